@@ -1,0 +1,314 @@
+"""``BaseEvaluator``: repeated runs, evaluator-level postprocessing, details and G-Pass@k.
+
+Subclasses implement :meth:`BaseEvaluator.score`; the eval task calls
+:meth:`BaseEvaluator.evaluate`, which must not be overridden.
+
+Example:
+    >>> class Exact(BaseEvaluator):
+    ...     def score(self, predictions, references):
+    ...         ok = [p == r for p, r in zip(predictions, references)]
+    ...         return {'accuracy': 100 * sum(ok) / len(ok),
+    ...                 'details': [{'correct': c} for c in ok]}
+    >>> res = Exact().evaluate(k=1, n=2, original_dataset=None,
+    ...                        predictions=['A', 'B', 'A', 'C'], references=['A', 'B'] * 2)
+    >>> res['accuracy (2 runs average)']
+    75.0
+"""
+
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from assay.errors import EvaluationError
+from assay.evaluate.gpass import THRESHOLDS, g_pass_at_k, mg_pass_at_k
+from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "is_unextracted"]
+
+#: Per-sample detail keys that mark correctness, in the order they are consulted.
+CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
+
+
+def is_unextracted(prediction: Any) -> bool:
+    """True for a prediction that postprocessing left empty (no answer found)."""
+    if prediction is None:
+        return True
+    if isinstance(prediction, str):
+        return prediction.strip() == ""
+    if isinstance(prediction, (list, tuple)):
+        return len(prediction) == 0 or all(is_unextracted(p) for p in prediction)
+    return False
+
+
+class BaseEvaluator:
+    """Base class of all evaluators.
+
+    Args:
+        pred_postprocessor: optional postprocessor config (``dict(type=...)``,
+            the type a function, a registered name or a dotted path), applied to
+            each run's predictions just before :meth:`score`.
+    """
+
+    #: True when scoring a subset of samples and merging gives the same result
+    #: as scoring all of them at once (per-sample metrics averaged by count).
+    sample_decomposable: ClassVar[bool] = False
+
+    def __init__(self, pred_postprocessor: Any = None) -> None:
+        self.pred_postprocessor = pred_postprocessor
+        self._postprocess_fn = build_postprocessor(
+            pred_postprocessor, where=f"{type(self).__name__}.pred_postprocessor"
+        )
+        self._dataset_replica_idx = 0
+        self.dataset_abbr: str | None = None
+
+    # -- properties used by evaluators that write side files ---------------
+    @property
+    def output_dir(self) -> str:
+        """The result path without its extension (``results/<model>/<dataset>``), set by the task."""
+        out = getattr(self, "_out_dir", None)
+        if out is None:
+            raise AttributeError(f"{type(self).__name__}.output_dir is only known while the eval task runs it")
+        return str(out)
+
+    @property
+    def dataset_replica_idx(self) -> int:
+        """Index of the run currently being scored."""
+        return self._dataset_replica_idx
+
+    @staticmethod
+    def is_num_equal(predictions: Sequence[Any], references: Sequence[Any]) -> dict[str, str] | None:
+        if len(predictions) != len(references):
+            return {"error": "preds and refrs have different length"}
+        return None
+
+    def pred_postprocess(self, predictions: Sequence[Any]) -> list[Any]:
+        """Apply the evaluator-level postprocessor (if any) to one run's predictions."""
+        return apply_postprocessor(self._postprocess_fn, predictions)
+
+    def score(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Compute metrics for one run. Subclasses must implement this."""
+        raise NotImplementedError(f"{type(self).__name__} must implement score()")
+
+    # -- the fixed algorithm -------------------------------------------------
+    def evaluate(self, k: int | Sequence[int], n: int, original_dataset: Any, **score_kwargs: Any) -> dict[str, Any]:
+        """Score ``n`` runs laid out run-major and aggregate them (R-5.3 – R-5.5).
+
+        Returns numeric metrics (averaged over runs and suffixed
+        ``' (<n> runs average)'`` when ``n > 1``), G-Pass@k metrics when they
+        apply, an ``extraction`` record (predictions left empty by
+        postprocessing), and ``details`` grouped per sample when ``score()``
+        returned them.  A ``score()`` returning ``{'error': ...}`` is returned
+        as is.
+        """
+        name = type(self).__name__
+        k_list = [k] if isinstance(k, int) else list(k)
+        if not k_list or any(not isinstance(x, int) or x < 1 for x in k_list):
+            raise EvaluationError(f"{name}: k must be a positive int or a list of them, got {k!r}")
+        if not isinstance(n, int) or n < 1:
+            raise EvaluationError(f"{name}: n must be a positive int, got {n!r}")
+        if max(k_list) > n and n > 1:
+            raise EvaluationError(f"{name}: k={k!r} asks for more runs than n={n}")
+
+        preds = score_kwargs.get("predictions")
+        refs = score_kwargs.get("references")
+        if preds is not None and refs is not None and len(preds) != len(refs):
+            raise EvaluationError(
+                f"{name}: {len(preds)} predictions but {len(refs)} references; they must have the same length"
+            )
+        total = _total_length(original_dataset, score_kwargs)
+        if total % n:
+            raise EvaluationError(f"{name}: {total} rows cannot be split into n={n} runs of equal size")
+        size = total // n
+        for key, value in score_kwargs.items():
+            if _is_sliceable(value) and len(value) != total:
+                raise EvaluationError(f"{name}: argument {key!r} has {len(value)} entries, expected {total} ({n} runs × {size})")
+
+        per_run: list[dict[str, Any]] = []
+        all_details: list[list[dict[str, Any]] | None] = []
+        unextracted = 0
+        for i in range(n):
+            self._dataset_replica_idx = i
+            lo, hi = i * size, (i + 1) * size
+            if n > 1:
+                logger.debug("%s: scoring run %d of %d", name, i + 1, n)
+            sliced = {key: _slice(value, lo, hi) for key, value in score_kwargs.items()}
+            if sliced.get("predictions") is not None:
+                sliced["predictions"] = self.pred_postprocess(sliced["predictions"])
+                unextracted += sum(1 for p in sliced["predictions"] if is_unextracted(p))
+            result = self.score(**sliced)
+            if not isinstance(result, dict):
+                raise EvaluationError(f"{name}.score() returned {type(result).__name__} ({result!r:.80}); it must return a dict of metric name to number")
+            if "error" in result:
+                return dict(result)
+            result = dict(result)
+            details = result.pop("details", None)
+            if isinstance(details, dict):
+                details = list(details.values())
+            if details is not None:
+                if not isinstance(details, list):
+                    raise EvaluationError(f"{name}.score() returned details of type {type(details).__name__}; expected a list of dicts, one per sample")
+                if len(details) != size:
+                    raise EvaluationError(
+                        f"{name}.score() returned {len(details)} details for a batch of {size} samples"
+                        + (f" (run {i})" if n > 1 else "")
+                        + "; details must list one entry per sample, in sample order"
+                    )
+            all_details.append(details)
+            per_run.append(result)
+
+        out = _aggregate(per_run, n)
+        if preds is not None:
+            out["extraction"] = {"unextracted": unextracted, "total": total}
+
+        have = [d is not None for d in all_details]
+        if any(have) and not all(have):
+            missing = [i for i, h in enumerate(have) if not h]
+            raise EvaluationError(f"{name}.score() returned details for some runs but not for runs {missing}")
+        if all(have) and size > 0:
+            grouped = _group_details(all_details, size)  # type: ignore[arg-type]
+            abbrs = _sample_abbrs(original_dataset, size, self.dataset_abbr)
+            for j, d in enumerate(grouped):
+                d["example_abbr"] = f"{abbrs[j][0]}_{abbrs[j][1]}"
+            counts = _correct_counts(all_details)  # type: ignore[arg-type]
+            if counts is not None and n > 1 and max(k_list) > 1:
+                _add_g_pass(out, grouped, counts, abbrs, n, k_list)
+            out["details"] = grouped
+        return out
+
+
+def _is_sliceable(value: Any) -> bool:
+    if isinstance(value, (str, bytes, dict)) or value is None:
+        return False
+    return hasattr(value, "__len__") and hasattr(value, "__getitem__")
+
+
+def _total_length(dataset: Any, kwargs: dict[str, Any]) -> int:
+    if dataset is not None:
+        return len(dataset)
+    for value in kwargs.values():
+        if _is_sliceable(value) and not _is_dataset(value):
+            return len(value)
+    for value in kwargs.values():
+        if _is_dataset(value):
+            return len(value)
+    raise EvaluationError("evaluate() needs original_dataset or at least one list argument to know the number of samples")
+
+
+def _is_dataset(value: Any) -> bool:
+    return hasattr(value, "select") and hasattr(value, "column_names")
+
+
+def _slice(value: Any, lo: int, hi: int) -> Any:
+    if _is_dataset(value):
+        return value.select(range(lo, hi))
+    if _is_sliceable(value):
+        return value[lo:hi]
+    return value
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, numbers.Real)
+
+
+def _aggregate(per_run: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    keys: list[str] = []
+    for result in per_run:
+        for key in result:
+            if key not in keys:
+                keys.append(key)
+    out: dict[str, Any] = {}
+    for key in keys:
+        values = [r.get(key) for r in per_run]
+        if all(_is_number(v) for v in values):
+            if n == 1:
+                v = values[0]
+                out[key] = int(v) if isinstance(v, (bool, numbers.Integral)) else float(v)  # type: ignore[arg-type]
+            else:
+                out[f"{key} ({n} runs average)"] = sum(float(v) for v in values) / n  # type: ignore[arg-type]
+        elif n == 1:
+            out[key] = values[0]
+        else:
+            out[key] = values
+    return out
+
+
+def _group_details(all_details: list[list[dict[str, Any]]], size: int) -> list[dict[str, Any]]:
+    grouped: list[dict[str, Any]] = []
+    for j in range(size):
+        merged: dict[str, list[Any]] = {}
+        runs = [run[j] for run in all_details]
+        for d in runs:
+            if isinstance(d, dict):
+                for key in d:
+                    merged.setdefault(key, [])
+        for key in merged:
+            merged[key] = [d.get(key) if isinstance(d, dict) else None for d in runs]
+        grouped.append(dict(merged))
+    return grouped
+
+
+def _correctness(detail: Any) -> bool | None:
+    if not isinstance(detail, dict):
+        return None
+    for key in CORRECTNESS_KEYS:
+        value = detail.get(key)
+        if value is not None:
+            if isinstance(value, list):  # per-sample list of candidates
+                return bool(value) and all(bool(v) for v in value)
+            return bool(value)
+    return None
+
+
+def _correct_counts(all_details: list[list[dict[str, Any]]]) -> list[int] | None:
+    size = len(all_details[0])
+    counts = [0] * size
+    seen = False
+    for run in all_details:
+        for j, d in enumerate(run):
+            flag = _correctness(d)
+            if flag is not None:
+                seen = True
+                counts[j] += int(flag)
+    return counts if seen else None
+
+
+def _sample_abbrs(dataset: Any, size: int, dataset_abbr: str | None) -> list[tuple[str, Any]]:
+    """(subdivision, index) of each sample of the first run."""
+    cols = getattr(dataset, "column_names", None) or []
+    default = dataset_abbr or "dataset"
+    if "subdivision" in cols and "idx" in cols:
+        head = dataset.select(range(size))
+        return list(zip(head["subdivision"], head["idx"]))
+    return [(default, j) for j in range(size)]
+
+
+def _add_g_pass(
+    out: dict[str, Any],
+    grouped: list[dict[str, Any]],
+    counts: list[int],
+    abbrs: list[tuple[str, Any]],
+    n: int,
+    k_list: list[int],
+) -> None:
+    names: list[str] = []
+    for j, c in enumerate(counts):
+        for k in k_list:
+            for t in THRESHOLDS:
+                grouped[j][f"G-Pass@{k}_{t}"] = g_pass_at_k(n, c, k, t)
+            grouped[j][f"mG-Pass@{k}"] = mg_pass_at_k(n, c, k)
+    for k in k_list:
+        names.extend(f"G-Pass@{k}_{t}" for t in THRESHOLDS)
+        names.append(f"mG-Pass@{k}")
+    subdivisions: dict[str, list[int]] = {}
+    for j, (sub, _) in enumerate(abbrs):
+        subdivisions.setdefault(str(sub), []).append(j)
+    for sub, members in subdivisions.items():
+        for metric in names:
+            out[f"{sub}/{metric}"] = 100 * sum(grouped[j][metric] for j in members) / len(members)
+    for metric in names:
+        out[metric] = 100 * sum(d[metric] for d in grouped) / len(grouped)

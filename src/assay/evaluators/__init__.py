@@ -1,0 +1,10 @@
+"""Built-in evaluators, registered in :data:`assay.registry.ICL_EVALUATORS`.
+
+Every public submodule is imported here and its ``__all__`` re-exported.
+"""
+
+from __future__ import annotations
+
+from assay._discover import import_submodules
+
+__all__ = import_submodules(__name__, __path__, globals())

@@ -1,0 +1,127 @@
+"""File reading and atomic writing: the one place assay touches bytes on disk.
+
+Every file assay writes goes through :func:`atomic_write_bytes`: the data is
+written to a temporary file in the same directory, flushed and fsynced, then
+renamed over the target.  A crash or Ctrl-C leaves either the old file or the
+new one, never a truncated one (R-1.4).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from assay.errors import InputFileError
+
+__all__ = ["atomic_write_bytes", "atomic_write_json", "atomic_write_text", "dumps_json", "read_json", "to_jsonable"]
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file, fsync, rename)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert numpy scalars/arrays, sets, tuples, ranges and non-finite floats to JSON values.
+
+    NaN and infinities have no JSON spelling; they are written as the strings
+    ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` so that a reader never
+    mistakes them for numbers.
+    """
+    if obj is None or isinstance(obj, (str, bool, int)):
+        return obj
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        return "NaN" if math.isnan(obj) else ("Infinity" if obj > 0 else "-Infinity")
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset, range)):
+        items = sorted(obj, key=repr) if isinstance(obj, (set, frozenset)) else obj
+        return [to_jsonable(v) for v in items]
+    # numpy without importing it
+    tolist = getattr(obj, "tolist", None)
+    if callable(tolist) and type(obj).__module__ == "numpy":
+        return to_jsonable(tolist())
+    item = getattr(obj, "item", None)
+    if callable(item) and type(obj).__module__ == "numpy":
+        return to_jsonable(item())
+    return str(obj)
+
+
+def dumps_json(obj: Any, *, indent: bool = True) -> bytes:
+    """Serialize to UTF-8 JSON bytes (non-ASCII kept, 2-space indent)."""
+    option = orjson.OPT_INDENT_2 if indent else 0
+    try:
+        return orjson.dumps(obj, option=option | orjson.OPT_SERIALIZE_NUMPY)
+    except (TypeError, orjson.JSONEncodeError):
+        return orjson.dumps(to_jsonable(obj), option=option)
+
+
+def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
+    """Write ``obj`` as JSON atomically; non-finite floats become strings (see :func:`to_jsonable`)."""
+    atomic_write_bytes(path, dumps_json(_finite(obj)) + b"\n")
+
+
+def _finite(obj: Any) -> Any:
+    # orjson would write NaN as null; keep the information instead.
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else to_jsonable(obj)
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def read_json(path: str | os.PathLike[str], *, what: str = "JSON file") -> Any:
+    """Read a JSON file; errors name the file and the position of the problem.
+
+    ``NaN``/``Infinity`` literals (written by some Python tools) are accepted.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputFileError(f"{what} {p} does not exist") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{what} {p} is a directory, not a file") from None
+    except OSError as exc:
+        raise InputFileError(f"{what} {p} cannot be read: {exc}") from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        # orjson rejects NaN/Infinity; the standard library accepts them.
+        import json
+
+        try:
+            return json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            pass
+        if not data.strip():
+            raise InputFileError(f"{what} {p} is empty") from None
+        raise InputFileError(f"{what} {p} is not valid JSON: {exc}") from None

@@ -1,0 +1,269 @@
+"""Registries of named components and the one ``type`` resolver.
+
+A config names a component by its ``type``: a class or function object, a short
+name registered in one of the registries below (``'first-capital'``), or a
+dotted import path (``'my_pkg.module.my_fn'``).  :func:`resolve_type` is the only
+place where that resolution happens.
+
+Example:
+    >>> from assay.registry import TEXT_POSTPROCESSORS
+    >>> fn = TEXT_POSTPROCESSORS.get('first-capital')
+    >>> fn('the answer is B')
+    'B'
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar, overload
+
+from assay.errors import RegistryError
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ENTRY_POINT_GROUP = "assay.plugins"
+
+
+class Registry:
+    """A name → object table for one kind of component.
+
+    Registering a *different* object under a name that is already taken is an
+    error; registering the same object again is a no-op (modules may be
+    imported twice under different names).
+    """
+
+    def __init__(self, name: str, populate: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self._items: dict[str, Any] = {}
+        self._populate = populate
+        self._populated = False
+
+    def __repr__(self) -> str:
+        return f"Registry({self.name!r}, {len(self._items)} items)"
+
+    def _ensure_populated(self) -> None:
+        if self._populated:
+            return
+        self._populated = True
+        for module in self._populate:
+            importlib.import_module(module)
+        _load_entry_points()
+
+    # -- registration -------------------------------------------------
+    def register(self, name: str, obj: Any, *, force: bool = False) -> None:
+        """Register ``obj`` under ``name``."""
+        if not isinstance(name, str) or not name:
+            raise RegistryError(f"{self.name}: a registered name must be a non-empty string, got {name!r}")
+        existing = self._items.get(name)
+        if existing is not None and existing is not obj and not force:
+            if _same_definition(existing, obj):
+                self._items[name] = obj
+                return
+            raise RegistryError(
+                f"{self.name}: the name {name!r} is already registered to "
+                f"{_describe(existing)}; refusing to overwrite it with {_describe(obj)}. "
+                "Register the new object under another name."
+            )
+        self._items[name] = obj
+
+    @overload
+    def register_module(self, name: Callable[..., Any]) -> Callable[..., Any]: ...
+
+    @overload
+    def register_module(
+        self, name: str | list[str] | None = None, force: bool = False, module: Any = None
+    ) -> Callable[[T], T]: ...
+
+    def register_module(self, name: Any = None, force: bool = False, module: Any = None) -> Any:
+        """Decorator registering a class or function.
+
+        ``@REG.register_module()`` registers under the object's own name;
+        ``@REG.register_module('short-name')`` (or a list of names) under others.
+        ``REG.register_module(module=obj)`` registers without decorating.
+        """
+        if callable(name) and not isinstance(name, str):
+            obj = name
+            self.register(obj.__name__, obj, force=force)
+            return obj
+
+        def decorator(obj: T) -> T:
+            names = name if isinstance(name, (list, tuple)) else [name or getattr(obj, "__name__")]
+            for n in names:
+                self.register(n, obj, force=force)
+            return obj
+
+        if module is not None:
+            return decorator(module)
+        return decorator
+
+    # -- lookup --------------------------------------------------------
+    def get(self, name: str) -> Any:
+        """Return the object registered under ``name`` (or importable at that dotted path)."""
+        return resolve_type(name, self)
+
+    def lookup(self, name: str) -> Any | None:
+        """The object registered under exactly ``name``, or ``None``."""
+        self._ensure_populated()
+        return self._items.get(name)
+
+    def names(self) -> list[str]:
+        """All registered names, sorted."""
+        self._ensure_populated()
+        return sorted(self._items)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        self._ensure_populated()
+        return iter(sorted(self._items.items()))
+
+    def __contains__(self, name: object) -> bool:
+        self._ensure_populated()
+        return name in self._items
+
+    def __len__(self) -> int:
+        self._ensure_populated()
+        return len(self._items)
+
+    def build(self, cfg: dict[str, Any], **defaults: Any) -> Any:
+        """Instantiate (or call) the component described by ``cfg``."""
+        if not isinstance(cfg, dict) or "type" not in cfg:
+            raise RegistryError(f"{self.name}: a component config must be a dict with a 'type' key, got {cfg!r}")
+        kwargs = {k: v for k, v in cfg.items() if k != "type"}
+        obj = resolve_type(cfg["type"], self)
+        return obj(**{**defaults, **kwargs})
+
+
+def _describe(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def _same_definition(a: Any, b: Any) -> bool:
+    """True when two objects are the same source definition loaded twice.
+
+    A config folder may be imported once as a sibling module and once by dotted
+    path; the two class objects then differ but are one definition.
+    """
+    return (
+        getattr(a, "__qualname__", None) is not None
+        and getattr(a, "__qualname__", None) == getattr(b, "__qualname__", None)
+        and getattr(a, "__module__", None) == getattr(b, "__module__", None)
+    )
+
+
+def import_dotted(path: str) -> Any:
+    """Import ``'pkg.module.attr'`` (or ``'pkg.module:attr'``) and return the object."""
+    if ":" in path:
+        module_name, _, attr_path = path.partition(":")
+        obj: Any = importlib.import_module(module_name)
+        for part in attr_path.split("."):
+            obj = getattr(obj, part)
+        return obj
+    parts = path.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        module_name = ".".join(parts[:i])
+        try:
+            obj = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module_name.startswith(exc.name):
+                continue
+            raise
+        try:
+            for part in parts[i:]:
+                obj = getattr(obj, part)
+        except AttributeError:
+            continue
+        return obj
+    raise ImportError(f"cannot import {path!r}")
+
+
+def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "type") -> Any:
+    """Resolve a config ``type`` to a class or function.
+
+    Args:
+        spec: a class or callable (returned as is), a registered name, or a
+            dotted import path.
+        registry: where short names are looked up.
+        key: the config key being resolved, for the error message.
+
+    Raises:
+        RegistryError: naming the key, the registry searched and the closest
+            registered names.
+    """
+    if callable(spec) and not isinstance(spec, str):
+        return spec
+    if not isinstance(spec, str):
+        where = f" in {registry.name}" if registry else ""
+        raise RegistryError(f"{key}={spec!r} cannot be resolved{where}: expected a class, a function, a registered name or a dotted import path")
+    if registry is not None:
+        found = registry.lookup(spec)
+        if found is not None:
+            return found
+        # `opencompass.x.y.Name` written as a string: try the short name too.
+        short = spec.rsplit(".", 1)[-1]
+        if "." in spec and spec.split(".", 1)[0] == "opencompass":
+            found = registry.lookup(short)
+            if found is not None:
+                return found
+    if "." in spec or ":" in spec:
+        try:
+            return import_dotted(spec)
+        except (ImportError, AttributeError) as exc:
+            import_error: Exception | None = exc
+        else:  # pragma: no cover - import_dotted returns or raises
+            import_error = None
+    else:
+        import_error = None
+    where = f"registry {registry.name}" if registry is not None else "no registry"
+    candidates = registry.names() if registry is not None else []
+    close = difflib.get_close_matches(spec, candidates, n=5, cutoff=0.5)
+    if not close:
+        lowered = {c.lower(): c for c in candidates}
+        close = [lowered[c] for c in difflib.get_close_matches(spec.lower(), list(lowered), n=5, cutoff=0.5)]
+    msg = f"{key}={spec!r} is not a registered name in {where}"
+    if "." in spec or ":" in spec:
+        msg += f" and cannot be imported as a dotted path ({import_error})"
+    if close:
+        msg += f"; closest registered names: {', '.join(repr(c) for c in close)}"
+    raise RegistryError(msg)
+
+
+_entry_points_loaded = False
+
+
+def _load_entry_points() -> None:
+    """Import third-party plugins declared under the ``assay.plugins`` entry-point group."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            ep.load()
+        except Exception:  # a broken plugin must not break assay
+            logger.warning("could not load the assay plugin %r (%s)", ep.name, ep.value, exc_info=True)
+
+
+TEXT_POSTPROCESSORS = Registry("TEXT_POSTPROCESSORS", populate=("assay.postprocess",))
+DICT_POSTPROCESSORS = Registry("DICT_POSTPROCESSORS", populate=("assay.postprocess", "assay.judge"))
+ICL_EVALUATORS = Registry("ICL_EVALUATORS", populate=("assay.evaluators",))
+LOAD_DATASET = Registry("LOAD_DATASET", populate=("assay.datasets",))
+SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize",))
+MODELS = Registry("MODELS", populate=("assay.judge",))
+
+__all__ = [
+    "DICT_POSTPROCESSORS",
+    "ICL_EVALUATORS",
+    "LOAD_DATASET",
+    "MODELS",
+    "SUMMARIZERS",
+    "TEXT_POSTPROCESSORS",
+    "Registry",
+    "import_dotted",
+    "resolve_type",
+]
