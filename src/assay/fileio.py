@@ -8,6 +8,7 @@ new one, never a truncated one (R-1.4).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tempfile
@@ -33,10 +34,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 

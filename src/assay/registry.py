@@ -92,7 +92,7 @@ class Registry:
             return obj
 
         def decorator(obj: T) -> T:
-            names = name if isinstance(name, (list, tuple)) else [name or getattr(obj, "__name__")]
+            names = name if isinstance(name, (list, tuple)) else [name or obj.__name__]
             for n in names:
                 self.register(n, obj, force=force)
             return obj
@@ -142,16 +142,25 @@ def _describe(obj: Any) -> str:
 
 
 def _same_definition(a: Any, b: Any) -> bool:
-    """True when two objects are the same source definition loaded twice.
+    """True when two objects are one source definition loaded twice.
 
-    A config folder may be imported once as a sibling module and once by dotted
-    path; the two class objects then differ but are one definition.
+    A module may be imported under two names (as a sibling of a config file and
+    by its dotted path); its classes then differ as objects but are one
+    definition: same qualified name, same source file.
     """
-    return (
-        getattr(a, "__qualname__", None) is not None
-        and getattr(a, "__qualname__", None) == getattr(b, "__qualname__", None)
-        and getattr(a, "__module__", None) == getattr(b, "__module__", None)
-    )
+    qa, qb = getattr(a, "__qualname__", None), getattr(b, "__qualname__", None)
+    if qa is None or qa != qb:
+        return False
+    return _source_file(a) is not None and _source_file(a) == _source_file(b)
+
+
+def _source_file(obj: Any) -> str | None:
+    import os
+    import sys
+
+    module = sys.modules.get(getattr(obj, "__module__", "") or "")
+    path = getattr(module, "__file__", None)
+    return os.path.realpath(path) if path else None
 
 
 def import_dotted(path: str) -> Any:

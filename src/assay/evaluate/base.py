@@ -223,13 +223,13 @@ def _aggregate(per_run: list[dict[str, Any]], n: int) -> dict[str, Any]:
                 keys.append(key)
     out: dict[str, Any] = {}
     for key in keys:
-        values = [r.get(key) for r in per_run]
+        values: list[Any] = [r.get(key) for r in per_run]
         if all(_is_number(v) for v in values):
             if n == 1:
                 v = values[0]
-                out[key] = int(v) if isinstance(v, (bool, numbers.Integral)) else float(v)  # type: ignore[arg-type]
+                out[key] = int(v) if isinstance(v, (bool, numbers.Integral)) else float(v)
             else:
-                out[f"{key} ({n} runs average)"] = sum(float(v) for v in values) / n  # type: ignore[arg-type]
+                out[f"{key} ({n} runs average)"] = sum(float(v) for v in values) / n
         elif n == 1:
             out[key] = values[0]
         else:

@@ -1,1 +1,9 @@
-"""assay.tasks."""
+"""Planning and running evaluation tasks, one per (model, dataset)."""
+
+from __future__ import annotations
+
+from assay.tasks.plan import EvalOptions, EvalTask, plan_tasks
+from assay.tasks.run import TaskOutcome, run_task
+from assay.tasks.runner import default_workers, run_tasks
+
+__all__ = ["EvalOptions", "EvalTask", "TaskOutcome", "default_workers", "plan_tasks", "run_task", "run_tasks"]

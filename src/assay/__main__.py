@@ -1,0 +1,7 @@
+"""``python -m assay``."""
+
+import sys
+
+from assay.cli import main
+
+sys.exit(main())

@@ -1,0 +1,238 @@
+"""The ``assay`` command line.
+
+``assay run CONFIG``       evaluate every (model, dataset), then summarize;
+``assay eval CONFIG``      evaluate only;
+``assay summarize CONFIG`` summarize existing results;
+``assay list [KIND]``      list registered components.
+
+Exit status: 0 when every task succeeded, 1 when any task failed (each is named
+with its log file), 2 for a usage or configuration error (nothing was run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+__all__ = ["main"]
+
+_DEFAULT_WORK_DIR = "outputs/default"
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", help="Python config file")
+    p.add_argument("-w", "--work-dir", help="parent of the timestamped run directories (default: the config's work_dir, else outputs/default)")
+    p.add_argument(
+        "-r",
+        "--reuse",
+        nargs="?",
+        const="latest",
+        default=None,
+        metavar="TIMESTAMP",
+        help="use WORK_DIR/TIMESTAMP as the run directory; without TIMESTAMP, the latest run",
+    )
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+
+
+def _add_eval_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force", action="store_true", help="recompute every result, even when its inputs are unchanged")
+    p.add_argument("--workers", type=int, default=None, metavar="N", help="parallel worker processes (default: number of cores)")
+    p.add_argument(
+        "--dump-eval-details",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep per-sample details in result files (default: on)",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    from assay import __version__
+
+    parser = argparse.ArgumentParser(prog="assay", description="Score saved LLM outputs and turn the scores into leaderboards.")
+    parser.add_argument("--version", action="version", version=f"assay {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("run", help="evaluate, then summarize")
+    _add_common(p)
+    _add_eval_options(p)
+    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
+
+    p = sub.add_parser("eval", help="evaluate every (model, dataset) of a config")
+    _add_common(p)
+    _add_eval_options(p)
+
+    p = sub.add_parser("summarize", help="summarize existing results into tables")
+    _add_common(p)
+    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
+
+    p = sub.add_parser("list", help="list registered components")
+    p.add_argument("kind", nargs="?", choices=["evaluators", "postprocessors", "loaders", "summarizers", "all"], default="all")
+    return parser
+
+
+class _Progress:
+    """Progress of tasks: a live line on a terminal, one line per task otherwise."""
+
+    def __init__(self, stream: IO[str], total: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.tty = stream.isatty()
+        self.start = time.perf_counter()
+        self.samples = 0
+        self.counts = {"ok": 0, "reused": 0, "failed": 0}
+
+    def __call__(self, outcome: Any, done: int, total: int) -> None:
+        self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
+        self.samples += outcome.samples
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        rate = self.samples / elapsed
+        if self.tty:
+            line = (
+                f"\r[{done}/{total}] scored {self.counts['ok']}, reused {self.counts['reused']}, "
+                f"failed {self.counts['failed']} | {rate:,.0f} samples/s"
+            )
+            self.stream.write(line + ("\n" if done == total else ""))
+        else:
+            extra = f": {outcome.message}" if outcome.failed else ""
+            self.stream.write(f"[{done}/{total}] {outcome.name} {outcome.status} ({outcome.samples} samples, {outcome.seconds:.2f}s){extra}\n")
+        self.stream.flush()
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from assay.config import load_config
+
+    return load_config(args.config)
+
+
+def _work_dir(args: argparse.Namespace, config: Any) -> str:
+    return str(args.work_dir or config.work_dir or _DEFAULT_WORK_DIR)
+
+
+def _dump_details(args: argparse.Namespace, config: Any) -> bool:
+    if args.dump_eval_details is not None:
+        return bool(args.dump_eval_details)
+    task = ((config.eval.get("runner") or {}).get("task") or {}) if isinstance(config.eval.get("runner"), dict) else {}
+    value = task.get("dump_details") if isinstance(task, dict) else None
+    return True if value is None else bool(value)
+
+
+def _workers(args: argparse.Namespace, config: Any) -> int | None:
+    if args.workers is not None:
+        return int(args.workers)
+    runner = config.eval.get("runner")
+    if isinstance(runner, dict) and isinstance(runner.get("max_num_workers"), int):
+        return int(runner["max_num_workers"])
+    return None
+
+
+def _summary_config(config: Any, run_root: str) -> dict[str, Any]:
+    variables = dict(config.variables)
+    variables["work_dir"] = run_root
+    return variables
+
+
+def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
+    from assay.config import dump_config_source
+    from assay.fileio import atomic_write_text
+    from assay.tasks import EvalOptions, plan_tasks, run_tasks
+    from assay.workdir import new_timestamp, resolve_run_dir
+
+    config = _load(args)
+    run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
+    tasks = plan_tasks(config, run_dir)
+    if then_summarize:
+        from assay.summarize import validate_summarizer_config
+
+        validate_summarizer_config(_summary_config(config, str(run_dir.root)))
+    now = new_timestamp()
+    atomic_write_text(run_dir.configs / f"{now}_{os.getpid()}.py", dump_config_source(config.variables))
+    options = EvalOptions(run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force)
+    sys.stderr.write(f"run directory: {run_dir.root}\n")
+    outcomes = run_tasks(tasks, options, workers=_workers(args, config), on_done=_Progress(sys.stderr, len(tasks)))
+    failed = [o for o in outcomes if o.failed]
+    scored = sum(1 for o in outcomes if o.status == "ok")
+    reused = sum(1 for o in outcomes if o.status == "reused")
+    sys.stderr.write(f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed\n")
+    status = 0
+    if then_summarize:
+        status = _summarize(config, str(run_dir.root), args.output, now)
+    if failed:
+        sys.stderr.write("failed tasks:\n")
+        for o in failed:
+            sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
+        return 1
+    return status
+
+
+def _summarize(config: Any, run_root: str, output: str | None, time_str: str | None) -> int:
+    from assay.summarize import run_summarizer
+
+    result = run_summarizer(_summary_config(config, run_root), time_str=time_str, output_path=output)
+    sys.stdout.write(result.text.rstrip("\n") + "\n")
+    for path in getattr(result, "paths", []) or []:
+        sys.stderr.write(f"wrote {path}\n")
+    return 0
+
+
+def _cmd_summarize(args: argparse.Namespace) -> int:
+    from assay.summarize import validate_summarizer_config
+    from assay.workdir import resolve_run_dir
+
+    config = _load(args)
+    run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
+    validate_summarizer_config(_summary_config(config, str(run_dir.root)))
+    return _summarize(config, str(run_dir.root), args.output, None)
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from assay import registry
+
+    kinds = {
+        "evaluators": registry.ICL_EVALUATORS,
+        "postprocessors": registry.TEXT_POSTPROCESSORS,
+        "loaders": registry.LOAD_DATASET,
+        "summarizers": registry.SUMMARIZERS,
+    }
+    for kind, reg in kinds.items():
+        if args.kind not in (kind, "all"):
+            continue
+        sys.stdout.write(f"{kind}:\n")
+        for name, obj in reg.items():
+            sys.stdout.write(f"  {name:40s} {getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``assay`` command."""
+    args = _parser().parse_args(argv)
+    _setup_logging(getattr(args, "verbose", 0))
+    from assay.errors import AssayError
+
+    try:
+        if args.command == "run":
+            return _cmd_eval(args, then_summarize=True)
+        if args.command == "eval":
+            return _cmd_eval(args, then_summarize=False)
+        if args.command == "summarize":
+            return _cmd_summarize(args)
+        return _cmd_list(args)
+    except AssayError as exc:
+        sys.stderr.write(f"assay: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("assay: interrupted; results written so far are complete and kept\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

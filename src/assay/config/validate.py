@@ -1,0 +1,113 @@
+"""Up-front validation of a run config (R-2.6).
+
+Every mistake found here is reported before any work starts, naming the config
+file, the component (``datasets[2] 'gsm8k'``) and the offending key or value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.config.abbr import dataset_abbr, model_abbr
+from assay.config.loader import RunConfig
+from assay.datasets.reader import select_indices
+from assay.errors import ConfigError, RegistryError
+from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS, resolve_type
+
+__all__ = ["validate_datasets", "validate_models"]
+
+
+def _where_dataset(i: int, cfg: Any) -> str:
+    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
+    return f"datasets[{i}]" + (f" ({abbr!r})" if abbr else "")
+
+
+def _where_model(i: int, cfg: Any) -> str:
+    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
+    return f"models[{i}]" + (f" ({abbr!r})" if abbr else "")
+
+
+def _check_postprocessor(cfg: Any, where: str) -> None:
+    if cfg is None or cfg == {}:
+        return
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{where}: expected dict(type=...), got {cfg!r}")
+    if "type" not in cfg:
+        raise ConfigError(f"{where}: no 'type' key in {cfg!r}")
+    resolve_type(cfg["type"], TEXT_POSTPROCESSORS, key=f"{where}.type")
+
+
+def validate_models(config: RunConfig) -> list[str]:
+    """Check the ``models`` list; return the model abbrs in order."""
+    file = config.path
+    models = config.variables.get("models")
+    if not isinstance(models, list) or not models:
+        raise ConfigError(f"{file}: `models` must be a non-empty list of model dicts, got {models!r:.80}")
+    abbrs: list[str] = []
+    for i, m in enumerate(models):
+        where = f"{file}: {_where_model(i, m)}"
+        if not isinstance(m, dict):
+            raise ConfigError(f"{where}: expected a dict, got {type(m).__name__}")
+        try:
+            abbr = model_abbr(m)
+            _check_postprocessor(m.get("pred_postprocessor"), f"{where} pred_postprocessor")
+        except (ConfigError, RegistryError) as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        preds = m.get("predictions")
+        if preds is not None and not isinstance(preds, str):
+            raise ConfigError(f"{where}: 'predictions' must be a folder path, got {preds!r}")
+        if abbr in abbrs:
+            raise ConfigError(f"{where}: model abbr {abbr!r} is used twice; results would overwrite each other")
+        abbrs.append(abbr)
+    return abbrs
+
+
+def validate_datasets(config: RunConfig) -> list[str]:
+    """Check the ``datasets`` list for evaluation; return the dataset abbrs in order."""
+    file = config.path
+    datasets = config.variables.get("datasets")
+    if not isinstance(datasets, list) or not datasets:
+        raise ConfigError(f"{file}: `datasets` must be a non-empty list of dataset dicts, got {datasets!r:.80}")
+    abbrs: list[str] = []
+    for i, d in enumerate(datasets):
+        where = f"{file}: {_where_dataset(i, d)}"
+        if not isinstance(d, dict):
+            raise ConfigError(f"{where}: expected a dict, got {type(d).__name__}")
+        abbr = d.get("abbr")
+        if not isinstance(abbr, str) or not abbr:
+            raise ConfigError(f"{where}: no 'abbr'; every dataset needs one (it names the prediction and result files)")
+        if abbr in abbrs:
+            raise ConfigError(f"{where}: dataset abbr {abbr!r} is used twice; results would overwrite each other")
+        abbrs.append(dataset_abbr(d))
+        try:
+            if "type" not in d:
+                raise ConfigError("no loader 'type'")
+            resolve_type(d["type"], LOAD_DATASET, key="type")
+            reader = d.get("reader_cfg") or {}
+            if not isinstance(reader, dict):
+                raise ConfigError(f"reader_cfg must be a dict, got {reader!r}")
+            unknown = set(reader) - {"input_columns", "output_column", "train_split", "test_split", "train_range", "test_range"}
+            if unknown:
+                raise ConfigError(f"reader_cfg has unknown keys {sorted(unknown)}")
+            select_indices(0, reader.get("test_range"))
+            n, k = d.get("n", 1), d.get("k", 1)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                raise ConfigError(f"n={n!r} must be a positive integer")
+            ks = [k] if isinstance(k, int) else k
+            if not isinstance(ks, (list, tuple)) or not ks or not all(isinstance(x, int) and x >= 1 for x in ks):
+                raise ConfigError(f"k={k!r} must be a positive integer or a list of them")
+            if max(ks) > n and n > 1:
+                raise ConfigError(f"k={k!r} exceeds n={n}")
+            eval_cfg = d.get("eval_cfg")
+            if not isinstance(eval_cfg, dict):
+                raise ConfigError("no eval_cfg dict")
+            evaluator = eval_cfg.get("evaluator")
+            if not isinstance(evaluator, dict) or "type" not in evaluator:
+                raise ConfigError(f"eval_cfg.evaluator must be dict(type=...), got {evaluator!r}")
+            resolve_type(evaluator["type"], ICL_EVALUATORS, key="eval_cfg.evaluator.type")
+            _check_postprocessor(evaluator.get("pred_postprocessor"), "eval_cfg.evaluator.pred_postprocessor")
+            _check_postprocessor(eval_cfg.get("pred_postprocessor"), "eval_cfg.pred_postprocessor")
+            _check_postprocessor(eval_cfg.get("dataset_postprocessor"), "eval_cfg.dataset_postprocessor")
+        except (ConfigError, RegistryError) as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    return abbrs

@@ -1,0 +1,78 @@
+"""Input fingerprints: a result is reused only while its inputs are unchanged (R-6.2).
+
+The fingerprint hashes the prediction file bytes, the test-set files, the
+dataset config (loader, reader, eval config, n, k), the model-level
+postprocessor, the source file of the evaluator class, whether details are
+kept, and assay's version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+from assay import __version__
+from assay.config.dump import plainify
+
+__all__ = ["file_digest", "task_fingerprint"]
+
+_CHUNK = 1 << 20
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file, or of every file below a folder (names and bytes)."""
+    h = hashlib.sha256()
+    if path.is_dir():
+        for p in sorted(q for q in path.rglob("*") if q.is_file()):
+            h.update(str(p.relative_to(path)).encode())
+            h.update(file_digest(p).encode())
+        return h.hexdigest()
+    if not path.exists():
+        return "missing"
+    with path.open("rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def files_digest(paths: list[Path]) -> str:
+    """The digest of several files, in order (as :func:`assay.predictions.load_predictions` computes it)."""
+    h = hashlib.sha256()
+    for p in paths:
+        data = p.read_bytes()
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _source_digest(obj: Any) -> str:
+    try:
+        src = inspect.getsourcefile(obj)
+    except TypeError:
+        return "builtin"
+    return file_digest(Path(src)) if src else "unknown"
+
+
+def task_fingerprint(
+    *,
+    predictions_digest: str,
+    dataset_cfg: dict[str, Any],
+    model_cfg: dict[str, Any],
+    test_files: list[Path],
+    evaluator_type: Any,
+    dump_details: bool,
+) -> str:
+    """The fingerprint of one task's inputs (hex SHA-256)."""
+    payload = {
+        "assay": __version__,
+        "predictions": predictions_digest,
+        "dataset": plainify({k: v for k, v in dataset_cfg.items() if k != "infer_cfg"}),
+        "model_postprocessor": plainify(model_cfg.get("pred_postprocessor")),
+        "test_files": [file_digest(p) for p in test_files],
+        "evaluator_source": _source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
+        "dump_details": dump_details,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()

@@ -1,0 +1,58 @@
+"""Planning: one :class:`EvalTask` per (model, dataset) of a config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.config.abbr import dataset_abbr, model_abbr
+from assay.config.loader import RunConfig
+from assay.config.validate import validate_datasets, validate_models
+from assay.workdir import RunDir
+
+__all__ = ["EvalOptions", "EvalTask", "plan_tasks"]
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """Options shared by every task of one invocation."""
+
+    run_dir: RunDir
+    dump_details: bool = True
+    force: bool = False
+
+
+@dataclass
+class EvalTask:
+    """Scoring one model on one dataset."""
+
+    model: dict[str, Any]
+    dataset: dict[str, Any]
+    model_abbr: str
+    dataset_abbr: str
+    prediction_dir: Path
+    config: RunConfig
+
+    @property
+    def name(self) -> str:
+        return f"{self.model_abbr}/{self.dataset_abbr}"
+
+
+def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
+    """Validate the config and list its (model, dataset) tasks in config order.
+
+    A model's predictions are read from ``<run_dir>/predictions/<model_abbr>/``,
+    or from the folder its ``predictions`` key names (relative to the working
+    directory if it exists there, else to the config file's folder).
+    """
+    validate_models(config)
+    validate_datasets(config)
+    tasks: list[EvalTask] = []
+    for model in config.models:
+        m_abbr = model_abbr(model)
+        folder = model.get("predictions")
+        pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
+        for dataset in config.datasets:
+            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config))
+    return tasks
