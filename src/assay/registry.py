@@ -18,7 +18,7 @@ import difflib
 import importlib
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 from assay.errors import RegistryError
 
@@ -92,7 +92,7 @@ class Registry:
             return obj
 
         def decorator(obj: T) -> T:
-            names = name if isinstance(name, (list, tuple)) else [name or obj.__name__]
+            names = name if isinstance(name, (list, tuple)) else [name or cast(Any, obj).__name__]
             for n in names:
                 self.register(n, obj, force=force)
             return obj

@@ -168,6 +168,8 @@ def _spec_for(fullname: str) -> _Spec | None:
     if fullname in _SPECS:
         return _SPECS[fullname]
     parts = fullname.split(".")
+    if parts[-1][:1].isupper():  # a class name, not a module: `from pkg import Name` probing
+        return None
     for i in range(len(parts) - 1, 0, -1):
         parent = ".".join(parts[:i])
         if parent in _SPECS and parent not in _NO_DEEPER:
