@@ -1,0 +1,82 @@
+"""A run killed with SIGKILL leaves no truncated result file, and a rerun completes it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from assay.results import META_KEY, read_result
+
+CONFIG = """
+import time
+from assay.evaluate import BaseEvaluator
+
+class SlowBigEvaluator(BaseEvaluator):
+    def score(self, predictions, references):
+        time.sleep(0.3)
+        ok = [p == r for p, r in zip(predictions, references)]
+        return {'accuracy': 100.0 * sum(ok) / len(ok),
+                'details': [{'pred': p, 'answer': r, 'correct': c, 'pad': 'x' * 200} for p, r, c in zip(predictions, references, ok)]}
+
+datasets = [dict(abbr=f'd{i}', type='JsonlDataset', path='data.jsonl', reader_cfg=dict(output_column='a'),
+                 eval_cfg=dict(evaluator=dict(type=SlowBigEvaluator))) for i in range(12)]
+models = [dict(abbr='m', predictions='preds')]
+"""
+
+
+def _setup(tmp_path: Path) -> Path:
+    rows = 5000
+    (tmp_path / "data.jsonl").write_text("".join(json.dumps({"q": i, "a": str(i % 7)}) + "\n" for i in range(rows)))
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    records = {str(i): {"prediction": str(i % 5)} for i in range(rows)}
+    for i in range(12):
+        (preds / f"d{i}.json").write_text(json.dumps(records))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(CONFIG)
+    return cfg
+
+
+def _assay(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "assay", *args],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def test_sigkill_leaves_no_truncated_results_and_rerun_completes(tmp_path: Path) -> None:
+    cfg = _setup(tmp_path)
+    work = tmp_path / "work"
+    proc = _assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    results = work / "RUN" / "results" / "m"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(results.glob("*.json"))) < 3:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    written = list(results.glob("*.json"))
+    assert 0 < len(written) < 12, "the kill should land mid-run"
+    for path in written:
+        result = read_result(path)  # raises on a truncated file
+        assert "accuracy" in result and len(result["details"]) == 5000
+
+    rerun = _assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    assert rerun.wait(timeout=300) == 0
+    finished = sorted(results.glob("*.json"))
+    assert len(finished) == 12
+    # the same results as an uninterrupted run
+    clean = _assay("eval", str(cfg), "-w", str(tmp_path / "clean"), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    assert clean.wait(timeout=300) == 0
+    for path in finished:
+        resumed = read_result(path)
+        uninterrupted = read_result(tmp_path / "clean" / "RUN" / "results" / "m" / path.name)
+        assert resumed.pop(META_KEY)["fingerprint"] == uninterrupted.pop(META_KEY)["fingerprint"]
+        assert resumed == uninterrupted
