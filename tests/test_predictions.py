@@ -1,0 +1,66 @@
+"""Prediction files: OpenCompass JSON, split files, JSONL (R-1.2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.errors import InputFileError
+from assay.predictions import load_predictions
+
+
+def test_fields_are_collected_from_every_record(tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps({"0": {"prediction": "A"}, "1": {"prediction": "B", "gold": "B", "steps": [1]}}))
+    cols = load_predictions(tmp_path, "d").columns()
+    assert cols == {"prediction": ["A", "B"], "gold": [None, "B"], "steps": [None, [1]]}
+
+
+def test_split_files_are_concatenated_in_order(tmp_path: Path) -> None:
+    (tmp_path / "d_0.json").write_text(json.dumps({"0": {"prediction": "a"}, "1": {"prediction": "b"}}))
+    (tmp_path / "d_1.json").write_text(json.dumps({"0": {"prediction": "c"}}))
+    (tmp_path / "d_3.json").write_text(json.dumps({"0": {"prediction": "ignored: index 2 is missing"}}))
+    p = load_predictions(tmp_path, "d")
+    assert [r["prediction"] for r in p.records] == ["a", "b", "c"]
+    assert [f.name for f in p.files] == ["d_0.json", "d_1.json"]
+
+
+def test_whole_file_wins_over_split_files(tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps({"0": {"prediction": "whole"}}))
+    (tmp_path / "d_0.json").write_text(json.dumps({"0": {"prediction": "part"}}))
+    assert load_predictions(tmp_path, "d").records[0]["prediction"] == "whole"
+
+
+def test_jsonl_with_ids_is_ordered_by_id(tmp_path: Path) -> None:
+    (tmp_path / "d.jsonl").write_text('{"id": 1, "prediction": "b"}\n\n{"id": "0", "prediction": "a"}\n')
+    assert [r["prediction"] for r in load_predictions(tmp_path, "d").records] == ["a", "b"]
+
+
+def test_jsonl_without_ids_keeps_file_order(tmp_path: Path) -> None:
+    (tmp_path / "d.jsonl").write_text('{"prediction": "b"}\n{"prediction": "a"}\n')
+    assert [r["prediction"] for r in load_predictions(tmp_path, "d").records] == ["b", "a"]
+
+
+def test_jsonl_with_duplicate_ids(tmp_path: Path) -> None:
+    (tmp_path / "d.jsonl").write_text('{"id": 0, "prediction": "b"}\n{"id": 0, "prediction": "a"}\n')
+    with pytest.raises(InputFileError, match="ids must be 0..1"):
+        load_predictions(tmp_path, "d")
+
+
+def test_list_predictions_and_null_replies(tmp_path: Path) -> None:
+    (tmp_path / "d.json").write_text(json.dumps({"0": {"prediction": ["x", "y"]}, "1": {"prediction": None}}))
+    assert [r["prediction"] for r in load_predictions(tmp_path, "d").records] == [["x", "y"], ""]
+
+
+def test_digest_changes_with_content(tmp_path: Path) -> None:
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps({"0": {"prediction": "A"}}))
+    a = load_predictions(tmp_path, "d").digest
+    f.write_text(json.dumps({"0": {"prediction": "B"}}))
+    assert load_predictions(tmp_path, "d").digest != a
+
+
+def test_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match="prediction folder .* does not exist"):
+        load_predictions(tmp_path / "nope", "d")
