@@ -155,7 +155,12 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
 
         validate_summarizer_config(_summary_config(config, str(run_dir.root)))
     now = new_timestamp()
-    atomic_write_text(run_dir.configs / f"{now}_{os.getpid()}.py", dump_config_source(config.variables))
+    dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
+    suffix = 1
+    while dumped.exists():
+        dumped = run_dir.configs / f"{now}_{os.getpid()}_{suffix}.py"
+        suffix += 1
+    atomic_write_text(dumped, dump_config_source(config.variables))
     options = EvalOptions(run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force)
     sys.stderr.write(f"run directory: {run_dir.root}\n")
     outcomes = run_tasks(tasks, options, workers=_workers(args, config), on_done=_Progress(sys.stderr, len(tasks)))

@@ -1,0 +1,62 @@
+"""Atomic writes and JSON reading (R-1.4)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from assay.errors import InputFileError
+from assay.fileio import atomic_write_json, atomic_write_text, read_json
+
+
+def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    atomic_write_json(target, {"a": 1})
+
+    class Boom:
+        def __str__(self) -> str:
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        atomic_write_json(target, {"a": Boom()})
+    assert read_json(target) == {"a": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_non_finite_numbers_are_kept_as_strings(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    atomic_write_json(target, {"a": math.nan, "b": [math.inf], "c": {"d": -math.inf}, "e": 1.5})
+    assert read_json(target) == {"a": "NaN", "b": ["Infinity"], "c": {"d": "-Infinity"}, "e": 1.5}
+
+
+def test_numpy_values_are_written_as_numbers(tmp_path: Path) -> None:
+    import numpy as np
+
+    target = tmp_path / "r.json"
+    atomic_write_json(target, {"a": np.float32(0.5), "b": np.int64(3), "c": np.arange(3)})
+    assert read_json(target) == {"a": 0.5, "b": 3, "c": [0, 1, 2]}
+
+
+def test_read_json_errors_name_the_file(tmp_path: Path) -> None:
+    p = tmp_path / "x.json"
+    with pytest.raises(InputFileError, match="x.json does not exist"):
+        read_json(p)
+    p.write_text("")
+    with pytest.raises(InputFileError, match="x.json is empty"):
+        read_json(p)
+    p.write_text('{"a": ')
+    with pytest.raises(InputFileError, match="x.json is not valid JSON"):
+        read_json(p)
+
+
+def test_nan_literals_from_other_tools_are_accepted(tmp_path: Path) -> None:
+    p = tmp_path / "x.json"
+    p.write_text('{"a": NaN}')
+    assert math.isnan(read_json(p)["a"])
+
+
+def test_atomic_write_text_creates_folders(tmp_path: Path) -> None:
+    atomic_write_text(tmp_path / "a" / "b" / "c.txt", "hé")
+    assert (tmp_path / "a" / "b" / "c.txt").read_text(encoding="utf-8") == "hé"
