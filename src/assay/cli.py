@@ -72,7 +72,26 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="list registered components")
     p.add_argument("kind", nargs="?", choices=["evaluators", "postprocessors", "loaders", "summarizers", "all"], default="all")
+
+    for module in _command_modules():
+        p = sub.add_parser(module.NAME, help=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_command_module=module)
     return parser
+
+
+def _command_modules() -> list[Any]:
+    """The subcommand modules of :mod:`assay.commands`, by name."""
+    import importlib
+    import pkgutil
+
+    import assay.commands
+
+    modules = []
+    for info in sorted(pkgutil.iter_modules(assay.commands.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            modules.append(importlib.import_module(f"assay.commands.{info.name}"))
+    return modules
 
 
 class _Progress:
@@ -230,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_eval(args, then_summarize=False)
         if args.command == "summarize":
             return _cmd_summarize(args)
-        return _cmd_list(args)
+        if args.command == "list":
+            return _cmd_list(args)
+        return int(args._command_module.run(args))
     except AssayError as exc:
         sys.stderr.write(f"assay: error: {exc}\n")
         return 2
