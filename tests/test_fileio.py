@@ -41,13 +41,13 @@ def test_numpy_values_are_written_as_numbers(tmp_path: Path) -> None:
 
 def test_read_json_errors_name_the_file(tmp_path: Path) -> None:
     p = tmp_path / "x.json"
-    with pytest.raises(InputFileError, match="x.json does not exist"):
+    with pytest.raises(InputFileError, match=r"x.json does not exist"):
         read_json(p)
     p.write_text("")
-    with pytest.raises(InputFileError, match="x.json is empty"):
+    with pytest.raises(InputFileError, match=r"x.json is empty"):
         read_json(p)
     p.write_text('{"a": ')
-    with pytest.raises(InputFileError, match="x.json is not valid JSON"):
+    with pytest.raises(InputFileError, match=r"x.json is not valid JSON"):
         read_json(p)
 
 

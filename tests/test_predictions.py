@@ -44,7 +44,7 @@ def test_jsonl_without_ids_keeps_file_order(tmp_path: Path) -> None:
 
 def test_jsonl_with_duplicate_ids(tmp_path: Path) -> None:
     (tmp_path / "d.jsonl").write_text('{"id": 0, "prediction": "b"}\n{"id": 0, "prediction": "a"}\n')
-    with pytest.raises(InputFileError, match="ids must be 0..1"):
+    with pytest.raises(InputFileError, match=r"ids must be 0..1"):
         load_predictions(tmp_path, "d")
 
 
@@ -62,5 +62,5 @@ def test_digest_changes_with_content(tmp_path: Path) -> None:
 
 
 def test_missing_folder(tmp_path: Path) -> None:
-    with pytest.raises(InputFileError, match="prediction folder .* does not exist"):
+    with pytest.raises(InputFileError, match=r"prediction folder .* does not exist"):
         load_predictions(tmp_path / "nope", "d")

@@ -62,7 +62,7 @@ def test_dataset_dict_uses_test_split_and_reports_missing_split(files: dict[str,
     cfg: dict[str, Any] = {"abbr": "d", "type": "DiskDataset", "path": str(files["disk"]), "reader_cfg": {"output_column": "answer", "test_split": "dev"}}
     assert build_test_set(cfg).size == 2
     cfg["reader_cfg"]["test_split"] = "validation"
-    with pytest.raises(InputFileError, match="no split 'validation' .*splits: test, dev"):
+    with pytest.raises(InputFileError, match=r"no split 'validation' .*splits: test, dev"):
         build_test_set(cfg)
 
 
@@ -125,12 +125,12 @@ def test_numeric_test_range_is_a_seeded_subset() -> None:
 
 @pytest.mark.parametrize("spec", ["[0:__import__('os').getpid()]", "0:10", "[1]", "[::0]", "[a:b]", "[0:1]; import os"])
 def test_test_range_is_parsed_never_evaluated(spec: str) -> None:
-    with pytest.raises(ConfigError, match="test_range"):
+    with pytest.raises(ConfigError, match=r"test_range"):
         parse_slices(spec)
 
 
 def test_unknown_extension(tmp_path: Path) -> None:
     p = tmp_path / "d.xml"
     p.write_text("<x/>")
-    with pytest.raises(InputFileError, match="unknown format"):
+    with pytest.raises(InputFileError, match=r"unknown format"):
         load_local(str(p))

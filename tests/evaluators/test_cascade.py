@@ -1,0 +1,76 @@
+"""CascadeEvaluator: rule evaluator first, LLM judge for failures (or for all)."""
+
+from __future__ import annotations
+
+from datasets import Dataset
+
+from assay.evaluators.cascade import CascadeEvaluator
+from tests.judge.fake_server import FakeJudge
+
+TEMPLATE = dict(type="RawPromptTemplate", messages=[dict(role="user", content="gold={obj_gold} pred={prediction}")])
+
+
+def lenient_grader(messages, attempt):
+    """The judge accepts an answer equal to the gold up to spaces and case."""
+    text = messages[-1]["content"]
+    gold, pred = text[len("gold="):].split(" pred=")
+    if pred == "??":
+        return ("reply", "no idea")
+    return ("reply", "A" if pred.strip().lower() == gold.lower() else "B")
+
+
+def make(url, tmp_path, parallel):
+    ev = CascadeEvaluator(
+        rule_evaluator=dict(type="AccEvaluator"),
+        llm_evaluator=dict(type="GenericLLMEvaluator", prompt_template=TEMPLATE,
+                           judge_cfg=dict(type="OpenAISDK", path="j", key="k", openai_api_base=url, retry=2,
+                                          timeout=2, backoff=0.01)),
+        parallel=parallel,
+    )
+    ev._out_dir = str(tmp_path / "run" / "results" / "m" / "d")
+    return ev
+
+
+PREDS = ["a", " B ", "c", "??"]
+REFS = ["a", "b", "x", "y"]
+
+
+def test_sequential_mode_judges_only_rule_failures(tmp_path):
+    ds = Dataset.from_dict({"q": ["1", "2", "3", "4"], "answer": REFS})
+    with FakeJudge(lenient_grader) as server:
+        res = make(server.base_url, tmp_path, parallel=False).score(PREDS, REFS, ds)
+        assert server.requests == 3
+    assert res["accuracy"] == 50.0
+    assert [d["cascade_correct"] for d in res["details"]] == [True, True, False, False]
+    assert res["details"][0]["llm_evaluation"] is None
+    assert res["details"][0]["rule_evaluation"]["correct"] is True
+    assert res["details"][1]["llm_evaluation"]["llm_correct"] is True
+    assert res["details"][3]["llm_evaluation"]["llm_correct"] is None  # unparseable verdict
+    stats = res["cascade_stats"]
+    assert stats == {"total_samples": 4, "rule_correct": 1, "rule_accuracy": 25.0, "llm_evaluated": 3,
+                     "llm_correct": 1, "llm_accuracy": 100 / 3, "llm_failed": 1, "final_correct": 2,
+                     "final_accuracy": 50.0, "parallel_mode": False}
+
+
+def test_parallel_mode_judges_every_sample_and_reruns_are_cached(tmp_path):
+    ds = Dataset.from_dict({"q": ["1", "2", "3", "4"], "answer": REFS})
+    with FakeJudge(lenient_grader) as server:
+        res = make(server.base_url, tmp_path, parallel=True).score(PREDS, REFS, ds)
+        assert server.requests == 4
+        again = make(server.base_url, tmp_path, parallel=True).score(PREDS, REFS, ds)
+        assert server.requests == 4
+    assert res["cascade_stats"]["llm_evaluated"] == 4 and res["cascade_stats"]["llm_correct"] == 2
+    assert res["details"][0]["llm_evaluation"]["llm_correct"] is True
+    assert again["accuracy"] == res["accuracy"] == 50.0
+
+
+def test_evaluate_uses_cascade_correct_for_g_pass(tmp_path):
+    ds = Dataset.from_dict({"q": ["1", "2"], "answer": ["a", "b"]})
+    both = Dataset.from_dict({"q": ["1", "2"] * 2, "answer": ["a", "b"] * 2})
+    with FakeJudge(lenient_grader) as server:
+        res = make(server.base_url, tmp_path, parallel=False).evaluate(
+            k=2, n=2, original_dataset=both, predictions=["a", "B", "z", "b"], references=["a", "b"] * 2, test_set=both)
+    assert res["accuracy (2 runs average)"] == 75.0
+    assert res["details"][1]["cascade_correct"] == [True, True]
+    assert "G-Pass@2_1.0" in res
+    assert ds.num_rows == 2

