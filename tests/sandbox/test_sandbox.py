@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -108,10 +109,8 @@ def test_no_network_even_to_localhost(sb):
     server.settimeout(0.2)
 
     def accept():
-        try:
+        with contextlib.suppress(OSError):
             accepted.append(server.accept())
-        except OSError:
-            pass
 
     t = threading.Thread(target=accept)
     t.start()

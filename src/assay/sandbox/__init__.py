@@ -1,1 +1,27 @@
-"""assay.sandbox."""
+"""Isolated execution of untrusted Python programs (R-10.1).
+
+Each program runs in its own process tree: under bubblewrap (private mount,
+pid, network, IPC and UTS namespaces; only the Python runtime and system
+libraries visible, read-only; an empty private working directory) when it is
+available, as a uid reserved for the run, with CPU-time, address-space,
+process-count, file-size and open-file limits, a wall-clock deadline that
+kills the whole tree, and stdout/stderr captured up to a size cap.  Where
+namespaces cannot be used, runs get the limits only and every
+:class:`RunResult` says so in its ``isolation`` field.
+
+A run passes only when the harness confirms that the program reached its last
+line; exiting early, even with status 0, is a failure.
+
+Example:
+    >>> from assay.sandbox import Limits, Outcome, Sandbox
+    >>> sb = Sandbox(Limits(timeout=5))
+    >>> [r.outcome.value for r in sb.run_many(["x = 1", "raise ValueError('no')"])]
+    ['passed', 'failed']
+"""
+
+from __future__ import annotations
+
+from assay.sandbox._runner import Sandbox, bwrap_available, run_program
+from assay.sandbox._types import Isolation, Limits, Outcome, RunResult
+
+__all__ = ["Isolation", "Limits", "Outcome", "RunResult", "Sandbox", "bwrap_available", "run_program"]

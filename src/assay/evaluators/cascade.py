@@ -1,0 +1,187 @@
+"""``CascadeEvaluator``: a rule-based check first, an LLM judge for the rest (or for all)."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any
+
+from assay.evaluate.base import CORRECTNESS_KEYS, BaseEvaluator
+from assay.registry import ICL_EVALUATORS, resolve_type
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["CascadeEvaluator"]
+
+
+def _build(cfg: Any, where: str) -> BaseEvaluator:
+    if isinstance(cfg, BaseEvaluator):
+        return cfg
+    if not isinstance(cfg, dict) or "type" not in cfg:
+        raise TypeError(f"CascadeEvaluator.{where} must be an evaluator config dict(type=...), got {cfg!r:.80}")
+    cls = resolve_type(cfg["type"], ICL_EVALUATORS, key=f"{where}.type")
+    evaluator: BaseEvaluator = cls(**{k: v for k, v in cfg.items() if k != "type"})
+    return evaluator
+
+
+def _flag(detail: Any) -> bool | None:
+    if not isinstance(detail, dict):
+        return None
+    for key in CORRECTNESS_KEYS:
+        value = detail.get(key)
+        if value is not None:
+            return bool(all(value)) if isinstance(value, list) else bool(value)
+    return None
+
+
+@ICL_EVALUATORS.register_module()
+class CascadeEvaluator(BaseEvaluator):
+    """Rule evaluator, then LLM judge.
+
+    Args:
+        rule_evaluator: any registered evaluator config (e.g.
+            ``dict(type=MATHVerifyEvaluator)``); its per-sample details must
+            carry ``correct``/``is_correct``.
+        llm_evaluator: a :class:`~assay.evaluators.llm_judge.GenericLLMEvaluator` config.
+        sample_score_fn: optional ``fn(prediction, reference, test_item) ->
+            dict`` replacing the rule evaluator.
+        parallel: ``False`` judges only the samples the rule failed;
+            ``True`` (OpenCompass's default) judges every sample.
+        pred_postprocessor: applied once to the predictions before both steps.
+
+    A sample is correct when the rule or the judge says so.  Metrics:
+    ``accuracy`` and a nested ``cascade_stats`` (``total_samples``,
+    ``rule_correct``, ``rule_accuracy``, ``llm_evaluated``, ``llm_correct``,
+    ``llm_accuracy``, ``llm_failed``, ``final_correct``, ``final_accuracy``,
+    ``parallel_mode``).  Details: ``rule_evaluation``, ``llm_evaluation``
+    (``None`` when not judged), ``cascade_correct``.
+
+    Example:
+        >>> ev = CascadeEvaluator(rule_evaluator=dict(type='AccEvaluator'),
+        ...     llm_evaluator=dict(type='GenericLLMEvaluator', prompt_template=dict(
+        ...         type='RawPromptTemplate', messages=[dict(role='user', content='{prediction}')]),
+        ...         judge_cfg=dict(type='OpenAISDK', path='j', openai_api_base='http://127.0.0.1:9/v1')),
+        ...     parallel=False)
+        >>> res = ev.score(['4'], ['4'], [{'q': '2+2'}])
+        >>> res['accuracy'], res['cascade_stats']['llm_evaluated']
+        (100.0, 0)
+    """
+
+    def __init__(
+        self,
+        rule_evaluator: Any = None,
+        llm_evaluator: Any = None,
+        sample_score_fn: Any = None,
+        parallel: bool = True,
+        pred_postprocessor: Any = None,
+    ) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if rule_evaluator is None and sample_score_fn is None:
+            raise TypeError("CascadeEvaluator needs rule_evaluator or sample_score_fn")
+        if llm_evaluator is None:
+            raise TypeError("CascadeEvaluator needs llm_evaluator")
+        self.rule_evaluator = _build(rule_evaluator, "rule_evaluator") if rule_evaluator is not None else None
+        self.llm_evaluator = _build(llm_evaluator, "llm_evaluator")
+        self.sample_score_fn = resolve_type(sample_score_fn, None, key="sample_score_fn") if sample_score_fn else None
+        self.parallel = bool(parallel)
+
+    # -- rule step -------------------------------------------------------------------
+    def _rule_details(self, predictions: list[Any], references: list[Any], rows: list[dict[str, Any]], test_set: Any) -> list[dict[str, Any]]:
+        if self.sample_score_fn is not None:
+            out = []
+            for p, r, row in zip(predictions, references, rows):
+                res = self.sample_score_fn(p, r, row)
+                d = dict(res) if isinstance(res, dict) else {"correct": bool(res)}
+                d.setdefault("correct", _flag(d))
+                out.append(d)
+            return out
+        rule = self.rule_evaluator
+        assert rule is not None
+        preds = rule.pred_postprocess(predictions)
+        params = inspect.signature(rule.score).parameters
+        available = {"predictions": preds, "references": references, "test_set": test_set}
+        kwargs = {k: v for k, v in available.items() if k in params}
+        result = rule.score(**kwargs)
+        details = result.get("details") if isinstance(result, dict) else None
+        if isinstance(details, dict):
+            details = list(details.values())
+        if isinstance(details, list) and len(details) == len(predictions) and all(_flag(d) is not None for d in details):
+            return [dict(d, correct=_flag(d)) for d in details]
+        # no usable per-sample flags: score the samples one by one
+        logger.debug("%s: rule evaluator gave no per-sample flags; scoring samples one at a time", type(rule).__name__)
+        out = []
+        for i, (p, r) in enumerate(zip(preds, references)):
+            one = {"predictions": [p], "references": [r], "test_set": test_set.select([i]) if hasattr(test_set, "select") else [rows[i]]}
+            res = rule.score(**{k: v for k, v in one.items() if k in params})
+            sub = res.get("details") if isinstance(res, dict) else None
+            if isinstance(sub, dict):
+                sub = list(sub.values())
+            flag = _flag(sub[0]) if isinstance(sub, list) and sub else None
+            if flag is None:
+                acc = res.get("accuracy", 0) if isinstance(res, dict) else 0
+                flag = isinstance(acc, (int, float)) and acc > 0
+            out.append({"pred": p, "answer": r, "correct": flag})
+        return out
+
+    # -- scoring ---------------------------------------------------------------------
+    def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
+        name = type(self).__name__
+        if not predictions:
+            return {"error": f"{name}: no samples to score"}
+        refs = list(references) if references is not None else [None] * len(predictions)
+        if len(refs) != len(predictions):
+            return {"error": f"{name}: {len(predictions)} predictions but {len(refs)} references"}
+        rows = [dict(r) for r in test_set] if test_set is not None else [{} for _ in predictions]
+        n = len(predictions)
+
+        rule_details = self._rule_details(list(predictions), refs, rows, test_set)
+        rule_ok = [bool(d.get("correct")) for d in rule_details]
+        to_judge = list(range(n)) if self.parallel else [i for i in range(n) if not rule_ok[i]]
+
+        llm = self.llm_evaluator
+        out_dir = getattr(self, "_out_dir", None)
+        if out_dir is not None:
+            llm._out_dir = f"{out_dir}_llm_judge"  # type: ignore[attr-defined]
+        llm._dataset_replica_idx = self.dataset_replica_idx
+        llm_details: dict[int, dict[str, Any]] = {}
+        llm_metrics: dict[str, Any] = {}
+        if to_judge:
+            sub_preds = llm.pred_postprocess([predictions[i] for i in to_judge])
+            sub_refs = [refs[i] for i in to_judge]
+            sub_set = test_set.select(to_judge) if hasattr(test_set, "select") else [rows[i] for i in to_judge]
+            llm_metrics = llm.score(predictions=sub_preds, references=sub_refs, test_set=sub_set)
+            if "error" in llm_metrics:
+                return {"error": f"{name}: the LLM judge failed: {llm_metrics['error']}"}
+            for i, d in zip(to_judge, llm_metrics.get("details") or []):
+                entry = dict(d)
+                entry["llm_correct"] = entry.get("correct")
+                entry["dataset_replica_idx"] = self.dataset_replica_idx
+                llm_details[i] = entry
+
+        details = []
+        final = 0
+        llm_correct = llm_failed = 0
+        for i in range(n):
+            judged = llm_details.get(i)
+            judge_ok = judged.get("llm_correct") if judged else None
+            if judged is not None:
+                llm_correct += judge_ok is True
+                llm_failed += judge_ok is None
+            ok = rule_ok[i] or judge_ok is True
+            final += ok
+            details.append({"rule_evaluation": rule_details[i], "llm_evaluation": judged, "cascade_correct": ok})
+        rule_correct = sum(rule_ok)
+        judged_n = len(to_judge)
+        stats = {
+            "total_samples": n,
+            "rule_correct": rule_correct,
+            "rule_accuracy": 100 * rule_correct / n,
+            "llm_evaluated": judged_n,
+            "llm_correct": llm_correct,
+            "llm_accuracy": 100 * llm_correct / judged_n if judged_n else 0.0,
+            "llm_failed": llm_failed,
+            "final_correct": final,
+            "final_accuracy": 100 * final / n,
+            "parallel_mode": self.parallel,
+        }
+        return {"accuracy": 100 * final / n, "cascade_stats": stats, "details": details}

@@ -1,0 +1,218 @@
+"""``GenericLLMEvaluator``: an LLM judge grades each prediction against its reference.
+
+Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
+``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), with these
+differences: the ``pred_postprocessor`` is applied once (by
+:meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
+rerun sends no request, and verdicts that were unparseable or never arrived
+are counted in ``judge_failed_count`` instead of as wrong answers.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from pathlib import Path
+from typing import Any
+
+from assay.evaluate.base import BaseEvaluator
+from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["GenericLLMEvaluator", "judge_cache_path"]
+
+
+def judge_cache_path(output_dir: str | Path) -> Path:
+    """The default judge cache of a run: ``<run_dir>/cache/judge.sqlite``.
+
+    ``output_dir`` is the evaluator's ``results/<model>/<dataset>`` path.
+
+    Example:
+        >>> judge_cache_path('/runs/20240101_000000/results/m/d').as_posix()
+        '/runs/20240101_000000/cache/judge.sqlite'
+    """
+    p = Path(output_dir)
+    run_dir = p.parents[2] if len(p.parents) >= 3 and p.parents[1].name == "results" else p.parent
+    return run_dir / "cache" / "judge.sqlite"
+
+
+@ICL_EVALUATORS.register_module()
+class GenericLLMEvaluator(BaseEvaluator):
+    """Grade predictions with an LLM judge.
+
+    Args:
+        prompt_template: ``dict(type=RawPromptTemplate, messages=[...])`` or
+            ``dict(type=PromptTemplate, template=dict(begin=[...], round=[...]))``;
+            ``{column}`` placeholders are filled from the test set, plus
+            ``{prediction}``, ``{obj_gold}`` and ``{reference}``.
+        judge_cfg: the judge model, e.g. ``dict(type=OpenAISDK, path=...,
+            key='ENV', openai_api_base=..., retry=..., timeout=...)``; its
+            optional ``pred_postprocessor`` is applied to the judge's replies.
+            Empty: ``OC_JUDGE_MODEL``/``OC_JUDGE_API_KEY``/``OC_JUDGE_API_BASE``.
+        dataset_cfg: accepted for compatibility (the test set is given to
+            :meth:`score`).
+        pred_postprocessor: applied to the predictions once before judging.
+        dict_postprocessor: grades the judge outputs (default
+            ``generic_llmjudge_postprocess``).
+        cache_path: the SQLite reply cache; default
+            ``<run_dir>/cache/judge.sqlite`` (from :attr:`output_dir`);
+            ``False`` disables caching.
+
+    Metrics (with the default ``dict_postprocessor``): ``accuracy``,
+    ``accuracy_given_attempted``, ``f1``, ``attempted_ratio``,
+    ``correct_count``, ``incorrect_count``, ``not_attempted_count``,
+    ``judge_failed_count``.  Details per sample: ``prediction``,
+    ``reference``, ``verdict``, ``correct`` (``None`` when the judge failed),
+    ``judge_response``, ``judge_failed`` (the reason), ``cached``.
+
+    Example:
+        >>> ev = GenericLLMEvaluator(
+        ...     prompt_template=dict(type='RawPromptTemplate',
+        ...                          messages=[dict(role='user', content='{prediction} vs {obj_gold}')]),
+        ...     judge_cfg=dict(type='OpenAISDK', path='judge', openai_api_base='http://127.0.0.1:9/v1'))
+        >>> ev.render(dict(q='?'), prediction='4', reference='4')
+        [{'role': 'user', 'content': '4 vs 4'}]
+    """
+
+    def __init__(
+        self,
+        prompt_template: dict[str, Any],
+        judge_cfg: dict[str, Any] | None = None,
+        dataset_cfg: dict[str, Any] | None = None,
+        pred_postprocessor: Any = None,
+        dict_postprocessor: Any = None,
+        keep_predictions: bool = False,
+        cache_path: str | Path | bool | None = None,
+    ) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        self.prompt_template = prompt_template
+        self.judge_cfg = dict(judge_cfg or {})
+        self.dataset_cfg = dataset_cfg
+        self.keep_predictions = keep_predictions
+        self.cache_path = cache_path
+        judge_pp = self.judge_cfg.pop("pred_postprocessor", None)
+        self._judge_postprocess = build_postprocessor(judge_pp, where="judge_cfg.pred_postprocessor")
+        self.dict_postprocessor = dict_postprocessor
+        self._judge: Any = None
+
+    # -- pieces ------------------------------------------------------------------
+    def render(self, row: dict[str, Any], *, prediction: Any, reference: Any) -> list[dict[str, str]]:
+        """The judge messages for one sample."""
+        from assay.judge import render_messages
+
+        fields = dict(row)
+        fields.update(prediction=_text(prediction), obj_gold=_text(reference), reference=_text(reference))
+        return render_messages(self.prompt_template, fields)
+
+    def _resolved_cache(self) -> Path | None:
+        if self.cache_path is False:
+            return None
+        if self.cache_path not in (None, True):
+            return Path(str(self.cache_path))
+        out = getattr(self, "_out_dir", None)
+        if out is None:
+            logger.warning("%s: no run directory is known, so judge replies are not cached", type(self).__name__)
+            return None
+        return judge_cache_path(out)
+
+    def judge(self) -> Any:
+        """The judge client built from ``judge_cfg`` (once)."""
+        if self._judge is None:
+            from assay.judge import default_judge_cfg
+            from assay.registry import MODELS
+
+            cfg = copy.deepcopy(self.judge_cfg) if self.judge_cfg else default_judge_cfg()
+            cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
+            cfg.pop("abbr", None)
+            cache = self._resolved_cache()
+            if cache is not None and "cache_path" not in cfg:
+                cfg["cache_path"] = cache
+            self._judge = cls(**cfg)
+        return self._judge
+
+    def _dict_postprocess(self) -> Any:
+        from assay.judge import generic_llmjudge_postprocess
+
+        spec = self.dict_postprocessor
+        if spec is None or spec == {}:
+            return generic_llmjudge_postprocess, {}
+        if isinstance(spec, dict):
+            options = {k: v for k, v in spec.items() if k != "type"}
+            return resolve_type(spec.get("type"), DICT_POSTPROCESSORS, key="dict_postprocessor.type"), options
+        return resolve_type(spec, DICT_POSTPROCESSORS, key="dict_postprocessor.type"), {}
+
+    # -- scoring ---------------------------------------------------------------------
+    def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
+        name = type(self).__name__
+        if not predictions:
+            return {"error": f"{name}: no samples to score"}
+        refs = list(references) if references is not None else [None] * len(predictions)
+        if len(refs) != len(predictions):
+            return {"error": f"{name}: {len(predictions)} predictions but {len(refs)} references"}
+        rows = [dict(r) for r in test_set] if test_set is not None else [{} for _ in predictions]
+        if len(rows) != len(predictions):
+            return {"error": f"{name}: the test set has {len(rows)} rows for {len(predictions)} predictions"}
+
+        conversations = [self.render(row, prediction=p, reference=r) for row, p, r in zip(rows, predictions, refs)]
+        client = self.judge()
+        replies = client.complete_many(conversations)
+        texts = apply_postprocessor(self._judge_postprocess, [r.text for r in replies]) if self._judge_postprocess else [r.text for r in replies]
+        sent = sum(r.attempts for r in replies)
+        cached = sum(r.cached for r in replies)
+        logger.info("%s: %d samples judged, %d from the cache, %d requests sent", name, len(replies), cached, sent)
+
+        output = {
+            str(i): {
+                "origin_prompt": conv,
+                "prediction": None if reply.text is None else text,
+                "gold": ref,
+                "judge_error": reply.error,
+            }
+            for i, (conv, reply, text, ref) in enumerate(zip(conversations, replies, texts, refs))
+        }
+        out_path = self._write_judge_outputs(output)
+        fn, options = self._dict_postprocess()
+        result = dict(fn(output, out_path, **options))
+        details = result.pop("details", None)
+        if isinstance(details, dict):
+            details = list(details.values())
+        if isinstance(details, list) and len(details) == len(predictions):
+            merged = []
+            for d, p, r, reply in zip(details, predictions, refs, replies):
+                entry = {"prediction": p, "reference": r}
+                entry.update(d if isinstance(d, dict) else {"judge_detail": d})
+                entry["cached"] = reply.cached
+                if reply.error and not entry.get("judge_failed"):
+                    entry["judge_failed"] = reply.error
+                merged.append(entry)
+            result["details"] = merged
+        elif details is not None:
+            logger.warning("%s: the dict_postprocessor returned %s details for %d samples; dropped", name,
+                           len(details) if hasattr(details, "__len__") else "?", len(predictions))
+        result["judge_stats"] = {"samples": len(replies), "cached": cached, "requests": sent,
+                                 "no_reply": sum(r.text is None for r in replies)}
+        return result
+
+    def _write_judge_outputs(self, output: dict[str, Any]) -> str | None:
+        out = getattr(self, "_out_dir", None)
+        if out is None:
+            return None
+        from assay.fileio import atomic_write_json
+
+        path = f"{out}_replica{self.dataset_replica_idx}.json"
+        try:
+            atomic_write_json(path, output)
+        except OSError:
+            logger.warning("could not write the judge outputs to %s", path, exc_info=True)
+            return None
+        return path
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return str(value)

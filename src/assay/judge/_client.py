@@ -1,0 +1,325 @@
+"""An OpenAI-compatible chat-completions client with timeouts, retries, concurrency and a cache.
+
+``httpx`` is imported only when a request is made.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.judge._cache import JudgeCache, request_key
+from assay.registry import MODELS
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ChatClient", "JudgeReply", "OpenAISDK"]
+
+Messages = list[dict[str, Any]]
+
+
+@dataclass
+class JudgeReply:
+    """The outcome of one chat request.
+
+    ``text`` is the reply (``None`` when none arrived, then ``error`` says
+    why); ``attempts`` counts HTTP requests made (0 when served from the cache).
+    """
+
+    text: str | None
+    error: str | None = None
+    attempts: int = 0
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when a reply arrived."""
+        return self.text is not None
+
+
+class _Retryable(Exception):
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class _RateLimiter:
+    """At most ``qps`` request starts per second (``None``: unlimited)."""
+
+    def __init__(self, qps: float | None) -> None:
+        self.interval = 1.0 / qps if qps and qps > 0 else 0.0
+        self._lock = threading.Lock()
+        self._next = 0.0
+
+    def wait(self) -> None:
+        if not self.interval:
+            return
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.interval
+        if start > now:
+            time.sleep(start - now)
+
+
+def chat_url(base_url: str) -> str:
+    """The chat-completions endpoint of an OpenAI-compatible base URL.
+
+    Example:
+        >>> chat_url('http://127.0.0.1:8000/v1/')
+        'http://127.0.0.1:8000/v1/chat/completions'
+        >>> chat_url('http://h/v1/chat/completions')
+        'http://h/v1/chat/completions'
+    """
+    base = base_url.rstrip("/")
+    return base if base.endswith("/chat/completions") else base + "/chat/completions"
+
+
+class ChatClient:
+    """OpenAI-compatible chat completions over HTTP.
+
+    Args:
+        base_url: e.g. ``'http://127.0.0.1:8000/v1'``.
+        model: the model name sent in each request.
+        api_key: the key itself; when ``None`` it is read from the
+            environment variable ``api_key_env`` (no key: no header).
+        api_key_env: the variable holding the key.
+        params: generation parameters sent with each request
+            (``temperature``, ``max_tokens``, …); part of the cache key.
+        timeout: seconds per request.
+        max_attempts: requests per prompt at most (first try plus retries);
+            timeouts, connection errors, 429, 5xx and malformed replies are
+            retried with exponential backoff and jitter.
+        backoff: first backoff in seconds; doubles each retry.
+        max_backoff: longest wait between attempts (also caps ``Retry-After``).
+        max_concurrency: requests in flight at once.
+        qps: request starts per second at most (``None``: unlimited).
+        cache: a :class:`JudgeCache` or a path to one; ``None`` disables it.
+
+    Example:
+        >>> client = ChatClient('http://127.0.0.1:9/v1', 'judge', max_attempts=1, timeout=0.5)
+        >>> reply = client.complete([{'role': 'user', 'content': 'hi'}])
+        >>> reply.ok, reply.error.startswith('connection error')
+        (False, True)
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        params: dict[str, Any] | None = None,
+        timeout: float = 60.0,
+        max_attempts: int = 4,
+        backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        max_concurrency: int = 8,
+        qps: float | None = None,
+        cache: JudgeCache | str | Path | None = None,
+    ) -> None:
+        self.url = chat_url(base_url)
+        self.model = model
+        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
+        self.params = dict(params or {})
+        self.timeout = float(timeout)
+        self.max_attempts = max(1, int(max_attempts))
+        self.backoff = float(backoff)
+        self.max_backoff = float(max_backoff)
+        self.max_concurrency = max(1, int(max_concurrency))
+        self._limiter = _RateLimiter(qps)
+        self.cache = JudgeCache(cache) if isinstance(cache, (str, Path)) else cache
+        self._http: Any = None
+        self._http_lock = threading.Lock()
+
+    def __repr__(self) -> str:  # never show the key
+        return f"ChatClient(url={self.url!r}, model={self.model!r})"
+
+    # -- public --------------------------------------------------------------
+    def complete(self, messages: Messages) -> JudgeReply:
+        """One reply for ``messages`` (from the cache when it has it)."""
+        key = request_key(self.model, messages, self.params)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                return JudgeReply(hit, cached=True)
+        reply = self._request(messages)
+        if reply.text is not None and self.cache is not None:
+            self.cache.put(key, self.model, reply.text)
+        return reply
+
+    def complete_many(self, conversations: Sequence[Messages]) -> list[JudgeReply]:
+        """Replies for many conversations, ``max_concurrency`` at a time, in input order."""
+        if not conversations:
+            return []
+        workers = min(self.max_concurrency, len(conversations))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
+            return list(pool.map(self.complete, conversations))
+
+    def close(self) -> None:
+        """Close the HTTP connection pool."""
+        with self._http_lock:
+            if self._http is not None:
+                self._http.close()
+                self._http = None
+
+    # -- HTTP ---------------------------------------------------------------------
+    def _client(self) -> Any:
+        with self._http_lock:
+            if self._http is None:
+                import httpx
+
+                limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
+                self._http = httpx.Client(timeout=self.timeout, limits=limits)
+            return self._http
+
+    def _request(self, messages: Messages) -> JudgeReply:
+        import httpx
+
+        body = {"model": self.model, "messages": messages, **self.params}
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        error = "no request was made"
+        for attempt in range(1, self.max_attempts + 1):
+            self._limiter.wait()
+            retry_after: float | None = None
+            try:
+                response = self._client().post(self.url, json=body, headers=headers)
+                return JudgeReply(_parse(response), attempts=attempt)
+            except _Retryable as exc:
+                error, retry_after = str(exc), exc.retry_after
+            except _Fatal as exc:
+                return JudgeReply(None, str(exc), attempts=attempt)
+            except httpx.TimeoutException as exc:
+                error = f"timeout after {self.timeout:g} s ({type(exc).__name__})"
+            except httpx.TransportError as exc:
+                error = f"connection error: {type(exc).__name__}: {exc}"
+            if attempt < self.max_attempts:
+                delay = self._delay(attempt, retry_after)
+                logger.debug("judge request failed (%s); retry %d in %.2f s", error, attempt, delay)
+                time.sleep(delay)
+        logger.warning("judge request failed after %d attempts: %s", self.max_attempts, error)
+        return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts)
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(self.max_backoff, max(0.0, retry_after))
+        base = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
+        return base * (0.5 + random.random() / 2)
+
+
+class _Fatal(Exception):
+    pass
+
+
+def _parse(response: Any) -> str:
+    status = response.status_code
+    if status == 429 or status >= 500:
+        raise _Retryable(f"HTTP {status}", _retry_after(response.headers.get("retry-after")))
+    if status == 408:
+        raise _Retryable("HTTP 408")
+    if status >= 400:
+        raise _Fatal(f"HTTP {status}: {response.text[:300]}")
+    try:
+        data = response.json()
+        content = data["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise _Retryable(f"malformed reply ({type(exc).__name__}): {response.text[:120]!r}") from None
+    if content is None:
+        content = ""
+    if not isinstance(content, str):
+        raise _Retryable(f"malformed reply: content of type {type(content).__name__}")
+    return content
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+@MODELS.register_module()
+class OpenAISDK(ChatClient):
+    """A judge model configured as OpenCompass configures ``OpenAISDK``.
+
+    Args:
+        path: the model name.
+        key: the API key, or ``'ENV'`` to read ``OPENAI_API_KEY``.
+        openai_api_base: the base URL (a list: its first entry).
+        retry: requests per prompt at most.
+        timeout: seconds per request.
+        temperature, max_out_len, extra_body: generation parameters.
+        query_per_second: request starts per second at most.
+        max_workers: requests in flight at once (default: 8).
+        cache_path: SQLite judge cache (``None``: no cache).
+
+    Other OpenCompass options (``meta_template``, ``tokenizer_path``,
+    ``max_seq_len``, ``batch_size``, …) are accepted and ignored.
+
+    Example:
+        >>> judge = OpenAISDK(path='gpt-4o', key='sk-test', openai_api_base='http://127.0.0.1:8000/v1/')
+        >>> judge.url, judge.model, judge.params
+        ('http://127.0.0.1:8000/v1/chat/completions', 'gpt-4o', {})
+    """
+
+    def __init__(
+        self,
+        path: str,
+        key: str | list[str] = "ENV",
+        openai_api_base: str | list[str] = "https://api.openai.com/v1/",
+        retry: int = 2,
+        timeout: float = 60.0,
+        temperature: float | None = None,
+        max_out_len: int | None = None,
+        extra_body: dict[str, Any] | None = None,
+        query_per_second: float | None = None,
+        max_workers: int | None = None,
+        cache_path: str | Path | None = None,
+        backoff: float = 1.0,
+        max_backoff: float = 30.0,
+        **ignored: Any,
+    ) -> None:
+        if ignored:
+            logger.debug("OpenAISDK: ignoring options %s", sorted(ignored))
+        if isinstance(key, list):
+            key = key[0] if key else "ENV"
+        api_key = os.environ.get("OPENAI_API_KEY") if key == "ENV" else key
+        base = openai_api_base[0] if isinstance(openai_api_base, list) else openai_api_base
+        params: dict[str, Any] = {}
+        if temperature is not None:
+            params["temperature"] = temperature
+        if max_out_len is not None:
+            params["max_tokens"] = int(max_out_len)
+        if extra_body:
+            params.update(extra_body)
+        super().__init__(
+            base,
+            path,
+            api_key=api_key,
+            params=params,
+            timeout=timeout,
+            max_attempts=retry,
+            backoff=backoff,
+            max_backoff=max_backoff,
+            max_concurrency=max_workers or 8,
+            qps=query_per_second,
+            cache=cache_path,
+        )
+
+    def generate(self, inputs: Sequence[str | Messages], max_out_len: int | None = None) -> list[str]:
+        """OpenCompass-style generation: one reply text per input (``''`` when none arrived)."""
+        conversations = [[{"role": "user", "content": x}] if isinstance(x, str) else list(x) for x in inputs]
+        return [r.text or "" for r in self.complete_many(conversations)]

@@ -1,0 +1,574 @@
+"""Running untrusted Python programs: one process tree per program, limits, isolation.
+
+Each run starts a fresh interpreter (under bubblewrap when it is available) in
+its own process group.  The harness (``_harness.py``) applies the limits,
+switches to a uid reserved for the run's worker slot and runs the program; the
+parent reads stdout, stderr and the result channel with a size cap, kills the
+whole tree at the wall-clock deadline and classifies the ending.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from assay.sandbox._types import Isolation, Limits, Outcome, RunResult
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Sandbox", "bwrap_available", "run_program"]
+
+IsolationMode = Literal["auto", "namespaces", "limits-only"]
+
+_HARNESS = Path(__file__).with_name("_harness.py")
+_HARNESS_IN_SANDBOX = "/opt/assay/harness.py"
+_WORKDIR = "/sandbox"
+_CHANNEL_CAP = 64 * 1024
+_SETUP_FAILED = 120
+
+# uid of a run = _UID_BASE + pid * _UID_SLOTS + slot: distinct for every live
+# process and worker slot, so RLIMIT_NPROC counts one run's processes only.
+_UID_BASE = 1_000_000
+_UID_SLOTS = 256
+
+_slot_lock = threading.Lock()
+_free_slots: list[int] = list(range(_UID_SLOTS))
+
+
+def _acquire_slot() -> int:
+    with _slot_lock:
+        if not _free_slots:
+            raise RuntimeError("more than 256 concurrent sandbox runs in one process")
+        return _free_slots.pop(0)
+
+
+def _release_slot(slot: int) -> None:
+    with _slot_lock:
+        _free_slots.append(slot)
+        _free_slots.sort()
+
+
+def _slot_uid(slot: int) -> int:
+    return _UID_BASE + os.getpid() * _UID_SLOTS + slot
+
+
+def _interpreter() -> tuple[str, list[str]]:
+    """The real (non-venv) interpreter and the directories it needs."""
+    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    roots = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}
+    return exe, sorted(roots)
+
+
+_probe_lock = threading.Lock()
+_probe_result: dict[str, str | None] = {}
+
+
+def bwrap_available() -> str | None:
+    """Why bubblewrap cannot be used here, or ``None`` when it can (cached).
+
+    Example:
+        >>> reason = bwrap_available()
+        >>> reason is None or isinstance(reason, str)
+        True
+    """
+    with _probe_lock:
+        if "reason" in _probe_result:
+            return _probe_result["reason"]
+        reason: str | None
+        exe = shutil.which("bwrap")
+        if exe is None:
+            reason = "bwrap is not installed"
+        elif os.geteuid() != 0:
+            reason = "the sandbox needs root to give each run its own uid"
+        else:
+            python, roots = _interpreter()
+            argv = _bwrap_argv(exe, python, roots, Limits(), probe=True)
+            try:
+                proc = subprocess.run(argv, capture_output=True, timeout=30, env={}, check=False)
+            except (OSError, subprocess.SubprocessError) as exc:
+                reason = f"bwrap could not start: {exc}"
+            else:
+                if proc.returncode == 0 and proc.stdout.strip() == b"ok":
+                    reason = None
+                else:
+                    err = proc.stderr.decode("utf-8", "replace").strip()[-300:]
+                    reason = f"bwrap failed (exit {proc.returncode}): {err}"
+        _probe_result["reason"] = reason
+        return reason
+
+
+def _bwrap_argv(exe: str, python: str, roots: Sequence[str], limits: Limits, *, probe: bool = False) -> list[str]:
+    argv = [
+        exe,
+        "--unshare-ipc",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--hostname",
+        "sandbox",
+        "--cap-drop",
+        "ALL",
+        "--cap-add",
+        "CAP_SETUID",
+        "--cap-add",
+        "CAP_SETGID",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    made = {"/", "/usr", "/tmp", "/proc", "/dev", "/opt", "/opt/assay", _WORKDIR}
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "0755", "--dir", "/opt", "--perms", "0755", "--dir", "/opt/assay"]
+    for root in roots:
+        if root == "/usr" or root.startswith("/usr/"):
+            continue
+        parts = Path(root).parts
+        for i in range(2, len(parts)):
+            parent = str(Path(*parts[:i]))
+            if parent not in made:
+                argv += ["--perms", "0755", "--dir", parent]
+                made.add(parent)
+        argv += ["--ro-bind", root, root]
+    argv += ["--ro-bind", str(_HARNESS), _HARNESS_IN_SANDBOX]
+    size = str(limits.tmpfs)
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", _WORKDIR, "--chdir", _WORKDIR]
+    argv += ["--clearenv"]
+    for key, value in _program_env(_WORKDIR).items():
+        argv += ["--setenv", key, value]
+    if probe:
+        argv += ["--", python, "-c", "print('ok')"]
+    else:
+        argv += ["--", python, "-s", "-B", "-P", _HARNESS_IN_SANDBOX]
+    return argv
+
+
+def _world_readable(path: str) -> bool:
+    """True when every directory from ``/`` down to ``path`` can be entered by anyone."""
+    p = Path(path)
+    for d in [p, *p.parents]:
+        try:
+            if not d.stat().st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _program_env(home: str) -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "TMPDIR": "/tmp" if home == _WORKDIR else home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+@dataclass
+class _Capture:
+    keep: int
+    data: bytearray
+    total: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.keep - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+
+    def text(self) -> str:
+        return bytes(self.data).decode("utf-8", "replace")
+
+
+class Sandbox:
+    """Runs untrusted Python programs, each in its own isolated process tree.
+
+    Args:
+        limits: the resource limits of every run.
+        isolation: ``'auto'`` (bubblewrap namespaces when available, else
+            limits only, with a warning), ``'namespaces'`` (fail when
+            bubblewrap cannot be used) or ``'limits-only'``.
+        max_workers: runs in parallel in :meth:`run_many` (default: the
+            number of cores).
+
+    Example:
+        >>> sb = Sandbox(Limits(timeout=5))
+        >>> sb.run("assert 1 + 1 == 2").outcome
+        <Outcome.PASSED: 'passed'>
+        >>> sb.run("assert 1 + 1 == 3").outcome
+        <Outcome.FAILED: 'failed'>
+    """
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        isolation: IsolationMode = "auto",
+        max_workers: int | None = None,
+    ) -> None:
+        self.limits = limits or Limits()
+        if isolation not in ("auto", "namespaces", "limits-only"):
+            raise ValueError(f"isolation must be 'auto', 'namespaces' or 'limits-only', got {isolation!r}")
+        self.max_workers = max(1, max_workers or os.cpu_count() or 1)
+        self._python, self._roots = _interpreter()
+        self._drop_uid = os.geteuid() == 0
+        reason = bwrap_available() if isolation != "limits-only" else "limits-only isolation was requested"
+        if reason is None:
+            self.isolation = Isolation.NAMESPACES
+        elif isolation == "namespaces":
+            raise RuntimeError(f"namespace isolation is not available: {reason}")
+        else:
+            self.isolation = Isolation.LIMITS_ONLY
+            if isolation == "auto":
+                logger.warning("sandbox runs with resource limits only (%s): programs can see this machine's files", reason)
+        self.isolation_note = reason or "bubblewrap namespaces, separate uid, resource limits"
+        if self.isolation is Isolation.LIMITS_ONLY and self._drop_uid and not all(map(_world_readable, self._roots)):
+            # Running untrusted code as root with limits only would let it kill
+            # or read anything; another uid cannot load this Python runtime.
+            raise RuntimeError(
+                f"cannot sandbox without namespaces here ({reason}): the process is root and the Python runtime "
+                f"under {self._roots[0]} is not readable by other users, so programs cannot be run as a separate uid"
+            )
+        self._bwrap = shutil.which("bwrap")
+
+    # -- public API ---------------------------------------------------------
+    def run(self, program: str, *, limits: Limits | None = None) -> RunResult:
+        """Run one program and return how it ended."""
+        slot = _acquire_slot()
+        try:
+            return self._run(program, limits or self.limits, slot)
+        finally:
+            _release_slot(slot)
+
+    def run_many(
+        self,
+        programs: Iterable[str],
+        *,
+        limits: Limits | None = None,
+        on_result: Callable[[int, RunResult], None] | None = None,
+    ) -> list[RunResult]:
+        """Run many programs on a bounded pool; results in input order."""
+        items = list(programs)
+        results: list[RunResult | None] = [None] * len(items)
+
+        def one(i: int) -> None:
+            try:
+                res = self.run(items[i], limits=limits)
+            except Exception as exc:  # a sandbox bug must not lose the other samples
+                logger.exception("sandbox run %d failed", i)
+                res = RunResult(Outcome.SANDBOX_ERROR, f"{type(exc).__name__}: {exc}", isolation=self.isolation)
+            results[i] = res
+            if on_result is not None:
+                on_result(i, res)
+
+        with ThreadPoolExecutor(max_workers=min(self.max_workers, max(1, len(items))), thread_name_prefix="sandbox") as pool:
+            list(pool.map(one, range(len(items))))
+        return [r for r in results if r is not None]
+
+    # -- one run ---------------------------------------------------------------
+    def _run(self, program: str, limits: Limits, slot: int) -> RunResult:
+        nonce = secrets.token_hex(16)
+        uid = _slot_uid(slot) if self._drop_uid else None
+        header = {
+            "nonce": nonce,
+            "uid": uid,
+            "gid": uid,
+            "filename": "main.py",
+            "unshare_net": self.isolation is Isolation.LIMITS_ONLY,
+            "limits": {
+                "cpu": limits.effective_cpu_time,
+                "as": limits.memory,
+                "nproc": limits.processes,
+                "fsize": limits.file_size,
+                "nofile": limits.open_files,
+                "core": 0,
+            },
+        }
+        stdin_data = json.dumps(header).encode("ascii") + b"\n" + program.encode("utf-8", "replace")
+        workdir: str | None = None
+        if self.isolation is Isolation.NAMESPACES:
+            assert self._bwrap is not None
+            argv = _bwrap_argv(self._bwrap, self._python, self._roots, limits)
+            env: dict[str, str] = {}
+        else:
+            workdir = tempfile.mkdtemp(prefix="assay-sandbox-")
+            if uid is not None:
+                os.chown(workdir, uid, uid)
+            argv = [self._python, "-s", "-B", "-P", str(_HARNESS)]
+            env = _program_env(workdir)
+        try:
+            return self._execute(argv, env, workdir, stdin_data, nonce, limits, uid)
+        finally:
+            if workdir is not None:
+                shutil.rmtree(workdir, ignore_errors=True)
+
+    def _execute(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        workdir: str | None,
+        stdin_data: bytes,
+        nonce: str,
+        limits: Limits,
+        uid: int | None,
+    ) -> RunResult:
+        chan_r, chan_w = os.pipe()
+        start = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                [*argv, str(chan_w)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=workdir,
+                env=env,
+                start_new_session=True,
+                pass_fds=(chan_w,),
+            )
+        except OSError as exc:
+            os.close(chan_r)
+            os.close(chan_w)
+            return RunResult(Outcome.SANDBOX_ERROR, f"could not start the sandbox: {exc}", isolation=self.isolation)
+        os.close(chan_w)
+        out = _Capture(limits.output, bytearray())
+        err = _Capture(limits.output, bytearray())
+        chan = _Capture(_CHANNEL_CAP, bytearray())
+        timed_out = False
+        try:
+            timed_out = self._pump(proc, stdin_data, chan_r, (out, err, chan), start + limits.timeout, uid)
+        finally:
+            self._kill_tree(proc, uid)
+            os.close(chan_r)
+        duration = time.monotonic() - start
+        code = proc.returncode
+        wrapped = self.isolation is Isolation.NAMESPACES
+        result = _classify(chan.data, nonce, code, timed_out, limits, wrapped, duration)
+        result.stdout, result.stderr = out.text(), err.text()
+        result.stdout_bytes, result.stderr_bytes = out.total, err.total
+        result.duration = duration
+        result.isolation = self.isolation
+        if out.total > limits.output or err.total > limits.output:
+            result.extra["truncated"] = True
+        if result.outcome is Outcome.SANDBOX_ERROR and result.stderr:
+            result.message += f" (stderr: {result.stderr.strip()[-500:]})"
+        return result
+
+    def _pump(
+        self,
+        proc: subprocess.Popen[bytes],
+        stdin_data: bytes,
+        chan_r: int,
+        captures: tuple[_Capture, _Capture, _Capture],
+        deadline: float,
+        uid: int | None,
+    ) -> bool:
+        """Feed stdin, read the three outputs until they close; True on timeout."""
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        sel = selectors.DefaultSelector()
+        pending = memoryview(stdin_data)
+        os.set_blocking(proc.stdin.fileno(), False)
+        sel.register(proc.stdin.fileno(), selectors.EVENT_WRITE, "in")
+        out, err, chan = captures
+        sel.register(proc.stdout.fileno(), selectors.EVENT_READ, out)
+        sel.register(proc.stderr.fileno(), selectors.EVENT_READ, err)
+        sel.register(chan_r, selectors.EVENT_READ, chan)
+        open_readers = 3
+        exited_at: float | None = None
+        try:
+            while open_readers:
+                now = time.monotonic()
+                if now >= deadline:
+                    return True
+                if exited_at is None and proc.poll() is not None:
+                    exited_at = now
+                if exited_at is not None and now - exited_at > 0.5:
+                    # the main process is gone but something still holds a pipe
+                    self._kill_tree(proc, uid)
+                    if now - exited_at > 3.0:
+                        break
+                for key, _ in sel.select(timeout=min(0.25, deadline - now)):
+                    if key.data == "in":
+                        try:
+                            n = os.write(key.fd, pending[:65536])
+                        except (BrokenPipeError, OSError):
+                            n = len(pending)
+                        pending = pending[n:]
+                        if not pending:
+                            sel.unregister(key.fd)
+                            proc.stdin.close()
+                        continue
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        sel.unregister(key.fd)
+                        open_readers -= 1
+                        continue
+                    key.data.add(chunk)
+            remaining = deadline - time.monotonic()
+            try:
+                proc.wait(timeout=max(0.0, remaining))
+            except subprocess.TimeoutExpired:
+                return True
+            return False
+        finally:
+            sel.close()
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def _kill_tree(self, proc: subprocess.Popen[bytes], uid: int | None) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        if uid is not None and self.isolation is Isolation.LIMITS_ONLY:
+            _kill_uid(uid)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL was sent
+            logger.error("sandbox process %d did not exit after SIGKILL", proc.pid)
+        if uid is not None:
+            _wait_uid_gone(uid)
+
+
+def _uid_pids(uid: int) -> list[int]:
+    pids = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in entries:
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    pids.append(int(name))
+            except OSError:
+                continue
+    return pids
+
+
+def _wait_uid_gone(uid: int, limit: float = 10.0) -> None:
+    """Kill what is left of a run (its uid is its own) and wait until it is gone.
+
+    A pid namespace is torn down asynchronously after its init dies; waiting
+    here means a finished run has no process left when ``run`` returns.
+    """
+    deadline = time.monotonic() + limit
+    while True:
+        pids = _uid_pids(uid)
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if time.monotonic() > deadline:
+            logger.error("processes %s of a finished sandbox run are still alive", pids[:10])
+            return
+        time.sleep(0.01)
+
+
+def _kill_uid(uid: int) -> None:
+    """Kill every process of ``uid`` (a uid reserved for one run) — orphans included."""
+    kill = shutil.which("kill") or "/bin/kill"
+    try:
+        subprocess.run([kill, "-9", "-1"], user=uid, group=uid, extra_groups=[], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        logger.debug("could not reap the processes of uid %d", uid, exc_info=True)
+
+
+def _classify(
+    channel: bytes | bytearray,
+    nonce: str,
+    code: int | None,
+    timed_out: bool,
+    limits: Limits,
+    wrapped: bool,
+    duration: float,
+) -> RunResult:
+    records: list[tuple[str, str]] = []
+    prefix = nonce.encode("ascii") + b" "
+    for line in bytes(channel).split(b"\n"):
+        if not line.startswith(prefix):
+            continue
+        parts = line[len(prefix):].split(b" ", 1)
+        kind = parts[0].decode("ascii", "replace")
+        payload = parts[1] if len(parts) > 1 else b""
+        try:
+            text = bytes.fromhex(payload.decode("ascii")).decode("utf-8", "replace")
+        except ValueError:
+            text = ""
+        records.append((kind, text))
+    kinds = [k for k, _ in records]
+    final = next(((k, t) for k, t in reversed(records) if k != "started"), None)
+    if final is not None:
+        kind, text = final
+        if kind == "passed":
+            return RunResult(Outcome.PASSED, exit_code=code)
+        if kind == "memory":
+            return RunResult(Outcome.MEMORY, f"MemoryError: the program exceeded its memory limit ({limits.memory} bytes)", exit_code=code)
+        if kind == "exit":
+            return RunResult(Outcome.FAILED, f"the program called exit({text}) before its tests finished", exit_code=code)
+        if kind == "error":
+            return RunResult(Outcome.FAILED, text.strip(), exit_code=code)
+        if kind == "sandbox-error":
+            return RunResult(Outcome.SANDBOX_ERROR, f"the sandbox could not be set up: {text}", exit_code=code)
+    if timed_out:
+        return RunResult(Outcome.TIMEOUT, f"wall-clock limit of {limits.timeout:g} s reached; the process tree was killed", exit_code=code)
+    if "started" not in kinds:
+        return RunResult(Outcome.SANDBOX_ERROR, f"the sandbox did not start the program (exit code {code})", exit_code=code)
+    sig = _signal_of(code, wrapped)
+    if sig == signal.SIGKILL and duration >= limits.effective_cpu_time + 1:
+        # the hard CPU limit (one second after the soft one) ends in SIGKILL
+        return RunResult(Outcome.TIMEOUT, f"CPU-time limit of {limits.effective_cpu_time} s reached (killed at the hard limit)", exit_code=code)
+    if sig == signal.SIGXCPU:
+        return RunResult(Outcome.TIMEOUT, f"CPU-time limit of {limits.effective_cpu_time} s reached", exit_code=code)
+    if sig is not None:
+        return RunResult(Outcome.KILLED, f"the program was killed by {signal.Signals(sig).name}", exit_code=code)
+    return RunResult(Outcome.FAILED, f"the program exited (code {code}) before its tests finished", exit_code=code)
+
+
+def _signal_of(code: int | None, wrapped: bool) -> int | None:
+    if code is None:
+        return None
+    if code < 0:
+        return -code
+    if wrapped and code > 128:
+        try:
+            return int(signal.Signals(code - 128))
+        except ValueError:
+            return None
+    return None
+
+
+def run_program(program: str, *, limits: Limits | None = None) -> RunResult:
+    """Run one program in a default :class:`Sandbox`.
+
+    Example:
+        >>> run_program("print('hi')").stdout
+        'hi\\n'
+    """
+    return Sandbox(limits).run(program)
