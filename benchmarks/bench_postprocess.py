@@ -1,0 +1,95 @@
+"""Throughput of the answer extractors and of MATHVerifyEvaluator on generated replies.
+
+Prints samples per second for ``first_option_postprocess``, ``math_postprocess_v2``
+and ``MATHVerifyEvaluator`` (fewer samples by default: it runs math-verify in
+worker processes).  The replies are generated from a fixed seed, so runs are
+comparable.
+
+Usage::
+
+    python benchmarks/bench_postprocess.py [--n 100000] [--verify-n 10000] [--workers N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from assay.evaluators import MATHVerifyEvaluator
+from assay.postprocess import first_option_postprocess, math_postprocess_v2
+
+_FILLER = (
+    "Let's think step by step. First we look at each option in turn and rule out the ones that contradict "
+    "the premises. 我们逐一分析每个选项，排除与题干矛盾的说法。 "
+)
+_CHOICE_ENDINGS = (
+    "The answer is ({x}).",
+    "答案是 {x}。",
+    "Therefore, the correct answer is option {x}.",
+    "所以选{x}",
+    "Answer: {x}",
+    "I am not sure.",
+)
+_MATH_ENDINGS = (
+    "So the final answer is $\\boxed{{{x}}}$.",
+    "The final answer is {x}. I hope it is correct.",
+    "I could not finish the computation.",
+)
+
+
+def choice_replies(n: int, rng: random.Random) -> list[str]:
+    return [
+        _FILLER * rng.randint(1, 4) + rng.choice(_CHOICE_ENDINGS).format(x=rng.choice("ABCD")) for _ in range(n)
+    ]
+
+
+def math_replies(n: int, rng: random.Random) -> tuple[list[str], list[str]]:
+    replies, answers = [], []
+    for _ in range(n):
+        answer = str(rng.randint(0, 999))
+        shown = answer if rng.random() < 0.7 else str(rng.randint(0, 999))
+        replies.append(f"We compute {rng.randint(1, 99)} + {rng.randint(1, 99)} first. " + rng.choice(_MATH_ENDINGS).format(x=shown))
+        answers.append(answer)
+    return replies, answers
+
+
+def rate(label: str, count: int, fn: Callable[[], Any]) -> None:
+    start = time.perf_counter()
+    fn()
+    elapsed = time.perf_counter() - start
+    sys.stdout.write(f"{label:<28} {count:>8} samples  {elapsed:8.2f} s  {count / elapsed:12,.0f} samples/s\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--n", type=int, default=100_000, help="replies for the extractors")
+    parser.add_argument("--verify-n", type=int, default=10_000, help="replies for MATHVerifyEvaluator")
+    parser.add_argument("--workers", type=int, default=None, help="MATHVerifyEvaluator worker processes")
+    args = parser.parse_args(argv)
+
+    rng = random.Random(20240501)
+    choices = choice_replies(args.n, rng)
+    maths, answers = math_replies(args.n, rng)
+
+    first_option_postprocess(choices[0], "ABCD")  # compile the cascade outside the timing
+    rate("first_option_postprocess", len(choices), lambda: [first_option_postprocess(t, "ABCD") for t in choices])
+    rate("math_postprocess_v2", len(maths), lambda: [math_postprocess_v2(t) for t in maths])
+
+    n_verify = min(args.verify_n, args.n)
+    evaluator = MATHVerifyEvaluator(workers=args.workers)
+    result: dict[str, Any] = {}
+
+    def verify() -> None:
+        result.update(evaluator.score(maths[:n_verify], answers[:n_verify]))
+
+    rate(f"MATHVerifyEvaluator (x{evaluator.workers})", n_verify, verify)
+    sys.stdout.write(f"MATHVerifyEvaluator accuracy on the generated replies: {result.get('accuracy', float('nan')):.2f}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,234 @@
+"""The contract every registered evaluator keeps, checked over the whole ICL_EVALUATORS registry.
+
+Empty input is the error record ``{'error': '<Name>: no samples to score'}``; one
+sample gives numbers; shuffling the samples leaves the aggregate unchanged; the
+result holds only numbers, ``details`` (one per sample) and the ``extraction``
+record; an evaluator that declares ``sample_decomposable`` really splits into
+per-sample parts.  An evaluator registered without an entry in ``INPUTS`` (or
+in ``EXCLUDED`` with a reason) fails ``test_every_registered_evaluator_is_covered``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from assay.evaluate.base import BaseEvaluator
+from assay.registry import ICL_EVALUATORS
+
+Inputs = dict[str, Any]
+
+
+def _choice(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [r if rng.random() < 0.6 else rng.choice(["A", "B", "C", "D", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _text(rng: random.Random, n: int) -> Inputs:
+    words = ["the", "cat", "sat", "on", "a", "mat", "while", "dog", "ran", "fast", "北京", "天安门"]
+    refs = [" ".join(rng.choices(words, k=rng.randint(1, 8))) for _ in range(n)]
+    preds = [" ".join(rng.choices(words, k=rng.randint(0, 8))) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _numbers(rng: random.Random, n: int) -> Inputs:
+    refs = [str(rng.randint(0, 50)) for _ in range(n)]
+    preds = [r if rng.random() < 0.5 else str(rng.randint(0, 50)) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _math_replies(rng: random.Random, n: int) -> Inputs:
+    refs = [str(rng.randint(0, 20)) for _ in range(n)]
+    preds = [f"so the answer is $\\boxed{{{r if rng.random() < 0.5 else rng.randint(0, 20)}}}$" for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _bbh(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["Yes", "No", "valid", "12"]) for _ in range(n)]
+    preds = [f"So the answer is {r if rng.random() < 0.6 else 'No'}." for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _bbh_mcq(rng: random.Random, n: int) -> Inputs:
+    refs = [f"({rng.choice('ABCD')})" for _ in range(n)]
+    preds = [f"So the answer is {r if rng.random() < 0.6 else '(A)'}." for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _em(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.sample(["Paris", "the Eiffel Tower", "Rome", "blue"], k=2) for _ in range(n)]
+    preds = [rng.choice(["Paris.", "Eiffel Tower", "red", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _auc(rng: random.Random, n: int) -> Inputs:
+    refs = [i % 2 for i in range(n)] if n != 1 else [1]
+    preds = []
+    for _ in range(n):
+        p = round(rng.random(), 3)
+        preds.append([1 - p, p])
+    return {"predictions": preds, "references": refs}
+
+
+def _circular(rng: random.Random, n: int) -> Inputs:
+    rows, preds, refs = [], [], []
+    rotations = ["ABCD", "BCDA", "CDAB", "DABC"]
+    for i in range(n):
+        qid, pattern = i // 4, rotations[i % 4]
+        answer = pattern[rng.randint(0, 3)]
+        rows.append({"qid": qid, "circular_pattern": list(pattern)})
+        refs.append(answer)
+        preds.append(answer if rng.random() < 0.7 else rng.choice("ABCD"))
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
+def _ppl(rng: random.Random, n: int) -> Inputs:
+    return {"ppl": [1 + 20 * rng.random() for _ in range(n)]}
+
+
+def _mink(rng: random.Random, n: int) -> Inputs:
+    return {"mink": [-5 * rng.random() for _ in range(n)]}
+
+
+def _bpc(rng: random.Random, n: int) -> Inputs:
+    return {"loss": [50 * rng.random() for _ in range(n)], "total_chr_num": [1000] * n}
+
+
+@dataclass(frozen=True)
+class Spec:
+    make: Callable[[random.Random, int], Inputs]
+    build: Callable[[], BaseEvaluator] | None = None
+    #: why a single sample gives an error record instead of numbers, if it does
+    single_sample_error: str = ""
+
+
+INPUTS: dict[str, Spec] = {
+    "AccEvaluator": Spec(_choice),
+    "AccwithDetailsEvaluator": Spec(_choice),
+    "EMEvaluator": Spec(_em),
+    "BBHEvaluator": Spec(_bbh),
+    "BBHEvaluator_mcq": Spec(_bbh_mcq),
+    "BleuEvaluator": Spec(_text),
+    "RougeEvaluator": Spec(_text),
+    "JiebaRougeEvaluator": Spec(_text),
+    "MccEvaluator": Spec(_choice),
+    "AUCROCEvaluator": Spec(_auc, single_sample_error="ROC AUC is undefined"),
+    "CircularEvaluator": Spec(_circular),
+    "Gsm8kEvaluator": Spec(_numbers),
+    "MATHEvaluator": Spec(_numbers),
+    "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
+    "AveragePPLEvaluator": Spec(_ppl),
+    "AverageMinKEvaluator": Spec(_mink),
+    "BPCEvaluator": Spec(_bpc),
+}
+
+#: Registered evaluators checked elsewhere, with the reason.
+EXCLUDED: dict[str, str] = {
+    "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
+    "GenericLLMEvaluator": "needs an LLM judge server",
+    "LMEvaluator": "needs an LLM judge server",
+    "HumanEvalEvaluator": "executes code in the sandbox",
+    "HumanEvalPlusEvaluator": "executes code in the sandbox",
+    "CodeEvaluator": "executes code in a sandbox service",
+}
+
+COVERED = sorted(name for name in ICL_EVALUATORS.names() if name in INPUTS)
+
+
+def _build(name: str) -> BaseEvaluator:
+    spec = INPUTS[name]
+    return spec.build() if spec.build else ICL_EVALUATORS.get(name)()
+
+
+def _evaluate(name: str, inputs: Inputs) -> dict[str, Any]:
+    return _build(name).evaluate(k=1, n=1, original_dataset=None, **inputs)
+
+
+def _metrics(result: dict[str, Any]) -> dict[str, float]:
+    return {k: v for k, v in result.items() if k not in ("details", "extraction")}
+
+
+def _shuffled(inputs: Inputs, seed: int) -> Inputs:
+    n = len(next(iter(inputs.values())))
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return {k: [v[i] for i in order] if isinstance(v, list) else v for k, v in inputs.items()}
+
+
+def _check_shape(result: dict[str, Any], inputs: Inputs, n: int) -> None:
+    for key, value in result.items():
+        if key == "details":
+            assert isinstance(value, list) and len(value) == n
+            assert all(isinstance(d, dict) for d in value)
+        elif key == "extraction":
+            assert value["total"] == n and 0 <= value["unextracted"] <= n
+        else:
+            assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{key}={value!r} is not a number"
+            assert math.isfinite(value), f"{key}={value!r}"
+    assert ("extraction" in result) == ("predictions" in inputs)
+
+
+def test_every_registered_evaluator_is_covered() -> None:
+    names = set(ICL_EVALUATORS.names())
+    uncovered = sorted(names - set(INPUTS) - set(EXCLUDED))
+    assert not uncovered, f"registered evaluators without contract inputs or an exclusion reason: {uncovered}"
+    assert set(INPUTS) <= names, sorted(set(INPUTS) - names)
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_empty_input_is_an_error_record(name: str) -> None:
+    inputs = INPUTS[name].make(random.Random(0), 0)
+    assert _evaluate(name, inputs) == {"error": f"{name}: no samples to score"}
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_single_sample(name: str) -> None:
+    inputs = INPUTS[name].make(random.Random(1), 1)
+    result = _evaluate(name, inputs)
+    reason = INPUTS[name].single_sample_error
+    if reason:
+        assert set(result) == {"error"} and name in result["error"] and reason in result["error"]
+        return
+    assert "error" not in result, result
+    _check_shape(result, inputs, 1)
+    assert _metrics(result)
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_aggregate_ignores_sample_order(name: str) -> None:
+    inputs = INPUTS[name].make(random.Random(2), 24)
+    base = _evaluate(name, inputs)
+    assert "error" not in base, base
+    _check_shape(base, inputs, 24)
+    for seed in (1, 2):
+        again = _evaluate(name, _shuffled(inputs, seed))
+        assert _metrics(again) == pytest.approx(_metrics(base), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", [n for n in COVERED if ICL_EVALUATORS.get(n).sample_decomposable])
+def test_sample_decomposable_evaluators_merge_exactly(name: str) -> None:
+    inputs = INPUTS[name].make(random.Random(3), 24)
+    whole = _metrics(_evaluate(name, inputs))
+    parts = [_metrics(_evaluate(name, {k: v[lo:hi] for k, v in inputs.items()})) for lo, hi in ((0, 10), (10, 24))]
+    for key, value in whole.items():
+        merged = (parts[0][key] * 10 + parts[1][key] * 14) / 24
+        assert merged == pytest.approx(value, rel=1e-9), key
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_details_carry_correctness_where_defined(name: str) -> None:
+    inputs = INPUTS[name].make(random.Random(4), 8)
+    result = _evaluate(name, inputs)
+    details = result.get("details")
+    if name in {"BleuEvaluator", "RougeEvaluator", "JiebaRougeEvaluator"}:
+        assert details and all("correct" not in d for d in details)  # no correctness for overlap metrics
+    elif "predictions" in inputs:
+        assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
+    else:
+        assert details is None  # likelihood statistics have no per-sample verdict

@@ -1,0 +1,152 @@
+"""The contract every registered text postprocessor keeps, checked over the whole registry.
+
+Empty text gives the no-answer value ``''``; very long text, unicode and control
+characters never raise; the result is deterministic.  A postprocessor that needs
+options gets them from ``OPTIONS``; one registered without an entry there fails
+``test_every_registered_postprocessor_is_in_the_table``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assay.registry import TEXT_POSTPROCESSORS
+
+#: Keyword options each postprocessor is called with in the contract (by function name).
+OPTIONS: dict[str, dict[str, Any]] = {
+    "general_postprocess": {},
+    "general_cn_postprocess": {},
+    "general_eval_wrapper_postprocess": {"postprocess": "general"},
+    "first_capital_postprocess": {},
+    "last_capital_postprocess": {},
+    "first_capital_postprocess_multi": {},
+    "first_option_postprocess": {"options": "ABCD"},
+    "last_option_postprocess": {"options": "ABCD"},
+    "first_number_postprocess": {},
+    "multiple_select_postprocess": {},
+    "xml_tag_postprocessor": {"tag": "<conclude>"},
+    "match_answer_pattern": {"answer_pattern": r"[Aa]nswer(?: is)?:?\s*\(?([A-D])"},
+    "think_pred_postprocess": {"re_pattern": r"</think>(.*)"},
+    "extract_non_reasoning_content": {},
+    "gsm8k_postprocess": {},
+    "gsm8k_dataset_postprocess": {},
+    "math_postprocess_v2": {},
+    "bbh_mcq_postprocess": {},
+    "bbh_freeform_postprocess": {},
+    "humaneval_postprocess_v2": {},
+    "humaneval_postprocess_v3": {},
+}
+
+#: Return types allowed besides ``str`` (documented per function).
+NON_STR_RESULTS: dict[str, tuple[type, ...]] = {"first_number_postprocess": (float,)}
+
+_MB = 1_000_000
+LONG_TEXTS = {
+    "mixed": ("Let's think. 答案是 C。 The answer is (B). \\boxed{\\frac{1}{2}} $x=1,234$ <conclude>A</conclude> " * (_MB // 90))[:_MB],
+    "spaces": "A" + " " * _MB + "x",
+    "newlines": "1.\n" + "\n" * _MB + "B",
+    "open_braces": "\\boxed{" * (_MB // 7),
+    "digits": "9" * _MB,
+    "cjk": ("所以选项" * (_MB // 4))[:_MB],
+}
+ODD_TEXTS = {
+    "controls": "\x00\x01\x07\x1b[31m\x7f\r\n\t\x0b\x0c answer \x00 B",
+    "unicode": "Ｔｈｅ ａｎｓｗｅｒ ｉｓ Ｂ — ß İ ǅ ﬁ \u200b\ufeff \U0001f600 Ω 答案：Ｃ",
+    "surrogate_free_rtl": "الإجابة هي B \u202e(A)\u202c",
+    "combining": "A\u0301 B\u0308 \u0363",
+    "latex_noise": "}}}{{{\\boxed}\\fbox{ \\boxed{{}} $$ $ \\frac{",
+    "lone_tags": "<think><think></think></think><conclude></conclude>",
+}
+
+
+def _unique_postprocessors() -> list[Callable[..., Any]]:
+    seen: dict[int, Callable[..., Any]] = {}
+    for _name, fn in TEXT_POSTPROCESSORS.items():
+        seen.setdefault(id(fn), fn)
+    return sorted(seen.values(), key=lambda f: f.__name__)
+
+
+POSTPROCESSORS = _unique_postprocessors()
+IDS = [f.__name__ for f in POSTPROCESSORS]
+
+
+def _call(fn: Callable[..., Any], text: Any) -> Any:
+    return fn(text, **OPTIONS.get(fn.__name__, {}))
+
+
+def _check_type(fn: Callable[..., Any], result: Any) -> None:
+    allowed = (str, *NON_STR_RESULTS.get(fn.__name__, ()))
+    assert isinstance(result, allowed), f"{fn.__name__} returned {type(result).__name__}"
+
+
+def test_every_registered_postprocessor_is_in_the_table() -> None:
+    missing = sorted({f.__name__ for f in POSTPROCESSORS} - set(OPTIONS))
+    assert not missing, f"registered postprocessors without contract options: {missing}"
+
+
+def test_the_registry_holds_the_catalogue() -> None:
+    names = {f.__name__ for f in POSTPROCESSORS}
+    assert names >= set(OPTIONS) - {"humaneval_postprocess_v2", "humaneval_postprocess_v3"}
+
+
+#: Postprocessors documented to return the text itself when they find nothing to strip.
+PASS_THROUGH = {"think_pred_postprocess", "general_eval_wrapper_postprocess", "humaneval_postprocess_v2", "humaneval_postprocess_v3"}
+
+
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+def test_empty_text_is_no_answer(fn: Callable[..., Any]) -> None:
+    assert _call(fn, "") == ""
+    blank = _call(fn, "   \n\t ")
+    assert blank == "" or (fn.__name__ in PASS_THROUGH and not blank.strip())
+
+
+@pytest.mark.parametrize("kind", sorted(LONG_TEXTS))
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+def test_very_long_text(fn: Callable[..., Any], kind: str) -> None:
+    text = LONG_TEXTS[kind]
+    first = _call(fn, text)
+    _check_type(fn, first)
+    assert _call(fn, text) == first
+
+
+@pytest.mark.parametrize("kind", sorted(ODD_TEXTS))
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+def test_unicode_and_control_characters(fn: Callable[..., Any], kind: str) -> None:
+    text = ODD_TEXTS[kind]
+    first = _call(fn, text)
+    _check_type(fn, first)
+    assert _call(fn, text) == first
+
+
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+def test_none_is_treated_as_empty(fn: Callable[..., Any]) -> None:
+    if fn.__module__.startswith("assay.postprocess.code"):
+        pytest.skip("owned by the code-evaluation postprocessors")
+    assert _call(fn, None) == ""
+
+
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_arbitrary_text_never_raises(fn: Callable[..., Any], text: str) -> None:
+    first = _call(fn, text)
+    _check_type(fn, first)
+    assert _call(fn, text) == first
+
+
+@pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)
+@settings(max_examples=100, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from(["答案", "是", "选", "The answer is", "(", ")", "A", "B", "C", "D", " ", "\n", ".", "：", "1.",
+                         "\\boxed{", "}", "{", "$", "Question:", "####", ",", "5", "<think>", "</think>", "**"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_answer_like_fragments_never_raise(fn: Callable[..., Any], text: str) -> None:
+    _check_type(fn, _call(fn, text))
