@@ -1,1 +1,130 @@
-"""assay.stats."""
+"""Uncertainty of leaderboard cells and paired comparisons of models.
+
+Each cell gets the interval of *the estimator that computed it*:
+
+* a dataset metric backed by per-sample correctness (the details carry
+  ``correct``/``is_correct``/``cascade_correct`` and the metric equals
+  ``100 × mean(correct)``): the Wilson interval for one run of 0/1 outcomes;
+  with ``n`` runs per sample the per-sample mean over runs is the unit (the
+  runs of one sample are not independent) and the t interval is used;
+* a metric that is the mean of a declared per-sample score (a details field
+  with the metric's own name, e.g. ``rouge1`` or ``G-Pass@4_0.5``, or a field
+  an evaluator lists in ``sample_score_fields``): the t interval over samples;
+* corpus BLEU: a seeded bootstrap over samples, recomputing the corpus
+  statistic from the details;
+* a summary group: its own aggregate propagated from its inputs —
+  ``√(Σ seᵢ²)/m`` (naive average), ``√(Σ wᵢ² seᵢ²)/Σ wᵢ`` (weighted),
+  ``√(Σ wᵢ² seᵢ²)`` (sum), nested groups through the dataset cells'
+  coefficients, standard deviations and harmonic means by a seeded
+  parametric bootstrap;
+* anything else — no details, a metric its details do not reproduce
+  (``matthews_correlation``, ``auc_score``, ``acc_circular``) — gets *no*
+  interval, with the reason.
+
+Every rule checks itself: the per-sample values must reproduce the reported
+value, or no interval is given.
+
+Example:
+    >>> from assay.stats import cell_stat, sample_values
+    >>> result = {'accuracy': 75.0, 'details': [{'correct': [True]}] * 3 + [{'correct': [False]}]}
+    >>> s = cell_stat(sample_values(result, 'accuracy'), 75.0)
+    >>> s.method, round(s.low, 1), round(s.high, 1)
+    ('wilson', 30.1, 95.4)
+"""
+
+from __future__ import annotations
+
+from assay.stats._compare import Comparison, DatasetComparison, compare_models
+from assay.stats._groups import group_plan, group_stats
+from assay.stats._intervals import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    CellStat,
+    binomial_two_sided_p,
+    bootstrap_interval,
+    holm_adjust,
+    normal_quantile,
+    t_interval,
+    t_quantile,
+    wilson_interval,
+)
+from assay.stats._paired import PairedResult, paired_compare
+from assay.stats._run import (
+    RunStats,
+    SummaryView,
+    load_run_config,
+    newest_summary_json,
+    read_full_result,
+    run_stats,
+    summary_groups_of,
+    summary_view,
+)
+from assay.stats._samples import (
+    DECLARED_SCORE_FIELDS,
+    SampleValues,
+    base_metric,
+    cell_stat,
+    correctness_matrix,
+    sample_values,
+    values_match,
+)
+from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
+
+__all__ = [
+    "DECLARED_SCORE_FIELDS",
+    "DEFAULT_BOOTSTRAP",
+    "DEFAULT_SEED",
+    "NOT_EXECUTED",
+    "CellStat",
+    "Comparison",
+    "DatasetComparison",
+    "PairedResult",
+    "RunStats",
+    "SampleValues",
+    "SummaryView",
+    "Unscorable",
+    "base_metric",
+    "binomial_two_sided_p",
+    "bootstrap_interval",
+    "cell_stat",
+    "compare_models",
+    "correctness_matrix",
+    "format_with_ci",
+    "group_plan",
+    "group_stats",
+    "holm_adjust",
+    "load_run_config",
+    "newest_summary_json",
+    "normal_quantile",
+    "paired_compare",
+    "read_full_result",
+    "run_stats",
+    "sample_values",
+    "summary_groups_of",
+    "summary_view",
+    "t_interval",
+    "t_quantile",
+    "unscorable_of",
+    "values_match",
+    "wilson_interval",
+]
+
+
+def format_with_ci(value: float | None, stat: CellStat | None) -> str:
+    """A table cell with its interval, for ``--ci`` text tables: ``'62.00 [52.2, 71.0]'``.
+
+    ``-`` for a missing value; the value alone, followed by `` [n/a]``, when
+    there is no interval.
+
+    >>> format_with_ci(62.0, CellStat(62.0, 4.9, 52.21, 70.96, 'wilson'))
+    '62.00 [52.21, 70.96]'
+    >>> format_with_ci(62.0, CellStat(62.0, reason='no details'))
+    '62.00 [n/a]'
+    >>> format_with_ci(None, None)
+    '-'
+    """
+    if value is None:
+        return "-"
+    if stat is None or not stat.has_interval:
+        return f"{value:.2f} [n/a]"
+    return f"{value:.2f} [{stat.low:.2f}, {stat.high:.2f}]"

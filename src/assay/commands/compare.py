@@ -1,0 +1,75 @@
+"""``assay compare``: two models, sample by sample, with a paired test per dataset.
+
+Prints a table (difference A − B with its interval, discordant pairs, the
+test's p-value and its Holm-corrected value) and writes it as JSON to
+``<run_dir>/summary/compare_<A>_vs_<B>_<time>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "compare"
+HELP = "paired comparison of two models: differences with intervals, McNemar / paired bootstrap, Holm"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``assay compare``."""
+    parser.add_argument("model_a", metavar="MODEL_A", help="model column or result folder name")
+    parser.add_argument("model_b", metavar="MODEL_B", help="model column or result folder name")
+    parser.add_argument("-w", "--work-dir", required=True, help="parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument("--datasets", nargs="+", metavar="ABBR", help="datasets to compare (default: all)")
+    parser.add_argument("--metric", help="compare this metric (default: per dataset the first with per-sample values)")
+    parser.add_argument("--seed", type=int, default=None, help="bootstrap seed")
+    parser.add_argument("--resamples", type=int, default=None, help="bootstrap resamples")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+
+
+def _fmt(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _fmt_p(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return f"{p:.2e}" if p < 1e-4 else f"{p:.4f}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare, print the table, write the JSON; 0 on success."""
+    from tabulate import tabulate
+
+    from assay.fileio import atomic_write_json
+    from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compare_models
+    from assay.workdir import new_timestamp, resolve_run_dir
+
+    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    comparison = compare_models(
+        run_dir.root,
+        args.model_a,
+        args.model_b,
+        datasets=args.datasets,
+        metric=args.metric,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        resamples=DEFAULT_BOOTSTRAP if args.resamples is None else args.resamples,
+    )
+    rows: list[list[object]] = []
+    for d in comparison.datasets:
+        r = d.result
+        if r is None:
+            rows.append([d.dataset, d.metric or "-", "-", "-", "-", "-", "-", "-", "-", d.reason or ""])
+            continue
+        rows.append([
+            d.dataset, d.metric, r.n, _fmt(r.value_a), _fmt(r.value_b),
+            f"{r.diff:+.2f} [{r.low:+.2f}, {r.high:+.2f}]", f"{r.a_only}/{r.b_only}",
+            _fmt_p(r.p), _fmt_p(r.p_holm), r.test,
+        ])
+    header = ["dataset", "metric", "n", args.model_a, args.model_b, "A-B [95% CI]", "A>B/B>A", "p", "p (Holm)", "test"]
+    sys.stdout.write(tabulate(rows, headers=header, disable_numparse=True) + "\n")
+    safe = lambda s: "".join(c if c.isalnum() or c in "-_." else "_" for c in s)  # noqa: E731
+    path = run_dir.summary / f"compare_{safe(args.model_a)}_vs_{safe(args.model_b)}_{new_timestamp()}.json"
+    atomic_write_json(path, comparison.to_json())
+    sys.stderr.write(f"wrote {path}\n")
+    return 0

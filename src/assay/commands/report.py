@@ -1,0 +1,43 @@
+"""``assay report``: write the HTML report of a run (``summary/summary_<time>.html``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "report"
+HELP = "write the self-contained HTML report of a run (leaderboard with intervals, group charts, sample browser)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``assay report``."""
+    parser.add_argument("config", nargs="?", default=None, help="config file: summarize it first (optional)")
+    parser.add_argument("-w", "--work-dir", required=True, help="parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
+    from assay.report import write_html_report
+    from assay.workdir import new_timestamp, resolve_run_dir
+
+    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    summary = None
+    time_str = new_timestamp()
+    if args.config:
+        from assay.config import load_config
+        from assay.summarize import run_summarizer
+
+        variables = dict(load_config(args.config).variables)
+        variables["work_dir"] = str(run_dir.root)
+        summary = run_summarizer(variables, time_str=time_str)
+    else:
+        from assay.stats import newest_summary_json
+
+        newest = newest_summary_json(run_dir.root)
+        if newest is not None:
+            time_str = newest.stem.removeprefix("summary_")
+    path = write_html_report(run_dir.root, summary, time_str)
+    sys.stdout.write(f"{path}\n")
+    return 0

@@ -1,0 +1,317 @@
+"""``assay verify``: recompute every number of a run that can be recomputed, and report mismatches.
+
+Result files: each metric is recomputed from the file's per-sample details
+when a rule applies —
+
+* ``accuracy``/``score``/``acc``/``exact_match`` (and their ``(n runs
+  average)`` forms) with a correctness key in the details: ``100 ×
+  mean(correct)`` over samples and runs (a run without a verdict counts as
+  not correct);
+* ``G-Pass@k_t``, ``mG-Pass@k`` and their ``<subdivision>/`` forms: from the
+  per-run correctness lists with :mod:`assay.evaluate.gpass`;
+* a metric with a details field of its own name: the field's mean (× 1 or × 100);
+* BLEU's ``score``: the corpus statistic from ``pred``/``answer``.
+
+Other metrics are counted as "not checked".  The newest summary ``.json``:
+each dataset cell against its result file, and each group cell re-aggregated
+from the summary's own inputs with the summarizer's group code (group
+definitions from the run's newest ``configs/*.py`` or the summary's
+``group_definitions``).
+
+Exit status 1 when a value does not match (each is named with its file and
+metric), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+NAME = "verify"
+HELP = "recompute metrics from per-sample details and groups from results; report values that do not match"
+
+_CORRECTNESS_METRICS = frozenset({"accuracy", "score", "acc", "exact_match"})
+_GPASS = re.compile(r"^(?:(?P<sub>.+)/)?(?P<m>m?)G-Pass@(?P<k>\d+)(?:_(?P<t>[0-9.]+))?$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``assay verify``."""
+    parser.add_argument("work_dir", metavar="WORK_DIR", help="parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+
+
+@dataclass
+class Mismatch:
+    """A value that does not match its recomputation."""
+
+    file: str
+    model: str
+    abbr: str
+    metric: str
+    reported: float
+    recomputed: float | None
+    how: str
+
+    def describe(self) -> str:
+        got = "nothing" if self.recomputed is None else f"{self.recomputed:.6g}"
+        return f"{self.file}: {self.metric} = {self.reported:.6g}, recomputed {got} ({self.how})"
+
+
+@dataclass
+class VerifyReport:
+    """What :func:`verify_run` found."""
+
+    checked: int = 0
+    unchecked: list[str] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _close(a: float, b: float) -> bool:
+    from assay.stats import values_match
+
+    return values_match(a, b)
+
+
+def _gpass_expected(result: dict[str, Any], metric: str, details: list[Any]) -> tuple[float, str] | str:
+    from assay.evaluate.gpass import g_pass_at_k, mg_pass_at_k
+    from assay.stats import correctness_matrix
+
+    m = _GPASS.match(metric)
+    assert m is not None
+    matrix = correctness_matrix(details)
+    if matrix is None:
+        return "no per-run correctness in the details"
+    runs = len(matrix[0]) if matrix else 0
+    if runs < 2 or any(len(row) != runs for row in matrix):
+        return "the details do not list the runs of every sample"
+    k = int(m.group("k"))
+    members: list[int] = list(range(len(details)))
+    sub = m.group("sub")
+    if sub is not None:
+        abbrs = [str(d.get("example_abbr", "")) if isinstance(d, dict) else "" for d in details]
+        members = [i for i, a in enumerate(abbrs) if a.rsplit("_", 1)[0] == sub]
+        if not members:
+            return f"no sample of subdivision {sub!r} in the details"
+    values = []
+    for i in members:
+        c = sum(1 for v in matrix[i] if v is not None and v >= 1)
+        if m.group("m"):
+            values.append(mg_pass_at_k(runs, c, k))
+        else:
+            t = m.group("t")
+            if t is None:
+                return "G-Pass without threshold"
+            values.append(g_pass_at_k(runs, c, k, float(t)))
+    return 100.0 * math.fsum(values) / len(values), f"G-Pass from {runs} runs × {len(values)} samples"
+
+
+def expected_value(result: dict[str, Any], metric: str) -> tuple[float, str] | str:
+    """The value of ``metric`` recomputed from the result's details and how, or why it cannot be.
+
+    >>> expected_value({'accuracy': 70.0, 'details': [{'correct': [True]}, {'correct': [False]}]}, 'accuracy')
+    (50.0, '100 × mean(correct) over 2 samples × 1 runs')
+    """
+    from assay.stats import base_metric, correctness_matrix
+
+    details = result.get("details")
+    if isinstance(details, dict):
+        details = list(details.values())
+    if not isinstance(details, list) or not details:
+        return "no per-sample details"
+    if _GPASS.match(metric):
+        return _gpass_expected(result, metric, details)
+    base = base_metric(metric)
+    meta_raw = result.get("_meta")
+    meta: dict[str, Any] = meta_raw if isinstance(meta_raw, dict) else {}
+    if base in _CORRECTNESS_METRICS:
+        matrix = correctness_matrix(details)
+        if matrix is not None:
+            cells = [0.0 if v is None else v for row in matrix for v in row]
+            runs = {len(row) for row in matrix}
+            if len(runs) != 1 or not cells:
+                return "the correctness lists differ in length"
+            return 100.0 * math.fsum(cells) / len(cells), f"100 × mean(correct) over {len(matrix)} samples × {runs.pop()} runs"
+    if meta.get("evaluator") == "BleuEvaluator" and base == "score":
+        return "corpus BLEU is checked by recomputing it (see verify_run)"
+    if all(isinstance(d, dict) and base in d for d in details):
+        from assay.stats._samples import _field_matrix, _units
+
+        fm = _field_matrix(details, base)
+        got = _units(fm, none_as_zero=False) if fm is not None else None
+        if got is None:
+            return f"details field {base!r} is not numeric everywhere"
+        mean = float(got[0].mean())
+        reported = result.get(metric)
+        if isinstance(reported, (int, float)) and _close(float(reported), 100.0 * mean) and not _close(float(reported), mean):
+            return 100.0 * mean, f"100 × mean of details.{base}"
+        return mean, f"mean of details.{base}"
+    return "no rule recomputes it from the details"
+
+
+def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[float | None, str] | None:
+    from assay.stats import sample_values
+
+    sv = sample_values(result, metric, value)
+    if isinstance(sv, str):
+        return None, "no tokenizer setting reproduces it from pred/answer"
+    return value, sv.basis
+
+
+def verify_run(run_root: str | Path) -> VerifyReport:
+    """Check every result file and the newest summary of a run directory."""
+    from assay.fileio import read_json
+    from assay.results import numeric_metrics, read_result, read_result_without_details
+    from assay.stats import load_run_config, newest_summary_json, summary_groups_of, summary_view
+
+    root = Path(run_root)
+    report = VerifyReport()
+    results = root / "results"
+    files = sorted(results.glob("*/*.json")) if results.is_dir() else []
+    if not files:
+        report.notes.append(f"no result files under {results}")
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        try:
+            result = read_result(path)
+        except Exception as exc:  # unreadable: nothing in it can be checked
+            report.unchecked.append(f"{rel}: unreadable ({exc})")
+            continue
+        if "error" in result:
+            continue
+        model, abbr = path.parent.name, path.stem
+        for metric, reported in numeric_metrics(result).items():
+            value = float(reported)
+            meta_raw = result.get("_meta")
+            meta: dict[str, Any] = meta_raw if isinstance(meta_raw, dict) else {}
+            if meta.get("evaluator") == "BleuEvaluator" and metric == "score":
+                bleu = _bleu_check(result, metric, value)
+                if bleu is not None:
+                    report.checked += 1
+                    if bleu[0] is None:
+                        report.mismatches.append(Mismatch(rel, model, abbr, metric, value, None, bleu[1]))
+                    continue
+            got = expected_value(result, metric)
+            if isinstance(got, str):
+                report.unchecked.append(f"{rel}: {metric} ({got})")
+                continue
+            expected, how = got
+            report.checked += 1
+            if not math.isfinite(expected) or not _close(value, expected):
+                report.mismatches.append(
+                    Mismatch(rel, model, abbr, metric, value, expected if math.isfinite(expected) else None, how)
+                )
+
+    summary_path = newest_summary_json(root)
+    if summary_path is None:
+        report.notes.append("no summary .json to check")
+        return report
+    srel = summary_path.relative_to(root).as_posix()
+    summary = read_json(summary_path, what="summary")
+    view = summary_view(summary, root)
+    config = load_run_config(root)
+    from assay.stats._run import model_dirs_of
+
+    folders = model_dirs_of(config, view.columns)
+    for column in view.columns:
+        for abbr in view.dataset_abbrs:
+            have = view.values.get(column, {}).get(abbr)
+            if not have:
+                continue
+            path = results / folders.get(column, column) / f"{abbr}.json"
+            if not path.is_file():
+                for metric in have:
+                    report.unchecked.append(f"{srel}: {column}/{abbr} {metric} (no single result file to compare)")
+                continue
+            try:
+                result, _ = read_result_without_details(path)
+            except Exception as exc:  # reported through the result-file pass already
+                report.unchecked.append(f"{srel}: {column}/{abbr} ({exc})")
+                continue
+            nums = numeric_metrics(result)
+            for metric, value in have.items():
+                report.checked += 1
+                fresh = nums.get(metric)
+                if fresh is None or not _close(float(value), float(fresh)):
+                    report.mismatches.append(Mismatch(
+                        srel, column, abbr, metric, float(value), None if fresh is None else float(fresh),
+                        f"the summary differs from {path.relative_to(root).as_posix()}",
+                    ))
+    try:
+        groups = summary_groups_of(config, view)
+    except Exception as exc:  # an invalid group config: groups cannot be checked
+        groups = []
+        report.notes.append(f"group definitions unusable: {exc}")
+    _verify_groups(report, srel, view, groups)
+    return report
+
+
+def _verify_groups(report: VerifyReport, srel: str, view: Any, groups: list[Any]) -> None:
+    from assay.stats import group_plan
+    from assay.summarize import aggregate
+
+    defined = {g.name: g for g in groups}
+    for column in view.columns:
+        values = view.values.get(column, {})
+        for name in view.groups:
+            have = values.get(name)
+            if not have:
+                continue
+            group = defined.get(name)
+            if group is None:
+                for metric in have:
+                    report.unchecked.append(f"{srel}: {column}/{name} {metric} (group definition unknown)")
+                continue
+            plan = group_plan(group, view.metrics)
+            for metric, value in have.items():
+                inputs = plan.get(metric)
+                if inputs is None:
+                    report.unchecked.append(f"{srel}: {column}/{name} {metric} (not an output of the group)")
+                    continue
+                xs, ws = [], []
+                for abbr, m in inputs:
+                    x = values.get(abbr, {}).get(m) if m is not None else None
+                    if x is None:
+                        break
+                    t = group.transform_for(abbr, m)
+                    xs.append(t(x) if t is not None else x)
+                    w = group.weight_for(abbr, m) if group.weights else 1.0
+                    ws.append(1.0 if w is None else w)
+                if len(xs) != len(inputs):
+                    report.unchecked.append(f"{srel}: {column}/{name} {metric} (an input is missing)")
+                    continue
+                expected = aggregate(xs, group.aggregation, ws if group.weights else None)
+                report.checked += 1
+                if not _close(float(value), expected):
+                    how = f"{group.aggregation} of {', '.join(f'{a}@{m}' for a, m in inputs)}"
+                    report.mismatches.append(Mismatch(srel, column, name, metric, float(value), expected, how))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify the run; print mismatches and counts; 1 when anything does not match."""
+    from assay.workdir import resolve_run_dir
+
+    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    report = verify_run(run_dir.root)
+    for m in report.mismatches:
+        sys.stdout.write(f"MISMATCH {m.describe()}\n")
+    for note in report.notes:
+        sys.stdout.write(f"note: {note}\n")
+    if getattr(args, "verbose", 0):
+        for item in report.unchecked:
+            sys.stdout.write(f"not checked: {item}\n")
+    sys.stdout.write(
+        f"{run_dir.root}: {report.checked} values checked, {len(report.mismatches)} do not match, "
+        f"{len(report.unchecked)} could not be checked\n"
+    )
+    return 0 if report.ok else 1

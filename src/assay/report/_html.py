@@ -1,0 +1,360 @@
+"""Building the report's data and rendering it as one HTML file."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["build_report_data", "render_report", "write_html_report"]
+
+#: Longest raw prediction, extracted answer or reference kept per sample (characters).
+MAX_TEXT = 600
+_PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
+_REFERENCE_FIELDS = ("answer", "reference", "refr", "gold", "references")
+_EXTRACTED_FIELDS = ("pred", "prediction", "completion")
+
+
+def _text(value: Any, limit: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, str):
+        value = json.dumps(value, ensure_ascii=False, default=str)
+    return value if len(value) <= limit else value[:limit] + f"… [{len(value) - limit} more characters]"
+
+
+def _first_run(value: Any) -> Any:
+    return value[0] if isinstance(value, list) and value else value
+
+
+def _sample_table(run_dir: Path, folders: dict[str, str], columns: list[str], abbr: str, limit: int) -> dict[str, Any] | None:
+    """The sample browser's columns for one dataset, or ``None`` when no model has details."""
+    from assay.stats import correctness_matrix, read_full_result
+
+    per_model: list[tuple[str, list[Any]]] = []
+    n = None
+    for column in columns:
+        result = read_full_result(run_dir, folders.get(column, column), abbr)
+        details = result.get("details") if isinstance(result, dict) and "error" not in result else None
+        if not isinstance(details, list) or not details:
+            continue
+        if n is not None and len(details) != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           len(details), abbr, n)
+            continue
+        n = len(details)
+        per_model.append((column, details))
+    if not per_model or n is None:
+        return None
+    ids: list[str] = []
+    refs: list[str] = [""] * n
+    raw: list[list[str]] = []
+    ext: list[list[str]] = []
+    ok: list[list[float | None]] = []
+    for m, (column, details) in enumerate(per_model):
+        preds = _prediction_records(run_dir, folders.get(column, column), abbr)
+        matrix = correctness_matrix(details)
+        raw_col: list[str] = []
+        ext_col: list[str] = []
+        ok_col: list[float | None] = []
+        for i, d in enumerate(details):
+            d = d if isinstance(d, dict) else {}
+            if m == 0:
+                ids.append(str(d.get("example_abbr", f"{abbr}_{i}")))
+            if not refs[i]:
+                ref_key = next((k for k in _REFERENCE_FIELDS if d.get(k) is not None), None)
+                ref = _first_run(d[ref_key]) if ref_key else (preds[i].get("gold") if i < len(preds) else None)
+                refs[i] = _text(ref, limit)
+            if "origin_prediction" in d:
+                raw_value = _first_run(d["origin_prediction"])
+            elif i < len(preds):
+                raw_value = preds[i].get("prediction")
+            else:
+                raw_value = None
+            ext_key = next((k for k in _EXTRACTED_FIELDS if k in d), None)
+            raw_col.append(_text(raw_value, limit))
+            ext_col.append(_text(_first_run(d[ext_key]) if ext_key else None, limit))
+            if matrix is not None and matrix[i]:
+                row = [0.0 if v is None else v for v in matrix[i]]
+                ok_col.append(round(sum(row) / len(row), 6))
+            else:
+                ok_col.append(None)
+        raw.append(raw_col)
+        ext.append(ext_col)
+        ok.append(ok_col)
+    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": ids, "ref": refs,
+            "raw": raw, "ext": ext, "ok": ok}
+
+
+def _prediction_records(run_dir: Path, model_dir: str, abbr: str) -> list[dict[str, Any]]:
+    folder = run_dir / "predictions" / model_dir
+    if not folder.is_dir():
+        return []
+    from assay.predictions import load_predictions
+
+    try:
+        return load_predictions(folder, abbr).records
+    except Exception as exc:  # no readable prediction file: raw predictions stay empty
+        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
+        return []
+
+
+def build_report_data(
+    run_dir: str | os.PathLike[str],
+    summary: Any = None,
+    *,
+    stats: Any = None,
+    max_text: int = MAX_TEXT,
+) -> dict[str, Any]:
+    """Everything the report shows, as JSON-ready data.
+
+    Args:
+        run_dir: the run directory.
+        summary: the summarizer's result, its ``Scores``, the parsed summary
+            ``.json``, or ``None`` (the newest ``.json``, else the result files).
+        stats: a :class:`assay.stats.RunStats` already computed (default: computed here).
+        max_text: longest text kept per sample and field.
+
+    Returns:
+        ``{"time", "models", "rows", "groups", "datasets"}``; each row cell has
+        ``v`` (value or ``None``), ``tip`` (the hover text) and, with an
+        interval, ``lo``/``hi``.
+    """
+    from assay.stats import load_run_config, run_stats, summary_groups_of, summary_view
+    from assay.stats._groups import group_plan
+    from assay.stats._run import model_dirs_of
+
+    root = Path(run_dir)
+    view = summary_view(summary, root)
+    config = load_run_config(root)
+    if stats is None:
+        stats = run_stats(root, view, config=config)
+    folders = model_dirs_of(config, view.columns)
+    columns = view.columns
+
+    rows = []
+    for row in view.rows:
+        abbr, metric = str(row.get("dataset", "")), str(row.get("metric", ""))
+        cells = []
+        missing = row.get("missing") or {}
+        for column in columns:
+            value = (row.get("values") or {}).get(column)
+            cell: dict[str, Any] = {"v": value}
+            if value is None:
+                reason = missing.get(column) or view.cell_errors.get((column, abbr))
+                if row.get("placeholder") or not abbr:
+                    reason = reason or "separator or unknown row"
+                cell["tip"] = reason or f"{column} has no value for {abbr} {metric}"
+            else:
+                stat = stats.cell(column, abbr, metric)
+                tip = [f"{column} · {abbr} · {metric} = {value:.4f}"]
+                if stat is not None:
+                    tip.append(stat.describe())
+                    if stat.has_interval:
+                        cell["lo"], cell["hi"] = stat.low, stat.high
+                else:
+                    tip.append("no interval: no statistics for this cell")
+                u = stats.unscorable.get((column, abbr))
+                if u is not None and u.count:
+                    cell["u"] = u.count
+                    tip.append("unscorable: " + u.describe())
+                    if metric in u.bounds:
+                        lo, hi = u.bounds[metric]
+                        cell["blo"], cell["bhi"] = lo, hi
+                        tip.append(f"if all unscorable were wrong / right: {lo:.2f} / {hi:.2f}")
+                elif u is not None and u.describe():
+                    tip.append(u.describe())
+                cell["tip"] = "\n".join(tip)
+            cells.append(cell)
+        rows.append({"dataset": abbr, "version": row.get("version", "-"), "metric": metric,
+                     "mode": row.get("mode", "-"), "cells": cells, "placeholder": bool(row.get("placeholder"))})
+
+    groups_out = []
+    try:
+        groups = summary_groups_of(config, view)
+    except Exception as exc:  # an invalid group config: no charts
+        logger.warning("report: group definitions unusable: %s", exc)
+        groups = []
+    for group in groups:
+        if group.name not in view.groups:
+            continue
+        plan = group_plan(group, view.metrics)
+        inputs = plan.get(group.metric, [])
+        cats = [(group.name, group.metric, f"{group.name} ({group.metric})")]
+        cats += [(a, m, f"{a} · {m}") for a, m in inputs if m is not None]
+        series = []
+        for abbr, metric, label in cats:
+            points = []
+            for column in columns:
+                v = view.values.get(column, {}).get(abbr, {}).get(metric)
+                stat = stats.cell(column, abbr, metric)
+                point: dict[str, Any] = {"v": v}
+                if v is not None and stat is not None and stat.has_interval:
+                    point["lo"], point["hi"] = stat.low, stat.high
+                points.append(point)
+            series.append({"label": label, "points": points})
+        groups_out.append({"name": group.name, "metric": group.metric, "aggregation": group.aggregation,
+                           "categories": series})
+
+    datasets = []
+    for abbr in view.dataset_abbrs:
+        table = _sample_table(root, folders, columns, abbr, max_text)
+        if table is not None:
+            datasets.append(table)
+    return {"time": view.time, "run": root.name, "models": columns, "rows": rows, "groups": groups_out,
+            "datasets": datasets}
+
+
+def _asset(name: str) -> str:
+    return resources.files("assay.report").joinpath(name).read_text(encoding="utf-8")
+
+
+def _cell_html(cell: dict[str, Any]) -> str:
+    tip = html.escape(str(cell.get("tip", "")), quote=True)
+    v = cell.get("v")
+    if v is None:
+        return f'<td class="miss" title="{tip}">-</td>'
+    parts = [f'<span class="v">{v:.2f}</span>']
+    if "lo" in cell:
+        parts.append(f'<span class="ci">[{cell["lo"]:.2f}, {cell["hi"]:.2f}]</span>')
+    if cell.get("u"):
+        bounds = f" {cell['blo']:.1f}–{cell['bhi']:.1f}" if "blo" in cell else ""
+        parts.append(f'<span class="unsc">⚠{cell["u"]}{bounds}</span>')
+    return f'<td class="num" title="{tip}">{"".join(parts)}</td>'
+
+
+def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
+    cats = group["categories"]
+    values = [p.get("hi", p.get("v")) for c in cats for p in c["points"] if p.get("v") is not None]
+    lows = [p.get("lo", p.get("v")) for c in cats for p in c["points"] if p.get("v") is not None]
+    if not values:
+        return '<p class="note">no values</p>'
+    top = max(max(values), 0.0)
+    bottom = min(min(lows), 0.0)
+    span = (top - bottom) or 1.0
+    bar, gap, height, left, pad_top, label_h = 16, 14, 180, 96, 10, 90
+    width = left + len(cats) * (len(models) * bar + gap) + 10
+    y = lambda v: pad_top + (top - v) / span * height  # noqa: E731
+    out = [f'<svg width="{width}" height="{pad_top + height + label_h}" '
+           f'role="img" aria-label="{html.escape(group["name"])}">']
+    for k in range(5):
+        t = bottom + span * k / 4
+        out.append(f'<line x1="{left}" x2="{width}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#eaeef2"/>'
+                   f'<text x="{left - 4}" y="{y(t) + 4:.1f}" font-size="10" text-anchor="end">{t:.0f}</text>')
+    x = left + gap / 2
+    for cat in cats:
+        for m, p in enumerate(cat["points"]):
+            v = p.get("v")
+            color = _PALETTE[m % len(_PALETTE)]
+            if v is not None:
+                y0, y1 = y(max(v, 0.0)), y(min(v, 0.0))
+                tip = f"{models[m]}: {v:.2f}" + (f" [{p['lo']:.2f}, {p['hi']:.2f}]" if "lo" in p else " (no interval)")
+                out.append(f'<rect x="{x:.1f}" y="{y0:.1f}" width="{bar - 2}" height="{max(y1 - y0, 0.5):.1f}" '
+                           f'fill="{color}" fill-opacity=".75"><title>{html.escape(tip)}</title></rect>')
+                if "lo" in p:
+                    cx = x + (bar - 2) / 2
+                    out.append(f'<path d="M{cx:.1f} {y(p["lo"]):.1f}V{y(p["hi"]):.1f}M{cx - 4:.1f} {y(p["lo"]):.1f}'
+                               f'h8M{cx - 4:.1f} {y(p["hi"]):.1f}h8" stroke="#1d232a" stroke-width="1.2" fill="none"/>')
+            x += bar
+        lx = x - len(models) * bar / 2
+        ly = pad_top + height + 8
+        out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" text-anchor="end" '
+                   f'transform="rotate(-40 {lx:.1f} {ly:.1f})">{html.escape(cat["label"][:40])}</text>')
+        x += gap
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_report(data: dict[str, Any]) -> str:
+    """The report as one HTML document (see :func:`build_report_data` for ``data``)."""
+    models = data["models"]
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>assay report {esc(data.get('time') or data.get('run') or '')}</title>",
+        f"<style>{_asset('report.css')}</style></head><body>",
+        f"<h1>assay report</h1><div class=\"meta\">run {esc(str(data.get('run', '')))}"
+        + (f" · summary {esc(data['time'])}" if data.get("time") else "")
+        + f" · {len(models)} models · {len(data['datasets'])} datasets with samples</div>",
+        "<h2>Leaderboard</h2>",
+        '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
+        "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
+        "Hover a cell for how its interval was computed, or why it is “-”.</p>",
+        '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
+        "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
+    ]
+    for row in data["rows"]:
+        cls = ' class="sep"' if row["placeholder"] else ""
+        parts.append(
+            f"<tr{cls}><td>{esc(row['dataset'])}</td><td>{esc(str(row['version']))}</td><td>{esc(row['metric'])}</td>"
+            f"<td>{esc(str(row['mode']))}</td>" + "".join(_cell_html(c) for c in row["cells"]) + "</tr>"
+        )
+    parts.append("</tbody></table>")
+    if data["groups"]:
+        legend = "".join(f'<span><i style="background:{_PALETTE[i % len(_PALETTE)]}"></i>{esc(m)}</span>'
+                         for i, m in enumerate(models))
+        parts.append(f'<h2>Summary groups</h2><div class="legend">{legend}</div><div class="charts">')
+        for g in data["groups"]:
+            parts.append(f'<div class="chart" data-group="{esc(g["name"])}"><h3>{esc(g["name"])} '
+                         f'<span class="note">({esc(g["metric"])}, {esc(g["aggregation"])}; bars: 95% interval)</span>'
+                         f"</h3>{_chart_svg(g, models)}</div>")
+        parts.append("</div>")
+    if data["datasets"]:
+        parts.append('<h2>Samples</h2><p class="note">Open a dataset to browse its samples; “right” means '
+                     "correct in at least half of the runs.</p>")
+    relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
+                 ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
+                 ("b_better", "B scores higher"), ("differ", "A and B differ")]
+    for i, ds in enumerate(data["datasets"]):
+        options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
+        heads = "".join(f"<th>{esc(m)}</th>" for m in ds["models"])
+        parts.append(
+            f'<details class="ds" data-index="{i}" data-dataset="{esc(ds["abbr"])}"><summary>{esc(ds["abbr"])} '
+            f'<span class="note">({ds["n"]} samples)</span></summary>'
+            '<div class="controls"><label>A <select class="sel-a"></select></label>'
+            '<label>B <select class="sel-b"></select></label>'
+            f'<select class="sel-rel">{options}</select>'
+            '<input type="search" class="search" placeholder="search text">'
+            '<span><b class="count">0</b> matching</span>'
+            '<span class="pager"><button type="button" class="prev">‹ prev</button><span class="page-info"></span>'
+            '<button type="button" class="next">next ›</button></span></div>'
+            f'<table class="samples"><thead><tr><th style="width:9em">sample</th><th>reference</th>{heads}</tr></thead>'
+            "<tbody></tbody></table></details>"
+        )
+    payload = json.dumps({"datasets": data["datasets"]}, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
+    parts.append(f'<script type="application/json" id="assay-data">{payload}</script>')
+    parts.append(f"<script>{_asset('report.js')}</script></body></html>")
+    return "\n".join(parts)
+
+
+def write_html_report(
+    run_dir: str | os.PathLike[str],
+    summary: Any,
+    time_str: str,
+    *,
+    stats: Any = None,
+    max_text: int = MAX_TEXT,
+) -> Path:
+    """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
+
+    ``summary`` is what the summarizer's ``summarize()`` returned, the parsed
+    summary ``.json``, or ``None`` (see :func:`build_report_data`).
+    """
+    from assay.fileio import atomic_write_text
+
+    data = build_report_data(run_dir, summary, stats=stats, max_text=max_text)
+    path = Path(run_dir) / "summary" / f"summary_{time_str}.html"
+    atomic_write_text(path, render_report(data))
+    logger.info("report written to %s", path)
+    return path

@@ -1,0 +1,170 @@
+"""Paired comparison of two models over the datasets of a run."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
+from assay.stats._paired import PairedResult, paired_compare
+from assay.stats._run import load_run_config, model_dirs_of, read_full_result
+from assay.stats._samples import SampleValues, sample_values
+
+__all__ = ["Comparison", "DatasetComparison", "compare_models"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class DatasetComparison:
+    """One dataset of a comparison: the result, or why it could not be compared."""
+
+    dataset: str
+    metric: str | None = None
+    result: PairedResult | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"dataset": self.dataset}
+        if self.metric is not None:
+            out["metric"] = self.metric
+        if self.result is not None:
+            out.update(self.result.to_json())
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class Comparison:
+    """Model A against model B on every dataset both have (difference = A − B)."""
+
+    model_a: str
+    model_b: str
+    datasets: list[DatasetComparison] = field(default_factory=list)
+    confidence: float = 0.95
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_BOOTSTRAP
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model_a": self.model_a,
+            "model_b": self.model_b,
+            "difference": "A - B, in the metric's units",
+            "confidence": self.confidence,
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "correction": "holm",
+            "datasets": [d.to_json() for d in self.datasets],
+        }
+
+
+def _choose_metric(
+    result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
+) -> tuple[str, SampleValues, SampleValues] | str:
+    from assay.results import numeric_metrics, order_metrics
+
+    names_a = numeric_metrics(result_a)
+    names_b = numeric_metrics(result_b)
+    shared = [m for m in order_metrics(list(names_a)) if m in names_b]
+    if metric is not None:
+        shared = [m for m in shared if m == metric]
+        if not shared:
+            return f"metric {metric!r} is not in both results"
+    if not shared:
+        return "the two results share no metric"
+    reasons = []
+    for name in shared:
+        sa = sample_values(result_a, name, float(names_a[name]))
+        sb = sample_values(result_b, name, float(names_b[name]))
+        if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
+            return name, sa, sb
+        reasons.append(f"{name}: {sa if isinstance(sa, str) else sb}")
+    return "no metric has per-sample values for both models (" + "; ".join(reasons[:3]) + ")"
+
+
+def _aligned(result_a: dict[str, Any], result_b: dict[str, Any]) -> str | None:
+    da, db = result_a.get("details"), result_b.get("details")
+    if not isinstance(da, list) or not isinstance(db, list):
+        return None
+    if len(da) != len(db):
+        return f"the models have {len(da)} and {len(db)} samples"
+    for i, (x, y) in enumerate(zip(da, db)):
+        ea = x.get("example_abbr") if isinstance(x, dict) else None
+        eb = y.get("example_abbr") if isinstance(y, dict) else None
+        if ea is not None and eb is not None and ea != eb:
+            return f"sample {i} is {ea!r} for one model and {eb!r} for the other"
+    return None
+
+
+def compare_models(
+    run_dir: str | os.PathLike[str],
+    model_a: str,
+    model_b: str,
+    *,
+    datasets: Sequence[str] | None = None,
+    metric: str | None = None,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> Comparison:
+    """Compare two models sample by sample on every dataset both have results for.
+
+    Per dataset the metric compared is the first one (in display order) for
+    which both models have per-sample values (see :mod:`assay.stats`);
+    ``metric`` forces one.  Holm's correction is applied across the datasets
+    that could be compared.
+
+    Args:
+        run_dir: the run directory.
+        model_a, model_b: model columns (``summarizer_abbr``) or result folder names.
+        datasets: dataset abbrs to compare (default: every result file of model A, in name order).
+    """
+    root = Path(run_dir)
+    config = load_run_config(root)
+    folders = model_dirs_of(config, [model_a, model_b])
+    dir_a, dir_b = folders.get(model_a, model_a), folders.get(model_b, model_b)
+    for name, folder in ((model_a, dir_a), (model_b, dir_b)):
+        if not (root / "results" / folder).is_dir():
+            from assay.errors import InputFileError
+
+            raise InputFileError(f"model {name!r} has no results in {root / 'results' / folder}")
+    if datasets is None:
+        abbrs = sorted({p.stem for p in (root / "results" / dir_a).glob("*.json")})
+    else:
+        abbrs = list(datasets)
+    out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)
+    for abbr in abbrs:
+        ra = read_full_result(root, dir_a, abbr)
+        rb = read_full_result(root, dir_b, abbr)
+        if ra is None or rb is None:
+            missing = model_a if ra is None else model_b
+            out.datasets.append(DatasetComparison(abbr, reason=f"{missing} has no readable result"))
+            continue
+        if "error" in ra or "error" in rb:
+            out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
+            continue
+        misaligned = _aligned(ra, rb)
+        if misaligned:
+            out.datasets.append(DatasetComparison(abbr, reason=misaligned))
+            continue
+        chosen = _choose_metric(ra, rb, metric)
+        if isinstance(chosen, str):
+            out.datasets.append(DatasetComparison(abbr, reason=chosen))
+            continue
+        name, sa, sb = chosen
+        try:
+            res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
+        except ValueError as exc:
+            out.datasets.append(DatasetComparison(abbr, metric=name, reason=str(exc)))
+            continue
+        out.datasets.append(DatasetComparison(abbr, metric=name, result=res))
+    compared = [d for d in out.datasets if d.result is not None]
+    for d, p in zip(compared, holm_adjust([d.result.p for d in compared if d.result is not None])):
+        assert d.result is not None
+        d.result.p_holm = p
+    return out

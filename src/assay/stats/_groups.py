@@ -1,0 +1,232 @@
+"""Intervals of summary-group cells: each group's *own* estimator, propagated from its inputs.
+
+A cell of a linear group (naive or weighted average, sum) is a linear
+combination of dataset cells; its standard error follows exactly from the
+dataset cells' standard errors (independent datasets):
+
+* naive average of m inputs: ``√(Σ seᵢ²) / m``;
+* weighted average: ``√(Σ wᵢ² seᵢ²) / Σ wᵢ``;
+* sum: ``√(Σ wᵢ² seᵢ²)`` (``wᵢ = 1`` without weights).
+
+Nested groups keep the coefficients of every dataset cell, so a dataset used
+twice (directly and through an inner group) is counted with its combined
+weight, not as two independent inputs.  A ``transforms`` expression is
+linearised at the observed value (delta method).  The interval is
+``value ± z·se``.
+
+Groups using a standard deviation or a harmonic mean (themselves or below
+them) are not linear: their cells are simulated by a seeded parametric
+bootstrap — every dataset cell is drawn from ``Normal(value, se²)`` (the
+same draws for every group of a model), the group is recomputed on each draw,
+and the percentile interval and the draws' standard deviation are reported
+(``method='simulated'``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat, normal_quantile
+
+__all__ = ["group_plan", "group_stats"]
+
+logger = logging.getLogger(__name__)
+
+Cell = tuple[str, str]  # (abbr, metric)
+
+
+@dataclass
+class _Linear:
+    coefs: dict[Cell, float]
+
+
+@dataclass
+class _Draws:
+    draws: Any  # numpy array of shape (resamples,)
+
+
+def group_plan(group: Any, metrics: Mapping[str, Sequence[str]]) -> dict[str, list[tuple[str, str | None]]]:
+    """Output metric → its inputs ``(abbr, metric)``, as the summarizer computes a group.
+
+    Pairs: the group's metric over the listed pairs.  Bare abbrs: every metric
+    shared by all subsets (in the first subset's order), then the group's
+    metric over each subset's primary (first) metric.
+
+    >>> from assay.summarize import SummaryGroup
+    >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': ['a', 'b']})
+    >>> group_plan(g, {'a': ['accuracy', 'f1'], 'b': ['accuracy']})
+    {'accuracy': [('a', 'accuracy'), ('b', 'accuracy')], 'naive_average': [('a', 'accuracy'), ('b', 'accuracy')]}
+    """
+    if not group.bare:
+        return {group.metric: [(s.abbr, s.metric) for s in group.subsets]}
+    abbrs = [s.abbr for s in group.subsets]
+    first = list(metrics.get(abbrs[0], []))
+    others = [set(metrics.get(a, [])) for a in abbrs[1:]]
+    shared = [m for m in first if all(m in o for o in others) and m != group.metric]
+    plan: dict[str, list[tuple[str, str | None]]] = {m: [(a, m) for a in abbrs] for m in shared}
+    plan[group.metric] = [(a, next(iter(metrics.get(a, [])), None)) for a in abbrs]
+    return plan
+
+
+def _derivative(fn: Callable[[float], float], x: float) -> float:
+    h = 1e-4 * max(1.0, abs(x))
+    return (fn(x + h) - fn(x - h)) / (2 * h)
+
+
+def group_stats(
+    groups: Sequence[Any],
+    values: Mapping[str, Mapping[str, float]],
+    metrics: Mapping[str, Sequence[str]],
+    base: Mapping[Cell, CellStat],
+    *,
+    column: str = "",
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> dict[Cell, CellStat]:
+    """Intervals of every group cell of one model.
+
+    Args:
+        groups: summary groups (:class:`assay.summarize.SummaryGroup`), in order.
+        values: abbr → metric → value of this model (datasets and groups), as summarized.
+        metrics: abbr → metric names in display order (the first is the primary one).
+        base: (dataset abbr, metric) → the dataset cell's :class:`CellStat`.
+        column: the model's name (it seeds the simulation, so models do not share draws).
+
+    Returns:
+        (group name, metric) → :class:`CellStat`, for every group cell that has a value.
+
+    >>> from assay.summarize import SummaryGroup
+    >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': [['a', 'acc'], ['b', 'acc']]})
+    >>> base = {('a', 'acc'): CellStat(60.0, 3.0, 54.0, 66.0, 'wilson'), ('b', 'acc'): CellStat(80.0, 4.0, 72.0, 88.0, 'wilson')}
+    >>> s = group_stats([g], {'a': {'acc': 60.0}, 'b': {'acc': 80.0}, 'g': {'naive_average': 70.0}},
+    ...                 {'a': ['acc'], 'b': ['acc']}, base)[('g', 'naive_average')]
+    >>> s.method, s.se
+    ('propagated', 2.5)
+    """
+    import numpy as np
+
+    z = normal_quantile(0.5 + confidence / 2)
+    reps: dict[Cell, _Linear | _Draws | str] = {}
+    out: dict[Cell, CellStat] = {}
+    normals: dict[Cell, Any] = {}
+
+    def normal(cell: Cell) -> Any:
+        if cell not in normals:
+            key = f"{column}\x00{cell[0]}\x00{cell[1]}".encode()
+            rng = np.random.default_rng([seed, zlib.crc32(key)])
+            normals[cell] = rng.standard_normal(resamples)
+        return normals[cell]
+
+    def rep(cell: Cell) -> _Linear | _Draws | str:
+        if cell in reps:
+            return reps[cell]
+        stat = base.get(cell)
+        if stat is None:
+            return f"{cell[0]}@{cell[1]} has no statistics"
+        if stat.se is None:
+            return f"{cell[0]}@{cell[1]} has no interval ({stat.reason or 'unknown'})"
+        r = _Linear({cell: 1.0})
+        reps[cell] = r
+        return r
+
+    def se_of(lin: _Linear) -> float:
+        total = 0.0
+        for cell, c in lin.coefs.items():
+            se = base[cell].se
+            assert se is not None
+            total += (c * se) ** 2
+        return math.sqrt(total)
+
+    def draws_of(r: _Linear | _Draws, value: float) -> Any:
+        if isinstance(r, _Draws):
+            return r.draws
+        acc = np.full(resamples, value, dtype=float)
+        for cell, c in r.coefs.items():
+            se = base[cell].se
+            assert se is not None
+            acc = acc + c * se * normal(cell)
+        return acc
+
+    for group in groups:
+        name = group.name
+        have = values.get(name)
+        if not have:
+            continue
+        for out_metric, inputs in group_plan(group, metrics).items():
+            value = have.get(out_metric)
+            if value is None:
+                continue
+            cell = (name, out_metric)
+            parts: list[tuple[_Linear | _Draws, float, float]] = []  # (rep, input value, weight)
+            problem: str | None = None
+            for abbr, metric in inputs:
+                if metric is None:
+                    problem = f"{abbr} has no metric"
+                    break
+                x = values.get(abbr, {}).get(metric)
+                r = rep((abbr, metric))
+                if x is None or isinstance(r, str):
+                    problem = r if isinstance(r, str) else f"{abbr}@{metric} has no value"
+                    break
+                transform = group.transform_for(abbr, metric)
+                if transform is not None:
+                    if isinstance(r, _Linear):
+                        d = _derivative(transform, x)
+                        r = _Linear({k: c * d for k, c in r.coefs.items()})
+                    else:
+                        r = _Draws(np.array([transform(float(v)) for v in r.draws]))
+                    x = transform(x)
+                w = group.weight_for(abbr, metric) if group.weights else 1.0
+                parts.append((r, x, 1.0 if w is None else float(w)))
+            if problem is not None:
+                reps[cell] = problem
+                out[cell] = CellStat(value, method="none", reason=f"an input has no interval: {problem}",
+                                     confidence=confidence)
+                continue
+            how = group.aggregation
+            linear = how in ("mean", "sum") and all(isinstance(r, _Linear) for r, _, _ in parts)
+            if linear:
+                total_w = math.fsum(w for _, _, w in parts)
+                norm = total_w if how == "mean" else 1.0
+                coefs: dict[Cell, float] = {}
+                for r, _, w in parts:
+                    assert isinstance(r, _Linear)
+                    for k, c in r.coefs.items():
+                        coefs[k] = coefs.get(k, 0.0) + c * w / norm
+                lin = _Linear(coefs)
+                reps[cell] = lin
+                se = se_of(lin)
+                basis = f"{len(parts)} inputs, {len(coefs)} dataset cells"
+                out[cell] = CellStat(value, se, value - z * se, value + z * se, "propagated", basis=basis,
+                                     confidence=confidence)
+                continue
+            matrix = np.vstack([draws_of(r, x) for r, x, _ in parts])
+            weights = np.array([w for _, _, w in parts])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if how == "std":
+                    sim = matrix.std(axis=0)
+                elif how == "harmonic_mean":
+                    sim = np.where((matrix > 0).all(axis=0), len(parts) / (1.0 / matrix).sum(axis=0), np.nan)
+                elif how == "sum":
+                    sim = (matrix * weights[:, None]).sum(axis=0)
+                else:
+                    sim = (matrix * weights[:, None]).sum(axis=0) / weights.sum()
+            finite = sim[np.isfinite(sim)]
+            if len(finite) < resamples * 0.9:
+                reps[cell] = "the simulation left the aggregate's domain"
+                out[cell] = CellStat(value, reason="the simulated inputs leave the aggregate's domain (values ≤ 0)",
+                                     confidence=confidence)
+                continue
+            reps[cell] = _Draws(sim)
+            alpha = (1 - confidence) / 2
+            lo, hi = np.quantile(finite, [alpha, 1 - alpha])
+            out[cell] = CellStat(value, float(finite.std(ddof=1)), float(lo), float(hi), "simulated",
+                                 basis=f"{len(parts)} inputs, parametric bootstrap", confidence=confidence,
+                                 extra={"resamples": resamples, "seed": seed})
+    return out

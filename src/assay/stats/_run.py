@@ -1,0 +1,353 @@
+"""Statistics of a whole run directory: every cell's interval and unscorable counts."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.stats._groups import group_stats
+from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
+from assay.stats._samples import SampleValues, cell_stat, sample_values
+from assay.stats._unscorable import Unscorable, unscorable_of
+
+__all__ = [
+    "RunStats",
+    "SummaryView",
+    "load_run_config",
+    "newest_summary_json",
+    "read_full_result",
+    "run_stats",
+    "summary_groups_of",
+    "summary_view",
+]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SummaryView:
+    """The numbers of a summary, whatever form it came in (summarizer result, ``Scores`` or ``.json``).
+
+    Attributes:
+        columns: model columns in order.
+        dataset_abbrs: dataset abbrs (not groups) in order.
+        groups: group names in order.
+        metrics: abbr → metric names in display order (the first is the primary one).
+        values: column → abbr → metric → value.
+        cell_errors: (column, abbr) → why the model has no value there.
+        rows: the table rows (``row_json`` dicts) when known.
+        time: the summary's time stamp, when known.
+    """
+
+    columns: list[str]
+    dataset_abbrs: list[str] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+    metrics: dict[str, list[str]] = field(default_factory=dict)
+    values: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    cell_errors: dict[tuple[str, str], str] = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    time: str = ""
+    group_definitions: list[dict[str, Any]] | None = None
+
+
+def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
+    """Normalise a summary: a ``SummaryResult``, a ``Scores``, a parsed summary ``.json``, or ``None``.
+
+    ``None`` reads the newest ``summary/*.json`` of ``run_dir``, or, when there
+    is none, every result file of the run (each model folder a column, each
+    result file a dataset, no groups).
+    """
+    from assay.results import order_metrics
+
+    if summary is None:
+        if run_dir is None:
+            raise ValueError("summary_view(None) needs the run directory")
+        path = newest_summary_json(run_dir)
+        if path is not None:
+            from assay.fileio import read_json
+
+            summary = read_json(path, what="summary")
+        else:
+            return _view_from_results(Path(run_dir))
+    scores = getattr(summary, "scores", summary)
+    if hasattr(scores, "values") and hasattr(scores, "columns") and not isinstance(scores, Mapping):
+        view = SummaryView(
+            columns=list(scores.columns),
+            dataset_abbrs=list(scores.dataset_abbrs),
+            groups=list(scores.groups),
+            metrics={k: list(v) for k, v in scores.metrics.items()},
+            values={c: {a: dict(m) for a, m in per.items()} for c, per in scores.values.items()},
+            cell_errors=dict(scores.cell_errors),
+            time=str(getattr(summary, "time_str", "") or ""),
+        )
+        table = getattr(summary, "table", None)
+        if table:
+            view.rows = _rows_from_table(table, view.columns)
+        return view
+    if not isinstance(summary, Mapping):
+        raise TypeError(f"cannot read a summary from {type(summary).__name__}")
+    values = summary.get("scores") or {}
+    columns = list(summary.get("models") or values.keys())
+    groups = list(summary.get("groups") or [])
+    abbrs: dict[str, None] = {}
+    metrics: dict[str, dict[str, None]] = {}
+    for column in columns:
+        for abbr, ms in (values.get(column) or {}).items():
+            if abbr not in groups:
+                abbrs.setdefault(abbr, None)
+            metrics.setdefault(abbr, {}).update(dict.fromkeys(ms))
+    ordered = {a: (list(m) if a in groups else order_metrics(list(m))) for a, m in metrics.items()}
+    errors: dict[tuple[str, str], str] = {}
+    for row in summary.get("rows") or []:
+        for column, reason in (row.get("missing") or {}).items():
+            errors.setdefault((column, row.get("dataset", "")), reason)
+    for issue in summary.get("errors") or []:
+        if issue.get("model") and issue.get("dataset"):
+            errors.setdefault((issue["model"], issue["dataset"]), issue.get("message", ""))
+    return SummaryView(
+        columns=columns,
+        dataset_abbrs=list(abbrs),
+        groups=groups,
+        metrics=ordered,
+        values={c: {a: dict(m) for a, m in (values.get(c) or {}).items()} for c in columns},
+        cell_errors=errors,
+        rows=list(summary.get("rows") or []),
+        time=str(summary.get("time") or ""),
+        group_definitions=summary.get("group_definitions"),
+    )
+
+
+def _rows_from_table(table: list[list[str]], columns: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    for cells in table[1:]:
+        vals: dict[str, float | None] = {}
+        for c, cell in zip(columns, cells[4:]):
+            try:
+                vals[c] = float(cell)
+            except ValueError:
+                vals[c] = None
+        rows.append({"dataset": cells[0], "version": cells[1], "metric": cells[2], "mode": cells[3], "values": vals})
+    return rows
+
+
+def _view_from_results(run_dir: Path) -> SummaryView:
+    from assay.results import numeric_metrics, order_metrics, read_result_without_details
+
+    results = run_dir / "results"
+    columns = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
+    view = SummaryView(columns=columns)
+    abbrs: dict[str, None] = {}
+    metric_names: dict[str, dict[str, None]] = {}
+    for column in columns:
+        view.values[column] = {}
+        for path in sorted((results / column).glob("*.json")):
+            try:
+                result, _ = read_result_without_details(path)
+            except Exception as exc:  # an unreadable file is a missing cell
+                view.cell_errors[(column, path.stem)] = str(exc)
+                abbrs.setdefault(path.stem, None)
+                continue
+            abbrs.setdefault(path.stem, None)
+            if "error" in result:
+                view.cell_errors[(column, path.stem)] = f"evaluation failed: {result['error']}"
+                continue
+            nums = {k: float(v) for k, v in numeric_metrics(result).items()}
+            view.values[column][path.stem] = nums
+            metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))
+    view.dataset_abbrs = list(abbrs)
+    view.metrics = {a: order_metrics(list(m)) for a, m in metric_names.items()}
+    for abbr in view.dataset_abbrs:
+        for metric in view.metrics.get(abbr, []) or [""]:
+            view.rows.append({
+                "dataset": abbr, "version": "-", "metric": metric or "-", "mode": "-",
+                "values": {c: view.values[c].get(abbr, {}).get(metric) for c in columns},
+            })
+    return view
+
+
+def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
+    """The newest ``summary/summary_<time>.json`` of a run directory, or ``None``."""
+    found = sorted((Path(run_dir) / "summary").glob("summary_*.json"))
+    return found[-1] if found else None
+
+
+def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The newest resolved config of a run (``configs/*.py``) as plain variables, ``work_dir`` set to the run.
+
+    ``None`` when there is none or it cannot be loaded (logged).
+    """
+    configs = sorted((Path(run_dir) / "configs").glob("*.py"), key=lambda p: (p.stat().st_mtime, p.name))
+    if not configs:
+        return None
+    from assay.config import load_config
+
+    try:
+        config = load_config(configs[-1])
+    except Exception as exc:  # a config that no longer loads: the caller does without it
+        logger.warning("cannot load the run's config %s: %s", configs[-1], exc)
+        return None
+    variables = dict(config.variables)
+    variables["work_dir"] = str(run_dir)
+    return variables
+
+
+def summary_groups_of(config: Mapping[str, Any] | None, view: SummaryView | None = None) -> list[Any]:
+    """The summary groups of a run config (or of the summary's ``group_definitions``), parsed."""
+    from assay.summarize import parse_summary_groups
+
+    raw: Any = None
+    if view is not None and view.group_definitions:
+        raw = view.group_definitions
+    elif config is not None:
+        summarizer = config.get("summarizer") or {}
+        raw = summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None
+    if not raw:
+        return []
+    return parse_summary_groups(list(raw))
+
+
+def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> dict[str, str]:
+    """Model column → its folder under ``results/`` (the same name unless ``summarizer_abbr`` differs)."""
+    out = {c: c for c in columns}
+    if config is None:
+        return out
+    from assay.config import model_abbr, summarizer_abbr
+
+    for model in config.get("models") or []:
+        try:
+            out[summarizer_abbr(dict(model))] = model_abbr(dict(model))
+        except Exception:  # a malformed model entry: keep the column name
+            continue
+    return out
+
+
+def read_full_result(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> dict[str, Any] | None:
+    """A result with its details; split parts are concatenated.  ``None`` when absent or unreadable."""
+    from assay.results import read_result, split_result_paths
+
+    folder = Path(run_dir) / "results" / model_dir
+    path = folder / f"{abbr}.json"
+    try:
+        if path.is_file():
+            return read_result(path)
+        parts = split_result_paths(folder, abbr)
+        if not parts:
+            return None
+        merged: dict[str, Any] = {"details": []}
+        for part in parts:
+            result = read_result(part)
+            if "error" in result:
+                return result
+            details = result.get("details")
+            if not isinstance(details, list):
+                merged.pop("details", None)
+                break
+            merged["details"].extend(details)
+        return merged
+    except Exception as exc:  # unreadable: the cell gets no statistics
+        logger.info("cannot read %s: %s", path, exc)
+        return None
+
+
+@dataclass
+class RunStats:
+    """Intervals and unscorable counts of every cell of a run.
+
+    ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
+    and groups); ``unscorable`` maps ``(column, dataset abbr)``.
+    """
+
+    cells: dict[tuple[str, str, str], CellStat] = field(default_factory=dict)
+    unscorable: dict[tuple[str, str], Unscorable] = field(default_factory=dict)
+    samples: dict[tuple[str, str, str], SampleValues] = field(default_factory=dict)
+
+    def cell(self, column: str, abbr: str, metric: str) -> CellStat | None:
+        """The statistics of one cell, or ``None``."""
+        return self.cells.get((column, abbr, metric))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"cells": {column: {abbr: {metric: …}}}, "unscorable": {column: {abbr: …}}}``."""
+        cells: dict[str, dict[str, dict[str, Any]]] = {}
+        for (column, abbr, metric), stat in self.cells.items():
+            cells.setdefault(column, {}).setdefault(abbr, {})[metric] = stat.to_json()
+        unscorable: dict[str, dict[str, Any]] = {}
+        for (column, abbr), u in self.unscorable.items():
+            data = u.to_json()
+            if data:
+                unscorable.setdefault(column, {})[abbr] = data
+        return {"cells": cells, "unscorable": unscorable}
+
+
+def run_stats(
+    run_dir: str | os.PathLike[str],
+    summary: Any = None,
+    *,
+    groups: Sequence[Any] | None = None,
+    config: Mapping[str, Any] | None = None,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    keep_samples: bool = False,
+) -> RunStats:
+    """Intervals of every cell of a summary, and each (model, dataset)'s unscorable counts.
+
+    Args:
+        run_dir: the run directory (its ``results/`` are read with details).
+        summary: what the summarizer returned, its ``Scores``, the parsed
+            summary ``.json``, or ``None`` (the newest ``.json``, else the result files).
+        groups: the summary groups (:class:`assay.summarize.SummaryGroup` or
+            group dicts); default: from the summary's ``group_definitions`` or
+            the run's newest config in ``configs/``.
+        config: the run config (for ``summarizer_abbr`` folders and groups);
+            default: the newest one in ``configs/``.
+        keep_samples: keep each cell's per-sample values (for comparisons and reports).
+    """
+    view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
+    if config is None:
+        config = load_run_config(run_dir)
+    if groups is None:
+        group_list = summary_groups_of(config, view)
+    else:
+        from assay.summarize import SummaryGroup
+
+        group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
+    folders = model_dirs_of(config, view.columns)
+    out = RunStats()
+    for column in view.columns:
+        base: dict[tuple[str, str], CellStat] = {}
+        for abbr in view.dataset_abbrs:
+            have = view.values.get(column, {}).get(abbr)
+            if not have:
+                continue
+            result = read_full_result(run_dir, folders.get(column, column), abbr)
+            if result is None:
+                for metric, value in have.items():
+                    stat = CellStat(value, reason="the result file cannot be read", confidence=confidence)
+                    base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
+                continue
+            backed: list[tuple[str, float]] = []
+            for metric, value in have.items():
+                sv = sample_values(result, metric, value)
+                stat = cell_stat(sv, value, confidence=confidence, resamples=resamples, seed=seed)
+                base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
+                if isinstance(sv, SampleValues):
+                    if keep_samples:
+                        out.samples[(column, abbr, metric)] = sv
+                    if sv.basis == "correct":
+                        backed.append((metric, value))
+            out.unscorable[(column, abbr)] = unscorable_of(result, backed)
+        if group_list:
+            stats = group_stats(group_list, view.values.get(column, {}), view.metrics, base, column=column,
+                                confidence=confidence, resamples=resamples, seed=seed)
+            for (abbr, metric), stat in stats.items():
+                out.cells[(column, abbr, metric)] = stat
+        for abbr in view.groups:
+            for metric, value in view.values.get(column, {}).get(abbr, {}).items():
+                if (column, abbr, metric) not in out.cells:
+                    reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
+                    out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)
+    return out

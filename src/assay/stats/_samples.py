@@ -1,0 +1,372 @@
+"""Which per-sample values stand behind a metric, and the interval they give.
+
+The rule (documented in :mod:`assay.stats`):
+
+* **binary-backed** — the details carry a correctness key (``correct``,
+  ``is_correct``, ``cascade_correct``; per run the first one that is not
+  null) and the metric equals ``100 × mean(correct)`` over every sample and
+  run (a run with no verdict, e.g. a failed judge, counts as not correct,
+  as the judge metrics count it).  One run per sample and 0/1 outcomes:
+  Wilson interval.  Several runs (or several candidates per run): the
+  per-sample mean over runs is the unit, and the t interval of the units'
+  mean is used (clustered by sample).
+* **score-backed** — a details field *declares* a per-sample score: the
+  field has the metric's own name (``rouge1``, ``G-Pass@4_0.5``; the
+  ``" (n runs average)"`` suffix is dropped), or the evaluator class lists
+  it in ``sample_score_fields = {metric: field}``, or it is one of
+  :data:`DECLARED_SCORE_FIELDS`.  The metric must equal the mean of that
+  field (× 1 or × 100).  Interval: t over the per-sample means.
+* **corpus** — BLEU (``BleuEvaluator``'s ``score``): the corpus statistic is
+  recomputed from the details' ``pred``/``answer``; when it reproduces the
+  reported value (trying the usual tokenizer settings), a seeded bootstrap
+  over samples gives the interval.
+* anything else: no interval, with the reason.
+
+Every rule checks itself against the reported value, so a metric that is
+not the mean its details suggest (``acc_circular`` counts only some rows,
+``matthews_correlation`` is no mean) never gets a made-up interval.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from assay.stats._intervals import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    CellStat,
+    bootstrap_interval,
+    t_interval,
+    wilson_interval,
+)
+
+__all__ = [
+    "CORRECTNESS_KEYS",
+    "DECLARED_SCORE_FIELDS",
+    "SampleValues",
+    "base_metric",
+    "cell_stat",
+    "correctness_matrix",
+    "sample_values",
+    "values_match",
+]
+
+logger = logging.getLogger(__name__)
+
+CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
+
+#: evaluator class name → metric → per-sample field (``'<corpus bleu>'`` marks corpus BLEU).
+DECLARED_SCORE_FIELDS: dict[str, dict[str, str]] = {
+    "BleuEvaluator": {"score": "<corpus bleu>"},
+}
+
+_RUNS_SUFFIX = re.compile(r" \((\d+) runs average\)$")
+_BLEU_SETTINGS: tuple[tuple[str, bool], ...] = (
+    ("13a", False),
+    ("13a", True),
+    ("zh", False),
+    ("intl", False),
+    ("char", False),
+    ("none", False),
+)
+
+
+def base_metric(metric: str) -> str:
+    """The metric name without its ``" (<n> runs average)"`` suffix.
+
+    >>> base_metric('accuracy (4 runs average)')
+    'accuracy'
+    """
+    return _RUNS_SUFFIX.sub("", metric)
+
+
+def values_match(reported: float, recomputed: float) -> bool:
+    """True when two values of a metric agree up to float rounding.
+
+    >>> values_match(33.33333333333333, 100 / 3), values_match(50.0, 50.01)
+    (True, False)
+    """
+    return abs(reported - recomputed) <= 1e-6 + 1e-9 * abs(reported)
+
+
+@dataclass
+class SampleValues:
+    """The per-sample values behind one metric.
+
+    ``kind`` is ``binary`` (0/1 per sample, one run), ``mean`` (per-sample
+    means over runs) or ``corpus`` (per-sample sufficient statistics).
+    ``units`` holds per-sample values on the field's own scale; the metric is
+    ``scale × mean(units)`` (``mean``/``binary``) or ``statistic(stats[idx])``
+    (``corpus``).
+    """
+
+    kind: Literal["binary", "mean", "corpus"]
+    units: Any  # numpy array (n,) or (n, k) for corpus statistics
+    scale: float
+    runs: int
+    basis: str
+    corpus: Callable[[Any], float] | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.units)
+
+    def estimate(self, idx: Any = None) -> float:
+        """The metric over the samples ``idx`` (all samples when ``None``)."""
+        units = self.units if idx is None else self.units[idx]
+        if self.kind == "corpus":
+            assert self.corpus is not None
+            return self.corpus(units.sum(axis=0))
+        return float(self.scale * units.mean())
+
+
+def _as_runs(value: Any) -> list[Any]:
+    """A details field's per-run values (a scalar is one run)."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _number(value: Any) -> float | None:
+    """A per-run value as a number: bools 0/1, a list of candidates their mean; ``None`` when not numeric."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, (list, tuple)):
+        nums = [_number(v) for v in value]
+        if not nums or any(v is None for v in nums):
+            return None
+        return math.fsum(v for v in nums if v is not None) / len(nums)
+    return None
+
+
+def correctness_matrix(details: Sequence[Any]) -> list[list[float | None]] | None:
+    """Per sample, per run: the correctness (1.0, 0.0, a candidate share, or ``None`` without a verdict).
+
+    ``None`` when no sample carries any correctness key.
+
+    >>> correctness_matrix([{'correct': [True, False]}, {'is_correct': [None, True]}])
+    [[1.0, 0.0], [None, 1.0]]
+    """
+    out: list[list[float | None]] = []
+    seen = False
+    for d in details:
+        if not isinstance(d, dict):
+            return None
+        columns = [_as_runs(d[k]) if k in d else None for k in CORRECTNESS_KEYS]
+        runs = max((len(c) for c in columns if c is not None), default=0)
+        row: list[float | None] = []
+        for r in range(runs):
+            flag: float | None = None
+            for c in columns:
+                if c is not None and r < len(c) and c[r] is not None:
+                    flag = _number(c[r])
+                    if flag is None and isinstance(c[r], (list, tuple)) and not c[r]:
+                        flag = 0.0
+                    break
+            row.append(flag)
+        if runs:
+            seen = True
+        out.append(row)
+    return out if seen else None
+
+
+def _field_matrix(details: Sequence[Any], field: str) -> list[list[float | None]] | None:
+    out: list[list[float | None]] = []
+    for d in details:
+        if not isinstance(d, dict) or field not in d:
+            return None
+        out.append([_number(v) for v in _as_runs(d[field])])
+    return out
+
+
+def _units(matrix: list[list[float | None]], *, none_as_zero: bool) -> tuple[Any, int] | None:
+    """Per-sample means over runs and the run count; ``None`` when runs differ or a value is missing."""
+    import numpy as np
+
+    if not matrix:
+        return None
+    runs = len(matrix[0])
+    if runs == 0 or any(len(row) != runs for row in matrix):
+        return None
+    arr = np.empty((len(matrix), runs))
+    for i, row in enumerate(matrix):
+        for r, v in enumerate(row):
+            if v is None:
+                if not none_as_zero:
+                    return None
+                v = 0.0
+            arr[i, r] = v
+    return arr.mean(axis=1), runs
+
+
+def _declared(result: dict[str, Any], metric: str) -> str | None:
+    meta = result.get("_meta")
+    name = meta.get("evaluator") if isinstance(meta, dict) else None
+    if not isinstance(name, str):
+        return None
+    base = base_metric(metric)
+    table = DECLARED_SCORE_FIELDS.get(name, {})
+    if base in table:
+        return table[base]
+    try:
+        from assay.registry import ICL_EVALUATORS
+
+        cls = ICL_EVALUATORS.get(name)
+    except Exception:  # an unknown or unregistered evaluator declares nothing
+        return None
+    fields = getattr(cls, "sample_score_fields", None)
+    if isinstance(fields, dict) and isinstance(fields.get(base), str):
+        return str(fields[base])
+    return None
+
+
+def sample_values(result: dict[str, Any], metric: str, value: float | None = None) -> SampleValues | str:
+    """The per-sample values behind ``metric`` of one result, or the reason there are none.
+
+    ``value`` is the reported value (default: ``result[metric]``).
+
+    >>> r = {'accuracy': 50.0, 'details': [{'correct': [True]}, {'correct': [False]}]}
+    >>> sample_values(r, 'accuracy').kind
+    'binary'
+    >>> sample_values({'accuracy': 75.0, 'details': r['details']}, 'accuracy')
+    'accuracy = 75 is not 100 × mean(correct) = 50 of the details'
+    """
+    import numpy as np
+
+    if value is None:
+        raw = result.get(metric)
+        if not isinstance(raw, (int, float)) or isinstance(raw, bool):
+            return f"{metric} is not a number in the result"
+        value = float(raw)
+    details = result.get("details")
+    if isinstance(details, dict):
+        details = list(details.values())
+    if not isinstance(details, list) or not details:
+        return "the result has no per-sample details"
+    reasons: list[str] = []
+    base = base_metric(metric)
+
+    declared = _declared(result, metric)
+    if declared == "<corpus bleu>":
+        return _corpus_bleu(details, value)
+
+    correct = correctness_matrix(details)
+    if correct is not None:
+        got = _units(correct, none_as_zero=True)
+        if got is None:
+            reasons.append("the details' correctness lists differ in length")
+        else:
+            units, runs = got
+            est = 100.0 * float(units.mean())
+            if values_match(value, est):
+                binary = runs == 1 and bool(np.all((units == 0) | (units == 1)))
+                return SampleValues("binary" if binary else "mean", units, 100.0, runs, "correct")
+            reasons.append(f"{metric} = {value:.6g} is not 100 × mean(correct) = {est:.6g} of the details")
+
+    for field in dict.fromkeys(f for f in (declared, metric, base) if f):
+        matrix = _field_matrix(details, field)
+        if matrix is None:
+            continue
+        got = _units(matrix, none_as_zero=False)
+        if got is None:
+            reasons.append(f"details field {field!r} has missing or non-numeric values")
+            continue
+        units, runs = got
+        mean = float(units.mean())
+        for scale in (1.0, 100.0):
+            if values_match(value, scale * mean):
+                return SampleValues("mean", units, scale, runs, f"details.{field}")
+        reasons.append(f"{metric} = {value:.6g} is not the mean of details field {field!r} ({mean:.6g})")
+    if not reasons:
+        reasons.append(f"no details field backs {metric} (no correctness key, no declared per-sample score)")
+    return "; ".join(reasons)
+
+
+def _reference_list(ref: Any) -> list[str]:
+    if isinstance(ref, (list, tuple)):
+        refs = [str(r) for r in ref if r is not None]
+        return refs or [""]
+    return ["" if ref is None else str(ref)]
+
+
+def _corpus_bleu(details: list[Any], value: float) -> SampleValues | str:
+    """Per-sample BLEU statistics when they reproduce the reported corpus score."""
+    import numpy as np
+
+    try:
+        from sacrebleu.metrics import BLEU
+    except ImportError:
+        return "corpus BLEU needs sacrebleu to recompute"
+    hyps: list[str] = []
+    refs: list[list[str]] = []
+    for d in details:
+        if not isinstance(d, dict) or "pred" not in d or "answer" not in d:
+            return "corpus BLEU: the details lack 'pred' or 'answer'"
+        preds, answers = _as_runs(d["pred"]), d["answer"]
+        if len(preds) != 1:
+            return "corpus BLEU over several runs is not supported"
+        if isinstance(answers, list) and len(answers) == 1 and isinstance(answers[0], (list, str)):
+            answers = answers[0]
+        hyps.append("" if preds[0] is None else str(preds[0]))
+        refs.append(_reference_list(answers))
+    width = max(len(r) for r in refs)
+    streams = [[r[i] if i < len(r) else r[0] for r in refs] for i in range(width)]
+    for tokenize, lowercase in _BLEU_SETTINGS:
+        try:
+            bleu = BLEU(tokenize=tokenize, lowercase=lowercase)
+            stats = np.asarray(bleu._extract_corpus_statistics(hyps, streams), dtype=float)
+        except Exception as exc:  # a tokenizer missing its optional dependency
+            logger.debug("BLEU tokenizer %s unavailable: %s", tokenize, exc)
+            continue
+
+        def corpus(summed: Any, bleu: Any = bleu) -> float:
+            return float(bleu._compute_score_from_stats(summed.astype(int).tolist()).score)
+
+        if values_match(value, corpus(stats.sum(axis=0))):
+            basis = f"corpus bleu (tokenize={tokenize}{', lowercase' if lowercase else ''})"
+            return SampleValues("corpus", stats, 1.0, 1, basis, corpus=corpus)
+    return "corpus BLEU recomputed from the details does not reproduce the reported score"
+
+
+def cell_stat(
+    values: SampleValues | str,
+    value: float,
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> CellStat:
+    """The interval of one cell from its per-sample values (see :func:`sample_values`).
+
+    >>> import numpy as np
+    >>> sv = SampleValues('binary', np.array([1.0] * 50 + [0.0] * 50), 100.0, 1, 'correct')
+    >>> s = cell_stat(sv, 50.0)
+    >>> s.method, round(s.low, 2), round(s.high, 2)
+    ('wilson', 40.38, 59.62)
+    """
+    if isinstance(values, str):
+        return CellStat(value, reason=values, confidence=confidence)
+    n = values.n
+    if n < 2:
+        return CellStat(value, n=n, runs=values.runs, basis=values.basis, reason="fewer than two samples",
+                        confidence=confidence)
+    if values.kind == "binary":
+        k = round(float(values.units.sum()))
+        lo, hi = wilson_interval(k, n, confidence)
+        se = values.scale * math.sqrt(k / n * (1 - k / n) / n)
+        return CellStat(value, se, values.scale * lo, values.scale * hi, "wilson", n, values.runs, values.basis,
+                        confidence=confidence)
+    if values.kind == "mean":
+        units = [float(u) for u in values.units]
+        _, se, half = t_interval(units, confidence)
+        s = values.scale
+        return CellStat(value, s * se, value - s * half, value + s * half, "t", n, values.runs, values.basis,
+                        confidence=confidence)
+    se, lo, hi = bootstrap_interval(n, values.estimate, resamples=resamples, seed=seed, confidence=confidence)
+    return CellStat(value, se, lo, hi, "bootstrap", n, values.runs, values.basis, confidence=confidence,
+                    extra={"resamples": resamples, "seed": seed})

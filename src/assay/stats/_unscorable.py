@@ -1,0 +1,217 @@
+"""Unscorable outcomes of one cell: predictions that could not be extracted, judged or executed.
+
+Counts come from the result file: ``extraction.unextracted`` (every
+evaluator), ``judge_failed_count`` (LLM judges) and the code evaluator's
+``outcomes``; per-sample flags come from the details (``pred``/``prediction``
+left empty, ``judge_failed`` set, an ``outcome`` of ``timeout``, ``memory``,
+``killed`` or ``sandbox-error``).  A program that ran and failed its tests
+is *wrong*, not unscorable.
+
+Bounds: for a metric backed by per-sample correctness (see
+:mod:`assay.stats`), the value the metric would take if every unscorable
+prediction had been wrong (``low``) or right (``high``).  They need the
+per-sample flags; without them no bounds are given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_matrix
+
+__all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_of"]
+
+#: Code-execution outcomes that give no verdict on the program.
+NOT_EXECUTED: frozenset[str] = frozenset({"timeout", "memory", "killed", "sandbox-error"})
+_PREDICTION_FIELDS = ("pred", "prediction", "completion")
+
+
+@dataclass
+class Unscorable:
+    """Unscorable predictions of one (model, dataset).
+
+    Attributes:
+        total: predictions scored (samples × runs).
+        unextracted: predictions postprocessing left empty (``None``: unknown).
+        judge_failed: predictions the judge gave no usable verdict on.
+        not_executed: programs without a verdict (timeout, memory, killed, sandbox error).
+        outcomes: the code evaluator's outcome counts, when there are any.
+        bounds: metric → ``(low, high)``: the metric if every unscorable
+            prediction had been wrong / right.
+
+    >>> Unscorable(total=10, unextracted=2).describe()
+    '2 of 10 not extracted'
+    """
+
+    total: int | None = None
+    unextracted: int | None = None
+    judge_failed: int | None = None
+    not_executed: int | None = None
+    outcomes: dict[str, int] | None = None
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        """Unscorable predictions of every kind."""
+        return sum(v or 0 for v in (self.unextracted, self.judge_failed, self.not_executed))
+
+    def describe(self) -> str:
+        """A short human description (empty when nothing is known)."""
+        of = f" of {self.total}" if self.total is not None else ""
+        parts = []
+        if self.unextracted is not None:
+            parts.append(f"{self.unextracted}{of} not extracted")
+        if self.judge_failed is not None:
+            parts.append(f"{self.judge_failed}{of} not judged")
+        if self.not_executed is not None:
+            parts.append(f"{self.not_executed} not executed")
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (unknown counts left out)."""
+        out: dict[str, Any] = {}
+        for key in ("total", "unextracted", "judge_failed", "not_executed", "outcomes"):
+            v = getattr(self, key)
+            if v is not None:
+                out[key] = v
+        if self.bounds:
+            out["bounds"] = {m: [lo, hi] for m, (lo, hi) in self.bounds.items()}
+        return out
+
+
+def _runs(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _empty(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value.strip() == ""
+    if isinstance(value, (list, tuple)):
+        return len(value) == 0 or all(_empty(v) for v in value)
+    return False
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return round(value)
+
+
+def _outcome_counts(result: dict[str, Any]) -> dict[str, int] | None:
+    raw = result.get("outcomes")
+    items = raw if isinstance(raw, list) else [raw]
+    total: dict[str, int] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        for k, v in item.items():
+            n = _int(v)
+            if n is not None:
+                total[str(k)] = total.get(str(k), 0) + n
+    return total or None
+
+
+def unscorable_of(result: dict[str, Any], backed: Sequence[tuple[str, float]] = ()) -> Unscorable:
+    """The unscorable counts of one result (with its details) and the bounds of the ``backed`` metrics.
+
+    ``backed`` lists ``(metric, value)`` of metrics equal to ``100 × mean(correct)``.
+
+    >>> r = {'accuracy': 50.0, 'extraction': {'unextracted': 1, 'total': 4},
+    ...      'details': [{'pred': [''], 'correct': [False]}, {'pred': ['A'], 'correct': [True]},
+    ...                  {'pred': ['B'], 'correct': [True]}, {'pred': ['C'], 'correct': [False]}]}
+    >>> u = unscorable_of(r, [('accuracy', 50.0)])
+    >>> u.unextracted, u.bounds['accuracy']
+    (1, (50.0, 75.0))
+    """
+    details = result.get("details")
+    if isinstance(details, dict):
+        details = list(details.values())
+    if not isinstance(details, list):
+        details = []
+    out = Unscorable()
+    extraction = result.get("extraction")
+    if isinstance(extraction, dict):
+        out.unextracted = _int(extraction.get("unextracted"))
+        out.total = _int(extraction.get("total"))
+
+    # per (sample, run): unscorable share (0..1) from each source
+    runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *_PREDICTION_FIELDS) if isinstance(d, dict) and k in d), default=1)
+                for d in details]
+    flags_ext: list[list[bool]] = []
+    flags_judge: list[list[bool]] = []
+    shares_exec: list[list[float]] = []
+    exec_count = 0
+    judge_seen = exec_seen = False
+    for d, runs in zip(details, runs_per):
+        if not isinstance(d, dict):
+            d = {}
+        pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
+        preds = _runs(d[pfield]) if pfield else []
+        flags_ext.append([bool(pfield) and r < len(preds) and _empty(preds[r]) for r in range(runs)])
+        jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
+        judge_seen = judge_seen or "judge_failed" in d
+        flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
+        oc = _runs(d.get("outcome")) if "outcome" in d else []
+        exec_seen = exec_seen or "outcome" in d
+        shares: list[float] = []
+        for r in range(runs):
+            value = oc[r] if r < len(oc) else None
+            cands = value if isinstance(value, (list, tuple)) else [value]
+            bad = sum(1 for c in cands if isinstance(c, str) and c in NOT_EXECUTED)
+            exec_count += bad
+            shares.append(bad / len(cands) if cands else 0.0)
+        shares_exec.append(shares)
+
+    ext_from_details = sum(sum(f) for f in flags_ext)
+    if out.total is None and details:
+        out.total = sum(runs_per)
+    if out.unextracted is None and details and any(any(k in d for k in _PREDICTION_FIELDS) for d in details if isinstance(d, dict)):
+        out.unextracted = ext_from_details
+    ext_usable = out.unextracted is None or out.unextracted == ext_from_details
+
+    if judge_seen:
+        out.judge_failed = sum(sum(f) for f in flags_judge)
+    else:
+        key = next((k for k in result if base_metric(k) == "judge_failed_count"), None)
+        n = _int(result.get(key)) if key else None
+        if key is not None and n is not None:
+            meta = result.get("_meta")
+            n_runs = meta.get("n") if isinstance(meta, dict) else None
+            runs = n_runs if isinstance(n_runs, int) else 1
+            out.judge_failed = n * runs if key != "judge_failed_count" else n
+    outcomes = _outcome_counts(result)
+    if outcomes is not None:
+        out.outcomes = outcomes
+    if exec_seen:
+        out.not_executed = exec_count
+    elif outcomes is not None:
+        out.not_executed = sum(v for k, v in outcomes.items() if k in NOT_EXECUTED)
+
+    correct = correctness_matrix(details) if details else None
+    if correct is None or not backed or not ext_usable:
+        return out
+    lows: list[float] = []
+    highs: list[float] = []
+    for i, row in enumerate(correct):
+        for r, c in enumerate(row):
+            value = 0.0 if c is None else c
+            ext = r < len(flags_ext[i]) and flags_ext[i][r]
+            judge = r < len(flags_judge[i]) and flags_judge[i][r]
+            share = shares_exec[i][r] if r < len(shares_exec[i]) else 0.0
+            if ext or judge:
+                lows.append(0.0)
+                highs.append(1.0)
+            else:
+                lows.append(value)
+                highs.append(min(1.0, value + share))
+    if lows:
+        lo = 100.0 * math.fsum(lows) / len(lows)
+        hi = 100.0 * math.fsum(highs) / len(highs)
+        for metric, _ in backed:
+            out.bounds[metric] = (lo, hi)
+    return out

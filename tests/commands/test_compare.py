@@ -1,0 +1,61 @@
+"""``assay compare``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+from assay.stats import binomial_two_sided_p, compare_models
+from tests.stats.workdir_builder import make_run
+
+
+def _flags(run: Path, model: str, abbr: str) -> list[bool]:
+    details = json.loads((run / "results" / model / f"{abbr}.json").read_text())["details"]
+    return [d["correct"][0] for d in details]
+
+
+def test_compare_prints_table_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    assert main(["compare", "-w", str(run.parent), "m1", "m2", "--datasets", "mcq", "rep", "summ", "mcc"]) == 0
+    out = capsys.readouterr().out
+    assert "mcnemar-exact" in out and "paired-bootstrap" in out
+    written = sorted((run / "summary").glob("compare_m1_vs_m2_*.json"))
+    assert len(written) == 1
+    data = json.loads(written[0].read_text())
+    rows = {d["dataset"]: d for d in data["datasets"]}
+    a, b = _flags(run, "m1", "mcq"), _flags(run, "m2", "mcq")
+    a_only = sum(x and not y for x, y in zip(a, b))
+    b_only = sum(y and not x for x, y in zip(a, b))
+    mcq = rows["mcq"]
+    assert (mcq["a_only"], mcq["b_only"]) == (a_only, b_only)
+    assert mcq["p"] == pytest.approx(binomial_two_sided_p(a_only, b_only))
+    assert mcq["diff"] == pytest.approx(100 * (sum(a) - sum(b)) / len(a))
+    assert mcq["low"] < mcq["diff"] < mcq["high"]
+    assert "reason" in rows["mcc"] and "diff" not in rows["mcc"]
+    compared = [d for d in data["datasets"] if "p" in d]
+    assert all(d["p_holm"] >= d["p"] for d in compared)
+    assert min(d["p_holm"] for d in compared) == pytest.approx(min(d["p"] for d in compared) * len(compared))
+
+
+def test_paired_bootstrap_is_reproducible(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    one = compare_models(run, "m1", "m2", datasets=["rep"], seed=4, resamples=300).to_json()
+    two = compare_models(run, "m1", "m2", datasets=["rep"], seed=4, resamples=300).to_json()
+    assert one == two
+    other = compare_models(run, "m1", "m2", datasets=["rep"], seed=5, resamples=300).to_json()
+    assert other["datasets"][0]["low"] != one["datasets"][0]["low"]
+
+
+def test_same_model_has_no_discordant_pairs(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    row = compare_models(run, "m1", "m1", datasets=["mcq"]).datasets[0].result
+    assert row is not None and (row.a_only, row.b_only, row.p, row.diff) == (0, 0, 1.0, 0.0)
+
+
+def test_unknown_model_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    assert main(["compare", "-w", str(run.parent), "m1", "nobody"]) == 2
+    assert "nobody" in capsys.readouterr().err

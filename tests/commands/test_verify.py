@@ -1,0 +1,69 @@
+"""``assay verify``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+from tests.stats.workdir_builder import TIME, make_run
+
+
+def test_untouched_run_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    assert main(["verify", str(run.parent)]) == 0
+    out = capsys.readouterr().out
+    assert "0 do not match" in out
+    assert "values checked" in out and "could not be checked" in out
+
+
+def test_hand_edited_result_value_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    path = run / "results" / "m2" / "qa.json"
+    data = json.loads(path.read_text())
+    data["accuracy"] += 5
+    path.write_text(json.dumps(data, indent=4))
+    assert main(["verify", str(run.parent), "-r", TIME]) == 1
+    out = capsys.readouterr().out
+    assert "MISMATCH results/m2/qa.json: accuracy" in out
+
+
+def test_hand_edited_run_average_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path, summarize=False)
+    path = run / "results" / "m1" / "rep.json"
+    data = json.loads(path.read_text())
+    data["details"][0]["correct"] = [not f for f in data["details"][0]["correct"]]
+    path.write_text(json.dumps(data, indent=4))
+    assert main(["verify", str(run.parent)]) == 1
+    assert "results/m1/rep.json: accuracy (4 runs average)" in capsys.readouterr().out
+
+
+def test_hand_edited_group_in_summary_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    path = run / "summary" / f"summary_{TIME}.json"
+    data = json.loads(path.read_text())
+    data["scores"]["m1"]["core_weighted"]["weighted_average"] += 0.5
+    path.write_text(json.dumps(data, indent=2))
+    assert main(["verify", str(run.parent)]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH summary/summary_{TIME}.json: weighted_average" in out
+
+
+def test_gpass_is_recomputed_from_run_lists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from assay.evaluate.gpass import g_pass_at_k
+
+    run = tmp_path / "w" / TIME
+    details = [{"correct": [True, False, True, True], "example_abbr": "aime_0"},
+               {"correct": [False, False, True, False], "example_abbr": "aime_1"}]
+    value = 100 * (g_pass_at_k(4, 3, 2, 0.5) + g_pass_at_k(4, 1, 2, 0.5)) / 2
+    result = {"accuracy (4 runs average)": 50.0, "G-Pass@2_0.5": value, "aime/G-Pass@2_0.5": value, "details": details}
+    path = run / "results" / "m" / "aime.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(result))
+    assert main(["verify", str(run.parent)]) == 0
+    result["aime/G-Pass@2_0.5"] = value + 1
+    path.write_text(json.dumps(result))
+    assert main(["verify", str(run.parent)]) == 1
+    assert "aime/G-Pass@2_0.5" in capsys.readouterr().out

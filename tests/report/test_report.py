@@ -1,0 +1,71 @@
+"""The HTML report file: self-contained, complete, explained."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+from assay.report import build_report_data, write_html_report
+from tests.stats.workdir_builder import TIME, make_run
+
+
+def _embedded(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="assay-data">(.*?)</script>', html, re.S)
+    assert m
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def test_report_is_one_offline_file(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    path = write_html_report(run, None, TIME)
+    assert path == run / "summary" / f"summary_{TIME}.html"
+    html = path.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "<link" not in html and "<script src" not in html
+    assert "@import" not in html and "url(" not in html
+    data = _embedded(html)
+    mcq = next(d for d in data["datasets"] if d["abbr"] == "mcq")
+    assert mcq["models"] == ["m1", "m2"] and mcq["n"] == 120
+    # raw predictions come from the prediction files; the '<b>' in them is escaped JSON, not markup
+    assert mcq["raw"][0][0].startswith("The answer is")
+    assert "<b>" not in html.split('id="assay-data"')[0]
+
+
+def test_leaderboard_matches_summary_csv_and_explains_dashes(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    summary = json.loads((run / "summary" / f"summary_{TIME}.json").read_text())
+    data = build_report_data(run, summary)
+    with open(run / "summary" / f"summary_{TIME}.csv", newline="") as fh:
+        table = list(csv.reader(fh))
+    assert len(data["rows"]) == len(table) - 1
+    for row, expected in zip(data["rows"], table[1:]):
+        shown = [row["dataset"], row["version"], row["metric"], row["mode"]] + [
+            "-" if c["v"] is None else f"{c['v']:.2f}" for c in row["cells"]
+        ]
+        assert shown == expected
+    broken = next(r for r in data["rows"] if r["dataset"] == "broken")
+    assert "boom" in broken["cells"][1]["tip"]
+    mcc = next(r for r in data["rows"] if r["dataset"] == "mcc")
+    assert "no interval" in mcc["cells"][0]["tip"] and "lo" not in mcc["cells"][0]
+    mcq = next(r for r in data["rows"] if r["dataset"] == "mcq")
+    assert mcq["cells"][0]["lo"] < mcq["cells"][0]["v"] < mcq["cells"][0]["hi"]
+    assert mcq["cells"][0]["u"] > 0 and "not extracted" in mcq["cells"][0]["tip"]
+    names = [g["name"] for g in data["groups"]]
+    assert names == ["core", "core_weighted", "spread", "overall"]
+
+
+def test_report_without_summary_reads_results(tmp_path: Path) -> None:
+    run = make_run(tmp_path, summarize=False)
+    data = build_report_data(run, None)
+    assert {r["dataset"] for r in data["rows"]} >= {"mcq", "qa", "rep"}
+    assert data["groups"] == []
+
+
+def test_report_command(tmp_path: Path, capsys) -> None:
+    from assay.cli import main
+
+    run = make_run(tmp_path)
+    assert main(["report", "-w", str(run.parent)]) == 0
+    assert Path(capsys.readouterr().out.strip()) == run / "summary" / f"summary_{TIME}.html"

@@ -1,0 +1,98 @@
+"""The report in a real headless browser: leaderboard, filters, screenshot.
+
+Needs the Debian packages ``chromium`` and ``chromium-driver`` and the PyPI
+package ``selenium``; skipped (with the reason) when one is missing.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.stats import compare_models
+from tests.stats.workdir_builder import TIME, make_run
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+    pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver", allow_module_level=True)
+
+
+@pytest.fixture
+def browser(tmp_path: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_report_in_browser(tmp_path: Path, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from assay.report import write_html_report
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import run_config
+
+    run = make_run(tmp_path, summarize=False)
+    result = run_summarizer(run_config(run), time_str=TIME)
+    path = write_html_report(run, result, TIME)
+    browser.get(path.as_uri())
+
+    # leaderboard == summary .csv, cell by cell
+    with open(run / "summary" / f"summary_{TIME}.csv", newline="") as fh:
+        table = list(csv.reader(fh))
+    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")]
+    assert header == table[0]
+    shown = []
+    for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr"):
+        cells = []
+        for td in tr.find_elements(By.TAG_NAME, "td"):
+            values = td.find_elements(By.CSS_SELECTOR, ".v")
+            cells.append(values[0].text if values else td.text)
+        shown.append(cells)
+    assert shown == table[1:]
+    missing = browser.find_element(By.XPATH, "//table[@id='leaderboard']//tr[td[1]='broken']/td[6]")
+    assert missing.text == "-" and "boom" in missing.get_attribute("title")
+    assert browser.find_elements(By.CSS_SELECTOR, ".chart svg rect")
+
+    # the "A right, B wrong" filter agrees with assay compare's discordant count
+    section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='mcq']")
+    section.find_element(By.TAG_NAME, "summary").click()
+    Select(section.find_element(By.CSS_SELECTOR, ".sel-a")).select_by_visible_text("m1")
+    Select(section.find_element(By.CSS_SELECTOR, ".sel-b")).select_by_visible_text("m2")
+    Select(section.find_element(By.CSS_SELECTOR, ".sel-rel")).select_by_value("a_right_b_wrong")
+    expected = compare_models(run, "m1", "m2", datasets=["mcq"]).datasets[0].result
+    assert expected is not None
+    assert section.find_element(By.CSS_SELECTOR, ".count").text == str(expected.a_only)
+    rows = section.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert len(rows) == min(50, expected.a_only)
+    Select(section.find_element(By.CSS_SELECTOR, ".sel-rel")).select_by_value("a_wrong_b_right")
+    assert section.find_element(By.CSS_SELECTOR, ".count").text == str(expected.b_only)
+
+    # text search narrows to the sample with that id
+    Select(section.find_element(By.CSS_SELECTOR, ".sel-rel")).select_by_value("any")
+    search = section.find_element(By.CSS_SELECTOR, ".search")
+    search.send_keys("mcq_17")
+    for _ in range(40):  # the search waits for typing to pause
+        if section.find_element(By.CSS_SELECTOR, ".count").text == "1":
+            break
+        time.sleep(0.05)
+    assert section.find_element(By.CSS_SELECTOR, ".count").text == "1"
+
+    shot = tmp_path / "work" / "report.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 0

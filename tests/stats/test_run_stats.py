@@ -1,0 +1,52 @@
+"""Statistics of a whole run directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from assay.stats import format_with_ci, run_stats
+from tests.stats.workdir_builder import TIME, make_run
+
+
+def test_every_summary_cell_gets_an_interval_or_a_reason(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    stats = run_stats(run)
+    assert stats.cell("m1", "mcq", "accuracy").method == "wilson"
+    assert stats.cell("m1", "rep", "accuracy (4 runs average)").method == "t"
+    assert stats.cell("m1", "summ", "rouge1").method == "t"
+    assert stats.cell("m1", "core", "naive_average").method == "propagated"
+    assert stats.cell("m1", "spread", "standard_deviation").method == "simulated"
+    assert stats.cell("m1", "overall", "naive_average").has_interval
+    no_ci = stats.cell("m1", "mcc", "matthews_correlation")
+    assert not no_ci.has_interval and "matthews_correlation" in no_ci.reason
+    assert not stats.cell("m1", "broken", "accuracy").has_interval
+    assert stats.cell("m2", "broken", "accuracy") is None
+    summary = json.loads((run / "summary" / f"summary_{TIME}.json").read_text())
+    for column, per in summary["scores"].items():
+        for abbr, metrics in per.items():
+            for metric, value in metrics.items():
+                stat = stats.cell(column, abbr, metric)
+                assert stat is not None and stat.value == value
+                if stat.has_interval:
+                    assert stat.low <= value <= stat.high
+    u = stats.unscorable[("m1", "mcq")]
+    assert u.unextracted and u.bounds["accuracy"][0] <= summary["scores"]["m1"]["mcq"]["accuracy"] <= u.bounds["accuracy"][1]
+    data = stats.to_json()
+    assert data["cells"]["m1"]["mcq"]["accuracy"]["method"] == "wilson"
+    assert format_with_ci(60.0, stats.cell("m1", "mcc", "matthews_correlation")) == "60.00 [n/a]"
+
+
+def test_same_run_gives_the_same_intervals(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    assert run_stats(run).to_json() == run_stats(run).to_json()
+
+
+def test_summarizer_result_object_is_accepted(tmp_path: Path) -> None:
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import run_config
+
+    run = make_run(tmp_path, summarize=False)
+    result = run_summarizer(run_config(run), time_str=TIME)
+    stats = run_stats(run, result)
+    assert stats.cell("m2", "core_weighted", "weighted_average").method == "propagated"
