@@ -89,3 +89,239 @@ def order_metrics(names: list[str]) -> list[str]:
 
 def is_finite_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+# -- reading without details, split results --------------------------------------------
+
+import orjson as _orjson  # noqa: E402  (kept with the functions that use it)
+
+
+def read_result_without_details(
+    path: str | os.PathLike[str], *, count_details: bool = False
+) -> tuple[dict[str, Any], int | None]:
+    """Read a result file, dropping ``details``; optionally count its entries.
+
+    Result files may hold megabytes of per-sample details that a summary never
+    shows.  When the file is pretty-printed JSON (as assay and OpenCompass write
+    it), the top-level ``details`` member is cut out of the bytes and never
+    parsed; its entries are counted from the line layout when asked.  Any other
+    layout is parsed in full.  ``NaN``/``Infinity`` literals are accepted.
+
+    Returns:
+        ``(result without 'details', number of details entries or None)``; the
+        count is ``None`` when there are no details or ``count_details`` is false.
+
+    Raises:
+        InputFileError: the file is missing, unreadable, not JSON or not an object;
+            the message names the file.
+
+    >>> import json, tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
+    >>> _ = p.write_text(json.dumps({'accuracy': 50, 'details': [{'c': 1}, {'c': 0}]}, indent=4))
+    >>> read_result_without_details(p, count_details=True)
+    ({'accuracy': 50}, 2)
+    """
+    p = os.fspath(path)
+    try:
+        data = _read_bytes(p)
+    except FileNotFoundError:
+        raise InputFileError(f"result file {p} does not exist") from None
+    except IsADirectoryError:
+        raise InputFileError(f"result file {p} is a directory, not a file") from None
+    except OSError as exc:
+        raise InputFileError(f"result file {p} cannot be read: {exc}") from None
+    if len(data) > _SPLICE_THRESHOLD and b'"details"' in data:
+        cut = _cut_details(data, count_details)
+        if cut is not None:
+            try:
+                parsed = _loads(cut[0])
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict) and "details" not in parsed:
+                return parsed, cut[1]
+    try:
+        parsed = _loads(data)
+    except ValueError as exc:
+        if not data.strip():
+            raise InputFileError(f"result file {p} is empty") from None
+        raise InputFileError(f"result file {p} is not valid JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise InputFileError(f"result file {p} must hold a JSON object, got {type(parsed).__name__}")
+    details = parsed.pop("details", None)
+    count = len(details) if count_details and isinstance(details, list) else None
+    return parsed, count
+
+
+# Below this size a full parse is as fast as cutting the details out.
+_SPLICE_THRESHOLD = 1 << 16
+_CHUNK = 1 << 16
+
+
+def _read_bytes(path: str) -> bytes:
+    # os.read is about twice as fast as open().read() for the many small files of a summary
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = os.read(fd, _CHUNK)
+        if len(data) < _CHUNK:
+            return data
+        chunks = [data]
+        while chunk := os.read(fd, 1 << 22):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _loads(data: bytes) -> Any:
+    try:
+        return _orjson.loads(data)
+    except _orjson.JSONDecodeError as exc:
+        import json
+
+        try:  # the standard library accepts NaN and Infinity literals
+            return json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ValueError(str(exc)) from None
+
+
+def _cut_details(data: bytes, count: bool) -> tuple[bytes, int | None] | None:
+    """``data`` without its top-level ``details`` member, or ``None`` when the layout is not recognised.
+
+    Relies on pretty-printed JSON: each top-level member starts on its own line
+    with the same indentation, deeper lines are indented further, and raw
+    newlines cannot occur inside JSON strings.
+    """
+    brace = data.find(b"{")
+    first_line = data.find(b"\n", brace) + 1
+    if brace < 0 or first_line <= 0:
+        return None
+    quote = data.find(b'"', first_line)
+    indent = data[first_line:quote]
+    if not indent or indent.strip(b" "):
+        return None
+    key = b"\n" + indent + b'"details": '
+    start = data.find(key)
+    if start < 0:
+        return None
+    value_start = start + len(key)
+    line_end = data.find(b"\n", value_start)
+    if line_end < 0:
+        return None
+    head = data[value_start:line_end].rstrip(b"\r")
+    n_entries: int | None = None
+    if head in (b"[", b"{"):
+        import re
+
+        closing = b"\n" + indent + (b"]" if head == b"[" else b"}")
+        # the first later line indented exactly like the top-level members closes `details`
+        match = re.compile(rb"\n" + re.escape(indent) + rb"[^ \t]").search(data, value_start)
+        if match is None or not data.startswith(closing, match.start()):
+            return None
+        end = match.start()
+        after = end + len(closing)
+        if count and head == b"[":
+            element = re.compile(rb"\n" + re.escape(indent * 2) + rb"[^ \t\]}\r\n]")
+            n_entries = sum(1 for _ in element.finditer(data, value_start, end + 1))
+    else:
+        after = line_end
+        while after > value_start and data[after - 1 : after] in (b",", b"\r"):
+            after -= 1
+        if count and head.rstrip(b",") == b"[]":
+            n_entries = 0
+    if data[after : after + 1] == b",":
+        return data[:start] + data[after + 1 :], n_entries
+    # `details` was the last member: drop the comma that ended the previous one
+    prev = data[:start].rstrip()
+    if prev.endswith(b","):
+        return prev[:-1] + data[after:], n_entries
+    return prev + data[after:], n_entries
+
+
+def result_sample_count(result: dict[str, Any], details_count: int | None = None) -> int | None:
+    """The number of samples behind a result: ``_meta.num_samples`` if present, else the details count.
+
+    >>> result_sample_count({'accuracy': 1, '_meta': {'num_samples': 7}}, 5)
+    7
+    >>> result_sample_count({'accuracy': 1}, 5)
+    5
+    """
+    meta = result.get(META_KEY)
+    if isinstance(meta, dict):
+        n = meta.get("num_samples")
+        if isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+            return n
+    return details_count
+
+
+def split_result_paths(directory: str | os.PathLike[str], abbr: str, names: set[str] | None = None) -> list[Path]:
+    """The split result files ``<abbr>_0.json, <abbr>_1.json, …`` of one dataset, in order.
+
+    ``names`` (the file names in ``directory``) saves listing it again.  The
+    parts must be contiguous from 0.
+
+    Raises:
+        InputFileError: a part is missing while a later one exists.
+
+    >>> split_result_paths('.', 'ds', names={'ds_0.json', 'ds_1.json', 'other.json'})
+    [PosixPath('ds_0.json'), PosixPath('ds_1.json')]
+    """
+    import re
+
+    d = Path(directory)
+    if names is None:
+        try:
+            names = {e.name for e in os.scandir(d)}
+        except OSError:
+            return []
+    found = 0
+    while f"{abbr}_{found}.json" in names:
+        found += 1
+    pattern = re.compile(re.escape(abbr) + r"_(\d+)\.json")
+    later = sorted(int(m.group(1)) for n in names if (m := pattern.fullmatch(n)) and int(m.group(1)) >= found)
+    if later:
+        raise InputFileError(
+            f"split results of {abbr!r} in {d} are not contiguous: {abbr}_{found}.json is missing "
+            f"but {abbr}_{later[0]}.json exists"
+        )
+    return [d / f"{abbr}_{i}.json" for i in range(found)]
+
+
+def merge_split_results(parts: list[tuple[str, dict[str, Any], int | None]]) -> dict[str, Any]:
+    """Merge the results of one dataset evaluated in parts (R-7.8).
+
+    Each part is ``(name, result without details, sample count)``; see
+    :func:`result_sample_count`.  Every numeric metric present in all parts is
+    averaged weighted by the sample counts (metrics are taken to be per-sample
+    means, like accuracy).  Metrics missing from some part are dropped and
+    listed under ``_meta.dropped_metrics``.  A part with ``error``, or without a
+    sample count, makes the merged result an ``error``.
+
+    >>> merge_split_results([('d_0', {'accuracy': 60}, 100), ('d_1', {'accuracy': 90}, 200)])
+    {'accuracy': 80.0, '_meta': {'num_samples': 300, 'merged_from': ['d_0', 'd_1']}}
+    """
+    if not parts:
+        return {"error": "no split result to merge"}
+    failed = [f"{name}: {result['error']}" for name, result, _ in parts if is_error(result)]
+    if failed:
+        return {"error": "split result failed: " + "; ".join(failed)}
+    uncounted = [name for name, _, n in parts if n is None]
+    if uncounted:
+        return {
+            "error": f"cannot weight split results: {uncounted!r} have neither _meta.num_samples nor details; "
+            "re-run the evaluation with details kept"
+        }
+    counts = [n or 0 for _, _, n in parts]
+    total = sum(counts)
+    if total == 0:
+        return {"error": "cannot weight split results: every part has 0 samples"}
+    metrics = [numeric_metrics(result) for _, result, _ in parts]
+    names = [m for m in metrics[0] if all(m in other for other in metrics[1:])]
+    dropped = sorted({m for ms in metrics for m in ms} - set(names))
+    merged: dict[str, Any] = {
+        m: math.fsum(ms[m] * n for ms, n in zip(metrics, counts) if n) / total for m in names
+    }
+    meta: dict[str, Any] = {"num_samples": total, "merged_from": [name for name, _, _ in parts]}
+    if dropped:
+        meta["dropped_metrics"] = dropped
+    merged[META_KEY] = meta
+    return merged

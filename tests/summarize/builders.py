@@ -30,7 +30,10 @@ def write_result(run_dir: Path, model: str, abbr: str, result: Any, *, indent: i
 # The fixed result set of reference §3.7.
 REFERENCE_RESULTS: dict[str, dict[str, dict[str, Any]]] = {
     "m1": {
-        "sub_a": {"accuracy": 50, "details": [{"pred": "A", "answer": "A", "correct": True}, {"pred": "B", "answer": "C", "correct": False}]},
+        "sub_a": {
+            "accuracy": 50,
+            "details": [{"pred": "A", "answer": "A", "correct": True}, {"pred": "B", "answer": "C", "correct": False}],
+        },
         "sub_b": {"accuracy": 70, "score": 1},
         "sub_c": {"accuracy": 90, "score": 3},
         "broken": {"error": "score() raised ValueError: boom"},

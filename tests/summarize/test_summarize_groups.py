@@ -40,7 +40,10 @@ def _config(groups: list[Any], datasets: tuple[str, ...] = ("a", "b")) -> dict[s
         ({"name": "g", "subsets": ["a"], "weight": {"a": 1}}, "'g': unknown key 'weight' (did you mean 'weights'?)"),
         ({"name": "g", "subsets": ["a", ["b", "accuracy"]]}, "'g': key 'subsets' mixes [abbr, metric] pairs and bare"),
         ({"name": "g", "subsets": [["a", "acc"]], "weights": {"zz": 1}}, "'g': weights key 'zz' names no subset"),
-        ({"name": "g", "subsets": [["a", "acc"], ["b", "acc"]], "weights": {"a": 1}}, "gives no weight to subsets ['b@acc']"),
+        (
+            {"name": "g", "subsets": [["a", "acc"], ["b", "acc"]], "weights": {"a": 1}},
+            "gives no weight to subsets ['b@acc']",
+        ),
         ({"name": "g", "subsets": ["a"], "weights": {"a": -1}}, "weights['a'] must be a finite number ≥ 0, got -1"),
         ({"name": "g", "subsets": ["a"], "std": True, "weights": {"a": 1}}, "'weights' has no effect with std=True"),
         ({"name": "g", "subsets": ["a"], "std": True, "sum": True}, "choose several aggregations"),
@@ -88,7 +91,10 @@ def test_duplicate_group_names_are_an_error() -> None:
 
 
 def test_every_problem_is_reported_at_once() -> None:
-    groups = [{"name": "g1", "subsets": ["a"], "wieghts": {}}, {"name": "g2", "subsets": ["a"], "transforms": {"a": "x.y"}}]
+    groups = [
+        {"name": "g1", "subsets": ["a"], "wieghts": {}},
+        {"name": "g2", "subsets": ["a"], "transforms": {"a": "x.y"}},
+    ]
     with pytest.raises(ConfigError) as info:
         validate_summarizer_config(_config(groups))
     assert "2 problems" in str(info.value)
@@ -197,7 +203,9 @@ def test_group_with_some_datasets_not_in_the_run_is_an_error() -> None:
 def test_metric_only_renames() -> None:
     values = {"a": {"accuracy": 10.0}, "b": {"accuracy": 20.0}}
     # metric='standard_deviation' without std=True is still a mean
-    scores = _run(values, [{"name": "g", "subsets": [["a", "accuracy"], ["b", "accuracy"]], "metric": "standard_deviation"}])
+    scores = _run(
+        values, [{"name": "g", "subsets": [["a", "accuracy"], ["b", "accuracy"]], "metric": "standard_deviation"}]
+    )
     assert scores.values["m1"]["g"] == {"standard_deviation": 15.0}
 
 
@@ -297,7 +305,11 @@ def test_nested_group_equals_hand_computed_aggregate(xs: list[float], ws: list[f
     groups = [
         {"name": "left", "subsets": [["d0", "accuracy"], ["d1", "accuracy"]], "weights": {"d0": ws[0], "d1": ws[1]}},
         {"name": "right", "subsets": [["d2", "accuracy"], ["d3", "accuracy"]], "harmonic_mean": True},
-        {"name": "top", "subsets": [["left", "weighted_average"], ["right", "harmonic_mean"]], "transforms": {"right": "100 - x"}},
+        {
+            "name": "top",
+            "subsets": [["left", "weighted_average"], ["right", "harmonic_mean"]],
+            "transforms": {"right": "100 - x"},
+        },
     ]
     got = _run(values, groups).values["m1"]["top"]["naive_average"]
     left = (xs[0] * ws[0] + xs[1] * ws[1]) / (ws[0] + ws[1])

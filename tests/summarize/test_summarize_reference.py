@@ -115,7 +115,11 @@ def test_files_match_golden_bytes(result, kind: str) -> None:
 
 def test_stdout_text_matches_golden(result) -> None:
     assert result.text + "\n" == (GOLDEN / "stdout.txt").read_text()
-    assert result.text.startswith(result.paths["txt"].read_text().split("\n", 3)[3].split("\n$$$", 1)[0])
+    # the printed table is the .txt file's tabulate section, followed by the markdown table
+    txt = result.paths["txt"].read_text()
+    tabulate_section = txt.split("^" * 128 + "\n", 1)[1].split("\n" + "$" * 128, 1)[0]
+    assert result.text.startswith(tabulate_section + "\n\n\nThe markdown format results is as below:\n\n")
+    assert result.text.endswith(result.paths["md"].read_text())
 
 
 def test_files_are_named_by_time(result, run_dir: Path) -> None:

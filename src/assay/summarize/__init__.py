@@ -1,1 +1,58 @@
-"""assay.summarize."""
+"""Summarizers: from a run's result files to leaderboard tables (R-7).
+
+``DefaultSummarizer`` reads ``<run_dir>/results/<model>/<dataset>.json``,
+computes ``summary_groups`` and writes ``<run_dir>/summary/summary_<time>.{txt,csv,md,json}``.
+It needs the result files only: no dataset is loaded.
+
+Example:
+    >>> import json, pathlib, tempfile
+    >>> run = pathlib.Path(tempfile.mkdtemp())
+    >>> for abbr, acc in [('a', 60), ('b', 90)]:
+    ...     p = run / 'results' / 'm1' / f'{abbr}.json'
+    ...     p.parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = p.write_text(json.dumps({'accuracy': acc}))
+    >>> config = {'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'a'}, {'abbr': 'b'}],
+    ...           'work_dir': str(run),
+    ...           'summarizer': {'summary_groups': [{'name': 'avg', 'subsets': [['a', 'accuracy'], ['b', 'accuracy']]}]}}
+    >>> result = run_summarizer(config, time_str='20240101_000000')
+    >>> result.table[-1]
+    ['avg', '-', 'naive_average', '-', '75.00']
+"""
+
+from __future__ import annotations
+
+from assay.summarize._circular import CircularSummarizer
+from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
+from assay.summarize._default import (
+    DefaultSummarizer,
+    build_summarizer,
+    run_summarizer,
+    validate_summarizer_config,
+)
+from assay.summarize._expr import Transform, TransformError, compile_transform
+from assay.summarize._groups import Subset, SummaryGroup, aggregate, parse_summary_groups
+from assay.summarize._model import Scores, SummaryIssue, SummaryResult
+from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryView
+
+__all__ = [
+    "CircularSummarizer",
+    "DefaultSummarizer",
+    "MultiFacetedSummarizer",
+    "Scores",
+    "Subset",
+    "SummaryGroup",
+    "SummaryIssue",
+    "SummaryResult",
+    "SummaryView",
+    "Transform",
+    "TransformError",
+    "aggregate",
+    "build_summarizer",
+    "compile_transform",
+    "eval_mode",
+    "parse_summary_groups",
+    "prompt_hash",
+    "prompt_version",
+    "run_summarizer",
+    "validate_summarizer_config",
+]

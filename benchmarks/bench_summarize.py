@@ -1,0 +1,128 @@
+"""Summarizer speed: 100 models × 500 datasets with 20 summary groups.
+
+Generates a results folder in a temporary directory, then times
+``run_summarizer`` (reading 50 000 result files, computing the groups, writing
+the .txt/.csv/.md/.json files).  Also times reading one large result file with
+and without cutting out its details.  Prints figures; asserts nothing.
+
+Run:  python benchmarks/bench_summarize.py [--models 100] [--datasets 500] [--groups 20] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from assay.results import read_result_without_details
+from assay.summarize import run_summarizer
+
+GEN = "opencompass.openicl.icl_inferencer.GenInferencer"
+
+
+def make_run(root: Path, n_models: int, n_datasets: int, n_groups: int, seed: int = 0) -> dict[str, Any]:
+    rnd = random.Random(seed)
+    run = root / "20240101_000000"
+    datasets = [f"bench_ds_{i:04d}" for i in range(n_datasets)]
+    models = [f"model_{i:03d}" for i in range(n_models)]
+    for m in models:
+        folder = run / "results" / m
+        folder.mkdir(parents=True)
+        for d in datasets:
+            result: dict[str, Any] = {"accuracy": rnd.uniform(0, 100), "f1": rnd.uniform(0, 100)}
+            if rnd.random() < 0.1:
+                result["details"] = [{"pred": "A", "answer": "B", "correct": False}] * 20
+            (folder / f"{d}.json").write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    per_group = max(1, n_datasets // n_groups)
+    groups = []
+    for g in range(n_groups):
+        members = datasets[g * per_group : (g + 1) * per_group] or datasets[:per_group]
+        kind = g % 4
+        if kind == 0:
+            groups.append({"name": f"grp_{g}", "subsets": [[d, "accuracy"] for d in members]})
+        elif kind == 1:
+            groups.append({"name": f"grp_{g}", "subsets": members, "weights": {d: rnd.randint(1, 9) for d in members}})
+        elif kind == 2:
+            groups.append({"name": f"grp_{g}", "subsets": members, "std": True})
+        else:
+            groups.append({"name": f"grp_{g}", "subsets": members, "transforms": {members[0]: "100 - x"}})
+    return {
+        "models": [{"abbr": m} for m in models],
+        "datasets": [
+            {
+                "abbr": d,
+                "infer_cfg": {
+                    "prompt_template": {
+                        "type": "opencompass.openicl.icl_prompt_template.PromptTemplate",
+                        "template": d,
+                    },
+                    "retriever": {"type": "opencompass.openicl.icl_retriever.ZeroRetriever"},
+                    "inferencer": {"type": GEN},
+                },
+            }
+            for d in datasets
+        ],
+        "work_dir": str(run),
+        "summarizer": {"summary_groups": groups},
+    }
+
+
+def bench_summary(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        config = make_run(Path(tmp), args.models, args.datasets, args.groups)
+        print(f"generated {args.models} × {args.datasets} result files in {time.perf_counter() - t0:.1f} s")
+        times = []
+        for i in range(args.repeat):
+            t0 = time.perf_counter()
+            result = run_summarizer(config, time_str=f"20240101_00000{i}")
+            times.append(time.perf_counter() - t0)
+        rows = len(result.table) - 1
+        print(
+            f"summarize: {rows} rows × {args.models} models: best {min(times):.3f} s, "
+            f"median {statistics.median(times):.3f} s over {args.repeat} runs"
+        )
+
+
+def bench_large_file(entries: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.json"
+        details = [
+            {"pred": "x" * 40, "answer": "y", "correct": i % 2 == 0, "origin_prompt": "q" * 80} for i in range(entries)
+        ]
+        path.write_text(json.dumps({"accuracy": 50.0, "details": details}, indent=4))
+        size = path.stat().st_size / 1e6
+        t0 = time.perf_counter()
+        read_result_without_details(path, count_details=True)
+        cut = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        orjson.loads(path.read_bytes())
+        full = time.perf_counter() - t0
+        print(
+            f"one {size:.0f} MB result file ({entries} details): details cut out {cut:.3f} s, full parse {full:.3f} s"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--datasets", type=int, default=500)
+    parser.add_argument("--groups", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--large-entries", type=int, default=200_000)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    bench_summary(args)
+    bench_large_file(args.large_entries)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""``CircularSummarizer``: one row per abbr, one column per model × metric type (R-7.7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from assay.errors import ConfigError
+from assay.registry import SUMMARIZERS
+from assay.summarize._default import DefaultSummarizer
+from assay.summarize._model import SummaryResult
+from assay.summarize._table import DASH, format_value
+from assay.workdir import new_timestamp
+
+__all__ = ["CircularSummarizer"]
+
+
+@SUMMARIZERS.register_module()
+class CircularSummarizer(DefaultSummarizer):
+    """A table with two header rows: model names over their metric columns, then the metric names.
+
+    Made for circular evaluation, whose datasets report several metrics
+    (``acc_origin``, ``perf_circular``, …) that read best side by side.
+
+    Args:
+        config: the run config (see :class:`DefaultSummarizer`).
+        dataset_abbrs: the rows, abbrs only (``''`` for a separator).  Omitted:
+            every dataset of the run, then every computed group.
+        summary_groups: as for :class:`DefaultSummarizer`.
+        metric_types: the metrics shown for each model, in order (required).
+
+    The columns are ``dataset, version, mode`` then, for each model, one
+    column per metric type; a missing value is ``-``.
+
+    >>> import tempfile
+    >>> cfg = {'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'd'}], 'work_dir': tempfile.mkdtemp()}
+    >>> table = CircularSummarizer(cfg, metric_types=['acc', 'perf']).summarize(time_str='t').table
+    >>> table[0], table[1]
+    (['dataset', 'version', 'mode', 'm1', '-'], ['-', '-', '-', 'acc', 'perf'])
+    """
+
+    text_columns = 3
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        dataset_abbrs: Sequence[Any] | None = None,
+        summary_groups: Sequence[Any] | None = None,
+        prompt_db: Any = None,
+        metric_types: Sequence[str] | None = None,
+        **unknown: Any,
+    ) -> None:
+        super().__init__(config, None, summary_groups, prompt_db, **unknown)
+        if (
+            not isinstance(metric_types, Sequence)
+            or isinstance(metric_types, str)
+            or not metric_types
+            or not all(isinstance(m, str) and m for m in metric_types)
+        ):
+            raise ConfigError(
+                f"CircularSummarizer: key 'metric_types' must be a non-empty list of metric names, got {metric_types!r}"
+            )
+        self.metric_types = list(metric_types)
+        self.row_abbrs: list[str] | None = None
+        if dataset_abbrs is not None:
+            if isinstance(dataset_abbrs, str) or not isinstance(dataset_abbrs, Sequence):
+                raise ConfigError("CircularSummarizer: key 'dataset_abbrs' must be a list of abbrs")
+            for i, item in enumerate(dataset_abbrs):
+                if not isinstance(item, str):
+                    raise ConfigError(
+                        f"CircularSummarizer: dataset_abbrs[{i}] must be an abbr string (the metric columns come "
+                        f"from metric_types), got {item!r:.80}"
+                    )
+            self.row_abbrs = list(dataset_abbrs)
+
+    def summarize(self, output_path: str | None = None, time_str: str | None = None) -> SummaryResult:
+        """Write ``summary_<time>.{txt,csv,md,json}`` with the two-header-row table."""
+        time_str = time_str or new_timestamp()
+        scores = self.load_scores()
+        abbrs = self.row_abbrs if self.row_abbrs is not None else scores.dataset_abbrs + scores.groups
+        k = len(self.metric_types)
+        header1 = ["dataset", "version", "mode"]
+        header2 = [DASH, DASH, DASH]
+        for column in scores.columns:
+            header1 += [column] + [DASH] * (k - 1)
+            header2 += self.metric_types
+        table = [header1, header2]
+        json_rows: list[dict[str, Any]] = []
+        for abbr in abbrs:
+            if abbr not in scores.metrics:
+                table.append([abbr, DASH, DASH] + [DASH] * (k * len(scores.columns)))
+                json_rows.append({"dataset": abbr, "placeholder": True})
+                continue
+            version, mode = scores.versions.get(abbr, DASH), scores.modes.get(abbr, DASH)
+            row = [abbr, version, mode]
+            values: dict[str, dict[str, float | None]] = {}
+            for column in scores.columns:
+                got = scores.values[column].get(abbr, {})
+                values[column] = {m: got.get(m) for m in self.metric_types}
+                row += [DASH if (v := got.get(m)) is None else format_value(v) for m in self.metric_types]
+            table.append(row)
+            json_rows.append({"dataset": abbr, "version": version, "mode": mode, "values": values})
+        return self.write_summary(
+            scores,
+            table,
+            json_rows,
+            output_path=output_path,
+            time_str=time_str,
+            extra={"metric_types": self.metric_types},
+        )

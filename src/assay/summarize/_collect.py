@@ -1,0 +1,342 @@
+"""Reading a run's result files into :class:`~assay.summarize._model.Scores` (R-7.1, R-7.2, R-7.8).
+
+Also the two per-dataset columns that come from the config rather than the
+results: the prompt ``version`` hash and the inference ``mode``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
+from assay.config.dump import plainify, type_path
+from assay.errors import InputFileError
+from assay.results import (
+    META_KEY,
+    METRIC_BLACKLIST,
+    METRIC_WHITELIST,
+    merge_split_results,
+    order_metrics,
+    read_result_without_details,
+    result_sample_count,
+    split_result_paths,
+)
+from assay.summarize._model import Scores, SummaryIssue
+
+__all__ = ["collect_scores", "eval_mode", "prompt_hash", "prompt_version"]
+
+logger = logging.getLogger(__name__)
+
+
+def prompt_hash(dataset_cfg: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> str:
+    """The full SHA-256 hex digest of a dataset's ``infer_cfg``, computed as OpenCompass computes it.
+
+    The config is first turned into plain data (classes become
+    ``'module.QualName'`` strings, as in a dumped config).  Old-style configs
+    with ``infer_cfg.reader_cfg`` get a synthesised ``reader`` entry, split
+    names copied into the retriever and every ``type`` cut to its last dotted
+    component; ``retriever.fix_id_list`` moves to ``inferencer.fix_id_list``.
+    A list of several dataset configs hashes the comma-joined hashes of its
+    items.  The caller's config is not modified.
+
+    >>> cfg = {'infer_cfg': {
+    ...     'prompt_template': {'type': 'opencompass.openicl.icl_prompt_template.PromptTemplate', 'template': '{q}'},
+    ...     'retriever': {'type': 'opencompass.openicl.icl_retriever.ZeroRetriever'},
+    ...     'inferencer': {'type': 'opencompass.openicl.icl_inferencer.GenInferencer'}}}
+    >>> prompt_hash(cfg)[:6]
+    '4d3a0b'
+    """
+    if isinstance(dataset_cfg, Sequence) and not isinstance(dataset_cfg, (str, bytes, Mapping)):
+        items = list(dataset_cfg)
+        if len(items) != 1:
+            joined = ",".join(prompt_hash(c) for c in items)
+            return hashlib.sha256(joined.encode()).hexdigest()
+        dataset_cfg = items[0]
+    cfg = plainify(dataset_cfg)
+    infer = cfg.get("infer_cfg")
+    if not isinstance(infer, dict):
+        raise ValueError("the dataset config has no infer_cfg dict")
+    infer = copy.deepcopy(infer)
+    if "reader_cfg" in infer:
+        outer = cfg.get("reader_cfg") or {}
+        inner = infer["reader_cfg"] if isinstance(infer["reader_cfg"], dict) else {}
+        infer["reader"] = {
+            "type": "DatasetReader",
+            "input_columns": outer.get("input_columns"),
+            "output_column": outer.get("output_column"),
+        }
+        retriever = infer.setdefault("retriever", {})
+        if isinstance(retriever, dict):
+            if "train_split" in inner:
+                retriever["index_split"] = inner["train_split"]
+            if "test_split" in inner:
+                retriever["test_split"] = inner["test_split"]
+        for value in infer.values():
+            if isinstance(value, dict) and isinstance(value.get("type"), str):
+                value["type"] = value["type"].rsplit(".", 1)[-1]
+    retriever = infer.get("retriever")
+    if isinstance(retriever, dict) and "fix_id_list" in retriever:
+        inferencer = infer.setdefault("inferencer", {})
+        if isinstance(inferencer, dict):
+            inferencer["fix_id_list"] = retriever.pop("fix_id_list")
+    return hashlib.sha256(json.dumps(infer, sort_keys=True).encode()).hexdigest()
+
+
+def prompt_version(dataset_cfg: Mapping[str, Any]) -> str:
+    """The ``version`` column: the first 6 hex digits of :func:`prompt_hash`, or ``-`` without an ``infer_cfg``.
+
+    >>> prompt_version({'abbr': 'x'})
+    '-'
+    """
+    try:
+        return prompt_hash(dataset_cfg)[:6]
+    except (ValueError, TypeError, AttributeError) as exc:
+        logger.debug("no prompt version for %r: %s", dataset_cfg.get("abbr"), exc)
+        return "-"
+
+
+def eval_mode(dataset_cfg: Mapping[str, Any]) -> str:
+    """The ``mode`` column from ``infer_cfg.inferencer.type`` (a class or a string).
+
+    ``gen`` (GenInferencer), ``ppl`` (PPLInferencer, PPLOnlyInferencer), ``ll``
+    (LLInferencer), ``unknown`` for any other inferencer, ``-`` without one.
+
+    >>> eval_mode({'infer_cfg': {'inferencer': {'type': 'opencompass.openicl.icl_inferencer.PPLInferencer'}}})
+    'ppl'
+    """
+    infer = dataset_cfg.get("infer_cfg")
+    inferencer = infer.get("inferencer") if isinstance(infer, Mapping) else None
+    kind = inferencer.get("type") if isinstance(inferencer, Mapping) else None
+    if kind is None or kind == "":
+        return "-"
+    name = kind if isinstance(kind, str) else type_path(kind)
+    if "GenInferencer" in name:
+        return "gen"
+    if "PPLInferencer" in name or "PPLOnlyInferencer" in name:
+        return "ppl"
+    if "LLInferencer" in name:
+        return "ll"
+    logger.debug("unknown inferencer %r of dataset %r", name, dataset_cfg.get("abbr"))
+    return "unknown"
+
+
+def collect_scores(config: Mapping[str, Any], run_dir: Path) -> Scores:
+    """Read every (model, dataset) result of the config under ``run_dir/results``.
+
+    Problems never abort: each is recorded in ``Scores.issues`` (naming the
+    file and the offending value) and the cell shows ``-``.
+    """
+    models = list(config.get("models") or [])
+    datasets = list(config.get("datasets") or [])
+
+    columns: list[str] = []
+    model_files: list[tuple[str, str]] = []  # (file abbr, column)
+    seen_files: set[str] = set()
+    for model in models:
+        column = summarizer_abbr(model)
+        file_abbr = model_abbr(model)
+        if column not in columns:
+            columns.append(column)
+        elif file_abbr not in seen_files:
+            logger.warning("models share the column %r; the later one wins per dataset", column)
+        if file_abbr not in seen_files:
+            seen_files.add(file_abbr)
+            model_files.append((file_abbr, column))
+    scores = Scores(columns=columns)
+
+    dataset_cfgs: dict[str, Mapping[str, Any]] = {}
+    for i, ds in enumerate(datasets):
+        abbr = dataset_abbr(ds)
+        if abbr in dataset_cfgs:
+            scores.add_issue(
+                SummaryIssue(
+                    "error",
+                    f"dataset abbr {abbr!r} appears more than once in the config (again at datasets[{i}]); "
+                    "its results share one file and it is shown once",
+                    dataset=abbr,
+                )
+            )
+            continue
+        dataset_cfgs[abbr] = ds
+        scores.dataset_abbrs.append(abbr)
+        scores.versions[abbr] = prompt_version(ds)
+        scores.modes[abbr] = eval_mode(ds)
+
+    results_dir = run_dir / "results"
+    if not results_dir.is_dir():
+        scores.add_issue(SummaryIssue("warning", f"the run directory has no results/ folder ({results_dir})"))
+    results_root = str(results_dir)
+    seen_metrics: dict[str, dict[str, tuple[str, ...]]] = {}  # abbr → column → its metric names
+    for file_abbr, column in model_files:
+        reader = _ModelReader(scores, run_dir, os.path.join(results_root, file_abbr), f"results/{file_abbr}", column)
+        model_values = scores.values[column]
+        for abbr in scores.dataset_abbrs:
+            result = reader.read(abbr)
+            if result is None:
+                if (column, abbr) in scores.cell_errors:
+                    model_values.pop(abbr, None)
+                continue
+            values = _metrics_of(scores, result, column, abbr, f"{reader.rel_dir}/{abbr}.json")
+            if values is None:
+                model_values.pop(abbr, None)
+                continue
+            if scores.cell_errors:
+                scores.cell_errors.pop((column, abbr), None)
+            model_values[abbr] = values
+            seen_metrics.setdefault(abbr, {})[column] = tuple(values)
+
+    ordered_cache: dict[tuple[str, ...], list[str]] = {}
+    for abbr in scores.dataset_abbrs:
+        per_model = seen_metrics.get(abbr)
+        if not per_model:
+            continue
+        distinct = set(per_model.values())
+        if len(distinct) == 1:
+            names = next(iter(distinct))
+            if names not in ordered_cache:
+                ordered_cache[names] = order_metrics(list(names))
+            scores.metrics[abbr] = ordered_cache[names]
+            continue
+        union: dict[str, None] = {}
+        for names in per_model.values():
+            union.update(dict.fromkeys(names))
+        scores.metrics[abbr] = order_metrics(list(union))
+        lists = {c: order_metrics(list(m)) for c, m in per_model.items()}
+        if len({tuple(m) for m in lists.values()}) > 1:
+            detail = "; ".join(f"{c}: {m}" for c, m in lists.items())
+            scores.add_issue(
+                SummaryIssue(
+                    "warning",
+                    f"models report different metrics ({detail}); showing the union, '-' where absent",
+                    dataset=abbr,
+                )
+            )
+    return scores
+
+
+class _ModelReader:
+    """Reads one model's result files; paths are plain strings (this loop runs once per result file)."""
+
+    def __init__(self, scores: Scores, run_dir: Path, model_dir: str, rel_dir: str, column: str) -> None:
+        self.scores, self.run_dir, self.model_dir, self.rel_dir, self.column = (
+            scores,
+            run_dir,
+            model_dir,
+            rel_dir,
+            column,
+        )
+        try:
+            self.names = set(os.listdir(model_dir))
+        except OSError:
+            self.names = set()
+
+    def read(self, abbr: str) -> dict[str, Any] | None:
+        """The result of one dataset, merged from split files if need be; ``None`` when unavailable."""
+        file_name = f"{abbr}.json"
+        path = f"{self.model_dir}{os.sep}{file_name}"
+        if file_name in self.names if os.sep not in abbr else os.path.isfile(path):
+            try:
+                result, _ = read_result_without_details(path)
+            except InputFileError as exc:
+                rel = f"{self.rel_dir}/{file_name}"
+                self._unreadable(abbr, rel, str(exc).replace(path, rel))
+                return None
+            if META_KEY in result or "error" in result:
+                return self._accept(abbr, f"{self.rel_dir}/{file_name}", result)
+            self.scores.raw[self.column][abbr] = result
+            return result
+        if f"{abbr}_0.json" not in self.names and not any(n.startswith(f"{abbr}_") for n in self.names):
+            return None
+        try:
+            parts = split_result_paths(self.model_dir, abbr, self.names)
+        except InputFileError as exc:
+            self._unreadable(abbr, f"{self.rel_dir}/{file_name}", str(exc).replace(self.model_dir, self.rel_dir))
+            return None
+        if not parts:
+            return None
+        read: list[tuple[str, dict[str, Any], int | None]] = []
+        for part in parts:
+            part_rel = f"{self.rel_dir}/{part.name}"
+            try:
+                result, n = read_result_without_details(part, count_details=True)
+            except InputFileError as exc:
+                self._unreadable(abbr, part_rel, str(exc).replace(str(part), part_rel))
+                return None
+            read.append((part.stem, result, result_sample_count(result, n)))
+        logger.debug("merging %d split results of %s for %s", len(parts), abbr, self.column)
+        return self._accept(abbr, f"{self.rel_dir}/{abbr}_*.json", merge_split_results(read))
+
+    def _unreadable(self, abbr: str, rel: str, message: str) -> None:
+        scores, column = self.scores, self.column
+        scores.raw[column][abbr] = {"error": message}
+        scores.cell_errors[(column, abbr)] = message
+        scores.add_issue(SummaryIssue("error", message, model=column, dataset=abbr, file=rel))
+
+    def _accept(self, abbr: str, rel: str, result: dict[str, Any]) -> dict[str, Any] | None:
+        scores, column = self.scores, self.column
+        scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
+        if "error" in result:
+            message = f"evaluation failed: {result['error']}"
+            scores.cell_errors[(column, abbr)] = message
+            scores.add_issue(SummaryIssue("error", message, model=column, dataset=abbr, file=rel))
+            return None
+        return result
+
+
+_WHITELIST = frozenset(METRIC_WHITELIST)
+_SKIP = frozenset(METRIC_BLACKLIST | {"details", META_KEY})
+
+
+def _metrics_of(scores: Scores, result: dict[str, Any], column: str, abbr: str, rel: str) -> dict[str, float] | None:
+    """The finite numeric metrics of a result, in file order; issues for values that cannot be used.
+
+    The same selection as :func:`assay.results.numeric_metrics` (``bool`` counts
+    as 1/0), in one pass since it runs once per result file.
+    """
+    values: dict[str, float] = {}
+    for name, raw in result.items():
+        kind = type(raw)
+        if kind is float or kind is int or kind is bool or isinstance(raw, (int, float)):
+            if name in _SKIP:
+                continue
+            try:
+                value = float(raw)
+            except OverflowError:
+                value = math.inf
+            if value - value != 0.0:  # NaN or infinite
+                scores.add_issue(
+                    SummaryIssue(
+                        "error",
+                        f"{rel}: metric {name!r} is {raw!r}, not a finite number; shown as missing",
+                        model=column,
+                        dataset=abbr,
+                        file=rel,
+                    )
+                )
+                continue
+            values[name] = value
+        elif name in _WHITELIST:
+            scores.add_issue(
+                SummaryIssue(
+                    "warning",
+                    f"{rel}: metric {name!r} is not a number ({kind.__name__} {raw!r:.60}); ignored",
+                    model=column,
+                    dataset=abbr,
+                    file=rel,
+                )
+            )
+    if not values:
+        keys = [k for k in result if k != META_KEY]
+        message = f"{rel}: no numeric metric (keys: {keys!r:.200})"
+        scores.cell_errors[(column, abbr)] = message
+        scores.add_issue(SummaryIssue("error", message, model=column, dataset=abbr, file=rel))
+        return None
+    return values

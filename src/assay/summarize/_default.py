@@ -1,0 +1,382 @@
+"""``DefaultSummarizer`` and the functions the command line calls (R-7.1 … R-7.7)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from assay.config.abbr import dataset_abbr, model_abbr
+from assay.errors import ConfigError, InputFileError, RegistryError
+from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
+from assay.registry import SUMMARIZERS, resolve_type
+from assay.summarize._collect import collect_scores
+from assay.summarize._groups import SummaryGroup, apply_groups, parse_summary_groups
+from assay.summarize._model import Scores, SummaryResult
+from assay.summarize._table import (
+    HEADER,
+    TableRow,
+    build_rows,
+    render_csv,
+    render_markdown,
+    render_raw,
+    render_simple,
+    render_stdout,
+    render_txt,
+    rows_to_table,
+)
+from assay.workdir import new_timestamp
+
+__all__ = [
+    "DefaultSummarizer",
+    "build_summarizer",
+    "log_issues",
+    "parse_dataset_abbrs",
+    "row_json",
+    "run_summarizer",
+    "validate_summarizer_config",
+    "write_json",
+]
+
+logger = logging.getLogger(__name__)
+
+DatasetAbbrs = list[str | tuple[str, str]]
+
+
+def parse_dataset_abbrs(value: Any, where: str = "summarizer.dataset_abbrs") -> DatasetAbbrs | None:
+    """Validate a ``dataset_abbrs`` list: abbr strings (``''`` for a separator) and ``[abbr, metric]`` pairs.
+
+    >>> parse_dataset_abbrs(['a', ['b', 'accuracy'], ''])
+    ['a', ('b', 'accuracy'), '']
+    """
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
+        raise ConfigError(f"{where} must be a list of abbrs and [abbr, metric] pairs, got {type(value).__name__}")
+    out: DatasetAbbrs = []
+    for i, item in enumerate(value):
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Sequence) and len(item) == 2 and all(isinstance(p, str) for p in item):
+            out.append((item[0], item[1]))
+        else:
+            raise ConfigError(f"{where}[{i}] must be an abbr string or an [abbr, metric] pair, got {item!r:.80}")
+    return out
+
+
+def _config_dataset_abbrs(config: Mapping[str, Any]) -> list[str]:
+    datasets = config.get("datasets") or []
+    if not isinstance(datasets, Sequence) or isinstance(datasets, (str, bytes)):
+        raise ConfigError(f"config key 'datasets' must be a list of dataset dicts, got {type(datasets).__name__}")
+    abbrs = []
+    for i, ds in enumerate(datasets):
+        if not isinstance(ds, Mapping):
+            raise ConfigError(f"datasets[{i}] must be a dict, got {type(ds).__name__}")
+        abbrs.append(dataset_abbr(dict(ds)))
+    return abbrs
+
+
+@SUMMARIZERS.register_module()
+class DefaultSummarizer:
+    """Turn a run's result files into tables: ``summary/summary_<time>.{txt,csv,md,json}``.
+
+    Args:
+        config: the whole run config as plain data: ``models``, ``datasets``,
+            ``work_dir`` (the run directory) and ``summarizer``.
+        dataset_abbrs: the rows, in order: abbrs (primary metric), ``[abbr, metric]``
+            pairs and ``''`` separators.  Omitted: every metric of every dataset,
+            then every group metric.
+        summary_groups: group dicts (see :mod:`assay.summarize._groups`).
+        prompt_db: deprecated and ignored.
+        **unknown: other options are ignored with a warning.
+
+    Raises:
+        ConfigError: a mistake in ``dataset_abbrs`` or ``summary_groups``.
+
+    Subclasses override :meth:`summarize` and reuse :meth:`load_scores`,
+    :meth:`build_rows` and :meth:`write_summary`.
+
+    >>> import tempfile
+    >>> run = tempfile.mkdtemp()
+    >>> s = DefaultSummarizer({'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'd'}], 'work_dir': run})
+    >>> print(s.summarize(time_str='20240101_000000').text.splitlines()[2])
+    d          -          -         -       -
+    """
+
+    #: Number of leading text columns in the table (never parsed as numbers).
+    text_columns = len(HEADER)
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        dataset_abbrs: Sequence[Any] | None = None,
+        summary_groups: Sequence[Any] | None = None,
+        prompt_db: Any = None,
+        **unknown: Any,
+    ) -> None:
+        if not isinstance(config, Mapping):
+            raise ConfigError(f"the summarizer needs the run config as a dict, got {type(config).__name__}")
+        self.cfg = config
+        if prompt_db is not None:
+            logger.warning("summarizer option 'prompt_db' is deprecated and ignored; remove it from the config")
+        if unknown:
+            logger.warning("%s ignores the unknown options %s", type(self).__name__, sorted(unknown))
+        self.model_cfgs: list[dict[str, Any]] = [dict(m) for m in (config.get("models") or [])]
+        for m in self.model_cfgs:
+            model_abbr(m)  # raises ConfigError naming the model without abbr or path
+        self.config_dataset_abbrs = _config_dataset_abbrs(config)
+        self.dataset_abbrs = parse_dataset_abbrs(dataset_abbrs)
+        self.summary_groups: list[SummaryGroup] = parse_summary_groups(
+            list(summary_groups) if summary_groups is not None else None,
+            dataset_abbrs=self.config_dataset_abbrs,
+        )
+        work_dir = config.get("work_dir")
+        self.work_dir: Path | None = Path(work_dir) if isinstance(work_dir, (str, Path)) and work_dir else None
+
+    # -- stages ------------------------------------------------------------------------------
+    @property
+    def run_dir(self) -> Path:
+        """The run directory (``work_dir`` of the config)."""
+        if self.work_dir is None:
+            raise ConfigError("the run config has no 'work_dir' (the run directory to summarize)")
+        return self.work_dir
+
+    def load_scores(self) -> Scores:
+        """Read every result and compute every group.
+
+        Raises:
+            InputFileError: the run directory does not exist.
+        """
+        run_dir = self.run_dir
+        if not run_dir.is_dir():
+            raise InputFileError(f"run directory {run_dir} does not exist")
+        if not (run_dir / "results").is_dir() and any(
+            p.is_dir() and (p / "results").is_dir() for p in run_dir.iterdir()
+        ):
+            logger.warning(
+                "%s has no results/ folder but its subfolders do: work_dir should name one run directory "
+                "(<work_dir>/<YYYYmmdd_HHMMSS>), not their parent",
+                run_dir,
+            )
+        scores = collect_scores(self.cfg, run_dir)
+        apply_groups(scores, self.summary_groups)
+        return scores
+
+    def build_rows(
+        self, scores: Scores, dataset_abbrs: Sequence[Any] | None = None, *, skip_placeholders: bool = False
+    ) -> list[TableRow]:
+        """The table rows for ``dataset_abbrs`` (``None``: the default order)."""
+        return build_rows(scores, dataset_abbrs, skip_placeholders=skip_placeholders)
+
+    def output_paths(self, output_path: str | None, time_str: str) -> dict[str, Path]:
+        """``txt``/``csv``/``md``/``json`` paths: ``<run_dir>/summary/summary_<time>.*``, or beside ``output_path``."""
+        if output_path is None:
+            stem = str(self.run_dir / "summary" / f"summary_{time_str}")
+        else:
+            stem = output_path[:-4] if output_path.endswith(".txt") else output_path
+        return {kind: Path(f"{stem}.{kind}") for kind in ("txt", "csv", "md", "json")}
+
+    def summarize(self, output_path: str | None = None, time_str: str | None = None) -> SummaryResult:
+        """Read the results, compute the groups, write the summary files and return what to print.
+
+        Args:
+            output_path: where to write the ``.txt`` (the other files go beside
+                it); default ``<run_dir>/summary/summary_<time>.txt``.
+            time_str: the time stamp in the file names; default now.
+        """
+        time_str = time_str or new_timestamp()
+        scores = self.load_scores()
+        rows = self.build_rows(scores, self.dataset_abbrs)
+        table = rows_to_table(rows, scores.columns)
+        payload_rows = [row_json(r, scores.columns) for r in rows]
+        return self.write_summary(scores, table, payload_rows, output_path=output_path, time_str=time_str)
+
+    def write_summary(
+        self,
+        scores: Scores,
+        table: list[list[str]],
+        json_rows: list[dict[str, Any]],
+        *,
+        output_path: str | None,
+        time_str: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> SummaryResult:
+        """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one table."""
+        paths = self.output_paths(output_path, time_str)
+        simple = render_simple(table, self.text_columns)
+        markdown = render_markdown(table)
+        atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
+        atomic_write_text(paths["csv"], render_csv(table))
+        atomic_write_text(paths["md"], markdown)
+        write_json(paths["json"], self.json_payload(scores, table, json_rows, time_str, extra))
+        logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))
+        log_issues(scores)
+        return SummaryResult(
+            text=render_stdout(simple, markdown),
+            table=table,
+            paths=paths,
+            errors=scores.errors,
+            warnings=scores.warnings,
+            time_str=time_str,
+            scores=scores,
+        )
+
+    def json_payload(
+        self,
+        scores: Scores,
+        table: list[list[str]],
+        json_rows: list[dict[str, Any]],
+        time_str: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The machine-readable summary: every row and cell, every score, every error and warning."""
+        payload: dict[str, Any] = {
+            "time": time_str,
+            "summarizer": type(self).__name__,
+            "models": list(scores.columns),
+            "header": table[0] if table else [],
+            "rows": json_rows,
+            "scores": scores.values,
+            "modes": scores.modes,
+            "versions": scores.versions,
+            "groups": scores.groups,
+            "errors": [i.to_json() for i in scores.errors],
+            "warnings": [i.to_json() for i in scores.warnings],
+        }
+        if extra:
+            payload.update(extra)
+        return payload
+
+
+def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
+    """One table row as JSON: the text columns, every model's value and why a value is missing."""
+    out: dict[str, Any] = {
+        "dataset": row.dataset,
+        "version": row.version,
+        "metric": row.metric,
+        "mode": row.mode,
+        "values": dict(zip(columns, row.values)),
+    }
+    missing = {c: r for c, r in zip(columns, row.reasons) if r is not None}
+    if missing:
+        out["missing"] = missing
+    if row.placeholder:
+        out["placeholder"] = True
+    return out
+
+
+_MAX_LOGGED = 20
+
+
+def write_json(path: Path, payload: dict[str, Any]) -> None:
+    """Write the summary JSON atomically.
+
+    Every number in a summary is finite (non-finite metrics are reported and
+    left out), so the payload is serialized directly, without the slower
+    non-finite check of :func:`assay.fileio.atomic_write_json`.
+    """
+    atomic_write_bytes(path, dumps_json(payload) + b"\n")
+
+
+def log_issues(scores: Scores) -> None:
+    """Log the problems met (the first few one by one, then a count)."""
+    issues = scores.issues
+    for issue in issues[:_MAX_LOGGED]:
+        (logger.warning if issue.level == "error" else logger.info)("summary: %s", issue.describe())
+    if len(issues) > _MAX_LOGGED:
+        logger.warning(
+            "summary: %d more problems; every one is in the raw section and the .json", len(issues) - _MAX_LOGGED
+        )
+
+
+def build_summarizer(config: Mapping[str, Any]) -> DefaultSummarizer:
+    """Instantiate the summarizer that ``config['summarizer']`` describes (no ``type``: DefaultSummarizer).
+
+    Raises:
+        ConfigError: an unknown ``type``, an invalid option, a bad group.
+
+    >>> s = build_summarizer({'models': [], 'datasets': [], 'work_dir': '.',
+    ...                       'summarizer': {'type': 'CircularSummarizer', 'metric_types': ['acc']}})
+    >>> type(s).__name__
+    'CircularSummarizer'
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"the run config must be a dict, got {type(config).__name__}")
+    scfg = config.get("summarizer") or {}
+    if not isinstance(scfg, Mapping):
+        raise ConfigError(f"config key 'summarizer' must be a dict, got {type(scfg).__name__}")
+    options = dict(scfg)
+    spec = options.pop("type", None)
+    if spec is None:
+        cls: Any = DefaultSummarizer
+    else:
+        try:
+            cls = resolve_type(spec, SUMMARIZERS, key="summarizer.type")
+        except RegistryError as exc:
+            raise ConfigError(str(exc)) from None
+        if not isinstance(cls, type) or not callable(getattr(cls, "summarize", None)):
+            raise ConfigError(f"summarizer.type={spec!r} must be a summarizer class (with a summarize() method)")
+    name = getattr(cls, "__name__", repr(cls))
+    try:
+        summarizer = cls(config, **options)
+    except ConfigError:
+        raise
+    except TypeError as exc:
+        raise ConfigError(f"summarizer {name}: {exc}") from exc
+    if not isinstance(summarizer, DefaultSummarizer):
+        logger.debug("summarizer %s does not subclass DefaultSummarizer", name)
+    return summarizer
+
+
+def validate_summarizer_config(config: Mapping[str, Any]) -> None:
+    """Check everything about the summary that can be checked before any evaluation.
+
+    The summarizer ``type`` and options, every summary group (keys, mixed
+    subsets, weights, transforms, forward and self references), ``dataset_abbrs``,
+    the models' and datasets' abbrs.  Duplicate dataset abbrs are an error here:
+    two datasets with one abbr would write one result file.
+
+    Raises:
+        ConfigError: naming the component and the offending key.
+
+    >>> validate_summarizer_config({'models': [], 'datasets': [{'abbr': 'a'}], 'work_dir': '.',
+    ...     'summarizer': {'summary_groups': [{'name': 'g', 'subsets': ['a'], 'weight': {'a': 1}}]}})
+    Traceback (most recent call last):
+    ...
+    assay.errors.ConfigError: summarizer.summary_groups[0] 'g': unknown key 'weight' (did you mean 'weights'?); allowed keys: name, subsets, metric, weights, std, sum, harmonic_mean, transforms
+    """
+    abbrs = _config_dataset_abbrs(config)
+    seen: dict[str, int] = {}
+    dupes: list[str] = []
+    for i, abbr in enumerate(abbrs):
+        if abbr in seen:
+            dupes.append(f"{abbr!r} (datasets[{seen[abbr]}] and datasets[{i}])")
+        else:
+            seen[abbr] = i
+    if dupes:
+        raise ConfigError("dataset abbrs must be unique (each names one result file); repeated: " + ", ".join(dupes))
+    build_summarizer(config)
+
+
+def run_summarizer(
+    config: Mapping[str, Any], *, time_str: str | None = None, output_path: str | None = None
+) -> SummaryResult:
+    """Build the configured summarizer and run it; returns what to print and the paths written.
+
+    Raises:
+        ConfigError: the summarizer config is invalid.
+        InputFileError: the run directory does not exist.
+
+    >>> import tempfile
+    >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
+    ...                          'work_dir': tempfile.mkdtemp()}, time_str='20240101_000000')
+    >>> sorted(result.paths), result.table[1]
+    (['csv', 'json', 'md', 'txt'], ['d', '-', '-', '-', '-'])
+    """
+    summarizer = build_summarizer(config)
+    result = summarizer.summarize(output_path=output_path, time_str=time_str)
+    if isinstance(result, SummaryResult):
+        return result
+    logger.debug("%s.summarize() returned %r, not a SummaryResult", type(summarizer).__name__, type(result))
+    return SummaryResult(time_str=time_str or "")

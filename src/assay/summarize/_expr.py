@@ -1,0 +1,178 @@
+"""Safe arithmetic expressions in ``x`` for summary-group ``transforms``.
+
+A transform such as ``'100 - x'`` rewrites one input of a group before it is
+aggregated.  The expression is parsed with :mod:`ast` and compiled into plain
+Python closures; it is never passed to ``eval``.  Allowed: numbers, the name
+``x``, ``+ - * / ** %``, unary ``+``/``-``, parentheses and the functions
+``abs``, ``min``, ``max`` and ``round``.  Everything else (attribute access,
+other names, subscripts, keyword arguments, comparisons, strings…) is
+rejected when the expression is compiled, i.e. when the config is validated.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Transform", "TransformError", "compile_transform"]
+
+#: Longest accepted expression, in characters (deeply nested input could exhaust the parser).
+MAX_LENGTH = 500
+#: Largest accepted exponent magnitude for ``**``.
+MAX_EXPONENT = 1000.0
+
+_Fn = Callable[[float], float]
+
+
+class TransformError(ValueError):
+    """An expression is not allowed, or failed on a value."""
+
+
+def _pow(a: float, b: float) -> float:
+    if abs(b) > MAX_EXPONENT:
+        raise TransformError(f"exponent {b!r} is larger than {MAX_EXPONENT:g} in magnitude")
+    if a < 0 and not float(b).is_integer():
+        raise TransformError(f"{a!r} ** {b!r} is not a real number")
+    return float(a**b)
+
+
+def _mod(a: float, b: float) -> float:
+    return a % b
+
+
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: _pow,
+    ast.Mod: _mod,
+}
+
+
+def _round(*args: float) -> float:
+    if len(args) == 1:
+        return float(round(args[0]))
+    if len(args) == 2:
+        digits = args[1]
+        if not float(digits).is_integer():
+            raise TransformError(f"round() needs a whole number of digits, got {digits!r}")
+        return float(round(args[0], int(digits)))
+    raise TransformError(f"round() takes 1 or 2 arguments, got {len(args)}")
+
+
+def _abs(*args: float) -> float:
+    if len(args) != 1:
+        raise TransformError(f"abs() takes 1 argument, got {len(args)}")
+    return abs(args[0])
+
+
+def _min(*args: float) -> float:
+    if not args:
+        raise TransformError("min() needs at least 1 argument")
+    return min(args)
+
+
+def _max(*args: float) -> float:
+    if not args:
+        raise TransformError("max() needs at least 1 argument")
+    return max(args)
+
+
+_FUNCTIONS: dict[str, Callable[..., float]] = {"abs": _abs, "min": _min, "max": _max, "round": _round}
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A compiled transform: call it with the input value.
+
+    >>> t = compile_transform('100 - x')
+    >>> t(30.0)
+    70.0
+    """
+
+    source: str
+    _fn: _Fn = field(repr=False, compare=False)
+
+    def __call__(self, x: float) -> float:
+        """Apply the expression to ``x``; raise :class:`TransformError` on a bad result."""
+        try:
+            value = self._fn(float(x))
+        except TransformError:
+            raise
+        except (ArithmeticError, ValueError) as exc:  # ZeroDivisionError, OverflowError, …
+            raise TransformError(f"{self.source!r} failed for x={x!r}: {exc}") from None
+        if not math.isfinite(value):
+            raise TransformError(f"{self.source!r} gives {value!r} for x={x!r}")
+        return value
+
+
+def compile_transform(source: str) -> Transform:
+    """Compile an arithmetic expression in ``x``.
+
+    Raises:
+        TransformError: the expression uses anything but the allowed syntax.
+
+    >>> compile_transform('max(0, min(100, x * 2))')(70)
+    100.0
+    >>> compile_transform("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    assay.summarize._expr.TransformError: '__import__' is not allowed (only x and the functions abs, max, min, round)
+    """
+    if not isinstance(source, str):
+        raise TransformError(f"a transform must be a string expression in x, got {type(source).__name__}")
+    if len(source) > MAX_LENGTH:
+        raise TransformError(f"expression is longer than {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise TransformError(f"not a valid expression: {exc}") from None
+    return Transform(source, _compile(tree.body))
+
+
+def _compile(node: ast.AST) -> _Fn:
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TransformError(f"constant {value!r} is not allowed (only numbers)")
+        try:
+            number = float(value)
+        except OverflowError:
+            raise TransformError(f"constant {value!r} is too large") from None
+        return lambda x: number
+    if isinstance(node, ast.Name):
+        if node.id != "x":
+            raise TransformError(f"name {node.id!r} is not allowed (only x)")
+        return lambda x: x
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile(node.operand)
+        if isinstance(node.op, ast.USub):
+            return lambda x: -inner(x)
+        if isinstance(node.op, ast.UAdd):
+            return inner
+        raise TransformError(f"operator {type(node.op).__name__} is not allowed")
+    if isinstance(node, ast.BinOp):
+        op = _BINARY.get(type(node.op))
+        if op is None:
+            raise TransformError(f"operator {type(node.op).__name__} is not allowed (only + - * / ** %)")
+        left, right = _compile(node.left), _compile(node.right)
+        return lambda x: op(left(x), right(x))
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name):
+            raise TransformError(f"call of {ast.unparse(node.func)!r} is not allowed (only abs, max, min, round)")
+        fn = _FUNCTIONS.get(node.func.id)
+        if fn is None:
+            raise TransformError(f"{node.func.id!r} is not allowed (only x and the functions abs, max, min, round)")
+        if node.keywords:
+            raise TransformError(f"keyword arguments to {node.func.id}() are not allowed")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise TransformError(f"*arguments to {node.func.id}() are not allowed")
+        args = [_compile(a) for a in node.args]
+        return lambda x: fn(*(a(x) for a in args))
+    if isinstance(node, ast.Attribute):
+        raise TransformError(f"attribute access {ast.unparse(node)!r} is not allowed")
+    raise TransformError(f"{type(node).__name__} ({ast.unparse(node)!r}) is not allowed in a transform")

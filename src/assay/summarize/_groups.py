@@ -1,0 +1,533 @@
+"""Summary groups: typed, validated aggregates over datasets and earlier groups (R-7.3).
+
+A group config is a plain dict::
+
+    dict(name='grp', subsets=[['sub_a', 'accuracy'], ['sub_b', 'accuracy']],
+         weights={'sub_a': 1, 'sub_b': 3})
+
+:func:`parse_summary_groups` turns a list of such dicts into :class:`SummaryGroup`
+objects and reports every mistake at once, before any result is read.
+:func:`apply_groups` computes the groups for every model.
+
+Behaviour where OpenCompass is silent or fragile:
+
+* Any missing input makes the group an error for that model (``missing
+  metrics: [...]``), also when *every* input is missing.  A group none of whose
+  subsets names a dataset of the run or an earlier group is not applicable to
+  the run and is skipped (a shared summarizer file may define groups for many
+  benchmarks).
+* The aggregation is chosen by ``std``/``sum``/``harmonic_mean``/``weights``;
+  ``metric`` only renames the output.
+* ``harmonic_mean`` over a value ≤ 0 is undefined: the group becomes an error
+  for that model, naming the offending input (OpenCompass silently clamps
+  every value to at least 1).
+* Sums use :func:`math.fsum`, so an aggregate does not depend on subset order.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+from assay.errors import ConfigError
+from assay.summarize._expr import Transform, TransformError, compile_transform
+from assay.summarize._model import Scores, SummaryIssue
+
+__all__ = [
+    "GROUP_KEYS",
+    "Aggregation",
+    "Subset",
+    "SummaryGroup",
+    "aggregate",
+    "apply_groups",
+    "parse_summary_groups",
+]
+
+logger = logging.getLogger(__name__)
+
+Aggregation = Literal["mean", "std", "sum", "harmonic_mean"]
+
+#: The keys a summary-group dict may have.
+GROUP_KEYS: tuple[str, ...] = ("name", "subsets", "metric", "weights", "std", "sum", "harmonic_mean", "transforms")
+
+
+@dataclass(frozen=True)
+class Subset:
+    """One input of a group: ``[abbr, metric]`` (``metric`` set) or a bare abbr (``metric`` is ``None``)."""
+
+    abbr: str
+    metric: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``abbr@metric`` for a pair, ``abbr`` for a bare string."""
+        return self.abbr if self.metric is None else f"{self.abbr}@{self.metric}"
+
+
+@dataclass(frozen=True)
+class SummaryGroup:
+    """A validated summary group.
+
+    Attributes:
+        name: the abbr of the new row(s).
+        subsets: the inputs, all pairs or all bare abbrs.
+        metric: the name of the default aggregate (``naive_average``, …, or the configured ``metric``).
+        aggregation: ``mean`` (weighted when ``weights``), ``std`` (population), ``sum`` or ``harmonic_mean``.
+        weights: ``abbr`` or ``abbr@metric`` → weight; empty means unweighted.
+        transforms: ``abbr`` or ``abbr@metric`` → expression applied to that input first.
+
+    >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': ['a', 'b'], 'weights': {'a': 1, 'b': 3}})
+    >>> g.metric, g.aggregation, g.bare
+    ('weighted_average', 'mean', True)
+    """
+
+    name: str
+    subsets: tuple[Subset, ...]
+    metric: str
+    aggregation: Aggregation = "mean"
+    weights: Mapping[str, float] = field(default_factory=dict)
+    transforms: Mapping[str, Transform] = field(default_factory=dict)
+
+    @property
+    def bare(self) -> bool:
+        """True when the subsets are bare abbrs (aggregate shared metrics and primary metrics)."""
+        return self.subsets[0].metric is None
+
+    @property
+    def abbrs(self) -> list[str]:
+        """The subsets' abbrs, in order, each once."""
+        return list(dict.fromkeys(s.abbr for s in self.subsets))
+
+    def weight_for(self, abbr: str, metric: str | None) -> float | None:
+        """The weight of one input (``abbr@metric`` first, then ``abbr``), or ``None``."""
+        if metric is not None:
+            w = self.weights.get(f"{abbr}@{metric}")
+            if w is not None:
+                return w
+        return self.weights.get(abbr)
+
+    def transform_for(self, abbr: str, metric: str | None) -> Transform | None:
+        """The transform of one input (``abbr@metric`` first, then ``abbr``), or ``None``."""
+        if metric is not None:
+            t = self.transforms.get(f"{abbr}@{metric}")
+            if t is not None:
+                return t
+        return self.transforms.get(abbr)
+
+    @classmethod
+    def from_config(cls, cfg: Any, *, where: str = "summary group") -> SummaryGroup:
+        """Build a group from its config dict.
+
+        Raises:
+            ConfigError: naming the group and the offending key, with every problem found.
+        """
+        problems: list[str] = []
+        group = _parse_group(cfg, where, problems)
+        if problems or group is None:
+            raise ConfigError(_join_problems(problems))
+        return group
+
+
+def _join_problems(problems: list[str]) -> str:
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems in the summarizer config:\n" + "\n".join(f"  - {p}" for p in problems)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _parse_group(cfg: Any, where: str, problems: list[str]) -> SummaryGroup | None:
+    if not isinstance(cfg, Mapping):
+        problems.append(f"{where} must be a dict with 'name' and 'subsets', got {type(cfg).__name__}: {cfg!r:.80}")
+        return None
+    name = cfg.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append(f"{where}: key 'name' must be a non-empty string, got {name!r}")
+        label = where
+        name = ""
+    else:
+        label = f"{where} {name!r}"
+    start = len(problems)
+
+    for key in cfg:
+        if key not in GROUP_KEYS:
+            close = difflib.get_close_matches(str(key), GROUP_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{label}: unknown key {key!r}{hint}; allowed keys: {', '.join(GROUP_KEYS)}")
+
+    subsets = _parse_subsets(cfg.get("subsets"), label, problems)
+
+    flags: dict[str, bool] = {}
+    for key in ("std", "sum", "harmonic_mean"):
+        value = cfg.get(key, False)
+        if value is None:
+            value = False
+        if not isinstance(value, bool):
+            problems.append(f"{label}: key {key!r} must be True or False, got {value!r}")
+            value = False
+        flags[key] = value
+    chosen = [k for k, v in flags.items() if v]
+    if len(chosen) > 1:
+        problems.append(
+            f"{label}: keys {chosen!r} choose several aggregations; set only one of std, sum, harmonic_mean"
+        )
+
+    weights = _parse_weights(cfg.get("weights"), subsets, label, problems)
+    if weights and (flags["std"] or flags["harmonic_mean"]):
+        which = "std" if flags["std"] else "harmonic_mean"
+        problems.append(f"{label}: key 'weights' has no effect with {which}=True; remove one of them")
+
+    transforms = _parse_transforms(cfg.get("transforms"), subsets, label, problems)
+
+    metric = cfg.get("metric")
+    if metric is not None and (not isinstance(metric, str) or not metric):
+        problems.append(f"{label}: key 'metric' must be a non-empty string (the output name), got {metric!r}")
+        metric = None
+
+    aggregation: Aggregation
+    if flags["std"]:
+        aggregation, default = "std", "standard_deviation"
+    elif flags["sum"]:
+        aggregation, default = "sum", "sum"
+    elif weights:
+        aggregation, default = "mean", "weighted_average"
+    elif flags["harmonic_mean"]:
+        aggregation, default = "harmonic_mean", "harmonic_mean"
+    else:
+        aggregation, default = "mean", "naive_average"
+
+    if len(problems) > start or not subsets or not name:
+        return None
+    return SummaryGroup(
+        name=name,
+        subsets=tuple(subsets),
+        metric=metric or default,
+        aggregation=aggregation,
+        weights=weights,
+        transforms=transforms,
+    )
+
+
+def _parse_subsets(value: Any, label: str, problems: list[str]) -> list[Subset]:
+    if value is None:
+        problems.append(f"{label}: key 'subsets' is required (a list of [abbr, metric] pairs or of abbrs)")
+        return []
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
+        problems.append(f"{label}: key 'subsets' must be a non-empty list, got {value!r:.80}")
+        return []
+    subsets: list[Subset] = []
+    kinds: set[str] = set()
+    for i, item in enumerate(value):
+        if isinstance(item, str):
+            if not item:
+                problems.append(f"{label}: subsets[{i}] is an empty string")
+                continue
+            subsets.append(Subset(item))
+            kinds.add("bare")
+        elif isinstance(item, Sequence) and len(item) == 2 and all(isinstance(p, str) and p for p in item):
+            subsets.append(Subset(item[0], item[1]))
+            kinds.add("pair")
+        else:
+            problems.append(
+                f"{label}: subsets[{i}] must be an abbr string or an [abbr, metric] pair of strings, got {item!r:.80}"
+            )
+    if len(kinds) > 1:
+        problems.append(
+            f"{label}: key 'subsets' mixes [abbr, metric] pairs and bare abbr strings; use one form "
+            "(pairs select each input metric explicitly)"
+        )
+        return []
+    return subsets
+
+
+def _names_subset(key: str, subsets: list[Subset]) -> bool:
+    for s in subsets:
+        if key == s.abbr:
+            return True
+        if s.metric is not None and key == f"{s.abbr}@{s.metric}":
+            return True
+        if s.metric is None and key.startswith(f"{s.abbr}@"):
+            return True
+    return False
+
+
+def _parse_weights(value: Any, subsets: list[Subset], label: str, problems: list[str]) -> dict[str, float]:
+    if value is None or (isinstance(value, Mapping) and not value):
+        return {}
+    if not isinstance(value, Mapping):
+        problems.append(f"{label}: key 'weights' must be a dict {{abbr: weight}}, got {type(value).__name__}")
+        return {}
+    weights: dict[str, float] = {}
+    for key, w in value.items():
+        if not isinstance(key, str):
+            problems.append(f"{label}: weights key {key!r} must be a string (abbr or abbr@metric)")
+            continue
+        if not _is_number(w) or not math.isfinite(w) or w < 0:
+            problems.append(f"{label}: weights[{key!r}] must be a finite number ≥ 0, got {w!r}")
+            continue
+        if subsets and not _names_subset(key, subsets):
+            problems.append(f"{label}: weights key {key!r} names no subset of the group")
+            continue
+        weights[key] = float(w)
+    if not subsets or len(weights) != len(value):
+        return weights
+    unweighted: list[str] = []
+    for s in subsets:
+        if s.metric is not None:
+            ok = f"{s.abbr}@{s.metric}" in weights or s.abbr in weights
+        else:
+            ok = s.abbr in weights or any(k.startswith(f"{s.abbr}@") for k in weights)
+        if not ok:
+            unweighted.append(s.label)
+    if unweighted:
+        problems.append(f"{label}: key 'weights' gives no weight to subsets {unweighted!r}")
+    elif subsets[0].metric is not None:
+        total = math.fsum(w for s in subsets if (w := _lookup(weights, s)) is not None)
+        if total <= 0:
+            problems.append(f"{label}: key 'weights' sums to zero over the subsets")
+    return weights
+
+
+def _lookup(weights: Mapping[str, float], s: Subset) -> float | None:
+    w = weights.get(s.label)
+    return w if w is not None else weights.get(s.abbr)
+
+
+def _parse_transforms(value: Any, subsets: list[Subset], label: str, problems: list[str]) -> dict[str, Transform]:
+    if value is None or (isinstance(value, Mapping) and not value):
+        return {}
+    if not isinstance(value, Mapping):
+        problems.append(
+            f"{label}: key 'transforms' must be a dict {{abbr: 'expression in x'}}, got {type(value).__name__}"
+        )
+        return {}
+    out: dict[str, Transform] = {}
+    for key, source in value.items():
+        if not isinstance(key, str) or (subsets and not _names_subset(key, subsets)):
+            problems.append(f"{label}: transforms key {key!r} names no subset of the group")
+            continue
+        try:
+            out[key] = compile_transform(source)
+        except TransformError as exc:
+            problems.append(f"{label}: transforms[{key!r}] = {source!r:.80} is rejected: {exc}")
+    return out
+
+
+def parse_summary_groups(
+    configs: Any,
+    *,
+    dataset_abbrs: Collection[str] = (),
+    where: str = "summarizer.summary_groups",
+) -> list[SummaryGroup]:
+    """Validate a ``summary_groups`` list and return typed groups.
+
+    Checks every group (keys, subsets, weights, transforms) and the list as a
+    whole: duplicate names, a name that is also a dataset abbr of the run, a
+    subset naming the group itself or a group defined later.
+
+    Raises:
+        ConfigError: listing every problem, each naming the group and the key.
+
+    >>> [g.name for g in parse_summary_groups([{'name': 'g', 'subsets': ['a', 'b']}])]
+    ['g']
+    >>> parse_summary_groups([{'name': 'g', 'subsets': ['g', 'b']}])
+    Traceback (most recent call last):
+    ...
+    assay.errors.ConfigError: summarizer.summary_groups[0] 'g': key 'subsets' names the group itself
+    """
+    if configs is None:
+        return []
+    if isinstance(configs, (Mapping, str, bytes)) or not isinstance(configs, Sequence):
+        raise ConfigError(f"{where} must be a list of group dicts, got {type(configs).__name__}")
+    problems: list[str] = []
+    groups: list[SummaryGroup | None] = []
+    for i, cfg in enumerate(configs):
+        groups.append(_parse_group(cfg, f"{where}[{i}]", problems))
+
+    datasets = set(dataset_abbrs)
+    first_index: dict[str, int] = {}
+    for i, cfg in enumerate(configs):
+        name = cfg.get("name") if isinstance(cfg, Mapping) else None
+        if not isinstance(name, str) or not name:
+            continue
+        if name in first_index:
+            problems.append(f"{where}[{i}] {name!r}: key 'name' repeats the name of {where}[{first_index[name]}]")
+            continue
+        first_index[name] = i
+        if name in datasets:
+            problems.append(f"{where}[{i}] {name!r}: key 'name' is also a dataset abbr of the run; rename the group")
+
+    for i, group in enumerate(groups):
+        if group is None:
+            continue
+        for abbr in group.abbrs:
+            j = first_index.get(abbr)
+            if j is None or abbr in datasets:
+                continue
+            if j == i:
+                problems.append(f"{where}[{i}] {group.name!r}: key 'subsets' names the group itself")
+            elif j > i:
+                problems.append(
+                    f"{where}[{i}] {group.name!r}: key 'subsets' uses group {abbr!r}, which is defined later "
+                    f"({where}[{j}]); move {abbr!r} before it"
+                )
+    if problems:
+        raise ConfigError(_join_problems(problems))
+    return [g for g in groups if g is not None]
+
+
+def aggregate(values: Sequence[float], how: Aggregation = "mean", weights: Sequence[float] | None = None) -> float:
+    """Aggregate input values.
+
+    ``mean`` (Σw·x/Σw with weights), ``sum`` (Σw·x with weights), ``std``
+    (population standard deviation) or ``harmonic_mean`` (n/Σ1/x).  Sums are
+    exact (:func:`math.fsum`), so the order of the inputs does not matter.
+
+    Raises:
+        ValueError: no values, weights summing to zero, or a harmonic mean over
+            a value ≤ 0 (its index is in the message).
+
+    >>> aggregate([60, 90])
+    75.0
+    >>> aggregate([60, 90], weights=[100, 200])
+    80.0
+    >>> aggregate([50, 70], 'std')
+    10.0
+    """
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values to aggregate")
+    if how == "std":
+        mean = math.fsum(values) / n
+        return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
+    if how == "harmonic_mean":
+        for i, v in enumerate(values):
+            if v <= 0:
+                raise ValueError(f"harmonic mean is undefined for a value ≤ 0 (input {i} is {v!r})")
+        return n / math.fsum(1.0 / v for v in values)
+    if weights is not None:
+        # zero weights are skipped so that a non-finite value with weight 0 cannot poison the sum
+        numerator = math.fsum(v * w for v, w in zip(values, weights) if w != 0)
+        if how == "sum":
+            return numerator
+        total = math.fsum(weights)
+        if total == 0:
+            raise ValueError("the weights of the inputs sum to zero")
+        return numerator / total
+    total_values = math.fsum(values)
+    return total_values if how == "sum" else total_values / n
+
+
+def apply_groups(scores: Scores, groups: Sequence[SummaryGroup]) -> None:
+    """Compute every applicable group for every model, in order, and record them in ``scores``.
+
+    A group's metrics are the same for every model: for pairs, its default
+    metric; for bare abbrs, the metrics shared by all subsets (in the first
+    subset's order) followed by the default metric, computed over each subset's
+    primary metric.  A model missing any input gets ``missing metrics: [...]``.
+    """
+    known = set(scores.dataset_abbrs) | set(scores.metrics)
+    for group in groups:
+        if not any(abbr in known for abbr in group.abbrs):
+            logger.debug("summary group %r skipped: none of its subsets is in this run", group.name)
+            continue
+        plan = _plan(scores, group)
+        scores.metrics[group.name] = list(plan)
+        modes = {scores.modes[a] for a in group.abbrs if a in scores.modes and scores.modes[a] != "-"}
+        scores.modes[group.name] = modes.pop() if len(modes) == 1 else ("mixed" if modes else "-")
+        scores.groups.append(group.name)
+        known.add(group.name)
+        for column in scores.columns:
+            _compute_for_model(scores, group, plan, column)
+
+
+class _Input(NamedTuple):
+    """One input of one group metric, with what does not depend on the model resolved once."""
+
+    abbr: str
+    metric: str | None  # None: the abbr has no metric at all
+    transform: Transform | None
+    weight: float | None
+
+
+def _plan(scores: Scores, group: SummaryGroup) -> dict[str, list[_Input]]:
+    """Output metric → its inputs."""
+    if not group.bare:
+        pairs: dict[str, list[tuple[str, str | None]]] = {group.metric: [(s.abbr, s.metric) for s in group.subsets]}
+    else:
+        abbrs = [s.abbr for s in group.subsets]
+        first = scores.metrics.get(abbrs[0], [])
+        others = [set(scores.metrics.get(a, [])) for a in abbrs[1:]]
+        shared = [m for m in first if all(m in o for o in others) and m != group.metric]
+        pairs = {m: [(a, m) for a in abbrs] for m in shared}
+        pairs[group.metric] = [(a, scores.primary_metric(a)) for a in abbrs]
+    return {
+        out: [_Input(a, m, group.transform_for(a, m), group.weight_for(a, m)) for a, m in inputs]
+        for out, inputs in pairs.items()
+    }
+
+
+def _fail(scores: Scores, group: SummaryGroup, column: str, message: str) -> None:
+    scores.raw[column][group.name] = {"error": message}
+    scores.cell_errors[(column, group.name)] = message
+    scores.values[column].pop(group.name, None)
+    scores.add_issue(SummaryIssue("error", message, model=column, dataset=group.name))
+
+
+def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list[_Input]], column: str) -> None:
+    model_values = scores.values[column]
+    missing: list[str] = [a for a in group.abbrs if a not in model_values] if group.bare else []
+    for inputs in plan.values():
+        for inp in inputs:
+            got = model_values.get(inp.abbr)
+            if got is None and group.bare:
+                continue  # listed by abbr above
+            if got is None or inp.metric is None or inp.metric not in got:
+                label = inp.abbr if inp.metric is None else f"{inp.abbr}@{inp.metric}"
+                if label not in missing:
+                    missing.append(label)
+    if missing:
+        _fail(scores, group, column, f"missing metrics: {missing!r}")
+        return
+    weighted = bool(group.weights)
+    result: dict[str, float] = {}
+    for out_metric, inputs in plan.items():
+        xs: list[float] = []
+        ws: list[float] = []
+        for inp in inputs:
+            x = model_values[inp.abbr][inp.metric]  # type: ignore[index]
+            if inp.transform is not None:
+                try:
+                    x = inp.transform(x)
+                except TransformError as exc:
+                    _fail(scores, group, column, f"transform of {inp.abbr}@{inp.metric} failed: {exc}")
+                    return
+            xs.append(x)
+            if weighted:
+                if inp.weight is None:
+                    _fail(scores, group, column, f"weights give no weight to {inp.abbr}@{inp.metric}")
+                    return
+                ws.append(inp.weight)
+        try:
+            value = aggregate(xs, group.aggregation, ws if weighted else None)
+        except ValueError as exc:
+            message = str(exc)
+            if group.aggregation == "harmonic_mean" and "input " in message:
+                bad = [f"{i.abbr}@{i.metric}={x!r}" for i, x in zip(inputs, xs) if x <= 0]
+                message = f"{out_metric}: harmonic mean is undefined for values ≤ 0: {', '.join(bad)}"
+            else:
+                message = f"{out_metric}: {message}"
+            _fail(scores, group, column, message)
+            return
+        if not math.isfinite(value):
+            _fail(scores, group, column, f"{out_metric}: the aggregate is {value!r}")
+            return
+        result[out_metric] = value
+    scores.set_values(column, group.name, result)
+    scores.raw[column][group.name] = dict(result)

@@ -1,0 +1,135 @@
+"""Typed objects passed between the summarizer's stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["Scores", "SummaryIssue", "SummaryResult"]
+
+
+@dataclass(frozen=True)
+class SummaryIssue:
+    """One problem met while summarizing: a failed evaluation, a bad file, a group that could not be computed.
+
+    ``model`` is the model's column name and ``dataset`` a dataset or group
+    abbr, when the issue concerns one; ``file`` is relative to the run directory.
+
+    >>> SummaryIssue('error', 'missing metrics: [\\'sub_c\\']', model='m1', dataset='grp').describe()
+    "m1 / grp: missing metrics: ['sub_c']"
+    """
+
+    level: Literal["error", "warning"]
+    message: str
+    model: str | None = None
+    dataset: str | None = None
+    file: str | None = None
+
+    def describe(self) -> str:
+        """A one-line human description."""
+        where = " / ".join(p for p in (self.model, self.dataset) if p)
+        if self.file and self.file not in self.message:
+            where = f"{where} ({self.file})" if where else self.file
+        return f"{where}: {self.message}" if where else self.message
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (keys with ``None`` left out)."""
+        out: dict[str, Any] = {"level": self.level, "message": self.message}
+        for key in ("model", "dataset", "file"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass
+class Scores:
+    """Every number the summarizer knows, before it is laid out as a table.
+
+    Attributes:
+        columns: model column names, in config order (``summarizer_abbr`` or ``abbr``).
+        dataset_abbrs: dataset abbrs in config order, each once.
+        metrics: abbr (dataset or group) → its metrics in display order; the
+            first is the *primary* metric.
+        values: column → abbr → metric → value (finite numbers only).
+        raw: column → abbr → the result as read (without ``details``), a
+            group's values, or ``{'error': …}``: the raw section of the summary.
+        cell_errors: (column, abbr) → why that model has no value for that abbr.
+        modes: abbr → ``gen``/``ppl``/``ll``/``unknown``/``mixed``/``-``.
+        versions: dataset abbr → 6-hex prompt version (or ``-``).
+        groups: names of the summary groups that were computed, in order.
+        issues: errors and warnings, in the order met.
+
+    >>> s = Scores(columns=['m1'])
+    >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
+    >>> s.value('m1', 'ds', 'accuracy')
+    50.0
+    """
+
+    columns: list[str]
+    dataset_abbrs: list[str] = field(default_factory=list)
+    metrics: dict[str, list[str]] = field(default_factory=dict)
+    values: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    raw: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    cell_errors: dict[tuple[str, str], str] = field(default_factory=dict)
+    modes: dict[str, str] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    groups: list[str] = field(default_factory=list)
+    issues: list[SummaryIssue] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for column in self.columns:
+            self.values.setdefault(column, {})
+            self.raw.setdefault(column, {})
+
+    def value(self, column: str, abbr: str, metric: str) -> float | None:
+        """The value of one cell, or ``None``."""
+        return self.values.get(column, {}).get(abbr, {}).get(metric)
+
+    def set_values(self, column: str, abbr: str, values: dict[str, float]) -> None:
+        """Record (or replace) one model's metrics for one abbr."""
+        self.values.setdefault(column, {})[abbr] = values
+        self.cell_errors.pop((column, abbr), None)
+
+    def primary_metric(self, abbr: str) -> str | None:
+        """The first metric of ``abbr`` in display order, or ``None`` when it has none."""
+        names = self.metrics.get(abbr)
+        return names[0] if names else None
+
+    def add_issue(self, issue: SummaryIssue) -> None:
+        """Record an issue."""
+        self.issues.append(issue)
+
+    @property
+    def errors(self) -> list[SummaryIssue]:
+        """Issues of level ``error``."""
+        return [i for i in self.issues if i.level == "error"]
+
+    @property
+    def warnings(self) -> list[SummaryIssue]:
+        """Issues of level ``warning``."""
+        return [i for i in self.issues if i.level == "warning"]
+
+
+@dataclass
+class SummaryResult:
+    """What :meth:`DefaultSummarizer.summarize` returns.
+
+    Attributes:
+        text: what the command line prints (the table, then its markdown form).
+        table: the rows of the main table, header first, as written to the ``.csv``.
+        paths: file kind (``txt``, ``csv``, ``md``, ``json``, or a view name) → path written.
+        errors: every error met (failed evaluations, bad files, groups that could not be computed).
+        warnings: every warning met.
+        time_str: the time stamp in the file names.
+        scores: the numbers behind the table.
+    """
+
+    text: str = ""
+    table: list[list[str]] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)
+    errors: list[SummaryIssue] = field(default_factory=list)
+    warnings: list[SummaryIssue] = field(default_factory=list)
+    time_str: str = ""
+    scores: Scores | None = None

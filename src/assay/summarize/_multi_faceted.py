@@ -1,0 +1,139 @@
+"""``MultiFacetedSummarizer``: several named views of one set of scores (R-7.7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.errors import ConfigError
+from assay.fileio import atomic_write_text
+from assay.registry import SUMMARIZERS
+from assay.summarize._default import (
+    DatasetAbbrs,
+    DefaultSummarizer,
+    log_issues,
+    parse_dataset_abbrs,
+    row_json,
+    write_json,
+)
+from assay.summarize._model import SummaryResult
+from assay.summarize._table import render_csv, render_markdown, render_raw, render_simple, rows_to_table
+from assay.workdir import new_timestamp
+
+__all__ = ["MultiFacetedSummarizer", "SummaryView"]
+
+_RULE = 128
+
+
+@dataclass(frozen=True)
+class SummaryView:
+    """One named table: its rows are chosen by ``dataset_abbrs`` (``None``: the default order)."""
+
+    name: str
+    dataset_abbrs: DatasetAbbrs | None
+
+
+def _parse_views(value: Any) -> list[SummaryView]:
+    where = "MultiFacetedSummarizer: key 'dataset_abbrs_list'"
+    if value is None:
+        return [SummaryView("all", None)]
+    if isinstance(value, (str, Mapping)) or not isinstance(value, Sequence) or not value:
+        raise ConfigError(f"{where} must be a non-empty list of dict(name=..., dataset_abbrs=[...])")
+    views: list[SummaryView] = []
+    names: set[str] = set()
+    for i, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            raise ConfigError(f"{where}[{i}] must be a dict with 'name' and 'dataset_abbrs', got {item!r:.80}")
+        unknown = sorted(set(item) - {"name", "dataset_abbrs"})
+        if unknown:
+            raise ConfigError(f"{where}[{i}]: unknown keys {unknown}; allowed keys: name, dataset_abbrs")
+        name = item.get("name")
+        if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
+            raise ConfigError(f"{where}[{i}]: key 'name' must be a file name without '/', got {name!r}")
+        if name in names:
+            raise ConfigError(f"{where}[{i}]: key 'name' repeats the view name {name!r}")
+        names.add(name)
+        views.append(SummaryView(name, parse_dataset_abbrs(item.get("dataset_abbrs"), f"{where}[{i}].dataset_abbrs")))
+    return views
+
+
+@SUMMARIZERS.register_module()
+class MultiFacetedSummarizer(DefaultSummarizer):
+    """Scores are read and groups computed once; each named view is its own table.
+
+    Args:
+        config: the run config (see :class:`DefaultSummarizer`).
+        dataset_abbrs_list: ``[dict(name=..., dataset_abbrs=[...]), ...]``; omitted,
+            one view ``all`` with the default rows.
+        summary_groups: as for :class:`DefaultSummarizer`.
+
+    Files: ``summary/summary_<time>/<name>.csv`` (as OpenCompass) and ``<name>.md``
+    for each view that has a row; ``summary/summary_<time>.txt`` with every
+    view's table and the raw section; ``summary/summary_<time>.json`` with every
+    view's rows, every score and every error.  Rows of ``-`` (separators,
+    unknown abbrs) are left out of views, and a view without rows is skipped.
+
+    >>> import tempfile
+    >>> cfg = {'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'd'}], 'work_dir': tempfile.mkdtemp()}
+    >>> s = MultiFacetedSummarizer(cfg, dataset_abbrs_list=[{'name': 'main', 'dataset_abbrs': ['d']}])
+    >>> sorted(s.summarize(time_str='t').paths)
+    ['json', 'txt']
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        dataset_abbrs_list: Sequence[Mapping[str, Any]] | None = None,
+        summary_groups: Sequence[Any] | None = None,
+        prompt_db: Any = None,
+        **unknown: Any,
+    ) -> None:
+        super().__init__(config, None, summary_groups, prompt_db, **unknown)
+        self.views = _parse_views(dataset_abbrs_list)
+
+    def summarize(self, output_path: str | None = None, time_str: str | None = None) -> SummaryResult:
+        """Write one csv (and md) per view, plus the ``.txt`` and ``.json`` of all views."""
+        time_str = time_str or new_timestamp()
+        scores = self.load_scores()
+        paths = self.output_paths(output_path, time_str)
+        view_dir = Path(str(paths["txt"])[: -len(".txt")])
+        texts: list[str] = []
+        sections: list[str] = []
+        views_json: list[dict[str, Any]] = []
+        result_paths: dict[str, Path] = {}
+        first_table: list[list[str]] = []
+        for view in self.views:
+            rows = self.build_rows(scores, view.dataset_abbrs, skip_placeholders=True)
+            if not rows:
+                views_json.append({"name": view.name, "rows": []})
+                continue
+            table = rows_to_table(rows, scores.columns)
+            first_table = first_table or table
+            simple = render_simple(table, self.text_columns)
+            csv_path, md_path = view_dir / f"{view.name}.csv", view_dir / f"{view.name}.md"
+            atomic_write_text(csv_path, render_csv(table))
+            atomic_write_text(md_path, render_markdown(table))
+            result_paths[f"{view.name}.csv"], result_paths[f"{view.name}.md"] = csv_path, md_path
+            texts.append(f"{view.name}\n{simple}")
+            sections.append(f"view {view.name}\n{'^' * _RULE}\n{simple}\n{'$' * _RULE}\n")
+            views_json.append(
+                {"name": view.name, "header": table[0], "rows": [row_json(r, scores.columns) for r in rows]}
+            )
+        sections.append(f"raw format\n{'^' * _RULE}\n{render_raw(scores)}\n{'$' * _RULE}\n")
+        atomic_write_text(paths["txt"], f"{time_str}\n" + "\n".join(sections))
+        payload = self.json_payload(scores, first_table, [], time_str, {"views": views_json})
+        del payload["header"], payload["rows"]
+        write_json(paths["json"], payload)
+        log_issues(scores)
+        result_paths = {"txt": paths["txt"], "json": paths["json"], **result_paths}
+        return SummaryResult(
+            text="\n\n".join(texts),
+            table=first_table,
+            paths=result_paths,
+            errors=scores.errors,
+            warnings=scores.warnings,
+            time_str=time_str,
+            scores=scores,
+        )

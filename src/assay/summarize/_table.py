@@ -1,0 +1,318 @@
+"""Laying scores out as rows (R-7.4, R-7.5) and rendering them as text, csv, markdown and JSON (R-7.6).
+
+The renderings reproduce OpenCompass's byte layout: ``tabulate`` in its
+``simple`` format (``floatfmt='.2f'``), csv joined with ``,`` (commas inside
+cells become spaces in the ``.csv`` file), markdown with a ``|----- | ----- |``
+separator, and the ``.txt`` file's sections between lines of 128 ``^``/``$``.
+
+One deliberate difference: the text columns (``dataset``, ``version``,
+``metric``, ``mode``) are never parsed as numbers, so a version hash such as
+``'1e5000'`` or ``'012345'`` is shown as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabulate import tabulate
+
+from assay.summarize._model import Scores
+
+__all__ = [
+    "HEADER",
+    "TableRow",
+    "build_rows",
+    "default_row_keys",
+    "format_value",
+    "render_csv",
+    "render_markdown",
+    "render_raw",
+    "render_simple",
+    "render_stdout",
+    "render_txt",
+    "rows_to_table",
+]
+
+#: The text columns before the model columns.
+HEADER: tuple[str, ...] = ("dataset", "version", "metric", "mode")
+DASH = "-"
+_RULE = 128
+
+
+def format_value(value: float) -> str:
+    """A cell value with two decimals.
+
+    >>> format_value(1), format_value(33.333)
+    ('1.00', '33.33')
+    """
+    return f"{value:.2f}"
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of the main table.
+
+    ``values`` and ``reasons`` have one entry per model column: the number, or
+    ``None`` and why it is missing.  ``placeholder`` rows (``''``, an unknown
+    abbr or metric) show ``-`` everywhere.
+    """
+
+    dataset: str
+    version: str
+    metric: str
+    mode: str
+    values: tuple[float | None, ...]
+    reasons: tuple[str | None, ...]
+    placeholder: bool = False
+
+    def cells(self) -> list[str]:
+        """The row as table strings."""
+        return [self.dataset, self.version, self.metric, self.mode] + [
+            DASH if v is None else format_value(v) for v in self.values
+        ]
+
+
+def default_row_keys(scores: Scores) -> list[tuple[str, str | None]]:
+    """The rows shown when ``dataset_abbrs`` is omitted.
+
+    Every metric of each dataset in config order (a dataset with no result for
+    any model gets one row of ``-``), then every group metric not yet shown.
+    """
+    keys: list[tuple[str, str | None]] = []
+    seen: set[tuple[str, str | None]] = set()
+    for abbr in scores.dataset_abbrs:
+        metrics = scores.metrics.get(abbr)
+        if not metrics:
+            keys.append((abbr, None))
+            continue
+        for metric in metrics:
+            keys.append((abbr, metric))
+            seen.add((abbr, metric))
+    for name in scores.groups:
+        for metric in scores.metrics.get(name, []):
+            if (name, metric) not in seen:
+                keys.append((name, metric))
+                seen.add((name, metric))
+    return keys
+
+
+def _row_keys(dataset_abbrs: Sequence[Any]) -> list[tuple[str, str | None]]:
+    keys: list[tuple[str, str | None]] = []
+    for item in dataset_abbrs:
+        if isinstance(item, str):
+            keys.append((item, None))
+        else:
+            keys.append((str(item[0]), str(item[1])))
+    return keys
+
+
+def build_rows(
+    scores: Scores,
+    dataset_abbrs: Sequence[Any] | None = None,
+    *,
+    skip_placeholders: bool = False,
+) -> list[TableRow]:
+    """The table rows for ``dataset_abbrs`` (``None``: the default order).
+
+    A bare abbr selects its primary metric; ``[abbr, metric]`` that metric;
+    ``''``, an unknown abbr or a metric the abbr lacks give a placeholder row.
+    """
+    keys = default_row_keys(scores) if dataset_abbrs is None else _row_keys(dataset_abbrs)
+    n = len(scores.columns)
+    rows: list[TableRow] = []
+    for abbr, wanted in keys:
+        metrics = scores.metrics.get(abbr)
+        metric = wanted
+        if metrics and metric is None:
+            metric = metrics[0]
+        if not metrics or metric not in metrics:
+            if not skip_placeholders:
+                reason = _placeholder_reason(scores, abbr, wanted)
+                reasons_ = tuple(scores.cell_errors.get((c, abbr), reason) for c in scores.columns)
+                rows.append(TableRow(abbr, DASH, DASH, DASH, (None,) * n, reasons_, placeholder=True))
+            continue
+        assert metric is not None
+        values: list[float | None] = []
+        reasons: list[str | None] = []
+        for column in scores.columns:
+            value = scores.values[column].get(abbr, {}).get(metric)
+            values.append(value)
+            reasons.append(None if value is not None else _missing_reason(scores, column, abbr))
+        rows.append(
+            TableRow(
+                abbr,
+                scores.versions.get(abbr, DASH),
+                metric,
+                scores.modes.get(abbr, DASH),
+                tuple(values),
+                tuple(reasons),
+            )
+        )
+    return rows
+
+
+def _placeholder_reason(scores: Scores, abbr: str, metric: str | None) -> str:
+    if not abbr:
+        return "separator"
+    if abbr in scores.metrics:
+        return f"{abbr!r} has no metric {metric!r}"
+    if abbr in scores.dataset_abbrs:
+        return "no result for any model"
+    return f"{abbr!r} is neither a dataset of the run nor a computed group"
+
+
+def _missing_reason(scores: Scores, column: str, abbr: str) -> str:
+    error = scores.cell_errors.get((column, abbr))
+    if error is not None:
+        return error
+    if abbr in scores.values[column]:
+        return "metric not reported by this model"
+    return "no result file"
+
+
+def rows_to_table(rows: Sequence[TableRow], columns: Sequence[str]) -> list[list[str]]:
+    """Header plus rows, as strings."""
+    return [[*HEADER, *columns]] + [r.cells() for r in rows]
+
+
+# -- renderings ---------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"-?\d{1,13}\.\d\d")
+
+
+def _is_float(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _column_kinds(table: Sequence[Sequence[str]], text_columns: int) -> list[bool] | None:
+    """Per column, whether tabulate treats it as numeric; ``None`` when the fast layout cannot be sure."""
+    for row in table:
+        for j, cell in enumerate(row):
+            if not cell.isascii() or not cell.isprintable() or cell != cell.strip() or (not cell and j >= text_columns):
+                return None
+    kinds: list[bool] = []
+    for j, col in enumerate(zip(*table[1:])):
+        if j < text_columns:
+            kinds.append(False)
+        elif all(_NUMBER.fullmatch(c) for c in col):
+            kinds.append(True)
+        elif any(c in ("True", "False") or c[:2].lower() in ("0x", "0o", "0b") for c in col):
+            return None  # tabulate has its own rules for booleans and prefixed integers
+        elif any(not _is_float(c) for c in col):
+            kinds.append(False)
+        else:  # numbers in another spelling: let tabulate decide
+            return None
+    return kinds
+
+
+def render_simple(table: Sequence[Sequence[str]], text_columns: int = len(HEADER)) -> str:
+    """The table as ``tabulate(table, headers='firstrow', floatfmt='.2f')`` prints it.
+
+    The first ``text_columns`` columns are never parsed as numbers.  Tables of
+    plain ASCII cells and two-decimal numbers are laid out directly (the same
+    bytes, much faster); anything else goes through :mod:`tabulate`.
+
+    >>> print(render_simple([['dataset', 'version', 'metric', 'mode', 'm1'], ['a', '-', 'acc', 'gen', '5.00']]))
+    dataset    version    metric    mode      m1
+    ---------  ---------  --------  ------  ----
+    a          -          acc       gen     5.00
+    """
+    kinds = _column_kinds(table, text_columns) if len(table) > 1 else None
+    if kinds is None:
+        return tabulate(
+            [list(r) for r in table],
+            headers="firstrow",
+            floatfmt=".2f",
+            disable_numparse=list(range(min(text_columns, len(table[0])))) if table else False,
+        )
+    header, body = table[0], table[1:]
+    right = kinds
+    widths = [max(len(h) + 2, max(len(c) for c in col)) for h, col in zip(header, zip(*body))]
+    lines = ["  ".join(_pad(h, w, r) for h, w, r in zip(header, widths, right)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in body:
+        lines.append("  ".join(_pad(c, w, r) for c, w, r in zip(row, widths, right)).rstrip())
+    return "\n".join(lines)
+
+
+def _pad(cell: str, width: int, right: bool) -> str:
+    return cell.rjust(width) if right else cell.ljust(width)
+
+
+def render_csv(table: Sequence[Sequence[str]], *, for_file: bool = True) -> str:
+    """Rows joined with ``,``.
+
+    In the ``.csv`` file (``for_file``) commas inside cells become spaces and the
+    text ends with a newline; the ``.txt`` file's csv section keeps cells as
+    they are and has no final newline.
+
+    >>> render_csv([['dataset', 'm1'], ['a,b', '1.00']])
+    'dataset,m1\\na b,1.00\\n'
+    """
+    if for_file:
+        return "\n".join(",".join(c.replace(",", " ") for c in row) for row in table) + "\n"
+    return "\n".join(",".join(row) for row in table)
+
+
+def render_markdown(table: Sequence[Sequence[str]]) -> str:
+    """The markdown table, each line ending with a newline.
+
+    >>> print(render_markdown([['dataset', 'm1'], ['a', '1.00']]), end='')
+    | dataset | m1 |
+    |----- | -----|
+    | a | 1.00 |
+    """
+    if not table:
+        return ""
+    lines = ["| " + " | ".join(table[0]) + " |", "|" + " | ".join("-----" for _ in table[0]) + "|"]
+    lines.extend("| " + " | ".join(row) + " |" for row in table[1:])
+    return "\n".join(lines) + "\n"
+
+
+def render_raw(scores: Scores) -> str:
+    """The raw section: per model, every result dict (without details) and every error.
+
+    >>> s = Scores(columns=['m1'])
+    >>> s.raw['m1']['a'] = {'accuracy': 50}
+    >>> print(render_raw(s))
+    -------------------------------
+    Model: m1
+    a: {'accuracy': 50}
+    """
+    abbrs: dict[str, None] = {}
+    for column in scores.columns:
+        abbrs.update(dict.fromkeys(scores.raw[column]))
+    lines: list[str] = []
+    for column in scores.columns:
+        raw = scores.raw[column]
+        lines.append("-" * 31)
+        lines.append(f"Model: {column}")
+        lines.extend(f"{abbr}: {raw[abbr]!r}" if abbr in raw else f"{abbr}: {{}}" for abbr in abbrs)
+    return "\n".join(lines)
+
+
+def render_txt(time_str: str, simple: str, table: Sequence[Sequence[str]], markdown: str, raw: str) -> str:
+    """The ``summary_<time>.txt`` file: tabulate, csv, markdown and raw sections."""
+    top, bottom = "^" * _RULE, "$" * _RULE
+    divider = "-" * _RULE + " THIS IS A DIVIDER " + "-" * _RULE
+    return (
+        f"{time_str}\n"
+        f"tabulate format\n{top}\n{simple}\n{bottom}\n\n"
+        f"{divider}\n\n"
+        f"csv format\n{top}\n{render_csv(table, for_file=False)}\n{bottom}\n\n"
+        f"markdown format\n{top}\n{markdown}\n{bottom}\n"
+        f"{divider}\n\n"
+        f"raw format\n{top}\n{raw}\n{bottom}\n"
+    )
+
+
+def render_stdout(simple: str, markdown: str) -> str:
+    """What the command line prints (``print(text)`` reproduces OpenCompass's output)."""
+    return f"{simple}\n\n\nThe markdown format results is as below:\n\n{markdown}"
