@@ -43,10 +43,30 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="recompute every result, even when its inputs are unchanged")
     p.add_argument("--workers", type=int, default=None, metavar="N", help="parallel worker processes (default: number of cores)")
     p.add_argument(
+        "--shard-size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="split a dataset with more samples than N into shards scored in parallel, when its evaluator "
+        "allows it (default: the config's eval.shard_size, else 10000; 0 never splits)",
+    )
+    p.add_argument("--ray", metavar="ADDRESS", default=None, help="run the tasks on the Ray cluster at ADDRESS ('auto': the local one)")
+    p.add_argument(
         "--dump-eval-details",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="keep per-sample details in result files (default: on)",
+    )
+
+
+def _add_summary_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
+    p.add_argument("--ci", action="store_true", help="show each value's 95%% interval in the text tables")
+    p.add_argument(
+        "--report",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="write the HTML report and the intervals (default: on; they read every per-sample detail)",
     )
 
 
@@ -60,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="evaluate, then summarize")
     _add_common(p)
     _add_eval_options(p)
-    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
+    _add_summary_options(p)
 
     p = sub.add_parser("eval", help="evaluate every (model, dataset) of a config")
     _add_common(p)
@@ -68,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("summarize", help="summarize existing results into tables")
     _add_common(p)
-    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
+    _add_summary_options(p)
 
     p = sub.add_parser("list", help="list registered components")
     p.add_argument("kind", nargs="?", choices=["evaluators", "postprocessors", "loaders", "summarizers", "all"], default="all")
@@ -95,7 +115,13 @@ def _command_modules() -> list[Any]:
 
 
 class _Progress:
-    """Progress of tasks: a live line on a terminal, one line per task otherwise."""
+    """Progress of tasks: a live line on a terminal, one line per task otherwise.
+
+    The live line shows tasks done/total, how many were scored, reused and
+    failed, shards of split tasks, and samples per second.  Without a
+    terminal, each task gets one line with its status and why it was reused
+    or recomputed.
+    """
 
     def __init__(self, stream: IO[str], total: int) -> None:
         self.stream = stream
@@ -103,22 +129,54 @@ class _Progress:
         self.tty = stream.isatty()
         self.start = time.perf_counter()
         self.samples = 0
+        self.done = 0
         self.counts = {"ok": 0, "reused": 0, "failed": 0}
+        self.shard_samples: dict[str, int] = {}
+        self.shards_done = 0
+        self.shards_total: dict[str, int] = {}
+
+    def _rate(self) -> float:
+        return self.samples / max(time.perf_counter() - self.start, 1e-9)
+
+    def _live(self, final: bool = False) -> None:
+        shards = ""
+        if self.shards_total:
+            shards = f" | shards {self.shards_done}/{sum(self.shards_total.values())}"
+        line = (
+            f"\r[{self.done}/{self.total}] scored {self.counts['ok']}, reused {self.counts['reused']}, "
+            f"failed {self.counts['failed']}{shards} | {self._rate():,.0f} samples/s"
+        )
+        self.stream.write(line + ("\n" if final else ""))
+        self.stream.flush()
+
+    def shard(self, name: str, done: int, total: int, samples: int) -> None:
+        """A shard of task ``name`` finished (``done`` of ``total``)."""
+        self.shard_samples[name] = self.shard_samples.get(name, 0) + samples
+        self.samples += samples
+        self.shards_total[name] = total
+        self.shards_done += 1
+        if self.tty:
+            self._live()
 
     def __call__(self, outcome: Any, done: int, total: int) -> None:
+        self.done = done
         self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
-        self.samples += outcome.samples
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        rate = self.samples / elapsed
+        self.samples += max(0, outcome.samples - self.shard_samples.pop(outcome.name, 0))
         if self.tty:
-            line = (
-                f"\r[{done}/{total}] scored {self.counts['ok']}, reused {self.counts['reused']}, "
-                f"failed {self.counts['failed']} | {rate:,.0f} samples/s"
-            )
-            self.stream.write(line + ("\n" if done == total else ""))
+            self._live(final=done == total)
+            return
+        extra = ""
+        if outcome.failed:
+            extra = f": {outcome.message}"
+        elif outcome.reason:
+            extra = f" ({outcome.reason})" if outcome.status == "reused" else f" [{outcome.reason}]"
+        shards = f", {outcome.shards} shards" if getattr(outcome, "shards", 0) else ""
+        if outcome.status == "reused":
+            self.stream.write(f"[{done}/{total}] {outcome.name} reused{extra}\n")
         else:
-            extra = f": {outcome.message}" if outcome.failed else ""
-            self.stream.write(f"[{done}/{total}] {outcome.name} {outcome.status} ({outcome.samples} samples, {outcome.seconds:.2f}s){extra}\n")
+            self.stream.write(
+                f"[{done}/{total}] {outcome.name} {outcome.status} ({outcome.samples} samples{shards}, {outcome.seconds:.2f}s){extra}\n"
+            )
         self.stream.flush()
 
 
@@ -154,6 +212,30 @@ def _workers(args: argparse.Namespace, config: Any) -> int | None:
     return None
 
 
+def _shard_size(args: argparse.Namespace, config: Any) -> int:
+    from assay.errors import ConfigError
+    from assay.tasks.plan import DEFAULT_SHARD_SIZE
+
+    value = args.shard_size if args.shard_size is not None else config.eval.get("shard_size", DEFAULT_SHARD_SIZE)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"shard size must be a non-negative integer (0 never splits), got {value!r}")
+    return int(value)
+
+
+def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
+    """``{'type': 'RayRunner', 'address': ...}`` when the work goes to a Ray cluster, else ``None``."""
+    if args.ray:
+        return {"type": "RayRunner", "address": args.ray}
+    runner = config.eval.get("runner")
+    if not isinstance(runner, dict):
+        return None
+    kind = runner.get("type")
+    name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+    if name.rsplit(".", 1)[-1] == "RayRunner":
+        return {"type": "RayRunner", "address": runner.get("address")}
+    return None
+
+
 def _summary_config(config: Any, run_root: str) -> dict[str, Any]:
     variables = dict(config.variables)
     variables["work_dir"] = run_root
@@ -169,6 +251,10 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
+    options = EvalOptions(
+        run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force, shard_size=_shard_size(args, config)
+    )
+    runner = _runner(args, config)
     if then_summarize:
         from assay.summarize import validate_summarizer_config
 
@@ -180,16 +266,18 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         dumped = run_dir.configs / f"{now}_{os.getpid()}_{suffix}.py"
         suffix += 1
     atomic_write_text(dumped, dump_config_source(config.variables))
-    options = EvalOptions(run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force)
     sys.stderr.write(f"run directory: {run_dir.root}\n")
-    outcomes = run_tasks(tasks, options, workers=_workers(args, config), on_done=_Progress(sys.stderr, len(tasks)))
+    progress = _Progress(sys.stderr, len(tasks))
+    outcomes = run_tasks(
+        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, runner=runner
+    )
     failed = [o for o in outcomes if o.failed]
     scored = sum(1 for o in outcomes if o.status == "ok")
     reused = sum(1 for o in outcomes if o.status == "reused")
     sys.stderr.write(f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed\n")
     status = 0
     if then_summarize:
-        status = _summarize(config, str(run_dir.root), args.output, now)
+        status = _summarize(config, str(run_dir.root), args, now)
     if failed:
         sys.stderr.write("failed tasks:\n")
         for o in failed:
@@ -198,13 +286,28 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     return status
 
 
-def _summarize(config: Any, run_root: str, output: str | None, time_str: str | None) -> int:
+def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None) -> int:
     from assay.summarize import run_summarizer
 
-    result = run_summarizer(_summary_config(config, run_root), time_str=time_str, output_path=output)
+    result = run_summarizer(
+        _summary_config(config, run_root),
+        time_str=time_str,
+        output_path=getattr(args, "output", None),
+        ci=getattr(args, "ci", False),
+        stats=getattr(args, "report", True),
+    )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
-    for path in getattr(result, "paths", []) or []:
+    for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
+    if getattr(args, "report", True) and result.time_str:
+        from assay.report import write_html_report
+
+        try:
+            report = write_html_report(run_root, result, result.time_str, stats=result.stats)
+        except Exception as exc:  # the summary files are already written
+            logging.getLogger(__name__).warning("the HTML report could not be written: %s: %s", type(exc).__name__, exc)
+        else:
+            sys.stderr.write(f"wrote {report}\n")
     return 0
 
 
@@ -215,7 +318,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-    return _summarize(config, str(run_dir.root), args.output, None)
+    return _summarize(config, str(run_dir.root), args, None)
 
 
 def _cmd_list(args: argparse.Namespace) -> int:

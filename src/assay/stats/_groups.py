@@ -43,6 +43,33 @@ Cell = tuple[str, str]  # (abbr, metric)
 @dataclass
 class _Linear:
     coefs: dict[Cell, float]
+    #: No transform was applied on the way: the combination has no offset, so the
+    #: domains of its dataset cells bound it.
+    plain: bool = True
+
+
+def _domain(lin: _Linear, base: Mapping[Cell, CellStat]) -> tuple[float, float] | None:
+    """The range a linear group can take when every input is a percentage of correct answers.
+
+    A Wilson cell lies in [0, 100]; a combination without transforms lies in the
+    weighted range of its inputs, and its interval is clipped to it.
+    """
+    if not lin.plain:
+        return None
+    low = high = 0.0
+    for cell, c in lin.coefs.items():
+        stat = base.get(cell)
+        if stat is None or stat.method != "wilson" or stat.high is None or stat.high > 100.0 + 1e-9:
+            return None
+        low += min(0.0, 100.0 * c)
+        high += max(0.0, 100.0 * c)
+    return low, high
+
+
+def _clip(low: float, high: float, domain: tuple[float, float] | None) -> tuple[float, float]:
+    if domain is None:
+        return low, high
+    return max(low, domain[0]), min(high, domain[1])
 
 
 @dataclass
@@ -178,7 +205,7 @@ def group_stats(
                 if transform is not None:
                     if isinstance(r, _Linear):
                         d = _derivative(transform, x)
-                        r = _Linear({k: c * d for k, c in r.coefs.items()})
+                        r = _Linear({k: c * d for k, c in r.coefs.items()}, plain=False)
                     else:
                         r = _Draws(np.array([transform(float(v)) for v in r.draws]))
                     x = transform(x)
@@ -195,16 +222,18 @@ def group_stats(
                 total_w = math.fsum(w for _, _, w in parts)
                 norm = total_w if how == "mean" else 1.0
                 coefs: dict[Cell, float] = {}
+                plain = True
                 for r, _, w in parts:
                     assert isinstance(r, _Linear)
+                    plain = plain and r.plain
                     for k, c in r.coefs.items():
                         coefs[k] = coefs.get(k, 0.0) + c * w / norm
-                lin = _Linear(coefs)
+                lin = _Linear(coefs, plain)
                 reps[cell] = lin
                 se = se_of(lin)
                 basis = f"{len(parts)} inputs, {len(coefs)} dataset cells"
-                out[cell] = CellStat(value, se, value - z * se, value + z * se, "propagated", basis=basis,
-                                     confidence=confidence)
+                low, high = _clip(value - z * se, value + z * se, _domain(lin, base))
+                out[cell] = CellStat(value, se, low, high, "propagated", basis=basis, confidence=confidence)
                 continue
             matrix = np.vstack([draws_of(r, x) for r, x, _ in parts])
             weights = np.array([w for _, _, w in parts])

@@ -106,6 +106,10 @@ class DefaultSummarizer:
 
     #: Number of leading text columns in the table (never parsed as numbers).
     text_columns = len(HEADER)
+    #: Compute intervals and unscorable counts (they go into the ``.json`` and the report).
+    with_stats: bool = True
+    #: Show each value's 95% interval in the text tables (``--ci``).
+    show_ci: bool = False
 
     def __init__(
         self,
@@ -190,7 +194,36 @@ class DefaultSummarizer:
         rows = self.build_rows(scores, self.dataset_abbrs)
         table = rows_to_table(rows, scores.columns)
         payload_rows = [row_json(r, scores.columns) for r in rows]
-        return self.write_summary(scores, table, payload_rows, output_path=output_path, time_str=time_str)
+        stats = self.compute_stats(scores) if self.with_stats else None
+        extra: dict[str, Any] | None = None
+        display: list[list[str]] | None = None
+        if stats is not None:
+            extra = {"stats": stats.to_json(), "group_definitions": self.group_definitions()}
+            if self.show_ci:
+                display = table_with_ci(table, rows, scores.columns, stats)
+        result = self.write_summary(
+            scores, table, payload_rows, output_path=output_path, time_str=time_str, extra=extra, display_table=display
+        )
+        result.stats = stats
+        return result
+
+    def group_definitions(self) -> list[Any]:
+        """The summary groups as configured (plain data), kept in the ``.json`` for re-checking."""
+        from assay.config.dump import plainify
+
+        summarizer_cfg = self.cfg.get("summarizer") or {}
+        groups = summarizer_cfg.get("summary_groups") if isinstance(summarizer_cfg, Mapping) else None
+        return list(plainify(list(groups or [])))
+
+    def compute_stats(self, scores: Scores) -> Any:
+        """Intervals and unscorable counts of every cell; ``None`` (with a warning) if they cannot be computed."""
+        try:
+            from assay.stats import run_stats
+
+            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg)
+        except Exception as exc:  # the table matters more than its intervals
+            logger.warning("intervals could not be computed (%s: %s); the summary is written without them", type(exc).__name__, exc)
+            return None
 
     def write_summary(
         self,
@@ -201,11 +234,17 @@ class DefaultSummarizer:
         output_path: str | None,
         time_str: str,
         extra: Mapping[str, Any] | None = None,
+        display_table: list[list[str]] | None = None,
     ) -> SummaryResult:
-        """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one table."""
+        """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one table.
+
+        ``display_table`` (e.g. values with intervals) replaces ``table`` in the
+        text renderings (stdout, ``.txt``, ``.md``); the ``.csv`` keeps plain numbers.
+        """
         paths = self.output_paths(output_path, time_str)
-        simple = render_simple(table, self.text_columns)
-        markdown = render_markdown(table)
+        shown = display_table if display_table is not None else table
+        simple = render_simple(shown, self.text_columns)
+        markdown = render_markdown(shown)
         atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
         atomic_write_text(paths["csv"], render_csv(table))
         atomic_write_text(paths["md"], markdown)
@@ -247,6 +286,20 @@ class DefaultSummarizer:
         if extra:
             payload.update(extra)
         return payload
+
+
+def table_with_ci(table: list[list[str]], rows: Sequence[TableRow], columns: Sequence[str], stats: Any) -> list[list[str]]:
+    """The table with each value followed by its 95% interval (``'62.00 [52.21, 70.96]'``)."""
+    from assay.stats import format_with_ci
+
+    out = [list(table[0])]
+    for row, cells in zip(rows, table[1:]):
+        if row.placeholder:
+            out.append(list(cells))
+            continue
+        shown = [format_with_ci(v, stats.cell(col, row.dataset, row.metric)) for col, v in zip(columns, row.values)]
+        out.append([*cells[: len(HEADER)], *shown])
+    return out
 
 
 def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
@@ -360,13 +413,21 @@ def validate_summarizer_config(config: Mapping[str, Any]) -> None:
 
 
 def run_summarizer(
-    config: Mapping[str, Any], *, time_str: str | None = None, output_path: str | None = None
+    config: Mapping[str, Any],
+    *,
+    time_str: str | None = None,
+    output_path: str | None = None,
+    ci: bool = False,
+    stats: bool = True,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
     Raises:
         ConfigError: the summarizer config is invalid.
         InputFileError: the run directory does not exist.
+
+    ``stats`` computes intervals and unscorable counts (read from the per-sample
+    details); ``ci`` also shows the intervals in the text tables.
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -375,6 +436,9 @@ def run_summarizer(
     (['csv', 'json', 'md', 'txt'], ['d', '-', '-', '-', '-'])
     """
     summarizer = build_summarizer(config)
+    if isinstance(summarizer, DefaultSummarizer):
+        summarizer.with_stats = stats or ci
+        summarizer.show_ci = ci
     result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
         return result

@@ -124,6 +124,8 @@ class SummaryResult:
         warnings: every warning met.
         time_str: the time stamp in the file names.
         scores: the numbers behind the table.
+        stats: intervals and unscorable counts of every cell (:class:`assay.stats.RunStats`),
+            when they were computed.
     """
 
     text: str = ""
@@ -133,3 +135,4 @@ class SummaryResult:
     warnings: list[SummaryIssue] = field(default_factory=list)
     time_str: str = ""
     scores: Scores | None = None
+    stats: Any = None
