@@ -53,10 +53,12 @@ def test_group_intervals_stay_within_the_metric_range(run_dir: Path) -> None:
                     assert 0.0 <= stat["low"] <= stat["value"] <= stat["high"] <= 100.0 + 1e-9
 
 
-def test_summarize_again_without_report(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = {p.name for p in (run_dir / "summary").iterdir()}
-    assert main(["summarize", str(EXAMPLE), "-w", str(run_dir.parent), "-r", run_dir.name, "--no-report"]) == 0
+def test_summarize_again_without_report(run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    htmls = sorted(run_dir.rglob("*.html"))
+    out_txt = tmp_path / "again" / "summary_again.txt"
+    assert main(["summarize", str(EXAMPLE), "-w", str(run_dir.parent), "-r", run_dir.name, "--no-report", "-o", str(out_txt)]) == 0
     out = capsys.readouterr().out
-    assert "quick_numeric" in out and "[" not in out.split("markdown")[0].split("quick_mcq")[1].split("\n")[0]
-    new = {p.name for p in (run_dir / "summary").iterdir()} - before
-    assert new and not any(n.endswith(".html") for n in new)
+    mcq_line = next(line for line in out.splitlines() if line.startswith("quick_mcq"))
+    assert "80.00" in mcq_line and "[" not in mcq_line  # no intervals without --ci
+    assert sorted(p.suffix for p in out_txt.parent.iterdir()) == [".csv", ".json", ".md", ".txt"]
+    assert sorted(run_dir.rglob("*.html")) == htmls
