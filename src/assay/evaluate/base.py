@@ -28,7 +28,7 @@ from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "is_unextracted"]
+__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "correctness", "is_unextracted"]
 
 #: Per-sample detail keys that mark correctness, in the order they are consulted.
 CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
@@ -252,7 +252,13 @@ def _group_details(all_details: list[list[dict[str, Any]]], size: int) -> list[d
     return grouped
 
 
-def _correctness(detail: Any) -> bool | None:
+def correctness(detail: Any) -> bool | None:
+    """A per-sample detail's verdict: the first non-null of ``correct``, ``is_correct``,
+    ``cascade_correct`` (a list of candidates is correct when all are); ``None`` without one.
+
+    >>> correctness({'is_correct': True}), correctness({'pred': 'A'})
+    (True, None)
+    """
     if not isinstance(detail, dict):
         return None
     for key in CORRECTNESS_KEYS:
@@ -270,7 +276,7 @@ def _correct_counts(all_details: list[list[dict[str, Any]]]) -> list[int] | None
     seen = False
     for run in all_details:
         for j, d in enumerate(run):
-            flag = _correctness(d)
+            flag = correctness(d)
             if flag is not None:
                 seen = True
                 counts[j] += int(flag)

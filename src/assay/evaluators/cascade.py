@@ -6,7 +6,7 @@ import inspect
 import logging
 from typing import Any
 
-from assay.evaluate.base import CORRECTNESS_KEYS, BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, correctness
 from assay.registry import ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
@@ -22,16 +22,6 @@ def _build(cfg: Any, where: str) -> BaseEvaluator:
     cls = resolve_type(cfg["type"], ICL_EVALUATORS, key=f"{where}.type")
     evaluator: BaseEvaluator = cls(**{k: v for k, v in cfg.items() if k != "type"})
     return evaluator
-
-
-def _flag(detail: Any) -> bool | None:
-    if not isinstance(detail, dict):
-        return None
-    for key in CORRECTNESS_KEYS:
-        value = detail.get(key)
-        if value is not None:
-            return bool(all(value)) if isinstance(value, list) else bool(value)
-    return None
 
 
 @ICL_EVALUATORS.register_module()
@@ -92,7 +82,7 @@ class CascadeEvaluator(BaseEvaluator):
             for p, r, row in zip(predictions, references, rows):
                 res = self.sample_score_fn(p, r, row)
                 d = dict(res) if isinstance(res, dict) else {"correct": bool(res)}
-                d.setdefault("correct", _flag(d))
+                d.setdefault("correct", correctness(d))
                 out.append(d)
             return out
         rule = self.rule_evaluator
@@ -105,8 +95,8 @@ class CascadeEvaluator(BaseEvaluator):
         details = result.get("details") if isinstance(result, dict) else None
         if isinstance(details, dict):
             details = list(details.values())
-        if isinstance(details, list) and len(details) == len(predictions) and all(_flag(d) is not None for d in details):
-            return [dict(d, correct=_flag(d)) for d in details]
+        if isinstance(details, list) and len(details) == len(predictions) and all(correctness(d) is not None for d in details):
+            return [dict(d, correct=correctness(d)) for d in details]
         # no usable per-sample flags: score the samples one by one
         logger.debug("%s: rule evaluator gave no per-sample flags; scoring samples one at a time", type(rule).__name__)
         out = []
@@ -116,7 +106,7 @@ class CascadeEvaluator(BaseEvaluator):
             sub = res.get("details") if isinstance(res, dict) else None
             if isinstance(sub, dict):
                 sub = list(sub.values())
-            flag = _flag(sub[0]) if isinstance(sub, list) and sub else None
+            flag = correctness(sub[0]) if isinstance(sub, list) and sub else None
             if flag is None:
                 acc = res.get("accuracy", 0) if isinstance(res, dict) else 0
                 flag = isinstance(acc, (int, float)) and acc > 0

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from assay.evaluate.base import CORRECTNESS_KEYS
 from assay.stats._intervals import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -58,7 +59,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
 
 #: evaluator class name → metric → per-sample field (``'<corpus bleu>'`` marks corpus BLEU).
 DECLARED_SCORE_FIELDS: dict[str, dict[str, str]] = {

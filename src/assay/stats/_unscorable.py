@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.evaluate.base import is_unextracted
 from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_matrix
 
 __all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_of"]
@@ -86,16 +87,6 @@ def _runs(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
-def _empty(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, str):
-        return value.strip() == ""
-    if isinstance(value, (list, tuple)):
-        return len(value) == 0 or all(_empty(v) for v in value)
-    return False
-
-
 def _int(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
@@ -152,7 +143,7 @@ def unscorable_of(result: dict[str, Any], backed: Sequence[tuple[str, float]] = 
             d = {}
         pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
         preds = _runs(d[pfield]) if pfield else []
-        flags_ext.append([bool(pfield) and r < len(preds) and _empty(preds[r]) for r in range(runs)])
+        flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
         jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
         judge_seen = judge_seen or "judge_failed" in d
         flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
