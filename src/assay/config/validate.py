@@ -17,14 +17,19 @@ from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS, re
 __all__ = ["validate_datasets", "validate_models"]
 
 
-def _where_dataset(i: int, cfg: Any) -> str:
-    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
-    return f"datasets[{i}]" + (f" ({abbr!r})" if abbr else "")
-
-
-def _where_model(i: int, cfg: Any) -> str:
-    abbr = cfg.get("abbr") if isinstance(cfg, dict) else None
-    return f"models[{i}]" + (f" ({abbr!r})" if abbr else "")
+def _components(config: RunConfig, key: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(where, component)`` for each entry of the ``key`` list (``"<file>: datasets[2] ('gsm8k')"``)."""
+    items = config.variables.get(key)
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{config.path}: `{key}` must be a non-empty list of dicts, got {items!r:.80}")
+    out = []
+    for i, item in enumerate(items):
+        abbr = item.get("abbr") if isinstance(item, dict) else None
+        where = f"{config.path}: {key}[{i}]" + (f" ({abbr!r})" if abbr else "")
+        if not isinstance(item, dict):
+            raise ConfigError(f"{where}: expected a dict, got {type(item).__name__}")
+        out.append((where, item))
+    return out
 
 
 def _check_postprocessor(cfg: Any, where: str) -> None:
@@ -39,15 +44,8 @@ def _check_postprocessor(cfg: Any, where: str) -> None:
 
 def validate_models(config: RunConfig) -> list[str]:
     """Check the ``models`` list; return the model abbrs in order."""
-    file = config.path
-    models = config.variables.get("models")
-    if not isinstance(models, list) or not models:
-        raise ConfigError(f"{file}: `models` must be a non-empty list of model dicts, got {models!r:.80}")
     abbrs: list[str] = []
-    for i, m in enumerate(models):
-        where = f"{file}: {_where_model(i, m)}"
-        if not isinstance(m, dict):
-            raise ConfigError(f"{where}: expected a dict, got {type(m).__name__}")
+    for where, m in _components(config, "models"):
         try:
             abbr = model_abbr(m)
             _check_postprocessor(m.get("pred_postprocessor"), f"{where} pred_postprocessor")
@@ -64,15 +62,8 @@ def validate_models(config: RunConfig) -> list[str]:
 
 def validate_datasets(config: RunConfig) -> list[str]:
     """Check the ``datasets`` list for evaluation; return the dataset abbrs in order."""
-    file = config.path
-    datasets = config.variables.get("datasets")
-    if not isinstance(datasets, list) or not datasets:
-        raise ConfigError(f"{file}: `datasets` must be a non-empty list of dataset dicts, got {datasets!r:.80}")
     abbrs: list[str] = []
-    for i, d in enumerate(datasets):
-        where = f"{file}: {_where_dataset(i, d)}"
-        if not isinstance(d, dict):
-            raise ConfigError(f"{where}: expected a dict, got {type(d).__name__}")
+    for where, d in _components(config, "datasets"):
         abbr = d.get("abbr")
         if not isinstance(abbr, str) or not abbr:
             raise ConfigError(f"{where}: no 'abbr'; every dataset needs one (it names the prediction and result files)")
