@@ -97,3 +97,63 @@ def test_list_shows_registered_components(capsys: pytest.CaptureFixture[str]) ->
     assert main(["list", "evaluators"]) == 0
     out = capsys.readouterr().out
     assert "AccEvaluator" in out and "EMEvaluator" in out
+
+
+_HEAVY = ("datasets", "pyarrow", "ray", "sympy", "math_verify")
+
+
+def _heavy_modules_after(args: list[str], cwd: Path) -> list[str]:
+    probe = (
+        "import sys\n"
+        "from assay.cli import main\n"
+        f"rc = main({args!r})\n"
+        f"print(rc, sorted(m for m in {_HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=cwd).stdout
+    rc, _, loaded = out.strip().splitlines()[-1].partition(" ")
+    assert rc == "0", out
+    return json.loads(loaded.replace("'", '"'))
+
+
+def test_help_and_summarize_do_not_import_heavy_libraries(tmp_path: Path) -> None:
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("datasets = [", "datasets = [dict(abbr='e', type='JsonlDataset', path='d.jsonl', reader_cfg=dict(output_column='answer'), eval_cfg=dict(evaluator=dict(type='AccEvaluator'))), ", 1))
+    run = tmp_path / "w" / "20240101_000000"
+    (run / "results" / "m").mkdir(parents=True)
+    (run / "results" / "m" / "d.json").write_text(json.dumps({"accuracy": 50.0, "details": [{"correct": True}, {"correct": False}]}))
+    (run / "results" / "m" / "e.json").write_text(json.dumps({"error": "broken prediction file"}))
+    assert _heavy_modules_after(["summarize", str(cfg), "-w", str(tmp_path / "w")], tmp_path) == []
+    probe = "import sys\nfrom assay.cli import _parser\n_parser().format_help()\n" f"print(sorted(m for m in {_HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    help_out = subprocess.run([sys.executable, "-m", "assay", "eval", "--help"], capture_output=True, text=True, check=True).stdout
+    assert "--shard-size" in help_out and "--ray" in help_out and "--workers" in help_out
+
+
+def test_shard_size_must_not_be_negative(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "--shard-size", "-1"]) == 2
+    assert "shard size" in capsys.readouterr().err
+    assert not (tmp_path / "w").exists() or not list((tmp_path / "w").rglob("results/*/*.json"))
+
+
+def test_ray_runner_without_ray_is_a_config_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text() + "eval = dict(runner=dict(type='RayRunner', address='127.0.0.1:1'))\n")
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "w")]) == 2
+    assert "assay[ray]" in capsys.readouterr().err
+
+
+def test_progress_names_why_a_result_was_recomputed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    work = str(tmp_path / "w")
+    assert main(["eval", str(cfg), "-w", work, "-r", "RUN"]) == 0
+    assert "[no result yet]" in capsys.readouterr().err
+    assert main(["eval", str(cfg), "-w", work, "-r", "RUN"]) == 0
+    assert "m/d reused (inputs unchanged)" in capsys.readouterr().err
+    _config(tmp_path, wrong=True)
+    assert main(["eval", str(cfg), "-w", work, "-r", "RUN"]) == 0
+    err = capsys.readouterr().err
+    assert "m/d ok" in err and "changed: the prediction file" in err
+    assert "changed: the prediction file" in (tmp_path / "w" / "RUN" / "logs" / "eval" / "m" / "d.out").read_text()

@@ -60,3 +60,19 @@ def test_nan_literals_from_other_tools_are_accepted(tmp_path: Path) -> None:
 def test_atomic_write_text_creates_folders(tmp_path: Path) -> None:
     atomic_write_text(tmp_path / "a" / "b" / "c.txt", "hé")
     assert (tmp_path / "a" / "b" / "c.txt").read_text(encoding="utf-8") == "hé"
+
+
+def test_pieces_serialized_apart_splice_into_the_whole(tmp_path: Path) -> None:
+    from assay.tasks.shards import details_fragment, splice_details
+
+    details = [{"pred": "A", "score": math.nan, "n": {1, 2}}, {"pred": "é", "score": 0.5, "n": set()}]
+    result = {"accuracy": 50.0, "details": details, "_meta": {"x": [1, 2]}}
+    whole = tmp_path / "whole.json"
+    atomic_write_json(whole, result)
+    parts = []
+    for i, d in enumerate(details):
+        parts.append(tmp_path / f"part{i}")
+        parts[-1].write_bytes(details_fragment([d]))
+    spliced = b"".join(splice_details({**result, "details": []}, parts))
+    assert spliced == whole.read_bytes()
+    assert read_json(whole)["details"][0]["score"] == "NaN"

@@ -64,3 +64,37 @@ def test_digest_changes_with_content(tmp_path: Path) -> None:
 def test_missing_folder(tmp_path: Path) -> None:
     with pytest.raises(InputFileError, match=r"prediction folder .* does not exist"):
         load_predictions(tmp_path / "nope", "d")
+
+
+def test_big_files_are_parsed_in_blocks_with_the_same_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import assay.predictions as predictions
+    from assay.tasks.fingerprint import files_digest
+
+    records = {str(i): {"origin_prompt": f"q{i}\n\"quoted\" {{", "prediction": f"answer {i},\n" * (i % 3), "gold": i} for i in range(50)}
+    (tmp_path / "d.json").write_text(json.dumps(records, indent=4))
+    whole = load_predictions(tmp_path, "d")
+    monkeypatch.setattr(predictions, "_STREAM_THRESHOLD", 0)
+    monkeypatch.setattr(predictions, "_BLOCK", 97)  # many blocks, cut mid-record
+    streamed = load_predictions(tmp_path, "d")
+    assert streamed.records == whole.records
+    assert streamed.digest == whole.digest == files_digest([tmp_path / "d.json"])
+    slim = load_predictions(tmp_path, "d", keep=["gold"])
+    assert slim.records == [{"prediction": r["prediction"], "gold": r["gold"]} for r in whole.records]
+    assert slim.dropped == ["origin_prompt"]
+
+
+def test_block_parsing_falls_back_to_the_precise_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import assay.predictions as predictions
+
+    monkeypatch.setattr(predictions, "_STREAM_THRESHOLD", 0)
+    monkeypatch.setattr(predictions, "_BLOCK", 64)
+    records = {str(i): {"prediction": "x"} for i in range(20)}
+    del records["7"]
+    (tmp_path / "d.json").write_text(json.dumps(records, indent=4))
+    with pytest.raises(InputFileError, match=r"missing keys \['7'\]"):
+        load_predictions(tmp_path, "d")
+    (tmp_path / "d.json").write_text(json.dumps({str(i): {"prediction": "x"} for i in range(20)}, indent=4)[:-30])
+    with pytest.raises(InputFileError, match="not valid JSON"):
+        load_predictions(tmp_path, "d")
+    (tmp_path / "d.json").write_text(json.dumps({str(i): {"prediction": "y"} for i in range(20)}))  # one line: parsed whole
+    assert len(load_predictions(tmp_path, "d")) == 20

@@ -12,6 +12,7 @@ import contextlib
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +20,46 @@ import orjson
 
 from assay.errors import InputFileError
 
-__all__ = ["atomic_write_bytes", "atomic_write_json", "atomic_write_text", "dumps_json", "read_json", "to_jsonable"]
+__all__ = [
+    "atomic_write_bytes",
+    "atomic_write_chunks",
+    "atomic_write_json",
+    "atomic_write_text",
+    "dumps_finite_json",
+    "dumps_json",
+    "read_json",
+    "to_jsonable",
+]
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temp file, fsync, rename)."""
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically (temp file, fsync, rename).
+
+    ``durable=False`` skips the fsync: the file is still never seen truncated
+    after a crash of the process, but a power failure may lose it (logs).
+    """
+    atomic_write_chunks(path, (data,), durable=durable)
+
+
+def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *, durable: bool = True) -> None:
+    """Write the concatenation of ``chunks`` to ``path`` atomically, never holding it whole.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'a.txt'
+    >>> atomic_write_chunks(p, iter([b'ab', b'cd']))
+    >>> p.read_bytes()
+    b'abcd'
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -39,9 +67,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
 def to_jsonable(obj: Any) -> Any:
@@ -50,6 +78,9 @@ def to_jsonable(obj: Any) -> Any:
     NaN and infinities have no JSON spelling; they are written as the strings
     ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` so that a reader never
     mistakes them for numbers.
+
+    >>> to_jsonable({'a': float('nan'), 1: {2, 1}})
+    {'a': 'NaN', '1': [1, 2]}
     """
     if obj is None or isinstance(obj, (str, bool, int)):
         return obj
@@ -72,18 +103,70 @@ def to_jsonable(obj: Any) -> Any:
     return str(obj)
 
 
+def _default(obj: Any) -> Any:
+    # Called by orjson for values it cannot write itself; the result is written in their place.
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj, key=repr)
+    if isinstance(obj, range):
+        return list(obj)
+    if type(obj).__module__ == "numpy":
+        return to_jsonable(obj)
+    return str(obj)
+
+
+_OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+
+
 def dumps_json(obj: Any, *, indent: bool = True) -> bytes:
-    """Serialize to UTF-8 JSON bytes (non-ASCII kept, 2-space indent)."""
-    option = orjson.OPT_INDENT_2 if indent else 0
+    """Serialize to UTF-8 JSON bytes (non-ASCII kept, 2-space indent).
+
+    Values JSON cannot spell are converted as by :func:`to_jsonable`, except
+    non-finite floats, which orjson writes as ``null`` (see
+    :func:`atomic_write_json` for the conversion that keeps them).  The output
+    of a value does not depend on its neighbours, so pieces serialized apart
+    can be spliced together.
+
+    >>> dumps_json({'a': (1, 2), 'b': {3}}, indent=False)
+    b'{"a":[1,2],"b":[3]}'
+    """
+    option = _OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)
     try:
-        return orjson.dumps(obj, option=option | orjson.OPT_SERIALIZE_NUMPY)
-    except (TypeError, orjson.JSONEncodeError):
-        return orjson.dumps(to_jsonable(obj), option=option)
+        return orjson.dumps(obj, default=_default, option=option)
+    except orjson.JSONEncodeError as exc:
+        if exc.__cause__ is not None:  # raised by a value's own conversion
+            raise exc.__cause__ from None
+        raise
 
 
 def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
     """Write ``obj`` as JSON atomically; non-finite floats become strings (see :func:`to_jsonable`)."""
-    atomic_write_bytes(path, dumps_json(_finite(obj)) + b"\n")
+    atomic_write_bytes(path, dumps_finite_json(obj) + b"\n")
+
+
+def dumps_finite_json(obj: Any) -> bytes:
+    """:func:`dumps_json`, keeping NaN and infinities as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``.
+
+    orjson writes a non-finite float as ``null``; only when the output holds a
+    ``null`` is the object walked to find out whether one was there, so the
+    common case serializes once and walks nothing.
+
+    >>> dumps_finite_json([float('inf'), None]).split()
+    [b'[', b'"Infinity",', b'null', b']']
+    """
+    data = dumps_json(obj)
+    if b"null" in data and _has_non_finite(obj):
+        data = dumps_json(_finite(obj))
+    return data
+
+
+def _has_non_finite(obj: Any) -> bool:
+    if isinstance(obj, float):
+        return not math.isfinite(obj)
+    if isinstance(obj, dict):
+        return any(_has_non_finite(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_has_non_finite(v) for v in obj)
+    return False
 
 
 def _finite(obj: Any) -> Any:
@@ -92,7 +175,7 @@ def _finite(obj: Any) -> Any:
         return obj if math.isfinite(obj) else to_jsonable(obj)
     if isinstance(obj, dict):
         return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
+    if isinstance(obj, (list, tuple)):
         return [_finite(v) for v in obj]
     return obj
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,8 @@ class Predictions:
     records: list[dict[str, Any]]
     files: list[Path] = field(default_factory=list)
     digest: str = ""
+    #: Fields present in the file but dropped while reading (see ``keep`` of :func:`load_predictions`).
+    dropped: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -86,19 +90,40 @@ def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Pat
     raise InputFileError(f"no predictions for dataset {abbr!r}: looked for {whole}, {d / (abbr + '_0.json')} and {jsonl}")
 
 
-def load_predictions(folder: str | os.PathLike[str], abbr: str) -> Predictions:
-    """Read and validate the predictions of dataset ``abbr`` from ``folder``."""
+def load_predictions(
+    folder: str | os.PathLike[str], abbr: str, *, keep: Collection[str] | None = None
+) -> Predictions:
+    """Read and validate the predictions of dataset ``abbr`` from ``folder``.
+
+    Args:
+        keep: the record fields a big file needs (``prediction`` is always
+            kept); while a big file is parsed in blocks, the others are dropped,
+            which saves memory, and their names listed in
+            :attr:`Predictions.dropped`.  ``None`` keeps every field.
+
+    A big pretty-printed JSON file (as OpenCompass writes them) is parsed in
+    blocks of records, so the file's bytes and the parsed records of all of it
+    are never held at once.
+    """
     files = find_prediction_files(folder, abbr)
     digest = hashlib.sha256()
     records: list[dict[str, Any]] = []
+    keep_set = None if keep is None else frozenset(keep) | {"prediction"}
+    dropped: dict[str, None] = {}
     for path in files:
+        streamed = None
+        if path.suffix != ".jsonl" and path.stat().st_size > _STREAM_THRESHOLD:
+            streamed = _parse_json_blocks(path, keep_set, dropped, digest.copy())
+        if streamed is not None:
+            part, digest = streamed
+            records.extend(part)
+            continue
         data = path.read_bytes()
         digest.update(len(data).to_bytes(8, "little"))
         digest.update(data)
-        if path.suffix == ".jsonl":
-            records.extend(_parse_jsonl(data, path))
-        else:
-            records.extend(_parse_json(data, path))
+        part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
+        del data
+        records.extend(part)
     nulls = 0
     for rec in records:
         if rec.get("prediction") is None:
@@ -106,7 +131,82 @@ def load_predictions(folder: str | os.PathLike[str], abbr: str) -> Predictions:
             nulls += 1
     if nulls:
         logger.warning("%s: %d records have a null prediction; they are scored as empty replies", files[0], nulls)
-    return Predictions(records=records, files=files, digest=digest.hexdigest())
+    return Predictions(records=records, files=files, digest=digest.hexdigest(), dropped=list(dropped))
+
+
+# Files above this size are parsed in blocks of records (see _parse_json_blocks).
+_STREAM_THRESHOLD = 32 << 20
+_BLOCK = 16 << 20
+
+
+def _parse_json_blocks(
+    path: Path, keep: frozenset[str] | None, dropped: dict[str, None], hasher: Any
+) -> tuple[list[dict[str, Any]], Any] | None:
+    """Parse a pretty-printed ``{"0": {...}, "1": {...}}`` file a block of records at a time.
+
+    Returns the records and ``hasher`` updated with the file's length and
+    content (as :func:`load_predictions` hashes them), or ``None`` when the layout is
+    not recognised or anything does not parse; the caller then reads the file
+    whole, which also gives the precise error message.
+
+    Relies on the layout ``json.dump(..., indent=N)`` writes: each top-level
+    member starts on its own line with the same indentation, deeper lines are
+    indented further, and JSON strings hold no raw newline.  A block is cut
+    just before a line ``,<newline><indent>"``, so each piece is a run of
+    whole members.
+    """
+    size = path.stat().st_size
+    hasher.update(size.to_bytes(8, "little"))
+    obj: dict[str, Any] = {}
+    with path.open("rb") as fh:
+        head = fh.read(_BLOCK)
+        hasher.update(head)
+        brace = head.find(b"{")
+        if brace < 0 or head[:brace].strip():
+            return None
+        line = head.find(b"\n", brace) + 1
+        quote = head.find(b'"', line)
+        indent = head[line:quote]
+        if line <= 0 or quote < 0 or not indent or indent.strip(b" \t") or head[brace + 1 : line].strip():
+            return None
+        separator = re.compile(rb",\r?\n" + re.escape(indent) + rb'"')
+        buffer = head[brace + 1 :]
+        del head
+        while True:
+            block = fh.read(_BLOCK)
+            hasher.update(block)
+            if not block:
+                break
+            buffer += block
+            del block
+            last = None
+            for match in separator.finditer(buffer, max(0, len(buffer) - _BLOCK - 64)):
+                last = match
+            if last is None:
+                continue
+            if not _parse_members(buffer[: last.start()], obj, keep, dropped):
+                return None
+            buffer = buffer[last.start() + 1 :]
+        tail = buffer.rstrip()
+        if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped):
+            return None
+    records = _records_in_order(obj, path)
+    return records, hasher
+
+
+def _parse_members(members: bytes, obj: dict[str, Any], keep: frozenset[str] | None, dropped: dict[str, None]) -> bool:
+    try:
+        part = orjson.loads(b"{" + members + b"}")
+    except orjson.JSONDecodeError:
+        return False
+    for key, rec in part.items():
+        if keep is not None and isinstance(rec, dict) and "prediction" in rec and not keep.issuperset(rec):
+            for field_name in rec:
+                if field_name not in keep:
+                    dropped.setdefault(field_name, None)
+            rec = {k: v for k, v in rec.items() if k in keep}
+        obj[key] = rec
+    return True
 
 
 def _check_record(rec: Any, path: Path, where: str) -> dict[str, Any]:
@@ -135,9 +235,13 @@ def _parse_json(data: bytes, path: Path) -> list[dict[str, Any]]:
             f"prediction file {path} must hold a JSON object keyed \"0\"..\"N-1\", got a {type(obj).__name__}"
             + (" (a list of records belongs in a .jsonl file, one per line)" if isinstance(obj, list) else "")
         )
+    return _records_in_order(obj, path)
+
+
+def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
     n = len(obj)
     expected = {str(i) for i in range(n)}
-    if set(obj) != expected:
+    if obj.keys() != expected:
         missing = sorted(int(k) for k in expected - set(obj))[:5]
         extra = sorted(set(obj) - expected, key=lambda k: (len(k), k))[:5]
         detail = []

@@ -17,7 +17,7 @@ from typing import Any
 from assay import __version__
 from assay.config.dump import plainify
 
-__all__ = ["file_digest", "task_fingerprint"]
+__all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "task_fingerprint", "task_inputs"]
 
 _CHUNK = 1 << 20
 
@@ -56,7 +56,19 @@ def _source_digest(obj: Any) -> str:
     return file_digest(Path(src)) if src else "unknown"
 
 
-def task_fingerprint(
+#: Names of the fingerprinted inputs, as a reason for recomputing names them.
+INPUT_NAMES: dict[str, str] = {
+    "assay": "assay's version",
+    "predictions": "the prediction file",
+    "dataset": "the dataset config",
+    "model_postprocessor": "the model's pred_postprocessor",
+    "test_files": "the test-set file",
+    "evaluator_source": "the evaluator's source",
+    "dump_details": "the details option",
+}
+
+
+def task_inputs(
     *,
     predictions_digest: str,
     dataset_cfg: dict[str, Any],
@@ -64,9 +76,9 @@ def task_fingerprint(
     test_files: list[Path],
     evaluator_type: Any,
     dump_details: bool,
-) -> str:
-    """The fingerprint of one task's inputs (hex SHA-256)."""
-    payload = {
+) -> dict[str, str]:
+    """A digest of each input of one task, by name (see :data:`INPUT_NAMES`)."""
+    payload: dict[str, Any] = {
         "assay": __version__,
         "predictions": predictions_digest,
         "dataset": plainify({k: v for k, v in dataset_cfg.items() if k != "infer_cfg"}),
@@ -75,4 +87,29 @@ def task_fingerprint(
         "evaluator_source": _source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
         "dump_details": dump_details,
     }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+    return {key: _digest(value) for key, value in payload.items()}
+
+
+def fingerprint_of(inputs: dict[str, str]) -> str:
+    """The fingerprint (hex SHA-256) of the digests :func:`task_inputs` returns."""
+    return _digest(inputs)
+
+
+def changed_inputs(old: Any, new: dict[str, str]) -> list[str]:
+    """Human names of the inputs whose digest differs between a stored ``old`` and ``new``.
+
+    >>> changed_inputs({'predictions': 'a', 'dataset': 'b'}, {'predictions': 'a', 'dataset': 'c'})
+    ['the dataset config']
+    """
+    if not isinstance(old, dict):
+        return []
+    return [INPUT_NAMES.get(key, key) for key, value in new.items() if old.get(key) != value]
+
+
+def task_fingerprint(**kwargs: Any) -> str:
+    """The fingerprint of one task's inputs (hex SHA-256); arguments as for :func:`task_inputs`."""
+    return fingerprint_of(task_inputs(**kwargs))
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()

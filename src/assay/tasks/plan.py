@@ -11,16 +11,34 @@ from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
 from assay.workdir import RunDir
 
-__all__ = ["EvalOptions", "EvalTask", "plan_tasks"]
+__all__ = ["DEFAULT_SHARD_SIZE", "EvalOptions", "EvalTask", "plan_tasks"]
+
+
+#: Default number of samples per shard of a sample-decomposable evaluation.
+DEFAULT_SHARD_SIZE = 10_000
 
 
 @dataclass(frozen=True)
 class EvalOptions:
-    """Options shared by every task of one invocation."""
+    """Options shared by every task of one invocation.
+
+    Attributes:
+        run_dir: the run directory results are written to.
+        dump_details: keep per-sample details in result files.
+        force: recompute every result, even when its inputs are unchanged.
+        shard_size: a dataset with more samples than this, scored by a
+            sample-decomposable evaluator, is split into shards of this many
+            samples (each holding every run of its samples) that are scored in
+            parallel and merged; ``0`` never splits.
+
+    >>> EvalOptions(RunDir(Path('out/run'))).shard_size
+    10000
+    """
 
     run_dir: RunDir
     dump_details: bool = True
     force: bool = False
+    shard_size: int = DEFAULT_SHARD_SIZE
 
 
 @dataclass
@@ -33,6 +51,8 @@ class EvalTask:
     dataset_abbr: str
     prediction_dir: Path
     config: RunConfig
+    #: Position of the dataset in ``config.datasets`` (tasks of one dataset share its test set).
+    dataset_index: int = 0
 
     @property
     def name(self) -> str:
@@ -53,6 +73,6 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
         m_abbr = model_abbr(model)
         folder = model.get("predictions")
         pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
-        for dataset in config.datasets:
-            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config))
+        for d_index, dataset in enumerate(config.datasets):
+            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config, d_index))
     return tasks

@@ -3,61 +3,121 @@
 A task that fails writes ``{"error": ...}`` (with the component and file that
 failed) to its result file and a traceback to its log; it never raises, so
 the other tasks carry on (R-5.6).
+
+A big task whose evaluator is sample-decomposable is split: :func:`start_task`
+writes the shards' inputs and returns a :class:`ShardPlan`; each shard is
+scored by :func:`run_shard` (in parallel, by the runner) and
+:func:`merge_shards` writes the one result file, identical to scoring the
+task whole.  :func:`run_task` does all of it in this process.
+
+Result files are deterministic: they hold no timings or host names, so the
+same inputs give the same bytes whichever runner scored them; timings go to
+the task's log.
 """
 
 from __future__ import annotations
 
 import logging
+import pickle
+import shutil
 import time
 import traceback
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from assay import __version__
 from assay.errors import AssayError, EvaluationError, InputFileError
-from assay.fileio import atomic_write_text
-from assay.results import META_KEY, read_result, write_result
-from assay.tasks.fingerprint import files_digest, task_fingerprint
+from assay.fileio import atomic_write_bytes, atomic_write_chunks, atomic_write_text, read_json
+from assay.results import META_KEY, write_result
+from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask
+from assay.tasks.shards import (
+    ShardPart,
+    details_fragment,
+    merge_metrics,
+    shard_dir,
+    shard_indices,
+    shard_ranges,
+    splice_details,
+)
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["TaskOutcome", "run_task"]
+__all__ = ["ShardPlan", "TaskOutcome", "fail_task", "merge_shards", "run_shard", "run_task", "start_task"]
 
 
 @dataclass
 class TaskOutcome:
-    """What happened to one task."""
+    """What happened to one task.
+
+    ``status`` is ``"ok"``, ``"reused"`` or ``"failed"``; ``reason`` says why
+    a result was reused or recomputed (``"inputs unchanged"``, ``"no result
+    yet"``, ``"changed: the prediction file"``, ``"--force"``, …).
+    """
 
     name: str
-    status: str  # "ok", "reused" or "failed"
+    status: str
     result_path: str
     log_path: str
     message: str = ""
     seconds: float = 0.0
     samples: int = 0
+    reason: str = ""
+    shards: int = 0
 
     @property
     def failed(self) -> bool:
         return self.status == "failed"
 
 
+@dataclass
+class ShardPlan:
+    """A task split into shards: ``pending`` still have to be scored, then merged."""
+
+    name: str
+    shards: int
+    pending: list[int]
+    samples: int
+    reason: str = ""
+
+
+@dataclass
 class _Log:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lines: list[str] = []
+    path: Path
+    lines: list[str] = field(default_factory=list)
 
     def __call__(self, msg: str) -> None:
         self.lines.append(f"{datetime.now().isoformat(timespec='seconds')} {msg}")
 
     def flush(self) -> None:
-        atomic_write_text(self.path, "\n".join(self.lines) + "\n")
+        try:
+            atomic_write_text(self.path, "\n".join(self.lines) + "\n", durable=False)
+        except OSError:
+            logger.warning("could not write the log %s", self.path)
 
 
 def run_task(task: EvalTask, options: EvalOptions) -> TaskOutcome:
-    """Score one task and write its result file; never raises for a task's own failure."""
+    """Score one task and write its result file, shards included; never raises for a task's own failure."""
+    started = start_task(task, options)
+    if isinstance(started, TaskOutcome):
+        return started
+    for shard in started.pending:
+        error = run_shard(task, options, shard)
+        if error is not None:
+            return fail_task(task, options, error)
+    return merge_shards(task, options)
+
+
+def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
+    """Reuse, score, or split one task; never raises for a task's own failure.
+
+    Returns the task's outcome, or the :class:`ShardPlan` of a task that was
+    split (its shards are then scored with :func:`run_shard` and merged with
+    :func:`merge_shards`).
+    """
     run_dir = options.run_dir
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
     log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))
@@ -65,33 +125,52 @@ def run_task(task: EvalTask, options: EvalOptions) -> TaskOutcome:
     log(f"task {task.name} (assay {__version__})")
     outcome = TaskOutcome(task.name, "ok", str(result_path), str(log.path))
     try:
-        status, samples, message = _score(task, options, result_path, log)
-        outcome.status, outcome.samples, outcome.message = status, samples, message
+        done = _score(task, options, result_path, log, outcome)
+        if isinstance(done, ShardPlan):
+            return done
     except Exception as exc:
-        message = _describe(exc)
-        log(f"FAILED: {message}")
-        log(traceback.format_exc())
-        outcome.status, outcome.message = "failed", message
-        write_result(
-            result_path,
-            {
-                "error": message,
-                META_KEY: {
-                    "assay_version": __version__,
-                    "model": task.model_abbr,
-                    "dataset": task.dataset_abbr,
-                    "error_type": type(exc).__name__,
-                    "log": str(log.path),
-                },
-            },
-        )
+        _record_failure(task, options, outcome, log, exc)
     outcome.seconds = time.perf_counter() - start
     log(f"{outcome.status} in {outcome.seconds:.2f}s")
-    try:
-        log.flush()
-    except OSError:
-        logger.warning("could not write the log %s", log.path)
+    log.flush()
     return outcome
+
+
+def _record_failure(task: EvalTask, options: EvalOptions, outcome: TaskOutcome, log: _Log, exc: BaseException) -> None:
+    message = _describe(exc)
+    log(f"FAILED: {message}")
+    log(traceback.format_exc())
+    outcome.status, outcome.message = "failed", message
+    write_result(outcome.result_path, _error_result(task, message, type(exc).__name__, log.path))
+
+
+def _error_result(task: EvalTask, message: str, error_type: str, log_path: Path | str) -> dict[str, Any]:
+    return {
+        "error": message,
+        META_KEY: {
+            "assay_version": __version__,
+            "model": task.model_abbr,
+            "dataset": task.dataset_abbr,
+            "error_type": error_type,
+            "log": str(log_path),
+        },
+    }
+
+
+def fail_task(task: EvalTask, options: EvalOptions, message: str, *, error_type: str = "EvaluationError") -> TaskOutcome:
+    """Record a task as failed: an error result file and a line in its log."""
+    run_dir = options.run_dir
+    path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
+    log_path = run_dir.log_path(task.model_abbr, task.dataset_abbr)
+    try:
+        previous = log_path.read_text(encoding="utf-8")
+    except OSError:
+        previous = ""
+    log = _Log(log_path, [previous.rstrip("\n")] if previous else [])
+    log(f"FAILED: {message}")
+    log.flush()
+    write_result(path, _error_result(task, message, error_type, log_path))
+    return TaskOutcome(task.name, "failed", str(path), str(log_path), message)
 
 
 def _describe(exc: BaseException) -> str:
@@ -100,68 +179,205 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log) -> tuple[str, int, str]:
-    from assay.datasets.build import build_test_set
-    from assay.evaluate.assemble import assemble_score_kwargs
-    from assay.postprocess.chain import build_postprocessor
-    from assay.predictions import find_prediction_files, load_predictions
+# -- the inputs of a task --------------------------------------------------------------------
+
+
+@dataclass
+class _Setup:
+    """What is known of a task before its predictions are read."""
+
+    where: str
+    eval_cfg: dict[str, Any]
+    evaluator_cfg: dict[str, Any]
+    evaluator_type: Any
+    files: list[Path]
+    inputs: dict[str, str]
+    fingerprint: str
+
+
+def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
+    from assay.predictions import find_prediction_files
     from assay.registry import ICL_EVALUATORS, resolve_type
 
-    dataset_cfg, model_cfg = task.dataset, task.model
+    dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
     eval_cfg = dict(dataset_cfg.get("eval_cfg") or {})
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
-
     files = find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    if not fingerprint:
+        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "")
     test_files = [task.config.resolve_path(dataset_cfg["path"])] if isinstance(dataset_cfg.get("path"), str) else []
-    fingerprint = task_fingerprint(
+    inputs = task_inputs(
         predictions_digest=files_digest(files),
         dataset_cfg=dataset_cfg,
-        model_cfg=model_cfg,
+        model_cfg=task.model,
         test_files=test_files,
         evaluator_type=evaluator_type,
         dump_details=options.dump_details,
     )
-    if not options.force and result_path.is_file():
-        reason = _reuse_check(result_path, fingerprint)
-        if reason is None:
-            log(f"reused {result_path} (inputs unchanged)")
-            return "reused", 0, "inputs unchanged"
-        log(f"recomputing: {reason}")
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs))
+
+
+def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str]) -> str | None:
+    """``None`` when the existing result can be reused, else why not."""
+    from assay.results import read_result_without_details
+
+    if not result_path.is_file():
+        return "no result yet"
+    try:
+        existing, _ = read_result_without_details(result_path)
+    except AssayError as exc:
+        return f"the existing result is unreadable ({exc})"
+    if "error" in existing:
+        return "the existing result records an error"
+    meta = existing.get(META_KEY)
+    if not isinstance(meta, dict) or "fingerprint" not in meta:
+        return "the existing result has no input fingerprint"
+    if meta["fingerprint"] != fingerprint:
+        changed = changed_inputs(meta.get("inputs"), inputs)
+        if changed:
+            return "changed: " + ", ".join(changed)
+        return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
+    return None
+
+
+# Test sets built in this process, by (dataset config digest, test-file digests): the tasks
+# of one dataset (one per model) share it.  Evaluators only read it.
+_TEST_SETS: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+_TEST_SET_CACHE = 2
+
+
+def _test_set(task: EvalTask, setup: _Setup) -> Any:
+    from assay.datasets.build import build_test_set
+
+    key = (str(task.config.path), setup.inputs["dataset"], setup.inputs["test_files"])
+    test = _TEST_SETS.get(key)
+    if test is None:
+        test = build_test_set(task.dataset, resolve_path=task.config.resolve_path, where=setup.where)
+        _TEST_SETS[key] = test
+        while len(_TEST_SETS) > _TEST_SET_CACHE:
+            _TEST_SETS.popitem(last=False)
+    else:
+        _TEST_SETS.move_to_end(key)
+    return test
+
+
+def _needed_fields(evaluator_type: Any) -> list[str] | None:
+    """The prediction-file fields ``score()`` can receive, or ``None`` for all of them."""
+    import inspect
+
+    try:
+        params = inspect.signature(evaluator_type.score).parameters
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return [name for name in params if name != "self"]
+
+
+def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
+    from assay.predictions import load_predictions
+
+    setup = _setup(task, options)
+    reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs)
+    if reason is None:
+        log(f"reused {result_path} (inputs unchanged)")
+        outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
+        return None
+    outcome.reason = reason
+    log(f"scoring: {reason}")
+
+    decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
+    if decomposable:
+        resumed = _resume_plan(task, options, setup, log, reason)
+        if resumed is not None:
+            return resumed
 
     t0 = time.perf_counter()
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr)
-    log(f"read {len(preds)} predictions from {preds.location}")
-    test = build_test_set(dataset_cfg, resolve_path=task.config.resolve_path, where=where)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=_needed_fields(setup.evaluator_type))
+    log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
+    t0 = time.perf_counter()
+    test = _test_set(task, setup)
+    log(f"test set of {test.size} rows × {test.n} runs ready in {time.perf_counter() - t0:.2f}s")
     total = test.size * test.n
     if len(preds) != total:
         runs = f" ({test.n} runs × {test.size} rows)" if test.n > 1 else ""
         raise InputFileError(
-            f"prediction file {preds.location} has {len(preds)} records but the test set of {where} has {total} rows{runs}; "
+            f"prediction file {preds.location} has {len(preds)} records but the test set of {setup.where} has {total} rows{runs}; "
             "check reader_cfg.test_range and n"
         )
     if total == 0:
-        raise InputFileError(f"{where}: the test set is empty; nothing to score")
-
+        raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
     fields: dict[str, Any] = dict(preds.columns())
+    for name in preds.dropped:
+        fields.setdefault(name, None)  # not passed to score(), but named in its messages
+    meta = {
+        "fingerprint": setup.fingerprint,
+        "inputs": setup.inputs,
+        "assay_version": __version__,
+        "model": task.model_abbr,
+        "dataset": task.dataset_abbr,
+        "evaluator": getattr(setup.evaluator_type, "__name__", str(setup.evaluator_type)),
+        "num_samples": test.size,
+        "n": test.n,
+        "k": task.dataset.get("k", 1),
+        "prediction_files": [str(f) for f in setup.files],
+    }
+    if decomposable and test.size > options.shard_size:
+        return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
+
+    t0 = time.perf_counter()
+    result = _evaluate(task, options, setup, fields, test.dataset, test.references, test.size, test.n, preds.location, result_path)
+    log(f"scored in {time.perf_counter() - t0:.2f}s")
+    if not options.dump_details:
+        result.pop("details", None)
+    result[META_KEY] = meta
+    write_result(result_path, result)
+    outcome.samples = total
+    if "error" in result:
+        log(f"evaluator returned an error: {result['error']}")
+        outcome.status, outcome.message = "failed", str(result["error"])
+    else:
+        log(f"wrote {result_path}")
+    return None
+
+
+def _evaluate(
+    task: EvalTask,
+    options: EvalOptions,
+    setup: _Setup,
+    fields: dict[str, Any],
+    test_dataset: Any,
+    references: list[Any] | None,
+    size: int,
+    n: int,
+    location: str,
+    result_path: Path,
+) -> dict[str, Any]:
+    """Postprocess, build the evaluator and call ``evaluate``; the result dict (details kept)."""
+    from assay.evaluate.assemble import assemble_score_kwargs
+    from assay.postprocess.chain import build_postprocessor
+
+    where = setup.where
     raw = fields.get("prediction")
     predictions: list[Any] | None = list(raw) if raw is not None else None
     if predictions is not None:
         for label, cfg in (
-            (f"model {task.model_abbr!r} pred_postprocessor", model_cfg.get("pred_postprocessor")),
-            (f"{where} eval_cfg.pred_postprocessor", eval_cfg.get("pred_postprocessor")),
+            (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
+            (f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
         ):
             fn = build_postprocessor(cfg, where=label)
             if fn is not None:
-                predictions = _postprocess(fn, predictions, label, preds.location)
+                predictions = _postprocess(fn, predictions, label, location)
     fields["predictions"] = predictions
-    fields["references"] = test.references
-    fields["test_set"] = test.dataset
+    fields["references"] = list(references) if references is not None else None
+    fields["test_set"] = test_dataset
     if fields.get("origin_prompt") is None:
-        fields["origin_prompt"] = [None] * len(preds)
+        fields["origin_prompt"] = [None] * (size * n)
 
-    kwargs = {k: v for k, v in evaluator_cfg.items() if k != "type"}
+    evaluator_type = setup.evaluator_type
+    kwargs = {k: v for k, v in setup.evaluator_cfg.items() if k != "type"}
     try:
         evaluator = evaluator_type(**kwargs)
     except TypeError as exc:
@@ -169,40 +385,21 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log) -
     evaluator._out_dir = str(result_path.with_suffix(""))
     evaluator.dataset_abbr = task.dataset_abbr
     name = type(evaluator).__name__
-    score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=preds.location)
+    score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=location)
     try:
-        result = evaluator.evaluate(dataset_cfg.get("k", 1), test.n, test.dataset, **score_kwargs)
+        result = evaluator.evaluate(task.dataset.get("k", 1), n, test_dataset, **score_kwargs)
     except AssayError:
         raise
     except Exception as exc:
-        raise EvaluationError(f"{name} failed on {where} ({preds.location}): {type(exc).__name__}: {exc}") from exc
+        raise EvaluationError(f"{name} failed on {where} ({location}): {type(exc).__name__}: {exc}") from exc
     if not isinstance(result, dict):
         raise EvaluationError(f"{name}.evaluate() returned {type(result).__name__}, expected a dict")
     result = dict(result)
     if "error" in result:
         result["error"] = f"{name} on {where}: {result['error']}"
     elif "details" not in result and predictions is not None:
-        result["details"] = _plain_details(raw or [], predictions, test.references, test.size, test.n)
-    if not options.dump_details:
-        result.pop("details", None)
-    result[META_KEY] = {
-        "fingerprint": fingerprint,
-        "assay_version": __version__,
-        "model": task.model_abbr,
-        "dataset": task.dataset_abbr,
-        "evaluator": name,
-        "num_samples": test.size,
-        "n": test.n,
-        "k": dataset_cfg.get("k", 1),
-        "prediction_files": [str(f) for f in files],
-        "seconds": round(time.perf_counter() - t0, 4),
-    }
-    write_result(result_path, result)
-    if "error" in result:
-        log(f"evaluator returned an error: {result['error']}")
-        return "failed", total, str(result["error"])
-    log(f"wrote {result_path}")
-    return "ok", total, ""
+        result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
+    return result
 
 
 def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:
@@ -238,17 +435,188 @@ def _plain_details(raw: list[Any], processed: list[Any], refs: list[Any] | None,
     return out
 
 
-def _reuse_check(result_path: Path, fingerprint: str) -> str | None:
-    """``None`` when the existing result can be reused, else why not."""
+# -- shards --------------------------------------------------------------------------------
+
+
+def _read_plan(folder: Path) -> dict[str, Any] | None:
     try:
-        existing = read_result(result_path)
-    except AssayError as exc:
-        return f"the existing result is unreadable ({exc})"
-    if "error" in existing:
-        return "the existing result records an error"
-    meta = existing.get(META_KEY)
-    if not isinstance(meta, dict) or "fingerprint" not in meta:
-        return "the existing result has no input fingerprint"
-    if meta["fingerprint"] != fingerprint:
-        return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
-    return None
+        plan = read_json(folder / "plan.json", what="shard plan")
+    except AssayError:
+        return None
+    return plan if isinstance(plan, dict) else None
+
+
+def _resume_plan(task: EvalTask, options: EvalOptions, setup: _Setup, log: _Log, reason: str) -> ShardPlan | None:
+    """The plan of an interrupted split of the same inputs, with the shards still to score."""
+    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
+    if not folder.is_dir():
+        return None
+    plan = _read_plan(folder)
+    if options.force or plan is None or plan.get("fingerprint") != setup.fingerprint or plan.get("shard_size") != options.shard_size:
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    count = len(plan["ranges"])
+    pending = [s for s in range(count) if not _shard_done(folder, s, setup.fingerprint)]
+    log(f"resuming a split into {count} shards: {count - len(pending)} already scored")
+    plan["log"] = [*plan.get("log", []), *log.lines]
+    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    return ShardPlan(task.name, count, pending, plan["meta"]["num_samples"], reason=f"{reason}; resumed")
+
+
+def _shard_done(folder: Path, shard: int, fingerprint: str) -> bool:
+    try:
+        header = read_json(folder / f"out_{shard}.json", what="shard result")
+    except AssayError:
+        return False
+    return isinstance(header, dict) and header.get("fingerprint") == fingerprint and "error" not in header
+
+
+def _plan_bytes(plan: dict[str, Any]) -> bytes:
+    from assay.fileio import dumps_finite_json
+
+    return dumps_finite_json(plan) + b"\n"
+
+
+def _write_shards(
+    task: EvalTask,
+    options: EvalOptions,
+    setup: _Setup,
+    fields: dict[str, Any],
+    test: Any,
+    meta: dict[str, Any],
+    location: str,
+    log: _Log,
+    reason: str,
+) -> ShardPlan:
+    """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
+    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    t0 = time.perf_counter()
+    ranges = shard_ranges(test.size, options.shard_size)
+    features = test.dataset.features
+    columns = {name: col for name, col in fields.items() if col is not None}
+    for s, (lo, hi) in enumerate(ranges):
+        rows = shard_indices(lo, hi, test.size, test.n)
+        payload = {
+            "fields": {name: [col[i] for i in rows] for name, col in columns.items()},
+            "none_fields": [name for name, col in fields.items() if col is None],
+            "test_set": test.dataset.select(rows)[:],
+            "features": features,
+            "references": [test.references[i] for i in rows] if test.references is not None else None,
+            "size": hi - lo,
+        }
+        atomic_write_bytes(folder / f"in_{s}.pkl", pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
+    log(f"split into {len(ranges)} shards of up to {options.shard_size} samples in {time.perf_counter() - t0:.2f}s")
+    plan = {
+        "fingerprint": setup.fingerprint,
+        "shard_size": options.shard_size,
+        "ranges": ranges,
+        "location": location,
+        "meta": meta,
+        "log": log.lines,
+    }
+    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    return ShardPlan(task.name, len(ranges), list(range(len(ranges))), test.size, reason=reason)
+
+
+def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
+    """Score one shard of a split task; ``None`` on success, else the error message.
+
+    Writes ``out_<shard>.details`` then ``out_<shard>.json`` in the task's shard folder.
+    """
+    import datasets
+
+    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
+    try:
+        t0 = time.perf_counter()
+        plan = _read_plan(folder)
+        if plan is None:
+            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+        setup = _setup(task, options, fingerprint=False)
+        with open(folder / f"in_{shard}.pkl", "rb") as fh:
+            payload = pickle.load(fh)
+        fields: dict[str, Any] = dict(payload["fields"])
+        for name in payload["none_fields"]:
+            fields[name] = None
+        test_dataset = datasets.Dataset.from_dict(payload["test_set"], features=payload["features"])
+        size, n = payload["size"], plan["meta"]["n"]
+        result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
+        result = _evaluate(task, options, setup, fields, test_dataset, payload["references"], size, n, plan["location"], result_path)
+        del payload, fields
+        header: dict[str, Any] = {"fingerprint": plan["fingerprint"], "shard": shard, "samples": size}
+        if "error" in result:
+            header["error"] = result["error"]
+        else:
+            details = result.pop("details", None)
+            if options.dump_details and details is not None:
+                atomic_write_bytes(folder / f"out_{shard}.details", details_fragment(details), durable=False)
+            header["has_details"] = details is not None
+            header["result"] = result
+            header["subdivisions"] = _subdivisions(test_dataset, size, task.dataset_abbr)
+        header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
+        atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
+        return str(header["error"]) if "error" in header else None
+    except Exception as exc:
+        logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
+        return f"shard {shard}: {_describe(exc)}"
+
+
+def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
+    """Samples per subdivision among the first ``size`` rows, as BaseEvaluator groups G-Pass@k."""
+    cols = getattr(dataset, "column_names", None) or []
+    if "subdivision" in cols and "idx" in cols:
+        counts: dict[str, int] = {}
+        for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]:
+            counts[str(sub)] = counts.get(str(sub), 0) + 1
+        return counts
+    return {dataset_abbr or "dataset": size}
+
+
+def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
+    """Merge the scored shards of a split task into its result file; never raises."""
+    run_dir = options.run_dir
+    folder = shard_dir(run_dir, task.model_abbr, task.dataset_abbr)
+    result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
+    log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))
+    outcome = TaskOutcome(task.name, "ok", str(result_path), str(log.path))
+    t0 = time.perf_counter()
+    try:
+        plan = _read_plan(folder)
+        if plan is None:
+            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+        log.lines.extend(plan.get("log", []))
+        count = len(plan["ranges"])
+        headers = [read_json(folder / f"out_{s}.json", what="shard result") for s in range(count)]
+        for h in headers:
+            log(str(h.get("log", "")))
+        errors = [h for h in headers if "error" in h]
+        meta = plan["meta"]
+        outcome.samples = meta["num_samples"] * meta["n"]
+        outcome.shards = count
+        if errors:
+            message = str(errors[0]["error"])
+            log(f"evaluator returned an error: {message}")
+            write_result(result_path, _error_result(task, message, "EvaluationError", log.path))
+            outcome.status, outcome.message = "failed", message
+        else:
+            parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
+            merged, notes = merge_metrics(parts)
+            for note in notes:
+                log(f"merging shards: {note}")
+            with_details = options.dump_details and all(h.get("has_details") for h in headers)
+            if with_details:
+                merged["details"] = []
+            merged[META_KEY] = meta
+            fragments = [folder / f"out_{s}.details" for s in range(count)]
+            if with_details:
+                atomic_write_chunks(result_path, splice_details(merged, fragments))
+            else:
+                write_result(result_path, merged)
+            log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
+        shutil.rmtree(folder, ignore_errors=True)
+    except Exception as exc:
+        _record_failure(task, options, outcome, log, exc)
+    log(f"{outcome.status}")
+    log.flush()
+    return outcome

@@ -1,33 +1,50 @@
-"""Running many tasks: in this process, or in a pool of forked worker processes.
+"""Running many tasks: in this process, in a pool of forked workers, or on a Ray cluster.
 
-Workers are forked from the process that loaded the config, so classes defined
-in config files and user modules are available to them without pickling; only
-task indices and outcomes cross process boundaries.  Each worker writes its own
-result files atomically, so a crash loses nothing that was already written.
+Work is cut into *units*: a batch of small tasks of one dataset (its test set
+is built once per worker and shared by the batch), a big task on its own, a
+shard of a split task, or the merge of a split task.  Units are scheduled
+largest first (by prediction-file size), shards and merges before new tasks,
+so the slowest task does not leave the other workers idle at the end.
+
+The local pool forks its workers from the process that loaded the config, so
+classes defined in config files and user modules are available to them
+without pickling; only units and small reports cross process boundaries.
+Each worker imports the heavy libraries once, when it starts.  When a worker
+dies (killed, out of memory), only the task it was running is recorded as
+failed; the rest of its batch runs elsewhere and a new worker takes its place.
+
+Example:
+    >>> from assay.config import load_config           # doctest: +SKIP
+    >>> tasks = plan_tasks(load_config('cfg.py'), run_dir)  # doctest: +SKIP
+    >>> outcomes = run_tasks(tasks, EvalOptions(run_dir), workers=4)  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import contextlib
+import heapq
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol
 
-from assay.fileio import atomic_write_json
-from assay.results import META_KEY
 from assay.tasks.plan import EvalOptions, EvalTask
-from assay.tasks.run import TaskOutcome, run_task
+from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["default_workers", "run_tasks"]
+__all__ = ["Unit", "default_workers", "execute_unit", "run_tasks"]
 
 OnDone = Callable[[TaskOutcome, int, int], None]
-
-_TASKS: Sequence[EvalTask] = ()
-_OPTIONS: EvalOptions | None = None
+#: Called as ``on_shard(task_name, shards_done, shards_total, samples)`` when a shard finishes.
+OnShard = Callable[[str, int, int, int], None]
+Event = tuple[Any, ...]
 
 
 def default_workers() -> int:
@@ -38,9 +55,389 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _run_index(i: int) -> TaskOutcome:
+@dataclass(frozen=True)
+class Unit:
+    """One piece of work for a worker.
+
+    ``kind`` is ``"tasks"`` (score the tasks of ``tasks`` in order, each
+    possibly split into shards), ``"shard"`` (score shard ``shard`` of
+    ``tasks[0]``) or ``"merge"`` (merge the shards of ``tasks[0]``).
+    """
+
+    kind: str
+    tasks: tuple[int, ...]
+    shard: int = -1
+    cost: float = 0.0
+
+
+def execute_unit(unit: Unit, tasks: Sequence[EvalTask], options: EvalOptions, emit: Callable[[Event], None]) -> None:
+    """Run one unit, reporting through ``emit``.
+
+    Events: ``("started", task)``, ``("outcome", task, TaskOutcome)``,
+    ``("plan", task, ShardPlan)``, ``("shard", task, shard, error_or_None)``.
+    """
+    if unit.kind == "tasks":
+        for i in unit.tasks:
+            emit(("started", i))
+            result = start_task(tasks[i], options)
+            emit(("plan", i, result) if isinstance(result, ShardPlan) else ("outcome", i, result))
+    elif unit.kind == "shard":
+        i = unit.tasks[0]
+        emit(("started", i))
+        emit(("shard", i, unit.shard, run_shard(tasks[i], options, unit.shard)))
+    elif unit.kind == "merge":
+        i = unit.tasks[0]
+        emit(("started", i))
+        emit(("outcome", i, merge_shards(tasks[i], options)))
+    else:  # pragma: no cover - a programming error
+        raise ValueError(f"unknown unit kind {unit.kind!r}")
+
+
+class Backend(Protocol):
+    """Where units run: ``submit`` them, then collect ``(unit, event)`` pairs from ``events``.
+
+    Besides the events of :func:`execute_unit`, a backend reports
+    ``("end",)`` when a unit finished and ``("died", message)`` when the
+    process running it was lost.
+    """
+
+    def capacity(self) -> int: ...
+
+    def submit(self, unit: Unit) -> None: ...
+
+    def events(self) -> list[tuple[Unit, Event]]: ...
+
+    def close(self) -> None: ...
+
+
+class InlineBackend:
+    """Runs each unit in this process, when it is submitted."""
+
+    def __init__(self, tasks: Sequence[EvalTask], options: EvalOptions) -> None:
+        self._tasks, self._options = tasks, options
+        self._queue: list[tuple[Unit, Event]] = []
+
+    def capacity(self) -> int:
+        return 1
+
+    def submit(self, unit: Unit) -> None:
+        execute_unit(unit, self._tasks, self._options, lambda ev: self._queue.append((unit, ev)))
+        self._queue.append((unit, ("end",)))
+
+    def events(self) -> list[tuple[Unit, Event]]:
+        out, self._queue = self._queue, []
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+# -- the local pool of forked workers -----------------------------------------------------------
+
+_TASKS: Sequence[EvalTask] = ()
+_OPTIONS: EvalOptions | None = None
+
+
+def _warm_imports() -> None:
+    """Import the built-in components once per worker, before the first unit arrives.
+
+    ``datasets`` (with ``pyarrow``, the heaviest import) is imported by the
+    first task that builds a test set, once per worker too; importing it here
+    would cost every worker a second or more even when every result is reused.
+    """
+    import importlib
+
+    for name in ("assay.evaluators", "assay.postprocess", "assay.datasets"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # a broken optional import is reported by the task that needs it
+            logger.debug("warming %s failed", name, exc_info=True)
+
+
+def _worker_main(conn: Connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    _warm_imports()
     assert _OPTIONS is not None
-    return run_task(_TASKS[i], _OPTIONS)
+    while True:
+        try:
+            unit = conn.recv()
+        except (EOFError, OSError):
+            return
+        if unit is None:
+            return
+        try:
+            execute_unit(unit, _TASKS, _OPTIONS, conn.send)
+        except Exception as exc:  # execute_unit's steps never raise for a task's failure; this is a bug guard
+            conn.send(("died", f"{type(exc).__name__}: {exc}"))
+        conn.send(("end",))
+
+
+@dataclass
+class _Worker:
+    proc: Any
+    conn: Connection
+    unit: Unit | None = None
+
+
+class ForkPool:
+    """``size`` forked worker processes, each running one unit at a time."""
+
+    def __init__(self, size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> None:
+        global _TASKS, _OPTIONS
+        _TASKS, _OPTIONS = tasks, options
+        _check_fork_safety()
+        self._ctx = multiprocessing.get_context("fork")
+        self._size = size
+        self._workers: list[_Worker] = [self._spawn() for _ in range(size)]
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe(duplex=True)
+        # not a daemon: evaluators may start processes of their own (code sandboxes)
+        proc = self._ctx.Process(target=_worker_main, args=(child,), name="assay-worker", daemon=False)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent)
+
+    def capacity(self) -> int:
+        return self._size
+
+    def submit(self, unit: Unit) -> None:
+        for worker in self._workers:
+            if worker.unit is None:
+                worker.unit = unit
+                with contextlib.suppress(OSError):  # a dead worker is reported by events()
+                    worker.conn.send(unit)
+                return
+        raise RuntimeError("no idle worker")  # pragma: no cover - the scheduler respects capacity()
+
+    def events(self) -> list[tuple[Unit, Event]]:
+        busy = [w for w in self._workers if w.unit is not None]
+        if not busy:
+            return []
+        waitables: list[Any] = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
+        ready = set(wait(waitables))
+        out: list[tuple[Unit, Event]] = []
+        for worker in busy:
+            if worker.conn not in ready and worker.proc.sentinel not in ready:
+                continue
+            lost = False
+            try:
+                while worker.unit is not None and worker.conn.poll():
+                    event = worker.conn.recv()
+                    out.append((worker.unit, event))
+                    if event[0] == "end":
+                        worker.unit = None
+            except (EOFError, OSError):
+                lost = True
+            if worker.unit is not None and (lost or not worker.proc.is_alive()):
+                code = worker.proc.exitcode
+                worker.proc.join(timeout=1)
+                how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit status {code}"
+                out.append((worker.unit, ("died", f"the worker process running it died ({how}; out of memory or killed)")))
+                out.append((worker.unit, ("end",)))
+                self._replace(worker)
+        return out
+
+    def _replace(self, dead: _Worker) -> None:
+        dead.conn.close()
+        self._workers[self._workers.index(dead)] = self._spawn()
+
+    def close(self) -> None:
+        global _TASKS, _OPTIONS
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+        for worker in self._workers:
+            worker.proc.join(timeout=5)
+            if worker.proc.is_alive():
+                worker.proc.terminate()
+                worker.proc.join(timeout=5)
+            worker.conn.close()
+        _TASKS, _OPTIONS = (), None
+
+    def terminate(self) -> None:
+        for worker in self._workers:
+            if worker.proc.is_alive():
+                worker.proc.terminate()
+        for worker in self._workers:
+            worker.proc.join(timeout=5)
+
+
+def _check_fork_safety() -> None:
+    """Warn when this process has threads: a forked child inherits their locks but not the threads."""
+    extra = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
+    try:
+        os_threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        os_threads = 1
+    if extra or os_threads > 1:
+        logger.warning(
+            "forking workers while this process runs %d threads (%s); a library that started them may "
+            "misbehave in the workers", os_threads, ", ".join(extra) or "native"
+        )
+
+
+# -- scheduling -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Split:
+    shards: int
+    remaining: set[int]
+    samples_per_shard: int = 0
+    failed: bool = False
+    done: int = 0
+    reason: str = ""
+    started: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class _Scheduler:
+    tasks: Sequence[EvalTask]
+    options: EvalOptions
+    on_done: OnDone | None = None
+    on_shard: OnShard | None = None
+    outcomes: dict[int, TaskOutcome] = field(default_factory=dict)
+    queue: list[tuple[int, float, int, Unit]] = field(default_factory=list)
+    splits: dict[int, _Split] = field(default_factory=dict)
+    seq: int = 0
+
+    def push(self, unit: Unit) -> None:
+        priority = {"merge": 0, "shard": 1}.get(unit.kind, 2)
+        self.seq += 1
+        heapq.heappush(self.queue, (priority, -unit.cost, self.seq, unit))
+
+    def pop(self) -> Unit:
+        return heapq.heappop(self.queue)[3]
+
+    def finish(self, i: int, outcome: TaskOutcome) -> None:
+        if i in self.outcomes:
+            return
+        self.outcomes[i] = outcome
+        if self.on_done is not None:
+            self.on_done(outcome, len(self.outcomes), len(self.tasks))
+
+    def handle(self, unit: Unit, event: Event, progress: dict[Unit, set[int]]) -> None:
+        kind = event[0]
+        if kind == "started":
+            progress.setdefault(unit, set()).add(event[1])
+        elif kind == "outcome":
+            i, outcome = event[1], event[2]
+            split = self.splits.get(i)
+            if split is not None:
+                outcome.shards = split.shards
+                outcome.reason = outcome.reason or split.reason
+                outcome.seconds = time.perf_counter() - split.started
+            self.finish(i, outcome)
+        elif kind == "plan":
+            i, plan = event[1], event[2]
+            n = self.tasks[i].dataset.get("n", 1)
+            per = plan.samples * (n if isinstance(n, int) else 1) // max(1, plan.shards)
+            self.splits[i] = _Split(plan.shards, set(plan.pending), per, done=plan.shards - len(plan.pending), reason=plan.reason)
+            logger.info("%s: split into %d shards (%d to score)", plan.name, plan.shards, len(plan.pending))
+            per_shard = unit.cost / max(1, plan.shards)
+            for s in plan.pending:
+                self.push(Unit("shard", (i,), s, per_shard))
+            if not plan.pending:
+                self.push(Unit("merge", (i,), cost=unit.cost))
+        elif kind == "shard":
+            i, shard, error = event[1], event[2], event[3]
+            self._shard_done(i, shard, error, unit.cost)
+        elif kind == "died":
+            self._died(unit, str(event[1]), progress.get(unit, set()))
+        elif kind == "end":
+            progress.pop(unit, None)
+
+    def _shard_done(self, i: int, shard: int, error: str | None, cost: float) -> None:
+        split = self.splits[i]
+        if split.failed:
+            return
+        if error is not None:
+            split.failed = True
+            self.finish(i, fail_task(self.tasks[i], self.options, error))
+            return
+        split.remaining.discard(shard)
+        split.done += 1
+        if self.on_shard is not None:
+            self.on_shard(self.tasks[i].name, split.done, split.shards, split.samples_per_shard)
+        if not split.remaining:
+            self.push(Unit("merge", (i,), cost=cost))
+
+    def _died(self, unit: Unit, message: str, started: set[int]) -> None:
+        if unit.kind == "shard":
+            self._shard_done(unit.tasks[0], unit.shard, f"shard {unit.shard}: {message}", unit.cost)
+            return
+        unfinished = [i for i in unit.tasks if i not in self.outcomes and i not in self.splits]
+        if unit.kind == "merge":
+            unfinished = [unit.tasks[0]] if unit.tasks[0] not in self.outcomes else []
+        running = [i for i in unfinished if i in started]
+        # the last task the worker started was running when it died; the others of the batch are rerun
+        victims = running[-1:] if running else unfinished[:1]
+        for i in victims:
+            self.finish(i, fail_task(self.tasks[i], self.options, message, error_type="WorkerDied"))
+        rest = tuple(i for i in unfinished if i not in victims)
+        if rest:
+            self.push(Unit("tasks", rest, cost=unit.cost * len(rest) / max(1, len(unit.tasks))))
+
+
+def _task_costs(tasks: Sequence[EvalTask]) -> list[float]:
+    """Prediction-file bytes of each task (0 when they cannot be found: the task reports why)."""
+    from assay.predictions import find_prediction_files
+
+    costs = []
+    for task in tasks:
+        try:
+            costs.append(float(sum(p.stat().st_size for p in find_prediction_files(task.prediction_dir, task.dataset_abbr))))
+        except Exception:
+            costs.append(0.0)
+    return costs
+
+
+def plan_units(tasks: Sequence[EvalTask], workers: int, *, batch: bool = True) -> list[Unit]:
+    """Cut the tasks into units, largest first.
+
+    Tasks of one dataset are batched (they share its test set) until a batch
+    reaches a share of the total work small enough to keep every worker busy.
+    """
+    costs = _task_costs(tasks)
+    total = sum(costs) or 1.0
+    target = total / (4 * max(1, workers))
+    by_dataset: dict[int, list[int]] = {}
+    for i, task in enumerate(tasks):
+        by_dataset.setdefault(task.dataset_index, []).append(i)
+    units: list[Unit] = []
+    for members in by_dataset.values():
+        current: list[int] = []
+        cost = 0.0
+        for i in sorted(members, key=lambda i: -costs[i]):
+            if current and (not batch or cost + costs[i] > target):
+                units.append(Unit("tasks", tuple(current), cost=cost))
+                current, cost = [], 0.0
+            current.append(i)
+            cost += costs[i]
+        if current:
+            units.append(Unit("tasks", tuple(current), cost=cost))
+    units.sort(key=lambda u: -u.cost)
+    return units
+
+
+def drive(backend: Backend, scheduler: _Scheduler, units: Sequence[Unit]) -> None:
+    """Feed ``units`` (and the shards and merges they lead to) to ``backend`` until all are done."""
+    for unit in units:
+        scheduler.push(unit)
+    in_flight = 0
+    progress: dict[Unit, set[int]] = {}
+    while scheduler.queue or in_flight:
+        while scheduler.queue and in_flight < backend.capacity():
+            unit = scheduler.pop()
+            if unit.kind == "shard" and scheduler.splits[unit.tasks[0]].failed:
+                continue
+            backend.submit(unit)
+            in_flight += 1
+        for unit, event in backend.events():
+            scheduler.handle(unit, event, progress)
+            if event[0] == "end":
+                in_flight -= 1
 
 
 def run_tasks(
@@ -49,57 +446,45 @@ def run_tasks(
     *,
     workers: int | None = None,
     on_done: OnDone | None = None,
+    on_shard: OnShard | None = None,
+    runner: dict[str, Any] | None = None,
 ) -> list[TaskOutcome]:
-    """Run every task; return their outcomes in task order."""
-    global _TASKS, _OPTIONS
+    """Run every task; return their outcomes in task order.
+
+    Args:
+        workers: local worker processes (default: the number of cores); 1 runs
+            everything in this process.
+        on_done: called as ``on_done(outcome, done, total)`` when a task ends.
+        on_shard: called when a shard of a split task ends (see :data:`OnShard`).
+        runner: ``{'type': 'RayRunner', 'address': ...}`` sends the work to a
+            Ray cluster (see :mod:`assay.tasks.ray_runner`); ``None`` runs locally.
+    """
     total = len(tasks)
-    workers = default_workers() if workers is None else max(1, workers)
-    outcomes: dict[int, TaskOutcome] = {}
+    scheduler = _Scheduler(tasks, options, on_done, on_shard)
+    if total == 0:
+        return []
+    backend: Any
+    if runner is not None:
+        from assay.tasks.ray_runner import RayBackend
 
-    def done(i: int, outcome: TaskOutcome) -> None:
-        outcomes[i] = outcome
-        if on_done is not None:
-            on_done(outcome, len(outcomes), total)
-
-    if workers == 1 or total <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for i, task in enumerate(tasks):
-            done(i, run_task(task, options))
-        return [outcomes[i] for i in range(total)]
-
-    _TASKS, _OPTIONS = tasks, options
+        backend = RayBackend(tasks, options, address=runner.get("address"), workers=workers)
+    else:
+        workers = default_workers() if workers is None else max(1, workers)
+        if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
+            backend = InlineBackend(tasks, options)
+        else:
+            backend = ForkPool(workers, tasks, options)
+    units = plan_units(tasks, backend.capacity())
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=ctx) as pool:
-            pending: dict[Future[TaskOutcome], int] = {pool.submit(_run_index, i): i for i in range(total)}
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    i = pending.pop(fut)
-                    try:
-                        done(i, fut.result())
-                    except BrokenProcessPool:
-                        done(i, _worker_died(tasks[i], options))
-                    except Exception as exc:  # run_task never raises; this is a bug guard
-                        done(i, _worker_died(tasks[i], options, f"{type(exc).__name__}: {exc}"))
+        drive(backend, scheduler, units)
+    except BaseException:
+        if isinstance(backend, ForkPool):
+            backend.terminate()
+        raise
     finally:
-        _TASKS, _OPTIONS = (), None
-    return [outcomes[i] for i in range(total)]
+        backend.close()
+    missing = [i for i in range(total) if i not in scheduler.outcomes]
+    for i in missing:  # pragma: no cover - every unit reports every task; a guard against a lost one
+        scheduler.finish(i, fail_task(tasks[i], options, "the task was never reported as done"))
+    return [scheduler.outcomes[i] for i in range(total)]
 
-
-def _worker_died(task: EvalTask, options: EvalOptions, reason: str | None = None) -> TaskOutcome:
-    """Record a task whose worker process died (killed, out of memory, crashed)."""
-    run_dir = options.run_dir
-    path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
-    message = reason or "the worker process running this task died (killed by a signal or out of memory)"
-    if not path.is_file() or _is_error_or_unreadable(path):
-        atomic_write_json(path, {"error": message, META_KEY: {"model": task.model_abbr, "dataset": task.dataset_abbr}})
-    return TaskOutcome(task.name, "failed", str(path), str(run_dir.log_path(task.model_abbr, task.dataset_abbr)), message)
-
-
-def _is_error_or_unreadable(path: os.PathLike[str]) -> bool:
-    from assay.results import read_result
-
-    try:
-        return "error" in read_result(path)
-    except Exception:
-        return True

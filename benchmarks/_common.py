@@ -1,0 +1,205 @@
+"""Shared pieces of the benchmarks: a synthetic work directory, the floor, and a measured run.
+
+The work directory follows OpenCompass's layout::
+
+    <root>/data/<dataset>.jsonl                       multiple-choice questions, options A–D
+    <root>/config.py                                  an assay/OpenCompass config
+    <root>/work/RUN/predictions/<model>/<dataset>.json
+
+Predictions are realistic messy replies ("The answer is (B).", "答案是C",
+"I think option D is right because …"), so the postprocessor does real work.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+RUN = "20250101_000000"
+OPTIONS = "ABCD"
+
+_TEMPLATES = (
+    "{x}",
+    "The answer is ({x}).",
+    "答案是{x}",
+    "Answer: {x}",
+    "Let me think step by step. The question asks about {topic}. Option A seems unlikely, "
+    "and after checking each choice, I believe option {x} is correct.",
+    "{x}. {topic} is the best match among the choices.",
+    "Based on the passage, the correct answer is {x} because it explains {topic}.",
+    "I'm not sure, but I would go with ({x})",
+    "综上所述，故选{x}",
+    "**Answer:** {x}\n\nExplanation: {topic} follows from the definition.",
+    "",
+)
+_TOPICS = ("photosynthesis", "the French revolution", "prime numbers", "tectonic plates", "Newton's laws", "supply and demand")
+
+
+def _question(rng: random.Random, i: int) -> dict[str, str]:
+    topic = rng.choice(_TOPICS)
+    return {
+        "question": f"Question {i}: which statement about {topic} is correct?",
+        "A": f"{topic} is unrelated to {rng.choice(_TOPICS)}",
+        "B": f"{topic} was first described in {rng.randint(1500, 2000)}",
+        "C": f"{topic} depends on {rng.choice(_TOPICS)}",
+        "D": f"none of the above about {topic}",
+        "answer": rng.choice(OPTIONS),
+    }
+
+
+def _reply(rng: random.Random, answer: str, skill: float) -> str:
+    letter = answer if rng.random() < skill else rng.choice(OPTIONS)
+    return rng.choice(_TEMPLATES).format(x=letter, topic=rng.choice(_TOPICS))
+
+
+def write_dataset(path: Path, rows: int, seed: int) -> list[dict[str, str]]:
+    """Write ``rows`` MCQ rows as JSONL; return them."""
+    rng = random.Random(seed)
+    data = [_question(rng, i) for i in range(rows)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        for row in data:
+            fh.write(orjson.dumps(row) + b"\n")
+    return data
+
+
+def write_predictions(path: Path, data: list[dict[str, str]], seed: int, skill: float) -> None:
+    """Write an OpenCompass prediction file (``{"0": {...}, ...}``, indent 4) for ``data``."""
+    rng = random.Random(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        fh.write(b"{")
+        for i, row in enumerate(data):
+            prompt = f"{row['question']}\nA. {row['A']}\nB. {row['B']}\nC. {row['C']}\nD. {row['D']}\nAnswer:"
+            record = {"origin_prompt": prompt, "prediction": _reply(rng, row["answer"], skill), "gold": row["answer"]}
+            body = orjson.dumps(record, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n    ")
+            fh.write(b"," if i else b"")
+            fh.write(b'\n    "' + str(i).encode() + b'": ' + body)
+        fh.write(b"\n}\n")
+
+
+CONFIG = """
+DATASETS = {datasets!r}
+MODELS = {models!r}
+datasets = [
+    dict(
+        abbr=abbr,
+        type='JsonlDataset',
+        path=f'data/{abbr}.jsonl',
+        reader_cfg=dict(input_columns=['question', 'A', 'B', 'C', 'D'], output_column='answer'),
+        eval_cfg=dict(
+            evaluator=dict(type='AccEvaluator'),
+            pred_postprocessor=dict(type='first_option_postprocess', options='ABCD'),
+        ),
+    )
+    for abbr in DATASETS
+]
+models = [dict(abbr=abbr) for abbr in MODELS]
+"""
+
+
+def make_work_dir(root: Path, *, models: int, datasets: int, samples: int) -> Path:
+    """Create data, config and predictions under ``root`` (reused when already there); return the config."""
+    model_names = [f"model_{m}" for m in range(models)]
+    dataset_names = [f"mcq_{d}" for d in range(datasets)]
+    config = root / "config.py"
+    marker = root / f".complete_{models}x{datasets}x{samples}"
+    if marker.exists():
+        return config
+    for d, name in enumerate(dataset_names):
+        rows = write_dataset(root / "data" / f"{name}.jsonl", samples, seed=d)
+        for m, model in enumerate(model_names):
+            write_predictions(
+                root / "work" / RUN / "predictions" / model / f"{name}.json", rows, seed=1000 * m + d, skill=0.4 + 0.1 * m
+            )
+    config.write_text(CONFIG.replace("{datasets!r}", repr(dataset_names)).replace("{models!r}", repr(model_names)))
+    marker.write_text("")
+    return config
+
+
+_FLOOR_PATTERN = re.compile(r"\b([ABCD])\b")
+
+
+def measure_floor(root: Path) -> tuple[float, int]:
+    """Read and parse every prediction file and run one regex per prediction; (seconds, predictions)."""
+    start = time.perf_counter()
+    count = 0
+    for path in sorted((root / "work" / RUN / "predictions").rglob("*.json")):
+        records = orjson.loads(path.read_bytes())
+        for record in records.values():
+            _FLOOR_PATTERN.search(record["prediction"])
+            count += 1
+    return time.perf_counter() - start, count
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        ppid, pages = int(fields[1]), int(fields[21])
+        children.setdefault(ppid, []).append(int(entry))
+        rss[int(entry)] = pages * os.sysconf("SC_PAGE_SIZE")
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        total += rss.get(p, 0)
+        stack.extend(children.get(p, []))
+    return total
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_tree_rss: int
+    max_child_rss: int
+    returncode: int
+    stderr: str
+
+
+def run_assay(args: list[str], cwd: Path) -> Measured:
+    """Run ``python -m assay ARGS`` like a user; poll the process tree's RSS while it runs."""
+    peak = 0
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "assay", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stderr_chunks: list[bytes] = []
+    reader = threading.Thread(target=lambda: stderr_chunks.append(proc.stderr.read() if proc.stderr else b""))
+    reader.start()
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss(proc.pid))
+        time.sleep(0.02)
+    seconds = time.perf_counter() - start
+    reader.join()
+    max_child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return Measured(seconds, peak, max_child, proc.returncode, b"".join(stderr_chunks).decode(errors="replace"))
+
+
+def report(title: str, measured: Measured, predictions: int, floor_seconds: float) -> None:
+    """Print the figures of one measured run."""
+    print(f"== {title}")
+    print(f"exit status            {measured.returncode}")
+    print(f"wall seconds           {measured.seconds:.2f}")
+    print(f"predictions            {predictions:,}")
+    print(f"predictions/s          {predictions / measured.seconds:,.0f}")
+    print(f"peak RSS, process tree {measured.peak_tree_rss / 2**20:,.0f} MiB (polled every 20 ms)")
+    print(f"largest process maxrss {measured.max_child_rss / 2**20:,.0f} MiB")
+    print(f"floor (read+parse+1 regex, one process) {floor_seconds:.2f} s; ratio {measured.seconds / floor_seconds:.2f}x")
+    if measured.returncode:
+        print(measured.stderr[-3000:])

@@ -1,0 +1,210 @@
+"""Shards: one big sample-decomposable evaluation split into parts and merged.
+
+A task with ``size`` samples and ``n`` runs is cut into shards of consecutive
+samples; a shard holds *every run* of its samples (run-major inside the
+shard), so repeated-run averages, details grouped per sample and G-Pass@k
+come out of each shard exactly as the whole evaluation would compute them.
+Merging averages each numeric metric weighted by the shard's sample count
+(G-Pass@k of a subdivision by that subdivision's count), sums the extraction
+record and concatenates details in sample order.
+
+The files of a sharded task live in ``<run_dir>/.shards/<model>/<dataset>/``::
+
+    plan.json          written last by the task that split: fingerprint, shard ranges, its log
+    in_<s>.pkl         the shard's inputs (prediction fields, test-set rows, references)
+    out_<s>.details    the shard's details, already serialized (see merge_details)
+    out_<s>.json       the shard's metrics; its presence marks the shard as done
+
+A run that is interrupted resumes where it stopped: shards whose output exists
+for the same fingerprint are not scored again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from assay.fileio import dumps_finite_json
+from assay.workdir import RunDir
+
+__all__ = ["ShardPart", "merge_metrics", "shard_dir", "shard_ranges", "splice_details"]
+
+_G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
+
+
+def shard_dir(run_dir: RunDir, model_abbr: str, dataset_abbr: str) -> Path:
+    """The folder holding the shards of one task."""
+    return run_dir.root / ".shards" / model_abbr / dataset_abbr
+
+
+def shard_ranges(size: int, shard_size: int) -> list[tuple[int, int]]:
+    """Consecutive ``[lo, hi)`` sample ranges of about equal length, none longer than ``shard_size``.
+
+    >>> shard_ranges(10, 4)
+    [(0, 3), (3, 6), (6, 10)]
+    """
+    count = max(1, -(-size // max(1, shard_size)))
+    bounds = [size * i // count for i in range(count + 1)]
+    return list(itertools.pairwise(bounds))
+
+
+def shard_indices(lo: int, hi: int, size: int, n: int) -> list[int]:
+    """Rows of samples ``lo..hi-1`` in every run of a run-major layout of ``n`` runs of ``size``.
+
+    >>> shard_indices(1, 3, 4, 2)
+    [1, 2, 5, 6]
+    """
+    return [r * size + j for r in range(n) for j in range(lo, hi)]
+
+
+@dataclass
+class ShardPart:
+    """What the merge needs of one scored shard.
+
+    Attributes:
+        result: the shard's result without ``details``.
+        samples: the number of samples (per run) in the shard.
+        subdivisions: samples per subdivision, in order of first appearance.
+    """
+
+    result: dict[str, Any]
+    samples: int
+    subdivisions: dict[str, int] = field(default_factory=dict)
+
+
+def _category(key: str, subdivisions: dict[str, int]) -> tuple[int, str | None, str]:
+    """(0 plain metric | 1 extraction | 2 subdivision G-Pass | 3 G-Pass, subdivision, metric name)."""
+    if key == "extraction":
+        return 1, None, key
+    if _G_PASS.fullmatch(key):
+        return 3, None, key
+    sub, _, metric = key.rpartition("/")
+    if sub in subdivisions and _G_PASS.fullmatch(metric):
+        return 2, sub, metric
+    return 0, None, key
+
+
+def _weighted_mean(values: list[Any], weights: list[int]) -> Any:
+    total = sum(weights)
+    if total == 0:
+        return values[0]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        exact = Fraction(sum(v * w for v, w in zip(values, weights)), total)
+        if exact.denominator == 1:
+            return int(exact)
+        return float(exact)
+    floats = [float(v) for v in values]
+    if all(math.isfinite(v) for v in floats):
+        # exact rational arithmetic, rounded once: one shard gives back its own value
+        return float(sum((Fraction(v) * w for v, w in zip(floats, weights)), Fraction(0)) / total)
+    return math.fsum(v * w for v, w in zip(floats, weights)) / total
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def merge_metrics(parts: list[ShardPart]) -> tuple[dict[str, Any], list[str]]:
+    """Merge the shard results of one task into the result of the whole.
+
+    Returns the merged result (in the key order the whole evaluation writes)
+    and notes about values that could not be merged exactly (a non-numeric
+    value that differs between shards keeps the first shard's value).
+
+    >>> a = ShardPart({'accuracy': 50.0, 'extraction': {'unextracted': 1, 'total': 2}}, 2, {'d': 2})
+    >>> b = ShardPart({'accuracy': 100.0, 'extraction': {'unextracted': 0, 'total': 1}}, 1, {'d': 1})
+    >>> merge_metrics([a, b])[0]
+    {'accuracy': 66.66666666666667, 'extraction': {'unextracted': 1, 'total': 3}}
+    """
+    notes: list[str] = []
+    keys: dict[str, tuple[int, str | None, str]] = {}
+    sub_order: dict[str, int] = {}
+    metric_order: dict[str, int] = {}
+    for part in parts:
+        for name in part.subdivisions:
+            sub_order.setdefault(name, len(sub_order))
+        for key in part.result:
+            if key not in keys:
+                keys[key] = _category(key, part.subdivisions)
+            if keys[key][0] in (2, 3):
+                metric_order.setdefault(keys[key][2], len(metric_order))
+
+    def rank(key: str) -> tuple[int, int, int]:
+        cat, sub, metric_name = keys[key]
+        if cat == 2:
+            return cat, sub_order.get(sub or "", 0), metric_order[metric_name]
+        return cat, 0, 0
+
+    merged: dict[str, Any] = {}
+    for key in sorted(keys, key=rank):  # stable: first-appearance order within a category
+        cat, subdivision, _ = keys[key]
+        having = [p for p in parts if key in p.result]
+        values = [p.result[key] for p in having]
+        if cat == 1 and all(isinstance(v, dict) for v in values):
+            merged[key] = {
+                name: sum(v.get(name, 0) for v in values) for name in values[0] if all(_is_number(v.get(name, 0)) for v in values)
+            }
+            continue
+        if all(_is_number(v) for v in values):
+            weights = [p.subdivisions.get(subdivision, 0) if cat == 2 and subdivision is not None else p.samples for p in having]
+            if len(having) < len(parts) and cat != 2:
+                notes.append(f"{key!r} is missing from {len(parts) - len(having)} shard(s); averaged over the others")
+            merged[key] = _weighted_mean(values, weights)
+            continue
+        if any(v != values[0] for v in values[1:]):
+            notes.append(f"{key!r} differs between shards; the first shard's value is kept")
+        merged[key] = values[0]
+    return merged, notes
+
+
+def details_fragment(details: list[Any]) -> bytes:
+    """The bytes of ``details``' entries as they appear inside a result file.
+
+    A result file is ``dumps_finite_json`` of the result (2-space indent), so
+    its ``details`` entries are indented by four spaces and separated by
+    ``,``; the fragment is that text, starting with the newline before the
+    first entry, so fragments joined by ``,`` are the entries of all shards.
+
+    >>> details_fragment([{'a': 1}])
+    b'\\n    {\\n      "a": 1\\n    }'
+    """
+    data = dumps_finite_json({"details": details})
+    head = b'{\n  "details": ['
+    tail = b"\n  ]\n}"
+    if not details:
+        return b""
+    assert data.startswith(head) and data.endswith(tail), "unexpected JSON layout"
+    return data[len(head) : -len(tail)]
+
+
+_DETAILS_SLOT = b'\n  "details": []'
+
+
+def splice_details(result: dict[str, Any], fragments: list[Path]) -> Iterator[bytes]:
+    """Yield the bytes of ``result`` as a result file, its ``details`` read from ``fragments``.
+
+    ``result`` must hold ``details`` (an empty list standing for the
+    concatenated fragments); the bytes equal those of writing the whole
+    result at once, and no more than one fragment is held in memory.
+    """
+    data = dumps_finite_json(result) + b"\n"
+    at = data.find(_DETAILS_SLOT)
+    assert at >= 0, "the result has no details slot"
+    yield data[: at + len(_DETAILS_SLOT) - 1]
+    wrote = False
+    for path in fragments:
+        chunk = path.read_bytes()
+        if not chunk:
+            continue
+        if wrote:
+            yield b","
+        yield chunk
+        wrote = True
+    yield b"\n  ]" if wrote else b"]"
+    yield data[at + len(_DETAILS_SLOT) :]

@@ -1,0 +1,169 @@
+"""Sharding: a big dataset scored by a sample-decomposable evaluator is split into shards
+and merged into the result of scoring it whole — metrics, details, repeated runs and G-Pass@k."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.registry import ICL_EVALUATORS
+from assay.results import META_KEY, read_result
+from assay.tasks.shards import ShardPart, merge_metrics
+
+SAMPLES = 13
+RUNS = 3
+SHARD = 4  # 13 samples -> shards of 3, 3, 3, 4
+
+# Per evaluator: candidate predictions, references, and extra prediction-file fields (name -> values).
+INPUTS: dict[str, dict[str, Any]] = {
+    "AccEvaluator": {"preds": ["A", "B", "C", "D", ""], "refs": ["A", "B", "C", "D"]},
+    "AccwithDetailsEvaluator": {"preds": ["A", "B", "C"], "refs": ["A", "C"]},
+    "BBHEvaluator": {"preds": ["So the answer is yes.", "So the answer is no.", "I cannot tell"], "refs": ["yes", "no"]},
+    "BBHEvaluator_mcq": {"preds": ["So the answer is (A).", "So the answer is (B).", "(C)"], "refs": ["(A)", "(B)"]},
+    "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
+    "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
+    "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
+    "MATHVerifyEvaluator": {"preds": ["$\\boxed{2}$", "$\\boxed{\\frac{1}{2}}$", "no idea"], "refs": ["2", "\\frac{1}{2}"]},
+    "RougeEvaluator": {"preds": ["the cat sat on the mat", "a dog", "cats sit"], "refs": ["the cat sat", "a dog barked"]},
+    "JiebaRougeEvaluator": {"preds": ["今天天气很好", "我喜欢猫", "天气"], "refs": ["今天天气不错", "我喜欢狗"]},
+    "AveragePPLEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"ppl": [1.5, 2.25, 3.0, 10.125]}},
+    "AverageMinKEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"mink": [-0.5, -1.25, -3.0]}},
+}
+
+_GENERIC = {"predictions", "references", "origin_prompt"}
+
+
+def _decomposable() -> list[str]:
+    import assay.evaluators  # noqa: F401  (registers the built-in catalogue)
+
+    names: dict[Any, str] = {}
+    for name, obj in ICL_EVALUATORS.items():
+        if getattr(obj, "sample_decomposable", False) and obj.__module__.startswith("assay.") and obj not in names:
+            names[obj] = name
+    return sorted(names.values())
+
+
+def _inputs(name: str) -> dict[str, Any]:
+    if name in INPUTS:
+        return INPUTS[name]
+    params = set(inspect.signature(ICL_EVALUATORS.get(name).score).parameters) - {"self"}
+    if params <= _GENERIC:  # any (predictions, references) evaluator can be fed letters
+        return {"preds": ["A", "B", "C"], "refs": ["A", "B"]}
+    pytest.fail(f"{name} is sample-decomposable but tests/tasks/test_sharding.py has no inputs for its score{params}")
+
+
+def _write(tmp_path: Path, name: str) -> Path:
+    spec = _inputs(name)
+    rng = random.Random(name)
+    refs = [spec["refs"][i % len(spec["refs"])] for i in range(SAMPLES)]
+    subjects = ["algebra", "geometry"]
+    with (tmp_path / "data.jsonl").open("w") as fh:
+        for i, ref in enumerate(refs):
+            fh.write(json.dumps({"question": f"q{i}", "answer": ref, "subdivision": subjects[(i // 2) % 2], "idx": i}) + "\n")
+    records = {}
+    for r in range(RUNS):
+        for i in range(SAMPLES):
+            record: dict[str, Any] = {"prediction": rng.choice(spec["preds"]), "origin_prompt": f"q{i}", "gold": refs[i]}
+            for field, pool in spec.get("fields", {}).items():
+                record[field] = rng.choice(pool)
+            records[str(r * SAMPLES + i)] = record
+    (tmp_path / "preds").mkdir()
+    (tmp_path / "preds" / "d.json").write_text(json.dumps(records, indent=4, ensure_ascii=False))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(
+        f"datasets = [dict(abbr='d', type='JsonlDataset', path='data.jsonl', n={RUNS}, k=[1, 2],\n"
+        f"                 reader_cfg=dict(input_columns=['question'], output_column='answer'),\n"
+        f"                 eval_cfg=dict(evaluator=dict(type={name!r})))]\n"
+        "models = [dict(abbr='m', predictions='preds')]\n"
+    )
+    return cfg
+
+
+def _eval(cfg: Path, work: Path, shard_size: int, *extra: str) -> dict[str, Any]:
+    assert main(["eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "1", "--shard-size", str(shard_size), *extra]) == 0
+    return read_result(work / "RUN" / "results" / "m" / "d.json")
+
+
+def _assert_same(sharded: dict[str, Any], whole: dict[str, Any]) -> None:
+    assert list(sharded) == list(whole), "metric order differs"
+    for key, value in whole.items():
+        if isinstance(value, float) and not math.isnan(value):
+            assert sharded[key] == pytest.approx(value, rel=1e-12, abs=1e-12), key
+        else:
+            assert sharded[key] == value, key
+
+
+def test_every_decomposable_builtin_evaluator_is_covered() -> None:
+    names = _decomposable()
+    assert "AccEvaluator" in names
+    for name in names:
+        _inputs(name)
+
+
+@pytest.mark.parametrize("name", _decomposable())
+def test_sharded_equals_unsharded(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _write(tmp_path, name)
+    whole = _eval(cfg, tmp_path / "whole", 0)
+    capsys.readouterr()
+    sharded = _eval(cfg, tmp_path / "sharded", SHARD)
+    assert "4 shards" in capsys.readouterr().err, "the task should have been split"
+    assert "error" not in whole, whole.get("error")
+    _assert_same(sharded, whole)
+    assert not (tmp_path / "sharded" / "RUN" / ".shards" / "m" / "d").exists(), "shard files are removed after the merge"
+
+
+def test_sharded_g_pass_and_details_match(tmp_path: Path) -> None:
+    cfg = _write(tmp_path, "AccEvaluator")
+    whole = _eval(cfg, tmp_path / "whole", 0)
+    sharded = _eval(cfg, tmp_path / "sharded", SHARD)
+    assert whole["details"] == sharded["details"] and len(whole["details"]) == SAMPLES
+    assert "algebra/G-Pass@2_0.5" in whole and "geometry/mG-Pass@2" in whole
+    assert sharded["extraction"] == whole["extraction"] == {"unextracted": whole["extraction"]["unextracted"], "total": SAMPLES * RUNS}
+    # byte-for-byte the same file but for float rounding of averaged metrics
+    assert whole[META_KEY] == sharded[META_KEY]
+
+
+def test_sharded_without_details(tmp_path: Path) -> None:
+    cfg = _write(tmp_path, "AccEvaluator")
+    whole = _eval(cfg, tmp_path / "whole", 0, "--no-dump-eval-details")
+    sharded = _eval(cfg, tmp_path / "sharded", SHARD, "--no-dump-eval-details")
+    assert "details" not in sharded
+    _assert_same(sharded, whole)
+
+
+def test_sharded_in_worker_processes_equals_in_process(tmp_path: Path) -> None:
+    cfg = _write(tmp_path, "AccEvaluator")
+    inline = _eval(cfg, tmp_path / "inline", SHARD)
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "pool"), "-r", "RUN", "--workers", "2", "--shard-size", str(SHARD)]) == 0
+    assert (tmp_path / "pool" / "RUN" / "results" / "m" / "d.json").read_bytes() == (
+        tmp_path / "inline" / "RUN" / "results" / "m" / "d.json"
+    ).read_bytes()
+    assert "accuracy (3 runs average)" in inline
+
+
+def test_corpus_level_evaluator_runs_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _write(tmp_path, "AccEvaluator")
+    cfg.write_text(cfg.read_text().replace("'AccEvaluator'", "'BleuEvaluator'"))
+    _eval(cfg, tmp_path / "w", SHARD)
+    err = capsys.readouterr().err
+    assert "m/d ok" in err and "shards" not in err
+
+
+def test_merge_weights_by_samples_and_subdivision_counts() -> None:
+    a = ShardPart({"accuracy": 50.0, "x/G-Pass@2_0.0": 100.0, "G-Pass@2_0.0": 100.0}, 4, {"x": 1, "y": 3})
+    b = ShardPart({"accuracy": 100.0, "x/G-Pass@2_0.0": 0.0, "G-Pass@2_0.0": 0.0}, 1, {"x": 1})
+    merged, notes = merge_metrics([a, b])
+    assert merged["accuracy"] == 60.0
+    assert merged["x/G-Pass@2_0.0"] == 50.0  # weighted by the subdivision's samples: 1 and 1
+    assert merged["G-Pass@2_0.0"] == 80.0
+    assert notes == []
+    # a non-numeric value that differs between shards is reported
+    _, notes = merge_metrics([ShardPart({"kind": "a"}, 1), ShardPart({"kind": "b"}, 1)])
+    assert notes and "kind" in notes[0]
