@@ -10,6 +10,7 @@ made, so a range never cuts across runs.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,18 +77,7 @@ def build_test_set(
 
     indices = select_indices(len(test), reader_cfg.get("test_range"))
     if len(indices) != len(test):
-        test = test.select(indices)
-    if "subdivision" not in test.column_names:
-        test = test.add_column("subdivision", [abbr] * len(test))
-    if "idx" not in test.column_names:
-        test = test.add_column("idx", list(range(len(test))))
-
-    size = len(test)
-    n = dataset_cfg.get("n", 1)
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ConfigError(f"{where}: n={n!r} must be a positive integer")
-    if n > 1:
-        test = datasets.concatenate_datasets([test] * n)
+        test = test.select(indices, new_fingerprint=_fingerprint(test, "test_range", str(reader_cfg.get("test_range"))))
 
     output_column = reader_cfg.get("output_column")
     references: list[Any] | None = None
@@ -100,10 +90,32 @@ def build_test_set(
         eval_cfg = dataset_cfg.get("eval_cfg") or {}
         post = build_postprocessor(eval_cfg.get("dataset_postprocessor"), where=f"{where}.eval_cfg.dataset_postprocessor")
         if post is not None:
-            values = [post(v) for v in test[output_column]]
-            test = test.remove_columns(output_column).add_column(output_column, values)
-        references = list(test[output_column])
+            values = [post(v) for v in test[output_column][:]]
+            test = test.remove_columns(output_column, new_fingerprint=_fingerprint(test, "drop", output_column))
+            test = test.add_column(output_column, values, new_fingerprint=_fingerprint(test, "post", output_column))
+        references = test[output_column][:]
+    if "subdivision" not in test.column_names:
+        test = test.add_column("subdivision", [abbr] * len(test), new_fingerprint=_fingerprint(test, "subdivision", abbr))
+    if "idx" not in test.column_names:
+        test = test.add_column("idx", list(range(len(test))), new_fingerprint=_fingerprint(test, "idx"))
+
+    size = len(test)
+    n = dataset_cfg.get("n", 1)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ConfigError(f"{where}: n={n!r} must be a positive integer")
+    if n > 1:
+        test = datasets.concatenate_datasets([test] * n)
+        if references is not None:
+            references = references * n
     return TestSet(dataset=test, references=references, output_column=output_column, size=size, n=n, files=files)
+
+
+def _fingerprint(dataset: Any, *parts: str) -> str:
+    """A fingerprint for a derived dataset, so that ``datasets`` need not hash the new column's values."""
+    h = hashlib.sha256(str(getattr(dataset, "_fingerprint", "")).encode())
+    for part in parts:
+        h.update(b"\0" + part.encode())
+    return h.hexdigest()[:16]
 
 
 def _test_split(raw: Any, reader_cfg: dict[str, Any], where: str) -> Any:

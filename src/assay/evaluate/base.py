@@ -170,7 +170,7 @@ class BaseEvaluator:
             missing = [i for i, h in enumerate(have) if not h]
             raise EvaluationError(f"{name}.score() returned details for some runs but not for runs {missing}")
         if all(have) and size > 0:
-            grouped = _group_details(all_details, size)  # type: ignore[arg-type]
+            grouped = _group_details(all_details)  # type: ignore[arg-type]
             abbrs = _sample_abbrs(original_dataset, size, self.dataset_abbr)
             for j, d in enumerate(grouped):
                 d["example_abbr"] = f"{abbrs[j][0]}_{abbrs[j][1]}"
@@ -237,18 +237,15 @@ def _aggregate(per_run: list[dict[str, Any]], n: int) -> dict[str, Any]:
     return out
 
 
-def _group_details(all_details: list[list[dict[str, Any]]], size: int) -> list[dict[str, Any]]:
+def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One dict per sample whose fields are lists of the per-run values (``None`` where a run lacks one)."""
+    if len(all_details) == 1:
+        return [{key: [value] for key, value in d.items()} if isinstance(d, dict) else {} for d in all_details[0]]
     grouped: list[dict[str, Any]] = []
-    for j in range(size):
-        merged: dict[str, list[Any]] = {}
-        runs = [run[j] for run in all_details]
-        for d in runs:
-            if isinstance(d, dict):
-                for key in d:
-                    merged.setdefault(key, [])
-        for key in merged:
-            merged[key] = [d.get(key) if isinstance(d, dict) else None for d in runs]
-        grouped.append(dict(merged))
+    for runs in zip(*all_details):
+        dicts = [d if isinstance(d, dict) else {} for d in runs]
+        keys = dict.fromkeys(key for d in dicts for key in d)
+        grouped.append({key: [d.get(key) for d in dicts] for key in keys})
     return grouped
 
 
@@ -288,7 +285,7 @@ def _sample_abbrs(dataset: Any, size: int, dataset_abbr: str | None) -> list[tup
     cols = getattr(dataset, "column_names", None) or []
     default = dataset_abbr or "dataset"
     if "subdivision" in cols and "idx" in cols:
-        head = dataset.select(range(size))
+        head = dataset.select_columns(["subdivision", "idx"])[:size]
         return list(zip(head["subdivision"], head["idx"]))
     return [(default, j) for j in range(size)]
 
