@@ -11,7 +11,7 @@ from typing import Any
 
 from assay.stats._groups import group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
-from assay.stats._samples import SampleValues, cell_stat, sample_values
+from assay.stats._samples import SampleValues, cell_stat, correctness_matrix, sample_values
 from assay.stats._unscorable import Unscorable, unscorable_of
 
 __all__ = [
@@ -330,8 +330,12 @@ def run_stats(
                     base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
                 continue
             backed: list[tuple[str, float]] = []
+            details = result.get("details")
+            known: dict[str, Any] = {}
+            if isinstance(details, list) and details:
+                known["correct"] = correctness_matrix(details)
             for metric, value in have.items():
-                sv = sample_values(result, metric, value)
+                sv = sample_values(result, metric, value, **known)
                 stat = cell_stat(sv, value, confidence=confidence, resamples=resamples, seed=seed)
                 base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
                 if isinstance(sv, SampleValues):
@@ -339,7 +343,7 @@ def run_stats(
                         out.samples[(column, abbr, metric)] = sv
                     if sv.basis == "correct":
                         backed.append((metric, value))
-            out.unscorable[(column, abbr)] = unscorable_of(result, backed)
+            out.unscorable[(column, abbr)] = unscorable_of(result, backed, correct=known.get("correct"))
         if group_list:
             stats = group_stats(group_list, view.values.get(column, {}), view.metrics, base, column=column,
                                 confidence=confidence, resamples=resamples, seed=seed)

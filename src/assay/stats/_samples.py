@@ -225,10 +225,16 @@ def _declared(result: dict[str, Any], metric: str) -> str | None:
     return None
 
 
-def sample_values(result: dict[str, Any], metric: str, value: float | None = None) -> SampleValues | str:
+_UNSET: Any = object()
+
+
+def sample_values(
+    result: dict[str, Any], metric: str, value: float | None = None, *, correct: Any = _UNSET
+) -> SampleValues | str:
     """The per-sample values behind ``metric`` of one result, or the reason there are none.
 
-    ``value`` is the reported value (default: ``result[metric]``).
+    ``value`` is the reported value (default: ``result[metric]``); ``correct``
+    is the details' :func:`correctness_matrix` when the caller already has it.
 
     >>> r = {'accuracy': 50.0, 'details': [{'correct': [True]}, {'correct': [False]}]}
     >>> sample_values(r, 'accuracy').kind
@@ -255,7 +261,8 @@ def sample_values(result: dict[str, Any], metric: str, value: float | None = Non
     if declared == "<corpus bleu>":
         return _corpus_bleu(details, value)
 
-    correct = correctness_matrix(details)
+    if correct is _UNSET:
+        correct = correctness_matrix(details)
     if correct is not None:
         got = _units(correct, none_as_zero=True)
         if got is None:

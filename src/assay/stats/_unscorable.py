@@ -107,10 +107,13 @@ def _outcome_counts(result: dict[str, Any]) -> dict[str, int] | None:
     return total or None
 
 
-def unscorable_of(result: dict[str, Any], backed: Sequence[tuple[str, float]] = ()) -> Unscorable:
+def unscorable_of(
+    result: dict[str, Any], backed: Sequence[tuple[str, float]] = (), *, correct: Any = None
+) -> Unscorable:
     """The unscorable counts of one result (with its details) and the bounds of the ``backed`` metrics.
 
-    ``backed`` lists ``(metric, value)`` of metrics equal to ``100 × mean(correct)``.
+    ``backed`` lists ``(metric, value)`` of metrics equal to ``100 × mean(correct)``;
+    ``correct`` is the details' :func:`correctness_matrix` when the caller already has it.
 
     >>> r = {'accuracy': 50.0, 'extraction': {'unextracted': 1, 'total': 4},
     ...      'details': [{'pred': [''], 'correct': [False]}, {'pred': ['A'], 'correct': [True]},
@@ -183,7 +186,8 @@ def unscorable_of(result: dict[str, Any], backed: Sequence[tuple[str, float]] = 
     elif outcomes is not None:
         out.not_executed = sum(v for k, v in outcomes.items() if k in NOT_EXECUTED)
 
-    correct = correctness_matrix(details) if details else None
+    if correct is None and details and backed and ext_usable:
+        correct = correctness_matrix(details)
     if correct is None or not backed or not ext_usable:
         return out
     lows: list[float] = []
