@@ -140,18 +140,22 @@ def unscorable_of(
     flags_judge: list[list[bool]] = []
     shares_exec: list[list[float]] = []
     exec_count = 0
-    judge_seen = exec_seen = False
-    for d, runs in zip(details, runs_per):
-        if not isinstance(d, dict):
-            d = {}
+    dicts = [d if isinstance(d, dict) else {} for d in details]
+    judge_seen = any("judge_failed" in d for d in dicts)
+    exec_seen = any("outcome" in d for d in dicts)
+    for d, runs in zip(dicts, runs_per):
         pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
         preds = _runs(d[pfield]) if pfield else []
         flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
-        jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
-        judge_seen = judge_seen or "judge_failed" in d
-        flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
+        if judge_seen:
+            jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
+            flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
+        else:
+            flags_judge.append([])
+        if not exec_seen:
+            shares_exec.append([])
+            continue
         oc = _runs(d.get("outcome")) if "outcome" in d else []
-        exec_seen = exec_seen or "outcome" in d
         shares: list[float] = []
         for r in range(runs):
             value = oc[r] if r < len(oc) else None
