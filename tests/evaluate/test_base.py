@@ -168,3 +168,12 @@ def test_test_set_is_sliced_per_run() -> None:
 def test_k_larger_than_n_is_rejected() -> None:
     with pytest.raises(EvaluationError, match="k=4"):
         AccEvaluator().evaluate(k=4, n=2, original_dataset=None, predictions=list("ABAB"), references=list("ABAB"))
+
+
+def test_one_detail_dict_shared_by_several_samples_is_wrapped_once() -> None:
+    class Shared(BaseEvaluator):
+        def score(self, predictions: list[Any]) -> dict[str, Any]:
+            return {"accuracy": 100.0, "details": [{"correct": True}] * len(predictions)}
+
+    res = Shared().evaluate(k=1, n=1, original_dataset=None, predictions=["a", "b", "c"])
+    assert [d["correct"] for d in res["details"]] == [[True], [True], [True]]

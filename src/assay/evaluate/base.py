@@ -238,9 +238,25 @@ def _aggregate(per_run: list[dict[str, Any]], n: int) -> dict[str, Any]:
 
 
 def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """One dict per sample whose fields are lists of the per-run values (``None`` where a run lacks one)."""
+    """One dict per sample whose fields are lists of the per-run values (``None`` where a run lacks one).
+
+    With a single run the detail dicts returned by ``score()`` are reused (their
+    values wrapped in place), which halves the memory that large datasets need.
+    """
     if len(all_details) == 1:
-        return [{key: [value] for key, value in d.items()} if isinstance(d, dict) else {} for d in all_details[0]]
+        out: list[dict[str, Any]] = []
+        wrapped: set[int] = set()
+        for d in all_details[0]:
+            if not isinstance(d, dict):
+                out.append({})
+            elif id(d) in wrapped:  # the same dict listed for several samples
+                out.append({key: list(value) for key, value in d.items()})
+            else:
+                wrapped.add(id(d))
+                for key, value in d.items():
+                    d[key] = [value]
+                out.append(d)
+        return out
     grouped: list[dict[str, Any]] = []
     for runs in zip(*all_details):
         dicts = [d if isinstance(d, dict) else {} for d in runs]
