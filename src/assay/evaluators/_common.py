@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__: list[str] = []
@@ -30,3 +30,29 @@ def check_batch(evaluator: object, predictions: Sequence[Any] | None, references
 def percent(part: float, whole: int) -> float:
     """``100 * part / whole`` as a float."""
     return 100.0 * float(part) / whole
+
+
+def score_pairs(
+    evaluator: object,
+    predictions: Sequence[Any] | None,
+    references: Sequence[Any] | None,
+    judge: Callable[[Any, Any], tuple[Any, bool]],
+    *,
+    metric: str = "accuracy",
+) -> dict[str, Any]:
+    """Score each (prediction, reference) pair with ``judge`` → ``(shown answer, correct)``.
+
+    Returns ``{metric: percent correct, 'details': [{'pred', 'answer', 'correct'}, …]}``,
+    or the error record of :func:`check_batch`.
+    """
+    error = check_batch(evaluator, predictions, references)
+    if error:
+        return error
+    assert predictions is not None and references is not None
+    details = []
+    correct = 0
+    for pred, ref in zip(predictions, references):
+        shown, ok = judge(pred, ref)
+        correct += ok
+        details.append({"pred": shown, "answer": ref, "correct": ok})
+    return {metric: percent(correct, len(predictions)), "details": details}

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import check_batch, percent, score_pairs
 from assay.postprocess.bbh import bbh_freeform_postprocess, bbh_mcq_postprocess
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -32,16 +32,7 @@ class AccEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        correct = 0
-        for pred, ref in zip(predictions, references):
-            ok = str(pred) == str(ref)
-            correct += ok
-            details.append({"pred": pred, "answer": ref, "correct": ok})
-        return {"accuracy": percent(correct, len(predictions)), "details": details}
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)))
 
 
 @ICL_EVALUATORS.register_module()
@@ -131,17 +122,11 @@ class _BBHBase(BaseEvaluator):
         return ref.lower() in _CASELESS_ANSWERS and answer.lower() == ref.lower()
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        correct = 0
-        for pred, ref in zip(predictions, references):
+        def judge(pred: Any, ref: Any) -> tuple[str, bool]:
             answer = self._extract(pred)
-            ok = self._matches(answer, str(ref).strip())
-            correct += ok
-            details.append({"pred": answer, "answer": ref, "correct": ok})
-        return {"score": percent(correct, len(predictions)), "details": details}
+            return answer, self._matches(answer, str(ref).strip())
+
+        return score_pairs(self, predictions, references, judge, metric="score")
 
 
 @ICL_EVALUATORS.register_module()

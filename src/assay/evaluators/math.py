@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import check_batch, percent, score_pairs
 from assay.postprocess.math import normalize_final_answer
 from assay.registry import ICL_EVALUATORS
 
@@ -49,19 +49,13 @@ class Gsm8kEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        correct = 0
-        for pred, ref in zip(predictions, references):
-            ok = str(pred).strip() == str(ref).strip() and str(pred).strip() != ""
-            if not ok:
-                p, r = _to_float(pred), _to_float(ref)
-                ok = p is not None and r is not None and abs(p - r) < 1e-6
-            correct += ok
-            details.append({"pred": pred, "answer": ref, "correct": ok})
-        return {"accuracy": percent(correct, len(predictions)), "details": details}
+        def judge(pred: Any, ref: Any) -> tuple[Any, bool]:
+            if str(pred).strip() == str(ref).strip() and str(pred).strip() != "":
+                return pred, True
+            p, r = _to_float(pred), _to_float(ref)
+            return pred, p is not None and r is not None and abs(p - r) < 1e-6
+
+        return score_pairs(self, predictions, references, judge)
 
 
 # -- MATH string normalization (after Hendrycks et al.'s MATH evaluation) ----------
@@ -161,16 +155,7 @@ class MATHEvaluator(BaseEvaluator):
         self.version = version
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        correct = 0
-        for pred, ref in zip(predictions, references):
-            ok = is_math_equiv(pred, ref, self.version)
-            correct += ok
-            details.append({"pred": pred, "answer": ref, "correct": ok})
-        return {"accuracy": percent(correct, len(predictions)), "details": details}
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, is_math_equiv(pred, ref, self.version)))
 
 
 @ICL_EVALUATORS.register_module()
