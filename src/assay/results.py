@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.fileio import atomic_write_json, read_json
+from assay.fileio import atomic_write_chunks, atomic_write_json, dumps_finite_json, read_json
 
 __all__ = [
+    "DETAILS_CHUNK",
     "META_KEY",
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
+    "details_fragment",
     "is_error",
     "numeric_metrics",
     "read_result",
+    "splice_details",
     "write_result",
 ]
 
@@ -45,9 +49,25 @@ METRIC_WHITELIST: tuple[str, ...] = (
 METRIC_BLACKLIST: frozenset[str] = frozenset({"bp", "sys_len", "ref_len", "type"})
 
 
+#: Details are serialized this many samples at a time when a result is written.
+DETAILS_CHUNK = 10_000
+
+
 def write_result(path: str | os.PathLike[str], result: dict[str, Any]) -> None:
-    """Write a result dict atomically."""
-    atomic_write_json(path, result)
+    """Write a result dict atomically; long ``details`` are serialized a chunk at a time.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
+    >>> write_result(p, {'accuracy': 50.0, 'details': [{'correct': [True]}, {'correct': [False]}]})
+    >>> read_result(p)['details'][1]
+    {'correct': [False]}
+    """
+    details = result.get("details")
+    if not isinstance(details, list) or len(details) <= DETAILS_CHUNK:
+        atomic_write_json(path, result)
+        return
+    fragments = (details_fragment(details[i : i + DETAILS_CHUNK]) for i in range(0, len(details), DETAILS_CHUNK))
+    atomic_write_chunks(path, splice_details({**result, "details": []}, fragments))
 
 
 def read_result(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -325,3 +345,51 @@ def merge_split_results(parts: list[tuple[str, dict[str, Any], int | None]]) -> 
         meta["dropped_metrics"] = dropped
     merged[META_KEY] = meta
     return merged
+
+
+def details_fragment(details: list[Any]) -> bytes:
+    """The bytes of ``details``' entries as they appear inside a result file.
+
+    A result file is ``dumps_finite_json`` of the result (2-space indent), so
+    its ``details`` entries are indented by four spaces and separated by
+    ``,``; the fragment is that text, starting with the newline before the
+    first entry, so fragments joined by ``,`` are the entries of all shards.
+
+    >>> details_fragment([{'a': 1}])
+    b'\\n    {\\n      "a": 1\\n    }'
+    """
+    data = dumps_finite_json({"details": details})
+    head = b'{\n  "details": ['
+    tail = b"\n  ]\n}"
+    if not details:
+        return b""
+    assert data.startswith(head) and data.endswith(tail), "unexpected JSON layout"
+    return data[len(head) : -len(tail)]
+
+
+_DETAILS_SLOT = b'\n  "details": []'
+
+
+def splice_details(result: dict[str, Any], fragments: Iterable[Path | bytes]) -> Iterator[bytes]:
+    """Yield the bytes of ``result`` as a result file, its ``details`` taken from ``fragments``.
+
+    ``result`` must hold ``details`` (an empty list standing for the
+    concatenated fragments, each a :func:`details_fragment` or a file holding
+    one); the bytes equal those of writing the whole result at once, and no
+    more than one fragment is held in memory.
+    """
+    data = dumps_finite_json(result) + b"\n"
+    at = data.find(_DETAILS_SLOT)
+    assert at >= 0, "the result has no details slot"
+    yield data[: at + len(_DETAILS_SLOT) - 1]
+    wrote = False
+    for fragment in fragments:
+        chunk = fragment if isinstance(fragment, bytes) else fragment.read_bytes()
+        if not chunk:
+            continue
+        if wrote:
+            yield b","
+        yield chunk
+        wrote = True
+    yield b"\n  ]" if wrote else b"]"
+    yield data[at + len(_DETAILS_SLOT) :]

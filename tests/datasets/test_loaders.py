@@ -134,3 +134,20 @@ def test_unknown_extension(tmp_path: Path) -> None:
     p.write_text("<x/>")
     with pytest.raises(InputFileError, match=r"unknown format"):
         load_local(str(p))
+
+
+def test_columns_of_every_row_are_kept(tmp_path: Path) -> None:
+    p = tmp_path / "d.json"
+    p.write_text(json.dumps([{"q": "a", "answer": "A"}, {"q": "b", "answer": "B", "topic": "x"}]))
+    ts = build_test_set({"abbr": "d", "type": "JsonDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
+    assert list(ts.dataset["topic"]) == [None, "x"]
+
+
+def test_jsonl_whose_later_rows_differ_is_read_row_by_row(tmp_path: Path) -> None:
+    """Rows far apart with different columns: the Arrow reader stops, the row reader keeps both."""
+    p = tmp_path / "d.jsonl"
+    rows = [{"q": str(i), "answer": "A"} for i in range(50_000)] + [{"q": "last", "answer": "B", "extra": [1, 2]}]
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
+    assert ts.size == 50_001 and ts.references[-1] == "B"
+    assert ts.dataset[50_000]["extra"] == [1, 2]

@@ -31,15 +31,29 @@ def _existing(path: str | Path, what: str) -> Path:
     return p
 
 
+def _file_fingerprint(path: Path) -> str:
+    """A cheap fingerprint for a dataset read from ``path`` (name, size, modification time).
+
+    Given explicitly, it spares ``datasets`` from hashing the whole table.
+    """
+    import hashlib
+
+    st = path.stat()
+    return hashlib.sha256(f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:16]
+
+
 def _rows_to_dataset(rows: list[dict[str, Any]], path: Path) -> Any:
     import datasets
+    import pyarrow as pa
 
     if not rows:
         raise InputFileError(f"dataset file {path} holds no rows")
+    keys = dict.fromkeys(key for row in rows for key in row)  # every column of any row, in order
     try:
-        return datasets.Dataset.from_list(rows)
+        table = pa.Table.from_pydict({key: [row.get(key) for row in rows] for key in keys})
     except Exception as exc:  # pyarrow type errors: mixed column types
         raise InputFileError(f"dataset file {path} cannot be turned into a table: {exc}") from exc
+    return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -91,12 +105,13 @@ def _read_jsonl_arrow(path: Path) -> Any:
     import pyarrow.json as pa_json
 
     try:
-        table = pa_json.read_json(path, read_options=pa_json.ReadOptions(block_size=1 << 24))
+        reader = pa_json.open_json(path, read_options=pa_json.ReadOptions(block_size=1 << 22))
+        table = pa.Table.from_batches(list(reader))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError):
         return None
     if table.num_rows == 0:
         return None
-    return datasets.Dataset(table)
+    return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
 
 
 @LOAD_DATASET.register_module()

@@ -310,6 +310,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if total == 0:
         raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
     fields: dict[str, Any] = dict(preds.columns())
+    preds.records = []  # the columns hold the values now; free the per-record dicts
     for name in preds.dropped:
         fields.setdefault(name, None)  # not passed to score(), but named in its messages
     meta = {
@@ -329,6 +330,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     result = _evaluate(task, options, setup, fields, test.dataset, test.references, test.size, test.n, preds.location, result_path)
+    del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
         result.pop("details", None)

@@ -24,16 +24,15 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from assay.fileio import dumps_finite_json
+from assay.results import details_fragment, splice_details
 from assay.workdir import RunDir
 
-__all__ = ["ShardPart", "merge_metrics", "shard_dir", "shard_ranges", "splice_details"]
+__all__ = ["ShardPart", "details_fragment", "merge_metrics", "shard_dir", "shard_ranges", "splice_details"]
 
 _G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
 
@@ -163,48 +162,3 @@ def merge_metrics(parts: list[ShardPart]) -> tuple[dict[str, Any], list[str]]:
     return merged, notes
 
 
-def details_fragment(details: list[Any]) -> bytes:
-    """The bytes of ``details``' entries as they appear inside a result file.
-
-    A result file is ``dumps_finite_json`` of the result (2-space indent), so
-    its ``details`` entries are indented by four spaces and separated by
-    ``,``; the fragment is that text, starting with the newline before the
-    first entry, so fragments joined by ``,`` are the entries of all shards.
-
-    >>> details_fragment([{'a': 1}])
-    b'\\n    {\\n      "a": 1\\n    }'
-    """
-    data = dumps_finite_json({"details": details})
-    head = b'{\n  "details": ['
-    tail = b"\n  ]\n}"
-    if not details:
-        return b""
-    assert data.startswith(head) and data.endswith(tail), "unexpected JSON layout"
-    return data[len(head) : -len(tail)]
-
-
-_DETAILS_SLOT = b'\n  "details": []'
-
-
-def splice_details(result: dict[str, Any], fragments: list[Path]) -> Iterator[bytes]:
-    """Yield the bytes of ``result`` as a result file, its ``details`` read from ``fragments``.
-
-    ``result`` must hold ``details`` (an empty list standing for the
-    concatenated fragments); the bytes equal those of writing the whole
-    result at once, and no more than one fragment is held in memory.
-    """
-    data = dumps_finite_json(result) + b"\n"
-    at = data.find(_DETAILS_SLOT)
-    assert at >= 0, "the result has no details slot"
-    yield data[: at + len(_DETAILS_SLOT) - 1]
-    wrote = False
-    for path in fragments:
-        chunk = path.read_bytes()
-        if not chunk:
-            continue
-        if wrote:
-            yield b","
-        yield chunk
-        wrote = True
-    yield b"\n  ]" if wrote else b"]"
-    yield data[at + len(_DETAILS_SLOT) :]
