@@ -4,7 +4,7 @@ The work directory follows OpenCompass's layout::
 
     <root>/data/<dataset>.jsonl                       multiple-choice questions, options A–D
     <root>/config.py                                  an assay/OpenCompass config
-    <root>/work/RUN/predictions/<model>/<dataset>.json
+    <root>/work                                       the work dir: RUN/predictions/<model>/<dataset>.json
 
 Predictions are realistic messy replies ("The answer is (B).", "答案是C",
 "I think option D is right because …"), so the postprocessor does real work.
