@@ -107,10 +107,6 @@ def order_metrics(names: list[str]) -> list[str]:
     return sorted(names, key=lambda m: rank.get(m, len(rank)))
 
 
-def is_finite_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 # -- reading without details, split results --------------------------------------------
 
 import orjson as _orjson  # noqa: E402  (kept with the functions that use it)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["THRESHOLDS", "g_pass_at_k", "hypergeom_sf", "mg_pass_at_k", "pass_at_k"]
+__all__ = ["THRESHOLDS", "g_pass_at_k", "hypergeom_tail", "mg_pass_at_k", "pass_at_k"]
 
 THRESHOLDS: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -32,9 +32,6 @@ def hypergeom_tail(n: int, c: int, k: int, m: int) -> float:
     for i in range(m, hi + 1):
         acc += math.comb(c, i) * math.comb(n - c, k - i)
     return acc / total
-
-
-hypergeom_sf = hypergeom_tail
 
 
 def g_pass_at_k(n: int, c: int, k: int, t: float) -> float:

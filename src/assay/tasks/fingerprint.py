@@ -17,7 +17,7 @@ from typing import Any
 from assay import __version__
 from assay.config.dump import plainify
 
-__all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "task_fingerprint", "task_inputs"]
+__all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "task_inputs"]
 
 _CHUNK = 1 << 20
 
@@ -104,11 +104,6 @@ def changed_inputs(old: Any, new: dict[str, str]) -> list[str]:
     if not isinstance(old, dict):
         return []
     return [INPUT_NAMES.get(key, key) for key, value in new.items() if old.get(key) != value]
-
-
-def task_fingerprint(**kwargs: Any) -> str:
-    """The fingerprint of one task's inputs (hex SHA-256); arguments as for :func:`task_inputs`."""
-    return fingerprint_of(task_inputs(**kwargs))
 
 
 def _digest(value: Any) -> str:
