@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.base import BaseDataset
+from assay.datasets.local import read_jsonl_rows
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
@@ -60,29 +61,6 @@ def _resolve(path: str | Path) -> Path:
     raise InputFileError(f"HumanEval file {p} does not exist")
 
 
-def _read_rows(path: Path) -> list[dict[str, Any]]:
-    import gzip
-    import json
-
-    rows: list[dict[str, Any]] = []
-    opener: Any = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputFileError(f"HumanEval file {path}, line {lineno}: not valid JSON ({exc})") from None
-                if not isinstance(row, dict):
-                    raise InputFileError(f"HumanEval file {path}, line {lineno}: expected a JSON object")
-                rows.append(row)
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"HumanEval file {path} cannot be read: {exc}") from None
-    return rows
-
-
 @LOAD_DATASET.register_module()
 class HumanevalDataset(BaseDataset):
     """HumanEval problems, each repeated ``num_repeats`` times in a row.
@@ -100,7 +78,7 @@ class HumanevalDataset(BaseDataset):
         if not isinstance(num_repeats, int) or num_repeats < 1:
             raise InputFileError(f"HumanevalDataset: num_repeats must be a positive int, got {num_repeats!r}")
         file = _resolve(path)
-        rows = _read_rows(file)
+        rows = read_jsonl_rows(file, what="HumanEval file")
         if not rows:
             raise InputFileError(f"HumanEval file {file} holds no problems")
         for i, row in enumerate(rows):

@@ -21,6 +21,7 @@ __all__ = [
     "LocalDataset",
     "ParquetDataset",
     "load_local",
+    "read_jsonl_rows",
 ]
 
 
@@ -56,26 +57,31 @@ def _rows_to_dataset(rows: list[dict[str, Any]], path: Path) -> Any:
     return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str, Any]]:
+    """The JSON objects of a ``.jsonl`` (or ``.jsonl.gz``) file, one per non-blank line.
+
+    Errors name ``what``, the file and the line.
+    """
+    import gzip
+
     import orjson
 
     rows: list[dict[str, Any]] = []
-    opener: Any = open
-    if path.suffix == ".gz":
-        import gzip
-
-        opener = gzip.open
-    with opener(path, "rb") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise InputFileError(f"dataset file {path}, line {lineno}: not valid JSON ({exc})") from None
-            if not isinstance(row, dict):
-                raise InputFileError(f"dataset file {path}, line {lineno}: expected a JSON object, got {type(row).__name__}")
-            rows.append(row)
+    opener: Any = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rb") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    raise InputFileError(f"{what} {path}, line {lineno}: not valid JSON ({exc})") from None
+                if not isinstance(row, dict):
+                    raise InputFileError(f"{what} {path}, line {lineno}: expected a JSON object, got {type(row).__name__}")
+                rows.append(row)
+    except (OSError, EOFError) as exc:
+        raise InputFileError(f"{what} {path} cannot be read: {exc}") from None
     return rows
 
 
@@ -89,7 +95,7 @@ class JsonlDataset(BaseDataset):
         fast = _read_jsonl_arrow(p)
         if fast is not None:
             return fast
-        return _rows_to_dataset(_read_jsonl(p), p)
+        return _rows_to_dataset(read_jsonl_rows(p), p)
 
 
 def _read_jsonl_arrow(path: Path) -> Any:

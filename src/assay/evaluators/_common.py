@@ -56,3 +56,23 @@ def score_pairs(
         correct += ok
         details.append({"pred": shown, "answer": ref, "correct": ok})
     return {metric: percent(correct, len(predictions)), "details": details}
+
+
+def judged_batch(
+    evaluator: object, predictions: Sequence[Any], references: Sequence[Any] | None, test_set: Any
+) -> tuple[list[Any], list[dict[str, Any]]] | dict[str, Any]:
+    """``(references, test-set rows)`` aligned with ``predictions``, or an error record.
+
+    For evaluators that may run without references or a test set (each missing
+    side becomes ``None`` / ``{}`` per sample).
+    """
+    name = type(evaluator).__name__
+    if not predictions:
+        return no_samples(evaluator)
+    refs = list(references) if references is not None else [None] * len(predictions)
+    if len(refs) != len(predictions):
+        return {"error": f"{name}: {len(predictions)} predictions but {len(refs)} references"}
+    rows = [dict(r) for r in test_set] if test_set is not None else [{} for _ in predictions]
+    if len(rows) != len(predictions):
+        return {"error": f"{name}: the test set has {len(rows)} rows for {len(predictions)} predictions"}
+    return refs, rows

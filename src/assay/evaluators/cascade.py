@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, correctness
+from assay.evaluators._common import judged_batch
 from assay.registry import ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
@@ -115,13 +116,11 @@ class CascadeEvaluator(BaseEvaluator):
 
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
+        batch = judged_batch(self, predictions, references, test_set)
+        if isinstance(batch, dict):
+            return batch
+        refs, rows = batch
         name = type(self).__name__
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
-        refs = list(references) if references is not None else [None] * len(predictions)
-        if len(refs) != len(predictions):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(refs)} references"}
-        rows = [dict(r) for r in test_set] if test_set is not None else [{} for _ in predictions]
         n = len(predictions)
 
         rule_details = self._rule_details(list(predictions), refs, rows, test_set)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
+from assay.evaluators._common import judged_batch
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
 
@@ -145,15 +146,11 @@ class GenericLLMEvaluator(BaseEvaluator):
 
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
+        batch = judged_batch(self, predictions, references, test_set)
+        if isinstance(batch, dict):
+            return batch
+        refs, rows = batch
         name = type(self).__name__
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
-        refs = list(references) if references is not None else [None] * len(predictions)
-        if len(refs) != len(predictions):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(refs)} references"}
-        rows = [dict(r) for r in test_set] if test_set is not None else [{} for _ in predictions]
-        if len(rows) != len(predictions):
-            return {"error": f"{name}: the test set has {len(rows)} rows for {len(predictions)} predictions"}
 
         conversations = [self.render(row, prediction=p, reference=r) for row, p, r in zip(rows, predictions, refs)]
         client = self.judge()
