@@ -175,3 +175,35 @@ def test_error_result_is_recomputed_on_reuse(tmp_path: Path) -> None:
     pred.write_bytes(good)
     assert main(["eval", cfg, "-w", str(work), "-r", RUN]) == 0
     assert read_result(work / RUN / "results" / "chat-7b" / "mcq.json")["accuracy"] == 75.0
+
+
+def test_evaluator_code_that_sees_the_test_set_gets_a_datasets_object(tmp_path: Path) -> None:
+    """``score(test_set=...)`` and an ``evaluate`` of one's own receive a ``datasets.Dataset`` with the evaluated rows."""
+    (tmp_path / "d.jsonl").write_text("".join(json.dumps({"q": f"q{i}", "answer": "AB"[i % 2]}) + "\n" for i in range(6)))
+    preds = tmp_path / "work" / RUN / "predictions" / "m"
+    preds.mkdir(parents=True)
+    for abbr in ("rows", "whole"):
+        (preds / f"{abbr}.json").write_text(json.dumps({str(i): {"prediction": "A"} for i in range(4)}))
+    (tmp_path / "probe_eval.py").write_text(
+        "from assay.evaluate import BaseEvaluator\n"
+        "class SeesRows(BaseEvaluator):\n"
+        "    def score(self, predictions, references, test_set):\n"
+        "        return {'n': len(test_set), 'kind': type(test_set).__module__.split('.')[0], 'q': list(test_set['q'])}\n"
+        "class OwnEvaluate(BaseEvaluator):\n"
+        "    def score(self, predictions, references):\n"
+        "        return {'accuracy': 0.0}\n"
+        "    def evaluate(self, k, n, original_dataset, **kwargs):\n"
+        "        return {'kind': type(original_dataset).__module__.split('.')[0], 'rows': len(original_dataset)}\n"
+    )
+    (tmp_path / "config.py").write_text(
+        "from probe_eval import OwnEvaluate, SeesRows\n"
+        "common = dict(type='JsonlDataset', path='d.jsonl', reader_cfg=dict(input_columns=['q'], output_column='answer', test_range='[1:5]'))\n"
+        "datasets = [dict(abbr='rows', eval_cfg=dict(evaluator=dict(type=SeesRows)), **common),\n"
+        "            dict(abbr='whole', eval_cfg=dict(evaluator=dict(type=OwnEvaluate)), **common)]\n"
+        "models = [dict(abbr='m')]\n"
+    )
+    assert main(["eval", str(tmp_path / "config.py"), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1"]) == 0
+    rows = read_result(tmp_path / "work" / RUN / "results" / "m" / "rows.json")
+    assert (rows["n"], rows["kind"], rows["q"]) == (4, "datasets", ["q1", "q2", "q3", "q4"])
+    whole = read_result(tmp_path / "work" / RUN / "results" / "m" / "whole.json")
+    assert (whole["kind"], whole["rows"]) == ("datasets", 4)

@@ -6,6 +6,13 @@ Steps: call the loader, pick the test split, apply ``test_range``, add the
 
 Unlike OpenCompass, ``test_range`` is applied *before* the ``n`` copies are
 made, so a range never cuts across runs.
+
+The test set is kept as the loader's Arrow table plus how to derive the
+evaluated rows from it.  The built-in local loaders read files straight into
+Arrow (their ``load_table``), and the columns the evaluation loop needs are
+read as lists, so a run whose evaluators do not ask for the test set imports
+neither ``datasets`` nor Arrow's compute kernels; :attr:`TestSet.dataset`
+builds the ``datasets.Dataset`` on first use.
 """
 
 from __future__ import annotations
@@ -13,10 +20,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from assay.datasets.reader import select_indices
+from assay.datasets.table import TableView, hf_dataset, to_table
 from assay.errors import ConfigError, InputFileError
 from assay.postprocess.chain import build_postprocessor
 from assay.registry import LOAD_DATASET, resolve_type
@@ -29,14 +38,98 @@ FRAMEWORK_KEYS = frozenset({"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg
 
 @dataclass
 class TestSet:
-    """The evaluated rows, ``n`` copies laid out run-major."""
+    """The evaluated rows, ``n`` copies laid out run-major.
 
-    dataset: Any
+    Held as the loader's Arrow table (``source``) and the recipe to derive the
+    evaluated rows from it (``indices`` from ``test_range``, the
+    postprocessed output column, the ``subdivision``/``idx`` columns, ``n``
+    copies); :attr:`table`, :attr:`dataset` and :attr:`view` derive them on
+    first use.
+    """
+
+    source: Any
     references: list[Any] | None
     output_column: str | None
     size: int
     n: int
+    abbr: str = "dataset"
+    #: rows of ``source`` selected by ``test_range`` (``None``: all of them)
+    indices: list[int] | None = None
+    #: the output column after ``dataset_postprocessor`` (one run), when there is one
+    post_values: list[Any] | None = None
     files: list[Path] = field(default_factory=list)
+    #: the loader's ``datasets`` features (``None`` when it gave no ``datasets.Dataset``)
+    features: Any = None
+    #: columns whose values assay replaced (their loader features no longer apply)
+    replaced: tuple[str, ...] = ()
+    fingerprint: str = ""
+    #: ``source`` already holds the rows of all ``n`` runs (a shard's rows, see :meth:`rows`)
+    runs_in_source: bool = False
+
+    @property
+    def column_names(self) -> list[str]:
+        names = list(self.source.column_names)
+        return names + [c for c in ("subdivision", "idx") if c not in names]
+
+    def column(self, name: str) -> list[Any]:
+        """Column ``name`` of every evaluated row (``n`` runs), as a list; no Arrow compute."""
+        if name == self.output_column and self.post_values is not None:
+            values = self.post_values
+        elif name in self.source.column_names:
+            values = self.source.column(name).to_pylist()
+            if self.indices is not None:
+                values = [values[i] for i in self.indices]
+        elif name == "subdivision":
+            values = [self.abbr] * self.size
+        elif name == "idx":
+            values = list(range(self.size))
+        else:
+            raise KeyError(f"no column {name!r} in the test set (columns: {', '.join(self.column_names)})")
+        return values * self.n if self.n > 1 and not self.runs_in_source else values
+
+    @cached_property
+    def table(self) -> Any:
+        """The evaluated rows as one Arrow table."""
+        import pyarrow as pa
+
+        table = self.source
+        if self.indices is not None:
+            table = table.take(self.indices)
+        if self.post_values is not None and self.output_column is not None:
+            table = table.set_column(table.column_names.index(self.output_column), self.output_column, pa.array(self.post_values))
+        if "subdivision" not in table.column_names:
+            table = table.append_column("subdivision", pa.array([self.abbr] * table.num_rows, pa.string()))
+        if "idx" not in table.column_names:
+            table = table.append_column("idx", pa.array(range(table.num_rows), pa.int64()))
+        return pa.concat_tables([table] * self.n) if self.n > 1 and not self.runs_in_source else table
+
+    @cached_property
+    def dataset(self) -> Any:
+        """The test set as a ``datasets.Dataset`` (built, and ``datasets`` imported, on first use)."""
+        return hf_dataset(self.table, self.features, self.replaced, self.fingerprint)
+
+    @cached_property
+    def view(self) -> TableView:
+        """A light read-only view (see :class:`~assay.datasets.table.TableView`); columns are read when asked for."""
+        return TableView(dict.fromkeys(self.column_names), num_rows=self.size * self.n, column=self.column)
+
+    def rows(self, indices: list[int]) -> TestSet:
+        """The test set of the given rows of :attr:`table` (e.g. one shard's, from every run);
+        its ``size`` and ``n`` are the caller's to set."""
+        digest = hashlib.sha256(repr(indices).encode()).hexdigest()
+        return TestSet(
+            source=self.table.take(indices),
+            references=[self.references[i] for i in indices] if self.references is not None else None,
+            output_column=self.output_column,
+            size=len(indices),
+            n=1,
+            runs_in_source=True,
+            abbr=self.abbr,
+            files=self.files,
+            features=self.features,
+            replaced=self.replaced,
+            fingerprint=_fingerprint(self.fingerprint, "rows", digest),
+        )
 
 
 def build_test_set(
@@ -52,8 +145,6 @@ def build_test_set(
         resolve_path: maps a relative ``path`` option to a file (default: as is).
         where: how to name this dataset in error messages.
     """
-    import datasets
-
     abbr = dataset_cfg.get("abbr", "dataset")
     loader = resolve_type(dataset_cfg.get("type"), LOAD_DATASET, key=f"{where}.type")
     kwargs = {k: v for k, v in dataset_cfg.items() if k not in FRAMEWORK_KEYS}
@@ -62,60 +153,89 @@ def build_test_set(
         resolved = resolve_path(kwargs["path"]) if resolve_path else Path(kwargs["path"])
         kwargs["path"] = str(resolved)
         files.append(resolved)
+    reader_cfg = dict(dataset_cfg.get("reader_cfg") or {})
+    load_table = getattr(loader, "load_table", None)
     load = getattr(loader, "load", None)
     try:
-        raw = load(**kwargs) if callable(load) else loader(**kwargs)
+        if callable(load_table):
+            raw = load_table(**kwargs)
+        else:
+            raw = load(**kwargs) if callable(load) else loader(**kwargs)
     except TypeError as exc:
         raise ConfigError(f"{where}: loader {getattr(loader, '__name__', loader)} rejected its arguments {sorted(kwargs)}: {exc}") from exc
+    source, features = to_table(_test_split(raw, reader_cfg, where), where)
+    fingerprint = _fingerprint(getattr(raw, "_fingerprint", None) or _source_key(files, dataset_cfg), "test")
 
-    reader_cfg = dict(dataset_cfg.get("reader_cfg") or {})
-    test = _test_split(raw, reader_cfg, where)
-    if isinstance(test, list):
-        test = datasets.Dataset.from_list(test)
-    if not isinstance(test, datasets.Dataset):
-        raise InputFileError(f"{where}: the loader returned {type(test).__name__}, expected a datasets.Dataset, DatasetDict or list of rows")
-
-    indices = select_indices(len(test), reader_cfg.get("test_range"))
-    if len(indices) != len(test):
-        test = test.select(indices, new_fingerprint=_fingerprint(test, "test_range", str(reader_cfg.get("test_range"))))
-
-    output_column = reader_cfg.get("output_column")
-    references: list[Any] | None = None
-    if output_column is not None:
-        if output_column not in test.column_names:
-            raise InputFileError(
-                f"{where}: reader_cfg.output_column={output_column!r} is not a column of the test set "
-                f"(columns: {', '.join(c for c in test.column_names if c not in ('subdivision', 'idx'))})"
-            )
-        eval_cfg = dataset_cfg.get("eval_cfg") or {}
-        post = build_postprocessor(eval_cfg.get("dataset_postprocessor"), where=f"{where}.eval_cfg.dataset_postprocessor")
-        if post is not None:
-            values = [post(v) for v in test[output_column][:]]
-            test = test.remove_columns(output_column, new_fingerprint=_fingerprint(test, "drop", output_column))
-            test = test.add_column(output_column, values, new_fingerprint=_fingerprint(test, "post", output_column))
-        references = test[output_column][:]
-    if "subdivision" not in test.column_names:
-        test = test.add_column("subdivision", [abbr] * len(test), new_fingerprint=_fingerprint(test, "subdivision", abbr))
-    if "idx" not in test.column_names:
-        test = test.add_column("idx", list(range(len(test))), new_fingerprint=_fingerprint(test, "idx"))
-
-    size = len(test)
     n = dataset_cfg.get("n", 1)
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ConfigError(f"{where}: n={n!r} must be a positive integer")
-    if n > 1:
-        test = datasets.concatenate_datasets([test] * n)
-        if references is not None:
-            references = references * n
-    return TestSet(dataset=test, references=references, output_column=output_column, size=size, n=n, files=files)
+    selected: list[int] | None = select_indices(source.num_rows, reader_cfg.get("test_range"))
+    if selected is not None and len(selected) == source.num_rows and selected == list(range(source.num_rows)):
+        selected = None
+    size = source.num_rows if selected is None else len(selected)
+    test = TestSet(
+        source=source, references=None, output_column=None, size=size, n=n, abbr=str(abbr), indices=selected,
+        files=files, features=features,
+    )
+    if selected is not None:
+        fingerprint = _fingerprint(fingerprint, "test_range", str(reader_cfg.get("test_range")))
+
+    output_column = reader_cfg.get("output_column")
+    if output_column is not None:
+        if output_column not in source.column_names:
+            raise InputFileError(
+                f"{where}: reader_cfg.output_column={output_column!r} is not a column of the test set "
+                f"(columns: {', '.join(c for c in source.column_names if c not in ('subdivision', 'idx'))})"
+            )
+        test.output_column = output_column
+        eval_cfg = dataset_cfg.get("eval_cfg") or {}
+        post = build_postprocessor(eval_cfg.get("dataset_postprocessor"), where=f"{where}.eval_cfg.dataset_postprocessor")
+        if post is not None:
+            one_run = TestSet(source=source, references=None, output_column=None, size=size, n=1, indices=selected)
+            test.post_values = [post(v) for v in one_run.column(output_column)]
+            _check_column(test.post_values, where)
+            test.replaced = (output_column,)
+            fingerprint = _fingerprint(fingerprint, "post", output_column, _digest_cfg(eval_cfg.get("dataset_postprocessor")))
+        test.references = test.column(output_column)
+    test.fingerprint = _fingerprint(fingerprint, "rows", str(abbr), str(n))
+    return test
 
 
-def _fingerprint(dataset: Any, *parts: str) -> str:
-    """A fingerprint for a derived dataset, so that ``datasets`` need not hash the new column's values."""
-    h = hashlib.sha256(str(getattr(dataset, "_fingerprint", "")).encode())
+def _check_column(values: list[Any], where: str) -> None:
+    """Fail early, naming the dataset, when postprocessed values cannot form one Arrow column."""
+    kinds = {type(v) for v in values if v is not None}
+    if len(kinds) <= 1 or kinds <= {int, float, bool}:
+        return
+    import pyarrow as pa
+
+    try:
+        pa.array(values)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+        raise InputFileError(f"{where}: the dataset_postprocessor's values cannot form a column: {exc}") from exc
+
+
+def _fingerprint(base: str, *parts: str) -> str:
+    """A fingerprint for a derived table, so that ``datasets`` need not hash its values."""
+    h = hashlib.sha256(str(base).encode())
     for part in parts:
         h.update(b"\0" + part.encode())
     return h.hexdigest()[:16]
+
+
+def _source_key(files: list[Path], dataset_cfg: dict[str, Any]) -> str:
+    """What identifies a loaded table without hashing it: its files' names, sizes and times, and the config."""
+    parts = [repr(sorted((k, repr(v)) for k, v in dataset_cfg.items() if k not in ("eval_cfg", "infer_cfg")))]
+    for path in files:
+        try:
+            st = path.stat()
+            parts.append(f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            parts.append(str(path))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _digest_cfg(cfg: Any) -> str:
+    return hashlib.sha256(repr(cfg).encode()).hexdigest()[:16]
 
 
 def _test_split(raw: Any, reader_cfg: dict[str, Any], where: str) -> Any:

@@ -21,6 +21,7 @@ __all__ = [
     "LocalDataset",
     "ParquetDataset",
     "load_local",
+    "load_local_table",
     "read_jsonl_rows",
 ]
 
@@ -43,17 +44,18 @@ def _file_fingerprint(path: Path) -> str:
     return hashlib.sha256(f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:16]
 
 
-def _rows_to_dataset(rows: list[dict[str, Any]], path: Path) -> Any:
-    import datasets
-    import pyarrow as pa
+def _table_from_rows(rows: list[dict[str, Any]], path: Path) -> Any:
+    from assay.datasets.table import rows_to_table
 
     if not rows:
         raise InputFileError(f"dataset file {path} holds no rows")
-    keys = dict.fromkeys(key for row in rows for key in row)  # every column of any row, in order
-    try:
-        table = pa.Table.from_pydict({key: [row.get(key) for row in rows] for key in keys})
-    except Exception as exc:  # pyarrow type errors: mixed column types
-        raise InputFileError(f"dataset file {path} cannot be turned into a table: {exc}") from exc
+    return rows_to_table(rows, f"dataset file {path}")
+
+
+def _as_dataset(table: Any, path: Path) -> Any:
+    """A ``datasets.Dataset`` over ``table`` read from ``path``."""
+    import datasets
+
     return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
 
 
@@ -90,12 +92,17 @@ class JsonlDataset(BaseDataset):
     """One JSON object per line (``.jsonl``, or ``.jsonl.gz``)."""
 
     @staticmethod
-    def load(path: str, **kwargs: Any) -> Any:
+    def load_table(path: str, **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
         p = _existing(path, "dataset file")
         fast = _read_jsonl_arrow(p)
         if fast is not None:
             return fast
-        return _rows_to_dataset(read_jsonl_rows(p), p)
+        return _table_from_rows(read_jsonl_rows(p), p)
+
+    @staticmethod
+    def load(path: str, **kwargs: Any) -> Any:
+        return _as_dataset(JsonlDataset.load_table(path), Path(path))
 
 
 def _read_jsonl_arrow(path: Path) -> Any:
@@ -106,7 +113,6 @@ def _read_jsonl_arrow(path: Path) -> Any:
     """
     if path.suffix != ".jsonl":
         return None
-    import datasets
     import pyarrow as pa
     import pyarrow.json as pa_json
 
@@ -117,7 +123,7 @@ def _read_jsonl_arrow(path: Path) -> Any:
         return None
     if table.num_rows == 0:
         return None
-    return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
+    return table
 
 
 @LOAD_DATASET.register_module()
@@ -125,7 +131,8 @@ class JsonDataset(BaseDataset):
     """A JSON array of row objects, or an object whose ``key`` holds that array."""
 
     @staticmethod
-    def load(path: str, key: str | None = None, **kwargs: Any) -> Any:
+    def load_table(path: str, key: str | None = None, **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
         from assay.fileio import read_json
 
         p = _existing(path, "dataset file")
@@ -138,7 +145,11 @@ class JsonDataset(BaseDataset):
             data = list(data.values())
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise InputFileError(f"dataset file {p} must hold a JSON array of objects")
-        return _rows_to_dataset(data, p)
+        return _table_from_rows(data, p)
+
+    @staticmethod
+    def load(path: str, key: str | None = None, **kwargs: Any) -> Any:
+        return _as_dataset(JsonDataset.load_table(path, key=key), Path(path))
 
 
 @LOAD_DATASET.register_module()
@@ -146,18 +157,35 @@ class CsvDataset(BaseDataset):
     """A CSV file with a header row; every cell is read as a string."""
 
     @staticmethod
-    def load(path: str, delimiter: str = ",", **kwargs: Any) -> Any:
+    def load_table(path: str, delimiter: str = ",", **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
         import csv
 
         p = _existing(path, "dataset file")
         with p.open(newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh, delimiter=delimiter))
-        return _rows_to_dataset(rows, p)
+        return _table_from_rows(rows, p)
+
+    @staticmethod
+    def load(path: str, delimiter: str = ",", **kwargs: Any) -> Any:
+        return _as_dataset(CsvDataset.load_table(path, delimiter=delimiter), Path(path))
 
 
 @LOAD_DATASET.register_module()
 class ParquetDataset(BaseDataset):
     """A Parquet file."""
+
+    @staticmethod
+    def load_table(path: str, **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        p = _existing(path, "dataset file")
+        try:
+            return pq.read_table(p)
+        except (pa.ArrowException, OSError) as exc:
+            raise InputFileError(f"dataset file {p} is not a readable Parquet file: {exc}") from exc
 
     @staticmethod
     def load(path: str, **kwargs: Any) -> Any:
@@ -185,26 +213,49 @@ class DiskDataset(BaseDataset):
             raise InputFileError(f"{p} is not a folder written by datasets' save_to_disk: {exc}") from exc
 
 
-def load_local(path: str, **kwargs: Any) -> Any:
-    """Load a local dataset, choosing the reader by the path's extension (or folder)."""
+def _local_loader(path: str) -> tuple[Any, dict[str, Any]]:
+    """The loader class for a local path, chosen by its extension (or folder), and its extra options."""
     p = _existing(path, "dataset path")
     if p.is_dir():
-        return DiskDataset.load(str(p))
+        return DiskDataset, {}
     name = p.name.lower()
     if name.endswith((".jsonl", ".jsonl.gz")):
-        return JsonlDataset.load(str(p))
+        return JsonlDataset, {}
     if name.endswith(".json"):
-        return JsonDataset.load(str(p), **{k: v for k, v in kwargs.items() if k == "key"})
+        return JsonDataset, {"key": None}
     if name.endswith((".csv", ".tsv")):
-        return CsvDataset.load(str(p), delimiter="\t" if name.endswith(".tsv") else ",")
+        return CsvDataset, {"delimiter": "\t" if name.endswith(".tsv") else ","}
     if name.endswith(".parquet"):
-        return ParquetDataset.load(str(p))
+        return ParquetDataset, {}
     raise InputFileError(f"dataset file {p}: unknown format (expected .jsonl, .json, .csv, .tsv, .parquet or a save_to_disk folder)")
+
+
+def load_local(path: str, **kwargs: Any) -> Any:
+    """Load a local dataset, choosing the reader by the path's extension (or folder)."""
+    loader, options = _local_loader(path)
+    if "key" in options:
+        options["key"] = kwargs.get("key")
+    return loader.load(str(path), **options)
+
+
+def load_local_table(path: str, **kwargs: Any) -> Any:
+    """Like :func:`load_local`, as a ``pyarrow.Table`` when the format allows (a ``save_to_disk``
+    folder still gives a ``datasets`` object)."""
+    loader, options = _local_loader(path)
+    if "key" in options:
+        options["key"] = kwargs.get("key")
+    read = getattr(loader, "load_table", loader.load)
+    return read(str(path), **options)
 
 
 @LOAD_DATASET.register_module()
 class LocalDataset(BaseDataset):
     """Any local format, chosen by extension (see :func:`load_local`)."""
+
+    @staticmethod
+    def load_table(path: str, **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (see :func:`load_local_table`)."""
+        return load_local_table(path, **kwargs)
 
     @staticmethod
     def load(path: str, **kwargs: Any) -> Any:
@@ -214,6 +265,11 @@ class LocalDataset(BaseDataset):
 @LOAD_DATASET.register_module()
 class CustomDataset(BaseDataset):
     """OpenCompass's name for a local ``.jsonl``/``.csv`` dataset."""
+
+    @staticmethod
+    def load_table(path: str, **kwargs: Any) -> Any:
+        """The file as a ``pyarrow.Table`` (see :func:`load_local_table`)."""
+        return load_local_table(path, **kwargs)
 
     @staticmethod
     def load(path: str, **kwargs: Any) -> Any:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from assay import __version__
+from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, atomic_write_text, read_json
 from assay.results import META_KEY, write_result
@@ -295,7 +296,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
             return resumed
 
     t0 = time.perf_counter()
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=_needed_fields(setup.evaluator_type))
+    needed = _needed_fields(setup.evaluator_type)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, digest=False)
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
     test = _test_set(task, setup)
@@ -309,7 +311,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         )
     if total == 0:
         raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
-    fields: dict[str, Any] = dict(preds.columns())
+    # the raw predictions always (postprocessing, details); other fields only when score() can take them
+    fields: dict[str, Any] = dict(preds.columns(None if needed is None else {*needed, "prediction"}))
     preds.records = []  # the columns hold the values now; free the per-record dicts
     for name in preds.dropped:
         fields.setdefault(name, None)  # not passed to score(), but named in its messages
@@ -329,13 +332,14 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
     t0 = time.perf_counter()
-    result = _evaluate(task, options, setup, fields, test.dataset, test.references, test.size, test.n, preds.location, result_path)
+    result = _evaluate(task, options, setup, fields, test, preds.location, result_path)
     del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
         result.pop("details", None)
     result[META_KEY] = meta
-    write_result(result_path, result)
+    # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
+    write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
@@ -350,10 +354,7 @@ def _evaluate(
     options: EvalOptions,
     setup: _Setup,
     fields: dict[str, Any],
-    test_dataset: Any,
-    references: list[Any] | None,
-    size: int,
-    n: int,
+    test: TestSet,
     location: str,
     result_path: Path,
 ) -> dict[str, Any]:
@@ -362,6 +363,9 @@ def _evaluate(
     from assay.postprocess.chain import build_postprocessor
 
     where = setup.where
+    references, size, n = test.references, test.size, test.n
+    # the datasets.Dataset only for evaluator code that can see it; else a light view of the table
+    test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
     raw = fields.get("prediction")
     predictions: list[Any] | None = list(raw) if raw is not None else None
     if predictions is not None:
@@ -402,6 +406,17 @@ def _evaluate(
     elif "details" not in result and predictions is not None:
         result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
     return result
+
+
+def _sees_test_set(evaluator_type: Any) -> bool:
+    """Whether the evaluator's own code can receive the test set (``score(test_set=...)``,
+    ``**kwargs``, or an ``evaluate`` of its own)."""
+    from assay.evaluate.base import BaseEvaluator
+
+    if getattr(evaluator_type, "evaluate", None) is not BaseEvaluator.evaluate:
+        return True
+    needed = _needed_fields(evaluator_type)
+    return needed is None or "test_set" in needed
 
 
 def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:
@@ -496,16 +511,19 @@ def _write_shards(
     folder.mkdir(parents=True)
     t0 = time.perf_counter()
     ranges = shard_ranges(test.size, options.shard_size)
-    features = test.dataset.features
     columns = {name: col for name, col in fields.items() if col is not None}
     for s, (lo, hi) in enumerate(ranges):
         rows = shard_indices(lo, hi, test.size, test.n)
+        part = test.rows(rows)
         payload = {
             "fields": {name: [col[i] for i in rows] for name, col in columns.items()},
             "none_fields": [name for name, col in fields.items() if col is None],
-            "test_set": test.dataset.select(rows)[:],
-            "features": features,
-            "references": [test.references[i] for i in rows] if test.references is not None else None,
+            "table": part.source,
+            "abbr": part.abbr,
+            "features": part.features,
+            "replaced": part.replaced,
+            "fingerprint": part.fingerprint,
+            "references": part.references,
             "size": hi - lo,
         }
         atomic_write_bytes(folder / f"in_{s}.pkl", pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
@@ -527,8 +545,6 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
 
     Writes ``out_<shard>.details`` then ``out_<shard>.json`` in the task's shard folder.
     """
-    import datasets
-
     folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
     try:
         t0 = time.perf_counter()
@@ -541,10 +557,21 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         fields: dict[str, Any] = dict(payload["fields"])
         for name in payload["none_fields"]:
             fields[name] = None
-        test_dataset = datasets.Dataset.from_dict(payload["test_set"], features=payload["features"])
         size, n = payload["size"], plan["meta"]["n"]
+        test = TestSet(
+            source=payload["table"],
+            references=payload["references"],
+            output_column=None,
+            size=size,
+            n=n,
+            abbr=payload["abbr"],
+            runs_in_source=True,
+            features=payload["features"],
+            replaced=payload["replaced"],
+            fingerprint=payload["fingerprint"],
+        )
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
-        result = _evaluate(task, options, setup, fields, test_dataset, payload["references"], size, n, plan["location"], result_path)
+        result = _evaluate(task, options, setup, fields, test, plan["location"], result_path)
         del payload, fields
         header: dict[str, Any] = {"fingerprint": plan["fingerprint"], "shard": shard, "samples": size}
         if "error" in result:
@@ -555,7 +582,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
                 atomic_write_bytes(folder / f"out_{shard}.details", details_fragment(details), durable=False)
             header["has_details"] = details is not None
             header["result"] = result
-            header["subdivisions"] = _subdivisions(test_dataset, size, task.dataset_abbr)
+            header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
         atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
         return str(header["error"]) if "error" in header else None
@@ -614,7 +641,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             if with_details:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
-                write_result(result_path, merged)
+                write_result(result_path, merged, durable=False)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
         shutil.rmtree(folder, ignore_errors=True)
     except Exception as exc:

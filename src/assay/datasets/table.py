@@ -1,0 +1,144 @@
+"""Test sets as Arrow tables, and a light read-only view of them.
+
+Reading a test set needs only ``pyarrow``; the ``datasets`` library (about a
+second to import) is loaded only when an evaluator asks for the test set
+itself, as a ``datasets.Dataset`` (see :attr:`assay.datasets.build.TestSet.dataset`).
+
+:class:`TableView` is what the evaluation loop reads when no evaluator code
+needs the ``datasets`` object: the number of rows, the column names and whole
+columns as lists.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from assay.errors import InputFileError
+
+__all__ = ["TableView", "hf_dataset", "rows_to_table", "to_table"]
+
+
+class TableView:
+    """A read-only view of a test set with the parts of ``datasets.Dataset``'s API that
+    :class:`assay.evaluate.BaseEvaluator` uses: ``len``, ``column_names``,
+    ``select_columns``, ``select`` and ``view[name]`` / ``view[a:b]`` / ``view[i]``.
+
+    It is built from whole columns given as Python lists, or read on demand
+    through ``column(name)``; nothing is computed with Arrow, so no Arrow
+    compute kernels (nor ``pandas``, which they import) are loaded.
+
+    >>> view = TableView({'q': ['x', 'y', 'z'], 'idx': [0, 1, 2]})
+    >>> len(view), view.column_names
+    (3, ['q', 'idx'])
+    >>> view.select_columns(['idx'])[:2]
+    {'idx': [0, 1]}
+    >>> view.select(range(1, 3))['q']
+    ['y', 'z']
+    >>> view[0]
+    {'q': 'x', 'idx': 0}
+    """
+
+    def __init__(self, columns: dict[str, Any], *, num_rows: int | None = None, column: Any = None) -> None:
+        self._names = list(columns)
+        self._columns: dict[str, list[Any] | None] = dict(columns)
+        self._read = column
+        if num_rows is None:
+            num_rows = len(next(iter(columns.values()))) if columns and next(iter(columns.values())) is not None else 0
+        self._num_rows = num_rows
+
+    def __len__(self) -> int:
+        return self._num_rows
+
+    @property
+    def num_rows(self) -> int:
+        return self._num_rows
+
+    @property
+    def column_names(self) -> list[str]:
+        return list(self._names)
+
+    def column(self, name: str) -> list[Any]:
+        """The whole column ``name`` as a list (read once, then kept)."""
+        if name not in self._columns:
+            raise KeyError(f"no column {name!r} (columns: {', '.join(self._names)})")
+        values = self._columns[name]
+        if values is None:
+            values = self._columns[name] = list(self._read(name))
+        return values
+
+    def select_columns(self, names: Sequence[str]) -> TableView:
+        return TableView({name: self.column(name) for name in names}, num_rows=self._num_rows)
+
+    def select(self, indices: Any) -> TableView:
+        rows = list(indices)
+        return TableView({name: [self.column(name)[i] for i in rows] for name in self._names}, num_rows=len(rows))
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return self.column(key)
+        if isinstance(key, slice):
+            return {name: self.column(name)[key] for name in self._names}
+        if isinstance(key, int):
+            if not -self._num_rows <= key < self._num_rows:
+                raise IndexError(f"row {key} out of range for a table of {self._num_rows} rows")
+            return {name: self.column(name)[key] for name in self._names}
+        raise TypeError(f"a test-set view is indexed by a column name, a row number or a slice, not {type(key).__name__}")
+
+    def __iter__(self) -> Any:
+        columns = [self.column(name) for name in self._names]
+        for values in zip(*columns):
+            yield dict(zip(self._names, values))
+
+    def __repr__(self) -> str:
+        return f"TableView(num_rows={self._num_rows}, columns={self._names})"
+
+
+def rows_to_table(rows: Sequence[dict[str, Any]], where: str) -> Any:
+    """An Arrow table of row dicts; every key of any row is a column (``null`` where a row lacks it)."""
+    import pyarrow as pa
+
+    keys = dict.fromkeys(key for row in rows for key in row)
+    try:
+        return pa.Table.from_pydict({key: [row.get(key) for row in rows] for key in keys})
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:  # mixed column types
+        raise InputFileError(f"{where} cannot be turned into a table: {exc}") from exc
+
+
+def to_table(test: Any, where: str) -> tuple[Any, Any]:
+    """``(pyarrow.Table, datasets features or None)`` of a loader's test split.
+
+    Accepts a ``pyarrow.Table``, a ``datasets.Dataset`` (its features are kept, so
+    the ``datasets`` object handed to evaluators has the loader's types) or a list
+    of row dicts.
+    """
+    import pyarrow as pa
+
+    if isinstance(test, pa.Table):
+        return test, None
+    if isinstance(test, list):
+        if not all(isinstance(row, dict) for row in test):
+            raise InputFileError(f"{where}: the loader returned a list whose items are not all row dicts")
+        return rows_to_table(test, f"{where}: the loader's rows"), None
+    hf = sys.modules.get("datasets")  # a loader that returns a datasets.Dataset has imported the library
+    if hf is not None and isinstance(test, hf.Dataset):
+        if getattr(test, "_indices", None) is not None:
+            test = test.flatten_indices(keep_in_memory=True)
+        return test.data.table, test.features
+    raise InputFileError(f"{where}: the loader returned {type(test).__name__}, expected a datasets.Dataset, DatasetDict, pyarrow.Table or list of rows")
+
+
+def hf_dataset(table: Any, features: Any, replaced: Sequence[str], fingerprint: str) -> Any:
+    """A ``datasets.Dataset`` over ``table``, with the loader's ``features`` for the columns it kept."""
+    import datasets
+
+    inferred = datasets.Features.from_arrow_schema(table.schema)
+    info = None
+    if features is not None:
+        merged = datasets.Features(
+            {name: features[name] if name in features and name not in replaced else inferred[name] for name in table.column_names}
+        )
+        if merged != inferred:
+            info = datasets.DatasetInfo(features=merged)
+    return datasets.Dataset(table, info=info, fingerprint=fingerprint)
