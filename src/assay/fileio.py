@@ -138,9 +138,9 @@ def dumps_json(obj: Any, *, indent: bool = True) -> bytes:
         raise
 
 
-def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
+def atomic_write_json(path: str | os.PathLike[str], obj: Any, *, durable: bool = True) -> None:
     """Write ``obj`` as JSON atomically; non-finite floats become strings (see :func:`to_jsonable`)."""
-    atomic_write_bytes(path, dumps_finite_json(obj) + b"\n")
+    atomic_write_bytes(path, dumps_finite_json(obj) + b"\n", durable=durable)
 
 
 def dumps_finite_json(obj: Any) -> bytes:

@@ -52,13 +52,21 @@ class Predictions:
     def __len__(self) -> int:
         return len(self.records)
 
-    def columns(self) -> dict[str, list[Any]]:
-        """Every field found in any record, as a column (``None`` where a record lacks it)."""
+    def columns(self, only: Collection[str] | None = None) -> dict[str, list[Any] | None]:
+        """Every field found in any record, as a column (``None`` where a record lacks it).
+
+        With ``only``, the other fields are still named (their value is ``None``)
+        but their columns are not built.
+        """
         keys: dict[str, None] = {}
-        for rec in self.records:
-            for key in rec:
-                keys.setdefault(key, None)
-        return {key: [rec.get(key) for rec in self.records] for key in keys}
+        first = self.records[0].keys() if self.records else ()
+        if all(rec.keys() == first for rec in self.records):  # the usual case: every record has the same fields
+            keys = dict.fromkeys(first)
+        else:
+            for rec in self.records:
+                for key in rec:
+                    keys.setdefault(key, None)
+        return {key: [rec.get(key) for rec in self.records] if only is None or key in only else None for key in keys}
 
     @property
     def location(self) -> str:
@@ -91,7 +99,7 @@ def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Pat
 
 
 def load_predictions(
-    folder: str | os.PathLike[str], abbr: str, *, keep: Collection[str] | None = None
+    folder: str | os.PathLike[str], abbr: str, *, keep: Collection[str] | None = None, digest: bool = True
 ) -> Predictions:
     """Read and validate the predictions of dataset ``abbr`` from ``folder``.
 
@@ -100,27 +108,29 @@ def load_predictions(
             kept); while a big file is parsed in blocks, the others are dropped,
             which saves memory, and their names listed in
             :attr:`Predictions.dropped`.  ``None`` keeps every field.
+        digest: compute :attr:`Predictions.digest` (skip it when the caller
+            has hashed the files already).
 
     A big pretty-printed JSON file (as OpenCompass writes them) is parsed in
     blocks of records, so the file's bytes and the parsed records of all of it
     are never held at once.
     """
     files = find_prediction_files(folder, abbr)
-    digest = hashlib.sha256()
+    hasher = hashlib.sha256() if digest else _NoHash()
     records: list[dict[str, Any]] = []
     keep_set = None if keep is None else frozenset(keep) | {"prediction"}
     dropped: dict[str, None] = {}
     for path in files:
         streamed = None
         if path.suffix != ".jsonl" and path.stat().st_size > _STREAM_THRESHOLD:
-            streamed = _parse_json_blocks(path, keep_set, dropped, digest.copy())
+            streamed = _parse_json_blocks(path, keep_set, dropped, hasher.copy())
         if streamed is not None:
-            part, digest = streamed
+            part, hasher = streamed
             records.extend(part)
             continue
         data = path.read_bytes()
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
+        hasher.update(len(data).to_bytes(8, "little"))
+        hasher.update(data)
         part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
         del data
         records.extend(part)
@@ -131,7 +141,20 @@ def load_predictions(
             nulls += 1
     if nulls:
         logger.warning("%s: %d records have a null prediction; they are scored as empty replies", files[0], nulls)
-    return Predictions(records=records, files=files, digest=digest.hexdigest(), dropped=list(dropped))
+    return Predictions(records=records, files=files, digest=hasher.hexdigest(), dropped=list(dropped))
+
+
+class _NoHash:
+    """Stands in for a hash object when no digest is wanted."""
+
+    def update(self, data: bytes) -> None:
+        pass
+
+    def copy(self) -> _NoHash:
+        return self
+
+    def hexdigest(self) -> str:
+        return ""
 
 
 # Files above this size are parsed in blocks of records (see _parse_json_blocks).
@@ -252,7 +275,12 @@ def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
         raise InputFileError(
             f"prediction file {path}: keys must be the contiguous indices \"0\"..\"{n - 1}\"; " + ", ".join(detail)
         )
-    return [_check_record(obj[str(i)], path, f'"{i}"') for i in range(n)]
+    records = list(obj.values())  # in key order: "0".."n-1" were checked above and JSON objects keep their order
+    if list(obj) != [str(i) for i in range(n)]:
+        records = [obj[str(i)] for i in range(n)]
+    if all(type(rec) is dict and type(rec.get("prediction")) is str for rec in records):
+        return records  # the usual case: nothing to check one by one
+    return [_check_record(rec, path, f'"{i}"') for i, rec in enumerate(records)]
 
 
 def _parse_jsonl(data: bytes, path: Path) -> list[dict[str, Any]]:

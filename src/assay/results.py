@@ -53,8 +53,10 @@ METRIC_BLACKLIST: frozenset[str] = frozenset({"bp", "sys_len", "ref_len", "type"
 DETAILS_CHUNK = 10_000
 
 
-def write_result(path: str | os.PathLike[str], result: dict[str, Any]) -> None:
+def write_result(path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True) -> None:
     """Write a result dict atomically; long ``details`` are serialized a chunk at a time.
+
+    ``durable=False`` skips the fsync (see :func:`~assay.fileio.atomic_write_bytes`).
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
@@ -64,10 +66,10 @@ def write_result(path: str | os.PathLike[str], result: dict[str, Any]) -> None:
     """
     details = result.get("details")
     if not isinstance(details, list) or len(details) <= DETAILS_CHUNK:
-        atomic_write_json(path, result)
+        atomic_write_json(path, result, durable=durable)
         return
     fragments = (details_fragment(details[i : i + DETAILS_CHUNK]) for i in range(0, len(details), DETAILS_CHUNK))
-    atomic_write_chunks(path, splice_details({**result, "details": []}, fragments))
+    atomic_write_chunks(path, splice_details({**result, "details": []}, fragments), durable=durable)
 
 
 def read_result(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -139,7 +139,7 @@ class BaseEvaluator:
             sliced = {key: _slice(value, lo, hi) for key, value in score_kwargs.items()}
             if sliced.get("predictions") is not None:
                 sliced["predictions"] = self.pred_postprocess(sliced["predictions"])
-                unextracted += sum(1 for p in sliced["predictions"] if is_unextracted(p))
+                unextracted += _count_unextracted(sliced["predictions"])
             result = self.score(**sliced)
             if not isinstance(result, dict):
                 raise EvaluationError(f"{name}.score() returned {type(result).__name__} ({result!r:.80}); it must return a dict of metric name to number")
@@ -172,11 +172,12 @@ class BaseEvaluator:
         if all(have) and size > 0:
             grouped = _group_details(all_details)  # type: ignore[arg-type]
             abbrs = _sample_abbrs(original_dataset, size, self.dataset_abbr)
-            for j, d in enumerate(grouped):
-                d["example_abbr"] = f"{abbrs[j][0]}_{abbrs[j][1]}"
-            counts = _correct_counts(all_details)  # type: ignore[arg-type]
-            if counts is not None and n > 1 and max(k_list) > 1:
-                _add_g_pass(out, grouped, counts, abbrs, n, k_list)
+            for d, name in zip(grouped, [f"{sub}_{idx}" for sub, idx in abbrs]):
+                d["example_abbr"] = name
+            if n > 1 and max(k_list) > 1:
+                counts = _correct_counts(all_details)  # type: ignore[arg-type]
+                if counts is not None:
+                    _add_g_pass(out, grouped, counts, abbrs, n, k_list)
             out["details"] = grouped
         return out
 
@@ -244,17 +245,23 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
     values wrapped in place), which halves the memory that large datasets need.
     """
     if len(all_details) == 1:
+        run = all_details[0]
+        if len({id(d) for d in run}) == len(run) and all(type(d) is dict for d in run):
+            for d in run:  # the usual case: distinct dicts, wrapped where they are
+                for key in d:
+                    d[key] = [d[key]]
+            return list(run)
         out: list[dict[str, Any]] = []
         wrapped: set[int] = set()
-        for d in all_details[0]:
+        for d in run:
             if not isinstance(d, dict):
                 out.append({})
             elif id(d) in wrapped:  # the same dict listed for several samples
                 out.append({key: list(value) for key, value in d.items()})
             else:
                 wrapped.add(id(d))
-                for key, value in d.items():
-                    d[key] = [value]
+                for key in d:
+                    d[key] = [d[key]]
                 out.append(d)
         return out
     grouped: list[dict[str, Any]] = []
@@ -263,6 +270,18 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
         keys = dict.fromkeys(key for d in dicts for key in d)
         grouped.append({key: [d.get(key) for d in dicts] for key in keys})
     return grouped
+
+
+def _count_unextracted(predictions: Sequence[Any]) -> int:
+    """How many of ``predictions`` :func:`is_unextracted` holds for (strings checked inline)."""
+    count = 0
+    for p in predictions:
+        if type(p) is str:
+            if not p or p.isspace():  # the same as p.strip() == ""
+                count += 1
+        elif is_unextracted(p):
+            count += 1
+    return count
 
 
 def correctness(detail: Any) -> bool | None:

@@ -49,13 +49,14 @@ def score_pairs(
     if error:
         return error
     assert predictions is not None and references is not None
-    details = []
-    correct = 0
-    for pred, ref in zip(predictions, references):
-        shown, ok = judge(pred, ref)
-        correct += ok
-        details.append({"pred": shown, "answer": ref, "correct": ok})
-    return {metric: percent(correct, len(predictions)), "details": details}
+    judged = [judge(pred, ref) for pred, ref in zip(predictions, references)]
+    return pairs_result(references, [shown for shown, _ in judged], [ok for _, ok in judged], metric=metric)
+
+
+def pairs_result(references: Sequence[Any], shown: Sequence[Any], correct: Sequence[bool], *, metric: str = "accuracy") -> dict[str, Any]:
+    """``{metric: percent correct, 'details': [{'pred', 'answer', 'correct'}, …]}`` of judged pairs."""
+    details = [{"pred": s, "answer": r, "correct": ok} for s, r, ok in zip(shown, references, correct)]
+    return {metric: percent(sum(correct), len(details)), "details": details}
 
 
 def judged_batch(

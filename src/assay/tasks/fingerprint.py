@@ -23,15 +23,36 @@ _CHUNK = 1 << 20
 
 
 def file_digest(path: Path) -> str:
-    """SHA-256 of a file, or of every file below a folder (names and bytes)."""
-    h = hashlib.sha256()
-    if path.is_dir():
-        for p in sorted(q for q in path.rglob("*") if q.is_file()):
-            h.update(str(p.relative_to(path)).encode())
-            h.update(file_digest(p).encode())
-        return h.hexdigest()
-    if not path.exists():
+    """SHA-256 of a file, or of every file below a folder (names and bytes).
+
+    A file's digest is remembered by this process while its size and
+    modification time stay the same (the test file of a dataset is hashed once
+    per worker, not once per model).
+    """
+    try:
+        st = path.stat()
+    except OSError:
         return "missing"
+    if not path.is_dir():
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ino)
+        known = _DIGESTS.get(key)
+        if known is None:
+            known = _DIGESTS[key] = _hash_file(path)
+            while len(_DIGESTS) > 256:
+                del _DIGESTS[next(iter(_DIGESTS))]
+        return known
+    h = hashlib.sha256()
+    for p in sorted(q for q in path.rglob("*") if q.is_file()):
+        h.update(str(p.relative_to(path)).encode())
+        h.update(file_digest(p).encode())
+    return h.hexdigest()
+
+
+_DIGESTS: dict[tuple[str, int, int, int], str] = {}
+
+
+def _hash_file(path: Path) -> str:
+    h = hashlib.sha256()
     with path.open("rb") as fh:
         while chunk := fh.read(_CHUNK):
             h.update(chunk)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
+from assay._gc import bulk_allocations
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
 
@@ -76,6 +77,11 @@ def execute_unit(unit: Unit, tasks: Sequence[EvalTask], options: EvalOptions, em
     Events: ``("started", task)``, ``("outcome", task, TaskOutcome)``,
     ``("plan", task, ShardPlan)``, ``("shard", task, shard, error_or_None)``.
     """
+    with bulk_allocations():
+        _execute(unit, tasks, options, emit)
+
+
+def _execute(unit: Unit, tasks: Sequence[EvalTask], options: EvalOptions, emit: Callable[[Event], None]) -> None:
     if unit.kind == "tasks":
         for i in unit.tasks:
             emit(("started", i))
@@ -141,9 +147,10 @@ _OPTIONS: EvalOptions | None = None
 def _warm_imports() -> None:
     """Import the built-in components once per worker, before the first unit arrives.
 
-    ``datasets`` (with ``pyarrow``, the heaviest import) is imported by the
-    first task that builds a test set, once per worker too; importing it here
-    would cost every worker a second or more even when every result is reused.
+    ``pyarrow`` is imported by the first task that reads a test set, and
+    ``datasets`` (about a second) only by a task whose evaluator asks for the
+    test set itself; importing them here would cost every worker that time even
+    when every result is reused.
     """
     import importlib
 
