@@ -102,3 +102,18 @@ def test_a_plain_accuracy_run_imports_neither_datasets_nor_pandas(tmp_path: Path
     assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
     result = json.loads((tmp_path / "out" / "run" / "results" / "m" / "d.json").read_text())
     assert result["accuracy"] == 100.0
+
+
+def test_date_like_strings_stay_strings(tmp_path: Path) -> None:
+    """A JSONL reference such as "2020-01-01" is compared as written, never as a timestamp (also nested)."""
+    p = tmp_path / "dates.jsonl"
+    rows = [{"q": "when?", "answer": "2020-01-01", "meta": {"seen": "2021-02-03"}}, {"q": "and?", "answer": "1999-12-31", "meta": {"seen": "x"}}]
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
+    assert ts.references == ["2020-01-01", "1999-12-31"]
+    assert ts.view["meta"] == [{"seen": "2021-02-03"}, {"seen": "x"}]
+    flat = tmp_path / "flat.jsonl"
+    flat.write_text("".join(json.dumps({"q": r["q"], "answer": r["answer"], "n": i}) + "\n" for i, r in enumerate(rows)))
+    ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(flat), "reader_cfg": {"output_column": "answer"}})
+    assert ts.references == ["2020-01-01", "1999-12-31"]
+    assert ts.view["n"] == [0, 1]

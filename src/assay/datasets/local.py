@@ -116,14 +116,37 @@ def _read_jsonl_arrow(path: Path) -> Any:
     import pyarrow as pa
     import pyarrow.json as pa_json
 
+    def read(parse_options: Any = None) -> Any:
+        reader = pa_json.open_json(path, read_options=pa_json.ReadOptions(block_size=1 << 22), parse_options=parse_options)
+        return pa.Table.from_batches(list(reader))
+
     try:
-        reader = pa_json.open_json(path, read_options=pa_json.ReadOptions(block_size=1 << 22))
-        table = pa.Table.from_batches(list(reader))
+        table = read()
+        # Arrow turns strings that look like dates into timestamps; a test set keeps what the file says
+        dated = [f for f in table.schema if _has_timestamp(f.type)]
+        if dated:
+            if any(not (pa.types.is_timestamp(f.type) or pa.types.is_date(f.type)) for f in dated):
+                return None  # a date inside a nested value: the row-by-row reader keeps it a string
+            strings = pa.schema([(f.name, pa.string()) for f in dated])
+            table = read(pa_json.ParseOptions(explicit_schema=strings, unexpected_field_behavior="infer"))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError):
         return None
     if table.num_rows == 0:
         return None
     return table
+
+
+def _has_timestamp(kind: Any) -> bool:
+    """Whether an Arrow type is, or holds, a timestamp or date."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
+        return True
+    if pa.types.is_struct(kind):
+        return any(_has_timestamp(kind.field(i).type) for i in range(kind.num_fields))
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _has_timestamp(kind.value_type)
+    return False
 
 
 @LOAD_DATASET.register_module()
