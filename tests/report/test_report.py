@@ -7,6 +7,9 @@ import json
 import re
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from assay.report import build_report_data, write_html_report
 from tests.stats.workdir_builder import TIME, make_run
 
@@ -69,3 +72,65 @@ def test_report_command(tmp_path: Path, capsys) -> None:
     run = make_run(tmp_path)
     assert main(["report", "-w", str(run.parent)]) == 0
     assert Path(capsys.readouterr().out.strip()) == run / "summary" / f"summary_{TIME}.html"
+
+
+def test_report_uses_the_sample_columns_read_with_the_statistics(tmp_path: Path, monkeypatch) -> None:
+    import assay.stats._tasks as tasks_module
+    from assay.summarize import run_summarizer
+    from tests.stats.varied_run import TIME as VARIED_TIME
+    from tests.stats.varied_run import make_varied_run
+    from tests.stats.workdir_builder import run_config
+
+    run = make_varied_run(tmp_path, summarize=False)
+    result = run_summarizer(run_config(run), time_str=VARIED_TIME)
+    assert result.stats is not None and result.stats.tables is not None
+    summary = json.loads((run / "summary" / f"summary_{VARIED_TIME}.json").read_text())
+    fresh = build_report_data(run, summary)  # no statistics at hand: everything is read here
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the report read a result again")
+
+    monkeypatch.setattr(tasks_module, "run_task", no_reading)
+    reused = build_report_data(run, result, stats=result.stats)
+    assert reused["datasets"] == fresh["datasets"]
+    assert {d["abbr"] for d in reused["datasets"]} >= {"plain", "multi", "orig", "split", "mism", "odd"}
+    monkeypatch.undo()
+    short = build_report_data(run, result, stats=result.stats, max_text=5)  # other limit: read again
+    plain = next(d for d in short["datasets"] if d["abbr"] == "plain")
+    assert any(t.endswith("more characters]") for t in plain["raw"][0])
+
+
+def test_summary_without_report_keeps_no_sample_columns(tmp_path: Path) -> None:
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import run_config
+
+    run = make_run(tmp_path, summarize=False)
+    result = run_summarizer(run_config(run), time_str=TIME, stats=False, ci=True)
+    assert result.stats is not None and result.stats.tables is None
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(codec=None))
+    | st.sampled_from([1e-06, 2.5e-05, 1e16, 1e22, -0.0, 0.1, 1.0, 2**70, "\ud800 lone", "</script>"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON)
+def test_compact_json_is_the_standard_librarys(value) -> None:
+    from assay.report._html import _compact_json
+
+    assert _compact_json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_written_report_is_the_rendered_one(tmp_path: Path) -> None:
+    from assay.report import render_report
+    from tests.stats.varied_run import TIME as VARIED_TIME
+    from tests.stats.varied_run import make_varied_run
+
+    run = make_varied_run(tmp_path)
+    data = build_report_data(run, None)
+    path = write_html_report(run, None, VARIED_TIME)
+    assert path.read_bytes() == render_report(data).encode("utf-8")

@@ -5,106 +5,61 @@ from __future__ import annotations
 import html
 import json
 import logging
+import math
 import os
+from contextlib import suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import orjson
+
+from assay.stats._columns import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["build_report_data", "render_report", "write_html_report"]
 
 #: Longest raw prediction, extracted answer or reference kept per sample (characters).
-MAX_TEXT = 600
+MAX_TEXT = SAMPLE_TEXT
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
-_REFERENCE_FIELDS = ("answer", "reference", "refr", "gold", "references")
-_EXTRACTED_FIELDS = ("pred", "prediction", "completion")
 
 
-def _text(value: Any, limit: int) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (list, tuple)) and len(value) == 1:
-        value = value[0]
-    if not isinstance(value, str):
-        value = json.dumps(value, ensure_ascii=False, default=str)
-    return value if len(value) <= limit else value[:limit] + f"… [{len(value) - limit} more characters]"
+class _Texts(list[str]):
+    """A list of ``str`` only (as :class:`assay.stats.SampleColumns` holds them): written to JSON without a check."""
 
 
-def _first_run(value: Any) -> Any:
-    return value[0] if isinstance(value, list) and value else value
+def _sample_table(tables: Any, columns: list[str], abbr: str) -> dict[str, Any] | None:
+    """The sample browser's data of one dataset, or ``None`` when no model has details.
 
-
-def _sample_table(run_dir: Path, folders: dict[str, str], columns: list[str], abbr: str, limit: int) -> dict[str, Any] | None:
-    """The sample browser's columns for one dataset, or ``None`` when no model has details."""
-    from assay.stats import correctness_matrix, read_full_result
-
-    per_model: list[tuple[str, list[Any]]] = []
+    ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
+    whose sample count differs from the first one's are left out; the ids are
+    the first model's, each reference the first non-empty one.
+    """
+    per_model: list[tuple[str, Any]] = []
     n = None
     for column in columns:
-        result = read_full_result(run_dir, folders.get(column, column), abbr)
-        details = result.get("details") if isinstance(result, dict) and "error" not in result else None
-        if not isinstance(details, list) or not details:
+        found = tables.columns.get((column, abbr))
+        if found is None:
             continue
-        if n is not None and len(details) != n:
+        if n is not None and found.n != n:
             logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           len(details), abbr, n)
+                           found.n, abbr, n)
             continue
-        n = len(details)
-        per_model.append((column, details))
+        n = found.n
+        per_model.append((column, found))
     if not per_model or n is None:
         return None
-    ids: list[str] = []
-    refs: list[str] = [""] * n
-    raw: list[list[str]] = []
-    ext: list[list[str]] = []
-    ok: list[list[float | None]] = []
-    for m, (column, details) in enumerate(per_model):
-        preds = _prediction_records(run_dir, folders.get(column, column), abbr)
-        matrix = correctness_matrix(details)
-        raw_col: list[str] = []
-        ext_col: list[str] = []
-        ok_col: list[float | None] = []
-        for i, d in enumerate(details):
-            d = d if isinstance(d, dict) else {}
-            if m == 0:
-                ids.append(str(d.get("example_abbr", f"{abbr}_{i}")))
-            if not refs[i]:
-                ref_key = next((k for k in _REFERENCE_FIELDS if d.get(k) is not None), None)
-                ref = _first_run(d[ref_key]) if ref_key else (preds[i].get("gold") if i < len(preds) else None)
-                refs[i] = _text(ref, limit)
-            if "origin_prediction" in d:
-                raw_value = _first_run(d["origin_prediction"])
-            elif i < len(preds):
-                raw_value = preds[i].get("prediction")
-            else:
-                raw_value = None
-            ext_key = next((k for k in _EXTRACTED_FIELDS if k in d), None)
-            raw_col.append(_text(raw_value, limit))
-            ext_col.append(_text(_first_run(d[ext_key]) if ext_key else None, limit))
-            if matrix is not None and matrix[i]:
-                row = [0.0 if v is None else v for v in matrix[i]]
-                ok_col.append(round(sum(row) / len(row), 6))
-            else:
-                ok_col.append(None)
-        raw.append(raw_col)
-        ext.append(ext_col)
-        ok.append(ok_col)
-    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": ids, "ref": refs,
-            "raw": raw, "ext": ext, "ok": ok}
-
-
-def _prediction_records(run_dir: Path, model_dir: str, abbr: str) -> list[dict[str, Any]]:
-    folder = run_dir / "predictions" / model_dir
-    if not folder.is_dir():
-        return []
-    from assay.predictions import load_predictions
-
-    try:
-        return load_predictions(folder, abbr).records
-    except Exception as exc:  # no readable prediction file: raw predictions stay empty
-        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
-        return []
+    refs = _Texts(per_model[0][1].ref)
+    for _, found in per_model[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        for i in empty:
+            refs[i] = found.ref[i]
+    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": _Texts(per_model[0][1].ids),
+            "ref": refs, "raw": [_Texts(f.raw) for _, f in per_model], "ext": [_Texts(f.ext) for _, f in per_model],
+            "ok": [f.ok for _, f in per_model]}
 
 
 def build_report_data(
@@ -121,6 +76,9 @@ def build_report_data(
         summary: the summarizer's result, its ``Scores``, the parsed summary
             ``.json``, or ``None`` (the newest ``.json``, else the result files).
         stats: a :class:`assay.stats.RunStats` already computed (default: computed here).
+            Its ``tables`` (or those of ``summary.stats``), when they were read
+            with the same folders and ``max_text``, give the sample browser;
+            otherwise the results and predictions are read here.
         max_text: longest text kept per sample and field.
 
     Returns:
@@ -128,17 +86,27 @@ def build_report_data(
         ``v`` (value or ``None``), ``tip`` (the hover text) and, with an
         interval, ``lo``/``hi``.
     """
-    from assay.stats import load_run_config, run_stats, summary_groups_of, summary_view
+    from assay.stats import load_run_config, run_stats, sample_tables, summary_groups_of, summary_view
     from assay.stats._groups import group_plan
     from assay.stats._run import model_dirs_of
 
     root = Path(run_dir)
     view = summary_view(summary, root)
     config = load_run_config(root)
-    if stats is None:
-        stats = run_stats(root, view, config=config)
     folders = model_dirs_of(config, view.columns)
     columns = view.columns
+    # the sample columns read with the statistics (by the summarizer or the caller) when they fit
+    tables = None
+    for holder in (stats, getattr(summary, "stats", None)):
+        found = getattr(holder, "tables", None)
+        if found is not None and found.covers(columns, view.dataset_abbrs, folders, max_text):
+            tables = found
+            break
+    if stats is None:
+        stats = run_stats(root, view, config=config, sample_text=None if tables is not None else max_text)
+        tables = tables or stats.tables
+    if tables is None:
+        tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text)
 
     rows = []
     for row in view.rows:
@@ -206,11 +174,61 @@ def build_report_data(
 
     datasets = []
     for abbr in view.dataset_abbrs:
-        table = _sample_table(root, folders, columns, abbr, max_text)
+        table = _sample_table(tables, columns, abbr)
         if table is not None:
             datasets.append(table)
     return {"time": view.time, "run": root.name, "models": columns, "rows": rows, "groups": groups_out,
             "datasets": datasets}
+
+
+#: Item types orjson writes exactly as ``json.dumps`` (it refuses lone surrogates and huge integers).
+_ORJSON_LIKE_JSON = frozenset({str, int, bool, type(None)})
+
+
+def _compact_json(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, faster for long lists of strings.
+
+    >>> _compact_json({'a': ['x', 'é'], 'b': [[0.5, None], [1e-06]], 'n': 3})
+    '{"a":["x","é"],"b":[[0.5,null],[1e-06]],"n":3}'
+    """
+    try:
+        return _compact_json_bytes(value).decode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes
+        return _dumps(value)
+
+
+def _compact_json_bytes(value: Any) -> bytes:
+    """The UTF-8 bytes of :func:`_compact_json` (``UnicodeEncodeError`` for a lone surrogate).
+
+    orjson writes strings, integers, booleans and ``null`` exactly as the
+    standard library does with these settings, but some floats differently
+    (``1e-6`` against ``1e-06``); so lists of such values, and lists with
+    floats that orjson writes like ``repr``, are written by orjson,
+    everything else by the standard library.
+    """
+    if isinstance(value, dict) and all(type(k) is str for k in value):
+        return b"{" + b",".join(_dumps(k).encode() + b":" + _compact_json_bytes(v) for k, v in value.items()) + b"}"
+    if type(value) is _Texts:
+        with suppress(TypeError):  # a lone surrogate: orjson refuses it
+            return orjson.dumps(value)
+    types = set(map(type, value)) if isinstance(value, list) else set()
+    if types and types <= _ORJSON_LIKE_JSON:
+        with suppress(TypeError):  # a lone surrogate or an integer beyond 64 bits: orjson refuses them
+            return orjson.dumps(value)
+    elif types and types <= {dict, list, _Texts}:
+        return b"[" + b",".join(_compact_json_bytes(v) for v in value) + b"]"
+    elif float in types and types <= _ORJSON_LIKE_JSON | {float}:
+        # per distinct float: the same text both ways (not so for 1e-06 or NaN)
+        floats = set(value) if types <= {float, type(None)} else {v for v in value if type(v) is float}
+        floats.discard(None)
+        if all(math.isfinite(v) and orjson.dumps(v).decode() == repr(v) for v in floats):
+            with suppress(TypeError):
+                return orjson.dumps(value)
+    return _dumps(value).encode("utf-8")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _asset(name: str) -> str:
@@ -275,6 +293,29 @@ def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
 
 def render_report(data: dict[str, Any]) -> str:
     """The report as one HTML document (see :func:`build_report_data` for ``data``)."""
+    before, after = _document(data)
+    payload = _compact_json({"datasets": data["datasets"]})
+    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return "\n".join([*before, f"{_DATA_OPEN}{payload}</script>", *after])
+
+
+def _render_utf8(data: dict[str, Any]) -> bytes:
+    """``render_report(data).encode("utf-8")``, the sample data written as bytes from the start."""
+    before, after = _document(data)
+    try:
+        payload = _compact_json_bytes({"datasets": data["datasets"]})
+    except UnicodeEncodeError:  # a lone surrogate: encoding the whole document raises the same error
+        return render_report(data).encode("utf-8")
+    payload = payload.replace(b"</", b"<\\/").replace(b"<!--", b"<\\!--")
+    script = _DATA_OPEN.encode() + payload + b"</script>"
+    return b"\n".join([*(p.encode("utf-8") for p in before), script, *(p.encode("utf-8") for p in after)])
+
+
+_DATA_OPEN = '<script type="application/json" id="assay-data">'
+
+
+def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The lines of the document before and after the sample data's ``<script>``."""
     models = data["models"]
     esc = html.escape
     parts = [
@@ -331,11 +372,7 @@ def render_report(data: dict[str, Any]) -> str:
             f'<table class="samples"><thead><tr><th style="width:9em">sample</th><th>reference</th>{heads}</tr></thead>'
             "<tbody></tbody></table></details>"
         )
-    payload = json.dumps({"datasets": data["datasets"]}, ensure_ascii=False, separators=(",", ":"))
-    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
-    parts.append(f'<script type="application/json" id="assay-data">{payload}</script>')
-    parts.append(f"<script>{_asset('report.js')}</script></body></html>")
-    return "\n".join(parts)
+    return parts, [f"<script>{_asset('report.js')}</script></body></html>"]
 
 
 def write_html_report(
@@ -351,10 +388,10 @@ def write_html_report(
     ``summary`` is what the summarizer's ``summarize()`` returned, the parsed
     summary ``.json``, or ``None`` (see :func:`build_report_data`).
     """
-    from assay.fileio import atomic_write_text
+    from assay.fileio import atomic_write_bytes
 
     data = build_report_data(run_dir, summary, stats=stats, max_text=max_text)
     path = Path(run_dir) / "summary" / f"summary_{time_str}.html"
-    atomic_write_text(path, render_report(data))
+    atomic_write_bytes(path, _render_utf8(data))
     logger.info("report written to %s", path)
     return path

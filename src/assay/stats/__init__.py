@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+from assay.stats._columns import SAMPLE_TEXT, SampleColumns
 from assay.stats._compare import Comparison, DatasetComparison, compare_models
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import (
@@ -51,11 +52,13 @@ from assay.stats._intervals import (
 from assay.stats._paired import PairedResult, paired_compare
 from assay.stats._run import (
     RunStats,
+    SampleTables,
     SummaryView,
     load_run_config,
     newest_summary_json,
     read_full_result,
     run_stats,
+    sample_tables,
     summary_groups_of,
     summary_view,
 )
@@ -65,6 +68,7 @@ from assay.stats._samples import (
     base_metric,
     cell_stat,
     correctness_matrix,
+    correctness_of,
     sample_values,
     values_match,
 )
@@ -80,6 +84,9 @@ __all__ = [
     "DatasetComparison",
     "PairedResult",
     "RunStats",
+    "SAMPLE_TEXT",
+    "SampleColumns",
+    "SampleTables",
     "SampleValues",
     "SummaryView",
     "Unscorable",
@@ -89,6 +96,7 @@ __all__ = [
     "cell_stat",
     "compare_models",
     "correctness_matrix",
+    "correctness_of",
     "format_with_ci",
     "group_plan",
     "group_stats",
@@ -99,6 +107,7 @@ __all__ = [
     "paired_compare",
     "read_full_result",
     "run_stats",
+    "sample_tables",
     "sample_values",
     "summary_groups_of",
     "summary_view",

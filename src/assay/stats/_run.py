@@ -9,18 +9,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
-from assay.stats._samples import SampleValues, cell_stat, correctness_matrix, sample_values
-from assay.stats._unscorable import Unscorable, unscorable_of
+from assay.stats._samples import SampleValues
+from assay.stats._tasks import Task, TaskOptions, run_tasks
+from assay.stats._unscorable import Unscorable
 
 __all__ = [
     "RunStats",
+    "SampleTables",
     "SummaryView",
     "load_run_config",
     "newest_summary_json",
     "read_full_result",
     "run_stats",
+    "sample_tables",
     "summary_groups_of",
     "summary_view",
 ]
@@ -254,16 +258,42 @@ def read_full_result(run_dir: str | os.PathLike[str], model_dir: str, abbr: str)
 
 
 @dataclass
+class SampleTables:
+    """The sample browser's columns of every (model, dataset) read for the HTML report.
+
+    Attributes:
+        text_limit: the longest text kept per sample and field.
+        folders: model column → its folder under ``results/`` the columns were read from.
+        columns: ``(column, abbr)`` → the :class:`SampleColumns`, or ``None``
+            when the result has no usable details (missing, unreadable, failed).
+    """
+
+    text_limit: int
+    folders: dict[str, str] = field(default_factory=dict)
+    columns: dict[tuple[str, str], SampleColumns | None] = field(default_factory=dict)
+
+    def covers(self, columns: Sequence[str], abbrs: Sequence[str], folders: Mapping[str, str], text_limit: int) -> bool:
+        """True when these tables hold every (column, abbr), read from the same folders with the same limit."""
+        return (
+            self.text_limit == text_limit
+            and all(self.folders.get(c) == folders.get(c, c) for c in columns)
+            and all((c, a) in self.columns for c in columns for a in abbrs)
+        )
+
+
+@dataclass
 class RunStats:
     """Intervals and unscorable counts of every cell of a run.
 
     ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
-    and groups); ``unscorable`` maps ``(column, dataset abbr)``.
+    and groups); ``unscorable`` maps ``(column, dataset abbr)``; ``tables``
+    holds the report's sample columns when :func:`run_stats` was asked for them.
     """
 
     cells: dict[tuple[str, str, str], CellStat] = field(default_factory=dict)
     unscorable: dict[tuple[str, str], Unscorable] = field(default_factory=dict)
     samples: dict[tuple[str, str, str], SampleValues] = field(default_factory=dict)
+    tables: SampleTables | None = None
 
     def cell(self, column: str, abbr: str, metric: str) -> CellStat | None:
         """The statistics of one cell, or ``None``."""
@@ -292,8 +322,13 @@ def run_stats(
     resamples: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     keep_samples: bool = False,
+    sample_text: int | None = None,
+    workers: int | None = None,
 ) -> RunStats:
     """Intervals of every cell of a summary, and each (model, dataset)'s unscorable counts.
+
+    Each result file is read once, with its details; with ``sample_text`` the
+    prediction files are read too, for the report's sample browser.
 
     Args:
         run_dir: the run directory (its ``results/`` are read with details).
@@ -305,6 +340,11 @@ def run_stats(
         config: the run config (for ``summarizer_abbr`` folders and groups);
             default: the newest one in ``configs/``.
         keep_samples: keep each cell's per-sample values (for comparisons and reports).
+        sample_text: also keep the sample browser's columns of every (model,
+            dataset) in ``tables``, texts cut to this many characters.
+        workers: processes to read the results with; ``None`` decides by their
+            size and the CPUs, ``1`` reads them in this process (see
+            :func:`assay.stats._tasks.pool_size`).
     """
     view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
     if config is None:
@@ -316,6 +356,15 @@ def run_stats(
 
         group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
     folders = model_dirs_of(config, view.columns)
+    want_columns = sample_text is not None
+    tasks = []
+    for column in view.columns:
+        for abbr in view.dataset_abbrs:
+            have = view.values.get(column, {}).get(abbr)
+            if have or want_columns:
+                tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
+    options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
+    outputs = {(t.column, t.abbr): o for t, o in zip(tasks, run_tasks(tasks, options, workers=workers))}
     out = RunStats()
     for column in view.columns:
         base: dict[tuple[str, str], CellStat] = {}
@@ -323,27 +372,13 @@ def run_stats(
             have = view.values.get(column, {}).get(abbr)
             if not have:
                 continue
-            result = read_full_result(run_dir, folders.get(column, column), abbr)
-            if result is None:
-                for metric, value in have.items():
-                    stat = CellStat(value, reason="the result file cannot be read", confidence=confidence)
-                    base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
-                continue
-            backed: list[tuple[str, float]] = []
-            details = result.get("details")
-            known: dict[str, Any] = {}
-            if isinstance(details, list) and details:
-                known["correct"] = correctness_matrix(details)
-            for metric, value in have.items():
-                sv = sample_values(result, metric, value, **known)
-                stat = cell_stat(sv, value, confidence=confidence, resamples=resamples, seed=seed)
-                base[(abbr, metric)] = out.cells[(column, abbr, metric)] = stat
-                if isinstance(sv, SampleValues):
-                    if keep_samples:
-                        out.samples[(column, abbr, metric)] = sv
-                    if sv.basis == "correct":
-                        backed.append((metric, value))
-            out.unscorable[(column, abbr)] = unscorable_of(result, backed, correct=known.get("correct"))
+            found = outputs[(column, abbr)]
+            for metric in have:
+                base[(abbr, metric)] = out.cells[(column, abbr, metric)] = found.cells[metric]
+                if metric in found.samples:
+                    out.samples[(column, abbr, metric)] = found.samples[metric]
+            if found.unscorable is not None:
+                out.unscorable[(column, abbr)] = found.unscorable
         if group_list:
             stats = group_stats(group_list, view.values.get(column, {}), view.metrics, base, column=column,
                                 confidence=confidence, resamples=resamples, seed=seed)
@@ -354,4 +389,23 @@ def run_stats(
                 if (column, abbr, metric) not in out.cells:
                     reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
                     out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)
+    if sample_text is not None:
+        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.columns},
+                                  {key: o.columns for key, o in outputs.items()})
     return out
+
+
+def sample_tables(
+    run_dir: str | os.PathLike[str],
+    columns: Sequence[str],
+    abbrs: Sequence[str],
+    folders: Mapping[str, str],
+    text_limit: int,
+    *,
+    workers: int | None = None,
+) -> SampleTables:
+    """The sample browser's columns of every (column, abbr), without statistics (see :func:`run_stats`)."""
+    tasks = [Task(c, a, folders.get(c, c), {}, True) for c in columns for a in abbrs]
+    outputs = run_tasks(tasks, TaskOptions(str(run_dir), text_limit=text_limit), workers=workers)
+    return SampleTables(text_limit, {c: folders.get(c, c) for c in columns},
+                        {(t.column, t.abbr): o.columns for t, o in zip(tasks, outputs)})

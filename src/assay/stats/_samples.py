@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from assay.evaluate.base import CORRECTNESS_KEYS
+from assay.stats._details import Details
 from assay.stats._intervals import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -53,6 +54,7 @@ __all__ = [
     "base_metric",
     "cell_stat",
     "correctness_matrix",
+    "correctness_of",
     "sample_values",
     "values_match",
 ]
@@ -175,6 +177,34 @@ def correctness_matrix(details: Sequence[Any]) -> list[list[float | None]] | Non
     return out if seen else None
 
 
+def correctness_of(details: Any) -> Any:
+    """The details' correctness, as fast as their layout allows.
+
+    When every entry is a dict carrying one correctness key with the same
+    number of runs of ``true``/``false``/``null``: a float array (samples ×
+    runs) with no verdict as 0, as every use of the correctness counts it.
+    Otherwise the :func:`correctness_matrix` (``None`` when no sample carries
+    a correctness key).  ``details`` is a list or a :class:`Details`.
+
+    >>> correctness_of([{'correct': [True]}, {'correct': [None]}]).tolist()
+    [[1.0], [0.0]]
+    >>> correctness_of([{'correct': [True]}, {'is_correct': [False, True]}])
+    [[1.0], [0.0, 1.0]]
+    """
+    import numpy as np
+
+    view = details if isinstance(details, Details) else Details(list(details))
+    keys = view.present(CORRECTNESS_KEYS)
+    if len(keys) == 1 and (flat := view.runs(keys[0])) is not None:
+        values, runs = flat
+        types = set(map(type, values))
+        if types <= {bool}:
+            return np.array(values, dtype=float).reshape(view.n, runs)
+        if types <= {bool, type(None)}:
+            return np.array([v is True for v in values], dtype=float).reshape(view.n, runs)
+    return correctness_matrix(view.items)
+
+
 def _field_matrix(details: Sequence[Any], field: str) -> list[list[float | None]] | None:
     out: list[list[float | None]] = []
     for d in details:
@@ -184,10 +214,15 @@ def _field_matrix(details: Sequence[Any], field: str) -> list[list[float | None]
     return out
 
 
-def _units(matrix: list[list[float | None]], *, none_as_zero: bool) -> tuple[Any, int] | None:
-    """Per-sample means over runs and the run count; ``None`` when runs differ or a value is missing."""
+def _units(matrix: Any, *, none_as_zero: bool) -> tuple[Any, int] | None:
+    """Per-sample means over runs and the run count; ``None`` when runs differ or a value is missing.
+
+    ``matrix`` is a list of per-sample rows or an array from :func:`correctness_of`.
+    """
     import numpy as np
 
+    if isinstance(matrix, np.ndarray):
+        return matrix.mean(axis=1), matrix.shape[1]
     if not matrix:
         return None
     runs = len(matrix[0])
@@ -234,7 +269,8 @@ def sample_values(
     """The per-sample values behind ``metric`` of one result, or the reason there are none.
 
     ``value`` is the reported value (default: ``result[metric]``); ``correct``
-    is the details' :func:`correctness_matrix` when the caller already has it.
+    is the details' :func:`correctness_matrix` (or :func:`correctness_of`)
+    when the caller already has it.
 
     >>> r = {'accuracy': 50.0, 'details': [{'correct': [True]}, {'correct': [False]}]}
     >>> sample_values(r, 'accuracy').kind
@@ -262,7 +298,7 @@ def sample_values(
         return _corpus_bleu(details, value)
 
     if correct is _UNSET:
-        correct = correctness_matrix(details)
+        correct = correctness_of(details)
     if correct is not None:
         got = _units(correct, none_as_zero=True)
         if got is None:
@@ -301,6 +337,16 @@ def _reference_list(ref: Any) -> list[str]:
     return ["" if ref is None else str(ref)]
 
 
+class _CorpusBleu:
+    """Corpus BLEU from summed per-sample statistics (a class, so that it can be pickled)."""
+
+    def __init__(self, bleu: Any) -> None:
+        self.bleu = bleu
+
+    def __call__(self, summed: Any) -> float:
+        return float(self.bleu._compute_score_from_stats(summed.astype(int).tolist()).score)
+
+
 def _corpus_bleu(details: list[Any], value: float) -> SampleValues | str:
     """Per-sample BLEU statistics when they reproduce the reported corpus score."""
     import numpy as np
@@ -331,9 +377,7 @@ def _corpus_bleu(details: list[Any], value: float) -> SampleValues | str:
             logger.debug("BLEU tokenizer %s unavailable: %s", tokenize, exc)
             continue
 
-        def corpus(summed: Any, bleu: Any = bleu) -> float:
-            return float(bleu._compute_score_from_stats(summed.astype(int).tolist()).score)
-
+        corpus = _CorpusBleu(bleu)
         if values_match(value, corpus(stats.sum(axis=0))):
             basis = f"corpus bleu (tokenize={tokenize}{', lowercase' if lowercase else ''})"
             return SampleValues("corpus", stats, 1.0, 1, basis, corpus=corpus)

@@ -16,14 +16,16 @@ per-sample flags; without them no bounds are given.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from assay.evaluate.base import is_unextracted
-from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_matrix
+from assay.stats._details import Details
+from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_of
 
-__all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_of"]
+__all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_in", "unscorable_of"]
 
 #: Code-execution outcomes that give no verdict on the program.
 NOT_EXECUTED: frozenset[str] = frozenset({"timeout", "memory", "killed", "sandbox-error"})
@@ -113,7 +115,8 @@ def unscorable_of(
     """The unscorable counts of one result (with its details) and the bounds of the ``backed`` metrics.
 
     ``backed`` lists ``(metric, value)`` of metrics equal to ``100 × mean(correct)``;
-    ``correct`` is the details' :func:`correctness_matrix` when the caller already has it.
+    ``correct`` is the details' :func:`correctness_matrix` (or
+    :func:`~assay.stats._samples.correctness_of`) when the caller already has it.
 
     >>> r = {'accuracy': 50.0, 'extraction': {'unextracted': 1, 'total': 4},
     ...      'details': [{'pred': [''], 'correct': [False]}, {'pred': ['A'], 'correct': [True]},
@@ -127,53 +130,29 @@ def unscorable_of(
         details = list(details.values())
     if not isinstance(details, list):
         details = []
+    return unscorable_in(result, Details(details), backed, correct=correct)
+
+
+def unscorable_in(
+    result: dict[str, Any], view: Details, backed: Sequence[tuple[str, float]] = (), *, correct: Any = None
+) -> Unscorable:
+    """:func:`unscorable_of` with the result's details (a list) already wrapped in a :class:`Details`."""
+    details = view.items
     out = Unscorable()
     extraction = result.get("extraction")
     if isinstance(extraction, dict):
         out.unextracted = _int(extraction.get("unextracted"))
         out.total = _int(extraction.get("total"))
 
-    # per (sample, run): unscorable share (0..1) from each source
-    runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *_PREDICTION_FIELDS) if isinstance(d, dict) and k in d), default=1)
-                for d in details]
-    flags_ext: list[list[bool]] = []
-    flags_judge: list[list[bool]] = []
-    shares_exec: list[list[float]] = []
-    exec_count = 0
-    dicts = [d if isinstance(d, dict) else {} for d in details]
-    judge_seen = any("judge_failed" in d for d in dicts)
-    exec_seen = any("outcome" in d for d in dicts)
-    for d, runs in zip(dicts, runs_per):
-        pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
-        preds = _runs(d[pfield]) if pfield else []
-        flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
-        if judge_seen:
-            jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
-            flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
-        else:
-            flags_judge.append([])
-        if not exec_seen:
-            shares_exec.append([])
-            continue
-        oc = _runs(d.get("outcome")) if "outcome" in d else []
-        shares: list[float] = []
-        for r in range(runs):
-            value = oc[r] if r < len(oc) else None
-            cands = value if isinstance(value, (list, tuple)) else [value]
-            bad = sum(1 for c in cands if isinstance(c, str) and c in NOT_EXECUTED)
-            exec_count += bad
-            shares.append(bad / len(cands) if cands else 0.0)
-        shares_exec.append(shares)
-
-    ext_from_details = sum(sum(f) for f in flags_ext)
+    flags: _Flags | _UniformFlags = _UniformFlags.of(view) or _Flags(details)
     if out.total is None and details:
-        out.total = sum(runs_per)
-    if out.unextracted is None and details and any(any(k in d for k in _PREDICTION_FIELDS) for d in details if isinstance(d, dict)):
-        out.unextracted = ext_from_details
-    ext_usable = out.unextracted is None or out.unextracted == ext_from_details
+        out.total = flags.total
+    if out.unextracted is None and details and flags.has_prediction:
+        out.unextracted = flags.unextracted
+    ext_usable = out.unextracted is None or out.unextracted == flags.unextracted
 
-    if judge_seen:
-        out.judge_failed = sum(sum(f) for f in flags_judge)
+    if flags.judge_failed is not None:
+        out.judge_failed = flags.judge_failed
     else:
         key = next((k for k in result if base_metric(k) == "judge_failed_count"), None)
         n = _int(result.get(key)) if key else None
@@ -185,32 +164,146 @@ def unscorable_of(
     outcomes = _outcome_counts(result)
     if outcomes is not None:
         out.outcomes = outcomes
-    if exec_seen:
-        out.not_executed = exec_count
+    if flags.not_executed is not None:
+        out.not_executed = flags.not_executed
     elif outcomes is not None:
         out.not_executed = sum(v for k, v in outcomes.items() if k in NOT_EXECUTED)
 
     if correct is None and details and backed and ext_usable:
-        correct = correctness_matrix(details)
+        correct = correctness_of(view)
     if correct is None or not backed or not ext_usable:
         return out
-    lows: list[float] = []
-    highs: list[float] = []
-    for i, row in enumerate(correct):
-        for r, c in enumerate(row):
-            value = 0.0 if c is None else c
-            ext = r < len(flags_ext[i]) and flags_ext[i][r]
-            judge = r < len(flags_judge[i]) and flags_judge[i][r]
-            share = shares_exec[i][r] if r < len(shares_exec[i]) else 0.0
-            if ext or judge:
-                lows.append(0.0)
-                highs.append(1.0)
-            else:
-                lows.append(value)
-                highs.append(min(1.0, value + share))
-    if lows:
-        lo = 100.0 * math.fsum(lows) / len(lows)
-        hi = 100.0 * math.fsum(highs) / len(highs)
+    bounds = flags.bounds(correct)
+    if bounds is not None:
         for metric, _ in backed:
-            out.bounds[metric] = (lo, hi)
+            out.bounds[metric] = bounds
     return out
+
+
+class _Flags:
+    """Per (sample, run) unscorable flags of any details, entry by entry."""
+
+    def __init__(self, details: list[Any]) -> None:
+        # per (sample, run): unscorable share (0..1) from each source
+        runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *_PREDICTION_FIELDS) if isinstance(d, dict) and k in d), default=1)
+                    for d in details]
+        flags_ext: list[list[bool]] = []
+        flags_judge: list[list[bool]] = []
+        shares_exec: list[list[float]] = []
+        exec_count = 0
+        dicts = [d if isinstance(d, dict) else {} for d in details]
+        judge_seen = any("judge_failed" in d for d in dicts)
+        exec_seen = any("outcome" in d for d in dicts)
+        for d, runs in zip(dicts, runs_per):
+            pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
+            preds = _runs(d[pfield]) if pfield else []
+            flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
+            if judge_seen:
+                jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
+                flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
+            else:
+                flags_judge.append([])
+            if not exec_seen:
+                shares_exec.append([])
+                continue
+            oc = _runs(d.get("outcome")) if "outcome" in d else []
+            shares: list[float] = []
+            for r in range(runs):
+                value = oc[r] if r < len(oc) else None
+                cands = value if isinstance(value, (list, tuple)) else [value]
+                bad = sum(1 for c in cands if isinstance(c, str) and c in NOT_EXECUTED)
+                exec_count += bad
+                shares.append(bad / len(cands) if cands else 0.0)
+            shares_exec.append(shares)
+        self.flags_ext = flags_ext
+        self.flags_judge = flags_judge
+        self.shares_exec = shares_exec
+        self.total = sum(runs_per)
+        self.has_prediction = any(any(k in d for k in _PREDICTION_FIELDS) for d in dicts)
+        self.unextracted = sum(sum(f) for f in flags_ext)
+        self.judge_failed: int | None = sum(sum(f) for f in flags_judge) if judge_seen else None
+        self.not_executed: int | None = exec_count if exec_seen else None
+
+    def bounds(self, correct: Any) -> tuple[float, float] | None:
+        """The backed metrics' value if every unscorable prediction were wrong / right."""
+        rows = correct.tolist() if hasattr(correct, "tolist") else correct
+        flags_ext, flags_judge, shares_exec = self.flags_ext, self.flags_judge, self.shares_exec
+        lows: list[float] = []
+        highs: list[float] = []
+        for i, row in enumerate(rows):
+            for r, c in enumerate(row):
+                value = 0.0 if c is None else c
+                ext = r < len(flags_ext[i]) and flags_ext[i][r]
+                judge = r < len(flags_judge[i]) and flags_judge[i][r]
+                share = shares_exec[i][r] if r < len(shares_exec[i]) else 0.0
+                if ext or judge:
+                    lows.append(0.0)
+                    highs.append(1.0)
+                else:
+                    lows.append(value)
+                    highs.append(min(1.0, value + share))
+        if not lows:
+            return None
+        return 100.0 * math.fsum(lows) / len(lows), 100.0 * math.fsum(highs) / len(highs)
+
+
+class _UniformFlags:
+    """The same flags for uniform details, column by column.
+
+    Applies when every entry is a dict, none has ``judge_failed`` or
+    ``outcome``, and at most one correctness key and one prediction field
+    occur, each in every entry with the same number of runs.
+    """
+
+    def __init__(self, view: Details, runs: int, predictions: tuple[list[Any], int] | None) -> None:
+        self.view = view
+        self.total = view.n * runs
+        self.has_prediction = predictions is not None
+        self.judge_failed: int | None = None
+        self.not_executed: int | None = None
+        self.flags: list[bool] = []
+        self.pred_runs = 0
+        if predictions is not None:
+            values, self.pred_runs = predictions
+            if set(map(type, values)) == {str}:
+                self.flags = list(map(operator.not_, map(str.strip, values)))
+            else:
+                self.flags = [is_unextracted(v) for v in values]
+        self.unextracted = sum(self.flags)
+
+    @classmethod
+    def of(cls, view: Details) -> _UniformFlags | None:
+        """The flags of ``view``, or ``None`` when its layout is not uniform."""
+        if not view.n or not view.all_dicts or "judge_failed" in view.keys or "outcome" in view.keys:
+            return None
+        counts: list[int] = []
+        predictions = None
+        for names in (CORRECTNESS_KEYS, _PREDICTION_FIELDS):
+            present = view.present(names)
+            if not present:
+                continue
+            flat = view.runs(present[0]) if len(present) == 1 else None
+            if flat is None:
+                return None
+            counts.append(flat[1])
+            if names is _PREDICTION_FIELDS:
+                predictions = flat
+        return cls(view, max(counts, default=1), predictions)
+
+    def bounds(self, correct: Any) -> tuple[float, float] | None:
+        """As :meth:`_Flags.bounds`."""
+        import numpy as np
+
+        if not isinstance(correct, np.ndarray):
+            return _Flags(self.view.items).bounds(correct)
+        n, runs = correct.shape
+        flagged = np.zeros((n, runs), dtype=bool)
+        if self.flags:
+            width = min(runs, self.pred_runs)
+            flagged[:, :width] = np.array(self.flags, dtype=bool).reshape(n, self.pred_runs)[:, :width]
+        lows = np.where(flagged, 0.0, correct)
+        highs = np.where(flagged, 1.0, np.minimum(1.0, correct + 0.0))
+        size = lows.size
+        # every value is 0 or 1 (see correctness_of), so these sums are exact, as math.fsum's are
+        return 100.0 * float(lows.sum()) / size, 100.0 * float(highs.sum()) / size
+

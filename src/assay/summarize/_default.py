@@ -110,6 +110,9 @@ class DefaultSummarizer:
     with_stats: bool = True
     #: Show each value's 95% interval in the text tables (``--ci``).
     show_ci: bool = False
+    #: With the statistics, also read what the HTML report's sample browser shows
+    #: (kept in ``result.stats.tables``), so that the report reads no file again.
+    with_sample_columns: bool = False
 
     def __init__(
         self,
@@ -218,9 +221,10 @@ class DefaultSummarizer:
     def compute_stats(self, scores: Scores) -> Any:
         """Intervals and unscorable counts of every cell; ``None`` (with a warning) if they cannot be computed."""
         try:
-            from assay.stats import run_stats
+            from assay.stats import SAMPLE_TEXT, run_stats
 
-            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg)
+            sample_text = SAMPLE_TEXT if self.with_sample_columns else None
+            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg, sample_text=sample_text)
         except Exception as exc:  # the table matters more than its intervals
             logger.warning("intervals could not be computed (%s: %s); the summary is written without them", type(exc).__name__, exc)
             return None
@@ -427,7 +431,9 @@ def run_summarizer(
         InputFileError: the run directory does not exist.
 
     ``stats`` computes intervals and unscorable counts (read from the per-sample
-    details); ``ci`` also shows the intervals in the text tables.
+    details) and reads what the HTML report's sample browser shows, for
+    :func:`assay.report.write_html_report`; ``ci`` also shows the intervals
+    in the text tables.
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -439,6 +445,7 @@ def run_summarizer(
     if isinstance(summarizer, DefaultSummarizer):
         summarizer.with_stats = stats or ci
         summarizer.show_ci = ci
+        summarizer.with_sample_columns = stats
     result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
         return result

@@ -1,0 +1,314 @@
+"""Reading every (model, dataset) of a run once, in this process or in a few forked ones.
+
+A task reads one result file with its details (and, for the sample
+browser, the prediction file), computes what the run's statistics and the
+HTML report need of it — each metric's :class:`CellStat`, the unscorable
+counts, the :class:`SampleColumns` — and drops the details.  Tasks are
+independent: when the result files are large, they run in forked worker
+processes (one per idle CPU, at most :data:`MAX_WORKERS`), each holding the
+details of one task at a time and sending the compact output of each task
+back through a pipe as soon as it is done.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import pickle
+import selectors
+import signal
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from assay._gc import bulk_allocations
+from assay.stats._columns import SampleColumns, prediction_records, sample_columns
+from assay.stats._details import Details
+from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
+from assay.stats._samples import SampleValues, cell_stat, correctness_of, sample_values
+from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
+
+__all__ = ["MAX_WORKERS", "POOL_MIN_BYTES", "Task", "TaskOptions", "TaskOutput", "pool_size", "run_tasks"]
+
+logger = logging.getLogger(__name__)
+
+#: Most worker processes (each holds one task's details at a time).
+MAX_WORKERS = 4
+#: Result files smaller than this in all are read in this process: forking would cost more than it saves.
+POOL_MIN_BYTES = 4 << 20
+
+
+@dataclass(frozen=True)
+class Task:
+    """One (model, dataset): ``have`` are the summary's values to explain (empty: none)."""
+
+    column: str
+    abbr: str
+    folder: str
+    have: Mapping[str, float] = field(default_factory=dict)
+    columns: bool = False
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """What every task shares: the run directory, the interval settings, and the sample browser's text limit."""
+
+    run_dir: str
+    confidence: float = 0.95
+    resamples: int = DEFAULT_BOOTSTRAP
+    seed: int = DEFAULT_SEED
+    keep_samples: bool = False
+    text_limit: int = 0
+
+
+@dataclass
+class TaskOutput:
+    """What one task found: statistics of ``have`` (in its order) and the browser's columns."""
+
+    cells: dict[str, CellStat] = field(default_factory=dict)
+    samples: dict[str, SampleValues] = field(default_factory=dict)
+    unscorable: Unscorable | None = None
+    columns: SampleColumns | None = None
+
+
+def run_task(task: Task, options: TaskOptions) -> TaskOutput:
+    """Read one (model, dataset) and compute what is asked of it."""
+    from assay.stats._run import read_full_result
+
+    out = TaskOutput()
+    if not task.have and not task.columns:
+        return out
+    result = read_full_result(options.run_dir, task.folder, task.abbr)
+    if result is None:
+        for metric, value in task.have.items():
+            out.cells[metric] = CellStat(value, reason="the result file cannot be read", confidence=options.confidence)
+        return out
+    details = result.get("details")
+    view = Details(details) if isinstance(details, list) and details else None
+    correct = correctness_of(view) if view is not None else None
+    if task.have:
+        known: dict[str, Any] = {} if view is None else {"correct": correct}
+        backed: list[tuple[str, float]] = []
+        for metric, value in task.have.items():
+            sv = sample_values(result, metric, value, **known)
+            out.cells[metric] = cell_stat(
+                sv, value, confidence=options.confidence, resamples=options.resamples, seed=options.seed
+            )
+            if isinstance(sv, SampleValues):
+                if options.keep_samples:
+                    out.samples[metric] = sv
+                if sv.basis == "correct":
+                    backed.append((metric, value))
+        if view is not None:
+            out.unscorable = unscorable_in(result, view, backed, correct=correct)
+        else:
+            out.unscorable = unscorable_of(result, backed)
+    if task.columns and view is not None and "error" not in result:
+        loader = partial(prediction_records, options.run_dir, task.folder, task.abbr)
+        out.columns = sample_columns(view, task.abbr, options.text_limit, loader, correct)
+    return out
+
+
+def _fork_allowed() -> bool:
+    """Forking is available and safe: no other thread holds locks a child would inherit, and we may have children."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon
+    )
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _idle_cpus() -> int:
+    """The CPUs no other process is using now, by the count of runnable tasks (Linux), else by the load average."""
+    cpus = _cpus()
+    busy: float | None = None
+    try:
+        with open("/proc/loadavg", "rb") as fh:  # "0.52 0.58 0.59 2/371 12345": 2 runnable now, this one included
+            samples = []
+            for _ in range(3):
+                fh.seek(0)
+                samples.append(int(fh.read().split()[3].split(b"/")[0]) - 1)
+                time.sleep(0.001)
+        busy = max(samples)
+    except (OSError, ValueError, IndexError):
+        with suppress(OSError):  # no load average at all: count every CPU
+            busy = os.getloadavg()[0]
+    if busy is None:
+        return cpus
+    return max(1, min(cpus, int(cpus - busy + 0.5)))
+
+
+def _size(options: TaskOptions, task: Task) -> int:
+    try:
+        return (Path(options.run_dir) / "results" / task.folder / f"{task.abbr}.json").stat().st_size
+    except OSError:
+        return 0
+
+
+def pool_size(tasks: Sequence[Task], options: TaskOptions, workers: int | None) -> int:
+    """How many processes to read ``tasks`` with (1: in this process).
+
+    ``workers=None`` decides: one per idle CPU (at most :data:`MAX_WORKERS`;
+    CPUs other processes keep busy now do not count) when the result files
+    add up to :data:`POOL_MIN_BYTES` or more.  Forking is
+    never used where it is unavailable or unsafe (other threads running, a
+    daemonic process).
+    """
+    busy = [t for t in tasks if t.have or t.columns]
+    if workers is None:
+        if len(busy) < 2 or sum(_size(options, t) for t in busy) < POOL_MIN_BYTES:
+            return 1
+        workers = min(_idle_cpus(), MAX_WORKERS)
+    size = max(1, min(workers, len(busy)))
+    return size if size > 1 and _fork_allowed() else 1
+
+
+def run_tasks(tasks: Sequence[Task], options: TaskOptions, *, workers: int | None = None) -> list[TaskOutput]:
+    """Run every task; the outputs in task order.  ``workers``: see :func:`pool_size`."""
+    size = pool_size(tasks, options, workers)
+    with bulk_allocations():
+        if size <= 1:
+            return [run_task(t, options) for t in tasks]
+        # the smallest task here first: the modules the tasks need are then imported once, before forking
+        first = min(
+            range(len(tasks)), key=lambda i: (not (tasks[i].have or tasks[i].columns), _cost(options, tasks[i]))
+        )
+        done = run_task(tasks[first], options)
+        outputs = _run_forked([t for i, t in enumerate(tasks) if i != first], options, size)
+        outputs.insert(first, done)
+        missing = [i for i, o in enumerate(outputs) if o is None]
+        if missing:
+            logger.warning(
+                "%d of %d results were not read by worker processes; reading them here", len(missing), len(tasks)
+            )
+            for i in missing:
+                outputs[i] = run_task(tasks[i], options)
+    return [o if o is not None else TaskOutput() for o in outputs]
+
+
+def _cost(options: TaskOptions, task: Task) -> int:
+    """The bytes a task reads, roughly: its result file, and its prediction file for the columns."""
+    size = _size(options, task)
+    if task.columns:
+        with suppress(OSError):
+            size += (Path(options.run_dir) / "predictions" / task.folder / f"{task.abbr}.json").stat().st_size
+    return size
+
+
+def _run_forked(tasks: Sequence[Task], options: TaskOptions, size: int) -> list[TaskOutput | None]:
+    """Run the tasks in ``size`` forked children; ``None`` for a task no child reported.
+
+    The children take the next task from a shared counter (largest first, so
+    that none is left with a big one at the end) and send each output back,
+    pickled, through a pipe; an exception a task raised is raised here.
+    """
+    order = sorted(range(len(tasks)), key=lambda i: -_cost(options, tasks[i]))
+    children: dict[int, int] = {}  # read end of the pipe → pid
+    try:
+        counter = multiprocessing.get_context("fork").Value("i", 0)
+        for _ in range(size):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, which leaves by os._exit
+                status = 1
+                try:
+                    os.close(read_end)
+                    for fd in children:
+                        os.close(fd)
+                    _child(tasks, options, order, counter, write_end)
+                    status = 0
+                finally:
+                    os._exit(status)
+            os.close(write_end)
+            children[read_end] = pid
+    except OSError as exc:  # no shared memory, no more processes: the children started take every task
+        logger.info("could not start %d worker processes (%s); %d started", size, exc, len(children))
+        if not children:
+            return [None] * len(tasks)
+    outputs: list[TaskOutput | None] = [None] * len(tasks)
+    failures: list[BaseException] = []
+    pending: dict[int, bytearray] = {fd: bytearray() for fd in children}
+    try:
+        with selectors.DefaultSelector() as selector:
+            for fd in children:
+                selector.register(fd, selectors.EVENT_READ)
+            while selector.get_map():
+                for key, _ in selector.select():
+                    chunk = os.read(key.fd, 1 << 20)
+                    if not chunk:  # the child is done (a message it could not finish is lost)
+                        selector.unregister(key.fd)
+                        continue
+                    pending[key.fd] += chunk
+                    for i, output in _messages(pending[key.fd]):
+                        if isinstance(output, BaseException):
+                            failures.append(output)
+                        else:
+                            outputs[i] = output
+    except BaseException:
+        for pid in children.values():
+            with suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        raise
+    finally:
+        for fd, pid in children.items():
+            os.close(fd)
+            _, status = os.waitpid(pid, 0)
+            if status:
+                code = os.waitstatus_to_exitcode(status)
+                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+                logger.warning("a worker process reading the results ended (%s)", how)
+    if failures:
+        raise failures[0]
+    return outputs
+
+
+_HEADER = 8  # bytes of a message's length
+
+
+def _messages(buffer: bytearray) -> Iterator[Any]:
+    """Take each complete message off the front of ``buffer``: 8 bytes of length, then the pickled object."""
+    while len(buffer) >= _HEADER:
+        end = _HEADER + int.from_bytes(buffer[:_HEADER], "little")
+        if len(buffer) < end:
+            return
+        with memoryview(buffer) as view:
+            message = pickle.loads(view[_HEADER:end])
+        del buffer[:end]
+        yield message
+
+
+def _child(tasks: Sequence[Task], options: TaskOptions, order: list[int], counter: Any, fd: int) -> None:
+    """A child's loop: run the next task until none is left, each output pickled to ``fd``."""
+    with os.fdopen(fd, "wb") as out:
+        while True:
+            with counter.get_lock():
+                position = counter.value
+                counter.value = position + 1
+            if position >= len(order):
+                return
+            i = order[position]
+            item: tuple[int, Any]
+            try:
+                item = (i, run_task(tasks[i], options))
+            except Exception as exc:
+                item = (i, exc)
+            try:
+                data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # an output or exception that cannot be pickled
+                data = pickle.dumps((i, RuntimeError(f"{type(exc).__name__}: {exc}")))
+            out.write(len(data).to_bytes(_HEADER, "little"))  # see _messages
+            out.write(data)
+            out.flush()
