@@ -1,9 +1,11 @@
 """Throughput of the answer extractors and of MATHVerifyEvaluator on generated replies.
 
-Prints samples per second for ``first_option_postprocess``, ``math_postprocess_v2``
-and ``MATHVerifyEvaluator`` (fewer samples by default: it runs math-verify in
-worker processes).  The replies are generated from a fixed seed, so runs are
-comparable.
+Prints samples per second for ``first_option_postprocess`` (on the short messy
+replies of ``_common._TEMPLATES``, English and Chinese, and on long replies),
+``math_postprocess_v2`` and ``MATHVerifyEvaluator`` (fewer samples by default: it
+runs math-verify in worker processes).  The replies are generated from a fixed
+seed, so runs are comparable, and differ from one another, so that no cache
+could make a figure look better.
 
 Usage::
 
@@ -18,6 +20,8 @@ import sys
 import time
 from collections.abc import Callable
 from typing import Any
+
+from _common import _TEMPLATES, _TOPICS, OPTIONS
 
 from assay.evaluators import MATHVerifyEvaluator
 from assay.postprocess import first_option_postprocess, math_postprocess_v2
@@ -41,6 +45,22 @@ _MATH_ENDINGS = (
 )
 
 
+def template_replies(n: int, rng: random.Random) -> list[str]:
+    """Replies from the templates of the eval benchmarks, each one different.
+
+    A template with a topic gets the topic with a running number; the others are
+    opened with a numbered sentence.  Only the empty reply repeats.
+    """
+    replies = []
+    for i in range(n):
+        template = rng.choice(_TEMPLATES)
+        reply = template.format(x=rng.choice(OPTIONS), topic=f"{rng.choice(_TOPICS)} #{i}")
+        if reply and "{topic}" not in template:
+            reply = f"Reply {i}. {reply}"
+        replies.append(reply)
+    return replies
+
+
 def choice_replies(n: int, rng: random.Random) -> list[str]:
     return [
         _FILLER * rng.randint(1, 4) + rng.choice(_CHOICE_ENDINGS).format(x=rng.choice("ABCD")) for _ in range(n)
@@ -57,11 +77,11 @@ def math_replies(n: int, rng: random.Random) -> tuple[list[str], list[str]]:
     return replies, answers
 
 
-def rate(label: str, count: int, fn: Callable[[], Any]) -> None:
+def rate(label: str, count: int, fn: Callable[[], Any], unit: str = "samples") -> None:
     start = time.perf_counter()
     fn()
     elapsed = time.perf_counter() - start
-    sys.stdout.write(f"{label:<28} {count:>8} samples  {elapsed:8.2f} s  {count / elapsed:12,.0f} samples/s\n")
+    sys.stdout.write(f"{label:<56} {count:>8} {unit}  {elapsed:8.2f} s  {count / elapsed:12,.0f} {unit}/s\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,9 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(20240501)
     choices = choice_replies(args.n, rng)
     maths, answers = math_replies(args.n, rng)
+    short = template_replies(args.n, random.Random(20240502))
 
     first_option_postprocess(choices[0], "ABCD")  # compile the cascade outside the timing
-    rate("first_option_postprocess", len(choices), lambda: [first_option_postprocess(t, "ABCD") for t in choices])
+    label = f"first_option_postprocess (templates, {len(set(short)):,} distinct)"
+    rate(label, len(short), lambda: [first_option_postprocess(t, "ABCD") for t in short], unit="replies")
+    label = "first_option_postprocess (long replies)"
+    rate(label, len(choices), lambda: [first_option_postprocess(t, "ABCD") for t in choices], unit="replies")
     rate("math_postprocess_v2", len(maths), lambda: [math_postprocess_v2(t) for t in maths])
 
     n_verify = min(args.verify_n, args.n)

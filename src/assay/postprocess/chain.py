@@ -3,19 +3,37 @@
 A postprocessor config is ``dict(type=<function | registered name | dotted path>, **options)``;
 the function is called as ``fn(text, **options)`` on every prediction, and on
 every element of a list prediction (several return sequences, R-4.4).
+
+A postprocessor may come with a *binder* (:func:`register_binder`): called once
+with the config's options, it returns the one-argument callable to use, which
+can be quicker than passing ``**options`` on every call.  Its results are those
+of the plain call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import FunctionType
 from typing import Any
 
 from assay.errors import ConfigError
 from assay.registry import TEXT_POSTPROCESSORS, resolve_type
 
-__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor"]
+__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor", "register_binder"]
 
 Postprocessor = Callable[[Any], Any]
+
+_BINDERS: dict[Callable[..., Any], Callable[..., Postprocessor]] = {}
+
+
+def register_binder(fn: Callable[..., Any], binder: Callable[..., Postprocessor]) -> None:
+    """Let :func:`build_postprocessor` fix the options of ``fn`` with ``binder(**options)``.
+
+    ``binder(**options)(text)`` must return what ``fn(text, **options)`` returns
+    and raise what it raises; a ``TypeError`` from ``binder`` itself (options
+    ``fn`` does not take) makes the plain call be used.
+    """
+    _BINDERS[fn] = binder
 
 
 def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postprocessor | None:
@@ -37,12 +55,24 @@ def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postp
         raise ConfigError(f"{where}.type={cfg['type']!r} resolved to {fn!r}, which is not callable")
     if not options:
         return fn
+    bound = _bind(fn, options)
+    bound.__name__ = getattr(fn, "__name__", "postprocessor")
+    bound.__qualname__ = bound.__name__
+    return bound
+
+
+def _bind(fn: Callable[..., Any], options: dict[str, Any]) -> Callable[[Any], Any]:
+    """``fn`` with ``options`` fixed: through its binder if it has one that takes them."""
+    binder = _BINDERS.get(fn) if isinstance(fn, FunctionType) else None
+    if binder is not None:
+        try:
+            return binder(**options)
+        except TypeError:
+            pass  # options fn does not take: the plain call raises on every sample, as it should
 
     def bound(text: Any) -> Any:
         return fn(text, **options)
 
-    bound.__name__ = getattr(fn, "__name__", "postprocessor")
-    bound.__qualname__ = bound.__name__
     return bound
 
 
