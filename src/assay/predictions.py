@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import operator
 import os
 import re
 from collections.abc import Collection
@@ -35,6 +36,8 @@ import orjson
 from assay.errors import InputFileError
 
 logger = logging.getLogger(__name__)
+
+_PREDICTION = operator.methodcaller("get", "prediction")
 
 __all__ = ["Predictions", "find_prediction_files", "load_predictions"]
 
@@ -135,7 +138,7 @@ def load_predictions(
         del data
         records.extend(part)
     nulls = 0
-    for rec in records:
+    for rec in records if None in map(_PREDICTION, records) else ():
         if rec.get("prediction") is None:
             rec["prediction"] = ""
             nulls += 1
@@ -263,21 +266,23 @@ def _parse_json(data: bytes, path: Path) -> list[dict[str, Any]]:
 
 def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
     n = len(obj)
-    expected = {str(i) for i in range(n)}
-    if obj.keys() != expected:
-        missing = sorted(int(k) for k in expected - set(obj))[:5]
-        extra = sorted(set(obj) - expected, key=lambda k: (len(k), k))[:5]
-        detail = []
-        if missing:
-            detail.append(f"missing keys {[str(m) for m in missing]}")
-        if extra:
-            detail.append(f"unexpected keys {extra}")
-        raise InputFileError(
-            f"prediction file {path}: keys must be the contiguous indices \"0\"..\"{n - 1}\"; " + ", ".join(detail)
-        )
-    records = list(obj.values())  # in key order: "0".."n-1" were checked above and JSON objects keep their order
-    if list(obj) != [str(i) for i in range(n)]:
-        records = [obj[str(i)] for i in range(n)]
+    names = [str(i) for i in range(n)]
+    if list(obj) == names:  # the usual case: "0".."n-1" in order
+        records = list(obj.values())
+    else:
+        expected = set(names)
+        if obj.keys() != expected:
+            missing = sorted(int(k) for k in expected - set(obj))[:5]
+            extra = sorted(set(obj) - expected, key=lambda k: (len(k), k))[:5]
+            detail = []
+            if missing:
+                detail.append(f"missing keys {[str(m) for m in missing]}")
+            if extra:
+                detail.append(f"unexpected keys {extra}")
+            raise InputFileError(
+                f"prediction file {path}: keys must be the contiguous indices \"0\"..\"{n - 1}\"; " + ", ".join(detail)
+            )
+        records = [obj[name] for name in names]
     if all(type(rec) is dict and type(rec.get("prediction")) is str for rec in records):
         return records  # the usual case: nothing to check one by one
     return [_check_record(rec, path, f'"{i}"') for i, rec in enumerate(records)]

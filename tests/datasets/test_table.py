@@ -12,8 +12,10 @@ from typing import Any
 import datasets
 import pytest
 
+from assay.datasets import local
 from assay.datasets.build import build_test_set
 from assay.datasets.table import TableView
+from assay.errors import InputFileError
 
 ROWS = [{"q": f"q{i}", "answer": "ABCD"[i % 4], "score": i * 0.5} for i in range(12)]
 
@@ -73,7 +75,7 @@ def test_view_is_a_small_dataset_lookalike() -> None:
 
 
 def test_a_plain_accuracy_run_imports_neither_datasets_nor_pandas(tmp_path: Path) -> None:
-    """Scoring with an evaluator that never sees the test set skips the heavy imports (start-up cost)."""
+    """Scoring a small JSONL test set with an evaluator that never sees it skips the heavy imports (start-up cost)."""
     (tmp_path / "d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     preds = tmp_path / "out" / "run" / "predictions" / "m"
     preds.mkdir(parents=True)
@@ -94,7 +96,7 @@ def test_a_plain_accuracy_run_imports_neither_datasets_nor_pandas(tmp_path: Path
         import sys
         from assay.cli import main
         code = main(['eval', 'config.py', '-w', 'out', '-r', 'run', '--workers', '1'])
-        print(code, sorted(m for m in ('datasets', 'pandas', 'sympy', 'math_verify') if m in sys.modules))
+        print(code, sorted(m for m in ('datasets', 'pandas', 'pyarrow', 'sympy', 'math_verify') if m in sys.modules))
         """
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120)
@@ -104,8 +106,11 @@ def test_a_plain_accuracy_run_imports_neither_datasets_nor_pandas(tmp_path: Path
     assert result["accuracy"] == 100.0
 
 
-def test_date_like_strings_stay_strings(tmp_path: Path) -> None:
+@pytest.mark.parametrize("small", [True, False], ids=["python-read", "arrow-read"])
+def test_date_like_strings_stay_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small: bool) -> None:
     """A JSONL reference such as "2020-01-01" is compared as written, never as a timestamp (also nested)."""
+    if not small:
+        monkeypatch.setattr(local, "_SMALL_JSONL", 0)
     p = tmp_path / "dates.jsonl"
     rows = [{"q": "when?", "answer": "2020-01-01", "meta": {"seen": "2021-02-03"}}, {"q": "and?", "answer": "1999-12-31", "meta": {"seen": "x"}}]
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -117,3 +122,21 @@ def test_date_like_strings_stay_strings(tmp_path: Path) -> None:
     ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(flat), "reader_cfg": {"output_column": "answer"}})
     assert ts.references == ["2020-01-01", "1999-12-31"]
     assert ts.view["n"] == [0, 1]
+
+
+@pytest.mark.parametrize("small", [True, False], ids=["python-read", "arrow-read"])
+def test_small_and_large_jsonl_files_give_the_same_test_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small: bool) -> None:
+    """Integers beside floats read as floats either way; nested values and bad columns behave alike."""
+    if not small:
+        monkeypatch.setattr(local, "_SMALL_JSONL", 0)
+    p = tmp_path / "mixed.jsonl"
+    rows = [{"q": "a", "answer": 3, "meta": {"k": 1}}, {"q": "b", "answer": 2.5, "meta": {"j": "x"}}]
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
+    assert ts.references == [3.0, 2.5] and all(type(r) is float for r in ts.references)
+    assert ts.view["meta"] == [{"k": 1, "j": None}, {"k": None, "j": "x"}]
+    assert list(ts.dataset["answer"]) == [3.0, 2.5]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"answer": "A"}) + "\n" + json.dumps({"answer": ["A"]}) + "\n")
+    with pytest.raises(InputFileError, match=r"bad\.jsonl"):
+        build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(bad), "reader_cfg": {"output_column": "answer"}})

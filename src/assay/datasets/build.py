@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.reader import select_indices
-from assay.datasets.table import TableView, hf_dataset, to_table
+from assay.datasets.table import RowTable, TableView, column_values, hf_dataset, to_table
 from assay.errors import ConfigError, InputFileError
 from assay.postprocess.chain import build_postprocessor
 from assay.registry import LOAD_DATASET, resolve_type
@@ -76,7 +76,7 @@ class TestSet:
         if name == self.output_column and self.post_values is not None:
             values = self.post_values
         elif name in self.source.column_names:
-            values = self.source.column(name).to_pylist()
+            values = column_values(self.source, name)
             if self.indices is not None:
                 values = [values[i] for i in self.indices]
         elif name == "subdivision":
@@ -92,7 +92,7 @@ class TestSet:
         """The evaluated rows as one Arrow table."""
         import pyarrow as pa
 
-        table = self.source
+        table = self.source.to_arrow() if isinstance(self.source, RowTable) else self.source
         if self.indices is not None:
             table = table.take(self.indices)
         if self.post_values is not None and self.output_column is not None:
@@ -239,7 +239,7 @@ def _digest_cfg(cfg: Any) -> str:
 
 
 def _test_split(raw: Any, reader_cfg: dict[str, Any], where: str) -> Any:
-    if hasattr(raw, "column_names") and hasattr(raw, "select"):
+    if isinstance(raw, RowTable) or (hasattr(raw, "column_names") and hasattr(raw, "select")):
         return raw
     if isinstance(raw, list):
         return raw

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.datasets.base import BaseDataset
+from assay.datasets.table import RowTable
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
@@ -93,8 +94,18 @@ class JsonlDataset(BaseDataset):
 
     @staticmethod
     def load_table(path: str, **kwargs: Any) -> Any:
-        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
+        """The file as a table for assay to evaluate (no ``datasets`` import).
+
+        A small file is read as Python values into a
+        :class:`~assay.datasets.table.RowTable`; a large one straight into a
+        ``pyarrow.Table``, which holds it compactly.
+        """
         p = _existing(path, "dataset file")
+        if p.stat().st_size <= _SMALL_JSONL:
+            rows = read_jsonl_rows(p)
+            if not rows:
+                raise InputFileError(f"dataset file {p} holds no rows")
+            return RowTable(rows, f"dataset file {p}")
         fast = _read_jsonl_arrow(p)
         if fast is not None:
             return fast
@@ -102,7 +113,12 @@ class JsonlDataset(BaseDataset):
 
     @staticmethod
     def load(path: str, **kwargs: Any) -> Any:
-        return _as_dataset(JsonlDataset.load_table(path), Path(path))
+        table = JsonlDataset.load_table(path)
+        return _as_dataset(table.to_arrow() if isinstance(table, RowTable) else table, Path(path))
+
+
+#: JSONL files up to this size are read as Python values (no Arrow import); larger ones by Arrow.
+_SMALL_JSONL = 16 << 20
 
 
 def _read_jsonl_arrow(path: Path) -> Any:
@@ -262,8 +278,8 @@ def load_local(path: str, **kwargs: Any) -> Any:
 
 
 def load_local_table(path: str, **kwargs: Any) -> Any:
-    """Like :func:`load_local`, as a ``pyarrow.Table`` when the format allows (a ``save_to_disk``
-    folder still gives a ``datasets`` object)."""
+    """Like :func:`load_local`, as a table for assay to evaluate: a ``pyarrow.Table`` or a
+    :class:`~assay.datasets.table.RowTable` (a ``save_to_disk`` folder still gives a ``datasets`` object)."""
     loader, options = _local_loader(path)
     if "key" in options:
         options["key"] = kwargs.get("key")
@@ -277,7 +293,7 @@ class LocalDataset(BaseDataset):
 
     @staticmethod
     def load_table(path: str, **kwargs: Any) -> Any:
-        """The file as a ``pyarrow.Table`` (see :func:`load_local_table`)."""
+        """The file as a table for assay to evaluate (see :func:`load_local_table`)."""
         return load_local_table(path, **kwargs)
 
     @staticmethod
@@ -291,7 +307,7 @@ class CustomDataset(BaseDataset):
 
     @staticmethod
     def load_table(path: str, **kwargs: Any) -> Any:
-        """The file as a ``pyarrow.Table`` (see :func:`load_local_table`)."""
+        """The file as a table for assay to evaluate (see :func:`load_local_table`)."""
         return load_local_table(path, **kwargs)
 
     @staticmethod

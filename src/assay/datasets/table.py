@@ -17,7 +17,7 @@ from typing import Any
 
 from assay.errors import InputFileError
 
-__all__ = ["TableView", "hf_dataset", "rows_to_table", "to_table"]
+__all__ = ["RowTable", "TableView", "column_values", "hf_dataset", "rows_to_table", "to_table"]
 
 
 class TableView:
@@ -95,6 +95,55 @@ class TableView:
         return f"TableView(num_rows={self._num_rows}, columns={self._names})"
 
 
+class RowTable:
+    """Rows read as Python values (a small file), with the table interface test-set building
+    uses; the Arrow table is built only when asked for (:meth:`to_arrow`).
+
+    A column's values are the file's, except that integers in a column that also
+    holds floats are read as floats, as Arrow reads them, so that a small and a
+    large file give the same references.  Columns Arrow could not hold are
+    reported when the table is read, as for a large file.
+
+    >>> t = RowTable([{'a': 1, 'b': 'x'}, {'a': 2.5}], 'rows')
+    >>> t.num_rows, t.column_names, t.column_values('a'), t.column_values('b')
+    (2, ['a', 'b'], [1.0, 2.5], ['x', None])
+    """
+
+    def __init__(self, rows: list[dict[str, Any]], where: str) -> None:
+        self._rows = rows
+        self._where = where
+        self.column_names: list[str] = list(dict.fromkeys(key for row in rows for key in row))
+        self.num_rows = len(rows)
+        self._arrow: Any = None
+        self._columns: dict[str, list[Any]] = {}
+        for name in self.column_names:
+            values = [row.get(name) for row in rows]
+            kinds = {type(v) for v in values} - {type(None)}
+            if kinds == {int, float}:
+                values = [float(v) if type(v) is int else v for v in values]
+            elif len(kinds) > 1 or kinds & {dict, list}:
+                self.to_arrow()  # nested or mixed values: Arrow decides what they become, or refuses them now
+            self._columns[name] = values
+
+    def column_values(self, name: str) -> list[Any]:
+        if self._arrow is not None:
+            return list(self._arrow.column(name).to_pylist())
+        return list(self._columns[name])
+
+    def to_arrow(self) -> Any:
+        """The rows as a ``pyarrow.Table`` (built once)."""
+        if self._arrow is None:
+            self._arrow = rows_to_table(self._rows, self._where)
+        return self._arrow
+
+
+def column_values(source: Any, name: str) -> list[Any]:
+    """Column ``name`` of a ``pyarrow.Table`` or :class:`RowTable`, as a list."""
+    if isinstance(source, RowTable):
+        return source.column_values(name)
+    return list(source.column(name).to_pylist())
+
+
 def rows_to_table(rows: Sequence[dict[str, Any]], where: str) -> Any:
     """An Arrow table of row dicts; every key of any row is a column (``null`` where a row lacks it)."""
     import pyarrow as pa
@@ -113,6 +162,8 @@ def to_table(test: Any, where: str) -> tuple[Any, Any]:
     the ``datasets`` object handed to evaluators has the loader's types) or a list
     of row dicts.
     """
+    if isinstance(test, RowTable):
+        return test, None
     import pyarrow as pa
 
     if isinstance(test, pa.Table):
