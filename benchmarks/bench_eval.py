@@ -1,8 +1,9 @@
 """Benchmark: eval + summary of 5 models × 20 datasets × 2,000 samples.
 
 AccEvaluator with first_option_postprocess on messy replies, run as a user
-would (``python -m assay run``), against the floor: reading and parsing every
-prediction file and running one regex per prediction, in this process.
+would (``python -m assay run``, with and without ``--no-report``), against the
+floor: reading and parsing every prediction file and running one regex per
+prediction, in this process.
 
 Usage::
 
@@ -40,14 +41,20 @@ def main() -> None:
     floor, count = measure_floor(root)
     floor = min(floor, *(measure_floor(root)[0] for _ in range(2)))
     extra = ["--workers", str(args.workers)] if args.workers else []
-    times = []
-    for i in range(args.repeat):
-        shutil.rmtree(root / "work" / RUN / "results", ignore_errors=True)
-        shutil.rmtree(root / "work" / RUN / "summary", ignore_errors=True)
-        measured = run_assay(["run", str(config), "-w", str(root / "work"), "-r", RUN, "--force", *extra], cwd=root)
-        report(f"assay run, {args.models} models × {args.datasets} datasets × {args.samples} samples (run {i + 1})", measured, count, floor)
-        times.append(measured.seconds)
-    print(f"best of {len(times)}: {min(times):.2f} s, {count / min(times):,.0f} predictions/s, {min(times) / floor:.2f}x the floor")
+    size = f"{args.models} models × {args.datasets} datasets × {args.samples} samples"
+    best: dict[str, float] = {}
+    for label, flags in (("eval + summary tables (run --no-report)", ["--no-report"]), ("eval + summary + intervals + HTML report (run)", [])):
+        times = []
+        for i in range(args.repeat):
+            shutil.rmtree(root / "work" / RUN / "results", ignore_errors=True)
+            shutil.rmtree(root / "work" / RUN / "summary", ignore_errors=True)
+            measured = run_assay(["run", str(config), "-w", str(root / "work"), "-r", RUN, "--force", *flags, *extra], cwd=root)
+            report(f"{label}, {size} (run {i + 1})", measured, count, floor)
+            times.append(measured.seconds)
+        best[label] = min(times)
+    print(f"floor (best of 3): {floor:.3f} s")
+    for label, seconds in best.items():
+        print(f"best of {args.repeat}, {label}: {seconds:.2f} s, {count / seconds:,.0f} predictions/s, {seconds / floor:.2f}x the floor")
     reuse = run_assay(["eval", str(config), "-w", str(root / "work"), "-r", RUN, *extra], cwd=root)
     report("assay eval -r (every result reused)", reuse, count, floor)
     help_run = run_assay(["--help"], cwd=root)

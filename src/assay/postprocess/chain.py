@@ -80,6 +80,8 @@ def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) ->
     """Apply ``fn`` to each prediction; list predictions are processed element-wise."""
     if fn is None:
         return list(predictions)
+    if all(type(pred) is str for pred in predictions):  # the usual case: one string per sample
+        return [fn(pred) for pred in predictions]
     out: list[Any] = []
     for pred in predictions:
         if isinstance(pred, list):
