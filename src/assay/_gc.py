@@ -12,14 +12,13 @@ code is still collected.
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 __all__ = ["bulk_allocations"]
 
 #: (allocations between young collections, young collections per middle one, middle per full one)
-_BULK_THRESHOLDS = (int(os.environ.get("ASSAY_GC_THRESHOLD", "100000")), 50, 100)
+_BULK_THRESHOLDS = (100_000, 50, 100)
 
 
 @contextmanager
