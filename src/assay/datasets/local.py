@@ -228,13 +228,7 @@ class ParquetDataset(BaseDataset):
 
     @staticmethod
     def load(path: str, **kwargs: Any) -> Any:
-        import datasets
-
-        p = _existing(path, "dataset file")
-        try:
-            return datasets.Dataset.from_parquet(str(p), keep_in_memory=True)
-        except Exception as exc:
-            raise InputFileError(f"dataset file {p} is not a readable Parquet file: {exc}") from exc
+        return _as_dataset(ParquetDataset.load_table(path), Path(path))
 
 
 @LOAD_DATASET.register_module()
