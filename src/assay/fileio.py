@@ -12,7 +12,7 @@ import contextlib
 import math
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,9 @@ __all__ = [
     "atomic_write_text",
     "dumps_finite_json",
     "dumps_json",
+    "iter_jsonl",
+    "loads_json",
+    "read_bytes",
     "read_json",
     "to_jsonable",
 ]
@@ -180,30 +183,80 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
-def read_json(path: str | os.PathLike[str], *, what: str = "JSON file") -> Any:
-    """Read a JSON file; errors name the file and the position of the problem.
+def read_bytes(path: str | os.PathLike[str], *, what: str = "file") -> bytes:
+    """A file's bytes; a missing, directory or unreadable path is an :class:`InputFileError` naming ``what`` and the file.
 
-    ``NaN``/``Infinity`` literals (written by some Python tools) are accepted.
+    Reads with ``os.read``, about twice as fast as ``open().read()`` for the many
+    small files of a summary.
     """
-    p = Path(path)
+    p = os.fspath(path)
     try:
-        data = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            data = os.read(fd, _SMALL_READ)
+            if len(data) < _SMALL_READ:
+                return data
+            chunks = [data]
+            while chunk := os.read(fd, 1 << 22):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise InputFileError(f"{what} {p} does not exist") from None
     except IsADirectoryError:
         raise InputFileError(f"{what} {p} is a directory, not a file") from None
     except OSError as exc:
         raise InputFileError(f"{what} {p} cannot be read: {exc}") from None
+
+
+_SMALL_READ = 1 << 16
+
+
+def loads_json(data: bytes) -> Any:
+    """Parse JSON with orjson, accepting the ``NaN``/``Infinity`` literals some Python tools write
+    (through the standard library); ``ValueError`` with orjson's message when it is not JSON.
+
+    >>> loads_json(b'{"a": NaN}')
+    {'a': nan}
+    """
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        # orjson rejects NaN/Infinity; the standard library accepts them.
         import json
 
         try:
             return json.loads(data)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            pass
+            raise ValueError(str(exc)) from None
+
+
+def iter_jsonl(lines: Iterable[bytes], *, what: str, path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank JSON line; a line that is not JSON is an
+    :class:`InputFileError` naming ``what``, the file and the line.
+
+    >>> list(iter_jsonl([b'{"a": 1}', b'', b'2'], what='file', path='x.jsonl'))
+    [(1, {'a': 1}), (3, 2)]
+    """
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise InputFileError(f"{what} {os.fspath(path)}, line {lineno}: not valid JSON ({exc})") from None
+        yield lineno, value
+
+
+def read_json(path: str | os.PathLike[str], *, what: str = "JSON file") -> Any:
+    """Read a JSON file; errors name the file and the position of the problem.
+
+    ``NaN``/``Infinity`` literals (written by some Python tools) are accepted.
+    """
+    data = read_bytes(path, what=what)
+    try:
+        return loads_json(data)
+    except ValueError as exc:
         if not data.strip():
-            raise InputFileError(f"{what} {p} is empty") from None
-        raise InputFileError(f"{what} {p} is not valid JSON: {exc}") from None
+            raise InputFileError(f"{what} {os.fspath(path)} is empty") from None
+        raise InputFileError(f"{what} {os.fspath(path)} is not valid JSON: {exc}") from None

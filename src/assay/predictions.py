@@ -34,6 +34,7 @@ from typing import Any
 import orjson
 
 from assay.errors import InputFileError
+from assay.fileio import iter_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -289,15 +290,9 @@ def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
 
 
 def _parse_jsonl(data: bytes, path: Path) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = []
-    for lineno, line in enumerate(data.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise InputFileError(f"prediction file {path}, line {lineno}: not valid JSON ({exc})") from None
-        records.append(_check_record(rec, path, f"on line {lineno}"))
+    records = [
+        _check_record(rec, path, f"on line {lineno}") for lineno, rec in iter_jsonl(data.splitlines(), what="prediction file", path=path)
+    ]
     if not records:
         raise InputFileError(f"prediction file {path} holds no records")
     if all("id" in r for r in records):

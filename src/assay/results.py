@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.fileio import atomic_write_chunks, atomic_write_json, dumps_finite_json, read_json
+from assay.fileio import atomic_write_chunks, atomic_write_json, dumps_finite_json, loads_json, read_bytes, read_json
 
 __all__ = [
     "DETAILS_CHUNK",
@@ -111,7 +111,6 @@ def order_metrics(names: list[str]) -> list[str]:
 
 # -- reading without details, split results --------------------------------------------
 
-import orjson as _orjson  # noqa: E402  (kept with the functions that use it)
 
 
 def read_result_without_details(
@@ -140,25 +139,18 @@ def read_result_without_details(
     ({'accuracy': 50}, 2)
     """
     p = os.fspath(path)
-    try:
-        data = _read_bytes(p)
-    except FileNotFoundError:
-        raise InputFileError(f"result file {p} does not exist") from None
-    except IsADirectoryError:
-        raise InputFileError(f"result file {p} is a directory, not a file") from None
-    except OSError as exc:
-        raise InputFileError(f"result file {p} cannot be read: {exc}") from None
+    data = read_bytes(p, what="result file")
     if len(data) > _SPLICE_THRESHOLD and b'"details"' in data:
         cut = _cut_details(data, count_details)
         if cut is not None:
             try:
-                parsed = _loads(cut[0])
+                parsed = loads_json(cut[0])
             except ValueError:
                 parsed = None
             if isinstance(parsed, dict) and "details" not in parsed:
                 return parsed, cut[1]
     try:
-        parsed = _loads(data)
+        parsed = loads_json(data)
     except ValueError as exc:
         if not data.strip():
             raise InputFileError(f"result file {p} is empty") from None
@@ -172,34 +164,6 @@ def read_result_without_details(
 
 # Below this size a full parse is as fast as cutting the details out.
 _SPLICE_THRESHOLD = 1 << 16
-_CHUNK = 1 << 16
-
-
-def _read_bytes(path: str) -> bytes:
-    # os.read is about twice as fast as open().read() for the many small files of a summary
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        data = os.read(fd, _CHUNK)
-        if len(data) < _CHUNK:
-            return data
-        chunks = [data]
-        while chunk := os.read(fd, 1 << 22):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _loads(data: bytes) -> Any:
-    try:
-        return _orjson.loads(data)
-    except _orjson.JSONDecodeError as exc:
-        import json
-
-        try:  # the standard library accepts NaN and Infinity literals
-            return json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ValueError(str(exc)) from None
 
 
 def _cut_details(data: bytes, count: bool) -> tuple[bytes, int | None] | None:

@@ -169,9 +169,8 @@ def build_test_set(
     n = dataset_cfg.get("n", 1)
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ConfigError(f"{where}: n={n!r} must be a positive integer")
-    selected: list[int] | None = select_indices(source.num_rows, reader_cfg.get("test_range"))
-    if selected is not None and len(selected) == source.num_rows and selected == list(range(source.num_rows)):
-        selected = None
+    indices = select_indices(source.num_rows, reader_cfg.get("test_range"))
+    selected = None if indices == list(range(source.num_rows)) else indices  # None: every row, in order
     size = source.num_rows if selected is None else len(selected)
     test = TestSet(
         source=source, references=None, output_column=None, size=size, n=n, abbr=str(abbr), indices=selected,

@@ -45,19 +45,28 @@ def _file_fingerprint(path: Path) -> str:
     return hashlib.sha256(f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:16]
 
 
-def _table_from_rows(rows: list[dict[str, Any]], path: Path) -> Any:
-    from assay.datasets.table import rows_to_table
-
+def _table_from_rows(rows: list[dict[str, Any]], path: Path) -> RowTable:
     if not rows:
         raise InputFileError(f"dataset file {path} holds no rows")
-    return rows_to_table(rows, f"dataset file {path}")
+    return RowTable(rows, f"dataset file {path}")
 
 
-def _as_dataset(table: Any, path: Path) -> Any:
-    """A ``datasets.Dataset`` over ``table`` read from ``path``."""
-    import datasets
+class _FileLoader(BaseDataset):
+    """A loader of one local file: ``load_table`` reads it for assay (no ``datasets`` import), and
+    ``load`` gives the same table as a ``datasets.Dataset``."""
 
-    return datasets.Dataset(table, fingerprint=_file_fingerprint(path))
+    @staticmethod
+    def load_table(path: str, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def load(cls, path: str, **kwargs: Any) -> Any:
+        import datasets
+
+        table = cls.load_table(path, **kwargs)
+        if isinstance(table, RowTable):
+            table = table.to_arrow()
+        return datasets.Dataset(table, fingerprint=_file_fingerprint(Path(path)))
 
 
 def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str, Any]]:
@@ -67,19 +76,13 @@ def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str,
     """
     import gzip
 
-    import orjson
+    from assay.fileio import iter_jsonl
 
     rows: list[dict[str, Any]] = []
     opener: Any = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rb") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = orjson.loads(line)
-                except orjson.JSONDecodeError as exc:
-                    raise InputFileError(f"{what} {path}, line {lineno}: not valid JSON ({exc})") from None
+            for lineno, row in iter_jsonl(fh, what=what, path=path):
                 if not isinstance(row, dict):
                     raise InputFileError(f"{what} {path}, line {lineno}: expected a JSON object, got {type(row).__name__}")
                 rows.append(row)
@@ -89,7 +92,7 @@ def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str,
 
 
 @LOAD_DATASET.register_module()
-class JsonlDataset(BaseDataset):
+class JsonlDataset(_FileLoader):
     """One JSON object per line (``.jsonl``, or ``.jsonl.gz``)."""
 
     @staticmethod
@@ -101,20 +104,11 @@ class JsonlDataset(BaseDataset):
         ``pyarrow.Table``, which holds it compactly.
         """
         p = _existing(path, "dataset file")
-        if p.stat().st_size <= _SMALL_JSONL:
-            rows = read_jsonl_rows(p)
-            if not rows:
-                raise InputFileError(f"dataset file {p} holds no rows")
-            return RowTable(rows, f"dataset file {p}")
-        fast = _read_jsonl_arrow(p)
-        if fast is not None:
-            return fast
+        if p.stat().st_size > _SMALL_JSONL:
+            table = _read_jsonl_arrow(p)
+            if table is not None:
+                return table
         return _table_from_rows(read_jsonl_rows(p), p)
-
-    @staticmethod
-    def load(path: str, **kwargs: Any) -> Any:
-        table = JsonlDataset.load_table(path)
-        return _as_dataset(table.to_arrow() if isinstance(table, RowTable) else table, Path(path))
 
 
 #: JSONL files up to this size are read as Python values (no Arrow import); larger ones by Arrow.
@@ -166,12 +160,12 @@ def _has_timestamp(kind: Any) -> bool:
 
 
 @LOAD_DATASET.register_module()
-class JsonDataset(BaseDataset):
+class JsonDataset(_FileLoader):
     """A JSON array of row objects, or an object whose ``key`` holds that array."""
 
     @staticmethod
     def load_table(path: str, key: str | None = None, **kwargs: Any) -> Any:
-        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
+        """The file as a table for assay to evaluate (no ``datasets`` import)."""
         from assay.fileio import read_json
 
         p = _existing(path, "dataset file")
@@ -186,18 +180,14 @@ class JsonDataset(BaseDataset):
             raise InputFileError(f"dataset file {p} must hold a JSON array of objects")
         return _table_from_rows(data, p)
 
-    @staticmethod
-    def load(path: str, key: str | None = None, **kwargs: Any) -> Any:
-        return _as_dataset(JsonDataset.load_table(path, key=key), Path(path))
-
 
 @LOAD_DATASET.register_module()
-class CsvDataset(BaseDataset):
+class CsvDataset(_FileLoader):
     """A CSV file with a header row; every cell is read as a string."""
 
     @staticmethod
     def load_table(path: str, delimiter: str = ",", **kwargs: Any) -> Any:
-        """The file as a ``pyarrow.Table`` (what assay evaluates; no ``datasets`` import)."""
+        """The file as a table for assay to evaluate (no ``datasets`` import)."""
         import csv
 
         p = _existing(path, "dataset file")
@@ -205,13 +195,9 @@ class CsvDataset(BaseDataset):
             rows = list(csv.DictReader(fh, delimiter=delimiter))
         return _table_from_rows(rows, p)
 
-    @staticmethod
-    def load(path: str, delimiter: str = ",", **kwargs: Any) -> Any:
-        return _as_dataset(CsvDataset.load_table(path, delimiter=delimiter), Path(path))
-
 
 @LOAD_DATASET.register_module()
-class ParquetDataset(BaseDataset):
+class ParquetDataset(_FileLoader):
     """A Parquet file."""
 
     @staticmethod
@@ -225,10 +211,6 @@ class ParquetDataset(BaseDataset):
             return pq.read_table(p)
         except (pa.ArrowException, OSError) as exc:
             raise InputFileError(f"dataset file {p} is not a readable Parquet file: {exc}") from exc
-
-    @staticmethod
-    def load(path: str, **kwargs: Any) -> Any:
-        return _as_dataset(ParquetDataset.load_table(path), Path(path))
 
 
 @LOAD_DATASET.register_module()
@@ -246,8 +228,8 @@ class DiskDataset(BaseDataset):
             raise InputFileError(f"{p} is not a folder written by datasets' save_to_disk: {exc}") from exc
 
 
-def _local_loader(path: str) -> tuple[Any, dict[str, Any]]:
-    """The loader class for a local path, chosen by its extension (or folder), and its extra options."""
+def _local_loader(path: str, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The loader class for a local path, chosen by its extension (or folder), and the options to give it."""
     p = _existing(path, "dataset path")
     if p.is_dir():
         return DiskDataset, {}
@@ -255,7 +237,7 @@ def _local_loader(path: str) -> tuple[Any, dict[str, Any]]:
     if name.endswith((".jsonl", ".jsonl.gz")):
         return JsonlDataset, {}
     if name.endswith(".json"):
-        return JsonDataset, {"key": None}
+        return JsonDataset, {"key": kwargs.get("key")}
     if name.endswith((".csv", ".tsv")):
         return CsvDataset, {"delimiter": "\t" if name.endswith(".tsv") else ","}
     if name.endswith(".parquet"):
@@ -265,18 +247,14 @@ def _local_loader(path: str) -> tuple[Any, dict[str, Any]]:
 
 def load_local(path: str, **kwargs: Any) -> Any:
     """Load a local dataset, choosing the reader by the path's extension (or folder)."""
-    loader, options = _local_loader(path)
-    if "key" in options:
-        options["key"] = kwargs.get("key")
+    loader, options = _local_loader(path, kwargs)
     return loader.load(str(path), **options)
 
 
 def load_local_table(path: str, **kwargs: Any) -> Any:
     """Like :func:`load_local`, as a table for assay to evaluate: a ``pyarrow.Table`` or a
     :class:`~assay.datasets.table.RowTable` (a ``save_to_disk`` folder still gives a ``datasets`` object)."""
-    loader, options = _local_loader(path)
-    if "key" in options:
-        options["key"] = kwargs.get("key")
+    loader, options = _local_loader(path, kwargs)
     read = getattr(loader, "load_table", loader.load)
     return read(str(path), **options)
 
@@ -296,14 +274,5 @@ class LocalDataset(BaseDataset):
 
 
 @LOAD_DATASET.register_module()
-class CustomDataset(BaseDataset):
-    """OpenCompass's name for a local ``.jsonl``/``.csv`` dataset."""
-
-    @staticmethod
-    def load_table(path: str, **kwargs: Any) -> Any:
-        """The file as a table for assay to evaluate (see :func:`load_local_table`)."""
-        return load_local_table(path, **kwargs)
-
-    @staticmethod
-    def load(path: str, **kwargs: Any) -> Any:
-        return load_local(path, **kwargs)
+class CustomDataset(LocalDataset):
+    """OpenCompass's name for a local ``.jsonl``/``.csv`` dataset (the same as :class:`LocalDataset`)."""
