@@ -159,7 +159,7 @@ def test_each_entry_has_one_kind_of_search() -> None:
         assert entry.lead is None or entry.probe, entry.template
 
 
-# -- the binder build_postprocessor uses for first_option_postprocess ------------------------
+# -- first_option_postprocess through build_postprocessor --------------------------------------
 
 
 def test_built_postprocessor_answers_like_the_plain_call() -> None:
@@ -187,7 +187,7 @@ def test_built_postprocessor_with_a_bad_option_still_fails_per_sample() -> None:
     assert apply_postprocessor(build_postprocessor({"type": "first_option_postprocess", "options": ""}), ["答案是 B"]) == [""]
 
 
-def test_postprocessors_without_a_binder_are_called_with_their_options() -> None:
+def test_other_postprocessors_are_called_with_their_options() -> None:
     fn = build_postprocessor({"type": "last_option_postprocess", "options": "AB"})
     assert fn is not None and fn.__name__ == "last_option_postprocess"
     assert apply_postprocessor(fn, ["A then B then C", ["B", "z"]]) == ["B", ["B", ""]]

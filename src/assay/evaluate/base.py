@@ -36,10 +36,10 @@ CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
 
 def is_unextracted(prediction: Any) -> bool:
     """True for a prediction that postprocessing left empty (no answer found)."""
+    if isinstance(prediction, str):
+        return not prediction or prediction.isspace()  # the same as prediction.strip() == ""
     if prediction is None:
         return True
-    if isinstance(prediction, str):
-        return prediction.strip() == ""
     if isinstance(prediction, (list, tuple)):
         return len(prediction) == 0 or all(is_unextracted(p) for p in prediction)
     return False
@@ -139,7 +139,7 @@ class BaseEvaluator:
             sliced = {key: _slice(value, lo, hi) for key, value in score_kwargs.items()}
             if sliced.get("predictions") is not None:
                 sliced["predictions"] = self.pred_postprocess(sliced["predictions"])
-                unextracted += _count_unextracted(sliced["predictions"])
+                unextracted += sum(map(is_unextracted, sliced["predictions"]))
             result = self.score(**sliced)
             if not isinstance(result, dict):
                 raise EvaluationError(f"{name}.score() returned {type(result).__name__} ({result!r:.80}); it must return a dict of metric name to number")
@@ -245,15 +245,9 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
     values wrapped in place), which halves the memory that large datasets need.
     """
     if len(all_details) == 1:
-        run = all_details[0]
-        if len({id(d) for d in run}) == len(run) and all(type(d) is dict for d in run):
-            for d in run:  # the usual case: distinct dicts, wrapped where they are
-                for key in d:
-                    d[key] = [d[key]]
-            return list(run)
         out: list[dict[str, Any]] = []
         wrapped: set[int] = set()
-        for d in run:
+        for d in all_details[0]:
             if not isinstance(d, dict):
                 out.append({})
             elif id(d) in wrapped:  # the same dict listed for several samples
@@ -270,18 +264,6 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
         keys = dict.fromkeys(key for d in dicts for key in d)
         grouped.append({key: [d.get(key) for d in dicts] for key in keys})
     return grouped
-
-
-def _count_unextracted(predictions: Sequence[Any]) -> int:
-    """How many of ``predictions`` :func:`is_unextracted` holds for (strings checked inline)."""
-    count = 0
-    for p in predictions:
-        if type(p) is str:
-            if not p or p.isspace():  # the same as p.strip() == ""
-                count += 1
-        elif is_unextracted(p):
-            count += 1
-    return count
 
 
 def correctness(detail: Any) -> bool | None:

@@ -49,14 +49,8 @@ def score_pairs(
     if error:
         return error
     assert predictions is not None and references is not None
-    judged = [judge(pred, ref) for pred, ref in zip(predictions, references)]
-    return pairs_result(references, [shown for shown, _ in judged], [ok for _, ok in judged], metric=metric)
-
-
-def pairs_result(references: Sequence[Any], shown: Sequence[Any], correct: Sequence[bool], *, metric: str = "accuracy") -> dict[str, Any]:
-    """``{metric: percent correct, 'details': [{'pred', 'answer', 'correct'}, …]}`` of judged pairs."""
-    details = [{"pred": s, "answer": r, "correct": ok} for s, r, ok in zip(shown, references, correct)]
-    return {metric: percent(sum(correct), len(details)), "details": details}
+    details = [{"pred": shown, "answer": ref, "correct": ok} for (shown, ok), ref in zip(map(judge, predictions, references), references)]
+    return {metric: percent(sum(d["correct"] for d in details), len(details)), "details": details}
 
 
 def judged_batch(

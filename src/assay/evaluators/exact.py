@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, pairs_result, percent, score_pairs
+from assay.evaluators._common import check_batch, percent, score_pairs
 from assay.postprocess.bbh import bbh_freeform_postprocess, bbh_mcq_postprocess
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -32,11 +32,7 @@ class AccEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        correct = [p == r if type(p) is str and type(r) is str else str(p) == str(r) for p, r in zip(predictions, references)]
-        return pairs_result(references, predictions, correct)
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)))
 
 
 @ICL_EVALUATORS.register_module()

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from assay.postprocess._text import as_text, option_class
-from assay.postprocess.chain import register_binder
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = [
@@ -187,15 +186,11 @@ _Search = Callable[[str], re.Match[str] | None]
 _Step = tuple[re.Pattern[str], str, tuple[str, ...], tuple[str, ...], tuple[str, ...], _Search | None, int | None, bool]
 #: The steps worth taking on a text that is not ASCII, and on one that is.
 _Plans = tuple[tuple[_Step, ...], ...]
-_PLANS: dict[tuple[str, bool], _Plans] = {}
 
 
+@lru_cache(maxsize=128)
 def _plans(options: str, cushion: bool) -> _Plans:
     """The gated cascade for ``(options, cushion)``, built once and kept (like :func:`option_patterns`)."""
-    key = (options, cushion)
-    plans = _PLANS.get(key)
-    if plans is not None:
-        return plans
     cls = option_class(options)
     entries = _CASCADE + (_CUSHION if cushion else ())
     patterns = option_patterns(options, cushion)
@@ -212,10 +207,7 @@ def _plans(options: str, cushion: bool) -> _Plans:
             words = entry.words or entry.starts  # a match holds the word it starts with
             steps.append((pattern, chars, needs, words, entry.starts, probe, entry.lead, tail))
         built.append(tuple(steps))
-    if len(_PLANS) >= 128:
-        _PLANS.clear()
-    plans = _PLANS[key] = tuple(built)
-    return plans
+    return tuple(built)
 
 
 def _ends_in_option(body: str, options: str) -> bool:
@@ -296,7 +288,7 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     body = (text if type(text) is str else as_text(text)).strip()
     if not body:
         return ""
-    plans = _PLANS.get((options, cushion)) or _plans(options, cushion)
+    plans = _plans(options, cushion)
     is_ascii = body.isascii()
     low = None
     ends_in_option = None
@@ -342,18 +334,6 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
             if ch in options:
                 return ch
     return ""
-
-
-def _bind_first_option(options: str = "ABCD", cushion: bool = True) -> Callable[[Any], str]:
-    """:func:`first_option_postprocess` with its options fixed, for :func:`~assay.postprocess.chain.build_postprocessor`."""
-
-    def first_option(text: Any) -> str:
-        return first_option_postprocess(text, options, cushion)
-
-    return first_option
-
-
-register_binder(first_option_postprocess, _bind_first_option)
 
 
 @TEXT_POSTPROCESSORS.register_module(["last_option_postprocess"])

@@ -20,8 +20,6 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["build_report_data", "render_report", "write_html_report"]
 
-#: Longest raw prediction, extracted answer or reference kept per sample (characters).
-MAX_TEXT = SAMPLE_TEXT
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
 
 
@@ -67,7 +65,7 @@ def build_report_data(
     summary: Any = None,
     *,
     stats: Any = None,
-    max_text: int = MAX_TEXT,
+    max_text: int = SAMPLE_TEXT,
 ) -> dict[str, Any]:
     """Everything the report shows, as JSON-ready data.
 
@@ -75,7 +73,7 @@ def build_report_data(
         run_dir: the run directory.
         summary: the summarizer's result, its ``Scores``, the parsed summary
             ``.json``, or ``None`` (the newest ``.json``, else the result files).
-        stats: a :class:`assay.stats.RunStats` already computed (default: computed here).
+        stats: a :class:`assay.stats.RunStats` already computed (default: ``summary.stats``, else computed here).
             Its ``tables`` (or those of ``summary.stats``), when they were read
             with the same folders and ``max_text``, give the sample browser;
             otherwise the results and predictions are read here.
@@ -102,6 +100,8 @@ def build_report_data(
         if found is not None and found.covers(columns, view.dataset_abbrs, folders, max_text):
             tables = found
             break
+    if stats is None:
+        stats = getattr(summary, "stats", None)  # what the summarizer computed, when it did
     if stats is None:
         stats = run_stats(root, view, config=config, sample_text=None if tables is not None else max_text)
         tables = tables or stats.tables
@@ -381,7 +381,7 @@ def write_html_report(
     time_str: str,
     *,
     stats: Any = None,
-    max_text: int = MAX_TEXT,
+    max_text: int = SAMPLE_TEXT,
 ) -> Path:
     """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
 

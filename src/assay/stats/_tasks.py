@@ -13,10 +13,8 @@ back through a pipe as soon as it is done.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import pickle
-import selectors
 import signal
 import threading
 import time
@@ -115,12 +113,19 @@ def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     return out
 
 
+def _multiprocessing() -> Any:
+    """The ``multiprocessing`` module, imported when a pool is considered (not on ``import assay.stats``)."""
+    import multiprocessing
+
+    return multiprocessing
+
+
 def _fork_allowed() -> bool:
     """Forking is available and safe: no other thread holds locks a child would inherit, and we may have children."""
     return (
-        "fork" in multiprocessing.get_all_start_methods()
+        "fork" in _multiprocessing().get_all_start_methods()
         and threading.active_count() == 1
-        and not multiprocessing.current_process().daemon
+        and not _multiprocessing().current_process().daemon
     )
 
 
@@ -218,7 +223,7 @@ def _run_forked(tasks: Sequence[Task], options: TaskOptions, size: int) -> list[
     order = sorted(range(len(tasks)), key=lambda i: -_cost(options, tasks[i]))
     children: dict[int, int] = {}  # read end of the pipe → pid
     try:
-        counter = multiprocessing.get_context("fork").Value("i", 0)
+        counter = _multiprocessing().get_context("fork").Value("i", 0)
         for _ in range(size):
             read_end, write_end = os.pipe()
             pid = os.fork()
@@ -242,6 +247,8 @@ def _run_forked(tasks: Sequence[Task], options: TaskOptions, size: int) -> list[
     failures: list[BaseException] = []
     pending: dict[int, bytearray] = {fd: bytearray() for fd in children}
     try:
+        import selectors
+
         with selectors.DefaultSelector() as selector:
             for fd in children:
                 selector.register(fd, selectors.EVENT_READ)

@@ -16,12 +16,12 @@ per-sample flags; without them no bounds are given.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from assay.evaluate.base import is_unextracted
+from assay.stats._columns import EXTRACTED_FIELDS
 from assay.stats._details import Details
 from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_of
 
@@ -29,7 +29,6 @@ __all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_in", "unscorable_of"]
 
 #: Code-execution outcomes that give no verdict on the program.
 NOT_EXECUTED: frozenset[str] = frozenset({"timeout", "memory", "killed", "sandbox-error"})
-_PREDICTION_FIELDS = ("pred", "prediction", "completion")
 
 
 @dataclass
@@ -185,7 +184,7 @@ class _Flags:
 
     def __init__(self, details: list[Any]) -> None:
         # per (sample, run): unscorable share (0..1) from each source
-        runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *_PREDICTION_FIELDS) if isinstance(d, dict) and k in d), default=1)
+        runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *EXTRACTED_FIELDS) if isinstance(d, dict) and k in d), default=1)
                     for d in details]
         flags_ext: list[list[bool]] = []
         flags_judge: list[list[bool]] = []
@@ -195,7 +194,7 @@ class _Flags:
         judge_seen = any("judge_failed" in d for d in dicts)
         exec_seen = any("outcome" in d for d in dicts)
         for d, runs in zip(dicts, runs_per):
-            pfield = next((k for k in _PREDICTION_FIELDS if k in d), None)
+            pfield = next((k for k in EXTRACTED_FIELDS if k in d), None)
             preds = _runs(d[pfield]) if pfield else []
             flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
             if judge_seen:
@@ -219,7 +218,7 @@ class _Flags:
         self.flags_judge = flags_judge
         self.shares_exec = shares_exec
         self.total = sum(runs_per)
-        self.has_prediction = any(any(k in d for k in _PREDICTION_FIELDS) for d in dicts)
+        self.has_prediction = any(any(k in d for k in EXTRACTED_FIELDS) for d in dicts)
         self.unextracted = sum(sum(f) for f in flags_ext)
         self.judge_failed: int | None = sum(sum(f) for f in flags_judge) if judge_seen else None
         self.not_executed: int | None = exec_count if exec_seen else None
@@ -265,10 +264,7 @@ class _UniformFlags:
         self.pred_runs = 0
         if predictions is not None:
             values, self.pred_runs = predictions
-            if set(map(type, values)) == {str}:
-                self.flags = list(map(operator.not_, map(str.strip, values)))
-            else:
-                self.flags = [is_unextracted(v) for v in values]
+            self.flags = list(map(is_unextracted, values))
         self.unextracted = sum(self.flags)
 
     @classmethod
@@ -278,7 +274,7 @@ class _UniformFlags:
             return None
         counts: list[int] = []
         predictions = None
-        for names in (CORRECTNESS_KEYS, _PREDICTION_FIELDS):
+        for names in (CORRECTNESS_KEYS, EXTRACTED_FIELDS):
             present = view.present(names)
             if not present:
                 continue
@@ -286,7 +282,7 @@ class _UniformFlags:
             if flat is None:
                 return None
             counts.append(flat[1])
-            if names is _PREDICTION_FIELDS:
+            if names is EXTRACTED_FIELDS:
                 predictions = flat
         return cls(view, max(counts, default=1), predictions)
 
@@ -302,7 +298,7 @@ class _UniformFlags:
             width = min(runs, self.pred_runs)
             flagged[:, :width] = np.array(self.flags, dtype=bool).reshape(n, self.pred_runs)[:, :width]
         lows = np.where(flagged, 0.0, correct)
-        highs = np.where(flagged, 1.0, np.minimum(1.0, correct + 0.0))
+        highs = np.where(flagged, 1.0, correct)
         size = lows.size
         # every value is 0 or 1 (see correctness_of), so these sums are exact, as math.fsum's are
         return 100.0 * float(lows.sum()) / size, 100.0 * float(highs.sum()) / size
