@@ -8,6 +8,7 @@ The work directory follows OpenCompass's layout::
 
 Predictions are realistic messy replies ("The answer is (B).", "答案是C",
 "I think option D is right because …"), so the postprocessor does real work.
+The long replies are all different; the short ones repeat, as short replies do.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 import orjson
 
 RUN = "20250101_000000"
+_DATA_VERSION = 2  # bumped when the generated data changes; an older work dir is rebuilt
 OPTIONS = "ABCD"
 
 _TEMPLATES = (
@@ -58,7 +60,10 @@ def _question(rng: random.Random, i: int) -> dict[str, str]:
 
 def _reply(rng: random.Random, answer: str, skill: float) -> str:
     letter = answer if rng.random() < skill else rng.choice(OPTIONS)
-    return rng.choice(_TEMPLATES).format(x=letter, topic=rng.choice(_TOPICS))
+    # the long replies name a random case, so that each of them is unique as real reasoning is;
+    # the short ones ("B", "答案是C", "Answer: A") repeat across samples as real short replies do
+    topic = f"{rng.choice(_TOPICS)} (case {rng.randrange(10**6)})"
+    return rng.choice(_TEMPLATES).format(x=letter, topic=topic)
 
 
 def write_dataset(path: Path, rows: int, seed: int) -> list[dict[str, str]]:
@@ -112,7 +117,7 @@ def make_work_dir(root: Path, *, models: int, datasets: int, samples: int) -> Pa
     model_names = [f"model_{m}" for m in range(models)]
     dataset_names = [f"mcq_{d}" for d in range(datasets)]
     config = root / "config.py"
-    marker = root / f".complete_{models}x{datasets}x{samples}"
+    marker = root / f".complete_{models}x{datasets}x{samples}_v{_DATA_VERSION}"
     if marker.exists():
         return config
     for d, name in enumerate(dataset_names):

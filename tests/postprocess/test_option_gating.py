@@ -139,6 +139,15 @@ def test_gated_cascade_with_an_option_the_tail_patterns_could_also_close_with(te
     assert first_option_postprocess(text, options) == expected
 
 
+@pytest.mark.parametrize("cushion", [True, False])
+@pytest.mark.parametrize("options", ["ABCD", "ABCDE", *ODD_OPTIONS])
+def test_a_bare_letter_answers_like_the_plain_cascade(options: str, cushion: bool) -> None:
+    # a one-character reply is answered before the cascade is searched
+    for ch in sorted(set(options) | set("AaBbEZ1.)（*选项答")):
+        for text in (ch, f" {ch}\n", f"\t{ch} "):
+            assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion), (text, options)
+
+
 def test_fold_shows_every_case_insensitive_match_of_the_gate_words() -> None:
     # The word gates look for the words in ``_fold(text)``; that is only sound if every
     # character that ``re.IGNORECASE`` matches to one of their letters folds to that letter, in place.

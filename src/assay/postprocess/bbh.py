@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from assay.postprocess._text import as_text
+from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = ["bbh_freeform_postprocess", "bbh_mcq_postprocess"]
@@ -25,6 +26,7 @@ def _after_answer_is(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-mcq", "bbh_mcq_postprocess"])
+@deterministic
 def bbh_mcq_postprocess(text: str) -> str:
     """The option letter of a BBH multiple-choice reply, or ``''``.
 
@@ -46,6 +48,7 @@ def bbh_mcq_postprocess(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-freeform", "bbh_freeform_postprocess"])
+@deterministic
 def bbh_freeform_postprocess(text: str) -> str:
     """The free-form answer of a BBH reply, or ``''``.
 

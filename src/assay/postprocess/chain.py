@@ -8,14 +8,33 @@ every element of a list prediction (several return sequences, R-4.4).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from assay.errors import ConfigError
 from assay.registry import TEXT_POSTPROCESSORS, resolve_type
 
-__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor"]
+__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor", "deterministic"]
 
 Postprocessor = Callable[[Any], Any]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# A reply at most this long is looked up among the replies already processed in
+# the same batch (short replies such as "B" or "The answer is (B)." repeat a lot;
+# long ones hardly ever do, and remembering them would only cost memory).
+_MEMO_LENGTH = 64
+_MEMO_RESULTS = (str, int, float, bool, type(None))
+
+
+def deterministic(fn: _F) -> _F:
+    """Mark a postprocessor whose result depends on its text (and options) only.
+
+    :func:`apply_postprocessor` then processes each distinct short reply of a
+    batch once.  A postprocessor that keeps state, reads the clock or calls a
+    model must not be marked.
+    """
+    fn.__assay_deterministic__ = True  # type: ignore[attr-defined]
+    return fn
 
 
 def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postprocessor | None:
@@ -43,6 +62,8 @@ def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postp
 
     bound.__name__ = getattr(fn, "__name__", "postprocessor")
     bound.__qualname__ = bound.__name__
+    if getattr(fn, "__assay_deterministic__", False):
+        deterministic(bound)
     return bound
 
 
@@ -50,4 +71,19 @@ def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) ->
     """Apply ``fn`` to each prediction; list predictions are processed element-wise."""
     if fn is None:
         return list(predictions)
-    return [[fn(p) for p in pred] if isinstance(pred, list) else fn(pred) for pred in predictions]
+    if not getattr(fn, "__assay_deterministic__", False):
+        return [[fn(p) for p in pred] if isinstance(pred, list) else fn(pred) for pred in predictions]
+    memo: dict[str, Any] = {}
+
+    def once(text: Any) -> Any:
+        if type(text) is not str or len(text) > _MEMO_LENGTH:
+            return fn(text)
+        try:
+            return memo[text]
+        except KeyError:
+            result = fn(text)
+            if type(result) in _MEMO_RESULTS:  # a mutable result is not shared between samples
+                memo[text] = result
+            return result
+
+    return [[once(p) for p in pred] if isinstance(pred, list) else once(pred) for pred in predictions]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assay.postprocess._text import as_text, compile_user_pattern
+from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS, resolve_type
 
 __all__ = [
@@ -36,6 +37,7 @@ _FIRST_NUMBER = re.compile(r"-?\d*\.?\d+")
 
 
 @TEXT_POSTPROCESSORS.register_module(["general", "general_postprocess"])
+@deterministic
 def general_postprocess(text: str) -> str:
     """Normalize a short free-form answer.
 
@@ -75,6 +77,7 @@ def general_cn_postprocess(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["first-capital", "first_capital_postprocess"])
+@deterministic
 def first_capital_postprocess(text: str) -> str:
     """The first uppercase letter of the text, or ``''``.
 
@@ -88,6 +91,7 @@ def first_capital_postprocess(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["last-capital", "last_capital_postprocess"])
+@deterministic
 def last_capital_postprocess(text: str) -> str:
     """The last uppercase letter of the text, or ``''``.
 
@@ -101,6 +105,7 @@ def last_capital_postprocess(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["first_number_postprocess"])
+@deterministic
 def first_number_postprocess(text: str) -> float | str:
     """The first number in the text (``-?digits[.digits]``) as a float, or ``''``.
 
@@ -120,6 +125,7 @@ def first_number_postprocess(text: str) -> float | str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["think_pred", "think_pred_postprocess"])
+@deterministic
 def think_pred_postprocess(prediction: str, re_pattern: str = r"</think>\s*(.*)") -> str:
     """Keep the part of a reasoning model's reply that ``re_pattern`` captures.
 
@@ -143,6 +149,7 @@ def think_pred_postprocess(prediction: str, re_pattern: str = r"</think>\s*(.*)"
 
 
 @TEXT_POSTPROCESSORS.register_module(["specific-xml-tag", "xml_tag_postprocessor"])
+@deterministic
 def xml_tag_postprocessor(text: str, tag: str = "<answer>") -> str:
     """The content of the last ``<tag>…</tag>`` element, stripped, or ``''``.
 
@@ -164,6 +171,7 @@ def xml_tag_postprocessor(text: str, tag: str = "<answer>") -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["match_answer_pattern"])
+@deterministic
 def match_answer_pattern(response_text: str, answer_pattern: str) -> str:
     """``group(1)`` of the first match of ``answer_pattern`` (the whole match if it has no group), or ``''``.
 
@@ -181,6 +189,7 @@ def match_answer_pattern(response_text: str, answer_pattern: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["extract-non-reasoning-content", "extract_non_reasoning_content"])
+@deterministic
 def extract_non_reasoning_content(
     text: str, think_start_token: str = "<think>", think_end_token: str = "</think>"
 ) -> str:

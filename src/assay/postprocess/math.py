@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from assay.postprocess._text import as_text
+from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = [
@@ -153,6 +154,7 @@ def normalize_final_answer(answer: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["math_postprocess_v2"])
+@deterministic
 def math_postprocess_v2(text: str) -> str:
     """The final answer of a math solution: the last ``\\boxed{…}``, else a stated final answer.
 
@@ -190,6 +192,7 @@ def math_postprocess_v2(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["gsm8k", "gsm8k_postprocess"])
+@deterministic
 def gsm8k_postprocess(text: str) -> str:
     """The last number of a GSM8K-style reply, without thousands separators, or ``''``.
 
@@ -211,6 +214,7 @@ def gsm8k_postprocess(text: str) -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["gsm8k_dataset", "gsm8k_dataset_postprocess"])
+@deterministic
 def gsm8k_dataset_postprocess(text: str) -> str:
     """The reference answer of a GSM8K solution: the text after the last ``####``, commas removed.
 

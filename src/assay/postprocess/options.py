@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from assay.postprocess._text import as_text, option_class
+from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = [
@@ -238,6 +239,7 @@ def _match_at_words(pattern: re.Pattern[str], body: str, low: str, words: tuple[
 
 
 @TEXT_POSTPROCESSORS.register_module(["first_option_postprocess"])
+@deterministic
 def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = True) -> str:
     """The option a reply chose, found by an ordered cascade of Chinese and English patterns.
 
@@ -288,6 +290,8 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     body = (text if type(text) is str else as_text(text)).strip()
     if not body:
         return ""
+    if len(body) == 1 and body in options and body.isalnum():
+        return body  # a bare option letter: the standalone-letter pattern takes it, and any before it would too
     plans = _plans(options, cushion)
     is_ascii = body.isascii()
     low = None
@@ -337,6 +341,7 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
 
 
 @TEXT_POSTPROCESSORS.register_module(["last_option_postprocess"])
+@deterministic
 def last_option_postprocess(text: str, options: str = "ABCD") -> str:
     """The last option character occurring anywhere in the text, or ``''``.
 
@@ -360,6 +365,7 @@ def _option_run(options: str) -> re.Pattern[str]:
 
 
 @TEXT_POSTPROCESSORS.register_module(["first-capital-multi", "first_capital_postprocess_multi"])
+@deterministic
 def first_capital_postprocess_multi(text: str, options: str = "ABCD") -> str:
     """The first standalone run of option letters (a multiple-answer choice), or ``''``.
 
@@ -379,6 +385,7 @@ def first_capital_postprocess_multi(text: str, options: str = "ABCD") -> str:
 
 
 @TEXT_POSTPROCESSORS.register_module(["multiple-select", "multiple_select_postprocess"])
+@deterministic
 def multiple_select_postprocess(text: str) -> str:
     """Every distinct uppercase letter of the text, sorted, or ``''``.
 
