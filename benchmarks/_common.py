@@ -150,27 +150,27 @@ def _tree_rss(pid: int) -> tuple[int, int]:
     """(resident bytes now, largest peak resident bytes of one process) over ``pid`` and its descendants.
 
     The peak of each process is its ``VmHWM`` (high-water mark), so a spike between
-    two polls is still seen.
+    two polls is still seen.  Descendants are found through each thread's
+    ``children`` file, which costs far less than scanning all of ``/proc`` (the
+    measuring must not take CPU time from the run it measures).
     """
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        ppid, pages = int(fields[1]), int(fields[21])
-        children.setdefault(ppid, []).append(int(entry))
-        rss[int(entry)] = pages * os.sysconf("SC_PAGE_SIZE")
+    page = os.sysconf("SC_PAGE_SIZE")
     total, largest, stack = 0, 0, [pid]
     while stack:
         p = stack.pop()
-        total += rss.get(p, 0)
+        try:
+            with open(f"/proc/{p}/statm", "rb") as fh:
+                total += int(fh.read().split()[1]) * page
+            threads = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue  # the process ended meanwhile
         largest = max(largest, _high_water_mark(p))
-        stack.extend(children.get(p, []))
+        for tid in threads:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children", "rb") as fh:
+                    stack.extend(int(c) for c in fh.read().split())
+            except OSError:
+                continue
     return total, largest
 
 
@@ -195,10 +195,15 @@ class Measured:
 
 
 def run_assay(args: list[str], cwd: Path) -> Measured:
-    """Run ``python -m assay ARGS`` like a user; poll the process tree's RSS while it runs."""
+    """Run ``python -m assay ARGS`` like a user; poll the process tree's RSS while it runs.
+
+    Python caches compiled modules as an installed package does, even where the
+    environment turns that off, so that the runs time assay and not the compiler.
+    """
     peak = largest = 0
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "assay", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "assay", *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     stderr_chunks: list[bytes] = []
     reader = threading.Thread(target=lambda: stderr_chunks.append(proc.stderr.read() if proc.stderr else b""))
     reader.start()

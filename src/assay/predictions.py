@@ -28,6 +28,7 @@ import os
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,15 +63,15 @@ class Predictions:
         With ``only``, the other fields are still named (their value is ``None``)
         but their columns are not built.
         """
+        records = self.records
+        first = records[0].keys() if records else {}.keys()
+        if all(map(first.__eq__, map(dict.keys, records))):  # the usual case: every record has the same fields
+            return {key: list(map(operator.itemgetter(key), records)) if only is None or key in only else None for key in first}
         keys: dict[str, None] = {}
-        first = self.records[0].keys() if self.records else ()
-        if all(rec.keys() == first for rec in self.records):  # the usual case: every record has the same fields
-            keys = dict.fromkeys(first)
-        else:
-            for rec in self.records:
-                for key in rec:
-                    keys.setdefault(key, None)
-        return {key: [rec.get(key) for rec in self.records] if only is None or key in only else None for key in keys}
+        for rec in records:
+            for key in rec:
+                keys.setdefault(key, None)
+        return {key: list(map(operator.methodcaller("get", key), records)) if only is None or key in only else None for key in keys}
 
     @property
     def location(self) -> str:
@@ -265,9 +266,18 @@ def _parse_json(data: bytes, path: Path) -> list[dict[str, Any]]:
     return _records_in_order(obj, path)
 
 
+@lru_cache(maxsize=8)
+def _index_names(n: int) -> list[str]:
+    """``["0", …, str(n - 1)]``, built once per size (the files of one dataset share it); read-only."""
+    return [str(i) for i in range(n)]
+
+
+_PREDICTION_ITEM = operator.itemgetter("prediction")
+
+
 def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
     n = len(obj)
-    names = [str(i) for i in range(n)]
+    names = _index_names(n)
     if list(obj) == names:  # the usual case: "0".."n-1" in order
         records = list(obj.values())
     else:
@@ -284,8 +294,13 @@ def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
                 f"prediction file {path}: keys must be the contiguous indices \"0\"..\"{n - 1}\"; " + ", ".join(detail)
             )
         records = [obj[name] for name in names]
-    if all(type(rec) is dict and type(rec.get("prediction")) is str for rec in records):
-        return records  # the usual case: nothing to check one by one
+    try:
+        # the usual case, checked in one sweep: JSON objects (only they take a string key) with a string prediction
+        usual = set(map(type, map(_PREDICTION_ITEM, records))) == {str} and set(map(type, records)) == {dict}
+    except (KeyError, TypeError):
+        usual = False
+    if usual:
+        return records
     return [_check_record(rec, path, f'"{i}"') for i, rec in enumerate(records)]
 
 
