@@ -73,7 +73,7 @@ def test_big_files_are_parsed_in_blocks_with_the_same_records(tmp_path: Path, mo
     records = {str(i): {"origin_prompt": f"q{i}\n\"quoted\" {{", "prediction": f"answer {i},\n" * (i % 3), "gold": i} for i in range(50)}
     (tmp_path / "d.json").write_text(json.dumps(records, indent=4))
     whole = load_predictions(tmp_path, "d")
-    monkeypatch.setattr(predictions, "_STREAM_THRESHOLD", 0)
+    monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
     monkeypatch.setattr(predictions, "_BLOCK", 97)  # many blocks, cut mid-record
     streamed = load_predictions(tmp_path, "d")
     assert streamed.records == whole.records
@@ -86,7 +86,7 @@ def test_big_files_are_parsed_in_blocks_with_the_same_records(tmp_path: Path, mo
 def test_block_parsing_falls_back_to_the_precise_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import assay.predictions as predictions
 
-    monkeypatch.setattr(predictions, "_STREAM_THRESHOLD", 0)
+    monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
     monkeypatch.setattr(predictions, "_BLOCK", 64)
     records = {str(i): {"prediction": "x"} for i in range(20)}
     del records["7"]
@@ -98,3 +98,36 @@ def test_block_parsing_falls_back_to_the_precise_error(tmp_path: Path, monkeypat
         load_predictions(tmp_path, "d")
     (tmp_path / "d.json").write_text(json.dumps({str(i): {"prediction": "y"} for i in range(20)}))  # one line: parsed whole
     assert len(load_predictions(tmp_path, "d")) == 20
+
+
+def test_columns_of_records_with_different_fields(tmp_path: Path) -> None:
+    records = {"0": {"prediction": "A", "gold": "A"}, "1": {"prediction": "B"}, "2": {"prediction": "C", "gold": "D", "extra": 1}}
+    (tmp_path / "d.json").write_text(json.dumps(records))
+    preds = load_predictions(tmp_path, "d")
+    assert preds.columns() == {"prediction": ["A", "B", "C"], "gold": ["A", None, "D"], "extra": [None, None, 1]}
+    # only the named columns are built; the others are still named
+    assert preds.columns(only={"gold"}) == {"prediction": None, "gold": ["A", None, "D"], "extra": None}
+
+
+def test_bytes_read_for_the_fingerprint_are_the_ones_parsed(tmp_path: Path) -> None:
+    from assay.tasks.fingerprint import files_digest
+
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"0": {"prediction": "hashed"}}))
+    contents: dict[Path, bytes] = {}
+    digest = files_digest([path], keep=contents, keep_below=1 << 20)
+    path.write_text(json.dumps({"0": {"prediction": "changed after hashing"}}))
+    preds = load_predictions(tmp_path, "d", contents=contents)
+    assert preds.records == [{"prediction": "hashed"}]
+    assert preds.digest == digest  # what was scored is what the fingerprint names
+    assert load_predictions(tmp_path, "d").records == [{"prediction": "changed after hashing"}]
+
+
+def test_big_files_are_not_kept_for_parsing(tmp_path: Path) -> None:
+    from assay.tasks.fingerprint import files_digest
+
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"0": {"prediction": "A"}}))
+    contents: dict[Path, bytes] = {}
+    files_digest([path], keep=contents, keep_below=path.stat().st_size)
+    assert contents == {}

@@ -26,7 +26,7 @@ import logging
 import operator
 import os
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -64,20 +64,26 @@ class Predictions:
         but their columns are not built.
         """
         records = self.records
-        first = records[0].keys() if records else {}.keys()
-        if all(map(first.__eq__, map(dict.keys, records))):  # the usual case: every record has the same fields
-            return {key: list(map(operator.itemgetter(key), records)) if only is None or key in only else None for key in first}
-        keys: dict[str, None] = {}
-        for rec in records:
-            for key in rec:
-                keys.setdefault(key, None)
-        return {key: list(map(operator.methodcaller("get", key), records)) if only is None or key in only else None for key in keys}
+        keys: dict[str, None] = dict.fromkeys(records[0]) if records else {}
+        if not set().union(*records).issubset(keys):  # some records have fields the first lacks
+            for rec in records:
+                for key in rec:
+                    keys.setdefault(key, None)
+        return {key: _column(records, key) if only is None or key in only else None for key in keys}
 
     @property
     def location(self) -> str:
         if len(self.files) == 1:
             return str(self.files[0])
         return f"{self.files[0]} … {self.files[-1].name} ({len(self.files)} files)" if self.files else "(no file)"
+
+
+def _column(records: list[dict[str, Any]], key: str) -> list[Any]:
+    """Each record's ``key`` (``None`` where a record lacks it)."""
+    try:
+        return list(map(operator.itemgetter(key), records))  # the usual case: every record has it
+    except KeyError:
+        return list(map(operator.methodcaller("get", key), records))
 
 
 def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Path]:
@@ -104,7 +110,12 @@ def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Pat
 
 
 def load_predictions(
-    folder: str | os.PathLike[str], abbr: str, *, keep: Collection[str] | None = None, digest: bool = True
+    folder: str | os.PathLike[str],
+    abbr: str,
+    *,
+    keep: Collection[str] | None = None,
+    digest: bool = True,
+    contents: Mapping[Path, bytes] | None = None,
 ) -> Predictions:
     """Read and validate the predictions of dataset ``abbr`` from ``folder``.
 
@@ -115,6 +126,8 @@ def load_predictions(
             :attr:`Predictions.dropped`.  ``None`` keeps every field.
         digest: compute :attr:`Predictions.digest` (skip it when the caller
             has hashed the files already).
+        contents: the bytes of files the caller has read already, by path
+            (as :func:`find_prediction_files` names them); they are not read again.
 
     A big pretty-printed JSON file (as OpenCompass writes them) is parsed in
     blocks of records, so the file's bytes and the parsed records of all of it
@@ -127,13 +140,15 @@ def load_predictions(
     dropped: dict[str, None] = {}
     for path in files:
         streamed = None
-        if path.suffix != ".jsonl" and path.stat().st_size > _STREAM_THRESHOLD:
+        if path.suffix != ".jsonl" and not (contents and path in contents) and path.stat().st_size > STREAM_THRESHOLD:
             streamed = _parse_json_blocks(path, keep_set, dropped, hasher.copy())
         if streamed is not None:
             part, hasher = streamed
             records.extend(part)
             continue
-        data = path.read_bytes()
+        data = contents.get(path) if contents else None
+        if data is None:
+            data = path.read_bytes()
         hasher.update(len(data).to_bytes(8, "little"))
         hasher.update(data)
         part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
@@ -162,8 +177,8 @@ class _NoHash:
         return ""
 
 
-# Files above this size are parsed in blocks of records (see _parse_json_blocks).
-_STREAM_THRESHOLD = 32 << 20
+#: Files above this size are parsed in blocks of records (see _parse_json_blocks).
+STREAM_THRESHOLD = 32 << 20
 _BLOCK = 16 << 20
 
 

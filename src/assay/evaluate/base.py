@@ -28,7 +28,7 @@ from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "correctness", "is_unextracted"]
+__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "correctness", "count_unextracted", "is_unextracted"]
 
 #: Per-sample detail keys that mark correctness, in the order they are consulted.
 CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
@@ -43,6 +43,17 @@ def is_unextracted(prediction: Any) -> bool:
     if isinstance(prediction, (list, tuple)):
         return len(prediction) == 0 or all(is_unextracted(p) for p in prediction)
     return False
+
+
+def count_unextracted(predictions: Sequence[Any]) -> int:
+    """How many of ``predictions`` :func:`is_unextracted` holds for.
+
+    >>> count_unextracted(['A', '', ' ', None, ['', 'B']])
+    3
+    """
+    if set(map(type, predictions)) <= {str}:  # the usual case, counted in C
+        return predictions.count("") + sum(map(str.isspace, predictions))
+    return sum(map(is_unextracted, predictions))
 
 
 class BaseEvaluator:
@@ -139,7 +150,7 @@ class BaseEvaluator:
             sliced = {key: _slice(value, lo, hi) for key, value in score_kwargs.items()}
             if sliced.get("predictions") is not None:
                 sliced["predictions"] = self.pred_postprocess(sliced["predictions"])
-                unextracted += sum(map(is_unextracted, sliced["predictions"]))
+                unextracted += count_unextracted(sliced["predictions"])
             result = self.score(**sliced)
             if not isinstance(result, dict):
                 raise EvaluationError(f"{name}.score() returned {type(result).__name__} ({result!r:.80}); it must return a dict of metric name to number")

@@ -59,13 +59,19 @@ def _hash_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def files_digest(paths: list[Path]) -> str:
-    """The digest of several files, in order (as :func:`assay.predictions.load_predictions` computes it)."""
+def files_digest(paths: list[Path], *, keep: dict[Path, bytes] | None = None, keep_below: int = 0) -> str:
+    """The digest of several files, in order (as :func:`assay.predictions.load_predictions` computes it).
+
+    ``keep`` receives the bytes of each file smaller than ``keep_below``, for a
+    caller that reads them next.
+    """
     h = hashlib.sha256()
     for p in paths:
         data = p.read_bytes()
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
+        if keep is not None and len(data) < keep_below:
+            keep[p] = data
     return h.hexdigest()
 
 

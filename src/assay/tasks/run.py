@@ -25,13 +25,14 @@ import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from assay import __version__
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError, InputFileError
-from assay.fileio import atomic_write_bytes, atomic_write_chunks, atomic_write_text, read_json
+from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, write_result
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask
@@ -94,8 +95,11 @@ class _Log:
         self.lines.append(f"{datetime.now().isoformat(timespec='seconds')} {msg}")
 
     def flush(self) -> None:
+        # a plain write: a log cut short by a crash still tells what happened up to it
         try:
-            atomic_write_text(self.path, "\n".join(self.lines) + "\n", durable=False)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "w", encoding="utf-8") as fh:
+                fh.write("\n".join(self.lines) + "\n")
         except OSError:
             logger.warning("could not write the log %s", self.path)
 
@@ -194,10 +198,12 @@ class _Setup:
     files: list[Path]
     inputs: dict[str, str]
     fingerprint: str
+    #: the bytes of the prediction files read for the fingerprint, for scoring to parse (big files are read again)
+    contents: dict[Path, bytes] = field(default_factory=dict)
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
-    from assay.predictions import find_prediction_files
+    from assay import predictions
     from assay.registry import ICL_EVALUATORS, resolve_type
 
     dataset_cfg = task.dataset
@@ -205,19 +211,20 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     eval_cfg = dict(dataset_cfg.get("eval_cfg") or {})
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
-    files = find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
     if not fingerprint:
         return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "")
     test_files = [task.config.resolve_path(dataset_cfg["path"])] if isinstance(dataset_cfg.get("path"), str) else []
+    contents: dict[Path, bytes] = {}
     inputs = task_inputs(
-        predictions_digest=files_digest(files),
+        predictions_digest=files_digest(files, keep=contents, keep_below=predictions.STREAM_THRESHOLD),
         dataset_cfg=dataset_cfg,
         model_cfg=task.model,
         test_files=test_files,
         evaluator_type=evaluator_type,
         dump_details=options.dump_details,
     )
-    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs))
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents)
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str]) -> str | None:
@@ -264,8 +271,16 @@ def _test_set(task: EvalTask, setup: _Setup) -> Any:
     return test
 
 
-def _needed_fields(evaluator_type: Any) -> list[str] | None:
+def _needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
     """The prediction-file fields ``score()`` can receive, or ``None`` for all of them."""
+    try:
+        return _score_parameters(evaluator_type)
+    except TypeError:  # an unhashable evaluator type: not remembered
+        return _score_parameters.__wrapped__(evaluator_type)
+
+
+@lru_cache(maxsize=64)
+def _score_parameters(evaluator_type: Any) -> tuple[str, ...] | None:
     import inspect
 
     try:
@@ -274,7 +289,7 @@ def _needed_fields(evaluator_type: Any) -> list[str] | None:
         return None
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return None
-    return [name for name in params if name != "self"]
+    return tuple(name for name in params if name != "self")
 
 
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
@@ -283,6 +298,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     setup = _setup(task, options)
     reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs)
     if reason is None:
+        setup.contents.clear()
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
@@ -297,7 +313,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     needed = _needed_fields(setup.evaluator_type)
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, digest=False)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, digest=False, contents=setup.contents)
+    setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
     test = _test_set(task, setup)
