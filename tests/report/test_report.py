@@ -17,7 +17,7 @@ from tests.stats.workdir_builder import TIME, make_run
 def _embedded(html: str) -> dict:
     m = re.search(r'<script type="application/json" id="assay-data">(.*?)</script>', html, re.S)
     assert m
-    return json.loads(m.group(1).replace("<\\/", "</"))
+    return json.loads(m.group(1))
 
 
 def test_report_is_one_offline_file(tmp_path: Path) -> None:
@@ -110,8 +110,8 @@ def test_summary_without_report_keeps_no_sample_columns(tmp_path: Path) -> None:
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(codec=None))
-    | st.sampled_from([1e-06, 2.5e-05, 1e16, 1e22, -0.0, 0.1, 1.0, 2**70, "\ud800 lone", "</script>"]),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(st.characters(codec=None))
+    | st.sampled_from([1e-06, 2.5e-05, 1e16, 1e22, -0.0, 2**70, "\ud800 lone", "</script>", "<!-- x -->", "<\\/"]),
     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
     max_leaves=30,
 )
@@ -119,18 +119,37 @@ _JSON = st.recursive(
 
 @settings(max_examples=400, deadline=None)
 @given(_JSON)
-def test_compact_json_is_the_standard_librarys(value) -> None:
-    from assay.report._html import _compact_json
+def test_embedded_sample_data_is_plain_json_that_cannot_end_its_element(value) -> None:
+    from assay.report._html import _payload
 
-    assert _compact_json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    payload = _payload(value)
+    assert b"<" not in payload  # no "</script>" and no "<!--" can appear in the element
+    assert json.loads(payload) == value
 
 
-def test_written_report_is_the_rendered_one(tmp_path: Path) -> None:
-    from assay.report import render_report
+def test_embedded_non_finite_numbers_are_null() -> None:
+    from assay.report._html import _payload
+
+    assert json.loads(_payload([float("nan"), float("inf"), 0.5])) == [None, None, 0.5]  # JSON has no NaN
+
+
+def test_texts_that_look_like_markup_reach_the_browser_unchanged(tmp_path: Path) -> None:
     from tests.stats.varied_run import TIME as VARIED_TIME
     from tests.stats.varied_run import make_varied_run
 
     run = make_varied_run(tmp_path)
+    markup = ["</script><script>alert(1)</script>", "<!-- not a comment -->", "a < b && c > d"]
+    prediction_file = run / "predictions" / "m1" / "plain.json"
+    records = json.loads(prediction_file.read_text())
+    for i, text in enumerate(markup):
+        records[str(i)]["prediction"] = text
+    prediction_file.write_text(json.dumps(records))
     data = build_report_data(run, None)
     path = write_html_report(run, None, VARIED_TIME)
-    assert path.read_bytes() == render_report(data).encode("utf-8")
+    document = path.read_text()
+    assert document.count("</script>") == 2  # the data's element and the script's own
+    embedded = _embedded(document)
+    assert embedded == {"datasets": data["datasets"]}
+    plain = next(d for d in embedded["datasets"] if d["abbr"] == "plain")
+    raw = plain["raw"][plain["models"].index("m1")]
+    assert raw[: len(markup)] == markup

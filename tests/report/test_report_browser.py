@@ -93,6 +93,9 @@ def test_report_in_browser(tmp_path: Path, browser) -> None:
             break
         time.sleep(0.05)
     assert section.find_element(By.CSS_SELECTOR, ".count").text == "1"
+    # the raw reply, markup-like text and all, is shown as text
+    raw = [pre.text for pre in section.find_elements(By.CSS_SELECTOR, "tbody tr td pre") if pre.text.startswith("The answer")]
+    assert len(raw) == 2 and all(t.endswith(" <b> <!-- 17 --> </script>") for t in raw)  # one per model
 
     shot = tmp_path / "work" / "report.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 0

@@ -84,7 +84,7 @@ def make_run(root: Path, *, n: int = 120, seed: int = 7, summarize: bool = True)
                 preds.append("")
             else:
                 preds.append(rng.choice([c for c in letters if c != r]))
-        raw = {str(i): {"prediction": f"The answer is {pr or 'unclear'} <b>", "gold": r} for i, (pr, r) in enumerate(zip(preds, refs))}
+        raw = {str(i): {"prediction": f"The answer is {pr or 'unclear'} <b> <!-- {i} --> </script>", "gold": r} for i, (pr, r) in enumerate(zip(preds, refs))}
         _write(run / "predictions" / model / "mcq.json", raw)
         _write(run / "results" / model / "mcq.json", binary_result(flags, preds=preds, refs=refs, abbr="mcq"))
         qa_flags = [rng.random() < p - 0.1 for _ in range(n // 2)]

@@ -5,9 +5,7 @@ from __future__ import annotations
 import html
 import json
 import logging
-import math
 import os
-from contextlib import suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,10 +19,6 @@ logger = logging.getLogger(__name__)
 __all__ = ["build_report_data", "render_report", "write_html_report"]
 
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
-
-
-class _Texts(list[str]):
-    """A list of ``str`` only (as :class:`assay.stats.SampleColumns` holds them): written to JSON without a check."""
 
 
 def _sample_table(tables: Any, columns: list[str], abbr: str) -> dict[str, Any] | None:
@@ -48,15 +42,15 @@ def _sample_table(tables: Any, columns: list[str], abbr: str) -> dict[str, Any] 
         per_model.append((column, found))
     if not per_model or n is None:
         return None
-    refs = _Texts(per_model[0][1].ref)
+    refs = list(per_model[0][1].ref)
     for _, found in per_model[1:]:
         empty = [i for i, r in enumerate(refs) if not r]
         if not empty:
             break
         for i in empty:
             refs[i] = found.ref[i]
-    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": _Texts(per_model[0][1].ids),
-            "ref": refs, "raw": [_Texts(f.raw) for _, f in per_model], "ext": [_Texts(f.ext) for _, f in per_model],
+    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
+            "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
             "ok": [f.ok for _, f in per_model]}
 
 
@@ -181,54 +175,22 @@ def build_report_data(
             "datasets": datasets}
 
 
-#: Item types orjson writes exactly as ``json.dumps`` (it refuses lone surrogates and huge integers).
-_ORJSON_LIKE_JSON = frozenset({str, int, bool, type(None)})
+def _payload(value: Any) -> bytes:
+    """``value`` as compact JSON for a ``<script type="application/json">`` element.
 
+    Every ``<`` is written as ``\\u003c``, so that no text in the data can
+    close the element or open a comment, and the element's content stays plain
+    JSON.  orjson writes it; the standard library takes over for what orjson
+    refuses (a lone surrogate, written as an escape, or an integer beyond 64 bits).
 
-def _compact_json(value: Any) -> str:
-    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, faster for long lists of strings.
-
-    >>> _compact_json({'a': ['x', 'é'], 'b': [[0.5, None], [1e-06]], 'n': 3})
-    '{"a":["x","é"],"b":[[0.5,null],[1e-06]],"n":3}'
+    >>> _payload({'t': ['</script>', 'é'], 'ok': [0.5, None]})
+    b'{"t":["\\\\u003c/script>","\\xc3\\xa9"],"ok":[0.5,null]}'
     """
     try:
-        return _compact_json_bytes(value).decode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes
-        return _dumps(value)
-
-
-def _compact_json_bytes(value: Any) -> bytes:
-    """The UTF-8 bytes of :func:`_compact_json` (``UnicodeEncodeError`` for a lone surrogate).
-
-    orjson writes strings, integers, booleans and ``null`` exactly as the
-    standard library does with these settings, but some floats differently
-    (``1e-6`` against ``1e-06``); so lists of such values, and lists with
-    floats that orjson writes like ``repr``, are written by orjson,
-    everything else by the standard library.
-    """
-    if isinstance(value, dict) and all(type(k) is str for k in value):
-        return b"{" + b",".join(_dumps(k).encode() + b":" + _compact_json_bytes(v) for k, v in value.items()) + b"}"
-    if type(value) is _Texts:
-        with suppress(TypeError):  # a lone surrogate: orjson refuses it
-            return orjson.dumps(value)
-    types = set(map(type, value)) if isinstance(value, list) else set()
-    if types and types <= _ORJSON_LIKE_JSON:
-        with suppress(TypeError):  # a lone surrogate or an integer beyond 64 bits: orjson refuses them
-            return orjson.dumps(value)
-    elif types and types <= {dict, list, _Texts}:
-        return b"[" + b",".join(_compact_json_bytes(v) for v in value) + b"]"
-    elif float in types and types <= _ORJSON_LIKE_JSON | {float}:
-        # per distinct float: the same text both ways (not so for 1e-06 or NaN)
-        floats = set(value) if types <= {float, type(None)} else {v for v in value if type(v) is float}
-        floats.discard(None)
-        if all(math.isfinite(v) and orjson.dumps(v).decode() == repr(v) for v in floats):
-            with suppress(TypeError):
-                return orjson.dumps(value)
-    return _dumps(value).encode("utf-8")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        data = orjson.dumps(value)
+    except TypeError:
+        data = json.dumps(value, separators=(",", ":")).encode("ascii")
+    return data.replace(b"<", b"\\u003c")
 
 
 def _asset(name: str) -> str:
@@ -293,22 +255,15 @@ def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
 
 def render_report(data: dict[str, Any]) -> str:
     """The report as one HTML document (see :func:`build_report_data` for ``data``)."""
-    before, after = _document(data)
-    payload = _compact_json({"datasets": data["datasets"]})
-    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
-    return "\n".join([*before, f"{_DATA_OPEN}{payload}</script>", *after])
+    return _render_utf8(data).decode("utf-8")
 
 
 def _render_utf8(data: dict[str, Any]) -> bytes:
-    """``render_report(data).encode("utf-8")``, the sample data written as bytes from the start."""
+    """The UTF-8 bytes of :func:`render_report`, the sample data written as bytes from the start."""
     before, after = _document(data)
-    try:
-        payload = _compact_json_bytes({"datasets": data["datasets"]})
-    except UnicodeEncodeError:  # a lone surrogate: encoding the whole document raises the same error
-        return render_report(data).encode("utf-8")
-    payload = payload.replace(b"</", b"<\\/").replace(b"<!--", b"<\\!--")
-    script = _DATA_OPEN.encode() + payload + b"</script>"
-    return b"\n".join([*(p.encode("utf-8") for p in before), script, *(p.encode("utf-8") for p in after)])
+    script = _DATA_OPEN.encode() + _payload({"datasets": data["datasets"]}) + b"</script>"
+    # a lone surrogate in a name of the config has no UTF-8 bytes: it is shown as "?"
+    return b"\n".join([*(p.encode("utf-8", "replace") for p in before), script, *(p.encode("utf-8", "replace") for p in after)])
 
 
 _DATA_OPEN = '<script type="application/json" id="assay-data">'
