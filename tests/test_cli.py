@@ -157,3 +157,28 @@ def test_progress_names_why_a_result_was_recomputed(tmp_path: Path, capsys: pyte
     err = capsys.readouterr().err
     assert "m/d ok" in err and "changed: the prediction file" in err
     assert "changed: the prediction file" in (tmp_path / "w" / "RUN" / "logs" / "eval" / "m" / "d.out").read_text()
+
+
+def test_run_summarizes_without_reading_the_results_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import assay.results as results
+
+    cfg = _config(tmp_path)
+    work = tmp_path / "w"
+    read: list[str] = []
+    real = results.read_bytes
+
+    def counting(path, *args, **kwargs):
+        read.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(results, "read_bytes", counting)
+    assert main(["run", str(cfg), "-w", str(work), "-r", "20240101_000000", "--no-report", "--workers", "1"]) == 0
+    assert not [p for p in read if "results" in p]
+    summary = json.loads(next((work / "20240101_000000" / "summary").glob("*.json")).read_text())
+    # a summary in another process reads the files, and agrees
+    subprocess.run(
+        [sys.executable, "-m", "assay", "summarize", str(cfg), "-w", str(work), "-r", "20240101_000000", "--no-report", "-o", str(tmp_path / "again.txt")],
+        check=True, capture_output=True,
+    )
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert summary["rows"] and {k: v for k, v in summary.items() if k != "time"} == {k: v for k, v in again.items() if k != "time"}

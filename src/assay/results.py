@@ -26,6 +26,9 @@ __all__ = [
     "is_error",
     "numeric_metrics",
     "read_result",
+    "read_result_without_details",
+    "remember_head",
+    "result_head",
     "splice_details",
     "write_result",
 ]
@@ -113,6 +116,62 @@ def order_metrics(names: list[str]) -> list[str]:
 
 
 
+# -- heads of result files this process already knows -------------------------------------------
+
+#: Result files whose head this process was handed by the process that wrote or read them (see
+#: :func:`remember_head`): absolute path → (the file's stat signature then, JSON of the head).
+_HEADS: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+_HEADS_MAX = 100_000
+
+
+def _signature(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+def result_head(path: str | os.PathLike[str], result: dict[str, Any]) -> tuple[tuple[int, int, int, int], bytes] | None:
+    """What :func:`remember_head` needs of a result file just written or read, or ``None`` when it cannot be had.
+
+    ``result`` is the file's content (``details`` are left out); the head is
+    kept as the JSON the file holds, so that reading it back gives what reading
+    the file gives.
+    """
+    signature = _signature(os.path.abspath(path))
+    if signature is None:
+        return None
+    head = {k: v for k, v in result.items() if k != "details"}
+    try:
+        return signature, dumps_finite_json(head)
+    except (TypeError, ValueError):  # a value JSON cannot hold: the file is read instead
+        return None
+
+
+def remember_head(path: str | os.PathLike[str], head: tuple[tuple[int, int, int, int], bytes]) -> None:
+    """Let :func:`read_result_without_details` answer for ``path`` from ``head`` (see :func:`result_head`).
+
+    The head is used while the file keeps the size, times and inode it had;
+    any change to the file (a rewrite, a rename over it) makes it read again.
+    The eval hands the summary the heads of the results its workers wrote, so
+    that the summary does not read those files a second time.
+    """
+    key = os.path.abspath(path)
+    _HEADS.pop(key, None)
+    while len(_HEADS) >= _HEADS_MAX:
+        del _HEADS[next(iter(_HEADS))]
+    _HEADS[key] = head
+
+
+def _known_head(path: str) -> dict[str, Any] | None:
+    known = _HEADS.get(os.path.abspath(path))
+    if known is None or known[0] != _signature(os.path.abspath(path)):
+        return None
+    head = loads_json(known[1])
+    return head if isinstance(head, dict) else None
+
+
 def read_result_without_details(
     path: str | os.PathLike[str], *, count_details: bool = False
 ) -> tuple[dict[str, Any], int | None]:
@@ -139,6 +198,10 @@ def read_result_without_details(
     ({'accuracy': 50}, 2)
     """
     p = os.fspath(path)
+    if not count_details and _HEADS:
+        known = _known_head(p)
+        if known is not None:
+            return known, None
     data = read_bytes(p, what="result file")
     if len(data) > _SPLICE_THRESHOLD and b'"details"' in data:
         cut = _cut_details(data, count_details)

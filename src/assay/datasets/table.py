@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from assay.errors import InputFileError
@@ -112,13 +114,16 @@ class RowTable:
     def __init__(self, rows: list[dict[str, Any]], where: str) -> None:
         self._rows = rows
         self._where = where
-        self.column_names: list[str] = list(dict.fromkeys(key for row in rows for key in row))
+        self.column_names: list[str] = list(dict.fromkeys(chain.from_iterable(rows)))
         self.num_rows = len(rows)
         self._arrow: Any = None
         self._columns: dict[str, list[Any]] = {}
         for name in self.column_names:
-            values = [row.get(name) for row in rows]
-            kinds = {type(v) for v in values} - {type(None)}
+            try:
+                values = list(map(itemgetter(name), rows))  # the usual case: every row has the column
+            except KeyError:
+                values = list(map(methodcaller("get", name), rows))
+            kinds = set(map(type, values)) - {type(None)}
             if kinds == {int, float}:
                 values = [float(v) if type(v) is int else v for v in values]
             elif len(kinds) > 1 or kinds & {dict, list}:

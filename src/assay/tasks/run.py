@@ -33,7 +33,7 @@ from assay import __version__
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.results import META_KEY, write_result
+from assay.results import META_KEY, result_head, write_result
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.shards import (
@@ -69,6 +69,8 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
+    #: the result file's head as written or read, for :func:`assay.results.remember_head`
+    head: Any = None
 
     @property
     def failed(self) -> bool:
@@ -227,9 +229,9 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents)
 
 
-def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str]) -> str | None:
-    """``None`` when the existing result can be reused, else why not."""
-    from assay.results import read_result_without_details
+def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
+    """``None`` when the existing result can be reused (its head kept in ``outcome``), else why not."""
+    from assay.results import read_result_without_details, result_head
 
     if not result_path.is_file():
         return "no result yet"
@@ -237,6 +239,7 @@ def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str]) ->
         existing, _ = read_result_without_details(result_path)
     except AssayError as exc:
         return f"the existing result is unreadable ({exc})"
+    outcome.head = result_head(result_path, existing)
     if "error" in existing:
         return "the existing result records an error"
     meta = existing.get(META_KEY)
@@ -296,13 +299,13 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     from assay.predictions import load_predictions
 
     setup = _setup(task, options)
-    reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs)
+    reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome)
     if reason is None:
         setup.contents.clear()
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
-    outcome.reason = reason
+    outcome.reason, outcome.head = reason, None
     log(f"scoring: {reason}")
 
     decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
@@ -357,6 +360,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     result[META_KEY] = meta
     # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
     write_result(result_path, result, durable=False)
+    outcome.head = result_head(result_path, result)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
