@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -33,28 +34,38 @@ def main() -> None:
     parser.add_argument("--datasets", type=int, default=20)
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--repeat", type=int, default=3, help="measured runs (the best is reported too)")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds of floor + runs (best and median are reported)")
     args = parser.parse_args()
 
     root = args.root.resolve()
     config = make_work_dir(root, models=args.models, datasets=args.datasets, samples=args.samples)
-    floor, count = measure_floor(root)
-    floor = min(floor, *(measure_floor(root)[0] for _ in range(2)))
     extra = ["--workers", str(args.workers)] if args.workers else []
     size = f"{args.models} models × {args.datasets} datasets × {args.samples} samples"
-    best: dict[str, float] = {}
-    for label, flags in (("eval + summary tables (run --no-report)", ["--no-report"]), ("eval + summary + intervals + HTML report (run)", [])):
-        times = []
-        for i in range(args.repeat):
+    labels = {"eval + summary tables (run --no-report)": ["--no-report"], "eval + summary + intervals + HTML report (run)": []}
+    # the floor is measured again right before each round, so that every ratio compares runs of the same moment
+    # (a shared machine's speed drifts from minute to minute)
+    floors: list[float] = []
+    times: dict[str, list[float]] = {label: [] for label in labels}
+    ratios: dict[str, list[float]] = {label: [] for label in labels}
+    count = 0
+    for i in range(args.repeat):
+        floor, count = measure_floor(root)
+        floors.append(floor)
+        for label, flags in labels.items():
             shutil.rmtree(root / "work" / RUN / "results", ignore_errors=True)
             shutil.rmtree(root / "work" / RUN / "summary", ignore_errors=True)
             measured = run_assay(["run", str(config), "-w", str(root / "work"), "-r", RUN, "--force", *flags, *extra], cwd=root)
-            report(f"{label}, {size} (run {i + 1})", measured, count, floor)
-            times.append(measured.seconds)
-        best[label] = min(times)
-    print(f"floor (best of 3): {floor:.3f} s")
-    for label, seconds in best.items():
-        print(f"best of {args.repeat}, {label}: {seconds:.2f} s, {count / seconds:,.0f} predictions/s, {seconds / floor:.2f}x the floor")
+            report(f"{label}, {size} (round {i + 1})", measured, count, floor)
+            times[label].append(measured.seconds)
+            ratios[label].append(measured.seconds / floor)
+    floor = min(floors)
+    print(f"floor: best {floor:.3f} s, median {statistics.median(floors):.3f} s over {args.repeat} rounds")
+    for label in labels:
+        seconds = min(times[label])
+        print(
+            f"{label}: best {seconds:.2f} s ({count / seconds:,.0f} predictions/s), {seconds / floor:.2f}x the best floor; "
+            f"ratio to the floor of its round: median {statistics.median(ratios[label]):.2f}x, best {min(ratios[label]):.2f}x"
+        )
     reuse = run_assay(["eval", str(config), "-w", str(root / "work"), "-r", RUN, *extra], cwd=root)
     report("assay eval -r (every result reused)", reuse, count, floor)
     help_run = run_assay(["--help"], cwd=root)

@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import operator
 import os
@@ -50,7 +49,6 @@ class Predictions:
 
     records: list[dict[str, Any]]
     files: list[Path] = field(default_factory=list)
-    digest: str = ""
     #: Fields present in the file but dropped while reading (see ``keep`` of :func:`load_predictions`).
     dropped: list[str] = field(default_factory=list)
 
@@ -114,7 +112,6 @@ def load_predictions(
     abbr: str,
     *,
     keep: Collection[str] | None = None,
-    digest: bool = True,
     contents: Mapping[Path, bytes] | None = None,
 ) -> Predictions:
     """Read and validate the predictions of dataset ``abbr`` from ``folder``.
@@ -124,8 +121,6 @@ def load_predictions(
             kept); while a big file is parsed in blocks, the others are dropped,
             which saves memory, and their names listed in
             :attr:`Predictions.dropped`.  ``None`` keeps every field.
-        digest: compute :attr:`Predictions.digest` (skip it when the caller
-            has hashed the files already).
         contents: the bytes of files the caller has read already, by path
             (as :func:`find_prediction_files` names them); they are not read again.
 
@@ -134,23 +129,19 @@ def load_predictions(
     are never held at once.
     """
     files = find_prediction_files(folder, abbr)
-    hasher = hashlib.sha256() if digest else _NoHash()
     records: list[dict[str, Any]] = []
     keep_set = None if keep is None else frozenset(keep) | {"prediction"}
     dropped: dict[str, None] = {}
     for path in files:
         streamed = None
         if path.suffix != ".jsonl" and not (contents and path in contents) and path.stat().st_size > STREAM_THRESHOLD:
-            streamed = _parse_json_blocks(path, keep_set, dropped, hasher.copy())
+            streamed = _parse_json_blocks(path, keep_set, dropped)
         if streamed is not None:
-            part, hasher = streamed
-            records.extend(part)
+            records.extend(streamed)
             continue
         data = contents.get(path) if contents else None
         if data is None:
             data = path.read_bytes()
-        hasher.update(len(data).to_bytes(8, "little"))
-        hasher.update(data)
         part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
         del data
         records.extend(part)
@@ -161,20 +152,7 @@ def load_predictions(
             nulls += 1
     if nulls:
         logger.warning("%s: %d records have a null prediction; they are scored as empty replies", files[0], nulls)
-    return Predictions(records=records, files=files, digest=hasher.hexdigest(), dropped=list(dropped))
-
-
-class _NoHash:
-    """Stands in for a hash object when no digest is wanted."""
-
-    def update(self, data: bytes) -> None:
-        pass
-
-    def copy(self) -> _NoHash:
-        return self
-
-    def hexdigest(self) -> str:
-        return ""
+    return Predictions(records=records, files=files, dropped=list(dropped))
 
 
 #: Files above this size are parsed in blocks of records (see _parse_json_blocks).
@@ -182,15 +160,12 @@ STREAM_THRESHOLD = 32 << 20
 _BLOCK = 16 << 20
 
 
-def _parse_json_blocks(
-    path: Path, keep: frozenset[str] | None, dropped: dict[str, None], hasher: Any
-) -> tuple[list[dict[str, Any]], Any] | None:
+def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[str, None]) -> list[dict[str, Any]] | None:
     """Parse a pretty-printed ``{"0": {...}, "1": {...}}`` file a block of records at a time.
 
-    Returns the records and ``hasher`` updated with the file's length and
-    content (as :func:`load_predictions` hashes them), or ``None`` when the layout is
-    not recognised or anything does not parse; the caller then reads the file
-    whole, which also gives the precise error message.
+    Returns the records, or ``None`` when the layout is not recognised or
+    anything does not parse; the caller then reads the file whole, which also
+    gives the precise error message.
 
     Relies on the layout ``json.dump(..., indent=N)`` writes: each top-level
     member starts on its own line with the same indentation, deeper lines are
@@ -198,12 +173,9 @@ def _parse_json_blocks(
     just before a line ``,<newline><indent>"``, so each piece is a run of
     whole members.
     """
-    size = path.stat().st_size
-    hasher.update(size.to_bytes(8, "little"))
     obj: dict[str, Any] = {}
     with path.open("rb") as fh:
         head = fh.read(_BLOCK)
-        hasher.update(head)
         brace = head.find(b"{")
         if brace < 0 or head[:brace].strip():
             return None
@@ -217,7 +189,6 @@ def _parse_json_blocks(
         del head
         while True:
             block = fh.read(_BLOCK)
-            hasher.update(block)
             if not block:
                 break
             buffer += block
@@ -233,8 +204,7 @@ def _parse_json_blocks(
         tail = buffer.rstrip()
         if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped):
             return None
-    records = _records_in_order(obj, path)
-    return records, hasher
+    return _records_in_order(obj, path)
 
 
 def _parse_members(members: bytes, obj: dict[str, Any], keep: frozenset[str] | None, dropped: dict[str, None]) -> bool:

@@ -102,7 +102,7 @@ def prediction_records(run_dir: str | os.PathLike[str], model_dir: str, abbr: st
     from assay.predictions import load_predictions
 
     try:
-        return load_predictions(folder, abbr, keep=("gold",), digest=False).records
+        return load_predictions(folder, abbr, keep=("gold",)).records
     except Exception as exc:  # no readable prediction file: raw predictions stay empty
         logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
         return []

@@ -60,7 +60,7 @@ def _hash_file(path: Path) -> str:
 
 
 def files_digest(paths: list[Path], *, keep: dict[Path, bytes] | None = None, keep_below: int = 0) -> str:
-    """The digest of several files, in order (as :func:`assay.predictions.load_predictions` computes it).
+    """The digest of several files' bytes, in order (each preceded by its length).
 
     ``keep`` receives the bytes of each file smaller than ``keep_below``, for a
     caller that reads them next.

@@ -316,7 +316,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     needed = _needed_fields(setup.evaluator_type)
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, digest=False, contents=setup.contents)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents)
     setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
