@@ -17,6 +17,7 @@ the task's log.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import pickle
 import shutil
@@ -535,17 +536,10 @@ def _write_shards(
     columns = {name: col for name, col in fields.items() if col is not None}
     for s, (lo, hi) in enumerate(ranges):
         rows = shard_indices(lo, hi, test.size, test.n)
-        part = test.rows(rows)
         payload = {
             "fields": {name: [col[i] for i in rows] for name, col in columns.items()},
             "none_fields": [name for name, col in fields.items() if col is None],
-            "table": part.source,
-            "abbr": part.abbr,
-            "features": part.features,
-            "replaced": part.replaced,
-            "fingerprint": part.fingerprint,
-            "references": part.references,
-            "size": hi - lo,
+            "test": dataclasses.replace(test.rows(rows), size=hi - lo, n=test.n),  # the shard's rows of every run
         }
         atomic_write_bytes(folder / f"in_{s}.pkl", pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
     log(f"split into {len(ranges)} shards of up to {options.shard_size} samples in {time.perf_counter() - t0:.2f}s")
@@ -578,19 +572,8 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         fields: dict[str, Any] = dict(payload["fields"])
         for name in payload["none_fields"]:
             fields[name] = None
-        size, n = payload["size"], plan["meta"]["n"]
-        test = TestSet(
-            source=payload["table"],
-            references=payload["references"],
-            output_column=None,
-            size=size,
-            n=n,
-            abbr=payload["abbr"],
-            runs_in_source=True,
-            features=payload["features"],
-            replaced=payload["replaced"],
-            fingerprint=payload["fingerprint"],
-        )
+        test: TestSet = payload["test"]
+        size = test.size
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
         result = _evaluate(task, options, setup, fields, test, plan["location"], result_path)
         del payload, fields
