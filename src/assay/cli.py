@@ -252,7 +252,11 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
     options = EvalOptions(
-        run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force, shard_size=_shard_size(args, config)
+        run_dir=run_dir,
+        dump_details=_dump_details(args, config),
+        force=args.force,
+        shard_size=_shard_size(args, config),
+        prepare_stats=then_summarize and getattr(args, "report", True),
     )
     runner = _runner(args, config)
     if then_summarize:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import assay.stats._tasks as tasks_module
 from assay.stats import SAMPLE_TEXT, correctness_matrix, correctness_of, run_stats, sample_values, unscorable_of
-from assay.stats._columns import REFERENCE_FIELDS, first_run, sample_columns, text
+from assay.stats._columns import REFERENCE_FIELDS, PredictionColumns, first_run, sample_columns, text
 from assay.stats._details import Details
 from assay.stats._tasks import Task, TaskOptions, pool_size, run_tasks
 from assay.stats._unscorable import _UniformFlags
@@ -224,8 +224,9 @@ def _check_details(details: list[Any], abbr: str) -> None:
         {"prediction": f"raw {i}" if i % 3 else ["a", "b"], "gold": None if i % 2 else f"g{i}"}
         for i in range(len(details) - 1)
     ]
+    found = PredictionColumns([p["prediction"] for p in predictions], [p["gold"] for p in predictions])
     for limit in (3, SAMPLE_TEXT):
-        columns = sample_columns(details, abbr, limit, lambda: predictions, fast)
+        columns = sample_columns(details, abbr, limit, lambda: found, fast)
         assert columns == _reference_columns(details, abbr, limit, predictions, matrix)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import operator
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 from assay.stats._details import Details
 
-__all__ = ["SAMPLE_TEXT", "SampleColumns", "prediction_records", "sample_columns"]
+__all__ = ["SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "prediction_columns", "sample_columns"]
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +26,6 @@ logger = logging.getLogger(__name__)
 SAMPLE_TEXT = 600
 REFERENCE_FIELDS = ("answer", "reference", "refr", "gold", "references")
 EXTRACTED_FIELDS = ("pred", "prediction", "completion")
-_GOLD = operator.methodcaller("get", "gold")
-_PREDICTION = operator.methodcaller("get", "prediction")
 
 
 @dataclass
@@ -91,28 +88,35 @@ def _first_texts(view: Details, key: str, limit: int) -> list[str]:
     return [v if type(v) is str and len(v) <= limit else text(first_run(v), limit) for v in values]
 
 
-def prediction_records(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> list[dict[str, Any]]:
-    """The records of a (model, dataset)'s prediction file; ``[]`` when there is none or it cannot be read.
+@dataclass
+class PredictionColumns:
+    """What the browser shows of a prediction file: each record's raw ``prediction`` and ``gold`` (``None`` where absent)."""
 
-    Only ``prediction`` and ``gold`` of each record are used.
-    """
+    prediction: list[Any]
+    gold: list[Any]
+
+
+def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
+    """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
     folder = Path(run_dir) / "predictions" / model_dir
     if not folder.is_dir():
-        return []
+        return PredictionColumns([], [])
     from assay.predictions import load_predictions
 
     try:
-        return load_predictions(folder, abbr, keep=("gold",)).records
+        columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
     except Exception as exc:  # no readable prediction file: raw predictions stay empty
         logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
-        return []
+        return PredictionColumns([], [])
+    raw = columns.get("prediction") or []
+    return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))
 
 
 def sample_columns(
     details: list[Any] | Details,
     abbr: str,
     limit: int,
-    predictions: Callable[[], list[dict[str, Any]]],
+    predictions: Callable[[], PredictionColumns],
     correct: Any,
 ) -> SampleColumns:
     """The browser's columns of one (model, dataset).
@@ -121,16 +125,16 @@ def sample_columns(
         details: the result's details (a non-empty list).
         abbr: the dataset abbr (for ids of samples without ``example_abbr``).
         limit: longest text kept.
-        predictions: returns the prediction records; called at most once, and
-            only when a text is not in the details.
+        predictions: returns the prediction file's columns; called at most
+            once, and only when a text is not in the details.
         correct: the details' correctness (:func:`~assay.stats._samples.correctness_of`).
     """
     view = details if isinstance(details, Details) else Details(details)
     items, n = view.items, view.n
     dicts: list[dict[str, Any]] | None = None
-    loaded: list[list[dict[str, Any]]] = []
+    loaded: list[PredictionColumns] = []
 
-    def preds() -> list[dict[str, Any]]:
+    def preds() -> PredictionColumns:
         if not loaded:
             loaded.append(predictions())
         return loaded[0]
@@ -151,8 +155,8 @@ def sample_columns(
     if len(present) == 1 and view.column(present[0]) is not None and type(None) not in view.types(present[0]):
         ref = _first_texts(view, present[0], limit)
     elif view.all_dicts and not present:
-        records = preds()
-        ref = _texts(list(map(_GOLD, records[:n])), limit) + [""] * (n - len(records))
+        golds = preds().gold
+        ref = _texts(golds[:n], limit) + [""] * (n - len(golds))
     else:
         ref = []
         for i, d in enumerate(entries()):
@@ -160,22 +164,22 @@ def sample_columns(
             if key:
                 ref.append(text(first_run(d[key]), limit))
             else:
-                records = preds()
-                ref.append(text(records[i].get("gold") if i < len(records) else None, limit))
+                golds = preds().gold
+                ref.append(text(golds[i] if i < len(golds) else None, limit))
 
     if view.column("origin_prediction") is not None:
         raw = _first_texts(view, "origin_prediction", limit)
     elif view.all_dicts and "origin_prediction" not in view.keys:
-        records = preds()
-        raw = _texts(list(map(_PREDICTION, records[:n])), limit) + [""] * (n - len(records))
+        raws = preds().prediction
+        raw = _texts(raws[:n], limit) + [""] * (n - len(raws))
     else:
         raw = []
         for i, d in enumerate(entries()):
             if "origin_prediction" in d:
                 raw.append(text(first_run(d["origin_prediction"]), limit))
             else:
-                records = preds()
-                raw.append(text(records[i].get("prediction") if i < len(records) else None, limit))
+                raws = preds().prediction
+                raw.append(text(raws[i] if i < len(raws) else None, limit))
 
     present = view.present(EXTRACTED_FIELDS)
     if len(present) == 1 and view.column(present[0]) is not None:

@@ -8,17 +8,25 @@ independent: when the result files are large, they run in forked worker
 processes (one per idle CPU, at most :data:`MAX_WORKERS`), each holding the
 details of one task at a time and sending the compact output of each task
 back through a pipe as soon as it is done.
+
+The eval can do a task's work in the worker that has just written the result,
+while the predictions are still in memory (:func:`prepare`); the worker hands
+the output to this process (:func:`remember_prepared`), and :func:`run_tasks`
+takes it instead of reading the files again, as long as the result file is
+unchanged and the summary shows the values it was computed for.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import math
 import os
 import pickle
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,13 +34,25 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.stats._columns import SampleColumns, prediction_records, sample_columns
+from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues, cell_stat, correctness_of, sample_values
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 
-__all__ = ["MAX_WORKERS", "POOL_MIN_BYTES", "Task", "TaskOptions", "TaskOutput", "pool_size", "run_tasks"]
+__all__ = [
+    "MAX_WORKERS",
+    "POOL_MIN_BYTES",
+    "REPORT_OPTIONS",
+    "Prepared",
+    "Task",
+    "TaskOptions",
+    "TaskOutput",
+    "pool_size",
+    "prepare",
+    "remember_prepared",
+    "run_tasks",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -75,18 +95,30 @@ class TaskOutput:
     columns: SampleColumns | None = None
 
 
+#: The options of the summary's statistics and report pass (``run_dir`` aside): what :func:`prepare` uses.
+REPORT_OPTIONS = TaskOptions("", text_limit=SAMPLE_TEXT)
+
+_Columns = Callable[[], PredictionColumns]
+
+
 def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     """Read one (model, dataset) and compute what is asked of it."""
     from assay.stats._run import read_full_result
 
-    out = TaskOutput()
     if not task.have and not task.columns:
-        return out
+        return TaskOutput()
     result = read_full_result(options.run_dir, task.folder, task.abbr)
     if result is None:
+        out = TaskOutput()
         for metric, value in task.have.items():
             out.cells[metric] = CellStat(value, reason="the result file cannot be read", confidence=options.confidence)
         return out
+    return _output_of(result, task, options, partial(prediction_columns, options.run_dir, task.folder, task.abbr))
+
+
+def _output_of(result: dict[str, Any], task: Task, options: TaskOptions, predictions: _Columns) -> TaskOutput:
+    """What ``task`` asks of a result read from its file; ``predictions`` returns the prediction file's columns."""
+    out = TaskOutput()
     details = result.get("details")
     view = Details(details) if isinstance(details, list) and details else None
     correct = correctness_of(view) if view is not None else None
@@ -108,9 +140,88 @@ def run_task(task: Task, options: TaskOptions) -> TaskOutput:
         else:
             out.unscorable = unscorable_of(result, backed)
     if task.columns and view is not None and "error" not in result:
-        loader = partial(prediction_records, options.run_dir, task.folder, task.abbr)
-        out.columns = sample_columns(view, task.abbr, options.text_limit, loader, correct)
+        out.columns = sample_columns(view, task.abbr, options.text_limit, predictions, correct)
     return out
+
+
+# -- outputs prepared by the worker that wrote the result ------------------------------------------
+
+
+@dataclass
+class Prepared:
+    """A result file's task output, computed for every numeric metric of the result by :func:`prepare`.
+
+    Attributes:
+        path: the result file (absolute).
+        stamp: its size, times and inode then.
+        values: each metric's value, as the summary reads it.
+        output: the statistics of every metric in ``values``, the unscorable
+            counts (with bounds for each of them) and the sample browser's columns.
+    """
+
+    path: str
+    stamp: tuple[int, int, int, int]
+    values: dict[str, float]
+    output: TaskOutput
+
+    def output_for(self, task: Task, options: TaskOptions) -> TaskOutput | None:
+        """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it."""
+        if _stamp(self.path) != self.stamp or dataclasses.replace(options, run_dir="") != REPORT_OPTIONS:
+            return None
+        if any(self.values.get(metric) != value for metric, value in task.have.items()):
+            return None  # the summary shows a value the file did not hold
+        done = self.output
+        out = TaskOutput(
+            cells={metric: done.cells[metric] for metric in task.have},
+            samples={metric: sv for metric, sv in done.samples.items() if metric in task.have},
+            columns=done.columns if task.columns else None,
+        )
+        if task.have and done.unscorable is not None:
+            bounds = {metric: b for metric, b in done.unscorable.bounds.items() if metric in task.have}
+            out.unscorable = dataclasses.replace(done.unscorable, bounds=bounds)
+        return out
+
+
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+def prepare(result_path: str | os.PathLike[str], abbr: str, predictions: _Columns) -> Prepared | None:
+    """The task output the summary's report pass will want of a result file just written.
+
+    Computed with :data:`REPORT_OPTIONS` for every finite numeric metric of the
+    file, read back as the pass would read it; ``predictions`` returns the
+    columns of the prediction file it was scored from.  ``None`` when the
+    file cannot be read.
+    """
+    from assay.results import numeric_metrics, read_result
+
+    path = os.path.abspath(result_path)
+    stamp = _stamp(path)
+    try:
+        result = read_result(path)
+        if stamp is None or _stamp(path) != stamp:
+            return None
+        values = {} if "error" in result else {m: float(v) for m, v in numeric_metrics(result).items() if math.isfinite(v)}
+        with bulk_allocations():
+            output = _output_of(result, Task("", abbr, "", values, columns=True), REPORT_OPTIONS, predictions)
+    except Exception as exc:  # the report pass reads the file again and says what is wrong
+        logger.debug("could not prepare the statistics of %s: %s", path, exc)
+        return None
+    return Prepared(path, stamp, values, output)
+
+
+#: Outputs handed over by the workers that wrote the results, by absolute result path; each is used once.
+_PREPARED: dict[str, Prepared] = {}
+
+
+def remember_prepared(prepared: Prepared) -> None:
+    """Let the next :func:`run_tasks` of this process take ``prepared`` for its result file (see :meth:`Prepared.output_for`)."""
+    _PREPARED[prepared.path] = prepared
 
 
 def _multiprocessing() -> Any:
@@ -182,7 +293,25 @@ def pool_size(tasks: Sequence[Task], options: TaskOptions, workers: int | None) 
 
 
 def run_tasks(tasks: Sequence[Task], options: TaskOptions, *, workers: int | None = None) -> list[TaskOutput]:
-    """Run every task; the outputs in task order.  ``workers``: see :func:`pool_size`."""
+    """Run every task; the outputs in task order.  ``workers``: see :func:`pool_size`.
+
+    A task whose result a worker prepared (:func:`remember_prepared`) takes
+    that output when it can; the others read their files.
+    """
+    outputs: list[TaskOutput | None] = [None] * len(tasks)
+    if _PREPARED:
+        results = os.path.abspath(os.path.join(options.run_dir, "results"))
+        for i, task in enumerate(tasks):
+            found = _PREPARED.pop(os.path.join(results, task.folder, f"{task.abbr}.json"), None)
+            outputs[i] = found.output_for(task, options) if found is not None else None
+    todo = [i for i, o in enumerate(outputs) if o is None]
+    if todo:
+        for i, output in zip(todo, _read_tasks([tasks[i] for i in todo], options, workers)):
+            outputs[i] = output
+    return [o if o is not None else TaskOutput() for o in outputs]
+
+
+def _read_tasks(tasks: Sequence[Task], options: TaskOptions, workers: int | None) -> list[TaskOutput | None]:
     size = pool_size(tasks, options, workers)
     with bulk_allocations():
         if size <= 1:
@@ -201,7 +330,7 @@ def run_tasks(tasks: Sequence[Task], options: TaskOptions, *, workers: int | Non
             )
             for i in missing:
                 outputs[i] = run_task(tasks[i], options)
-    return [o if o is not None else TaskOutput() for o in outputs]
+    return outputs
 
 
 def _cost(options: TaskOptions, task: Task) -> int:

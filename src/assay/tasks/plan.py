@@ -30,6 +30,11 @@ class EvalOptions:
             sample-decomposable evaluator, is split into shards of this many
             samples (each holding every run of its samples) that are scored in
             parallel and merged; ``0`` never splits.
+        prepare_stats: after writing a result, also compute what the
+            summary's statistics and HTML report want of it, while its
+            predictions are in memory (see :func:`assay.stats._tasks.prepare`);
+            for ``assay run``, whose summary would otherwise read every
+            prediction file again.
 
     >>> EvalOptions(RunDir(Path('out/run'))).shard_size
     10000
@@ -39,6 +44,7 @@ class EvalOptions:
     dump_details: bool = True
     force: bool = False
     shard_size: int = DEFAULT_SHARD_SIZE
+    prepare_stats: bool = False
 
 
 @dataclass

@@ -24,6 +24,7 @@ import shutil
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -72,6 +73,8 @@ class TaskOutcome:
     shards: int = 0
     #: the result file's head as written or read, for :func:`assay.results.remember_head`
     head: Any = None
+    #: with :attr:`EvalOptions.prepare_stats`, what the report pass wants of the result written
+    prepared: Any = None
 
     @property
     def failed(self) -> bool:
@@ -317,6 +320,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     needed = _needed_fields(setup.evaluator_type)
+    if needed is not None and options.prepare_stats:
+        needed = (*needed, "gold")  # the report's sample browser shows the file's references
     preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents)
     setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
@@ -353,6 +358,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
     t0 = time.perf_counter()
+    raw, gold = fields.get("prediction"), fields.get("gold")
     result = _evaluate(task, options, setup, fields, test, preds.location, result_path)
     del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
@@ -366,9 +372,29 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
         outcome.status, outcome.message = "failed", str(result["error"])
-    else:
-        log(f"wrote {result_path}")
+        return None
+    log(f"wrote {result_path}")
+    if options.prepare_stats:
+        del result
+        outcome.prepared = _prepare_stats(task, options, result_path, raw, gold)
     return None
+
+
+def _prepare_stats(task: EvalTask, options: EvalOptions, result_path: Path, raw: list[Any] | None, gold: list[Any] | None) -> Any:
+    """What the report pass wants of the result just written, the raw replies taken from memory."""
+    from functools import partial
+
+    from assay.stats._columns import PredictionColumns, prediction_columns
+    from assay.stats._tasks import prepare
+
+    loader: Callable[[], PredictionColumns]
+    if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):
+        # the columns the report pass would read from the same file
+        columns = PredictionColumns(raw, gold if gold is not None else [None] * len(raw))
+        loader = lambda: columns  # noqa: E731
+    else:  # predictions kept elsewhere: what the report pass reads
+        loader = partial(prediction_columns, options.run_dir.root, task.model_abbr, task.dataset_abbr)
+    return prepare(result_path, task.dataset_abbr, loader)
 
 
 def _evaluate(

@@ -325,6 +325,11 @@ class _Scheduler:
         if outcome.head is not None:  # the summary that follows need not read the file again
             remember_head(outcome.result_path, outcome.head)
             outcome.head = None
+        if outcome.prepared is not None:  # nor, for its report, the result and prediction files
+            from assay.stats._tasks import remember_prepared
+
+            remember_prepared(outcome.prepared)
+            outcome.prepared = None
         if self.on_done is not None:
             self.on_done(outcome, len(self.outcomes), len(self.tasks))
 
