@@ -23,6 +23,7 @@ __all__ = [
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
     "details_fragment",
+    "file_signature",
     "is_error",
     "numeric_metrics",
     "read_result",
@@ -132,15 +133,23 @@ def _signature(path: str) -> tuple[int, int, int, int] | None:
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def result_head(path: str | os.PathLike[str], result: dict[str, Any]) -> tuple[tuple[int, int, int, int], bytes] | None:
+def file_signature(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
+    """A file's size, modification and change times and inode (``None`` when it is missing)."""
+    return _signature(os.path.abspath(path))
+
+
+def result_head(
+    path: str | os.PathLike[str], result: dict[str, Any], *, before: tuple[int, int, int, int] | None = None
+) -> tuple[tuple[int, int, int, int], bytes] | None:
     """What :func:`remember_head` needs of a result file just written or read, or ``None`` when it cannot be had.
 
     ``result`` is the file's content (``details`` are left out); the head is
     kept as the JSON the file holds, so that reading it back gives what reading
-    the file gives.
+    the file gives.  ``before``: the :func:`file_signature` taken before the
+    file was read; a file that changed since gets no head.
     """
     signature = _signature(os.path.abspath(path))
-    if signature is None:
+    if signature is None or (before is not None and signature != before):
         return None
     head = {k: v for k, v in result.items() if k != "details"}
     try:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
+from assay.results import file_signature
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -166,7 +167,7 @@ class Prepared:
 
     def output_for(self, task: Task, options: TaskOptions) -> TaskOutput | None:
         """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it."""
-        if _stamp(self.path) != self.stamp or dataclasses.replace(options, run_dir="") != REPORT_OPTIONS:
+        if file_signature(self.path) != self.stamp or dataclasses.replace(options, run_dir="") != REPORT_OPTIONS:
             return None
         if any(self.values.get(metric) != value for metric, value in task.have.items()):
             return None  # the summary shows a value the file did not hold
@@ -182,14 +183,6 @@ class Prepared:
         return out
 
 
-def _stamp(path: str) -> tuple[int, int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
 def prepare(result_path: str | os.PathLike[str], abbr: str, predictions: _Columns) -> Prepared | None:
     """The task output the summary's report pass will want of a result file just written.
 
@@ -201,10 +194,10 @@ def prepare(result_path: str | os.PathLike[str], abbr: str, predictions: _Column
     from assay.results import numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
-    stamp = _stamp(path)
+    stamp = file_signature(path)
     try:
         result = read_result(path)
-        if stamp is None or _stamp(path) != stamp:
+        if stamp is None or file_signature(path) != stamp:
             return None
         values = {} if "error" in result else {m: float(v) for m, v in numeric_metrics(result).items() if math.isfinite(v)}
         with bulk_allocations():

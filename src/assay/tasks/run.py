@@ -235,15 +235,16 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
     """``None`` when the existing result can be reused (its head kept in ``outcome``), else why not."""
-    from assay.results import read_result_without_details, result_head
+    from assay.results import file_signature, read_result_without_details, result_head
 
-    if not result_path.is_file():
+    before = file_signature(result_path)
+    if before is None or not result_path.is_file():
         return "no result yet"
     try:
         existing, _ = read_result_without_details(result_path)
     except AssayError as exc:
         return f"the existing result is unreadable ({exc})"
-    outcome.head = result_head(result_path, existing)
+    outcome.head = result_head(result_path, existing, before=before)
     if "error" in existing:
         return "the existing result records an error"
     meta = existing.get(META_KEY)
