@@ -182,3 +182,11 @@ def test_run_summarizes_without_reading_the_results_again(tmp_path: Path, monkey
     )
     again = json.loads((tmp_path / "again.json").read_text())
     assert summary["rows"] and {k: v for k, v in summary.items() if k != "time"} == {k: v for k, v in again.items() if k != "time"}
+    # reused results: the worker that checked each one hands its head over as well (a forked worker,
+    # starting from no remembered head, reads the file; this process does not)
+    read.clear()
+    monkeypatch.setattr(results, "_HEADS", {})
+    assert main(["run", str(cfg), "-w", str(work), "-r", "20240101_000000", "--no-report", "--workers", "2", "-o", str(tmp_path / "third.txt")]) == 0
+    assert not [p for p in read if "results" in p]
+    third = json.loads((tmp_path / "third.json").read_text())
+    assert {k: v for k, v in third.items() if k != "time"} == {k: v for k, v in again.items() if k != "time"}
