@@ -5,9 +5,9 @@ browser, the prediction file), computes what the run's statistics and the
 HTML report need of it — each metric's :class:`CellStat`, the unscorable
 counts, the :class:`SampleColumns` — and drops the details.  Tasks are
 independent: when the result files are large, they run in forked worker
-processes (one per idle CPU, at most :data:`MAX_WORKERS`), each holding the
-details of one task at a time and sending the compact output of each task
-back through a pipe as soon as it is done.
+processes (one per idle CPU, at most :data:`MAX_WORKERS`; the pool of
+:mod:`assay._pool`, as the eval's), each holding the details of one task at a
+time and sending the compact output of each task back as soon as it is done.
 
 The eval can do a task's work in the worker that has just written the result,
 while the predictions are still in memory (:func:`prepare`); the worker hands
@@ -23,10 +23,9 @@ import logging
 import math
 import os
 import pickle
-import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -336,108 +335,51 @@ def _cost(options: TaskOptions, task: Task) -> int:
 
 
 def _run_forked(tasks: Sequence[Task], options: TaskOptions, size: int) -> list[TaskOutput | None]:
-    """Run the tasks in ``size`` forked children; ``None`` for a task no child reported.
+    """Run the tasks in ``size`` forked workers (:class:`assay._pool.ForkPool`); ``None`` for a task no worker reported.
 
-    The children take the next task from a shared counter (largest first, so
-    that none is left with a big one at the end) and send each output back,
-    pickled, through a pipe; an exception a task raised is raised here.
+    The tasks go out largest first, so that no worker is left with a big one
+    at the end; an exception a task raised is raised here.
     """
-    order = sorted(range(len(tasks)), key=lambda i: -_cost(options, tasks[i]))
-    children: dict[int, int] = {}  # read end of the pipe → pid
-    try:
-        counter = _multiprocessing().get_context("fork").Value("i", 0)
-        for _ in range(size):
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the child, which leaves by os._exit
-                status = 1
-                try:
-                    os.close(read_end)
-                    for fd in children:
-                        os.close(fd)
-                    _child(tasks, options, order, counter, write_end)
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(write_end)
-            children[read_end] = pid
-    except OSError as exc:  # no shared memory, no more processes: the children started take every task
-        logger.info("could not start %d worker processes (%s); %d started", size, exc, len(children))
-        if not children:
-            return [None] * len(tasks)
+    from assay._pool import ForkPool
+
+    queue = sorted(range(len(tasks)), key=lambda i: _cost(options, tasks[i]))  # popped from the end: largest first
     outputs: list[TaskOutput | None] = [None] * len(tasks)
     failures: list[BaseException] = []
-    pending: dict[int, bytearray] = {fd: bytearray() for fd in children}
     try:
-        import selectors
-
-        with selectors.DefaultSelector() as selector:
-            for fd in children:
-                selector.register(fd, selectors.EVENT_READ)
-            while selector.get_map():
-                for key, _ in selector.select():
-                    chunk = os.read(key.fd, 1 << 20)
-                    if not chunk:  # the child is done (a message it could not finish is lost)
-                        selector.unregister(key.fd)
-                        continue
-                    pending[key.fd] += chunk
-                    for i, output in _messages(pending[key.fd]):
-                        if isinstance(output, BaseException):
-                            failures.append(output)
-                        else:
-                            outputs[i] = output
+        pool = ForkPool(size, partial(_work, tasks, options), name="assay-stats")
+    except OSError as exc:  # no more processes: the caller reads every task here
+        logger.info("could not start %d worker processes (%s)", size, exc)
+        return outputs
+    try:
+        while queue or pool.idle() < size:
+            while queue and pool.idle():
+                pool.submit(queue.pop())
+            for i, event in pool.events():
+                if event[0] == "output":
+                    outputs[i] = event[1]
+                elif event[0] == "error":
+                    failures.append(event[1])
+                elif event[0] == "died":
+                    logger.warning("a worker process reading the results ended: %s", event[1])
     except BaseException:
-        for pid in children.values():
-            with suppress(OSError):
-                os.kill(pid, signal.SIGTERM)
+        pool.terminate()
         raise
     finally:
-        for fd, pid in children.items():
-            os.close(fd)
-            _, status = os.waitpid(pid, 0)
-            if status:
-                code = os.waitstatus_to_exitcode(status)
-                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-                logger.warning("a worker process reading the results ended (%s)", how)
+        pool.close()
     if failures:
         raise failures[0]
     return outputs
 
 
-_HEADER = 8  # bytes of a message's length
-
-
-def _messages(buffer: bytearray) -> Iterator[Any]:
-    """Take each complete message off the front of ``buffer``: 8 bytes of length, then the pickled object."""
-    while len(buffer) >= _HEADER:
-        end = _HEADER + int.from_bytes(buffer[:_HEADER], "little")
-        if len(buffer) < end:
-            return
-        with memoryview(buffer) as view:
-            message = pickle.loads(view[_HEADER:end])
-        del buffer[:end]
-        yield message
-
-
-def _child(tasks: Sequence[Task], options: TaskOptions, order: list[int], counter: Any, fd: int) -> None:
-    """A child's loop: run the next task until none is left, each output pickled to ``fd``."""
-    with os.fdopen(fd, "wb") as out:
-        while True:
-            with counter.get_lock():
-                position = counter.value
-                counter.value = position + 1
-            if position >= len(order):
-                return
-            i = order[position]
-            item: tuple[int, Any]
-            try:
-                item = (i, run_task(tasks[i], options))
-            except Exception as exc:
-                item = (i, exc)
-            try:
-                data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception as exc:  # an output or exception that cannot be pickled
-                data = pickle.dumps((i, RuntimeError(f"{type(exc).__name__}: {exc}")))
-            out.write(len(data).to_bytes(_HEADER, "little"))  # see _messages
-            out.write(data)
-            out.flush()
+def _work(tasks: Sequence[Task], options: TaskOptions, i: int, emit: Callable[[tuple[Any, ...]], None]) -> None:
+    """A worker's part: task ``i``'s output, or the exception it raised."""
+    try:
+        output = run_task(tasks[i], options)
+    except Exception as exc:
+        try:
+            pickle.dumps(exc)
+        except Exception:  # an exception that cannot travel: its text does
+            exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+        emit(("error", exc))
+        return
+    emit(("output", output))

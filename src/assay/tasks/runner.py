@@ -21,20 +21,18 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import logging
 import multiprocessing
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
+from functools import partial
 from typing import Any, Protocol
 
 from assay._gc import bulk_allocations
+from assay._pool import Event, ForkPool
 from assay.results import remember_head
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
@@ -46,7 +44,6 @@ __all__ = ["Unit", "default_workers", "execute_unit", "run_tasks"]
 OnDone = Callable[[TaskOutcome, int, int], None]
 #: Called as ``on_shard(task_name, shards_done, shards_total, samples)`` when a shard finishes.
 OnShard = Callable[[str, int, int, int], None]
-Event = tuple[Any, ...]
 
 
 def default_workers() -> int:
@@ -141,9 +138,6 @@ class InlineBackend:
 
 # -- the local pool of forked workers -----------------------------------------------------------
 
-_TASKS: Sequence[EvalTask] = ()
-_OPTIONS: EvalOptions | None = None
-
 
 def _warm_imports() -> None:
     """Import the built-in components once per worker, before the first unit arrives.
@@ -162,127 +156,13 @@ def _warm_imports() -> None:
             logger.debug("warming %s failed", name, exc_info=True)
 
 
-def _worker_main(conn: Connection) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
-    _warm_imports()
-    assert _OPTIONS is not None
-    while True:
-        try:
-            unit = conn.recv()
-        except (EOFError, OSError):
-            return
-        if unit is None:
-            return
-        try:
-            execute_unit(unit, _TASKS, _OPTIONS, conn.send)
-        except Exception as exc:  # execute_unit's steps never raise for a task's failure; this is a bug guard
-            conn.send(("died", f"{type(exc).__name__}: {exc}"))
-        conn.send(("end",))
+def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
+    """``size`` forked workers running units of ``tasks`` (see :func:`execute_unit`)."""
+    return ForkPool(size, partial(_run_unit, tasks, options), warm=_warm_imports)
 
 
-@dataclass
-class _Worker:
-    proc: Any
-    conn: Connection
-    unit: Unit | None = None
-
-
-class ForkPool:
-    """``size`` forked worker processes, each running one unit at a time."""
-
-    def __init__(self, size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> None:
-        global _TASKS, _OPTIONS
-        _TASKS, _OPTIONS = tasks, options
-        _check_fork_safety()
-        self._ctx = multiprocessing.get_context("fork")
-        self._size = size
-        self._workers: list[_Worker] = [self._spawn() for _ in range(size)]
-
-    def _spawn(self) -> _Worker:
-        parent, child = self._ctx.Pipe(duplex=True)
-        # not a daemon: evaluators may start processes of their own (code sandboxes)
-        proc = self._ctx.Process(target=_worker_main, args=(child,), name="assay-worker", daemon=False)
-        proc.start()
-        child.close()
-        return _Worker(proc, parent)
-
-    def capacity(self) -> int:
-        return self._size
-
-    def submit(self, unit: Unit) -> None:
-        for worker in self._workers:
-            if worker.unit is None:
-                worker.unit = unit
-                with contextlib.suppress(OSError):  # a dead worker is reported by events()
-                    worker.conn.send(unit)
-                return
-        raise RuntimeError("no idle worker")  # pragma: no cover - the scheduler respects capacity()
-
-    def events(self) -> list[tuple[Unit, Event]]:
-        busy = [w for w in self._workers if w.unit is not None]
-        if not busy:
-            return []
-        waitables: list[Any] = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
-        ready = set(wait(waitables))
-        out: list[tuple[Unit, Event]] = []
-        for worker in busy:
-            if worker.conn not in ready and worker.proc.sentinel not in ready:
-                continue
-            lost = False
-            try:
-                while worker.unit is not None and worker.conn.poll():
-                    event = worker.conn.recv()
-                    out.append((worker.unit, event))
-                    if event[0] == "end":
-                        worker.unit = None
-            except (EOFError, OSError):
-                lost = True
-            if worker.unit is not None and (lost or not worker.proc.is_alive()):
-                code = worker.proc.exitcode
-                worker.proc.join(timeout=1)
-                how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit status {code}"
-                out.append((worker.unit, ("died", f"the worker process running it died ({how}; out of memory or killed)")))
-                out.append((worker.unit, ("end",)))
-                self._replace(worker)
-        return out
-
-    def _replace(self, dead: _Worker) -> None:
-        dead.conn.close()
-        self._workers[self._workers.index(dead)] = self._spawn()
-
-    def close(self) -> None:
-        global _TASKS, _OPTIONS
-        for worker in self._workers:
-            with contextlib.suppress(OSError):
-                worker.conn.send(None)
-        for worker in self._workers:
-            worker.proc.join(timeout=5)
-            if worker.proc.is_alive():
-                worker.proc.terminate()
-                worker.proc.join(timeout=5)
-            worker.conn.close()
-        _TASKS, _OPTIONS = (), None
-
-    def terminate(self) -> None:
-        for worker in self._workers:
-            if worker.proc.is_alive():
-                worker.proc.terminate()
-        for worker in self._workers:
-            worker.proc.join(timeout=5)
-
-
-def _check_fork_safety() -> None:
-    """Warn when this process has threads: a forked child inherits their locks but not the threads."""
-    extra = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
-    try:
-        os_threads = len(os.listdir("/proc/self/task"))
-    except OSError:
-        os_threads = 1
-    if extra or os_threads > 1:
-        logger.warning(
-            "forking workers while this process runs %d threads (%s); a library that started them may "
-            "misbehave in the workers", os_threads, ", ".join(extra) or "native"
-        )
+def _run_unit(tasks: Sequence[EvalTask], options: EvalOptions, unit: Unit, emit: Callable[[Event], None]) -> None:
+    execute_unit(unit, tasks, options, emit)
 
 
 # -- scheduling -------------------------------------------------------------------------------------
@@ -489,7 +369,7 @@ def run_tasks(
         if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
             backend = InlineBackend(tasks, options)
         else:
-            backend = ForkPool(workers, tasks, options)
+            backend = fork_pool(workers, tasks, options)
     units = plan_units(tasks, backend.capacity())
     try:
         drive(backend, scheduler, units)

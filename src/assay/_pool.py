@@ -1,0 +1,164 @@
+"""A pool of forked worker processes, each running one item at a time and reporting events back.
+
+The eval runner feeds it units of tasks, the statistics pass one result file
+per item.  A worker runs ``work(item, emit)``; every ``emit(event)`` reaches
+the parent as ``(item, event)``, and ``(item, ("end",))`` follows when the
+item is done.  When the process running an item is lost (killed, out of
+memory), the parent gets ``(item, ("died", message))`` and ``(item, ("end",))``
+and a new worker takes its place.
+
+Workers are forked from the calling process, so ``work`` and what it refers to
+(classes from config files, user modules) need no pickling; items and events
+cross the process boundary pickled.  Workers ignore Ctrl-C: the parent handles
+it and stops them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+__all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety"]
+
+logger = logging.getLogger(__name__)
+
+Event = tuple[Any, ...]
+Emit = Callable[[Event], None]
+#: What a worker runs for each item, reporting through ``emit``.
+Work = Callable[[Any, Emit], None]
+
+
+def _worker_main(conn: Connection, work: Work, warm: Callable[[], None] | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    if warm is not None:
+        warm()
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        try:
+            work(item, conn.send)
+        except Exception as exc:  # ``work`` reports its own failures; this is a guard against a bug in it
+            conn.send(("died", f"{type(exc).__name__}: {exc}"))
+        conn.send(("end",))
+
+
+@dataclass
+class _Worker:
+    proc: Any
+    conn: Connection
+    item: Any = None
+
+
+class ForkPool:
+    """``size`` forked workers running ``work``; ``warm`` runs once in each worker as it starts."""
+
+    def __init__(self, size: int, work: Work, *, warm: Callable[[], None] | None = None, name: str = "assay-worker") -> None:
+        check_fork_safety()
+        self._ctx = multiprocessing.get_context("fork")
+        self._work, self._warm, self._name = work, warm, name
+        self._size = size
+        self._workers: list[_Worker] = [self._spawn() for _ in range(size)]
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe(duplex=True)
+        # not daemons: work may start processes of its own (code sandboxes)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self._work, self._warm), name=self._name, daemon=False)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent)
+
+    def capacity(self) -> int:
+        return self._size
+
+    def idle(self) -> int:
+        """Workers without an item."""
+        return sum(1 for w in self._workers if w.item is None)
+
+    def submit(self, item: Any) -> None:
+        """Hand ``item`` to an idle worker (there must be one)."""
+        for worker in self._workers:
+            if worker.item is None:
+                worker.item = item
+                with contextlib.suppress(OSError):  # a dead worker is reported by events()
+                    worker.conn.send(item)
+                return
+        raise RuntimeError("no idle worker")
+
+    def events(self) -> list[tuple[Any, Event]]:
+        """Wait for the busy workers, then every ``(item, event)`` that has arrived."""
+        busy = [w for w in self._workers if w.item is not None]
+        if not busy:
+            return []
+        waitables: list[Any] = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
+        ready = set(wait(waitables))
+        out: list[tuple[Any, Event]] = []
+        for worker in busy:
+            if worker.conn not in ready and worker.proc.sentinel not in ready:
+                continue
+            lost = False
+            try:
+                while worker.item is not None and worker.conn.poll():
+                    event = worker.conn.recv()
+                    out.append((worker.item, event))
+                    if event[0] == "end":
+                        worker.item = None
+            except (EOFError, OSError):
+                lost = True
+            if worker.item is not None and (lost or not worker.proc.is_alive()):
+                code = worker.proc.exitcode
+                worker.proc.join(timeout=1)
+                how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit status {code}"
+                out.append((worker.item, ("died", f"the worker process running it died ({how}; out of memory or killed)")))
+                out.append((worker.item, ("end",)))
+                self._replace(worker)
+        return out
+
+    def _replace(self, dead: _Worker) -> None:
+        dead.conn.close()
+        self._workers[self._workers.index(dead)] = self._spawn()
+
+    def close(self) -> None:
+        """Let the workers finish and end."""
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+        for worker in self._workers:
+            worker.proc.join(timeout=5)
+            if worker.proc.is_alive():
+                worker.proc.terminate()
+                worker.proc.join(timeout=5)
+            worker.conn.close()
+
+    def terminate(self) -> None:
+        """Stop the workers now."""
+        for worker in self._workers:
+            if worker.proc.is_alive():
+                worker.proc.terminate()
+        for worker in self._workers:
+            worker.proc.join(timeout=5)
+
+
+def check_fork_safety() -> None:
+    """Warn when this process has threads: a forked child inherits their locks but not the threads."""
+    extra = [t.name for t in threading.enumerate() if t is not threading.current_thread()]
+    try:
+        os_threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        os_threads = 1
+    if extra or os_threads > 1:
+        logger.warning(
+            "forking workers while this process runs %d threads (%s); a library that started them may "
+            "misbehave in the workers", os_threads, ", ".join(extra) or "native"
+        )
