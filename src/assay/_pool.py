@@ -69,7 +69,13 @@ class ForkPool:
         self._ctx = multiprocessing.get_context("fork")
         self._work, self._warm, self._name = work, warm, name
         self._size = size
-        self._workers: list[_Worker] = [self._spawn() for _ in range(size)]
+        self._workers: list[_Worker] = []
+        try:
+            for _ in range(size):
+                self._workers.append(self._spawn())
+        except BaseException:  # no more processes, say: stop those already started
+            self.terminate()
+            raise
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -148,6 +154,7 @@ class ForkPool:
                 worker.proc.terminate()
         for worker in self._workers:
             worker.proc.join(timeout=5)
+            worker.conn.close()
 
 
 def check_fork_safety() -> None:
