@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-__all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety"]
+__all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety", "usable_cpus"]
 
 logger = logging.getLogger(__name__)
 
@@ -155,6 +155,14 @@ class ForkPool:
         for worker in self._workers:
             worker.proc.join(timeout=5)
             worker.conn.close()
+
+
+def usable_cpus() -> int:
+    """The number of CPU cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def check_fork_safety() -> None:

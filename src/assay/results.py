@@ -174,8 +174,9 @@ def remember_head(path: str | os.PathLike[str], head: tuple[tuple[int, int, int,
 
 
 def _known_head(path: str) -> dict[str, Any] | None:
-    known = _HEADS.get(os.path.abspath(path))
-    if known is None or known[0] != _signature(os.path.abspath(path)):
+    key = os.path.abspath(path)
+    known = _HEADS.get(key)
+    if known is None or known[0] != _signature(key):
         return None
     head = loads_json(known[1])
     return head if isinstance(head, dict) else None

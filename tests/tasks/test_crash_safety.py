@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from assay.results import META_KEY, read_result
+from tests.tasks._spawn import spawn_assay
 
 CONFIG = """
 import time
@@ -42,20 +41,10 @@ def _setup(tmp_path: Path) -> Path:
     return cfg
 
 
-def _assay(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "assay", *args],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-
 def test_sigkill_leaves_no_truncated_results_and_rerun_completes(tmp_path: Path) -> None:
     cfg = _setup(tmp_path)
     work = tmp_path / "work"
-    proc = _assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    proc = spawn_assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
     results = work / "RUN" / "results" / "m"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(list(results.glob("*.json"))) < 3:
@@ -68,12 +57,12 @@ def test_sigkill_leaves_no_truncated_results_and_rerun_completes(tmp_path: Path)
         result = read_result(path)  # raises on a truncated file
         assert "accuracy" in result and len(result["details"]) == 5000
 
-    rerun = _assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    rerun = spawn_assay("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", cwd=tmp_path)
     assert rerun.wait(timeout=300) == 0
     finished = sorted(results.glob("*.json"))
     assert len(finished) == 12
     # the same results as an uninterrupted run
-    clean = _assay("eval", str(cfg), "-w", str(tmp_path / "clean"), "-r", "RUN", "--workers", "2", cwd=tmp_path)
+    clean = spawn_assay("eval", str(cfg), "-w", str(tmp_path / "clean"), "-r", "RUN", "--workers", "2", cwd=tmp_path)
     assert clean.wait(timeout=300) == 0
     for path in finished:
         resumed = read_result(path)

@@ -7,9 +7,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
+
+from tests.tasks._spawn import spawn_assay
 
 CONFIG = """
 import time
@@ -41,13 +42,8 @@ def _setup(tmp_path: Path) -> Path:
 
 
 def _assay(cfg: Path, work: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "assay", "eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", "--shard-size", "5"],
-        cwd=cfg.parent,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    args = ("eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "2", "--shard-size", "5")
+    return spawn_assay(*args, cwd=cfg.parent, stderr=subprocess.PIPE)
 
 
 def test_killed_sharded_run_resumes_to_the_same_result(tmp_path: Path) -> None:

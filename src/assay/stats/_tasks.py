@@ -232,16 +232,11 @@ def _fork_allowed() -> bool:
     )
 
 
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
-
-
 def _idle_cpus() -> int:
     """The CPUs no other process is using now, by the count of runnable tasks (Linux), else by the load average."""
-    cpus = _cpus()
+    from assay._pool import usable_cpus
+
+    cpus = usable_cpus()
     busy: float | None = None
     try:
         with open("/proc/loadavg", "rb") as fh:  # "0.52 0.58 0.59 2/371 12345": 2 runnable now, this one included

@@ -24,7 +24,6 @@ from __future__ import annotations
 import heapq
 import logging
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from assay._gc import bulk_allocations
-from assay._pool import Event, ForkPool
+from assay._pool import Event, ForkPool, usable_cpus
 from assay.results import remember_head
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
@@ -47,11 +46,8 @@ OnShard = Callable[[str, int, int, int], None]
 
 
 def default_workers() -> int:
-    """The number of CPU cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    """The number of CPU cores this process may use (one worker each)."""
+    return usable_cpus()
 
 
 @dataclass(frozen=True)
