@@ -32,7 +32,7 @@ from typing import Any
 
 from assay.errors import ConfigError
 
-__all__ = ["InertComponent", "install", "is_inert", "read_base"]
+__all__ = ["InertComponent", "install", "is_inert", "origin", "read_base"]
 
 
 @contextmanager
@@ -250,3 +250,21 @@ def install() -> None:
     """Make ``opencompass.*`` and ``mmengine.config`` importable (idempotent)."""
     if _FINDER not in sys.meta_path:
         sys.meta_path.append(_FINDER)
+
+
+def origin(obj: Any) -> str:
+    """Which implementation serves a resolved component, for plans and dry runs.
+
+    One of ``'built in'`` (assay's own), ``'OpenCompass'`` (OpenCompass's own
+    code, when it is installed and serves the name), ``'stand-in'`` (a name
+    assay does not implement: the task using it cannot run) and
+    ``'user-registered'`` (anything else: the user's or a plugin's code).
+    """
+    if getattr(obj, "_assay_standin", False):
+        return "stand-in"
+    module = getattr(obj, "__module__", "") or ""
+    if module == "assay" or module.startswith("assay."):
+        return "built in"
+    if module == "opencompass" or module.startswith("opencompass."):
+        return "stand-in" if is_inert(obj) else "OpenCompass"
+    return "user-registered"
