@@ -12,3 +12,59 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+OPENCOMPASS_VERSION = "0.5.4"
+
+
+def _opencompass_library() -> tuple[Path | None, str]:
+    """A folder holding ``opencompass/configs`` of OpenCompass 0.5.4, or why there is none.
+
+    ``ASSAY_OPENCOMPASS`` names one (an unpacked wheel or a checkout); otherwise the
+    wheel is fetched once from the package index with ``pip download --no-deps`` and
+    unpacked into a cache folder (``ASSAY_TEST_CACHE``, default ``~/.cache/assay-tests``).
+    """
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
+    named = os.environ.get("ASSAY_OPENCOMPASS")
+    if named:
+        root = Path(named)
+        if (root / "opencompass" / "configs").is_dir():
+            return root, ""
+        return None, f"ASSAY_OPENCOMPASS={named} holds no opencompass/configs"
+    cache = Path(os.environ.get("ASSAY_TEST_CACHE") or Path.home() / ".cache" / "assay-tests")
+    root = cache / f"opencompass-{OPENCOMPASS_VERSION}"
+    if (root / "opencompass" / "configs").is_dir():
+        return root, ""
+    wheels = cache / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    found = sorted(wheels.glob(f"opencompass-{OPENCOMPASS_VERSION}-*.whl"))
+    if not found:
+        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"opencompass=={OPENCOMPASS_VERSION}", "-d", str(wheels)]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return None, f"cannot download opencompass=={OPENCOMPASS_VERSION}: {exc}"
+        found = sorted(wheels.glob(f"opencompass-{OPENCOMPASS_VERSION}-*.whl"))
+        if done.returncode != 0 or not found:
+            return None, f"cannot download opencompass=={OPENCOMPASS_VERSION}: {done.stderr.strip()[-300:]}"
+    partial = root.with_name(root.name + ".partial")
+    with zipfile.ZipFile(found[0]) as zf:
+        zf.extractall(partial)
+    partial.rename(root)
+    return root, ""
+
+
+@pytest.fixture(scope="session")
+def oc_library() -> Path:
+    """OpenCompass 0.5.4's files (its config library under ``opencompass/configs``).
+
+    Skips, saying why, where they cannot be had.
+    """
+    root, why = _opencompass_library()
+    if root is None:
+        pytest.skip(why)
+    return root
