@@ -25,7 +25,13 @@ _DEFAULT_WORK_DIR = "outputs/default"
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("config", help="Python config file")
+    p.add_argument(
+        "config",
+        nargs="?",
+        default=None,
+        help="Python config file; without it, the newest config dumped in WORK_DIR/TIMESTAMP/configs/ "
+        "(by OpenCompass or assay) of the run -r names",
+    )
     p.add_argument("-w", "--work-dir", help="parent of the timestamped run directories (default: the config's work_dir, else outputs/default)")
     p.add_argument(
         "-r",
@@ -51,6 +57,12 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         "allows it (default: the config's eval.shard_size, else 10000; 0 never splits)",
     )
     p.add_argument("--ray", metavar="ADDRESS", default=None, help="run the tasks on the Ray cluster at ADDRESS ('auto': the local one)")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="load and plan only: one line per task (its components, which implementation serves each, "
+        "where references come from); exit 0 when every task can run, 1 when some cannot",
+    )
     p.add_argument(
         "--dump-eval-details",
         action=argparse.BooleanOptionalAction,
@@ -186,9 +198,28 @@ def _setup_logging(verbose: int) -> None:
 
 
 def _load(args: argparse.Namespace) -> Any:
+    """The config file given, or the newest one dumped in the run directory ``-w``/``-r`` name.
+
+    In the second case ``args.work_dir`` and ``args.reuse`` are set to that run
+    (a dumped config's own ``work_dir`` is not used).
+    """
     from assay.config import load_config
 
-    return load_config(args.config)
+    if args.config is not None:
+        return load_config(args.config)
+    from assay.errors import ConfigError
+    from assay.workdir import newest_dumped_config, resolve_run_dir
+
+    if args.reuse is None:
+        raise ConfigError(
+            "no CONFIG given: name a config file, or a run directory with -w WORK_DIR -r TIMESTAMP "
+            "(-r alone: the latest) to read the config dumped in its configs/ folder"
+        )
+    run_dir = resolve_run_dir(args.work_dir or _DEFAULT_WORK_DIR, args.reuse, must_exist=True)
+    path = newest_dumped_config(run_dir)
+    args.work_dir, args.reuse = str(run_dir.root.parent), run_dir.root.name
+    sys.stderr.write(f"config: {path}\n")
+    return load_config(path)
 
 
 def _work_dir(args: argparse.Namespace, config: Any) -> str:
@@ -251,6 +282,12 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
+    if args.dry_run:
+        if then_summarize:
+            from assay.summarize import validate_summarizer_config
+
+            validate_summarizer_config(_summary_config(config, str(run_dir.root)))
+        return _dry_run(tasks, run_dir)
     options = EvalOptions(
         run_dir=run_dir,
         dump_details=_dump_details(args, config),
@@ -271,8 +308,9 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         suffix += 1
     atomic_write_text(dumped, dump_config_source(config.variables))
     sys.stderr.write(f"run directory: {run_dir.root}\n")
+    tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))
-    outcomes = run_tasks(
+    outcomes = blocked + run_tasks(
         tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, runner=runner
     )
     failed = [o for o in outcomes if o.failed]
@@ -288,6 +326,45 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
             sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
         return 1
     return status
+
+
+def _dry_run(tasks: list[Any], run_dir: Any) -> int:
+    """Print the check of every task (see :func:`assay.tasks.plan.check_tasks`); 0 when all can run, else 1."""
+    from assay.tasks.plan import check_tasks
+
+    checks = check_tasks(tasks, predictions=True)
+    out = sys.stdout
+    out.write(f"run directory: {run_dir.root}{'' if run_dir.root.is_dir() else ' (new)'}\n")
+    for check in checks:
+        out.write(check.line() + "\n")
+        for note in check.notes:
+            out.write(f"         {note}\n")
+        for problem in check.problems:
+            out.write(f"         cannot run: {problem}\n")
+    blocked = [c for c in checks if not c.can_run]
+    out.write(f"{len(checks)} tasks: {len(checks) - len(blocked)} can run, {len(blocked)} cannot\n")
+    if blocked:
+        out.write("tasks that cannot run:\n")
+        for c in blocked:
+            out.write(f"  {c.name}: {'; '.join(c.problems)}\n")
+    return 1 if blocked else 0
+
+
+def _blocked_tasks(tasks: list[Any], options: Any) -> tuple[list[Any], list[Any]]:
+    """Split off the tasks that cannot run (a stand-in component, a test set needed but absent):
+    each gets its error result now, before anything runs; the others are returned to run."""
+    from assay.tasks.plan import check_tasks
+    from assay.tasks.run import fail_task
+
+    runnable, blocked = [], []
+    for task, check in zip(tasks, check_tasks(tasks, predictions=False)):
+        if check.can_run:
+            runnable.append(task)
+            continue
+        message = "; ".join(check.problems)
+        sys.stderr.write(f"{task.name} cannot run: {message}\n")
+        blocked.append(fail_task(task, options, message, error_type="ConfigError"))
+    return runnable, blocked
 
 
 def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from assay.errors import InputFileError
 
-__all__ = ["LATEST", "RunDir", "new_timestamp", "resolve_run_dir"]
+__all__ = ["LATEST", "RunDir", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
 
 LATEST = "latest"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
@@ -105,3 +105,31 @@ def _runs(work_dir: Path) -> list[str]:
         return named
     # other names (e.g. copied run folders) still count, as in OpenCompass
     return sorted(p.name for p in work_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+_DUMP_NAME = re.compile(r"^(\d{8}_\d{6})_")
+
+
+def newest_dumped_config(run_dir: RunDir) -> Path:
+    """The newest config dumped in ``<run_dir>/configs/``.
+
+    OpenCompass (and assay) write the full config of every invocation there as
+    ``<YYYYmmdd_HHMMSS>_<pid>.py``; the newest is the one with the latest time
+    in its name, then the latest modification time.
+
+    Raises:
+        InputFileError: naming the folder, when it holds no ``.py`` file.
+    """
+    folder = run_dir.configs
+    try:
+        found = [p for p in folder.iterdir() if p.suffix == ".py" and p.is_file()]
+    except OSError:
+        found = []
+    if not found:
+        raise InputFileError(f"{folder} holds no dumped config (<YYYYmmdd_HHMMSS>_<pid>.py); give the config file instead")
+
+    def key(path: Path) -> tuple[str, int, str]:
+        match = _DUMP_NAME.match(path.name)
+        return (match.group(1) if match else "", path.stat().st_mtime_ns, path.name)
+
+    return max(found, key=key)

@@ -105,6 +105,12 @@ def _dataset_base() -> dict[str, Any]:
     return {"BaseDataset": BaseDataset}
 
 
+def _data_path_names() -> dict[str, Any]:
+    from assay.datasets.location import get_data_path
+
+    return {"get_data_path": get_data_path}
+
+
 def _read_base() -> dict[str, Any]:
     return {"read_base": read_base}
 
@@ -148,7 +154,8 @@ _SPECS: dict[str, _Spec] = {
     "opencompass.datasets": _Spec(
         sources=("assay.datasets", *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_dataset_base
     ),
-    "opencompass.utils": _Spec(sources=_POSTPROCESS_SOURCES),
+    "opencompass.utils": _Spec(sources=_POSTPROCESS_SOURCES, names=_data_path_names),
+    "opencompass.utils.datasets": _Spec(names=_data_path_names),
     "opencompass.utils.text_postprocessors": _Spec(sources=_POSTPROCESS_SOURCES),
     "opencompass.models": _Spec(sources=("assay.judge",), inert=_any_capword),
     "opencompass.partitioners": _Spec(inert=_any_capword),

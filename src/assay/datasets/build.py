@@ -18,19 +18,20 @@ builds the ``datasets.Dataset`` on first use.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from assay.datasets.location import get_data_path, is_dataset_id
 from assay.datasets.reader import select_indices
 from assay.datasets.table import RowTable, TableView, column_values, hf_dataset, to_table
 from assay.errors import ConfigError, InputFileError
 from assay.postprocess.chain import build_postprocessor
 from assay.registry import LOAD_DATASET, resolve_type
 
-__all__ = ["FRAMEWORK_KEYS", "TestSet", "build_test_set"]
+__all__ = ["FRAMEWORK_KEYS", "TestSet", "build_test_set", "build_gold_test_set"]
 
 #: Dataset-config keys that belong to assay, not to the loader.
 FRAMEWORK_KEYS = frozenset({"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k", "summarizer"})
@@ -142,7 +143,10 @@ def build_test_set(
 
     Args:
         dataset_cfg: the dataset's config dict.
-        resolve_path: maps a relative ``path`` option to a file (default: as is).
+        resolve_path: maps a relative ``path`` option to a file (default: as
+            is); a dataset id (``'opencompass/gsm8k'``) is given to the loader
+            unchanged, which resolves it with
+            :func:`~assay.datasets.location.get_data_path`.
         where: how to name this dataset in error messages.
     """
     abbr = dataset_cfg.get("abbr", "dataset")
@@ -150,9 +154,12 @@ def build_test_set(
     kwargs = {k: v for k, v in dataset_cfg.items() if k not in FRAMEWORK_KEYS}
     files: list[Path] = []
     if isinstance(kwargs.get("path"), str):
-        resolved = resolve_path(kwargs["path"]) if resolve_path else Path(kwargs["path"])
-        kwargs["path"] = str(resolved)
-        files.append(resolved)
+        if is_dataset_id(kwargs["path"]):  # the loader resolves it, as OpenCompass's loaders do; never rewritten
+            files.append(Path(get_data_path(kwargs["path"])))
+        else:
+            resolved = resolve_path(kwargs["path"]) if resolve_path else Path(kwargs["path"])
+            kwargs["path"] = str(resolved)
+            files.append(resolved)
     reader_cfg = dict(dataset_cfg.get("reader_cfg") or {})
     load_table = getattr(loader, "load_table", None)
     load = getattr(loader, "load", None)
@@ -197,6 +204,92 @@ def build_test_set(
             fingerprint = _fingerprint(fingerprint, "post", output_column, _digest_cfg(eval_cfg.get("dataset_postprocessor")))
         test.references = test.column(output_column)
     test.fingerprint = _fingerprint(fingerprint, "rows", str(abbr), str(n))
+    return test
+
+
+def build_gold_test_set(
+    dataset_cfg: dict[str, Any],
+    gold: Sequence[Any] | None,
+    *,
+    length: int | None = None,
+    needs_references: bool = True,
+    where: str = "dataset",
+    source: str = "the prediction files",
+    reason: str | None = None,
+) -> TestSet:
+    """The test set of a dataset whose files are not read: references from the predictions' ``gold``.
+
+    OpenCompass's inferencers write each row's reference (the test set's
+    ``output_column``, before any ``dataset_postprocessor``) into the
+    prediction record as ``gold``.  This builds the test set the evaluator sees
+    from those values: one row per prediction record (``n`` runs, run-major),
+    with the ``output_column`` holding ``gold`` after ``dataset_postprocessor``
+    (as :func:`build_test_set` applies it to the test set) and the
+    ``subdivision``/``idx`` columns.  ``test_range`` is not applied: the
+    prediction files hold the rows that were inferred.
+
+    Args:
+        dataset_cfg: the dataset's config dict.
+        gold: each prediction record's ``gold`` (``None`` where a record has none).
+        length: the number of prediction records (default: ``len(gold)``).
+        needs_references: fail when the records have no ``gold`` (when
+            ``False``, the evaluator takes no references and ``references`` is ``None``).
+        where: how to name this dataset in error messages.
+        source: the prediction file(s), for messages.
+        reason: why the test set is not read (where it was looked for), for messages.
+
+    Raises:
+        InputFileError: the records cannot be split into ``n`` runs, or have no ``gold``.
+
+    >>> ts = build_gold_test_set({'abbr': 'd', 'n': 2, 'reader_cfg': {'output_column': 'answer'},
+    ...                          'eval_cfg': {'dataset_postprocessor': {'type': 'first-capital'}}},
+    ...                         ['a B', 'C', 'a B', 'C'])
+    >>> ts.size, ts.n, ts.references, ts.column('idx')
+    (2, 2, ['B', 'C', 'B', 'C'], [0, 1, 0, 1])
+    """
+    abbr = str(dataset_cfg.get("abbr", "dataset"))
+    n = dataset_cfg.get("n", 1)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ConfigError(f"{where}: n={n!r} must be a positive integer")
+    total = len(gold) if gold is not None else (length or 0)
+    if total % n:
+        raise InputFileError(f"{where}: {source} holds {total} records, which cannot be split into n={n} runs of equal size")
+    size = total // n
+    reader_cfg = dict(dataset_cfg.get("reader_cfg") or {})
+    output_column = reader_cfg.get("output_column")
+    has_gold = gold is not None and any(g is not None for g in gold)
+    if output_column is not None and not has_gold and needs_references:
+        why = f" ({reason})" if reason else ""
+        raise InputFileError(
+            f"{where}: the references must come from the prediction files' `gold`{why}, "
+            f"but the records of {source} have no `gold` field"
+        )
+    rows: list[dict[str, Any]] = [{"subdivision": abbr, "idx": i % size if size else 0} for i in range(total)]
+    values: list[Any] | None = None
+    if output_column is not None and gold is not None and has_gold:
+        values = list(gold)
+        for row, value in zip(rows, values):
+            row[output_column] = value
+    digest = hashlib.sha256(repr(values).encode()).hexdigest()
+    test = TestSet(
+        source=RowTable(rows, f"{where}: the `gold` references of {source}"),
+        references=None,
+        output_column=None,
+        size=size,
+        n=n,
+        abbr=abbr,
+        runs_in_source=True,
+        fingerprint=_fingerprint(_digest_cfg(dataset_cfg), "gold", digest),
+    )
+    if values is not None and isinstance(output_column, str):
+        test.output_column = output_column
+        eval_cfg = dataset_cfg.get("eval_cfg") or {}
+        post = build_postprocessor(eval_cfg.get("dataset_postprocessor"), where=f"{where}.eval_cfg.dataset_postprocessor")
+        if post is not None:
+            test.post_values = [post(v) for v in values]
+            _check_column(test.post_values, where)
+            test.replaced = (output_column,)
+        test.references = test.column(output_column)
     return test
 
 

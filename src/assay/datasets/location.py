@@ -16,6 +16,11 @@ Nothing is ever downloaded: ``DATASET_SOURCE=ModelScope`` or ``HF`` is refused
 with an error, and a missing location is returned unchanged for the loader to
 report (naming the path it looked for).
 
+:func:`locate_data` is what assay itself uses for a dataset config's ``path``:
+a dataset id resolves as above and is never rewritten; any other relative path
+is looked for in the working directory, then in the config file's folder, then
+where OpenCompass would look (``$COMPASS_DATA_CACHE``, ``~/.cache/opencompass``).
+
 Example:
     >>> import os
     >>> _ = os.environ.pop('COMPASS_DATA_CACHE', None)
@@ -30,11 +35,12 @@ from __future__ import annotations
 import functools
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from assay.errors import ConfigError, InputFileError
 
-__all__ = ["get_data_path", "is_dataset_id", "local_location"]
+__all__ = ["DataLocation", "get_data_path", "is_dataset_id", "local_location", "locate_data"]
 
 _TABLE = Path(__file__).with_name("data_locations.json")
 
@@ -57,7 +63,11 @@ def is_dataset_id(value: object) -> bool:
 
 
 def local_location(dataset_id: str) -> str:
-    """The local path OpenCompass's table gives ``dataset_id``, or ``dataset_id`` itself."""
+    """The local path OpenCompass's table gives ``dataset_id``, or ``dataset_id`` itself.
+
+    >>> local_location('opencompass/gsm8k'), local_location('data/mine.jsonl')
+    ('./data/gsm8k/', 'data/mine.jsonl')
+    """
     return _locations().get(dataset_id, dataset_id)
 
 
@@ -65,7 +75,19 @@ def get_data_path(dataset_id: str, local_mode: bool = False) -> str:
     """Resolve a dataset id or path to the local path OpenCompass would read.
 
     ``local_mode=True`` skips the table (OpenCompass's loaders pass it for data
-    that is always local).
+    that is always local) and, as in OpenCompass, does not consult
+    ``DATASET_SOURCE``.
+
+    Raises:
+        ConfigError: ``DATASET_SOURCE`` asks for a hub (``ModelScope``, ``HF``).
+        InputFileError: ``dataset_id`` is not a non-empty string.
+
+    >>> import os, tempfile
+    >>> cache = tempfile.mkdtemp()
+    >>> os.environ['COMPASS_DATA_CACHE'] = cache
+    >>> get_data_path('opencompass/gsm8k') == os.path.join(cache, './data/gsm8k/')
+    True
+    >>> _ = os.environ.pop('COMPASS_DATA_CACHE')
     """
     if not isinstance(dataset_id, str) or not dataset_id:
         raise InputFileError(f"dataset path must be a non-empty string, got {dataset_id!r}")
@@ -74,19 +96,106 @@ def get_data_path(dataset_id: str, local_mode: bool = False) -> str:
     cache_dir = os.environ.get("COMPASS_DATA_CACHE", "")
     if local_mode:
         return _existing_or_default(os.path.join(cache_dir, dataset_id))
+    _refuse_hub(dataset_id)
+    return _existing_or_default(os.path.join(cache_dir, local_location(dataset_id)))
+
+
+def _refuse_hub(dataset_id: str) -> None:
     source = os.environ.get("DATASET_SOURCE")
     if source in ("ModelScope", "HF"):
         raise ConfigError(
             f"DATASET_SOURCE={source} asks to fetch {dataset_id!r} from a hub; assay reads local files only. "
             "Unset DATASET_SOURCE and put the data under ./data (or $COMPASS_DATA_CACHE) in OpenCompass's layout."
         )
-    return _existing_or_default(os.path.join(cache_dir, local_location(dataset_id)))
+
+
+def _fallback(path: str) -> str:
+    return os.path.join(os.path.expanduser("~"), ".cache", "opencompass", path)
 
 
 def _existing_or_default(path: str) -> str:
     if os.path.exists(path):
         return path
-    fallback = os.path.join(os.path.expanduser("~"), ".cache", "opencompass", path)
+    fallback = _fallback(path)
     if os.path.exists(fallback):
         return fallback
     return path
+
+
+@dataclass(frozen=True)
+class DataLocation:
+    """Where a dataset config's ``path`` points.
+
+    Attributes:
+        value: the ``path`` as the config gives it.
+        path: the location found, or, when nothing exists, the one a loader
+            will be given (a dataset id's location in OpenCompass's layout, or
+            the path relative to the config's folder).
+        exists: whether anything exists at ``path``.
+        looked_at: every place looked at, in order.
+        dataset_id: ``value`` is a dataset id of OpenCompass's table.
+    """
+
+    value: str
+    path: Path
+    exists: bool
+    looked_at: tuple[str, ...]
+    dataset_id: bool = False
+
+    def describe(self) -> str:
+        """Where the data is, or every place it was looked for.
+
+        >>> DataLocation('d.jsonl', Path('/c/d.jsonl'), False, ('d.jsonl', '/c/d.jsonl')).describe()
+        "'d.jsonl' not found (looked for d.jsonl, /c/d.jsonl)"
+        """
+        kind = "dataset id " if self.dataset_id else ""
+        if self.exists:
+            return f"{kind}{self.value!r} at {self.path}"
+        return f"{kind}{self.value!r} not found (looked for {', '.join(self.looked_at)})"
+
+
+def locate_data(value: str, config_dir: str | os.PathLike[str] | None = None) -> DataLocation:
+    """Find the data a dataset config's ``path`` names.
+
+    * A dataset id resolves as :func:`get_data_path` resolves it (OpenCompass's
+      layout under the working directory or ``$COMPASS_DATA_CACHE``, then
+      ``~/.cache/opencompass``); it is never taken relative to the config's folder.
+    * An absolute path (``~`` expanded) is taken as is.
+    * Any other path is looked for in the working directory, then in
+      ``config_dir``, then under ``$COMPASS_DATA_CACHE`` and
+      ``~/.cache/opencompass`` (where OpenCompass's loaders would look); when
+      none exists, the path relative to ``config_dir`` is the one given.
+
+    Raises:
+        ConfigError: a dataset id while ``DATASET_SOURCE`` asks for a hub.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / 'x.jsonl').write_text('{}')
+    >>> loc = locate_data('x.jsonl', d)
+    >>> loc.exists, loc.path == d / 'x.jsonl'
+    (True, True)
+    >>> locate_data('opencompass/gsm8k', d).path.parts[-2:]
+    ('data', 'gsm8k')
+    """
+    if is_dataset_id(value):
+        _refuse_hub(value)
+        first = os.path.join(os.environ.get("COMPASS_DATA_CACHE", ""), local_location(value))
+        found = get_data_path(value)
+        looked = (first, _fallback(first))
+        return DataLocation(value, Path(found), os.path.exists(found), looked, dataset_id=True)
+    p = Path(os.path.expanduser(value))
+    if p.is_absolute():
+        return DataLocation(value, p, p.exists(), (str(p),))
+    candidates: list[Path] = [p]
+    if config_dir is not None:
+        candidates.append(Path(config_dir) / p)
+    cache_dir = os.environ.get("COMPASS_DATA_CACHE", "")
+    if cache_dir:
+        candidates.append(Path(cache_dir) / p)
+    candidates.append(Path(_fallback(str(p))))
+    for candidate in candidates:
+        if candidate.exists():
+            return DataLocation(value, candidate, True, tuple(map(str, candidates)))
+    given = Path(config_dir) / p if config_dir is not None else p
+    return DataLocation(value, given, False, tuple(map(str, candidates)))

@@ -74,9 +74,10 @@ def build_report_data(
         max_text: longest text kept per sample and field.
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets"}``; each row cell has
-        ``v`` (value or ``None``), ``tip`` (the hover text) and, with an
-        interval, ``lo``/``hi``.
+        ``{"time", "models", "rows", "groups", "datasets", "gold"}``; each row
+        cell has ``v`` (value or ``None``), ``tip`` (the hover text), with an
+        interval ``lo``/``hi``, and ``gold`` when its references came from the
+        prediction files' ``gold`` (``"gold"`` lists those results with why).
     """
     from assay.stats import load_run_config, run_stats, sample_tables, summary_groups_of, summary_view
     from assay.stats._groups import group_plan
@@ -134,6 +135,10 @@ def build_report_data(
                         tip.append(f"if all unscorable were wrong / right: {lo:.2f} / {hi:.2f}")
                 elif u is not None and u.describe():
                     tip.append(u.describe())
+                gold_reason = view.gold_references.get((column, abbr))
+                if gold_reason is not None:
+                    cell["gold"] = True
+                    tip.append(f"references from the prediction files' gold: {gold_reason}")
                 cell["tip"] = "\n".join(tip)
             cells.append(cell)
         rows.append({"dataset": abbr, "version": row.get("version", "-"), "metric": metric,
@@ -171,8 +176,9 @@ def build_report_data(
         table = _sample_table(tables, columns, abbr)
         if table is not None:
             datasets.append(table)
+    gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     return {"time": view.time, "run": root.name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets}
+            "datasets": datasets, "gold": gold}
 
 
 def _payload(value: Any) -> bytes:
@@ -205,10 +211,24 @@ def _cell_html(cell: dict[str, Any]) -> str:
     parts = [f'<span class="v">{v:.2f}</span>']
     if "lo" in cell:
         parts.append(f'<span class="ci">[{cell["lo"]:.2f}, {cell["hi"]:.2f}]</span>')
+    if cell.get("gold"):
+        parts.append('<span class="gold" title="references from the prediction files\' gold">ᵍ</span>')
     if cell.get("u"):
         bounds = f" {cell['blo']:.1f}–{cell['bhi']:.1f}" if "blo" in cell else ""
         parts.append(f'<span class="unsc">⚠{cell["u"]}{bounds}</span>')
     return f'<td class="num" title="{tip}">{"".join(parts)}</td>'
+
+
+def _gold_note(gold: list[dict[str, Any]]) -> list[str]:
+    """The note naming the results whose references came from the prediction files' ``gold``."""
+    if not gold:
+        return []
+    esc = html.escape
+    items = "".join(f"<li>{esc(g['model'])} / {esc(g['dataset'])}: {esc(g['reason'])}</li>" for g in gold)
+    return [
+        '<div class="note gold-note" id="gold-references"><p>ᵍ References taken from the prediction files\' '
+        f"<code>gold</code> field (the test set was not read):</p><ul>{items}</ul></div>"
+    ]
 
 
 def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
@@ -286,6 +306,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
         "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
         "Hover a cell for how its interval was computed, or why it is “-”.</p>",
+        *_gold_note(data.get("gold") or []),
         '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
         "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
     ]

@@ -45,6 +45,8 @@ class SummaryView:
         cell_errors: (column, abbr) → why the model has no value there.
         rows: the table rows (``row_json`` dicts) when known.
         time: the summary's time stamp, when known.
+        gold_references: (column, abbr) → why that result's references came
+            from the prediction files' ``gold``.
     """
 
     columns: list[str]
@@ -56,6 +58,7 @@ class SummaryView:
     rows: list[dict[str, Any]] = field(default_factory=list)
     time: str = ""
     group_definitions: list[dict[str, Any]] | None = None
+    gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
@@ -87,6 +90,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             values={c: {a: dict(m) for a, m in per.items()} for c, per in scores.values.items()},
             cell_errors=dict(scores.cell_errors),
             time=str(getattr(summary, "time_str", "") or ""),
+            gold_references=dict(getattr(scores, "gold_references", None) or {}),
         )
         table = getattr(summary, "table", None)
         if table:
@@ -122,6 +126,11 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
         rows=list(summary.get("rows") or []),
         time=str(summary.get("time") or ""),
         group_definitions=summary.get("group_definitions"),
+        gold_references={
+            (str(g.get("model")), str(g.get("dataset"))): str(g.get("reason", ""))
+            for g in summary.get("references_from_gold") or []
+            if isinstance(g, Mapping)
+        },
     )
 
 
@@ -156,6 +165,9 @@ def _view_from_results(run_dir: Path) -> SummaryView:
                 abbrs.setdefault(path.stem, None)
                 continue
             abbrs.setdefault(path.stem, None)
+            meta = result.get("_meta")
+            if isinstance(meta, dict) and meta.get("references") == "gold":
+                view.gold_references[(column, path.stem)] = str(meta.get("references_note") or "")
             if "error" in result:
                 view.cell_errors[(column, path.stem)] = f"evaluation failed: {result['error']}"
                 continue

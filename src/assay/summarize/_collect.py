@@ -282,6 +282,11 @@ class _ModelReader:
 
     def _accept(self, abbr: str, rel: str, result: dict[str, Any]) -> dict[str, Any] | None:
         scores, column = self.scores, self.column
+        meta = result.get(META_KEY)
+        if isinstance(meta, dict) and meta.get("references") == "gold":
+            reason = str(meta.get("references_note") or "the test set was not read")
+            scores.gold_references[(column, abbr)] = reason
+            logger.info("summary: %s / %s: references from the prediction files' `gold` (%s)", column, abbr, reason)
         scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
         if "error" in result:
             message = f"evaluation failed: {result['error']}"

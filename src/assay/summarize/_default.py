@@ -273,7 +273,11 @@ class DefaultSummarizer:
         time_str: str,
         extra: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """The machine-readable summary: every row and cell, every score, every error and warning."""
+        """The machine-readable summary: every row and cell, every score, every error and warning.
+
+        ``references_from_gold`` (present when any) lists the results whose
+        references were taken from the prediction files' ``gold``, with why.
+        """
         payload: dict[str, Any] = {
             "time": time_str,
             "summarizer": type(self).__name__,
@@ -287,6 +291,10 @@ class DefaultSummarizer:
             "errors": [i.to_json() for i in scores.errors],
             "warnings": [i.to_json() for i in scores.warnings],
         }
+        if scores.gold_references:
+            payload["references_from_gold"] = [
+                {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.gold_references.items()
+            ]
         if extra:
             payload.update(extra)
         return payload

@@ -60,6 +60,8 @@ class Scores:
         versions: dataset abbr → 6-hex prompt version (or ``-``).
         groups: names of the summary groups that were computed, in order.
         issues: errors and warnings, in the order met.
+        gold_references: (column, abbr) → why that result's references were
+            taken from the prediction files' ``gold`` (its test set was not read).
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -77,6 +79,7 @@ class Scores:
     versions: dict[str, str] = field(default_factory=dict)
     groups: list[str] = field(default_factory=list)
     issues: list[SummaryIssue] = field(default_factory=list)
+    gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -92,6 +92,7 @@ INPUT_NAMES: dict[str, str] = {
     "test_files": "the test-set file",
     "evaluator_source": "the evaluator's source",
     "dump_details": "the details option",
+    "references": "where the references come from",
 }
 
 
@@ -103,8 +104,14 @@ def task_inputs(
     test_files: list[Path],
     evaluator_type: Any,
     dump_details: bool,
+    references: str = "data",
 ) -> dict[str, str]:
-    """A digest of each input of one task, by name (see :data:`INPUT_NAMES`)."""
+    """A digest of each input of one task, by name (see :data:`INPUT_NAMES`).
+
+    ``references`` is ``'gold'`` for a task whose references come from the
+    prediction files (it is an input only then, so results scored from the
+    test set keep their fingerprint).
+    """
     payload: dict[str, Any] = {
         "assay": __version__,
         "predictions": predictions_digest,
@@ -114,6 +121,8 @@ def task_inputs(
         "evaluator_source": _source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
         "dump_details": dump_details,
     }
+    if references != "data":
+        payload["references"] = references
     return {key: _digest(value) for key, value in payload.items()}
 
 

@@ -1,17 +1,45 @@
-"""Planning: one :class:`EvalTask` per (model, dataset) of a config."""
+"""Planning: one :class:`EvalTask` per (model, dataset) of a config, and the check of a plan.
+
+:func:`plan_tasks` lists the tasks; :func:`check_plan` (what ``--dry-run``
+prints) says for each task which implementation serves each component, where
+its references come from, and whether it can run.
+
+Where references come from (the *gold rule*, :func:`reference_source`): a
+task's references are the test set's output column, as in OpenCompass, unless
+the test set cannot be read — its files are not on disk, or its loader is a
+stand-in for a name assay does not implement.  Then they are taken from the
+``gold`` field OpenCompass's inferencers write into every prediction record
+(with the ``dataset_postprocessor`` applied, as on the test set), provided the
+evaluator needs nothing else from the test set (see :func:`reads_test_set`);
+otherwise the task cannot run, and the reason names the data path looked for.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
+from assay.datasets.location import DataLocation, locate_data
 from assay.workdir import RunDir
 
-__all__ = ["DEFAULT_SHARD_SIZE", "EvalOptions", "EvalTask", "plan_tasks"]
+__all__ = [
+    "DEFAULT_SHARD_SIZE",
+    "Component",
+    "EvalOptions",
+    "EvalTask",
+    "ReferenceSource",
+    "TaskCheck",
+    "check_plan",
+    "check_tasks",
+    "plan_tasks",
+    "reads_test_set",
+    "reference_source",
+]
 
 
 #: Default number of samples per shard of a sample-decomposable evaluation.
@@ -47,6 +75,23 @@ class EvalOptions:
     prepare_stats: bool = False
 
 
+@dataclass(frozen=True)
+class ReferenceSource:
+    """Where a task's references come from (see :func:`reference_source`).
+
+    Attributes:
+        source: ``'data'`` (the test set's output column) or ``'gold'`` (the
+            prediction records' ``gold`` field).
+        reason: why the test set is not read (``''`` for ``'data'``).
+        problem: why the task cannot run (``''`` when it can): the test set
+            cannot be read and the evaluator needs more of it than references.
+    """
+
+    source: str = "data"
+    reason: str = ""
+    problem: str = ""
+
+
 @dataclass
 class EvalTask:
     """Scoring one model on one dataset."""
@@ -59,6 +104,10 @@ class EvalTask:
     config: RunConfig
     #: Position of the dataset in ``config.datasets`` (tasks of one dataset share its test set).
     dataset_index: int = 0
+    #: Where the dataset's ``path`` points (``None``: the config gives no ``path``).
+    data: DataLocation | None = None
+    #: Where the references come from; ``references.source == 'gold'``: the prediction records' ``gold``.
+    references: ReferenceSource = field(default_factory=ReferenceSource)
 
     @property
     def name(self) -> str:
@@ -70,15 +119,281 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
 
     A model's predictions are read from ``<run_dir>/predictions/<model_abbr>/``,
     or from the folder its ``predictions`` key names (relative to the working
-    directory if it exists there, else to the config file's folder).
+    directory if it exists there, else to the config file's folder).  A
+    dataset's ``path`` is located with :func:`~assay.datasets.location.locate_data`
+    and its reference source decided by :func:`reference_source`.
+
+    Raises:
+        ConfigError: an invalid config, or a dataset id while
+            ``DATASET_SOURCE`` asks for a hub.
     """
+    from assay.registry import ICL_EVALUATORS, LOAD_DATASET, resolve_type
+
     validate_models(config)
     validate_datasets(config)
+    per_dataset: list[tuple[DataLocation | None, ReferenceSource]] = []
+    for dataset in config.datasets:
+        path = dataset.get("path")
+        data = locate_data(path, config.path.parent) if isinstance(path, str) and path else None
+        loader = resolve_type(dataset.get("type"), LOAD_DATASET)
+        evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
+        per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
     tasks: list[EvalTask] = []
     for model in config.models:
         m_abbr = model_abbr(model)
         folder = model.get("predictions")
         pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
         for d_index, dataset in enumerate(config.datasets):
-            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config, d_index))
+            data, refs = per_dataset[d_index]
+            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config, d_index, data, refs))
     return tasks
+
+
+# -- the gold rule ---------------------------------------------------------------------------
+
+
+def reads_test_set(evaluator_type: Any) -> bool:
+    """Whether an evaluator needs the test set for more than its references.
+
+    True when the class says so (a ``reads_test_set`` class attribute, for
+    evaluators that read data by other means), when it has an ``evaluate`` of
+    its own (not the standard algorithm of assay's or OpenCompass's
+    ``BaseEvaluator``), or when its ``score()`` takes ``test_set`` or
+    ``**kwargs``.  Such an evaluator cannot be scored from the prediction
+    records' ``gold`` alone.
+
+    >>> from assay.registry import ICL_EVALUATORS
+    >>> reads_test_set(ICL_EVALUATORS.get('AccEvaluator')), reads_test_set(ICL_EVALUATORS.get('HumanEvalEvaluator'))
+    (False, True)
+    """
+    flag = getattr(evaluator_type, "reads_test_set", None)
+    if isinstance(flag, bool):
+        return flag
+    if not _standard_evaluate(getattr(evaluator_type, "evaluate", None)):
+        return True
+    try:
+        params = inspect.signature(evaluator_type.score).parameters
+    except (TypeError, ValueError, AttributeError):
+        return True
+    return "test_set" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def _standard_evaluate(evaluate: Any) -> bool:
+    from assay.evaluate.base import BaseEvaluator
+
+    if evaluate is BaseEvaluator.evaluate:
+        return True
+    module = getattr(evaluate, "__module__", "") or ""
+    # OpenCompass's own algorithm reads only the length and the subdivision/idx columns
+    return getattr(evaluate, "__qualname__", "") == "BaseEvaluator.evaluate" and module.startswith("opencompass.openicl")
+
+
+def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) -> ReferenceSource:
+    """Decide where a dataset's references come from (the gold rule).
+
+    Args:
+        loader: the resolved loader (class or function).
+        evaluator: the resolved evaluator class.
+        data: where the dataset's ``path`` points (``None``: no ``path``, the
+            loader finds its data itself; it is assumed to be there).
+
+    Returns:
+        ``'data'`` when the loader is usable and its files are on disk;
+        ``'gold'`` when they are not (or the loader is a stand-in) and the
+        evaluator does not :func:`read the test set <reads_test_set>`;
+        otherwise a :class:`ReferenceSource` with ``problem`` set.
+
+    >>> from assay.datasets.location import DataLocation
+    >>> from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+    >>> absent = DataLocation('d.jsonl', Path('d.jsonl'), False, ('d.jsonl',))
+    >>> reference_source(loader=LOAD_DATASET.get('JsonlDataset'), evaluator=ICL_EVALUATORS.get('AccEvaluator'), data=absent).source
+    'gold'
+    """
+    from assay.config.compat import origin
+
+    if origin(loader) == "stand-in":
+        why = f"the loader {_name(loader)} is a stand-in (assay does not implement it)"
+    elif data is not None and not data.exists:
+        why = f"the test set is not on disk: {data.describe()}"
+    else:
+        return ReferenceSource("data")
+    if origin(evaluator) == "stand-in":
+        return ReferenceSource("gold", why)  # the evaluator's own check reports it
+    if reads_test_set(evaluator):
+        return ReferenceSource(
+            "data",
+            why,
+            f"{why}; {_name(evaluator)} reads the test set (not only its references), "
+            "so the `gold` references in the prediction files are not enough",
+        )
+    return ReferenceSource("gold", why)
+
+
+# -- checking a plan -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Component:
+    """One component of a task as the config names it, and which implementation serves it.
+
+    ``origin`` is that of :func:`assay.config.compat.origin`: ``'built in'``,
+    ``'OpenCompass'``, ``'user-registered'`` or ``'stand-in'``.
+    """
+
+    role: str
+    name: str
+    origin: str
+
+    def describe(self) -> str:
+        """``'AccEvaluator [built in]'``."""
+        return f"{self.name} [{self.origin}]"
+
+
+@dataclass(frozen=True)
+class TaskCheck:
+    """Whether one (model, dataset) task can run, and with what.
+
+    Attributes:
+        model, dataset: the task's abbrs.
+        loader, evaluator: the task's loader and evaluator.
+        postprocessors: the postprocessors that apply (``role`` says which:
+            ``'model pred'``, ``'pred'``, ``'evaluator pred'``, ``'dataset'``).
+        references: ``'data'`` or ``'gold'`` (see :func:`reference_source`).
+        data: where the dataset's ``path`` points (``None``: no ``path``).
+        problems: why the task cannot run (empty when it can).
+        notes: what else is worth knowing (why references come from ``gold``).
+    """
+
+    model: str
+    dataset: str
+    loader: Component
+    evaluator: Component
+    postprocessors: tuple[Component, ...]
+    references: str
+    data: DataLocation | None
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def can_run(self) -> bool:
+        return not self.problems
+
+    @property
+    def name(self) -> str:
+        return f"{self.model}/{self.dataset}"
+
+    def line(self) -> str:
+        """The task on one line: its components with their origins and where references come from."""
+        posts = ", ".join(f"{c.role} {c.describe()}" for c in self.postprocessors) or "none"
+        refs = "references from gold" if self.references == "gold" else "references from data"
+        return (
+            f"{'ok    ' if self.can_run else 'CANNOT'} {self.name}: loader {self.loader.describe()}; "
+            f"evaluator {self.evaluator.describe()}; postprocessors {posts}; {refs}"
+        )
+
+
+def check_plan(config: RunConfig, run_dir: RunDir | None = None) -> list[TaskCheck]:
+    """Plan a config and check every task, without running anything.
+
+    Args:
+        config: the loaded config.
+        run_dir: the run directory whose predictions the tasks would read;
+            with it, a task whose prediction file is missing cannot run.
+            Without it, only models whose ``predictions`` key names a folder
+            have their prediction files checked.
+
+    Raises:
+        ConfigError: the config itself is invalid (nothing can be planned).
+
+    >>> import pathlib, tempfile
+    >>> from assay.config import load_config
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / 'cfg.py').write_text(
+    ...     "datasets = [dict(abbr='gsm8k', type='JsonlDataset', path='opencompass/gsm8k',"
+    ...     " reader_cfg=dict(output_column='answer'), eval_cfg=dict(evaluator=dict(type='AccEvaluator')))]\\n"
+    ...     "models = [dict(abbr='m')]\\n")
+    >>> (check,) = check_plan(load_config(d / 'cfg.py'))
+    >>> check.can_run, check.references, check.evaluator.describe()
+    (True, 'gold', 'AccEvaluator [built in]')
+    """
+    tasks = plan_tasks(config, run_dir if run_dir is not None else RunDir(Path(config.work_dir or "outputs/default")))
+    return check_tasks(tasks, predictions=True if run_dir is not None else None)
+
+
+def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> list[TaskCheck]:
+    """Check planned tasks (see :func:`check_plan`).
+
+    ``predictions``: ``True`` checks every task's prediction files, ``None``
+    only those of models whose ``predictions`` key names a folder, ``False`` none.
+    """
+    from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
+
+    checks: list[TaskCheck] = []
+    for task in tasks:
+        dataset = task.dataset
+        eval_cfg = dataset.get("eval_cfg") or {}
+        evaluator_cfg = eval_cfg.get("evaluator") or {}
+        loader = _component("loader", dataset.get("type"), LOAD_DATASET)
+        evaluator = _component("evaluator", evaluator_cfg.get("type"), ICL_EVALUATORS)
+        posts = []
+        for role, cfg in (
+            ("model pred", task.model.get("pred_postprocessor")),
+            ("pred", eval_cfg.get("pred_postprocessor")),
+            ("evaluator pred", evaluator_cfg.get("pred_postprocessor")),
+            ("dataset", eval_cfg.get("dataset_postprocessor")),
+        ):
+            if isinstance(cfg, dict) and "type" in cfg:
+                posts.append(_component(role, cfg["type"], TEXT_POSTPROCESSORS))
+            elif callable(cfg):
+                posts.append(_component(role, cfg, TEXT_POSTPROCESSORS))
+        refs = task.references
+        problems: list[str] = []
+        for c in (evaluator, *posts):
+            if c.origin == "stand-in":
+                kind = "evaluator" if c.role == "evaluator" else f"{c.role} postprocessor"
+                problems.append(_standin_message(kind, c.name))
+        if refs.problem:
+            problems.append(refs.problem)
+        notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
+        if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
+            missing = _missing_predictions(task)
+            if missing:
+                problems.append(missing)
+        checks.append(
+            TaskCheck(task.model_abbr, task.dataset_abbr, loader, evaluator, tuple(posts), refs.source, task.data, tuple(problems), tuple(notes))
+        )
+    return checks
+
+
+def _standin_message(kind: str, name: str) -> str:
+    return (
+        f"the {kind} {name} is a stand-in: assay does not implement it; install OpenCompass 0.5.4 "
+        "next to assay, or register an implementation under that name"
+    )
+
+
+def _component(role: str, spec: Any, registry: Any) -> Component:
+    from assay.config.compat import origin
+    from assay.registry import resolve_type
+
+    obj = resolve_type(spec, registry, key=f"{role}.type")
+    return Component(role, _name(spec if isinstance(spec, str) else obj), origin(obj))
+
+
+def _name(obj: Any) -> str:
+    if isinstance(obj, str):
+        return obj
+    module = getattr(obj, "__module__", "") or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+    return f"{module}.{name}" if module.startswith("opencompass") else str(name)
+
+
+def _missing_predictions(task: EvalTask) -> str:
+    from assay.errors import InputFileError
+    from assay.predictions import find_prediction_files
+
+    try:
+        find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    except InputFileError as exc:
+        return str(exc)
+    return ""

@@ -33,6 +33,7 @@ from typing import Any
 
 from assay import __version__
 from assay.datasets.build import TestSet
+from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, result_head, write_result
@@ -220,7 +221,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
     if not fingerprint:
         return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "")
-    test_files = [task.config.resolve_path(dataset_cfg["path"])] if isinstance(dataset_cfg.get("path"), str) else []
+    test_files = [task.data.path] if task.data is not None else []
     contents: dict[Path, bytes] = {}
     inputs = task_inputs(
         predictions_digest=files_digest(files, keep=contents, keep_below=predictions.STREAM_THRESHOLD),
@@ -229,6 +230,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         test_files=test_files,
         evaluator_type=evaluator_type,
         dump_details=options.dump_details,
+        references=task.references.source,
     )
     return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents)
 
@@ -270,13 +272,30 @@ def _test_set(task: EvalTask, setup: _Setup) -> Any:
     key = (str(task.config.path), setup.inputs["dataset"], setup.inputs["test_files"])
     test = _TEST_SETS.get(key)
     if test is None:
-        test = build_test_set(task.dataset, resolve_path=task.config.resolve_path, where=setup.where)
+        config_dir = task.config.path.parent
+        test = build_test_set(task.dataset, resolve_path=lambda value: locate_data(value, config_dir).path, where=setup.where)
         _TEST_SETS[key] = test
         while len(_TEST_SETS) > _TEST_SET_CACHE:
             _TEST_SETS.popitem(last=False)
     else:
         _TEST_SETS.move_to_end(key)
     return test
+
+
+def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str, ...] | None) -> TestSet:
+    """The test set of a task scored from the prediction records' ``gold`` (see :func:`assay.tasks.plan.reference_source`)."""
+    from assay.datasets.build import build_gold_test_set
+
+    gold = preds.columns({"gold"}).get("gold")
+    return build_gold_test_set(
+        task.dataset,
+        gold,
+        length=len(preds),
+        needs_references=needed is None or "references" in needed,
+        where=setup.where,
+        source=preds.location,
+        reason=task.references.reason,
+    )
 
 
 def _needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
@@ -321,13 +340,19 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     needed = _needed_fields(setup.evaluator_type)
-    if needed is not None and options.prepare_stats:
-        needed = (*needed, "gold")  # the report's sample browser shows the file's references
+    from_gold = task.references.source == "gold"
+    if needed is not None and (options.prepare_stats or from_gold):
+        needed = (*needed, "gold")  # the references, or what the report's sample browser shows
     preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents)
     setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
-    test = _test_set(task, setup)
+    if from_gold:
+        test = _gold_test_set(task, setup, preds, needed)
+        log(f"references from the prediction files' `gold` ({task.references.reason})")
+        logger.info("%s: references from the prediction files' `gold` (%s)", task.name, task.references.reason)
+    else:
+        test = _test_set(task, setup)
     log(f"test set of {test.size} rows × {test.n} runs ready in {time.perf_counter() - t0:.2f}s")
     total = test.size * test.n
     if len(preds) != total:
@@ -355,6 +380,9 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         "k": task.dataset.get("k", 1),
         "prediction_files": [str(f) for f in setup.files],
     }
+    if from_gold:
+        meta["references"] = "gold"
+        meta["references_note"] = task.references.reason
     if decomposable and test.size > options.shard_size:
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
