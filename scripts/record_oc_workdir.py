@@ -19,7 +19,8 @@ Output, under ``tests/data/oc_workdir`` (default):
 * ``outputs/toy/20250101_000000/configs/*.py``: the config exactly as
   OpenCompass dumped it (types as dotted strings);
 * ``outputs/toy/20250101_000000/predictions/``: the prediction files;
-* ``expected/<model>/<dataset>.json``: OpenCompass's results (without details);
+* ``expected/<model>/<dataset>.json``: OpenCompass's results (without details),
+  and ``expected/summary.csv``: its summary table;
 * ``data/``: the data files, for tests that score with the data present.
 
 Tests score the run directory with assay, without the config and without the
@@ -160,6 +161,8 @@ def main(argv: list[str]) -> int:
             target = out / "expected" / result.relative_to(root / "outputs" / "toy" / RUN / "results")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        (summary,) = sorted((root / "outputs" / "toy" / RUN / "summary").glob("summary_*.csv"))
+        shutil.copyfile(summary, out / "expected" / "summary.csv")
         print(f"recorded {out}")
     return 0
 
