@@ -1,0 +1,105 @@
+"""``assay run|eval CONFIG --dry-run`` and tasks that cannot run in a real run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+
+CONFIG = """
+from assay.evaluate.base import BaseEvaluator
+
+
+class MissingEvaluator(BaseEvaluator):
+    _assay_standin = True
+
+
+reader = dict(input_columns=['q'], output_column='answer')
+ok = dict(abbr='ok', type='JsonlDataset', path='d.jsonl', reader_cfg=reader,
+          eval_cfg=dict(evaluator=dict(type='AccEvaluator')))
+gold = dict(abbr='gold', type='JsonlDataset', path='absent.jsonl', reader_cfg=reader,
+            eval_cfg=dict(evaluator=dict(type='AccEvaluator'), dataset_postprocessor=dict(type='first-capital')))
+blocked = dict(abbr='blocked', type='JsonlDataset', path='d.jsonl', reader_cfg=reader,
+               eval_cfg=dict(evaluator=dict(type=MissingEvaluator)))
+datasets = [ok, gold]
+models = [dict(abbr='m', predictions='preds')]
+summarizer = dict(summary_groups=[dict(name='avg', subsets=['ok', 'gold'])])
+"""
+
+
+def _config(tmp_path: Path, *, blocked: bool = False) -> Path:
+    (tmp_path / "d.jsonl").write_text('{"q": "x", "answer": "A"}\n{"q": "y", "answer": "B"}\n')
+    preds = tmp_path / "preds"
+    preds.mkdir(exist_ok=True)
+    for abbr in ("ok", "gold", "blocked"):
+        records = {"0": {"prediction": "A", "gold": "a A"}, "1": {"prediction": "C", "gold": "b B"}}
+        (preds / f"{abbr}.json").write_text(json.dumps(records))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(CONFIG + ("datasets.append(blocked)\n" if blocked else ""))
+    return cfg
+
+
+@pytest.mark.parametrize("command", ["run", "eval"])
+def test_dry_run_lists_every_task_and_exits_0_when_all_can_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    cfg = _config(tmp_path)
+    work = tmp_path / "w"
+    assert main([command, str(cfg), "-w", str(work), "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    tasks = [line for line in out if line.startswith(("ok", "CANNOT"))]
+    assert tasks == [
+        "ok     m/ok: loader JsonlDataset [built in]; evaluator AccEvaluator [built in]; postprocessors none; references from data",
+        "ok     m/gold: loader JsonlDataset [built in]; evaluator AccEvaluator [built in]; "
+        "postprocessors dataset first-capital [built in]; references from gold",
+    ]
+    assert any("absent.jsonl" in line and "`gold`" in line for line in out)
+    assert out[-1] == "2 tasks: 2 can run, 0 cannot"
+    assert not work.exists(), "a dry run writes nothing"
+
+
+def test_dry_run_exits_1_and_lists_the_tasks_that_cannot_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path, blocked=True)
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 1
+    out = capsys.readouterr().out
+    assert "CANNOT m/blocked: loader JsonlDataset [built in]; evaluator MissingEvaluator [stand-in]" in out
+    assert "3 tasks: 2 can run, 1 cannot" in out
+    tail = out.split("tasks that cannot run:\n", 1)[1]
+    assert tail.startswith("  m/blocked: the evaluator MissingEvaluator is a stand-in")
+
+
+def test_dry_run_exits_2_for_a_configuration_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("type='AccEvaluator'", "type='NoSuchEvaluator'", 1))
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 2
+    assert "NoSuchEvaluator" in capsys.readouterr().err
+    cfg.write_text(CONFIG + "summarizer = dict(summary_groups=[dict(name='avg')])\n")
+    assert main(["run", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 2  # the summary is checked too
+
+
+def test_dry_run_checks_the_predictions_of_the_run_it_would_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("predictions='preds'", "path='m'"))
+    work = tmp_path / "w"
+    assert main(["eval", str(cfg), "-w", str(work), "--dry-run"]) == 1
+    assert "(new)" in capsys.readouterr().out
+    run = work / "20240101_000000" / "predictions" / "m"
+    run.mkdir(parents=True)
+    for abbr in ("ok", "gold"):
+        (run / f"{abbr}.json").write_text((tmp_path / "preds" / f"{abbr}.json").read_text())
+    assert main(["eval", str(cfg), "-w", str(work), "-r", "--dry-run"]) == 0
+
+
+def test_a_real_run_fails_only_the_tasks_that_cannot_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path, blocked=True)
+    work = tmp_path / "w"
+    assert main(["eval", str(cfg), "-w", str(work), "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "m/blocked cannot run: the evaluator MissingEvaluator is a stand-in" in err
+    (run,) = work.iterdir()
+    results = {p.stem: json.loads(p.read_text()) for p in (run / "results" / "m").glob("*.json")}
+    assert results["ok"]["accuracy"] == 50.0
+    assert results["gold"]["accuracy"] == 50.0 and results["gold"]["_meta"]["references"] == "gold"
+    assert "MissingEvaluator is a stand-in" in results["blocked"]["error"]
+    assert "3 tasks: 2 scored, 0 reused, 1 failed" in err
