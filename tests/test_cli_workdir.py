@@ -105,5 +105,6 @@ def test_dry_run_of_a_work_dir(workdir: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "ok     toy-model/gsm8k-toy: loader opencompass.datasets.GSM8KDataset [stand-in]; " in out
     assert "evaluator opencompass.datasets.Gsm8kEvaluator [built in]" in out
-    assert "dataset id 'opencompass/gsm8k'" not in out  # a stand-in loader: the data is not even looked for
+    assert "GSM8KDataset is a stand-in (assay does not implement it), and the test set is not on disk: " in out
+    assert "dataset id 'opencompass/gsm8k' not found (looked for ./data/gsm8k/" in out
     assert "'data/toy/mcq.jsonl' not found" in out

@@ -213,6 +213,8 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
 
     if origin(loader) == "stand-in":
         why = f"the loader {_name(loader)} is a stand-in (assay does not implement it)"
+        if data is not None and not data.exists:
+            why += f", and the test set is not on disk: {data.describe()}"
     elif data is not None and not data.exists:
         why = f"the test set is not on disk: {data.describe()}"
     else:
