@@ -20,15 +20,14 @@ RECORDED = Path(__file__).parent / "data" / "oc_workdir"
 RUN = "20250101_000000"
 
 
-class _GSM8KStandIn:
-    """What OpenCompass's GSM8KDataset resolves to while assay does not implement it."""
+def _never_called(**kwargs: object) -> None:
+    raise AssertionError("a stand-in loader is never called")
 
-    _assay_standin = True
-    __module__ = "opencompass.datasets"
 
-    @staticmethod
-    def load(**kwargs: object) -> None:
-        raise AssertionError("a stand-in loader is never called")
+#: What OpenCompass's GSM8KDataset resolves to while assay does not implement it.
+_GSM8KStandIn = type(
+    "GSM8KDataset", (), {"_assay_standin": True, "__module__": "opencompass.datasets", "load": staticmethod(_never_called)}
+)
 
 
 @pytest.fixture
