@@ -45,6 +45,7 @@ class SummaryView:
         cell_errors: (column, abbr) → why the model has no value there.
         rows: the table rows (``row_json`` dicts) when known.
         time: the summary's time stamp, when known.
+        audits: column → dataset abbr → the result's ``extraction_audit``, where it has one.
     """
 
     columns: list[str]
@@ -56,6 +57,7 @@ class SummaryView:
     rows: list[dict[str, Any]] = field(default_factory=list)
     time: str = ""
     group_definitions: list[dict[str, Any]] | None = None
+    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
@@ -87,6 +89,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             values={c: {a: dict(m) for a, m in per.items()} for c, per in scores.values.items()},
             cell_errors=dict(scores.cell_errors),
             time=str(getattr(summary, "time_str", "") or ""),
+            audits={c: dict(per) for c, per in (getattr(scores, "audits", None) or {}).items()},
         )
         table = getattr(summary, "table", None)
         if table:
@@ -122,6 +125,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
         rows=list(summary.get("rows") or []),
         time=str(summary.get("time") or ""),
         group_definitions=summary.get("group_definitions"),
+        audits={c: dict(per) for c, per in (summary.get("extraction_audits") or {}).items() if isinstance(per, Mapping)},
     )
 
 
@@ -161,6 +165,8 @@ def _view_from_results(run_dir: Path) -> SummaryView:
                 continue
             nums = {k: float(v) for k, v in numeric_metrics(result).items()}
             view.values[column][path.stem] = nums
+            if isinstance(result.get("extraction_audit"), dict):
+                view.audits.setdefault(column, {})[path.stem] = result["extraction_audit"]
             metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))
     view.dataset_abbrs = list(abbrs)
     view.metrics = {a: order_metrics(list(m)) for a, m in metric_names.items()}

@@ -287,6 +287,8 @@ class DefaultSummarizer:
             "errors": [i.to_json() for i in scores.errors],
             "warnings": [i.to_json() for i in scores.warnings],
         }
+        if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
+            payload["extraction_audits"] = scores.audits
         if extra:
             payload.update(extra)
         return payload

@@ -60,6 +60,7 @@ class Scores:
         versions: dataset abbr → 6-hex prompt version (or ``-``).
         groups: names of the summary groups that were computed, in order.
         issues: errors and warnings, in the order met.
+        audits: column → dataset abbr → the result's ``extraction_audit`` record, where it has one.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -77,6 +78,7 @@ class Scores:
     versions: dict[str, str] = field(default_factory=dict)
     groups: list[str] = field(default_factory=list)
     issues: list[SummaryIssue] = field(default_factory=list)
+    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:
