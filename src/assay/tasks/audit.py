@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,7 +44,9 @@ __all__ = [
     "audit_plan",
     "compare_chains",
     "merge_audits",
+    "official_stages",
     "plain_reading",
+    "read_both",
     "run_audit",
 ]
 
@@ -220,6 +222,36 @@ def _verdicts(detail: Any, n: int) -> list[bool | None] | None:
     return out if any(v is not None for v in out) else None
 
 
+def official_stages(plan: AuditPlan, raw: Sequence[Any]) -> list[list[Any]]:
+    """The official chain's output after the model level and after the dataset level."""
+    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+
+    out: list[list[Any]] = []
+    current = list(raw)
+    for stage in (0, 1):
+        current = apply_postprocessor(build_postprocessor(plan.configs[stage], where=STAGES[stage]), current)
+        out.append(current)
+    return out
+
+
+def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Sequence[Any]]) -> tuple[list[Any], list[Any], list[Any]]:
+    """The corrected chain's output before the evaluator level, and both chains' final answers.
+
+    Returns ``(corrected before the evaluator level, official final, corrected final)``.
+    """
+    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+
+    first = min(s.stage for s in plan.substitutions)
+    # the corrected chain shares the official one's output up to the first substitution
+    corrected: list[Any] = list(raw if first == 0 else stage_outputs[first - 1])
+    for stage in range(first, 2):
+        fn = build_postprocessor(plan.corrected_config(stage), where=f"{STAGES[stage]} (corrected)")
+        corrected = apply_postprocessor(fn, corrected)
+    official_fn = build_postprocessor(plan.configs[2], where=STAGES[2])
+    corrected_fn = build_postprocessor(plan.corrected_config(2), where=f"{STAGES[2]} (corrected)")
+    return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
+
+
 def run_audit(
     plan: AuditPlan,
     *,
@@ -241,7 +273,6 @@ def run_audit(
         rescore: scores predictions (after the dataset level) with the given
             evaluator-level postprocessor config; returns the evaluator's result.
     """
-    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
     from assay.results import numeric_metrics
 
     record: dict[str, Any] = {"corrections": plan.describe()}
@@ -249,16 +280,7 @@ def run_audit(
         for s in plan.substitutions:
             if "__error__" in s.corrected_cfg:
                 raise ValueError(f"the option mapping of {s.correction.official!r} failed: {s.corrected_cfg['__error__']}")
-        first = min(s.stage for s in plan.substitutions)
-        # the corrected chain shares the official one's output up to the first substitution
-        corrected: list[Any] = list(raw if first == 0 else stage_outputs[first - 1])
-        for stage in range(first, 2):
-            fn = build_postprocessor(plan.corrected_config(stage), where=f"{STAGES[stage]} (corrected)")
-            corrected = apply_postprocessor(fn, corrected)
-        official_fn = build_postprocessor(plan.configs[2], where=STAGES[2])
-        corrected_fn = build_postprocessor(plan.corrected_config(2), where=f"{STAGES[2]} (corrected)")
-        official_final = apply_postprocessor(official_fn, stage_outputs[1])
-        corrected_final = apply_postprocessor(corrected_fn, corrected)
+        corrected, official_final, corrected_final = read_both(plan, raw, stage_outputs)
         differ, samples = compare_chains(official_final, corrected_final, size, n)
         record.update({"replies": len(official_final), "differ": differ, "samples": samples})
         if not differ:
@@ -316,3 +338,179 @@ def merge_audits(parts: Sequence[tuple[Mapping[str, Any], int, int, dict[str, in
     merged, _ = merge_metrics([ShardPart(dict(audit["metrics"]), samples, subs) for audit, _, samples, subs in parts])
     record["metrics"] = merged
     return record
+
+
+# -- checking a recorded audit (assay verify) -------------------------------------------------
+
+
+@dataclass
+class AuditCheck:
+    """What :func:`check_audit` found: values checked, mismatches ``(what, reported, recomputed, how)``, and why not."""
+
+    checked: int = 0
+    mismatches: list[tuple[str, float, float | None, str]] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
+
+
+_CORRECTNESS_METRICS = frozenset({"accuracy", "score", "acc", "exact_match"})
+
+
+def check_audit(result: Mapping[str, Any], *, config: Mapping[str, Any] | None, prediction_dir: Any, model: str, abbr: str) -> AuditCheck:
+    """Recompute a result's ``extraction_audit`` and compare.
+
+    * From the predictions (with ``config``, the run's resolved config, and the
+      pairs declared now): both chains are applied again to every raw reply;
+      the number of replies read differently, the samples and their readings
+      must be the recorded ones.
+    * From the details: each would-be accuracy-like metric (``accuracy``,
+      ``score``, ``acc``, ``exact_match``, and their run averages) is
+      ``100 × mean(correct)`` with the listed samples' verdicts replaced by
+      their corrected verdicts; when no reply differs, every would-be metric
+      is the official value.
+    """
+    from assay.results import numeric_metrics
+
+    out = AuditCheck()
+    audit = result.get(AUDIT_KEY)
+    if not isinstance(audit, Mapping):
+        return out
+    if "error" in audit:
+        out.unchecked.append(f"the audit recorded an error ({audit['error']})")
+        return out
+    try:
+        differ, replies, samples = int(audit["differ"]), int(audit["replies"]), [int(j) for j in audit["samples"]]
+        readings = list(audit["readings"])
+        metrics = dict(audit["metrics"])
+    except (KeyError, TypeError, ValueError) as exc:
+        out.mismatches.append(("extraction_audit", 0.0, None, f"the record is malformed ({type(exc).__name__}: {exc})"))
+        return out
+    official = numeric_metrics(dict(result))
+    if differ == 0:
+        for metric, value in metrics.items():
+            out.checked += 1
+            if metric not in official or not _close(float(value), float(official[metric])):
+                out.mismatches.append((f"extraction_audit.metrics.{metric}", float(value), _num(official.get(metric)),
+                                       "no reply differs, so it is the official value"))
+    else:
+        _check_would_be(out, result, samples, readings, metrics)
+    _check_readings(out, result, config, prediction_dir, model, abbr, differ, replies, samples, readings)
+    return out
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _close(a: float, b: float) -> bool:
+    from assay.stats import values_match
+
+    return values_match(a, b)
+
+
+def _check_would_be(out: AuditCheck, result: Mapping[str, Any], samples: list[int], readings: list[Any], metrics: dict[str, Any]) -> None:
+    from assay.stats import base_metric, correctness_matrix
+
+    details = result.get("details")
+    for metric, value in metrics.items():
+        if base_metric(metric) not in _CORRECTNESS_METRICS:
+            out.unchecked.append(f"extraction_audit.metrics.{metric} (no rule recomputes it)")
+            continue
+        matrix = correctness_matrix(details) if isinstance(details, list) and details else None
+        if matrix is None:
+            out.unchecked.append(f"extraction_audit.metrics.{metric} (no per-sample correctness in the details)")
+            continue
+        rows = [[0.0 if v is None else v for v in row] for row in matrix]
+        for j, reading in zip(samples, readings):
+            verdicts = reading.get("correct") if isinstance(reading, Mapping) else None
+            if not isinstance(verdicts, list) or not 0 <= j < len(rows) or len(verdicts) != len(rows[j]):
+                rows = []
+                break
+            rows[j] = [1.0 if v else 0.0 for v in verdicts]
+        cells = [v for row in rows for v in row]
+        if not cells:
+            out.unchecked.append(f"extraction_audit.metrics.{metric} (the readings carry no verdict for every run)")
+            continue
+        expected = 100.0 * sum(cells) / len(cells)
+        out.checked += 1
+        if not isinstance(value, (int, float)) or not _close(float(value), expected):
+            out.mismatches.append((f"extraction_audit.metrics.{metric}", float(value) if isinstance(value, (int, float)) else math.nan,
+                                   expected, "100 × mean(correct) with the corrected verdicts of the samples read differently"))
+
+
+def _check_readings(
+    out: AuditCheck,
+    result: Mapping[str, Any],
+    config: Mapping[str, Any] | None,
+    prediction_dir: Any,
+    model: str,
+    abbr: str,
+    differ: int,
+    replies: int,
+    samples: list[int],
+    readings: list[Any],
+) -> None:
+    from assay.config.abbr import dataset_abbr, model_abbr
+
+    what = "extraction_audit.differ"
+    audit = result[AUDIT_KEY]
+    if config is None:
+        out.unchecked.append(f"{what} (no resolved config in the run directory)")
+        return
+    model_cfg = next((m for m in config.get("models") or [] if isinstance(m, Mapping) and _abbr(model_abbr, m) == model), None)
+    dataset_cfg = next((d for d in config.get("datasets") or [] if isinstance(d, Mapping) and _abbr(dataset_abbr, d) == abbr), None)
+    if model_cfg is None or dataset_cfg is None:
+        out.unchecked.append(f"{what} (the config has no model {model!r} or dataset {abbr!r})")
+        return
+    eval_cfg = dict(dataset_cfg.get("eval_cfg") or {})
+    plan = audit_plan(model_cfg, eval_cfg, dict(eval_cfg.get("evaluator") or {}))
+    if plan is None:
+        out.unchecked.append(f"{what} (no corrected counterpart is declared now for this chain)")
+        return
+    if plan.describe() != list(audit.get("corrections") or []):
+        out.unchecked.append(f"{what} (the corrections declared now differ from the recorded ones)")
+        return
+    try:
+        from assay.predictions import load_predictions
+
+        raw = load_predictions(prediction_dir, abbr, keep=()).columns(only=("prediction",)).get("prediction")
+        if raw is None:
+            raise ValueError("no prediction field")
+        _, official_final, corrected_final = read_both(plan, raw, official_stages(plan, raw))
+    except Exception as exc:  # the predictions or a postprocessor are not available here
+        out.unchecked.append(f"{what} (the replies cannot be read again: {type(exc).__name__}: {exc})")
+        return
+    found = result.get("_meta")
+    meta: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    size, runs = meta.get("num_samples"), meta.get("n")
+    if not isinstance(size, int) or not isinstance(runs, int) or size * runs != len(official_final) or size < 1:
+        out.unchecked.append(f"{what} (the result's _meta does not give samples × runs = {len(official_final)} replies)")
+        return
+    got_differ, got_samples = compare_chains(official_final, corrected_final, size, runs)
+    out.checked += 3
+    if len(official_final) != replies:
+        out.mismatches.append(("extraction_audit.replies", float(replies), float(len(official_final)), "replies in the prediction file"))
+    if got_differ != differ:
+        out.mismatches.append((what, float(differ), float(got_differ), "both chains applied again to the replies"))
+    if got_samples != samples:
+        extra = sorted(set(got_samples) ^ set(samples))[:5]
+        out.mismatches.append(("extraction_audit.samples", float(len(samples)), float(len(got_samples)),
+                               f"the samples read differently are not the listed ones (e.g. {extra})"))
+        return
+    expected = [
+        {"official": [plain_reading(official_final[r * size + j]) for r in range(runs)],
+         "corrected": [plain_reading(corrected_final[r * size + j]) for r in range(runs)]}
+        for j in samples
+    ]
+    got = [{k: r.get(k) for k in ("official", "corrected")} if isinstance(r, Mapping) else r for r in readings]
+    out.checked += 1
+    if got != expected:
+        bad = next(j for j, a, b in zip(samples, got, expected) if a != b) if len(got) == len(expected) else None
+        out.mismatches.append(("extraction_audit.readings", float(len(got)), float(len(expected)),
+                               f"the recorded readings differ from the recomputed ones (sample {bad})"))
+
+
+def _abbr(fn: Callable[[dict[str, Any]], str], cfg: Mapping[str, Any]) -> str | None:
+    try:
+        return fn(dict(cfg))
+    except Exception:  # an entry without abbr or path
+        return None
