@@ -138,3 +138,20 @@ def test_report_shows_the_audit_and_its_samples_one_click_away(audited_run: Path
         assert fix[0].find_element(By.CSS_SELECTOR, ".ext").text == gsm8k_fixed(REPLIES[i])
         verdict = "right" if gsm8k_fixed(REPLIES[i]) == REFERENCES[i] else "wrong"
         assert verdict in fix[0].text
+
+
+def test_report_rebuilt_from_the_summary_json_keeps_the_audit(audited_run: Path) -> None:
+    """``assay report`` reads the summary ``.json``: the notes and the browser's audit come from it."""
+    from assay.report import build_report_data
+
+    data = build_report_data(audited_run, None)
+    differing, official, would_be = _expected()
+    gsm = next(r for r in data["rows"] if r["dataset"] == "gsm")
+    m1, m2 = gsm["cells"]
+    assert m1["audit"].endswith(f"accuracy would be {would_be:.2f} instead of {official:.2f}")
+    assert "audit" not in m2 and "read the same" in m2["tip"]
+    (table,) = (d for d in data["datasets"] if d["abbr"] == "gsm")
+    assert table["audit"][0]["samples"] == differing and table["audit"][1]["samples"] == []
+    assert table["audit"][0]["ext"] == [gsm8k_fixed(REPLIES[i]) for i in differing]
+    (plain,) = (d for d in data["datasets"] if d["abbr"] == "plain")
+    assert "audit" not in plain
