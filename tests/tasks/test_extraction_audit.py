@@ -279,3 +279,21 @@ def test_declarations_are_checked() -> None:
             declare_correction("gsm8k_postprocess", "tests-gsm8k-same")
     finally:
         withdraw_correction("gsm8k_postprocess")
+
+
+def test_a_config_file_can_declare_its_own_pair(tmp_path: Path) -> None:
+    """Declared while the config loads (a mapping function included): seen by the forked workers, and loading again is no conflict."""
+    cfg = _write_run(tmp_path)
+    cfg.write_text(
+        "from assay.postprocess.corrections import declare_correction\n"
+        "def same_options(options):\n"
+        "    return dict(options)\n"
+        f"declare_correction('gsm8k_postprocess', {FIXED!r}, options=same_options)\n" + cfg.read_text()
+    )
+    try:
+        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0
+        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0  # loaded again
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    audit = _result(tmp_path)["extraction_audit"]
+    assert audit["corrections"][0]["corrected"] == FIXED and audit["differ"] > 0

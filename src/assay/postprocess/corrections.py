@@ -158,7 +158,7 @@ def declare_correction(official: str, corrected: str, *, options: OptionMap = No
             )
     existing = _DECLARED.get(official)
     correction = Correction(official, corrected, options)
-    if existing is not None and existing != correction and not replace:
+    if existing is not None and not replace and not _same_pair(existing, correction):
         raise ConfigError(
             f"the postprocessor {official!r} already has the corrected counterpart {existing.corrected!r}; "
             "pass replace=True to declare another"
@@ -166,6 +166,11 @@ def declare_correction(official: str, corrected: str, *, options: OptionMap = No
     _DECLARED[official] = correction
     _BY_OBJECT = None
     return correction
+
+
+def _same_pair(a: Correction, b: Correction) -> bool:
+    """One declaration made twice (a config loaded again defines its mapping function again)."""
+    return a.official == b.official and a.corrected == b.corrected and a.describe_options() == b.describe_options()
 
 
 def withdraw_correction(official: str) -> Correction | None:
