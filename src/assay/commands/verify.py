@@ -12,6 +12,10 @@ when a rule applies —
 * a metric with a details field of its own name: the field's mean (× 1 or × 100);
 * BLEU's ``score``: the corpus statistic from ``pred``/``answer``.
 
+A result's ``extraction_audit`` is recomputed too (:func:`assay.tasks.audit.check_audit`):
+both postprocessor chains applied again to the replies, and its would-be
+accuracy from the details with the corrected verdicts.
+
 Other metrics are counted as "not checked".  The newest summary ``.json``:
 each dataset cell against its result file, and each group cell re-aggregated
 from the summary's own inputs with the summarizer's group code (group
@@ -180,6 +184,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
     files = sorted(results.glob("*/*.json")) if results.is_dir() else []
     if not files:
         report.notes.append(f"no result files under {results}")
+    configs: list[Any] = []  # the run's config, loaded once when an audit needs it
     for path in files:
         rel = path.relative_to(root).as_posix()
         try:
@@ -211,6 +216,8 @@ def verify_run(run_root: str | Path) -> VerifyReport:
                 report.mismatches.append(
                     Mismatch(rel, model, abbr, metric, value, expected if math.isfinite(expected) else None, how)
                 )
+        if "extraction_audit" in result:
+            _verify_audit(report, root, rel, model, abbr, result, configs)
 
     summary_path = newest_summary_json(root)
     if summary_path is None:
@@ -254,6 +261,23 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         report.notes.append(f"group definitions unusable: {exc}")
     _verify_groups(report, srel, view, groups)
     return report
+
+
+def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:
+    """Recompute the result's extraction audit (see :func:`assay.tasks.audit.check_audit`)."""
+    from assay.stats import load_run_config
+    from assay.tasks.audit import check_audit
+
+    if not configs:
+        configs.append(load_run_config(root))
+    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    files = meta.get("prediction_files") if isinstance(meta, dict) else None
+    folder = Path(files[0]).parent if isinstance(files, list) and files and Path(files[0]).exists() else root / "predictions" / model
+    check = check_audit(result, config=configs[0], prediction_dir=folder, model=model, abbr=abbr)
+    report.checked += check.checked
+    report.unchecked.extend(f"{rel}: {item}" for item in check.unchecked)
+    for what, reported, recomputed, how in check.mismatches:
+        report.mismatches.append(Mismatch(rel, model, abbr, what, reported, recomputed, how))
 
 
 def _verify_groups(report: VerifyReport, srel: str, view: Any, groups: list[Any]) -> None:

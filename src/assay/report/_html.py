@@ -16,12 +16,56 @@ from assay.stats._columns import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["build_report_data", "render_report", "write_html_report"]
+__all__ = ["audit_note", "build_report_data", "render_report", "write_html_report"]
 
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
 
 
-def _sample_table(tables: Any, columns: list[str], abbr: str) -> dict[str, Any] | None:
+def audit_note(audit: Any, metric: str, value: float | None) -> str:
+    """The leaderboard's note on one cell's extraction audit (see :mod:`assay.tasks.audit`).
+
+    >>> audit_note({'replies': 1319, 'differ': 3, 'metrics': {'accuracy': 81.2}}, 'accuracy', 80.9)
+    '3 of 1,319 replies read differently by the corrected extractor; accuracy would be 81.20 instead of 80.90'
+    >>> audit_note({'replies': 10, 'differ': 0, 'metrics': {'accuracy': 50.0}}, 'accuracy', 50.0)
+    'all 10 replies read the same by the corrected extractor'
+    >>> audit_note({'error': 'ValueError: boom'}, 'accuracy', 50.0)
+    'extraction audit failed: ValueError: boom'
+    """
+    if not isinstance(audit, dict):
+        return ""
+    if "error" in audit:
+        return f"extraction audit failed: {audit['error']}"
+    replies, differ = audit.get("replies"), audit.get("differ")
+    if not isinstance(replies, int) or not isinstance(differ, int):
+        return ""
+    if not differ:
+        return f"all {replies:,} replies read the same by the corrected extractor"
+    text = f"{differ:,} of {replies:,} repl{'y' if replies == 1 else 'ies'} read differently by the corrected extractor"
+    would = (audit.get("metrics") or {}).get(metric)
+    if isinstance(would, (int, float)) and value is not None:
+        text += f"; {metric} would be {would:.2f} instead of {value:.2f}"
+    return text
+
+
+def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
+    """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
+    from assay.stats._columns import text
+
+    if not isinstance(audit, dict) or "error" in audit or not isinstance(audit.get("samples"), list):
+        return None
+    samples = [j for j in audit["samples"] if isinstance(j, int) and 0 <= j < n]
+    found = audit.get("readings")
+    readings: list[Any] = found if isinstance(found, list) else []
+    ext, ok = [], []
+    for k, _ in enumerate(samples):
+        reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
+        ext.append(text(reading.get("corrected"), limit))
+        verdicts = [v for v in reading.get("correct") or [] if v is not None]
+        ok.append(round(sum(map(bool, verdicts)) / len(verdicts), 6) if verdicts else None)
+    return {"samples": samples, "ext": ext, "ok": ok}
+
+
+def _sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
     """The sample browser's data of one dataset, or ``None`` when no model has details.
 
     ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
@@ -49,9 +93,13 @@ def _sample_table(tables: Any, columns: list[str], abbr: str) -> dict[str, Any] 
             break
         for i in empty:
             refs[i] = found.ref[i]
-    return {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
-            "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
-            "ok": [f.ok for _, f in per_model]}
+    out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
+           "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
+           "ok": [f.ok for _, f in per_model]}
+    audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
+    if any(a is not None for a in audit):
+        out["audit"] = audit
+    return out
 
 
 def build_report_data(
@@ -139,6 +187,13 @@ def build_report_data(
                 if gold_reason is not None:
                     cell["gold"] = True
                     tip.append(f"references from the prediction files' gold: {gold_reason}")
+                audit = view.audits.get(column, {}).get(abbr)
+                note = audit_note(audit, metric, value)
+                if note and isinstance(audit, dict):
+                    tip.append(note)
+                    if "error" in audit or audit.get("differ"):  # a cell the correction would change
+                        cell["audit"] = note
+                        cell["audit_differ"] = bool(audit.get("differ"))
                 cell["tip"] = "\n".join(tip)
             cells.append(cell)
         rows.append({"dataset": abbr, "version": row.get("version", "-"), "metric": metric,
@@ -173,7 +228,7 @@ def build_report_data(
 
     datasets = []
     for abbr in view.dataset_abbrs:
-        table = _sample_table(tables, columns, abbr)
+        table = _sample_table(tables, columns, abbr, view.audits, max_text)
         if table is not None:
             datasets.append(table)
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
@@ -203,7 +258,7 @@ def _asset(name: str) -> str:
     return resources.files("assay.report").joinpath(name).read_text(encoding="utf-8")
 
 
-def _cell_html(cell: dict[str, Any]) -> str:
+def _cell_html(cell: dict[str, Any], dataset: str = "", model: str = "") -> str:
     tip = html.escape(str(cell.get("tip", "")), quote=True)
     v = cell.get("v")
     if v is None:
@@ -216,6 +271,13 @@ def _cell_html(cell: dict[str, Any]) -> str:
     if cell.get("u"):
         bounds = f" {cell['blo']:.1f}–{cell['bhi']:.1f}" if "blo" in cell else ""
         parts.append(f'<span class="unsc">⚠{cell["u"]}{bounds}</span>')
+    if cell.get("audit"):
+        note = html.escape(cell["audit"])
+        if cell.get("audit_differ"):
+            # one click to the differing samples in the browser
+            note = (f'<a href="#samples" class="audit-link" data-dataset="{html.escape(dataset, quote=True)}" '
+                    f'data-model="{html.escape(model, quote=True)}">{note}</a>')
+        parts.append(f'<div class="audit">{note}</div>')
     return f'<td class="num" title="{tip}">{"".join(parts)}</td>'
 
 
@@ -305,7 +367,9 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         "<h2>Leaderboard</h2>",
         '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
         "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
-        "Hover a cell for how its interval was computed, or why it is “-”.</p>",
+        "Hover a cell for how its interval was computed, or why it is “-”. A line under a value reports the "
+        "extraction audit: how many replies the corrected counterpart of an OpenCompass postprocessor reads "
+        "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
         *_gold_note(data.get("gold") or []),
         '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
         "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
@@ -314,7 +378,8 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         cls = ' class="sep"' if row["placeholder"] else ""
         parts.append(
             f"<tr{cls}><td>{esc(row['dataset'])}</td><td>{esc(str(row['version']))}</td><td>{esc(row['metric'])}</td>"
-            f"<td>{esc(str(row['mode']))}</td>" + "".join(_cell_html(c) for c in row["cells"]) + "</tr>"
+            f"<td>{esc(str(row['mode']))}</td>"
+            + "".join(_cell_html(c, row["dataset"], m) for c, m in zip(row["cells"], models)) + "</tr>"
         )
     parts.append("</tbody></table>")
     if data["groups"]:
@@ -327,13 +392,14 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
                          f"</h3>{_chart_svg(g, models)}</div>")
         parts.append("</div>")
     if data["datasets"]:
-        parts.append('<h2>Samples</h2><p class="note">Open a dataset to browse its samples; “right” means '
+        parts.append('<h2 id="samples">Samples</h2><p class="note">Open a dataset to browse its samples; “right” means '
                      "correct in at least half of the runs.</p>")
     relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
                  ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
                  ("b_better", "B scores higher"), ("differ", "A and B differ")]
     for i, ds in enumerate(data["datasets"]):
-        options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
+        rel = relations + ([("audit", "A read differently by the corrected extractor")] if ds.get("audit") else [])
+        options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in rel)
         heads = "".join(f"<th>{esc(m)}</th>" for m in ds["models"])
         parts.append(
             f'<details class="ds" data-index="{i}" data-dataset="{esc(ds["abbr"])}"><summary>{esc(ds["abbr"])} '

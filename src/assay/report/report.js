@@ -76,13 +76,24 @@
     }
     return this.lower[i];
   };
+  // the samples whose reply model m's corrected extractor reads differently: index -> position in its audit
+  function auditIndex(ds, m) {
+    var audit = ds.audit && ds.audit[m], out = {};
+    if (!audit) return out;
+    for (var k = 0; k < audit.samples.length; k++) out[audit.samples[k]] = k;
+    return out;
+  }
   Browser.prototype.filter = function () {
     var ds = this.ds, a = +this.selA.value, b = +this.selB.value;
     var fn = RELATIONS[this.rel.value] || RELATIONS.any;
+    if (this.rel.value === "audit") {
+      var differs = auditIndex(ds, a);
+      fn = function (x, y, i) { return Object.prototype.hasOwnProperty.call(differs, i); };
+    }
     var needle = this.search.value.trim().toLowerCase();
     var okA = ds.ok[a], okB = ds.ok[b], out = [];
     for (var i = 0; i < ds.n; i++) {
-      if (!fn(okA[i], okB[i])) continue;
+      if (!fn(okA[i], okB[i], i)) continue;
       if (needle && this.text(i).indexOf(needle) < 0) continue;
       out.push(i);
     }
@@ -93,12 +104,21 @@
   Browser.prototype.render = function () {
     var ds = this.ds, start = this.page * PAGE, rows = [];
     var end = Math.min(this.matches.length, start + PAGE);
+    if (!this.audits) {
+      this.audits = [];
+      for (var k = 0; k < ds.models.length; k++) this.audits.push(auditIndex(ds, k));
+    }
     for (var r = start; r < end; r++) {
       var i = this.matches[r];
       var cells = ['<td>' + esc(ds.ids[i]) + "</td>", "<td><pre>" + esc(ds.ref[i]) + "</pre></td>"];
       for (var m = 0; m < ds.models.length; m++) {
+        var fix = "", at = this.audits[m][i];
+        if (at !== undefined) {
+          fix = '<div class="fix" title="the corrected extractor\'s reading (not the official one)">corrected: ' +
+            verdict(ds.audit[m].ok[at]) + ' <span class="ext">' + esc(ds.audit[m].ext[at]) + "</span></div>";
+        }
         cells.push("<td>" + verdict(ds.ok[m][i]) + ' <span class="ext" title="extracted answer">' +
-          esc(ds.ext[m][i]) + "</span><pre>" + esc(ds.raw[m][i]) + "</pre></td>");
+          esc(ds.ext[m][i]) + "</span>" + fix + "<pre>" + esc(ds.raw[m][i]) + "</pre></td>");
       }
       rows.push('<tr data-index="' + i + '">' + cells.join("") + "</tr>");
     }
@@ -108,12 +128,33 @@
   };
 
   var browsers = {};
+  var open = function (el) {
+    var key = el.getAttribute("data-index");
+    if (!browsers[key]) browsers[key] = new Browser(el, DATA.datasets[+key]);
+    return browsers[key];
+  };
   Array.prototype.forEach.call(document.querySelectorAll("details.ds"), function (el) {
-    var start = function () {
-      var key = el.getAttribute("data-index");
-      if (!browsers[key]) browsers[key] = new Browser(el, DATA.datasets[+key]);
-    };
-    if (el.open) start();
-    el.addEventListener("toggle", function () { if (el.open) start(); });
+    if (el.open) open(el);
+    el.addEventListener("toggle", function () { if (el.open) open(el); });
+  });
+  // a leaderboard note of the extraction audit: its dataset's browser, filtered to the samples read differently
+  Array.prototype.forEach.call(document.querySelectorAll("a.audit-link"), function (link) {
+    link.addEventListener("click", function (ev) {
+      var name = link.getAttribute("data-dataset"), model = link.getAttribute("data-model");
+      var el = null;
+      Array.prototype.forEach.call(document.querySelectorAll("details.ds"), function (d) {
+        if (d.getAttribute("data-dataset") === name) el = d;
+      });
+      if (!el) return;
+      ev.preventDefault();
+      el.open = true;
+      var b = open(el), m = b.ds.models.indexOf(model);
+      if (m >= 0) b.selA.value = String(m);
+      b.rel.value = "audit";
+      b.search.value = "";
+      b.page = 0;
+      b.filter();
+      el.scrollIntoView();
+    });
   });
 })();

@@ -47,6 +47,7 @@ class SummaryView:
         time: the summary's time stamp, when known.
         gold_references: (column, abbr) → why that result's references came
             from the prediction files' ``gold``.
+        audits: column → dataset abbr → the result's ``extraction_audit``, where it has one.
     """
 
     columns: list[str]
@@ -59,6 +60,7 @@ class SummaryView:
     time: str = ""
     group_definitions: list[dict[str, Any]] | None = None
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
+    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
@@ -91,6 +93,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             cell_errors=dict(scores.cell_errors),
             time=str(getattr(summary, "time_str", "") or ""),
             gold_references=dict(getattr(scores, "gold_references", None) or {}),
+            audits={c: dict(per) for c, per in (getattr(scores, "audits", None) or {}).items()},
         )
         table = getattr(summary, "table", None)
         if table:
@@ -131,6 +134,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             for g in summary.get("references_from_gold") or []
             if isinstance(g, Mapping)
         },
+        audits={c: dict(per) for c, per in (summary.get("extraction_audits") or {}).items() if isinstance(per, Mapping)},
     )
 
 
@@ -173,6 +177,8 @@ def _view_from_results(run_dir: Path) -> SummaryView:
                 continue
             nums = {k: float(v) for k, v in numeric_metrics(result).items()}
             view.values[column][path.stem] = nums
+            if isinstance(result.get("extraction_audit"), dict):
+                view.audits.setdefault(column, {})[path.stem] = result["extraction_audit"]
             metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))
     view.dataset_abbrs = list(abbrs)
     view.metrics = {a: order_metrics(list(m)) for a, m in metric_names.items()}

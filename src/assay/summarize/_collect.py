@@ -191,6 +191,9 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path) -> Scores:
             if scores.cell_errors:
                 scores.cell_errors.pop((column, abbr), None)
             model_values[abbr] = values
+            audit = result.get("extraction_audit")
+            if isinstance(audit, dict):
+                scores.audits.setdefault(column, {})[abbr] = audit
             seen_metrics.setdefault(abbr, {})[column] = tuple(values)
 
     ordered_cache: dict[tuple[str, ...], list[str]] = {}

@@ -295,6 +295,8 @@ class DefaultSummarizer:
             payload["references_from_gold"] = [
                 {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.gold_references.items()
             ]
+        if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
+            payload["extraction_audits"] = scores.audits
         if extra:
             payload.update(extra)
         return payload

@@ -62,6 +62,7 @@ class Scores:
         issues: errors and warnings, in the order met.
         gold_references: (column, abbr) → why that result's references were
             taken from the prediction files' ``gold`` (its test set was not read).
+        audits: column → dataset abbr → the result's ``extraction_audit`` record, where it has one.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -80,6 +81,7 @@ class Scores:
     groups: list[str] = field(default_factory=list)
     issues: list[SummaryIssue] = field(default_factory=list)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
+    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

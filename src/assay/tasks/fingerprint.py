@@ -17,7 +17,7 @@ from typing import Any
 from assay import __version__
 from assay.config.dump import plainify
 
-__all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "task_inputs"]
+__all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "source_digest", "task_inputs"]
 
 _CHUNK = 1 << 20
 
@@ -75,7 +75,8 @@ def files_digest(paths: list[Path], *, keep: dict[Path, bytes] | None = None, ke
     return h.hexdigest()
 
 
-def _source_digest(obj: Any) -> str:
+def source_digest(obj: Any) -> str:
+    """The digest of the source file defining ``obj`` (``'builtin'`` without one)."""
     try:
         src = inspect.getsourcefile(obj)
     except TypeError:
@@ -93,6 +94,7 @@ INPUT_NAMES: dict[str, str] = {
     "evaluator_source": "the evaluator's source",
     "dump_details": "the details option",
     "references": "where the references come from",
+    "extraction_audit": "the extraction audit's corrected postprocessors",
 }
 
 
@@ -105,12 +107,14 @@ def task_inputs(
     evaluator_type: Any,
     dump_details: bool,
     references: str = "data",
+    extraction_audit: Any = None,
 ) -> dict[str, str]:
     """A digest of each input of one task, by name (see :data:`INPUT_NAMES`).
 
     ``references`` is ``'gold'`` for a task whose references come from the
     prediction files (it is an input only then, so results scored from the
-    test set keep their fingerprint).
+    test set keep their fingerprint).  ``extraction_audit`` (the audit's substitutions, plain data) is an input
+    only when the task's chain has a corrected counterpart.
     """
     payload: dict[str, Any] = {
         "assay": __version__,
@@ -118,11 +122,13 @@ def task_inputs(
         "dataset": plainify({k: v for k, v in dataset_cfg.items() if k != "infer_cfg"}),
         "model_postprocessor": plainify(model_cfg.get("pred_postprocessor")),
         "test_files": [file_digest(p) for p in test_files],
-        "evaluator_source": _source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
+        "evaluator_source": source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
         "dump_details": dump_details,
     }
     if references != "data":
         payload["references"] = references
+    if extraction_audit is not None:
+        payload["extraction_audit"] = extraction_audit
     return {key: _digest(value) for key, value in payload.items()}
 
 
@@ -136,10 +142,13 @@ def changed_inputs(old: Any, new: dict[str, str]) -> list[str]:
 
     >>> changed_inputs({'predictions': 'a', 'dataset': 'b'}, {'predictions': 'a', 'dataset': 'c'})
     ['the dataset config']
+    >>> changed_inputs({'predictions': 'a', 'extraction_audit': 'x'}, {'predictions': 'a'})
+    ["the extraction audit's corrected postprocessors"]
     """
     if not isinstance(old, dict):
         return []
-    return [INPUT_NAMES.get(key, key) for key, value in new.items() if old.get(key) != value]
+    changed = [INPUT_NAMES.get(key, key) for key, value in new.items() if old.get(key) != value]
+    return changed + [INPUT_NAMES.get(str(key), str(key)) for key in old if key not in new]
 
 
 def _digest(value: Any) -> str:

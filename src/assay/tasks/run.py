@@ -37,6 +37,7 @@ from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, result_head, write_result
+from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.shards import (
@@ -207,11 +208,14 @@ class _Setup:
     fingerprint: str
     #: the bytes of the prediction files read for the fingerprint, for scoring to parse (big files are read again)
     contents: dict[Path, bytes] = field(default_factory=dict)
+    #: the extraction audit's substitutions, when a postprocessor of the chain has a corrected counterpart
+    audit: Any = None
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
     from assay import predictions
     from assay.registry import ICL_EVALUATORS, resolve_type
+    from assay.tasks.audit import audit_plan
 
     dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
@@ -219,8 +223,9 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
     if not fingerprint:
-        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "")
+        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "", audit=audit)
     test_files = [task.data.path] if task.data is not None else []
     contents: dict[Path, bytes] = {}
     inputs = task_inputs(
@@ -231,8 +236,9 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         evaluator_type=evaluator_type,
         dump_details=options.dump_details,
         references=task.references.source,
+        extraction_audit=audit.fingerprint_input() if audit is not None else None,
     )
-    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents)
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents, audit)
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
@@ -436,7 +442,6 @@ def _evaluate(
     result_path: Path,
 ) -> dict[str, Any]:
     """Postprocess, build the evaluator and call ``evaluate``; the result dict (details kept)."""
-    from assay.evaluate.assemble import assemble_score_kwargs
     from assay.postprocess.chain import build_postprocessor
 
     where = setup.where
@@ -445,6 +450,7 @@ def _evaluate(
     test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
     raw = fields.get("prediction")
     predictions: list[Any] | None = list(raw) if raw is not None else None
+    stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
     if predictions is not None:
         for label, cfg in (
             (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
@@ -453,19 +459,45 @@ def _evaluate(
             fn = build_postprocessor(cfg, where=label)
             if fn is not None:
                 predictions = _postprocess(fn, predictions, label, location)
+            if setup.audit is not None:
+                stage_outputs.append(predictions)
     fields["predictions"] = predictions
     fields["references"] = list(references) if references is not None else None
     fields["test_set"] = test_dataset
     if fields.get("origin_prompt") is None:
         fields["origin_prompt"] = [None] * (size * n)
 
+    result = _call_evaluator(task, setup, setup.evaluator_cfg, fields, test_dataset, n, location, str(result_path.with_suffix("")))
+    if "error" in result:
+        return result
+    if "details" not in result and predictions is not None:
+        result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
+    if setup.audit is not None and raw is not None and predictions is not None:
+        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n)
+    return result
+
+
+def _call_evaluator(
+    task: EvalTask,
+    setup: _Setup,
+    evaluator_cfg: dict[str, Any],
+    fields: dict[str, Any],
+    test_dataset: Any,
+    n: int,
+    location: str,
+    out_dir: str,
+) -> dict[str, Any]:
+    """Build the evaluator of ``evaluator_cfg`` and call ``evaluate`` on ``fields``; its result (a new dict)."""
+    from assay.evaluate.assemble import assemble_score_kwargs
+
+    where = setup.where
     evaluator_type = setup.evaluator_type
-    kwargs = {k: v for k, v in setup.evaluator_cfg.items() if k != "type"}
+    kwargs = {k: v for k, v in evaluator_cfg.items() if k != "type"}
     try:
         evaluator = evaluator_type(**kwargs)
     except TypeError as exc:
         raise EvaluationError(f"{where}: cannot build {getattr(evaluator_type, '__name__', evaluator_type)}({', '.join(kwargs)}): {exc}") from exc
-    evaluator._out_dir = str(result_path.with_suffix(""))
+    evaluator._out_dir = out_dir
     evaluator.dataset_abbr = task.dataset_abbr
     name = type(evaluator).__name__
     score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=location)
@@ -480,8 +512,40 @@ def _evaluate(
     result = dict(result)
     if "error" in result:
         result["error"] = f"{name} on {where}: {result['error']}"
-    elif "details" not in result and predictions is not None:
-        result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
+    return result
+
+
+def _with_audit(
+    task: EvalTask,
+    setup: _Setup,
+    fields: dict[str, Any],
+    test_dataset: Any,
+    location: str,
+    result: dict[str, Any],
+    raw: list[Any],
+    stage_outputs: list[list[Any]],
+    size: int,
+    n: int,
+) -> dict[str, Any]:
+    """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
+    import tempfile
+
+    from assay.tasks.audit import AUDIT_KEY, run_audit
+
+    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        evaluator_cfg = dict(setup.evaluator_cfg)
+        if evaluator_pp is not None:
+            evaluator_cfg["pred_postprocessor"] = evaluator_pp
+        # side files of the evaluator (if any) go to a folder of their own, removed after
+        with tempfile.TemporaryDirectory(prefix="assay-audit-") as scratch:
+            return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
+                                   n, location, str(Path(scratch) / task.dataset_abbr))
+
+    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
+    details = result.pop("details", None)
+    result[AUDIT_KEY] = audit
+    if details is not None:
+        result["details"] = details
     return result
 
 
@@ -640,6 +704,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
             if options.dump_details and details is not None:
                 atomic_write_bytes(folder / f"out_{shard}.details", details_fragment(details), durable=False)
             header["has_details"] = details is not None
+            audit = result.pop(AUDIT_KEY, None)
+            if audit is not None:
+                header["audit"] = audit
             header["result"] = result
             header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
@@ -659,6 +726,16 @@ def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
             counts[str(sub)] = counts.get(str(sub), 0) + 1
         return counts
     return {dataset_abbr or "dataset": size}
+
+
+def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> dict[str, Any]:
+    from assay.tasks.audit import merge_audits
+
+    missing = [s for s, h in enumerate(headers) if "audit" not in h]
+    if missing:  # the shards disagree on the audit (cannot happen with one plan): recorded, not guessed
+        first = next(h["audit"] for h in headers if "audit" in h)
+        return {"corrections": first.get("corrections", []), "error": f"shards {missing} have no extraction audit"}
+    return merge_audits([(h["audit"], int(lo), h["samples"], h["subdivisions"]) for (lo, _), h in zip(ranges, headers)])
 
 
 def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
@@ -690,6 +767,8 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
         else:
             parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
             merged, notes = merge_metrics(parts)
+            if any("audit" in h for h in headers):
+                merged[AUDIT_KEY] = _merge_shard_audits(plan["ranges"], headers)
             for note in notes:
                 log(f"merging shards: {note}")
             with_details = options.dump_details and all(h.get("has_details") for h in headers)

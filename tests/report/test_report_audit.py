@@ -1,0 +1,157 @@
+"""The extraction audit in the summary ``.json`` and the HTML report, checked in a headless browser.
+
+Needs the Debian packages ``chromium`` and ``chromium-driver`` and the PyPI
+package ``selenium`` for the browser part; skipped (with the reason) when one is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.fileio import read_json
+from assay.postprocess.corrections import declare_correction, withdraw_correction
+from assay.postprocess.math import gsm8k_postprocess
+from tests.tasks.test_extraction_audit import FIXED, REFERENCES, REPLIES, gsm8k_fixed
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+RUN = "RUN"
+#: the second model answers with bare numbers: both extractors read them alike
+PLAIN_REPLIES = list(REFERENCES)
+
+
+def _accuracy(answers: list[Any]) -> float:
+    return 100 * sum(str(a) == r for a, r in zip(answers, REFERENCES)) / len(REFERENCES)
+
+
+@pytest.fixture
+def audited_run(tmp_path: Path) -> Iterator[Path]:
+    """``assay run`` of two models on a GSM8K-style dataset, with a declared corrected extractor."""
+    (tmp_path / "gsm.jsonl").write_text("".join(json.dumps({"q": f"q{i}", "answer": a}) + "\n" for i, a in enumerate(REFERENCES)))
+    for model, replies in (("m1", REPLIES), ("m2", PLAIN_REPLIES)):
+        preds = tmp_path / "work" / RUN / "predictions" / model
+        preds.mkdir(parents=True)
+        for abbr in ("gsm", "plain"):
+            (preds / f"{abbr}.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(replies)}))
+    cfg = tmp_path / "config.py"
+    cfg.write_text(
+        "reader = dict(input_columns=['q'], output_column='answer')\n"
+        "datasets = [\n"
+        "    dict(abbr='gsm', type='JsonlDataset', path='gsm.jsonl', reader_cfg=reader,\n"
+        "         eval_cfg=dict(pred_postprocessor=dict(type='gsm8k_postprocess'), evaluator=dict(type='AccEvaluator'))),\n"
+        "    dict(abbr='plain', type='JsonlDataset', path='gsm.jsonl', reader_cfg=reader,\n"
+        "         eval_cfg=dict(pred_postprocessor=dict(type='general_postprocess'), evaluator=dict(type='AccEvaluator'))),\n"
+        "]\n"
+        "models = [dict(abbr='m1'), dict(abbr='m2')]\n"
+    )
+    declare_correction("gsm8k_postprocess", FIXED)
+    try:
+        assert main(["run", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1"]) == 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    yield tmp_path / "work" / RUN
+
+
+def _expected() -> tuple[list[int], float, float]:
+    official = [gsm8k_postprocess(r) for r in REPLIES]
+    corrected = [gsm8k_fixed(r) for r in REPLIES]
+    differing = [i for i, (a, b) in enumerate(zip(official, corrected)) if a != b]
+    return differing, _accuracy(official), _accuracy(corrected)
+
+
+def test_summary_json_carries_the_audit_never_a_row(audited_run: Path) -> None:
+    (path,) = (audited_run / "summary").glob("summary_*.json")
+    summary = read_json(path, what="summary")
+    differing, official, would_be = _expected()
+    audit = summary["extraction_audits"]["m1"]["gsm"]
+    assert audit["differ"] == len(differing) and audit["samples"] == differing
+    assert audit["metrics"]["accuracy"] == pytest.approx(would_be)
+    assert summary["scores"]["m1"]["gsm"] == {"accuracy": pytest.approx(official)}
+    assert summary["extraction_audits"]["m2"]["gsm"]["differ"] == 0
+    assert "plain" not in summary["extraction_audits"]["m1"]
+    assert [r["dataset"] for r in summary["rows"]] == ["gsm", "plain"]  # no row of its own
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_report_shows_the_audit_and_its_samples_one_click_away(audited_run: Path, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    (page,) = (audited_run / "summary").glob("summary_*.html")
+    browser.get(page.as_uri())
+    differing, official, would_be = _expected()
+
+    def cell(dataset: str, column: int) -> Any:
+        return browser.find_element(By.XPATH, f"//table[@id='leaderboard']//tr[td[1]='{dataset}']/td[{4 + column}]")
+
+    m1 = cell("gsm", 1)
+    assert m1.find_element(By.CSS_SELECTOR, ".v").text == f"{official:.2f}"  # the official value stays
+    note = m1.find_element(By.CSS_SELECTOR, ".audit")
+    assert note.text == (
+        f"{len(differing)} of {len(REPLIES)} replies read differently by the corrected extractor; "
+        f"accuracy would be {would_be:.2f} instead of {official:.2f}"
+    )
+    # no visible note where nothing differs (the hover text says so) or where there is no counterpart
+    m2 = cell("gsm", 2)
+    assert not m2.find_elements(By.CSS_SELECTOR, ".audit")
+    assert f"all {len(REPLIES)} replies read the same by the corrected extractor" in m2.get_attribute("title")
+    for column in (1, 2):
+        plain = cell("plain", column)
+        assert not plain.find_elements(By.CSS_SELECTOR, ".audit") and "extractor" not in plain.get_attribute("title")
+
+    # one click: the dataset's browser opens on m1's samples read differently
+    note.find_element(By.TAG_NAME, "a").click()
+    section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='gsm']")
+    assert section.get_attribute("open") is not None
+    assert section.find_element(By.CSS_SELECTOR, ".sel-rel").get_attribute("value") == "audit"
+    assert section.find_element(By.CSS_SELECTOR, ".count").text == str(len(differing))
+    rows = section.find_elements(By.CSS_SELECTOR, "tbody tr")
+    assert [int(r.get_attribute("data-index")) for r in rows] == differing
+    # each row shows the corrected reading beside the official one, with its verdict
+    for row, i in zip(rows, differing):
+        fix = row.find_elements(By.CSS_SELECTOR, "td .fix")
+        assert len(fix) == 1  # m1 only
+        assert fix[0].find_element(By.CSS_SELECTOR, ".ext").text == gsm8k_fixed(REPLIES[i])
+        verdict = "right" if gsm8k_fixed(REPLIES[i]) == REFERENCES[i] else "wrong"
+        assert verdict in fix[0].text
+
+
+def test_report_rebuilt_from_the_summary_json_keeps_the_audit(audited_run: Path) -> None:
+    """``assay report`` reads the summary ``.json``: the notes and the browser's audit come from it."""
+    from assay.report import build_report_data
+
+    data = build_report_data(audited_run, None)
+    differing, official, would_be = _expected()
+    gsm = next(r for r in data["rows"] if r["dataset"] == "gsm")
+    m1, m2 = gsm["cells"]
+    assert m1["audit"].endswith(f"accuracy would be {would_be:.2f} instead of {official:.2f}")
+    assert "audit" not in m2 and "read the same" in m2["tip"]
+    (table,) = (d for d in data["datasets"] if d["abbr"] == "gsm")
+    assert table["audit"][0]["samples"] == differing and table["audit"][1]["samples"] == []
+    assert table["audit"][0]["ext"] == [gsm8k_fixed(REPLIES[i]) for i in differing]
+    (plain,) = (d for d in data["datasets"] if d["abbr"] == "plain")
+    assert "audit" not in plain

@@ -1,0 +1,299 @@
+"""The extraction audit: an OpenCompass-named postprocessor with a declared corrected counterpart is
+scored both ways; the official numbers stay, the audit records the difference (R-9.2)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.postprocess.corrections import correction_for, declare_correction, withdraw_correction
+from assay.postprocess.math import gsm8k_postprocess
+from assay.postprocess.options import first_option_postprocess
+from assay.registry import TEXT_POSTPROCESSORS
+from assay.results import META_KEY, read_result
+
+RUN = "RUN"
+FIXED = "tests-gsm8k-fixed"
+
+
+@TEXT_POSTPROCESSORS.register_module(FIXED)
+def gsm8k_fixed(text: str) -> str:
+    """A corrected GSM8K reading: the last number, thousands separators removed, ``12.00`` read as ``12``."""
+    numbers = re.findall(r"-?\d[\d,]*(?:\.\d+)?", str(text))
+    if not numbers:
+        return ""
+    value = numbers[-1].replace(",", "")
+    return value.rstrip("0").rstrip(".") if "." in value else value
+
+
+@TEXT_POSTPROCESSORS.register_module("tests-capital-fixed")
+def capital_fixed(text: str, letters: str = "ABCD") -> str:
+    """A corrected option reading: the first capital among ``letters`` standing alone."""
+    found = re.search(rf"\b([{letters}])\b", str(text))
+    return found.group(1) if found else ""
+
+
+@TEXT_POSTPROCESSORS.register_module("tests-gsm8k-broken")
+def gsm8k_broken(text: str) -> str:
+    if "1,234" in str(text):
+        raise ValueError("cannot read this one")
+    return gsm8k_fixed(text)
+
+
+@TEXT_POSTPROCESSORS.register_module("tests-gsm8k-same")
+def gsm8k_same(text: str) -> str:
+    return gsm8k_postprocess(text)
+
+
+REPLIES = [
+    "So the total is 1,234 dollars.",
+    "The answer is 12.00",
+    "I think 7",
+    "no idea",
+    "Answer: 45.",
+    "3 + 4 = 7.0",
+    "It costs $2,500 in all.",
+    "5",
+]
+REFERENCES = ["1234", "12", "7", "5", "45", "7", "2500", "5"]
+
+
+def _write_run(tmp_path: Path, *, evaluator_extra: str = "", dataset_pp: str = "dict(type='gsm8k_postprocess')") -> Path:
+    (tmp_path / "gsm.jsonl").write_text("".join(json.dumps({"q": f"q{i}", "answer": a}) + "\n" for i, a in enumerate(REFERENCES)))
+    preds = tmp_path / "work" / RUN / "predictions" / "m"
+    preds.mkdir(parents=True, exist_ok=True)
+    (preds / "gsm.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(REPLIES)}))
+    (preds / "plain.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(REPLIES)}))
+    cfg = tmp_path / "config.py"
+    cfg.write_text(
+        f"""
+reader = dict(input_columns=['q'], output_column='answer')
+datasets = [
+    dict(abbr='gsm', type='JsonlDataset', path='gsm.jsonl', reader_cfg=reader,
+         eval_cfg=dict(pred_postprocessor={dataset_pp}, evaluator=dict(type='AccEvaluator'{evaluator_extra}))),
+    dict(abbr='plain', type='JsonlDataset', path='gsm.jsonl', reader_cfg=reader,
+         eval_cfg=dict(pred_postprocessor=dict(type='general_postprocess'), evaluator=dict(type='AccEvaluator'))),
+]
+models = [dict(abbr='m')]
+"""
+    )
+    return cfg
+
+
+def _eval(cfg: Path, tmp_path: Path, *extra: str) -> int:
+    return main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1", *extra])
+
+
+def _result(tmp_path: Path, abbr: str = "gsm") -> dict[str, Any]:
+    return read_result(tmp_path / "work" / RUN / "results" / "m" / f"{abbr}.json")
+
+
+def _accuracy(answers: list[Any], refs: list[str]) -> float:
+    return 100 * sum(str(a) == r for a, r in zip(answers, refs)) / len(refs)
+
+
+@pytest.fixture
+def fixed_gsm8k() -> Iterator[None]:
+    declare_correction("gsm8k_postprocess", FIXED)
+    try:
+        yield
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+
+
+def test_counts_and_would_be_values_are_right(tmp_path: Path, fixed_gsm8k: None) -> None:
+    assert _eval(_write_run(tmp_path), tmp_path) == 0
+    result = _result(tmp_path)
+    # computed here, independently of the eval
+    official = [gsm8k_postprocess(r) for r in REPLIES]
+    corrected = [gsm8k_fixed(r) for r in REPLIES]
+    differing = [i for i, (a, b) in enumerate(zip(official, corrected)) if a != b]
+    assert len(differing) >= 2  # '12.00' and '7.0' at least
+    assert result["accuracy"] == pytest.approx(_accuracy(official, REFERENCES))  # the official number, unchanged
+    audit = result["extraction_audit"]
+    assert audit["corrections"] == [{"at": "eval_cfg.pred_postprocessor", "official": "gsm8k_postprocess", "corrected": FIXED}]
+    assert audit["replies"] == len(REPLIES)
+    assert audit["differ"] == len(differing)
+    assert audit["samples"] == differing
+    would_be = _accuracy(corrected, REFERENCES)
+    assert would_be != result["accuracy"]
+    assert audit["metrics"]["accuracy"] == pytest.approx(would_be)
+    assert [r["official"] for r in audit["readings"]] == [[official[i]] for i in differing]
+    assert [r["corrected"] for r in audit["readings"]] == [[corrected[i]] for i in differing]
+    assert [r["correct"] for r in audit["readings"]] == [[corrected[i] == REFERENCES[i]] for i in differing]
+    # nested, never a metric: the details are the official ones
+    assert [d["pred"] for d in result["details"]] == [[a] for a in official]
+    assert "extraction_audit" in result[META_KEY]["inputs"]
+    # absent where the chain has no corrected counterpart
+    plain = _result(tmp_path, "plain")
+    assert "extraction_audit" not in plain and "extraction_audit" not in plain[META_KEY]["inputs"]
+
+
+def test_absent_without_a_declared_counterpart(tmp_path: Path) -> None:
+    assert correction_for("gsm8k_postprocess") is None
+    assert _eval(_write_run(tmp_path), tmp_path) == 0
+    result = _result(tmp_path)
+    assert "extraction_audit" not in result and "extraction_audit" not in result[META_KEY]["inputs"]
+
+
+def test_any_name_of_the_official_postprocessor_is_audited(tmp_path: Path, fixed_gsm8k: None) -> None:
+    # the config names it by its other registered name and by the function object's dotted path
+    for spec in ("dict(type='gsm8k')", "dict(type='assay.postprocess.math.gsm8k_postprocess')"):
+        assert _eval(_write_run(tmp_path, dataset_pp=spec), tmp_path, "--force") == 0
+        assert _result(tmp_path)["extraction_audit"]["corrections"][0]["corrected"] == FIXED
+
+
+def test_evaluator_level_substitution_with_repeated_runs_and_option_mapping(tmp_path: Path) -> None:
+    """``first_option_postprocess`` at the evaluator level, two runs: sample indices and verdicts are per sample, per run."""
+    replies = ["B", "The answer is C", "A or B? B", "Dolphin (C)", "none", "D"]  # run 0 then run 1 of 3 samples
+    refs = ["B", "C", "C"]
+    (tmp_path / "mc.jsonl").write_text("".join(json.dumps({"q": str(i), "answer": a}) + "\n" for i, a in enumerate(refs)))
+    preds = tmp_path / "work" / RUN / "predictions" / "m"
+    preds.mkdir(parents=True)
+    (preds / "mc.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(replies)}))
+    cfg = tmp_path / "config.py"
+    cfg.write_text(
+        "datasets = [dict(abbr='mc', type='JsonlDataset', path='mc.jsonl', n=2, k=1,\n"
+        "    reader_cfg=dict(input_columns=['q'], output_column='answer'),\n"
+        "    eval_cfg=dict(evaluator=dict(type='AccEvaluator', pred_postprocessor=dict(type='first_option_postprocess', options='ABC', cushion=False))))]\n"
+        "models = [dict(abbr='m')]\n"
+    )
+    declare_correction("first_option_postprocess", "tests-capital-fixed", options={"options": "letters", "cushion": None})
+    try:
+        assert _eval(cfg, tmp_path) == 0
+    finally:
+        withdraw_correction("first_option_postprocess")
+    result = _result(tmp_path, "mc")
+    official = [first_option_postprocess(r, options='ABC', cushion=False) for r in replies]
+    corrected = [capital_fixed(r, letters="ABC") for r in replies]
+    differ = [i for i in range(6) if official[i] != corrected[i]]
+    audit = result["extraction_audit"]
+    assert audit["corrections"] == [{"at": "eval_cfg.evaluator.pred_postprocessor", "official": "first_option_postprocess",
+                                     "corrected": "tests-capital-fixed", "options": {"letters": "ABC"}}]
+    assert audit["replies"] == 6 and audit["differ"] == len(differ) > 0
+    assert audit["samples"] == sorted({i % 3 for i in differ})
+    runs_refs = refs * 2
+    assert result["accuracy (2 runs average)"] == pytest.approx(_accuracy(official, runs_refs))
+    assert audit["metrics"]["accuracy (2 runs average)"] == pytest.approx(_accuracy(corrected, runs_refs))
+    for j, reading in zip(audit["samples"], audit["readings"]):
+        assert reading["official"] == [official[j], official[3 + j]]
+        assert reading["corrected"] == [corrected[j], corrected[3 + j]]
+        assert reading["correct"] == [corrected[j] == refs[j], corrected[3 + j] == refs[j]]
+
+
+def test_nothing_differs_no_second_scoring(tmp_path: Path) -> None:
+    """A counterpart that reads every reply the same: differ 0, the official metrics, the evaluator scored once."""
+    log = tmp_path / "scored.txt"
+    (tmp_path / "counting.py").write_text(
+        "from assay.evaluators.exact import AccEvaluator\n"
+        "class CountingAcc(AccEvaluator):\n"
+        "    def __init__(self, log, pred_postprocessor=None):\n"
+        "        super().__init__(pred_postprocessor=pred_postprocessor)\n"
+        "        self.log = log\n"
+        "    def score(self, predictions, references):\n"
+        "        with open(self.log, 'a') as fh:\n"
+        "            fh.write('scored\\n')\n"
+        "        return super().score(predictions, references)\n"
+    )
+    cfg = _write_run(tmp_path)
+    cfg.write_text("from counting import CountingAcc\n" + cfg.read_text().replace("type='AccEvaluator'", f"type=CountingAcc, log={str(log)!r}", 1))
+    declare_correction("gsm8k_postprocess", "tests-gsm8k-same")
+    try:
+        assert _eval(cfg, tmp_path) == 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    result = _result(tmp_path)
+    audit = result["extraction_audit"]
+    assert audit["differ"] == 0 and audit["samples"] == [] and audit["replies"] == len(REPLIES)
+    assert audit["metrics"] == {"accuracy": result["accuracy"]}
+    assert log.read_text().count("scored") == 1
+
+
+def test_an_audit_failure_keeps_the_official_result(tmp_path: Path) -> None:
+    declare_correction("gsm8k_postprocess", "tests-gsm8k-broken")
+    try:
+        assert _eval(_write_run(tmp_path), tmp_path) == 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    result = _result(tmp_path)
+    assert result["accuracy"] == pytest.approx(_accuracy([gsm8k_postprocess(r) for r in REPLIES], REFERENCES))
+    audit = result["extraction_audit"]
+    assert "cannot read this one" in audit["error"] and "metrics" not in audit
+    assert audit["corrections"][0]["corrected"] == "tests-gsm8k-broken"
+
+
+def test_a_changed_declaration_recomputes_the_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _write_run(tmp_path)
+    assert _eval(cfg, tmp_path) == 0
+    assert "extraction_audit" not in _result(tmp_path)
+    capsys.readouterr()
+    declare_correction("gsm8k_postprocess", FIXED)
+    try:
+        assert _eval(cfg, tmp_path) == 0
+        err = capsys.readouterr().err
+        assert "m/gsm ok" in err and "m/plain reused" in err
+        assert _result(tmp_path)["extraction_audit"]["differ"] > 0
+        assert _eval(cfg, tmp_path) == 0
+        assert "m/gsm reused" in capsys.readouterr().err
+        declare_correction("gsm8k_postprocess", "tests-gsm8k-same", replace=True)
+        assert _eval(cfg, tmp_path) == 0
+        assert "m/gsm ok" in capsys.readouterr().err
+        assert _result(tmp_path)["extraction_audit"]["differ"] == 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    assert _eval(cfg, tmp_path) == 0
+    assert "m/gsm ok" in capsys.readouterr().err
+    assert "extraction_audit" not in _result(tmp_path)
+
+
+def test_sharded_audit_equals_the_whole(tmp_path: Path, fixed_gsm8k: None, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _write_run(tmp_path)
+    assert _eval(cfg, tmp_path) == 0
+    whole = _result(tmp_path)
+    assert _eval(cfg, tmp_path, "--force", "--shard-size", "3") == 0
+    assert "shards" in capsys.readouterr().err
+    sharded = _result(tmp_path)
+    assert sharded["extraction_audit"]["samples"] == whole["extraction_audit"]["samples"]
+    for key in ("corrections", "replies", "differ", "samples", "readings"):
+        assert sharded["extraction_audit"][key] == whole["extraction_audit"][key], key
+    assert sharded["extraction_audit"]["metrics"]["accuracy"] == pytest.approx(whole["extraction_audit"]["metrics"]["accuracy"])
+    assert sharded["accuracy"] == pytest.approx(whole["accuracy"])
+
+
+def test_declarations_are_checked() -> None:
+    from assay.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="official must be"):
+        declare_correction("", FIXED)
+    with pytest.raises(ConfigError, match="options must"):
+        declare_correction("gsm8k_postprocess", FIXED, options=3)  # type: ignore[arg-type]
+    declare_correction("gsm8k_postprocess", FIXED)
+    try:
+        with pytest.raises(ConfigError, match="already has the corrected counterpart"):
+            declare_correction("gsm8k_postprocess", "tests-gsm8k-same")
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+
+
+def test_a_config_file_can_declare_its_own_pair(tmp_path: Path) -> None:
+    """Declared while the config loads (a mapping function included): seen by the forked workers, and loading again is no conflict."""
+    cfg = _write_run(tmp_path)
+    cfg.write_text(
+        "from assay.postprocess.corrections import declare_correction\n"
+        "def same_options(options):\n"
+        "    return dict(options)\n"
+        f"declare_correction('gsm8k_postprocess', {FIXED!r}, options=same_options)\n" + cfg.read_text()
+    )
+    try:
+        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0
+        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0  # loaded again
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    audit = _result(tmp_path)["extraction_audit"]
+    assert audit["corrections"][0]["corrected"] == FIXED and audit["differ"] > 0
