@@ -65,10 +65,11 @@ def get_data_path(dataset_id: str, local_mode: bool = False) -> str:
     """Resolve a dataset id or path to the local path OpenCompass would read.
 
     ``local_mode=True`` skips the table (OpenCompass's loaders pass it for data
-    that is always local).
+    that is always local).  ``''`` (LiveMathBench's configs) stands for
+    ``$COMPASS_DATA_CACHE`` itself.
     """
-    if not isinstance(dataset_id, str) or not dataset_id:
-        raise InputFileError(f"dataset path must be a non-empty string, got {dataset_id!r}")
+    if not isinstance(dataset_id, str):
+        raise InputFileError(f"dataset path must be a string, got {dataset_id!r}")
     if os.path.isabs(dataset_id):
         return dataset_id
     cache_dir = os.environ.get("COMPASS_DATA_CACHE", "")
