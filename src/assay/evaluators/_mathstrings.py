@@ -326,3 +326,24 @@ def math_is_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
     except Exception:  # noqa: BLE001 - e.g. a non-string
         pass
     return bool(pred == ref)
+
+
+_ANSWER_SENTENCE = re.compile("final answer|answer is")
+
+
+def math_postprocess_v2(text: str) -> str:
+    """OpenCompass 0.5.4's ``math_postprocess_v2``: the last ``\\boxed{}`` (outer braces stripped), else
+    the first ``.``-separated piece saying "final answer"/"answer is", else the first piece — the
+    latter two through :func:`normalize_final_answer`.
+
+    >>> math_postprocess_v2(r'so $\\boxed{{\\frac{1}{2}}}$'), math_postprocess_v2('The answer is 3.5 apples')
+    ('\\\\frac{1}{2}', '3')
+    """
+    boxed = extract_boxed_answer(text, strip_double_curly_brace=True)
+    if boxed:
+        return boxed
+    pieces = text.split(".")
+    for piece in pieces:
+        if _ANSWER_SENTENCE.search(piece.lower()):
+            return normalize_final_answer(piece)
+    return normalize_final_answer(pieces[0])
