@@ -137,7 +137,8 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
             cfg = ConfigDict(models=[dict(abbr=MODEL, path="org/model")], datasets=[[ds]], work_dir=str(run_dir),
                              eval=dict(runner=dict(task=dict(dump_details=True))))
             captured.clear()
-            entry: dict[str, Any] = {"prediction_file": f"{pred_files.get(abbr, abbr)}.json", "n": ds.get("n", 1), "k": ds.get("k", 1)}
+            entry: dict[str, Any] = {"prediction_file": f"{pred_files.get(abbr, abbr)}.json", "n": ds.get("n", 1), "k": ds.get("k", 1),
+                                     "components": _components(ds)}
             try:
                 OpenICLEvalTask(cfg).run()
                 result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
@@ -151,6 +152,30 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
+
+
+_NOT_LOADER = {"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k"}
+
+
+def _name(component: Any) -> Any:
+    """A component config with its ``type`` given by name (what the direct tests look up)."""
+    if component is None:
+        return None
+    out = {k: v for k, v in dict(component).items() if k != "type"}
+    kind = component["type"]
+    out["type"] = kind if isinstance(kind, str) else kind.__name__
+    return out
+
+
+def _components(ds: dict[str, Any]) -> dict[str, Any]:
+    eval_cfg = ds.get("eval_cfg", {})
+    return {
+        "loader": _name({k: v for k, v in ds.items() if k not in _NOT_LOADER} | {"type": ds["type"]}),
+        "reader_cfg": dict(ds.get("reader_cfg", {})),
+        "evaluator": _name(eval_cfg.get("evaluator")),
+        "pred_postprocessor": _name(eval_cfg.get("pred_postprocessor")),
+        "dataset_postprocessor": _name(eval_cfg.get("dataset_postprocessor")),
+    }
 
 
 def _antlr_411_dir(scratch: Path) -> Path:
