@@ -82,13 +82,13 @@ def main() -> None:
     preds, refs = _pairs(args.n)
     for version in ("v1", "v2"):
         evaluator = MATHEvaluator(version=version)
-        result, seconds = _timed(lambda: evaluator.score(preds, refs))
+        result, seconds = _timed(lambda ev=evaluator: ev.score(preds, refs))
         out.write(f"MATHEvaluator {version}: {args.n} replies in {seconds:.2f} s = {args.n / seconds:,.0f} samples/s "
                   f"(accuracy {result['accuracy']:.1f})\n")
 
     for name, text in PATHOLOGICAL.items():
         for version in ("v1", "v2"):
-            _, seconds = _timed(lambda: MATHEvaluator(version=version).score([text], ["5"]))
+            _, seconds = _timed(lambda v=version, t=text: MATHEvaluator(version=v).score([t], ["5"]))
             out.write(f"pathological {name!r} ({len(text):,} chars), {version}: {seconds * 1000:.1f} ms\n")
 
     vpreds, vrefs = _pairs(args.verify_n, seed=1)

@@ -144,7 +144,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
                 result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
                 entry["details"] = result.pop("details", None)
                 entry["result"] = result
-            except Exception as exc:  # noqa: BLE001 - recorded: the task stops here in OpenCompass
+            except Exception as exc:
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
                 entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})

@@ -24,7 +24,7 @@ _DATE_PARTS = ("day", "month", "year")
 
 
 @LOAD_DATASET.register_module()
-class dropDataset(BaseDataset):  # noqa: N801 - OpenCompass's name
+class dropDataset(BaseDataset):
     """Split ``validation`` of ``{'prompt': passage, 'question', 'answers'}``, one row per question.
 
     ``path`` is opened as given (OpenCompass does not resolve it).  With

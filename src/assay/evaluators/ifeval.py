@@ -132,10 +132,10 @@ class IFEvaluator(BaseEvaluator):
     ``refer``, ``is_strict_correct``, ``is_loose_correct``, ``is_correct``
     (= strict) and ``grade`` (``'strict'``, ``'loose'`` or ``'none'``).  An
     unknown instruction id, or a reply that is not a string, is an error
-    record (OpenCompass stops with an exception).
+    record (OpenCompass stops with an exception).  The instruction-level
+    accuracies weigh prompts by their number of instructions, so a batch's
+    scores are not the plain mean of its parts' scores.
     """
-
-    sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any], origin_prompt: list[Any] | None = None) -> dict[str, Any]:
         if not predictions:

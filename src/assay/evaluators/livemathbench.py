@@ -6,7 +6,7 @@ from typing import Any
 
 from assay.errors import ConfigError
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import no_samples, percent
+from assay.evaluators._common import no_samples, percent, test_set_column
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["LiveMathBenchEvaluator"]
@@ -57,10 +57,11 @@ class LiveMathBenchEvaluator(BaseEvaluator):
             return {"error": "preds and refrs have different length"}
         if not predictions:
             return no_samples(self)
-        missing = [c for c in ("question", "question_type", "subdivision") if c not in test_set.column_names]
+        columns = {c: test_set_column(test_set, c) for c in ("question", "question_type", "subdivision")}
+        missing = [c for c, values in columns.items() if values is None]
         if missing:
             return {"error": f"LiveMathBenchEvaluator: the test set has no {', '.join(map(repr, missing))} column"}
-        bad = next((s for s in test_set["subdivision"] if len(str(s).split("_")) < 2), None)
+        bad = next((s for s in columns["subdivision"] or () if len(str(s).split("_")) < 2), None)
         if bad is not None:
             return {"error": f"LiveMathBenchEvaluator: the dataset abbr {bad!r} has no '_' to read a language from "
                              "(OpenCompass 0.5.4 stops with an IndexError here); use an abbr such as 'LiveMathBench_en'"}

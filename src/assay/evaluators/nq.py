@@ -37,4 +37,4 @@ class NQEvaluator(BaseEvaluator):
             if "answer is" in text:
                 text = text.split("answer is")[-1]
             processed.append(general_postprocess(text))
-        return open_qa_score(processed, references)
+        return open_qa_score(self, processed, references)

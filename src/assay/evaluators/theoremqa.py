@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import no_samples
+from assay.evaluators._common import no_samples, test_set_column
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["TheoremQAEvaluatorV3"]
@@ -36,14 +36,16 @@ class TheoremQAEvaluatorV3(BaseEvaluator):
             return {"error": "preds and refrs have different length"}
         if not predictions:
             return no_samples(self)
-        types = list(test_set["Answer_type"])
+        types = test_set_column(test_set, "Answer_type")
+        if types is None:
+            return {"error": "TheoremQAEvaluatorV3: the test set has no 'Answer_type' column"}
         details = []
         for index, (answer, truth) in enumerate(zip(predictions, references)):
             value = None
             if types[index] in _NUMERIC_TYPES:
                 try:
                     value = safe_eval(truth, {})
-                except Exception as exc:  # noqa: BLE001 - OpenCompass stops on it
+                except Exception as exc:
                     return {"error": f"TheoremQAEvaluatorV3: sample {index}: the {types[index]} answer {truth!r} is not a number ({exc})"}
             details.append({"pred": answer, "is_correct": compare_answer(answer, truth, value)})
         correct = sum(d["is_correct"] for d in details)

@@ -12,7 +12,7 @@ from assay.registry import ICL_EVALUATORS
 __all__ = ["TriviaQAEvaluator", "open_qa_score"]
 
 
-def open_qa_score(processed_predictions: list[str], references: list[Any]) -> dict[str, Any]:
+def open_qa_score(evaluator: BaseEvaluator, processed_predictions: list[str], references: list[Any]) -> dict[str, Any]:
     """Containment scoring shared by TriviaQA and NQ: a prediction is correct when any of
     its sample's answers, through ``general_postprocess`` and lower-cased, occurs in it.
 
@@ -21,12 +21,11 @@ def open_qa_score(processed_predictions: list[str], references: list[Any]) -> di
     by character (as in OpenCompass).
     """
     if not processed_predictions:
-        return no_samples(TriviaQAEvaluator)
+        return no_samples(evaluator)
     answers = [[general_postprocess(a).lower() for a in ref] for ref in references]
-    details = [
-        {"pred": pred, "answer": cands, "correct": any(c in pred for c in cands)} for pred, cands in zip(processed_predictions, answers)
-    ]
-    return {"score": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+    verdicts = [any(c in pred for c in cands) for pred, cands in zip(processed_predictions, answers)]
+    details = [{"pred": p, "answer": c, "correct": v} for p, c, v in zip(processed_predictions, answers, verdicts)]
+    return {"score": percent(sum(verdicts), len(details)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
@@ -57,4 +56,4 @@ class TriviaQAEvaluator(BaseEvaluator):
             for marker in ("answer is", "a:", "answer:"):
                 text = text.split(marker)[-1]
             processed.append(general_postprocess(text.strip()))
-        return open_qa_score(processed, references)
+        return open_qa_score(self, processed, references)

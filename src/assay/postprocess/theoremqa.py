@@ -18,7 +18,7 @@ _ANSWER_IS = re.compile(r"answer is ([^\s]+)")
 
 
 @TEXT_POSTPROCESSORS.register_module(["TheoremQA", "TheoremQA_postprocess"])
-def TheoremQA_postprocess(text: str) -> str:  # noqa: N802 - OpenCompass's name
+def TheoremQA_postprocess(text: str) -> str:
     """The word after the first "answer is", outer punctuation stripped; else the stripped reply.
 
     >>> TheoremQA_postprocess('So the answer is 3.5. Done.')
@@ -34,7 +34,7 @@ def TheoremQA_postprocess(text: str) -> str:  # noqa: N802 - OpenCompass's name
 
 
 @TEXT_POSTPROCESSORS.register_module(["TheoremQA_postprocess_v2"])
-def TheoremQA_postprocess_v2(text: str) -> str:  # noqa: N802
+def TheoremQA_postprocess_v2(text: str) -> str:
     """The words of the reply's last line after its last ``is``/``be``/``are`` or ``…:`` word, outer dots stripped.
 
     >>> TheoremQA_postprocess_v2('Work.\\nThe final value is 42.')
@@ -50,7 +50,7 @@ def TheoremQA_postprocess_v2(text: str) -> str:  # noqa: N802
 
 
 @TEXT_POSTPROCESSORS.register_module(["TheoremQA_postprocess_v3"])
-def TheoremQA_postprocess_v3(text: str) -> str:  # noqa: N802
+def TheoremQA_postprocess_v3(text: str) -> str:
     """OpenCompass's ``answer_clean`` with the triggers "The answer is:", "The answer is", "the answer is".
 
     After the last trigger (or, with none, the last number of the reply): a
@@ -72,7 +72,7 @@ def TheoremQA_postprocess_v3(text: str) -> str:  # noqa: N802
 
 
 @TEXT_POSTPROCESSORS.register_module(["TheoremQA_postprocess_v4"])
-def TheoremQA_postprocess_v4(text: str) -> str:  # noqa: N802
+def TheoremQA_postprocess_v4(text: str) -> str:
     """:func:`TheoremQA_postprocess_v3`, then ``\\``, ``(`` and ``)`` stripped from both ends, and spaces.
 
     >>> TheoremQA_postprocess_v4('The answer is \\\\(7\\\\)')
