@@ -178,6 +178,32 @@ def _components(ds: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _vectors() -> dict[str, Any]:
+    """Function-level vectors: MATH ``is_equiv`` (v1/v2), ``normalize_final_answer``, ``math_postprocess_v2``
+    and ``Gsm8kAgentEvaluator`` on tricky inputs."""
+    from opencompass.datasets.gsm8k import Gsm8kAgentEvaluator
+    from opencompass.datasets.math import MATHEvaluator, math_postprocess_v2, normalize_final_answer
+
+    pairs = [("\\frac12", "\\frac{1}{2}"), ("0.5", "\\frac{1}{2}"), ("\\sqrt", "\\sqrt"), ("2\\sqrt", "2\\sqrt"), ("1/x", "\\frac{1}{x}"),
+             ("5\\text{ cm}\\text{ m}", "5"), ("10\\%", "10"), ("10%", "10"), ("x\\in[0,1]", "[0,1]"), ("3.000", "3"), ("1,000", "1000"),
+             (None, None), (None, "1"), ("3", 3), ("\\left(1,2\\right)", "(1,2)"), ("k = 7", "7"), ("abc = 7", "7"), ("\\dfrac{3}{4}", "3/4"),
+             ("j", "i"), ("infinity", "\\infty"), ("\\text{(B)}", "(B)"), ("\\mbox{ dollars}5", "5"), ("", ""), (" \\frac{a}{b}", " \\frac{a}{b}")]
+    equiv = [[p, r, MATHEvaluator(version="v1").is_equiv(p, r), MATHEvaluator(version="v2").is_equiv(p, r)] for p, r in pairs]
+    texts = ["The final answer is $1,000$ dollars", "x = \\dfrac12", "\\text{(A)} and \\textbf{B}", "answer is: 7 units",
+             "\\boxed{\\frac{1}{2}} hours", "ft of rope, 12 feet"]
+    replies = ["\\boxed{{5}}", "\\fbox{3}", "\\boxed 5 and more", "no. final answer is 2.5 km", "abc", "\\boxed{1} then \\boxed{2"]
+    steps = [[{"type": "PythonInterpreter", "result": {"text": "18"}, "errmsg": None}], [],
+             [{"type": "PythonInterpreter", "result": {"text": "7"}, "errmsg": "boom"}],
+             [{"type": "PythonInterpreter", "result": {"text": "5.0"}, "errmsg": None}], [{"type": "Other"}]]
+    agent = {"predictions": ["18", "3", "1", "2", "9"], "references": ["18", "3", "7", "5", "9"], "steps": steps}
+    return {
+        "is_equiv": equiv,
+        "normalize_final_answer": [[t, normalize_final_answer(t)] for t in texts],
+        "math_postprocess_v2": [[t, math_postprocess_v2(t)] for t in replies],
+        "gsm8k_agent": dict(agent, result=Gsm8kAgentEvaluator().score(**agent)),
+    }
+
+
 def _antlr_411_dir(scratch: Path) -> Path:
     target = scratch / "antlr411"
     if not (target / "antlr4").is_dir():
@@ -202,6 +228,9 @@ def main() -> None:
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(exist_ok=True)
 
+    if args.child == "vectors":
+        (out_dir.parent / "vectors.json").write_text(json.dumps(_jsonable(_vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return
     if args.child:
         import nltk
 
@@ -210,7 +239,7 @@ def main() -> None:
         (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         return
 
-    for case in args.only or list(CASES):
+    for case in args.only or [*CASES, "vectors"]:
         env = dict(os.environ)
         if case in ANTLR_411_CASES:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_antlr_411_dir(scratch)), env.get("PYTHONPATH")]))

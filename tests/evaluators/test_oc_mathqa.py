@@ -69,13 +69,22 @@ def _test_split(loaded: Any, reader_cfg: dict[str, Any]) -> Any:
     return loaded[reader_cfg.get("test_split", "test")]
 
 
-@pytest.mark.parametrize(("case", "abbr", "entry"), ENTRIES)
+#: The loaders of these families (``CustomDataset``, which some of their configs use, is tested with its module).
+OWN_LOADERS = {"GSM8KDataset", "MATHDataset", "Aime2024Dataset", "IFEvalDataset", "TriviaQADataset", "TriviaQADatasetV2",
+               "NaturalQuestionDataset", "NQOpenDataset", "dropDataset", "DropOpenAIDataset", "TheoremQADataset",
+               "TheoremQADatasetV3", "OlympiadBenchDataset", "LiveMathBenchDataset"}
+
+
+@pytest.mark.parametrize(("case", "abbr", "entry"), [e for e in ENTRIES if e.values[2]["components"]["loader"]["type"] in OWN_LOADERS])
 def test_loader_gives_opencompass_rows(case: str, abbr: str, entry: dict[str, Any]) -> None:
-    loader, kwargs = _component(entry["components"]["loader"], LOAD_DATASET)
-    rows = _test_split(loader.load(**kwargs), entry["components"]["reader_cfg"]).to_list()
+    components = entry["components"]
+    loader, kwargs = _component(components["loader"], LOAD_DATASET)
+    rows = _test_split(loader.load(**kwargs), components["reader_cfg"]).to_list()
     size = len(entry["test_rows"]) // entry["n"]
-    expected = [{k: v for k, v in row.items() if k not in ("subdivision", "idx")} for row in entry["test_rows"][:size]]
-    assert _plain(rows) == expected
+    # the recorded rows went through the dataset postprocessor, which is not the loader's
+    skip = {"subdivision", "idx"} | ({components["reader_cfg"]["output_column"]} if components["dataset_postprocessor"] else set())
+    expected = [{k: v for k, v in row.items() if k not in skip} for row in entry["test_rows"][:size]]
+    assert [{k: v for k, v in row.items() if k not in skip} for row in _plain(rows)] == expected
 
 
 @pytest.mark.parametrize(("case", "abbr", "entry"), ENTRIES)
