@@ -116,6 +116,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
     config_path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
     datasets = [dict(d, **overrides) for d in Config.fromfile(str(config_path))[variable]]
 
+    shutil.rmtree(work / case, ignore_errors=True)  # OpenCompass skips a dataset whose result file exists
     captured: dict[str, Any] = {}
     original = icl_base_evaluator.BaseEvaluator.evaluate
 
