@@ -100,6 +100,41 @@ def _bpc(rng: random.Random, n: int) -> Inputs:
     return {"loss": [50 * rng.random() for _ in range(n)], "total_chr_num": [1000] * n}
 
 
+def _open_qa(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.sample(["Paris", "the Eiffel Tower", "Rome", "blue"], k=2) for _ in range(n)]
+    preds = [rng.choice(["The answer is Paris.", "eiffel tower\nmore", "A: red", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _drop(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
+    preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _ifeval(rng: random.Random, n: int) -> Inputs:
+    ids = [("punctuation:no_comma", {}), ("change_case:english_lowercase", {}), ("keywords:existence", {"keywords": ["cat"]})]
+    refs, preds = [], []
+    for i in range(n):
+        chosen = rng.sample(ids, k=rng.randint(1, 3))
+        refs.append({"key": i, "prompt": "Write.", "instruction_id_list": [c[0] for c in chosen], "kwargs": [dict(c[1]) for c in chosen]})
+        preds.append(rng.choice(["the cat sat", "The Cat, sat", "a dog ran", ""]))
+    return {"predictions": preds, "references": refs, "origin_prompt": ["Write."] * n}
+
+
+def _theoremqa(rng: random.Random, n: int) -> Inputs:
+    rows = [rng.choice([("3.5", "float"), ("2", "integer"), ("True", "bool"), ("(b)", "option")]) for _ in range(n)]
+    preds = [rng.choice(["3.5", "2", "True", "(b)", "7"]) for _ in range(n)]
+    return {"predictions": preds, "references": [r[0] for r in rows], "test_set": [{"Answer_type": r[1]} for r in rows]}
+
+
+def _livemath(rng: random.Random, n: int) -> Inputs:
+    refs = [str(rng.randint(0, 9)) for _ in range(n)]
+    preds = [f"\\boxed{{{r if rng.random() < 0.5 else 11}}}" for r in refs]
+    rows = [{"question": "q", "question_type": "Problem-Solving", "subdivision": "LiveMathBench_en"} for _ in range(n)]
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -123,6 +158,13 @@ INPUTS: dict[str, Spec] = {
     "Gsm8kEvaluator": Spec(_numbers),
     "MATHEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
+    "TriviaQAEvaluator": Spec(_open_qa),
+    "NQEvaluator": Spec(_open_qa),
+    "DropOpenAIEvaluator": Spec(_drop),
+    "IFEvaluator": Spec(_ifeval),
+    "TheoremQAEvaluatorV3": Spec(_theoremqa),
+    "OlympiadBenchEvaluator": Spec(_numbers),
+    "LiveMathBenchEvaluator": Spec(_livemath),
     "AveragePPLEvaluator": Spec(_ppl),
     "AverageMinKEvaluator": Spec(_mink),
     "BPCEvaluator": Spec(_bpc),
@@ -136,6 +178,7 @@ EXCLUDED: dict[str, str] = {
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
     "CodeEvaluator": "executes code in a sandbox service",
+    "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
 }
 
 COVERED = sorted(name for name in ICL_EVALUATORS.names() if name in INPUTS)

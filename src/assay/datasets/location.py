@@ -76,11 +76,12 @@ def get_data_path(dataset_id: str, local_mode: bool = False) -> str:
 
     ``local_mode=True`` skips the table (OpenCompass's loaders pass it for data
     that is always local) and, as in OpenCompass, does not consult
-    ``DATASET_SOURCE``.
+    ``DATASET_SOURCE``.  ``''`` (LiveMathBench's configs) stands for
+    ``$COMPASS_DATA_CACHE`` itself.
 
     Raises:
         ConfigError: ``DATASET_SOURCE`` asks for a hub (``ModelScope``, ``HF``).
-        InputFileError: ``dataset_id`` is not a non-empty string.
+        InputFileError: ``dataset_id`` is not a string.
 
     >>> import os, tempfile
     >>> cache = tempfile.mkdtemp()
@@ -89,8 +90,8 @@ def get_data_path(dataset_id: str, local_mode: bool = False) -> str:
     True
     >>> _ = os.environ.pop('COMPASS_DATA_CACHE')
     """
-    if not isinstance(dataset_id, str) or not dataset_id:
-        raise InputFileError(f"dataset path must be a non-empty string, got {dataset_id!r}")
+    if not isinstance(dataset_id, str):
+        raise InputFileError(f"dataset path must be a string, got {dataset_id!r}")
     if os.path.isabs(dataset_id):
         return dataset_id
     cache_dir = os.environ.get("COMPASS_DATA_CACHE", "")

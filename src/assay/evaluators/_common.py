@@ -71,3 +71,13 @@ def judged_batch(
     if len(rows) != len(predictions):
         return {"error": f"{name}: the test set has {len(rows)} rows for {len(predictions)} predictions"}
     return refs, rows
+
+
+def test_set_column(test_set: Any, name: str) -> list[Any] | None:
+    """Column ``name`` of a test set (a ``datasets.Dataset``, a view of one, or a list of row dicts), or ``None``."""
+    if hasattr(test_set, "column_names"):
+        return list(test_set[name]) if name in test_set.column_names else None
+    rows = list(test_set)
+    if not all(isinstance(r, dict) and name in r for r in rows):
+        return None
+    return [r[name] for r in rows]

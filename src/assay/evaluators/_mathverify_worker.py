@@ -9,6 +9,7 @@ process.
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import threading
@@ -50,19 +51,40 @@ class Outcome:
 def check_one(gold: str, pred: str) -> tuple[str, str, str]:
     """Parse ``gold`` and ``pred`` with math-verify and compare them: ``(status, parsed pred, parsed gold)``.
 
-    Runs inside a worker process.
+    Runs inside a worker process.  Parses as OpenCompass 0.5.4's
+    ``MATHVerifyEvaluator`` does: the reference always wrapped in ``$…$``
+    (first match, LaTeX then plain expressions); the reply by LaTeX only
+    (first match, boxed answers first, no match without an anchor, units and
+    equations normalized); then ``verify(parsed reply, parsed reference)`` —
+    OpenCompass passes the reply in math-verify's *gold* position.  The parsed
+    forms are given as the ``str()`` of math-verify's lists.
     """
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
-    gold_text = gold if ("$" in gold or "\\boxed" in gold or "\\(" in gold or "\\[" in gold) else f"${gold}$"
-    gold_parsed = parse(gold_text, extraction_config=[LatexExtractionConfig(), ExprExtractionConfig()])
+    gold_parsed = parse(f"${gold}$", extraction_mode="first_match", extraction_config=[LatexExtractionConfig(), ExprExtractionConfig()])
     if not gold_parsed:
         return STATUS_BAD_GOLD, "", ""
-    pred_parsed = parse(pred)
+    pred_parsed = parse(pred, extraction_config=_reply_config(), extraction_mode="first_match")
+    ok = verify(pred_parsed, gold_parsed)
     if not pred_parsed:
-        return STATUS_NO_ANSWER, "", str(gold_parsed[-1])
-    ok = verify(gold_parsed, pred_parsed)
-    return (STATUS_CORRECT if ok else STATUS_WRONG), str(pred_parsed[-1]), str(gold_parsed[-1])
+        return STATUS_NO_ANSWER, str(pred_parsed), str(gold_parsed)
+    return (STATUS_CORRECT if ok else STATUS_WRONG), str(pred_parsed), str(gold_parsed)
+
+
+@functools.cache
+def _reply_config() -> list[Any]:
+    """OpenCompass's extraction settings for replies, built once per worker.
+
+    (``equations=True`` is deprecated in latex2sympy2_extended, which logs a
+    warning each time a reply is normalized with it; the setting is kept, and
+    that logger is quieted in the worker process.)
+    """
+    from latex2sympy2_extended import NormalizationConfig
+    from math_verify import LatexExtractionConfig
+
+    logging.getLogger("latex2sympy2_extended.math_normalization").setLevel(logging.ERROR)
+    normalization = NormalizationConfig(nits=False, malformed_operators=False, basic_latex=True, equations=True, boxed="all", units=True)
+    return [LatexExtractionConfig(normalization_config=normalization, boxed_match_priority=0, try_extract_without_anchor=False)]
 
 
 Check = Callable[[str, str], tuple[str, str, str]]

@@ -1,146 +1,38 @@
-"""Math evaluators: GSM8K numbers, MATH string equivalence, and math-verify symbolic equivalence."""
+"""Math evaluators: MATH string equivalence and math-verify symbolic equivalence (OpenCompass 0.5.4's)."""
 
 from __future__ import annotations
 
 import importlib.util
 import logging
 import os
-import re
 from collections import Counter
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import check_batch, percent, score_pairs
-from assay.postprocess.math import normalize_final_answer
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["Gsm8kEvaluator", "MATHEvaluator", "MATHVerifyEvaluator", "is_math_equiv", "strip_math_answer"]
+__all__ = ["MATHEvaluator", "MATHVerifyEvaluator"]
 
 logger = logging.getLogger(__name__)
-
-_FLOAT = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
-
-
-def _to_float(value: Any) -> float | None:
-    text = str(value).strip().replace(",", "")
-    if not _FLOAT.match(text):
-        return None
-    try:
-        return float(text)
-    except ValueError:  # pragma: no cover - guarded by the regex
-        return None
-
-
-@ICL_EVALUATORS.register_module()
-class Gsm8kEvaluator(BaseEvaluator):
-    """GSM8K accuracy: the extracted number equals the reference number.
-
-    Inputs: ``predictions`` (usually after ``gsm8k`` postprocessing) and
-    ``references`` (after ``gsm8k_dataset``).  Correct when the two strings are
-    equal or both read as numbers (thousands separators allowed) within 1e-6.
-    OpenCompass reads the reference with ``int()``, so a decimal reference
-    never matches; assay reads it as a float.  Metric: ``accuracy`` in
-    [0, 100].  Details: ``pred``, ``answer``, ``correct``.
-
-    >>> Gsm8kEvaluator().score(['18', '3.0', ''], ['18', '3', '5'])['accuracy']
-    66.66666666666667
-    """
-
-    sample_decomposable = True
-
-    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        def judge(pred: Any, ref: Any) -> tuple[Any, bool]:
-            if str(pred).strip() == str(ref).strip() and str(pred).strip() != "":
-                return pred, True
-            p, r = _to_float(pred), _to_float(ref)
-            return pred, p is not None and r is not None and abs(p - r) < 1e-6
-
-        return score_pairs(self, predictions, references, judge)
-
-
-# -- MATH string normalization (after Hendrycks et al.'s MATH evaluation) ----------
-_TEXT_UNITS = re.compile(r"\\text\{\s*[^{}]*\}\s*$")
-_SQRT_SHORT = re.compile(r"\\sqrt(?![{\[])(\w)")
-_FRAC_SHORT = re.compile(r"\\frac(?![{])(\w)(\w)")
-_FRAC_HALF = re.compile(r"\\frac\{([^{}]+)\}(?![{])(\w)")
-_FRAC_HALF_FIRST = re.compile(r"\\frac(?![{])(\w)\{")
-_A_SLASH_B = re.compile(r"^(-?\d+)/(\d+)$")
-_SHORT_LHS = re.compile(r"^[^=]{1,2}=(?!=)")
-
-
-def strip_math_answer(answer: Any, version: str = "v1") -> str:
-    """Normalize a MATH answer for comparison.
-
-    ``v1`` follows the MATH benchmark's convention: drop ``\\left``/``\\right``,
-    ``\\!``, degree marks, ``\\$``, percent signs, a trailing ``\\text{unit}``
-    and spaces; ``dfrac``/``tfrac`` → ``frac``; expand ``\\frac12`` and
-    ``\\sqrt2``; add a leading ``0`` to ``.5``; drop a short left-hand side
-    (``x = 5`` → ``5``); ``a/b`` → ``\\frac{a}{b}``; ``0.5`` → ``\\frac{1}{2}``.
-    ``v2`` first applies :func:`~assay.postprocess.math.normalize_final_answer`
-    (units, ``\\text{}``, thousands separators, any left-hand side).
-
-    >>> strip_math_answer('x = \\\\dfrac12')
-    '\\\\frac{1}{2}'
-    >>> strip_math_answer('3/4')
-    '\\\\frac{3}{4}'
-    """
-    s = "" if answer is None else str(answer)
-    if version == "v2":
-        s = normalize_final_answer(s)
-    s = s.replace("\n", "").replace("\\!", "").replace("\\\\", "\\")
-    s = s.replace("tfrac", "frac").replace("dfrac", "frac")
-    s = s.replace("\\left", "").replace("\\right", "")
-    s = s.replace("^{\\circ}", "").replace("^\\circ", "")
-    s = s.replace("\\$", "").replace("$", "")
-    s = _TEXT_UNITS.sub("", s)
-    s = s.replace("\\%", "").replace("%", "")
-    s = s.replace(" .", " 0.").replace("{.", "{0.")
-    if s.startswith("."):
-        s = "0" + s
-    s = _SHORT_LHS.sub("", s)
-    s = _SQRT_SHORT.sub(r"\\sqrt{\1}", s)
-    s = s.replace(" ", "")
-    s = _FRAC_SHORT.sub(r"\\frac{\1}{\2}", s)
-    s = _FRAC_HALF_FIRST.sub(r"\\frac{\1}{", s)
-    s = _FRAC_HALF.sub(r"\\frac{\1}{\2}", s)
-    if s == "0.5":
-        s = "\\frac{1}{2}"
-    s = _A_SLASH_B.sub(r"\\frac{\1}{\2}", s)
-    return s
-
-
-def is_math_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
-    """True when two MATH answers are equal after :func:`strip_math_answer` (or equal as numbers).
-
-    An empty prediction is never equivalent.
-
-    >>> is_math_equiv('\\\\dfrac{1}{2}', '0.5')
-    True
-    >>> is_math_equiv('', '')
-    False
-    """
-    if pred is None or ref is None:
-        return False
-    a, b = strip_math_answer(pred, version), strip_math_answer(ref, version)
-    if not a:
-        return False
-    if a == b:
-        return True
-    x, y = _to_float(a), _to_float(b)
-    return x is not None and y is not None and abs(x - y) < 1e-9 * max(1.0, abs(x), abs(y))
 
 
 @ICL_EVALUATORS.register_module()
 class MATHEvaluator(BaseEvaluator):
-    """MATH accuracy by normalized string equivalence.
+    """MATH accuracy by normalized string equivalence, as OpenCompass 0.5.4 computes it.
 
-    Inputs: ``predictions`` (usually after ``math_postprocess_v2``) and
-    ``references``.  Correct when :func:`is_math_equiv` holds under
-    ``version`` (``'v1'`` or ``'v2'``, as in OpenCompass); numbers are also
-    compared numerically.  Metric: ``accuracy`` in [0, 100].  Details:
-    ``pred``, ``answer``, ``correct``.  Limitation: purely syntactic —
-    ``\\frac{2}{4}`` and ``\\frac{1}{2}`` differ; use
-    :class:`MATHVerifyEvaluator` for symbolic equivalence.
+    Inputs: ``predictions`` (usually after ``math_postprocess`` or
+    ``math_postprocess_v2``) and ``references``.  A pair is correct when
+    OpenCompass's ``is_equiv`` holds (see
+    :func:`assay.evaluators._mathstrings.math_is_equiv`): equal after the MATH
+    benchmark's ``strip_string`` (``version='v1'``) or OpenCompass's longer
+    variant of it (``'v2'``: units, ``\\text``, ``%``, ``\\cdot``, trailing
+    ``.0`` …), or after ``normalize_final_answer``, or plainly equal.  Purely
+    syntactic: ``\\frac{2}{4}`` and ``\\frac{1}{2}`` differ.  OpenCompass's
+    quirks are kept: two ``None`` are equivalent, ``0.5`` equals
+    ``\\frac{1}{2}`` in v1 only, a number never equals the same number
+    written as a string.  Metric: ``accuracy`` in [0, 100].  Details:
+    ``pred``, ``answer``, ``correct``.
 
     >>> MATHEvaluator().score(['\\\\frac12', '7'], ['\\\\frac{1}{2}', '8'])['accuracy']
     50.0
@@ -155,17 +47,24 @@ class MATHEvaluator(BaseEvaluator):
         self.version = version
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        return score_pairs(self, predictions, references, lambda pred, ref: (pred, is_math_equiv(pred, ref, self.version)))
+        from assay.evaluators._mathstrings import math_is_equiv
+
+        if len(predictions) != len(references):
+            return {"error": "preds and refrs have different length"}
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, math_is_equiv(pred, ref, self.version)))
 
 
 @ICL_EVALUATORS.register_module()
 class MATHVerifyEvaluator(BaseEvaluator):
-    """Math accuracy by symbolic equivalence with math-verify.
+    """Math accuracy by symbolic equivalence with math-verify, as OpenCompass 0.5.4 computes it.
 
     Inputs: ``predictions`` (whole replies, or extracted answers) and
-    ``references`` (answers in LaTeX or plain form; wrapped in ``$…$`` when
-    they have no math delimiters).  Both are parsed by math-verify, then
-    compared with ``verify`` (equal values, expressions, sets, intervals…).
+    ``references`` (answers in LaTeX or plain form).  Both are parsed by
+    math-verify with OpenCompass's settings — the reference always wrapped in
+    ``$…$``, the reply searched for LaTeX answers only (a ``\\boxed{}``
+    first; a bare ``42`` outside math mode is not found) — then compared with
+    ``verify(reply, reference)``, the argument order OpenCompass uses (see
+    :func:`assay.evaluators._mathverify_worker.check_one`).
     Metric: ``accuracy`` in [0, 100], over *all* samples.
 
     Details per sample: ``pred`` and ``answer`` (the parsed forms),
@@ -180,7 +79,7 @@ class MATHVerifyEvaluator(BaseEvaluator):
     replaced, so one pathological sample cannot hang the run.  ``workers``
     processes (default: up to 4, no more than the CPUs) share the batch.
 
-    >>> MATHVerifyEvaluator().score(['so $\\\\boxed{\\\\frac{1}{2}}$', 'it is 3'], ['0.5', '4'])['accuracy']
+    >>> MATHVerifyEvaluator().score(['so $\\\\boxed{\\\\frac{1}{2}}$', 'it is $3$'], ['0.5', '4'])['accuracy']
     50.0
     """
 
@@ -201,7 +100,7 @@ class MATHVerifyEvaluator(BaseEvaluator):
             return {"error": "MATHVerifyEvaluator: the math-verify package is not installed (pip install math-verify)"}
         from assay.evaluators._mathverify_worker import run_checks
 
-        items = [("" if r is None else str(r), "" if p is None else str(p)) for p, r in zip(predictions, references)]
+        items = [(str(r), "" if p is None else str(p)) for p, r in zip(predictions, references)]
         outcomes = run_checks(items, workers=self.workers, timeout=self.timeout)
         details = []
         for (_gold, _pred), outcome in zip(items, outcomes):
