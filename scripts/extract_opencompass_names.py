@@ -49,6 +49,7 @@ class Source:
         self.root = root
         self.files: dict[str, Path] = {}
         self.packages: set[str] = set()
+        self.namespace_packages: set[str] = set()
         for path in sorted((root / "opencompass").rglob("*.py")):
             rel = path.relative_to(root).with_suffix("")
             parts = list(rel.parts)
@@ -58,14 +59,25 @@ class Source:
                 parts = parts[:-1]
                 self.packages.add(".".join(parts))
             self.files[".".join(parts)] = path
+        # folders without __init__.py are namespace packages: importable, defining nothing
+        for folder in sorted((root / "opencompass").rglob("*")):
+            rel = folder.relative_to(root).parts
+            if not folder.is_dir() or (len(rel) > 1 and rel[1] == "configs") or "__pycache__" in rel:
+                continue
+            if not (folder / "__init__.py").exists() and any(folder.glob("*.py")):
+                name = ".".join(rel)
+                self.packages.add(name)
+                self.namespace_packages.add(name)
         self._ns: dict[str, dict[str, Entry]] = {}
         self._busy: set[str] = set()
         self.external: set[str] = set()
 
     def is_module(self, name: str) -> bool:
-        return name in self.files
+        return name in self.files or name in self.namespace_packages
 
     def statements(self, module: str) -> list[ast.stmt]:
+        if module not in self.files:
+            return []
         tree = ast.parse(self.files[module].read_text(encoding="utf-8"), str(self.files[module]))
         return list(_flatten(tree.body))
 
@@ -265,7 +277,7 @@ def required_modules(source: Source, packages: tuple[str, ...]) -> list[str]:
     stdlib = set(sys.stdlib_module_names)
     while todo:
         module = todo.pop()
-        if module in seen:
+        if module in seen or module not in source.files:
             continue
         seen.add(module)
         package = module if module in source.packages else module.rpartition(".")[0]
@@ -294,10 +306,92 @@ def _compact(module: str, name: str, entry: Entry) -> Entry:
     return [KINDS[kind], "" if origin == f"{module}.{name}" else origin, *rest]
 
 
+def registered_names(source: Source) -> dict[str, dict[str, Entry]]:
+    """``{registry: {name: [kind letter, dotted name]}}`` of the ``@REGISTRY.register_module(...)`` decorators."""
+    out: dict[str, dict[str, Entry]] = {}
+    for module in sorted(source.files):
+        for stmt in source.statements(module):
+            if not isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            kind = "c" if isinstance(stmt, ast.ClassDef) else "f"
+            for deco in stmt.decorator_list:
+                if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "register_module"):
+                    continue
+                if not isinstance(deco.func.value, ast.Name):
+                    continue
+                registry = deco.func.value.id
+                arg: ast.expr | None = deco.args[0] if deco.args else None
+                for kw in deco.keywords:
+                    if kw.arg == "name":
+                        arg = kw.value
+                names: list[str] = [stmt.name]
+                if arg is not None:
+                    try:
+                        value = ast.literal_eval(arg)
+                    except ValueError:
+                        value = None
+                    if isinstance(value, str):
+                        names = [value]
+                    elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+                        names = list(value)
+                for name in names:
+                    out.setdefault(registry, {})[name] = [kind, f"{module}.{stmt.name}"]
+        for registry, name in _loop_registrations(source, module):
+            out.setdefault(registry, {})[name] = ["c", f"{module}.{name}"]
+    return out
+
+
+def _loop_registrations(source: Source, module: str) -> list[tuple[str, str]]:
+    """Names registered in a module-level loop over a literal (``for t in TYPES: REG.register_module(name='X_' + t, ...)``)."""
+    literals = {n: e[2] for n, e in source.namespace(module).items() if e[0] == "value" and len(e) > 2}
+    out: list[tuple[str, str]] = []
+    for stmt in source.statements(module):
+        if not (isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name)):
+            continue
+        it = stmt.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "keys":
+            it = it.func.value
+        if not isinstance(it, ast.Name) or it.id not in literals:
+            continue
+        values = literals[it.id]
+        if isinstance(values, dict) and "__tuple__" in values:
+            values = values["__tuple__"]
+        if not isinstance(values, (list, dict)):
+            continue
+        for node in ast.walk(stmt):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_module"):
+                continue
+            if not isinstance(node.func.value, ast.Name):
+                continue
+            expr = next((kw.value for kw in node.keywords if kw.arg == "name"), None)
+            for value in values:
+                name = _string_expr(expr, stmt.target.id, value) if expr is not None else None
+                if isinstance(name, str):
+                    out.append((node.func.value.id, name))
+    return out
+
+
+def _string_expr(node: ast.expr, var: str, value: Any) -> Any:
+    """Evaluate a small string expression (constants, ``+``, ``.replace``) with ``var`` bound to ``value``."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id == var:
+        return value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string_expr(node.left, var, value), _string_expr(node.right, var, value)
+        return left + right if isinstance(left, str) and isinstance(right, str) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace":
+        base = _string_expr(node.func.value, var, value)
+        args = [_string_expr(a, var, value) for a in node.args]
+        if isinstance(base, str) and all(isinstance(a, str) for a in args) and len(args) == 2:
+            return base.replace(args[0], args[1])
+    return None
+
+
 def build_table(root: Path) -> dict[str, Any]:
     source = Source(root)
     modules: dict[str, Any] = {}
-    for module in sorted(source.files):
+    for module in sorted(set(source.files) | source.namespace_packages):
         names = {n: _compact(module, n, e) for n, e in sorted(source.namespace(module).items()) if not n.startswith("_")}
         modules[module] = {"package": module in source.packages, "names": names}
     version = ""
@@ -307,7 +401,7 @@ def build_table(root: Path) -> dict[str, Any]:
             if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__version__" for t in stmt.targets):
                 version = str(ast.literal_eval(stmt.value))
     requires = required_modules(source, ("opencompass.datasets", "opencompass.openicl", "opencompass.utils", "opencompass.evaluator"))
-    return {"opencompass_version": version, "requires": requires, "modules": modules}
+    return {"opencompass_version": version, "requires": requires, "modules": modules, "registered": registered_names(source)}
 
 
 def main(argv: list[str] | None = None) -> int:

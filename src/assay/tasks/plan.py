@@ -11,7 +11,7 @@ from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
 from assay.workdir import RunDir
 
-__all__ = ["DEFAULT_SHARD_SIZE", "EvalOptions", "EvalTask", "plan_tasks"]
+__all__ = ["DEFAULT_SHARD_SIZE", "EvalOptions", "EvalTask", "plan_tasks", "unavailable_components", "unavailable_message"]
 
 
 #: Default number of samples per shard of a sample-decomposable evaluation.
@@ -82,3 +82,52 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
         for d_index, dataset in enumerate(config.datasets):
             tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config, d_index))
     return tasks
+
+
+def unavailable_components(dataset: dict[str, Any], model: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """``(config key, dotted name)`` of each OpenCompass component of a task that assay does not implement.
+
+    Looks through the dataset config (its loader ``type``, ``eval_cfg``, loader
+    options; not ``infer_cfg``, which evaluation never runs) and the model's
+    ``pred_postprocessor`` for stand-ins (see :mod:`assay.config.compat`) that no
+    registered implementation replaces.  A task with any cannot run.
+
+    >>> from assay.config.compat import _standin
+    >>> ds = dict(type=_standin('opencompass.datasets.x.XDataset', 'c'), eval_cfg=dict(evaluator=dict(type=dict)))
+    >>> unavailable_components(ds)
+    [('type', 'opencompass.datasets.x.XDataset')]
+    """
+    from assay.config.compat import is_standin, standin_for_type_name, standin_name
+    from assay.registry import replacement
+
+    found: list[tuple[str, str]] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, str) and (key == "type" or key.endswith(".type")):
+            value = standin_for_type_name(value)  # a name OpenCompass registers, given as a string
+        if is_standin(value):
+            if replacement(value) is None:
+                found.append((key, standin_name(value)))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if not (key == "" and k in ("infer_cfg", "reader_cfg")):
+                    walk(v, f"{key}.{k}" if key else str(k))
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                walk(v, f"{key}[{i}]")
+
+    walk(dataset, "")
+    if model is not None:
+        walk(model.get("pred_postprocessor"), "model pred_postprocessor")
+    return found
+
+
+def unavailable_message(task: EvalTask) -> str | None:
+    """Why a task cannot run (its components assay does not implement), or ``None``."""
+    from assay.config.compat import unavailable_message as how
+
+    missing = unavailable_components(task.dataset, task.model)
+    if not missing:
+        return None
+    parts = [f"{key} is {dotted}" for key, dotted in missing]
+    return f"{task.name} cannot run: {'; '.join(parts)}. {how(sorted({d for _, d in missing}))}"

@@ -37,7 +37,7 @@ from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, result_head, write_result
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
-from assay.tasks.plan import EvalOptions, EvalTask
+from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
 from assay.tasks.shards import (
     ShardPart,
     details_fragment,
@@ -129,6 +129,9 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
     split (its shards are then scored with :func:`run_shard` and merged with
     :func:`merge_shards`).
     """
+    blocked = unavailable_message(task)
+    if blocked is not None:  # an OpenCompass component assay lacks: fail before reading anything
+        return fail_task(task, options, blocked, error_type="ComponentUnavailable")
     run_dir = options.run_dir
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
     log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))
