@@ -64,7 +64,7 @@ class Source:
             rel = folder.relative_to(root).parts
             if not folder.is_dir() or (len(rel) > 1 and rel[1] == "configs") or "__pycache__" in rel:
                 continue
-            if not (folder / "__init__.py").exists() and any(folder.glob("*.py")):
+            if not (folder / "__init__.py").exists() and any(folder.rglob("*.py")):
                 name = ".".join(rel)
                 self.packages.add(name)
                 self.namespace_packages.add(name)
