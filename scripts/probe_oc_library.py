@@ -40,8 +40,22 @@ from pathlib import Path
 
 OPENCOMPASS_VERSION = "0.5.4"
 
-#: Files that OpenCompass 0.5.4 itself cannot load (they import names it does not define).
-OPENCOMPASS_FAILS_TO_LOAD = frozenset()
+#: Files that OpenCompass 0.5.4 itself cannot load (mmengine's ``Config.fromfile`` of the wrapper raises:
+#: a base config file that is not in the library, or an error while the file runs), measured with
+#: OpenCompass 0.5.4 installed.
+OPENCOMPASS_FAILS_TO_LOAD: frozenset[str] = frozenset({
+    "opencompass.configs.datasets.MathBench.mathbench_2024_few_shot_mixed_4a3fd4",
+    "opencompass.configs.datasets.MathBench.mathbench_2024_few_shot_new_mixed",
+    "opencompass.configs.datasets.MathBench.mathbench_2024_wocircular_mixed_8eb12b",
+    "opencompass.configs.datasets.collections.base_core",
+    "opencompass.configs.datasets.collections.base_medium",
+    "opencompass.configs.datasets.collections.base_medium_llama",
+    "opencompass.configs.datasets.collections.chat_core",
+    "opencompass.configs.datasets.collections.chat_medium",
+    "opencompass.configs.datasets.collections.leaderboard.qwen",
+    "opencompass.configs.datasets.collections.leaderboard.qwen_chat",
+    "opencompass.configs.datasets.wikibench.wikibench_few_shot_ppl_c23d79",
+})
 
 
 @dataclass

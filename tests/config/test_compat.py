@@ -74,11 +74,17 @@ def test_infer_cfg_hashes_to_opencompass_version(loaded: dict) -> None:
     assert hashlib.sha256(dumped.encode()).hexdigest()[:6] == "4d3a0b"
 
 
-def test_unknown_opencompass_name_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_name_opencompass_lacks_too_loads_and_fails_when_used(tmp_path: Path) -> None:
+    from assay.config.compat import ComponentUnavailable, is_standin
+
     cfg = tmp_path / "cfg.py"
-    cfg.write_text("from opencompass.datasets import TotallyUnknownThing\n")
-    with pytest.raises(ConfigError, match=r"cfg\.py:1: cannot import name 'TotallyUnknownThing' from 'opencompass\.datasets'"):
-        load_config(cfg)
+    cfg.write_text("from opencompass.datasets import TotallyUnknownThing\n"
+                   "from opencompass.utils.no_such_module import no_such_postprocess\n")
+    variables = load_config(cfg).variables
+    thing = variables["TotallyUnknownThing"]
+    assert is_standin(thing) and isinstance(thing, type) and is_standin(variables["no_such_postprocess"])
+    with pytest.raises(ComponentUnavailable, match=r"opencompass\.datasets\.TotallyUnknownThing: neither assay nor OpenCompass 0\.5\.4 defines"):
+        thing()
 
 
 def test_packaged_configs_say_how_to_get_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

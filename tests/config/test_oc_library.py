@@ -96,14 +96,11 @@ def test_a_reexported_function_is_the_function_not_a_module(tmp_path: Path) -> N
     assert origin(variables["g"]) == "built in"
 
 
-def test_submodules_import_as_modules_and_unknown_names_still_fail(tmp_path: Path) -> None:
+def test_submodules_import_as_modules() -> None:
     compat.install()
     from opencompass.datasets import gsm8k  # type: ignore[import-not-found]
 
     assert isinstance(gsm8k, types.ModuleType) and gsm8k.__name__ == "opencompass.datasets.gsm8k"
-    cfg = _write(tmp_path / "cfg.py", "from opencompass.datasets import NoSuchThingInOpenCompass\n")
-    with pytest.raises(ConfigError, match="cannot import name 'NoSuchThingInOpenCompass'"):
-        load_config(cfg)
 
 
 def test_stand_ins_know_their_dotted_name_and_fail_when_used() -> None:

@@ -35,7 +35,10 @@ assay serves a name as follows:
   *stand-in*: a class, function or value of the same kind that knows its
   dotted name (``_assay_standin = True``) and fails, naming it, when used —
   so a config importing it loads, and only the tasks that use it fail;
-* a name OpenCompass does not define either is an ``ImportError``.
+* a name OpenCompass does not define either (in a module it has or not) is a
+  stand-in too, whose error says so: OpenCompass itself imports such names
+  lazily and fails only when it builds the object, so a config loads in assay
+  whenever it loads in OpenCompass.
 
 OpenCompass's mode is found without importing it: its package is found on
 ``sys.path``, and every third-party module its packages import at module level
@@ -181,6 +184,13 @@ def unavailable_message(dotted: str | list[str]) -> str:
     'assay does not implement opencompass.datasets.x.XEvaluator'
     """
     names = [dotted] if isinstance(dotted, str) else list(dotted)
+    unknown = [n for n in names if n in _UNKNOWN]
+    if unknown:
+        return (
+            f"{', '.join(unknown)}: neither assay nor OpenCompass {_table().get('opencompass_version')} defines "
+            f"{'this name' if len(unknown) == 1 else 'these names'} (misspelt, or from another OpenCompass version); "
+            "register an implementation under the name to use it"
+        ) + ("; " + unavailable_message([n for n in names if n not in _UNKNOWN]) if len(unknown) < len(names) else "")
     shorts = ", ".join(repr(n.rsplit(".", 1)[-1]) for n in names)
     version = _table().get("opencompass_version") or "0.5.4"
     return (
@@ -241,6 +251,8 @@ class _StandInValue:
 
 
 _standins: dict[str, Any] = {}
+#: dotted names imported from OpenCompass's packages that OpenCompass 0.5.4 does not define either
+_UNKNOWN: set[str] = set()
 
 
 def _standin(dotted: str, kind: str) -> Any:
@@ -459,7 +471,10 @@ def _lookup(module: str, name: str) -> Any:
     if spec.inert is not None and spec.inert(name) and (entry is None or entry[0] == "c"):
         return _marker(module, name)
     if entry is None:
-        raise AttributeError(f"assay provides no equivalent of {module}.{name}, and OpenCompass does not define it")
+        # OpenCompass reads such an import lazily and fails only when it builds the object: so does assay
+        dotted = f"{module}.{name}"
+        _UNKNOWN.add(dotted)
+        return _standin(dotted, "c" if _CAPWORD.match(name) else "f")
     kind = entry[0]
     if kind == "v" and len(entry) > 2:
         return _decode(entry[2])
@@ -667,9 +682,9 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
                 raise _no_library(fullname)
             return _library_spec(fullname, [str(library)] if fullname == "opencompass.configs" else path)
         info = _modules().get(fullname)
-        if info is None:
-            return None
-        return self._alias(fullname, package=bool(info["package"]))
+        # a module OpenCompass 0.5.4 lacks: served too, its names being unknown stand-ins (OpenCompass
+        # itself resolves such imports lazily, when it builds the object)
+        return self._alias(fullname, package=True if info is None else bool(info["package"]))
 
     @staticmethod
     def _alias(fullname: str, package: bool) -> importlib.machinery.ModuleSpec:
