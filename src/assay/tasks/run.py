@@ -131,6 +131,9 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
     """
     blocked = unavailable_message(task)
     if blocked is not None:  # an OpenCompass component assay lacks: fail before reading anything
+        log = _Log(options.run_dir.log_path(task.model_abbr, task.dataset_abbr))
+        log(f"task {task.name} (assay {__version__}): error: a component is not available, nothing was read")
+        log.flush()
         return fail_task(task, options, blocked, error_type="ComponentUnavailable")
     run_dir = options.run_dir
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
