@@ -80,3 +80,20 @@ def test_an_evaluator_assay_lacks_gives_opencompass_result(tmp_path: Path) -> No
     assert metrics
     for key, value in metrics.items():
         assert got[key] == pytest.approx(value), key
+
+
+def test_inference_classes_keep_their_import_path_so_infer_cfg_hashes_as_in_opencompass(tmp_path: Path) -> None:
+    import hashlib
+
+    from assay.config import plainify
+
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(
+        "from opencompass.openicl.icl_prompt_template import PromptTemplate\n"
+        "from opencompass.openicl.icl_retriever import ZeroRetriever\n"
+        "from opencompass.openicl.icl_inferencer import GenInferencer\n"
+        "infer_cfg = dict(prompt_template=dict(type=PromptTemplate, template='{q}'), retriever=dict(type=ZeroRetriever),\n"
+        "                 inferencer=dict(type=GenInferencer))\n"
+    )
+    dumped = json.dumps(plainify(load_config(cfg).variables["infer_cfg"]), sort_keys=True)
+    assert hashlib.sha256(dumped.encode()).hexdigest()[:6] == "4d3a0b"

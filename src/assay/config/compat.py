@@ -291,6 +291,10 @@ def registered_name(registry: str, name: str) -> Any:
     """
     entry = _table().get("registered", {}).get(registry, {}).get(name)
     if entry is None:
+        if opencompass_mode() == "full":  # registered in OpenCompass's registry by the user's own code
+            real = getattr(importlib.import_module("opencompass.registry"), registry, None)
+            found = real.get(name) if real is not None and name in getattr(real, "module_dict", {}) else None
+            return found
         return None
     kind, dotted = entry[0], entry[1]
     if opencompass_mode() == "full":
@@ -758,10 +762,25 @@ def _builtin_for(obj: Any) -> Any:
         logger.debug("no built-in for %s.%s", module, name, exc_info=True)
         return obj
     if found is None or is_standin(found) or is_inert(found):
-        return obj
+        return _inert_for(obj, module, name)
     if isinstance(obj, type) != isinstance(found, type):
         return obj
     return found
+
+
+def _inert_for(obj: Any, module: str, name: str) -> Any:
+    """The inert marker for OpenCompass's own inference-side class (``GenInferencer``), named by the package
+    configs import it from (``opencompass.openicl.icl_inferencer``), so that ``infer_cfg`` hashes as in
+    OpenCompass, which hashes the import path as written; else ``obj``."""
+    if not isinstance(obj, type):
+        return obj
+    parts = module.split(".")
+    for i in range(len(parts), 1, -1):
+        package = ".".join(parts[:i])
+        spec = _SPECS.get(package)
+        if spec is not None and spec.inert is not None and spec.inert(name):
+            return _marker(package, name)
+    return obj
 
 
 def origin(obj: Any) -> str:
