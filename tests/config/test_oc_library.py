@@ -221,6 +221,10 @@ def test_a_registry_name_of_opencompass_given_as_a_string_is_a_stand_in(tmp_path
     dataset = {"abbr": "x", "type": "JsonlDataset", "eval_cfg": {"evaluator": {"type": name}}}
     assert unavailable_components(dataset) == [("eval_cfg.evaluator.type", registered[name][1])]
     assert unavailable_components({**dataset, "eval_cfg": {"evaluator": {"type": "AccEvaluator"}}}) == []
+    # a dotted path, as in a config OpenCompass dumped
+    dotted = registered[name][1]
+    assert unavailable_components({**dataset, "eval_cfg": {"evaluator": {"type": dotted}}}) == [("eval_cfg.evaluator.type", dotted)]
+    assert unavailable_components({**dataset, "eval_cfg": {"evaluator": {"type": "opencompass.openicl.icl_evaluator.AccEvaluator"}}}) == []
 
 
 def test_a_library_folder_without_configs_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

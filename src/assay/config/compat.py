@@ -246,8 +246,13 @@ class _StandInValue:
     def __repr__(self) -> str:
         return f"<stand-in for {object.__getattribute__(self, '_assay_dotted')}>"
 
-    __call__ = __iter__ = __len__ = __getitem__ = __contains__ = __bool__ = _fail
-    __add__ = __radd__ = __mul__ = __format__ = __str__ = _fail
+    __str__ = __repr__  # printing or dumping a config that holds one works; using it does not
+
+    def __bool__(self) -> bool:
+        return True
+
+    __call__ = __iter__ = __len__ = __getitem__ = __contains__ = _fail
+    __add__ = __radd__ = __mul__ = _fail
 
 
 _standins: dict[str, Any] = {}
@@ -308,11 +313,19 @@ def registered_name(registry: str, name: str) -> Any:
 
 
 def standin_for_type_name(name: str) -> Any:
-    """The stand-in for a ``type`` given as a name OpenCompass registers and assay does not, or ``None``."""
+    """The stand-in for a ``type`` given as a string — a name OpenCompass registers, or an ``opencompass.*``
+    dotted path — that assay does not implement, or ``None``."""
     from assay import registry
 
-    if any(getattr(registry, r).lookup(name) is not None for r in _REGISTRIES):
+    short = name.rsplit(".", 1)[-1] if name.startswith("opencompass.") else name
+    if any(getattr(registry, r).lookup(short) is not None for r in _REGISTRIES):
         return None
+    if short != name:  # a dotted path, as in a config OpenCompass dumped
+        try:
+            obj = registry.import_dotted(name)
+        except (ImportError, AttributeError):
+            return None
+        return obj if is_standin(obj) else None
     for reg_name in _table().get("registered", {}):
         found = registered_name(reg_name, name)
         if found is not None:
