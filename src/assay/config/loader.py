@@ -193,6 +193,14 @@ def _config_line(exc: BaseException, path: Path) -> int | None:
 def _import_message(exc: ImportError) -> str:
     msg = str(exc)
     name = getattr(exc, "name", None) or ""
+    if name.startswith("opencompass.configs.") and "config library" not in msg:
+        try:
+            where = compat.library_root()
+        except ConfigError:
+            where = None
+        return f"{msg} (no such file in OpenCompass's config library{f' {where}' if where else ''})"
+    if compat.opencompass_mode() == "full":
+        return msg
     if (name.startswith("opencompass") or "opencompass" in msg) and "config library" not in msg:
         return f"{msg} (OpenCompass is not installed; assay provides only the names it implements)"
     return msg
