@@ -94,6 +94,11 @@ def test_inference_classes_keep_their_import_path_so_infer_cfg_hashes_as_in_open
         "from opencompass.openicl.icl_inferencer import GenInferencer\n"
         "infer_cfg = dict(prompt_template=dict(type=PromptTemplate, template='{q}'), retriever=dict(type=ZeroRetriever),\n"
         "                 inferencer=dict(type=GenInferencer))\n"
+        "eval_cfg = dict(evaluator=dict(type='LMEvaluator', prompt_template=dict(type=PromptTemplate, template='{q}')))\n"
     )
-    dumped = json.dumps(plainify(load_config(cfg).variables["infer_cfg"]), sort_keys=True)
+    variables = load_config(cfg).variables
+    dumped = json.dumps(plainify(variables["infer_cfg"]), sort_keys=True)
     assert hashlib.sha256(dumped.encode()).hexdigest()[:6] == "4d3a0b"
+    # an OpenCompass evaluator builds its own prompt template: that one stays OpenCompass's
+    template = variables["eval_cfg"]["evaluator"]["prompt_template"]["type"]
+    assert not compat.is_inert(template) and compat.origin(template) == "OpenCompass"

@@ -737,30 +737,39 @@ def prefer_builtin(value: Any) -> Any:
     Used where OpenCompass is fully installed (:func:`opencompass_mode` is
     ``'full'``): a config's ``from opencompass.datasets import GSM8KDataset``
     then gives OpenCompass's class, and assay's built-in of the same name wins.
+    Inference-side classes in ``infer_cfg`` and model ``type``s become inert
+    markers named by the package configs import them from, so that
+    ``infer_cfg`` hashes as in OpenCompass (elsewhere, e.g. the prompt template
+    of an OpenCompass evaluator, they stay OpenCompass's, which builds them).
     Dicts and lists are changed in place; the value is returned.
     """
-    seen: set[int] = set()
+    seen: set[tuple[int, bool]] = set()
 
-    def walk(v: Any) -> Any:
+    def walk(v: Any, inference: bool) -> Any:
         if isinstance(v, dict):
-            if id(v) not in seen:
-                seen.add(id(v))
+            if (id(v), inference) not in seen:
+                seen.add((id(v), inference))
                 for k, item in v.items():
-                    v[k] = walk(item)
+                    v[k] = walk(item, inference or str(k).endswith("infer_cfg"))
             return v
         if isinstance(v, list):
-            if id(v) not in seen:
-                seen.add(id(v))
-                v[:] = [walk(item) for item in v]
+            if (id(v), inference) not in seen:
+                seen.add((id(v), inference))
+                v[:] = [walk(item, inference) for item in v]
             return v
         if isinstance(v, tuple):
-            return type(v)(*(walk(item) for item in v)) if hasattr(v, "_fields") else tuple(walk(item) for item in v)
-        return _builtin_for(v)
+            items = [walk(item, inference) for item in v]
+            return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+        return _builtin_for(v, inference)
 
-    return walk(value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            value[key] = walk(item, key == "models" or str(key).endswith("infer_cfg"))
+        return value
+    return walk(value, False)
 
 
-def _builtin_for(obj: Any) -> Any:
+def _builtin_for(obj: Any, inference: bool = False) -> Any:
     if not callable(obj) or not isinstance(getattr(obj, "__module__", None), str):
         return obj
     module = obj.__module__
@@ -775,7 +784,7 @@ def _builtin_for(obj: Any) -> Any:
         logger.debug("no built-in for %s.%s", module, name, exc_info=True)
         return obj
     if found is None or is_standin(found) or is_inert(found):
-        return _inert_for(obj, module, name)
+        return _inert_for(obj, module, name) if inference else obj
     if isinstance(obj, type) != isinstance(found, type):
         return obj
     return found
