@@ -533,6 +533,10 @@ class _AliasLoader(importlib.abc.Loader):
     def exec_module(self, module: types.ModuleType) -> None:
         info = _modules().get(module.__name__)
         module.__dict__.setdefault("__all__", sorted(info["names"]) if info else [])
+        if info is None and module.__name__ not in _SPECS:  # a module OpenCompass 0.5.4 does not have
+            _UNKNOWN.add(module.__name__)
+            module.__dict__["_assay_standin"] = True
+            module.__dict__["_assay_dotted"] = module.__name__
 
 
 # -- which OpenCompass is there -------------------------------------------------------------
@@ -691,9 +695,17 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
             if fullname not in _MMENGINE_MODULES or _real_mmengine():
                 return None
             return self._alias(fullname, package=True)
-        if root != "opencompass" or opencompass_mode() == "full":
+        if root != "opencompass":
             return None
-        if fullname == "opencompass.configs" or fullname.startswith("opencompass.configs."):
+        configs = fullname == "opencompass.configs" or fullname.startswith("opencompass.configs.")
+        if opencompass_mode() == "full":
+            if configs and path is not None:  # OpenCompass's own library files, with mmengine's ConfigDicts
+                return _library_spec(fullname, path)
+            # a module OpenCompass 0.5.4 lacks: unknown stand-ins, as without OpenCompass
+            if fullname != "opencompass" and path is not None and importlib.machinery.PathFinder.find_spec(fullname, path) is None:
+                return self._alias(fullname, package=True)
+            return None
+        if configs:
             library = library_root()
             if library is None:
                 raise _no_library(fullname)
