@@ -200,6 +200,9 @@ def _import_message(exc: ImportError) -> str:
             where = None
         return f"{msg} (no such file in OpenCompass's config library{f' {where}' if where else ''})"
     if compat.opencompass_mode() == "full":
+        if name and not name.startswith("opencompass"):  # a dependency OpenCompass's own import needs
+            return (f"{msg} (OpenCompass is installed, but one of its imports fails; {compat.MODE_ENV}=files makes "
+                    "assay serve opencompass.* itself)")
         return msg
     if (name.startswith("opencompass") or "opencompass" in msg) and "config library" not in msg:
         return f"{msg} (OpenCompass is not installed; assay provides only the names it implements)"
