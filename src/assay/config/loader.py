@@ -200,7 +200,8 @@ def _import_message(exc: ImportError) -> str:
             where = None
         return f"{msg} (no such file in OpenCompass's config library{f' {where}' if where else ''})"
     if compat.opencompass_mode() == "full":
-        if name and not name.startswith("opencompass"):  # a dependency OpenCompass's own import needs
+        frames = traceback.extract_tb(exc.__traceback__)
+        if name and not name.startswith("opencompass") and any("opencompass" in Path(f.filename).parts for f in frames):
             return (f"{msg} (OpenCompass is installed, but one of its imports fails; {compat.MODE_ENV}=files makes "
                     "assay serve opencompass.* itself)")
         return msg
