@@ -507,7 +507,7 @@ def _lookup(module: str, name: str) -> Any:
 
 class _AliasModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name.startswith("_"):  # private names (and probes such as `_assay_standin`) are not served
             raise AttributeError(name)
         value = _lookup(self.__name__, name)
         setattr(self, name, value)
