@@ -203,6 +203,8 @@ def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "typ
             registered names.
     """
     if callable(spec) and not isinstance(spec, str):
+        if getattr(spec, "_assay_standin", False) is True:
+            return replacement(spec, registry) or spec
         return spec
     if not isinstance(spec, str):
         where = f" in {registry.name}" if registry else ""
@@ -217,6 +219,11 @@ def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "typ
             found = registry.lookup(short)
             if found is not None:
                 return found
+        from assay.config.compat import registered_name
+
+        found = registered_name(registry.name, spec)  # a name OpenCompass registers (a stand-in unless installed)
+        if found is not None:
+            return replacement(found, registry) or found
     if "." in spec or ":" in spec:
         try:
             return import_dotted(spec)
@@ -238,6 +245,26 @@ def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "typ
     if close:
         msg += f"; closest registered names: {', '.join(repr(c) for c in close)}"
     raise RegistryError(msg)
+
+
+def replacement(standin: Any, registry: Registry | None = None) -> Any:
+    """The implementation registered under the name of a stand-in (an OpenCompass name assay lacks), or ``None``.
+
+    ``registry`` is searched first, then every registry; the short name
+    (``'XEvaluator'``) and the dotted name are both looked for.
+    """
+    dotted = str(getattr(standin, "_assay_dotted", "") or "")
+    if not dotted:
+        return None
+    names = (dotted.rsplit(".", 1)[-1], dotted)
+    registries = [registry] if registry is not None else []
+    registries += [r for r in _ALL if r is not registry]
+    for reg in registries:
+        for name in names:
+            found = reg.lookup(name)
+            if found is not None and getattr(found, "_assay_standin", False) is not True:
+                return found
+    return None
 
 
 _entry_points_loaded = False
@@ -264,6 +291,7 @@ ICL_EVALUATORS = Registry("ICL_EVALUATORS", populate=("assay.evaluators",))
 LOAD_DATASET = Registry("LOAD_DATASET", populate=("assay.datasets",))
 SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize",))
 MODELS = Registry("MODELS", populate=("assay.judge",))
+_ALL = (LOAD_DATASET, ICL_EVALUATORS, TEXT_POSTPROCESSORS, DICT_POSTPROCESSORS, MODELS, SUMMARIZERS)
 
 __all__ = [
     "DICT_POSTPROCESSORS",
@@ -274,5 +302,6 @@ __all__ = [
     "TEXT_POSTPROCESSORS",
     "Registry",
     "import_dotted",
+    "replacement",
     "resolve_type",
 ]

@@ -193,7 +193,19 @@ def _config_line(exc: BaseException, path: Path) -> int | None:
 def _import_message(exc: ImportError) -> str:
     msg = str(exc)
     name = getattr(exc, "name", None) or ""
-    if name.startswith("opencompass") or "opencompass" in msg:
+    if name.startswith("opencompass.configs.") and "config library" not in msg:
+        try:
+            where = compat.library_root()
+        except ConfigError:
+            where = None
+        return f"{msg} (no such file in OpenCompass's config library{f' {where}' if where else ''})"
+    if compat.opencompass_mode() == "full":
+        frames = traceback.extract_tb(exc.__traceback__)
+        if name and not name.startswith("opencompass") and any("opencompass" in Path(f.filename).parts for f in frames):
+            return (f"{msg} (OpenCompass is installed, but one of its imports fails; {compat.MODE_ENV}=files makes "
+                    "assay serve opencompass.* itself)")
+        return msg
+    if (name.startswith("opencompass") or "opencompass" in msg) and "config library" not in msg:
         return f"{msg} (OpenCompass is not installed; assay provides only the names it implements)"
     return msg
 
@@ -218,4 +230,6 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
         for name, value in module.__dict__.items()
         if not name.startswith("__") and not isinstance(value, types.ModuleType)
     }
+    if compat.opencompass_mode() == "full":
+        compat.prefer_builtin(variables)
     return RunConfig(path=cfg_path, variables=variables)

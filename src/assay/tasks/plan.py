@@ -39,6 +39,8 @@ __all__ = [
     "plan_tasks",
     "reads_test_set",
     "reference_source",
+    "unavailable_components",
+    "unavailable_message",
 ]
 
 
@@ -350,10 +352,9 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
                 posts.append(_component(role, cfg, TEXT_POSTPROCESSORS))
         refs = task.references
         problems: list[str] = []
-        for c in (evaluator, *posts):
-            if c.origin == "stand-in":
-                kind = "evaluator" if c.role == "evaluator" else f"{c.role} postprocessor"
-                problems.append(_standin_message(kind, c.name))
+        blocked = unavailable_message(task)
+        if blocked:
+            problems.append(blocked)
         if refs.problem:
             problems.append(refs.problem)
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
@@ -365,13 +366,6 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
             TaskCheck(task.model_abbr, task.dataset_abbr, loader, evaluator, tuple(posts), refs.source, task.data, tuple(problems), tuple(notes))
         )
     return checks
-
-
-def _standin_message(kind: str, name: str) -> str:
-    return (
-        f"the {kind} {name} is a stand-in: assay does not implement it; install OpenCompass 0.5.4 "
-        "next to assay, or register an implementation under that name"
-    )
 
 
 def _component(role: str, spec: Any, registry: Any) -> Component:
@@ -399,3 +393,56 @@ def _missing_predictions(task: EvalTask) -> str:
     except InputFileError as exc:
         return str(exc)
     return ""
+def unavailable_components(dataset: dict[str, Any], model: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """``(config key, dotted name)`` of each OpenCompass component of a task that assay does not implement.
+
+    Looks through the dataset config (its loader ``type``, ``eval_cfg``, loader
+    options; not ``infer_cfg``, which evaluation never runs) and the model's
+    ``pred_postprocessor`` for stand-ins (see :mod:`assay.config.compat`) that no
+    registered implementation replaces.  A task with any cannot run.
+
+    >>> from assay.config.compat import _standin
+    >>> ds = dict(type=_standin('opencompass.datasets.x.XDataset', 'c'), eval_cfg=dict(evaluator=dict(type=dict)))
+    >>> unavailable_components(ds)
+    [('type', 'opencompass.datasets.x.XDataset')]
+    """
+    from assay.config.compat import is_standin, standin_for_type_name, standin_name
+    from assay.registry import replacement
+
+    found: list[tuple[str, str]] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, str) and (key == "type" or key.endswith(".type")):
+            value = standin_for_type_name(value)  # a name OpenCompass registers, given as a string
+        if is_standin(value):
+            if replacement(value) is None:
+                found.append((key, standin_name(value)))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if not (key == "" and k in ("infer_cfg", "reader_cfg")):
+                    walk(v, f"{key}.{k}" if key else str(k))
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                walk(v, f"{key}[{i}]")
+
+    walk(dataset, "")
+    if model is not None:
+        walk(model.get("pred_postprocessor"), "model pred_postprocessor")
+    return found
+
+
+def unavailable_message(task: EvalTask) -> str | None:
+    """Why a task cannot run (components assay does not implement), or ``None``.
+
+    The loader is left to :func:`reference_source`: with a stand-in loader a
+    task still runs when its references can come from ``gold``.
+    """
+    from assay.config.compat import unavailable_message as how
+
+    # a stand-in loader is the gold rule's business (reference_source): the task may
+    # still run from the prediction files' references
+    missing = [(key, dotted) for key, dotted in unavailable_components(task.dataset, task.model) if key != "type"]
+    if not missing:
+        return None
+    parts = [f"{key} is {dotted}" for key, dotted in missing]
+    return f"{task.name} cannot run: {'; '.join(parts)}. {how(sorted({d for _, d in missing}))}"

@@ -39,7 +39,7 @@ from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, result_head, write_result
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
-from assay.tasks.plan import EvalOptions, EvalTask
+from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
 from assay.tasks.shards import (
     ShardPart,
     details_fragment,
@@ -131,6 +131,12 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
     split (its shards are then scored with :func:`run_shard` and merged with
     :func:`merge_shards`).
     """
+    blocked = unavailable_message(task)
+    if blocked is not None:  # an OpenCompass component assay lacks: fail before reading anything
+        log = _Log(options.run_dir.log_path(task.model_abbr, task.dataset_abbr))
+        log(f"task {task.name} (assay {__version__}): error: a component is not available, nothing was read")
+        log.flush()
+        return fail_task(task, options, blocked, error_type="ComponentUnavailable")
     run_dir = options.run_dir
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
     log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))

@@ -8,4 +8,5 @@ eval_cfg = dict(evaluator=dict(type=AccEvaluator), pred_postprocessor=dict(type=
 good = dict(abbr='good', type=JsonlDataset, path='../_shared/good.jsonl', reader_cfg=reader, eval_cfg=eval_cfg)
 models = [dict(abbr='m', path='m', predictions='preds')]
 
-datasets = [good, dict(abbr='bad', type=JsonlDataset, path='../_shared/good.jsonl', reader_cfg=reader, eval_cfg=eval_cfg)]
+datasets = [good, dict(abbr='bad', type=JsonlDataset, path='../_shared/good.jsonl', reader_cfg=reader,
+                       eval_cfg=dict(evaluator=dict(type=NoSuchEvaluator)))]
