@@ -66,7 +66,7 @@ def test_dry_run_exits_1_and_lists_the_tasks_that_cannot_run(tmp_path: Path, cap
     assert "CANNOT m/blocked: loader JsonlDataset [built in]; evaluator MissingEvaluator [stand-in]" in out
     assert "3 tasks: 2 can run, 1 cannot" in out
     tail = out.split("tasks that cannot run:\n", 1)[1]
-    assert tail.startswith("  m/blocked: the evaluator MissingEvaluator is a stand-in")
+    assert tail.startswith("  m/blocked: eval_cfg.evaluator.type is") and "MissingEvaluator. assay does not implement" in tail
 
 
 def test_dry_run_exits_2_for_a_configuration_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,10 +96,10 @@ def test_a_real_run_fails_only_the_tasks_that_cannot_run(tmp_path: Path, capsys:
     work = tmp_path / "w"
     assert main(["eval", str(cfg), "-w", str(work), "--workers", "1"]) == 1
     err = capsys.readouterr().err
-    assert "m/blocked cannot run: the evaluator MissingEvaluator is a stand-in" in err
+    assert "m/blocked cannot run: eval_cfg.evaluator.type is" in err
     (run,) = work.iterdir()
     results = {p.stem: json.loads(p.read_text()) for p in (run / "results" / "m").glob("*.json")}
     assert results["ok"]["accuracy"] == 50.0
     assert results["gold"]["accuracy"] == 50.0 and results["gold"]["_meta"]["references"] == "gold"
-    assert "MissingEvaluator is a stand-in" in results["blocked"]["error"]
+    assert "MissingEvaluator. assay does not implement" in results["blocked"]["error"]
     assert "3 tasks: 2 scored, 0 reused, 1 failed" in err

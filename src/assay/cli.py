@@ -353,7 +353,7 @@ def _dry_run(tasks: list[Any], run_dir: Any) -> int:
 def _blocked_tasks(tasks: list[Any], options: Any) -> tuple[list[Any], list[Any]]:
     """Split off the tasks that cannot run (a stand-in component, a test set needed but absent):
     each gets its error result now, before anything runs; the others are returned to run."""
-    from assay.tasks.plan import check_tasks
+    from assay.tasks.plan import check_tasks, unavailable_message
     from assay.tasks.run import fail_task
 
     runnable, blocked = [], []
@@ -363,7 +363,8 @@ def _blocked_tasks(tasks: list[Any], options: Any) -> tuple[list[Any], list[Any]
             continue
         message = "; ".join(check.problems)
         sys.stderr.write(f"{task.name} cannot run: {message}\n")
-        blocked.append(fail_task(task, options, message, error_type="ConfigError"))
+        kind = "ComponentUnavailable" if unavailable_message(task) else "ConfigError"
+        blocked.append(fail_task(task, options, message, error_type=kind))
     return runnable, blocked
 
 

@@ -91,8 +91,8 @@ def test_a_stand_in_evaluator_makes_only_its_task_unrunnable(config: Path) -> No
     missing = checks["missing-eval"]
     assert missing.evaluator.origin == "stand-in" and not missing.can_run
     (problem,) = missing.problems
-    assert "MissingEvaluator is a stand-in" in problem
-    assert "install OpenCompass" in problem and "register an implementation under that name" in problem
+    assert "eval_cfg.evaluator.type is" in problem and "MissingEvaluator. assay does not implement" in problem
+    assert "install OpenCompass" in problem and "register an implementation under the name" in problem
     assert checks["plain"].can_run and checks["mine"].can_run
 
 

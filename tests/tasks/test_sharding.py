@@ -35,6 +35,14 @@ INPUTS: dict[str, dict[str, Any]] = {
     "JiebaRougeEvaluator": {"preds": ["今天天气很好", "我喜欢猫", "天气"], "refs": ["今天天气不错", "我喜欢狗"]},
     "AveragePPLEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"ppl": [1.5, 2.25, 3.0, 10.125]}},
     "AverageMinKEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"mink": [-0.5, -1.25, -3.0]}},
+    # evaluators reading test-set columns: "columns" adds them to every row, "subjects" names the subdivisions
+    "TheoremQAEvaluatorV3": {"preds": ["3.14", "2", "True", ""], "refs": ["3.14", "2"], "columns": {"Answer_type": "float"}},
+    "LiveMathBenchEvaluator": {
+        "preds": ["\\boxed{2}", "\\boxed{\\frac{1}{2}}", "no idea"],
+        "refs": ["2", "\\frac{1}{2}"],
+        "columns": {"question_type": "问答"},
+        "subjects": ["LiveMathBench_en", "LiveMathBench_cn"],
+    },
 }
 
 _GENERIC = {"predictions", "references", "origin_prompt"}
@@ -63,10 +71,11 @@ def _write(tmp_path: Path, name: str) -> Path:
     spec = _inputs(name)
     rng = random.Random(name)
     refs = [spec["refs"][i % len(spec["refs"])] for i in range(SAMPLES)]
-    subjects = ["algebra", "geometry"]
+    subjects = spec.get("subjects", ["algebra", "geometry"])
     with (tmp_path / "data.jsonl").open("w") as fh:
         for i, ref in enumerate(refs):
-            fh.write(json.dumps({"question": f"q{i}", "answer": ref, "subdivision": subjects[(i // 2) % 2], "idx": i}) + "\n")
+            row = {"question": f"q{i}", "answer": ref, "subdivision": subjects[(i // 2) % 2], "idx": i, **spec.get("columns", {})}
+            fh.write(json.dumps(row) + "\n")
     records = {}
     for r in range(RUNS):
         for i in range(SAMPLES):

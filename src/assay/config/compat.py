@@ -343,7 +343,10 @@ def is_standin(obj: Any) -> bool:
 
 def standin_name(obj: Any) -> str:
     """The dotted OpenCompass name a stand-in stands for."""
-    return str(object.__getattribute__(obj, "_assay_dotted"))
+    try:
+        return str(object.__getattribute__(obj, "_assay_dotted"))
+    except AttributeError:  # marked by hand: its own module and name
+        return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', None) or getattr(obj, '__name__', repr(obj))}"
 
 
 # -- what assay itself provides under OpenCompass's names ------------------------------------

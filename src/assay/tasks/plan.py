@@ -445,4 +445,4 @@ def unavailable_message(task: EvalTask) -> str | None:
     if not missing:
         return None
     parts = [f"{key} is {dotted}" for key, dotted in missing]
-    return f"{task.name} cannot run: {'; '.join(parts)}. {how(sorted({d for _, d in missing}))}"
+    return f"{'; '.join(parts)}. {how(sorted({d for _, d in missing}))}"

@@ -157,7 +157,7 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
 
 def _record_failure(task: EvalTask, options: EvalOptions, outcome: TaskOutcome, log: _Log, exc: BaseException) -> None:
     message = _describe(exc)
-    log(f"FAILED: {message}")
+    log(f"FAILED: error: {message}")
     log(traceback.format_exc())
     outcome.status, outcome.message = "failed", message
     write_result(outcome.result_path, _error_result(task, message, type(exc).__name__, log.path))
@@ -186,7 +186,7 @@ def fail_task(task: EvalTask, options: EvalOptions, message: str, *, error_type:
     except OSError:
         previous = ""
     log = _Log(log_path, [previous.rstrip("\n")] if previous else [])
-    log(f"FAILED: {message}")
+    log(f"FAILED: error: {message}")
     log.flush()
     write_result(path, _error_result(task, message, error_type, log_path))
     return TaskOutcome(task.name, "failed", str(path), str(log_path), message)
