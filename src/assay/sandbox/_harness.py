@@ -225,6 +225,7 @@ def _enter_namespaces(spec: dict[str, Any]) -> None:
     (it exits with that process's code); pid 1 builds the new root, forks the
     program's process and waits for it.
     """
+    _libc_call("prctl", _PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)  # gone with the caller, as bubblewrap's --die-with-parent
     flags = _CLONE_NEWNS | _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS
     try:
         _libc_checked("unshare", flags)
