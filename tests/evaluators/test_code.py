@@ -67,6 +67,7 @@ def test_loader_reads_jsonl_and_gz_and_repeats(tmp_path):
 
 
 # -- scoring the real HumanEval ----------------------------------------------------------
+@pytest.mark.slow
 @needs_sandbox
 @needs_humaneval
 def test_canonical_solutions_score_100_and_bare_prompts_0(humaneval):
@@ -146,6 +147,7 @@ def hostile_corpus(port: int, outside: Path) -> dict[str, tuple[str, set[str]]]:
     }
 
 
+@pytest.mark.slow
 @needs_sandbox
 def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, monkeypatch):
     import socket
