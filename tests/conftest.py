@@ -23,11 +23,11 @@ def _opencompass_library() -> tuple[Path | None, str]:
     ``ASSAY_OPENCOMPASS`` names one (an unpacked wheel or a checkout); otherwise the
     wheel is fetched once from the package index with ``pip download --no-deps`` and
     unpacked into a cache folder (``ASSAY_TEST_CACHE``, default ``~/.cache/assay-tests``).
+    Parallel test processes (pytest-xdist workers, concurrent runs) take turns on a
+    lock file, and the unpacked folder appears by one rename, complete or not at all.
     """
+    import fcntl
     import os
-    import subprocess
-    import sys
-    import zipfile
 
     named = os.environ.get("ASSAY_OPENCOMPASS")
     if named:
@@ -38,6 +38,22 @@ def _opencompass_library() -> tuple[Path | None, str]:
     cache = Path(os.environ.get("ASSAY_TEST_CACHE") or Path.home() / ".cache" / "assay-tests")
     root = cache / f"opencompass-{OPENCOMPASS_VERSION}"
     if (root / "opencompass" / "configs").is_dir():
+        return root, ""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        return _fetch_opencompass(cache, root)
+
+
+def _fetch_opencompass(cache: Path, root: Path) -> tuple[Path | None, str]:
+    """Download and unpack the wheel into ``root`` (the caller holds the cache's lock)."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+    import zipfile
+
+    if (root / "opencompass" / "configs").is_dir():  # another process did it while this one waited
         return root, ""
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
@@ -51,10 +67,16 @@ def _opencompass_library() -> tuple[Path | None, str]:
         found = sorted(wheels.glob(f"opencompass-{OPENCOMPASS_VERSION}-*.whl"))
         if done.returncode != 0 or not found:
             return None, f"cannot download opencompass=={OPENCOMPASS_VERSION}: {done.stderr.strip()[-300:]}"
-    partial = root.with_name(root.name + ".partial")
-    with zipfile.ZipFile(found[0]) as zf:
-        zf.extractall(partial)
-    partial.rename(root)
+    partial = Path(tempfile.mkdtemp(prefix=root.name + ".partial-", dir=cache))
+    partial.chmod(0o755)
+    try:
+        with zipfile.ZipFile(found[0]) as zf:
+            zf.extractall(partial)
+        if root.exists():  # a leftover without configs (an older, interrupted unpacking)
+            shutil.rmtree(root)
+        partial.rename(root)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
     return root, ""
 
 

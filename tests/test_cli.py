@@ -49,6 +49,36 @@ def test_new_run_directory_then_reuse_latest(tmp_path: Path, capsys: pytest.Capt
     assert len(list((first / "configs").glob("*.py"))) == 2  # one resolved config per invocation
 
 
+def test_reuse_finds_the_newest_run_not_the_newest_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    work = tmp_path / "w"
+    assert main(["eval", str(cfg), "-w", str(work), "-r", "20240101_000000"]) == 0
+    (work / "20990101_000000").mkdir()  # a newer name that is not a run
+    (work / "zzz_notes").mkdir()
+    capsys.readouterr()
+    assert main(["eval", str(cfg), "-w", str(work), "-r"]) == 0
+    assert "m/d reused" in capsys.readouterr().err
+    assert sorted(p.name for p in work.iterdir()) == ["20240101_000000", "20990101_000000", "zzz_notes"]
+    # the run directory itself, with -r: that run
+    assert main(["eval", str(cfg), "-w", str(work / "20240101_000000"), "-r"]) == 0
+    assert "m/d reused" in capsys.readouterr().err
+    assert sorted(p.name for p in (work / "20240101_000000").iterdir()) == ["configs", "logs", "results"]
+
+
+def test_copied_runs_without_timestamps_newest_by_modification(tmp_path: Path) -> None:
+    import os
+
+    from assay.workdir import LATEST, resolve_run_dir
+
+    work = tmp_path / "w"
+    for i, name in enumerate(("b_run", "a_run")):
+        (work / name / "results").mkdir(parents=True)
+        os.utime(work / name, (1000 + i, 1000 + i))
+    (work / "summary").mkdir()
+    assert resolve_run_dir(work, LATEST).root.name == "a_run"
+    assert resolve_run_dir(work, None, must_exist=True).root.name == "a_run"
+
+
 def test_explicit_timestamp_names_the_run_directory(tmp_path: Path) -> None:
     cfg = _config(tmp_path)
     assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "-r", "20240102_030405"]) == 0

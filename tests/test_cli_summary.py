@@ -62,3 +62,10 @@ def test_summarize_again_without_report(run_dir: Path, tmp_path: Path, capsys: p
     assert "80.00" in mcq_line and "[" not in mcq_line  # no intervals without --ci
     assert sorted(p.suffix for p in out_txt.parent.iterdir()) == [".csv", ".json", ".md", ".txt"]
     assert sorted(run_dir.rglob("*.html")) == htmls
+
+
+def test_summarize_accepts_the_run_directory_itself(run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_txt = tmp_path / "from_run" / "summary.txt"
+    assert main(["summarize", str(EXAMPLE), "-w", str(run_dir), "--no-report", "-o", str(out_txt)]) == 0
+    assert "80.00" in capsys.readouterr().out
+    assert out_txt.is_file() and not (run_dir / "summary" / "summary").exists()

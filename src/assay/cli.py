@@ -32,7 +32,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         help="Python config file; without it, the newest config dumped in WORK_DIR/TIMESTAMP/configs/ "
         "(by OpenCompass or assay) of the run -r names",
     )
-    p.add_argument("-w", "--work-dir", help="parent of the timestamped run directories (default: the config's work_dir, else outputs/default)")
+    p.add_argument("-w", "--work-dir", help="parent of the timestamped run directories, or one run directory (default: the config's work_dir, "
+        "else outputs/default)")
     p.add_argument(
         "-r",
         "--reuse",
@@ -40,7 +41,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         const="latest",
         default=None,
         metavar="TIMESTAMP",
-        help="use WORK_DIR/TIMESTAMP as the run directory; without TIMESTAMP, the latest run",
+        help="use WORK_DIR/TIMESTAMP as the run directory; without TIMESTAMP, the newest run "
+        "(WORK_DIR itself when it is a run directory)",
     )
     p.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -19,7 +20,9 @@ from pathlib import Path
 
 from assay.errors import InputFileError
 
-__all__ = ["LATEST", "RunDir", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
+logger = logging.getLogger(__name__)
+
+__all__ = ["LATEST", "RunDir", "is_run_dir", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
 
 LATEST = "latest"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
@@ -66,45 +69,100 @@ class RunDir:
         return self.logs / "eval" / model_abbr / f"{dataset_abbr}.out"
 
 
+def is_run_dir(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a run directory: it holds ``results/`` or ``predictions/``.
+
+    A timestamp-named folder that holds only ``configs/`` also counts: a run that
+    was interrupted before its first result.
+
+    Example:
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> (root / "20240101_000000" / "results").mkdir(parents=True)
+        >>> is_run_dir(root / "20240101_000000"), is_run_dir(root), is_run_dir(root / "20240101_000000" / "results")
+        (True, False, False)
+    """
+    p = Path(path)
+    if (p / "results").is_dir() or (p / "predictions").is_dir():
+        return True
+    return bool(_TIMESTAMP.match(p.name)) and (p / "configs").is_dir()
+
+
 def resolve_run_dir(work_dir: str | os.PathLike[str], reuse: str | None, *, must_exist: bool = False) -> RunDir:
     """Pick the run directory, as OpenCompass's ``-w``/``-r`` do.
 
     Args:
-        work_dir: the parent of the timestamped run directories.
+        work_dir: the parent of the timestamped run directories, or one run
+            directory itself (see :func:`is_run_dir`), which is then the run
+            whenever no ``TIMESTAMP`` is named.
         reuse: ``None`` starts a new timestamped run; ``'latest'`` picks the
-            lexicographically last timestamped run (a new one if there is none,
-            unless ``must_exist``); any other string names the run directory.
+            newest run (a new one if there is none, unless ``must_exist``);
+            any other string names the run directory.
         must_exist: raise instead of starting a new run when nothing can be reused.
+
+    The newest run is the last timestamp-named run folder (``YYYYmmdd_HHMMSS``)
+    or, when there is none, the most recently modified folder that is a run.
+    Folders that are not runs (``summary/``, ``logs/``, ``configs/``, …) never count.
+
+    Example:
+        >>> import tempfile
+        >>> wd = Path(tempfile.mkdtemp())
+        >>> for name in ("20240101_000000/results", "20240102_000000/predictions", "summary"):
+        ...     (wd / name).mkdir(parents=True)
+        >>> resolve_run_dir(wd, LATEST).root.name
+        '20240102_000000'
+        >>> resolve_run_dir(wd / "20240101_000000", LATEST).root.name
+        '20240101_000000'
     """
     wd = Path(work_dir)
-    if reuse is None:
-        if must_exist:
-            runs = _runs(wd)
-            if not runs:
-                raise InputFileError(f"work dir {wd} holds no run directory (expected {wd}/<YYYYmmdd_HHMMSS>/)")
-            return RunDir(wd / runs[-1])
+    if reuse is None and not must_exist:
+        if (wd / "results").is_dir() or (wd / "predictions").is_dir():
+            logger.warning("%s is itself a run directory; the new run goes into a folder inside it", wd)
         return RunDir(wd / new_timestamp())
-    if reuse == LATEST:
+    if reuse is None or reuse == LATEST:
+        if (wd / "results").is_dir() or (wd / "predictions").is_dir():
+            return RunDir(wd)
         runs = _runs(wd)
         if runs:
-            return RunDir(wd / runs[-1])
+            return RunDir(runs[-1])
+        if is_run_dir(wd):
+            return RunDir(wd)
         if must_exist:
-            raise InputFileError(f"work dir {wd} holds no run directory to reuse (expected {wd}/<YYYYmmdd_HHMMSS>/)")
+            raise InputFileError(_no_run_message(wd))
         return RunDir(wd / new_timestamp())
     run = wd / reuse
     if must_exist and not run.is_dir():
-        raise InputFileError(f"run directory {run} does not exist")
+        hint = f" ({wd} is itself a run directory: leave out -r)" if is_run_dir(wd) else ""
+        raise InputFileError(f"run directory {run} does not exist{hint}")
     return RunDir(run)
 
 
-def _runs(work_dir: Path) -> list[str]:
+def _no_run_message(wd: Path) -> str:
+    if not wd.is_dir():
+        return f"work dir {wd} does not exist"
+    return (
+        f"{wd} is neither a run directory nor holds one: a run directory holds results/ or predictions/ "
+        f"(expected {wd}/results/ or {wd}/<YYYYmmdd_HHMMSS>/results/)"
+    )
+
+
+def _runs(work_dir: Path) -> list[Path]:
+    """The run folders in ``work_dir``, oldest first."""
     if not work_dir.is_dir():
         return []
-    named = sorted(p.name for p in work_dir.iterdir() if p.is_dir() and _TIMESTAMP.match(p.name))
+    runs = [p for p in work_dir.iterdir() if p.is_dir() and not p.name.startswith(".") and is_run_dir(p)]
+    named = sorted((p for p in runs if _TIMESTAMP.match(p.name)), key=lambda p: p.name)
     if named:
         return named
-    # other names (e.g. copied run folders) still count, as in OpenCompass
-    return sorted(p.name for p in work_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+    # other names (e.g. copied run folders): the most recently modified is the newest
+
+    def modified(p: Path) -> float:
+        try:
+            return p.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    return sorted(runs, key=lambda p: (modified(p), p.name))
 
 
 _DUMP_NAME = re.compile(r"^(\d{8}_\d{6})_")

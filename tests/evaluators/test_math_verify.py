@@ -68,6 +68,7 @@ def _replies(cases: list[dict[str, Any]], shift: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_mmath_problems_verify_their_own_answer_and_reject_another() -> None:
     refs = [c["expected"] for c in MMATH]
     evaluator = MATHVerifyEvaluator()

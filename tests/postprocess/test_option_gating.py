@@ -81,6 +81,7 @@ def texts(options: str) -> st.SearchStrategy[str]:
     return st.tuples(noise, shapes, st.one_of(st.just(""), noise)).map("".join)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cushion", [True, False])
 @pytest.mark.parametrize("options", ["ABCD", "ABCDE"])
 @settings(max_examples=2000, deadline=None)
@@ -95,6 +96,7 @@ def test_gated_cascade_matches_the_plain_one(options: str, cushion: bool, data: 
 ODD_OPTIONS = ["]^-", "项ABC", "择AB", "A)", "B。", "A*", "A.", ":A", "1A", "答A", "aA", "ıİ", "ſs"]
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(options=st.sampled_from(ODD_OPTIONS), cushion=st.booleans(), data=st.data())
 def test_gated_cascade_matches_the_plain_one_for_odd_options(options: str, cushion: bool, data: st.DataObject) -> None:

@@ -40,6 +40,7 @@ def browser(tmp_path: Path):
     driver.quit()
 
 
+@pytest.mark.slow
 def test_report_in_browser(tmp_path: Path, browser) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from assay.sandbox import Isolation, Limits, Outcome, Sandbox, bwrap_available
+from assay.sandbox import Isolation, Limits, Outcome, Sandbox, isolation_unavailable
 
-pytestmark = pytest.mark.skipif(
-    bwrap_available() is not None, reason=f"namespace isolation unavailable: {bwrap_available()}"
-)
+_UNAVAILABLE = isolation_unavailable("namespaces")
+pytestmark = pytest.mark.skipif(_UNAVAILABLE is not None, reason=f"namespace isolation unavailable: {_UNAVAILABLE}")
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +23,10 @@ def sb() -> Sandbox:
 
 
 def _sandbox_processes() -> list[int]:
-    """Live processes running as one of the sandbox's per-run uids."""
+    """Live processes running as one of this process's per-run sandbox uids (other test processes have their own)."""
+    from assay.sandbox._runner import _UID_SLOTS, _slot_uid
+
+    mine = range(_slot_uid(0), _slot_uid(0) + _UID_SLOTS)
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -33,7 +35,7 @@ def _sandbox_processes() -> list[int]:
             uid = entry.stat().st_uid
         except FileNotFoundError:
             continue
-        if uid >= 1_000_000:
+        if uid in mine:
             found.append(int(entry.name))
     return found
 
@@ -163,3 +165,24 @@ def test_limits_only_mode_refuses_root_without_a_readable_runtime_or_says_so():
     else:
         res = box.run("x = 1")
         assert res.isolation is Isolation.LIMITS_ONLY and res.outcome is Outcome.PASSED
+
+
+def test_only_system_directories_and_the_runtime_are_visible(sb):
+    program = (
+        "import os, socket\n"
+        "print(socket.gethostname())\n"
+        "print(sorted(os.listdir('/')))\n"
+        "print(sorted(os.listdir('/tmp')))\n"
+        "print(open('/proc/self/mountinfo').read())\n"
+    )
+    res = sb.run(program)
+    assert res.outcome is Outcome.PASSED, res.message
+    lines = res.stdout.splitlines()
+    assert lines[0] == "sandbox"
+    top = set(eval(lines[1]))
+    assert top <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "proc", "dev", "tmp", "sandbox", "opt",
+                   *(Path(r).parts[1] for r in sb._roots)}
+    assert lines[2] == "[]"
+    mounts = "\n".join(lines[3:])
+    here = str(Path.cwd())
+    assert f" {here} " not in mounts and " /home " not in mounts and " /etc " not in mounts

@@ -8,6 +8,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from assay.results import META_KEY, read_result
 from tests.tasks._spawn import spawn_assay
 
@@ -41,6 +43,7 @@ def _setup(tmp_path: Path) -> Path:
     return cfg
 
 
+@pytest.mark.slow
 def test_sigkill_leaves_no_truncated_results_and_rerun_completes(tmp_path: Path) -> None:
     cfg = _setup(tmp_path)
     work = tmp_path / "work"

@@ -109,6 +109,7 @@ def _eval(cfg: Path, work: Path, *extra: str) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow  # starts a Ray head
 def test_ray_runner_gives_byte_identical_results(ray_address: str, tmp_path: Path) -> None:
     cfg = _setup(tmp_path)
     local = _eval(cfg, tmp_path / "local", "--workers", "2")

@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.tasks._spawn import spawn_assay
 
 CONFIG = """
@@ -46,6 +48,7 @@ def _assay(cfg: Path, work: Path) -> subprocess.Popen[bytes]:
     return spawn_assay(*args, cwd=cfg.parent, stderr=subprocess.PIPE)
 
 
+@pytest.mark.slow
 def test_killed_sharded_run_resumes_to_the_same_result(tmp_path: Path) -> None:
     cfg = _setup(tmp_path)
     work = tmp_path / "work"

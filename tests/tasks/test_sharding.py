@@ -116,7 +116,11 @@ def test_every_decomposable_builtin_evaluator_is_covered() -> None:
         _inputs(name)
 
 
-@pytest.mark.parametrize("name", _decomposable())
+@pytest.mark.parametrize(
+    "name",
+    # MATHVerifyEvaluator starts its worker processes once per shard
+    [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in _decomposable()],
+)
 def test_sharded_equals_unsharded(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = _write(tmp_path, name)
     whole = _eval(cfg, tmp_path / "whole", 0)

@@ -18,8 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay compare``."""
     parser.add_argument("model_a", metavar="MODEL_A", help="model column or result folder name")
     parser.add_argument("model_b", metavar="MODEL_B", help="model column or result folder name")
-    parser.add_argument("-w", "--work-dir", required=True, help="parent of the timestamped run directories")
-    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument(
+        "-w", "--work-dir", required=True, help="a run directory, or the parent of the timestamped run directories"
+    )
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("--datasets", nargs="+", metavar="ABBR", help="datasets to compare (default: all)")
     parser.add_argument("--metric", help="compare this metric (default: per dataset the first with per-sample values)")
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed")

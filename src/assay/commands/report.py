@@ -12,8 +12,10 @@ HELP = "write the self-contained HTML report of a run (leaderboard with interval
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay report``."""
     parser.add_argument("config", nargs="?", default=None, help="config file: summarize it first (optional)")
-    parser.add_argument("-w", "--work-dir", required=True, help="parent of the timestamped run directories")
-    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument(
+        "-w", "--work-dir", required=True, help="a run directory, or the parent of the timestamped run directories"
+    )
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
 
 

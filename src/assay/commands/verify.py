@@ -23,7 +23,8 @@ definitions from the run's newest ``configs/*.py`` or the summary's
 ``group_definitions``).
 
 Exit status 1 when a value does not match (each is named with its file and
-metric), 0 otherwise.
+metric) or when nothing could be checked at all (the message says what was
+looked for and where), 0 otherwise.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ _GPASS = re.compile(r"^(?:(?P<sub>.+)/)?(?P<m>m?)G-Pass@(?P<k>\d+)(?:_(?P<t>[0-9
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay verify``."""
-    parser.add_argument("work_dir", metavar="WORK_DIR", help="parent of the timestamped run directories")
-    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory (default: the latest)")
+    parser.add_argument("work_dir", metavar="WORK_DIR", help="a run directory, or the parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
 
 
@@ -75,10 +76,34 @@ class VerifyReport:
     unchecked: list[str] = field(default_factory=list)
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: result files found (``results/<model>/<dataset>.json``)
+    result_files: int = 0
+    #: the summary ``.json`` checked, relative to the run directory
+    summary: str | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        """True when something was checked and everything checked matches."""
+        return self.checked > 0 and not self.mismatches
+
+    def nothing_checked(self, root: str | Path) -> str:
+        """Why no value was checked: what was looked for, where, and what was found."""
+        run = Path(root)
+        found = (
+            f"found {self.result_files} result file(s), but none holds a metric that can be recomputed "
+            f"from per-sample details ({len(self.unchecked)} value(s) could not be checked; -v lists them)"
+            if self.result_files
+            else "found none"
+        )
+        summary = (
+            f"the summary {self.summary} has no value to check"
+            if self.summary
+            else f"no summary {run / 'summary' / 'summary_<time>.json'}"
+        )
+        return (
+            f"nothing was verified in {run}: looked for result files {run / 'results' / '<model>' / '<dataset>.json'} "
+            f"and {found}; {summary}"
+        )
 
 
 def _close(a: float, b: float) -> bool:
@@ -182,6 +207,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
     report = VerifyReport()
     results = root / "results"
     files = sorted(results.glob("*/*.json")) if results.is_dir() else []
+    report.result_files = len(files)
     if not files:
         report.notes.append(f"no result files under {results}")
     configs: list[Any] = []  # the run's config, loaded once when an audit needs it
@@ -224,6 +250,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         report.notes.append("no summary .json to check")
         return report
     srel = summary_path.relative_to(root).as_posix()
+    report.summary = srel
     summary = read_json(summary_path, what="summary")
     view = summary_view(summary, root)
     config = load_run_config(root)
@@ -338,4 +365,6 @@ def run(args: argparse.Namespace) -> int:
         f"{run_dir.root}: {report.checked} values checked, {len(report.mismatches)} do not match, "
         f"{len(report.unchecked)} could not be checked\n"
     )
+    if report.checked == 0:
+        sys.stderr.write(f"assay verify: FAILED: {report.nothing_checked(run_dir.root)}\n")
     return 0 if report.ok else 1

@@ -1,10 +1,22 @@
 """Running untrusted Python programs: one process tree per program, limits, isolation.
 
-Each run starts a fresh interpreter (under bubblewrap when it is available) in
-its own process group.  The harness (``_harness.py``) applies the limits,
-switches to a uid reserved for the run's worker slot and runs the program; the
-parent reads stdout, stderr and the result channel with a size cap, kills the
-whole tree at the wall-clock deadline and classifies the ending.
+Each run starts a fresh interpreter in its own process group, isolated in
+Linux namespaces by one of two backends:
+
+* ``bwrap``: bubblewrap, when it is installed and works;
+* ``unshare``: otherwise the harness creates the namespaces itself with the
+  ``unshare(2)`` system call and pivots into a minimal root of its own (see
+  ``_harness.py``) — the same guarantees without bubblewrap: no network, a
+  private ``/tmp`` and working directory, no view of the caller's files.
+
+Both need root (each run gets a uid of its own).  Setting the environment
+variable ``ASSAY_SANDBOX_NO_BWRAP=1`` makes the probe ignore bubblewrap, so the
+second backend can be tested on a machine that has both.
+
+The harness applies the limits, switches to a uid reserved for the run's
+worker slot and runs the program; the parent reads stdout, stderr and the
+result channel with a size cap, kills the whole tree at the wall-clock
+deadline and classifies the ending.
 """
 
 from __future__ import annotations
@@ -26,15 +38,27 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from assay.sandbox._types import Isolation, Limits, Outcome, RunResult
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Sandbox", "bwrap_available", "run_program"]
+__all__ = [
+    "NO_BWRAP_ENV",
+    "Sandbox",
+    "bwrap_available",
+    "isolation_unavailable",
+    "namespaces_available",
+    "run_program",
+    "unshare_available",
+]
 
 IsolationMode = Literal["auto", "namespaces", "limits-only"]
+Backend = Literal["bwrap", "unshare"]
+
+#: environment variable: when set (not empty, not ``0``), bubblewrap is ignored
+NO_BWRAP_ENV = "ASSAY_SANDBOX_NO_BWRAP"
 
 _HARNESS = Path(__file__).with_name("_harness.py")
 _HARNESS_IN_SANDBOX = "/opt/assay/harness.py"
@@ -76,24 +100,34 @@ def _interpreter() -> tuple[str, list[str]]:
 
 
 _probe_lock = threading.Lock()
-_probe_result: dict[str, str | None] = {}
+_probe_result: dict[tuple[str, bool], str | None] = {}
+
+
+def _bwrap_hidden() -> bool:
+    return os.environ.get(NO_BWRAP_ENV, "").strip() not in ("", "0")
 
 
 def bwrap_available() -> str | None:
     """Why bubblewrap cannot be used here, or ``None`` when it can (cached).
+
+    ``ASSAY_SANDBOX_NO_BWRAP=1`` in the environment hides it.
 
     Example:
         >>> reason = bwrap_available()
         >>> reason is None or isinstance(reason, str)
         True
     """
+    hidden = _bwrap_hidden()
     with _probe_lock:
-        if "reason" in _probe_result:
-            return _probe_result["reason"]
+        key = ("bwrap", hidden)
+        if key in _probe_result:
+            return _probe_result[key]
         reason: str | None
         exe = shutil.which("bwrap")
-        if exe is None:
-            reason = "bwrap is not installed"
+        if hidden:
+            reason = f"bubblewrap is hidden by {NO_BWRAP_ENV}"
+        elif exe is None:
+            reason = "bubblewrap is not installed"
         elif os.geteuid() != 0:
             reason = "the sandbox needs root to give each run its own uid"
         else:
@@ -109,8 +143,119 @@ def bwrap_available() -> str | None:
                 else:
                     err = proc.stderr.decode("utf-8", "replace").strip()[-300:]
                     reason = f"bwrap failed (exit {proc.returncode}): {err}"
-        _probe_result["reason"] = reason
+        _probe_result[key] = reason
         return reason
+
+
+def unshare_available() -> str | None:
+    """Why namespaces cannot be created without bubblewrap (``unshare(2)``), or ``None`` (cached).
+
+    The probe runs a program through the whole backend: namespaces, the new
+    root, the run's own uid.
+
+    Example:
+        >>> reason = unshare_available()
+        >>> reason is None or isinstance(reason, str)
+        True
+    """
+    with _probe_lock:
+        key = ("unshare", False)
+        if key in _probe_result:
+            return _probe_result[key]
+        reason: str | None
+        if not sys.platform.startswith("linux"):
+            reason = "Linux namespaces need Linux"
+        elif os.geteuid() != 0:
+            reason = "creating namespaces needs root (and root gives each run its own uid)"
+        else:
+            reason = _probe_unshare()
+        _probe_result[key] = reason
+        return reason
+
+
+def _probe_unshare() -> str | None:
+    slot = _acquire_slot()
+    try:
+        nonce = secrets.token_hex(16)
+        python, roots = _interpreter()
+        newroot = tempfile.mkdtemp(prefix="assay-sandbox-root-")
+        header = _header(nonce, _slot_uid(slot), Limits(timeout=30), namespaces=_namespace_spec(newroot, roots, Limits()))
+        chan_r, chan_w = os.pipe()
+        try:
+            proc = subprocess.run(
+                [python, "-s", "-B", "-P", str(_HARNESS), str(chan_w)],
+                input=_stdin_data(header, "print('ok')"),
+                capture_output=True,
+                timeout=30,
+                env=_program_env(_WORKDIR),
+                cwd="/",
+                pass_fds=(chan_w,),
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"the interpreter could not start: {exc}"
+        finally:
+            os.close(chan_w)
+            channel = _read_all(chan_r)
+            os.close(chan_r)
+            with contextlib.suppress(OSError):
+                os.rmdir(newroot)
+            _wait_uid_gone(_slot_uid(slot))
+        res = _classify(channel, nonce, proc.returncode, False, Limits(), True, 0.0)
+        if res.outcome is Outcome.PASSED and proc.stdout.strip() == b"ok":
+            return None
+        detail = res.message or proc.stderr.decode("utf-8", "replace").strip()[-300:]
+        return f"unshare(2) failed: {detail}"
+    finally:
+        _release_slot(slot)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def namespaces_available() -> tuple[Backend | None, str | None]:
+    """The namespace backend usable here (``'bwrap'``, else ``'unshare'``) and ``None``, or ``None`` and why not.
+
+    Example:
+        >>> backend, reason = namespaces_available()
+        >>> (backend in ('bwrap', 'unshare')) != (reason is not None)
+        True
+    """
+    bwrap = bwrap_available()
+    if bwrap is None:
+        return "bwrap", None
+    unshare = unshare_available()
+    if unshare is None:
+        return "unshare", None
+    how = (
+        "install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) and run as root, or run as root "
+        "where Linux namespaces may be created (a container started with --privileged, or with --cap-add SYS_ADMIN "
+        "and a seccomp/AppArmor profile that allows unshare and mount)"
+    )
+    return None, f"no namespace sandbox can be created here — bubblewrap: {bwrap}; without it: {unshare}. To fix: {how}"
+
+
+def isolation_unavailable(isolation: IsolationMode = "namespaces") -> str | None:
+    """Why a :class:`Sandbox` with this ``isolation`` cannot run programs here, or ``None`` when it can.
+
+    Tests that execute code skip with this reason.
+
+    Example:
+        >>> reason = isolation_unavailable("auto")
+        >>> reason is None or isinstance(reason, str)
+        True
+    """
+    try:
+        Sandbox(isolation=isolation)
+    except RuntimeError as exc:
+        return str(exc)
+    return None
 
 
 def _bwrap_argv(exe: str, python: str, roots: Sequence[str], limits: Limits, *, probe: bool = False) -> list[str]:
@@ -190,6 +335,44 @@ def _program_env(home: str) -> dict[str, str]:
     }
 
 
+def _header(
+    nonce: str,
+    uid: int | None,
+    limits: Limits,
+    *,
+    namespaces: dict[str, Any] | None = None,
+    unshare_net: bool = False,
+) -> dict[str, Any]:
+    """The harness's instructions for one run."""
+    header: dict[str, Any] = {
+        "nonce": nonce,
+        "uid": uid,
+        "gid": uid,
+        "filename": "main.py",
+        "unshare_net": unshare_net,
+        "limits": {
+            "cpu": limits.effective_cpu_time,
+            "as": limits.memory,
+            "nproc": limits.processes,
+            "fsize": limits.file_size,
+            "nofile": limits.open_files,
+            "core": 0,
+        },
+    }
+    if namespaces is not None:
+        header["namespaces"] = namespaces
+    return header
+
+
+def _namespace_spec(newroot: str, roots: Sequence[str], limits: Limits) -> dict[str, Any]:
+    """What the harness needs to build a run's root: an empty folder to mount it on, the runtime, sizes."""
+    return {"root": newroot, "runtime": list(roots), "tmpfs": limits.tmpfs, "workdir": _WORKDIR}
+
+
+def _stdin_data(header: dict[str, Any], program: str) -> bytes:
+    return json.dumps(header).encode("ascii") + b"\n" + program.encode("utf-8", "replace")
+
+
 @dataclass
 class _Capture:
     keep: int
@@ -211,11 +394,17 @@ class Sandbox:
 
     Args:
         limits: the resource limits of every run.
-        isolation: ``'auto'`` (bubblewrap namespaces when available, else
-            limits only, with a warning), ``'namespaces'`` (fail when
-            bubblewrap cannot be used) or ``'limits-only'``.
+        isolation: ``'auto'`` (namespaces — bubblewrap, else ``unshare(2)`` —
+            when they can be created; otherwise limits only with a warning
+            for a non-root process, and a :class:`RuntimeError` naming what
+            is missing for root), ``'namespaces'`` (fail when no namespace
+            backend works) or ``'limits-only'``.
         max_workers: runs in parallel in :meth:`run_many` (default: the
             number of cores).
+
+    Attributes:
+        isolation: how runs are isolated (:class:`Isolation`).
+        backend: ``'bwrap'`` or ``'unshare'`` with namespaces, else ``None``.
 
     Example:
         >>> sb = Sandbox(Limits(timeout=5))
@@ -238,16 +427,28 @@ class Sandbox:
         self.max_workers = max(1, max_workers or os.cpu_count() or 1)
         self._python, self._roots = _interpreter()
         self._drop_uid = os.geteuid() == 0
-        reason = bwrap_available() if isolation != "limits-only" else "limits-only isolation was requested"
-        if reason is None:
+        self.backend: Backend | None = None
+        reason: str | None
+        if isolation == "limits-only":
+            reason = "limits-only isolation was requested"
+        else:
+            self.backend, reason = namespaces_available()
+        if self.backend is not None:
             self.isolation = Isolation.NAMESPACES
         elif isolation == "namespaces":
             raise RuntimeError(f"namespace isolation is not available: {reason}")
+        elif isolation == "auto" and self._drop_uid:
+            # as root, programs without namespaces would share this machine's files and network
+            raise RuntimeError(f"cannot run programs in a sandbox: {reason}")
         else:
             self.isolation = Isolation.LIMITS_ONLY
             if isolation == "auto":
                 logger.warning("sandbox runs with resource limits only (%s): programs can see this machine's files", reason)
-        self.isolation_note = reason or "bubblewrap namespaces, separate uid, resource limits"
+        notes = {
+            "bwrap": "bubblewrap namespaces, separate uid, resource limits",
+            "unshare": "unshare(2) namespaces and a private root, separate uid, resource limits",
+        }
+        self.isolation_note = notes[self.backend] if self.backend is not None else str(reason)
         if self.isolation is Isolation.LIMITS_ONLY and self._drop_uid and not all(map(_world_readable, self._roots)):
             # Running untrusted code as root with limits only would let it kill
             # or read anything; another uid cannot load this Python runtime.
@@ -295,38 +496,34 @@ class Sandbox:
     def _run(self, program: str, limits: Limits, slot: int) -> RunResult:
         nonce = secrets.token_hex(16)
         uid = _slot_uid(slot) if self._drop_uid else None
-        header = {
-            "nonce": nonce,
-            "uid": uid,
-            "gid": uid,
-            "filename": "main.py",
-            "unshare_net": self.isolation is Isolation.LIMITS_ONLY,
-            "limits": {
-                "cpu": limits.effective_cpu_time,
-                "as": limits.memory,
-                "nproc": limits.processes,
-                "fsize": limits.file_size,
-                "nofile": limits.open_files,
-                "core": 0,
-            },
-        }
-        stdin_data = json.dumps(header).encode("ascii") + b"\n" + program.encode("utf-8", "replace")
         workdir: str | None = None
-        if self.isolation is Isolation.NAMESPACES:
+        newroot: str | None = None
+        namespaces: dict[str, Any] | None = None
+        if self.backend == "bwrap":
             assert self._bwrap is not None
             argv = _bwrap_argv(self._bwrap, self._python, self._roots, limits)
             env: dict[str, str] = {}
+        elif self.backend == "unshare":
+            newroot = tempfile.mkdtemp(prefix="assay-sandbox-root-")
+            namespaces = _namespace_spec(newroot, self._roots, limits)
+            argv = [self._python, "-s", "-B", "-P", str(_HARNESS)]
+            env = _program_env(_WORKDIR)
         else:
             workdir = tempfile.mkdtemp(prefix="assay-sandbox-")
             if uid is not None:
                 os.chown(workdir, uid, uid)
             argv = [self._python, "-s", "-B", "-P", str(_HARNESS)]
             env = _program_env(workdir)
+        header = _header(nonce, uid, limits, namespaces=namespaces, unshare_net=self.isolation is Isolation.LIMITS_ONLY)
         try:
-            return self._execute(argv, env, workdir, stdin_data, nonce, limits, uid)
+            return self._execute(argv, env, workdir or ("/" if newroot else None), _stdin_data(header, program),
+                                 nonce, limits, uid)
         finally:
             if workdir is not None:
                 shutil.rmtree(workdir, ignore_errors=True)
+            if newroot is not None:
+                with contextlib.suppress(OSError):
+                    os.rmdir(newroot)  # the run's mounts lived in its own namespace: the folder is empty
 
     def _execute(
         self,

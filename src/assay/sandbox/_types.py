@@ -32,8 +32,8 @@ class Outcome(enum.StrEnum):
 class Isolation(enum.StrEnum):
     """How strongly a run was isolated from the machine."""
 
-    #: bubblewrap: private mount, pid, network, IPC and UTS namespaces, a
-    #: separate uid, resource limits.
+    #: private mount, pid, network, IPC and UTS namespaces (bubblewrap or
+    #: ``unshare(2)``), a separate uid, resource limits.
     NAMESPACES = "namespaces"
     #: Resource limits only (plus a separate uid and network namespace when
     #: running as root): the program can see the caller's files.
