@@ -40,6 +40,11 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "bbh_freeform_postprocess": {},
     "humaneval_postprocess_v2": {},
     "humaneval_postprocess_v3": {},
+    "TheoremQA_postprocess": {},
+    "TheoremQA_postprocess_v2": {},
+    "TheoremQA_postprocess_v3": {},
+    "TheoremQA_postprocess_v4": {},
+    "olympiadbench_postprocess_v2": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -96,7 +101,13 @@ def test_the_registry_holds_the_catalogue() -> None:
 
 
 #: Postprocessors documented to return the text itself when they find nothing to strip.
-PASS_THROUGH = {"think_pred_postprocess", "general_eval_wrapper_postprocess", "humaneval_postprocess_v2", "humaneval_postprocess_v3"}
+PASS_THROUGH = {
+    "think_pred_postprocess",
+    "general_eval_wrapper_postprocess",
+    "humaneval_postprocess_v2",
+    "humaneval_postprocess_v3",
+    "olympiadbench_postprocess_v2",
+}
 
 
 @pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)

@@ -4,6 +4,8 @@
 legacy ones; ``_v3`` and ``_v4`` run OpenCompass's ``answer_clean`` (see
 :mod:`assay.evaluators._theoremqa`), which converts the answer with
 latex2sympy and evaluates it (restricted to arithmetic here).
+
+OpenCompass's functions fail on ``None``; these read it as an empty reply.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def TheoremQA_postprocess(text: str) -> str:
     >>> TheoremQA_postprocess(' no marker ')
     'no marker'
     """
-    text = text.strip()
+    text = (text or "").strip()
     found = _ANSWER_IS.findall(text)
     if not found:
         return text
@@ -40,7 +42,7 @@ def TheoremQA_postprocess_v2(text: str) -> str:
     >>> TheoremQA_postprocess_v2('Work.\\nThe final value is 42.')
     '42'
     """
-    line = text.strip().strip("\n").split("\n")[-1]
+    line = (text or "").strip().strip("\n").split("\n")[-1]
     kept = ""
     for word in reversed(line.split(" ")):
         if word in ("is", "be", "are") or word.endswith(":"):
@@ -68,7 +70,7 @@ def TheoremQA_postprocess_v3(text: str) -> str:
     """
     from assay.evaluators._theoremqa import answer_clean
 
-    return answer_clean(text)
+    return answer_clean(text or "")
 
 
 @TEXT_POSTPROCESSORS.register_module(["TheoremQA_postprocess_v4"])
@@ -80,4 +82,4 @@ def TheoremQA_postprocess_v4(text: str) -> str:
     """
     from assay.evaluators._theoremqa import answer_clean
 
-    return answer_clean(text).strip("\\(").strip("\\)").strip()
+    return answer_clean(text or "").strip("\\(").strip("\\)").strip()
