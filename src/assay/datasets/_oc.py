@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -142,3 +144,58 @@ def clean_status(notes: dict[str, Any], key: str) -> Any:
     if key in notes:
         return notes[key][0]
     return "not labeled"
+
+
+def read_labelled(root: str, data_name: str, label_name: str, what: str) -> list[tuple[str, dict[str, Any], str]]:
+    """``(where, object, label line)`` for each line of a data file and its label file.
+
+    The files must have as many lines; a data line must hold a JSON object.
+    """
+    data_path, label_path = os.path.join(root, data_name), os.path.join(root, label_name)
+    items = list(json_lines(data_path, what, strip=True))
+    with open_text(label_path, what) as fh:
+        labels = fh.readlines()
+    if len(items) != len(labels):
+        raise InputFileError(f"{what}: {data_path} has {len(items)} lines but {label_path} has {len(labels)}")
+    out = []
+    for (lineno, item), label in zip(items, labels):
+        where = f"{what}: file {data_path}, line {lineno}"
+        if not isinstance(item, dict):
+            raise InputFileError(f"{where}: expected a JSON object, got {type(item).__name__}")
+        out.append((where, item, label))
+    return out
+
+
+def int_label(label: str, where: str) -> int:
+    """A label line as an int."""
+    try:
+        return int(label.strip())
+    except ValueError:
+        raise InputFileError(f"{where}: label {label.strip()!r} is not an integer") from None
+
+
+def load_local_hf(what: str, **kwargs: Any) -> Any:
+    """``datasets.load_dataset(**kwargs)`` on local files only, kept in memory.
+
+    ``path`` must be an existing local folder or file, or the name of one of
+    ``datasets``' file builders (``json``, ``csv``, ``parquet``, ``text``,
+    ``arrow``) with local ``data_files``.  The files are prepared in a
+    temporary cache, so nothing is left in the user's Hugging Face cache.
+    """
+    import datasets
+
+    path = kwargs.get("path")
+    if not isinstance(path, str) or not path:
+        raise InputFileError(f"{what}: path must be a local folder or file, got {path!r}")
+    builders = {"json", "csv", "parquet", "text", "arrow"}
+    if path not in builders and not os.path.exists(path):
+        raise InputFileError(f"{what}: {path} does not exist (assay reads local files only, never the Hugging Face Hub)")
+    files = kwargs.get("data_files")
+    for file in [files] if isinstance(files, str) else list(files or []) if isinstance(files, (list, tuple)) else []:
+        if not os.path.exists(file):
+            raise InputFileError(f"{what}: data file {file} does not exist")
+    with tempfile.TemporaryDirectory(prefix="assay-hf-") as cache:
+        try:
+            return datasets.load_dataset(**kwargs, cache_dir=cache, keep_in_memory=True)
+        except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
+            raise InputFileError(f"{what}: datasets cannot read {path}: {exc}") from exc

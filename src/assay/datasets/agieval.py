@@ -29,7 +29,6 @@ __all__ = [
     "AGIEvalDataset",
     "AGIEvalDataset_v2",
     "agieval_zero_shot_prompt",
-    "format_label",
 ]
 
 #: AGIEval's task groups, which decide the zero-shot prompt's language and form.
@@ -125,10 +124,10 @@ class AGIEvalDataset(BaseDataset):
         return as_datasets(AGIEvalDataset.load_table(path, name, setting_name))
 
 
-def format_label(label: Any) -> Any:
+def _format_label(label: Any) -> Any:
     """A label as text: a list joined (``['A', 'C']`` → ``'AC'``), ``None`` kept, anything else ``str``.
 
-    >>> format_label(['A', 'C']), format_label(3), format_label(None)
+    >>> _format_label(['A', 'C']), _format_label(3), _format_label(None)
     ('AC', '3', None)
     """
     if isinstance(label, list):
@@ -158,7 +157,7 @@ class AGIEvalDataset_v2(BaseDataset):
                 {
                     "question": (passage if passage else "") + field(line, "question", where),
                     "options": "\n".join(options) if options else "",
-                    "label": format_label(_label(line, where)),
+                    "label": _format_label(_label(line, where)),
                 }
             )
         return rows_table(rows, what)

@@ -13,10 +13,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from assay.datasets._oc import as_datasets, field, json_objects, rows_table
+from assay.datasets._oc import as_datasets, field, json_objects, load_local_hf, rows_table
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
-from assay.datasets.mmlu_pro import load_local_hf
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 

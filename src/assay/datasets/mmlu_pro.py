@@ -16,48 +16,20 @@ download from the Hub.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from typing import Any
 
+from assay.datasets._oc import load_local_hf
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["MMLU_PRO_LETTERS", "MMLUProDataset", "load_local_hf"]
+__all__ = ["MMLU_PRO_LETTERS", "MMLUProDataset"]
 
 #: The option letters MMLU-Pro's loader knows (it fails on a question with more options).
 MMLU_PRO_LETTERS = "ABCDEFGHIJKLMNOP"
 
 _COT_PREFIX = "A: Let's think step by step."
-
-
-def load_local_hf(what: str, **kwargs: Any) -> Any:
-    """``datasets.load_dataset(**kwargs)`` on local files only, kept in memory.
-
-    ``path`` must be an existing local folder or file, or the name of one of
-    ``datasets``' file builders (``json``, ``csv``, ``parquet``, ``text``,
-    ``arrow``) with local ``data_files``.  The files are prepared in a
-    temporary cache, so nothing is left in the user's Hugging Face cache.
-    """
-    import datasets
-
-    path = kwargs.get("path")
-    if not isinstance(path, str) or not path:
-        raise InputFileError(f"{what}: path must be a local folder or file, got {path!r}")
-    builders = {"json", "csv", "parquet", "text", "arrow"}
-    if path not in builders and not os.path.exists(path):
-        raise InputFileError(f"{what}: {path} does not exist (assay reads local files only, never the Hugging Face Hub)")
-    files = kwargs.get("data_files")
-    for file in [files] if isinstance(files, str) else list(files or []) if isinstance(files, (list, tuple)) else []:
-        if not os.path.exists(file):
-            raise InputFileError(f"{what}: data file {file} does not exist")
-    with tempfile.TemporaryDirectory(prefix="assay-hf-") as cache:
-        try:
-            return datasets.load_dataset(**kwargs, cache_dir=cache, keep_in_memory=True)
-        except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
-            raise InputFileError(f"{what}: datasets cannot read {path}: {exc}") from exc
 
 
 def _with_option_strings(row: dict[str, Any]) -> dict[str, Any]:

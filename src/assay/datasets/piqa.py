@@ -11,45 +11,16 @@ the ``.lst`` file holding its label (0 or 1).  The ``id`` is dropped.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
-from assay.datasets._oc import as_datasets, json_lines, open_text, rows_table
+from assay.datasets._oc import as_datasets, int_label, read_labelled, rows_table
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["PIQADataset", "PIQADatasetV2", "PIQADatasetV3", "read_labelled"]
-
-
-def read_labelled(root: str, data_name: str, label_name: str, what: str) -> list[tuple[str, dict[str, Any], str]]:
-    """``(where, object, label line)`` for each line of a data file and its label file.
-
-    The files must have as many lines; a data line must hold a JSON object.
-    """
-    data_path, label_path = os.path.join(root, data_name), os.path.join(root, label_name)
-    items = list(json_lines(data_path, what, strip=True))
-    with open_text(label_path, what) as fh:
-        labels = fh.readlines()
-    if len(items) != len(labels):
-        raise InputFileError(f"{what}: {data_path} has {len(items)} lines but {label_path} has {len(labels)}")
-    out = []
-    for (lineno, item), label in zip(items, labels):
-        where = f"{what}: file {data_path}, line {lineno}"
-        if not isinstance(item, dict):
-            raise InputFileError(f"{where}: expected a JSON object, got {type(item).__name__}")
-        out.append((where, item, label))
-    return out
-
-
-def int_label(label: str, where: str) -> int:
-    """A label line as an int."""
-    try:
-        return int(label.strip())
-    except ValueError:
-        raise InputFileError(f"{where}: label {label.strip()!r} is not an integer") from None
+__all__ = ["PIQADataset", "PIQADatasetV2", "PIQADatasetV3"]
 
 
 def _drop_id(item: dict[str, Any], where: str) -> dict[str, Any]:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.datasets._oc import as_datasets, field, rows_table
+from assay.datasets._oc import as_datasets, field, int_label, read_labelled, rows_table
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
-from assay.datasets.piqa import int_label, read_labelled
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
