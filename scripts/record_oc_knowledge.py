@@ -36,7 +36,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.benchmarks_oc.families import MODEL_ABBR, RUNS, Run, build_data, gen_reply, ppl_choice  # noqa: E402
+from tests.benchmarks_oc.families import EXTRA_LOADERS, MODEL_ABBR, RUNS, Run, build_data, gen_reply, ppl_choice  # noqa: E402
 
 OUT = REPO / "tests" / "data" / "oc_families"
 FRAMEWORK = ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k")
@@ -158,15 +158,15 @@ def record(run: Run) -> dict[str, Any]:
     get_logger()  # the shared logger exists before the evaluators' modules log
     cfg = Config.fromfile(str(_configs_root() / f"{run.config}.py"))
     by_abbr = {d["abbr"]: d for d in cfg[run.variable]}
-    missing = [a for a in run.abbrs if a not in by_abbr]
-    if missing:
-        raise SystemExit(f"{run.run_id}: {run.config} has no dataset {missing}")
+    kept = [a for a in run.abbrs if a in by_abbr]  # the datasets the family's data has, among the config's
+    if not kept:
+        raise SystemExit(f"{run.run_id}: {run.config} has none of the datasets {list(run.abbrs)}")
     model = dict(abbr=MODEL_ABBR, type="opencompass.models.HuggingFacewithChatTemplate", path="oc/model")
     knowledge: dict[str, Any] = {"run": run.run_id, "family": run.family, "config": run.config, "variable": run.variable, "model_abbr": MODEL_ABBR, "datasets": {}}
     with tempfile.TemporaryDirectory() as tmp, _cwd(Path(tmp)):
         build_data(run.family, Path(tmp))
         pred_dir = Path(tmp) / "work" / "predictions" / MODEL_ABBR
-        selected = [by_abbr[a] for a in run.abbrs]
+        selected = [by_abbr[a] for a in kept]
         for ds_cfg in selected:
             loader = ds_cfg["type"]
             loader_cls = loader if not isinstance(loader, str) else None
@@ -229,11 +229,27 @@ def _cwd(path: Path) -> Any:
             os.environ["COMPASS_DATA_CACHE"] = saved
 
 
+def record_extra_loaders() -> list[dict[str, Any]]:
+    """The output of loaders no config names, on the families' data."""
+    from opencompass.registry import LOAD_DATASET
+
+    out = []
+    for family, loader, kwargs in EXTRA_LOADERS:
+        with tempfile.TemporaryDirectory() as tmp, _cwd(Path(tmp)):
+            build_data(family, Path(tmp))
+            rows = _rows(LOAD_DATASET.get(loader).load(**kwargs))
+        out.append({"family": family, "loader": loader, "loader_kwargs": kwargs, "loaded": _plain(rows)})
+    return out
+
+
 def main(argv: list[str]) -> int:
     wanted = set(argv)
     runs = [r for r in RUNS if not wanted or r.run_id in wanted or r.family in wanted]
     (OUT / "knowledge").mkdir(parents=True, exist_ok=True)
     failed = []
+    if not wanted or "loaders" in wanted:
+        extra = record_extra_loaders()
+        (OUT / "knowledge" / "_loaders.json").write_text(json.dumps(extra, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     for run in runs:
         try:
             knowledge = record(run)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
+__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
 
 MODEL_ABBR = "oc-model"
 
@@ -107,9 +107,39 @@ RUNS: tuple[Run, ...] = (
     Run("agieval_gen", "agieval", "agieval/agieval_gen", "agieval_datasets", _agieval, default=True),
     Run("agieval_mixed", "agieval", "agieval/agieval_mixed", "agieval_datasets", _agieval),
     Run("agieval_gen_a0c741", "agieval", "agieval/agieval_gen_a0c741", "agieval_datasets", _agieval),
+    # more variants: each differs from the runs above in its loader, evaluator, postprocessor or inferencer
+    Run("mmlu_gen_23a9a9", "mmlu", "mmlu/mmlu_gen_23a9a9", "mmlu_datasets", _mmlu),
+    Run("mmlu_gen_a484b3", "mmlu", "mmlu/mmlu_gen_a484b3", "mmlu_datasets", _mmlu),
+    Run("mmlu_pro_gen_cdbebf", "mmlu_pro", "mmlu_pro/mmlu_pro_gen_cdbebf", "mmlu_pro_datasets", _mmlu_pro),
+    Run("cmmlu_gen_c13365", "cmmlu", "cmmlu/cmmlu_gen_c13365", "cmmlu_datasets", _cmmlu),
+    Run("cmmlu_ppl_041cbf", "cmmlu", "cmmlu/cmmlu_ppl_041cbf", "cmmlu_datasets", _cmmlu),
+    Run("ceval_gen_2daf24", "ceval", "ceval/ceval_gen_2daf24", "ceval_datasets", _ceval),
+    Run("ceval_internal_ppl_1cd8bf", "ceval", "ceval/ceval_internal_ppl_1cd8bf", "ceval_datasets", _ceval),
+    Run("ceval_internal_ppl_93e5ce", "ceval", "ceval/ceval_internal_ppl_93e5ce", "ceval_datasets", _ceval + tuple(f"ceval-test-{s}" for s in CEVAL_SUBJECTS)),
+    Run("ceval_zero_shot_gen_bd40ef", "ceval", "ceval/ceval_zero_shot_gen_bd40ef", "ceval_datasets", _ceval),
+    Run("gpqa_few_shot_ppl_4b5a83", "gpqa", "gpqa/gpqa_few_shot_ppl_4b5a83", "gpqa_datasets", ("GPQA_diamond",)),
+    Run("ARC_c_few_shot_gen_e9b043", "ARC_c", "ARC_c/ARC_c_few_shot_gen_e9b043", "ARC_c_datasets", ("ARC-c",)),
+    Run("hellaswag_10shot_ppl_59c85e", "hellaswag", "hellaswag/hellaswag_10shot_ppl_59c85e", "hellaswag_datasets", ("hellaswag",)),
+    Run("hellaswag_ppl_7d7f2d", "hellaswag", "hellaswag/hellaswag_ppl_7d7f2d", "hellaswag_datasets", ("hellaswag",)),
+    Run("deprecated_winogrande_gen_a9ede5", "winogrande", "winogrande/deprecated_winogrande_gen_a9ede5", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_5shot_gen_6447e6", "winogrande", "winogrande/winogrande_5shot_gen_6447e6", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_5shot_gen_b36770", "winogrande", "winogrande/winogrande_5shot_gen_b36770", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_ppl_55a66e", "winogrande", "winogrande/winogrande_ppl_55a66e", "winogrande_datasets", ("winogrande",)),
+    Run("race_cot_gen_d95929", "race", "race/race_cot_gen_d95929", "race_datasets", ("race-middle", "race-high")),
+    Run("race_few_shot_gen_a498ed", "race", "race/race_few_shot_gen_a498ed", "race_datasets", ("race-middle", "race-high")),
+    Run("race_ppl_abed12", "race", "race/race_ppl_abed12", "race_datasets", ("race-middle", "race-high")),
+    Run("commonsenseqa_7shot_cot_gen_734a22", "commonsenseqa", "commonsenseqa/commonsenseqa_7shot_cot_gen_734a22", "commonsenseqa_datasets", ("commonsense_qa",)),
+    Run("SuperGLUE_BoolQ_cot_gen_1d56df", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_cot_gen_1d56df", "BoolQ_datasets", ("BoolQ",)),
+    Run("SuperGLUE_BoolQ_few_shot_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_few_shot_ppl", "BoolQ_datasets", ("BoolQ",)),
+    Run("agieval_gen_d3b941", "agieval", "agieval/agieval_gen_d3b941", "agieval_datasets", _agieval),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
+
+#: Loaders no config of the library names, recorded on their own: (family, loader, keyword arguments).
+EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("gpqa", "GPQASimpleEvalDataset", {"path": "./data/gpqa/", "name": "gpqa_diamond.csv"}),
+)
 
 
 def runs_of(family: str) -> list[Run]:
@@ -265,6 +295,10 @@ def _build_ceval(root: Path) -> None:
             _write(root, f"{base}/{split}/{name}_{split}.csv", _csv(rows))
         notes.update({f"{name}-{i}": [labels[i % 3], 0.5] for i in range(N + 4 * k) if i % 5 != 4})
     _write(root, f"{base}/val/ceval_contamination_annotations.json", json.dumps(notes))
+    # the "internal" configs read the same layout from ./data/ceval_internal/formal_ceval, in local mode
+    import shutil
+
+    shutil.copytree(root / base, root / "data/ceval_internal/formal_ceval", dirs_exist_ok=True)
 
 
 def _build_gpqa(root: Path) -> None:
@@ -531,7 +565,7 @@ def _mc_reply(style: str, gold: str, wrong: str, texts: dict[str, str], zh: bool
     if style == "cot":
         if zh:
             return f"让我们一步一步思考。选项{wrong}不对，所以答案是{gold}。"
-        return f"Let's think step by step. {texts.get(wrong, wrong)} does not fit, so the correct choice is {gold}.\nTherefore, the answer is {gold}."
+        return f"Let's think step by step. {texts.get(wrong, wrong)} does not fit, so the correct choice is {gold}.\nSo the answer is {gold}."
     raise ValueError(style)
 
 

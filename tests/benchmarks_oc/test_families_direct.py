@@ -25,7 +25,7 @@ from assay.datasets.table import RowTable
 from assay.evaluate.assemble import assemble_score_kwargs
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, resolve_type
-from tests.benchmarks_oc._knowledge import dataset_cases, knowledge, metrics, plain, prediction_file, same_number
+from tests.benchmarks_oc._knowledge import KNOWLEDGE, dataset_cases, knowledge, metrics, plain, prediction_file, same_number
 from tests.benchmarks_oc.families import Run, build_data
 
 CASES = dataset_cases()
@@ -151,6 +151,17 @@ def test_family_postprocessors_turn_replies_into_opencompass_predictions(run: Ru
     assert plain(apply_postprocessor(post, raw)) == entry["predictions"]
 
 
+EXTRA = json.loads((KNOWLEDGE / "_loaders.json").read_text(encoding="utf-8")) if (KNOWLEDGE / "_loaders.json").exists() else []
+
+
+@pytest.mark.parametrize("entry", EXTRA, ids=[e["loader"] for e in EXTRA])
+def test_loaders_no_config_names_give_opencompass_rows(entry: dict[str, Any], in_data: Path) -> None:
+    build_data(entry["family"], in_data)
+    loader = resolve_type(entry["loader"], LOAD_DATASET)
+    assert plain(_rows(loader.load(**entry["loader_kwargs"]))) == entry["loaded"]
+    assert plain(_rows(loader.load_table(**entry["loader_kwargs"]))) == entry["loaded"]
+
+
 def test_every_family_is_recorded() -> None:
     from tests.benchmarks_oc._knowledge import recorded_runs
     from tests.benchmarks_oc.families import FAMILIES
@@ -158,3 +169,4 @@ def test_every_family_is_recorded() -> None:
     recorded = {r.family for r in recorded_runs()}
     assert recorded == set(FAMILIES)
     assert len(OWN_CASES) >= 5
+    assert {e["loader"] for e in EXTRA} == {"GPQASimpleEvalDataset"}

@@ -196,6 +196,6 @@ def load_local_hf(what: str, **kwargs: Any) -> Any:
             raise InputFileError(f"{what}: data file {file} does not exist")
     with tempfile.TemporaryDirectory(prefix="assay-hf-") as cache:
         try:
-            return datasets.load_dataset(**kwargs, cache_dir=cache, keep_in_memory=True)
+            return datasets.load_dataset(**{**kwargs, "cache_dir": cache, "keep_in_memory": True})
         except (OSError, ValueError, datasets.exceptions.DatasetNotFoundError) as exc:
             raise InputFileError(f"{what}: datasets cannot read {path}: {exc}") from exc
