@@ -25,7 +25,15 @@ from assay.datasets.table import RowTable
 from assay.evaluate.assemble import assemble_score_kwargs
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, resolve_type
-from tests.benchmarks_oc._knowledge import KNOWLEDGE, dataset_cases, knowledge, metrics, plain, prediction_file, same_number
+from tests.benchmarks_oc._knowledge import (
+    KNOWLEDGE,
+    dataset_cases,
+    knowledge,
+    metrics,
+    plain,
+    prediction_file,
+    same_number,
+)
 from tests.benchmarks_oc.families import Run, build_data
 
 CASES = dataset_cases()
