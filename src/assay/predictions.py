@@ -174,6 +174,7 @@ def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[st
     whole members.
     """
     obj: dict[str, Any] = {}
+    labelled: set[str] = set()
     with path.open("rb") as fh:
         head = fh.read(_BLOCK)
         brace = head.find(b"{")
@@ -198,21 +199,25 @@ def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[st
                 last = match
             if last is None:
                 continue
-            if not _parse_members(buffer[: last.start()], obj, keep, dropped):
+            if not _parse_members(buffer[: last.start()], obj, keep, dropped, labelled):
                 return None
             buffer = buffer[last.start() + 1 :]
         tail = buffer.rstrip()
-        if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped):
+        if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped, labelled):
             return None
-    return _records_in_order(obj, path)
+    return _records_in_order(obj, path, labelled)
 
 
-def _parse_members(members: bytes, obj: dict[str, Any], keep: frozenset[str] | None, dropped: dict[str, None]) -> bool:
+def _parse_members(
+    members: bytes, obj: dict[str, Any], keep: frozenset[str] | None, dropped: dict[str, None], labelled: set[str]
+) -> bool:
     try:
         part = orjson.loads(b"{" + members + b"}")
     except orjson.JSONDecodeError:
         return False
     for key, rec in part.items():
+        if isinstance(rec, dict) and _is_label_record(rec):
+            labelled.add(key)  # noted before its label fields may be dropped
         if keep is not None and isinstance(rec, dict) and "prediction" in rec and not keep.issuperset(rec):
             for field_name in rec:
                 if field_name not in keep:
@@ -222,13 +227,23 @@ def _parse_members(members: bytes, obj: dict[str, Any], keep: frozenset[str] | N
     return True
 
 
-def _check_record(rec: Any, path: Path, where: str) -> dict[str, Any]:
+def _is_label_record(rec: dict[str, Any]) -> bool:
+    """A PPL or log-likelihood record (``'label: <label>'`` fields): its prediction is the chosen label, maybe a number."""
+    return any(key.startswith("label: ") for key in rec)
+
+
+def _check_record(rec: Any, path: Path, where: str, label_record: bool = False) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise InputFileError(f"prediction file {path}: record {where} must be a JSON object, got {type(rec).__name__}")
     if "prediction" not in rec:
         raise InputFileError(f"prediction file {path}: record {where} has no 'prediction' field (fields: {', '.join(sorted(rec)) or 'none'})")
     pred = rec["prediction"]
-    if not (pred is None or isinstance(pred, (str, dict)) or (isinstance(pred, list) and all(isinstance(p, (str, dict)) or p is None for p in pred))):
+    if not (
+        pred is None
+        or isinstance(pred, (str, dict))
+        or (isinstance(pred, list) and all(isinstance(p, (str, dict)) or p is None for p in pred))
+        or (isinstance(pred, (int, float)) and (label_record or _is_label_record(rec)))
+    ):
         raise InputFileError(
             f"prediction file {path}: record {where} has prediction of type {type(pred).__name__} "
             f"({pred!r:.60}); expected a string or a list of strings"
@@ -260,7 +275,7 @@ def _index_names(n: int) -> list[str]:
 _PREDICTION_ITEM = operator.itemgetter("prediction")
 
 
-def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
+def _records_in_order(obj: dict[str, Any], path: Path, labelled: Collection[str] = ()) -> list[dict[str, Any]]:
     n = len(obj)
     names = _index_names(n)
     if list(obj) == names:  # the usual case: "0".."n-1" in order
@@ -286,7 +301,7 @@ def _records_in_order(obj: dict[str, Any], path: Path) -> list[dict[str, Any]]:
         usual = False
     if usual:
         return records
-    return [_check_record(rec, path, f'"{i}"') for i, rec in enumerate(records)]
+    return [_check_record(rec, path, f'"{i}"', names[i] in labelled) for i, rec in enumerate(records)]
 
 
 def _parse_jsonl(data: bytes, path: Path) -> list[dict[str, Any]]:

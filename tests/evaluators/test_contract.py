@@ -56,8 +56,26 @@ def _bbh(rng: random.Random, n: int) -> Inputs:
 
 
 def _bbh_mcq(rng: random.Random, n: int) -> Inputs:
-    refs = [f"({rng.choice('ABCD')})" for _ in range(n)]
-    preds = [f"So the answer is {r if rng.random() < 0.6 else '(A)'}." for r in refs]
+    # what the BBH configs hand it: letters, after bbh-mcq on both sides
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [r if rng.random() < 0.6 else rng.choice(["A", "42", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _mmlu_pro(rng: random.Random, n: int) -> Inputs:
+    options = ["Paris", "Rome", "It rises. Then it falls", "12"]
+    refs, preds = [], []
+    for _ in range(n):
+        k = rng.randrange(4)
+        refs.append(f"{'ABCD'[k]}. {options[k]}\n")
+        preds.append(rng.choice(["ABCD"[k], options[k], "B", f"({'ABCD'[k]})", ""]))
+    return {"predictions": preds, "references": refs}
+
+
+def _candidates(rng: random.Random, n: int) -> Inputs:
+    answers = ["tea", "coffee", "water"]
+    refs = [{"candidates": [[f"{L}. {a}", L, a] for L, a in zip("ABC", answers)], "label": rng.randrange(3)} for _ in range(n)]
+    preds = [rng.choice(["I'd drink tea", "coffee, please", "B", "water!", ""]) for _ in range(n)]
     return {"predictions": preds, "references": refs}
 
 
@@ -149,6 +167,11 @@ INPUTS: dict[str, Spec] = {
     "EMEvaluator": Spec(_em),
     "BBHEvaluator": Spec(_bbh),
     "BBHEvaluator_mcq": Spec(_bbh_mcq),
+    "GPQAEvaluator": Spec(_choice),
+    "MMLUProBaseEvaluator": Spec(_mmlu_pro),
+    "AGIEvalEvaluator": Spec(_math_replies),
+    "AGIEvalEvaluator_mcq": Spec(_choice),
+    "EDAccEvaluator": Spec(_candidates),
     "BleuEvaluator": Spec(_text),
     "RougeEvaluator": Spec(_text),
     "JiebaRougeEvaluator": Spec(_text),
@@ -179,6 +202,7 @@ EXCLUDED: dict[str, str] = {
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
+    "AccContaminationEvaluator": "a contamination group without rows scores NaN, as in OpenCompass; tests/evaluators/test_family_evaluators.py",
 }
 
 COVERED = sorted(name for name in ICL_EVALUATORS.names() if name in INPUTS)

@@ -26,7 +26,11 @@ INPUTS: dict[str, dict[str, Any]] = {
     "AccEvaluator": {"preds": ["A", "B", "C", "D", ""], "refs": ["A", "B", "C", "D"]},
     "AccwithDetailsEvaluator": {"preds": ["A", "B", "C"], "refs": ["A", "C"]},
     "BBHEvaluator": {"preds": ["So the answer is yes.", "So the answer is no.", "I cannot tell"], "refs": ["yes", "no"]},
-    "BBHEvaluator_mcq": {"preds": ["So the answer is (A).", "So the answer is (B).", "(C)"], "refs": ["(A)", "(B)"]},
+    "BBHEvaluator_mcq": {"preds": ["A", "B", "C"], "refs": ["A", "B"]},
+    "EDAccEvaluator": {
+        "preds": ["tea please", "coffee", "B", ""],
+        "refs": [{"candidates": [["A. tea", "A", "tea"], ["B. coffee", "B", "coffee"]], "label": k} for k in (0, 1)],
+    },
     "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},

@@ -1,4 +1,4 @@
-"""Exact-match evaluators: accuracy, exact match against several answers, BBH."""
+"""Exact-match evaluators: accuracy and exact match against several answers."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import check_batch, percent, score_pairs
-from assay.postprocess.bbh import bbh_freeform_postprocess, bbh_mcq_postprocess
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["AccEvaluator", "AccwithDetailsEvaluator", "BBHEvaluator", "BBHEvaluator_mcq", "EMEvaluator"]
+__all__ = ["AccEvaluator", "AccwithDetailsEvaluator", "EMEvaluator"]
 
 
 @ICL_EVALUATORS.register_module()
@@ -103,70 +102,3 @@ class EMEvaluator(BaseEvaluator):
             correct += ok
             details.append({"pred": p, "answer": raw, "correct": ok})
         return {"score": percent(correct, len(predictions)), "details": details}
-
-
-_CASELESS_ANSWERS = frozenset({"yes", "no", "true", "false", "valid", "invalid"})
-
-
-class _BBHBase(BaseEvaluator):
-    sample_decomposable = True
-
-    @staticmethod
-    def _extract(text: Any) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def _matches(answer: str, ref: str) -> bool:
-        if answer == ref:
-            return True
-        return ref.lower() in _CASELESS_ANSWERS and answer.lower() == ref.lower()
-
-    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        def judge(pred: Any, ref: Any) -> tuple[str, bool]:
-            answer = self._extract(pred)
-            return answer, self._matches(answer, str(ref).strip())
-
-        return score_pairs(self, predictions, references, judge, metric="score")
-
-
-@ICL_EVALUATORS.register_module()
-class BBHEvaluator(_BBHBase):
-    """BIG-Bench Hard, free-form tasks: exact match after :func:`~assay.postprocess.bbh.bbh_freeform_postprocess`.
-
-    Inputs: raw ``predictions`` (the evaluator extracts the answer itself; do
-    not configure ``bbh-freeform`` as a postprocessor as well) and
-    ``references``.  Correct when the extracted answer equals the reference;
-    the yes/no, true/false and valid/invalid answers match regardless of case
-    (OpenCompass compares exactly, so ``Yes`` fails against ``yes``).  Metric:
-    ``score`` in [0, 100].  Details: ``pred`` (the extracted answer),
-    ``answer``, ``correct``.
-
-    >>> BBHEvaluator().score(['So the answer is **yes**.', 'the answer is 12'], ['Yes', '13'])['score']
-    50.0
-    """
-
-    @staticmethod
-    def _extract(text: Any) -> str:
-        return bbh_freeform_postprocess(text)
-
-
-@ICL_EVALUATORS.register_module()
-class BBHEvaluator_mcq(_BBHBase):
-    """BIG-Bench Hard, multiple-choice tasks: the letter from :func:`~assay.postprocess.bbh.bbh_mcq_postprocess`.
-
-    Inputs: raw ``predictions`` and ``references`` (letters, ``'(A)'`` or
-    ``'A'``: parentheses are ignored).  Metric: ``score`` in [0, 100].
-    Details: ``pred``, ``answer``, ``correct``.
-
-    >>> BBHEvaluator_mcq().score(['So the answer is (B).'], ['(B)'])['score']
-    100.0
-    """
-
-    @staticmethod
-    def _extract(text: Any) -> str:
-        return bbh_mcq_postprocess(text)
-
-    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        if references is not None:
-            references = [str(r).strip().strip("()") for r in references]
-        return super().score(predictions, references)

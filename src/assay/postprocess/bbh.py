@@ -1,6 +1,10 @@
-"""BIG-Bench Hard answer extractors (multiple-choice letters and free-form answers).
+"""BIG-Bench Hard answer extractors, as OpenCompass 0.5.4 computes them.
 
-``''`` means no answer was found.
+``bbh_mcq_postprocess`` gives the option letter of a multiple-choice reply and
+``bbh_freeform_postprocess`` the answer of a free-form one; OpenCompass's BBH
+configs name them (``bbh-mcq`` as both the prediction and the dataset
+postprocessor, so that ``'(B)'`` targets become ``'B'``).  Each reproduces
+OpenCompass's results, quirks included (listed in the docstrings).
 """
 
 from __future__ import annotations
@@ -13,65 +17,104 @@ from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = ["bbh_freeform_postprocess", "bbh_mcq_postprocess"]
 
-_ANSWER_IS = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
-_PAREN_LETTER = re.compile(r"\(([A-Z])\)?")
+_OPEN_PAREN_CAPITAL = re.compile(r"\(([A-Z])\)*")
 _CAPITAL = re.compile(r"[A-Z]")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_LIST_COMMA = re.compile(r"\s*,\s*")
-
-
-def _after_answer_is(text: str) -> str:
-    match = _ANSWER_IS.search(text)
-    return text[match.end() :] if match else text
+_ANSWER_IS_ANY_CASE = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
+_BOLD = re.compile(r"\*\*(.*?)\*\*")
+_YES_NO = re.compile(r"(yes|no)\b", re.IGNORECASE)
+_TRUE_FALSE = re.compile(r"(true|false)\b", re.IGNORECASE)
+_DIGIT_COMMA_DIGIT = re.compile(r"\d\s*,\s*\d")
+_SPACES = re.compile(r"\s+")
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-mcq", "bbh_mcq_postprocess"])
 @deterministic
 def bbh_mcq_postprocess(text: str) -> str:
-    """The option letter of a BBH multiple-choice reply, or ``''``.
+    """The option letter of a BBH multiple-choice reply.
 
-    Looks after the first "answer is" (or in the whole reply when it has
-    none) for a parenthesized capital ``(X)``, else the first capital letter.
-    OpenCompass returns the remaining text when it holds no capital letter;
-    assay returns ``''``.
+    The part looked at is the text between the first and the second
+    ``'answer is '`` (case-sensitive, with its space), stripped, or the whole
+    reply when it has no ``'answer is '``.  In it: the capital after the first
+    ``(``, else the first capital letter, else that part itself.
 
-    >>> bbh_mcq_postprocess('Options (A) and (B). So the answer is (B).')
+    OpenCompass's quirks, reproduced:
+
+    * with two "answer is" the first one's answer wins
+      (``'The answer is (A). No, the answer is (B).'`` → ``'A'``);
+    * no closing parenthesis is needed (``'(B'`` → ``'B'``), and any capital
+      counts, so ``'I think so'`` → ``'I'``;
+    * a reply without a capital letter is returned (stripped when it followed
+      "answer is"), not ``''``: ``'so the answer is 42'`` → ``'42'``;
+    * "Answer is" or "ANSWER IS" are not recognised.
+
+    >>> bbh_mcq_postprocess("Let's think. So the answer is (B).")
     'B'
+    >>> bbh_mcq_postprocess('The answer is (A). No wait, the answer is (C).')
+    'A'
     >>> bbh_mcq_postprocess('so the answer is 42')
-    ''
+    '42'
     """
-    rest = _after_answer_is(as_text(text))
-    match = _PAREN_LETTER.search(rest) or _CAPITAL.search(rest)
-    if match is None:
-        return ""
-    return match.group(1) if match.re.groups else match.group(0)
+    reply = as_text(text)
+    parts = reply.split("answer is ")
+    if len(parts) > 1:
+        reply = parts[1].strip()
+    match = _OPEN_PAREN_CAPITAL.search(reply)
+    if match:
+        return match.group(1)
+    match = _CAPITAL.search(reply)
+    if match:
+        return match.group(0)
+    return reply
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-freeform", "bbh_freeform_postprocess"])
 @deterministic
 def bbh_freeform_postprocess(text: str) -> str:
-    """The free-form answer of a BBH reply, or ``''``.
+    """The answer of a BBH free-form reply.
 
-    Takes the text after the first "answer is" (the whole reply when it has
-    none), keeps its first line, unwraps ``**bold**``, drops a trailing period,
-    writes *yes/no/true/false* capitalized as in the BBH targets and turns a
-    comma-separated list into a space-separated one (``'a, b, c'`` →
-    ``'a b c'``, the form of the word-sorting targets).  Case is kept: BBH's
-    own targets differ (``yes`` in sports_understanding, ``Yes`` in
-    navigate), so case-folding belongs to the comparison
-    (:class:`~assay.evaluators.exact.BBHEvaluator`).
+    Steps: keep what follows the last "answer is" (any case, with an optional
+    colon), stripped, or the whole reply; keep its first line, stripped; drop
+    one trailing ``.``; unwrap the first ``**bold**`` span; a text starting
+    with the word yes/no/true/false gives that word capitalised
+    (``'Yes'``, ``'False'``); otherwise commas become spaces (unless a comma
+    sits between two digits, as in ``'1,024'``) and runs of white space one
+    space.
+
+    OpenCompass's quirks, reproduced: ``'no way'`` → ``'No'``; ``'1, 024'``
+    keeps its comma; the period is dropped before the bold span is unwrapped,
+    so ``'**24.**'`` → ``'24.'``.
 
     >>> bbh_freeform_postprocess("Let's think. So the answer is **yes**.")
-    'yes'
+    'Yes'
     >>> bbh_freeform_postprocess('So the answer is apple, banana, cherry.')
     'apple banana cherry'
+    >>> bbh_freeform_postprocess('The answer is 1,024')
+    '1,024'
     """
-    rest = _after_answer_is(as_text(text)).strip()
-    line = rest.split("\n", 1)[0].strip()
-    bold = _BOLD.search(line)
-    if bold is not None:
-        line = bold.group(1).strip()
-    line = line.rstrip(".").strip()
-    if "," in line:
-        line = _LIST_COMMA.sub(" ", line).strip()
-    return line
+    reply = as_text(text)
+    parts = _ANSWER_IS_ANY_CASE.split(reply)
+    if len(parts) > 1:
+        reply = parts[-1].strip()
+    reply = reply.split("\n")[0].strip()
+    if reply.endswith("."):
+        reply = reply[:-1].strip()
+    bold = _BOLD.search(reply)
+    if bold:
+        reply = bold.group(1).strip()
+    for words in (_YES_NO, _TRUE_FALSE):
+        match = words.match(reply)
+        if match:
+            return match.group(1).capitalize()
+    if "," in reply and not _DIGIT_COMMA_DIGIT.search(reply):
+        reply = _commas_to_spaces(reply)
+    return _SPACES.sub(" ", reply).strip()
+
+
+def _commas_to_spaces(text: str) -> str:
+    """``re.sub(r'\\s*,\\s*', ' ', text)`` in linear time (the regex is quadratic on long blank runs)."""
+    pieces = text.split(",")
+    last = len(pieces) - 1
+    return " ".join(
+        piece if 0 == i == last else piece.rstrip() if i == 0 else piece.lstrip() if i == last else piece.strip()
+        for i, piece in enumerate(pieces)
+    )

@@ -1,0 +1,34 @@
+"""GPQA's evaluator, as OpenCompass 0.5.4 scores it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.evaluate.base import BaseEvaluator
+from assay.evaluators._common import check_batch, percent
+from assay.registry import ICL_EVALUATORS
+
+__all__ = ["GPQAEvaluator"]
+
+
+@ICL_EVALUATORS.register_module()
+class GPQAEvaluator(BaseEvaluator):
+    """GPQA accuracy: the prediction equals the reference letter exactly.
+
+    Inputs: ``predictions`` (after the config's postprocessor; ``None`` from
+    ``GPQA_Simple_Eval_postprocess`` is simply wrong) and ``references``.
+    Unlike ``AccEvaluator`` nothing is turned into a string first.  Metric:
+    ``accuracy`` in [0, 100].  Details: ``pred``, ``answer``, ``correct``.
+
+    >>> GPQAEvaluator().score(['A', None, 'c'], ['A', 'B', 'C'])['accuracy']
+    33.333333333333336
+    """
+
+    sample_decomposable = True
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
+        return {"accuracy": percent(sum(d["correct"] for d in details), len(details)), "details": details}

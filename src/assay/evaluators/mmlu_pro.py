@@ -1,0 +1,57 @@
+"""MMLU-Pro's evaluator, as OpenCompass 0.5.4 scores it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.datasets.mmlu_pro import MMLU_PRO_LETTERS
+from assay.evaluate.base import BaseEvaluator
+from assay.evaluators._common import check_batch, percent
+from assay.registry import ICL_EVALUATORS
+
+__all__ = ["MMLUProBaseEvaluator"]
+
+
+def _matches(answer: str, reference: Any) -> bool:
+    """The reply's answer against an ``answer_string`` reference (``'C. the option\\n'``)."""
+    if not isinstance(reference, str):
+        return False
+    parts = reference.split(". ")
+    if len(parts) != 2:
+        return False  # OpenCompass's unpacking fails: an option holding '. ' can never be matched
+    letter, option = parts
+    if answer in MMLU_PRO_LETTERS and len(answer) == 1 and letter == answer:
+        return True
+    return option.strip() == answer
+
+
+@ICL_EVALUATORS.register_module()
+class MMLUProBaseEvaluator(BaseEvaluator):
+    """MMLU-Pro few-shot (base model) scoring: the reply's first line against the answer's line.
+
+    Inputs: raw ``predictions`` and ``references`` from the ``answer_string``
+    column (``'C. the option\\n'``).  The reply's first line, stripped, is
+    correct when it is the answer letter (one of A–P) or the option's text.
+
+    OpenCompass's quirks, reproduced: a reference whose option text holds
+    ``'. '`` is never matched (its split gives more than two parts), nor is an
+    empty reference; ``'C.'`` or ``'(C)'`` are wrong.
+
+    Metric: ``accuracy`` in [0, 100].  Details: ``pred`` (the first line),
+    ``answer``, ``correct``.
+
+    >>> MMLUProBaseEvaluator().score(['C', 'Paris\\nbecause', 'B. Paris'], ['C. Rome\\n', 'C. Paris\\n', 'B. Paris\\n'])['accuracy']
+    66.66666666666667
+    """
+
+    sample_decomposable = True
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        details = []
+        for pred, ref in zip(predictions, references):
+            answer = str(pred).split("\n")[0].strip()
+            details.append({"pred": answer, "answer": ref, "correct": _matches(answer, ref)})
+        return {"accuracy": percent(sum(d["correct"] for d in details), len(details)), "details": details}

@@ -1,0 +1,755 @@
+"""Small benchmark data in OpenCompass's local layouts, the scoring runs recorded from it, and model replies.
+
+Pure standard library: the recording script (``scripts/record_oc_knowledge.py``,
+run with a Python that has opencompass==0.5.4) imports this module to build the
+same files the tests build, writes prediction files with OpenCompass's own
+output handlers and records OpenCompass's metrics.
+
+* :func:`build_data` writes a family's files under ``<root>/data/...`` exactly
+  where OpenCompass's dataset ids point (``opencompass/mmlu`` → ``./data/mmlu/``).
+* :data:`RUNS` lists the recorded runs: an OpenCompass config of the family's
+  folder, the variable holding its dataset list and the datasets kept.
+* :func:`gen_reply` writes a varied model reply for a test row: the letter
+  alone, "The answer is (B)", the answer's text, two candidates, think tags,
+  an empty reply, a refusal, a wrong answer…
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
+
+MODEL_ABBR = "oc-model"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One recorded scoring run: a config of OpenCompass's library, the datasets kept."""
+
+    run_id: str
+    family: str
+    config: str  # path under opencompass/configs/datasets, without .py
+    variable: str
+    abbrs: tuple[str, ...]
+    default: bool = False
+
+    @property
+    def module(self) -> str:
+        """The config's module under OpenCompass's config library."""
+        return "opencompass.configs.datasets." + self.config.replace("/", ".")
+
+
+MMLU_SUBJECTS = ("college_biology", "abstract_algebra")
+MMLU_PRO_CATEGORIES = ("math", "law")
+CMMLU_SUBJECTS = ("agronomy", "anatomy")
+CEVAL_SUBJECTS = ("computer_network", "operating_system")
+BBH_MCQ = ("temporal_sequences", "date_understanding")
+BBH_FREE = ("navigate", "word_sorting", "multistep_arithmetic_two", "boolean_expressions", "formal_fallacies", "dyck_languages", "object_counting")
+AGIEVAL_SETS = ("gaokao-chinese", "lsat-ar", "jec-qa-kd", "gaokao-physics", "gaokao-mathcloze", "math", "sat-en-without-passage")
+
+_mmlu = tuple(f"lukaemon_mmlu_{s}" for s in MMLU_SUBJECTS)
+_cmmlu = tuple(f"cmmlu-{s}" for s in CMMLU_SUBJECTS)
+_ceval = tuple(f"ceval-{s}" for s in CEVAL_SUBJECTS)
+_bbh = tuple(f"bbh-{s}" for s in BBH_MCQ + BBH_FREE)
+_agieval = tuple(f"agieval-{s}" for s in AGIEVAL_SETS)
+_mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
+
+RUNS: tuple[Run, ...] = (
+    Run("mmlu_gen", "mmlu", "mmlu/mmlu_gen", "mmlu_datasets", _mmlu, default=True),
+    Run("mmlu_ppl", "mmlu", "mmlu/mmlu_ppl", "mmlu_datasets", _mmlu),
+    Run("mmlu_gen_4d595a", "mmlu", "mmlu/mmlu_gen_4d595a", "mmlu_datasets", _mmlu),
+    Run("mmlu_clean_ppl", "mmlu", "mmlu/mmlu_clean_ppl", "mmlu_datasets", _mmlu),
+    Run("mmlu_pro_gen", "mmlu_pro", "mmlu_pro/mmlu_pro_gen", "mmlu_pro_datasets", _mmlu_pro, default=True),
+    Run("mmlu_pro_few_shot_gen_bfaf90", "mmlu_pro", "mmlu_pro/mmlu_pro_few_shot_gen_bfaf90", "mmlu_pro_datasets", _mmlu_pro),
+    Run("cmmlu_gen", "cmmlu", "cmmlu/cmmlu_gen", "cmmlu_datasets", _cmmlu, default=True),
+    Run("cmmlu_ppl", "cmmlu", "cmmlu/cmmlu_ppl", "cmmlu_datasets", _cmmlu),
+    Run("cmmlu_0shot_cot_gen_305931", "cmmlu", "cmmlu/cmmlu_0shot_cot_gen_305931", "cmmlu_datasets", _cmmlu),
+    Run("ceval_gen", "ceval", "ceval/ceval_gen", "ceval_datasets", _ceval, default=True),
+    Run("ceval_ppl", "ceval", "ceval/ceval_ppl", "ceval_datasets", _ceval),
+    Run("ceval_clean_ppl", "ceval", "ceval/ceval_clean_ppl", "ceval_datasets", _ceval),
+    Run("gpqa_gen", "gpqa", "gpqa/gpqa_gen", "gpqa_datasets", ("GPQA_diamond",), default=True),
+    Run("gpqa_ppl_6bf57a", "gpqa", "gpqa/gpqa_ppl_6bf57a", "gpqa_datasets", ("GPQA_diamond",)),
+    Run("gpqa_0shot_nocot_gen_772ea0", "gpqa", "gpqa/gpqa_0shot_nocot_gen_772ea0", "gpqa_datasets", ("GPQA_diamond",)),
+    Run("gpqa_gen_4baadb", "gpqa", "gpqa/gpqa_gen_4baadb", "gpqa_datasets", ("GPQA_diamond",)),
+    Run("bbh_gen", "bbh", "bbh/bbh_gen", "bbh_datasets", _bbh, default=True),
+    Run("bbh_0shot_nocot_gen_925fc4", "bbh", "bbh/bbh_0shot_nocot_gen_925fc4", "bbh_datasets", _bbh),
+    Run("ARC_c_gen", "ARC_c", "ARC_c/ARC_c_gen", "ARC_c_datasets", ("ARC-c",), default=True),
+    Run("ARC_c_ppl", "ARC_c", "ARC_c/ARC_c_ppl", "ARC_c_datasets", ("ARC-c",)),
+    Run("ARC_c_clean_ppl", "ARC_c", "ARC_c/ARC_c_clean_ppl", "ARC_c_datasets", ("ARC-c-test",)),
+    Run("ARC_e_gen", "ARC_e", "ARC_e/ARC_e_gen", "ARC_e_datasets", ("ARC-e",), default=True),
+    Run("ARC_e_ppl", "ARC_e", "ARC_e/ARC_e_ppl", "ARC_e_datasets", ("ARC-e",)),
+    Run("hellaswag_gen", "hellaswag", "hellaswag/hellaswag_gen", "hellaswag_datasets", ("hellaswag",), default=True),
+    Run("hellaswag_ppl", "hellaswag", "hellaswag/hellaswag_ppl", "hellaswag_datasets", ("hellaswag",)),
+    Run("hellaswag_gen_6faab5", "hellaswag", "hellaswag/hellaswag_gen_6faab5", "hellaswag_datasets", ("hellaswag",)),
+    Run("hellaswag_ppl_a6e128", "hellaswag", "hellaswag/hellaswag_ppl_a6e128", "hellaswag_datasets", ("hellaswag",)),
+    Run("hellaswag_clean_ppl", "hellaswag", "hellaswag/hellaswag_clean_ppl", "hellaswag_datasets", ("hellaswag",)),
+    Run("winogrande_gen", "winogrande", "winogrande/winogrande_gen", "winogrande_datasets", ("winogrande",), default=True),
+    Run("winogrande_ll", "winogrande", "winogrande/winogrande_ll", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_5shot_ll_252f01", "winogrande", "winogrande/winogrande_5shot_ll_252f01", "winogrande_datasets", ("winogrande",)),
+    Run("race_gen", "race", "race/race_gen", "race_datasets", ("race-middle", "race-high"), default=True),
+    Run("race_ppl", "race", "race/race_ppl", "race_datasets", ("race-middle", "race-high")),
+    Run("commonsenseqa_gen", "commonsenseqa", "commonsenseqa/commonsenseqa_gen", "commonsenseqa_datasets", ("commonsense_qa",), default=True),
+    Run("commonsenseqa_ppl", "commonsenseqa", "commonsenseqa/commonsenseqa_ppl", "commonsenseqa_datasets", ("commonsense_qa",)),
+    Run("piqa_gen", "piqa", "piqa/piqa_gen", "piqa_datasets", ("piqa",), default=True),
+    Run("piqa_ppl", "piqa", "piqa/piqa_ppl", "piqa_datasets", ("piqa",)),
+    Run("piqa_ppl_0cfff2", "piqa", "piqa/piqa_ppl_0cfff2", "piqa_datasets", ("piqa",)),
+    Run("siqa_gen", "siqa", "siqa/siqa_gen", "siqa_datasets", ("siqa",), default=True),
+    Run("siqa_ppl", "siqa", "siqa/siqa_ppl", "siqa_datasets", ("siqa",)),
+    Run("siqa_gen_e78df3", "siqa", "siqa/siqa_gen_e78df3", "siqa_datasets", ("siqa",)),
+    Run("SuperGLUE_BoolQ_gen", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_gen", "BoolQ_datasets", ("BoolQ",), default=True),
+    Run("SuperGLUE_BoolQ_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_ppl", "BoolQ_datasets", ("BoolQ",)),
+    Run("SuperGLUE_BoolQ_ppl_314797", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_ppl_314797", "BoolQ_datasets", ("BoolQ",)),
+    Run("agieval_gen", "agieval", "agieval/agieval_gen", "agieval_datasets", _agieval, default=True),
+    Run("agieval_mixed", "agieval", "agieval/agieval_mixed", "agieval_datasets", _agieval),
+    Run("agieval_gen_a0c741", "agieval", "agieval/agieval_gen_a0c741", "agieval_datasets", _agieval),
+    # more variants: each differs from the runs above in its loader, evaluator, postprocessor or inferencer
+    Run("mmlu_gen_23a9a9", "mmlu", "mmlu/mmlu_gen_23a9a9", "mmlu_datasets", _mmlu),
+    Run("mmlu_gen_a484b3", "mmlu", "mmlu/mmlu_gen_a484b3", "mmlu_datasets", _mmlu),
+    Run("mmlu_pro_gen_cdbebf", "mmlu_pro", "mmlu_pro/mmlu_pro_gen_cdbebf", "mmlu_pro_datasets", _mmlu_pro),
+    Run("cmmlu_gen_c13365", "cmmlu", "cmmlu/cmmlu_gen_c13365", "cmmlu_datasets", _cmmlu),
+    Run("cmmlu_ppl_041cbf", "cmmlu", "cmmlu/cmmlu_ppl_041cbf", "cmmlu_datasets", _cmmlu),
+    Run("ceval_gen_2daf24", "ceval", "ceval/ceval_gen_2daf24", "ceval_datasets", _ceval),
+    Run("ceval_internal_ppl_1cd8bf", "ceval", "ceval/ceval_internal_ppl_1cd8bf", "ceval_datasets", _ceval),
+    Run("ceval_internal_ppl_93e5ce", "ceval", "ceval/ceval_internal_ppl_93e5ce", "ceval_datasets", _ceval + tuple(f"ceval-test-{s}" for s in CEVAL_SUBJECTS)),
+    Run("ceval_zero_shot_gen_bd40ef", "ceval", "ceval/ceval_zero_shot_gen_bd40ef", "ceval_datasets", _ceval),
+    Run("gpqa_few_shot_ppl_4b5a83", "gpqa", "gpqa/gpqa_few_shot_ppl_4b5a83", "gpqa_datasets", ("GPQA_diamond",)),
+    Run("ARC_c_few_shot_gen_e9b043", "ARC_c", "ARC_c/ARC_c_few_shot_gen_e9b043", "ARC_c_datasets", ("ARC-c",)),
+    Run("hellaswag_10shot_ppl_59c85e", "hellaswag", "hellaswag/hellaswag_10shot_ppl_59c85e", "hellaswag_datasets", ("hellaswag",)),
+    Run("hellaswag_ppl_7d7f2d", "hellaswag", "hellaswag/hellaswag_ppl_7d7f2d", "hellaswag_datasets", ("hellaswag",)),
+    Run("deprecated_winogrande_gen_a9ede5", "winogrande", "winogrande/deprecated_winogrande_gen_a9ede5", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_5shot_gen_6447e6", "winogrande", "winogrande/winogrande_5shot_gen_6447e6", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_5shot_gen_b36770", "winogrande", "winogrande/winogrande_5shot_gen_b36770", "winogrande_datasets", ("winogrande",)),
+    Run("winogrande_ppl_55a66e", "winogrande", "winogrande/winogrande_ppl_55a66e", "winogrande_datasets", ("winogrande",)),
+    Run("race_cot_gen_d95929", "race", "race/race_cot_gen_d95929", "race_datasets", ("race-middle", "race-high")),
+    Run("race_few_shot_gen_a498ed", "race", "race/race_few_shot_gen_a498ed", "race_datasets", ("race-middle", "race-high")),
+    Run("race_ppl_abed12", "race", "race/race_ppl_abed12", "race_datasets", ("race-middle", "race-high")),
+    Run("commonsenseqa_7shot_cot_gen_734a22", "commonsenseqa", "commonsenseqa/commonsenseqa_7shot_cot_gen_734a22", "commonsenseqa_datasets", ("commonsense_qa",)),
+    Run("SuperGLUE_BoolQ_cot_gen_1d56df", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_cot_gen_1d56df", "BoolQ_datasets", ("BoolQ",)),
+    Run("SuperGLUE_BoolQ_few_shot_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_few_shot_ppl", "BoolQ_datasets", ("BoolQ",)),
+    Run("agieval_gen_d3b941", "agieval", "agieval/agieval_gen_d3b941", "agieval_datasets", _agieval),
+)
+
+FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
+
+#: Loaders no config of the library names, recorded on their own: (family, loader, keyword arguments).
+EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("gpqa", "GPQASimpleEvalDataset", {"path": "./data/gpqa/", "name": "gpqa_diamond.csv"}),
+)
+
+
+def runs_of(family: str) -> list[Run]:
+    """The recorded runs of one family, the default config first."""
+    return sorted((r for r in RUNS if r.family == family), key=lambda r: not r.default)
+
+
+# -- text pools ------------------------------------------------------------------------------
+
+_EN = (
+    "mitochondria", "the ribosome", "Golgi apparatus", "a lysosome", "42", "3.5 m/s", "Paris",
+    "photosynthesis", "Newton's second law", "the Treaty of Versailles", "x = 2", "an isotope",
+    "ionic bonding", "Kepler", "osmosis", "entropy", "a prime number", "the Krebs cycle",
+    "DNA polymerase", "Avogadro's number", "Beethoven", "supply and demand", "a sonnet",
+    "tectonic plates", "It increases. Then it stops", "none of the above", "both A and B", "0",
+    "the second one", "velocity", "Z", "it depends on the temperature",
+)
+_ZH = (
+    "光合作用", "细胞核", "线粒体", "牛顿第二定律", "北京", "唐朝", "氧化还原反应", "勾股定理", "长江",
+    "孔子", "供求关系", "二氧化碳", "TCP协议", "进程调度", "死锁", "虚拟内存", "IP地址", "以上都不对",
+    "A和B", "水稻", "土壤酸化", "骨骼肌", "心脏", "氮肥",
+)
+
+
+def _pick(pool: tuple[str, ...], seed: int, k: int) -> list[str]:
+    """``k`` distinct entries of ``pool`` chosen deterministically from ``seed``."""
+    out: list[str] = []
+    i = seed * 7 + 3
+    while len(out) < k:
+        word = pool[i % len(pool)]
+        if word not in out:
+            out.append(word)
+        i += 5
+    return out
+
+
+def _seed(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8")) % 1000
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _jsonl(rows: list[Any]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def _csv(rows: list[list[str]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def _mc(tag: str, n: int, letters: str = "ABCD", zh: bool = False) -> list[tuple[str, list[str], str]]:
+    """``n`` multiple-choice items ``(question, options, gold letter)``."""
+    pool = _ZH if zh else _EN
+    items = []
+    for i in range(n):
+        seed = _seed(f"{tag}-{i}")
+        options = _pick(pool, seed, len(letters))
+        gold = letters[(seed + i) % len(letters)]
+        q = f"{tag} 第{i + 1}题：下列哪一项正确？" if zh else f"{tag} question {i + 1}: which of the following is correct?"
+        items.append((q, options, gold))
+    return items
+
+
+N = 13  # test rows per dataset: one per reply style
+
+
+# -- builders, one per family -------------------------------------------------------------------
+
+def _build_mmlu(root: Path) -> None:
+    for k, name in enumerate(MMLU_SUBJECTS):
+        for split, n in (("dev", 5), ("test", N + 4 * k)):
+            rows = [[q, *opts, gold] for q, opts, gold in _mc(f"{name}-{split}", n)]
+            if split == "test":
+                rows[3][0] = 'A quoted "question", with a comma\nand a line break'
+            _write(root, f"data/mmlu/{split}/{name}_{split}.csv", _csv(rows))
+        # the second subject has no input-and-label contaminated question: OpenCompass's accuracy is NaN there
+        labels = ["clean", "input contamination", "input-and-label contamination"][: 3 - k]
+        notes = {f"{name} {i}": [labels[i % len(labels)], "note"] for i in range(N + 4 * k) if i % 5 != 4}
+        _write(root, "data/mmlu/test/MMLU_test_contamination_annotations.json", json.dumps({**_existing(root, "data/mmlu/test/MMLU_test_contamination_annotations.json"), **notes}))
+
+
+def _existing(root: Path, rel: str) -> dict[str, Any]:
+    path = root / rel
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _build_mmlu_pro(root: Path) -> None:
+    import_rows = []
+    letters = "ABCDEFGHIJ"
+    qid = 0
+    for split, n in (("validation", 3), ("test", N)):
+        for k, category in enumerate((*MMLU_PRO_CATEGORIES, "biology")):
+            for i, (q, opts, gold) in enumerate(_mc(f"{category}-{split}", n + (4 * k if split == "test" else 0), letters)):
+                if i == 2:
+                    opts[letters.index(gold)] = "It rises. Then it falls"  # an option holding '. '
+                if i == 4:
+                    opts[-1] = "N/A"
+                    if gold == "J":
+                        gold = "I"
+                cot = f"A: Let's think step by step. We consider {opts[0]}. The answer is ({gold})." if split == "validation" else ""
+                import_rows.append(
+                    {
+                        "question_id": qid, "question": q, "options": opts, "answer": gold,
+                        "answer_index": letters.index(gold), "cot_content": cot, "category": category,
+                        "src": f"ori_mmlu-{category}", "split": split,
+                    }
+                )
+                qid += 1
+    # the HF layout: data/<split>-00000-of-00001.parquet, written by the recorder (needs pyarrow); a
+    # JSON Lines copy per split is what this builder writes
+    for split in ("validation", "test"):
+        rows = [{k: v for k, v in r.items() if k != "split"} for r in import_rows if r["split"] == split]
+        _write(root, f"data/mmlu_pro/data/{split}-00000-of-00001.jsonl", _jsonl(rows))
+
+
+def _build_cmmlu(root: Path) -> None:
+    header = ["", "Question", "A", "B", "C", "D", "Answer"]
+    for k, name in enumerate(CMMLU_SUBJECTS):
+        for split, n in (("dev", 5), ("test", N + 4 * k)):
+            rows = [header] + [[str(i), q, *opts, gold] for i, (q, opts, gold) in enumerate(_mc(f"{name}-{split}", n, zh=True))]
+            _write(root, f"data/cmmlu/{split}/{name}.csv", _csv(rows))
+
+
+def _build_ceval(root: Path) -> None:
+    base = "data/ceval/formal_ceval"
+    notes: dict[str, Any] = {}
+    labels = ["clean", "input contamination", "input-and-label contamination"]
+    for k, name in enumerate(CEVAL_SUBJECTS):
+        for split, n in (("dev", 5), ("val", N + 4 * k), ("test", 4)):
+            header = ["id", "question", "A", "B", "C", "D"]
+            if split != "test":
+                header.append("answer")
+            if split == "dev":
+                header.append("explanation")
+            rows: list[list[str]] = [header]
+            for i, (q, opts, gold) in enumerate(_mc(f"{name}-{split}", n, zh=True)):
+                row = [str(i), q, *opts]
+                if split != "test":
+                    row.append(gold)
+                if split == "dev":
+                    row.append(f"1. 分析选项{gold}。")
+                rows.append(row)
+            _write(root, f"{base}/{split}/{name}_{split}.csv", _csv(rows))
+        notes.update({f"{name}-{i}": [labels[i % 3], 0.5] for i in range(N + 4 * k) if i % 5 != 4})
+    _write(root, f"{base}/val/ceval_contamination_annotations.json", json.dumps(notes))
+    # the "internal" configs read the same layout from ./data/ceval_internal/formal_ceval, in local mode
+    import shutil
+
+    shutil.copytree(root / base, root / "data/ceval_internal/formal_ceval", dirs_exist_ok=True)
+
+
+def _build_gpqa(root: Path) -> None:
+    header = [
+        "Pre-Revision Question", "Pre-Revision Correct Answer", "Pre-Revision Incorrect Answer 1",
+        "Pre-Revision Incorrect Answer 2", "Pre-Revision Incorrect Answer 3", "Pre-Revision Explanation",
+        "Self-reported question-writing time (minutes)", "Question", "Correct Answer", "Incorrect Answer 1",
+        "Incorrect Answer 2", "Incorrect Answer 3", "Explanation",
+    ]
+    rows: list[list[str]] = [header]
+    for i in range(N):
+        opts = _pick(_EN, _seed(f"gpqa-{i}"), 4)
+        q = f"GPQA question {i + 1}: which option holds?"
+        rows.append([q, *opts, "why", "10", q, *opts, "because"])
+    _write(root, "data/gpqa/gpqa_diamond.csv", _csv(rows))
+
+
+_BBH_FREE_TARGETS = {
+    "navigate": ["Yes", "No"],
+    "boolean_expressions": ["True", "False"],
+    "formal_fallacies": ["valid", "invalid"],
+    "multistep_arithmetic_two": ["-37", "24", "0", "1,024"],
+    "object_counting": ["7", "12"],
+    "word_sorting": ["apple banana cherry", "dog elephant", "kiwi lemon mango nectarine"],
+    "dyck_languages": [") ]", "} ) >", "]"],
+}
+
+
+def _build_bbh(root: Path) -> None:
+    for name in BBH_MCQ:
+        examples = []
+        for i in range(N):
+            opts = _pick(_EN, _seed(f"{name}-{i}"), 4)
+            gold = "ABCD"[(i * 3 + len(name)) % 4]
+            text = "\n".join(f"({L}) {o}" for L, o in zip("ABCD", opts))
+            examples.append({"input": f"{name} task {i + 1}.\nOptions:\n{text}", "target": f"({gold})"})
+        _write(root, f"data/BBH/data/{name}.json", json.dumps({"canary": "BENCHMARK DATA", "examples": examples}, indent=2))
+    for name in BBH_FREE:
+        targets = _BBH_FREE_TARGETS[name]
+        examples = [{"input": f"{name} task {i + 1}: answer it.", "target": targets[i % len(targets)]} for i in range(N)]
+        _write(root, f"data/BBH/data/{name}.json", json.dumps({"examples": examples}, indent=2))
+
+
+def _arc_rows(tag: str) -> list[dict[str, Any]]:
+    rows = []
+    for i, (q, opts, gold) in enumerate(_mc(tag, N + 2)):
+        labels = list("1234") if i % 5 == 1 else list("ABCD")
+        if i == N:  # three choices: OpenCompass skips the question
+            opts, labels = opts[:3], labels[:3]
+            gold = "A"
+        if i == N + 1:  # five choices: skipped too
+            opts, labels = [*opts, "a fifth"], [*labels, "E"]
+        choices = [{"text": t, "label": lab} for t, lab in zip(opts, labels)]
+        answer = labels["ABCD".index(gold)]
+        rows.append({"id": f"{tag}_{i}", "question": {"stem": q, "choices": choices}, "answerKey": answer})
+    rows.insert(4, rows.pop(N))  # a skipped question in the middle of the file
+    return rows
+
+
+def _build_arc(root: Path, which: str) -> None:
+    if which == "c":
+        _write(root, "data/ARC/ARC-c/ARC-Challenge-Dev.jsonl", _jsonl(_arc_rows("ARC-Challenge-Dev")))
+        test = _arc_rows("ARC-Challenge-Test")
+        _write(root, "data/ARC/ARC-c/ARC-Challenge-Test.jsonl", _jsonl(test))
+        labels = ["clean", "input contamination", "input-and-label contamination"]
+        notes = {row["id"]: [labels[i % 3], []] for i, row in enumerate(test) if i % 4 != 2}
+        _write(root, "data/ARC/ARC-c/ARC_c_test_contamination_annotations.json", json.dumps(notes))
+    else:
+        _write(root, "data/ARC/ARC-e/ARC-Easy-Dev.jsonl", _jsonl(_arc_rows("ARC-Easy-Dev")))
+
+
+def _hellaswag_rows(tag: str, n: int) -> list[dict[str, Any]]:
+    rows = []
+    for i, (q, opts, gold) in enumerate(_mc(tag, n)):
+        ctx = f"Cooking: {q.replace('question', 'scene')} Then the person" if i % 3 else f"{q}: the person"
+        rows.append({"ind": i, "query": f"Home and Garden: {ctx}", "choices": opts, "gold": "ABCD".index(gold), "label": gold})
+    return rows
+
+
+def _build_hellaswag(root: Path) -> None:
+    rows = _hellaswag_rows("hellaswag", N)
+    _write(root, "data/hellaswag/hellaswag.jsonl", _jsonl(rows))
+    _write(root, "data/hellaswag/hellaswag_train_sampled25.jsonl", _jsonl(_hellaswag_rows("hellaswag-train", 10)))
+    labels = ["clean", "input contamination", "input-and-label contamination"]
+    notes = {str(i): [labels[i % 3]] for i in range(N) if i % 4 != 1}
+    _write(root, "data/hellaswag/hellaswag_val_contamination_annotations.json", json.dumps(notes))
+
+
+def _winogrande_rows(tag: str, n: int) -> list[dict[str, Any]]:
+    rows = []
+    for i in range(n):
+        a, b = _pick(_EN, _seed(f"{tag}-{i}"), 2)
+        rows.append(
+            {
+                "qID": f"{tag}-{i}", "sentence": f"Sam preferred {a} to {b} because _ was easier to explain.",
+                "option1": a, "option2": b, "answer": "" if (tag == "dev" and i == 5) else str(1 + (i % 2)),
+            }
+        )
+    return rows
+
+
+def _build_winogrande(root: Path) -> None:
+    _write(root, "data/winogrande/dev.jsonl", _jsonl(_winogrande_rows("dev", N)))
+    _write(root, "data/winogrande/train_xs.jsonl", _jsonl(_winogrande_rows("train", 10)))
+
+
+def _build_race(root: Path) -> None:
+    for k, level in enumerate(("middle", "high")):
+        for split in ("validation", "test"):
+            rows = []
+            for i, (q, opts, gold) in enumerate(_mc(f"race-{level}-{split}", N + 4 * k)):
+                rows.append({"example_id": f"{level}{i}.txt", "article": f"Article {i} about {opts[0]}.", "question": q, "options": opts, "answer": gold})
+            _write(root, f"data/race/{split}/{level}.jsonl", _jsonl(rows))
+
+
+def _build_commonsenseqa(root: Path) -> None:
+    for stub, n in (("train_rand_split.jsonl", 8), ("dev_rand_split.jsonl", N)):
+        rows = []
+        for i, (q, opts, gold) in enumerate(_mc(stub, n, "ABCDE")):
+            rows.append(
+                {
+                    "answerKey": gold, "id": f"{stub}-{i}",
+                    "question": {"question_concept": "thing", "choices": [{"label": L, "text": t} for L, t in zip("ABCDE", opts)], "stem": q},
+                }
+            )
+        _write(root, f"data/commonsenseqa/{stub}", _jsonl(rows))
+
+
+def _build_piqa(root: Path) -> None:
+    for split, n in (("train", 6), ("dev", N)):
+        rows, labels = [], []
+        for i in range(n):
+            a, b = _pick(_EN, _seed(f"piqa-{split}-{i}"), 2)
+            goal = f"how do I use {a}?" if i % 2 else f"to make tea with {a}"
+            rows.append({"id": f"{split}-{i}", "goal": goal, "sol1": f"use {a} gently", "sol2": f"Use {b} quickly"})
+            labels.append(str(i % 2))
+        _write(root, f"data/piqa/{split}.jsonl", _jsonl(rows))
+        _write(root, f"data/piqa/{split}-labels.lst", "\n".join(labels) + "\n")
+
+
+def _build_siqa(root: Path) -> None:
+    for split, n in (("train", 6), ("dev", N)):
+        rows, labels = [], []
+        for i in range(n):
+            a, b, c = _pick(_EN, _seed(f"siqa-{split}-{i}"), 3)
+            rows.append({"context": f"Alex thought about {a}.", "question": "What will Alex want to do next?", "answerA": a, "answerB": b, "answerC": c})
+            labels.append(str(1 + (i * 2) % 3))
+        _write(root, f"data/siqa/{split}.jsonl", _jsonl(rows))
+        _write(root, f"data/siqa/{split}-labels.lst", "\n".join(labels) + "\n")
+
+
+def _build_boolq(root: Path) -> None:
+    rows = []
+    for i in range(N):
+        a = _pick(_EN, _seed(f"boolq-{i}"), 1)[0]
+        rows.append(
+            {
+                "question": f"is {a} part of the syllabus", "passage": f"Syllabus -- The syllabus covers {a}. -- It is long.",
+                "idx": i, "label": "true" if i % 3 else "false",
+            }
+        )
+    _write(root, "data/SuperGLUE/BoolQ/val.jsonl", _jsonl(rows))
+    # BoolQDatasetV3 reads its path in local mode: 'opencompass/boolq' is a file under the working directory
+    _write(root, "opencompass/boolq", _jsonl(rows))
+
+
+_AGIEVAL_CLOZE = ["\\frac{1}{2}", "3", "2\\sqrt{2}", "(1,2)", "\\frac{\\pi}{3}", "-4", "0.25", "12"]
+
+
+def _build_agieval(root: Path) -> None:
+    for name in AGIEVAL_SETS:
+        rows = []
+        zh = name.startswith(("gaokao", "jec", "logiqa-zh"))
+        for i in range(N):
+            if name in ("gaokao-mathcloze", "math"):
+                answer = _AGIEVAL_CLOZE[i % len(_AGIEVAL_CLOZE)]
+                rows.append({"passage": None, "question": f"求第{i + 1}题的值。" if zh else f"Compute value {i + 1}.", "options": None, "label": None, "answer": answer, "other": None})
+                continue
+            n_opt = 5 if name == "lsat-ar" else 4
+            opts = _pick(_ZH if zh else _EN, _seed(f"{name}-{i}"), n_opt)
+            options = [f"({L}){t}" for L, t in zip("ABCDE", opts)]
+            if name in ("jec-qa-kd", "gaokao-physics"):
+                label: Any = ["A", "C"] if i % 3 == 0 else ["B"] if i % 3 == 1 else ["D"]
+            else:
+                label = "ABCDE"[(i * 2 + 1) % n_opt]
+            passage = None if name != "gaokao-chinese" else f"阅读材料{i}。"
+            rows.append({"passage": passage, "question": f"第{i + 1}题" if zh else f"Question {i + 1}", "options": options, "label": label, "answer": None, "other": None})
+        _write(root, f"data/AGIEval/data/v1/{name}.jsonl", _jsonl(rows))
+
+
+_BUILDERS = {
+    "mmlu": _build_mmlu,
+    "mmlu_pro": _build_mmlu_pro,
+    "cmmlu": _build_cmmlu,
+    "ceval": _build_ceval,
+    "gpqa": _build_gpqa,
+    "bbh": _build_bbh,
+    "ARC_c": lambda root: _build_arc(root, "c"),
+    "ARC_e": lambda root: _build_arc(root, "e"),
+    "hellaswag": _build_hellaswag,
+    "winogrande": _build_winogrande,
+    "race": _build_race,
+    "commonsenseqa": _build_commonsenseqa,
+    "piqa": _build_piqa,
+    "siqa": _build_siqa,
+    "SuperGLUE_BoolQ": _build_boolq,
+    "agieval": _build_agieval,
+}
+
+
+def build_data(family: str, root: Path) -> None:
+    """Write ``family``'s files under ``root/data`` in OpenCompass's local layout.
+
+    MMLU-Pro's split files are written as JSON Lines; :func:`mmlu_pro_to_parquet`
+    turns them into the Parquet files of the Hugging Face layout.
+    """
+    _BUILDERS[family](Path(root))
+    if family == "mmlu_pro":
+        mmlu_pro_to_parquet(Path(root))
+
+
+def mmlu_pro_to_parquet(root: Path) -> None:
+    """Replace MMLU-Pro's JSON Lines split files by Parquet files (``data/test-00000-of-00001.parquet``)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for path in sorted((root / "data" / "mmlu_pro" / "data").glob("*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        pq.write_table(pa.Table.from_pylist(rows), path.with_suffix(".parquet"))
+        path.unlink()
+
+
+# -- replies ----------------------------------------------------------------------------------------
+
+_STYLES = ("letter", "paren", "colon", "text", "two", "think", "empty", "refusal", "wrong", "zh", "bold", "lower", "cot")
+
+
+def _mc_reply(style: str, gold: str, wrong: str, texts: dict[str, str], zh: bool) -> str:
+    text = texts.get(gold, gold)
+    if style == "letter":
+        return gold
+    if style == "paren":
+        return f"答案是({gold})。" if zh else f"The answer is ({gold})."
+    if style == "colon":
+        return f"答案: {gold}" if zh else f"ANSWER: {gold}"
+    if style == "text":
+        return text
+    if style == "two":
+        return f"{wrong}和{gold}都有可能。" if zh else f"Both {wrong} and {gold} look plausible."
+    if style == "think":
+        return f"<think>\nOption {wrong} is tempting, but it is wrong.\n</think>\n\nANSWER: {gold}"
+    if style == "empty":
+        return ""
+    if style == "refusal":
+        return "抱歉，我无法回答这个问题。" if zh else "I'm sorry, but I can't help with that request."
+    if style == "wrong":
+        return f"答案：{wrong}" if zh else f"Answer: {wrong}"
+    if style == "zh":
+        return f"答案：{gold}"
+    if style == "bold":
+        return f"**{gold}. {text}**"
+    if style == "lower":
+        return f"the answer is {gold.lower()}"
+    if style == "cot":
+        if zh:
+            return f"让我们一步一步思考。选项{wrong}不对，所以答案是{gold}。"
+        return f"Let's think step by step. {texts.get(wrong, wrong)} does not fit, so the correct choice is {gold}.\nSo the answer is {gold}."
+    raise ValueError(style)
+
+
+_BBH_MCQ_REPLIES = (
+    "Let's think step by step.\nFirst, list the facts.\nSo the answer is ({g}).",
+    "So the answer is {g}.",
+    "({g})",
+    "The answer is ({w}). No wait, the answer is ({g}).",
+    "<think>Could it be (A)?</think>\nSo the answer is ({g}).",
+    "",
+    "I cannot determine the answer.",
+    "the answer is ({w}).",
+    "so the answer is 42",
+    "Answer: ({g})",
+    "Options (A) and ({g}) remain; so the answer is ({g})",
+    "{g}",
+    "THE ANSWER IS ({g})",
+)
+
+_BBH_FREE_REPLIES = (
+    "Let's think step by step.\nWe evaluate it.\nSo the answer is {t}.",
+    "So the answer is **{t}**.",
+    "the answer is {lower}",
+    "Answer is: {t}",
+    "",
+    "I'm not able to solve this.",
+    "So the answer is {w}.",
+    "<think>The answer is {w}?</think> The answer is {t}",
+    "So the answer is {commas}.",
+    "{t}\n\nExplanation: it follows.",
+    "The final answer is {t}",
+    "So the answer is {t} because it follows.",
+    "So the answer is: {upper}.",
+)
+
+
+def _bbh_wrong(target: str) -> str:
+    swaps = {"Yes": "No", "No": "Yes", "True": "False", "False": "True", "valid": "invalid", "invalid": "valid"}
+    if target in swaps:
+        return swaps[target]
+    if target.lstrip("-").replace(",", "").isdigit():
+        return str(int(target.replace(",", "")) + 1)
+    return " ".join(reversed(target.split()))
+
+
+_CLOZE_REPLIES = (
+    "The answer is ${a}$",
+    "\\boxed{{{a}}}",
+    "x = {a}",
+    "{a}",
+    "",
+    "I don't know.",
+    "So we get 0.5",
+    "答案是 ${a}$",
+    "The answer is $7$",
+    "$\\dfrac{{1}}{{2}}$",
+    "\\boxed{{x={a}}}",
+    "\\boxed{{{a}",
+    "The answer is {a}.",
+)
+
+_MULTI_REPLIES = (
+    "{lab}",
+    "答案是{lab}",
+    "{spaced}",
+    "The answer is {first}",
+    "",
+    "抱歉，我无法回答。",
+    "选项{lab}正确",
+    "<think>A?</think>{lab}",
+    "BD",
+    "({first})",
+    "{lab}。因为……",
+    "答案：C",
+    "ABCD",
+)
+
+_PRO_BASE_REPLIES = (
+    "{g}",
+    "{g}. {text}",
+    "{text}",
+    "({g})",
+    "The answer is ({g}).",
+    "",
+    "I cannot answer this.",
+    "{g}\nbecause the reasoning holds",
+    "  {text}  \nmore lines",
+    "{w}",
+    "{g}.",
+    "{lower}",
+    "Answer: {g}",
+)
+
+
+def _style_index(abbr: str, index: int, count: int) -> int:
+    return (index + _seed(abbr)) % count
+
+
+def _letters_of(row: dict[str, Any], keys: str) -> dict[str, str]:
+    return {k: str(row[k]) for k in keys if k in row}
+
+
+def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
+    """A model reply to test row ``index`` of dataset ``abbr`` (varied by row, deterministic)."""
+    fam = run.family
+    if fam == "bbh":
+        target = str(row["target"])
+        if target.startswith("("):
+            g = target[1]
+            w = "ABCD"[("ABCD".index(g) + 1) % 4] if g in "ABCD" else "A"
+            return _BBH_MCQ_REPLIES[_style_index(abbr, index, len(_BBH_MCQ_REPLIES))].format(g=g, w=w)
+        tpl = _BBH_FREE_REPLIES[_style_index(abbr, index, len(_BBH_FREE_REPLIES))]
+        return tpl.format(t=target, w=_bbh_wrong(target), lower=target.lower(), upper=target.upper(), commas=", ".join(target.split()))
+    if fam == "agieval":
+        name = abbr.removeprefix("agieval-")
+        label = str(row.get("label"))
+        if name in ("gaokao-mathcloze", "math"):
+            return _CLOZE_REPLIES[_style_index(abbr, index, len(_CLOZE_REPLIES))].format(a=label)
+        if name in ("jec-qa-kd", "gaokao-physics", "jec-qa-ca"):
+            return _MULTI_REPLIES[_style_index(abbr, index, len(_MULTI_REPLIES))].format(lab=label, spaced=", ".join(label), first=label[:1])
+        zh = name.startswith(("gaokao", "jec", "logiqa-zh"))
+        texts: dict[str, str] = {}
+        options = row.get("options") or ""
+        for line in str(options).split("\n"):
+            if len(line) > 3 and line[0] == "(" and line[2] == ")":
+                texts[line[1]] = line[3:]
+        return _mc_styled(abbr, index, label, texts, zh, "ABCDE")
+    if fam == "mmlu_pro" and run.run_id == "mmlu_pro_few_shot_gen_bfaf90":
+        letters = "ABCDEFGHIJ"
+        g = str(row["answer"])
+        w = letters[(letters.index(g) + 1) % 10]
+        opts = row["options"]
+        text = opts[letters.index(g)] if letters.index(g) < len(opts) else ""
+        tpl = _PRO_BASE_REPLIES[_style_index(abbr, index, len(_PRO_BASE_REPLIES))]
+        return tpl.format(g=g, w=w, text=text, lower=text.lower())
+    if fam == "siqa" and run.run_id == "siqa_gen_e78df3":
+        g = str(row["label"])
+        texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
+        return _mc_styled(abbr, index, g, texts, False, "ABC")
+    gold, texts, letters, zh = _mc_view(fam, row)
+    return _mc_styled(abbr, index, gold, texts, zh, letters)
+
+
+def _mc_styled(abbr: str, index: int, gold: str, texts: dict[str, str], zh: bool, letters: str) -> str:
+    style = _STYLES[_style_index(abbr, index, len(_STYLES))]
+    first = gold[:1] if gold[:1] in letters else letters[0]
+    wrong = letters[(letters.index(first) + 1) % len(letters)]
+    return _mc_reply(style, gold, wrong, texts, zh)
+
+
+def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, bool]:
+    """``(gold letter, option texts by letter, option letters, Chinese?)`` of a multiple-choice row."""
+    if fam == "mmlu":
+        return str(row["target"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam == "mmlu_pro":
+        letters = "ABCDEFGHIJ"
+        return str(row["answer"]), dict(zip(letters, map(str, row["options"]))), letters[: len(row["options"])], False
+    if fam in ("cmmlu", "ceval"):
+        return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", True
+    if fam in ("gpqa", "race"):
+        return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam in ("ARC_c", "ARC_e"):
+        return str(row["answerKey"]), {L: str(row[f"text{L}"]) for L in "ABCD"}, "ABCD", False
+    if fam == "hellaswag":
+        label = row["label"]
+        gold = label if isinstance(label, str) else "ABCD"[int(label)]
+        return gold, _letters_of(row, "ABCD"), "ABCD", False
+    if fam == "winogrande":
+        return str(row["answer"]), {"A": str(row["only_option1"]), "B": str(row["only_option2"])}, "AB", False
+    if fam == "commonsenseqa":
+        return str(row["answerKey"]), _letters_of(row, "ABCDE"), "ABCDE", False
+    if fam == "piqa":
+        return str(row["answer"]), {"A": str(row["sol1"]), "B": str(row["sol2"])}, "AB", False
+    if fam == "siqa":
+        return str(row["answer"]), _letters_of(row, "ABC"), "ABC", False
+    if fam == "SuperGLUE_BoolQ":
+        return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    raise KeyError(f"no reply view for family {fam}")
+
+
+def ppl_choice(index: int, labels: list[Any], gold: Any) -> Any:
+    """The label a PPL (or log-likelihood) run picks for row ``index``: the gold one, except every fourth row."""
+    matching = [lab for lab in labels if str(lab) == str(gold)]
+    if matching and index % 4 != 3:
+        return matching[0]
+    others = [lab for lab in labels if str(lab) != str(gold)] or list(labels)
+    return others[index % len(others)]
