@@ -13,7 +13,7 @@ from datasets import Dataset
 from assay.datasets.humaneval import HumanevalDataset, packaged_humaneval_path
 from assay.errors import InputFileError
 from assay.evaluators.code import HumanEvalEvaluator
-from assay.postprocess.code import humaneval_postprocess_v2, humaneval_postprocess_v3
+from assay.postprocess.code import first_code_block, humaneval_postprocess_v2, humaneval_postprocess_v3
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
 from assay.sandbox import bwrap_available
 
@@ -36,8 +36,11 @@ def test_code_block_postprocessors():
     reply = "Sure:\n```python\ndef f():\n    return 1\n```\nor\n```\nreturn 2\n```"
     assert humaneval_postprocess_v2(reply) == "def f():\n    return 1\n"
     assert humaneval_postprocess_v3(reply) == "return 2\n"
-    assert humaneval_postprocess_v2("    return x") == "    return x"
+    # OpenCompass left-strips the extracted text: a bare body loses its first indentation
+    assert humaneval_postprocess_v2("    return x") == "return x"
+    assert first_code_block("    return x") == "    return x"
     assert humaneval_postprocess_v2("```python\nunclosed") == "```python\nunclosed"
+    assert humaneval_postprocess_v2("```c++\nint x;\n```") == "```c++\nint x;\n```"
     assert humaneval_postprocess_v2(None) == ""
     assert TEXT_POSTPROCESSORS.get("humaneval_postprocess_v2") is humaneval_postprocess_v2
 
