@@ -135,6 +135,11 @@ EXCLUDED: dict[str, str] = {
     "LMEvaluator": "needs an LLM judge server",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
+    "MBPPEvaluator": "executes code in the sandbox",
+    "MBPPPassKEvaluator": "executes code in the sandbox",
+    "LCBCodeGenerationEvaluator": "executes code in the sandbox",
+    "LCBCodeExecutionEvaluator": "executes code in the sandbox",
+    "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CodeEvaluator": "executes code in a sandbox service",
 }
 
