@@ -192,3 +192,40 @@ def test_errors_are_records_not_exceptions():
     assert "not in the test set" in ev.score([GOOD], ["toy/9"], ts)["error"]
     assert "lacks the column" in ev.score([GOOD], ["toy/0"], Dataset.from_dict({"task_id": ["toy/0"]}))["error"]
     assert ICL_EVALUATORS.get("HumanEvalEvaluator") is HumanEvalEvaluator
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeypatch):
+    """The same hostile bodies as MBPP replies (a whole function), through both MBPP evaluators."""
+    import socket
+
+    from assay.evaluators.mbpp import MBPPEvaluator, MBPPPassKEvaluator
+
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = list(corpus)
+    tests = "assert add(2, 3) == 5\nassert add(-1, 1) == 0"
+    replies = ["```python\ndef add(a, b):\n" + corpus[name][0] + "```" for name in names] + ["def add(a, b):\n" + GOOD]
+    res = MBPPEvaluator(timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, [tests] * len(replies))
+    for name, d in zip(names, res["details"]):
+        assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
+        assert d["is_correct"] is (name == "gigabyte_stdout"), name
+        assert d["result"] == {"passed": "pass", "timeout": "timeout"}.get(d["outcome"], d["result"])
+    assert res["details"][-1]["result"] == "pass"
+    refs = [{"test_list_2": tests, "task_id": i} for i in range(len(replies))]
+    passk = MBPPPassKEvaluator(k=[1], timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, refs)
+    assert passk["pass"] == 2 and passk["pass@1"] == pytest.approx(100 * 2 / len(replies))
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
