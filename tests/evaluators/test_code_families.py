@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(bwrap_available() is not None, reason=f"no names
 
 _HEAD = """
 from opencompass.datasets import (HumanevalDataset, HumanEvalEvaluator, humaneval_postprocess_v2, MBPPDataset,
-    MBPPDatasetV2, SanitizedMBPPDataset, MBPPEvaluator, MBPPPassKEvaluator)
+    MBPPDatasetV2, SanitizedMBPPDataset, MBPPEvaluator, MBPPPassKEvaluator, HumanEvalPlusEvaluator, MBPPPlusDataset)
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.openicl.icl_inferencer import GenInferencer
 from opencompass.openicl.icl_prompt_template import PromptTemplate
@@ -73,8 +73,17 @@ datasets = [
          infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=MBPPEvaluator), pred_role='BOT')),
 ]
 """,
+    "eval_plus": """
+datasets = [
+    dict(abbr='humaneval_plus', type=HumanevalDataset, path='opencompass/humaneval', reader_cfg=he_reader,
+         infer_cfg=infer, eval_cfg=dict(he_eval, evaluator=dict(type=HumanEvalPlusEvaluator))),
+    dict(type=MBPPPlusDataset, abbr='mbpp_plus', path='opencompass/mbpp_plus', infer_cfg=infer,
+         reader_cfg=dict(input_columns=['text', 'test_list'], output_column='task_id'),
+         eval_cfg=dict(evaluator=dict(type=MBPPEvaluator, metric='MBPPPlus'), pred_role='BOT')),
+]
+""",
 }
-PREDICTIONS = {"eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions"}
+PREDICTIONS = {"eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions", "eval_plus": "predictions"}
 
 
 def _expected(config: str) -> dict[str, dict[str, Any]]:
@@ -115,7 +124,7 @@ def _check(results: Path, expected: dict[str, dict[str, Any]]) -> None:
             details = got["details"]
             assert len(details) == len(want["details"]), abbr
             for i, (mine, theirs) in enumerate(zip(details, want["details"])):
-                for field in ("is_correct", "result"):
+                for field in ("is_correct", "result", "base_result", "plus_result"):
                     if field in theirs:
                         assert _unwrap(mine[field]) == _unwrap(theirs[field]), (abbr, i, field)
 
@@ -123,6 +132,8 @@ def _check(results: Path, expected: dict[str, dict[str, Any]]) -> None:
 @pytest.fixture
 def data_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(FIXTURE))
+    monkeypatch.setenv("HUMANEVAL_OVERRIDE_PATH", str(FIXTURE / "data" / "HumanEvalPlus-fixture.jsonl"))
+    monkeypatch.setenv("MBPP_OVERRIDE_PATH", str(FIXTURE / "data" / "MbppPlus-fixture.jsonl"))
 
 
 @pytest.mark.slow

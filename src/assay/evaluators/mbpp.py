@@ -136,11 +136,16 @@ class MBPPEvaluator(_MBPPBase):
     extracted code and the type-aware tests), ``result`` (the verdict),
     ``is_correct``, ``outcome`` and ``message``.
 
-    ``metric='MBPPPlus'`` (EvalPlus's extra tests) is not served by this
-    class: the score is an error record naming the missing piece.
+    With ``metric='MBPPPlus'`` each extracted solution is checked by EvalPlus
+    differential testing instead (:mod:`assay.evaluators.evalplus`; the
+    problems come from the MBPP+ data file, ``plus_path``), and the metric is
+    ``mbpp_plus_pass@1``: 100 × the share of *tasks* whose first solution
+    passed the extra tests (OpenCompass looks at the plus status only, and at
+    one solution per task; reproduced).
 
     Args:
-        metric: ``'MBPP'`` (or ``'MBPPPlus'``, see above).
+        metric: ``'MBPP'`` or ``'MBPPPlus'`` (see above).
+        plus_path: the MBPP+ data file for ``metric='MBPPPlus'``.
         timeout: wall-clock seconds per program (OpenCompass: 9 s).
         memory: address-space bytes per program.
         max_workers: programs run in parallel (default: the usable cores).
@@ -162,11 +167,14 @@ class MBPPEvaluator(_MBPPBase):
         max_workers: int | None = None,
         isolation: str = "auto",
         pred_postprocessor: Any = None,
+        plus_path: str | None = None,
     ) -> None:
         if metric not in ("MBPP", "MBPPPlus"):
             raise ValueError(f"MBPPEvaluator: metric must be 'MBPP' or 'MBPPPlus', got {metric!r}")
         super().__init__(timeout, memory, max_workers, isolation, pred_postprocessor)
         self.metric = metric
+        self.plus_path = plus_path
+        self._plus: Any = None
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         name = type(self).__name__
@@ -175,7 +183,7 @@ class MBPPEvaluator(_MBPPBase):
         if not predictions:
             return {"error": f"{name}: no samples to score"}
         if self.metric != "MBPP":
-            return {"error": f"{name}: metric='MBPPPlus' (EvalPlus's extra tests) is not available in assay"}
+            return self._score_plus(predictions, references)
         parts = [self._program(pred, str(ref)) for pred, ref in zip(predictions, references)]
         verdicts = self._pool.run(name, [p[2] for p in parts])
         out: dict[str, Any] = {"pass": 0, "timeout": 0, "failed": 0, "wrong_answer": 0}
@@ -198,6 +206,20 @@ class MBPPEvaluator(_MBPPBase):
         out["outcomes"] = count_kinds(verdicts)
         out["details"] = details
         return out
+
+    def _score_plus(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        from assay.evaluators.evalplus import _MEMORY, _PER_CHECK_CAP, EvalPlusRunner, mbpp_plus_score
+
+        if self._plus is None:
+            pool = SandboxPool(_PER_CHECK_CAP, _MEMORY, self._pool.max_workers, self._pool.isolation)
+            self._plus = EvalPlusRunner("mbpp", pool)
+        solutions: list[tuple[str, str]] = []
+        owners: list[int] = []
+        for i, (pred, ref) in enumerate(zip(predictions, references)):
+            for reply in pred if isinstance(pred, list) else [pred]:
+                solutions.append((str(ref), mbpp_extract_code(reply)))
+                owners.append(i)
+        return mbpp_plus_score(self._plus, self.plus_path, type(self).__name__, solutions, owners, len(predictions))
 
 
 @ICL_EVALUATORS.register_module()
