@@ -54,7 +54,7 @@ def test_mbpp_splits_and_columns() -> None:
 
 
 def test_missing_files_are_named() -> None:
-    with pytest.raises(InputFileError, match="MBPPDataset: file .*nope.jsonl does not exist"):
+    with pytest.raises(InputFileError, match=r"MBPPDataset: file .*nope\.jsonl does not exist"):
         MBPPDataset.load("nope.jsonl")
     with pytest.raises(InputFileError, match="LCBCodeExecutionDataset"):
         LCBCodeExecutionDataset.load("no_such_folder")
@@ -99,6 +99,6 @@ def test_encoded_private_tests_never_load_globals(capsys: pytest.CaptureFixture[
     packed = base64.b64encode(zlib.compress(pickle.dumps(json.dumps(plain)))).decode()
     assert decode_private_tests(packed) == plain
     hostile = base64.b64encode(zlib.compress(pickle.dumps(_Boom()))).decode()
-    with pytest.raises(pickle.UnpicklingError, match="refusing to load builtins.print"):
+    with pytest.raises(pickle.UnpicklingError, match=r"refusing to load builtins\.print"):
         decode_private_tests(hostile)
     assert "must never run" not in capsys.readouterr().out
