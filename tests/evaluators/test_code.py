@@ -229,3 +229,58 @@ def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeyp
         connected = False
     server.close()
     assert not connected
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators(tmp_path, monkeypatch):
+    """The hostile bodies as HumanEval+ solutions and as LiveCodeBench code-execution programs."""
+    import socket
+
+    from assay.evaluators.evalplus import HumanEvalPlusEvaluator
+    from assay.evaluators.livecodebench import LCBCodeExecutionEvaluator
+
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = [n for n in corpus if n != "gigabyte_stdout"]  # output volume is not a containment question here
+
+    plus_file = tmp_path / "plus.jsonl"
+    plus_file.write_text(json.dumps({
+        "task_id": "toy/0", "prompt": "def add(a, b):\n", "entry_point": "add", "canonical_solution": GOOD,
+        "contract": "", "base_input": [[2, 3], [-1, 1]], "plus_input": [[0, 0], [10, -3]], "atol": 0,
+    }) + "\n")
+    test_set = Dataset.from_list([{"prompt": "def add(a, b):\n"}] * (len(names) + 1))
+    completions = [corpus[n][0] for n in names] + [GOOD]
+    # one task id per sample, as OpenCompass reads only a task's first result
+    ids = ["toy/0"] * len(completions)
+    plus = HumanEvalPlusEvaluator(plus_path=str(plus_file), isolation="namespaces")
+    for i, completion in enumerate(completions):
+        res = plus.score([completion], [ids[i]], test_set.select([i]))
+        assert res["details"][0]["is_correct"] is (i == len(completions) - 1), (names[i] if i < len(names) else "good", res["details"][0])
+
+    # the program itself calls the hostile function (the assertion compares literals only)
+    refs = [json.dumps({"code": "def add(a, b):\n" + corpus[n][0] + "add(2, 3)\n", "input": "add(2, 3)", "output": "5"}) for n in names]
+    refs.append(json.dumps({"code": "def add(a, b):\n" + GOOD, "input": "add(2, 3)", "output": "5"}))
+    lcb = LCBCodeExecutionEvaluator(timeout=6, isolation="namespaces")
+    res = lcb.score(["[ANSWER]assert add(2, 3) == 5[/ANSWER]"] * len(refs), refs)
+    harmless_here = {"patch_builtins", "exit_in_atexit"}  # they return normally; the literal assertion holds
+    for name, d in zip(names, res["details"]):
+        if name in harmless_here:
+            assert d["outcome"] == "passed", name
+            continue
+        assert d["is_correct"] is False, name
+        assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
+    assert res["details"][-1]["is_correct"] is True
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
