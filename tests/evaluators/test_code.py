@@ -165,7 +165,8 @@ def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, mon
         completions += [GOOD, corpus[name][0]]
     completions.append(GOOD)
     test_set = Dataset.from_list([TOY] * len(completions))
-    ev = HumanEvalEvaluator(k=[1], timeout=3, memory=512 * 2**20, isolation="namespaces")
+    # a gigabyte through the pipe takes seconds on a loaded machine: a generous limit
+    ev = HumanEvalEvaluator(k=[1], timeout=12, memory=512 * 2**20, isolation="namespaces")
     res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
     details = res["details"]
     for i, name in enumerate(names):
