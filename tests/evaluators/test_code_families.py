@@ -32,7 +32,8 @@ pytestmark = pytest.mark.skipif(bwrap_available() is not None, reason=f"no names
 _HEAD = """
 from opencompass.datasets import (HumanevalDataset, HumanEvalEvaluator, humaneval_postprocess_v2, MBPPDataset,
     MBPPDatasetV2, SanitizedMBPPDataset, MBPPEvaluator, MBPPPassKEvaluator, HumanEvalPlusEvaluator, MBPPPlusDataset,
-    LCBCodeExecutionDataset, LCBCodeExecutionEvaluator, LCBTestOutputPredictionDataset, LCBTestOutputEvaluator)
+    LCBCodeExecutionDataset, LCBCodeExecutionEvaluator, LCBTestOutputPredictionDataset, LCBTestOutputEvaluator,
+    LCBCodeGenerationDataset, LCBCodeGenerationEvaluator)
 from opencompass.models import HuggingFacewithChatTemplate
 from opencompass.openicl.icl_inferencer import GenInferencer
 from opencompass.openicl.icl_prompt_template import PromptTemplate
@@ -86,6 +87,10 @@ datasets = [
     "eval_livecodebench": """
 lcb_reader = dict(input_columns=['prompt'], output_column='evaluation_sample')
 datasets = [
+    dict(type=LCBCodeGenerationDataset, abbr='lcb_code_generation', path='opencompass/code_generation_lite',
+         reader_cfg=dict(input_columns=['question_content', 'format_prompt'], output_column='question_id'),
+         infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=LCBCodeGenerationEvaluator, num_process_evaluate=4, timeout=6),
+                                        pred_role='BOT')),
     dict(type=LCBCodeExecutionDataset, abbr='lcb_code_execution', path='opencompass/execution-v2', reader_cfg=lcb_reader,
          infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=LCBCodeExecutionEvaluator), pred_role='BOT')),
     dict(type=LCBTestOutputPredictionDataset, abbr='lcb_test_output', path='opencompass/test_generation',
@@ -134,7 +139,7 @@ def _check(results: Path, expected: dict[str, dict[str, Any]]) -> None:
             details = got["details"]
             assert len(details) == len(want["details"]), abbr
             for i, (mine, theirs) in enumerate(zip(details, want["details"])):
-                for field in ("is_correct", "result", "base_result", "plus_result"):
+                for field in ("is_correct", "correct", "result", "base_result", "plus_result", "eval_result"):
                     if field in theirs:
                         assert _unwrap(mine[field]) == _unwrap(theirs[field]), (abbr, i, field)
 

@@ -1,4 +1,5 @@
-"""LiveCodeBench evaluators under OpenCompass's names: ``LCBCodeExecutionEvaluator``, ``LCBTestOutputEvaluator``.
+"""LiveCodeBench evaluators under OpenCompass's names: ``LCBCodeGenerationEvaluator``,
+``LCBCodeExecutionEvaluator``, ``LCBTestOutputEvaluator``.
 
 Both compute what OpenCompass 0.5.4 computes; every piece of model text that
 OpenCompass executes or ``eval``\\ s runs here in :mod:`assay.sandbox` instead
@@ -22,6 +23,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "LCBCodeExecutionEvaluator",
+    "LCBCodeGenerationEvaluator",
     "LCBTestOutputEvaluator",
     "extract_code_execution",
     "extract_code_generation",
@@ -380,3 +382,140 @@ class LCBTestOutputEvaluator(BaseEvaluator):
             "outcomes": count_kinds(verdicts),
             "details": details,
         }
+
+
+@ICL_EVALUATORS.register_module()
+class LCBCodeGenerationEvaluator(BaseEvaluator):
+    """LiveCodeBench code generation: does the extracted program pass every test of its problem?
+
+    Inputs: ``predictions`` (replies) and ``references`` (``question_id``).
+    As in OpenCompass, the evaluator loads the problems itself
+    (:class:`~assay.datasets.livecodebench.LCBCodeGenerationDataset` with
+    ``release_version``, ``start_date``, ``end_date``, from
+    ``'opencompass/code_generation_lite'``) and scores only the samples whose
+    ``question_id`` is there.  The program is the first fenced block
+    (``extractor_version='v1'``) or the last (``'v2'``); it runs in the
+    sandbox on the public and private tests in order, stopping at the first
+    failure, as :mod:`assay.evaluators._lcb_codegen_program` describes.
+
+    Metric: ``pass@1`` (0–100).  Details per sample: ``extracted_prediction``,
+    ``eval_result`` (per test: ``True``/``False``, ``-1`` runtime error or
+    time limit, ``-2`` compilation error), ``final_metadata`` (JSON),
+    ``correct``; ``outcomes`` counts the sandbox outcomes.  A program whose
+    process ends without a result (its wall-clock limit,
+    ``(timeout + 1) × tests + 5`` s as in OpenCompass; memory; a crash; an
+    exit) gets ``-1`` for every test and OpenCompass's "Global Timeout or
+    Memory Limit Exceeded".
+
+    Time: each call has ``timeout`` whole seconds (OpenCompass: 6), so slow
+    solutions pass or fail depending on the machine.
+
+    Differences from OpenCompass 0.5.4: the program runs as its own sandboxed
+    process instead of after LiveCodeBench's ``reliability_guard``; a batch
+    with no sample in the problem set is an error record (OpenCompass reports
+    NaN).
+    """
+
+    def __init__(
+        self,
+        num_process_evaluate: int = 1,
+        timeout: int = 6,
+        release_version: str = "release_v1",
+        extractor_version: str = "v1",
+        start_date: str | None = None,
+        end_date: str | None = None,
+        memory_limit_bytes: int = 4 * 1024**3,
+        max_workers: int | None = None,
+        isolation: str = "auto",
+        pred_postprocessor: Any = None,
+    ) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if extractor_version not in ("v1", "v2"):
+            raise ValueError(f"LCBCodeGenerationEvaluator: extractor_version must be 'v1' or 'v2', got {extractor_version!r}")
+        self.timeout = int(timeout)
+        self.release_version = release_version
+        self.extractor_version = extractor_version
+        self.start_date = start_date
+        self.end_date = end_date
+        self._pool = SandboxPool(float(self.timeout), memory_limit_bytes, max_workers, isolation)
+        self._samples: dict[str, str] | None = None
+
+    def _problems(self) -> dict[str, str]:
+        if self._samples is None:
+            from assay.datasets.livecodebench import LCBCodeGenerationDataset
+
+            test = LCBCodeGenerationDataset.load(release_version=self.release_version, start_date=self.start_date, end_date=self.end_date)["test"]
+            self._samples = dict(zip(test["question_id"], test["evaluation_sample"]))
+        return self._samples
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from assay.evaluators._code_exec import verdict_of
+        from assay.evaluators._lcb_codegen_program import RESULT_MARK, codegen_program
+        from assay.sandbox import Limits
+
+        name = type(self).__name__
+        if len(predictions) != len(references):
+            return {"error": f"{name}: predictions and references have different length. len(predictions): {len(predictions)}, len(references): {len(references)}"}
+        if not predictions:
+            return {"error": f"{name}: no samples to score"}
+        extract = extract_code_generation if self.extractor_version == "v1" else extract_code_generation_v2
+        extracted = [extract(p) for p in predictions]
+        problems = self._problems()
+        kept = [i for i, ref in enumerate(references) if ref in problems]
+        if not kept:
+            return {"error": f"{name}: no question_id of the predictions is in LiveCodeBench {self.release_version}"}
+        jobs = []
+        counts = []
+        for i in kept:
+            in_outs = problems[references[i]]
+            n = len(json.loads(in_outs)["inputs"])
+            counts.append(n)
+            limits = Limits(timeout=(self.timeout + 1) * n + 5, memory=self._pool.memory, cpu_time=(self.timeout + 1) * n + 6)
+            jobs.append((codegen_program(extracted[i], in_outs, self.timeout, n), limits))
+        sandbox = self._pool.sandbox()
+        logger.info("%s: running %d programs (%s isolation)", name, len(jobs), sandbox.isolation.value)
+        with ThreadPoolExecutor(max_workers=max(1, min(sandbox.max_workers, len(jobs))), thread_name_prefix="lcb") as pool:
+            runs = list(pool.map(lambda job: sandbox.run(job[0], limits=job[1]), jobs))
+        verdicts = [verdict_of(r) for r in runs]
+        per_kept: list[tuple[list[Any], str, bool]] = []
+        for run, n in zip(runs, counts):
+            got = _marked(run.stdout, RESULT_MARK)
+            if run.passed:
+                results = got[0] if got else [True] * n
+                meta = got[1] if got else "{}"
+                per_kept.append((results, meta, True))
+            elif got is not None and run.outcome.value == "failed":
+                per_kept.append((got[0], got[1], False))
+            else:
+                meta = json.dumps({"error_code": -3, "error_message": "Global Timeout or Memory Limit Exceeded"})
+                per_kept.append(([-1] * n, meta, False))
+        scores = [100.0 if ok else 0.0 for _, _, ok in per_kept]
+        details: list[dict[str, Any]] = []
+        at = dict(zip(kept, per_kept))
+        for i, value in enumerate(extracted):
+            if i in at:
+                results, meta, ok = at[i]
+                details.append({"extracted_prediction": value, "eval_result": results, "final_metadata": meta, "correct": ok})
+            else:
+                details.append({"extracted_prediction": value, "eval_result": None, "final_metadata": None, "correct": False, "in_dataset": False})
+        return {
+            "pass@1": _mean(scores),
+            "isolation": self._pool.isolation_name,
+            "outcomes": count_kinds(verdicts),
+            "details": details,
+        }
+
+
+def _marked(stdout: str, mark: str) -> tuple[list[Any], str] | None:
+    at = stdout.rfind(mark)
+    if at < 0:
+        return None
+    try:
+        value = json.loads(stdout[at + len(mark) :].split("\n", 1)[0])
+    except ValueError:
+        return None
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], list)):
+        return None
+    return value[0], str(value[1])
