@@ -285,3 +285,38 @@ def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators
         connected = False
     server.close()
     assert not connected
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_livecodebench_code_generation(tmp_path, monkeypatch):
+    """The hostile bodies as standard-input solutions of a LiveCodeBench problem (add two numbers)."""
+    import socket
+
+    from assay.evaluators.livecodebench import LCBCodeGenerationEvaluator
+
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(Path(__file__).parent.parent / "data" / "oc_families" / "code"))
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = [n for n in corpus if n != "gigabyte_stdout"]
+    main = "a, b = map(int, input().split())\nprint(add(a, b))\n"
+    replies = ["```python\ndef add(a, b):\n" + corpus[n][0] + main + "```" for n in names]
+    replies.append("```python\ndef add(a, b):\n" + GOOD + main + "```")
+    ev = LCBCodeGenerationEvaluator(timeout=2, isolation="namespaces")
+    res = ev.score(replies, ["abc0"] * len(replies))
+    for name, d in zip(names, res["details"]):
+        assert d["correct"] is False, (name, d)
+    assert res["details"][-1]["correct"] is True
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
