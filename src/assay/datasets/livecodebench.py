@@ -43,11 +43,35 @@ __all__ = [
     "LCBCodeExecutionDataset",
     "LCBCodeGenerationDataset",
     "LCBTestOutputPredictionDataset",
+    "TestOutputPromptConstants",
     "decode_private_tests",
     "release_files",
 ]
 
 _VERSIONS = ("v1", "v2", "v3", "v4", "v5", "v6")
+
+
+class _NoPrompts(type):
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"{cls.__name__}.{name}: assay scores saved predictions and provides no inference prompts")
+
+
+class TestOutputPromptConstants(metaclass=_NoPrompts):
+    """The name LiveCodeBench configs import for test-output prompts; assay builds no prompts.
+
+    Importing it works (OpenCompass's configs import it without using it);
+    reading any of its constants is an error saying so.
+
+    Example:
+        >>> TestOutputPromptConstants.SYSTEM_MESSAGE_GENERIC
+        Traceback (most recent call last):
+        ...
+        AttributeError: TestOutputPromptConstants.SYSTEM_MESSAGE_GENERIC: assay scores saved predictions and provides no inference prompts
+    """
+
+    __test__ = False
 
 
 def _file_of(release: int) -> str:
