@@ -38,6 +38,7 @@ RUNS = {
     "eval_humaneval.py": "predictions",
     "eval_humaneval_repeat.py": "predictions_repeat",
     "eval_mbpp.py": "predictions",
+    "eval_mbpp_repeat.py": "predictions_repeat",
     "eval_plus.py": "predictions",
     "eval_livecodebench.py": "predictions",
 }

@@ -75,6 +75,13 @@ datasets = [
          infer_cfg=infer, eval_cfg=dict(evaluator=dict(type=MBPPEvaluator), pred_role='BOT')),
 ]
 """,
+    "eval_mbpp_repeat": """
+datasets = [
+    dict(type=MBPPDataset, abbr='mbpp', path='opencompass/mbpp', infer_cfg=infer,
+         reader_cfg=dict(input_columns=['text', 'test_list'], output_column='test_list_2'),
+         eval_cfg=dict(evaluator=dict(type=MBPPEvaluator), pred_role='BOT'), n=5, k=3),
+]
+""",
     "eval_plus": """
 datasets = [
     dict(abbr='humaneval_plus', type=HumanevalDataset, path='opencompass/humaneval', reader_cfg=he_reader,
@@ -98,7 +105,7 @@ datasets = [
 ]
 """,
 }
-PREDICTIONS = {"eval_livecodebench": "predictions", "eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions", "eval_plus": "predictions"}
+PREDICTIONS = {"eval_livecodebench": "predictions", "eval_mbpp_repeat": "predictions_repeat", "eval_humaneval": "predictions", "eval_humaneval_repeat": "predictions_repeat", "eval_mbpp": "predictions", "eval_plus": "predictions"}
 
 
 def _expected(config: str) -> dict[str, dict[str, Any]]:
