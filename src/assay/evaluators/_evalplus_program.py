@@ -1,0 +1,254 @@
+"""The programs EvalPlus-style differential testing runs in the sandbox (private).
+
+Values cross the sandbox boundary as tagged JSON (:data:`CODEC_SOURCE`): floats
+(NaN and infinities included), tuples, sets, frozensets, dicts with any
+hashable keys, complex numbers and bytes keep their types; nothing is ever
+unpickled.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__: list[str] = []
+
+#: Encoder and decoder of the tagged JSON, shared by this module and the programs.
+CODEC_SOURCE = r'''
+def _ap_encode(value):
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value if type(value) is int else {"$i": int(value)}
+    if isinstance(value, float):
+        return {"$f": repr(float(value))}
+    if isinstance(value, complex):
+        return {"$c": [repr(value.real), repr(value.imag)]}
+    if isinstance(value, list):
+        return [_ap_encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"$t": [_ap_encode(v) for v in value]}
+    if isinstance(value, frozenset):
+        return {"$fs": [_ap_encode(v) for v in value]}
+    if isinstance(value, set):
+        return {"$s": [_ap_encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"$d": [[_ap_encode(k), _ap_encode(v)] for k, v in value.items()]}
+    if isinstance(value, (bytes, bytearray)):
+        return {"$b": bytes(value).hex()}
+    raise TypeError("cannot carry a value of type " + type(value).__name__)
+
+
+def _ap_decode(value):
+    if isinstance(value, list):
+        return [_ap_decode(v) for v in value]
+    if isinstance(value, dict):
+        ((tag, body),) = value.items()
+        if tag == "$f":
+            return float(body)
+        if tag == "$i":
+            return int(body)
+        if tag == "$c":
+            return complex(float(body[0]), float(body[1]))
+        if tag == "$t":
+            return tuple(_ap_decode(v) for v in body)
+        if tag == "$fs":
+            return frozenset(_ap_decode(v) for v in body)
+        if tag == "$s":
+            return set(_ap_decode(v) for v in body)
+        if tag == "$d":
+            return {_ap_decode(k): _ap_decode(v) for k, v in body}
+        if tag == "$b":
+            return bytes.fromhex(body)
+        raise ValueError("unknown tag " + tag)
+    return value
+'''
+
+_codec: dict[str, Any] = {}
+exec(compile(CODEC_SOURCE, "<assay evalplus codec>", "exec"), _codec)
+
+
+def encode(value: Any) -> Any:
+    """Tagged JSON of ``value``.
+
+    >>> encode((1, 2.0, {3}))
+    {'$t': [1, {'$f': '2.0'}, {'$s': [3]}]}
+    """
+    return _codec["_ap_encode"](value)
+
+
+def decode(value: Any) -> Any:
+    """The value of tagged JSON.
+
+    >>> decode({'$t': [1, {'$f': 'nan'}]})[1] != decode({'$f': 'nan'})
+    True
+    """
+    return _codec["_ap_decode"](value)
+
+
+#: Marker of the line a program writes its result on (the last such line counts).
+RESULT_MARK = "@@assay-evalplus@@ "
+
+
+def truth_program(code: str, entry_point: str, inputs: list[Any], output_not_none: bool) -> str:
+    """Run the reference solution on ``inputs``; print its outputs and the seconds each call took."""
+    payload = json.dumps(encode(inputs))
+    return (
+        CODEC_SOURCE
+        + f"""
+import json as _ap_json, sys as _ap_sys, time as _ap_time
+_ap_inputs = _ap_decode(_ap_json.loads({payload!r}))
+_ap_globals = {{}}
+exec(compile({code!r}, '<string>', 'exec'), _ap_globals)
+_ap_fn = _ap_globals[{entry_point!r}]
+_ap_out, _ap_times = [], []
+for _ap_inp in _ap_inputs:
+    _ap_start = _ap_time.time()
+    _ap_out.append(_ap_fn(*_ap_inp))
+    _ap_times.append(_ap_time.time() - _ap_start)
+if {output_not_none!r}:
+    _ap_out = [_o is not None for _o in _ap_out]
+_ap_sys.stdout.write("\\n" + {RESULT_MARK!r} + _ap_json.dumps([_ap_encode(_ap_out), _ap_times]) + "\\n")
+"""
+    )
+
+
+_CHECK_BODY = r'''
+import io as _ap_io, json as _ap_json, math as _ap_math, signal as _ap_signal, sys as _ap_sys
+
+
+class _ApReadRefused(_ap_io.StringIO):
+    def read(self, *args, **kwargs):
+        raise IOError
+
+    def readline(self, *args, **kwargs):
+        raise IOError
+
+    def readlines(self, *args, **kwargs):
+        raise IOError
+
+    def readable(self, *args, **kwargs):
+        return False
+
+
+class _ApTimeout(Exception):
+    pass
+
+
+class _ApVerdict(Exception):
+    pass
+
+
+def _ap_alarm(signum, frame):
+    raise _ApTimeout("Timed out!")
+
+
+def _ap_is_floats(x):
+    import numpy
+    if isinstance(x, float):
+        return True
+    if isinstance(x, (list, tuple)):
+        return all(isinstance(i, float) for i in x)
+    if isinstance(x, numpy.ndarray):
+        return x.dtype == numpy.float64 or x.dtype == numpy.float32
+    return False
+
+
+def _ap_poly(xs, x):
+    return sum([coeff * _ap_math.pow(x, i) for i, coeff in enumerate(xs)])
+
+
+_ap_real_stdout = _ap_sys.stdout
+_ap_sink = _ap_io.StringIO()
+_ap_stdin = _ApReadRefused()
+_ap_status = "fail"
+_ap_details = []
+_ap_sys.stdin = _ap_stdin
+_ap_sys.stdout = _ap_sink
+_ap_sys.stderr = _ap_sink
+try:
+    _ap_globals = {}
+    exec(compile(_AP_CODE, '<string>', 'exec'), _ap_globals)
+    _ap_fn = _ap_globals[_AP_ENTRY]
+    _ap_atol = _AP_ATOL
+    for _ap_i, _ap_inp in enumerate(_AP_INPUTS):
+        try:
+            _ap_signal.signal(_ap_signal.SIGALRM, _ap_alarm)
+            _ap_signal.setitimer(_ap_signal.ITIMER_REAL, _AP_LIMITS[_ap_i])
+            try:
+                _ap_out = _ap_fn(*_ap_inp)
+            finally:
+                _ap_signal.setitimer(_ap_signal.ITIMER_REAL, 0)
+            _ap_exp = _AP_EXPECTED[_ap_i]
+            _ap_exact = _ap_out == _ap_exp
+            if _AP_DATASET == "mbpp":
+                if _AP_ENTRY == "are_equivalent":
+                    _ap_exact = _ap_exact or True
+                elif _AP_ENTRY == "sum_div":
+                    _ap_exact = _ap_exact or _ap_out == 0
+                elif _AP_ENTRY in _AP_NOT_NONE:
+                    if isinstance(_ap_out, bool):
+                        _ap_exact = _ap_out == _ap_exp
+                    else:
+                        _ap_exact = _ap_exp == (_ap_out is not None)
+            if _AP_DATASET == "humaneval" and _AP_ENTRY == "find_zero":
+                assert _ap_poly(*_ap_inp, _ap_out) <= _ap_atol
+            if _ap_atol == 0 and _ap_is_floats(_ap_exp):
+                _ap_atol = 1e-6
+            if not _ap_exact and _ap_atol != 0:
+                import numpy
+                numpy.testing.assert_allclose(_ap_out, _ap_exp, atol=_ap_atol)
+            else:
+                assert _ap_exact
+        except BaseException:
+            _ap_details.append(False)
+            continue
+        _ap_details.append(True)
+    _ap_status = "pass"
+except BaseException:
+    _ap_status = "fail"
+_ap_sys.stdout = _ap_real_stdout
+_ap_real_stdout.write("\n" + _AP_MARK + _ap_json.dumps([_ap_status, _ap_details]) + "\n")
+_ap_real_stdout.flush()
+if _ap_status != "pass" or len(_ap_details) != len(_AP_INPUTS) or not all(_ap_details):
+    raise _ApVerdict("some tests failed")
+'''
+
+
+def check_program(
+    dataset: str,
+    code: str,
+    entry_point: str,
+    inputs: list[Any],
+    expected: list[Any],
+    limits: list[float],
+    atol: float,
+    not_none: list[str],
+) -> str:
+    """The program that checks one solution against ``expected`` outputs, each call under its time limit."""
+    head = (
+        CODEC_SOURCE
+        + "\nimport json as _ap_json0\n"
+        + f"_AP_CODE = {code!r}\n"
+        + f"_AP_ENTRY = {entry_point!r}\n"
+        + f"_AP_DATASET = {dataset!r}\n"
+        + f"_AP_INPUTS = _ap_decode(_ap_json0.loads({json.dumps(encode(inputs))!r}))\n"
+        + f"_AP_EXPECTED = _ap_decode(_ap_json0.loads({json.dumps(encode(expected))!r}))\n"
+        + f"_AP_LIMITS = {[float(x) for x in limits]!r}\n"
+        + f"_AP_ATOL = _ap_decode(_ap_json0.loads({json.dumps(encode(atol))!r}))\n"
+        + f"_AP_NOT_NONE = {list(not_none)!r}\n"
+        + f"_AP_MARK = {RESULT_MARK!r}\n"
+    )
+    return head + _CHECK_BODY
+
+
+def last_result(stdout: str) -> Any:
+    """The JSON after the last result mark of ``stdout``, or ``None``."""
+    at = stdout.rfind(RESULT_MARK)
+    if at < 0:
+        return None
+    line = stdout[at + len(RESULT_MARK) :].split("\n", 1)[0]
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
