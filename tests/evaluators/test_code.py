@@ -36,7 +36,7 @@ def test_code_block_postprocessors():
     reply = "Sure:\n```python\ndef f():\n    return 1\n```\nor\n```\nreturn 2\n```"
     assert humaneval_postprocess_v2(reply) == "def f():\n    return 1\n"
     assert humaneval_postprocess_v3(reply) == "return 2\n"
-    assert humaneval_postprocess_v2("    return x") == "    return x"
+    assert humaneval_postprocess_v2("    return x") == "return x"  # left-stripped, as in OpenCompass
     assert humaneval_postprocess_v2("```python\nunclosed") == "```python\nunclosed"
     assert humaneval_postprocess_v2(None) == ""
     assert TEXT_POSTPROCESSORS.get("humaneval_postprocess_v2") is humaneval_postprocess_v2

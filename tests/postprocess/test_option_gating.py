@@ -1,4 +1,4 @@
-"""The gated cascade of ``first_option_postprocess`` answers exactly like the plain one.
+"""The gated cascade of ``first_option_extract`` answers exactly like the plain one.
 
 ``reference`` below searches every pattern of :func:`option_patterns` in turn, as
 the cascade is specified; the gates in front of the patterns may only make that
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from assay.postprocess._text import option_class
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
-from assay.postprocess.options import _CASCADE, _CUSHION, _TAIL, _fold, first_option_postprocess, option_patterns
+from assay.postprocess.options import _CASCADE, _CUSHION, _TAIL, _fold, first_option_extract, option_patterns
 
 
 def reference(text: str, options: str, cushion: bool) -> str:
@@ -87,7 +87,7 @@ def texts(options: str) -> st.SearchStrategy[str]:
 @given(data=st.data())
 def test_gated_cascade_matches_the_plain_one(options: str, cushion: bool, data: st.DataObject) -> None:
     text = data.draw(texts(options), label="text")
-    assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion)
+    assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion)
 
 
 #: Option sets that meet the gates: characters the tail patterns end with, a
@@ -99,7 +99,7 @@ ODD_OPTIONS = ["]^-", "项ABC", "择AB", "A)", "B。", "A*", "A.", ":A", "1A", "
 @given(options=st.sampled_from(ODD_OPTIONS), cushion=st.booleans(), data=st.data())
 def test_gated_cascade_matches_the_plain_one_for_odd_options(options: str, cushion: bool, data: st.DataObject) -> None:
     text = data.draw(texts(options), label="text")
-    assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion)
+    assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion)
 
 
 #: Texts where one pattern must win, and a wrong gate in front of it would let a
@@ -129,14 +129,14 @@ CHOSEN = [
 @pytest.mark.parametrize(("text", "expected"), CHOSEN, ids=[repr(t[:24]) for t, _ in CHOSEN])
 def test_gated_cascade_on_chosen_texts(text: str, expected: str) -> None:
     assert reference(text, "ABCD", True) == expected
-    assert first_option_postprocess(text, "ABCD") == expected
-    assert first_option_postprocess(text, "ABCD", cushion=False) == reference(text, "ABCD", False)
+    assert first_option_extract(text, "ABCD") == expected
+    assert first_option_extract(text, "ABCD", cushion=False) == reference(text, "ABCD", False)
 
 
 @pytest.mark.parametrize(("text", "options", "expected"), [("xA所以)", "A)", ")"), ("xA所以 。", "A。", "。"), ("xA即 （）", "A）", "）")])
 def test_gated_cascade_with_an_option_the_tail_patterns_could_also_close_with(text: str, options: str, expected: str) -> None:
     assert reference(text, options, True) == expected
-    assert first_option_postprocess(text, options) == expected
+    assert first_option_extract(text, options) == expected
 
 
 @pytest.mark.parametrize("cushion", [True, False])
@@ -145,7 +145,7 @@ def test_a_bare_letter_answers_like_the_plain_cascade(options: str, cushion: boo
     # a one-character reply is answered before the cascade is searched
     for ch in sorted(set(options) | set("AaBbEZ1.)（*选项答")):
         for text in (ch, f" {ch}\n", f"\t{ch} "):
-            assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion), (text, options)
+            assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion), (text, options)
 
 
 def test_fold_shows_every_case_insensitive_match_of_the_gate_words() -> None:
@@ -168,32 +168,32 @@ def test_each_entry_has_one_kind_of_search() -> None:
         assert entry.lead is None or entry.probe, entry.template
 
 
-# -- first_option_postprocess through build_postprocessor --------------------------------------
+# -- first_option_extract through build_postprocessor --------------------------------------
 
 
 def test_built_postprocessor_answers_like_the_plain_call() -> None:
-    fn = build_postprocessor({"type": "first_option_postprocess", "options": "ABCDE", "cushion": False})
-    assert fn is not None and fn.__name__ == "first_option_postprocess"
+    fn = build_postprocessor({"type": "first_option_extract", "options": "ABCDE", "cushion": False})
+    assert fn is not None and fn.__name__ == "first_option_extract"
     predictions: list[Any] = ["答案是 E", "no idea", ["The answer is (C).", "x"], None, 3, "Answer: B"]
     expected = ["E", "", ["C", ""], "", "", "B"]
     assert apply_postprocessor(fn, predictions) == expected
     assert [
-        [first_option_postprocess(q, "ABCDE", cushion=False) for q in p] if isinstance(p, list) else first_option_postprocess(p, "ABCDE", cushion=False)
+        [first_option_extract(q, "ABCDE", cushion=False) for q in p] if isinstance(p, list) else first_option_extract(p, "ABCDE", cushion=False)
         for p in predictions
     ] == expected
 
 
 def test_built_postprocessor_with_a_bad_option_still_fails_per_sample() -> None:
-    fn = build_postprocessor({"type": "first_option_postprocess", "option": "ABCD"})  # misspelt: built, fails when called
+    fn = build_postprocessor({"type": "first_option_extract", "option": "ABCD"})  # misspelt: built, fails when called
     assert fn is not None
     with pytest.raises(TypeError, match="option"):
         apply_postprocessor(fn, ["答案是 B"])
-    unhashable = build_postprocessor({"type": "first_option_postprocess", "options": ["A", "B"]})
+    unhashable = build_postprocessor({"type": "first_option_extract", "options": ["A", "B"]})
     assert unhashable is not None
     assert apply_postprocessor(unhashable, [""]) == [""]  # no text: answered before the options are looked at
     with pytest.raises(TypeError):
         apply_postprocessor(unhashable, ["答案是 B"])
-    assert apply_postprocessor(build_postprocessor({"type": "first_option_postprocess", "options": ""}), ["答案是 B"]) == [""]
+    assert apply_postprocessor(build_postprocessor({"type": "first_option_extract", "options": ""}), ["答案是 B"]) == [""]
 
 
 def test_other_postprocessors_are_called_with_their_options() -> None:

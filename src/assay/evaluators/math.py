@@ -11,7 +11,7 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import check_batch, percent, score_pairs
-from assay.postprocess.math import normalize_final_answer
+from assay.postprocess.math import normalize_math_answer
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["Gsm8kEvaluator", "MATHEvaluator", "MATHVerifyEvaluator", "is_math_equiv", "strip_math_answer"]
@@ -76,7 +76,7 @@ def strip_math_answer(answer: Any, version: str = "v1") -> str:
     and spaces; ``dfrac``/``tfrac`` → ``frac``; expand ``\\frac12`` and
     ``\\sqrt2``; add a leading ``0`` to ``.5``; drop a short left-hand side
     (``x = 5`` → ``5``); ``a/b`` → ``\\frac{a}{b}``; ``0.5`` → ``\\frac{1}{2}``.
-    ``v2`` first applies :func:`~assay.postprocess.math.normalize_final_answer`
+    ``v2`` first applies :func:`~assay.postprocess.math.normalize_math_answer`
     (units, ``\\text{}``, thousands separators, any left-hand side).
 
     >>> strip_math_answer('x = \\\\dfrac12')
@@ -86,7 +86,7 @@ def strip_math_answer(answer: Any, version: str = "v1") -> str:
     """
     s = "" if answer is None else str(answer)
     if version == "v2":
-        s = normalize_final_answer(s)
+        s = normalize_math_answer(s)
     s = s.replace("\n", "").replace("\\!", "").replace("\\\\", "\\")
     s = s.replace("tfrac", "frac").replace("dfrac", "frac")
     s = s.replace("\\left", "").replace("\\right", "")

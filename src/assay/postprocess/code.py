@@ -48,23 +48,38 @@ def last_code_block(text: Any) -> str:
     return blocks[-1] if blocks else s
 
 
+_OC_FENCED = re.compile(r"```\w*\n(.*?)```", re.DOTALL)
+
+
 @TEXT_POSTPROCESSORS.register_module("humaneval_postprocess_v2")
 def humaneval_postprocess_v2(text: Any) -> str:
-    """HumanEval completion extraction: the first fenced code block, else the raw text.
+    """OpenCompass 0.5.4's HumanEval extraction: the first fenced code block, else the raw text, left-stripped.
+
+    OpenCompass behaviour reproduced: a fence whose tag is not a plain word
+    (```` ```c++ ````, ```` ```python3.11 ````, a space after the tag) is not a
+    fence; the result is left-stripped, so the indentation of its first line
+    is lost.  :func:`first_code_block` keeps it.
 
     Example:
         >>> humaneval_postprocess_v2("```python\\n    return x\\n```")
-        '    return x\\n'
+        'return x\\n'
     """
-    return first_code_block(text)
+    s = as_text(text)
+    blocks = _OC_FENCED.findall(s)
+    return (blocks[0] if blocks else s).lstrip()
 
 
 @TEXT_POSTPROCESSORS.register_module("humaneval_postprocess_v3")
 def humaneval_postprocess_v3(text: Any) -> str:
-    """HumanEval completion extraction: the last fenced code block, else the raw text.
+    """OpenCompass 0.5.4's HumanEval extraction: the last fenced code block, else the raw text, left-stripped.
+
+    The same fences and left-strip as :func:`humaneval_postprocess_v2`;
+    :func:`last_code_block` keeps the indentation.
 
     Example:
         >>> humaneval_postprocess_v3("```\\nold\\n```\\n```\\nnew\\n```")
         'new\\n'
     """
-    return last_code_block(text)
+    s = as_text(text)
+    blocks = _OC_FENCED.findall(s)
+    return (blocks[-1] if blocks else s).lstrip()
