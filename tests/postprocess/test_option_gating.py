@@ -23,7 +23,18 @@ from hypothesis import strategies as st
 
 from assay.postprocess._text import option_class
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
-from assay.postprocess.options import _CASCADE, _CUSHION, _TAIL, _fold, first_option_extract, option_patterns
+from assay.postprocess.options import (
+    _CASCADE,
+    _CUSHION,
+    _OC_CASCADE,
+    _OC_CUSHION,
+    _TAIL,
+    _fold,
+    first_option_extract,
+    first_option_postprocess,
+    oc_option_patterns,
+    option_patterns,
+)
 
 
 def reference(text: str, options: str, cushion: bool) -> str:
@@ -201,3 +212,52 @@ def test_other_postprocessors_are_called_with_their_options() -> None:
     assert fn is not None and fn.__name__ == "last_option_postprocess"
     assert apply_postprocessor(fn, ["A then B then C", ["B", "z"]]) == ["B", ["B", ""]]
 
+
+
+# -- OpenCompass's cascade (first_option_postprocess): gates against the plain search ------------
+
+
+def oc_reference(text: str, options: str, cushion: bool) -> str:
+    """OpenCompass's cascade as it runs: every pattern searched in turn, options in options order."""
+    body = text.strip()
+    for pattern in oc_option_patterns(options, cushion):
+        match = pattern.search(body)
+        if match is None:
+            continue
+        outputs = match.group(1) if match.group(1) else match.group(0)
+        for option in options:
+            if option in outputs:
+                return option
+    return ""
+
+
+@cache
+def oc_texts(options: str) -> st.SearchStrategy[str]:
+    """Noise around up to two pieces shaped like matches of OpenCompass's patterns (and of assay's)."""
+    templates = [e.template.replace("{o}", options) for e in _OC_CASCADE + _OC_CUSHION]
+    templates += [e.template.replace("{o}", option_class(options)) for e in _CASCADE]
+    shape = st.one_of([st.from_regex(re.compile(t, re.DOTALL), fullmatch=True) for t in templates])
+    shape = st.tuples(shape, st.sampled_from(LOOK_ALIKES)).map(lambda sw: sw[0].replace(*sw[1]))
+    shapes = st.lists(st.tuples(noise, shape).map("".join), max_size=2).map("".join)
+    ends = st.sampled_from(["", ".", "。", "$", "，", ",", " ", "A", "B"])
+    return st.tuples(noise, shapes, st.one_of(st.just(""), noise), ends).map("".join)
+
+
+@pytest.mark.parametrize("cushion", [True, False])
+@pytest.mark.parametrize("options", ["AB", "ABCD", "ABCDEFGHIJ"])
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data())
+def test_opencompass_cascade_gates_change_no_answer(options: str, cushion: bool, data: st.DataObject) -> None:
+    text = data.draw(oc_texts(options), label="text")
+    assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["B", " C ", "E", "b", "Ｂ", "AB", "A:", "1A", "x\n1", "答案A", "所以A", "The answer is B", "Answer: b", "anſwer: B",
+     "B 选项", "选项C", "A.", "答案是(DA)", "故选B只有C是对", "Dolphin (C)", "D", "1"],
+)
+@pytest.mark.parametrize("cushion", [True, False])
+def test_opencompass_cascade_short_texts(text: str, cushion: bool) -> None:
+    for options in ("ABCD", "ABCDE", "AB"):
+        assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion), options
