@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent, score_pairs
-from assay.postprocess.bbh import bbh_freeform_postprocess, bbh_mcq_postprocess
+from assay.evaluators._common import check_batch, score_pairs, share_percent
+from assay.postprocess.bbh import bbh_freeform_postprocess
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -20,7 +20,8 @@ class AccEvaluator(BaseEvaluator):
 
     Inputs: ``predictions`` and ``references``, compared as strings (``1`` and
     ``'1'`` match, as in OpenCompass, which maps both through ``str``).
-    Metric: ``accuracy`` in [0, 100].  Details per sample: ``pred``,
+    Metric: ``accuracy`` in [0, 100], the share times 100 as OpenCompass
+    computes it.  Details per sample: ``pred``,
     ``answer``, ``correct`` (OpenCompass writes none).  Empty input is an
     error record.  Limitation: no normalization at all; put a postprocessor
     in front for free-form text.
@@ -32,7 +33,9 @@ class AccEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        return score_pairs(self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)))
+        return score_pairs(
+            self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)), scale=share_percent
+        )
 
 
 @ICL_EVALUATORS.register_module()
@@ -65,7 +68,7 @@ class AccwithDetailsEvaluator(BaseEvaluator):
             ok = str(pred) == str(ref)
             correct += ok
             details.append({"prompt": prompt, "pred": pred, "refr": ref, "is_correct": ok})
-        return {"accuracy": percent(correct, len(predictions)), "details": details}
+        return {"accuracy": share_percent(correct, len(predictions)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
@@ -102,71 +105,51 @@ class EMEvaluator(BaseEvaluator):
             ok = p in answers
             correct += ok
             details.append({"pred": p, "answer": raw, "correct": ok})
-        return {"score": percent(correct, len(predictions)), "details": details}
-
-
-_CASELESS_ANSWERS = frozenset({"yes", "no", "true", "false", "valid", "invalid"})
-
-
-class _BBHBase(BaseEvaluator):
-    sample_decomposable = True
-
-    @staticmethod
-    def _extract(text: Any) -> str:
-        raise NotImplementedError
-
-    @staticmethod
-    def _matches(answer: str, ref: str) -> bool:
-        if answer == ref:
-            return True
-        return ref.lower() in _CASELESS_ANSWERS and answer.lower() == ref.lower()
-
-    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        def judge(pred: Any, ref: Any) -> tuple[str, bool]:
-            answer = self._extract(pred)
-            return answer, self._matches(answer, str(ref).strip())
-
-        return score_pairs(self, predictions, references, judge, metric="score")
+        return {"score": share_percent(correct, len(predictions)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
-class BBHEvaluator(_BBHBase):
-    """BIG-Bench Hard, free-form tasks: exact match after :func:`~assay.postprocess.bbh.bbh_freeform_postprocess`.
+class BBHEvaluator(BaseEvaluator):
+    """BIG-Bench Hard, free-form tasks, as OpenCompass 0.5.4 scores them.
 
-    Inputs: raw ``predictions`` (the evaluator extracts the answer itself; do
-    not configure ``bbh-freeform`` as a postprocessor as well) and
-    ``references``.  Correct when the extracted answer equals the reference;
-    the yes/no, true/false and valid/invalid answers match regardless of case
-    (OpenCompass compares exactly, so ``Yes`` fails against ``yes``).  Metric:
-    ``score`` in [0, 100].  Details: ``pred`` (the extracted answer),
-    ``answer``, ``correct``.
+    Inputs: raw ``predictions`` and ``references``; both go through
+    :func:`~assay.postprocess.bbh.bbh_freeform_postprocess` (OpenCompass's
+    extraction, bugs included), then are compared ignoring case
+    (:meth:`str.casefold`).  Metric: ``score`` in [0, 100] (the share times
+    100).  Details: ``pred`` and ``answer`` (both extracted), ``correct``.
 
     >>> BBHEvaluator().score(['So the answer is **yes**.', 'the answer is 12'], ['Yes', '13'])['score']
     50.0
     """
 
-    @staticmethod
-    def _extract(text: Any) -> str:
-        return bbh_freeform_postprocess(text)
+    sample_decomposable = True
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        def judge(pred: Any, ref: Any) -> tuple[Any, bool]:
+            p, r = bbh_freeform_postprocess(pred), bbh_freeform_postprocess(ref)
+            return p, p.casefold() == r.casefold()
+
+        result = score_pairs(self, predictions, references, judge, metric="score", scale=share_percent)
+        for detail in result.get("details", ()):
+            detail["answer"] = bbh_freeform_postprocess(detail["answer"])
+        return result
 
 
 @ICL_EVALUATORS.register_module()
-class BBHEvaluator_mcq(_BBHBase):
-    """BIG-Bench Hard, multiple-choice tasks: the letter from :func:`~assay.postprocess.bbh.bbh_mcq_postprocess`.
+class BBHEvaluator_mcq(BaseEvaluator):
+    """BIG-Bench Hard, multiple-choice tasks, as OpenCompass 0.5.4 scores them: prediction equals reference.
 
-    Inputs: raw ``predictions`` and ``references`` (letters, ``'(A)'`` or
-    ``'A'``: parentheses are ignored).  Metric: ``score`` in [0, 100].
-    Details: ``pred``, ``answer``, ``correct``.
+    Inputs: ``predictions`` and ``references`` already extracted (OpenCompass's
+    configs put ``bbh_mcq_postprocess`` as the prediction and dataset
+    postprocessor); they are compared as they are, with ``==``.  Metric:
+    ``score`` in [0, 100] (the share times 100).  Details: ``pred``,
+    ``answer``, ``correct``.
 
-    >>> BBHEvaluator_mcq().score(['So the answer is (B).'], ['(B)'])['score']
-    100.0
+    >>> BBHEvaluator_mcq().score(['B', 'A'], ['B', '(A)'])['score']
+    50.0
     """
 
-    @staticmethod
-    def _extract(text: Any) -> str:
-        return bbh_mcq_postprocess(text)
+    sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        if references is not None:
-            references = [str(r).strip().strip("()") for r in references]
-        return super().score(predictions, references)
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, pred == ref), metric="score", scale=share_percent)

@@ -11,10 +11,17 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import check_batch, percent, score_pairs
-from assay.postprocess.math import normalize_math_answer
+from assay.postprocess.math import normalize_final_answer, normalize_math_answer
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["Gsm8kEvaluator", "MATHEvaluator", "MATHVerifyEvaluator", "is_math_equiv", "strip_math_answer"]
+__all__ = [
+    "Gsm8kEvaluator",
+    "MATHEvaluator",
+    "MATHVerifyEvaluator",
+    "is_math_equiv",
+    "opencompass_math_equiv",
+    "strip_math_answer",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -33,16 +40,18 @@ def _to_float(value: Any) -> float | None:
 
 @ICL_EVALUATORS.register_module()
 class Gsm8kEvaluator(BaseEvaluator):
-    """GSM8K accuracy: the extracted number equals the reference number.
+    """GSM8K accuracy, as OpenCompass 0.5.4 computes it.
 
     Inputs: ``predictions`` (usually after ``gsm8k`` postprocessing) and
-    ``references`` (after ``gsm8k_dataset``).  Correct when the two strings are
-    equal or both read as numbers (thousands separators allowed) within 1e-6.
-    OpenCompass reads the reference with ``int()``, so a decimal reference
-    never matches; assay reads it as a float.  Metric: ``accuracy`` in
-    [0, 100].  Details: ``pred``, ``answer``, ``correct``.
+    ``references`` (after ``gsm8k_dataset``).  Correct when the two are equal,
+    or when ``abs(float(pred) - int(ref)) < 1e-6``; anything that does not
+    convert is wrong.  OpenCompass behaviour reproduced: the reference is read
+    with ``int()``, so a decimal reference matches only an identical
+    prediction, and a prediction with a thousands separator (``'1,234'``) never
+    matches ``'1234'``.  Metric: ``accuracy`` in [0, 100].  Details: ``pred``,
+    ``answer``, ``correct``.
 
-    >>> Gsm8kEvaluator().score(['18', '3.0', ''], ['18', '3', '5'])['accuracy']
+    >>> Gsm8kEvaluator().score(['18', '3.0', 'NULL'], ['18', '3', '5'])['accuracy']
     66.66666666666667
     """
 
@@ -50,10 +59,12 @@ class Gsm8kEvaluator(BaseEvaluator):
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         def judge(pred: Any, ref: Any) -> tuple[Any, bool]:
-            if str(pred).strip() == str(ref).strip() and str(pred).strip() != "":
+            if pred == ref:
                 return pred, True
-            p, r = _to_float(pred), _to_float(ref)
-            return pred, p is not None and r is not None and abs(p - r) < 1e-6
+            try:
+                return pred, abs(float(pred) - int(ref)) < 1e-6
+            except (TypeError, ValueError, OverflowError):
+                return pred, False
 
         return score_pairs(self, predictions, references, judge)
 
@@ -130,17 +141,172 @@ def is_math_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
     return x is not None and y is not None and abs(x - y) < 1e-9 * max(1.0, abs(x), abs(y))
 
 
+# -- OpenCompass 0.5.4's MATH comparison, exactly ----------------------------------------
+
+
+def _oc_fix_fracs(s: str) -> str:
+    r"""``\frac12`` → ``\frac{1}{2}``, ``\frac1{2}`` → ``\frac{1}{2}``; a ``\frac`` with fewer than two characters after it leaves the text as it was."""
+    pieces = s.split("\\frac")
+    out = pieces[0]
+    for piece in pieces[1:]:
+        out += "\\frac"
+        if piece[:1] == "{":
+            out += piece
+            continue
+        if len(piece) < 2:
+            return s
+        a, b, rest = piece[0], piece[1], piece[2:]
+        out += "{" + a + "}{" + b + "}" + rest if b != "{" else "{" + a + "}" + b + rest
+    return out
+
+
+def _oc_fix_a_slash_b(s: str) -> str:
+    r"""``3/4`` → ``\frac{3}{4}`` when both sides are plain integers; raises like ``int()`` on other text."""
+    parts = s.split("/")
+    if len(parts) != 2:
+        return s
+    a, b = int(parts[0]), int(parts[1])
+    if s != f"{a}/{b}":
+        return s
+    return "\\frac{" + str(a) + "}{" + str(b) + "}"
+
+
+def _oc_fix_sqrt(s: str) -> str:
+    r"""``\sqrt3`` → ``\sqrt{3}`` (one character); a ``\sqrt`` ending the text raises IndexError."""
+    if "\\sqrt" not in s:
+        return s
+    pieces = s.split("\\sqrt")
+    out = pieces[0]
+    for piece in pieces[1:]:
+        out += "\\sqrt" + piece if piece[0] == "{" else "\\sqrt{" + piece[0] + "}" + piece[1:]
+    return out
+
+
+def _oc_drop_short_lhs(s: str) -> str:
+    parts = s.split("=")
+    if len(parts) == 2 and len(parts[0]) <= 2:
+        return parts[1]
+    return s
+
+
+def _oc_strip_v1(s: str) -> str:
+    s = s.replace("\n", "").replace("\\!", "").replace("\\\\", "\\")
+    s = s.replace("tfrac", "frac").replace("dfrac", "frac").replace("\\left", "").replace("\\right", "")
+    s = s.replace("^{\\circ}", "").replace("^\\circ", "").replace("\\$", "")
+    if "\\text{ " in s:
+        units = s.split("\\text{ ")
+        if len(units) != 2:
+            raise ValueError("more than one '\\text{ '")
+        s = units[0]
+    s = s.replace("\\%", "")
+    s = s.replace(" .", " 0.").replace("{.", "{0.")
+    if not s:
+        return s
+    if s[0] == ".":
+        s = "0" + s
+    s = _oc_drop_short_lhs(s)
+    s = _oc_fix_sqrt(s)
+    s = s.replace(" ", "")
+    s = _oc_fix_fracs(s)
+    if s == "0.5":
+        s = "\\frac{1}{2}"
+    return _oc_fix_a_slash_b(s)
+
+
+_OC_TRAILING_TEXT = re.compile(r"\\text{.*?}$")
+_OC_MBOX = re.compile(r"\\mbox{.*?}")
+_OC_ZEROS_BEFORE = re.compile(r"(\d+)\.0+([^\d])")
+_OC_ZEROS_END = re.compile(r"(\d+)\.0+$")
+_OC_SQRT_WORD = re.compile(r"\\sqrt(\w+)")
+
+
+def _oc_strip_v2(value: Any) -> str:
+    s = str(value).strip().replace("\n", "").rstrip(".")
+    s = s.replace("\\!", "").replace("\\ ", "").replace("\\\\", "\\").replace("\\\\", "\\")
+    s = s.replace("tfrac", "frac").replace("dfrac", "frac").replace("\\left", "").replace("\\right", "")
+    without_unit = _OC_TRAILING_TEXT.sub("", s).strip()
+    if without_unit and without_unit != s:
+        s = without_unit
+    s = s.replace("^{\\circ}", "").replace("^\\circ", "").replace("\\$", "").replace("$", "")
+    s = s.replace("\\text", "").replace("x\\in", "")
+    s = s.replace("\\%", "").replace("%", "")
+    s = s.replace(" .", " 0.").replace("{.", "{0.").replace("\\cdot", "")
+    s = s.replace("infinity", "\\infty")
+    if "\\infty" not in s:
+        s = s.replace("inf", "\\infty")
+    s = s.replace("+\\inity", "\\infty").replace("and", "").replace("\\mathbf", "")
+    s = _OC_MBOX.sub("", s)
+    if "j" in s and "i" not in s:
+        s = s.replace("j", "i")
+    s = _OC_ZEROS_BEFORE.sub(r"\1\2", s)
+    s = _OC_ZEROS_END.sub(r"\1", s)
+    if not s:
+        return s
+    if s[0] == ".":
+        s = "0" + s
+    s = _oc_drop_short_lhs(s)
+    s = _OC_SQRT_WORD.sub(r"\\sqrt{\1}", s)
+    s = s.replace(" ", "")
+    s = _oc_fix_fracs(s)
+    return _oc_fix_a_slash_b(s)
+
+
+def _oc_normalize(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not text")
+    return normalize_final_answer(value)
+
+
+def opencompass_math_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
+    """OpenCompass 0.5.4's ``MATHEvaluator.is_equiv``, exactly.
+
+    Both sides are stripped (the ``v1`` or ``v2`` rules) and compared, then
+    compared again after :func:`~assay.postprocess.math.normalize_final_answer`;
+    a step that fails (OpenCompass's rules raise on texts such as ``'1/x'`` or
+    a trailing ``\\sqrt``) passes to the next: both raw sides normalized, and
+    last plain equality.  Two ``None`` are equivalent (OpenCompass prints a
+    warning), one ``None`` is not.  OpenCompass behaviour reproduced: purely
+    string rules (``0.5`` equals ``\\frac{1}{2}`` only under ``v1``; ``3.0``
+    equals ``3`` only under ``v2``); ``v2`` rewrites every ``j`` to ``i`` in
+    a text without an ``i`` and removes every ``and``.
+    :func:`is_math_equiv` is assay's comparison (it also compares numbers).
+
+    >>> opencompass_math_equiv('\\\\dfrac{1}{2}', '0.5')
+    True
+    >>> opencompass_math_equiv('3.0', '3'), opencompass_math_equiv('3.0', '3', 'v2')
+    (False, True)
+    """
+    if pred is None and ref is None:
+        return True
+    if pred is None or ref is None:
+        return False
+    strip = _oc_strip_v1 if version == "v1" else _oc_strip_v2
+    try:
+        a, b = strip(pred), strip(ref)
+        if a == b:
+            return True
+        if _oc_normalize(a) == _oc_normalize(b):
+            return True
+    except Exception:  # OpenCompass passes over any failure of these rules
+        pass
+    try:
+        if _oc_normalize(pred) == _oc_normalize(ref):
+            return True
+    except Exception:
+        pass
+    return bool(pred == ref)
+
+
 @ICL_EVALUATORS.register_module()
 class MATHEvaluator(BaseEvaluator):
-    """MATH accuracy by normalized string equivalence.
+    """MATH accuracy by OpenCompass 0.5.4's string equivalence (:func:`opencompass_math_equiv`).
 
     Inputs: ``predictions`` (usually after ``math_postprocess_v2``) and
-    ``references``.  Correct when :func:`is_math_equiv` holds under
-    ``version`` (``'v1'`` or ``'v2'``, as in OpenCompass); numbers are also
-    compared numerically.  Metric: ``accuracy`` in [0, 100].  Details:
-    ``pred``, ``answer``, ``correct``.  Limitation: purely syntactic —
-    ``\\frac{2}{4}`` and ``\\frac{1}{2}`` differ; use
-    :class:`MATHVerifyEvaluator` for symbolic equivalence.
+    ``references``.  ``version`` is ``'v1'`` or ``'v2'``, as in OpenCompass.
+    Metric: ``accuracy`` in [0, 100].  Details: ``pred``, ``answer``,
+    ``correct``.  Limitation: purely syntactic — ``\\frac{2}{4}`` and
+    ``\\frac{1}{2}`` differ; use :class:`MATHVerifyEvaluator` for symbolic
+    equivalence.
 
     >>> MATHEvaluator().score(['\\\\frac12', '7'], ['\\\\frac{1}{2}', '8'])['accuracy']
     50.0
@@ -155,7 +321,9 @@ class MATHEvaluator(BaseEvaluator):
         self.version = version
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        return score_pairs(self, predictions, references, lambda pred, ref: (pred, is_math_equiv(pred, ref, self.version)))
+        return score_pairs(
+            self, predictions, references, lambda pred, ref: (pred, opencompass_math_equiv(pred, ref, self.version))
+        )
 
 
 @ICL_EVALUATORS.register_module()
