@@ -369,7 +369,9 @@ def first_option_extract(text: str, options: str = "ABCD", cushion: bool = True)
 # * ``needs``: literals that all occur in every match;
 # * ``cjk``: every match holds a non-ASCII character (skipped for ASCII text);
 # * ``end``: the pattern ends with an option, optionally followed by one of
-#   ``.。$，,``, at the end of the (stripped) text;
+#   ``.。$，,``, at the end of the (stripped) text; its matches are at most
+#   ``end`` characters long, so it is searched from that far before the end
+#   only (the same leftmost match: no match can start earlier);
 # * ``start``: only a match at the start of the text can give an answer (the
 #   standalone-letter pattern: elsewhere its group 1 is the whitespace before
 #   the letter, which holds no option);
@@ -380,7 +382,7 @@ class _OcEntry(NamedTuple):
     template: str
     needs: tuple[str, ...] = ()
     cjk: bool = False
-    end: bool = False
+    end: int = 0
     start: bool = False
     answer: bool = False
 
@@ -410,14 +412,14 @@ _OC_CASCADE: tuple[_OcEntry, ...] = (
     _OcEntry(r"([{o}])\s?是正确答案", ("是正确答案",), cjk=True),
     _OcEntry(r"选项\s?([{o}])\s?正确", ("选项", "正确"), cjk=True),
     _OcEntry(r"所以答\s?([{o}])", ("所以答",), cjk=True),
-    _OcEntry(r"所以\s?([{o}][.。$]?$)", ("所以",), cjk=True, end=True),
-    _OcEntry(r"所有\s?([{o}][.。$]?$)", ("所有",), cjk=True, end=True),
-    _OcEntry(r"[\s，：:,]([{o}])[。，,\.]?$", end=True),
-    _OcEntry(r"[\s，,：:][故即]([{o}])[。\.]?$", cjk=True, end=True),
-    _OcEntry(r"[\s，,：:]因此([{o}])[。\.]?$", ("因此",), cjk=True, end=True),
-    _OcEntry(r"[是为。]\s?([{o}])[。\.]?$", cjk=True, end=True),
-    _OcEntry(r"因此\s?([{o}])[。\.]?$", ("因此",), cjk=True, end=True),
-    _OcEntry(r"显然\s?([{o}])[。\.]?$", ("显然",), cjk=True, end=True),
+    _OcEntry(r"所以\s?([{o}][.。$]?$)", ("所以",), cjk=True, end=5),
+    _OcEntry(r"所有\s?([{o}][.。$]?$)", ("所有",), cjk=True, end=5),
+    _OcEntry(r"[\s，：:,]([{o}])[。，,\.]?$", end=3),
+    _OcEntry(r"[\s，,：:][故即]([{o}])[。\.]?$", cjk=True, end=4),
+    _OcEntry(r"[\s，,：:]因此([{o}])[。\.]?$", ("因此",), cjk=True, end=5),
+    _OcEntry(r"[是为。]\s?([{o}])[。\.]?$", cjk=True, end=4),
+    _OcEntry(r"因此\s?([{o}])[。\.]?$", ("因此",), cjk=True, end=5),
+    _OcEntry(r"显然\s?([{o}])[。\.]?$", ("显然",), cjk=True, end=5),
     _OcEntry(r"答案是\s?(\S+)(?:。|$)", ("答案是",), cjk=True),
     _OcEntry(r"答案应该是\s?(\S+)(?:。|$)", ("答案应该是",), cjk=True),
     _OcEntry(r"答案为\s?(\S+)(?:。|$)", ("答案为",), cjk=True),
@@ -458,8 +460,8 @@ def oc_option_patterns(options: str, cushion: bool = True) -> tuple[re.Pattern[s
     return tuple(re.compile(e.template.replace("{o}", options), re.DOTALL) for e in entries)
 
 
-#: A gated OpenCompass pattern: ``(pattern, needs, end, start, answer)``.
-_OcStep = tuple[re.Pattern[str], tuple[str, ...], bool, bool, bool]
+#: A gated OpenCompass pattern: ``(pattern, characters of needs, needs, end, start, answer)``.
+_OcStep = tuple[re.Pattern[str], frozenset[str], tuple[str, ...], int, bool, bool]
 
 
 @lru_cache(maxsize=128)
@@ -467,7 +469,8 @@ def _oc_plans(options: str, cushion: bool) -> tuple[tuple[_OcStep, ...], tuple[_
     """The gated cascade for a text that is not ASCII, and for one that is."""
     entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
     steps = [
-        (e, (pattern, e.needs, e.end, e.start, e.answer)) for e, pattern in zip(entries, oc_option_patterns(options, cushion))
+        (e, (pattern, frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
+        for e, pattern in zip(entries, oc_option_patterns(options, cushion))
     ]
     return tuple(step for _e, step in steps), tuple(step for e, step in steps if not e.cjk)
 
@@ -550,8 +553,13 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     plan = _oc_plans(options, cushion)[is_ascii]
     ends_in_option: bool | None = None
     has_answer: bool | None = None
-    for pattern, needs, end, start, answer in plan:
+    # The characters of a long text, found once: a literal with a character not
+    # among them is not in the text, which is quicker to tell than to search.
+    present = frozenset(body) if len(body) > 64 else None
+    for pattern, need_chars, needs, end, start, answer in plan:
         if needs:
+            if present is not None and not need_chars <= present:
+                continue
             for literal in needs:
                 if literal not in body:
                     break
@@ -572,7 +580,7 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
                 has_answer = "answer" in (body.lower() if is_ascii else _fold(body))
             if not has_answer:
                 continue
-        match = pattern.search(body)
+        match = pattern.search(body, len(body) - end) if end and len(body) > end else pattern.search(body)
         if match is not None:
             found = _oc_answer(match, options)
             if found:
