@@ -42,8 +42,8 @@ class AccEvaluator(BaseEvaluator):
 class AccwithDetailsEvaluator(BaseEvaluator):
     """Accuracy with the prompt kept in each sample's details.
 
-    Inputs: ``predictions``, ``references`` (compared as strings) and
-    ``origin_prompt``.  Metric: ``accuracy`` in [0, 100].  Details per
+    Inputs: ``predictions``, ``references`` (compared with ``==``, as in
+    OpenCompass: ``1`` and ``'1'`` differ) and ``origin_prompt``.  Metric: ``accuracy`` in [0, 100].  Details per
     sample, under OpenCompass's keys: ``prompt``, ``pred``, ``refr``,
     ``is_correct``.
 
@@ -65,7 +65,7 @@ class AccwithDetailsEvaluator(BaseEvaluator):
         details = []
         correct = 0
         for prompt, pred, ref in zip(prompts, predictions, references):
-            ok = str(pred) == str(ref)
+            ok = pred == ref
             correct += ok
             details.append({"prompt": prompt, "pred": pred, "refr": ref, "is_correct": ok})
         return {"accuracy": share_percent(correct, len(predictions)), "details": details}
