@@ -84,10 +84,19 @@ def build_cases(seed: int = 13) -> list[dict[str, Any]]:
         preds = [" ".join(rng.sample(r.split(), k=max(1, len(r.split()) - 1))) for r in refs]
         add("RougeEvaluator", preds, refs)
         add("BleuEvaluator", preds, refs)
+    for n in (5, 17, 120):
+        refs = [rng.randint(0, 1) for _ in range(n)]
+        preds = []
+        for r in refs:
+            p1 = round(min(1.0, max(0.0, rng.gauss(0.35 + 0.3 * r, 0.25))), rng.choice([1, 2, 3]))
+            preds.append([round(1 - p1, 3), p1])
+        refs[0], refs[1] = 0, 1  # both classes present
+        add("AUCROCEvaluator", preds, refs)
     return cases
 
 
 _MODULES = {
+    "AUCROCEvaluator": "opencompass.openicl.icl_evaluator",
     "AccEvaluator": "opencompass.openicl.icl_evaluator",
     "EMEvaluator": "opencompass.openicl.icl_evaluator",
     "MccEvaluator": "opencompass.openicl.icl_evaluator",
