@@ -1,8 +1,9 @@
 """Throughput of the answer extractors and of MATHVerifyEvaluator on generated replies.
 
-Prints samples per second for ``first_option_postprocess`` (on the short messy
-replies of ``_common._TEMPLATES``, English and Chinese, and on long replies),
-``math_postprocess_v2`` and ``MATHVerifyEvaluator`` (fewer samples by default: it
+Prints samples per second for ``first_option_postprocess`` (OpenCompass's
+cascade) and ``first_option_extract`` (assay's corrected one), on the short messy
+replies of ``_common._TEMPLATES``, English and Chinese, and on long replies;
+``math_postprocess_v2`` and ``math_answer_extract``; and ``MATHVerifyEvaluator`` (fewer samples by default: it
 runs math-verify in worker processes).  The replies are generated from a fixed
 seed, so runs are comparable, and differ from one another, so that no cache
 could make a figure look better.
@@ -24,7 +25,7 @@ from typing import Any
 from _common import _TEMPLATES, _TOPICS, OPTIONS
 
 from assay.evaluators import MATHVerifyEvaluator
-from assay.postprocess import first_option_postprocess, math_postprocess_v2
+from assay.postprocess import first_option_extract, first_option_postprocess, math_answer_extract, math_postprocess_v2
 
 _FILLER = (
     "Let's think step by step. First we look at each option in turn and rule out the ones that contradict "
@@ -96,12 +97,14 @@ def main(argv: list[str] | None = None) -> int:
     maths, answers = math_replies(args.n, rng)
     short = template_replies(args.n, random.Random(20240502))
 
-    first_option_postprocess(choices[0], "ABCD")  # compile the cascade outside the timing
-    label = f"first_option_postprocess (templates, {len(set(short)):,} distinct)"
-    rate(label, len(short), lambda: [first_option_postprocess(t, "ABCD") for t in short], unit="replies")
-    label = "first_option_postprocess (long replies)"
-    rate(label, len(choices), lambda: [first_option_postprocess(t, "ABCD") for t in choices], unit="replies")
+    for fn in (first_option_postprocess, first_option_extract):
+        fn(choices[0], "ABCD")  # compile the cascade outside the timing
+        label = f"{fn.__name__} (templates, {len(set(short)):,} distinct)"
+        rate(label, len(short), lambda fn=fn: [fn(t, "ABCD") for t in short], unit="replies")
+        label = f"{fn.__name__} (long replies)"
+        rate(label, len(choices), lambda fn=fn: [fn(t, "ABCD") for t in choices], unit="replies")
     rate("math_postprocess_v2", len(maths), lambda: [math_postprocess_v2(t) for t in maths])
+    rate("math_answer_extract", len(maths), lambda: [math_answer_extract(t) for t in maths])
 
     n_verify = min(args.verify_n, args.n)
     evaluator = MATHVerifyEvaluator(workers=args.workers)

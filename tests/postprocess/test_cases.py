@@ -33,15 +33,17 @@ def test_every_quirk_case_names_its_reason() -> None:
 
 
 def test_general_cn_segments_the_cleaned_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    # OpenCompass hands jieba the original text; assay hands it the cleaned one.
+    # OpenCompass (and its namesake) hands jieba the original text; the corrected one hands it the cleaned one.
     import sys
     import types
 
     seen: list[str] = []
     fake = types.SimpleNamespace(cut=lambda text: (seen.append(text), text.split())[1])
     monkeypatch.setitem(sys.modules, "jieba", fake)
-    assert pp.general_cn_postprocess("The quick, brown fox") == "quick"
+    assert pp.general_cn_extract("The quick, brown fox") == "quick"
     assert seen == ["quick"]
+    assert pp.general_cn_postprocess("The quick, brown fox") == "The quick, brown fox"
+    assert seen[-1] == "The quick, brown fox"
 
 
 def test_first_option_patterns_are_compiled_once() -> None:
@@ -94,6 +96,17 @@ def test_postprocessors_reachable_by_their_opencompass_names() -> None:
         "first_option_postprocess": pp.first_option_postprocess,
         "last_option_postprocess": pp.last_option_postprocess,
         "first_number_postprocess": pp.first_number_postprocess,
+        "math_postprocess": pp.math_postprocess,
+        "assay-gsm8k": pp.gsm8k_extract,
+        "assay-math": pp.math_answer_extract,
+        "assay-first-option": pp.first_option_extract,
+        "assay-first-capital-multi": pp.option_run_extract,
+        "assay-general-cn": pp.general_cn_extract,
+        "assay-think-pred": pp.think_answer_extract,
+        "assay-xml-tag": pp.xml_tag_extract,
+        "assay-strip-reasoning": pp.strip_reasoning,
+        "assay-bbh-mcq": pp.bbh_mcq_extract,
+        "assay-bbh-freeform": pp.bbh_freeform_extract,
     }
     for name, fn in expected.items():
         assert TEXT_POSTPROCESSORS.get(name) is fn, name

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor, deterministic
-from assay.postprocess.options import first_option_postprocess
+from assay.postprocess.options import first_option_extract
 
 
 class Counting:
@@ -53,13 +53,13 @@ def test_a_mutable_result_is_not_shared_between_samples() -> None:
 
 
 def test_options_keep_the_mark_and_the_answers() -> None:
-    fn = build_postprocessor({"type": "first_option_postprocess", "options": "ABCDE", "cushion": False})
+    fn = build_postprocessor({"type": "first_option_extract", "options": "ABCDE", "cushion": False})
     assert getattr(fn, "__assay_deterministic__", False)
     rng = random.Random(7)
     pieces = ["B", " C ", "答案是 E", "The answer is (D).", "no idea", "", "Answer: A", "x B y"]
     replies: list[Any] = [rng.choice(pieces) for _ in range(300)] + [[rng.choice(pieces) for _ in range(3)] for _ in range(20)]
     expected = [
-        [first_option_postprocess(q, "ABCDE", cushion=False) for q in r] if isinstance(r, list) else first_option_postprocess(r, "ABCDE", cushion=False)
+        [first_option_extract(q, "ABCDE", cushion=False) for q in r] if isinstance(r, list) else first_option_extract(r, "ABCDE", cushion=False)
         for r in replies
     ]
     assert apply_postprocessor(fn, replies) == expected

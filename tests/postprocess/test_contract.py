@@ -1,6 +1,7 @@
 """The contract every registered text postprocessor keeps, checked over the whole registry.
 
-Empty text gives the no-answer value ``''``; very long text, unicode and control
+Empty text gives the no-answer value ``''`` (or, for a function under an
+OpenCompass name, OpenCompass's own no-answer value, ``NO_ANSWER``); very long text, unicode and control
 characters never raise; the result is deterministic.  A postprocessor that needs
 options gets them from ``OPTIONS``; one registered without an entry there fails
 ``test_every_registered_postprocessor_is_in_the_table``.
@@ -48,13 +49,33 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "olympiadbench_postprocess_v2": {},
     "humaneval_internal_v1_postprocess": {},
     "humaneval_internal_v2_postprocess": {},
+    "general_cn_extract": {},
+    "think_answer_extract": {"re_pattern": r"</think>(.*)"},
+    "xml_tag_extract": {"tag": "<conclude>"},
+    "strip_reasoning": {},
+    "math_postprocess": {},
+    "math_answer_extract": {},
+    "gsm8k_extract": {},
+    "first_option_extract": {"options": "ABCD"},
+    "option_run_extract": {"options": "ABCD"},
+    "bbh_mcq_extract": {},
+    "bbh_freeform_extract": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
-NON_STR_RESULTS: dict[str, tuple[type, ...]] = {"first_number_postprocess": (float,), "GPQA_Simple_Eval_postprocess": (type(None),)}
+NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
+    "first_number_postprocess": (float, type(None)),
+    "match_answer_pattern": (type(None),),
+    "GPQA_Simple_Eval_postprocess": (type(None),),
+}
 
-#: Postprocessors whose no-answer value is not ``''`` (OpenCompass's, kept for the same numbers).
-NO_ANSWER: dict[str, Any] = {"GPQA_Simple_Eval_postprocess": None}
+#: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
+NO_ANSWER: dict[str, Any] = {
+    "gsm8k_postprocess": "NULL",
+    "xml_tag_postprocessor": "NO ANSWER FOUND",
+    "first_number_postprocess": None,
+    "GPQA_Simple_Eval_postprocess": None,
+}
 
 _MB = 1_000_000
 LONG_TEXTS = {
@@ -109,11 +130,13 @@ def test_the_registry_holds_the_catalogue() -> None:
 #: Postprocessors documented to return the text itself when they find nothing to strip.
 PASS_THROUGH = {
     "think_pred_postprocess",
+    "think_answer_extract",
     "general_eval_wrapper_postprocess",
     "humaneval_postprocess_v2",
     "humaneval_postprocess_v3",
     "olympiadbench_postprocess_v2",
     "bbh_mcq_postprocess",
+    "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
 }
@@ -160,7 +183,7 @@ def test_unicode_and_control_characters(fn: Callable[..., Any], kind: str) -> No
 def test_none_is_treated_as_empty(fn: Callable[..., Any]) -> None:
     if fn.__module__.startswith("assay.postprocess.code"):
         pytest.skip("owned by the code-evaluation postprocessors")
-    assert _call(fn, None) == NO_ANSWER.get(fn.__name__, "")
+    assert _call(fn, None) == _call(fn, "")
 
 
 @pytest.mark.parametrize("fn", POSTPROCESSORS, ids=IDS)

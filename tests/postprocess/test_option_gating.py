@@ -1,4 +1,4 @@
-"""The gated cascade of ``first_option_postprocess`` answers exactly like the plain one.
+"""The gated cascade of ``first_option_extract`` answers exactly like the plain one.
 
 ``reference`` below searches every pattern of :func:`option_patterns` in turn, as
 the cascade is specified; the gates in front of the patterns may only make that
@@ -23,7 +23,18 @@ from hypothesis import strategies as st
 
 from assay.postprocess._text import option_class
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
-from assay.postprocess.options import _CASCADE, _CUSHION, _TAIL, _fold, first_option_postprocess, option_patterns
+from assay.postprocess.options import (
+    _CASCADE,
+    _CUSHION,
+    _OC_CASCADE,
+    _OC_CUSHION,
+    _TAIL,
+    _fold,
+    first_option_extract,
+    first_option_postprocess,
+    oc_option_patterns,
+    option_patterns,
+)
 
 
 def reference(text: str, options: str, cushion: bool) -> str:
@@ -88,7 +99,7 @@ def texts(options: str) -> st.SearchStrategy[str]:
 @given(data=st.data())
 def test_gated_cascade_matches_the_plain_one(options: str, cushion: bool, data: st.DataObject) -> None:
     text = data.draw(texts(options), label="text")
-    assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion)
+    assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion)
 
 
 #: Option sets that meet the gates: characters the tail patterns end with, a
@@ -101,7 +112,7 @@ ODD_OPTIONS = ["]^-", "项ABC", "择AB", "A)", "B。", "A*", "A.", ":A", "1A", "
 @given(options=st.sampled_from(ODD_OPTIONS), cushion=st.booleans(), data=st.data())
 def test_gated_cascade_matches_the_plain_one_for_odd_options(options: str, cushion: bool, data: st.DataObject) -> None:
     text = data.draw(texts(options), label="text")
-    assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion)
+    assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion)
 
 
 #: Texts where one pattern must win, and a wrong gate in front of it would let a
@@ -131,14 +142,14 @@ CHOSEN = [
 @pytest.mark.parametrize(("text", "expected"), CHOSEN, ids=[repr(t[:24]) for t, _ in CHOSEN])
 def test_gated_cascade_on_chosen_texts(text: str, expected: str) -> None:
     assert reference(text, "ABCD", True) == expected
-    assert first_option_postprocess(text, "ABCD") == expected
-    assert first_option_postprocess(text, "ABCD", cushion=False) == reference(text, "ABCD", False)
+    assert first_option_extract(text, "ABCD") == expected
+    assert first_option_extract(text, "ABCD", cushion=False) == reference(text, "ABCD", False)
 
 
 @pytest.mark.parametrize(("text", "options", "expected"), [("xA所以)", "A)", ")"), ("xA所以 。", "A。", "。"), ("xA即 （）", "A）", "）")])
 def test_gated_cascade_with_an_option_the_tail_patterns_could_also_close_with(text: str, options: str, expected: str) -> None:
     assert reference(text, options, True) == expected
-    assert first_option_postprocess(text, options) == expected
+    assert first_option_extract(text, options) == expected
 
 
 @pytest.mark.parametrize("cushion", [True, False])
@@ -147,7 +158,7 @@ def test_a_bare_letter_answers_like_the_plain_cascade(options: str, cushion: boo
     # a one-character reply is answered before the cascade is searched
     for ch in sorted(set(options) | set("AaBbEZ1.)（*选项答")):
         for text in (ch, f" {ch}\n", f"\t{ch} "):
-            assert first_option_postprocess(text, options, cushion=cushion) == reference(text, options, cushion), (text, options)
+            assert first_option_extract(text, options, cushion=cushion) == reference(text, options, cushion), (text, options)
 
 
 def test_fold_shows_every_case_insensitive_match_of_the_gate_words() -> None:
@@ -170,32 +181,32 @@ def test_each_entry_has_one_kind_of_search() -> None:
         assert entry.lead is None or entry.probe, entry.template
 
 
-# -- first_option_postprocess through build_postprocessor --------------------------------------
+# -- first_option_extract through build_postprocessor --------------------------------------
 
 
 def test_built_postprocessor_answers_like_the_plain_call() -> None:
-    fn = build_postprocessor({"type": "first_option_postprocess", "options": "ABCDE", "cushion": False})
-    assert fn is not None and fn.__name__ == "first_option_postprocess"
+    fn = build_postprocessor({"type": "first_option_extract", "options": "ABCDE", "cushion": False})
+    assert fn is not None and fn.__name__ == "first_option_extract"
     predictions: list[Any] = ["答案是 E", "no idea", ["The answer is (C).", "x"], None, 3, "Answer: B"]
     expected = ["E", "", ["C", ""], "", "", "B"]
     assert apply_postprocessor(fn, predictions) == expected
     assert [
-        [first_option_postprocess(q, "ABCDE", cushion=False) for q in p] if isinstance(p, list) else first_option_postprocess(p, "ABCDE", cushion=False)
+        [first_option_extract(q, "ABCDE", cushion=False) for q in p] if isinstance(p, list) else first_option_extract(p, "ABCDE", cushion=False)
         for p in predictions
     ] == expected
 
 
 def test_built_postprocessor_with_a_bad_option_still_fails_per_sample() -> None:
-    fn = build_postprocessor({"type": "first_option_postprocess", "option": "ABCD"})  # misspelt: built, fails when called
+    fn = build_postprocessor({"type": "first_option_extract", "option": "ABCD"})  # misspelt: built, fails when called
     assert fn is not None
     with pytest.raises(TypeError, match="option"):
         apply_postprocessor(fn, ["答案是 B"])
-    unhashable = build_postprocessor({"type": "first_option_postprocess", "options": ["A", "B"]})
+    unhashable = build_postprocessor({"type": "first_option_extract", "options": ["A", "B"]})
     assert unhashable is not None
     assert apply_postprocessor(unhashable, [""]) == [""]  # no text: answered before the options are looked at
     with pytest.raises(TypeError):
         apply_postprocessor(unhashable, ["答案是 B"])
-    assert apply_postprocessor(build_postprocessor({"type": "first_option_postprocess", "options": ""}), ["答案是 B"]) == [""]
+    assert apply_postprocessor(build_postprocessor({"type": "first_option_extract", "options": ""}), ["答案是 B"]) == [""]
 
 
 def test_other_postprocessors_are_called_with_their_options() -> None:
@@ -203,3 +214,52 @@ def test_other_postprocessors_are_called_with_their_options() -> None:
     assert fn is not None and fn.__name__ == "last_option_postprocess"
     assert apply_postprocessor(fn, ["A then B then C", ["B", "z"]]) == ["B", ["B", ""]]
 
+
+
+# -- OpenCompass's cascade (first_option_postprocess): gates against the plain search ------------
+
+
+def oc_reference(text: str, options: str, cushion: bool) -> str:
+    """OpenCompass's cascade as it runs: every pattern searched in turn, options in options order."""
+    body = text.strip()
+    for pattern in oc_option_patterns(options, cushion):
+        match = pattern.search(body)
+        if match is None:
+            continue
+        outputs = match.group(1) if match.group(1) else match.group(0)
+        for option in options:
+            if option in outputs:
+                return option
+    return ""
+
+
+@cache
+def oc_texts(options: str) -> st.SearchStrategy[str]:
+    """Noise around up to two pieces shaped like matches of OpenCompass's patterns (and of assay's)."""
+    templates = [e.template.replace("{o}", options) for e in _OC_CASCADE + _OC_CUSHION]
+    templates += [e.template.replace("{o}", option_class(options)) for e in _CASCADE]
+    shape = st.one_of([st.from_regex(re.compile(t, re.DOTALL), fullmatch=True) for t in templates])
+    shape = st.tuples(shape, st.sampled_from(LOOK_ALIKES)).map(lambda sw: sw[0].replace(*sw[1]))
+    shapes = st.lists(st.tuples(noise, shape).map("".join), max_size=2).map("".join)
+    ends = st.sampled_from(["", ".", "。", "$", "，", ",", " ", "A", "B"])
+    return st.tuples(noise, shapes, st.one_of(st.just(""), noise), ends).map("".join)
+
+
+@pytest.mark.parametrize("cushion", [True, False])
+@pytest.mark.parametrize("options", ["AB", "ABCD", "ABCDEFGHIJ"])
+@settings(max_examples=1500, deadline=None)
+@given(data=st.data())
+def test_opencompass_cascade_gates_change_no_answer(options: str, cushion: bool, data: st.DataObject) -> None:
+    text = data.draw(oc_texts(options), label="text")
+    assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["B", " C ", "E", "b", "Ｂ", "AB", "A:", "1A", "x\n1", "答案A", "所以A", "The answer is B", "Answer: b", "anſwer: B",
+     "B 选项", "选项C", "A.", "答案是(DA)", "故选B只有C是对", "Dolphin (C)", "D", "1"],
+)
+@pytest.mark.parametrize("cushion", [True, False])
+def test_opencompass_cascade_short_texts(text: str, cushion: bool) -> None:
+    for options in ("ABCD", "ABCDE", "AB"):
+        assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion), options

@@ -45,8 +45,6 @@ def _config(groups: list[Any], datasets: tuple[str, ...] = ("a", "b")) -> dict[s
             "gives no weight to subsets ['b@acc']",
         ),
         ({"name": "g", "subsets": ["a"], "weights": {"a": -1}}, "weights['a'] must be a finite number ≥ 0, got -1"),
-        ({"name": "g", "subsets": ["a"], "std": True, "weights": {"a": 1}}, "'weights' has no effect with std=True"),
-        ({"name": "g", "subsets": ["a"], "std": True, "sum": True}, "choose several aggregations"),
         ({"name": "g", "subsets": ["a"], "std": "yes"}, "key 'std' must be True or False, got 'yes'"),
         ({"name": "g", "subsets": []}, "key 'subsets' must be a non-empty list"),
         ({"name": "g"}, "key 'subsets' is required"),
@@ -170,13 +168,25 @@ def test_weights_by_abbr_at_metric() -> None:
     assert _run(values, [group]).values["m1"]["fmt"] == {"format_metric": 15.0}
 
 
-def test_harmonic_mean_over_non_positive_value_is_an_error_naming_it() -> None:
-    values = {"a": {"accuracy": 0.0}, "b": {"accuracy": 50.0}}
-    scores = _run(values, [{"name": "hm", "subsets": [["a", "accuracy"], ["b", "accuracy"]], "harmonic_mean": True}])
-    assert "hm" not in scores.values["m1"]
-    message = scores.cell_errors[("m1", "hm")]
-    assert message == "harmonic_mean: harmonic mean is undefined for values ≤ 0: a@accuracy=0.0"
-    assert scores.raw["m1"]["hm"] == {"error": message}
+def test_harmonic_mean_over_non_positive_value_clamps_every_value_as_opencompass_does() -> None:
+    values = {"a": {"accuracy": 0.0}, "b": {"accuracy": 50.0}, "c": {"accuracy": 0.5}}
+    pairs = [["a", "accuracy"], ["b", "accuracy"], ["c", "accuracy"]]
+    scores = _run(values, [{"name": "hm", "subsets": pairs, "harmonic_mean": True}])
+    assert scores.values["m1"]["hm"] == {"harmonic_mean": 3 / (1 / 1 + 1 / 50 + 1 / 1)}
+
+
+def test_conflicting_aggregation_keys_follow_opencompass_precedence() -> None:
+    values = {"a": {"accuracy": 40.0}, "b": {"accuracy": 80.0}}
+    pairs = [["a", "accuracy"], ["b", "accuracy"]]
+    groups = [
+        {"name": "std_sum", "subsets": pairs, "std": True, "sum": True},
+        {"name": "std_w", "subsets": pairs, "std": True, "weights": {"a": 1, "b": 3}},
+        {"name": "hm_w", "subsets": pairs, "harmonic_mean": True, "weights": {"a": 1, "b": 3}},
+    ]
+    got = _run(values, groups).values["m1"]
+    assert got["std_sum"] == {"standard_deviation": 20.0}
+    assert got["std_w"] == {"standard_deviation": 20.0}
+    assert got["hm_w"] == {"weighted_average": 70.0}
 
 
 def test_transform_failing_on_a_value_is_an_error() -> None:
@@ -260,7 +270,7 @@ def test_equal_weights_equal_naive_average(xs: list[float], w: float) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(positive, min_size=1, max_size=10), st.lists(positive, min_size=10, max_size=10), st.randoms())
-def test_subset_order_does_not_change_any_aggregate(xs: list[float], ws: list[float], rnd: Any) -> None:
+def test_aggregates_add_left_to_right_in_subset_order(xs: list[float], ws: list[float], rnd: Any) -> None:
     values = {f"d{i}": {"accuracy": x} for i, x in enumerate(xs)}
     weights = {f"d{i}": ws[i] for i in range(len(xs))}
     shuffled = list(range(len(xs)))
@@ -279,10 +289,25 @@ def test_subset_order_does_not_change_any_aggregate(xs: list[float], ws: list[fl
             {"name": "bare", "subsets": bare},
         ]
 
-    a = _run(values, groups(list(range(len(xs))))).values["m1"]
-    b = _run(values, groups(shuffled)).values["m1"]
-    for name in ("naive", "weighted", "std", "sum", "wsum", "hm", "bare"):
-        assert a[name] == b[name], name
+    def left(seq: Any) -> float:
+        total = 0.0
+        for v in seq:
+            total += v
+        return total
+
+    got = _run(values, groups(shuffled)).values["m1"]
+    ordered = [xs[i] for i in shuffled]
+    n = len(xs)
+    mean = left(ordered) / n
+    assert got["naive"] == {"naive_average": mean}
+    assert got["bare"]["naive_average"] == mean
+    assert got["sum"] == {"sum": left(ordered)}
+    assert got["std"] == {"standard_deviation": math.sqrt(left((x - mean) ** 2 for x in ordered) / n)}
+    assert got["hm"] == {"harmonic_mean": n / left(1 / x for x in ordered)}
+    # weighted terms are added in the order of the weights dict, whatever the subset order
+    weighted = left(xs[i] * ws[i] for i in range(n))
+    assert got["wsum"] == {"sum": weighted}
+    assert got["weighted"] == {"weighted_average": weighted / left(ws[:n])}
 
 
 @settings(max_examples=60, deadline=None)

@@ -173,6 +173,8 @@ def expected_value(result: dict[str, Any], metric: str) -> tuple[float, str] | s
             return 100.0 * math.fsum(cells) / len(cells), f"100 × mean(correct) over {len(matrix)} samples × {runs.pop()} runs"
     if meta.get("evaluator") == "BleuEvaluator" and base == "score":
         return "corpus BLEU is checked by recomputing it (see verify_run)"
+    if meta.get("evaluator") == "RougeEvaluator" and base.startswith("rouge"):
+        return "ROUGE's aggregate is OpenCompass's seeded bootstrap median, not a mean of the details"
     if all(isinstance(d, dict) and base in d for d in details):
         from assay.stats._samples import _field_matrix, _units
 

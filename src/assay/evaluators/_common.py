@@ -32,6 +32,17 @@ def percent(part: float, whole: int) -> float:
     return 100.0 * float(part) / whole
 
 
+def share_percent(part: float, whole: int) -> float:
+    """``part / whole * 100``: the share first, then scaled, as OpenCompass's accuracy-style evaluators compute it.
+
+    It can differ from :func:`percent` in the last bit.
+
+    >>> share_percent(1, 3), percent(1, 3)
+    (33.33333333333333, 33.333333333333336)
+    """
+    return float(part) / whole * 100
+
+
 def score_pairs(
     evaluator: object,
     predictions: Sequence[Any] | None,
@@ -39,6 +50,7 @@ def score_pairs(
     judge: Callable[[Any, Any], tuple[Any, bool]],
     *,
     metric: str = "accuracy",
+    scale: Callable[[float, int], float] = percent,
 ) -> dict[str, Any]:
     """Score each (prediction, reference) pair with ``judge`` → ``(shown answer, correct)``.
 
@@ -50,7 +62,7 @@ def score_pairs(
         return error
     assert predictions is not None and references is not None
     details = [{"pred": shown, "answer": ref, "correct": ok} for (shown, ok), ref in zip(map(judge, predictions, references), references)]
-    return {metric: percent(sum(d["correct"] for d in details), len(details)), "details": details}
+    return {metric: scale(sum(d["correct"] for d in details), len(details)), "details": details}
 
 
 def judged_batch(

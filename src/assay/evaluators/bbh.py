@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import check_batch, share_percent
 from assay.postprocess.bbh import bbh_freeform_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -40,7 +40,7 @@ class BBHEvaluator(BaseEvaluator):
             ok = answer.casefold() == target.casefold()
             correct += ok
             details.append({"pred": answer, "answer": target, "correct": ok})
-        return {"score": percent(correct, len(details)), "details": details}
+        return {"score": share_percent(correct, len(details)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
@@ -63,4 +63,4 @@ class BBHEvaluator_mcq(BaseEvaluator):
         if error:
             return error
         details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
-        return {"score": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}

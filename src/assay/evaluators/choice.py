@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, no_samples, percent
+from assay.evaluators._common import check_batch, no_samples, percent, share_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AUCROCEvaluator", "CircularEvaluator", "MccEvaluator", "matthews_corrcoef", "roc_auc"]
@@ -74,6 +74,32 @@ def roc_auc(labels: Sequence[int], scores: Sequence[float]) -> float | None:
         rank_sum += mean_rank * sum(1 for k in range(i, j + 1) if pairs[k][1] == 1)
         i = j + 1
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+def _trapezoid_roc_auc(labels: Sequence[int], scores: Sequence[float]) -> float | None:
+    """ROC AUC computed as scikit-learn's ``roc_auc_score`` computes it (the value OpenCompass reports), or ``None``.
+
+    The ROC curve's points at the distinct scores (collinear ones dropped),
+    then the trapezoid rule with NumPy's summation, so the result agrees with
+    OpenCompass to the last bit; :func:`roc_auc` gives the same area by ranks.
+    """
+    import numpy as np
+
+    y_true = np.asarray(labels) == 1
+    if y_true.all() or not y_true.any():
+        return None
+    y_score = np.asarray(scores, dtype=float)
+    order = np.argsort(y_score, kind="mergesort")[::-1]
+    y_score, y_true = y_score[order], y_true[order]
+    thresholds = np.r_[np.where(np.diff(y_score))[0], y_true.size - 1]
+    tps = np.cumsum(y_true * 1.0, dtype=np.float64)[thresholds]
+    fps = 1 + thresholds - tps
+    if len(fps) > 2:
+        keep = np.where(np.r_[True, np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), True])[0]
+        fps, tps = fps[keep], tps[keep]
+    tps, fps = np.r_[0, tps], np.r_[0, fps]
+    fpr, tpr = fps / fps[-1], tps / tps[-1]
+    return float(np.add.reduce(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
 
 
 @ICL_EVALUATORS.register_module()
@@ -149,7 +175,7 @@ class AUCROCEvaluator(BaseEvaluator):
                 return {"error": f"{name}: reference {i} is {ref!r:.80}; binary ROC AUC needs references 0 or 1"}
             probs.append(p)
             labels.append(label)
-        auc = roc_auc(labels, [p[1] for p in probs])
+        auc = _trapezoid_roc_auc(labels, [p[1] for p in probs])
         if auc is None:
             return {"error": f"{name}: ROC AUC is undefined when all {len(labels)} references are one class"}
         details = []
@@ -158,7 +184,7 @@ class AUCROCEvaluator(BaseEvaluator):
             guess = max(range(len(p)), key=lambda k: (p[k], -k))
             correct += guess == label
             details.append({"pred": guess, "answer": label, "correct": guess == label})
-        return {"auc_score": 100.0 * auc, "accuracy": percent(correct, len(labels)), "details": details}
+        return {"auc_score": auc * 100, "accuracy": share_percent(correct, len(labels)), "details": details}
 
 
 def _binary_label(ref: Any) -> int | None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent, score_pairs
+from assay.evaluators._common import check_batch, score_pairs, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -19,7 +19,8 @@ class AccEvaluator(BaseEvaluator):
 
     Inputs: ``predictions`` and ``references``, compared as strings (``1`` and
     ``'1'`` match, as in OpenCompass, which maps both through ``str``).
-    Metric: ``accuracy`` in [0, 100].  Details per sample: ``pred``,
+    Metric: ``accuracy`` in [0, 100], the share times 100 as OpenCompass
+    computes it.  Details per sample: ``pred``,
     ``answer``, ``correct`` (OpenCompass writes none).  Empty input is an
     error record.  Limitation: no normalization at all; put a postprocessor
     in front for free-form text.
@@ -31,15 +32,17 @@ class AccEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        return score_pairs(self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)))
+        return score_pairs(
+            self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)), scale=share_percent
+        )
 
 
 @ICL_EVALUATORS.register_module()
 class AccwithDetailsEvaluator(BaseEvaluator):
     """Accuracy with the prompt kept in each sample's details.
 
-    Inputs: ``predictions``, ``references`` (compared as strings) and
-    ``origin_prompt``.  Metric: ``accuracy`` in [0, 100].  Details per
+    Inputs: ``predictions``, ``references`` (compared with ``==``, as in
+    OpenCompass: ``1`` and ``'1'`` differ) and ``origin_prompt``.  Metric: ``accuracy`` in [0, 100].  Details per
     sample, under OpenCompass's keys: ``prompt``, ``pred``, ``refr``,
     ``is_correct``.
 
@@ -61,10 +64,10 @@ class AccwithDetailsEvaluator(BaseEvaluator):
         details = []
         correct = 0
         for prompt, pred, ref in zip(prompts, predictions, references):
-            ok = str(pred) == str(ref)
+            ok = pred == ref
             correct += ok
             details.append({"prompt": prompt, "pred": pred, "refr": ref, "is_correct": ok})
-        return {"accuracy": percent(correct, len(predictions)), "details": details}
+        return {"accuracy": share_percent(correct, len(predictions)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
@@ -101,4 +104,4 @@ class EMEvaluator(BaseEvaluator):
             ok = p in answers
             correct += ok
             details.append({"pred": p, "answer": raw, "correct": ok})
-        return {"score": percent(correct, len(predictions)), "details": details}
+        return {"score": share_percent(correct, len(predictions)), "details": details}

@@ -30,9 +30,10 @@ class BleuEvaluator(BaseEvaluator):
 
     Inputs: ``predictions`` and ``references`` (a string, or a list of
     acceptable references per sample; samples may have different numbers of
-    them).  Metrics: ``score`` (corpus BLEU, 0–100), plus ``bp`` (brevity
-    penalty, 0–1), ``sys_len`` and ``ref_len`` (token counts), which the
-    summarizer ignores.  Details per sample: ``pred``, ``answer`` and
+    them).  Metrics, OpenCompass's keys: ``score`` (corpus BLEU, 0–100), plus
+    ``counts``, ``totals`` and ``precisions`` (n-gram matches, n-gram counts
+    and precisions for n = 1…4), ``bp`` (brevity penalty, 0–1), ``sys_len``
+    and ``ref_len`` (token counts); the summarizer shows only numbers.  Details per sample: ``pred``, ``answer`` and
     ``bleu`` (sentence BLEU with effective order, 0–100; informative only —
     the corpus score is not their mean).  No correctness is defined.
 
@@ -71,6 +72,9 @@ class BleuEvaluator(BaseEvaluator):
             details.append({"pred": hyp, "answer": ref if len(ref) > 1 else ref[0], "bleu": float(sentence.score)})
         return {
             "score": float(corpus.score),
+            "counts": [int(c) for c in corpus.counts],
+            "totals": [int(t) for t in corpus.totals],
+            "precisions": [float(p) for p in corpus.precisions],
             "bp": float(corpus.bp),
             "sys_len": int(corpus.sys_len),
             "ref_len": int(corpus.ref_len),
@@ -88,6 +92,7 @@ class _WhitespaceTokenizer:
 class _RougeBase(BaseEvaluator):
     sample_decomposable = True
     rouge_types: tuple[str, ...] = _ROUGE_KEYS
+    bootstrap = False
 
     def _scorer(self) -> Any:
         raise NotImplementedError
@@ -102,19 +107,43 @@ class _RougeBase(BaseEvaluator):
         scorer = self._scorer()
         totals = dict.fromkeys(self.rouge_types, 0.0)
         details = []
+        per_sample = []
         for pred, ref in zip(predictions, references):
             hyp = self._prepare("" if pred is None else str(pred))
             targets = [self._prepare(r) for r in _reference_list(ref)]
-            if len(targets) == 1:
+            if len(targets) == 1 and not (self.bootstrap and isinstance(references[0], (list, tuple))):
                 scores = scorer.score(targets[0], hyp)
             else:
                 scores = scorer.score_multi(targets, hyp)
+            per_sample.append(scores)
             sample = {key: 100.0 * float(scores[key].fmeasure) for key in self.rouge_types}
             for key, value in sample.items():
                 totals[key] += value
             details.append({"pred": pred, "answer": ref, **sample})
         count = len(predictions)
+        if self.bootstrap:
+            return {**_bootstrap_mid(per_sample), "details": details}
         return {**{key: totals[key] / count for key in self.rouge_types}, "details": details}
+
+
+def _bootstrap_mid(per_sample: list[Any]) -> dict[str, float]:
+    """OpenCompass's ROUGE aggregate: rouge-score's bootstrap median F1 × 100, NumPy's global generator seeded 0.
+
+    The generator's state is restored afterwards, as OpenCompass does.
+    """
+    import numpy as np
+    from rouge_score import scoring
+
+    state = np.random.get_state()
+    np.random.seed(0)
+    try:
+        aggregator = scoring.BootstrapAggregator()
+        for scores in per_sample:
+            aggregator.add_scores(scores)
+        result = aggregator.aggregate()
+    finally:
+        np.random.set_state(state)
+    return {key: float(result[key].mid.fmeasure) * 100 for key in result}
 
 
 @ICL_EVALUATORS.register_module()
@@ -127,20 +156,28 @@ class RougeEvaluator(_RougeBase):
     F1 × 100, in [0, 100]; ``rougeLsum`` treats newlines as sentence breaks.
     Details carry the four per-sample values.  No correctness is defined.
 
-    Differences from OpenCompass, which goes through the HF ``rouge`` metric:
-    the aggregate is the plain mean (HF reports the median of 1000 seeded
-    bootstrap resamples of the mean, which differs slightly), so results of
-    shards merge exactly.  Limitation: rouge-score's default tokenizer keeps
-    only ``[a-z0-9]`` — use :class:`JiebaRougeEvaluator` for Chinese.
-    ``use_stemmer`` (default False, as in OpenCompass) enables Porter stemming.
+    As in OpenCompass (the HF ``rouge`` metric), each aggregate is the median
+    of rouge-score's 1000 bootstrap resamples of the mean, NumPy's global
+    generator seeded 0 (``aggregate='bootstrap'``, the default), so the values
+    are OpenCompass's to the last bit.  ``aggregate='mean'`` (assay's option)
+    reports the plain mean instead, which splits into per-sample parts so that
+    results of shards merge exactly.  Limitation: rouge-score's default
+    tokenizer keeps only ``[a-z0-9]`` — use :class:`JiebaRougeEvaluator` for
+    Chinese.  ``use_stemmer`` (default False, as in OpenCompass) enables
+    Porter stemming.
 
-    >>> RougeEvaluator().score(['the cat sat'], ['the cat sat'])['rouge1']
+    >>> round(RougeEvaluator().score(['the cat sat'], ['the cat sat'])['rouge1'], 6)
     100.0
     """
 
-    def __init__(self, use_stemmer: bool = False, pred_postprocessor: Any = None) -> None:
+    sample_decomposable = False  # the default bootstrap aggregate is not a mean of per-sample parts
+
+    def __init__(self, use_stemmer: bool = False, aggregate: str = "bootstrap", pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
+        if aggregate not in ("bootstrap", "mean"):
+            raise ValueError(f"RougeEvaluator: aggregate must be 'bootstrap' or 'mean', got {aggregate!r}")
         self.use_stemmer = use_stemmer
+        self.bootstrap = aggregate == "bootstrap"
 
     def _scorer(self) -> Any:
         from rouge_score import rouge_scorer

@@ -1,10 +1,9 @@
-"""BIG-Bench Hard answer extractors, as OpenCompass 0.5.4 computes them.
+"""BIG-Bench Hard answer extractors (multiple-choice letters and free-form answers).
 
-``bbh_mcq_postprocess`` gives the option letter of a multiple-choice reply and
-``bbh_freeform_postprocess`` the answer of a free-form one; OpenCompass's BBH
-configs name them (``bbh-mcq`` as both the prediction and the dataset
-postprocessor, so that ``'(B)'`` targets become ``'B'``).  Each reproduces
-OpenCompass's results, quirks included (listed in the docstrings).
+:func:`bbh_mcq_postprocess` and :func:`bbh_freeform_postprocess` compute exactly
+what OpenCompass 0.5.4 computes, bugs included; :func:`bbh_mcq_extract`
+(``assay-bbh-mcq``) and :func:`bbh_freeform_extract` (``assay-bbh-freeform``)
+are assay's corrected extractors, for which ``''`` means no answer was found.
 """
 
 from __future__ import annotations
@@ -15,106 +14,178 @@ from assay.postprocess._text import as_text
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["bbh_freeform_postprocess", "bbh_mcq_postprocess"]
+__all__ = ["bbh_freeform_extract", "bbh_freeform_postprocess", "bbh_mcq_extract", "bbh_mcq_postprocess"]
 
-_OPEN_PAREN_CAPITAL = re.compile(r"\(([A-Z])\)*")
+_ANSWER_IS = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
+_PAREN_LETTER = re.compile(r"\(([A-Z])\)?")
 _CAPITAL = re.compile(r"[A-Z]")
-_ANSWER_IS_ANY_CASE = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
-_BOLD = re.compile(r"\*\*(.*?)\*\*")
-_YES_NO = re.compile(r"(yes|no)\b", re.IGNORECASE)
-_TRUE_FALSE = re.compile(r"(true|false)\b", re.IGNORECASE)
-_DIGIT_COMMA_DIGIT = re.compile(r"\d\s*,\s*\d")
-_SPACES = re.compile(r"\s+")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LIST_COMMA = re.compile(r"\s*,\s*")
+
+
+def _after_answer_is(text: str) -> str:
+    match = _ANSWER_IS.search(text)
+    return text[match.end() :] if match else text
+
+
+_OC_PAREN_CAPITAL = re.compile(r"\(([A-Z])\)*")
+_OC_CAPITAL = re.compile(r"([A-Z])")
+_OC_ANSWER_IS = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
+_OC_BOLD = re.compile(r"\*\*(.*?)\*\*")
+_OC_YES_NO = re.compile(r"^(yes|no)\b", re.IGNORECASE)
+_OC_TRUE_FALSE = re.compile(r"^(true|false)\b", re.IGNORECASE)
+_OC_DIGIT_COMMA = re.compile(r"\d\s*,\s*\d")
+_OC_SPACES = re.compile(r"\s+")
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-mcq", "bbh_mcq_postprocess"])
 @deterministic
 def bbh_mcq_postprocess(text: str) -> str:
-    """The option letter of a BBH multiple-choice reply.
+    """OpenCompass 0.5.4's BBH multiple-choice extraction, exactly.
 
-    The part looked at is the text between the first and the second
-    ``'answer is '`` (case-sensitive, with its space), stripped, or the whole
-    reply when it has no ``'answer is '``.  In it: the capital after the first
-    ``(``, else the first capital letter, else that part itself.
+    The text between the first and the second ``'answer is '`` (lower case,
+    with its space; the whole text when there is none), stripped; in it the
+    first ``(X)`` capital, else the first capital letter.
 
-    OpenCompass's quirks, reproduced:
+    OpenCompass bugs reproduced: a text holding no capital letter is returned
+    itself (``'so the answer is 42'`` gives ``'42'``); ``'Answer is (B)'`` and
+    ``'answer is:(B)'`` are not recognised, so the first capital of the whole
+    text wins; the stripped piece is returned only when ``'answer is '``
+    occurs, the unstripped text otherwise.  :func:`bbh_mcq_extract`
+    (``assay-bbh-mcq``) is the corrected extractor.
 
-    * with two "answer is" the first one's answer wins
-      (``'The answer is (A). No, the answer is (B).'`` → ``'A'``);
-    * no closing parenthesis is needed (``'(B'`` → ``'B'``), and any capital
-      counts, so ``'I think so'`` → ``'I'``;
-    * a reply without a capital letter is returned (stripped when it followed
-      "answer is"), not ``''``: ``'so the answer is 42'`` → ``'42'``;
-    * "Answer is" or "ANSWER IS" are not recognised.
-
-    >>> bbh_mcq_postprocess("Let's think. So the answer is (B).")
+    >>> bbh_mcq_postprocess('Options (A) and (B). So the answer is (B).')
     'B'
-    >>> bbh_mcq_postprocess('The answer is (A). No wait, the answer is (C).')
-    'A'
     >>> bbh_mcq_postprocess('so the answer is 42')
     '42'
     """
-    reply = as_text(text)
-    parts = reply.split("answer is ")
-    if len(parts) > 1:
-        reply = parts[1].strip()
-    match = _OPEN_PAREN_CAPITAL.search(reply)
-    if match:
-        return match.group(1)
-    match = _CAPITAL.search(reply)
-    if match:
-        return match.group(0)
-    return reply
+    ans = as_text(text)
+    pieces = ans.split("answer is ")
+    if len(pieces) != 1:
+        ans = pieces[1].strip()
+    match = _OC_PAREN_CAPITAL.search(ans) or _OC_CAPITAL.search(ans)
+    return match.group(1) if match else ans
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-freeform", "bbh_freeform_postprocess"])
 @deterministic
 def bbh_freeform_postprocess(text: str) -> str:
-    """The answer of a BBH free-form reply.
+    """OpenCompass 0.5.4's BBH free-form extraction, exactly.
 
-    Steps: keep what follows the last "answer is" (any case, with an optional
-    colon), stripped, or the whole reply; keep its first line, stripped; drop
-    one trailing ``.``; unwrap the first ``**bold**`` span; a text starting
-    with the word yes/no/true/false gives that word capitalised
-    (``'Yes'``, ``'False'``); otherwise commas become spaces (unless a comma
-    sits between two digits, as in ``'1,024'``) and runs of white space one
-    space.
+    The text after the *last* "answer is" (any case, optional ``:``), its
+    first line, stripped; one trailing period dropped; the first ``**bold**``
+    unwrapped; a leading yes/no or true/false returned capitalized; commas
+    turned into spaces unless a digit stands on both sides of one; spaces
+    collapsed.
 
-    OpenCompass's quirks, reproduced: ``'no way'`` → ``'No'``; ``'1, 024'``
-    keeps its comma; the period is dropped before the bold span is unwrapped,
-    so ``'**24.**'`` → ``'24.'``.
+    OpenCompass behaviour reproduced: a reply saying "answer is" twice is
+    read after the last one; ``'Yes, because …'`` gives ``'Yes'`` but a list
+    ``'1, 2'`` keeps its commas; the period is dropped before the bold text
+    is unwrapped, so ``'**yes.**'`` gives ``'Yes'`` while ``'**12.**'`` keeps
+    ``'12.'``.  :func:`bbh_freeform_extract` (``assay-bbh-freeform``) is
+    assay's variant.
 
     >>> bbh_freeform_postprocess("Let's think. So the answer is **yes**.")
     'Yes'
     >>> bbh_freeform_postprocess('So the answer is apple, banana, cherry.')
     'apple banana cherry'
-    >>> bbh_freeform_postprocess('The answer is 1,024')
-    '1,024'
     """
-    reply = as_text(text)
-    parts = _ANSWER_IS_ANY_CASE.split(reply)
-    if len(parts) > 1:
-        reply = parts[-1].strip()
-    reply = reply.split("\n")[0].strip()
-    if reply.endswith("."):
-        reply = reply[:-1].strip()
-    bold = _BOLD.search(reply)
+    ans = as_text(text)
+    pieces = _OC_ANSWER_IS.split(ans)
+    if len(pieces) != 1:
+        ans = pieces[-1].strip()
+    ans = ans.split("\n")[0].strip()
+    if ans.endswith("."):
+        ans = ans[:-1].strip()
+    bold = _OC_BOLD.search(ans)
     if bold:
-        reply = bold.group(1).strip()
-    for words in (_YES_NO, _TRUE_FALSE):
-        match = words.match(reply)
-        if match:
-            return match.group(1).capitalize()
-    if "," in reply and not _DIGIT_COMMA_DIGIT.search(reply):
-        reply = _commas_to_spaces(reply)
-    return _SPACES.sub(" ", reply).strip()
+        ans = bold.group(1).strip()
+    for pattern in (_OC_YES_NO, _OC_TRUE_FALSE):
+        word = pattern.match(ans)
+        if word:
+            return word.group(1).capitalize()
+    if "," in ans and not _OC_DIGIT_COMMA.search(ans):
+        ans = _commas_to_spaces(ans)
+    return _OC_SPACES.sub(" ", ans).strip()
 
 
 def _commas_to_spaces(text: str) -> str:
-    """``re.sub(r'\\s*,\\s*', ' ', text)`` in linear time (the regex is quadratic on long blank runs)."""
-    pieces = text.split(",")
-    last = len(pieces) - 1
-    return " ".join(
-        piece if 0 == i == last else piece.rstrip() if i == 0 else piece.lstrip() if i == last else piece.strip()
-        for i, piece in enumerate(pieces)
-    )
+    r"""``re.sub(r'\s*,\s*', ' ', text)`` in linear time (the regex is quadratic on a long run of spaces).
+
+    Each match is a comma with the whitespace run before it (back to the end
+    of the previous match) and the whole run after it.
+
+    >>> _commas_to_spaces('a ,b,  , c,')
+    'a b  c '
+    """
+    out: list[str] = []
+    pos = 0
+    while True:
+        comma = text.find(",", pos)
+        if comma < 0:
+            break
+        start = comma
+        while start > pos and text[start - 1].isspace():
+            start -= 1
+        end = comma + 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        out.append(text[pos:start])
+        out.append(" ")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+@TEXT_POSTPROCESSORS.register_module(["assay-bbh-mcq", "bbh_mcq_extract"])
+@deterministic
+def bbh_mcq_extract(text: str) -> str:
+    """The option letter of a BBH multiple-choice reply, or ``''``.
+
+    Looks after the first "answer is" (or in the whole reply when it has
+    none) for a parenthesized capital ``(X)``, else the first capital letter.
+    assay's corrected counterpart of :func:`bbh_mcq_postprocess`: "answer
+    is" matches in any case and with any spacing, and a reply without a
+    capital letter gives ``''`` (not the remaining text).
+
+    >>> bbh_mcq_extract('Options (A) and (B). So the answer is (B).')
+    'B'
+    >>> bbh_mcq_extract('so the answer is 42')
+    ''
+    """
+    rest = _after_answer_is(as_text(text))
+    match = _PAREN_LETTER.search(rest) or _CAPITAL.search(rest)
+    if match is None:
+        return ""
+    return match.group(1) if match.re.groups else match.group(0)
+
+
+@TEXT_POSTPROCESSORS.register_module(["assay-bbh-freeform", "bbh_freeform_extract"])
+@deterministic
+def bbh_freeform_extract(text: str) -> str:
+    """The free-form answer of a BBH reply, or ``''``.
+
+    assay's corrected counterpart of :func:`bbh_freeform_postprocess`.
+    Takes the text after the first "answer is" (the whole reply when it has
+    none; OpenCompass takes the text after the last), keeps its first line, unwraps ``**bold**``, drops a trailing period,
+    writes *yes/no/true/false* capitalized as in the BBH targets and turns a
+    comma-separated list into a space-separated one (``'a, b, c'`` →
+    ``'a b c'``, the form of the word-sorting targets).  Case is kept: BBH's
+    own targets differ (``yes`` in sports_understanding, ``Yes`` in
+    navigate), so case-folding belongs to the comparison
+    (:class:`~assay.evaluators.exact.BBHEvaluator`).
+
+    >>> bbh_freeform_extract("Let's think. So the answer is **yes**.")
+    'yes'
+    >>> bbh_freeform_extract('So the answer is apple, banana, cherry.')
+    'apple banana cherry'
+    """
+    rest = _after_answer_is(as_text(text)).strip()
+    line = rest.split("\n", 1)[0].strip()
+    bold = _BOLD.search(line)
+    if bold is not None:
+        line = bold.group(1).strip()
+    line = line.rstrip(".").strip()
+    if "," in line:
+        line = _LIST_COMMA.sub(" ", line).strip()
+    return line

@@ -1,6 +1,17 @@
 """Math answer extractors: ``\\boxed{…}``, "the final answer is …", GSM8K numbers.
 
-``''`` means no answer was found.
+Two families live here:
+
+* Functions under OpenCompass's names (:func:`gsm8k_postprocess`,
+  :func:`gsm8k_dataset_postprocess`, :func:`math_postprocess`,
+  :func:`math_postprocess_v2`, :func:`normalize_final_answer`,
+  :func:`extract_boxed_answer`) compute exactly what OpenCompass 0.5.4
+  computes, its bugs included (each docstring lists them), so that a config
+  moved from OpenCompass gives the numbers it already publishes.
+* assay's corrected extractors (:func:`gsm8k_extract`, registered as
+  ``assay-gsm8k``; :func:`math_answer_extract`, ``assay-math``;
+  :func:`normalize_math_answer`), which a config opts into.  For these ``''``
+  means no answer was found.
 """
 
 from __future__ import annotations
@@ -12,11 +23,16 @@ from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = [
+    "extract_boxed_answer",
     "gsm8k_dataset_postprocess",
+    "gsm8k_extract",
     "gsm8k_postprocess",
     "last_boxed_content",
+    "math_answer_extract",
+    "math_postprocess",
     "math_postprocess_v2",
     "normalize_final_answer",
+    "normalize_math_answer",
 ]
 
 _BOX_START = re.compile(r"\\(?:boxed|fbox)\b")
@@ -110,7 +126,7 @@ def last_boxed_content(text: str) -> str:
     return ""
 
 
-def normalize_final_answer(answer: str) -> str:
+def normalize_math_answer(answer: str) -> str:
     """Normalize a final math answer for string comparison.
 
     Keeps the right-hand side of an equation, the content of ``$…$``,
@@ -120,9 +136,9 @@ def normalize_final_answer(answer: str) -> str:
     ``\\sqrt2`` shorthand; removes all spaces, a trailing period and thousands
     separators.
 
-    >>> normalize_final_answer('x = \\\\dfrac12')
+    >>> normalize_math_answer('x = \\\\dfrac12')
     '\\\\frac{1}{2}'
-    >>> normalize_final_answer('$1,000$ dollars.')
+    >>> normalize_math_answer('$1,000$ dollars.')
     '1000'
     """
     s = as_text(answer).strip()
@@ -153,27 +169,309 @@ def normalize_final_answer(answer: str) -> str:
     return s
 
 
+# -- OpenCompass 0.5.4, exactly --------------------------------------------------------
+#
+# The tables below are the replacements OpenCompass's ``normalize_final_answer``
+# makes, in its order (facts of its behaviour).  Note the two entries holding a
+# real newline character inside ``\text{…}``.
+_OC_REPLACE: tuple[tuple[str, str], ...] = (
+    ("an ", ""), ("a ", ""), (".$", "$"), ("\\$", ""), ("\\ ", ""), (" ", ""), ("mbox", "text"),
+    (",\\text{and}", ","), ("\\text{and}", ","), ("\\text{m}", "\\text{}"), ("\\le", "<"),
+)
+_OC_DROP: tuple[str, ...] = (
+    "square", "ways", "integers", "dollars", "mph", "inches", "ft", "hours", "km", "units", "\\ldots", "sue",
+    "points", "feet", "minutes", "digits", "cents", "degrees", "cm", "gm", "pounds", "meters", "meals", "edges",
+    "students", "childrentickets", "multiples", "\\text{s}", "\\text{.}", "\\text{\ns}", "\\text{}^2",
+    "\\text{}^3", "\\text{\n}", "\\text{}", "\\mathrm{th}", "^\\circ", "^{\\circ}", "\\;", ",\\!", "{,}", '"',
+    "\\dots", "\n", "\r", "\f",
+)
+# Wrapper commands unwrapped to their content (shortest content), in order, each
+# with the text that ends every match of it; ``\boxed{…}`` comes after them and is
+# unwrapped greedily (see ``_oc_unwrap_boxed``).
+_OC_UNWRAP: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), end)
+    for p, end in (
+        (r"\\text\{\((.*?)\)\}", ")}"),
+        (r"\\text\{(.*?)\}", "}"),
+        (r"\\textbf\{(.*?)\}", "}"),
+        (r"\\overline\{(.*?)\}", "}"),
+    )
+)
+# Patterns whose last capture, when any, replaces the answer, in order, each
+# with the text that ends every match of it ('' for none).
+_OC_LAST_CAPTURE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), end)
+    for p, end in ((r"finalansweris(.*)", ""), (r"answer?is:?(.*)", ""), (r"oxed\{(.*?)\}", "}"), (r"\$(.*?)\$", ""))
+)
+
+
+def _up_to_last(text: str, end: str) -> int:
+    """The length of the prefix of ``text`` through the last ``end`` (0 when absent; the whole text for '')."""
+    if not end:
+        return len(text)
+    at = text.rfind(end)
+    return at + len(end) if at >= 0 else 0
+
+
+def _oc_unwrap_boxed(s: str) -> str:
+    r"""``re.sub(r'\\boxed\{(.*)\}', r'\1', s)`` on a text without newlines, in linear time.
+
+    The greedy match runs from the first ``\boxed{`` to the last ``}`` after it,
+    and is the only match.
+    """
+    close = s.rfind("}")
+    start = s.find("\\boxed{")
+    if start < 0 or start + len("\\boxed{") > close:
+        return s
+    return s[:start] + s[start + len("\\boxed{") : close] + s[close + 1 :]
+_OC_FRAC = re.compile(r"frac([^{])(.)")
+_OC_SQRT = re.compile(r"sqrt([^{])")
+_OC_DOUBLE_BRACE = re.compile(r"^\{(.*)\}$")
+_OC_STATED = re.compile("final answer|answer is")
+_OC_GSM8K_NUMBER = re.compile(r"-?\d+\.\d+|-?\d+")
+
+
+def normalize_final_answer(final_answer: str) -> str:
+    """OpenCompass 0.5.4's normalization of a MATH final answer, exactly.
+
+    In order: a fixed list of plain replacements and removals (``'an '``,
+    ``'a '`` and every space removed, unit words such as ``'ft'`` or
+    ``'students'`` deleted wherever they occur), ``\\text{…}``,
+    ``\\textbf{…}``, ``\\overline{…}`` and ``\\boxed{…}`` unwrapped, the text
+    after the last ``finalansweris``/``answeris`` kept, the last ``oxed{…}``
+    and ``$…$`` contents kept, ``\\frac``/``\\sqrt`` shorthand expanded,
+    ``$`` removed, commas removed from a run of digits.
+
+    OpenCompass bugs reproduced: replacements and removals work on
+    substrings, not words: ``'\\left('`` becomes ``'<('`` (``\\le``→``<``,
+    then ``'ft'`` removed) while ``\\right`` stays, ``'left'`` becomes
+    ``'le'``, ``'Banana split'`` becomes ``'Banansplit'`` (an article ``'a '``
+    inside a word); ``\\boxed{…}`` is unwrapped greedily up to the last
+    ``}``; ``'rac'`` is rewritten ``'\\frac'`` whenever ``\\frac`` is absent,
+    so ``\\dfrac12`` becomes ``\\df\\frac{1}{2}``; the comma rule uses
+    :meth:`str.isdigit`, which accepts superscripts such as ``'²'``.  See :func:`normalize_math_answer`
+    for assay's corrected normalization.
+
+    >>> normalize_final_answer('The final answer is $1,000$ dollars')
+    '1000'
+    >>> normalize_final_answer('x = \\\\dfrac12')
+    'x=\\\\df\\\\frac{1}{2}'
+    """
+    s = as_text(final_answer)
+    for old, new in _OC_REPLACE:
+        s = s.replace(old, new)
+    for old in _OC_DROP:
+        s = s.replace(old, "")
+    # Each pattern is applied to the prefix through the last text that can end a
+    # match of it: the same matches, and no quadratic search from the starts
+    # beyond it that can never match.
+    for pattern, end in _OC_UNWRAP:
+        cut = _up_to_last(s, end)
+        s = pattern.sub(r"\1", s[:cut]) + s[cut:]
+    s = _oc_unwrap_boxed(s)
+    for pattern, end in _OC_LAST_CAPTURE:
+        found = pattern.findall(s[: _up_to_last(s, end)])
+        if found:
+            s = found[-1]
+    s = s.strip()
+    if "rac" in s and "\\frac" not in s:
+        s = s.replace("rac", "\\frac")
+    s = _OC_FRAC.sub(r"frac{\1}{\2}", s)
+    s = _OC_SQRT.sub(r"sqrt{\1}", s)
+    s = s.replace("$", "")
+    if s.replace(",", "").isdigit():
+        s = s.replace(",", "")
+    return s
+
+
+def _oc_last_boxed(text: str) -> str | None:
+    """The last ``\\boxed`` (else ``\\fbox``) command through its balancing ``}``, as OpenCompass finds it."""
+    start = text.rfind("\\boxed")
+    if start < 0:
+        start = text.rfind("\\fbox")
+        if start < 0:
+            return None
+    depth = 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return None
+
+
+def extract_boxed_answer(pred_str: str, strip_double_curly_brace: bool = False) -> str | None:
+    """OpenCompass 0.5.4's ``\\boxed{…}`` content, exactly; ``None`` when there is none.
+
+    Only the *last* ``\\boxed`` of the text is looked at (``\\fbox`` only when
+    there is no ``\\boxed`` at all); its content runs to the brace that
+    balances the count started at that command.
+
+    OpenCompass bugs reproduced: an unclosed last box gives ``None`` even when
+    an earlier box is complete; ``\\boxed {5}`` (a space) and any ``\\fbox``
+    give ``None``; braces are counted without regard to ``\\{``; with
+    ``strip_double_curly_brace``, ``{a}+{b}`` loses its first and last brace
+    (``a}+{b``), as the check is only that the content starts with ``{`` and
+    ends with ``}``.  :func:`last_boxed_content` is assay's corrected reader.
+
+    >>> extract_boxed_answer('so \\\\boxed{1} or \\\\boxed{\\\\frac{1}{2}}')
+    '\\\\frac{1}{2}'
+    >>> extract_boxed_answer('\\\\boxed{{a}+{b}}', strip_double_curly_brace=True)
+    'a}+{b'
+    >>> extract_boxed_answer('\\\\boxed{5} then \\\\boxed{') is None
+    True
+    """
+    boxed = _oc_last_boxed(as_text(pred_str))
+    if boxed is None or not boxed.startswith("\\boxed{") or not boxed.endswith("}"):
+        return None
+    answer = boxed[len("\\boxed{") : -1]
+    if strip_double_curly_brace:
+        match = _OC_DOUBLE_BRACE.match(answer)
+        if match:
+            answer = match.group(1)
+    return answer
+
+
+@TEXT_POSTPROCESSORS.register_module(["math_postprocess"])
+@deterministic
+def math_postprocess(text: str) -> str:
+    """OpenCompass 0.5.4's ``math_postprocess`` (v1), exactly.
+
+    The text is cut at every ``.``; the first piece containing "final
+    answer" (any case) goes through :func:`normalize_final_answer`; without
+    one, the first piece does.
+
+    OpenCompass bugs reproduced: decimal points cut too (``'The final answer
+    is 3.5'`` gives ``'3'``); ``\\boxed{}`` is ignored unless it is in the
+    chosen piece; a reply without "final answer" gives its normalized first
+    sentence, never a no-answer value.
+
+    >>> math_postprocess('We add. The final answer is 3.5')
+    '3'
+    >>> math_postprocess('It is $x=2$. Done')
+    'x=2'
+    """
+    pieces = as_text(text).split(".")
+    for piece in pieces:
+        if "final answer" in piece.lower():
+            return normalize_final_answer(piece)
+    return normalize_final_answer(pieces[0])
+
+
 @TEXT_POSTPROCESSORS.register_module(["math_postprocess_v2"])
 @deterministic
 def math_postprocess_v2(text: str) -> str:
-    """The final answer of a math solution: the last ``\\boxed{…}``, else a stated final answer.
+    """OpenCompass 0.5.4's ``math_postprocess_v2``, exactly.
+
+    1. :func:`extract_boxed_answer` with doubled braces stripped, when it is
+       not empty;
+    2. else the first ``.``-separated piece saying "final answer" or "answer
+       is" (any case), through :func:`normalize_final_answer`;
+    3. else the first piece, normalized.
+
+    OpenCompass bugs reproduced: those of :func:`extract_boxed_answer` (an
+    unclosed last box hides an earlier complete one); decimal points cut
+    the text (``'The answer is 3.5'`` gives ``'3'``); a reply with no answer
+    at all gives its normalized first sentence (``'Answer:B'`` from
+    ``'Answer: B'``), never a no-answer value.  :func:`math_answer_extract`
+    (``assay-math``) is the corrected extractor.
+
+    >>> math_postprocess_v2('Thus $x=\\\\boxed{\\\\frac{3}{4}}$.')
+    '\\\\frac{3}{4}'
+    >>> math_postprocess_v2('The answer is 3.5. Done')
+    '3'
+    >>> math_postprocess_v2('Answer: B')
+    'Answer:B'
+    """
+    text = as_text(text)
+    boxed = extract_boxed_answer(text, strip_double_curly_brace=True)
+    if boxed:
+        return boxed
+    pieces = text.split(".")
+    for piece in pieces:
+        if _OC_STATED.search(piece.lower()):
+            return normalize_final_answer(piece)
+    return normalize_final_answer(pieces[0])
+
+
+@TEXT_POSTPROCESSORS.register_module(["gsm8k", "gsm8k_postprocess"])
+@deterministic
+def gsm8k_postprocess(text: str) -> str:
+    """OpenCompass 0.5.4's GSM8K answer extraction, exactly: the last number before any ``Question:``.
+
+    Numbers are ``-?digits.digits`` or ``-?digits``; ``'NULL'`` when there is none.
+
+    OpenCompass bugs reproduced: thousands separators split a number, so
+    ``'$1,234'`` gives ``'234'``; ``'NULL'`` (not ``''``) when no number is
+    found; a trailing ``'5.'`` or ``'.5'`` reads as ``'5'``; any Unicode digit
+    counts.  :func:`gsm8k_extract` (``assay-gsm8k``) reads ``1,234`` as
+    ``1234``.
+
+    >>> gsm8k_postprocess('She pays 3 * 2 = 6 dollars, so $1,206 in total.')
+    '206'
+    >>> gsm8k_postprocess('The answer is 7.\\n\\nQuestion: what is 2+2?')
+    '7'
+    >>> gsm8k_postprocess('no number')
+    'NULL'
+    """
+    head = as_text(text).split("Question:")[0]
+    numbers = _OC_GSM8K_NUMBER.findall(head)
+    return numbers[-1] if numbers else "NULL"
+
+
+@TEXT_POSTPROCESSORS.register_module(["gsm8k_dataset", "gsm8k_dataset_postprocess"])
+@deterministic
+def gsm8k_dataset_postprocess(text: str) -> str:
+    """OpenCompass 0.5.4's GSM8K reference extraction: the text after the first ``'#### '``, commas removed.
+
+    As in OpenCompass, the text is taken up to a second ``'#### '`` if any
+    and is not stripped.  Where OpenCompass raises an ``IndexError`` (a
+    reference without ``'#### '``), assay returns the reference stripped,
+    commas removed, so every reference OpenCompass can read gives the same
+    answer and a bare one does not stop the run.
+
+    >>> gsm8k_dataset_postprocess('Natalia sold 48/2 = 24 clips.\\n#### 1,072')
+    '1072'
+    >>> gsm8k_dataset_postprocess(' 72 ')
+    '72'
+    """
+    body = as_text(text)
+    parts = body.split("#### ")
+    if len(parts) > 1:
+        return parts[1].replace(",", "")
+    return body.strip().replace(",", "")
+
+
+# -- assay's corrected extractors --------------------------------------------------------
+
+
+@TEXT_POSTPROCESSORS.register_module(["assay-math", "math_answer_extract"])
+@deterministic
+def math_answer_extract(text: str) -> str:
+    """The final answer of a math solution: the last ``\\boxed{…}``, else a stated final answer, else ``''``.
+
+    assay's corrected counterpart of :func:`math_postprocess_v2` (opt in with
+    ``dict(type='assay-math')``):
 
     1. The content of the last complete ``\\boxed{…}`` (see
        :func:`last_boxed_content`), returned as written.
     2. Otherwise the first sentence saying "final answer" or "answer is": the
-       text after that phrase, through :func:`normalize_final_answer`.
+       text after that phrase, through :func:`normalize_math_answer`.
 
-    Returns ``''`` when neither is found.  Differences from OpenCompass 0.5.4:
-    sentences are split at periods that are not decimal points (OpenCompass
-    splits ``'The final answer is 3.5'`` into ``'…is 3'`` and ``'5'``); only
-    the text after the phrase is normalized; and a reply with no answer gives
-    ``''`` instead of the normalized first sentence.
+    Returns ``''`` when neither is found.  Corrections: sentences are split at
+    periods that are not decimal points (``math_postprocess_v2`` reads ``'The
+    final answer is 3.5'`` as ``'3'``); an unclosed last box does not hide an
+    earlier complete one; only the text after the phrase is normalized; and a
+    reply with no answer gives ``''`` instead of its normalized first sentence.
 
-    >>> math_postprocess_v2(r'Thus $x=\\boxed{\\frac{3}{4}}$.')
+    >>> math_answer_extract(r'Thus $x=\\boxed{\\frac{3}{4}}$.')
     '\\\\frac{3}{4}'
-    >>> math_postprocess_v2('The final answer is 3.5. Done')
+    >>> math_answer_extract('The final answer is 3.5. Done')
     '3.5'
-    >>> math_postprocess_v2('I could not solve it.')
+    >>> math_answer_extract('I could not solve it.')
     ''
     """
     text = as_text(text)
@@ -185,48 +483,30 @@ def math_postprocess_v2(text: str) -> str:
         if not matches:
             continue
         tail = sentence[matches[-1].end() :].lstrip(" :：")
-        normalized = normalize_final_answer(tail)
+        normalized = normalize_math_answer(tail)
         if normalized:
             return normalized
     return ""
 
 
-@TEXT_POSTPROCESSORS.register_module(["gsm8k", "gsm8k_postprocess"])
+@TEXT_POSTPROCESSORS.register_module(["assay-gsm8k", "gsm8k_extract"])
 @deterministic
-def gsm8k_postprocess(text: str) -> str:
+def gsm8k_extract(text: str) -> str:
     """The last number of a GSM8K-style reply, without thousands separators, or ``''``.
 
-    Text from the first ``Question:`` on (a base model continuing with the
-    next few-shot question) is ignored.  ``1,234`` is read as one number
-    (OpenCompass reads ``234``); OpenCompass returns ``'NULL'`` when there is
-    no number, assay ``''``.
+    assay's corrected counterpart of :func:`gsm8k_postprocess` (opt in with
+    ``dict(type='assay-gsm8k')``).  Text from the first ``Question:`` on (a
+    base model continuing with the next few-shot question) is ignored.
+    Corrections: ``1,234`` is read as one number (``gsm8k_postprocess`` reads
+    ``234``), and no number gives ``''`` rather than ``'NULL'``.
 
-    >>> gsm8k_postprocess('She pays 3 * 2 = 6 dollars, so $1,206 in total.')
+    >>> gsm8k_extract('She pays 3 * 2 = 6 dollars, so $1,206 in total.')
     '1206'
-    >>> gsm8k_postprocess('The answer is 7.\\n\\nQuestion: what is 2+2?')
+    >>> gsm8k_extract('The answer is 7.\\n\\nQuestion: what is 2+2?')
     '7'
-    >>> gsm8k_postprocess('no number')
+    >>> gsm8k_extract('no number')
     ''
     """
     head = _QUESTION.split(as_text(text), maxsplit=1)[0]
     numbers = _NUMBER.findall(head)
     return numbers[-1].replace(",", "") if numbers else ""
-
-
-@TEXT_POSTPROCESSORS.register_module(["gsm8k_dataset", "gsm8k_dataset_postprocess"])
-@deterministic
-def gsm8k_dataset_postprocess(text: str) -> str:
-    """The reference answer of a GSM8K solution: the text after the last ``####``, commas removed.
-
-    A reference without ``####`` (already a bare answer) is returned stripped,
-    commas removed; OpenCompass raises an IndexError on it.
-
-    >>> gsm8k_dataset_postprocess('Natalia sold 48/2 = 24 clips.\\n#### 1,072')
-    '1072'
-    >>> gsm8k_dataset_postprocess(' 72 ')
-    '72'
-    """
-    body = as_text(text)
-    if "####" in body:
-        body = body.rsplit("####", 1)[-1]
-    return body.strip().replace(",", "")

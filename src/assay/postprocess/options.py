@@ -2,6 +2,13 @@
 
 ``options`` is the string of option characters, e.g. ``'ABCD'``; ``''`` means
 no option was found.
+
+Functions under OpenCompass's names (:func:`first_option_postprocess`,
+:func:`last_option_postprocess`, :func:`first_capital_postprocess_multi`,
+:func:`multiple_select_postprocess`) compute exactly what OpenCompass 0.5.4
+computes, bugs included.  assay's corrected extractors
+(:func:`first_option_extract`, registered as ``assay-first-option``;
+:func:`option_run_extract`, ``assay-first-capital-multi``) are opt-in.
 """
 
 from __future__ import annotations
@@ -17,13 +24,16 @@ from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = [
     "first_capital_postprocess_multi",
+    "first_option_extract",
     "first_option_postprocess",
     "last_option_postprocess",
     "multiple_select_postprocess",
+    "oc_option_patterns",
     "option_patterns",
+    "option_run_extract",
 ]
 
-# The cascade of ``first_option_postprocess``, strongest evidence first.  ``{o}``
+# The cascade of ``first_option_extract``, strongest evidence first.  ``{o}``
 # stands for the option character class.  Each pattern captures the answer in
 # group 1; a capture may hold more than one character (the free-capture forms),
 # and then its first option character (in text order) is the answer.
@@ -170,7 +180,7 @@ def _fold(text: str) -> str:
 
 @lru_cache(maxsize=128)
 def option_patterns(options: str, cushion: bool = True) -> tuple[tuple[re.Pattern[str], bool], ...]:
-    """The compiled cascade used by :func:`first_option_postprocess`: ``(pattern, searched in the tail only)``.
+    """The compiled cascade used by :func:`first_option_extract`: ``(pattern, searched in the tail only)``.
 
     Compiled once per ``(options, cushion)`` and cached.
 
@@ -238,10 +248,13 @@ def _match_at_words(pattern: re.Pattern[str], body: str, low: str, words: tuple[
     return best
 
 
-@TEXT_POSTPROCESSORS.register_module(["first_option_postprocess"])
+@TEXT_POSTPROCESSORS.register_module(["assay-first-option", "first_option_extract"])
 @deterministic
-def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = True) -> str:
+def first_option_extract(text: str, options: str = "ABCD", cushion: bool = True) -> str:
     """The option a reply chose, found by an ordered cascade of Chinese and English patterns.
+
+    assay's corrected counterpart of :func:`first_option_postprocess` (opt in
+    with ``dict(type='assay-first-option', options='ABCD')``).
 
     The stripped text is searched with each pattern in turn; for the first
     pattern that matches, the first option character in its capture is the
@@ -264,7 +277,7 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     10. a numbered line ``1. X``;
     11. with ``cushion`` (default): ``X:``, then the first option character anywhere.
 
-    Differences from OpenCompass 0.5.4, each a fix: every pattern is its own
+    Corrections of OpenCompass 0.5.4's cascade: every pattern is its own
     entry (OpenCompass silently concatenates two patterns through a missing
     comma, so ``'只有选项B是对的'`` is only found through the cushion); the
     standalone-letter pattern works anywhere in the text, not only at its
@@ -276,13 +289,13 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
 
     Returns ``''`` when no option is found (or ``options`` is empty).
 
-    >>> first_option_postprocess('答案是 B', 'ABCD')
+    >>> first_option_extract('答案是 B', 'ABCD')
     'B'
-    >>> first_option_postprocess('Let us think. The answer is (C).', 'ABCD')
+    >>> first_option_extract('Let us think. The answer is (C).', 'ABCD')
     'C'
-    >>> first_option_postprocess('只有选项B是对的', 'ABCD', cushion=False)
+    >>> first_option_extract('只有选项B是对的', 'ABCD', cushion=False)
     'B'
-    >>> first_option_postprocess('no idea', 'ABCD', cushion=False)
+    >>> first_option_extract('no idea', 'ABCD', cushion=False)
     ''
     """
     if not options:
@@ -340,23 +353,263 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     return ""
 
 
+# -- OpenCompass 0.5.4's first_option_postprocess, exactly --------------------------------
+#
+# OpenCompass's patterns, in its order, as it builds them (``{o}`` is the option
+# string inserted into a character class as given; ``{{``/``}}`` are not
+# involved: the braces of ``boxed{…}`` are literal).  Two of its entries lack a
+# separating comma and are one pattern (the fourteenth).
+#
+# In front of each pattern: what every match of it holds, so the pattern is
+# searched only in a text that holds it (each condition is necessary, so the
+# answer is that of searching every pattern in turn; a hypothesis test checks
+# it against the plain cascade).  These gates are used only for options made of
+# letters and digits, where ``[{o}]`` matches exactly the option characters.
+#
+# * ``needs``: literals that all occur in every match;
+# * ``cjk``: every match holds a non-ASCII character (skipped for ASCII text);
+# * ``end``: the pattern ends with an option, optionally followed by one of
+#   ``.。$，,``, at the end of the (stripped) text; its matches are at most
+#   ``end`` characters long, so it is searched from that far before the end
+#   only (the same leftmost match: no match can start earlier);
+# * ``start``: only a match at the start of the text can give an answer (the
+#   standalone-letter pattern: elsewhere its group 1 is the whitespace before
+#   the letter, which holds no option);
+# * ``answer``: the word *answer* ignoring case (the pattern has ``(?i)``).
+
+
+class _OcEntry(NamedTuple):
+    template: str
+    needs: tuple[str, ...] = ()
+    cjk: bool = False
+    end: int = 0
+    start: bool = False
+    answer: bool = False
+
+
+_OC_CASCADE: tuple[_OcEntry, ...] = (
+    _OcEntry(r"答案是?\s*([{o}])", ("答案",), cjk=True),
+    _OcEntry(r"答案是?\s*：\s*([{o}])", ("答案", "："), cjk=True),
+    _OcEntry(r"答案是?\s*:\s*([{o}])", ("答案", ":"), cjk=True),
+    _OcEntry(r"答案选项应?该?是\s*([{o}])", ("答案选项",), cjk=True),
+    _OcEntry(r"答案选项应?该?为\s*([{o}])", ("答案选项",), cjk=True),
+    _OcEntry(r"答案应该?是\s*([{o}])", ("答案应",), cjk=True),
+    _OcEntry(r"答案应该?选\s*([{o}])", ("答案应",), cjk=True),
+    _OcEntry(r"答案选项为?\s*：\s*([{o}])", ("答案选项", "："), cjk=True),
+    _OcEntry(r"答案选项为?\s+\(?\*?\*?([{o}])\*?\*?\)?", ("答案选项",), cjk=True),
+    _OcEntry(r"答案选项是?\s*:\s*([{o}])", ("答案选项", ":"), cjk=True),
+    _OcEntry(r"答案为\s*([{o}])", ("答案为",), cjk=True),
+    _OcEntry(r"答案选\s*([{o}])", ("答案选",), cjk=True),
+    _OcEntry(r"选择?\s*([{o}])", ("选",), cjk=True),
+    _OcEntry(r"故选?\s*([{o}])只有选?项?\s?([{o}])\s?是?对", ("故", "只有", "对"), cjk=True),
+    _OcEntry(r"只有选?项?\s?([{o}])\s?是?错", ("只有", "错"), cjk=True),
+    _OcEntry(r"只有选?项?\s?([{o}])\s?不?正确", ("只有", "正确"), cjk=True),
+    _OcEntry(r"只有选?项?\s?([{o}])\s?错误", ("只有", "错误"), cjk=True),
+    _OcEntry(r"说法不?对选?项?的?是\s?([{o}])", ("说法", "对", "是"), cjk=True),
+    _OcEntry(r"说法不?正确选?项?的?是\s?([{o}])", ("说法", "正确", "是"), cjk=True),
+    _OcEntry(r"说法错误选?项?的?是\s?([{o}])", ("说法错误", "是"), cjk=True),
+    _OcEntry(r"([{o}])\s?是正确的", ("是正确的",), cjk=True),
+    _OcEntry(r"([{o}])\s?是正确答案", ("是正确答案",), cjk=True),
+    _OcEntry(r"选项\s?([{o}])\s?正确", ("选项", "正确"), cjk=True),
+    _OcEntry(r"所以答\s?([{o}])", ("所以答",), cjk=True),
+    _OcEntry(r"所以\s?([{o}][.。$]?$)", ("所以",), cjk=True, end=5),
+    _OcEntry(r"所有\s?([{o}][.。$]?$)", ("所有",), cjk=True, end=5),
+    _OcEntry(r"[\s，：:,]([{o}])[。，,\.]?$", end=3),
+    _OcEntry(r"[\s，,：:][故即]([{o}])[。\.]?$", cjk=True, end=4),
+    _OcEntry(r"[\s，,：:]因此([{o}])[。\.]?$", ("因此",), cjk=True, end=5),
+    _OcEntry(r"[是为。]\s?([{o}])[。\.]?$", cjk=True, end=4),
+    _OcEntry(r"因此\s?([{o}])[。\.]?$", ("因此",), cjk=True, end=5),
+    _OcEntry(r"显然\s?([{o}])[。\.]?$", ("显然",), cjk=True, end=5),
+    _OcEntry(r"答案是\s?(\S+)(?:。|$)", ("答案是",), cjk=True),
+    _OcEntry(r"答案应该是\s?(\S+)(?:。|$)", ("答案应该是",), cjk=True),
+    _OcEntry(r"答案为\s?(\S+)(?:。|$)", ("答案为",), cjk=True),
+    _OcEntry(r"(?i)ANSWER\s*:\s*([{o}])", (":",), answer=True),
+    _OcEntry(r"[Tt]he answer is:?\s+\(?([{o}])\)?", ("he answer is",)),
+    _OcEntry(r"[Tt]he answer is:?\s+\(?\*?\*?([{o}])\*?\*?\)?", ("he answer is",)),
+    _OcEntry(r"[Tt]he answer is option:?\s+\(?([{o}])\)?", ("he answer is option",)),
+    _OcEntry(r"[Tt]he correct answer is:?\s+\(?([{o}])\)?", ("he correct answer is",)),
+    _OcEntry(r"[Tt]he correct answer is option:?\s+\(?([{o}])\)?", ("he correct answer is option",)),
+    _OcEntry(r"[Tt]he correct answer is:?.*?boxed{([{o}])}", ("he correct answer is", "boxed{")),
+    _OcEntry(r"[Tt]he correct option is:?.*?boxed{([{o}])}", ("he correct option is", "boxed{")),
+    _OcEntry(r"[Tt]he correct answer option is:?.*?boxed{([{o}])}", ("he correct answer option is", "boxed{")),
+    _OcEntry(r"[Tt]he answer to the question is:?\s+\(?([{o}])\)?", ("he answer to the question is",)),
+    _OcEntry(r"^选项\s?([{o}])", ("选项",), cjk=True),
+    _OcEntry(r"^([{o}])\s?选?项", ("项",), cjk=True),
+    _OcEntry(r"(\s|^)[{o}][\s。，,：:\.$]", start=True),
+    _OcEntry(r"1.\s?(.*?)$", ("1",)),
+    _OcEntry(r"1.\s?([{o}])[.。$]?$", ("1",)),
+)
+_OC_CUSHION: tuple[_OcEntry, ...] = (
+    _OcEntry(r"([{o}]):", (":",)),
+    _OcEntry(r"([{o}])"),
+)
+_OC_END_MARKS = ".。$，,"
+
+
+@lru_cache(maxsize=128)
+def oc_option_patterns(options: str, cushion: bool = True) -> tuple[re.Pattern[str], ...]:
+    """OpenCompass 0.5.4's ``first_option_postprocess`` cascade for ``options``, compiled once (DOTALL).
+
+    The options are put into character classes as given, as OpenCompass does;
+    options that make a class invalid (such as ``''``) raise :class:`re.error`.
+
+    >>> len(oc_option_patterns('ABCD', cushion=True)) - len(oc_option_patterns('ABCD', cushion=False))
+    2
+    """
+    entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
+    return tuple(re.compile(e.template.replace("{o}", options), re.DOTALL) for e in entries)
+
+
+#: A gated OpenCompass pattern: ``(pattern, characters of needs, needs, end, start, answer)``.
+_OcStep = tuple[re.Pattern[str], frozenset[str], tuple[str, ...], int, bool, bool]
+
+
+@lru_cache(maxsize=128)
+def _oc_plans(options: str, cushion: bool) -> tuple[tuple[_OcStep, ...], tuple[_OcStep, ...]]:
+    """The gated cascade for a text that is not ASCII, and for one that is."""
+    entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
+    steps = [
+        (e, (pattern, frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
+        for e, pattern in zip(entries, oc_option_patterns(options, cushion))
+    ]
+    return tuple(step for _e, step in steps), tuple(step for e, step in steps if not e.cjk)
+
+
+def _oc_answer(match: re.Match[str], options: str) -> str:
+    """OpenCompass's reading of a match: group 1 (the whole match when it is empty), then the first option, in options order, it holds."""
+    captured = match.group(1)
+    outputs = captured if captured else match.group(0)
+    for option in options:
+        if option in outputs:
+            return option
+    return ""
+
+
+def _oc_plain(body: str, options: str, cushion: bool) -> str:
+    """The cascade without gates, for options that are not all letters and digits."""
+    for pattern in oc_option_patterns(options, cushion):
+        match = pattern.search(body)
+        if match is not None:
+            answer = _oc_answer(match, options)
+            if answer:
+                return answer
+    return ""
+
+
+@TEXT_POSTPROCESSORS.register_module(["first_option_postprocess"])
+@deterministic
+def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = True) -> str:
+    """OpenCompass 0.5.4's ``first_option_postprocess``, exactly: the first pattern of its cascade that yields an option.
+
+    The stripped text is searched with each of OpenCompass's 50 patterns in
+    turn (Chinese answer statements, "the answer is X", a standalone letter,
+    a numbered line, then with ``cushion`` ``X:`` and any option character);
+    for the first match whose capture (or whole match, when the capture is
+    empty) holds an option, the first option *in options order* it holds is
+    the answer.  Checks in front of the patterns only skip those that cannot
+    match (see the module source); the answer is the same.
+
+    OpenCompass bugs reproduced:
+
+    * two patterns are glued by a missing comma, so ``'只有选项B是对的'``
+      gives ``''`` without the cushion;
+    * the standalone-letter pattern answers only at the very start of the
+      text (elsewhere its capture is the whitespace before the letter);
+    * ``1.`` is "1 and any character", and it captures the rest of the text:
+      any reply with a ``1`` not at its end answers with the first option (in
+      options order) that appears anywhere after it;
+    * free captures after ``答案是`` answer in options order (``'答案是(DA)'``
+      gives ``'A'``);
+    * end-of-text patterns come before the English statements, so ``'The
+      answer is B, not A'`` gives ``'A'``;
+    * the cushion takes any option character, also inside a word:
+      ``'Dolphin (C)'`` gives ``'D'``; without the cushion a bare ``'B'``
+      gives ``''``;
+    * ``(?i)ANSWER`` also makes the option class ignore case, so ``'Answer:
+      b'`` is looked at and passed over.
+
+    :func:`first_option_extract` (``assay-first-option``) is the corrected
+    cascade.  Empty ``options`` gives ``''`` (OpenCompass raises).
+
+    >>> first_option_postprocess('答案是 B', 'ABCD')
+    'B'
+    >>> first_option_postprocess('Dolphin (C)', 'ABCD')
+    'D'
+    >>> first_option_postprocess('The answer is B, not A', 'ABCD')
+    'A'
+    >>> first_option_postprocess('B', 'ABCD', cushion=False)
+    ''
+    """
+    if not options:
+        return ""
+    body = (text if type(text) is str else as_text(text)).strip()
+    if not body:
+        return ""
+    if not options.isalnum():
+        return _oc_plain(body, options, cushion)
+    if len(body) == 1:  # only the last cushion pattern matches a single character
+        return body if cushion and body in options else ""
+    is_ascii = body.isascii()
+    plan = _oc_plans(options, cushion)[is_ascii]
+    ends_in_option: bool | None = None
+    has_answer: bool | None = None
+    # The characters of a long text, found once: a literal with a character not
+    # among them is not in the text, which is quicker to tell than to search.
+    present = frozenset(body) if len(body) > 64 else None
+    for pattern, need_chars, needs, end, start, answer in plan:
+        if needs:
+            if present is not None and not need_chars <= present:
+                continue
+            for literal in needs:
+                if literal not in body:
+                    break
+            else:
+                literal = ""
+            if literal:
+                continue
+        if end:
+            if ends_in_option is None:
+                last = body[-1]
+                ends_in_option = last in options or (last in _OC_END_MARKS and body[-2] in options)
+            if not ends_in_option:
+                continue
+        if start and body[0] not in options:
+            continue
+        if answer:
+            if has_answer is None:
+                has_answer = "answer" in (body.lower() if is_ascii else _fold(body))
+            if not has_answer:
+                continue
+        match = pattern.search(body, len(body) - end) if end and len(body) > end else pattern.search(body)
+        if match is not None:
+            found = _oc_answer(match, options)
+            if found:
+                return found
+    return ""
+
+
 @TEXT_POSTPROCESSORS.register_module(["last_option_postprocess"])
 @deterministic
 def last_option_postprocess(text: str, options: str = "ABCD") -> str:
-    """The last option character occurring anywhere in the text, or ``''``.
+    """The last option character occurring anywhere in the text, or ``''``, as in OpenCompass 0.5.4.
 
     Any occurrence counts, also inside words (``'B. Done'`` gives ``'D'``):
-    use it on replies that end with their answer.
+    use it on replies that end with their answer.  The options are put into a
+    character class as given, as OpenCompass does.  Empty ``options`` gives
+    ``''`` (OpenCompass raises).
 
     >>> last_option_postprocess('A then C then B', 'ABCD')
     'B'
     """
     if not options:
         return ""
-    for ch in reversed(as_text(text)):
-        if ch in options:
-            return ch
-    return ""
+    found = _option_class_pattern(options).findall(as_text(text))
+    return found[-1] if found else ""
+
+
+@lru_cache(maxsize=32)
+def _option_class_pattern(options: str) -> re.Pattern[str]:
+    return re.compile(f"([{options}])")
 
 
 @lru_cache(maxsize=32)
@@ -364,18 +617,39 @@ def _option_run(options: str) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z])([" + option_class(options) + r"]+)(?![A-Za-z])")
 
 
+_CAPITAL_RUN = re.compile(r"([A-D]+)")
+
+
 @TEXT_POSTPROCESSORS.register_module(["first-capital-multi", "first_capital_postprocess_multi"])
 @deterministic
-def first_capital_postprocess_multi(text: str, options: str = "ABCD") -> str:
-    """The first standalone run of option letters (a multiple-answer choice), or ``''``.
+def first_capital_postprocess_multi(text: str) -> str:
+    """The first run of the letters ``A``–``D`` anywhere in the text, or ``''``, as in OpenCompass 0.5.4.
 
-    The run must not be part of a longer word: OpenCompass takes the first run
-    of ``[A-D]`` anywhere, so ``'Answer: BD'`` gives ``'A'`` (from *Answer*);
-    here it gives ``'BD'``.  Letters are kept in the order written.
+    OpenCompass bug reproduced: the run may be part of a word, so ``'Answer:
+    BD'`` gives ``'A'`` (from *Answer*).  :func:`option_run_extract`
+    (``assay-first-capital-multi``) takes a standalone run of given options.
 
     >>> first_capital_postprocess_multi('Answer: BD')
-    'BD'
+    'A'
     >>> first_capital_postprocess_multi('none of them')
+    ''
+    """
+    match = _CAPITAL_RUN.search(as_text(text))
+    return match.group(1) if match else ""
+
+
+@TEXT_POSTPROCESSORS.register_module(["assay-first-capital-multi", "option_run_extract"])
+@deterministic
+def option_run_extract(text: str, options: str = "ABCD") -> str:
+    """The first standalone run of option letters (a multiple-answer choice), or ``''``.
+
+    assay's corrected counterpart of :func:`first_capital_postprocess_multi`:
+    the run must not be part of a longer word, and ``options`` says which
+    letters count.  Letters are kept in the order written.
+
+    >>> option_run_extract('Answer: BD')
+    'BD'
+    >>> option_run_extract('none of them')
     ''
     """
     if not options:
@@ -387,7 +661,7 @@ def first_capital_postprocess_multi(text: str, options: str = "ABCD") -> str:
 @TEXT_POSTPROCESSORS.register_module(["multiple-select", "multiple_select_postprocess"])
 @deterministic
 def multiple_select_postprocess(text: str) -> str:
-    """Every distinct uppercase letter of the text, sorted, or ``''``.
+    """Every distinct uppercase letter of the text, sorted, or ``''`` (as in OpenCompass 0.5.4).
 
     >>> multiple_select_postprocess('bA D C')
     'ACD'

@@ -241,7 +241,11 @@ def group_stats(
                 if how == "std":
                     sim = matrix.std(axis=0)
                 elif how == "harmonic_mean":
-                    sim = np.where((matrix > 0).all(axis=0), len(parts) / (1.0 / matrix).sum(axis=0), np.nan)
+                    # the summary's rule (OpenCompass's): a draw with a value ≤ 0 clamps every value to at least 1
+                    inverse = np.where(
+                        (matrix > 0).all(axis=0), (1.0 / matrix).sum(axis=0), (1.0 / np.maximum(matrix, 1)).sum(axis=0)
+                    )
+                    sim = len(parts) / inverse
                 elif how == "sum":
                     sim = (matrix * weights[:, None]).sum(axis=0)
                 else:

@@ -18,10 +18,12 @@ Behaviour where OpenCompass is silent or fragile:
   benchmarks).
 * The aggregation is chosen by ``std``/``sum``/``harmonic_mean``/``weights``;
   ``metric`` only renames the output.
-* ``harmonic_mean`` over a value ≤ 0 is undefined: the group becomes an error
-  for that model, naming the offending input (OpenCompass silently clamps
-  every value to at least 1).
-* Sums use :func:`math.fsum`, so an aggregate does not depend on subset order.
+
+The arithmetic is OpenCompass 0.5.4's, so that every cell prints as OpenCompass
+prints it (see :func:`aggregate`): sums run left to right in subset order (a
+weighted sum in the order of the ``weights`` dict), a mean is that sum divided by
+the count, and ``harmonic_mean`` over a value ≤ 0 clamps every value to at
+least 1, with a warning.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 import difflib
 import logging
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -44,6 +46,7 @@ __all__ = [
     "SummaryGroup",
     "aggregate",
     "apply_groups",
+    "left_sum",
     "parse_summary_groups",
 ]
 
@@ -172,16 +175,17 @@ def _parse_group(cfg: Any, where: str, problems: list[str]) -> SummaryGroup | No
             problems.append(f"{label}: key {key!r} must be True or False, got {value!r}")
             value = False
         flags[key] = value
+    # OpenCompass accepts these and picks by precedence (std, sum, weights,
+    # harmonic_mean); so does assay, saying what it ignores.
     chosen = [k for k, v in flags.items() if v]
     if len(chosen) > 1:
-        problems.append(
-            f"{label}: keys {chosen!r} choose several aggregations; set only one of std, sum, harmonic_mean"
-        )
+        logger.warning("%s: keys %r choose several aggregations; %s is used, as OpenCompass does", label, chosen, chosen[0])
 
     weights = _parse_weights(cfg.get("weights"), subsets, label, problems)
     if weights and (flags["std"] or flags["harmonic_mean"]):
         which = "std" if flags["std"] else "harmonic_mean"
-        problems.append(f"{label}: key 'weights' has no effect with {which}=True; remove one of them")
+        used = "std" if flags["std"] else "the weighted average"
+        logger.warning("%s: keys 'weights' and %s=True are both set; %s is used, as OpenCompass does", label, which, used)
 
     transforms = _parse_transforms(cfg.get("transforms"), subsets, label, problems)
 
@@ -382,16 +386,48 @@ def parse_summary_groups(
     return [g for g in groups if g is not None]
 
 
-def aggregate(values: Sequence[float], how: Aggregation = "mean", weights: Sequence[float] | None = None) -> float:
-    """Aggregate input values.
+def left_sum(values: Iterable[float]) -> float:
+    """The sum of ``values`` added one by one from the left, starting from the integer 0.
 
-    ``mean`` (Σw·x/Σw with weights), ``sum`` (Σw·x with weights), ``std``
-    (population standard deviation) or ``harmonic_mean`` (n/Σ1/x).  Sums are
-    exact (:func:`math.fsum`), so the order of the inputs does not matter.
+    This is what OpenCompass's summarizer computes with the built-in ``sum`` on
+    Python 3.11; Python 3.12 made ``sum`` of floats compensated, and
+    :func:`math.fsum` is exact, and both print differently in the last decimal
+    now and then.
+
+    >>> left_sum([0.1, 0.2, 0.3])
+    0.6000000000000001
+    >>> left_sum([])
+    0
+    """
+    total: float = 0
+    for value in values:
+        total = total + value
+    return total
+
+
+def aggregate(
+    values: Sequence[float],
+    how: Aggregation = "mean",
+    weights: Sequence[float] | None = None,
+    weight_total: float | None = None,
+) -> float:
+    """Aggregate input values exactly as OpenCompass 0.5.4's summarizer does.
+
+    Every sum is :func:`left_sum` in the order given (OpenCompass: subset
+    order; for a weighted sum, the order of the ``weights`` dict, which the
+    caller gives).
+
+    * ``mean``: Σx/n; with ``weights``, Σw·x (terms with w = 0 skipped, so a
+      non-finite value with weight 0 cannot poison it) divided by
+      ``weight_total`` (OpenCompass divides by the sum of *all* the group's
+      weights; the sum of ``weights`` when not given);
+    * ``sum``: Σx, or Σw·x with weights;
+    * ``std``: the population standard deviation, √(Σ(x−m)²/n) with m = Σx/n;
+    * ``harmonic_mean``: n/Σ(1/x); when a value is ≤ 0, OpenCompass's clamp:
+      n/Σ(1/max(x, 1)) over *every* value, with a warning.
 
     Raises:
-        ValueError: no values, weights summing to zero, or a harmonic mean over
-            a value ≤ 0 (its index is in the message).
+        ValueError: no values, or weights summing to zero.
 
     >>> aggregate([60, 90])
     75.0
@@ -404,23 +440,22 @@ def aggregate(values: Sequence[float], how: Aggregation = "mean", weights: Seque
     if n == 0:
         raise ValueError("no values to aggregate")
     if how == "std":
-        mean = math.fsum(values) / n
-        return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / n)
+        mean = left_sum(values) / n
+        return math.sqrt(left_sum((v - mean) ** 2 for v in values) / n)
     if how == "harmonic_mean":
-        for i, v in enumerate(values):
-            if v <= 0:
-                raise ValueError(f"harmonic mean is undefined for a value ≤ 0 (input {i} is {v!r})")
-        return n / math.fsum(1.0 / v for v in values)
+        if any(v <= 0 for v in values):
+            logger.warning("harmonic mean over a value ≤ 0: every value is taken as at least 1, as OpenCompass does")
+            return n / left_sum(1 / max(v, 1) for v in values)
+        return n / left_sum(1 / v for v in values)
     if weights is not None:
-        # zero weights are skipped so that a non-finite value with weight 0 cannot poison the sum
-        numerator = math.fsum(v * w for v, w in zip(values, weights) if w != 0)
+        numerator = left_sum(v * w for v, w in zip(values, weights) if w != 0)
         if how == "sum":
             return numerator
-        total = math.fsum(weights)
+        total = left_sum(weights) if weight_total is None else weight_total
         if total == 0:
             raise ValueError("the weights of the inputs sum to zero")
         return numerator / total
-    total_values = math.fsum(values)
+    total_values = left_sum(values)
     return total_values if how == "sum" else total_values / n
 
 
@@ -467,10 +502,18 @@ def _plan(scores: Scores, group: SummaryGroup) -> dict[str, list[_Input]]:
         shared = [m for m in first if all(m in o for o in others) and m != group.metric]
         pairs = {m: [(a, m) for a in abbrs] for m in shared}
         pairs[group.metric] = [(a, scores.primary_metric(a)) for a in abbrs]
+    # An input listed twice counts once, at its first place (OpenCompass keys its scores by "abbr@metric").
     return {
-        out: [_Input(a, m, group.transform_for(a, m), group.weight_for(a, m)) for a, m in inputs]
+        out: [_Input(a, m, group.transform_for(a, m), group.weight_for(a, m)) for a, m in dict.fromkeys(inputs)]
         for out, inputs in pairs.items()
     }
+
+
+def _weight_place(group: SummaryGroup, inp: _Input) -> int:
+    """The place in the ``weights`` dict of the key that weighs ``inp``."""
+    keys = list(group.weights)
+    label = f"{inp.abbr}@{inp.metric}"
+    return keys.index(label) if label in group.weights else keys.index(inp.abbr)
 
 
 def _fail(scores: Scores, group: SummaryGroup, column: str, message: str) -> None:
@@ -495,11 +538,12 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
     if missing:
         _fail(scores, group, column, f"missing metrics: {missing!r}")
         return
-    weighted = bool(group.weights)
+    weighted = bool(group.weights) and group.aggregation in ("mean", "sum")
     result: dict[str, float] = {}
     for out_metric, inputs in plan.items():
         xs: list[float] = []
         ws: list[float] = []
+        places: list[int] = []
         for inp in inputs:
             x = model_values[inp.abbr][inp.metric]  # type: ignore[index]
             if inp.transform is not None:
@@ -514,8 +558,16 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
                     _fail(scores, group, column, f"weights give no weight to {inp.abbr}@{inp.metric}")
                     return
                 ws.append(inp.weight)
+                places.append(_weight_place(group, inp))
+        weight_total = None
+        if weighted:
+            # OpenCompass sums the weighted terms in the order of its weights dict
+            # and divides by the sum of all its weights.
+            order = sorted(range(len(xs)), key=places.__getitem__)
+            xs, ws = [xs[i] for i in order], [ws[i] for i in order]
+            weight_total = left_sum(group.weights.values())
         try:
-            value = aggregate(xs, group.aggregation, ws if weighted else None)
+            value = aggregate(xs, group.aggregation, ws if weighted else None, weight_total)
         except ValueError as exc:
             message = str(exc)
             if group.aggregation == "harmonic_mean" and "input " in message:
