@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def no_builtin_pairs(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test declares the pairs it needs; the built-in ones are put back afterwards."""
+    if "builtin_pairs" in request.keywords:
+        yield
+        return
+    from assay.postprocess.corrections import declare_correction, declared_corrections, withdraw_correction
+
+    saved = declared_corrections()
+    for name in saved:
+        withdraw_correction(name)
+    try:
+        yield
+    finally:
+        for name in declared_corrections():
+            withdraw_correction(name)
+        for c in saved.values():
+            declare_correction(c.official, c.corrected, options=c.options)
 
 
 @pytest.fixture

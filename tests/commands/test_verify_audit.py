@@ -13,6 +13,8 @@ from assay.cli import main
 from assay.postprocess.corrections import declare_correction, withdraw_correction
 from tests.tasks.test_extraction_audit import FIXED, RUN, _write_run
 
+pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
+
 
 @pytest.fixture
 def declared() -> Iterator[None]:

@@ -15,6 +15,20 @@ from assay.postprocess.corrections import (
 from assay.postprocess.math import gsm8k_postprocess
 from assay.tasks.audit import audit_plan
 
+pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
+
+
+@pytest.mark.builtin_pairs
+def test_every_corrected_counterpart_is_a_builtin_pair() -> None:
+    from assay.postprocess.counterparts import COUNTERPARTS
+
+    for name, entry in COUNTERPARTS.items():
+        c = correction_for(name)
+        assert c is not None and c.corrected == entry.corrected, name
+        # the options the counterpart understands carry over; the others are dropped
+        carried = c.corrected_config({"type": name, **{o: "x" for o in entry.options}, "unrelated": 1})
+        assert carried == {"type": entry.corrected, **{o: "x" for o in entry.options}}
+
 
 def test_a_pair_matches_every_name_of_the_official_function() -> None:
     c = declare_correction("gsm8k", "general_postprocess")

@@ -26,6 +26,8 @@ RUN = "RUN"
 #: the second model answers with bare numbers: both extractors read them alike
 PLAIN_REPLIES = list(REFERENCES)
 
+pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
+
 
 def _accuracy(answers: list[Any]) -> float:
     return 100 * sum(str(a) == r for a, r in zip(answers, REFERENCES)) / len(REFERENCES)

@@ -18,6 +18,8 @@ from assay.postprocess.options import first_option_postprocess
 from assay.registry import TEXT_POSTPROCESSORS
 from assay.results import META_KEY, read_result
 
+pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
+
 RUN = "RUN"
 FIXED = "tests-gsm8k-fixed"
 
@@ -96,6 +98,24 @@ def _result(tmp_path: Path, abbr: str = "gsm") -> dict[str, Any]:
 
 def _accuracy(answers: list[Any], refs: list[str]) -> float:
     return 100 * sum(str(a) == r for a, r in zip(answers, refs)) / len(refs)
+
+
+@pytest.mark.builtin_pairs
+def test_builtin_pairs_audit_opencompass_extractors_by_default(tmp_path: Path) -> None:
+    from assay.postprocess.math import gsm8k_extract
+
+    assert _eval(_write_run(tmp_path), tmp_path) == 0
+    result = _result(tmp_path)
+    official = [gsm8k_postprocess(r) for r in REPLIES]
+    corrected = [gsm8k_extract(r) for r in REPLIES]
+    differing = [i for i, (a, b) in enumerate(zip(official, corrected)) if a != b]
+    assert differing  # '1,234' is read as '234' by OpenCompass's extractor
+    assert result["accuracy"] == pytest.approx(_accuracy(official, REFERENCES))  # the official number stays
+    audit = result["extraction_audit"]
+    assert audit["corrections"][0]["official"] == "gsm8k_postprocess"
+    assert audit["corrections"][0]["corrected"] == "gsm8k_extract"
+    assert audit["samples"] == differing
+    assert audit["metrics"]["accuracy"] == pytest.approx(_accuracy(corrected, REFERENCES))
 
 
 @pytest.fixture

@@ -243,3 +243,26 @@ def correction_for(spec: Any) -> Correction | None:
 
 # -- built-in pairs ------------------------------------------------------------------------------
 # declare_correction('<OpenCompass-named postprocessor>', '<assay-named corrected one>', options=...)
+
+
+@dataclass(frozen=True)
+class _KeepOptions:
+    """An option mapping that passes on the named options and drops the others."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, options: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in options.items() if k in self.names}
+
+    def __repr__(self) -> str:
+        return f"keep options {list(self.names)}"
+
+
+def _declare_builtin_pairs() -> None:
+    from assay.postprocess.counterparts import COUNTERPARTS
+
+    for entry in COUNTERPARTS.values():
+        declare_correction(entry.opencompass, entry.corrected, options=_KeepOptions(entry.options))
+
+
+_declare_builtin_pairs()
