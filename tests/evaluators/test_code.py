@@ -220,7 +220,7 @@ def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeyp
     res = MBPPEvaluator(timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, [tests] * len(replies))
     for name, d in zip(names, res["details"]):
         assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
-        assert d["is_correct"] is (name == "gigabyte_stdout"), name
+        assert d["is_correct"] is (name == "flood_stdout"), name
         assert d["result"] == {"passed": "pass", "timeout": "timeout"}.get(d["outcome"], d["result"])
     assert res["details"][-1]["result"] == "pass"
     refs = [{"test_list_2": tests, "task_id": i} for i in range(len(replies))]
@@ -252,7 +252,7 @@ def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators
     server.settimeout(0.1)
     outside = tmp_path / "outside.txt"
     corpus = hostile_corpus(server.getsockname()[1], outside)
-    names = [n for n in corpus if n != "gigabyte_stdout"]  # output volume is not a containment question here
+    names = [n for n in corpus if n != "flood_stdout"]  # output volume is not a containment question here
 
     plus_file = tmp_path / "plus.jsonl"
     plus_file.write_text(json.dumps({
@@ -307,7 +307,7 @@ def test_hostile_programs_are_contained_inside_livecodebench_code_generation(tmp
     server.settimeout(0.1)
     outside = tmp_path / "outside.txt"
     corpus = hostile_corpus(server.getsockname()[1], outside)
-    names = [n for n in corpus if n != "gigabyte_stdout"]
+    names = [n for n in corpus if n != "flood_stdout"]
     main = "a, b = map(int, input().split())\nprint(add(a, b))\n"
     replies = ["```python\ndef add(a, b):\n" + corpus[n][0] + main + "```" for n in names]
     replies.append("```python\ndef add(a, b):\n" + GOOD + main + "```")
