@@ -265,17 +265,30 @@ def folder_table(outcomes: list[Outcome]) -> list[dict[str, object]]:
     return [{"folder": name, **row} for name, row in rows.items()]
 
 
+def opencompass_lacks(dotted: str) -> bool:
+    """Whether OpenCompass 0.5.4 itself does not define a name a config imports (so it cannot run there either)."""
+    from assay.config.compat import unavailable_message
+
+    return unavailable_message(dotted).startswith(f"{dotted}: neither assay nor OpenCompass")
+
+
+def _short(dotted: str) -> str:
+    return dotted.rsplit(".", 1)[-1] + (" [not in OpenCompass]" if opencompass_lacks(dotted) else "")
+
+
 def print_folders(table: list[dict[str, object]], verbose: bool) -> None:
     print(f"{'folder':18} {'files':>5} {'loaded':>6} {'runnable':>8} {'model':>5} {'not run':>7}  missing names (files)")
     totals = collections.Counter()
     for row in table:
-        missing = ", ".join(f"{n.rsplit('.', 1)[-1]} ({c})" for n, c in row["missing"].most_common())  # type: ignore[attr-defined]
+        missing = ", ".join(f"{_short(n)} ({c})" for n, c in row["missing"].most_common())  # type: ignore[attr-defined]
         print(f"{row['folder']:18} {row['files']:5} {row['loaded']:6} {row['runnable']:8} {row['needs_model']:5} {row['not_runnable']:7}  {missing}")
         totals.update({k: row[k] for k in ("files", "loaded", "runnable", "needs_model", "not_runnable")})  # type: ignore[misc]
         if verbose:
             for line in row["not_runnable_files"]:  # type: ignore[attr-defined]
                 print(f"    {line}")
     print(f"{'total':18} {totals['files']:5} {totals['loaded']:6} {totals['runnable']:8} {totals['needs_model']:5} {totals['not_runnable']:7}")
+    print("model: some task is evaluated by a model (LLM judge, model postprocessor); "
+          "[not in OpenCompass]: OpenCompass 0.5.4 does not define the name either")
 
 
 def main(argv: list[str] | None = None) -> int:
