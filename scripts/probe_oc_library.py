@@ -285,7 +285,9 @@ def print_folders(table: list[dict[str, object]], verbose: bool) -> None:
         totals.update({k: row[k] for k in ("files", "loaded", "runnable", "needs_model", "not_runnable")})  # type: ignore[misc]
         if verbose:
             for line in row["not_runnable_files"]:  # type: ignore[attr-defined]
-                print(f"    {line}")
+                print(f"    not runnable: {line}")
+            for line in row["model_files"]:  # type: ignore[attr-defined]
+                print(f"    model:        {line}")
     print(f"{'total':18} {totals['files']:5} {totals['loaded']:6} {totals['runnable']:8} {totals['needs_model']:5} {totals['not_runnable']:7}")
     print("model: some task is evaluated by a model (LLM judge, model postprocessor); "
           "[not in OpenCompass]: OpenCompass 0.5.4 does not define the name either")
