@@ -53,6 +53,8 @@ CASES: dict[str, tuple[str, str, dict[str, Any], dict[str, str]]] = {
     "math_500_gen": ("math/math_500_gen.py", "math_datasets", {}, {}),
     "math_0shot_gen_393424": ("math/math_0shot_gen_393424.py", "math_datasets", {}, {}),
     "math_gen_0957ff": ("math/math_gen_0957ff.py", "math_datasets", {}, {}),
+    "math_agent_gen_af2293": ("math/math_agent_gen_af2293.py", "math_datasets", {}, {}),
+    "math_intern_evaluator_gen_265cce": ("math/math_intern_evaluator_gen_265cce.py", "math_datasets", {}, {}),
     "aime2024_gen": ("aime2024/aime2024_gen.py", "aime2024_datasets", {}, {}),
     "aime2024_gen_6e39a4": ("aime2024/aime2024_gen_6e39a4.py", "aime2024_datasets", {}, {}),
     "IFEval_gen": ("IFEval/IFEval_gen.py", "ifeval_datasets", {}, {}),
