@@ -122,6 +122,25 @@ def math() -> None:
     replies = [r for *_, r in MATH]
     _predictions("math", prompts, replies, [s[s.index("\\boxed{") + 7 : s.rindex("}")] for _, s, _ in MATH])
     _predictions("math-500", prompts, replies, [s for _, s, _ in MATH])
+    # an agent's replies (MATHAgentEvaluator): the same replies, each with the steps of its tool calls
+    golds = [s[s.index("\\boxed{") + 7 : s.rindex("}")] for _, s, _ in MATH]
+    _predictions("math-agent", prompts, replies, golds)
+    agent = json.loads((PREDS / "math-agent.json").read_text(encoding="utf-8"))
+    for i, record in agent.items():
+        record["steps"] = MATH_AGENT_STEPS[int(i)]
+    _json(PREDS / "math-agent.json", agent)
+
+
+def _tool(text: str, errmsg: str | None = None) -> list[dict[str, Any]]:
+    return [{"type": "PythonInterpreter", "args": {"text": "print(...)"}, "result": {"text": text}, "errmsg": errmsg}]
+
+
+#: per MATH item: no tool call, a call whose result is right or wrong, a failing call, a call then another action
+MATH_AGENT_STEPS: list[list[dict[str, Any]]] = [
+    _tool("0.5"), [], _tool("1000"), _tool("0.1"), [], _tool("sqrt(2)", "NameError: name 'sqrt' is not defined"),
+    _tool("x**2 + 1"), [*_tool("12"), {"type": "FinishAction", "args": {}, "result": None, "errmsg": None}],
+    _tool("3/4"), _tool("7", "Timeout"), [], _tool("[0, 1)"),
+]
 
 
 AIME = [

@@ -69,6 +69,8 @@ class Outcome:
     tasks: int = 0
     #: dotted names of the components assay lacks, over every task
     missing: list[str] = field(default_factory=list)
+    #: why some task needs a model to evaluate (an LLM judge, a model postprocessor); empty: none does
+    model_uses: list[str] = field(default_factory=list)
 
     @property
     def runnable(self) -> bool:
@@ -133,6 +135,35 @@ models = [dict(abbr='probe-model', path='probe-model')]
 """
 
 
+#: Config keys whose presence in a task's ``eval_cfg`` means a model evaluates it.
+MODEL_KEYS = frozenset({"judge_cfg", "llm_evaluator", "model_postprocessor", "url", "api_url", "extract_url"})
+#: Component names (last dotted part, lower case) that call a model.
+MODEL_COMPONENTS = frozenset({"genericllmevaluator", "lmevaluator", "xfinder_postprocess",
+                              "navie_model_postprocess", "naive_model_postprocess", "gaokaomathevaluator"})
+
+
+def model_uses(dataset: dict[str, object]) -> list[str]:
+    """Why evaluating a dataset config needs a model: the judge keys and model-calling components of its ``eval_cfg``."""
+    found: list[str] = []
+
+    def walk(value: object, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k in MODEL_KEYS and v:
+                    found.append(f"{key}.{k}")
+                walk(v, f"{key}.{k}")
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, key)
+        elif key.endswith("type"):
+            name = value if isinstance(value, str) else getattr(value, "__name__", "")
+            if isinstance(name, str) and name.rsplit(".", 1)[-1].lower() in MODEL_COMPONENTS:
+                found.append(f"{key}={name.rsplit('.', 1)[-1]}")
+
+    walk(dataset.get("eval_cfg"), "eval_cfg")
+    return found
+
+
 def check_runnable(config: object, run_dir: Path) -> list[str]:
     """The dotted names of components assay lacks, over every task of a loaded config.
 
@@ -163,6 +194,7 @@ def probe(library: Path, modules: list[str], workdir: Path) -> list[Outcome]:
             config = load_config(wrapper)
             outcome.loaded = True
             outcome.tasks = len(config.datasets)
+            outcome.model_uses = [use for d in config.datasets if isinstance(d, dict) for use in model_uses(d)]
             outcome.missing = check_runnable(config, workdir / "run")
             outcome.planned = True
         except Exception as exc:  # every failure is counted and reported
@@ -195,22 +227,100 @@ def report(outcomes: list[Outcome], top: int) -> dict[str, object]:
     }
 
 
+def folder_of(module: str) -> str:
+    """The dataset folder of a library module: ``'gsm8k'`` for ``opencompass.configs.datasets.gsm8k.gsm8k_gen``."""
+    parts = module.split(".")
+    return parts[3] if len(parts) > 4 else ""
+
+
+def folder_table(outcomes: list[Outcome]) -> list[dict[str, object]]:
+    """Per folder: files, loaded, runnable (no model needed), needing a model, not runnable and the names missing.
+
+    A file *needs a model* when some task is evaluated by a model (an LLM
+    judge, a model postprocessor: :func:`model_uses`), whether or not assay
+    implements it or the file plans; the other loaded files are runnable or
+    not runnable.
+    """
+    rows: dict[str, dict[str, object]] = {}
+    for o in outcomes:
+        row = rows.setdefault(folder_of(o.module), {"files": 0, "loaded": 0, "runnable": 0, "needs_model": 0,
+                                                    "not_runnable": 0, "missing": collections.Counter(), "not_runnable_files": [],
+                                                    "model_files": []})
+        row["files"] += 1  # type: ignore[operator]
+        if not o.loaded:
+            row["not_runnable_files"].append(f"{o.module.rsplit('.', 1)[-1]} (does not load: {o.error})")  # type: ignore[attr-defined]
+            continue
+        row["loaded"] += 1  # type: ignore[operator]
+        if o.model_uses:
+            row["model_files"].append(f"{o.module.rsplit('.', 1)[-1]} ({', '.join(sorted(set(o.model_uses))[:3])})")  # type: ignore[attr-defined]
+        if o.model_uses:
+            row["needs_model"] += 1  # type: ignore[operator]
+        elif o.runnable:
+            row["runnable"] += 1  # type: ignore[operator]
+        else:
+            row["not_runnable"] += 1  # type: ignore[operator]
+            row["missing"].update(set(o.missing))  # type: ignore[attr-defined]
+            why = ", ".join(sorted(set(o.missing))) if o.planned else f"does not plan: {o.error}"
+            row["not_runnable_files"].append(f"{o.module.rsplit('.', 1)[-1]} ({why})")  # type: ignore[attr-defined]
+    return [{"folder": name, **row} for name, row in rows.items()]
+
+
+def opencompass_lacks(dotted: str) -> bool:
+    """Whether OpenCompass 0.5.4 itself does not define a name a config imports (so it cannot run there either)."""
+    from assay.config.compat import unavailable_message
+
+    return unavailable_message(dotted).startswith(f"{dotted}: neither assay nor OpenCompass")
+
+
+def _short(dotted: str) -> str:
+    return dotted.rsplit(".", 1)[-1] + (" [not in OpenCompass]" if opencompass_lacks(dotted) else "")
+
+
+def print_folders(table: list[dict[str, object]], verbose: bool) -> None:
+    print(f"{'folder':18} {'files':>5} {'loaded':>6} {'runnable':>8} {'model':>5} {'not run':>7}  missing names (files)")
+    totals = collections.Counter()
+    for row in table:
+        missing = ", ".join(f"{_short(n)} ({c})" for n, c in row["missing"].most_common())  # type: ignore[attr-defined]
+        print(f"{row['folder']:18} {row['files']:5} {row['loaded']:6} {row['runnable']:8} {row['needs_model']:5} {row['not_runnable']:7}  {missing}")
+        totals.update({k: row[k] for k in ("files", "loaded", "runnable", "needs_model", "not_runnable")})  # type: ignore[misc]
+        if verbose:
+            for line in row["not_runnable_files"]:  # type: ignore[attr-defined]
+                print(f"    not runnable: {line}")
+            for line in row["model_files"]:  # type: ignore[attr-defined]
+                print(f"    model:        {line}")
+    print(f"{'total':18} {totals['files']:5} {totals['loaded']:6} {totals['runnable']:8} {totals['needs_model']:5} {totals['not_runnable']:7}")
+    print("model: some task is evaluated by a model (LLM judge, model postprocessor); "
+          "[not in OpenCompass]: OpenCompass 0.5.4 does not define the name either")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--library", type=Path, help="folder holding opencompass/configs (default: download the wheel)")
     parser.add_argument("--cache", type=Path, default=Path(os.environ.get("ASSAY_TEST_CACHE") or Path.home() / ".cache" / "assay-tests"))
     parser.add_argument("--top", type=int, default=25, help="how many missing names to list")
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
+    parser.add_argument("--folders", help="comma-separated dataset folders (gsm8k,math,...): probe only these, print a table per folder")
+    parser.add_argument("--verbose", action="store_true", help="with --folders: list each file that does not run, and why")
     args = parser.parse_args(argv)
     library = args.library or fetch_library(args.cache)
     if not (library / "opencompass" / "configs").is_dir():
         parser.error(f"{library} holds no opencompass/configs")
     modules = dataset_files(library)
+    if args.folders:
+        wanted = {f.strip() for f in args.folders.split(",") if f.strip()}
+        unknown = wanted - {folder_of(m) for m in modules}
+        if unknown:
+            parser.error(f"no dataset config files in folder(s) {', '.join(sorted(unknown))}")
+        modules = [m for m in modules if folder_of(m) in wanted]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="assay-probe-") as tmp:
         outcomes = probe(library, modules, Path(tmp))
     seconds = time.perf_counter() - start
     result = report(outcomes, args.top)
+    if args.folders:
+        table = folder_table(outcomes)
+        print_folders(table, args.verbose)
+        result["folders"] = [{**row, "missing": dict(row["missing"])} for row in table]  # type: ignore[call-overload]
     print(f"{result['files']} dataset config files of OpenCompass's library, probed in {seconds:.0f} s")
     print(f"loaded:   {result['loaded']} ({result['load_rate']:.1%})")
     print(f"planned:  {result['planned']} ({result['plan_rate']:.1%}) — loaded, and assay's checks of the datasets pass")

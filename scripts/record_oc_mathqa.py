@@ -53,6 +53,8 @@ CASES: dict[str, tuple[str, str, dict[str, Any], dict[str, str]]] = {
     "math_500_gen": ("math/math_500_gen.py", "math_datasets", {}, {}),
     "math_0shot_gen_393424": ("math/math_0shot_gen_393424.py", "math_datasets", {}, {}),
     "math_gen_0957ff": ("math/math_gen_0957ff.py", "math_datasets", {}, {}),
+    "math_agent_gen_af2293": ("math/math_agent_gen_af2293.py", "math_datasets", {}, {}),
+    "math_intern_evaluator_gen_265cce": ("math/math_intern_evaluator_gen_265cce.py", "math_datasets", {}, {}),
     "aime2024_gen": ("aime2024/aime2024_gen.py", "aime2024_datasets", {}, {}),
     "aime2024_gen_6e39a4": ("aime2024/aime2024_gen_6e39a4.py", "aime2024_datasets", {}, {}),
     "IFEval_gen": ("IFEval/IFEval_gen.py", "ifeval_datasets", {}, {}),
@@ -107,10 +109,11 @@ def _punkt_tab(root: Path, scratch: Path) -> None:
 
 
 def _run_case(case: str, work: Path) -> dict[str, Any]:
-    import opencompass
     from mmengine.config import Config, ConfigDict
     from opencompass.openicl.icl_evaluator import icl_base_evaluator
     from opencompass.tasks import OpenICLEvalTask
+
+    import opencompass
 
     rel, variable, overrides, pred_files = CASES[case]
     config_path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
@@ -179,9 +182,56 @@ def _components(ds: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _math_intern_vectors(pairs: list[tuple[Any, Any]], agent: dict[str, Any]) -> dict[str, Any]:
+    """``math_intern``'s postprocessor, equivalence, evaluator and loader; ``MATHAgentEvaluator``."""
+    from opencompass.datasets.math import MATHAgentEvaluator
+    from opencompass.datasets.math_intern import (
+        MATHInternDataset,
+        MATHInternEvaluator,
+        is_equiv,
+        math_intern_postprocess,
+    )
+
+    replies = ["So The final answer is $\\frac{1}{2}$. Done", "The final answer is 7", "It is 5.\n\nQuestion: next",
+               "The answer is 12.\n\nQuestion: x", "x The answer is 4\n\nQuestion: y", "# Answer\n\n3.", "The answer is: {{9}}",
+               "#### 1,000。", "We get \\boxed{x^{2}} here", "\\boxed{unclosed", "\\boxed{}", "nothing here", ""]
+    intern_pairs = [*pairs, ("1/x", "1/x"), ("a_{b}", "a_b"), ("x \\in [0,1]", "[0,1]"), (".5", "0.5"), ("3\\sqrt", "3\\sqrt"),
+                            ("\\frac", "\\frac"), ("5\\text{ a}\\text{ b}", "5"), ("1.5/2", "1.5/2"), ("{.5}", "{0.5}"),
+                            ("(1,000)", "(1000)"), ("1 000", "1000"), ("\\$5", "5"), ("k=\\frac{1}{2}", "0.5")]
+    preds = [math_intern_postprocess(r) for r in replies]
+    refs = ["\\frac{1}{2}", "", "", "12", "4", "3", "9", "1000", "x^2", "unclose", "", "", ""]
+    data = {"0": {"problem": "p0", "solution": "so $\\boxed{\\frac{1}{2}}$"}, "1": {"problem": "p1", "solution": "no box"},
+            "2": {"problem": "p2", "solution": "\\fbox{3}"}}
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(tmp) / "math.json"
+        file.write_text(json.dumps(data), encoding="utf-8")
+        loaded = MATHInternDataset.load(str(file))
+    agent_cases = [dict(agent, version="v1"), dict(agent, version="v2"),
+                   {"predictions": ["1"], "references": ["1"], "steps": [[]], "version": "v1"},
+                   {"predictions": ["2"], "references": ["1"], "steps": [[{"type": "PythonInterpreter", "errmsg": None}]], "version": "v1"},
+                   {"predictions": ["2", "\\frac12"], "references": ["1", "0.5"],
+                    "steps": [[{"type": "PythonInterpreter", "result": {"text": "1"}, "errmsg": ""}, {"type": "Other"}],
+                              [{"type": "PythonInterpreter", "result": {"text": "x"}, "errmsg": None}]], "version": "v1"}]
+    agent_results = []
+    for case in agent_cases:
+        inputs = {k: v for k, v in case.items() if k != "version"}
+        try:
+            result = MATHAgentEvaluator(version=case["version"]).score(**inputs)
+        except Exception as exc:  # recorded: OpenCompass fails on this input
+            result = {"exception": type(exc).__name__}
+        agent_results.append(dict(case, result=result))
+    return {
+        "math_intern_postprocess": [[r, p] for r, p in zip(replies, preds)],
+        "math_intern_is_equiv": [[p, r, is_equiv(p, r)] for p, r in intern_pairs],
+        "math_intern_evaluator": {"predictions": preds, "references": refs, "result": MATHInternEvaluator().score(preds, refs)},
+        "math_intern_dataset": {"data": data, "test": loaded["test"].to_list(), "train": loaded["train"].to_list()},
+        "math_agent": agent_results,
+    }
+
+
 def _vectors() -> dict[str, Any]:
-    """Function-level vectors: MATH ``is_equiv`` (v1/v2), ``normalize_final_answer``, ``math_postprocess_v2``
-    and ``Gsm8kAgentEvaluator`` on tricky inputs."""
+    """Function-level vectors: MATH ``is_equiv`` (v1/v2), ``normalize_final_answer``, ``math_postprocess_v2``,
+    ``Gsm8kAgentEvaluator``, ``MATHAgentEvaluator`` and the ``math_intern`` components on tricky inputs."""
     from opencompass.datasets.gsm8k import Gsm8kAgentEvaluator
     from opencompass.datasets.math import MATHEvaluator, math_postprocess_v2, normalize_final_answer
 
@@ -202,6 +252,7 @@ def _vectors() -> dict[str, Any]:
         "normalize_final_answer": [[t, normalize_final_answer(t)] for t in texts],
         "math_postprocess_v2": [[t, math_postprocess_v2(t)] for t in replies],
         "gsm8k_agent": dict(agent, result=Gsm8kAgentEvaluator().score(**agent)),
+        **_math_intern_vectors(pairs, agent),
     }
 
 

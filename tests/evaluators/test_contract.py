@@ -180,6 +180,7 @@ INPUTS: dict[str, Spec] = {
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
     "MATHEvaluator": Spec(_numbers),
+    "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
@@ -207,6 +208,7 @@ EXCLUDED: dict[str, str] = {
     "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
+    "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",
     "AccContaminationEvaluator": "a contamination group without rows scores NaN, as in OpenCompass; tests/evaluators/test_family_evaluators.py",
 }
 

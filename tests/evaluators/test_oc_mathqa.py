@@ -101,6 +101,8 @@ def test_evaluator_gives_opencompass_metrics(case: str, abbr: str, entry: dict[s
         "predictions": entry["predictions"], "references": entry["references"], "test_set": test_set,
         "origin_prompt": [records[str(i)]["origin_prompt"] for i in range(len(records))],
     }
+    for key in sorted({k for r in records.values() for k in r} - {"prediction", "gold", "origin_prompt"}):  # an agent's steps
+        fields[key] = [records[str(i)].get(key) for i in range(len(records))]
     from assay.evaluate.assemble import assemble_score_kwargs
 
     chosen = assemble_score_kwargs(evaluator.score, fields, evaluator=evaluator_cls.__name__, source="the recording")

@@ -37,6 +37,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gsm8k_postprocess": {},
     "gsm8k_dataset_postprocess": {},
     "math_postprocess_v2": {},
+    "math_intern_postprocess": {},
     "bbh_mcq_postprocess": {},
     "bbh_freeform_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
@@ -67,6 +68,7 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "first_number_postprocess": (float, type(None)),
     "match_answer_pattern": (type(None),),
     "GPQA_Simple_Eval_postprocess": (type(None),),
+    "math_intern_postprocess": (type(None),),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -75,6 +77,7 @@ NO_ANSWER: dict[str, Any] = {
     "xml_tag_postprocessor": "NO ANSWER FOUND",
     "first_number_postprocess": None,
     "GPQA_Simple_Eval_postprocess": None,
+    "math_intern_postprocess": None,
 }
 
 _MB = 1_000_000

@@ -1,0 +1,60 @@
+"""``scripts/probe_oc_library.py --folders``: the per-folder table of a small library laid out as OpenCompass's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEAD = """from opencompass.openicl.icl_evaluator import AccEvaluator
+from opencompass.datasets import {loader}
+"""
+DATASET = """{var} = [dict(abbr='{abbr}', type={loader}, path='x', reader_cfg=dict(input_columns=['q'], output_column='a'),
+                   eval_cfg=dict(evaluator={evaluator}))]
+"""
+
+
+def _file(path: Path, abbr: str, evaluator: str, loader: str = "MATHDataset", extra: str = "") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    var = f"{abbr.replace('-', '_')}_datasets"
+    path.write_text(extra + HEAD.format(loader=loader) + DATASET.format(var=var, abbr=abbr, loader=loader, evaluator=evaluator))
+
+
+def test_folders_table(tmp_path: Path) -> None:
+    datasets = tmp_path / "lib" / "opencompass" / "configs" / "datasets"
+    _file(datasets / "fam" / "plain_gen.py", "plain", "dict(type=AccEvaluator)")
+    _file(datasets / "fam" / "judged_gen.py", "judged", "dict(type=GenericLLMEvaluator, judge_cfg=dict(path='j'))",
+          extra="from opencompass.evaluator import GenericLLMEvaluator\n")
+    _file(datasets / "fam" / "urled_gen.py", "urled", "dict(type=LiveMathBenchEvaluator, model_name='j', url=['http://h/v1'])",
+          extra="from opencompass.datasets import LiveMathBenchEvaluator\n")
+    _file(datasets / "fam" / "lacking_gen.py", "lacking", "dict(type=AccEvaluator)", loader="NoSuchDatasetAnywhere")
+    _file(datasets / "other" / "other_gen.py", "other", "dict(type=AccEvaluator)")
+    out = tmp_path / "report.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(tmp_path / "lib"), "--folders", "fam",
+         "--verbose", "--json", str(out)],
+        capture_output=True, text=True, env=env, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(out.read_text())["folders"]
+    assert row["folder"] == "fam"
+    assert (row["files"], row["loaded"], row["runnable"], row["needs_model"], row["not_runnable"]) == (4, 4, 1, 2, 1)
+    assert list(row["missing"]) == ["opencompass.datasets.NoSuchDatasetAnywhere"]
+    assert "NoSuchDatasetAnywhere [not in OpenCompass] (1)" in done.stdout
+    assert "judged_gen (eval_cfg.evaluator.judge_cfg" in done.stdout
+    assert "other" not in done.stdout.split("total")[0]
+
+
+def test_unknown_folder_is_an_error(tmp_path: Path) -> None:
+    _file(tmp_path / "lib" / "opencompass" / "configs" / "datasets" / "fam" / "plain_gen.py", "plain", "dict(type=AccEvaluator)")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(tmp_path / "lib"), "--folders", "nope"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False,
+    )
+    assert done.returncode == 2
+    assert "no dataset config files in folder(s) nope" in done.stderr
