@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import check_batch, share_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AGIEvalEvaluator", "AGIEvalEvaluator_mcq", "agieval_math_answer", "agieval_math_equal", "agieval_normalize"]
@@ -216,7 +216,7 @@ class AGIEvalEvaluator(BaseEvaluator):
         for pred, ref in zip(predictions, references):
             answer = agieval_math_answer(pred)
             details.append({"pred": answer, "answer": ref, "correct": agieval_math_equal(answer, ref)})
-        return {"score": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
@@ -236,4 +236,4 @@ class AGIEvalEvaluator_mcq(BaseEvaluator):
         if error:
             return error
         details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
-        return {"score": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}

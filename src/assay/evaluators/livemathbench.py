@@ -6,7 +6,7 @@ from typing import Any
 
 from assay.errors import ConfigError
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import no_samples, percent, test_set_column
+from assay.evaluators._common import no_samples, share_percent, test_set_column
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["LiveMathBenchEvaluator"]
@@ -67,4 +67,4 @@ class LiveMathBenchEvaluator(BaseEvaluator):
                              "(OpenCompass 0.5.4 stops with an IndexError here); use an abbr such as 'LiveMathBench_en'"}
         labels = [int(math_is_equiv(math_postprocess_v2(p), r, "v2")) for p, r in zip(predictions, references)]
         details = [{"pred": p, "ref": r, "correct": label} for p, r, label in zip(predictions, references, labels)]
-        return {"accuracy": percent(sum(labels), len(labels)), "details": details}
+        return {"accuracy": share_percent(sum(labels), len(labels)), "details": details}

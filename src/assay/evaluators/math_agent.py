@@ -47,6 +47,9 @@ class MATHAgentEvaluator(MATHEvaluator):
         super().__init__(version=version)
         self.action = action
 
+    # code_acc divides by the replies that acted, not by all: shards cannot be merged by size
+    sample_decomposable = False
+
     def _action(self, steps: Any) -> Any:
         for step in reversed(steps):
             if step["type"] == self.action:

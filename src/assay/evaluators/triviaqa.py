@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import no_samples, percent
+from assay.evaluators._common import no_samples, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -25,7 +25,7 @@ def open_qa_score(evaluator: BaseEvaluator, processed_predictions: list[str], re
     answers = [[general_postprocess(a).lower() for a in ref] for ref in references]
     verdicts = [any(c in pred for c in cands) for pred, cands in zip(processed_predictions, answers)]
     details = [{"pred": p, "answer": c, "correct": v} for p, c, v in zip(processed_predictions, answers, verdicts)]
-    return {"score": percent(sum(verdicts), len(details)), "details": details}
+    return {"score": share_percent(sum(verdicts), len(details)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()
