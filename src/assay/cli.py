@@ -295,7 +295,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         dump_details=_dump_details(args, config),
         force=args.force,
         shard_size=_shard_size(args, config),
-        prepare_stats=then_summarize and getattr(args, "report", True),
+        prepare_stats=getattr(args, "report", True),
     )
     runner = _runner(args, config)
     if then_summarize:

@@ -36,7 +36,7 @@ from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.results import META_KEY, result_head, write_result
+from assay.results import META_KEY, write_result
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
@@ -73,10 +73,6 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
-    #: the result file's head as written or read, for :func:`assay.results.remember_head`
-    head: Any = None
-    #: with :attr:`EvalOptions.prepare_stats`, what the report pass wants of the result written
-    prepared: Any = None
 
     @property
     def failed(self) -> bool:
@@ -248,17 +244,15 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
-    """``None`` when the existing result can be reused (its head kept in ``outcome``), else why not."""
-    from assay.results import file_signature, read_result_without_details, result_head
+    """``None`` when the existing result can be reused, else why not."""
+    from assay.results import read_result_without_details
 
-    before = file_signature(result_path)
-    if before is None or not result_path.is_file():
+    if not result_path.is_file():
         return "no result yet"
     try:
         existing, _ = read_result_without_details(result_path)
     except AssayError as exc:
         return f"the existing result is unreadable ({exc})"
-    outcome.head = result_head(result_path, existing, before=before)
     if "error" in existing:
         return "the existing result records an error"
     meta = existing.get(META_KEY)
@@ -341,7 +335,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
-    outcome.reason, outcome.head = reason, None
+    outcome.reason = reason
     log(f"scoring: {reason}")
 
     decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
@@ -407,8 +401,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         result.pop("details", None)
     result[META_KEY] = meta
     # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
-    write_result(result_path, result, durable=False)
-    outcome.head = result_head(result_path, result)
+    digest = write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
@@ -417,16 +410,18 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     log(f"wrote {result_path}")
     if options.prepare_stats:
         del result
-        outcome.prepared = _prepare_stats(task, options, result_path, raw, gold)
+        _save_stats(task, options, result_path, digest, raw, gold)
     return None
 
 
-def _prepare_stats(task: EvalTask, options: EvalOptions, result_path: Path, raw: list[Any] | None, gold: list[Any] | None) -> Any:
-    """What the report pass wants of the result just written, the raw replies taken from memory."""
+def _save_stats(
+    task: EvalTask, options: EvalOptions, result_path: Path, digest: str, raw: list[Any] | None, gold: list[Any] | None
+) -> None:
+    """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
     from assay.stats._columns import PredictionColumns, prediction_columns
-    from assay.stats._tasks import prepare
+    from assay.stats._tasks import save_stats
 
     loader: Callable[[], PredictionColumns]
     if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):
@@ -435,7 +430,7 @@ def _prepare_stats(task: EvalTask, options: EvalOptions, result_path: Path, raw:
         loader = lambda: columns  # noqa: E731
     else:  # predictions kept elsewhere: what the report pass reads
         loader = partial(prediction_columns, options.run_dir.root, task.model_abbr, task.dataset_abbr)
-    return prepare(result_path, task.dataset_abbr, loader)
+    save_stats(result_path, digest, task.dataset_abbr, loader)
 
 
 def _evaluate(

@@ -32,7 +32,6 @@ from typing import Any, Protocol
 
 from assay._gc import bulk_allocations
 from assay._pool import Event, ForkPool, usable_cpus
-from assay.results import remember_head
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
 
@@ -198,14 +197,6 @@ class _Scheduler:
         if i in self.outcomes:
             return
         self.outcomes[i] = outcome
-        if outcome.head is not None:  # the summary that follows need not read the file again
-            remember_head(outcome.result_path, outcome.head)
-            outcome.head = None
-        if outcome.prepared is not None:  # nor, for its report, the result and prediction files
-            from assay.stats._tasks import remember_prepared
-
-            remember_prepared(outcome.prepared)
-            outcome.prepared = None
         if self.on_done is not None:
             self.on_done(outcome, len(self.outcomes), len(self.tasks))
 
