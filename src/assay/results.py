@@ -9,6 +9,7 @@ sample), optional non-numeric extras, and assay's own bookkeeping under
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import os
 from collections.abc import Iterable, Iterator
@@ -28,11 +29,14 @@ __all__ = [
     "details_last",
     "is_error",
     "numeric_metrics",
+    "read_full_result",
     "read_result",
     "read_result_without_details",
     "splice_details",
     "write_result",
 ]
+
+logger = logging.getLogger(__name__)
 
 META_KEY = "_meta"
 
@@ -267,6 +271,35 @@ def _cut_details(data: bytes, count: bool) -> tuple[bytes, int | None] | None:
     if prev.endswith(b","):
         return prev[:-1] + data[after:], n_entries
     return prev + data[after:], n_entries
+
+
+def read_full_result(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> dict[str, Any] | None:
+    """The result of ``model_dir``/``abbr`` in a run, with its details; split parts are concatenated.
+
+    ``None`` when absent or unreadable (logged).
+    """
+    folder = Path(run_dir) / "results" / model_dir
+    path = folder / f"{abbr}.json"
+    try:
+        if path.is_file():
+            return read_result(path)
+        parts = split_result_paths(folder, abbr)
+        if not parts:
+            return None
+        merged: dict[str, Any] = {"details": []}
+        for part in parts:
+            result = read_result(part)
+            if "error" in result:
+                return result
+            details = result.get("details")
+            if not isinstance(details, list):
+                merged.pop("details", None)
+                break
+            merged["details"].extend(details)
+        return merged
+    except Exception as exc:  # unreadable: the cell gets no statistics
+        logger.info("cannot read %s: %s", path, exc)
+        return None
 
 
 def result_sample_count(result: dict[str, Any], details_count: int | None = None) -> int | None:

@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+from assay.results import read_full_result
 from assay.stats._columns import SAMPLE_TEXT, SampleColumns
 from assay.stats._compare import Comparison, DatasetComparison, compare_models
 from assay.stats._groups import group_plan, group_stats
@@ -56,7 +57,6 @@ from assay.stats._run import (
     SummaryView,
     load_run_config,
     newest_summary_json,
-    read_full_result,
     run_stats,
     sample_tables,
     summary_groups_of,

@@ -106,7 +106,7 @@ _Columns = Callable[[], PredictionColumns]
 
 def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     """Read one (model, dataset) and compute what is asked of it."""
-    from assay.stats._run import read_full_result
+    from assay.results import read_full_result
 
     if not task.have and not task.columns:
         return TaskOutput()
