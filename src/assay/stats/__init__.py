@@ -9,7 +9,7 @@ Each cell gets the interval of *the estimator that computed it*:
   runs of one sample are not independent) and the t interval is used;
 * a metric that is the mean of a declared per-sample score (a details field
   with the metric's own name, e.g. ``rouge1`` or ``G-Pass@4_0.5``, or a field
-  an evaluator lists in ``sample_score_fields``): the t interval over samples;
+  an evaluator declares in its ``sample_outcome``): the t interval over samples;
 * corpus BLEU: a seeded bootstrap over samples, recomputing the corpus
   statistic from the details;
 * a summary group: its own aggregate propagated from its inputs —
@@ -63,19 +63,18 @@ from assay.stats._run import (
     summary_view,
 )
 from assay.stats._samples import (
-    DECLARED_SCORE_FIELDS,
     SampleValues,
     base_metric,
     cell_stat,
     correctness_matrix,
     correctness_of,
+    outcome_of,
     sample_values,
     values_match,
 )
 from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
 
 __all__ = [
-    "DECLARED_SCORE_FIELDS",
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_SEED",
     "NOT_EXECUTED",
@@ -98,6 +97,7 @@ __all__ = [
     "correctness_matrix",
     "correctness_of",
     "format_with_ci",
+    "outcome_of",
     "group_plan",
     "group_stats",
     "holm_adjust",

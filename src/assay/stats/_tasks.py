@@ -38,7 +38,7 @@ from assay._gc import bulk_allocations
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
-from assay.stats._samples import SampleValues, cell_stat, correctness_of, sample_values
+from assay.stats._samples import SampleValues, cell_stat, correctness_of, outcome_of, sample_values
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 
 __all__ = [
@@ -124,7 +124,8 @@ def _output_of(result: dict[str, Any], task: Task, options: TaskOptions, predict
     out = TaskOutput()
     details = result.get("details")
     view = Details(details) if isinstance(details, list) and details else None
-    correct = correctness_of(view) if view is not None else None
+    outcome = outcome_of(result)
+    correct = correctness_of(view, outcome.correct if outcome is not None else None) if view is not None else None
     if task.have:
         known: dict[str, Any] = {} if view is None else {"correct": correct}
         backed: list[tuple[str, float]] = []

@@ -39,6 +39,7 @@ from assay import __version__
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
+from assay.evaluate.base import SampleOutcome
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.results import META_KEY, write_result
 from assay.tasks.audit import AUDIT_KEY
@@ -365,6 +366,9 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         "k": task.dataset.get("k", 1),
         "prediction_files": [str(f) for f in setup.files],
     }
+    declared = SampleOutcome.of(setup.evaluator_type)
+    if declared is not None:  # which per-sample field backs each metric, for the statistics
+        meta["outcome"] = declared.to_json()
     if from_gold:
         meta["references"] = "gold"
         meta["references_note"] = task.references.reason
