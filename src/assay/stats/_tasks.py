@@ -211,7 +211,8 @@ class SavedStats:
             "values": self.values,
             "cells": {m: dataclasses.asdict(c) for m, c in out.cells.items()},
             "unscorable": None if out.unscorable is None else dataclasses.asdict(out.unscorable),
-            "columns": None if out.columns is None else dataclasses.asdict(out.columns),
+            # the columns field by field: dataclasses.asdict would copy every string of them
+            "columns": None if out.columns is None else {f.name: getattr(out.columns, f.name) for f in dataclasses.fields(out.columns)},
         }
 
     @classmethod
@@ -246,8 +247,6 @@ def save_stats(
     ``predictions`` returns the columns of the prediction file it was scored
     from.  ``None`` (and no file) when the result cannot be read.
     """
-    import json
-
     from assay.fileio import atomic_write_bytes
     from assay.results import META_KEY, content_digest, numeric_metrics, read_result
 
@@ -265,13 +264,23 @@ def save_stats(
         with bulk_allocations():
             output = _output_of(result, Task("", abbr, "", values, columns=True), REPORT_OPTIONS, predictions)
         saved = SavedStats(result_digest, fingerprint, REPORT_OPTIONS, values, output)
-        # the standard library's encoder: NaN and infinities stay numbers (orjson would write null)
-        data = json.dumps(saved.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = _stats_bytes(saved.to_json())
         atomic_write_bytes(target, data, durable=False)
     except Exception as exc:  # the report pass reads the file again and says what is wrong
         logger.debug("could not save the statistics of %s: %s", path, exc)
         return None
     return saved
+
+
+def _stats_bytes(data: dict[str, Any]) -> bytes:
+    """The statistics file's JSON; NaN and infinities stay numbers (orjson alone would write ``null``)."""
+    from assay.fileio import dumps_json, has_non_finite
+
+    if has_non_finite({k: v for k, v in data.items() if k != "columns"}):
+        import json
+
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return dumps_json(data, indent=False)
 
 
 def load_stats(result_path: str | os.PathLike[str]) -> SavedStats | None:
