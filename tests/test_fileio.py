@@ -63,12 +63,13 @@ def test_atomic_write_text_creates_folders(tmp_path: Path) -> None:
 
 
 def test_pieces_serialized_apart_splice_into_the_whole(tmp_path: Path) -> None:
+    from assay.results import details_last
     from assay.tasks.shards import details_fragment, splice_details
 
     details = [{"pred": "A", "score": math.nan, "n": {1, 2}}, {"pred": "é", "score": 0.5, "n": set()}]
     result = {"accuracy": 50.0, "details": details, "_meta": {"x": [1, 2]}}
     whole = tmp_path / "whole.json"
-    atomic_write_json(whole, result)
+    atomic_write_json(whole, details_last(result))  # a result file holds its details last
     parts = []
     for i, d in enumerate(details):
         parts.append(tmp_path / f"part{i}")

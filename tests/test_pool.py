@@ -56,7 +56,7 @@ def test_a_lost_worker_is_reported_and_replaced() -> None:
 
 def test_workers_started_before_a_failed_start_are_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[Any] = []
-    real = ForkPool._spawn
+    real = ForkPool._start
 
     def spawn(self: ForkPool) -> Any:
         if started:
@@ -65,7 +65,28 @@ def test_workers_started_before_a_failed_start_are_stopped(monkeypatch: pytest.M
         started.append(worker)
         return worker
 
-    monkeypatch.setattr(ForkPool, "_spawn", spawn)
+    monkeypatch.setattr(ForkPool, "_start", spawn)
     with pytest.raises(OSError, match="no more processes"):
         ForkPool(3, _square_or_die)
     assert len(started) == 1 and not started[0].proc.is_alive()
+
+
+def _sleep_or_square(item: int, emit: Any) -> None:
+    import time
+
+    if item < 0:
+        time.sleep(3600)
+    emit(("value", item * item))
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_an_item_past_its_deadline_is_killed_and_its_worker_replaced(method: str) -> None:
+    pool = ForkPool(1, _sleep_or_square, method=method, ready=True, ready_timeout=60)
+    try:
+        pool.submit(-1)
+        assert pool.events(timeout=0.2) == []  # still running: nothing to report yet
+        pool.kill(-1)
+        assert pool.idle() == 1
+        assert _drain(pool, [4]) == [(4, ("value", 16)), (4, ("end",))]
+    finally:
+        pool.close()

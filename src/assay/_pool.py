@@ -9,8 +9,15 @@ and a new worker takes its place.
 
 Workers are forked from the calling process, so ``work`` and what it refers to
 (classes from config files, user modules) need no pickling; items and events
-cross the process boundary pickled.  Workers ignore Ctrl-C: the parent handles
-it and stops them.
+cross the process boundary pickled.  Where forking is unsafe (other threads
+run), ``method="spawn"`` starts fresh interpreters instead; ``work`` and
+``warm`` must then be module-level functions (or partials of them).  Workers
+ignore Ctrl-C: the parent handles it and stops them.
+
+An item that must not run for ever is bounded by its caller: ``events`` takes
+a timeout, and :meth:`ForkPool.kill` stops the worker running an item (a new
+one takes its place).  With ``ready=True`` each worker reports once ``warm``
+has run, and the pool waits for it, so that no item is charged the start-up.
 """
 
 from __future__ import annotations
@@ -36,10 +43,15 @@ Emit = Callable[[Event], None]
 Work = Callable[[Any, Emit], None]
 
 
-def _worker_main(conn: Connection, work: Work, warm: Callable[[], None] | None) -> None:
+_READY = ("ready",)
+
+
+def _worker_main(conn: Connection, work: Work, warm: Callable[[], None] | None, ready: bool = False) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
     if warm is not None:
         warm()
+    if ready:
+        conn.send(_READY)
     while True:
         try:
             item = conn.recv()
@@ -62,28 +74,71 @@ class _Worker:
 
 
 class ForkPool:
-    """``size`` forked workers running ``work``; ``warm`` runs once in each worker as it starts."""
+    """``size`` worker processes running ``work``; ``warm`` runs once in each worker as it starts.
 
-    def __init__(self, size: int, work: Work, *, warm: Callable[[], None] | None = None, name: str = "assay-worker") -> None:
-        check_fork_safety()
-        self._ctx = multiprocessing.get_context("fork")
+    Args:
+        method: ``"fork"`` (the default) or ``"spawn"``.
+        ready: wait, at most ``ready_timeout`` seconds, until each worker has run ``warm``
+            (``RuntimeError`` when one does not).
+    """
+
+    def __init__(
+        self,
+        size: int,
+        work: Work,
+        *,
+        warm: Callable[[], None] | None = None,
+        name: str = "assay-worker",
+        method: str = "fork",
+        ready: bool = False,
+        ready_timeout: float = 120.0,
+    ) -> None:
+        if method == "fork":
+            check_fork_safety()
+        self._ctx: Any = multiprocessing.get_context(method)
         self._work, self._warm, self._name = work, warm, name
+        self._ready, self._ready_timeout = ready, ready_timeout
         self._size = size
         self._workers: list[_Worker] = []
         try:
             for _ in range(size):
-                self._workers.append(self._spawn())
+                self._workers.append(self._start())
+            for worker in self._workers:  # started together, warmed in parallel
+                self._await_ready(worker)
         except BaseException:  # no more processes, say: stop those already started
             self.terminate()
             raise
 
-    def _spawn(self) -> _Worker:
+    def _start(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         # not daemons: work may start processes of its own (code sandboxes)
-        proc = self._ctx.Process(target=_worker_main, args=(child, self._work, self._warm), name=self._name, daemon=False)
+        proc = self._ctx.Process(
+            target=_worker_main, args=(child, self._work, self._warm, self._ready), name=self._name, daemon=False
+        )
         proc.start()
         child.close()
         return _Worker(proc, parent)
+
+    def _await_ready(self, worker: _Worker) -> None:
+        if not self._ready:
+            return
+        try:
+            answered = worker.conn.poll(self._ready_timeout) and worker.conn.recv() == _READY
+        except (EOFError, OSError):
+            answered = False
+        if not answered:
+            raise RuntimeError(f"a {self._name} worker process did not start within {self._ready_timeout:g} s")
+
+    def _spawn(self) -> _Worker:
+        worker = self._start()
+        try:
+            self._await_ready(worker)
+        except BaseException:
+            worker.proc.kill()
+            worker.proc.join(timeout=5)
+            worker.conn.close()
+            raise
+        return worker
 
     def capacity(self) -> int:
         return self._size
@@ -102,13 +157,13 @@ class ForkPool:
                 return
         raise RuntimeError("no idle worker")
 
-    def events(self) -> list[tuple[Any, Event]]:
-        """Wait for the busy workers, then every ``(item, event)`` that has arrived."""
+    def events(self, timeout: float | None = None) -> list[tuple[Any, Event]]:
+        """Wait for the busy workers (at most ``timeout`` seconds), then every ``(item, event)`` that has arrived."""
         busy = [w for w in self._workers if w.item is not None]
         if not busy:
             return []
         waitables: list[Any] = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
-        ready = set(wait(waitables))
+        ready = set(wait(waitables, timeout=timeout))
         out: list[tuple[Any, Event]] = []
         for worker in busy:
             if worker.conn not in ready and worker.proc.sentinel not in ready:
@@ -130,6 +185,15 @@ class ForkPool:
                 out.append((worker.item, ("end",)))
                 self._replace(worker)
         return out
+
+    def kill(self, item: Any) -> None:
+        """Stop the worker running ``item`` now, without events for it; a new worker takes its place."""
+        for worker in self._workers:
+            if worker.item is not None and worker.item == item:
+                worker.proc.kill()
+                worker.proc.join(timeout=5)
+                self._replace(worker)
+                return
 
     def _replace(self, dead: _Worker) -> None:
         dead.conn.close()

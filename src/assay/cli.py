@@ -295,9 +295,14 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         dump_details=_dump_details(args, config),
         force=args.force,
         shard_size=_shard_size(args, config),
-        prepare_stats=then_summarize and getattr(args, "report", True),
+        prepare_stats=getattr(args, "report", True),
     )
     runner = _runner(args, config)
+    backend = None
+    if runner is not None:
+        from assay.tasks.ray_runner import ray_backend
+
+        backend = ray_backend(runner.get("address"))
     if then_summarize:
         from assay.summarize import validate_summarizer_config
 
@@ -313,7 +318,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))
     outcomes = blocked + run_tasks(
-        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, runner=runner
+        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend
     )
     failed = [o for o in outcomes if o.failed]
     scored = sum(1 for o in outcomes if o.status == "ok")

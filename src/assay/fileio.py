@@ -24,6 +24,7 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_chunks",
     "atomic_write_json",
+    "has_non_finite",
     "atomic_write_text",
     "dumps_finite_json",
     "dumps_json",
@@ -160,6 +161,15 @@ def dumps_finite_json(obj: Any) -> bytes:
     if b"null" in data and _has_non_finite(obj):
         data = dumps_json(_finite(obj))
     return data
+
+
+def has_non_finite(obj: Any) -> bool:
+    """True when ``obj`` (nested dicts, lists, tuples) holds a NaN or an infinity.
+
+    >>> has_non_finite({'a': [1.0, float('nan')]}), has_non_finite({'a': None})
+    (True, False)
+    """
+    return _has_non_finite(obj)
 
 
 def _has_non_finite(obj: Any) -> bool:

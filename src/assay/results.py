@@ -8,6 +8,8 @@ sample), optional non-numeric extras, and assay's own bookkeeping under
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import math
 import os
 from collections.abc import Iterable, Iterator
@@ -15,24 +17,26 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.fileio import atomic_write_chunks, atomic_write_json, dumps_finite_json, loads_json, read_bytes, read_json
+from assay.fileio import atomic_write_chunks, dumps_finite_json, loads_json, read_bytes, read_json
 
 __all__ = [
     "DETAILS_CHUNK",
     "META_KEY",
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
+    "content_digest",
     "details_fragment",
-    "file_signature",
+    "details_last",
     "is_error",
     "numeric_metrics",
+    "read_full_result",
     "read_result",
     "read_result_without_details",
-    "remember_head",
-    "result_head",
     "splice_details",
     "write_result",
 ]
+
+logger = logging.getLogger(__name__)
 
 META_KEY = "_meta"
 
@@ -57,23 +61,70 @@ METRIC_BLACKLIST: frozenset[str] = frozenset({"bp", "sys_len", "ref_len", "type"
 DETAILS_CHUNK = 10_000
 
 
-def write_result(path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True) -> None:
+def write_result(path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True) -> str:
     """Write a result dict atomically; long ``details`` are serialized a chunk at a time.
 
-    ``durable=False`` skips the fsync (see :func:`~assay.fileio.atomic_write_bytes`).
+    Metrics and ``_meta`` come before ``details`` in the file, so that reading a
+    result without its details never goes through them.  ``durable=False``
+    skips the fsync (see :func:`~assay.fileio.atomic_write_bytes`).  Returns
+    the :func:`content_digest` of the bytes written.
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
-    >>> write_result(p, {'accuracy': 50.0, 'details': [{'correct': [True]}, {'correct': [False]}]})
-    >>> read_result(p)['details'][1]
-    {'correct': [False]}
+    >>> digest = write_result(p, {'details': [{'correct': [True]}, {'correct': [False]}], 'accuracy': 50.0})
+    >>> list(read_result(p))
+    ['accuracy', 'details']
+    >>> digest == content_digest(p)
+    True
     """
+    result = details_last(result)
     details = result.get("details")
     if not isinstance(details, list) or len(details) <= DETAILS_CHUNK:
-        atomic_write_json(path, result, durable=durable)
-        return
-    fragments = (details_fragment(details[i : i + DETAILS_CHUNK]) for i in range(0, len(details), DETAILS_CHUNK))
-    atomic_write_chunks(path, splice_details({**result, "details": []}, fragments), durable=durable)
+        chunks: Iterable[bytes] = (dumps_finite_json(result) + b"\n",)
+    else:
+        fragments = (details_fragment(details[i : i + DETAILS_CHUNK]) for i in range(0, len(details), DETAILS_CHUNK))
+        chunks = splice_details({**result, "details": []}, fragments)
+    digest = hashlib.sha256()
+
+    def hashed() -> Iterator[bytes]:
+        for chunk in chunks:
+            digest.update(chunk)
+            yield chunk
+
+    atomic_write_chunks(path, hashed(), durable=durable)
+    return digest.hexdigest()
+
+
+def details_last(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with ``details`` (if any) moved after every other member.
+
+    >>> list(details_last({'details': [], 'accuracy': 1, '_meta': {}}))
+    ['accuracy', '_meta', 'details']
+    """
+    if "details" not in result or next(reversed(result)) == "details":
+        return result
+    out = {k: v for k, v in result.items() if k != "details"}
+    out["details"] = result["details"]
+    return out
+
+
+def content_digest(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a file's bytes (hex), or ``None`` when it cannot be read.
+
+    What a statistic computed from a result file is checked against: the
+    content, never the file's size or times.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
+    >>> _ = p.write_bytes(b'{}')
+    >>> content_digest(p)[:12]
+    '44136fa355b3'
+    """
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
 
 
 def read_result(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -116,72 +167,6 @@ def order_metrics(names: list[str]) -> list[str]:
 # -- reading without details, split results --------------------------------------------
 
 
-
-# -- heads of result files this process already knows -------------------------------------------
-
-#: Result files whose head this process was handed by the process that wrote or read them (see
-#: :func:`remember_head`): absolute path → (the file's stat signature then, JSON of the head).
-_HEADS: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
-_HEADS_MAX = 100_000
-
-
-def _signature(path: str) -> tuple[int, int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
-def file_signature(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
-    """A file's size, modification and change times and inode (``None`` when it is missing)."""
-    return _signature(os.path.abspath(path))
-
-
-def result_head(
-    path: str | os.PathLike[str], result: dict[str, Any], *, before: tuple[int, int, int, int] | None = None
-) -> tuple[tuple[int, int, int, int], bytes] | None:
-    """What :func:`remember_head` needs of a result file just written or read, or ``None`` when it cannot be had.
-
-    ``result`` is the file's content (``details`` are left out); the head is
-    kept as the JSON the file holds, so that reading it back gives what reading
-    the file gives.  ``before``: the :func:`file_signature` taken before the
-    file was read; a file that changed since gets no head.
-    """
-    signature = _signature(os.path.abspath(path))
-    if signature is None or (before is not None and signature != before):
-        return None
-    head = {k: v for k, v in result.items() if k != "details"}
-    try:
-        return signature, dumps_finite_json(head)
-    except (TypeError, ValueError):  # a value JSON cannot hold: the file is read instead
-        return None
-
-
-def remember_head(path: str | os.PathLike[str], head: tuple[tuple[int, int, int, int], bytes]) -> None:
-    """Let :func:`read_result_without_details` answer for ``path`` from ``head`` (see :func:`result_head`).
-
-    The head is used while the file keeps the size, times and inode it had;
-    any change to the file (a rewrite, a rename over it) makes it read again.
-    The eval hands the summary the heads of the results its workers wrote, so
-    that the summary does not read those files a second time.
-    """
-    key = os.path.abspath(path)
-    _HEADS.pop(key, None)
-    while len(_HEADS) >= _HEADS_MAX:
-        del _HEADS[next(iter(_HEADS))]
-    _HEADS[key] = head
-
-
-def _known_head(path: str) -> dict[str, Any] | None:
-    key = os.path.abspath(path)
-    known = _HEADS.get(key)
-    if known is None or known[0] != _signature(key):
-        return None
-    head = loads_json(known[1])
-    return head if isinstance(head, dict) else None
-
-
 def read_result_without_details(
     path: str | os.PathLike[str], *, count_details: bool = False
 ) -> tuple[dict[str, Any], int | None]:
@@ -208,10 +193,6 @@ def read_result_without_details(
     ({'accuracy': 50}, 2)
     """
     p = os.fspath(path)
-    if not count_details and _HEADS:
-        known = _known_head(p)
-        if known is not None:
-            return known, None
     data = read_bytes(p, what="result file")
     if len(data) > _SPLICE_THRESHOLD and b'"details"' in data:
         cut = _cut_details(data, count_details)
@@ -290,6 +271,35 @@ def _cut_details(data: bytes, count: bool) -> tuple[bytes, int | None] | None:
     if prev.endswith(b","):
         return prev[:-1] + data[after:], n_entries
     return prev + data[after:], n_entries
+
+
+def read_full_result(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> dict[str, Any] | None:
+    """The result of ``model_dir``/``abbr`` in a run, with its details; split parts are concatenated.
+
+    ``None`` when absent or unreadable (logged).
+    """
+    folder = Path(run_dir) / "results" / model_dir
+    path = folder / f"{abbr}.json"
+    try:
+        if path.is_file():
+            return read_result(path)
+        parts = split_result_paths(folder, abbr)
+        if not parts:
+            return None
+        merged: dict[str, Any] = {"details": []}
+        for part in parts:
+            result = read_result(part)
+            if "error" in result:
+                return result
+            details = result.get("details")
+            if not isinstance(details, list):
+                merged.pop("details", None)
+                break
+            merged["details"].extend(details)
+        return merged
+    except Exception as exc:  # unreadable: the cell gets no statistics
+        logger.info("cannot read %s: %s", path, exc)
+        return None
 
 
 def result_sample_count(result: dict[str, Any], details_count: int | None = None) -> int | None:
@@ -413,7 +423,7 @@ def splice_details(result: dict[str, Any], fragments: Iterable[Path | bytes]) ->
     one); the bytes equal those of writing the whole result at once, and no
     more than one fragment is held in memory.
     """
-    data = dumps_finite_json(result) + b"\n"
+    data = dumps_finite_json(details_last(result)) + b"\n"
     at = data.find(_DETAILS_SLOT)
     assert at >= 0, "the result has no details slot"
     yield data[: at + len(_DETAILS_SLOT) - 1]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.errors import ConfigError
+from assay.groups._groups import apply_groups
 from assay.summarize import (
     DefaultSummarizer,
     Scores,
@@ -18,7 +19,6 @@ from assay.summarize import (
     parse_summary_groups,
     validate_summarizer_config,
 )
-from assay.summarize._groups import apply_groups
 from tests.summarize.builders import reference_config, write_result
 
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from assay.groups._groups import left_sum
 from assay.summarize import run_summarizer
-from assay.summarize._groups import left_sum
 from tests.summarize.builders import GEN, infer_cfg, write_result
 
 DATA = Path(__file__).parents[1] / "data" / "summarize" / "opencompass_mmlu"

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import logging
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from assay.errors import EvaluationError
@@ -28,10 +29,79 @@ from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CORRECTNESS_KEYS", "BaseEvaluator", "correctness", "count_unextracted", "is_unextracted"]
+__all__ = [
+    "CORPUS_BLEU",
+    "CORRECTNESS_KEYS",
+    "BaseEvaluator",
+    "SampleOutcome",
+    "correctness",
+    "count_unextracted",
+    "is_unextracted",
+]
 
-#: Per-sample detail keys that mark correctness, in the order they are consulted.
+#: Per-sample detail keys that mark correctness, in the order they are consulted, for an
+#: evaluator that does not declare its :class:`SampleOutcome`.
 CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
+
+#: A :attr:`SampleOutcome.scores` value: the metric is corpus BLEU, recomputed from the details' ``pred``/``answer``.
+CORPUS_BLEU = "<corpus bleu>"
+
+
+@dataclass(frozen=True)
+class SampleOutcome:
+    """Which per-sample ``details`` field backs each metric of an evaluator.
+
+    Attributes:
+        correct: the field holding each sample's verdict (``True``/``False``,
+            or a list of them, one per run); accuracy-like metrics are
+            ``100 × mean`` of it.  ``None``: no verdict per sample.
+        scores: metric → the field holding each sample's score (the metric
+            is its mean, × 1 or × 100), or :data:`CORPUS_BLEU`.
+
+    The statistics use the declared fields only; an evaluator that declares
+    nothing is read as before (the first of :data:`CORRECTNESS_KEYS` present,
+    a field named like the metric).
+
+    >>> SampleOutcome.from_json(SampleOutcome(correct='is_correct').to_json())
+    SampleOutcome(correct='is_correct', scores={})
+    """
+
+    correct: str | None = None
+    scores: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as recorded in a result's ``_meta.outcome``."""
+        return {"correct": self.correct, "scores": dict(self.scores)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SampleOutcome | None:
+        """The inverse of :meth:`to_json`; ``None`` for anything else."""
+        if not isinstance(data, dict):
+            return None
+        correct, scores = data.get("correct"), data.get("scores") or {}
+        if (correct is not None and not isinstance(correct, str)) or not isinstance(scores, dict):
+            return None
+        return cls(correct, {str(k): str(v) for k, v in scores.items() if isinstance(v, str)})
+
+    @classmethod
+    def of(cls, evaluator_type: Any) -> SampleOutcome | None:
+        """What an evaluator class declares: its ``sample_outcome``, or its older
+        ``sample_score_fields = {metric: field}``; ``None`` when it declares nothing.
+
+        >>> class Scored(BaseEvaluator):
+        ...     sample_score_fields = {'f1': 'f1'}
+        >>> SampleOutcome.of(Scored)
+        SampleOutcome(correct=None, scores={'f1': 'f1'})
+        >>> SampleOutcome.of(BaseEvaluator) is None
+        True
+        """
+        declared = getattr(evaluator_type, "sample_outcome", None)
+        if isinstance(declared, SampleOutcome):
+            return declared
+        fields = getattr(evaluator_type, "sample_score_fields", None)
+        if isinstance(fields, Mapping) and fields:
+            return cls(None, {str(k): str(v) for k, v in fields.items() if isinstance(v, str)})
+        return None
 
 
 def is_unextracted(prediction: Any) -> bool:
@@ -68,6 +138,9 @@ class BaseEvaluator:
     #: True when scoring a subset of samples and merging gives the same result
     #: as scoring all of them at once (per-sample metrics averaged by count).
     sample_decomposable: ClassVar[bool] = False
+    #: Which per-sample details field backs each metric (see :class:`SampleOutcome`);
+    #: ``None`` declares nothing, and the statistics look for the usual fields.
+    sample_outcome: ClassVar[SampleOutcome | None] = None
 
     def __init__(self, pred_postprocessor: Any = None) -> None:
         self.pred_postprocessor = pred_postprocessor

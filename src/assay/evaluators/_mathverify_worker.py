@@ -17,7 +17,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from typing import Any
 
 __all__: list[str] = []
@@ -32,7 +31,6 @@ STATUS_BAD_GOLD = "gold_unparsable"
 STATUS_TIMEOUT = "timeout"
 STATUS_ERROR = "error"
 
-_READY = "ready"
 _STARTUP_TIMEOUT = 120.0
 
 
@@ -90,69 +88,19 @@ def _reply_config() -> list[Any]:
 Check = Callable[[str, str], tuple[str, str, str]]
 
 
-def worker_main(conn: Connection, check: Check = check_one) -> None:
-    """Serve ``(index, gold, pred)`` requests with ``check`` until ``None`` or the pipe closes."""
-    if check is check_one:
-        import math_verify  # noqa: F401 - loaded before signalling readiness, so startup is not charged to a sample
-
-    conn.send(_READY)
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg is None:
-            return
-        index, gold, pred = msg
-        try:
-            result: tuple[str, ...] = check(gold, pred)
-        except Exception as exc:  # one bad sample must not end the worker
-            result = (STATUS_ERROR, "", "", f"{type(exc).__name__}: {exc}"[:300])
-        conn.send((index, result))
+def _warm_math_verify() -> None:
+    """Loaded before a worker takes a sample, so that start-up is not charged to one."""
+    import math_verify  # noqa: F401
 
 
-class _Slot:
-    """One worker process and the request it is working on."""
-
-    def __init__(self, ctx: Any, check: Check) -> None:
-        self.ctx = ctx
-        self.check = check
-        self.conn: Connection | None = None
-        self.proc: Any = None
-        self.index: int | None = None
-        self.deadline = 0.0
-
-    def start(self) -> None:
-        parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=worker_main, args=(child, self.check), daemon=True, name="assay-math-verify")
-        proc.start()
-        child.close()
-        if not parent.poll(_STARTUP_TIMEOUT):
-            proc.kill()
-            proc.join(5)
-            raise RuntimeError("the math-verify worker did not start")
-        ready = parent.recv()
-        if ready != _READY:  # pragma: no cover - protocol violation
-            raise RuntimeError(f"unexpected message from the math-verify worker: {ready!r}")
-        self.conn, self.proc = parent, proc
-
-    def stop(self, kill: bool = False) -> None:
-        if self.proc is None:
-            return
-        if not kill and self.conn is not None:
-            try:
-                self.conn.send(None)
-            except (OSError, BrokenPipeError):
-                kill = True
-        if not kill:
-            self.proc.join(2)
-        if self.proc.is_alive():
-            self.proc.kill()
-            self.proc.join(5)
-        if self.conn is not None:
-            self.conn.close()
-        self.proc = self.conn = None
-        self.index = None
+def _check_item(check: Check, item: tuple[int, str, str], emit: Callable[[tuple[Any, ...]], None]) -> None:
+    """A worker's part: the verdict on one ``(index, gold, pred)``; one bad sample does not end the worker."""
+    _, gold, pred = item
+    try:
+        result: tuple[str, ...] = check(gold, pred)
+    except Exception as exc:
+        result = (STATUS_ERROR, "", "", f"{type(exc).__name__}: {exc}"[:300])
+    emit(("result", result))
 
 
 def _context() -> Any:
@@ -170,45 +118,49 @@ def run_checks(
 
     ``check`` (a module-level function, so that it can reach a spawned worker)
     returns ``(status, parsed pred, parsed gold)``; it defaults to math-verify.
+    The workers are :class:`assay._pool.ForkPool`'s (spawned instead of forked
+    while other threads run); a worker past the deadline is killed and replaced.
     """
+    from assay._pool import ForkPool
+
     outcomes: list[Outcome | None] = [None] * len(items)
     if not items:
         return []
-    ctx = _context()
-    slots = [_Slot(ctx, check) for _ in range(max(1, min(workers, len(items))))]
+    size = max(1, min(workers, len(items)))
+    pool = ForkPool(
+        size,
+        functools.partial(_check_item, check),
+        warm=_warm_math_verify if check is check_one else None,
+        name="assay-math-verify",
+        method=_context().get_start_method(),
+        ready=True,
+        ready_timeout=_STARTUP_TIMEOUT,
+    )
     pending = deque(range(len(items)))
+    deadlines: dict[int, float] = {}
     try:
-        for slot in slots:
-            slot.start()
-        while pending or any(s.index is not None for s in slots):
-            for slot in slots:
-                if slot.index is None and pending:
-                    i = pending.popleft()
-                    assert slot.conn is not None
-                    slot.conn.send((i, items[i][0], items[i][1]))
-                    slot.index, slot.deadline = i, time.monotonic() + timeout
-            busy = [s for s in slots if s.index is not None]
-            wait_for = max(0.0, min(s.deadline for s in busy) - time.monotonic())
-            ready = set(wait([s.conn for s in busy if s.conn is not None], timeout=wait_for))
+        while pending or deadlines:
+            while pending and pool.idle():
+                i = pending.popleft()
+                pool.submit((i, items[i][0], items[i][1]))
+                deadlines[i] = time.monotonic() + timeout
+            wait_for = max(0.0, min(deadlines.values()) - time.monotonic())
+            for (i, _, _), event in pool.events(timeout=wait_for):
+                if event[0] == "result":
+                    outcomes[i] = Outcome(*event[1])
+                elif event[0] == "died":
+                    outcomes[i] = Outcome(STATUS_ERROR, message="the math-verify worker died")
+                elif event[0] == "end":
+                    deadlines.pop(i, None)
             now = time.monotonic()
-            for slot in busy:
-                assert slot.index is not None
-                if slot.conn in ready:
-                    try:
-                        index, result = slot.conn.recv()
-                    except (EOFError, OSError):
-                        outcomes[slot.index] = Outcome(STATUS_ERROR, message="the math-verify worker died")
-                        slot.stop(kill=True)
-                        slot.start()
-                        continue
-                    outcomes[index] = Outcome(*result)
-                    slot.index = None
-                elif now >= slot.deadline:
-                    logger.warning("math-verify: sample %d took more than %.1f s; counted as wrong (timeout)", slot.index, timeout)
-                    outcomes[slot.index] = Outcome(STATUS_TIMEOUT, message=f"no verdict within {timeout} s")
-                    slot.stop(kill=True)
-                    slot.start()
+            for i in [i for i, deadline in deadlines.items() if now >= deadline]:
+                logger.warning("math-verify: sample %d took more than %.1f s; counted as wrong (timeout)", i, timeout)
+                outcomes[i] = Outcome(STATUS_TIMEOUT, message=f"no verdict within {timeout} s")
+                pool.kill((i, items[i][0], items[i][1]))
+                del deadlines[i]
+    except BaseException:
+        pool.terminate()
+        raise
     finally:
-        for slot in slots:
-            slot.stop()
+        pool.close()
     return [o if o is not None else Outcome(STATUS_ERROR, message="not checked") for o in outcomes]

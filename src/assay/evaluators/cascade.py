@@ -6,7 +6,7 @@ import inspect
 import logging
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator, correctness
+from assay.evaluate.base import BaseEvaluator, SampleOutcome, correctness
 from assay.evaluators._common import judged_batch
 from assay.registry import ICL_EVALUATORS, resolve_type
 
@@ -57,6 +57,8 @@ class CascadeEvaluator(BaseEvaluator):
         >>> res['accuracy'], res['cascade_stats']['llm_evaluated']
         (100.0, 0)
     """
+
+    sample_outcome = SampleOutcome(correct="cascade_correct")
 
     def __init__(
         self,

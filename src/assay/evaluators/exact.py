@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, score_pairs, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -29,6 +29,8 @@ class AccEvaluator(BaseEvaluator):
     50.0
     """
 
+    sample_outcome = SampleOutcome(correct="correct")
+
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
@@ -49,6 +51,8 @@ class AccwithDetailsEvaluator(BaseEvaluator):
     >>> AccwithDetailsEvaluator().score(['A'], ['A'], ['Q?'])['details'][0]['is_correct']
     True
     """
+
+    sample_outcome = SampleOutcome(correct="is_correct")
 
     sample_decomposable = True
 
@@ -85,6 +89,8 @@ class EMEvaluator(BaseEvaluator):
     >>> EMEvaluator().score(['The Eiffel Tower.'], [['Eiffel Tower', 'la tour Eiffel']])['score']
     100.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -8,7 +8,7 @@ import os
 from collections import Counter
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, percent, score_pairs
 from assay.registry import ICL_EVALUATORS
 
@@ -82,6 +82,8 @@ class MATHVerifyEvaluator(BaseEvaluator):
     >>> MATHVerifyEvaluator().score(['so $\\\\boxed{\\\\frac{1}{2}}$', 'it is $3$'], ['0.5', '4'])['accuracy']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

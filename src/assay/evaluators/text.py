@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import CORPUS_BLEU, BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -44,6 +44,8 @@ class BleuEvaluator(BaseEvaluator):
     >>> round(BleuEvaluator().score(['the cat sat on the mat'], ['the cat sat on the mat'])['score'], 6)
     100.0
     """
+
+    sample_outcome = SampleOutcome(scores={"score": CORPUS_BLEU})
 
     sample_decomposable = False
 

@@ -9,7 +9,7 @@ Each cell gets the interval of *the estimator that computed it*:
   runs of one sample are not independent) and the t interval is used;
 * a metric that is the mean of a declared per-sample score (a details field
   with the metric's own name, e.g. ``rouge1`` or ``G-Pass@4_0.5``, or a field
-  an evaluator lists in ``sample_score_fields``): the t interval over samples;
+  an evaluator declares in its ``sample_outcome``): the t interval over samples;
 * corpus BLEU: a seeded bootstrap over samples, recomputing the corpus
   statistic from the details;
 * a summary group: its own aggregate propagated from its inputs —
@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+from assay.results import read_full_result
 from assay.stats._columns import SAMPLE_TEXT, SampleColumns
 from assay.stats._compare import Comparison, DatasetComparison, compare_models
 from assay.stats._groups import group_plan, group_stats
@@ -56,26 +57,24 @@ from assay.stats._run import (
     SummaryView,
     load_run_config,
     newest_summary_json,
-    read_full_result,
     run_stats,
     sample_tables,
     summary_groups_of,
     summary_view,
 )
 from assay.stats._samples import (
-    DECLARED_SCORE_FIELDS,
     SampleValues,
     base_metric,
     cell_stat,
     correctness_matrix,
     correctness_of,
+    outcome_of,
     sample_values,
     values_match,
 )
 from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
 
 __all__ = [
-    "DECLARED_SCORE_FIELDS",
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_SEED",
     "NOT_EXECUTED",
@@ -98,6 +97,7 @@ __all__ = [
     "correctness_matrix",
     "correctness_of",
     "format_with_ci",
+    "outcome_of",
     "group_plan",
     "group_stats",
     "holm_adjust",

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.results import read_full_result
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult, paired_compare
-from assay.stats._run import load_run_config, model_dirs_of, read_full_result
+from assay.stats._run import load_run_config, model_dirs_of
 from assay.stats._samples import SampleValues, sample_values
 
 __all__ = ["Comparison", "DatasetComparison", "compare_models"]

@@ -84,7 +84,7 @@ def group_plan(group: Any, metrics: Mapping[str, Sequence[str]]) -> dict[str, li
     shared by all subsets (in the first subset's order), then the group's
     metric over each subset's primary (first) metric.
 
-    >>> from assay.summarize import SummaryGroup
+    >>> from assay.groups import SummaryGroup
     >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': ['a', 'b']})
     >>> group_plan(g, {'a': ['accuracy', 'f1'], 'b': ['accuracy']})
     {'accuracy': [('a', 'accuracy'), ('b', 'accuracy')], 'naive_average': [('a', 'accuracy'), ('b', 'accuracy')]}
@@ -119,7 +119,7 @@ def group_stats(
     """Intervals of every group cell of one model.
 
     Args:
-        groups: summary groups (:class:`assay.summarize.SummaryGroup`), in order.
+        groups: summary groups (:class:`assay.groups.SummaryGroup`), in order.
         values: abbr → metric → value of this model (datasets and groups), as summarized.
         metrics: abbr → metric names in display order (the first is the primary one).
         base: (dataset abbr, metric) → the dataset cell's :class:`CellStat`.
@@ -128,7 +128,7 @@ def group_stats(
     Returns:
         (group name, metric) → :class:`CellStat`, for every group cell that has a value.
 
-    >>> from assay.summarize import SummaryGroup
+    >>> from assay.groups import SummaryGroup
     >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': [['a', 'acc'], ['b', 'acc']]})
     >>> base = {('a', 'acc'): CellStat(60.0, 3.0, 54.0, 66.0, 'wilson'), ('b', 'acc'): CellStat(80.0, 4.0, 72.0, 88.0, 'wilson')}
     >>> s = group_stats([g], {'a': {'acc': 60.0}, 'b': {'acc': 80.0}, 'g': {'naive_average': 70.0}},

@@ -22,7 +22,6 @@ __all__ = [
     "SummaryView",
     "load_run_config",
     "newest_summary_json",
-    "read_full_result",
     "run_stats",
     "sample_tables",
     "summary_groups_of",
@@ -219,7 +218,7 @@ def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 def summary_groups_of(config: Mapping[str, Any] | None, view: SummaryView | None = None) -> list[Any]:
     """The summary groups of a run config (or of the summary's ``group_definitions``), parsed."""
-    from assay.summarize import parse_summary_groups
+    from assay.groups import parse_summary_groups
 
     raw: Any = None
     if view is not None and view.group_definitions:
@@ -245,34 +244,6 @@ def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> d
         except Exception:  # a malformed model entry: keep the column name
             continue
     return out
-
-
-def read_full_result(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> dict[str, Any] | None:
-    """A result with its details; split parts are concatenated.  ``None`` when absent or unreadable."""
-    from assay.results import read_result, split_result_paths
-
-    folder = Path(run_dir) / "results" / model_dir
-    path = folder / f"{abbr}.json"
-    try:
-        if path.is_file():
-            return read_result(path)
-        parts = split_result_paths(folder, abbr)
-        if not parts:
-            return None
-        merged: dict[str, Any] = {"details": []}
-        for part in parts:
-            result = read_result(part)
-            if "error" in result:
-                return result
-            details = result.get("details")
-            if not isinstance(details, list):
-                merged.pop("details", None)
-                break
-            merged["details"].extend(details)
-        return merged
-    except Exception as exc:  # unreadable: the cell gets no statistics
-        logger.info("cannot read %s: %s", path, exc)
-        return None
 
 
 @dataclass
@@ -352,7 +323,7 @@ def run_stats(
         run_dir: the run directory (its ``results/`` are read with details).
         summary: what the summarizer returned, its ``Scores``, the parsed
             summary ``.json``, or ``None`` (the newest ``.json``, else the result files).
-        groups: the summary groups (:class:`assay.summarize.SummaryGroup` or
+        groups: the summary groups (:class:`assay.groups.SummaryGroup` or
             group dicts); default: from the summary's ``group_definitions`` or
             the run's newest config in ``configs/``.
         config: the run config (for ``summarizer_abbr`` folders and groups);
@@ -370,7 +341,7 @@ def run_stats(
     if groups is None:
         group_list = summary_groups_of(config, view)
     else:
-        from assay.summarize import SummaryGroup
+        from assay.groups import SummaryGroup
 
         group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
     folders = model_dirs_of(config, view.columns)

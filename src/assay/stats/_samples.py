@@ -13,8 +13,8 @@ The rule (documented in :mod:`assay.stats`):
 * **score-backed** — a details field *declares* a per-sample score: the
   field has the metric's own name (``rouge1``, ``G-Pass@4_0.5``; the
   ``" (n runs average)"`` suffix is dropped), or the evaluator class lists
-  it in ``sample_score_fields = {metric: field}``, or it is one of
-  :data:`DECLARED_SCORE_FIELDS`.  The metric must equal the mean of that
+  it in its :class:`~assay.evaluate.SampleOutcome` (``sample_outcome``, recorded
+  in the result's ``_meta.outcome`` when it was scored).  The metric must equal the mean of that
   field (× 1 or × 100).  Interval: t over the per-sample means.
 * **corpus** — BLEU (``BleuEvaluator``'s ``score``): the corpus statistic is
   recomputed from the details' ``pred``/``answer``; when it reproduces the
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from assay.evaluate.base import CORRECTNESS_KEYS
+from assay.evaluate.base import CORPUS_BLEU, CORRECTNESS_KEYS, SampleOutcome
 from assay.stats._details import Details
 from assay.stats._intervals import (
     DEFAULT_BOOTSTRAP,
@@ -49,23 +49,18 @@ from assay.stats._intervals import (
 
 __all__ = [
     "CORRECTNESS_KEYS",
-    "DECLARED_SCORE_FIELDS",
     "SampleValues",
     "base_metric",
     "cell_stat",
     "correctness_matrix",
     "correctness_of",
+    "outcome_of",
     "sample_values",
     "values_match",
 ]
 
 logger = logging.getLogger(__name__)
 
-
-#: evaluator class name → metric → per-sample field (``'<corpus bleu>'`` marks corpus BLEU).
-DECLARED_SCORE_FIELDS: dict[str, dict[str, str]] = {
-    "BleuEvaluator": {"score": "<corpus bleu>"},
-}
 
 _RUNS_SUFFIX = re.compile(r" \((\d+) runs average\)$")
 _BLEU_SETTINGS: tuple[tuple[str, bool], ...] = (
@@ -146,10 +141,11 @@ def _number(value: Any) -> float | None:
     return None
 
 
-def correctness_matrix(details: Sequence[Any]) -> list[list[float | None]] | None:
+def correctness_matrix(details: Sequence[Any], keys: tuple[str, ...] = CORRECTNESS_KEYS) -> list[list[float | None]] | None:
     """Per sample, per run: the correctness (1.0, 0.0, a candidate share, or ``None`` without a verdict).
 
-    ``None`` when no sample carries any correctness key.
+    ``keys``: the fields holding verdicts, the first non-null one counting.
+    ``None`` when no sample carries any of them.
 
     >>> correctness_matrix([{'correct': [True, False]}, {'is_correct': [None, True]}])
     [[1.0, 0.0], [None, 1.0]]
@@ -159,7 +155,7 @@ def correctness_matrix(details: Sequence[Any]) -> list[list[float | None]] | Non
     for d in details:
         if not isinstance(d, dict):
             return None
-        columns = [_as_runs(d[k]) if k in d else None for k in CORRECTNESS_KEYS]
+        columns = [_as_runs(d[k]) if k in d else None for k in keys]
         runs = max((len(c) for c in columns if c is not None), default=0)
         row: list[float | None] = []
         for r in range(runs):
@@ -177,14 +173,16 @@ def correctness_matrix(details: Sequence[Any]) -> list[list[float | None]] | Non
     return out if seen else None
 
 
-def correctness_of(details: Any) -> Any:
+def correctness_of(details: Any, field: str | None = None) -> Any:
     """The details' correctness, as fast as their layout allows.
 
     When every entry is a dict carrying one correctness key with the same
     number of runs of ``true``/``false``/``null``: a float array (samples ×
     runs) with no verdict as 0, as every use of the correctness counts it.
     Otherwise the :func:`correctness_matrix` (``None`` when no sample carries
-    a correctness key).  ``details`` is a list or a :class:`Details`.
+    a correctness key).  ``details`` is a list or a :class:`Details`;
+    ``field``: the verdict field the evaluator declares (see
+    :func:`outcome_of`), used alone when the details have it.
 
     >>> correctness_of([{'correct': [True]}, {'correct': [None]}]).tolist()
     [[1.0], [0.0]]
@@ -194,7 +192,8 @@ def correctness_of(details: Any) -> Any:
     import numpy as np
 
     view = details if isinstance(details, Details) else Details(list(details))
-    keys = view.present(CORRECTNESS_KEYS)
+    names = (field,) if field is not None and view.present((field,)) else CORRECTNESS_KEYS
+    keys = view.present(names)
     if len(keys) == 1 and (flat := view.runs(keys[0])) is not None:
         values, runs = flat
         types = set(map(type, values))
@@ -202,7 +201,7 @@ def correctness_of(details: Any) -> Any:
             return np.array(values, dtype=float).reshape(view.n, runs)
         if types <= {bool, type(None)}:
             return np.array([v is True for v in values], dtype=float).reshape(view.n, runs)
-    return correctness_matrix(view.items)
+    return correctness_matrix(view.items, names)
 
 
 def _field_matrix(details: Sequence[Any], field: str) -> list[list[float | None]] | None:
@@ -239,25 +238,36 @@ def _units(matrix: Any, *, none_as_zero: bool) -> tuple[Any, int] | None:
     return arr.mean(axis=1), runs
 
 
-def _declared(result: dict[str, Any], metric: str) -> str | None:
+def outcome_of(result: dict[str, Any]) -> SampleOutcome | None:
+    """The per-sample fields a result's evaluator declares: ``_meta.outcome`` as recorded when it
+    was scored, else what the evaluator class registered under ``_meta.evaluator`` declares now.
+
+    ``None`` when it declares nothing (the usual fields are then looked for).
+
+    >>> outcome_of({'_meta': {'outcome': {'correct': 'is_correct', 'scores': {}}}}).correct
+    'is_correct'
+    >>> outcome_of({'_meta': {'evaluator': 'BleuEvaluator'}}).scores
+    {'score': '<corpus bleu>'}
+    """
     meta = result.get("_meta")
-    name = meta.get("evaluator") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict):
+        return None
+    if "outcome" in meta:
+        return SampleOutcome.from_json(meta["outcome"])
+    name = meta.get("evaluator")
     if not isinstance(name, str):
         return None
-    base = base_metric(metric)
-    table = DECLARED_SCORE_FIELDS.get(name, {})
-    if base in table:
-        return table[base]
     try:
         from assay.registry import ICL_EVALUATORS
 
         cls = ICL_EVALUATORS.get(name)
     except Exception:  # an unknown or unregistered evaluator declares nothing
         return None
-    fields = getattr(cls, "sample_score_fields", None)
-    if isinstance(fields, dict) and isinstance(fields.get(base), str):
-        return str(fields[base])
-    return None
+    return SampleOutcome.of(cls)
+
+
+def _declared(outcome: SampleOutcome | None, metric: str) -> str | None:
+    return None if outcome is None else outcome.scores.get(base_metric(metric))
 
 
 _UNSET: Any = object()
@@ -293,12 +303,13 @@ def sample_values(
     reasons: list[str] = []
     base = base_metric(metric)
 
-    declared = _declared(result, metric)
-    if declared == "<corpus bleu>":
+    outcome = outcome_of(result)
+    declared = _declared(outcome, metric)
+    if declared == CORPUS_BLEU:
         return _corpus_bleu(details, value)
 
     if correct is _UNSET:
-        correct = correctness_of(details)
+        correct = correctness_of(details, outcome.correct if outcome is not None else None)
     if correct is not None:
         got = _units(correct, none_as_zero=True)
         if got is None:

@@ -9,11 +9,13 @@ processes (one per idle CPU, at most :data:`MAX_WORKERS`; the pool of
 :mod:`assay._pool`, as the eval's), each holding the details of one task at a
 time and sending the compact output of each task back as soon as it is done.
 
-The eval can do a task's work in the worker that has just written the result,
-while the predictions are still in memory (:func:`prepare`); the worker hands
-the output to this process (:func:`remember_prepared`), and :func:`run_tasks`
-takes it instead of reading the files again, as long as the result file is
-unchanged and the summary shows the values it was computed for.
+The eval does a task's work in the worker that has just written the result,
+while the predictions are still in memory, and writes it beside the result
+(:func:`save_stats`, ``<abbr>.stats``) with the digest of the result's bytes
+and the options used; :func:`run_tasks` takes it instead of reading the files
+again when the result file still has those bytes (:func:`load_stats`), the
+options match and the summary shows the values it was computed for.  The same
+holds whichever process, runner or machine wrote it.
 """
 
 from __future__ import annotations
@@ -33,25 +35,26 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.results import file_signature
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
-from assay.stats._samples import SampleValues, cell_stat, correctness_of, sample_values
+from assay.stats._samples import SampleValues, cell_stat, correctness_of, outcome_of, sample_values
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 
 __all__ = [
     "MAX_WORKERS",
     "POOL_MIN_BYTES",
     "REPORT_OPTIONS",
-    "Prepared",
+    "STATS_FORMAT",
+    "SavedStats",
     "Task",
     "TaskOptions",
     "TaskOutput",
     "pool_size",
-    "prepare",
-    "remember_prepared",
+    "load_stats",
     "run_tasks",
+    "save_stats",
+    "stats_path",
 ]
 
 logger = logging.getLogger(__name__)
@@ -103,7 +106,7 @@ _Columns = Callable[[], PredictionColumns]
 
 def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     """Read one (model, dataset) and compute what is asked of it."""
-    from assay.stats._run import read_full_result
+    from assay.results import read_full_result
 
     if not task.have and not task.columns:
         return TaskOutput()
@@ -121,7 +124,8 @@ def _output_of(result: dict[str, Any], task: Task, options: TaskOptions, predict
     out = TaskOutput()
     details = result.get("details")
     view = Details(details) if isinstance(details, list) and details else None
-    correct = correctness_of(view) if view is not None else None
+    outcome = outcome_of(result)
+    correct = correctness_of(view, outcome.correct if outcome is not None else None) if view is not None else None
     if task.have:
         known: dict[str, Any] = {} if view is None else {"correct": correct}
         backed: list[tuple[str, float]] = []
@@ -144,36 +148,51 @@ def _output_of(result: dict[str, Any], task: Task, options: TaskOptions, predict
     return out
 
 
-# -- outputs prepared by the worker that wrote the result ------------------------------------------
+# -- statistics written beside the result by the worker that scored it ----------------------------
+
+#: The version of the statistics file's layout; a file of another version is recomputed.
+STATS_FORMAT = 1
+
+
+def stats_path(result_path: str | os.PathLike[str]) -> Path:
+    """The statistics file kept beside a result file: ``<abbr>.json`` → ``<abbr>.stats``.
+
+    >>> stats_path('results/m/gsm8k.json').as_posix()
+    'results/m/gsm8k.stats'
+    """
+    return Path(result_path).with_suffix(".stats")
 
 
 @dataclass
-class Prepared:
-    """A result file's task output, computed for every numeric metric of the result by :func:`prepare`.
+class SavedStats:
+    """What the report pass wants of one result file, computed once from it (see :func:`save_stats`).
 
     Attributes:
-        path: the result file (absolute).
-        stamp: its size, times and inode then.
-        values: each metric's value, as the summary reads it.
+        result_digest: the :func:`~assay.results.content_digest` of the result file it was computed from.
+        fingerprint: the result's input fingerprint (``_meta.fingerprint``), for the reader.
+        options: the options it was computed with (``run_dir`` aside).
+        values: each numeric metric's value, as the summary reads it.
         output: the statistics of every metric in ``values``, the unscorable
             counts (with bounds for each of them) and the sample browser's columns.
     """
 
-    path: str
-    stamp: tuple[int, int, int, int]
+    result_digest: str
+    fingerprint: str | None
+    options: TaskOptions
     values: dict[str, float]
     output: TaskOutput
 
     def output_for(self, task: Task, options: TaskOptions) -> TaskOutput | None:
         """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it."""
-        if file_signature(self.path) != self.stamp or dataclasses.replace(options, run_dir="") != REPORT_OPTIONS:
+        if options.keep_samples or dataclasses.replace(options, run_dir="") != self.options:
             return None
         if any(self.values.get(metric) != value for metric, value in task.have.items()):
             return None  # the summary shows a value the file did not hold
         done = self.output
+        if any(metric not in done.cells for metric in task.have):
+            return None
         out = TaskOutput(
             cells={metric: done.cells[metric] for metric in task.have},
-            samples={metric: sv for metric, sv in done.samples.items() if metric in task.have},
             columns=done.columns if task.columns else None,
         )
         if task.have and done.unscorable is not None:
@@ -181,39 +200,114 @@ class Prepared:
             out.unscorable = dataclasses.replace(done.unscorable, bounds=bounds)
         return out
 
+    def to_json(self) -> dict[str, Any]:
+        """The JSON the statistics file holds."""
+        out = self.output
+        return {
+            "format": STATS_FORMAT,
+            "result_digest": self.result_digest,
+            "fingerprint": self.fingerprint,
+            "options": {k: v for k, v in dataclasses.asdict(self.options).items() if k != "run_dir"},
+            "values": self.values,
+            "cells": {m: dataclasses.asdict(c) for m, c in out.cells.items()},
+            "unscorable": None if out.unscorable is None else dataclasses.asdict(out.unscorable),
+            # the columns field by field: dataclasses.asdict would copy every string of them
+            "columns": None if out.columns is None else {f.name: getattr(out.columns, f.name) for f in dataclasses.fields(out.columns)},
+        }
 
-def prepare(result_path: str | os.PathLike[str], abbr: str, predictions: _Columns) -> Prepared | None:
-    """The task output the summary's report pass will want of a result file just written.
+    @classmethod
+    def from_json(cls, data: Any) -> SavedStats | None:
+        """The inverse of :meth:`to_json`; ``None`` for a file of another layout."""
+        if not isinstance(data, dict) or data.get("format") != STATS_FORMAT:
+            return None
+        try:
+            unscorable = data["unscorable"]
+            if unscorable is not None:
+                unscorable = Unscorable(**{**unscorable, "bounds": {m: tuple(b) for m, b in unscorable["bounds"].items()}})
+            columns = data["columns"]
+            output = TaskOutput(
+                cells={m: CellStat(**c) for m, c in data["cells"].items()},
+                unscorable=unscorable,
+                columns=None if columns is None else SampleColumns(**columns),
+            )
+            return cls(str(data["result_digest"]), data["fingerprint"], TaskOptions("", **data["options"]),
+                       {m: float(v) for m, v in data["values"].items()}, output)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            return None
+
+
+def save_stats(
+    result_path: str | os.PathLike[str], result_digest: str, abbr: str, predictions: _Columns
+) -> SavedStats | None:
+    """Compute what the report pass will want of a result file just written and write it beside it.
 
     Computed with :data:`REPORT_OPTIONS` for every finite numeric metric of the
-    file, read back as the pass would read it; ``predictions`` returns the
-    columns of the prediction file it was scored from.  ``None`` when the
-    file cannot be read.
+    file, read back as the pass would read it; ``result_digest`` is the digest
+    of the bytes written (the file is read back only if it still has them);
+    ``predictions`` returns the columns of the prediction file it was scored
+    from.  ``None`` (and no file) when the result cannot be read.
     """
-    from assay.results import numeric_metrics, read_result
+    from assay.fileio import atomic_write_bytes
+    from assay.results import META_KEY, content_digest, numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
-    stamp = file_signature(path)
+    target = stats_path(path)
+    with suppress(OSError):
+        target.unlink()
     try:
         result = read_result(path)
-        if stamp is None or file_signature(path) != stamp:
-            return None
+        if content_digest(path) != result_digest:
+            return None  # replaced meanwhile: the report pass reads whatever is there
         values = {} if "error" in result else {m: float(v) for m, v in numeric_metrics(result).items() if math.isfinite(v)}
+        meta = result.get(META_KEY)
+        fingerprint = meta.get("fingerprint") if isinstance(meta, dict) else None
         with bulk_allocations():
             output = _output_of(result, Task("", abbr, "", values, columns=True), REPORT_OPTIONS, predictions)
+        saved = SavedStats(result_digest, fingerprint, REPORT_OPTIONS, values, output)
+        data = _stats_bytes(saved.to_json())
+        atomic_write_bytes(target, data, durable=False)
     except Exception as exc:  # the report pass reads the file again and says what is wrong
-        logger.debug("could not prepare the statistics of %s: %s", path, exc)
+        logger.debug("could not save the statistics of %s: %s", path, exc)
         return None
-    return Prepared(path, stamp, values, output)
+    return saved
 
 
-#: Outputs handed over by the workers that wrote the results, by absolute result path; each is used once.
-_PREPARED: dict[str, Prepared] = {}
+def _stats_bytes(data: dict[str, Any]) -> bytes:
+    """The statistics file's JSON; NaN and infinities stay numbers (orjson alone would write ``null``)."""
+    from assay.fileio import dumps_json, has_non_finite
+
+    if has_non_finite({k: v for k, v in data.items() if k != "columns"}):
+        import json
+
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return dumps_json(data, indent=False)
 
 
-def remember_prepared(prepared: Prepared) -> None:
-    """Let the next :func:`run_tasks` of this process take ``prepared`` for its result file (see :meth:`Prepared.output_for`)."""
-    _PREPARED[prepared.path] = prepared
+def load_stats(result_path: str | os.PathLike[str]) -> SavedStats | None:
+    """The statistics saved beside a result file, when they were computed from its present content.
+
+    ``None`` when there are none, they cannot be read, or the result file's
+    bytes are not those they were computed from (checked by content digest).
+    """
+    from assay.fileio import loads_json
+    from assay.results import content_digest
+
+    target = stats_path(result_path)
+    try:
+        data = target.read_bytes()
+    except OSError:
+        return None
+    try:
+        saved = SavedStats.from_json(loads_json(data))
+    except ValueError:
+        saved = None
+    if saved is None:
+        logger.debug("ignoring unreadable statistics %s", target)
+        return None
+    if content_digest(result_path) != saved.result_digest:
+        logger.debug("statistics %s are stale: the result file changed", target)
+        return None
+    return saved
 
 
 def _multiprocessing() -> Any:
@@ -282,15 +376,16 @@ def pool_size(tasks: Sequence[Task], options: TaskOptions, workers: int | None) 
 def run_tasks(tasks: Sequence[Task], options: TaskOptions, *, workers: int | None = None) -> list[TaskOutput]:
     """Run every task; the outputs in task order.  ``workers``: see :func:`pool_size`.
 
-    A task whose result a worker prepared (:func:`remember_prepared`) takes
-    that output when it can; the others read their files.
+    A task whose result has statistics saved beside it (:func:`save_stats`),
+    computed from the file's present content with the same options, takes
+    them; the others read their files.
     """
     outputs: list[TaskOutput | None] = [None] * len(tasks)
-    if _PREPARED:
-        results = os.path.abspath(os.path.join(options.run_dir, "results"))
-        for i, task in enumerate(tasks):
-            found = _PREPARED.pop(os.path.join(results, task.folder, f"{task.abbr}.json"), None)
-            outputs[i] = found.output_for(task, options) if found is not None else None
+    results = Path(options.run_dir) / "results"
+    for i, task in enumerate(tasks):
+        if task.have or task.columns:
+            saved = load_stats(results / task.folder / f"{task.abbr}.json")
+            outputs[i] = saved.output_for(task, options) if saved is not None else None
     todo = [i for i, o in enumerate(outputs) if o is None]
     if todo:
         for i, output in zip(todo, _read_tasks([tasks[i] for i in todo], options, workers)):

@@ -21,6 +21,9 @@ Example:
 
 from __future__ import annotations
 
+from assay.groups._expr import Transform, TransformError, compile_transform
+from assay.groups._groups import Subset, SummaryGroup, aggregate, parse_summary_groups
+from assay.groups._model import Scores, SummaryIssue, SummaryResult
 from assay.summarize._circular import CircularSummarizer
 from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
 from assay.summarize._default import (
@@ -29,10 +32,7 @@ from assay.summarize._default import (
     run_summarizer,
     validate_summarizer_config,
 )
-from assay.summarize._expr import Transform, TransformError, compile_transform
-from assay.summarize._groups import Subset, SummaryGroup, aggregate, parse_summary_groups
-from assay.summarize._model import Scores, SummaryIssue, SummaryResult
-from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryView
+from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
 
 __all__ = [
     "CircularSummarizer",
@@ -43,7 +43,7 @@ __all__ = [
     "SummaryGroup",
     "SummaryIssue",
     "SummaryResult",
-    "SummaryView",
+    "SummaryFacet",
     "Transform",
     "TransformError",
     "aggregate",

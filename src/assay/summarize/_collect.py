@@ -1,4 +1,4 @@
-"""Reading a run's result files into :class:`~assay.summarize._model.Scores` (R-7.1, R-7.2, R-7.8).
+"""Reading a run's result files into :class:`~assay.groups._model.Scores` (R-7.1, R-7.2, R-7.8).
 
 Also the two per-dataset columns that come from the config rather than the
 results: the prompt ``version`` hash and the inference ``mode``.
@@ -19,6 +19,7 @@ from typing import Any
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
+from assay.groups._model import Scores, SummaryIssue
 from assay.results import (
     META_KEY,
     METRIC_BLACKLIST,
@@ -29,7 +30,6 @@ from assay.results import (
     result_sample_count,
     split_result_paths,
 )
-from assay.summarize._model import Scores, SummaryIssue
 
 __all__ = ["collect_scores", "eval_mode", "prompt_hash", "prompt_version"]
 

@@ -10,10 +10,10 @@ from typing import Any
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
+from assay.groups._groups import SummaryGroup, apply_groups, parse_summary_groups
+from assay.groups._model import Scores, SummaryResult
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.summarize._collect import collect_scores
-from assay.summarize._groups import SummaryGroup, apply_groups, parse_summary_groups
-from assay.summarize._model import Scores, SummaryResult
 from assay.summarize._table import (
     HEADER,
     TableRow,
@@ -87,7 +87,7 @@ class DefaultSummarizer:
         dataset_abbrs: the rows, in order: abbrs (primary metric), ``[abbr, metric]``
             pairs and ``''`` separators.  Omitted: every metric of every dataset,
             then every group metric.
-        summary_groups: group dicts (see :mod:`assay.summarize._groups`).
+        summary_groups: group dicts (see :mod:`assay.groups._groups`).
         prompt_db: deprecated and ignored.
         **unknown: other options are ignored with a warning.
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from assay.errors import ConfigError
 from assay.fileio import atomic_write_text
+from assay.groups._model import SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.summarize._default import (
     DatasetAbbrs,
@@ -18,30 +19,29 @@ from assay.summarize._default import (
     row_json,
     write_json,
 )
-from assay.summarize._model import SummaryResult
 from assay.summarize._table import render_csv, render_markdown, render_raw, render_simple, rows_to_table
 from assay.workdir import new_timestamp
 
-__all__ = ["MultiFacetedSummarizer", "SummaryView"]
+__all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
 
 _RULE = 128
 
 
 @dataclass(frozen=True)
-class SummaryView:
+class SummaryFacet:
     """One named table: its rows are chosen by ``dataset_abbrs`` (``None``: the default order)."""
 
     name: str
     dataset_abbrs: DatasetAbbrs | None
 
 
-def _parse_views(value: Any) -> list[SummaryView]:
+def _parse_views(value: Any) -> list[SummaryFacet]:
     where = "MultiFacetedSummarizer: key 'dataset_abbrs_list'"
     if value is None:
-        return [SummaryView("all", None)]
+        return [SummaryFacet("all", None)]
     if isinstance(value, (str, Mapping)) or not isinstance(value, Sequence) or not value:
         raise ConfigError(f"{where} must be a non-empty list of dict(name=..., dataset_abbrs=[...])")
-    views: list[SummaryView] = []
+    views: list[SummaryFacet] = []
     names: set[str] = set()
     for i, item in enumerate(value):
         if not isinstance(item, Mapping):
@@ -55,7 +55,7 @@ def _parse_views(value: Any) -> list[SummaryView]:
         if name in names:
             raise ConfigError(f"{where}[{i}]: key 'name' repeats the view name {name!r}")
         names.add(name)
-        views.append(SummaryView(name, parse_dataset_abbrs(item.get("dataset_abbrs"), f"{where}[{i}].dataset_abbrs")))
+        views.append(SummaryFacet(name, parse_dataset_abbrs(item.get("dataset_abbrs"), f"{where}[{i}].dataset_abbrs")))
     return views
 
 

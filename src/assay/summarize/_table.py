@@ -19,7 +19,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from assay.summarize._model import Scores
+from assay.groups._model import Scores
 
 __all__ = [
     "HEADER",

@@ -62,9 +62,10 @@ class EvalOptions:
             parallel and merged; ``0`` never splits.
         prepare_stats: after writing a result, also compute what the
             summary's statistics and HTML report want of it, while its
-            predictions are in memory (see :func:`assay.stats._tasks.prepare`);
-            for ``assay run``, whose summary would otherwise read every
-            prediction file again.
+            predictions are in memory, and write it beside the result (see
+            :func:`assay.stats._tasks.save_stats`): the summary, report,
+            compare and verify that follow, in this process or another, then
+            need not read the result and prediction files again.
 
     >>> EvalOptions(RunDir(Path('out/run'))).shard_size
     10000

@@ -26,11 +26,11 @@ from typing import Any
 
 from assay.errors import ConfigError
 from assay.tasks.plan import EvalOptions, EvalTask
-from assay.tasks.runner import Event, Unit, execute_unit
+from assay.tasks.runner import BackendFactory, Event, Unit, execute_unit
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RayBackend", "execute_remote"]
+__all__ = ["RayBackend", "execute_remote", "ray_backend"]
 
 # Per Ray worker process: (config path, run dir) → planned tasks.
 _PLANNED: dict[tuple[str, str], Sequence[EvalTask]] = {}
@@ -102,3 +102,16 @@ class RayBackend:
             self._ray.cancel(ref, force=True)
         self._pending.clear()
         self._ray.shutdown()
+
+
+def ray_backend(address: str | None) -> BackendFactory:
+    """What :func:`assay.tasks.runner.run_tasks` takes as ``backend`` to send the work to the Ray cluster at ``address``.
+
+    >>> callable(ray_backend('127.0.0.1:6379'))
+    True
+    """
+
+    def build(tasks: Sequence[EvalTask], options: EvalOptions, workers: int | None) -> RayBackend:
+        return RayBackend(tasks, options, address=address, workers=workers)
+
+    return build

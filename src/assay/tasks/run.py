@@ -1,5 +1,10 @@
 """Running one (model, dataset) task: predictions in, one result file out (R-6.1).
 
+The scoring itself (postprocess, evaluator, ``evaluate()``) is
+:func:`assay.tasks.score.score`; this module decides whether a result can be
+reused, reads the predictions and the test set, splits big tasks into
+shards, and writes the result (and the statistics beside it).
+
 A task that fails writes ``{"error": ...}`` (with the component and file that
 failed) to its result file and a traceback to its log; it never raises, so
 the other tasks carry on (R-5.6).
@@ -27,7 +32,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +39,13 @@ from assay import __version__
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
+from assay.evaluate.base import SampleOutcome
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.results import META_KEY, result_head, write_result
+from assay.results import META_KEY, write_result
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
+from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
     details_fragment,
@@ -73,10 +79,6 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
-    #: the result file's head as written or read, for :func:`assay.results.remember_head`
-    head: Any = None
-    #: with :attr:`EvalOptions.prepare_stats`, what the report pass wants of the result written
-    prepared: Any = None
 
     @property
     def failed(self) -> bool:
@@ -202,20 +204,14 @@ def _describe(exc: BaseException) -> str:
 
 
 @dataclass
-class _Setup:
-    """What is known of a task before its predictions are read."""
+class _Setup(ScoreStep):
+    """What is known of a task before its predictions are read: the scoring step's config and the inputs."""
 
-    where: str
-    eval_cfg: dict[str, Any]
-    evaluator_cfg: dict[str, Any]
-    evaluator_type: Any
     files: list[Path]
     inputs: dict[str, str]
     fingerprint: str
     #: the bytes of the prediction files read for the fingerprint, for scoring to parse (big files are read again)
     contents: dict[Path, bytes] = field(default_factory=dict)
-    #: the extraction audit's substitutions, when a postprocessor of the chain has a corrected counterpart
-    audit: Any = None
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
@@ -231,7 +227,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
     audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
     if not fingerprint:
-        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, {}, "", audit=audit)
+        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, {}, "")
     test_files = [task.data.path] if task.data is not None else []
     contents: dict[Path, bytes] = {}
     inputs = task_inputs(
@@ -244,21 +240,19 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         references=task.references.source,
         extraction_audit=audit.fingerprint_input() if audit is not None else None,
     )
-    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, files, inputs, fingerprint_of(inputs), contents, audit)
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, inputs, fingerprint_of(inputs), contents)
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
-    """``None`` when the existing result can be reused (its head kept in ``outcome``), else why not."""
-    from assay.results import file_signature, read_result_without_details, result_head
+    """``None`` when the existing result can be reused, else why not."""
+    from assay.results import read_result_without_details
 
-    before = file_signature(result_path)
-    if before is None or not result_path.is_file():
+    if not result_path.is_file():
         return "no result yet"
     try:
         existing, _ = read_result_without_details(result_path)
     except AssayError as exc:
         return f"the existing result is unreadable ({exc})"
-    outcome.head = result_head(result_path, existing, before=before)
     if "error" in existing:
         return "the existing result records an error"
     meta = existing.get(META_KEY)
@@ -310,26 +304,6 @@ def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str,
     )
 
 
-def _needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
-    """The prediction-file fields ``score()`` can receive, or ``None`` for all of them."""
-    try:
-        return _score_parameters(evaluator_type)
-    except TypeError:  # an unhashable evaluator type: not remembered
-        return _score_parameters.__wrapped__(evaluator_type)
-
-
-@lru_cache(maxsize=64)
-def _score_parameters(evaluator_type: Any) -> tuple[str, ...] | None:
-    import inspect
-
-    try:
-        params = inspect.signature(evaluator_type.score).parameters
-    except (TypeError, ValueError, AttributeError):
-        return None
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return None
-    return tuple(name for name in params if name != "self")
-
 
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
     from assay.predictions import load_predictions
@@ -341,7 +315,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
-    outcome.reason, outcome.head = reason, None
+    outcome.reason = reason
     log(f"scoring: {reason}")
 
     decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
@@ -351,7 +325,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
             return resumed
 
     t0 = time.perf_counter()
-    needed = _needed_fields(setup.evaluator_type)
+    needed = needed_fields(setup.evaluator_type)
     from_gold = task.references.source == "gold"
     if needed is not None and (options.prepare_stats or from_gold):
         needed = (*needed, "gold")  # the references, or what the report's sample browser shows
@@ -392,6 +366,9 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         "k": task.dataset.get("k", 1),
         "prediction_files": [str(f) for f in setup.files],
     }
+    declared = SampleOutcome.of(setup.evaluator_type)
+    if declared is not None:  # which per-sample field backs each metric, for the statistics
+        meta["outcome"] = declared.to_json()
     if from_gold:
         meta["references"] = "gold"
         meta["references_note"] = task.references.reason
@@ -400,15 +377,14 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     raw, gold = fields.get("prediction"), fields.get("gold")
-    result = _evaluate(task, options, setup, fields, test, preds.location, result_path)
+    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")))
     del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
         result.pop("details", None)
     result[META_KEY] = meta
     # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
-    write_result(result_path, result, durable=False)
-    outcome.head = result_head(result_path, result)
+    digest = write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
@@ -417,16 +393,18 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     log(f"wrote {result_path}")
     if options.prepare_stats:
         del result
-        outcome.prepared = _prepare_stats(task, options, result_path, raw, gold)
+        _save_stats(task, options, result_path, digest, raw, gold)
     return None
 
 
-def _prepare_stats(task: EvalTask, options: EvalOptions, result_path: Path, raw: list[Any] | None, gold: list[Any] | None) -> Any:
-    """What the report pass wants of the result just written, the raw replies taken from memory."""
+def _save_stats(
+    task: EvalTask, options: EvalOptions, result_path: Path, digest: str, raw: list[Any] | None, gold: list[Any] | None
+) -> None:
+    """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
     from assay.stats._columns import PredictionColumns, prediction_columns
-    from assay.stats._tasks import prepare
+    from assay.stats._tasks import save_stats
 
     loader: Callable[[], PredictionColumns]
     if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):
@@ -435,168 +413,8 @@ def _prepare_stats(task: EvalTask, options: EvalOptions, result_path: Path, raw:
         loader = lambda: columns  # noqa: E731
     else:  # predictions kept elsewhere: what the report pass reads
         loader = partial(prediction_columns, options.run_dir.root, task.model_abbr, task.dataset_abbr)
-    return prepare(result_path, task.dataset_abbr, loader)
+    save_stats(result_path, digest, task.dataset_abbr, loader)
 
-
-def _evaluate(
-    task: EvalTask,
-    options: EvalOptions,
-    setup: _Setup,
-    fields: dict[str, Any],
-    test: TestSet,
-    location: str,
-    result_path: Path,
-) -> dict[str, Any]:
-    """Postprocess, build the evaluator and call ``evaluate``; the result dict (details kept)."""
-    from assay.postprocess.chain import build_postprocessor
-
-    where = setup.where
-    references, size, n = test.references, test.size, test.n
-    # the datasets.Dataset only for evaluator code that can see it; else a light view of the table
-    test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
-    raw = fields.get("prediction")
-    predictions: list[Any] | None = list(raw) if raw is not None else None
-    stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
-    if predictions is not None:
-        for label, cfg in (
-            (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
-            (f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
-        ):
-            fn = build_postprocessor(cfg, where=label)
-            if fn is not None:
-                predictions = _postprocess(fn, predictions, label, location)
-            if setup.audit is not None:
-                stage_outputs.append(predictions)
-    fields["predictions"] = predictions
-    fields["references"] = list(references) if references is not None else None
-    fields["test_set"] = test_dataset
-    if fields.get("origin_prompt") is None:
-        fields["origin_prompt"] = [None] * (size * n)
-
-    result = _call_evaluator(task, setup, setup.evaluator_cfg, fields, test_dataset, n, location, str(result_path.with_suffix("")))
-    if "error" in result:
-        return result
-    if "details" not in result and predictions is not None:
-        result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
-    if setup.audit is not None and raw is not None and predictions is not None:
-        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n)
-    return result
-
-
-def _call_evaluator(
-    task: EvalTask,
-    setup: _Setup,
-    evaluator_cfg: dict[str, Any],
-    fields: dict[str, Any],
-    test_dataset: Any,
-    n: int,
-    location: str,
-    out_dir: str,
-) -> dict[str, Any]:
-    """Build the evaluator of ``evaluator_cfg`` and call ``evaluate`` on ``fields``; its result (a new dict)."""
-    from assay.evaluate.assemble import assemble_score_kwargs
-
-    where = setup.where
-    evaluator_type = setup.evaluator_type
-    kwargs = {k: v for k, v in evaluator_cfg.items() if k != "type"}
-    try:
-        evaluator = evaluator_type(**kwargs)
-    except TypeError as exc:
-        raise EvaluationError(f"{where}: cannot build {getattr(evaluator_type, '__name__', evaluator_type)}({', '.join(kwargs)}): {exc}") from exc
-    evaluator._out_dir = out_dir
-    evaluator.dataset_abbr = task.dataset_abbr
-    name = type(evaluator).__name__
-    score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=location)
-    try:
-        result = evaluator.evaluate(task.dataset.get("k", 1), n, test_dataset, **score_kwargs)
-    except AssayError:
-        raise
-    except Exception as exc:
-        raise EvaluationError(f"{name} failed on {where} ({location}): {type(exc).__name__}: {exc}") from exc
-    if not isinstance(result, dict):
-        raise EvaluationError(f"{name}.evaluate() returned {type(result).__name__}, expected a dict")
-    result = dict(result)
-    if "error" in result:
-        result["error"] = f"{name} on {where}: {result['error']}"
-    return result
-
-
-def _with_audit(
-    task: EvalTask,
-    setup: _Setup,
-    fields: dict[str, Any],
-    test_dataset: Any,
-    location: str,
-    result: dict[str, Any],
-    raw: list[Any],
-    stage_outputs: list[list[Any]],
-    size: int,
-    n: int,
-) -> dict[str, Any]:
-    """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
-    import tempfile
-
-    from assay.tasks.audit import AUDIT_KEY, run_audit
-
-    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
-        evaluator_cfg = dict(setup.evaluator_cfg)
-        if evaluator_pp is not None:
-            evaluator_cfg["pred_postprocessor"] = evaluator_pp
-        # side files of the evaluator (if any) go to a folder of their own, removed after
-        with tempfile.TemporaryDirectory(prefix="assay-audit-") as scratch:
-            return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
-                                   n, location, str(Path(scratch) / task.dataset_abbr))
-
-    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
-    details = result.pop("details", None)
-    result[AUDIT_KEY] = audit
-    if details is not None:
-        result["details"] = details
-    return result
-
-
-def _sees_test_set(evaluator_type: Any) -> bool:
-    """Whether the evaluator's own code can receive the test set (``score(test_set=...)``,
-    ``**kwargs``, or an ``evaluate`` of its own)."""
-    from assay.evaluate.base import BaseEvaluator
-
-    if getattr(evaluator_type, "evaluate", None) is not BaseEvaluator.evaluate:
-        return True
-    needed = _needed_fields(evaluator_type)
-    return needed is None or "test_set" in needed
-
-
-def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:
-    from assay.postprocess.chain import apply_postprocessor
-
-    try:
-        return apply_postprocessor(fn, predictions)
-    except Exception:
-        # find the offending sample for the message
-        for i, p in enumerate(predictions):
-            try:
-                apply_postprocessor(fn, [p])
-            except Exception as exc:
-                raise EvaluationError(
-                    f"{label} ({getattr(fn, '__name__', fn)}) raised {type(exc).__name__}: {exc} "
-                    f"on sample {i} of {location} (prediction {p!r:.80})"
-                ) from exc
-        raise
-
-
-def _plain_details(raw: list[Any], processed: list[Any], refs: list[Any] | None, size: int, n: int) -> list[dict[str, Any]]:
-    """Per-sample records (raw prediction, extracted answer, reference) when the evaluator gave none."""
-    out: list[dict[str, Any]] = []
-    for j in range(size):
-        idx = [r * size + j for r in range(n)]
-        out.append(
-            {
-                "origin_prediction": [raw[i] for i in idx],
-                "prediction": [processed[i] for i in idx],
-                "reference": [refs[i] for i in idx] if refs is not None else [None] * n,
-            }
-        )
-    return out
 
 
 # -- shards --------------------------------------------------------------------------------
@@ -700,7 +518,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         test: TestSet = payload["test"]
         size = test.size
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
-        result = _evaluate(task, options, setup, fields, test, plan["location"], result_path)
+        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")))
         del payload, fields
         header: dict[str, Any] = {"fingerprint": plan["fingerprint"], "shard": shard, "samples": size}
         if "error" in result:

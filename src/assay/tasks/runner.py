@@ -28,17 +28,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from assay._gc import bulk_allocations
 from assay._pool import Event, ForkPool, usable_cpus
-from assay.results import remember_head
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Unit", "default_workers", "execute_unit", "run_tasks"]
+__all__ = ["Backend", "BackendFactory", "Unit", "default_workers", "execute_unit", "run_tasks"]
 
 OnDone = Callable[[TaskOutcome, int, int], None]
 #: Called as ``on_shard(task_name, shards_done, shards_total, samples)`` when a shard finishes.
@@ -108,6 +107,10 @@ class Backend(Protocol):
     def events(self) -> list[tuple[Unit, Event]]: ...
 
     def close(self) -> None: ...
+
+
+#: Builds the backend of a run from its tasks, options and worker count (see :func:`run_tasks`).
+BackendFactory = Callable[[Sequence[EvalTask], EvalOptions, "int | None"], Backend]
 
 
 class InlineBackend:
@@ -198,14 +201,6 @@ class _Scheduler:
         if i in self.outcomes:
             return
         self.outcomes[i] = outcome
-        if outcome.head is not None:  # the summary that follows need not read the file again
-            remember_head(outcome.result_path, outcome.head)
-            outcome.head = None
-        if outcome.prepared is not None:  # nor, for its report, the result and prediction files
-            from assay.stats._tasks import remember_prepared
-
-            remember_prepared(outcome.prepared)
-            outcome.prepared = None
         if self.on_done is not None:
             self.on_done(outcome, len(self.outcomes), len(self.tasks))
 
@@ -339,7 +334,7 @@ def run_tasks(
     workers: int | None = None,
     on_done: OnDone | None = None,
     on_shard: OnShard | None = None,
-    runner: dict[str, Any] | None = None,
+    backend: BackendFactory | None = None,
 ) -> list[TaskOutcome]:
     """Run every task; return their outcomes in task order.
 
@@ -348,33 +343,32 @@ def run_tasks(
             everything in this process.
         on_done: called as ``on_done(outcome, done, total)`` when a task ends.
         on_shard: called when a shard of a split task ends (see :data:`OnShard`).
-        runner: ``{'type': 'RayRunner', 'address': ...}`` sends the work to a
-            Ray cluster (see :mod:`assay.tasks.ray_runner`); ``None`` runs locally.
+        backend: builds where the units run, as ``backend(tasks, options,
+            workers)`` (e.g. :func:`assay.tasks.ray_runner.ray_backend` for a
+            Ray cluster); ``None`` runs them in this process or forked workers.
     """
     total = len(tasks)
     scheduler = _Scheduler(tasks, options, on_done, on_shard)
     if total == 0:
         return []
-    backend: Any
-    if runner is not None:
-        from assay.tasks.ray_runner import RayBackend
-
-        backend = RayBackend(tasks, options, address=runner.get("address"), workers=workers)
+    where: Backend
+    if backend is not None:
+        where = backend(tasks, options, workers)
     else:
         workers = default_workers() if workers is None else max(1, workers)
         if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
-            backend = InlineBackend(tasks, options)
+            where = InlineBackend(tasks, options)
         else:
-            backend = fork_pool(workers, tasks, options)
-    units = plan_units(tasks, backend.capacity())
+            where = fork_pool(workers, tasks, options)
+    units = plan_units(tasks, where.capacity())
     try:
-        drive(backend, scheduler, units)
+        drive(where, scheduler, units)
     except BaseException:
-        if isinstance(backend, ForkPool):
-            backend.terminate()
+        if isinstance(where, ForkPool):
+            where.terminate()
         raise
     finally:
-        backend.close()
+        where.close()
     missing = [i for i in range(total) if i not in scheduler.outcomes]
     for i in missing:  # pragma: no cover - every unit reports every task; a guard against a lost one
         scheduler.finish(i, fail_task(tasks[i], options, "the task was never reported as done"))

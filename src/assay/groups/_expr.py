@@ -121,7 +121,7 @@ def compile_transform(source: str) -> Transform:
     >>> compile_transform("__import__('os')")
     Traceback (most recent call last):
     ...
-    assay.summarize._expr.TransformError: '__import__' is not allowed (only x and the functions abs, max, min, round)
+    assay.groups._expr.TransformError: '__import__' is not allowed (only x and the functions abs, max, min, round)
     """
     if not isinstance(source, str):
         raise TransformError(f"a transform must be a string expression in x, got {type(source).__name__}")

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from assay.errors import ConfigError
-from assay.summarize._expr import Transform, TransformError, compile_transform
-from assay.summarize._model import Scores, SummaryIssue
+from assay.groups._expr import Transform, TransformError, compile_transform
+from assay.groups._model import Scores, SummaryIssue
 
 __all__ = [
     "GROUP_KEYS",

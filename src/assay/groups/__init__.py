@@ -1,0 +1,32 @@
+"""Summary groups: the scores table they read, their parsing, planning and aggregation.
+
+A leaf of the package: it imports nothing of assay but its errors, so that
+the summarizers (:mod:`assay.summarize`) that compute the groups and the
+statistics (:mod:`assay.stats`) that give them intervals both build on it
+without importing each other.
+
+    >>> groups = parse_summary_groups([{'name': 'avg', 'subsets': ['a', 'b']}])
+    >>> groups[0].name, [s.abbr for s in groups[0].subsets]
+    ('avg', ['a', 'b'])
+"""
+
+from __future__ import annotations
+
+from assay.groups._expr import Transform, TransformError, compile_transform
+from assay.groups._groups import Subset, SummaryGroup, aggregate, apply_groups, left_sum, parse_summary_groups
+from assay.groups._model import Scores, SummaryIssue, SummaryResult
+
+__all__ = [
+    "Scores",
+    "Subset",
+    "SummaryGroup",
+    "SummaryIssue",
+    "SummaryResult",
+    "Transform",
+    "TransformError",
+    "aggregate",
+    "apply_groups",
+    "compile_transform",
+    "left_sum",
+    "parse_summary_groups",
+]

@@ -1,0 +1,236 @@
+"""The scoring step: predictions in, a result dict out.
+
+For one (model, dataset): the model's and the dataset's ``pred_postprocessor``
+run over the raw predictions, the evaluator of ``eval_cfg.evaluator`` is
+built, and its ``evaluate()`` gets the postprocessed predictions, the
+references and the fields ``score()`` asks for.  When no ``details`` come
+back, plain ones (raw reply, extracted answer, reference) are added; with an
+extraction audit planned, the corrected extractors are scored too and
+recorded under ``extraction_audit``.
+
+Everything around it — whether a result can be reused, reading the
+predictions and the test set, shards, writing the result — is
+:mod:`assay.tasks.run`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from assay.datasets.build import TestSet
+from assay.errors import AssayError, EvaluationError
+from assay.tasks.plan import EvalTask
+
+__all__ = ["ScoreStep", "needed_fields", "score"]
+
+
+@dataclass
+class ScoreStep:
+    """What scoring a task needs of its config: where it is (for messages), ``eval_cfg``, the evaluator.
+
+    Attributes:
+        where: ``"dataset '<abbr>'"``, for messages.
+        eval_cfg: the dataset's ``eval_cfg``.
+        evaluator_cfg: its ``evaluator`` (``type`` and keyword arguments).
+        evaluator_type: the evaluator class ``type`` resolves to.
+        audit: the extraction audit's substitutions, when a postprocessor of
+            the chain has a corrected counterpart (else ``None``).
+    """
+
+    where: str
+    eval_cfg: dict[str, Any]
+    evaluator_cfg: dict[str, Any]
+    evaluator_type: Any
+    audit: Any
+
+
+def needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
+    """The prediction-file fields ``score()`` can receive, or ``None`` for all of them."""
+    try:
+        return _score_parameters(evaluator_type)
+    except TypeError:  # an unhashable evaluator type: not remembered
+        return _score_parameters.__wrapped__(evaluator_type)
+
+
+@lru_cache(maxsize=64)
+def _score_parameters(evaluator_type: Any) -> tuple[str, ...] | None:
+    import inspect
+
+    try:
+        params = inspect.signature(evaluator_type.score).parameters
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return tuple(name for name in params if name != "self")
+
+
+def score(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str) -> dict[str, Any]:
+    """Postprocess the predictions, build the evaluator and call its ``evaluate``: the result dict (details kept).
+
+    Args:
+        task: the (model, dataset) scored; its model's ``pred_postprocessor`` runs first.
+        setup: the dataset's evaluation config and evaluator type.
+        fields: the prediction file's columns by field name (``prediction``
+            and whatever ``score()`` takes); ``predictions``, ``references``,
+            ``test_set`` are filled in here.
+        test: the test set, ``n`` runs of ``size`` rows.
+        location: the prediction file(s), for messages.
+        out_dir: where an evaluator may write side files (the result path without ``.json``).
+
+    Raises:
+        EvaluationError: a postprocessor or the evaluator failed; the message
+            names the component, the dataset and the sample.
+    """
+    from assay.postprocess.chain import build_postprocessor
+
+    where = setup.where
+    references, size, n = test.references, test.size, test.n
+    # the datasets.Dataset only for evaluator code that can see it; else a light view of the table
+    test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
+    raw = fields.get("prediction")
+    predictions: list[Any] | None = list(raw) if raw is not None else None
+    stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
+    if predictions is not None:
+        for label, cfg in (
+            (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
+            (f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
+        ):
+            fn = build_postprocessor(cfg, where=label)
+            if fn is not None:
+                predictions = _postprocess(fn, predictions, label, location)
+            if setup.audit is not None:
+                stage_outputs.append(predictions)
+    fields["predictions"] = predictions
+    fields["references"] = list(references) if references is not None else None
+    fields["test_set"] = test_dataset
+    if fields.get("origin_prompt") is None:
+        fields["origin_prompt"] = [None] * (size * n)
+
+    result = _call_evaluator(task, setup, setup.evaluator_cfg, fields, test_dataset, n, location, out_dir)
+    if "error" in result:
+        return result
+    if "details" not in result and predictions is not None:
+        result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
+    if setup.audit is not None and raw is not None and predictions is not None:
+        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n)
+    return result
+
+
+def _call_evaluator(
+    task: EvalTask,
+    setup: ScoreStep,
+    evaluator_cfg: dict[str, Any],
+    fields: dict[str, Any],
+    test_dataset: Any,
+    n: int,
+    location: str,
+    out_dir: str,
+) -> dict[str, Any]:
+    """Build the evaluator of ``evaluator_cfg`` and call ``evaluate`` on ``fields``; its result (a new dict)."""
+    from assay.evaluate.assemble import assemble_score_kwargs
+
+    where = setup.where
+    evaluator_type = setup.evaluator_type
+    kwargs = {k: v for k, v in evaluator_cfg.items() if k != "type"}
+    try:
+        evaluator = evaluator_type(**kwargs)
+    except TypeError as exc:
+        raise EvaluationError(f"{where}: cannot build {getattr(evaluator_type, '__name__', evaluator_type)}({', '.join(kwargs)}): {exc}") from exc
+    evaluator._out_dir = out_dir
+    evaluator.dataset_abbr = task.dataset_abbr
+    name = type(evaluator).__name__
+    score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=location)
+    try:
+        result = evaluator.evaluate(task.dataset.get("k", 1), n, test_dataset, **score_kwargs)
+    except AssayError:
+        raise
+    except Exception as exc:
+        raise EvaluationError(f"{name} failed on {where} ({location}): {type(exc).__name__}: {exc}") from exc
+    if not isinstance(result, dict):
+        raise EvaluationError(f"{name}.evaluate() returned {type(result).__name__}, expected a dict")
+    result = dict(result)
+    if "error" in result:
+        result["error"] = f"{name} on {where}: {result['error']}"
+    return result
+
+
+def _with_audit(
+    task: EvalTask,
+    setup: ScoreStep,
+    fields: dict[str, Any],
+    test_dataset: Any,
+    location: str,
+    result: dict[str, Any],
+    raw: list[Any],
+    stage_outputs: list[list[Any]],
+    size: int,
+    n: int,
+) -> dict[str, Any]:
+    """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
+    import tempfile
+
+    from assay.tasks.audit import AUDIT_KEY, run_audit
+
+    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        evaluator_cfg = dict(setup.evaluator_cfg)
+        if evaluator_pp is not None:
+            evaluator_cfg["pred_postprocessor"] = evaluator_pp
+        # side files of the evaluator (if any) go to a folder of their own, removed after
+        with tempfile.TemporaryDirectory(prefix="assay-audit-") as scratch:
+            return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
+                                   n, location, str(Path(scratch) / task.dataset_abbr))
+
+    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
+    details = result.pop("details", None)
+    result[AUDIT_KEY] = audit
+    if details is not None:
+        result["details"] = details
+    return result
+
+
+def _sees_test_set(evaluator_type: Any) -> bool:
+    """Whether the evaluator's own code can receive the test set (``score(test_set=...)``,
+    ``**kwargs``, or an ``evaluate`` of its own)."""
+    from assay.evaluate.base import BaseEvaluator
+
+    if getattr(evaluator_type, "evaluate", None) is not BaseEvaluator.evaluate:
+        return True
+    needed = needed_fields(evaluator_type)
+    return needed is None or "test_set" in needed
+
+
+def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:
+    from assay.postprocess.chain import apply_postprocessor
+
+    try:
+        return apply_postprocessor(fn, predictions)
+    except Exception:
+        # find the offending sample for the message
+        for i, p in enumerate(predictions):
+            try:
+                apply_postprocessor(fn, [p])
+            except Exception as exc:
+                raise EvaluationError(
+                    f"{label} ({getattr(fn, '__name__', fn)}) raised {type(exc).__name__}: {exc} "
+                    f"on sample {i} of {location} (prediction {p!r:.80})"
+                ) from exc
+        raise
+
+
+def _plain_details(raw: list[Any], processed: list[Any], refs: list[Any] | None, size: int, n: int) -> list[dict[str, Any]]:
+    """Per-sample records (raw prediction, extracted answer, reference) when the evaluator gave none."""
+    out: list[dict[str, Any]] = []
+    for j in range(size):
+        idx = [r * size + j for r in range(n)]
+        out.append(
+            {
+                "origin_prediction": [raw[i] for i in idx],
+                "prediction": [processed[i] for i in idx],
+                "reference": [refs[i] for i in idx] if refs is not None else [None] * n,
+            }
+        )
+    return out
