@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from assay.evaluators import Gsm8kAgentEvaluator, IFEvaluator, TheoremQAEvaluatorV3
-from assay.evaluators._mathstrings import math_is_equiv, math_postprocess_v2, normalize_final_answer
+from assay.evaluators._mathstrings import math_is_equiv
+from assay.postprocess.math import math_postprocess_v2, normalize_final_answer
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "data" / "oc_families" / "mathqa" / "vectors.json").read_text(encoding="utf-8"))
 

@@ -17,7 +17,7 @@ from assay.datasets._oc_files import dataset_dict, field, json_value
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
-from assay.evaluators._mathstrings import extract_boxed_answer
+from assay.postprocess.math import extract_boxed_answer
 from assay.registry import LOAD_DATASET
 
 __all__ = ["MATHDataset"]

@@ -10,7 +10,7 @@ from typing import Any
 from assay.datasets._oc_files import dataset_dict, field, json_value
 from assay.datasets.base import BaseDataset
 from assay.errors import InputFileError
-from assay.evaluators._mathstrings import extract_boxed_answer
+from assay.postprocess.math import extract_boxed_answer
 from assay.registry import LOAD_DATASET
 
 __all__ = ["MATHInternDataset"]

@@ -1,17 +1,11 @@
 """MATH answer strings as OpenCompass 0.5.4 handles them (private).
 
-Three pieces, each computing what OpenCompass's ``opencompass/datasets/math.py``
-computes, quirks included:
+What OpenCompass's ``opencompass/datasets/math.py`` computes, quirks included.
+The extraction and normalization are the postprocessors' own
+(:mod:`assay.postprocess.math`); this module adds the comparison:
 
-* :func:`extract_boxed_answer` — the content of the last ``\\boxed{…}`` (how
-  ``MATHDataset`` reads the reference out of a solution);
-* :func:`normalize_final_answer` — OpenCompass's string normalization of a
-  final answer (a fixed list of replacements and removals, then regexes);
 * :func:`math_is_equiv` — ``MATHEvaluator.is_equiv`` with its two versions of
   the MATH benchmark's ``strip_string``.
-
-They are kept apart from the postprocessors of :mod:`assay.postprocess.math`
-so that the evaluators and loaders named after OpenCompass's give its numbers.
 """
 
 from __future__ import annotations
@@ -20,146 +14,14 @@ import logging
 import re
 from typing import Any
 
+from assay.postprocess.math import normalize_final_answer
+
 __all__: list[str] = []
 
 logger = logging.getLogger(__name__)
 
 
-# -- the last \boxed{...} -------------------------------------------------------
-
-
-def last_boxed_only_string(text: str) -> str | None:
-    """``\\boxed{…}`` (or ``\\fbox{…}``) from its last occurrence through its closing brace, or ``None``.
-
-    The search starts at the *last* ``\\boxed`` (``\\fbox`` only when there is
-    no ``\\boxed``) and counts braces from there, so ``\\boxed 5`` borrows the
-    next braced group, and an unclosed last box gives ``None`` even when an
-    earlier box is complete.
-
-    >>> last_boxed_only_string(r'a \\boxed{1} b \\boxed{\\frac{1}{2}} c')
-    '\\\\boxed{\\\\frac{1}{2}}'
-    >>> last_boxed_only_string('none') is None
-    True
-    """
-    start = text.rfind("\\boxed")
-    if start < 0:
-        start = text.rfind("\\fbox")
-        if start < 0:
-            return None
-    depth = 0
-    for i in range(start, len(text)):
-        ch = text[i]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start : i + 1]
-    return None
-
-
-def remove_boxed(boxed: str) -> str | None:
-    """The inside of ``\\boxed{…}``; ``None`` for anything else (``\\fbox{…}`` included)."""
-    prefix = "\\boxed{"
-    if boxed.startswith(prefix) and boxed.endswith("}") and len(boxed) >= len(prefix) + 1:
-        return boxed[len(prefix) : -1]
-    return None
-
-
-_DOUBLE_BRACES = re.compile(r"^\{(.*)\}$")
-
-
-def extract_boxed_answer(text: str, strip_double_curly_brace: bool = False) -> str | None:
-    """The content of the last ``\\boxed{…}`` of ``text``, or ``None``.
-
-    With ``strip_double_curly_brace``, ``{x}`` becomes ``x`` (one level; a
-    newline inside stops it, as ``.`` does not match it).
-
-    >>> extract_boxed_answer(r'so $\\boxed{{5}}$', strip_double_curly_brace=True)
-    '5'
-    >>> extract_boxed_answer(r'\\fbox{5}') is None
-    True
-    """
-    boxed = last_boxed_only_string(text)
-    if boxed is None:
-        return None
-    answer = remove_boxed(boxed)
-    if answer is None:
-        return None
-    if strip_double_curly_brace:
-        m = _DOUBLE_BRACES.match(answer)
-        if m:
-            answer = m.group(1)
-    return answer
-
-
 # -- normalize_final_answer ---------------------------------------------------------
-
-_SUBSTITUTIONS = (
-    ("an ", ""), ("a ", ""), (".$", "$"), ("\\$", ""), ("\\ ", ""), (" ", ""), ("mbox", "text"),
-    (",\\text{and}", ","), ("\\text{and}", ","), ("\\text{m}", "\\text{}"), ("\\le", "<"),
-)
-_REMOVED = (
-    "square", "ways", "integers", "dollars", "mph", "inches", "ft", "hours", "km", "units", "\\ldots", "sue",
-    "points", "feet", "minutes", "digits", "cents", "degrees", "cm", "gm", "pounds", "meters", "meals", "edges",
-    "students", "childrentickets", "multiples", "\\text{s}", "\\text{.}", "\\text{\ns}", "\\text{}^2",
-    "\\text{}^3", "\\text{\n}", "\\text{}", "\\mathrm{th}", "^\\circ", "^{\\circ}", "\\;", ",\\!", "{,}", '"',
-    "\\dots", "\n", "\r", "\f",
-)
-_TEXT_PAREN = re.compile(r"(\\text\{)\((.*?)\)(\})")
-_TEXT = re.compile(r"(\\text\{)(.*?)(\})")
-_TEXTBF = re.compile(r"(\\textbf\{)(.*?)(\})")
-_OVERLINE = re.compile(r"(\\overline\{)(.*?)(\})")
-_BOXED_GREEDY = re.compile(r"(\\boxed\{)(.*)(\})")
-_FINAL_ANSWER_IS = re.compile(r"finalansweris(.*)")
-_ANSWER_IS = re.compile(r"answer?is:?(.*)")
-_OXED = re.compile(r"oxed\{(.*?)\}")
-_DOLLARS = re.compile(r"\$(.*?)\$")
-_FRAC_SHORT = re.compile(r"(frac)([^{])(.)")
-_SQRT_SHORT = re.compile(r"(sqrt)([^{])")
-
-
-def normalize_final_answer(final_answer: str) -> str:
-    """OpenCompass 0.5.4's ``normalize_final_answer`` (``opencompass/datasets/math.py``).
-
-    Plain substring replacements in a fixed order (so ``'a '`` is removed from
-    inside words: ``'area '`` loses its ``a ``; every space goes; unit words
-    such as ``ft`` or ``cm`` are removed wherever they occur, inside words
-    too), then: ``\\text{}``/``\\textbf{}``/``\\overline{}``/``\\boxed{}``
-    unwrapped; the text after the last "finalansweris" / "answeris"; the last
-    ``oxed{…}`` and the last ``$…$``; ``rac`` → ``\\frac`` when there is no
-    ``\\frac`` (so ``\\dfrac`` becomes ``\\df\\frac``, an OpenCompass bug kept here); ``\\fracab`` → ``\\frac{a}{b}`` and ``\\sqrta`` → ``\\sqrt{a}``;
-    ``$`` removed; commas dropped from a number made only of digits and commas.
-    A non-string raises ``AttributeError``, as in OpenCompass.
-
-    >>> normalize_final_answer('The final answer is $1,000$ dollars')
-    '1000'
-    >>> normalize_final_answer('x = \\\\dfrac12')
-    'x=\\\\df\\\\frac{1}{2}'
-    """
-    s = final_answer
-    for before, after in _SUBSTITUTIONS:
-        s = s.replace(before, after)
-    for expr in _REMOVED:
-        s = s.replace(expr, "")
-    s = _TEXT_PAREN.sub(r"\2", s)
-    s = _TEXT.sub(r"\2", s)
-    s = _TEXTBF.sub(r"\2", s)
-    s = _OVERLINE.sub(r"\2", s)
-    s = _BOXED_GREEDY.sub(r"\2", s)
-    for pattern in (_FINAL_ANSWER_IS, _ANSWER_IS, _OXED, _DOLLARS):
-        found = pattern.findall(s)
-        if found:
-            s = found[-1]
-    s = s.strip()
-    if "rac" in s and "\\frac" not in s:
-        s = s.replace("rac", "\\frac")
-    s = _FRAC_SHORT.sub(r"frac{\2}{\3}", s)
-    s = _SQRT_SHORT.sub(r"sqrt{\2}", s)
-    s = s.replace("$", "")
-    if s.replace(",", "").isdigit():
-        s = s.replace(",", "")
-    return s
 
 
 # -- MATHEvaluator.is_equiv ----------------------------------------------------------
@@ -292,6 +154,13 @@ def _strip_v2(value: Any) -> str:
     return _fix_a_slash_b(s)
 
 
+def _normalized(value: Any) -> str:
+    """:func:`normalize_final_answer`, failing on a non-string as OpenCompass's does (``.split`` on an int)."""
+    if not isinstance(value, str):
+        raise TypeError(f"normalize_final_answer takes a string, got {type(value).__name__}")
+    return normalize_final_answer(value)
+
+
 def math_is_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
     """OpenCompass 0.5.4's ``MATHEvaluator.is_equiv(pred, ref)``.
 
@@ -316,34 +185,15 @@ def math_is_equiv(pred: Any, ref: Any, version: str = "v1") -> bool:
     strip = _strip_v1 if version == "v1" else _strip_v2
     try:
         a, b = strip(pred), strip(ref)
-        if a == b or normalize_final_answer(a) == normalize_final_answer(b):
+        if a == b or _normalized(a) == _normalized(b):
             return True
     except Exception:
         pass
     try:
-        if normalize_final_answer(pred) == normalize_final_answer(ref):
+        if _normalized(pred) == _normalized(ref):
             return True
     except Exception:
         pass
     return bool(pred == ref)
 
 
-_ANSWER_SENTENCE = re.compile("final answer|answer is")
-
-
-def math_postprocess_v2(text: str) -> str:
-    """OpenCompass 0.5.4's ``math_postprocess_v2``: the last ``\\boxed{}`` (outer braces stripped), else
-    the first ``.``-separated piece saying "final answer"/"answer is", else the first piece — the
-    latter two through :func:`normalize_final_answer`.
-
-    >>> math_postprocess_v2(r'so $\\boxed{{\\frac{1}{2}}}$'), math_postprocess_v2('The answer is 3.5 apples')
-    ('\\\\frac{1}{2}', '3')
-    """
-    boxed = extract_boxed_answer(text, strip_double_curly_brace=True)
-    if boxed:
-        return boxed
-    pieces = text.split(".")
-    for piece in pieces:
-        if _ANSWER_SENTENCE.search(piece.lower()):
-            return normalize_final_answer(piece)
-    return normalize_final_answer(pieces[0])

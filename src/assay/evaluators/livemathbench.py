@@ -51,7 +51,8 @@ class LiveMathBenchEvaluator(BaseEvaluator):
             )
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any) -> dict[str, Any]:
-        from assay.evaluators._mathstrings import math_is_equiv, math_postprocess_v2
+        from assay.evaluators._mathstrings import math_is_equiv
+        from assay.postprocess.math import math_postprocess_v2
 
         if len(predictions) != len(references):
             return {"error": "preds and refrs have different length"}
