@@ -43,6 +43,11 @@ def share_percent(part: float, whole: int) -> float:
     return float(part) / whole * 100
 
 
+def equal_as_is(pred: Any, ref: Any) -> tuple[Any, bool]:
+    """A :func:`score_pairs` judge: the prediction equals the reference exactly, with ``==``."""
+    return pred, pred == ref
+
+
 def score_pairs(
     evaluator: object,
     predictions: Sequence[Any] | None,

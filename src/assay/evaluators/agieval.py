@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, share_percent
+from assay.evaluators._common import check_batch, equal_as_is, score_pairs, share_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AGIEvalEvaluator", "AGIEvalEvaluator_mcq", "agieval_math_answer", "agieval_math_equal", "agieval_normalize"]
@@ -232,8 +232,4 @@ class AGIEvalEvaluator_mcq(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
-        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, equal_as_is, metric="score", scale=share_percent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, share_percent
+from assay.evaluators._common import check_batch, equal_as_is, score_pairs, share_percent
 from assay.postprocess.bbh import bbh_freeform_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -59,8 +59,4 @@ class BBHEvaluator_mcq(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
-        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, equal_as_is, metric="score", scale=share_percent)

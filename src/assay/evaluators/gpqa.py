@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import equal_as_is, percent, score_pairs
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["GPQAEvaluator"]
@@ -27,8 +27,4 @@ class GPQAEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
-        return {"accuracy": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, equal_as_is, metric="accuracy", scale=percent)

@@ -79,16 +79,7 @@ def extract_code_generation(model_output: Any, model_type: str = "chat") -> str:
         >>> extract_code_generation("Here:\\n```python\\nprint(1)\\n```\\n```\\nx\\n```")
         'print(1)'
     """
-    text = "" if model_output is None else str(model_output)
-    if model_type == "base":
-        return text.strip()
-    if model_type != "chat":
-        raise ValueError(f"Invalid mode type: {model_type}")
-    lines = text.split("\n")
-    fences = [i for i, line in enumerate(lines) if "```" in line]
-    if len(fences) < 2:
-        return ""
-    return "\n".join(lines[fences[0] + 1 : fences[1]])
+    return _fenced_block(model_output, model_type, last=False)
 
 
 def extract_code_generation_v2(model_output: Any, model_type: str = "chat") -> str:
@@ -98,6 +89,11 @@ def extract_code_generation_v2(model_output: Any, model_type: str = "chat") -> s
         >>> extract_code_generation_v2("```\\na\\n```\\n```\\nb\\n```")
         'b'
     """
+    return _fenced_block(model_output, model_type, last=True)
+
+
+def _fenced_block(model_output: Any, model_type: str, *, last: bool) -> str:
+    """The lines between the first (``last``: the last) two lines holding a fence; a base model's whole reply."""
     text = "" if model_output is None else str(model_output)
     if model_type == "base":
         return text.strip()
@@ -107,9 +103,8 @@ def extract_code_generation_v2(model_output: Any, model_type: str = "chat") -> s
     fences = [i for i, line in enumerate(lines) if "```" in line]
     if len(fences) < 2:
         return ""
-    if len(fences) > 2:
-        fences = fences[-2:]
-    return "\n".join(lines[fences[0] + 1 : fences[1]])
+    start, end = fences[-2:] if last else fences[:2]
+    return "\n".join(lines[start + 1 : end])
 
 
 def extract_code_execution(model_output: Any, cot: bool = False) -> str:
