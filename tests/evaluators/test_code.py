@@ -5,6 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -150,19 +153,44 @@ def hostile_corpus(port: int, outside: Path) -> dict[str, tuple[str, set[str]]]:
     }
 
 
-@pytest.mark.slow
-@needs_sandbox
-def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, monkeypatch):
-    import socket
+@dataclass
+class Hostile:
+    """The hostile corpus aimed at a listening socket and a file outside the sandbox."""
 
+    corpus: dict[str, tuple[str, set[str]]]
+    outside: Path
+    server: socket.socket
+
+    def assert_contained(self) -> None:
+        """No program wrote the outside file or reached the socket."""
+        assert not self.outside.exists()
+        try:
+            self.server.accept()
+            connected = True
+        except OSError:
+            connected = False
+        assert not connected
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hostile]:
     monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(5)
     server.settimeout(0.1)
-    port = server.getsockname()[1]
     outside = tmp_path / "outside.txt"
-    corpus = hostile_corpus(port, outside)
+    try:
+        yield Hostile(hostile_corpus(server.getsockname()[1], outside), outside, server)
+    finally:
+        server.close()
+
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_hostile_completions_are_contained_and_recorded_per_sample(hostile, tmp_path, monkeypatch):
+    corpus = hostile.corpus
     names = list(corpus)
     completions: list[str] = []
     for name in names:  # each hostile sample sits between two honest ones
@@ -179,14 +207,7 @@ def test_hostile_completions_are_contained_and_recorded_per_sample(tmp_path, mon
         assert d["is_correct"] is False or name == "flood_stdout", name
         assert d["message"] or d["outcome"] == "passed", name
     assert all(details[j]["is_correct"] for j in range(0, len(completions), 2))
-    assert not outside.exists()
-    try:
-        server.accept()
-        connected = True
-    except OSError:
-        connected = False
-    server.close()
-    assert not connected
+    hostile.assert_contained()
     assert res["isolation"] == "namespaces"
 
 
@@ -201,19 +222,12 @@ def test_errors_are_records_not_exceptions():
 
 @pytest.mark.slow
 @needs_sandbox
-def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeypatch):
+def test_hostile_programs_are_contained_inside_mbpp_evaluators(hostile, tmp_path, monkeypatch):
     """The same hostile bodies as MBPP replies (a whole function), through both MBPP evaluators."""
-    import socket
 
     from assay.evaluators.mbpp import MBPPEvaluator, MBPPPassKEvaluator
 
-    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.settimeout(0.1)
-    outside = tmp_path / "outside.txt"
-    corpus = hostile_corpus(server.getsockname()[1], outside)
+    corpus = hostile.corpus
     names = list(corpus)
     tests = "assert add(2, 3) == 5\nassert add(-1, 1) == 0"
     replies = ["```python\ndef add(a, b):\n" + corpus[name][0] + "```" for name in names] + ["def add(a, b):\n" + GOOD]
@@ -226,32 +240,18 @@ def test_hostile_programs_are_contained_inside_mbpp_evaluators(tmp_path, monkeyp
     refs = [{"test_list_2": tests, "task_id": i} for i in range(len(replies))]
     passk = MBPPPassKEvaluator(k=[1], timeout=12, memory=512 * 2**20, isolation="namespaces").score(replies, refs)
     assert passk["pass"] == 2 and passk["pass@1"] == pytest.approx(100 * 2 / len(replies))
-    assert not outside.exists()
-    try:
-        server.accept()
-        connected = True
-    except OSError:
-        connected = False
-    server.close()
-    assert not connected
+    hostile.assert_contained()
 
 
 @pytest.mark.slow
 @needs_sandbox
-def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators(tmp_path, monkeypatch):
+def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators(hostile, tmp_path, monkeypatch):
     """The hostile bodies as HumanEval+ solutions and as LiveCodeBench code-execution programs."""
-    import socket
 
     from assay.evaluators.evalplus import HumanEvalPlusEvaluator
     from assay.evaluators.livecodebench import LCBCodeExecutionEvaluator
 
-    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.settimeout(0.1)
-    outside = tmp_path / "outside.txt"
-    corpus = hostile_corpus(server.getsockname()[1], outside)
+    corpus = hostile.corpus
     names = [n for n in corpus if n != "flood_stdout"]  # output volume is not a containment question here
 
     plus_file = tmp_path / "plus.jsonl"
@@ -281,32 +281,18 @@ def test_hostile_programs_are_contained_inside_plus_and_livecodebench_evaluators
         assert d["is_correct"] is False, name
         assert d["outcome"] in corpus[name][1], (name, d["outcome"], d["message"])
     assert res["details"][-1]["is_correct"] is True
-    assert not outside.exists()
-    try:
-        server.accept()
-        connected = True
-    except OSError:
-        connected = False
-    server.close()
-    assert not connected
+    hostile.assert_contained()
 
 
 @pytest.mark.slow
 @needs_sandbox
-def test_hostile_programs_are_contained_inside_livecodebench_code_generation(tmp_path, monkeypatch):
+def test_hostile_programs_are_contained_inside_livecodebench_code_generation(hostile, tmp_path, monkeypatch):
     """The hostile bodies as standard-input solutions of a LiveCodeBench problem (add two numbers)."""
-    import socket
 
     from assay.evaluators.livecodebench import LCBCodeGenerationEvaluator
 
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(Path(__file__).parent.parent / "data" / "oc_families" / "code"))
-    monkeypatch.setenv("ASSAY_HOSTILE_SECRET", "s3cr3t")
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(5)
-    server.settimeout(0.1)
-    outside = tmp_path / "outside.txt"
-    corpus = hostile_corpus(server.getsockname()[1], outside)
+    corpus = hostile.corpus
     names = [n for n in corpus if n != "flood_stdout"]
     main = "a, b = map(int, input().split())\nprint(add(a, b))\n"
     replies = ["```python\ndef add(a, b):\n" + corpus[n][0] + main + "```" for n in names]
@@ -316,11 +302,4 @@ def test_hostile_programs_are_contained_inside_livecodebench_code_generation(tmp
     for name, d in zip(names, res["details"]):
         assert d["correct"] is False, (name, d)
     assert res["details"][-1]["correct"] is True
-    assert not outside.exists()
-    try:
-        server.accept()
-        connected = True
-    except OSError:
-        connected = False
-    server.close()
-    assert not connected
+    hostile.assert_contained()
