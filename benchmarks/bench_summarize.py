@@ -1,9 +1,11 @@
 """Summarizer speed: 100 models × 500 datasets with 20 summary groups.
 
-Generates a results folder in a temporary directory, then times
-``run_summarizer`` (reading 50 000 result files, computing the groups, writing
-the .txt/.csv/.md/.json files).  Also times reading one large result file with
-and without cutting out its details.  Prints figures; asserts nothing.
+Generates a results folder in a temporary directory, then times, side by
+side, ``run_summarizer`` (50 000 results, the groups, every cell's interval,
+the .txt/.csv/.md/.json files) reading the result files, building the run
+index from those files (heads and statistics), and ``run_summarizer`` reading
+the fresh index.  Also times reading one large result file with and without
+cutting out its details.  Prints figures.
 
 Run:  python benchmarks/bench_summarize.py [--models 100] [--datasets 500] [--groups 20] [--repeat 3]
 """
@@ -22,7 +24,9 @@ from typing import Any
 
 import orjson
 
+from assay.index import RunIndex
 from assay.results import read_result_without_details
+from assay.stats import index_run
 from assay.summarize import run_summarizer
 
 GEN = "opencompass.openicl.icl_inferencer.GenInferencer"
@@ -75,21 +79,46 @@ def make_run(root: Path, n_models: int, n_datasets: int, n_groups: int, seed: in
     }
 
 
+def _timed(fn: Any, repeat: int) -> tuple[list[float], Any]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return times, out
+
+
+def _figure(times: list[float]) -> str:
+    return f"best {min(times):.3f} s, median {statistics.median(times):.3f} s over {len(times)} runs"
+
+
 def bench_summary(args: argparse.Namespace) -> None:
+    """Side by side: a summary from the result files, building the run index, a summary from the index."""
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         config = make_run(Path(tmp), args.models, args.datasets, args.groups)
+        run = Path(config["work_dir"])
         print(f"generated {args.models} × {args.datasets} result files in {time.perf_counter() - t0:.1f} s")
-        times = []
-        for i in range(args.repeat):
-            t0 = time.perf_counter()
-            result = run_summarizer(config, time_str=f"20240101_00000{i}")
-            times.append(time.perf_counter() - t0)
+        stamp = iter(range(10_000))
+
+        def summary(index: bool) -> Any:
+            return run_summarizer(config, time_str=f"20240101_{next(stamp):06d}", index=index)
+
+        files, result = _timed(lambda: summary(False), args.repeat)
         rows = len(result.table) - 1
-        print(
-            f"summarize: {rows} rows × {args.models} models: best {min(times):.3f} s, "
-            f"median {statistics.median(times):.3f} s over {args.repeat} runs"
-        )
+        print(f"summary from files ({rows} rows × {args.models} models, with intervals): {_figure(files)}")
+
+        def build() -> Any:
+            RunIndex(run).remove()
+            return index_run(run)
+
+        built, snap = _timed(build, 1)
+        size = (run / "index.sqlite").stat().st_size / 1e6
+        print(f"index build from files ({len(snap.entries)} results, {size:.1f} MB): {_figure(built)}")
+        indexed, again = _timed(lambda: summary(True), args.repeat)
+        print(f"summary from the index: {_figure(indexed)}")
+        assert again.table == result.table, "the index gave another table"
+        print(f"summary: files / index = {statistics.median(files) / statistics.median(indexed):.1f}×")
 
 
 def bench_large_file(entries: int) -> None:

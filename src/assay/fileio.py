@@ -147,7 +147,7 @@ def atomic_write_json(path: str | os.PathLike[str], obj: Any, *, durable: bool =
     atomic_write_bytes(path, dumps_finite_json(obj) + b"\n", durable=durable)
 
 
-def dumps_finite_json(obj: Any) -> bytes:
+def dumps_finite_json(obj: Any, *, indent: bool = True) -> bytes:
     """:func:`dumps_json`, keeping NaN and infinities as the strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``.
 
     orjson writes a non-finite float as ``null``; only when the output holds a
@@ -157,9 +157,9 @@ def dumps_finite_json(obj: Any) -> bytes:
     >>> dumps_finite_json([float('inf'), None]).split()
     [b'[', b'"Infinity",', b'null', b']']
     """
-    data = dumps_json(obj)
+    data = dumps_json(obj, indent=indent)
     if b"null" in data and _has_non_finite(obj):
-        data = dumps_json(_finite(obj))
+        data = dumps_json(_finite(obj), indent=indent)
     return data
 
 

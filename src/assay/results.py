@@ -32,6 +32,7 @@ __all__ = [
     "read_full_result",
     "read_result",
     "read_result_without_details",
+    "result_head",
     "splice_details",
     "write_result",
 ]
@@ -193,7 +194,16 @@ def read_result_without_details(
     ({'accuracy': 50}, 2)
     """
     p = os.fspath(path)
-    data = read_bytes(p, what="result file")
+    return result_head(read_bytes(p, what="result file"), p, count_details=count_details)
+
+
+def result_head(data: bytes, path: str, *, count_details: bool = False) -> tuple[dict[str, Any], int | None]:
+    """:func:`read_result_without_details` of a result file's bytes, already read; ``path`` names it in errors.
+
+    >>> result_head(b'{"accuracy": 1, "details": [{}, {}]}', 'r.json', count_details=True)
+    ({'accuracy': 1}, 2)
+    """
+    p = path
     if len(data) > _SPLICE_THRESHOLD and b'"details"' in data:
         cut = _cut_details(data, count_details)
         if cut is not None:

@@ -141,3 +141,5 @@ class SummaryResult:
     time_str: str = ""
     scores: Scores | None = None
     stats: Any = None
+    #: the result files as the run index had them when the summary was made (:class:`assay.index.Snapshot`)
+    snapshot: Any = None

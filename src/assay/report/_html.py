@@ -108,6 +108,7 @@ def build_report_data(
     *,
     stats: Any = None,
     max_text: int = SAMPLE_TEXT,
+    snapshot: Any = None,
 ) -> dict[str, Any]:
     """Everything the report shows, as JSON-ready data.
 
@@ -120,6 +121,8 @@ def build_report_data(
             with the same folders and ``max_text``, give the sample browser;
             otherwise the results and predictions are read here.
         max_text: longest text kept per sample and field.
+        snapshot: the result files as the run index has them (default:
+            ``summary.snapshot``, else taken here; see :mod:`assay.index`).
 
     Returns:
         ``{"time", "models", "rows", "groups", "datasets", "gold"}``; each row
@@ -145,11 +148,18 @@ def build_report_data(
             break
     if stats is None:
         stats = getattr(summary, "stats", None)  # what the summarizer computed, when it did
+    if snapshot is None:
+        snapshot = getattr(summary, "snapshot", None)
+    if snapshot is None and (stats is None or tables is None):
+        from assay.stats import index_snapshot
+
+        snapshot = index_snapshot(root)
     if stats is None:
-        stats = run_stats(root, view, config=config, sample_text=None if tables is not None else max_text)
+        stats = run_stats(root, view, config=config, sample_text=None if tables is not None else max_text,
+                          snapshot=snapshot)
         tables = tables or stats.tables
     if tables is None:
-        tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text)
+        tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text, snapshot=snapshot)
 
     rows = []
     for row in view.rows:
@@ -424,6 +434,7 @@ def write_html_report(
     *,
     stats: Any = None,
     max_text: int = SAMPLE_TEXT,
+    snapshot: Any = None,
 ) -> Path:
     """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
 
@@ -432,7 +443,7 @@ def write_html_report(
     """
     from assay.fileio import atomic_write_bytes
 
-    data = build_report_data(run_dir, summary, stats=stats, max_text=max_text)
+    data = build_report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot)
     path = Path(run_dir) / "summary" / f"summary_{time_str}.html"
     atomic_write_bytes(path, _render_utf8(data))
     logger.info("report written to %s", path)

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_stats
@@ -16,10 +16,15 @@ from assay.stats._samples import SampleValues
 from assay.stats._tasks import Task, TaskOptions, run_tasks
 from assay.stats._unscorable import Unscorable
 
+if TYPE_CHECKING:
+    from assay.index import Snapshot
+
 __all__ = [
     "RunStats",
     "SampleTables",
     "SummaryView",
+    "index_run",
+    "index_snapshot",
     "load_run_config",
     "newest_summary_json",
     "run_stats",
@@ -29,6 +34,15 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+
+def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
+    """The run's result files as the run index has them (repaired where stale); ``None`` with ``ASSAY_NO_INDEX``."""
+    from assay.index import RunIndex, index_disabled
+
+    if index_disabled():
+        return None
+    return RunIndex(run_dir).snapshot()
 
 
 @dataclass
@@ -313,6 +327,8 @@ def run_stats(
     keep_samples: bool = False,
     sample_text: int | None = None,
     workers: int | None = None,
+    snapshot: Snapshot | None = None,
+    index: bool = True,
 ) -> RunStats:
     """Intervals of every cell of a summary, and each (model, dataset)'s unscorable counts.
 
@@ -334,6 +350,9 @@ def run_stats(
         workers: processes to read the results with; ``None`` decides by their
             size and the CPUs, ``1`` reads them in this process (see
             :func:`assay.stats._tasks.pool_size`).
+        snapshot: the run's result files as the run index has them
+            (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
+            unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
     """
     view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
     if config is None:
@@ -353,7 +372,10 @@ def run_stats(
             if have or want_columns:
                 tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
     options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
-    outputs = {(t.column, t.abbr): o for t, o in zip(tasks, run_tasks(tasks, options, workers=workers))}
+    if snapshot is None and index:
+        snapshot = index_snapshot(run_dir)
+    computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
+    outputs = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
     out = RunStats()
     for column in view.columns:
         base: dict[tuple[str, str], CellStat] = {}
@@ -392,9 +414,42 @@ def sample_tables(
     text_limit: int,
     *,
     workers: int | None = None,
+    snapshot: Snapshot | None = None,
+    index: bool = True,
 ) -> SampleTables:
     """The sample browser's columns of every (column, abbr), without statistics (see :func:`run_stats`)."""
     tasks = [Task(c, a, folders.get(c, c), {}, True) for c in columns for a in abbrs]
-    outputs = run_tasks(tasks, TaskOptions(str(run_dir), text_limit=text_limit), workers=workers)
+    if snapshot is None and index:
+        snapshot = index_snapshot(run_dir)
+    outputs = run_tasks(tasks, TaskOptions(str(run_dir), text_limit=text_limit), workers=workers, snapshot=snapshot)
     return SampleTables(text_limit, {c: folders.get(c, c) for c in columns},
                         {(t.column, t.abbr): o.columns for t, o in zip(tasks, outputs)})
+
+
+def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, workers: int | None = None) -> Snapshot:
+    """Build or repair the run index of ``run_dir`` (:mod:`assay.index`), statistics included.
+
+    Every result file is taken from the index where it still matches, else
+    read; the statistics of every result (each finite metric's interval,
+    the unscorable counts) the index lacks are computed from the files and
+    kept.  ``check_content`` checks every entry by content (SHA-256).
+
+    Returns the snapshot (what was added, changed, removed).
+    """
+    import math
+
+    from assay.index import RunIndex
+    from assay.results import numeric_metrics
+
+    snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
+    tasks = []
+    for rel in sorted(snapshot.entries):
+        folder, _, name = rel.rpartition("/")
+        found = snapshot.head(rel)
+        if not folder or found is None or "error" in found[0]:
+            continue
+        values = {m: float(v) for m, v in numeric_metrics(found[0]).items() if math.isfinite(v)}
+        if values:
+            tasks.append(Task(folder, name[: -len(".json")], folder, values))
+    run_tasks(tasks, TaskOptions(str(run_dir)), workers=workers, snapshot=snapshot)
+    return snapshot

@@ -32,7 +32,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay._gc import bulk_allocations
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
@@ -40,6 +40,9 @@ from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues, cell_stat, correctness_of, outcome_of, sample_values
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
+
+if TYPE_CHECKING:
+    from assay.index import Snapshot
 
 __all__ = [
     "MAX_WORKERS",
@@ -183,8 +186,17 @@ class SavedStats:
     output: TaskOutput
 
     def output_for(self, task: Task, options: TaskOptions) -> TaskOutput | None:
-        """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it."""
-        if options.keep_samples or dataclasses.replace(options, run_dir="") != self.options:
+        """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it.
+
+        The intervals must have been computed with the same settings; the
+        sample browser's columns, when the task wants them, with the same text limit.
+        """
+        mine = self.options
+        if options.keep_samples or (options.confidence, options.resamples, options.seed) != (
+            mine.confidence, mine.resamples, mine.seed
+        ):
+            return None
+        if task.columns and options.text_limit != mine.text_limit:
             return None
         if any(self.values.get(metric) != value for metric, value in task.have.items()):
             return None  # the summary shows a value the file did not hold
@@ -214,6 +226,20 @@ class SavedStats:
             # the columns field by field: dataclasses.asdict would copy every string of them
             "columns": None if out.columns is None else {f.name: getattr(out.columns, f.name) for f in dataclasses.fields(out.columns)},
         }
+
+    def index_bytes(self) -> bytes:
+        """What the run index keeps of these statistics: all but the sample browser's columns."""
+        return _stats_bytes({**self.to_json(), "columns": None})
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SavedStats | None:
+        """:meth:`from_json` of a statistics file's or the run index's bytes; ``None`` when unreadable."""
+        from assay.fileio import loads_json
+
+        try:
+            return cls.from_json(loads_json(data))
+        except ValueError:
+            return None
 
     @classmethod
     def from_json(cls, data: Any) -> SavedStats | None:
@@ -283,13 +309,13 @@ def _stats_bytes(data: dict[str, Any]) -> bytes:
     return dumps_json(data, indent=False)
 
 
-def load_stats(result_path: str | os.PathLike[str]) -> SavedStats | None:
+def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -> SavedStats | None:
     """The statistics saved beside a result file, when they were computed from its present content.
 
     ``None`` when there are none, they cannot be read, or the result file's
-    bytes are not those they were computed from (checked by content digest).
+    bytes are not those they were computed from (checked by content digest;
+    ``digest`` is the file's present digest when the caller knows it).
     """
-    from assay.fileio import loads_json
     from assay.results import content_digest
 
     target = stats_path(result_path)
@@ -297,14 +323,11 @@ def load_stats(result_path: str | os.PathLike[str]) -> SavedStats | None:
         data = target.read_bytes()
     except OSError:
         return None
-    try:
-        saved = SavedStats.from_json(loads_json(data))
-    except ValueError:
-        saved = None
+    saved = SavedStats.from_bytes(data)
     if saved is None:
         logger.debug("ignoring unreadable statistics %s", target)
         return None
-    if content_digest(result_path) != saved.result_digest:
+    if (digest if digest is not None else content_digest(result_path)) != saved.result_digest:
         logger.debug("statistics %s are stale: the result file changed", target)
         return None
     return saved
@@ -373,24 +396,74 @@ def pool_size(tasks: Sequence[Task], options: TaskOptions, workers: int | None) 
     return size if size > 1 and _fork_allowed() else 1
 
 
-def run_tasks(tasks: Sequence[Task], options: TaskOptions, *, workers: int | None = None) -> list[TaskOutput]:
+def run_tasks(
+    tasks: Sequence[Task], options: TaskOptions, *, workers: int | None = None, snapshot: Snapshot | None = None
+) -> list[TaskOutput]:
     """Run every task; the outputs in task order.  ``workers``: see :func:`pool_size`.
 
-    A task whose result has statistics saved beside it (:func:`save_stats`),
-    computed from the file's present content with the same options, takes
-    them; the others read their files.
+    A task takes statistics computed before from its result's present bytes
+    with the same options: from the run index (``snapshot``, see
+    :mod:`assay.index`), else from the ``.stats`` file beside the result
+    (:func:`save_stats`).  The others read their files, and what they
+    compute is kept in the index for the next reader.
     """
     outputs: list[TaskOutput | None] = [None] * len(tasks)
+    digests: list[str | None] = [None] * len(tasks)
     results = Path(options.run_dir) / "results"
     for i, task in enumerate(tasks):
-        if task.have or task.columns:
-            saved = load_stats(results / task.folder / f"{task.abbr}.json")
-            outputs[i] = saved.output_for(task, options) if saved is not None else None
+        if not (task.have or task.columns):
+            continue
+        key = f"{task.folder}/{task.abbr}"
+        found = _digests_of(snapshot, task) if snapshot is not None else None
+        digests[i] = found
+        saved = None
+        if found is not None and not task.columns:
+            data = snapshot.stats(key, found) if snapshot is not None else None
+            saved = SavedStats.from_bytes(data) if data is not None else None
+        if saved is None and (snapshot is None or (found is not None and "," not in found)):
+            saved = load_stats(results / task.folder / f"{task.abbr}.json", found)
+            if saved is not None and snapshot is not None and found is not None:
+                snapshot.put_stats(key, found, saved.index_bytes())
+        outputs[i] = saved.output_for(task, options) if saved is not None else None
     todo = [i for i, o in enumerate(outputs) if o is None]
     if todo:
         for i, output in zip(todo, _read_tasks([tasks[i] for i in todo], options, workers)):
             outputs[i] = output
+            found = digests[i]
+            if snapshot is not None and found is not None and output is not None and tasks[i].have:
+                kept = _indexable(tasks[i], options, output, found)
+                if kept is not None:
+                    snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, kept)
+    if snapshot is not None:
+        snapshot.flush()
     return [o if o is not None else TaskOutput() for o in outputs]
+
+
+def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
+    """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
+    from assay.results import split_result_paths
+
+    one = snapshot.digest(f"{task.folder}/{task.abbr}.json")
+    if one is not None:
+        return one
+    try:
+        parts = split_result_paths(".", task.abbr, snapshot.names(task.folder))
+    except Exception:  # not contiguous: read from the files, which says so
+        return None
+    found = [snapshot.digest(f"{task.folder}/{p.name}") for p in parts]
+    if not found or any(d is None for d in found):
+        return None
+    return ",".join(d for d in found if d is not None)
+
+
+def _indexable(task: Task, options: TaskOptions, output: TaskOutput, digests: str) -> bytes | None:
+    """What the run index keeps of statistics computed from the files (no columns, no per-sample values)."""
+    if any(not math.isfinite(v) for v in task.have.values()):
+        return None
+    kept = TaskOutput(cells=dict(output.cells), unscorable=output.unscorable)
+    saved = SavedStats(digests.split(",")[0] if "," not in digests else digests, None,
+                       dataclasses.replace(options, run_dir="", keep_samples=False), dict(task.have), kept)
+    return saved.index_bytes()
 
 
 def _read_tasks(tasks: Sequence[Task], options: TaskOptions, workers: int | None) -> list[TaskOutput | None]:

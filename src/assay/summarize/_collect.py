@@ -14,7 +14,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
@@ -30,6 +30,9 @@ from assay.results import (
     result_sample_count,
     split_result_paths,
 )
+
+if TYPE_CHECKING:
+    from assay.index import Snapshot
 
 __all__ = ["collect_scores", "eval_mode", "prompt_hash", "prompt_version"]
 
@@ -128,9 +131,11 @@ def eval_mode(dataset_cfg: Mapping[str, Any]) -> str:
     return "unknown"
 
 
-def collect_scores(config: Mapping[str, Any], run_dir: Path) -> Scores:
+def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot | None = None) -> Scores:
     """Read every (model, dataset) result of the config under ``run_dir/results``.
 
+    ``snapshot`` (:meth:`assay.index.RunIndex.snapshot`) gives each result
+    without reading its file; results it lacks are read from their files.
     Problems never abort: each is recorded in ``Scores.issues`` (naming the
     file and the offending value) and the cell shows ``-``.
     """
@@ -176,7 +181,7 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path) -> Scores:
     results_root = str(results_dir)
     seen_metrics: dict[str, dict[str, tuple[str, ...]]] = {}  # abbr → column → its metric names
     for file_abbr, column in model_files:
-        reader = _ModelReader(scores, run_dir, os.path.join(results_root, file_abbr), f"results/{file_abbr}", column)
+        reader = _ModelReader(scores, run_dir, os.path.join(results_root, file_abbr), file_abbr, column, snapshot)
         model_values = scores.values[column]
         for abbr in scores.dataset_abbrs:
             result = reader.read(abbr)
@@ -228,18 +233,27 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path) -> Scores:
 class _ModelReader:
     """Reads one model's result files; paths are plain strings (this loop runs once per result file)."""
 
-    def __init__(self, scores: Scores, run_dir: Path, model_dir: str, rel_dir: str, column: str) -> None:
-        self.scores, self.run_dir, self.model_dir, self.rel_dir, self.column = (
-            scores,
-            run_dir,
-            model_dir,
-            rel_dir,
-            column,
-        )
+    def __init__(
+        self, scores: Scores, run_dir: Path, model_dir: str, folder: str, column: str, snapshot: Snapshot | None
+    ) -> None:
+        self.scores, self.run_dir, self.model_dir, self.folder, self.column = scores, run_dir, model_dir, folder, column
+        self.rel_dir = f"results/{folder}"
+        self.snapshot = snapshot
+        if snapshot is not None:
+            self.names = snapshot.names(folder)
+            return
         try:
             self.names = set(os.listdir(model_dir))
         except OSError:
             self.names = set()
+
+    def _head(self, file_name: str, path: str, *, count: bool = False) -> tuple[dict[str, Any], int | None]:
+        """A result without details: from the snapshot when it has it, else from the file."""
+        if self.snapshot is not None:
+            found = self.snapshot.head(f"{self.folder}/{file_name}")
+            if found is not None:
+                return found
+        return read_result_without_details(path, count_details=count)
 
     def read(self, abbr: str) -> dict[str, Any] | None:
         """The result of one dataset, merged from split files if need be; ``None`` when unavailable."""
@@ -247,7 +261,7 @@ class _ModelReader:
         path = f"{self.model_dir}{os.sep}{file_name}"
         if file_name in self.names if os.sep not in abbr else os.path.isfile(path):
             try:
-                result, _ = read_result_without_details(path)
+                result, _ = self._head(file_name, path)
             except InputFileError as exc:
                 rel = f"{self.rel_dir}/{file_name}"
                 self._unreadable(abbr, rel, str(exc).replace(path, rel))
@@ -269,7 +283,7 @@ class _ModelReader:
         for part in parts:
             part_rel = f"{self.rel_dir}/{part.name}"
             try:
-                result, n = read_result_without_details(part, count_details=True)
+                result, n = self._head(part.name, str(part), count=True)
             except InputFileError as exc:
                 self._unreadable(abbr, part_rel, str(exc).replace(str(part), part_rel))
                 return None

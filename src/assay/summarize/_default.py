@@ -113,6 +113,10 @@ class DefaultSummarizer:
     #: With the statistics, also read what the HTML report's sample browser shows
     #: (kept in ``result.stats.tables``), so that the report reads no file again.
     with_sample_columns: bool = False
+    #: Read the results through the run index (:mod:`assay.index`), building or repairing it.
+    use_index: bool = True
+    #: The result files as :meth:`load_scores` found them (``None``: read without the index).
+    snapshot: Any = None
 
     def __init__(
         self,
@@ -166,7 +170,13 @@ class DefaultSummarizer:
                 "(<work_dir>/<YYYYmmdd_HHMMSS>), not their parent",
                 run_dir,
             )
-        scores = collect_scores(self.cfg, run_dir)
+        self.snapshot = None
+        if self.use_index:
+            from assay.index import RunIndex, index_disabled
+
+            if not index_disabled():
+                self.snapshot = RunIndex(run_dir).snapshot()
+        scores = collect_scores(self.cfg, run_dir, self.snapshot)
         apply_groups(scores, self.summary_groups)
         return scores
 
@@ -224,7 +234,8 @@ class DefaultSummarizer:
             from assay.stats import SAMPLE_TEXT, run_stats
 
             sample_text = SAMPLE_TEXT if self.with_sample_columns else None
-            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg, sample_text=sample_text)
+            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg, sample_text=sample_text,
+                             snapshot=self.snapshot, index=self.use_index)
         except Exception as exc:  # the table matters more than its intervals
             logger.warning("intervals could not be computed (%s: %s); the summary is written without them", type(exc).__name__, exc)
             return None
@@ -433,6 +444,7 @@ def run_summarizer(
     output_path: str | None = None,
     ci: bool = False,
     stats: bool = True,
+    index: bool = True,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
@@ -440,10 +452,12 @@ def run_summarizer(
         ConfigError: the summarizer config is invalid.
         InputFileError: the run directory does not exist.
 
-    ``stats`` computes intervals and unscorable counts (read from the per-sample
-    details) and reads what the HTML report's sample browser shows, for
-    :func:`assay.report.write_html_report`; ``ci`` also shows the intervals
-    in the text tables.
+    ``stats`` computes intervals and unscorable counts (from the statistics
+    kept with each result, else from its per-sample details); ``ci`` also
+    shows the intervals in the text tables.  ``index`` reads the results
+    through the run index (:mod:`assay.index`), building or repairing it;
+    the result's ``snapshot`` is what it found, for the steps that follow
+    (:func:`assay.report.write_html_report`).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -455,9 +469,11 @@ def run_summarizer(
     if isinstance(summarizer, DefaultSummarizer):
         summarizer.with_stats = stats or ci
         summarizer.show_ci = ci
-        summarizer.with_sample_columns = stats
+        summarizer.use_index = index
     result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
+        if result.snapshot is None:
+            result.snapshot = getattr(summarizer, "snapshot", None)
         return result
     logger.debug("%s.summarize() returned %r, not a SummaryResult", type(summarizer).__name__, type(result))
     return SummaryResult(time_str=time_str or "")

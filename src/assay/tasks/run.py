@@ -41,6 +41,7 @@ from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import SampleOutcome
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
+from assay.index import entry_for_written
 from assay.results import META_KEY, write_result
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
@@ -79,6 +80,10 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
+    #: the run index's entry of the result file written (:func:`assay.index.entry_for_written`), for the driver
+    indexed: Any = None
+    #: the statistics computed with it, as the index keeps them
+    stats: bytes | None = None
 
     @property
     def failed(self) -> bool:
@@ -391,15 +396,18 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         outcome.status, outcome.message = "failed", str(result["error"])
         return None
     log(f"wrote {result_path}")
+    outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
         del result
-        _save_stats(task, options, result_path, digest, raw, gold)
+        saved = _save_stats(task, options, result_path, digest, raw, gold)
+        if saved is not None and outcome.indexed is not None:
+            outcome.stats = saved.index_bytes()
     return None
 
 
 def _save_stats(
     task: EvalTask, options: EvalOptions, result_path: Path, digest: str, raw: list[Any] | None, gold: list[Any] | None
-) -> None:
+) -> Any:
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
@@ -413,7 +421,7 @@ def _save_stats(
         loader = lambda: columns  # noqa: E731
     else:  # predictions kept elsewhere: what the report pass reads
         loader = partial(prediction_columns, options.run_dir.root, task.model_abbr, task.dataset_abbr)
-    save_stats(result_path, digest, task.dataset_abbr, loader)
+    return save_stats(result_path, digest, task.dataset_abbr, loader)
 
 
 

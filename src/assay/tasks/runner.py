@@ -24,11 +24,12 @@ from __future__ import annotations
 import heapq
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 from assay._gc import bulk_allocations
 from assay._pool import Event, ForkPool, usable_cpus
@@ -178,6 +179,55 @@ class _Split:
     started: float = field(default_factory=time.perf_counter)
 
 
+class IndexWriter:
+    """The driver's part of the run index (:mod:`assay.index`): the entries workers return, recorded in batches.
+
+    Each outcome that scored a result carries the entry its worker took right
+    after writing the file (and the statistics computed then); the entry is
+    recorded only while the file is still as the worker left it.  Entries are
+    written at most every :attr:`every` seconds and when the run ends, each
+    batch in one transaction; what a killed driver did not record, readers
+    index from the files.
+    """
+
+    every = 2.0
+
+    def __init__(self, run_dir: Any) -> None:
+        from assay.index import RunIndex
+
+        self.index = RunIndex(run_dir)
+        self.entries: list[Any] = []
+        self.stats: list[tuple[str, str, bytes]] = []
+        self.last = time.monotonic()
+
+    def add(self, outcome: TaskOutcome) -> None:
+        """Keep what ``outcome`` brought back for the index; write the batch when it is due."""
+        entry = outcome.indexed
+        if entry is None:
+            return
+        outcome.indexed, stats, outcome.stats = None, outcome.stats, None
+        from assay.index import FileState
+
+        try:
+            state = FileState.of(os.stat(self.index.results / entry.path))
+        except OSError:
+            return
+        if state != entry.state:  # changed since the worker wrote it: readers index what is there
+            return
+        self.entries.append(entry)
+        if stats is not None:
+            self.stats.append((entry.path[: -len(".json")], entry.digest, stats))
+        if time.monotonic() - self.last >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Record the entries kept so far, in one transaction."""
+        if self.entries or self.stats:
+            self.index.record(self.entries, self.stats)
+        self.entries, self.stats = [], []
+        self.last = time.monotonic()
+
+
 @dataclass
 class _Scheduler:
     tasks: Sequence[EvalTask]
@@ -188,6 +238,7 @@ class _Scheduler:
     queue: list[tuple[int, float, int, Unit]] = field(default_factory=list)
     splits: dict[int, _Split] = field(default_factory=dict)
     seq: int = 0
+    index: IndexWriter | None = None
 
     def push(self, unit: Unit) -> None:
         priority = {"merge": 0, "shard": 1}.get(unit.kind, 2)
@@ -201,6 +252,8 @@ class _Scheduler:
         if i in self.outcomes:
             return
         self.outcomes[i] = outcome
+        if self.index is not None:
+            self.index.add(outcome)
         if self.on_done is not None:
             self.on_done(outcome, len(self.outcomes), len(self.tasks))
 
@@ -348,9 +401,10 @@ def run_tasks(
             Ray cluster); ``None`` runs them in this process or forked workers.
     """
     total = len(tasks)
-    scheduler = _Scheduler(tasks, options, on_done, on_shard)
     if total == 0:
         return []
+    index = IndexWriter(options.run_dir.root)
+    scheduler = _Scheduler(tasks, options, on_done, on_shard, index=index)
     where: Backend
     if backend is not None:
         where = backend(tasks, options, workers)
@@ -369,6 +423,7 @@ def run_tasks(
         raise
     finally:
         where.close()
+        index.flush()
     missing = [i for i in range(total) if i not in scheduler.outcomes]
     for i in missing:  # pragma: no cover - every unit reports every task; a guard against a lost one
         scheduler.finish(i, fail_task(tasks[i], options, "the task was never reported as done"))

@@ -1,0 +1,515 @@
+"""The run index: what a summary needs of every result file of a run, in one file.
+
+A leaderboard of 100 models × 500 datasets is 50,000 result files; opening
+and parsing each one is what makes a summary slow, while the numbers a
+summary needs of each are a few dozen bytes.  The index keeps, per result
+file, its metrics and ``_meta`` (the result without ``details``, as JSON),
+the number of its details, the SHA-256 of its bytes and its identity on disk
+(size, modification and change times, inode); and, per (model, dataset),
+the statistics of :mod:`assay.stats` (intervals, unscorable counts) computed
+from those bytes.
+
+It is an SQLite database, ``<run_dir>/index.sqlite``:
+
+* SQLite ships with Python (no dependency), updates a few rows without
+  rewriting the file, and makes every update one transaction: a process
+  killed while writing leaves the previous content (the rollback journal is
+  replayed on the next open), never a half-written index.  The journal stays
+  in ``DELETE`` mode, which, unlike ``WAL``, works on network file systems.
+* Columnar formats (Parquet) would need a large dependency and a rewrite of
+  the whole file for every added result.
+
+Who writes it: the process that plans a run (the driver), from what the
+workers return with each outcome (:func:`entry_for_written`), so workers on
+other machines never touch it; and any reader that finds an entry stale,
+missing or corrupt, after reading the file again (:meth:`RunIndex.snapshot`).
+
+When it is trusted: an entry stands for its file while the file's identity
+is unchanged *and* the entry was taken well after the file's last change
+(more than :data:`RACY_NS`).  Every change to a file — an edit in place, a
+replacement by rename, a copy with its times restored — sets the change
+time to the current time, which no user can set back; an entry taken
+within the file system's timestamp granularity of the last change cannot
+tell a later change in the same tick, so such an entry is checked by
+content (its SHA-256) until it is old enough.  An index copied to another
+machine or path sees other inodes and change times: each entry is then
+checked by content once and kept when the bytes are the same.
+``assay verify`` checks every entry by content, whatever its identity says.
+
+Deleting the index loses nothing: it is rebuilt from the result files (and
+the ``.stats`` files beside them) on the next use.
+
+Example:
+    >>> import pathlib, tempfile
+    >>> run = pathlib.Path(tempfile.mkdtemp())
+    >>> (run / 'results' / 'm').mkdir(parents=True)
+    >>> _ = (run / 'results' / 'm' / 'd.json').write_text('{"accuracy": 50.0}')
+    >>> snap = RunIndex(run).snapshot()
+    >>> snap.head('m/d.json'), snap.added
+    (({'accuracy': 50.0}, None), ['m/d.json'])
+    >>> RunIndex(run).snapshot().added  # the second reader takes the entry from the index
+    []
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping
+from contextlib import closing, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+
+__all__ = [
+    "FORMAT",
+    "INDEX_FILE",
+    "RACY_NS",
+    "Entry",
+    "FileState",
+    "RunIndex",
+    "Snapshot",
+    "encode_head",
+    "entry_for_written",
+    "index_disabled",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The index's file name in a run directory.
+INDEX_FILE = "index.sqlite"
+#: The layout version; an index of another version is rebuilt.
+FORMAT = "1"
+#: An entry taken less than this long after its file's last change is checked by content
+#: (covers the timestamp granularity of common file systems, FAT's 2 s included).
+RACY_NS = 2_000_000_000
+#: How long a writer waits for another process's transaction before giving up (seconds).
+LOCK_TIMEOUT = 30.0
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS files ("
+    " path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
+    " ino INTEGER NOT NULL, checked_ns INTEGER NOT NULL, digest TEXT NOT NULL, details INTEGER, head BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS stats (result TEXT PRIMARY KEY, digests TEXT NOT NULL, data BLOB NOT NULL)",
+)
+
+
+def index_disabled() -> bool:
+    """True when ``ASSAY_NO_INDEX`` is set (to anything but ``0`` or empty): readers use the result files alone."""
+    return os.environ.get("ASSAY_NO_INDEX", "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class FileState:
+    """A file's identity on disk: size, modification and change times (ns), inode."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    ino: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileState:
+        """The identity in a ``stat`` result."""
+        return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@dataclass
+class Entry:
+    """One result file as indexed.
+
+    Attributes:
+        path: the file relative to ``results/``, ``/``-separated (``'<model>/<dataset>.json'``).
+        state: the file's identity when the entry was taken.
+        checked_ns: when it was taken (wall clock, ns): see :meth:`trusted`.
+        digest: the SHA-256 (hex) of the file's bytes.
+        details: how many ``details`` entries the file holds (``None``: no details list).
+        head: the result without ``details``, as JSON bytes.
+    """
+
+    path: str
+    state: FileState
+    checked_ns: int
+    digest: str
+    details: int | None
+    head: bytes
+
+    def trusted(self, state: FileState) -> bool:
+        """True when the file, now in ``state``, certainly still has the bytes of this entry."""
+        return state == self.state and state.ctime_ns < self.checked_ns - RACY_NS
+
+    def result(self) -> dict[str, Any]:
+        """The result without ``details``, parsed."""
+        from assay.fileio import loads_json
+
+        data = loads_json(self.head)
+        assert isinstance(data, dict)
+        return data
+
+    def row(self) -> tuple[Any, ...]:
+        s = self.state
+        return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head)
+
+
+def encode_head(head: Mapping[str, Any]) -> bytes:
+    """A result without details as the index keeps it: compact JSON that parses back to ``head``.
+
+    Non-finite numbers stay numbers (``NaN``, ``Infinity``), as read from a
+    file that spells them so.
+
+    >>> encode_head({'accuracy': float('nan')})
+    b'{"accuracy":NaN}'
+    """
+    from assay.fileio import dumps_json, has_non_finite
+
+    if has_non_finite(dict(head)):
+        import json
+
+        return json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return dumps_json(dict(head), indent=False)
+
+
+def entry_for_written(results_root: str | os.PathLike[str], result_path: str | os.PathLike[str],
+                      result: Mapping[str, Any], digest: str) -> Entry | None:
+    """The index entry of a result file just written from ``result`` (``digest``: of the bytes written).
+
+    Taken by the process that wrote the file, right after writing it; the
+    driver records it (:meth:`RunIndex.record`).  ``None`` when the file
+    cannot be stat'ed or lies outside ``results_root``.
+    """
+    try:
+        st = os.stat(result_path)
+        rel = Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
+    except (OSError, ValueError):
+        return None
+    checked = time.time_ns()
+    details = result.get("details")
+    head = {k: v for k, v in result.items() if k != "details"}
+    from assay.fileio import dumps_finite_json
+
+    # as the file spells it: non-finite numbers as strings (see assay.results.write_result)
+    return Entry(rel, FileState.of(st), checked, digest, len(details) if isinstance(details, list) else None,
+                 dumps_finite_json(head, indent=False))
+
+
+class _Unusable(Exception):
+    """The index cannot be opened or read for a reason other than corruption (locked, read-only)."""
+
+
+@dataclass
+class Snapshot:
+    """The result files of a run as they are now, with what the index knew of them.
+
+    Attributes:
+        root: the run directory.
+        entries: relative path (under ``results/``) → its current :class:`Entry`,
+            for every readable result file.
+        folders: folder relative to ``results/`` → the names of the files in it.
+        added: files the index did not hold (new, or the index was missing or rebuilt).
+        changed: files whose bytes differ from what the index held.
+        removed: indexed files that no longer exist.
+        rechecked: files checked by content whose bytes were unchanged.
+        persisted: whether the index file could be read and written.
+    """
+
+    root: Path
+    entries: dict[str, Entry] = field(default_factory=dict)
+    folders: dict[str, set[str]] = field(default_factory=dict)
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    rechecked: list[str] = field(default_factory=list)
+    persisted: bool = False
+    _index: RunIndex | None = None
+    _stats: dict[str, tuple[str, bytes]] | None = None
+    _pending_stats: list[tuple[str, str, bytes]] = field(default_factory=list)
+    _heads: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def names(self, folder: str) -> set[str]:
+        """The file names in ``results/<folder>`` (empty when there is no such folder)."""
+        return self.folders.get(folder, set())
+
+    def head(self, rel: str) -> tuple[dict[str, Any], int | None] | None:
+        """``(result without details, details count)`` of ``results/<rel>``; ``None`` when it is not a readable result.
+
+        The dict is the caller's to modify.
+        """
+        entry = self.entries.get(rel)
+        if entry is None:
+            return None
+        parsed = self._heads.get(rel)
+        if parsed is None:
+            parsed = self._heads[rel] = entry.result()
+        return dict(parsed), entry.details
+
+    def digest(self, rel: str) -> str | None:
+        """The SHA-256 of ``results/<rel>``'s present bytes, when it is a readable result."""
+        entry = self.entries.get(rel)
+        return entry.digest if entry is not None else None
+
+    def stats(self, key: str, digests: str) -> bytes | None:
+        """The statistics saved for ``key`` (``'<model>/<dataset>'``) when computed from files with these digests."""
+        if self._stats is None:
+            self._stats = self._index._load_stats() if self._index is not None and self.persisted else {}
+        found = self._stats.get(key)
+        return found[1] if found is not None and found[0] == digests else None
+
+    def put_stats(self, key: str, digests: str, data: bytes) -> None:
+        """Keep statistics computed from the files (written by :meth:`flush`)."""
+        if self._stats is not None:
+            self._stats[key] = (digests, data)
+        self._pending_stats.append((key, digests, data))
+
+    def flush(self) -> None:
+        """Write the statistics kept by :meth:`put_stats` into the index (when it is usable)."""
+        pending, self._pending_stats = self._pending_stats, []
+        if pending and self._index is not None and self.persisted:
+            self._index.record((), pending)
+
+
+class RunIndex:
+    """The index of one run directory (see the module's documentation).
+
+    >>> import tempfile
+    >>> RunIndex(tempfile.mkdtemp()).path.name
+    'index.sqlite'
+    """
+
+    def __init__(self, run_dir: str | os.PathLike[str]) -> None:
+        self.root = Path(run_dir)
+        self.path = self.root / INDEX_FILE
+        self.results = self.root / "results"
+
+    # -- the database ----------------------------------------------------------------------------
+
+    def _connect(self, *, create: bool) -> sqlite3.Connection:
+        """An open connection with the schema in place; a corrupt or foreign index is replaced by an empty one.
+
+        Raises:
+            _Unusable: the index is locked by another process, or cannot be created.
+        """
+        if not create and not self.path.exists():
+            raise _Unusable("no index")
+        for attempt in (1, 2):
+            try:
+                con = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
+            except sqlite3.Error as exc:
+                raise _Unusable(str(exc)) from None
+            try:
+                con.execute("PRAGMA journal_mode=DELETE")
+                version = self._ensure_schema(con)
+                if version == FORMAT:
+                    return con
+                con.close()
+                reason = f"it has layout {version!r}, this version reads {FORMAT!r}"
+            except sqlite3.DatabaseError as exc:
+                con.close()
+                if _is_busy(exc):
+                    raise _Unusable(str(exc)) from None
+                reason = f"it is unreadable ({exc})"
+            if attempt == 2:
+                raise _Unusable(reason)
+            self._discard(reason)
+        raise AssertionError("unreachable")
+
+    def _ensure_schema(self, con: sqlite3.Connection) -> str | None:
+        row = None
+        with suppress(sqlite3.OperationalError):  # no table yet
+            row = con.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if row is not None:
+            return str(row[0])
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA:
+                con.execute(statement)
+            con.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('format', ?)", (FORMAT,))
+            found = con.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            con.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                con.execute("ROLLBACK")
+            raise
+        return str(found[0])
+
+    def _discard(self, reason: str) -> None:
+        """Remove an index that cannot be used (it is rebuilt from the result files)."""
+        logger.warning("the run index %s is rebuilt from the result files: %s", self.path, reason)
+        for suffix in ("", "-journal"):
+            with suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+    def _load_entries(self) -> dict[str, Entry]:
+        with closing(self._connect(create=False)) as con:
+            try:
+                rows = con.execute(
+                    "SELECT path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head FROM files"
+                ).fetchall()
+            except sqlite3.DatabaseError as exc:
+                if _is_busy(exc):
+                    raise _Unusable(str(exc)) from None
+                raise
+        return {
+            r[0]: Entry(r[0], FileState(r[1], r[2], r[3], r[4]), r[5], r[6], r[7], bytes(r[8])) for r in rows
+        }
+
+    def _load_stats(self) -> dict[str, tuple[str, bytes]]:
+        try:
+            with closing(self._connect(create=False)) as con:
+                rows = con.execute("SELECT result, digests, data FROM stats").fetchall()
+        except (_Unusable, sqlite3.Error) as exc:
+            logger.info("the statistics in the run index %s cannot be read: %s", self.path, exc)
+            return {}
+        return {r[0]: (r[1], bytes(r[2])) for r in rows}
+
+    def record(
+        self,
+        entries: Iterable[Entry],
+        stats: Iterable[tuple[str, str, bytes]] = (),
+        *,
+        removed: Iterable[str] = (),
+    ) -> bool:
+        """Add or replace entries (and per-result statistics), remove others — all in one transaction.
+
+        ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', data)``.
+        False (logged) when the index cannot be written; nothing is then changed.
+        """
+        rows = [e.row() for e in entries]
+        stat_rows = list(stats)
+        gone = [(p,) for p in removed]
+        if not rows and not stat_rows and not gone:
+            return True
+        try:
+            with closing(self._connect(create=True)) as con:
+                con.execute("BEGIN IMMEDIATE")
+                try:
+                    con.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                    con.executemany("DELETE FROM files WHERE path = ?", gone)
+                    con.executemany("INSERT OR REPLACE INTO stats VALUES (?, ?, ?)", stat_rows)
+                    con.execute("COMMIT")
+                except BaseException:
+                    with suppress(sqlite3.Error):
+                        con.execute("ROLLBACK")
+                    raise
+        except (_Unusable, sqlite3.Error, OSError) as exc:
+            logger.info("the run index %s was not updated: %s", self.path, exc)
+            return False
+        return True
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def snapshot(self, *, check_content: bool = False, write: bool = True) -> Snapshot:
+        """The result files as they are now, taken from the index where it still matches them.
+
+        Every file under ``results/`` is listed and stat'ed; an entry is used
+        when :meth:`Entry.trusted` holds (or, with ``check_content``, only when
+        the file's SHA-256 equals the entry's).  Any other file is read again:
+        its digest and head are taken from its bytes, and the index is
+        repaired (``write``) — stale and missing entries replaced, entries of
+        deleted files removed — in one transaction.  A file that is not a
+        readable result (not JSON, not an object) has no entry; readers of
+        the files report it.
+
+        The index is optional: when it cannot be read or written (a
+        read-only run directory, a lock held too long), the snapshot is
+        built from the files and ``persisted`` is false.
+        """
+        snap = Snapshot(self.root, _index=self)
+        try:
+            known = self._load_entries()
+            snap.persisted = True
+        except _Unusable:
+            known = {}
+            snap.persisted = write and self._writable()
+        except sqlite3.DatabaseError as exc:  # a corrupt index that opened: start again
+            self._discard(f"it is unreadable ({exc})")
+            known = {}
+            snap.persisted = write and self._writable()
+        fresh: list[Entry] = []
+        for rel, state, path in self._files(snap):
+            entry = known.pop(rel, None)
+            if entry is not None and not check_content and entry.trusted(state):
+                snap.entries[rel] = entry
+                continue
+            try:
+                data = _read(path)
+            except OSError as exc:
+                logger.info("cannot read %s: %s", path, exc)
+                continue
+            digest = hashlib.sha256(data).hexdigest()
+            now = time.time_ns()
+            if entry is not None and entry.digest == digest:
+                if entry.state != state or not entry.trusted(state):
+                    entry.state, entry.checked_ns = state, now
+                    fresh.append(entry)
+                snap.entries[rel] = entry
+                snap.rechecked.append(rel)
+                continue
+            (snap.added if entry is None else snap.changed).append(rel)
+            from assay.results import result_head
+
+            try:
+                head, count = result_head(data, path, count_details=True)
+            except InputFileError as exc:
+                logger.debug("not indexed: %s", exc)
+                continue
+            new = Entry(rel, state, now, digest, count, encode_head(head))
+            snap.entries[rel] = new
+            fresh.append(new)
+        snap.removed = sorted(known)
+        if snap.persisted and (fresh or known):
+            snap.persisted = self.record(fresh, removed=known)
+        if snap.changed or snap.removed:
+            logger.info("run index %s: %d result files changed and %d removed since indexed",
+                        self.path, len(snap.changed), len(snap.removed))
+        return snap
+
+    def _writable(self) -> bool:
+        return os.access(self.root, os.W_OK)
+
+    def _files(self, snap: Snapshot) -> Iterable[tuple[str, FileState, str]]:
+        """Every ``*.json`` file under ``results/`` (model folders and their subfolders): relative path, state, path."""
+        stack = [("", os.fspath(self.results))]
+        while stack:
+            rel_dir, folder = stack.pop()
+            try:
+                it = os.scandir(folder)
+            except OSError:
+                continue
+            names: set[str] = set()
+            with it:
+                for item in it:
+                    try:
+                        if item.is_dir():
+                            stack.append((f"{rel_dir}{item.name}/", item.path))
+                            continue
+                        if not rel_dir:
+                            continue  # results/<model>/… only
+                        names.add(item.name)
+                        if item.name.endswith(".json"):
+                            yield f"{rel_dir}{item.name}", FileState.of(item.stat()), item.path
+                    except OSError:
+                        continue
+            if rel_dir:
+                snap.folders[rel_dir[:-1]] = names
+
+    def remove(self) -> None:
+        """Delete the index (it is rebuilt on the next use)."""
+        for suffix in ("", "-journal"):
+            with suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text or "readonly" in text or "unable to open" in text

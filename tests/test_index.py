@@ -1,0 +1,296 @@
+"""The run index: trusted only while it matches the result files, repaired from them, never half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import assay.index as index_module
+from assay.cli import main
+from assay.index import INDEX_FILE, RunIndex
+from assay.stats import index_run
+from assay.summarize import run_summarizer
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "quickstart" / "config.py"
+
+
+def _write(run: Path, model: str, abbr: str, result: dict[str, object]) -> Path:
+    path = run / "results" / model / f"{abbr}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=4))
+    return path
+
+
+def _config(run: Path, models: list[str], abbrs: list[str]) -> dict[str, object]:
+    return {"models": [{"abbr": m} for m in models], "datasets": [{"abbr": a} for a in abbrs], "work_dir": str(run)}
+
+
+def _cells(run: Path, models: list[str], abbrs: list[str]) -> list[list[str]]:
+    result = run_summarizer(_config(run, models, abbrs), time_str=f"t{time.monotonic_ns()}", stats=False)
+    return [row[4:] for row in result.table[1:]]
+
+
+def _details(n_right: int, n: int) -> list[dict[str, object]]:
+    return [{"pred": "A", "answer": "A" if i < n_right else "B", "correct": i < n_right} for i in range(n)]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    run = tmp_path / "20240101_000000"
+    _write(run, "m1", "d1", {"accuracy": 50.0, "details": _details(5, 10)})
+    _write(run, "m1", "d2", {"accuracy": 70.0})
+    _write(run, "m2", "d1", {"accuracy": 30.0, "details": _details(3, 10)})
+    return run
+
+
+@pytest.fixture
+def trust_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries are trusted on the file's identity as soon as they are taken (not only 2 s later),
+    so that what these tests change is seen through the identity alone, as it is in use."""
+    monkeypatch.setattr(index_module, "RACY_NS", 0)
+
+
+def _rows(run: Path) -> dict[str, str]:
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        return dict(con.execute("SELECT path, digest FROM files").fetchall())
+
+
+def _settle() -> None:
+    """Let the file-system clock move past the tick in which the index was written."""
+    time.sleep(0.05)
+
+
+def test_a_summary_builds_the_index_and_the_next_one_reads_no_result_file(run: Path) -> None:
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    assert sorted(_rows(run)) == ["m1/d1.json", "m1/d2.json", "m2/d1.json"]
+    snap = RunIndex(run).snapshot()
+    assert (snap.added, snap.changed, snap.removed) == ([], [], [])
+    assert snap.head("m1/d2.json") == ({"accuracy": 70.0}, None)
+    assert snap.head("m1/d1.json")[1] == 10  # the details are counted, never kept
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_an_edit_in_place_with_the_same_size_and_times_is_noticed(run: Path) -> None:
+    assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
+    path = run / "results" / "m1" / "d2.json"
+    before = path.stat()
+    _settle()
+    with open(path, "r+b") as fh:  # the same size, the same inode
+        data = fh.read()
+        fh.seek(0)
+        fh.write(data.replace(b"70.0", b"60.0"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+    assert _cells(run, ["m1"], ["d2"]) == [["60.00"]]
+    assert RunIndex(run).snapshot().changed == []  # repaired by the summary
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_a_file_replaced_by_one_of_the_same_size_and_time_is_noticed(run: Path) -> None:
+    assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
+    path = run / "results" / "m1" / "d2.json"
+    before = path.stat()
+    _settle()
+    other = path.with_name("incoming.tmp")
+    other.write_bytes(path.read_bytes().replace(b"70.0", b"60.0"))
+    os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(other, path)
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    snap = RunIndex(run).snapshot()
+    assert snap.changed == ["m1/d2.json"]
+    assert snap.head("m1/d2.json") == ({"accuracy": 60.0}, None)
+
+
+def test_an_edit_right_after_indexing_is_noticed_by_content(run: Path) -> None:
+    """Within the file system's timestamp granularity an edit may keep every time: such entries are checked by content."""
+    assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
+    path = run / "results" / "m1" / "d2.json"
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b"70.0", b"60.0"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _cells(run, ["m1"], ["d2"]) == [["60.00"]]
+
+
+def test_deleted_and_added_results(run: Path) -> None:
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    (run / "results" / "m1" / "d2.json").unlink()
+    _write(run, "m2", "d2", {"accuracy": 90.0})
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["-", "90.00"]]
+    assert sorted(_rows(run)) == ["m1/d1.json", "m2/d1.json", "m2/d2.json"]
+
+
+def test_statistics_come_from_the_index_and_follow_a_changed_file(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import assay.stats._tasks as tasks_module
+
+    first = run_summarizer(_config(run, ["m1"], ["d1"]), time_str="a")
+    assert first.stats.cell("m1", "d1", "accuracy").method == "wilson"
+    real = tasks_module.run_task
+    read: list[str] = []
+
+    def spy(task: tasks_module.Task, options: tasks_module.TaskOptions) -> tasks_module.TaskOutput:
+        read.append(task.abbr)
+        return real(task, options)
+
+    monkeypatch.setattr(tasks_module, "run_task", spy)
+    again = run_summarizer(_config(run, ["m1"], ["d1"]), time_str="b")
+    assert read == []  # every interval came from the index
+    assert again.stats.cell("m1", "d1", "accuracy") == first.stats.cell("m1", "d1", "accuracy")
+    _write(run, "m1", "d1", {"accuracy": 80.0, "details": _details(8, 10)})
+    changed = run_summarizer(_config(run, ["m1"], ["d1"]), time_str="c")
+    assert read == ["d1"]
+    stat = changed.stats.cell("m1", "d1", "accuracy")
+    assert stat.value == 80.0 and stat.low is not None and stat.low > first.stats.cell("m1", "d1", "accuracy").low
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "other-layout"])
+def test_a_corrupt_or_truncated_index_is_rebuilt(run: Path, damage: str, caplog: pytest.LogCaptureFixture) -> None:
+    for i in range(40):  # an index of several pages, so that truncation cuts some
+        _write(run, "m3", f"x{i}", {"accuracy": float(i), "note": "n" * 500})
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    path = run / INDEX_FILE
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database" * 100)
+    elif damage == "truncated":
+        path.write_bytes(data[: len(data) // 3])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        with sqlite3.connect(path) as con:
+            con.execute("UPDATE meta SET value = '999' WHERE key = 'format'")
+    _write(run, "m2", "d2", {"accuracy": 90.0})
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "90.00"]]
+    assert len(_rows(run)) == 44
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_deleting_the_index_loses_nothing(run: Path) -> None:
+    expected = run_summarizer(_config(run, ["m1", "m2"], ["d1", "d2"]), time_str="a")
+    RunIndex(run).remove()
+    again = run_summarizer(_config(run, ["m1", "m2"], ["d1", "d2"]), time_str="b")
+    assert again.table == expected.table
+    assert again.stats.to_json() == expected.stats.to_json()
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_an_index_read_on_another_path_checks_each_file_by_content_once(run: Path, tmp_path: Path) -> None:
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    moved = tmp_path / "elsewhere" / run.name
+    shutil.copytree(run, moved)  # other inodes and change times, as on another machine
+    _settle()
+    snap = RunIndex(moved).snapshot()
+    assert (snap.added, snap.changed) == ([], [])
+    assert sorted(snap.rechecked) == ["m1/d1.json", "m1/d2.json", "m2/d1.json"]
+    assert _cells(moved, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    assert RunIndex(moved).snapshot().rechecked == []  # the new identities were recorded
+
+
+def test_a_read_only_run_directory_is_summarized_without_an_index(run: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes to read-only directories")
+    run.chmod(0o555)
+    try:
+        assert _cells(run, ["m1"], ["d1"]) == [["50.00"]]
+    finally:
+        run.chmod(0o755)
+
+
+_KILLED_WRITER = """
+import sys, time
+from assay.index import Entry, FileState, RunIndex
+index = RunIndex(sys.argv[1])
+heavy = b'{"accuracy": 1.0, "pad": "' + b"x" * 20000 + b'"}'
+entries = [Entry(f"big/{i}.json", FileState(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
+print("writing", flush=True)
+index.record(entries)
+print("done", flush=True)
+"""
+
+
+def test_a_kill_during_the_index_write_leaves_the_previous_index(run: Path, tmp_path: Path) -> None:
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    before = _rows(run)
+    script = tmp_path / "writer.py"
+    script.write_text(textwrap.dedent(_KILLED_WRITER))
+    child = subprocess.Popen([sys.executable, str(script), str(run)], stdout=subprocess.PIPE)
+    assert child.stdout is not None and child.stdout.readline() == b"writing\n"
+    journal = run / f"{INDEX_FILE}-journal"
+    deadline = time.monotonic() + 60
+    while not journal.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert child.poll() is None, "the write ended before it could be interrupted"
+    time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert journal.exists()  # interrupted in the middle of its transaction
+    assert _rows(run) == before  # the next reader rolls the transaction back
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+
+
+def test_eval_records_each_result_in_the_index_from_the_driver(tmp_path: Path) -> None:
+    work = tmp_path / "w"
+    assert main(["eval", str(EXAMPLE), "-w", str(work)]) == 0
+    (run,) = work.iterdir()
+    results = sorted(p.relative_to(run / "results").as_posix() for p in (run / "results").rglob("*.json"))
+    assert sorted(_rows(run)) == results  # recorded by the driver: no summary has run yet
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        stats = dict(con.execute("SELECT result, digests FROM stats").fetchall())
+    assert sorted(stats) == [r[: -len(".json")] for r in results]  # with the statistics computed by the workers
+
+
+def test_concurrent_runs_into_one_run_directory(tmp_path: Path) -> None:
+    """Two `assay eval` processes write one run directory at once: every result of both ends up indexed."""
+    from assay.config import load_config
+
+    config = load_config(EXAMPLE)
+    models = [m["abbr"] for m in config.variables["models"]]
+    assert len(models) >= 2
+    work = tmp_path / "w"
+    (work / "20240101_000000").mkdir(parents=True)
+    cfgs = []
+    for i, model in enumerate(models[:2]):
+        text = EXAMPLE.read_text() + f"\nmodels = [m for m in models if m['abbr'] == {model!r}]\n"
+        cfg = EXAMPLE.with_name(f"_concurrent_{os.getpid()}_{i}.py")
+        cfg.write_text(text)
+        cfgs.append(cfg)
+    try:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        procs = [
+            subprocess.Popen([sys.executable, "-m", "assay", "eval", str(cfg), "-w", str(work), "-r", "20240101_000000"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            for cfg in cfgs
+        ]
+        for p in procs:
+            _, err = p.communicate(timeout=300)
+            assert p.returncode == 0, err.decode()
+    finally:
+        for cfg in cfgs:
+            cfg.unlink()
+    run = work / "20240101_000000"
+    results = sorted(p.relative_to(run / "results").as_posix() for p in (run / "results").rglob("*.json"))
+    assert {r.split("/")[0] for r in results} == set(models[:2])
+    assert sorted(_rows(run)) == results
+    snap = RunIndex(run).snapshot()
+    assert (snap.added, snap.changed, snap.removed) == ([], [], [])
+
+
+def test_an_opencompass_work_dir_is_indexed_on_first_use(run: Path) -> None:
+    assert not (run / INDEX_FILE).exists()
+    snap = index_run(run)
+    assert sorted(snap.added) == ["m1/d1.json", "m1/d2.json", "m2/d1.json"]
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        assert sorted(r[0] for r in con.execute("SELECT result FROM stats")) == ["m1/d1", "m1/d2", "m2/d1"]
