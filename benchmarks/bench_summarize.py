@@ -114,7 +114,7 @@ def bench_summary(args: argparse.Namespace) -> None:
 
         built, snap = _timed(build, 1)
         size = (run / "index.sqlite").stat().st_size / 1e6
-        print(f"index build from files ({len(snap.entries)} results, {size:.1f} MB): {_figure(built)}")
+        print(f"index build from files ({len(snap.rows)} results, {size:.1f} MB): {_figure(built)}")
         indexed, again = _timed(lambda: summary(True), args.repeat)
         print(f"summary from the index: {_figure(indexed)}")
         assert again.table == result.table, "the index gave another table"

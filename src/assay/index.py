@@ -62,7 +62,7 @@ from collections.abc import Iterable, Mapping
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from assay.errors import InputFileError
 
@@ -105,8 +105,7 @@ def index_disabled() -> bool:
     return os.environ.get("ASSAY_NO_INDEX", "") not in ("", "0")
 
 
-@dataclass(frozen=True)
-class FileState:
+class FileState(NamedTuple):
     """A file's identity on disk: size, modification and change times (ns), inode."""
 
     size: int
@@ -142,7 +141,7 @@ class Entry:
 
     def trusted(self, state: FileState) -> bool:
         """True when the file, now in ``state``, certainly still has the bytes of this entry."""
-        return state == self.state and state.ctime_ns < self.checked_ns - RACY_NS
+        return _trusted(self.state, self.checked_ns, state)
 
     def result(self) -> dict[str, Any]:
         """The result without ``details``, parsed."""
@@ -155,6 +154,11 @@ class Entry:
     def row(self) -> tuple[Any, ...]:
         s = self.state
         return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head)
+
+
+def _trusted(recorded: tuple[int, int, int, int], checked_ns: int, state: tuple[int, int, int, int]) -> bool:
+    """The file's identity is the recorded one, taken more than :data:`RACY_NS` after its last change."""
+    return state == recorded and state[2] < checked_ns - RACY_NS
 
 
 def encode_head(head: Mapping[str, Any]) -> bytes:
@@ -208,8 +212,8 @@ class Snapshot:
 
     Attributes:
         root: the run directory.
-        entries: relative path (under ``results/``) → its current :class:`Entry`,
-            for every readable result file.
+        rows: relative path (under ``results/``) → ``(digest, details count,
+            head bytes)`` of every readable result file (see :class:`Entry`).
         folders: folder relative to ``results/`` → the names of the files in it.
         added: files the index did not hold (new, or the index was missing or rebuilt).
         changed: files whose bytes differ from what the index held.
@@ -219,7 +223,7 @@ class Snapshot:
     """
 
     root: Path
-    entries: dict[str, Entry] = field(default_factory=dict)
+    rows: dict[str, tuple[str, int | None, bytes]] = field(default_factory=dict)
     folders: dict[str, set[str]] = field(default_factory=dict)
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -229,7 +233,10 @@ class Snapshot:
     _index: RunIndex | None = None
     _stats: dict[str, tuple[str, bytes]] | None = None
     _pending_stats: list[tuple[str, str, bytes]] = field(default_factory=list)
-    _heads: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def paths(self) -> list[str]:
+        """Every readable result file, relative to ``results/``, sorted."""
+        return sorted(self.rows)
 
     def names(self, folder: str) -> set[str]:
         """The file names in ``results/<folder>`` (empty when there is no such folder)."""
@@ -238,27 +245,30 @@ class Snapshot:
     def head(self, rel: str) -> tuple[dict[str, Any], int | None] | None:
         """``(result without details, details count)`` of ``results/<rel>``; ``None`` when it is not a readable result.
 
-        The dict is the caller's to modify.
+        The dict is new: the caller's to modify.
         """
-        entry = self.entries.get(rel)
-        if entry is None:
+        row = self.rows.get(rel)
+        if row is None:
             return None
-        parsed = self._heads.get(rel)
-        if parsed is None:
-            parsed = self._heads[rel] = entry.result()
-        return dict(parsed), entry.details
+        from assay.fileio import loads_json
+
+        return loads_json(row[2]), row[1]
 
     def digest(self, rel: str) -> str | None:
         """The SHA-256 of ``results/<rel>``'s present bytes, when it is a readable result."""
-        entry = self.entries.get(rel)
-        return entry.digest if entry is not None else None
+        row = self.rows.get(rel)
+        return row[0] if row is not None else None
 
     def stats(self, key: str, digests: str) -> bytes | None:
         """The statistics saved for ``key`` (``'<model>/<dataset>'``) when computed from files with these digests."""
+        found = self.all_stats().get(key)
+        return found[1] if found is not None and found[0] == digests else None
+
+    def all_stats(self) -> dict[str, tuple[str, bytes]]:
+        """Every statistics record of the index: key → (digests, data); read once."""
         if self._stats is None:
             self._stats = self._index._load_stats() if self._index is not None and self.persisted else {}
-        found = self._stats.get(key)
-        return found[1] if found is not None and found[0] == digests else None
+        return self._stats
 
     def put_stats(self, key: str, digests: str, data: bytes) -> None:
         """Keep statistics computed from the files (written by :meth:`flush`)."""
@@ -344,7 +354,8 @@ class RunIndex:
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
 
-    def _load_entries(self) -> dict[str, Entry]:
+    def _load_rows(self) -> dict[str, tuple[Any, ...]]:
+        """path → (size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head) of every entry."""
         with closing(self._connect(create=False)) as con:
             try:
                 rows = con.execute(
@@ -354,9 +365,7 @@ class RunIndex:
                 if _is_busy(exc):
                     raise _Unusable(str(exc)) from None
                 raise
-        return {
-            r[0]: Entry(r[0], FileState(r[1], r[2], r[3], r[4]), r[5], r[6], r[7], bytes(r[8])) for r in rows
-        }
+        return {r[0]: r[1:] for r in rows}
 
     def _load_stats(self) -> dict[str, tuple[str, bytes]]:
         try:
@@ -421,7 +430,7 @@ class RunIndex:
         """
         snap = Snapshot(self.root, _index=self)
         try:
-            known = self._load_entries()
+            known = self._load_rows()
             snap.persisted = True
         except _Unusable:
             known = {}
@@ -431,10 +440,13 @@ class RunIndex:
             known = {}
             snap.persisted = write and self._writable()
         fresh: list[Entry] = []
-        for rel, state, path in self._files(snap):
-            entry = known.pop(rel, None)
-            if entry is not None and not check_content and entry.trusted(state):
-                snap.entries[rel] = entry
+        rows = snap.rows
+        racy = RACY_NS
+        for rel, st, path in self._files(snap):
+            row = known.pop(rel, None)
+            state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            if row is not None and not check_content and state == row[:4] and state[2] < row[4] - racy:
+                rows[rel] = row[5:]
                 continue
             try:
                 data = _read(path)
@@ -443,14 +455,13 @@ class RunIndex:
                 continue
             digest = hashlib.sha256(data).hexdigest()
             now = time.time_ns()
-            if entry is not None and entry.digest == digest:
-                if entry.state != state or not entry.trusted(state):
-                    entry.state, entry.checked_ns = state, now
-                    fresh.append(entry)
-                snap.entries[rel] = entry
+            if row is not None and row[5] == digest:
+                if state != row[:4] or not state[2] < row[4] - racy:
+                    fresh.append(Entry(rel, FileState(*state), now, digest, row[6], row[7]))
+                rows[rel] = row[5:]
                 snap.rechecked.append(rel)
                 continue
-            (snap.added if entry is None else snap.changed).append(rel)
+            (snap.added if row is None else snap.changed).append(rel)
             from assay.results import result_head
 
             try:
@@ -458,8 +469,8 @@ class RunIndex:
             except InputFileError as exc:
                 logger.debug("not indexed: %s", exc)
                 continue
-            new = Entry(rel, state, now, digest, count, encode_head(head))
-            snap.entries[rel] = new
+            new = Entry(rel, FileState(*state), now, digest, count, encode_head(head))
+            rows[rel] = (digest, count, new.head)
             fresh.append(new)
         snap.removed = sorted(known)
         if snap.persisted and (fresh or known):
@@ -472,7 +483,7 @@ class RunIndex:
     def _writable(self) -> bool:
         return os.access(self.root, os.W_OK)
 
-    def _files(self, snap: Snapshot) -> Iterable[tuple[str, FileState, str]]:
+    def _files(self, snap: Snapshot) -> Iterable[tuple[str, os.stat_result, str]]:
         """Every ``*.json`` file under ``results/`` (model folders and their subfolders): relative path, state, path."""
         stack = [("", os.fspath(self.results))]
         while stack:
@@ -492,7 +503,7 @@ class RunIndex:
                             continue  # results/<model>/… only
                         names.add(item.name)
                         if item.name.endswith(".json"):
-                            yield f"{rel_dir}{item.name}", FileState.of(item.stat()), item.path
+                            yield f"{rel_dir}{item.name}", item.stat(), item.path
                     except OSError:
                         continue
             if rel_dir:

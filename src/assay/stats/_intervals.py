@@ -97,11 +97,22 @@ class CellStat:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``None`` fields left out)."""
         out: dict[str, Any] = {"value": self.value, "method": self.method}
-        for key in ("se", "low", "high", "n", "runs", "basis", "reason"):
-            v = getattr(self, key)
-            if v is not None:
-                out[key] = v
-        if self.has_interval:
+        # field by field (this runs once per leaderboard cell)
+        if self.se is not None:
+            out["se"] = self.se
+        if self.low is not None:
+            out["low"] = self.low
+        if self.high is not None:
+            out["high"] = self.high
+        if self.n is not None:
+            out["n"] = self.n
+        if self.runs is not None:
+            out["runs"] = self.runs
+        if self.basis is not None:
+            out["basis"] = self.basis
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.low is not None and self.high is not None:
             out["confidence"] = self.confidence
         if self.extra:
             out.update(self.extra)

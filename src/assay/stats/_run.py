@@ -13,7 +13,7 @@ from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues
-from assay.stats._tasks import Task, TaskOptions, run_tasks
+from assay.stats._tasks import Task, TaskOptions, TaskOutput, outputs_from_index, run_tasks
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
@@ -365,17 +365,28 @@ def run_stats(
         group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
     folders = model_dirs_of(config, view.columns)
     want_columns = sample_text is not None
-    tasks = []
-    for column in view.columns:
-        for abbr in view.dataset_abbrs:
-            have = view.values.get(column, {}).get(abbr)
-            if have or want_columns:
-                tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
     options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
     if snapshot is None and index:
         snapshot = index_snapshot(run_dir)
+    outputs: dict[tuple[str, str], TaskOutput] = {}
+    if snapshot is not None and not want_columns and not keep_samples:  # most cells, straight from the index
+        wanted = (
+            ((column, abbr), folders.get(column, column), abbr, have)
+            for column in view.columns
+            for abbr, have in view.values.get(column, {}).items()
+            if have
+        )
+        outputs = outputs_from_index(snapshot, wanted, options)
+    tasks = []
+    for column in view.columns:
+        for abbr in view.dataset_abbrs:
+            if (column, abbr) in outputs:
+                continue
+            have = view.values.get(column, {}).get(abbr)
+            if have or want_columns:
+                tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
-    outputs = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
+    outputs.update({(t.column, t.abbr): o for t, o in zip(tasks, computed)})
     out = RunStats()
     for column in view.columns:
         base: dict[tuple[str, str], CellStat] = {}
@@ -443,7 +454,7 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
 
     snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
     tasks = []
-    for rel in sorted(snapshot.entries):
+    for rel in snapshot.paths():
         folder, _, name = rel.rpartition("/")
         found = snapshot.head(rel)
         if not folder or found is None or "error" in found[0]:

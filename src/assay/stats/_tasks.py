@@ -27,7 +27,7 @@ import os
 import pickle
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -55,6 +55,7 @@ __all__ = [
     "TaskOutput",
     "pool_size",
     "load_stats",
+    "outputs_from_index",
     "run_tasks",
     "save_stats",
     "stats_path",
@@ -228,8 +229,8 @@ class SavedStats:
         }
 
     def index_bytes(self) -> bytes:
-        """What the run index keeps of these statistics: all but the sample browser's columns."""
-        return _stats_bytes({**self.to_json(), "columns": None})
+        """What the run index keeps of these statistics: all but the sample browser's columns (see :func:`indexed_output`)."""
+        return index_stats_bytes(self.options, self.values, self.output)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SavedStats | None:
@@ -416,11 +417,14 @@ def run_tasks(
         key = f"{task.folder}/{task.abbr}"
         found = _digests_of(snapshot, task) if snapshot is not None else None
         digests[i] = found
+        if found is not None and not task.columns and snapshot is not None:
+            data = snapshot.stats(key, found)
+            if data is not None:
+                outputs[i] = indexed_output(data, task.have, options)
+                if outputs[i] is not None:
+                    continue
         saved = None
-        if found is not None and not task.columns:
-            data = snapshot.stats(key, found) if snapshot is not None else None
-            saved = SavedStats.from_bytes(data) if data is not None else None
-        if saved is None and (snapshot is None or (found is not None and "," not in found)):
+        if snapshot is None or (found is not None and "," not in found):
             saved = load_stats(results / task.folder / f"{task.abbr}.json", found)
             if saved is not None and snapshot is not None and found is not None:
                 snapshot.put_stats(key, found, saved.index_bytes())
@@ -437,6 +441,86 @@ def run_tasks(
     if snapshot is not None:
         snapshot.flush()
     return [o if o is not None else TaskOutput() for o in outputs]
+
+
+#: The version of the statistics' layout in the run index.
+INDEX_STATS_FORMAT = 1
+_CELL_FIELDS = ("value", "se", "low", "high", "method", "n", "runs", "basis", "reason", "confidence")
+
+
+def index_stats_bytes(options: TaskOptions, values: Mapping[str, float], output: TaskOutput) -> bytes:
+    """Statistics as the run index keeps them: compact positional JSON, read back by :func:`indexed_output`.
+
+    ``{"f": format, "o": [confidence, resamples, seed], "v": {metric: value},
+    "c": {metric: [CellStat fields…, extra]}, "u": [total, unextracted,
+    judge_failed, not_executed, outcomes, bounds] or null}``.
+    """
+    cells = {m: [*(getattr(c, f) for f in _CELL_FIELDS), c.extra or None] for m, c in output.cells.items()}
+    u = output.unscorable
+    data = {
+        "f": INDEX_STATS_FORMAT,
+        "o": [options.confidence, options.resamples, options.seed],
+        "v": dict(values),
+        "c": cells,
+        "u": None if u is None else [u.total, u.unextracted, u.judge_failed, u.not_executed, u.outcomes,
+                                     {m: list(b) for m, b in u.bounds.items()}],
+    }
+    return _stats_bytes(data)
+
+
+def indexed_output(data: bytes, have: Mapping[str, float], options: TaskOptions) -> TaskOutput | None:
+    """The statistics of the summary's values ``have`` from the run index's bytes, or ``None``
+    when they cannot stand in for computing them.
+
+    They must have been computed with the same interval settings, for the
+    values the summary shows, and cover every metric it asks about.
+    """
+    from assay.fileio import loads_json
+
+    try:
+        d = loads_json(data)
+        if d["f"] != INDEX_STATS_FORMAT or options.keep_samples:
+            return None
+        if d["o"] != [options.confidence, options.resamples, options.seed]:
+            return None
+        values, cells = d["v"], d["c"]
+        out = TaskOutput()
+        found = out.cells
+        for metric, value in have.items():
+            row = cells.get(metric)
+            if row is None or values.get(metric) != value:
+                return None
+            found[metric] = CellStat(*row[:10], extra=row[10] or {})
+        u = d["u"]
+        if u is not None:
+            bounds = {m: (b[0], b[1]) for m, b in u[5].items() if m in have}
+            out.unscorable = Unscorable(u[0], u[1], u[2], u[3], u[4], bounds)
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+    return out
+
+
+def outputs_from_index(
+    snapshot: Snapshot, wanted: Iterable[tuple[Any, str, str, Mapping[str, float]]], options: TaskOptions
+) -> dict[Any, TaskOutput]:
+    """The statistics the run index holds for ``wanted`` items ``(key, folder, abbr, the summary's values)``.
+
+    Only results of one file whose statistics were computed from its present
+    bytes with the same settings are answered; the others are left to
+    :func:`run_tasks`.
+    """
+    rows, stats = snapshot.rows, snapshot.all_stats()
+    out: dict[Any, TaskOutput] = {}
+    for key, folder, abbr, have in wanted:
+        name = f"{folder}/{abbr}"
+        row = rows.get(f"{name}.json")
+        record = stats.get(name) if row is not None else None
+        if record is None or row is None or record[0] != row[0]:
+            continue
+        found = indexed_output(record[1], have, options)
+        if found is not None:
+            out[key] = found
+    return out
 
 
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
@@ -460,10 +544,7 @@ def _indexable(task: Task, options: TaskOptions, output: TaskOutput, digests: st
     """What the run index keeps of statistics computed from the files (no columns, no per-sample values)."""
     if any(not math.isfinite(v) for v in task.have.values()):
         return None
-    kept = TaskOutput(cells=dict(output.cells), unscorable=output.unscorable)
-    saved = SavedStats(digests.split(",")[0] if "," not in digests else digests, None,
-                       dataclasses.replace(options, run_dir="", keep_samples=False), dict(task.have), kept)
-    return saved.index_bytes()
+    return index_stats_bytes(options, task.have, TaskOutput(cells=dict(output.cells), unscorable=output.unscorable))
 
 
 def _read_tasks(tasks: Sequence[Task], options: TaskOptions, workers: int | None) -> list[TaskOutput | None]:

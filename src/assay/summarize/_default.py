@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay._gc import bulk_allocations
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
@@ -470,7 +471,8 @@ def run_summarizer(
         summarizer.with_stats = stats or ci
         summarizer.show_ci = ci
         summarizer.use_index = index
-    result = summarizer.summarize(output_path=output_path, time_str=time_str)
+    with bulk_allocations():  # tens of thousands of small results, statistics and rows: no cycles among them
+        result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
         if result.snapshot is None:
             result.snapshot = getattr(summarizer, "snapshot", None)
