@@ -96,7 +96,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
     " ino INTEGER NOT NULL, checked_ns INTEGER NOT NULL, digest TEXT NOT NULL, details INTEGER, head BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS stats (result TEXT PRIMARY KEY, digests TEXT NOT NULL, data BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS stats ("
+    " result TEXT PRIMARY KEY, digests TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)",
 )
 
 
@@ -231,8 +232,8 @@ class Snapshot:
     rechecked: list[str] = field(default_factory=list)
     persisted: bool = False
     _index: RunIndex | None = None
-    _stats: dict[str, tuple[str, bytes]] | None = None
-    _pending_stats: list[tuple[str, str, bytes]] = field(default_factory=list)
+    _stats: dict[str, tuple[str, str, bytes]] | None = None
+    _pending_stats: list[tuple[str, str, str, bytes]] = field(default_factory=list)
 
     def paths(self) -> list[str]:
         """Every readable result file, relative to ``results/``, sorted."""
@@ -250,31 +251,35 @@ class Snapshot:
         row = self.rows.get(rel)
         if row is None:
             return None
-        from assay.fileio import loads_json
+        try:
+            return _orjson().loads(row[2]), row[1]
+        except ValueError:  # NaN or infinities
+            from assay.fileio import loads_json
 
-        return loads_json(row[2]), row[1]
+            return loads_json(row[2]), row[1]
 
     def digest(self, rel: str) -> str | None:
         """The SHA-256 of ``results/<rel>``'s present bytes, when it is a readable result."""
         row = self.rows.get(rel)
         return row[0] if row is not None else None
 
-    def stats(self, key: str, digests: str) -> bytes | None:
-        """The statistics saved for ``key`` (``'<model>/<dataset>'``) when computed from files with these digests."""
+    def stats(self, key: str, digests: str, settings: str) -> bytes | None:
+        """The statistics saved for ``key`` (``'<model>/<dataset>'``), computed from files with these
+        digests with these settings (see :meth:`RunIndex.record`)."""
         found = self.all_stats().get(key)
-        return found[1] if found is not None and found[0] == digests else None
+        return found[2] if found is not None and found[0] == digests and found[1] == settings else None
 
-    def all_stats(self) -> dict[str, tuple[str, bytes]]:
-        """Every statistics record of the index: key → (digests, data); read once."""
+    def all_stats(self) -> dict[str, tuple[str, str, bytes]]:
+        """Every statistics record of the index: key → (digests, settings, data); read once."""
         if self._stats is None:
             self._stats = self._index._load_stats() if self._index is not None and self.persisted else {}
         return self._stats
 
-    def put_stats(self, key: str, digests: str, data: bytes) -> None:
+    def put_stats(self, key: str, digests: str, settings: str, data: bytes) -> None:
         """Keep statistics computed from the files (written by :meth:`flush`)."""
         if self._stats is not None:
-            self._stats[key] = (digests, data)
-        self._pending_stats.append((key, digests, data))
+            self._stats[key] = (digests, settings, data)
+        self._pending_stats.append((key, digests, settings, data))
 
     def flush(self) -> None:
         """Write the statistics kept by :meth:`put_stats` into the index (when it is usable)."""
@@ -367,25 +372,26 @@ class RunIndex:
                 raise
         return {r[0]: r[1:] for r in rows}
 
-    def _load_stats(self) -> dict[str, tuple[str, bytes]]:
+    def _load_stats(self) -> dict[str, tuple[str, str, bytes]]:
         try:
             with closing(self._connect(create=False)) as con:
-                rows = con.execute("SELECT result, digests, data FROM stats").fetchall()
+                rows = con.execute("SELECT result, digests, settings, data FROM stats").fetchall()
         except (_Unusable, sqlite3.Error) as exc:
             logger.info("the statistics in the run index %s cannot be read: %s", self.path, exc)
             return {}
-        return {r[0]: (r[1], bytes(r[2])) for r in rows}
+        return {r[0]: (r[1], r[2], bytes(r[3])) for r in rows}
 
     def record(
         self,
         entries: Iterable[Entry],
-        stats: Iterable[tuple[str, str, bytes]] = (),
+        stats: Iterable[tuple[str, str, str, bytes]] = (),
         *,
         removed: Iterable[str] = (),
     ) -> bool:
         """Add or replace entries (and per-result statistics), remove others — all in one transaction.
 
-        ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', data)``.
+        ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
+        they were computed with, data)``; the index stores them as given (their layout is the statistics').
         False (logged) when the index cannot be written; nothing is then changed.
         """
         rows = [e.row() for e in entries]
@@ -399,7 +405,7 @@ class RunIndex:
                 try:
                     con.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
                     con.executemany("DELETE FROM files WHERE path = ?", gone)
-                    con.executemany("INSERT OR REPLACE INTO stats VALUES (?, ?, ?)", stat_rows)
+                    con.executemany("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)", stat_rows)
                     con.execute("COMMIT")
                 except BaseException:
                     with suppress(sqlite3.Error):
@@ -514,6 +520,12 @@ class RunIndex:
         for suffix in ("", "-journal"):
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
+
+
+def _orjson() -> Any:
+    import orjson
+
+    return orjson
 
 
 def _read(path: str) -> bytes:

@@ -228,9 +228,9 @@ class SavedStats:
             "columns": None if out.columns is None else {f.name: getattr(out.columns, f.name) for f in dataclasses.fields(out.columns)},
         }
 
-    def index_bytes(self) -> bytes:
-        """What the run index keeps of these statistics: all but the sample browser's columns (see :func:`indexed_output`)."""
-        return index_stats_bytes(self.options, self.values, self.output)
+    def index_stats(self) -> tuple[str, bytes]:
+        """What the run index keeps of these statistics: all but the sample browser's columns (see :func:`index_stats`)."""
+        return index_stats(self.options, self.output)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SavedStats | None:
@@ -299,11 +299,11 @@ def save_stats(
     return saved
 
 
-def _stats_bytes(data: dict[str, Any]) -> bytes:
-    """The statistics file's JSON; NaN and infinities stay numbers (orjson alone would write ``null``)."""
+def _stats_bytes(data: dict[str, Any] | list[Any]) -> bytes:
+    """Statistics as JSON; NaN and infinities stay numbers (orjson alone would write ``null``)."""
     from assay.fileio import dumps_json, has_non_finite
 
-    if has_non_finite({k: v for k, v in data.items() if k != "columns"}):
+    if has_non_finite({k: v for k, v in data.items() if k != "columns"} if isinstance(data, dict) else data):
         import json
 
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -417,17 +417,17 @@ def run_tasks(
         key = f"{task.folder}/{task.abbr}"
         found = _digests_of(snapshot, task) if snapshot is not None else None
         digests[i] = found
-        if found is not None and not task.columns and snapshot is not None:
-            data = snapshot.stats(key, found)
+        if found is not None and not task.columns and snapshot is not None and not options.keep_samples:
+            data = snapshot.stats(key, found, index_settings(options))
             if data is not None:
-                outputs[i] = indexed_output(data, task.have, options)
+                outputs[i] = indexed_output(data, task.have)
                 if outputs[i] is not None:
                     continue
         saved = None
         if snapshot is None or (found is not None and "," not in found):
             saved = load_stats(results / task.folder / f"{task.abbr}.json", found)
             if saved is not None and snapshot is not None and found is not None:
-                snapshot.put_stats(key, found, saved.index_bytes())
+                snapshot.put_stats(key, found, *saved.index_stats())
         outputs[i] = saved.output_for(task, options) if saved is not None else None
     todo = [i for i, o in enumerate(outputs) if o is None]
     if todo:
@@ -435,69 +435,75 @@ def run_tasks(
             outputs[i] = output
             found = digests[i]
             if snapshot is not None and found is not None and output is not None and tasks[i].have:
-                kept = _indexable(tasks[i], options, output, found)
-                if kept is not None:
-                    snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, kept)
+                if all(math.isfinite(v) for v in tasks[i].have.values()):
+                    kept = TaskOutput(cells=dict(output.cells), unscorable=output.unscorable)
+                    snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, *index_stats(options, kept))
     if snapshot is not None:
         snapshot.flush()
     return [o if o is not None else TaskOutput() for o in outputs]
 
 
-#: The version of the statistics' layout in the run index.
+#: The version of the statistics' layout in the run index (part of the settings it is stored with).
 INDEX_STATS_FORMAT = 1
 _CELL_FIELDS = ("value", "se", "low", "high", "method", "n", "runs", "basis", "reason", "confidence")
 
 
-def index_stats_bytes(options: TaskOptions, values: Mapping[str, float], output: TaskOutput) -> bytes:
-    """Statistics as the run index keeps them: compact positional JSON, read back by :func:`indexed_output`.
+def index_settings(options: TaskOptions) -> str:
+    """What statistics in the run index were computed with: their layout and the interval settings.
 
-    ``{"f": format, "o": [confidence, resamples, seed], "v": {metric: value},
-    "c": {metric: [CellStat fields…, extra]}, "u": [total, unextracted,
-    judge_failed, not_executed, outcomes, bounds] or null}``.
+    >>> index_settings(TaskOptions(''))
+    '1 0.95 2000 20240101'
     """
-    cells = {m: [*(getattr(c, f) for f in _CELL_FIELDS), c.extra or None] for m, c in output.cells.items()}
+    return f"{INDEX_STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
+
+
+def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
+    """Statistics as the run index keeps them: ``(settings, data)``, read back by :func:`indexed_output`.
+
+    ``data`` is compact positional JSON, ``[{metric: [CellStat fields…]
+    (+ extra)}, [total, unextracted, judge_failed, not_executed, outcomes,
+    bounds] or null]``: it is decoded once per cell of a leaderboard.
+    """
+    cells = {}
+    for m, c in output.cells.items():
+        row: list[Any] = [getattr(c, f) for f in _CELL_FIELDS]
+        if c.extra:
+            row.append(c.extra)
+        cells[m] = row
     u = output.unscorable
-    data = {
-        "f": INDEX_STATS_FORMAT,
-        "o": [options.confidence, options.resamples, options.seed],
-        "v": dict(values),
-        "c": cells,
-        "u": None if u is None else [u.total, u.unextracted, u.judge_failed, u.not_executed, u.outcomes,
-                                     {m: list(b) for m, b in u.bounds.items()}],
-    }
-    return _stats_bytes(data)
+    data = [cells, None if u is None else [u.total, u.unextracted, u.judge_failed, u.not_executed, u.outcomes,
+                                           {m: list(b) for m, b in u.bounds.items()}]]
+    return index_settings(options), _stats_bytes(data)
 
 
-def indexed_output(data: bytes, have: Mapping[str, float], options: TaskOptions) -> TaskOutput | None:
-    """The statistics of the summary's values ``have`` from the run index's bytes, or ``None``
-    when they cannot stand in for computing them.
-
-    They must have been computed with the same interval settings, for the
-    values the summary shows, and cover every metric it asks about.
-    """
-    from assay.fileio import loads_json
-
+def indexed_output(data: bytes, have: Mapping[str, float]) -> TaskOutput | None:
+    """The statistics of the summary's values ``have`` from the run index's ``data`` (see :func:`index_stats`),
+    or ``None`` when they do not cover every metric, or were computed for other values."""
     try:
-        d = loads_json(data)
-        if d["f"] != INDEX_STATS_FORMAT or options.keep_samples:
-            return None
-        if d["o"] != [options.confidence, options.resamples, options.seed]:
-            return None
-        values, cells = d["v"], d["c"]
-        out = TaskOutput()
-        found = out.cells
+        cells, u = _loads(data)
+        found = {}
         for metric, value in have.items():
             row = cells.get(metric)
-            if row is None or values.get(metric) != value:
+            if row is None or row[0] != value:
                 return None
-            found[metric] = CellStat(*row[:10], extra=row[10] or {})
-        u = d["u"]
-        if u is not None:
-            bounds = {m: (b[0], b[1]) for m, b in u[5].items() if m in have}
-            out.unscorable = Unscorable(u[0], u[1], u[2], u[3], u[4], bounds)
+            found[metric] = CellStat(*row) if len(row) == 10 else CellStat(*row[:10], extra=row[10])  # type: ignore[misc]
+        if u is None:
+            return TaskOutput(found)
+        bounds = {m: (b[0], b[1]) for m, b in u[5].items() if m in have}
+        return TaskOutput(found, {}, Unscorable(u[0], u[1], u[2], u[3], u[4], bounds))
     except (ValueError, KeyError, TypeError, IndexError):
         return None
-    return out
+
+
+def _loads(data: bytes) -> Any:
+    import orjson
+
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:  # NaN or infinities
+        from assay.fileio import loads_json
+
+        return loads_json(data)
 
 
 def outputs_from_index(
@@ -509,15 +515,17 @@ def outputs_from_index(
     bytes with the same settings are answered; the others are left to
     :func:`run_tasks`.
     """
-    rows, stats = snapshot.rows, snapshot.all_stats()
+    if options.keep_samples:
+        return {}
+    rows, stats, settings = snapshot.rows, snapshot.all_stats(), index_settings(options)
     out: dict[Any, TaskOutput] = {}
     for key, folder, abbr, have in wanted:
         name = f"{folder}/{abbr}"
         row = rows.get(f"{name}.json")
         record = stats.get(name) if row is not None else None
-        if record is None or row is None or record[0] != row[0]:
+        if record is None or row is None or record[0] != row[0] or record[1] != settings:
             continue
-        found = indexed_output(record[1], have, options)
+        found = indexed_output(record[2], have)
         if found is not None:
             out[key] = found
     return out
@@ -538,13 +546,6 @@ def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
     if not found or any(d is None for d in found):
         return None
     return ",".join(d for d in found if d is not None)
-
-
-def _indexable(task: Task, options: TaskOptions, output: TaskOutput, digests: str) -> bytes | None:
-    """What the run index keeps of statistics computed from the files (no columns, no per-sample values)."""
-    if any(not math.isfinite(v) for v in task.have.values()):
-        return None
-    return index_stats_bytes(options, task.have, TaskOutput(cells=dict(output.cells), unscorable=output.unscorable))
 
 
 def _read_tasks(tasks: Sequence[Task], options: TaskOptions, workers: int | None) -> list[TaskOutput | None]:

@@ -82,8 +82,8 @@ class TaskOutcome:
     shards: int = 0
     #: the run index's entry of the result file written (:func:`assay.index.entry_for_written`), for the driver
     indexed: Any = None
-    #: the statistics computed with it, as the index keeps them
-    stats: bytes | None = None
+    #: the statistics computed with it, as the index keeps them: (settings, data)
+    stats: tuple[str, bytes] | None = None
 
     @property
     def failed(self) -> bool:
@@ -401,7 +401,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         del result
         saved = _save_stats(task, options, result_path, digest, raw, gold)
         if saved is not None and outcome.indexed is not None:
-            outcome.stats = saved.index_bytes()
+            outcome.stats = saved.index_stats()
     return None
 
 

@@ -197,7 +197,7 @@ class IndexWriter:
 
         self.index = RunIndex(run_dir)
         self.entries: list[Any] = []
-        self.stats: list[tuple[str, str, bytes]] = []
+        self.stats: list[tuple[str, str, str, bytes]] = []
         self.last = time.monotonic()
 
     def add(self, outcome: TaskOutcome) -> None:
@@ -216,7 +216,7 @@ class IndexWriter:
             return
         self.entries.append(entry)
         if stats is not None:
-            self.stats.append((entry.path[: -len(".json")], entry.digest, stats))
+            self.stats.append((entry.path[: -len(".json")], entry.digest, *stats))
         if time.monotonic() - self.last >= self.every:
             self.flush()
 
