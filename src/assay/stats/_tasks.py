@@ -434,10 +434,12 @@ def run_tasks(
         for i, output in zip(todo, _read_tasks([tasks[i] for i in todo], options, workers)):
             outputs[i] = output
             found = digests[i]
-            if snapshot is not None and found is not None and output is not None and tasks[i].have:
-                if all(math.isfinite(v) for v in tasks[i].have.values()):
-                    kept = TaskOutput(cells=dict(output.cells), unscorable=output.unscorable)
-                    snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, *index_stats(options, kept))
+            have = tasks[i].have
+            if snapshot is not None and found is not None and output is not None and have and all(
+                math.isfinite(v) for v in have.values()
+            ):
+                kept = TaskOutput(cells=dict(output.cells), unscorable=output.unscorable)
+                snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, *index_stats(options, kept))
     if snapshot is not None:
         snapshot.flush()
     return [o if o is not None else TaskOutput() for o in outputs]
