@@ -294,3 +294,15 @@ def test_an_opencompass_work_dir_is_indexed_on_first_use(run: Path) -> None:
     assert sorted(snap.added) == ["m1/d1.json", "m1/d2.json", "m2/d1.json"]
     with sqlite3.connect(run / INDEX_FILE) as con:
         assert sorted(r[0] for r in con.execute("SELECT result FROM stats")) == ["m1/d1", "m1/d2", "m2/d1"]
+
+
+def test_the_index_command_reports_what_changed(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(run)]) == 0
+    assert "3 results, 3 added, 0 changed, 0 removed" in capsys.readouterr().out
+    (run / "results" / "m1" / "d2.json").unlink()
+    _write(run, "m2", "d1", {"accuracy": 31.0, "details": _details(3, 10)})
+    assert main(["index", str(run), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "changed since indexed: results/m2/d1.json" in out
+    assert "removed since indexed: results/m1/d2.json" in out
+    assert "2 results, 0 added, 1 changed, 1 removed" in out

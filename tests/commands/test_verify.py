@@ -122,3 +122,27 @@ def test_work_dir_without_runs_is_an_error_naming_what_a_run_is(tmp_path: Path, 
 def _write_json(path: Path, data: object) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data))
+
+
+def test_a_result_replaced_with_the_same_size_and_times_after_indexing_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The summary indexed the run; a result rewritten by hand keeps its size and times: verify names it."""
+    import os
+
+    run = make_run(tmp_path)  # summarized, so indexed
+    assert (run / "index.sqlite").is_file()
+    path = run / "results" / "m1" / "qa.json"
+    before = path.stat()
+    text = path.read_text()
+    edited = text.replace('"accuracy": 6', '"accuracy": 7', 1)
+    assert edited != text and len(edited) == len(text)
+    path.write_text(edited)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert main(["verify", str(run.parent), "-r", TIME]) == 1
+    out = capsys.readouterr().out
+    assert "note: results/m1/qa.json changed since it was indexed" in out
+    assert "MISMATCH summary/" in out and "m1/qa" in out  # the summary no longer matches the file
+    capsys.readouterr()
+    main(["verify", str(run.parent), "-r", TIME])
+    assert "changed since it was indexed" not in capsys.readouterr().out  # the index was repaired

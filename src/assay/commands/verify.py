@@ -12,6 +12,10 @@ when a rule applies —
 * a metric with a details field of its own name: the field's mean (× 1 or × 100);
 * BLEU's ``score``: the corpus statistic from ``pred``/``answer``.
 
+Every entry of the run index (``index.sqlite``) is checked against its
+file's content: a result edited or replaced since it was indexed is named,
+whatever its size and times, and the index repaired.
+
 A result's ``extraction_audit`` is recomputed too (:func:`assay.tasks.audit.check_audit`):
 both postprocessor chains applied again to the replies, and its would-be
 accuracy from the details with the corrected verdicts.
@@ -80,6 +84,8 @@ class VerifyReport:
     result_files: int = 0
     #: the summary ``.json`` checked, relative to the run directory
     summary: str | None = None
+    #: result files whose bytes differ from what the run index held (``results/<model>/<dataset>.json``)
+    changed_since_indexed: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -208,6 +214,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
     root = Path(run_root)
     report = VerifyReport()
     results = root / "results"
+    _check_index(report, root)
     files = sorted(results.glob("*/*.json")) if results.is_dir() else []
     report.result_files = len(files)
     if not files:
@@ -290,6 +297,28 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         report.notes.append(f"group definitions unusable: {exc}")
     _verify_groups(report, srel, view, groups)
     return report
+
+
+def _check_index(report: VerifyReport, root: Path) -> None:
+    """Every entry of the run index against its file's content (SHA-256), whatever the file's identity says.
+
+    A result changed, added or removed since it was indexed is named; the
+    index is repaired.  Such a change is not a mismatch by itself: the values
+    in the changed file are checked like any other.
+    """
+    from assay.index import INDEX_FILE, RunIndex, index_disabled
+
+    if index_disabled():
+        return
+    existed = (root / INDEX_FILE).is_file()
+    snapshot = RunIndex(root).snapshot(check_content=True)
+    report.changed_since_indexed = [f"results/{rel}" for rel in snapshot.changed]
+    for rel in snapshot.changed:
+        report.notes.append(f"results/{rel} changed since it was indexed (its SHA-256 differs); the index now holds its present content")
+    for rel in snapshot.removed:
+        report.notes.append(f"results/{rel} was indexed but no longer exists; its entry was removed")
+    if existed and snapshot.added:
+        report.notes.append(f"{len(snapshot.added)} result file(s) were not in the run index; they were added")
 
 
 def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:

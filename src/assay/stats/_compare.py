@@ -12,7 +12,7 @@ from typing import Any
 from assay.results import read_full_result
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult, paired_compare
-from assay.stats._run import load_run_config, model_dirs_of
+from assay.stats._run import index_snapshot, load_run_config, model_dirs_of
 from assay.stats._samples import SampleValues, sample_values
 
 __all__ = ["Comparison", "DatasetComparison", "compare_models"]
@@ -134,12 +134,21 @@ def compare_models(
             from assay.errors import InputFileError
 
             raise InputFileError(f"model {name!r} has no results in {root / 'results' / folder}")
+    snapshot = index_snapshot(root)
     if datasets is None:
-        abbrs = sorted({p.stem for p in (root / "results" / dir_a).glob("*.json")})
+        if snapshot is not None:
+            abbrs = sorted(n[: -len(".json")] for n in snapshot.names(dir_a) if n.endswith(".json"))
+        else:
+            abbrs = sorted({p.stem for p in (root / "results" / dir_a).glob("*.json")})
     else:
         abbrs = list(datasets)
     out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)
     for abbr in abbrs:
+        if snapshot is not None:  # a failed evaluation is known from the index, without reading its details
+            heads = [snapshot.head(f"{d}/{abbr}.json") for d in (dir_a, dir_b)]
+            if any(h is not None and "error" in h[0] for h in heads):
+                out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
+                continue
         ra = read_full_result(root, dir_a, abbr)
         rb = read_full_result(root, dir_b, abbr)
         if ra is None or rb is None:

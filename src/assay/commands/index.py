@@ -1,0 +1,49 @@
+"""``assay index``: build or repair the run index of a run directory (``<run_dir>/index.sqlite``).
+
+Every result file is taken from the index while it still matches it, else
+read; the statistics the summary needs (each metric's interval, unscorable
+counts) are computed for every result that lacks them.  Summaries, reports
+and comparisons do this themselves for what they read; the command does it
+ahead of time, for an OpenCompass work dir or a run copied from elsewhere.
+Prints what was added, changed and removed since the index was written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "index"
+HELP = "build or repair a run's index (what summaries read instead of every result file)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``assay index``."""
+    parser.add_argument("work_dir", metavar="WORK_DIR", help="a run directory, or the parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
+    parser.add_argument(
+        "--check", action="store_true", help="check every entry by content (SHA-256), not by the file's size and times"
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Index the run; print the counts and every changed or removed file; 0 on success, 1 without a usable index."""
+    from assay.index import INDEX_FILE
+    from assay.stats import index_run
+    from assay.workdir import resolve_run_dir
+
+    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    snapshot = index_run(run_dir.root, check_content=args.check)
+    for rel in snapshot.changed:
+        sys.stdout.write(f"changed since indexed: results/{rel}\n")
+    for rel in snapshot.removed:
+        sys.stdout.write(f"removed since indexed: results/{rel}\n")
+    sys.stdout.write(
+        f"{run_dir.root / INDEX_FILE}: {len(snapshot.rows)} results, {len(snapshot.added)} added, "
+        f"{len(snapshot.changed)} changed, {len(snapshot.removed)} removed\n"
+    )
+    if not snapshot.persisted:
+        sys.stderr.write(f"assay index: FAILED: {run_dir.root / INDEX_FILE} cannot be written (see the log)\n")
+        return 1
+    return 0
