@@ -64,8 +64,9 @@ class Unscorable:
 
     Attributes:
         total: predictions scored (samples × runs).
-        unextracted: predictions postprocessing left empty (``None``: unknown).
-        judge_failed: predictions the judge gave no usable verdict on.
+        unextracted: predictions postprocessing left empty, or those the
+            evaluator's declared field says it found no answer in (``None``: unknown).
+        judge_failed: predictions the judge (or a verifier) gave no usable verdict on.
         not_executed: programs without a verdict (timeout, memory, killed, sandbox error).
         outcomes: the code evaluator's outcome counts, when there are any.
         bounds: metric → ``(low, high)``: the metric if every unscorable
