@@ -215,7 +215,7 @@ def _check_details(details: list[Any], abbr: str) -> None:
     got = unscorable_of(result, backed, correct=fast)
     original = _UniformFlags.of
     try:
-        _UniformFlags.of = classmethod(lambda cls, view: None)  # type: ignore[method-assign,assignment]
+        _UniformFlags.of = classmethod(lambda cls, view, readers=(): None)  # type: ignore[method-assign,assignment]
         expected = unscorable_of(result, backed, correct=matrix)
     finally:
         _UniformFlags.of = original  # type: ignore[method-assign]

@@ -21,6 +21,7 @@ import logging
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from assay.errors import EvaluationError
@@ -32,6 +33,8 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "CORPUS_BLEU",
     "CORRECTNESS_KEYS",
+    "SANDBOX_UNSCORABLE",
+    "UNSCORABLE_KINDS",
     "BaseEvaluator",
     "SampleOutcome",
     "correctness",
@@ -47,9 +50,22 @@ CORRECTNESS_KEYS: tuple[str, ...] = ("correct", "is_correct", "cascade_correct")
 CORPUS_BLEU = "<corpus bleu>"
 
 
+#: What an unscorable sample is counted as (see :attr:`SampleOutcome.unscorable_values`):
+#: its answer could not be extracted, no verdict could be reached on it (a judge or a
+#: verifier failed), or its program could not be run to a verdict.
+UNSCORABLE_KINDS: tuple[str, ...] = ("unextracted", "judge_failed", "not_executed")
+
+#: The sandbox outcomes that give no verdict on a program, for a code evaluator's
+#: ``outcome`` detail: ``SampleOutcome(unscorable='outcome', unscorable_values=SANDBOX_UNSCORABLE)``.
+#: A program that ran and failed its tests (``failed``) is wrong, not unscorable.
+SANDBOX_UNSCORABLE: Mapping[str, str] = MappingProxyType(
+    {"timeout": "not_executed", "memory": "not_executed", "killed": "not_executed", "sandbox-error": "not_executed"}
+)
+
+
 @dataclass(frozen=True)
 class SampleOutcome:
-    """Which per-sample ``details`` field backs each metric of an evaluator.
+    """Which per-sample ``details`` field backs each metric of an evaluator, and which marks a sample unscorable.
 
     Attributes:
         correct: the field holding each sample's verdict (``True``/``False``,
@@ -57,31 +73,75 @@ class SampleOutcome:
             ``100 × mean`` of it.  ``None``: no verdict per sample.
         scores: metric → the field holding each sample's score (the metric
             is its mean, × 1 or × 100), or :data:`CORPUS_BLEU`.
+        unscorable: the field that says a sample could not be scored (its
+            answer not extracted, not judged, its program not run) rather
+            than that it is wrong.  ``None``: not declared.
+        unscorable_values: how :attr:`unscorable` is read.  Empty: the field
+            is a flag — a true value (or a non-empty reason) means that no
+            verdict was reached, counted as ``judge_failed``.  Otherwise the
+            field holds a status (a string, or a list of them, one per
+            candidate), and this maps each status that gives no verdict to
+            what it is counted as, one of :data:`UNSCORABLE_KINDS`; other
+            statuses are scorable.  A code evaluator's sandbox outcome is read
+            with :data:`SANDBOX_UNSCORABLE`.
 
     The statistics use the declared fields only; an evaluator that declares
-    nothing is read as before (the first of :data:`CORRECTNESS_KEYS` present,
-    a field named like the metric).
+    nothing is read as before: the first of :data:`CORRECTNESS_KEYS` present,
+    a field named like the metric, and, for unscorable samples, a true
+    ``judge_failed`` or an ``outcome`` of ``timeout``, ``memory``, ``killed``
+    or ``sandbox-error``.  Predictions left empty (``pred``, ``prediction``,
+    ``completion``) count as not extracted unless the declared field maps a
+    status to ``unextracted``; then that field alone says which were.
 
     >>> SampleOutcome.from_json(SampleOutcome(correct='is_correct').to_json())
-    SampleOutcome(correct='is_correct', scores={})
+    SampleOutcome(correct='is_correct', scores={}, unscorable=None, unscorable_values={})
+    >>> judged = SampleOutcome(correct='correct', unscorable='judge_failed')
+    >>> SampleOutcome.from_json(judged.to_json()) == judged
+    True
     """
 
     correct: str | None = None
     scores: Mapping[str, str] = field(default_factory=dict)
+    unscorable: str | None = None
+    unscorable_values: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        bad = {v: k for v, k in self.unscorable_values.items() if k not in UNSCORABLE_KINDS}
+        if bad:
+            raise ValueError(f"SampleOutcome.unscorable_values: {bad!r} is not one of {UNSCORABLE_KINDS}")
+        if self.unscorable_values and self.unscorable is None:
+            raise ValueError("SampleOutcome.unscorable_values needs the field they are read from (unscorable)")
 
     def to_json(self) -> dict[str, Any]:
-        """The outcome as recorded in a result's ``_meta.outcome``."""
-        return {"correct": self.correct, "scores": dict(self.scores)}
+        """The outcome as recorded in a result's ``_meta.outcome`` (the unscorable keys only when declared)."""
+        out: dict[str, Any] = {"correct": self.correct, "scores": dict(self.scores)}
+        if self.unscorable is not None:
+            out["unscorable"] = self.unscorable
+            out["unscorable_values"] = dict(self.unscorable_values)
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> SampleOutcome | None:
-        """The inverse of :meth:`to_json`; ``None`` for anything else."""
+        """The inverse of :meth:`to_json`; ``None`` for anything else.
+
+        A record without the unscorable keys (as written before they existed)
+        declares no unscorable field.
+
+        >>> SampleOutcome.from_json({'correct': 'correct', 'scores': {}}).unscorable is None
+        True
+        """
         if not isinstance(data, dict):
             return None
         correct, scores = data.get("correct"), data.get("scores") or {}
         if (correct is not None and not isinstance(correct, str)) or not isinstance(scores, dict):
             return None
-        return cls(correct, {str(k): str(v) for k, v in scores.items() if isinstance(v, str)})
+        unscorable, values = data.get("unscorable"), data.get("unscorable_values") or {}
+        if (unscorable is not None and not isinstance(unscorable, str)) or not isinstance(values, dict):
+            return None
+        if unscorable is None:
+            values = {}
+        kinds = {str(k): v for k, v in values.items() if v in UNSCORABLE_KINDS}
+        return cls(correct, {str(k): str(v) for k, v in scores.items() if isinstance(v, str)}, unscorable, kinds)
 
     @classmethod
     def of(cls, evaluator_type: Any) -> SampleOutcome | None:
@@ -90,8 +150,8 @@ class SampleOutcome:
 
         >>> class Scored(BaseEvaluator):
         ...     sample_score_fields = {'f1': 'f1'}
-        >>> SampleOutcome.of(Scored)
-        SampleOutcome(correct=None, scores={'f1': 'f1'})
+        >>> SampleOutcome.of(Scored).scores
+        {'f1': 'f1'}
         >>> SampleOutcome.of(BaseEvaluator) is None
         True
         """

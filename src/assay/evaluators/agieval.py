@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, equal_as_is, score_pairs, share_percent
 from assay.registry import ICL_EVALUATORS
 
@@ -206,6 +206,8 @@ class AGIEvalEvaluator(BaseEvaluator):
     50.0
     """
 
+    sample_outcome = SampleOutcome(correct="correct")
+
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
@@ -228,6 +230,8 @@ class AGIEvalEvaluator_mcq(BaseEvaluator):
     >>> AGIEvalEvaluator_mcq().score(['A', 'AB'], ['A', 'BA'])['score']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

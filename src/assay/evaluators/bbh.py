@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, equal_as_is, score_pairs, share_percent
 from assay.postprocess.bbh import bbh_freeform_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -26,6 +26,8 @@ class BBHEvaluator(BaseEvaluator):
     >>> BBHEvaluator().score(['So the answer is **yes**.', 'the answer is 12'], ['Yes', '13'])['score']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 
@@ -55,6 +57,8 @@ class BBHEvaluator_mcq(BaseEvaluator):
     >>> BBHEvaluator_mcq().score(['B', 'C'], ['B', 'B'])['score']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

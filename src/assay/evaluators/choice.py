@@ -9,7 +9,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, no_samples, percent, share_percent
 from assay.registry import ICL_EVALUATORS
 
@@ -116,6 +116,8 @@ class MccEvaluator(BaseEvaluator):
     57.73502691896258
     """
 
+    # no sample_outcome: the details' ``correct`` does not back the correlation
+
     sample_decomposable = False
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
@@ -156,6 +158,8 @@ class AUCROCEvaluator(BaseEvaluator):
     >>> AUCROCEvaluator().score([[0.9, 0.1], [0.2, 0.8]], [0, 1])
     {'auc_score': 100.0, 'accuracy': 100.0, 'details': [{'pred': 0, 'answer': 0, 'correct': True}, {'pred': 1, 'answer': 1, 'correct': True}]}
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = False
 
@@ -228,6 +232,8 @@ class CircularEvaluator(BaseEvaluator):
     >>> CircularEvaluator().score(['A', 'A'], ['A', 'B'], ts)['perf_circular']
     0.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = False
 

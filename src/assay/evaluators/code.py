@@ -15,7 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds
 from assay.registry import ICL_EVALUATORS
 
@@ -120,6 +120,8 @@ class HumanEvalEvaluator(BaseEvaluator):
         >>> ev.score(['    return x + 1\\n'], ['t/0'], ts)['humaneval_pass@1']
         100.0
     """
+
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
 
     def __init__(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch
 from assay.registry import ICL_EVALUATORS
 
@@ -36,6 +36,8 @@ class AccContaminationEvaluator(BaseEvaluator):
     >>> r['accuracy - clean'], r['accuracy - input contaminated'], r['accuracy - input-and-label contaminated']
     (50.0, 100.0, nan)
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = False
 

@@ -6,7 +6,7 @@ import re
 import string
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, percent
 from assay.registry import ICL_EVALUATORS
 
@@ -53,6 +53,8 @@ class DropOpenAIEvaluator(BaseEvaluator):
     >>> DropOpenAIEvaluator().score(['So... Answer: 14 yards', 'Answer: Smith'], ['14|fourteen', 'Jones'])['accuracy']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

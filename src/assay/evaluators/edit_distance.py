@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, percent
 from assay.registry import ICL_EVALUATORS
 
@@ -29,6 +29,8 @@ class EDAccEvaluator(BaseEvaluator):
     >>> EDAccEvaluator().score(['coffee, please'], refs)['accuracy']
     100.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

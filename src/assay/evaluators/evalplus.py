@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import SandboxPool
 from assay.evaluators._evalplus_program import check_program, decode, last_result, truth_program
 from assay.registry import ICL_EVALUATORS
@@ -278,6 +278,8 @@ class HumanEvalPlusEvaluator(BaseEvaluator):
         isolation: see :class:`assay.sandbox.Sandbox`.
         pred_postprocessor: evaluator-level postprocessor config.
     """
+
+    sample_outcome = SampleOutcome(correct="is_correct")
 
     def __init__(
         self,

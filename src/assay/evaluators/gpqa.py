@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import equal_as_is, percent, score_pairs
 from assay.registry import ICL_EVALUATORS
 
@@ -23,6 +23,8 @@ class GPQAEvaluator(BaseEvaluator):
     >>> GPQAEvaluator().score(['A', None, 'c'], ['A', 'B', 'C'])['accuracy']
     33.333333333333336
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, percent
 from assay.registry import ICL_EVALUATORS
 
@@ -40,6 +40,8 @@ class Gsm8kEvaluator(BaseEvaluator):
     >>> Gsm8kEvaluator().score(['18', '3.0', 'NULL'], ['18', '3', '5'])['accuracy']
     66.66666666666667
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
 from assay.registry import ICL_EVALUATORS
 
@@ -162,6 +162,9 @@ class IFEvaluator(BaseEvaluator):
     accuracies weigh prompts by their number of instructions, so a batch's
     scores are not the plain mean of its parts' scores.
     """
+
+    #: the verdict backs the strict prompt-level accuracy; the instruction-level ones have no per-sample field
+    sample_outcome = SampleOutcome(correct="is_strict_correct", scores={"Prompt-level-loose-accuracy": "is_loose_correct"})
 
     def score(self, predictions: list[Any], references: list[Any], origin_prompt: list[Any] | None = None) -> dict[str, Any]:
         if not predictions:

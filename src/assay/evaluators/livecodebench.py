@@ -15,7 +15,7 @@ import logging
 import re
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import TYPE_AWARE_EQUAL_NAME, SandboxPool, checked_program, count_kinds
 from assay.registry import ICL_EVALUATORS
 
@@ -198,6 +198,8 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
         100.0
     """
 
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
+
     def __init__(
         self,
         timeout: float = _EXECUTION_SECONDS,
@@ -340,6 +342,8 @@ class LCBTestOutputEvaluator(BaseEvaluator):
         100.0
     """
 
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
+
     def __init__(
         self,
         timeout: float = 10.0,
@@ -410,6 +414,8 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
     with no sample in the problem set is an error record (OpenCompass reports
     NaN).
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, share_percent, test_set_column
 from assay.registry import ICL_EVALUATORS
 
@@ -31,6 +31,8 @@ class LiveMathBenchEvaluator(BaseEvaluator):
     OpenCompass stop with an ``IndexError``, and gives an error record here.
     Details: ``pred`` (the whole reply), ``ref``, ``correct`` (1 or 0).
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import judged_batch
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
@@ -76,6 +76,8 @@ class GenericLLMEvaluator(BaseEvaluator):
         >>> ev.render(dict(q='?'), prediction='4', reference='4')
         [{'role': 'user', 'content': '4 vs 4'}]
     """
+
+    sample_outcome = SampleOutcome(correct="correct", unscorable="judge_failed")
 
     def __init__(
         self,

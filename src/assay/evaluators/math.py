@@ -6,7 +6,7 @@ import importlib.util
 import logging
 import os
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, percent, score_pairs
@@ -37,6 +37,8 @@ class MATHEvaluator(BaseEvaluator):
     >>> MATHEvaluator().score(['\\\\frac12', '7'], ['\\\\frac{1}{2}', '8'])['accuracy']
     50.0
     """
+
+    sample_outcome: ClassVar[SampleOutcome | None] = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 
@@ -72,7 +74,9 @@ class MATHVerifyEvaluator(BaseEvaluator):
     ``pred_unparsable`` (no answer found in the reply), ``gold_unparsable``
     (the reference could not be parsed: the sample is recorded and counts as
     not correct — OpenCompass skips it silently and misaligns its details),
-    ``timeout`` and ``error``.  A summary of non-verdicts is logged.
+    ``timeout`` and ``error``.  A summary of non-verdicts is logged.  The
+    statistics count ``pred_unparsable`` as not extracted and the other
+    non-verdicts as not judged (see ``sample_outcome``).
 
     Each sample's parse and verify run in a worker process bounded by
     ``timeout`` seconds (default 10); a worker that overruns is killed and
@@ -83,7 +87,16 @@ class MATHVerifyEvaluator(BaseEvaluator):
     50.0
     """
 
-    sample_outcome = SampleOutcome(correct="correct")
+    sample_outcome = SampleOutcome(
+        correct="correct",
+        unscorable="status",
+        unscorable_values={
+            "pred_unparsable": "unextracted",
+            "gold_unparsable": "judge_failed",
+            "timeout": "judge_failed",
+            "error": "judge_failed",
+        },
+    )
 
     sample_decomposable = True
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from assay.evaluate.base import SampleOutcome
 from assay.evaluators._mathstrings import math_is_equiv
 from assay.evaluators.math import MATHEvaluator
 from assay.registry import ICL_EVALUATORS
@@ -49,6 +50,8 @@ class MATHAgentEvaluator(MATHEvaluator):
 
     # code_acc divides by the replies that acted, not by all: shards cannot be merged by size
     sample_decomposable = False
+    #: no details, so no per-sample field backs a metric (MATHEvaluator's declaration does not apply)
+    sample_outcome: ClassVar[SampleOutcome | None] = None
 
     def _action(self, steps: Any) -> Any:
         for step in reversed(steps):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
 from assay.registry import ICL_EVALUATORS
 
@@ -121,6 +121,8 @@ class MATHInternEvaluator(BaseEvaluator):
     >>> MATHInternEvaluator().score(['\\\\frac12', None], ['0.5', '3'])['accuracy']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
@@ -159,6 +159,8 @@ class MBPPEvaluator(_MBPPBase):
         (100.0, 1, 'pass')
     """
 
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
+
     def __init__(
         self,
         metric: str = "MBPP",
@@ -248,6 +250,8 @@ class MBPPPassKEvaluator(_MBPPBase):
         >>> res['pass@1'], res['pass@2'], res['wrong_answer']
         (50.0, 100.0, 1)
     """
+
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.datasets.mmlu_pro import MMLU_PRO_LETTERS
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, percent
 from assay.registry import ICL_EVALUATORS
 
@@ -43,6 +43,8 @@ class MMLUProBaseEvaluator(BaseEvaluator):
     >>> MMLUProBaseEvaluator().score(['C', 'Paris\\nbecause', 'B. Paris'], ['C. Rome\\n', 'C. Paris\\n', 'B. Paris\\n'])['accuracy']
     66.66666666666667
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

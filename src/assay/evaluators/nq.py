@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators.triviaqa import open_qa_score
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -25,6 +25,8 @@ class NQEvaluator(BaseEvaluator):
     >>> NQEvaluator().score(['The answer is Paris.', 'in London'], [['Paris'], ['london']])['score']
     100.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -20,7 +20,7 @@ import math
 import re
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, percent
 from assay.registry import ICL_EVALUATORS
 
@@ -277,8 +277,11 @@ class OlympiadBenchEvaluator(BaseEvaluator):
     checked and otherwise unused; as in OpenCompass the constructor takes no
     ``pred_postprocessor``.  No time limit applies to SymPy's
     simplification.  Details: ``pred``, ``answer``, ``correct`` (and
-    ``error`` when judging raised).
+    ``error`` when judging raised; the statistics count such a sample as not
+    judged).
     """
+
+    sample_outcome = SampleOutcome(correct="correct", unscorable="error")
 
     sample_decomposable = True
 

@@ -172,6 +172,8 @@ class RougeEvaluator(_RougeBase):
     100.0
     """
 
+    sample_outcome = SampleOutcome(scores={k: k for k in _ROUGE_KEYS})
+
     sample_decomposable = False  # the default bootstrap aggregate is not a mean of per-sample parts
 
     def __init__(self, use_stemmer: bool = False, aggregate: str = "bootstrap", pred_postprocessor: Any = None) -> None:
@@ -201,6 +203,8 @@ class JiebaRougeEvaluator(_RougeBase):
     >>> JiebaRougeEvaluator().score(['我爱北京'], ['我爱北京'])['rouge1']
     100.0
     """
+
+    sample_outcome = SampleOutcome(scores={k: k for k in ("rouge1", "rouge2", "rougeL")})
 
     rouge_types = ("rouge1", "rouge2", "rougeL")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, test_set_column
 from assay.registry import ICL_EVALUATORS
 
@@ -26,6 +26,8 @@ class TheoremQAEvaluatorV3(BaseEvaluator):
     reference, rounds to an integer one, or rounds to 1/0 for True/False.
     Details: ``pred``, ``is_correct``.
     """
+
+    sample_outcome = SampleOutcome(correct="is_correct")
 
     sample_decomposable = True
 

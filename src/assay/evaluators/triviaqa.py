@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator
+from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -44,6 +44,8 @@ class TriviaQAEvaluator(BaseEvaluator):
     >>> TriviaQAEvaluator().score(['The answer is Paris.', 'London'], [['Paris'], ['Rome']])['score']
     50.0
     """
+
+    sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
 

@@ -2,8 +2,9 @@
 
 Each cell gets the interval of *the estimator that computed it*:
 
-* a dataset metric backed by per-sample correctness (the details carry
-  ``correct``/``is_correct``/``cascade_correct`` and the metric equals
+* a dataset metric backed by per-sample correctness (the details carry the
+  verdict field the evaluator declares in its ``sample_outcome``, else
+  ``correct``/``is_correct``/``cascade_correct``, and the metric equals
   ``100 × mean(correct)``): the Wilson interval for one run of 0/1 outcomes;
   with ``n`` runs per sample the per-sample mean over runs is the unit (the
   runs of one sample are not independent) and the t interval is used;
@@ -18,11 +19,13 @@ Each cell gets the interval of *the estimator that computed it*:
   coefficients, standard deviations and harmonic means by a seeded
   parametric bootstrap;
 * anything else — no details, a metric its details do not reproduce
-  (``matthews_correlation``, ``auc_score``, ``acc_circular``) — gets *no*
+  (``matthews_correlation``, ``auc_score``, ``perf_circular``) — gets *no*
   interval, with the reason.
 
 Every rule checks itself: the per-sample values must reproduce the reported
-value, or no interval is given.
+value, or no interval is given.  Unscorable predictions (not extracted, not
+judged, not executed) are counted beside each cell from the field the
+evaluator declares as marking them (see :func:`unscorable_of`).
 
 Example:
     >>> from assay.stats import cell_stat, sample_values

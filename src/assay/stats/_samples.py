@@ -308,7 +308,9 @@ def sample_values(
     if declared == CORPUS_BLEU:
         return _corpus_bleu(details, value)
 
-    if correct is _UNSET:
+    if declared is not None:  # the metric's own per-sample field, not the verdicts
+        correct = None
+    elif correct is _UNSET:
         correct = correctness_of(details, outcome.correct if outcome is not None else None)
     if correct is not None:
         got = _units(correct, none_as_zero=True)

@@ -2,10 +2,14 @@
 
 Counts come from the result file: ``extraction.unextracted`` (every
 evaluator), ``judge_failed_count`` (LLM judges) and the code evaluator's
-``outcomes``; per-sample flags come from the details (``pred``/``prediction``
-left empty, ``judge_failed`` set, an ``outcome`` of ``timeout``, ``memory``,
-``killed`` or ``sandbox-error``).  A program that ran and failed its tests
-is *wrong*, not unscorable.
+``outcomes``; per-sample flags come from the details.  Which detail marks a
+sample unscorable is what the evaluator declares in its
+:class:`~assay.evaluate.SampleOutcome` (``unscorable``, recorded in the
+result's ``_meta.outcome``).  For a result that declares none the usual
+fields are read: ``pred``/``prediction``/``completion`` left empty,
+``judge_failed`` set, an ``outcome`` of ``timeout``, ``memory``, ``killed``
+or ``sandbox-error``.  A program that ran and failed its tests is *wrong*,
+not unscorable.
 
 Bounds: for a metric backed by per-sample correctness (see
 :mod:`assay.stats`), the value the metric would take if every unscorable
@@ -16,19 +20,42 @@ per-sample flags; without them no bounds are given.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.evaluate.base import is_unextracted
+from assay.evaluate.base import SANDBOX_UNSCORABLE, SampleOutcome, is_unextracted
 from assay.stats._columns import EXTRACTED_FIELDS
 from assay.stats._details import Details
-from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_of
+from assay.stats._samples import CORRECTNESS_KEYS, base_metric, correctness_of, outcome_of
 
 __all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_in", "unscorable_of"]
 
 #: Code-execution outcomes that give no verdict on the program.
-NOT_EXECUTED: frozenset[str] = frozenset({"timeout", "memory", "killed", "sandbox-error"})
+NOT_EXECUTED: frozenset[str] = frozenset(SANDBOX_UNSCORABLE)
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """One details field that marks samples unscorable: a flag (``values`` ``None``: true = not
+    judged) or a status whose listed values map to what they count as."""
+
+    field: str
+    values: Mapping[str, str] | None = None
+
+    def kinds(self) -> set[str]:
+        return {"judge_failed"} if self.values is None else set(self.values.values())
+
+
+#: The fields read for a result whose evaluator declares no unscorable field.
+_USUAL: tuple[_Reader, ...] = (_Reader("judge_failed"), _Reader("outcome", SANDBOX_UNSCORABLE))
+
+
+def _readers(outcome: SampleOutcome | None) -> tuple[_Reader, ...]:
+    """The fields that mark samples unscorable: the declared one, else the usual ones."""
+    if outcome is None or outcome.unscorable is None:
+        return _USUAL
+    return (_Reader(outcome.unscorable, dict(outcome.unscorable_values) or None),)
 
 
 @dataclass
@@ -37,8 +64,9 @@ class Unscorable:
 
     Attributes:
         total: predictions scored (samples × runs).
-        unextracted: predictions postprocessing left empty (``None``: unknown).
-        judge_failed: predictions the judge gave no usable verdict on.
+        unextracted: predictions postprocessing left empty, or those the
+            evaluator's declared field says it found no answer in (``None``: unknown).
+        judge_failed: predictions the judge (or a verifier) gave no usable verdict on.
         not_executed: programs without a verdict (timeout, memory, killed, sandbox error).
         outcomes: the code evaluator's outcome counts, when there are any.
         bounds: metric → ``(low, high)``: the metric if every unscorable
@@ -143,10 +171,13 @@ def unscorable_in(
         out.unextracted = _int(extraction.get("unextracted"))
         out.total = _int(extraction.get("total"))
 
-    flags: _Flags | _UniformFlags = _UniformFlags.of(view) or _Flags(details)
+    outcome = outcome_of(result)
+    readers = _readers(outcome)
+    verdict = outcome.correct if outcome is not None else None
+    flags: _Flags | _UniformFlags = _UniformFlags.of(view, readers) or _Flags(details, readers, verdict)
     if out.total is None and details:
         out.total = flags.total
-    if out.unextracted is None and details and flags.has_prediction:
+    if flags.declares_extraction or (out.unextracted is None and details and flags.has_prediction):  # the evaluator's own field says which answers it could not extract
         out.unextracted = flags.unextracted
     ext_usable = out.unextracted is None or out.unextracted == flags.unextracted
 
@@ -169,7 +200,7 @@ def unscorable_in(
         out.not_executed = sum(v for k, v in outcomes.items() if k in NOT_EXECUTED)
 
     if correct is None and details and backed and ext_usable:
-        correct = correctness_of(view)
+        correct = correctness_of(view, verdict)
     if correct is None or not backed or not ext_usable:
         return out
     bounds = flags.bounds(correct)
@@ -180,45 +211,57 @@ def unscorable_in(
 
 
 class _Flags:
-    """Per (sample, run) unscorable flags of any details, entry by entry."""
+    """Per (sample, run) unscorable flags of any details, entry by entry.
 
-    def __init__(self, details: list[Any]) -> None:
-        # per (sample, run): unscorable share (0..1) from each source
-        runs_per = [max((len(_runs(d.get(k))) for k in (*CORRECTNESS_KEYS, *EXTRACTED_FIELDS) if isinstance(d, dict) and k in d), default=1)
-                    for d in details]
+    ``readers``: the fields that mark samples unscorable; ``verdict``: the
+    declared verdict field, whose run count counts too.
+    """
+
+    def __init__(self, details: list[Any], readers: Sequence[_Reader] = _USUAL, verdict: str | None = None) -> None:
+        dicts = [d if isinstance(d, dict) else {} for d in details]
+        run_keys = (*CORRECTNESS_KEYS, *EXTRACTED_FIELDS) + ((verdict,) if verdict and verdict not in CORRECTNESS_KEYS else ())
+        runs_per = [max((len(_runs(d[k])) for k in run_keys if k in d), default=1) for d in dicts]
+        present = [r for r in readers if any(r.field in d for d in dicts)]
+        judge_seen = any("judge_failed" in r.kinds() for r in present)
+        exec_seen = any("not_executed" in r.kinds() for r in present)
+        #: the declared field says which answers could not be extracted (empty predictions are not looked at)
+        self.declares_extraction = any("unextracted" in r.kinds() for r in present)
+        # per (sample, run): unscorable flags (extraction, judge) and the share of candidates not executed
         flags_ext: list[list[bool]] = []
         flags_judge: list[list[bool]] = []
         shares_exec: list[list[float]] = []
         exec_count = 0
-        dicts = [d if isinstance(d, dict) else {} for d in details]
-        judge_seen = any("judge_failed" in d for d in dicts)
-        exec_seen = any("outcome" in d for d in dicts)
         for d, runs in zip(dicts, runs_per):
-            pfield = next((k for k in EXTRACTED_FIELDS if k in d), None)
-            preds = _runs(d[pfield]) if pfield else []
-            flags_ext.append([bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)])
-            if judge_seen:
-                jf = _runs(d.get("judge_failed")) if "judge_failed" in d else []
-                flags_judge.append([r < len(jf) and bool(jf[r]) for r in range(runs)])
+            if self.declares_extraction:
+                ext = [False] * runs
             else:
-                flags_judge.append([])
-            if not exec_seen:
-                shares_exec.append([])
-                continue
-            oc = _runs(d.get("outcome")) if "outcome" in d else []
-            shares: list[float] = []
-            for r in range(runs):
-                value = oc[r] if r < len(oc) else None
-                cands = value if isinstance(value, (list, tuple)) else [value]
-                bad = sum(1 for c in cands if isinstance(c, str) and c in NOT_EXECUTED)
-                exec_count += bad
-                shares.append(bad / len(cands) if cands else 0.0)
-            shares_exec.append(shares)
+                pfield = next((k for k in EXTRACTED_FIELDS if k in d), None)
+                preds = _runs(d[pfield]) if pfield else []
+                ext = [bool(pfield) and r < len(preds) and is_unextracted(preds[r]) for r in range(runs)]
+            judge = [False] * runs
+            shares = [0.0] * runs
+            for reader in present:
+                values = _runs(d[reader.field]) if reader.field in d else []
+                for r in range(min(runs, len(values))):
+                    value = values[r]
+                    if reader.values is None:
+                        judge[r] = judge[r] or bool(value)
+                        continue
+                    cands = value if isinstance(value, (list, tuple)) else [value]
+                    kinds = [reader.values.get(c) if isinstance(c, str) else None for c in cands]
+                    ext[r] = ext[r] or "unextracted" in kinds
+                    judge[r] = judge[r] or "judge_failed" in kinds
+                    bad = kinds.count("not_executed")
+                    exec_count += bad
+                    shares[r] += bad / len(cands) if cands else 0.0
+            flags_ext.append(ext)
+            flags_judge.append(judge if judge_seen else [])
+            shares_exec.append(shares if exec_seen else [])
         self.flags_ext = flags_ext
         self.flags_judge = flags_judge
         self.shares_exec = shares_exec
         self.total = sum(runs_per)
-        self.has_prediction = any(any(k in d for k in EXTRACTED_FIELDS) for d in dicts)
+        self.has_prediction = self.declares_extraction or any(any(k in d for k in EXTRACTED_FIELDS) for d in dicts)
         self.unextracted = sum(sum(f) for f in flags_ext)
         self.judge_failed: int | None = sum(sum(f) for f in flags_judge) if judge_seen else None
         self.not_executed: int | None = exec_count if exec_seen else None
@@ -249,17 +292,22 @@ class _Flags:
 class _UniformFlags:
     """The same flags for uniform details, column by column.
 
-    Applies when every entry is a dict, none has ``judge_failed`` or
-    ``outcome``, and at most one correctness key and one prediction field
-    occur, each in every entry with the same number of runs.
+    Applies when every entry is a dict, none has a field that marks samples
+    unscorable (``judge_failed``, ``outcome`` or the declared one), and at
+    most one correctness key and one prediction field occur, each in every
+    entry with the same number of runs.
     """
 
-    def __init__(self, view: Details, runs: int, predictions: tuple[list[Any], int] | None) -> None:
+    def __init__(
+        self, view: Details, runs: int, predictions: tuple[list[Any], int] | None, readers: Sequence[_Reader] = _USUAL
+    ) -> None:
         self.view = view
+        self.readers = tuple(readers)
         self.total = view.n * runs
         self.has_prediction = predictions is not None
         self.judge_failed: int | None = None
         self.not_executed: int | None = None
+        self.declares_extraction = False
         self.flags: list[bool] = []
         self.pred_runs = 0
         if predictions is not None:
@@ -268,9 +316,9 @@ class _UniformFlags:
         self.unextracted = sum(self.flags)
 
     @classmethod
-    def of(cls, view: Details) -> _UniformFlags | None:
-        """The flags of ``view``, or ``None`` when its layout is not uniform."""
-        if not view.n or not view.all_dicts or "judge_failed" in view.keys or "outcome" in view.keys:
+    def of(cls, view: Details, readers: Sequence[_Reader] = _USUAL) -> _UniformFlags | None:
+        """The flags of ``view``, or ``None`` when its layout is not uniform or a field of ``readers`` occurs."""
+        if not view.n or not view.all_dicts or any(r.field in view.keys for r in readers):
             return None
         counts: list[int] = []
         predictions = None
@@ -284,14 +332,14 @@ class _UniformFlags:
             counts.append(flat[1])
             if names is EXTRACTED_FIELDS:
                 predictions = flat
-        return cls(view, max(counts, default=1), predictions)
+        return cls(view, max(counts, default=1), predictions, readers)
 
     def bounds(self, correct: Any) -> tuple[float, float] | None:
         """As :meth:`_Flags.bounds`."""
         import numpy as np
 
         if not isinstance(correct, np.ndarray):
-            return _Flags(self.view.items).bounds(correct)
+            return _Flags(self.view.items, self.readers).bounds(correct)
         n, runs = correct.shape
         flagged = np.zeros((n, runs), dtype=bool)
         if self.flags:
