@@ -154,8 +154,9 @@ def _output_of(result: dict[str, Any], task: Task, options: TaskOptions, predict
 
 # -- statistics written beside the result by the worker that scored it ----------------------------
 
-#: The version of the statistics file's layout; a file of another version is recomputed.
-STATS_FORMAT = 1
+#: The version of the statistics' layout and of the rules that compute them; statistics of
+#: another version (a ``.stats`` file, an entry of the run index) are computed again.
+STATS_FORMAT = 2
 
 
 def stats_path(result_path: str | os.PathLike[str]) -> Path:
@@ -454,9 +455,9 @@ def index_settings(options: TaskOptions) -> str:
     """What statistics in the run index were computed with: their layout and the interval settings.
 
     >>> index_settings(TaskOptions(''))
-    '1 0.95 2000 20240101'
+    '1.2 0.95 2000 20240101'
     """
-    return f"{INDEX_STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
+    return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
 
 
 def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
