@@ -177,7 +177,7 @@ def expected_value(result: dict[str, Any], metric: str) -> tuple[float, str] | s
             if len(runs) != 1 or not cells:
                 return "the correctness lists differ in length"
             return 100.0 * math.fsum(cells) / len(cells), f"100 × mean(correct) over {len(matrix)} samples × {runs.pop()} runs"
-    if meta.get("evaluator") == "BleuEvaluator" and base == "score":
+    if _is_corpus_bleu(result, base):
         return "corpus BLEU is checked by recomputing it (see verify_run)"
     if meta.get("evaluator") == "RougeEvaluator" and base.startswith("rouge"):
         return "ROUGE's aggregate is OpenCompass's seeded bootstrap median, not a mean of the details"
@@ -194,6 +194,15 @@ def expected_value(result: dict[str, Any], metric: str) -> tuple[float, str] | s
             return 100.0 * mean, f"100 × mean of details.{base}"
         return mean, f"mean of details.{base}"
     return "no rule recomputes it from the details"
+
+
+def _is_corpus_bleu(result: dict[str, Any], metric: str) -> bool:
+    """The evaluator declares ``metric`` a corpus BLEU (its :class:`~assay.evaluate.base.SampleOutcome`)."""
+    from assay.evaluate.base import CORPUS_BLEU
+    from assay.stats import base_metric, outcome_of
+
+    outcome = outcome_of(result)
+    return outcome is not None and outcome.scores.get(base_metric(metric)) == CORPUS_BLEU
 
 
 def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[float | None, str] | None:
@@ -232,9 +241,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         model, abbr = path.parent.name, path.stem
         for metric, reported in numeric_metrics(result).items():
             value = float(reported)
-            meta_raw = result.get("_meta")
-            meta: dict[str, Any] = meta_raw if isinstance(meta_raw, dict) else {}
-            if meta.get("evaluator") == "BleuEvaluator" and metric == "score":
+            if _is_corpus_bleu(result, metric):
                 bleu = _bleu_check(result, metric, value)
                 if bleu is not None:
                     report.checked += 1
