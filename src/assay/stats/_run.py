@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues
-from assay.stats._tasks import Task, TaskOptions, TaskOutput, outputs_from_index, run_tasks
+from assay.stats._tasks import IndexedStats, Task, TaskOptions, TaskOutput, outputs_from_index, run_tasks
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
@@ -284,6 +284,74 @@ class SampleTables:
         )
 
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class JsonBacked(MutableMapping[K, V]):
+    """A mapping whose values may be kept in their JSON form until someone reads them.
+
+    Statistics read from the run index arrive as the JSON the summary's
+    ``.json`` shows; a leaderboard has a hundred thousand of them, and most
+    are only written out again.  :meth:`put_json` keeps such a value as it
+    is; reading it builds the object (``build``) once; :meth:`json_items`
+    gives every value's JSON without building any.
+
+    >>> t = JsonBacked(lambda d: CellStat.from_json(d), lambda v: v.to_json())
+    >>> t.put_json('a', {'value': 1.0, 'method': 'none'})
+    >>> t['a'].value, len(t), dict(t.json_items())
+    (1.0, 1, {'a': {'value': 1.0, 'method': 'none'}})
+    """
+
+    def __init__(self, build: Callable[[dict[str, Any]], V], dump: Callable[[V], dict[str, Any]]) -> None:
+        self._values: dict[K, Any] = {}  # a plain dict is a value kept as JSON (the values are never dicts)
+        self._build, self._dump = build, dump
+
+    def put_json(self, key: K, data: dict[str, Any]) -> None:
+        """Keep ``data``, the JSON form of the value of ``key``."""
+        self._values[key] = data
+
+    def __getitem__(self, key: K) -> V:
+        value = self._values[key]
+        if type(value) is dict:
+            value = self._values[key] = self._build(value)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._values[key] = value
+
+    def __delitem__(self, key: K) -> None:
+        del self._values[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def json_items(self) -> Iterator[tuple[K, dict[str, Any]]]:
+        """Every (key, the value's JSON form), in insertion order; builds nothing."""
+        dump = self._dump
+        for key, value in self._values.items():
+            yield key, (value if type(value) is dict else dump(value))
+
+
+def _cell_table(confidence: float = 0.95) -> JsonBacked[tuple[str, str, str], CellStat]:
+    """Cells by (column, abbr, metric); a cell kept as JSON without an interval takes ``confidence``."""
+
+    def build(data: dict[str, Any]) -> CellStat:
+        return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
+
+    return JsonBacked(build, CellStat.to_json)
+
+
+def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
+    return JsonBacked(Unscorable.from_json, Unscorable.to_json)
+
+
 @dataclass
 class RunStats:
     """Intervals and unscorable counts of every cell of a run.
@@ -291,10 +359,11 @@ class RunStats:
     ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
     and groups); ``unscorable`` maps ``(column, dataset abbr)``; ``tables``
     holds the report's sample columns when :func:`run_stats` was asked for them.
+    Statistics taken from the run index stay JSON until read (:class:`JsonBacked`).
     """
 
-    cells: dict[tuple[str, str, str], CellStat] = field(default_factory=dict)
-    unscorable: dict[tuple[str, str], Unscorable] = field(default_factory=dict)
+    cells: MutableMapping[tuple[str, str, str], CellStat] = field(default_factory=_cell_table)
+    unscorable: MutableMapping[tuple[str, str], Unscorable] = field(default_factory=_unscorable_table)
     samples: dict[tuple[str, str, str], SampleValues] = field(default_factory=dict)
     tables: SampleTables | None = None
 
@@ -305,14 +374,35 @@ class RunStats:
     def to_json(self) -> dict[str, Any]:
         """``{"cells": {column: {abbr: {metric: …}}}, "unscorable": {column: {abbr: …}}}``."""
         cells: dict[str, dict[str, dict[str, Any]]] = {}
-        for (column, abbr, metric), stat in self.cells.items():
-            cells.setdefault(column, {}).setdefault(abbr, {})[metric] = stat.to_json()
+        items = self.cells.json_items() if isinstance(self.cells, JsonBacked) else (
+            (k, v.to_json()) for k, v in self.cells.items()
+        )
+        for (column, abbr, metric), data in items:
+            cells.setdefault(column, {}).setdefault(abbr, {})[metric] = data
         unscorable: dict[str, dict[str, Any]] = {}
-        for (column, abbr), u in self.unscorable.items():
-            data = u.to_json()
+        u_items = self.unscorable.json_items() if isinstance(self.unscorable, JsonBacked) else (
+            (k, v.to_json()) for k, v in self.unscorable.items()
+        )
+        for (column, abbr), data in u_items:
             if data:
                 unscorable.setdefault(column, {})[abbr] = data
         return {"cells": cells, "unscorable": unscorable}
+
+
+class _ColumnCells(Mapping[tuple[str, str], CellStat]):
+    """One model column's dataset cells of a :class:`RunStats`, by (abbr, metric), built only when read."""
+
+    def __init__(self, cells: Mapping[tuple[str, str, str], CellStat], column: str, keys: list[tuple[str, str]]) -> None:
+        self._cells, self._column, self._keys = cells, column, keys
+
+    def __getitem__(self, key: tuple[str, str]) -> CellStat:
+        return self._cells[(self._column, *key)]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def run_stats(
@@ -368,7 +458,7 @@ def run_stats(
     options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
     if snapshot is None and index:
         snapshot = index_snapshot(run_dir)
-    outputs: dict[tuple[str, str], TaskOutput] = {}
+    from_index: dict[Any, IndexedStats] = {}
     if snapshot is not None and not want_columns and not keep_samples:  # most cells, straight from the index
         wanted = (
             ((column, abbr), folders.get(column, column), abbr, have)
@@ -376,31 +466,46 @@ def run_stats(
             for abbr, have in view.values.get(column, {}).items()
             if have
         )
-        outputs = outputs_from_index(snapshot, wanted, options)
+        from_index = outputs_from_index(snapshot, wanted, options)
+    outputs: dict[tuple[str, str], TaskOutput] = {}
     tasks = []
     for column in view.columns:
         for abbr in view.dataset_abbrs:
-            if (column, abbr) in outputs:
+            if (column, abbr) in from_index:
                 continue
             have = view.values.get(column, {}).get(abbr)
             if have or want_columns:
                 tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
     outputs.update({(t.column, t.abbr): o for t, o in zip(tasks, computed)})
-    out = RunStats()
+    out = RunStats(cells=_cell_table(confidence))
+    cells, unscorable = out.cells, out.unscorable
+    assert isinstance(cells, JsonBacked) and isinstance(unscorable, JsonBacked)
+    put_cell, put_unscorable = cells.put_json, unscorable.put_json
     for column in view.columns:
-        base: dict[tuple[str, str], CellStat] = {}
+        keys: list[tuple[str, str]] = []
         for abbr in view.dataset_abbrs:
             have = view.values.get(column, {}).get(abbr)
             if not have:
                 continue
+            indexed = from_index.get((column, abbr))
+            if indexed is not None:  # kept as JSON: built only if read
+                found_json = indexed[0]
+                for metric in have:
+                    put_cell((column, abbr, metric), found_json[metric])
+                    keys.append((abbr, metric))
+                if indexed[1] is not None:
+                    put_unscorable((column, abbr), indexed[1])
+                continue
             found = outputs[(column, abbr)]
             for metric in have:
-                base[(abbr, metric)] = out.cells[(column, abbr, metric)] = found.cells[metric]
+                cells[(column, abbr, metric)] = found.cells[metric]
+                keys.append((abbr, metric))
                 if metric in found.samples:
                     out.samples[(column, abbr, metric)] = found.samples[metric]
             if found.unscorable is not None:
-                out.unscorable[(column, abbr)] = found.unscorable
+                unscorable[(column, abbr)] = found.unscorable
+        base = _ColumnCells(cells, column, keys)
         if group_list:
             stats = group_stats(group_list, view.values.get(column, {}), view.metrics, base, column=column,
                                 confidence=confidence, resamples=resamples, seed=seed)

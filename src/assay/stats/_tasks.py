@@ -421,7 +421,7 @@ def run_tasks(
         if found is not None and not task.columns and snapshot is not None and not options.keep_samples:
             data = snapshot.stats(key, found, index_settings(options))
             if data is not None:
-                outputs[i] = indexed_output(data, task.have)
+                outputs[i] = indexed_output(data, task.have, options.confidence)
                 if outputs[i] is not None:
                     continue
         saved = None
@@ -447,55 +447,63 @@ def run_tasks(
 
 
 #: The version of the statistics' layout in the run index (part of the settings it is stored with).
-INDEX_STATS_FORMAT = 1
-_CELL_FIELDS = ("value", "se", "low", "high", "method", "n", "runs", "basis", "reason", "confidence")
+INDEX_STATS_FORMAT = 2
 
 
 def index_settings(options: TaskOptions) -> str:
     """What statistics in the run index were computed with: their layout and the interval settings.
 
     >>> index_settings(TaskOptions(''))
-    '1.2 0.95 2000 20240101'
+    '2.2 0.95 2000 20240101'
     """
     return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
 
 
 def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
-    """Statistics as the run index keeps them: ``(settings, data)``, read back by :func:`indexed_output`.
+    """Statistics as the run index keeps them: ``(settings, data)``.
 
-    ``data`` is compact positional JSON, ``[{metric: [CellStat fields…]
-    (+ extra)}, [total, unextracted, judge_failed, not_executed, outcomes,
-    bounds] or null]``: it is decoded once per cell of a leaderboard.
+    ``data`` is ``{"c": {metric: CellStat JSON}, "u": Unscorable JSON or
+    null}``, the JSON forms the summary's ``.json`` shows, so that a summary
+    passes them through without building an object per cell (see
+    :func:`outputs_from_index`).
     """
-    cells = {}
-    for m, c in output.cells.items():
-        row: list[Any] = [getattr(c, f) for f in _CELL_FIELDS]
-        if c.extra:
-            row.append(c.extra)
-        cells[m] = row
     u = output.unscorable
-    data = [cells, None if u is None else [u.total, u.unextracted, u.judge_failed, u.not_executed, u.outcomes,
-                                           {m: list(b) for m, b in u.bounds.items()}]]
+    data = {"c": {m: c.to_json() for m, c in output.cells.items()}, "u": None if u is None else u.to_json()}
     return index_settings(options), _stats_bytes(data)
 
 
-def indexed_output(data: bytes, have: Mapping[str, float]) -> TaskOutput | None:
-    """The statistics of the summary's values ``have`` from the run index's ``data`` (see :func:`index_stats`),
-    or ``None`` when they do not cover every metric, or were computed for other values."""
+#: What the run index holds for one (model, dataset): each metric's CellStat JSON, and the unscorable JSON.
+IndexedStats = tuple[dict[str, dict[str, Any]], dict[str, Any] | None]
+
+
+def _indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
+    """The statistics of the summary's values ``have`` in the run index's ``data``, still as JSON;
+    ``None`` when they do not cover every metric, or were computed for other values."""
     try:
-        cells, u = _loads(data)
-        found = {}
+        d = _loads(data)
+        cells, u = d["c"], d["u"]
         for metric, value in have.items():
-            row = cells.get(metric)
-            if row is None or row[0] != value:
+            cell = cells.get(metric)
+            if cell is None or cell["value"] != value:
                 return None
-            found[metric] = CellStat(*row) if len(row) == 10 else CellStat(*row[:10], extra=row[10])  # type: ignore[misc]
-        if u is None:
-            return TaskOutput(found)
-        bounds = {m: (b[0], b[1]) for m, b in u[5].items() if m in have}
-        return TaskOutput(found, {}, Unscorable(u[0], u[1], u[2], u[3], u[4], bounds))
-    except (ValueError, KeyError, TypeError, IndexError):
+        if u is not None and "bounds" in u and not u["bounds"].keys() <= have.keys():
+            u = {**u, "bounds": {m: b for m, b in u["bounds"].items() if m in have}}
+        return cells, u
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> TaskOutput | None:
+    """:func:`_indexed` as a :class:`TaskOutput` (cells without an interval take ``confidence``)."""
+    found = _indexed(data, have)
+    if found is None:
+        return None
+    cells, u = found
+    return TaskOutput(
+        {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
+        {},
+        None if u is None else Unscorable.from_json(u),
+    )
 
 
 def _loads(data: bytes) -> Any:
@@ -511,8 +519,9 @@ def _loads(data: bytes) -> Any:
 
 def outputs_from_index(
     snapshot: Snapshot, wanted: Iterable[tuple[Any, str, str, Mapping[str, float]]], options: TaskOptions
-) -> dict[Any, TaskOutput]:
-    """The statistics the run index holds for ``wanted`` items ``(key, folder, abbr, the summary's values)``.
+) -> dict[Any, IndexedStats]:
+    """The statistics the run index holds for ``wanted`` items ``(key, folder, abbr, the summary's values)``,
+    as JSON (see :data:`IndexedStats`).
 
     Only results of one file whose statistics were computed from its present
     bytes with the same settings are answered; the others are left to
@@ -521,14 +530,14 @@ def outputs_from_index(
     if options.keep_samples:
         return {}
     rows, stats, settings = snapshot.rows, snapshot.all_stats(), index_settings(options)
-    out: dict[Any, TaskOutput] = {}
+    out: dict[Any, IndexedStats] = {}
     for key, folder, abbr, have in wanted:
         name = f"{folder}/{abbr}"
         row = rows.get(f"{name}.json")
         record = stats.get(name) if row is not None else None
         if record is None or row is None or record[0] != row[0] or record[1] != settings:
             continue
-        found = indexed_output(record[2], have)
+        found = _indexed(record[2], have)
         if found is not None:
             out[key] = found
     return out

@@ -111,6 +111,18 @@ class Unscorable:
             out["bounds"] = {m: [lo, hi] for m, (lo, hi) in self.bounds.items()}
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Unscorable:
+        """The inverse of :meth:`to_json`.
+
+        >>> u = Unscorable(total=10, unextracted=2, bounds={'accuracy': (40.0, 60.0)})
+        >>> Unscorable.from_json(u.to_json()) == u
+        True
+        """
+        bounds = data.get("bounds") or {}
+        return cls(data.get("total"), data.get("unextracted"), data.get("judge_failed"), data.get("not_executed"),
+                   data.get("outcomes"), {m: (b[0], b[1]) for m, b in bounds.items()})
+
 
 def _runs(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else [value]
