@@ -1,10 +1,10 @@
 """Summarizer speed: 100 models × 500 datasets with 20 summary groups.
 
 Generates a results folder in a temporary directory, then times, side by
-side, ``run_summarizer`` (50 000 results, the groups, every cell's interval,
-the .txt/.csv/.md/.json files) reading the result files, building the run
-index from those files (heads and statistics), and ``run_summarizer`` reading
-the fresh index.  Also times reading one large result file with and without
+side and each in a fresh process, ``run_summarizer`` (50 000 results, the
+groups, every cell's interval, the .txt/.csv/.md/.json files) reading the
+result files, building the run index from those files (heads and
+statistics), and ``run_summarizer`` reading the fresh index.  Also times reading one large result file with and without
 cutting out its details.  Prints figures.
 
 Run:  python benchmarks/bench_summarize.py [--models 100] [--datasets 500] [--groups 20] [--repeat 3]
@@ -92,33 +92,63 @@ def _figure(times: list[float]) -> str:
     return f"best {min(times):.3f} s, median {statistics.median(times):.3f} s over {len(times)} runs"
 
 
+def _phase(args: argparse.Namespace) -> None:
+    """One measurement in this (fresh) process, as a command would run: prints its times as JSON."""
+    import json
+
+    config = json.loads(Path(args.config).read_text())
+    run = Path(config["work_dir"])
+    stamp = iter(range(10_000))
+    if args.phase == "build":
+        def build() -> Any:
+            RunIndex(run).remove()
+            return index_run(run)
+
+        times, snap = _timed(build, 1)
+        print(json.dumps({"times": times, "results": len(snap.rows)}))
+        return
+    index = args.phase == "index"
+    times, result = _timed(
+        lambda: run_summarizer(config, time_str=f"{args.phase}_{next(stamp):06d}", index=index), args.repeat
+    )
+    print(json.dumps({"times": times, "rows": len(result.table) - 1, "table": result.table}))
+
+
 def bench_summary(args: argparse.Namespace) -> None:
-    """Side by side: a summary from the result files, building the run index, a summary from the index."""
+    """Side by side: a summary from the result files, building the run index, a summary from the index.
+
+    Each is measured in a fresh process, as ``assay summarize`` would run.
+    """
+    import json
+    import subprocess
+    import sys
+
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         config = make_run(Path(tmp), args.models, args.datasets, args.groups)
         run = Path(config["work_dir"])
         print(f"generated {args.models} × {args.datasets} result files in {time.perf_counter() - t0:.1f} s")
-        stamp = iter(range(10_000))
+        config_path = Path(tmp) / "config.json"
+        config_path.write_text(json.dumps(config))
 
-        def summary(index: bool) -> Any:
-            return run_summarizer(config, time_str=f"20240101_{next(stamp):06d}", index=index)
+        def phase(name: str) -> dict[str, Any]:
+            out = subprocess.run(
+                [sys.executable, __file__, "--phase", name, "--config", str(config_path), "--repeat", str(args.repeat)],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            return dict(json.loads(out.strip().splitlines()[-1]))
 
-        files, result = _timed(lambda: summary(False), args.repeat)
-        rows = len(result.table) - 1
-        print(f"summary from files ({rows} rows × {args.models} models, with intervals): {_figure(files)}")
-
-        def build() -> Any:
-            RunIndex(run).remove()
-            return index_run(run)
-
-        built, snap = _timed(build, 1)
+        files = phase("files")
+        print(f"summary from files ({files['rows']} rows × {args.models} models, with intervals): {_figure(files['times'])}")
+        built = phase("build")
         size = (run / "index.sqlite").stat().st_size / 1e6
-        print(f"index build from files ({len(snap.rows)} results, {size:.1f} MB): {_figure(built)}")
-        indexed, again = _timed(lambda: summary(True), args.repeat)
-        print(f"summary from the index: {_figure(indexed)}")
-        assert again.table == result.table, "the index gave another table"
-        print(f"summary: files / index = {statistics.median(files) / statistics.median(indexed):.1f}×")
+        print(f"index build from files ({built['results']} results, {size:.1f} MB): {_figure(built['times'])}")
+        time.sleep(2.1)  # past the file system's timestamp granularity: entries are trusted on the files' identity
+        indexed = phase("index")
+        print(f"summary from the index: {_figure(indexed['times'])}")
+        assert indexed["table"] == files["table"], "the index gave another table"
+        ratio = statistics.median(files["times"]) / statistics.median(indexed["times"])
+        print(f"summary: files / index = {ratio:.1f}×")
 
 
 def bench_large_file(entries: int) -> None:
@@ -147,8 +177,13 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--large-entries", type=int, default=200_000)
+    parser.add_argument("--phase", choices=["files", "build", "index"], help=argparse.SUPPRESS)
+    parser.add_argument("--config", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.phase:
+        _phase(args)
+        return
     bench_summary(args)
     bench_large_file(args.large_entries)
 

@@ -203,6 +203,10 @@ def entry_for_written(results_root: str | os.PathLike[str], result_path: str | o
                  dumps_finite_json(head, indent=False))
 
 
+#: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file, then its statistics (or ``None``).
+(PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(12)
+
+
 class _Unusable(Exception):
     """The index cannot be opened or read for a reason other than corruption (locked, read-only)."""
 
@@ -224,7 +228,7 @@ class Snapshot:
     """
 
     root: Path
-    rows: dict[str, tuple[str, int | None, bytes]] = field(default_factory=dict)
+    rows: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     folders: dict[str, set[str]] = field(default_factory=dict)
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -252,21 +256,25 @@ class Snapshot:
         if row is None:
             return None
         try:
-            return _orjson().loads(row[2]), row[1]
+            return _orjson().loads(row[HEAD]), row[DETAILS]
         except ValueError:  # NaN or infinities
             from assay.fileio import loads_json
 
-            return loads_json(row[2]), row[1]
+            return loads_json(row[HEAD]), row[DETAILS]
 
     def digest(self, rel: str) -> str | None:
         """The SHA-256 of ``results/<rel>``'s present bytes, when it is a readable result."""
         row = self.rows.get(rel)
-        return row[0] if row is not None else None
+        return row[DIGEST] if row is not None else None
 
     def stats(self, key: str, digests: str, settings: str) -> bytes | None:
         """The statistics saved for ``key`` (``'<model>/<dataset>'``), computed from files with these
         digests with these settings (see :meth:`RunIndex.record`)."""
-        found = self.all_stats().get(key)
+        row = self.rows.get(f"{key}.json")
+        if row is not None and row[STATS_DIGESTS] is not None and (self._stats is None or key not in self._stats):
+            found: tuple[str, str, bytes] | None = (row[STATS_DIGESTS], row[STATS_SETTINGS], row[STATS])
+        else:
+            found = self.all_stats().get(key)
         return found[2] if found is not None and found[0] == digests and found[1] == settings else None
 
     def all_stats(self) -> dict[str, tuple[str, str, bytes]]:
@@ -360,17 +368,19 @@ class RunIndex:
                 os.unlink(f"{self.path}{suffix}")
 
     def _load_rows(self) -> dict[str, tuple[Any, ...]]:
-        """path → (size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head) of every entry."""
+        """path → the file's row, with the statistics recorded for it (see :data:`PATH` …)."""
         with closing(self._connect(create=False)) as con:
             try:
                 rows = con.execute(
-                    "SELECT path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head FROM files"
+                    "SELECT f.path, f.size, f.mtime_ns, f.ctime_ns, f.ino, f.checked_ns, f.digest, f.details, f.head,"
+                    " s.digests, s.settings, s.data"
+                    " FROM files AS f LEFT JOIN stats AS s ON s.result = substr(f.path, 1, length(f.path) - 5)"
                 ).fetchall()
             except sqlite3.DatabaseError as exc:
                 if _is_busy(exc):
                     raise _Unusable(str(exc)) from None
                 raise
-        return {r[0]: r[1:] for r in rows}
+        return {r[0]: r for r in rows}
 
     def _load_stats(self) -> dict[str, tuple[str, str, bytes]]:
         try:
@@ -448,12 +458,23 @@ class RunIndex:
         fresh: list[Entry] = []
         rows = snap.rows
         racy = RACY_NS
+        from assay.results import result_head
+
         for rel, st, path in self._files(snap):
             row = known.pop(rel, None)
-            state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-            if row is not None and not check_content and state == row[:4] and state[2] < row[4] - racy:
-                rows[rel] = row[5:]
+            ctime = st.st_ctime_ns
+            if (
+                row is not None
+                and not check_content
+                and st.st_size == row[SIZE]
+                and st.st_mtime_ns == row[MTIME]
+                and ctime == row[CTIME]
+                and st.st_ino == row[INO]
+                and ctime < row[CHECKED] - racy
+            ):
+                rows[rel] = row
                 continue
+            state = FileState(st.st_size, st.st_mtime_ns, ctime, st.st_ino)
             try:
                 data = _read(path)
             except OSError as exc:
@@ -461,22 +482,21 @@ class RunIndex:
                 continue
             digest = hashlib.sha256(data).hexdigest()
             now = time.time_ns()
-            if row is not None and row[5] == digest:
-                if state != row[:4] or not state[2] < row[4] - racy:
-                    fresh.append(Entry(rel, FileState(*state), now, digest, row[6], row[7]))
-                rows[rel] = row[5:]
+            if row is not None and row[DIGEST] == digest:
+                if state != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
+                    fresh.append(Entry(rel, state, now, digest, row[DETAILS], row[HEAD]))
+                    row = (rel, *state, now, *row[DIGEST:])
+                rows[rel] = row
                 snap.rechecked.append(rel)
                 continue
             (snap.added if row is None else snap.changed).append(rel)
-            from assay.results import result_head
-
             try:
                 head, count = result_head(data, path, count_details=True)
             except InputFileError as exc:
                 logger.debug("not indexed: %s", exc)
                 continue
-            new = Entry(rel, FileState(*state), now, digest, count, encode_head(head))
-            rows[rel] = (digest, count, new.head)
+            new = Entry(rel, state, now, digest, count, encode_head(head))
+            rows[rel] = (*new.row(), None, None, None)
             fresh.append(new)
         snap.removed = sorted(known)
         if snap.persisted and (fresh or known):

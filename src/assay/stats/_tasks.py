@@ -529,15 +529,15 @@ def outputs_from_index(
     """
     if options.keep_samples:
         return {}
-    rows, stats, settings = snapshot.rows, snapshot.all_stats(), index_settings(options)
+    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+
+    rows, settings = snapshot.rows, index_settings(options)
     out: dict[Any, IndexedStats] = {}
     for key, folder, abbr, have in wanted:
-        name = f"{folder}/{abbr}"
-        row = rows.get(f"{name}.json")
-        record = stats.get(name) if row is not None else None
-        if record is None or row is None or record[0] != row[0] or record[1] != settings:
+        row = rows.get(f"{folder}/{abbr}.json")
+        if row is None or row[STATS_DIGESTS] != row[DIGEST] or row[STATS_SETTINGS] != settings:
             continue
-        found = _indexed(record[2], have)
+        found = _indexed(row[STATS], have)
         if found is not None:
             out[key] = found
     return out
