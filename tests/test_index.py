@@ -209,10 +209,10 @@ def test_a_read_only_run_directory_is_summarized_without_an_index(run: Path) -> 
 
 _KILLED_WRITER = """
 import sys, time
-from assay.index import Entry, FileState, RunIndex
+from assay.index import Entry, FileIdentity, RunIndex
 index = RunIndex(sys.argv[1])
 heavy = b'{"accuracy": 1.0, "pad": "' + b"x" * 20000 + b'"}'
-entries = [Entry(f"big/{i}.json", FileState(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
+entries = [Entry(f"big/{i}.json", FileIdentity(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
 print("writing", flush=True)
 index.record(entries)
 print("done", flush=True)

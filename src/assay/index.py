@@ -71,7 +71,7 @@ __all__ = [
     "INDEX_FILE",
     "RACY_NS",
     "Entry",
-    "FileState",
+    "FileIdentity",
     "RunIndex",
     "Snapshot",
     "encode_head",
@@ -106,7 +106,7 @@ def index_disabled() -> bool:
     return os.environ.get("ASSAY_NO_INDEX", "") not in ("", "0")
 
 
-class FileState(NamedTuple):
+class FileIdentity(NamedTuple):
     """A file's identity on disk: size, modification and change times (ns), inode."""
 
     size: int
@@ -115,7 +115,7 @@ class FileState(NamedTuple):
     ino: int
 
     @classmethod
-    def of(cls, st: os.stat_result) -> FileState:
+    def of(cls, st: os.stat_result) -> FileIdentity:
         """The identity in a ``stat`` result."""
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
@@ -126,40 +126,25 @@ class Entry:
 
     Attributes:
         path: the file relative to ``results/``, ``/``-separated (``'<model>/<dataset>.json'``).
-        state: the file's identity when the entry was taken.
-        checked_ns: when it was taken (wall clock, ns): see :meth:`trusted`.
+        identity: the file's identity when the entry was taken.
+        checked_ns: when it was taken (wall clock, ns); the entry stands for the file while its
+            identity is unchanged and its change time is more than :data:`RACY_NS` older.
         digest: the SHA-256 (hex) of the file's bytes.
         details: how many ``details`` entries the file holds (``None``: no details list).
         head: the result without ``details``, as JSON bytes.
     """
 
     path: str
-    state: FileState
+    identity: FileIdentity
     checked_ns: int
     digest: str
     details: int | None
     head: bytes
 
-    def trusted(self, state: FileState) -> bool:
-        """True when the file, now in ``state``, certainly still has the bytes of this entry."""
-        return _trusted(self.state, self.checked_ns, state)
-
-    def result(self) -> dict[str, Any]:
-        """The result without ``details``, parsed."""
-        from assay.fileio import loads_json
-
-        data = loads_json(self.head)
-        assert isinstance(data, dict)
-        return data
-
     def row(self) -> tuple[Any, ...]:
-        s = self.state
+        """The entry as a row of the index's ``files`` table."""
+        s = self.identity
         return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head)
-
-
-def _trusted(recorded: tuple[int, int, int, int], checked_ns: int, state: tuple[int, int, int, int]) -> bool:
-    """The file's identity is the recorded one, taken more than :data:`RACY_NS` after its last change."""
-    return state == recorded and state[2] < checked_ns - RACY_NS
 
 
 def encode_head(head: Mapping[str, Any]) -> bytes:
@@ -199,11 +184,12 @@ def entry_for_written(results_root: str | os.PathLike[str], result_path: str | o
     from assay.fileio import dumps_finite_json
 
     # as the file spells it: non-finite numbers as strings (see assay.results.write_result)
-    return Entry(rel, FileState.of(st), checked, digest, len(details) if isinstance(details, list) else None,
+    return Entry(rel, FileIdentity.of(st), checked, digest, len(details) if isinstance(details, list) else None,
                  dumps_finite_json(head, indent=False))
 
 
-#: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file, then its statistics (or ``None``).
+#: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file (:meth:`Entry.row`), then
+#: the statistics recorded for it: their digests, settings and data (``None`` when there are none).
 (PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(12)
 
 
@@ -217,8 +203,8 @@ class Snapshot:
 
     Attributes:
         root: the run directory.
-        rows: relative path (under ``results/``) → ``(digest, details count,
-            head bytes)`` of every readable result file (see :class:`Entry`).
+        rows: relative path (under ``results/``) → the index's row of every
+            readable result file, as it is now (positions: :data:`PATH` …).
         folders: folder relative to ``results/`` → the names of the files in it.
         added: files the index did not hold (new, or the index was missing or rebuilt).
         changed: files whose bytes differ from what the index held.
@@ -474,7 +460,7 @@ class RunIndex:
             ):
                 rows[rel] = row
                 continue
-            state = FileState(st.st_size, st.st_mtime_ns, ctime, st.st_ino)
+            identity = FileIdentity(st.st_size, st.st_mtime_ns, ctime, st.st_ino)
             try:
                 data = _read(path)
             except OSError as exc:
@@ -483,9 +469,9 @@ class RunIndex:
             digest = hashlib.sha256(data).hexdigest()
             now = time.time_ns()
             if row is not None and row[DIGEST] == digest:
-                if state != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
-                    fresh.append(Entry(rel, state, now, digest, row[DETAILS], row[HEAD]))
-                    row = (rel, *state, now, *row[DIGEST:])
+                if identity != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
+                    fresh.append(Entry(rel, identity, now, digest, row[DETAILS], row[HEAD]))
+                    row = (rel, *identity, now, *row[DIGEST:])
                 rows[rel] = row
                 snap.rechecked.append(rel)
                 continue
@@ -495,7 +481,7 @@ class RunIndex:
             except InputFileError as exc:
                 logger.debug("not indexed: %s", exc)
                 continue
-            new = Entry(rel, state, now, digest, count, encode_head(head))
+            new = Entry(rel, identity, now, digest, count, encode_head(head))
             rows[rel] = (*new.row(), None, None, None)
             fresh.append(new)
         snap.removed = sorted(known)
@@ -510,7 +496,7 @@ class RunIndex:
         return os.access(self.root, os.W_OK)
 
     def _files(self, snap: Snapshot) -> Iterable[tuple[str, os.stat_result, str]]:
-        """Every ``*.json`` file under ``results/`` (model folders and their subfolders): relative path, state, path."""
+        """Every ``*.json`` file under ``results/`` (model folders and their subfolders): relative path, stat, path."""
         stack = [("", os.fspath(self.results))]
         while stack:
             rel_dir, folder = stack.pop()

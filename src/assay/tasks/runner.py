@@ -206,13 +206,13 @@ class IndexWriter:
         if entry is None:
             return
         outcome.indexed, stats, outcome.stats = None, outcome.stats, None
-        from assay.index import FileState
+        from assay.index import FileIdentity
 
         try:
-            state = FileState.of(os.stat(self.index.results / entry.path))
+            identity = FileIdentity.of(os.stat(self.index.results / entry.path))
         except OSError:
             return
-        if state != entry.state:  # changed since the worker wrote it: readers index what is there
+        if identity != entry.identity:  # changed since the worker wrote it: readers index what is there
             return
         self.entries.append(entry)
         if stats is not None:
