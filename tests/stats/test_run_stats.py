@@ -50,3 +50,34 @@ def test_summarizer_result_object_is_accepted(tmp_path: Path) -> None:
     result = run_summarizer(run_config(run), time_str=TIME)
     stats = run_stats(run, result)
     assert stats.cell("m2", "core_weighted", "weighted_average").method == "propagated"
+
+
+def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path: Path, monkeypatch) -> None:
+    """Cells kept as JSON from the run index build the same objects and the same .json as the files give."""
+    import pickle
+
+    import assay.stats._tasks as tasks_module
+    from assay.index import RunIndex
+    from assay.stats import index_run
+
+    run = make_run(tmp_path)
+    from_files = run_stats(run, index=False)
+    index_run(run)
+    snapshot = RunIndex(run).snapshot()
+    real = tasks_module.run_task
+    read: list[str] = []
+
+    def spy(task, options):
+        read.append(task.abbr)
+        return real(task, options)
+
+    monkeypatch.setattr(tasks_module, "run_task", spy)
+    from_index = run_stats(run, snapshot=snapshot)
+    assert read == []  # no result file was read for its statistics
+    assert from_index.to_json() == from_files.to_json()  # written out without building a cell
+    assert sorted(from_index.cells) == sorted(from_files.cells)
+    for key in from_files.cells:
+        assert from_index.cells[key] == from_files.cells[key], key
+    assert dict(from_index.unscorable) == dict(from_files.unscorable)
+    again = pickle.loads(pickle.dumps(from_index))
+    assert again.to_json() == from_files.to_json()

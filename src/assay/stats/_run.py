@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Callable, Hashable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -339,13 +340,13 @@ class JsonBacked(MutableMapping[K, V]):
             yield key, (value if type(value) is dict else dump(value))
 
 
+def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
+    return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
+
+
 def _cell_table(confidence: float = 0.95) -> JsonBacked[tuple[str, str, str], CellStat]:
     """Cells by (column, abbr, metric); a cell kept as JSON without an interval takes ``confidence``."""
-
-    def build(data: dict[str, Any]) -> CellStat:
-        return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
-
-    return JsonBacked(build, CellStat.to_json)
+    return JsonBacked(partial(_cell_from_json, confidence), CellStat.to_json)
 
 
 def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
