@@ -35,6 +35,7 @@ __all__ = [
     "result_head",
     "splice_details",
     "write_result",
+    "write_result_keeping",
 ]
 
 logger = logging.getLogger(__name__)
@@ -62,7 +63,9 @@ METRIC_BLACKLIST: frozenset[str] = frozenset({"bp", "sys_len", "ref_len", "type"
 DETAILS_CHUNK = 10_000
 
 
-def write_result(path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True) -> str:
+def write_result(
+    path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True, _kept: list[bytes] | None = None
+) -> str:
     """Write a result dict atomically; long ``details`` are serialized a chunk at a time.
 
     Metrics and ``_meta`` come before ``details`` in the file, so that reading a
@@ -90,10 +93,28 @@ def write_result(path: str | os.PathLike[str], result: dict[str, Any], *, durabl
     def hashed() -> Iterator[bytes]:
         for chunk in chunks:
             digest.update(chunk)
+            if _kept is not None:
+                _kept.append(chunk)
             yield chunk
 
     atomic_write_chunks(path, hashed(), durable=durable)
     return digest.hexdigest()
+
+
+def write_result_keeping(
+    path: str | os.PathLike[str], result: dict[str, Any], *, durable: bool = True
+) -> tuple[str, bytes]:
+    """:func:`write_result`, also returning the bytes written (for a reader in the same process).
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'r.json'
+    >>> digest, data = write_result_keeping(p, {'accuracy': 50.0})
+    >>> data == p.read_bytes() and digest == content_digest(p)
+    True
+    """
+    kept: list[bytes] = []
+    digest = write_result(path, result, durable=durable, _kept=kept)
+    return digest, b"".join(kept)
 
 
 def details_last(result: dict[str, Any]) -> dict[str, Any]:

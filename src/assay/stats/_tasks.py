@@ -265,17 +265,20 @@ class SavedStats:
 
 
 def save_stats(
-    result_path: str | os.PathLike[str], result_digest: str, abbr: str, predictions: _Columns
+    result_path: str | os.PathLike[str], result_digest: str, abbr: str, predictions: _Columns,
+    written: bytes | None = None,
 ) -> SavedStats | None:
     """Compute what the report pass will want of a result file just written and write it beside it.
 
     Computed with :data:`REPORT_OPTIONS` for every finite numeric metric of the
-    file, read back as the pass would read it; ``result_digest`` is the digest
-    of the bytes written (the file is read back only if it still has them);
+    file, read back as the pass would read it: from ``written``, the bytes
+    written, when given, else from the file if it still has them;
+    ``result_digest`` is the digest of those bytes, which the statistics are
+    kept with (a reader whose file has other bytes computes them again);
     ``predictions`` returns the columns of the prediction file it was scored
     from.  ``None`` (and no file) when the result cannot be read.
     """
-    from assay.fileio import atomic_write_bytes
+    from assay.fileio import atomic_write_bytes, loads_json
     from assay.results import META_KEY, content_digest, numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
@@ -283,9 +286,12 @@ def save_stats(
     with suppress(OSError):
         target.unlink()
     try:
-        result = read_result(path)
-        if content_digest(path) != result_digest:
-            return None  # replaced meanwhile: the report pass reads whatever is there
+        if written is not None:
+            result = loads_json(written)
+        else:
+            result = read_result(path)
+            if content_digest(path) != result_digest:
+                return None  # replaced meanwhile: the report pass reads whatever is there
         values = {} if "error" in result else {m: float(v) for m, v in numeric_metrics(result).items() if math.isfinite(v)}
         meta = result.get(META_KEY)
         fingerprint = meta.get("fingerprint") if isinstance(meta, dict) else None

@@ -42,7 +42,7 @@ from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import SampleOutcome
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.index import entry_for_written
-from assay.results import META_KEY, write_result
+from assay.results import META_KEY, write_result, write_result_keeping
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
@@ -389,7 +389,11 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         result.pop("details", None)
     result[META_KEY] = meta
     # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
-    digest = write_result(result_path, result, durable=False)
+    written: bytes | None = None
+    if options.prepare_stats and "error" not in result:  # the statistics are computed from the bytes written
+        digest, written = write_result_keeping(result_path, result, durable=False)
+    else:
+        digest = write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
@@ -399,14 +403,16 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
         del result
-        saved = _save_stats(task, options, result_path, digest, raw, gold)
+        saved = _save_stats(task, options, result_path, digest, raw, gold, written)
+        del written
         if saved is not None and outcome.indexed is not None:
             outcome.stats = saved.index_stats()
     return None
 
 
 def _save_stats(
-    task: EvalTask, options: EvalOptions, result_path: Path, digest: str, raw: list[Any] | None, gold: list[Any] | None
+    task: EvalTask, options: EvalOptions, result_path: Path, digest: str, raw: list[Any] | None,
+    gold: list[Any] | None, written: bytes | None = None,
 ) -> Any:
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
@@ -421,7 +427,7 @@ def _save_stats(
         loader = lambda: columns  # noqa: E731
     else:  # predictions kept elsewhere: what the report pass reads
         loader = partial(prediction_columns, options.run_dir.root, task.model_abbr, task.dataset_abbr)
-    return save_stats(result_path, digest, task.dataset_abbr, loader)
+    return save_stats(result_path, digest, task.dataset_abbr, loader, written)
 
 
 
