@@ -28,7 +28,7 @@ When it is trusted: an entry stands for its file while the file's identity
 is unchanged *and* the entry was taken well after the file's last change
 (more than :data:`RACY_NS`).  Every change to a file — an edit in place, a
 replacement by rename, a copy with its times restored — sets the change
-time to the current time, which no user can set back; an entry taken
+time to the current time, which no file operation can set back; an entry taken
 within the file system's timestamp granularity of the last change cannot
 tell a later change in the same tick, so such an entry is checked by
 content (its SHA-256) until it is old enough.  An index copied to another

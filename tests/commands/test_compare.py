@@ -70,3 +70,30 @@ def test_compare_and_report_accept_a_run_directory(tmp_path: Path, capsys: pytes
     assert main(["report", "-w", str(run)]) == 0
     report = Path(capsys.readouterr().out.strip())
     assert report.parent == run / "summary" and report.suffix == ".html"
+
+
+def test_compare_takes_the_per_sample_values_saved_with_each_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After `assay eval`, compare reads no result's details; without the statistics files it reads them
+    and finds the same comparison."""
+    import assay.stats._compare as compare_module
+
+    example = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
+    work = tmp_path / "w"
+    assert main(["eval", str(example), "-w", str(work)]) == 0
+    (run,) = work.iterdir()
+    real = compare_module.read_full_result
+    read: list[str] = []
+
+    def spy(root, folder, abbr):  # type: ignore[no-untyped-def]
+        read.append(f"{folder}/{abbr}")
+        return real(root, folder, abbr)
+
+    monkeypatch.setattr(compare_module, "read_full_result", spy)
+    saved = compare_models(run, "chat-small", "reasoner")
+    assert read == []
+    assert [d.result is not None for d in saved.datasets] == [True] * len(saved.datasets)
+    for stats_file in (run / "results").rglob("*.stats"):
+        stats_file.unlink()
+    from_details = compare_models(run, "chat-small", "reasoner")
+    assert len(read) == 2 * len(saved.datasets)
+    assert saved.to_json() == from_details.to_json()

@@ -7,13 +7,17 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.results import read_full_result
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult, paired_compare
 from assay.stats._run import index_snapshot, load_run_config, model_dirs_of
 from assay.stats._samples import SampleValues, sample_values
+from assay.stats._tasks import SavedStats, load_stats
+
+if TYPE_CHECKING:
+    from assay.index import Snapshot
 
 __all__ = ["Comparison", "DatasetComparison", "compare_models"]
 
@@ -102,6 +106,48 @@ def _aligned(result_a: dict[str, Any], result_b: dict[str, Any]) -> str | None:
     return None
 
 
+def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats | None:
+    """The statistics saved beside a result, when computed from its present bytes (as the index has them)."""
+    digest = snapshot.digest(f"{folder}/{abbr}.json")
+    if digest is None:
+        return None
+    return load_stats(root / "results" / folder / f"{abbr}.json", digest)
+
+
+def _from_saved(
+    abbr: str, a: SavedStats, b: SavedStats, metric: str | None, confidence: float, resamples: int, seed: int
+) -> DatasetComparison | None:
+    """The comparison from the per-sample values saved with both results; ``None`` when it needs their details.
+
+    The metric is chosen as from the details: the first shared one (in
+    display order) with per-sample values for both models; a metric whose
+    values were not saved (a corpus statistic) sends the comparison to the details.
+    """
+    from assay.results import order_metrics
+
+    if a.details is not None and b.details is not None:
+        if a.details != b.details:
+            return DatasetComparison(abbr, reason=f"the models have {a.details} and {b.details} samples")
+        if a.examples is not None and b.examples is not None:
+            for i, (ea, eb) in enumerate(zip(a.examples, b.examples)):
+                if ea is not None and eb is not None and ea != eb:
+                    return DatasetComparison(abbr, reason=f"sample {i} is {ea!r} for one model and {eb!r} for the other")
+    shared = [m for m in order_metrics(list(a.values)) if m in b.values and (metric is None or m == metric)]
+    for name in shared:
+        ja, jb = a.samples.get(name), b.samples.get(name)
+        if ja is not None and jb is not None:
+            sa, sb = SampleValues.from_json(ja), SampleValues.from_json(jb)
+            try:
+                res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
+            except ValueError as exc:
+                return DatasetComparison(abbr, metric=name, reason=str(exc))
+            return DatasetComparison(abbr, metric=name, result=res)
+        if name in a.no_samples and name in b.no_samples:
+            continue  # neither has per-sample values: the details would skip it too
+        return None
+    return None
+
+
 def compare_models(
     run_dir: str | os.PathLike[str],
     model_a: str,
@@ -118,7 +164,9 @@ def compare_models(
     Per dataset the metric compared is the first one (in display order) for
     which both models have per-sample values (see :mod:`assay.stats`);
     ``metric`` forces one.  Holm's correction is applied across the datasets
-    that could be compared.
+    that could be compared.  The per-sample values come from the statistics
+    saved with each result when they were computed from its present bytes
+    (checked through the run index), else from the result's details.
 
     Args:
         run_dir: the run directory.
@@ -149,6 +197,12 @@ def compare_models(
             if any(h is not None and "error" in h[0] for h in heads):
                 out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
                 continue
+            saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)]
+            if saved[0] is not None and saved[1] is not None:
+                found = _from_saved(abbr, saved[0], saved[1], metric, confidence, resamples, seed)
+                if found is not None:
+                    out.datasets.append(found)
+                    continue
         ra = read_full_result(root, dir_a, abbr)
         rb = read_full_result(root, dir_b, abbr)
         if ra is None or rb is None:

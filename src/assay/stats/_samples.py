@@ -113,6 +113,25 @@ class SampleValues:
     def n(self) -> int:
         return len(self.units)
 
+    def to_json(self) -> dict[str, Any] | None:
+        """The values as JSON, for the statistics file; ``None`` for a corpus statistic (its function does not travel).
+
+        >>> import numpy as np
+        >>> sv = SampleValues('binary', np.array([1.0, 0.0]), 100.0, 1, 'correct')
+        >>> SampleValues.from_json(sv.to_json()).estimate()
+        50.0
+        """
+        if self.kind == "corpus":
+            return None
+        return {"kind": self.kind, "units": self.units.tolist(), "scale": self.scale, "runs": self.runs, "basis": self.basis}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SampleValues:
+        """The inverse of :meth:`to_json`."""
+        import numpy as np
+
+        return cls(data["kind"], np.asarray(data["units"], dtype=float), float(data["scale"]), int(data["runs"]), str(data["basis"]))
+
     def estimate(self, idx: Any = None) -> float:
         """The metric over the samples ``idx`` (all samples when ``None``)."""
         units = self.units if idx is None else self.units[idx]

@@ -179,6 +179,11 @@ class SavedStats:
         values: each numeric metric's value, as the summary reads it.
         output: the statistics of every metric in ``values``, the unscorable
             counts (with bounds for each of them) and the sample browser's columns.
+        samples: metric → its per-sample values (:meth:`SampleValues.to_json`),
+            for paired comparisons; ``no_samples``: the metrics that have none, with why.
+        details: the number of details entries, and ``examples`` each one's
+            ``example_abbr`` (``None`` when no entry has one): what a paired
+            comparison checks the two models' samples are the same by.
     """
 
     result_digest: str
@@ -186,6 +191,10 @@ class SavedStats:
     options: TaskOptions
     values: dict[str, float]
     output: TaskOutput
+    samples: dict[str, dict[str, Any]] = field(default_factory=dict)
+    no_samples: dict[str, str] = field(default_factory=dict)
+    details: int | None = None
+    examples: list[Any] | None = None
 
     def output_for(self, task: Task, options: TaskOptions) -> TaskOutput | None:
         """What :func:`run_task` would compute for ``task``, or ``None`` when this output cannot stand in for it.
@@ -227,6 +236,10 @@ class SavedStats:
             "unscorable": None if out.unscorable is None else dataclasses.asdict(out.unscorable),
             # the columns field by field: dataclasses.asdict would copy every string of them
             "columns": None if out.columns is None else {f.name: getattr(out.columns, f.name) for f in dataclasses.fields(out.columns)},
+            "samples": self.samples,
+            "no_samples": self.no_samples,
+            "details": self.details,
+            "examples": self.examples,
         }
 
     def index_stats(self) -> tuple[str, bytes]:
@@ -259,7 +272,8 @@ class SavedStats:
                 columns=None if columns is None else SampleColumns(**columns),
             )
             return cls(str(data["result_digest"]), data["fingerprint"], TaskOptions("", **data["options"]),
-                       {m: float(v) for m, v in data["values"].items()}, output)
+                       {m: float(v) for m, v in data["values"].items()}, output, dict(data["samples"]),
+                       dict(data["no_samples"]), data["details"], data["examples"])
         except (KeyError, TypeError, AttributeError, ValueError):
             return None
 
@@ -296,8 +310,22 @@ def save_stats(
         meta = result.get(META_KEY)
         fingerprint = meta.get("fingerprint") if isinstance(meta, dict) else None
         with bulk_allocations():
-            output = _output_of(result, Task("", abbr, "", values, columns=True), REPORT_OPTIONS, predictions)
-        saved = SavedStats(result_digest, fingerprint, REPORT_OPTIONS, values, output)
+            output = _output_of(result, Task("", abbr, "", values, columns=True),
+                                dataclasses.replace(REPORT_OPTIONS, keep_samples=True), predictions)
+        samples: dict[str, dict[str, Any]] = {}
+        for metric, sv in output.samples.items():
+            data_sv = sv.to_json()
+            if data_sv is not None:
+                samples[metric] = data_sv
+        no_samples = {m: c.reason or "no per-sample values" for m, c in output.cells.items()
+                      if m not in output.samples}
+        details = result.get("details")
+        count = len(details) if isinstance(details, list) else None
+        examples = None
+        if isinstance(details, list) and any(isinstance(d, dict) and "example_abbr" in d for d in details):
+            examples = [d.get("example_abbr") if isinstance(d, dict) else None for d in details]
+        output.samples = {}
+        saved = SavedStats(result_digest, fingerprint, REPORT_OPTIONS, values, output, samples, no_samples, count, examples)
         data = _stats_bytes(saved.to_json())
         atomic_write_bytes(target, data, durable=False)
     except Exception as exc:  # the report pass reads the file again and says what is wrong
