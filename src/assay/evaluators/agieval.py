@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, equal_as_is, score_pairs, share_percent
+from assay.evaluators._common import equal_as_is, score_pairs, share_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AGIEvalEvaluator", "AGIEvalEvaluator_mcq", "agieval_math_answer", "agieval_math_equal", "agieval_normalize"]
@@ -193,6 +193,12 @@ def agieval_math_equal(answer: Any, label: Any) -> bool:
         return bool(answer == label)
 
 
+def _judge_cloze(reply: Any, label: Any) -> tuple[Any, bool]:
+    """A :func:`~assay.evaluators._common.score_pairs` judge: the reply's math answer, and whether it equals the label."""
+    answer = agieval_math_answer(reply)
+    return answer, agieval_math_equal(answer, label)
+
+
 @ICL_EVALUATORS.register_module()
 class AGIEvalEvaluator(BaseEvaluator):
     """AGIEval cloze tasks: the reply's math answer equals the label after normalisation.
@@ -211,14 +217,7 @@ class AGIEvalEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        for pred, ref in zip(predictions, references):
-            answer = agieval_math_answer(pred)
-            details.append({"pred": answer, "answer": ref, "correct": agieval_math_equal(answer, ref)})
-        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, _judge_cloze, metric="score", scale=share_percent)
 
 
 @ICL_EVALUATORS.register_module()

@@ -17,6 +17,7 @@ from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import TYPE_AWARE_EQUAL_NAME, SandboxPool, checked_program, count_kinds
+from assay.evaluators._common import check_batch
 from assay.registry import ICL_EVALUATORS
 
 logger = logging.getLogger(__name__)
@@ -226,10 +227,9 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         name = type(self).__name__
-        if len(predictions) != len(references):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(references)} references"}
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
         preamble, missing = self._imports()
         samples = []
         for i, ref in enumerate(references):
@@ -357,10 +357,9 @@ class LCBTestOutputEvaluator(BaseEvaluator):
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         name = type(self).__name__
-        if len(predictions) != len(references):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(references)} references"}
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
         expected = []
         for i, ref in enumerate(references):
             try:

@@ -27,6 +27,7 @@ from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
+from assay.evaluators._common import check_batch
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
 
@@ -180,10 +181,9 @@ class MBPPEvaluator(_MBPPBase):
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         name = type(self).__name__
-        if len(predictions) != len(references):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(references)} references"}
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
         if self.metric != "MBPP":
             return self._score_plus(predictions, references)
         parts = [self._program(pred, str(ref)) for pred, ref in zip(predictions, references)]
@@ -269,10 +269,9 @@ class MBPPPassKEvaluator(_MBPPBase):
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         name = type(self).__name__
-        if len(predictions) != len(references):
-            return {"error": f"{name}: {len(predictions)} predictions but {len(references)} references"}
-        if not predictions:
-            return {"error": f"{name}: no samples to score"}
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
         owners: list[int] = []
         programs: list[str] = []
         task_ids: list[Any] = []

@@ -6,7 +6,7 @@ from typing import Any
 
 from assay.datasets.mmlu_pro import MMLU_PRO_LETTERS
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, percent
+from assay.evaluators._common import score_pairs
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["MMLUProBaseEvaluator"]
@@ -23,6 +23,12 @@ def _matches(answer: str, reference: Any) -> bool:
     if answer in MMLU_PRO_LETTERS and len(answer) == 1 and letter == answer:
         return True
     return option.strip() == answer
+
+
+def _judge_first_line(reply: Any, reference: Any) -> tuple[str, bool]:
+    """A :func:`~assay.evaluators._common.score_pairs` judge: the reply's first line, and whether it matches."""
+    answer = str(reply).split("\n")[0].strip()
+    return answer, _matches(answer, reference)
 
 
 @ICL_EVALUATORS.register_module()
@@ -49,11 +55,4 @@ class MMLUProBaseEvaluator(BaseEvaluator):
     sample_decomposable = True
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        for pred, ref in zip(predictions, references):
-            answer = str(pred).split("\n")[0].strip()
-            details.append({"pred": answer, "answer": ref, "correct": _matches(answer, ref)})
-        return {"accuracy": percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, _judge_first_line)
