@@ -13,6 +13,7 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import equal_as_is, score_pairs, share_percent
+from assay.evaluators._mathstrings import _fix_sqrt, _Malformed, _remove_right_units
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AGIEvalEvaluator", "AGIEvalEvaluator_mcq", "agieval_math_answer", "agieval_math_equal", "agieval_normalize"]
@@ -92,20 +93,8 @@ def agieval_math_answer(reply: Any) -> str | None:
     return numbers[-1] if numbers else None
 
 
-class _Unequal(Exception):
-    """The normalisation failed; the raw strings are compared instead."""
-
-
-def _fix_sqrt(text: str) -> str:
-    if "\\sqrt" not in text:
-        return text
-    head, *rest = text.split("\\sqrt")
-    out = [head]
-    for piece in rest:
-        if not piece:
-            raise _Unequal
-        out.append("\\sqrt" + piece if piece[0] == "{" else "\\sqrt{" + piece[0] + "}" + piece[1:])
-    return "".join(out)
+#: The normalisation failed; the raw strings are compared instead.
+_Unequal = _Malformed
 
 
 def _fix_fracs(text: str) -> str:
@@ -153,11 +142,7 @@ def agieval_normalize(text: str) -> str:
     """
     for old, new in (("\n", ""), ("\\!", ""), ("\\\\", "\\"), ("tfrac", "frac"), ("dfrac", "frac"), ("\\left", ""), ("\\right", ""), ("^{\\circ}", ""), ("^\\circ", ""), ("\\$", "")):
         text = text.replace(old, new)
-    if "\\text{ " in text:
-        pieces = text.split("\\text{ ")
-        if len(pieces) != 2:
-            raise _Unequal
-        text = pieces[0]
+    text = _remove_right_units(text)
     text = text.replace("\\%", "").replace(" .", " 0.").replace("{.", "{0.")
     if not text:
         return text

@@ -6,6 +6,7 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
+from assay.evaluators._mathstrings import _fix_sqrt, _remove_right_units
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["MATHInternEvaluator", "math_intern_equiv", "math_intern_normalize"]
@@ -36,23 +37,6 @@ def _slash(s: str) -> str:
     return "\\frac{" + str(a) + "}{" + str(b) + "}"
 
 
-def _units(s: str) -> str:
-    if "\\text{ " not in s:
-        return s
-    pieces = s.split("\\text{ ")
-    if len(pieces) != 2:
-        raise ValueError("more than one '\\text{ '")
-    return pieces[0]
-
-
-def _sqrt(s: str) -> str:
-    if "\\sqrt" not in s:
-        return s
-    head, *parts = s.split("\\sqrt")
-    # an empty part (a trailing \sqrt) raises IndexError
-    return head + "".join("\\sqrt" + (part if part[0] == "{" else "{" + part[0] + "}" + part[1:]) for part in parts)
-
-
 def math_intern_normalize(s: str) -> str:
     """OpenCompass's ``math_intern`` ``strip_string``; raises where it raises.
 
@@ -69,7 +53,7 @@ def math_intern_normalize(s: str) -> str:
     for old, new in (("\n", ""), ("\\!", ""), ("\\\\", "\\"), ("tfrac", "frac"), ("dfrac", "frac"),
                      ("\\left", ""), ("\\right", ""), ("^{\\circ}", ""), ("^\\circ", ""), ("\\$", "")):
         s = s.replace(old, new)
-    s = _units(s)
+    s = _remove_right_units(s)
     s = s.replace("\\%", "").replace(" .", " 0.").replace("{.", "{0.")
     if not s:
         return s
@@ -78,7 +62,7 @@ def math_intern_normalize(s: str) -> str:
     sides = s.split("=")
     if len(sides) == 2 and len(sides[0]) <= 2:
         s = sides[1]
-    s = _sqrt(s).replace(" ", "")
+    s = _fix_sqrt(s).replace(" ", "")
     s = _fracs(s)
     if s == "0.5":
         s = "\\frac{1}{2}"
