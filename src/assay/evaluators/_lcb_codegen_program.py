@@ -15,6 +15,8 @@ marker and fails unless every test passed.
 
 from __future__ import annotations
 
+from assay.evaluators._code_exec import _TYPE_AWARE_EQUAL_SOURCE
+
 __all__: list[str] = []
 
 RESULT_MARK = "@@assay-lcb@@ "
@@ -68,46 +70,7 @@ def _lc_truncate(s, length=300):
     return s[: length // 2] + "...(truncated) ..." + s[-length // 2:]
 
 
-def _lc_equal(actual, expected):
-    from collections.abc import Mapping
-    if type(actual) is not type(expected):
-        return False
-    if isinstance(actual, (list, tuple)):
-        return len(actual) == len(expected) and all(_lc_equal(a, e) for a, e in zip(actual, expected))
-    if isinstance(actual, Mapping):
-        if len(actual) != len(expected):
-            return False
-        pairs = list(expected.items())
-        used = set()
-        for key, value in actual.items():
-            for position, (k2, v2) in enumerate(pairs):
-                if position not in used and _lc_equal(key, k2) and _lc_equal(value, v2):
-                    used.add(position)
-                    break
-            else:
-                return False
-        return True
-    if isinstance(actual, (set, frozenset)):
-        if len(actual) != len(expected):
-            return False
-        items = list(expected)
-        used = set()
-        for item in actual:
-            for position, other in enumerate(items):
-                if position not in used and _lc_equal(item, other):
-                    used.add(position)
-                    break
-            else:
-                return False
-        return True
-    try:
-        same = actual == expected
-    except Exception:
-        return False
-    return type(same) is bool and same
-
-
-def _lc_int_like(v):
+''' + _TYPE_AWARE_EQUAL_SOURCE.replace("_assay_type_aware_equal", "_lc_equal").lstrip("\n") + "\n\n" + r'''def _lc_int_like(v):
     return isinstance(v, int) or (isinstance(v, str) and v.isdigit())
 
 
