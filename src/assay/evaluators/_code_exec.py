@@ -80,9 +80,9 @@ def _assay_type_aware_equal(actual, expected):
     return type(same) is bool and same
 '''
 
-_PROLOGUE = '''import io as _assay_io, json as _assay_json, sys as _assay_sys
-
-
+# A standard input whose reads raise ``OSError``, as OpenCompass's sandboxed runs have;
+# it needs ``io`` imported as ``_assay_io``.
+_READ_REFUSED_SOURCE = '''
 class _AssayReadRefused(_assay_io.StringIO):
     def read(self, *args, **kwargs):
         raise IOError
@@ -95,7 +95,23 @@ class _AssayReadRefused(_assay_io.StringIO):
 
     def readable(self, *args, **kwargs):
         return False
+'''
 
+
+def read_refused_source(prefix: str) -> str:
+    """:data:`_READ_REFUSED_SOURCE` for a program whose private names start with ``prefix``
+    (``io`` imported as ``<prefix>_io``; the class is ``<Prefix>ReadRefused``).
+
+    >>> 'class _ApReadRefused(_ap_io.StringIO)' in read_refused_source('_ap')
+    True
+    """
+    cls = "_" + prefix.strip("_").capitalize() + "ReadRefused"
+    return _READ_REFUSED_SOURCE.replace("_AssayReadRefused", cls).replace("_assay_io", f"{prefix}_io")
+
+
+_PROLOGUE = '''import io as _assay_io, json as _assay_json, sys as _assay_sys
+
+''' + _READ_REFUSED_SOURCE + '''
 
 class _AssayVerdict(Exception):
     pass

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from assay.evaluators._code_exec import read_refused_source
+
 __all__: list[str] = []
 
 #: Encoder and decoder of the tagged JSON, shared by this module and the programs.
@@ -116,20 +118,7 @@ _ap_sys.stdout.write("\\n" + {RESULT_MARK!r} + _ap_json.dumps([_ap_encode(_ap_ou
 _CHECK_BODY = r'''
 import io as _ap_io, json as _ap_json, math as _ap_math, signal as _ap_signal, sys as _ap_sys
 
-
-class _ApReadRefused(_ap_io.StringIO):
-    def read(self, *args, **kwargs):
-        raise IOError
-
-    def readline(self, *args, **kwargs):
-        raise IOError
-
-    def readlines(self, *args, **kwargs):
-        raise IOError
-
-    def readable(self, *args, **kwargs):
-        return False
-
+''' + read_refused_source("_ap") + r'''
 
 class _ApTimeout(Exception):
     pass

@@ -14,6 +14,7 @@ from typing import Any
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import equal_as_is, score_pairs, share_percent
 from assay.evaluators._mathstrings import _fix_sqrt, _Malformed, _remove_right_units
+from assay.postprocess.math import last_boxed_command
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AGIEvalEvaluator", "AGIEvalEvaluator_mcq", "agieval_math_answer", "agieval_math_equal", "agieval_normalize"]
@@ -31,24 +32,6 @@ def _after_prefixes(text: str) -> str:
         if at >= 0:
             text = text[at + len(prefix) :].strip()
     return text
-
-
-def _last_boxed(text: str) -> str | None:
-    """The last ``\\boxed…{…}`` group with its braces balanced, or ``None``."""
-    start = text.rfind("\\boxed")
-    if start < 0:
-        start = text.rfind("\\fbox")
-        if start < 0:
-            return None
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start : i + 1]
-    return None
 
 
 def _unbox(boxed: str | None) -> str | None:
@@ -77,7 +60,7 @@ def agieval_math_answer(reply: Any) -> str | None:
     """
     text = _after_prefixes("" if reply is None else str(reply))
     if "\\boxed" in text:
-        return _unbox(_last_boxed(text))
+        return _unbox(last_boxed_command(text))
     found = _DOLLARS.findall(text)
     answer: str | None = None
     if found:

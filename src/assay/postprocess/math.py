@@ -284,7 +284,7 @@ def normalize_final_answer(final_answer: str) -> str:
     return s
 
 
-def _oc_last_boxed(text: str) -> str | None:
+def last_boxed_command(text: str) -> str | None:
     """The last ``\\boxed`` (else ``\\fbox``) command through its balancing ``}``, as OpenCompass finds it."""
     start = text.rfind("\\boxed")
     if start < 0:
@@ -324,7 +324,7 @@ def extract_boxed_answer(pred_str: str, strip_double_curly_brace: bool = False) 
     >>> extract_boxed_answer('\\\\boxed{5} then \\\\boxed{') is None
     True
     """
-    boxed = _oc_last_boxed(as_text(pred_str))
+    boxed = last_boxed_command(as_text(pred_str))
     if boxed is None or not boxed.startswith("\\boxed{") or not boxed.endswith("}"):
         return None
     answer = boxed[len("\\boxed{") : -1]
