@@ -84,7 +84,7 @@ logger = logging.getLogger(__name__)
 #: The index's file name in a run directory.
 INDEX_FILE = "index.sqlite"
 #: The layout version; an index of another version is rebuilt.
-FORMAT = "1"
+FORMAT = "2"
 #: An entry taken less than this long after its file's last change is checked by content
 #: (covers the timestamp granularity of common file systems, FAT's 2 s included).
 RACY_NS = 2_000_000_000
@@ -93,9 +93,12 @@ LOCK_TIMEOUT = 30.0
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # a result file, with the statistics of its result (s_*) when the result is this one file
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
-    " ino INTEGER NOT NULL, checked_ns INTEGER NOT NULL, digest TEXT NOT NULL, details INTEGER, head BLOB NOT NULL)",
+    " ino INTEGER NOT NULL, checked_ns INTEGER NOT NULL, digest TEXT NOT NULL, details INTEGER, head BLOB NOT NULL,"
+    " s_digests TEXT, s_settings TEXT, s_data BLOB)",
+    # the statistics of results that are not one indexed file (split into parts)
     "CREATE TABLE IF NOT EXISTS stats ("
     " result TEXT PRIMARY KEY, digests TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)",
 )
@@ -257,21 +260,25 @@ class Snapshot:
         """The statistics saved for ``key`` (``'<model>/<dataset>'``), computed from files with these
         digests with these settings (see :meth:`RunIndex.record`)."""
         row = self.rows.get(f"{key}.json")
-        if row is not None and row[STATS_DIGESTS] is not None and (self._stats is None or key not in self._stats):
-            found: tuple[str, str, bytes] | None = (row[STATS_DIGESTS], row[STATS_SETTINGS], row[STATS])
-        else:
-            found = self.all_stats().get(key)
+        if row is not None and row[STATS_DIGESTS] == digests and row[STATS_SETTINGS] == settings:
+            return row[STATS]
+        found = self.all_stats().get(key)
         return found[2] if found is not None and found[0] == digests and found[1] == settings else None
 
     def all_stats(self) -> dict[str, tuple[str, str, bytes]]:
-        """Every statistics record of the index: key → (digests, settings, data); read once."""
+        """The index's statistics records not kept in a file's row (results split into parts): key →
+        (digests, settings, data); read once."""
         if self._stats is None:
             self._stats = self._index._load_stats() if self._index is not None and self.persisted else {}
         return self._stats
 
     def put_stats(self, key: str, digests: str, settings: str, data: bytes) -> None:
         """Keep statistics computed from the files (written by :meth:`flush`)."""
-        if self._stats is not None:
+        rel = f"{key}.json"
+        row = self.rows.get(rel)
+        if row is not None:
+            self.rows[rel] = (*row[:STATS_DIGESTS], digests, settings, data)
+        elif self._stats is not None:
             self._stats[key] = (digests, settings, data)
         self._pending_stats.append((key, digests, settings, data))
 
@@ -354,13 +361,12 @@ class RunIndex:
                 os.unlink(f"{self.path}{suffix}")
 
     def _load_rows(self) -> dict[str, tuple[Any, ...]]:
-        """path → the file's row, with the statistics recorded for it (see :data:`PATH` …)."""
+        """path → the file's row, with the statistics recorded for its result (see :data:`PATH` …)."""
         with closing(self._connect(create=False)) as con:
             try:
                 rows = con.execute(
-                    "SELECT f.path, f.size, f.mtime_ns, f.ctime_ns, f.ino, f.checked_ns, f.digest, f.details, f.head,"
-                    " s.digests, s.settings, s.data"
-                    " FROM files AS f LEFT JOIN stats AS s ON s.result = substr(f.path, 1, length(f.path) - 5)"
+                    "SELECT path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head,"
+                    " s_digests, s_settings, s_data FROM files"
                 ).fetchall()
             except sqlite3.DatabaseError as exc:
                 if _is_busy(exc):
@@ -369,6 +375,7 @@ class RunIndex:
         return {r[0]: r for r in rows}
 
     def _load_stats(self) -> dict[str, tuple[str, str, bytes]]:
+        """The statistics records not kept in a file's row: ``'<model>/<dataset>'`` → (digests, settings, data)."""
         try:
             with closing(self._connect(create=False)) as con:
                 rows = con.execute("SELECT result, digests, settings, data FROM stats").fetchall()
@@ -388,6 +395,8 @@ class RunIndex:
 
         ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
         they were computed with, data)``; the index stores them as given (their layout is the statistics').
+        The statistics of a result that is one indexed file are kept in its row.  A replaced entry keeps
+        its statistics: they are keyed by the digests they were computed from.
         False (logged) when the index cannot be written; nothing is then changed.
         """
         rows = [e.row() for e in entries]
@@ -399,9 +408,23 @@ class RunIndex:
             with closing(self._connect(create=True)) as con:
                 con.execute("BEGIN IMMEDIATE")
                 try:
-                    con.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                    con.executemany(
+                        "INSERT INTO files (path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size,"
+                        " mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, ino = excluded.ino,"
+                        " checked_ns = excluded.checked_ns, digest = excluded.digest, details = excluded.details,"
+                        " head = excluded.head",
+                        rows,
+                    )
                     con.executemany("DELETE FROM files WHERE path = ?", gone)
-                    con.executemany("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)", stat_rows)
+                    for key, digests, settings, data in stat_rows:
+                        if con.execute(
+                            "UPDATE files SET s_digests = ?, s_settings = ?, s_data = ? WHERE path = ?",
+                            (digests, settings, data, f"{key}.json"),
+                        ).rowcount:
+                            con.execute("DELETE FROM stats WHERE result = ?", (key,))
+                        else:
+                            con.execute("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)", (key, digests, settings, data))
                     con.execute("COMMIT")
                 except BaseException:
                     with suppress(sqlite3.Error):
@@ -446,44 +469,48 @@ class RunIndex:
         racy = RACY_NS
         from assay.results import result_head
 
-        for rel, st, path in self._files(snap):
-            row = known.pop(rel, None)
-            ctime = st.st_ctime_ns
-            if (
-                row is not None
-                and not check_content
-                and st.st_size == row[SIZE]
-                and st.st_mtime_ns == row[MTIME]
-                and ctime == row[CTIME]
-                and st.st_ino == row[INO]
-                and ctime < row[CHECKED] - racy
-            ):
-                rows[rel] = row
-                continue
-            identity = FileIdentity(st.st_size, st.st_mtime_ns, ctime, st.st_ino)
-            try:
-                data = _read(path)
-            except OSError as exc:
-                logger.info("cannot read %s: %s", path, exc)
-                continue
-            digest = hashlib.sha256(data).hexdigest()
-            now = time.time_ns()
-            if row is not None and row[DIGEST] == digest:
-                if identity != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
-                    fresh.append(Entry(rel, identity, now, digest, row[DETAILS], row[HEAD]))
-                    row = (rel, *identity, now, *row[DIGEST:])
-                rows[rel] = row
-                snap.rechecked.append(rel)
-                continue
-            (snap.added if row is None else snap.changed).append(rel)
-            try:
-                head, count = result_head(data, path, count_details=True)
-            except InputFileError as exc:
-                logger.debug("not indexed: %s", exc)
-                continue
-            new = Entry(rel, identity, now, digest, count, encode_head(head))
-            rows[rel] = (*new.row(), None, None, None)
-            fresh.append(new)
+        pop = known.pop
+        for rel_dir, folder, listing in self._listings(snap):
+            for name, st in listing:
+                rel = f"{rel_dir}{name}"
+                row = pop(rel, None)
+                ctime = st.st_ctime_ns
+                if (
+                    row is not None
+                    and not check_content
+                    and st.st_size == row[SIZE]
+                    and st.st_mtime_ns == row[MTIME]
+                    and ctime == row[CTIME]
+                    and st.st_ino == row[INO]
+                    and ctime < row[CHECKED] - racy
+                ):
+                    rows[rel] = row
+                    continue
+                path = os.path.join(folder, name)
+                identity = FileIdentity(st.st_size, st.st_mtime_ns, ctime, st.st_ino)
+                try:
+                    data = _read(path)
+                except OSError as exc:
+                    logger.info("cannot read %s: %s", path, exc)
+                    continue
+                digest = hashlib.sha256(data).hexdigest()
+                now = time.time_ns()
+                if row is not None and row[DIGEST] == digest:
+                    if identity != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
+                        fresh.append(Entry(rel, identity, now, digest, row[DETAILS], row[HEAD]))
+                        row = (rel, *identity, now, *row[DIGEST:])
+                    rows[rel] = row
+                    snap.rechecked.append(rel)
+                    continue
+                (snap.added if row is None else snap.changed).append(rel)
+                try:
+                    head, count = result_head(data, path, count_details=True)
+                except InputFileError as exc:
+                    logger.debug("not indexed: %s", exc)
+                    continue
+                new = Entry(rel, identity, now, digest, count, encode_head(head))
+                rows[rel] = (*new.row(), None, None, None)
+                fresh.append(new)
         snap.removed = sorted(known)
         if snap.persisted and (fresh or known):
             snap.persisted = self.record(fresh, removed=known)
@@ -495,37 +522,57 @@ class RunIndex:
     def _writable(self) -> bool:
         return os.access(self.root, os.W_OK)
 
-    def _files(self, snap: Snapshot) -> Iterable[tuple[str, os.stat_result, str]]:
-        """Every ``*.json`` file under ``results/`` (model folders and their subfolders): relative path, stat, path."""
+    def _listings(self, snap: Snapshot) -> Iterable[tuple[str, str, list[tuple[str, os.stat_result]]]]:
+        """Every folder under ``results/`` (model folders and their subfolders) with its ``*.json`` files:
+        (relative path with a trailing ``/``, path, [(file name, stat)]); records every folder's names
+        in ``snap.folders``."""
         stack = [("", os.fspath(self.results))]
         while stack:
             rel_dir, folder = stack.pop()
+            listing: list[tuple[str, os.stat_result]] = []
+            names: set[str] = set()
             try:
-                it = os.scandir(folder)
+                # stat'ed relative to the open folder: no walk of the whole path per file
+                fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _SCANDIR_FD else None
             except OSError:
                 continue
-            names: set[str] = set()
-            with it:
-                for item in it:
-                    try:
-                        if item.is_dir():
-                            stack.append((f"{rel_dir}{item.name}/", item.path))
+            try:
+                it = os.scandir(fd if fd is not None else folder)
+            except OSError:
+                if fd is not None:
+                    os.close(fd)
+                continue
+            try:
+                with it:
+                    for item in it:
+                        name = item.name
+                        try:
+                            if item.is_dir():
+                                stack.append((f"{rel_dir}{name}/", os.path.join(folder, name)))
+                                continue
+                            if not rel_dir:
+                                continue  # results/<model>/… only
+                            names.add(name)
+                            if name.endswith(".json"):
+                                listing.append((name, item.stat()))
+                        except OSError:
                             continue
-                        if not rel_dir:
-                            continue  # results/<model>/… only
-                        names.add(item.name)
-                        if item.name.endswith(".json"):
-                            yield f"{rel_dir}{item.name}", item.stat(), item.path
-                    except OSError:
-                        continue
+            finally:
+                if fd is not None:
+                    os.close(fd)
             if rel_dir:
                 snap.folders[rel_dir[:-1]] = names
+                yield rel_dir, folder, listing
 
     def remove(self) -> None:
         """Delete the index (it is rebuilt on the next use)."""
         for suffix in ("", "-journal"):
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
+
+
+#: Whether :func:`os.scandir` lists an open folder (its entries are then stat'ed relative to it).
+_SCANDIR_FD = os.scandir in os.supports_fd
 
 
 def _orjson() -> Any:

@@ -10,7 +10,8 @@ from assay.summarize._table import render_csv, render_markdown, render_simple
 
 text_cell = st.one_of(
     st.sampled_from(
-        ["", "-", "sub_a", "4d3a0b", "accuracy", "gen", "1", "12345", "x y", "--- Exam ---", "1e5", "考试"]
+        ["", "-", "sub_a", "4d3a0b", "accuracy", "gen", "1", "12345", "x y", "--- Exam ---", "1e5", "考试",
+         " lead", "trail ", "a\tb", "1,5"]
     ),
     st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=12),
 )
@@ -18,7 +19,9 @@ number_cell = st.one_of(
     st.just("-"),
     st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda v: f"{v:.2f}"),
 )
-model_cell = st.one_of(number_cell, number_cell, st.sampled_from(["acc", "12", "1e3", "nan", "True", "0x10", "inf"]))
+model_cell = st.one_of(
+    number_cell, number_cell, st.sampled_from(["acc", "12", "1e3", "nan", "True", "0x10", "inf", "", " 1.00", "1.00 "])
+)
 
 
 @st.composite
@@ -63,4 +66,5 @@ def test_markdown_layout() -> None:
 def test_csv_layout() -> None:
     table = [["dataset", "m1"], ["a,b", "1.00"]]
     assert render_csv(table) == "dataset,m1\na b,1.00\n"
+    assert render_csv([["a", "b,", ",c"], ["1", "2", "3"]]) == "a,b , c\n1,2,3\n"
     assert render_csv(table, for_file=False) == "dataset,m1\na,b,1.00"

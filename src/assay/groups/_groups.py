@@ -478,8 +478,9 @@ def apply_groups(scores: Scores, groups: Sequence[SummaryGroup]) -> None:
         scores.modes[group.name] = modes.pop() if len(modes) == 1 else ("mixed" if modes else "-")
         scores.groups.append(group.name)
         known.add(group.name)
+        prepared = _prepare(group, plan)
         for column in scores.columns:
-            _compute_for_model(scores, group, plan, column)
+            _compute_for_model(scores, group, plan, column, prepared)
 
 
 class _Input(NamedTuple):
@@ -523,8 +524,38 @@ def _fail(scores: Scores, group: SummaryGroup, column: str, message: str) -> Non
     scores.add_issue(SummaryIssue("error", message, model=column, dataset=group.name))
 
 
-def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list[_Input]], column: str) -> None:
-    model_values = scores.values[column]
+class _Prepared(NamedTuple):
+    """What computing one group metric needs that does not depend on the model."""
+
+    inputs: list[_Input]
+    #: weighted groups: the inputs' summation order (places in the weights dict), their weights in it,
+    #: the sum of all weights, and how many inputs come before the first one without a weight
+    order: list[int] | None = None
+    weights: list[float] | None = None
+    weight_total: float | None = None
+    unweighted: int | None = None
+
+
+def _prepare(group: SummaryGroup, plan: dict[str, list[_Input]]) -> dict[str, _Prepared]:
+    if not (group.weights and group.aggregation in ("mean", "sum")):
+        return {out: _Prepared(inputs) for out, inputs in plan.items()}
+    out: dict[str, _Prepared] = {}
+    total = left_sum(group.weights.values())
+    for metric, inputs in plan.items():
+        unweighted = next((k for k, inp in enumerate(inputs) if inp.weight is None), None)
+        if unweighted is not None:
+            out[metric] = _Prepared(inputs, unweighted=unweighted)
+            continue
+        places = [_weight_place(group, inp) for inp in inputs]
+        # OpenCompass sums the weighted terms in the order of its weights dict
+        # and divides by the sum of all its weights.
+        order = sorted(range(len(inputs)), key=places.__getitem__)
+        out[metric] = _Prepared(inputs, order, [inputs[i].weight for i in order], total)  # type: ignore[misc]
+    return out
+
+
+def _missing(group: SummaryGroup, plan: dict[str, list[_Input]], model_values: Mapping[str, Any]) -> list[str]:
+    """The group's inputs this model lacks: absent abbrs first (bare groups), then ``abbr@metric`` labels."""
     missing: list[str] = [a for a in group.abbrs if a not in model_values] if group.bare else []
     for inputs in plan.values():
         for inp in inputs:
@@ -535,39 +566,40 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
                 label = inp.abbr if inp.metric is None else f"{inp.abbr}@{inp.metric}"
                 if label not in missing:
                     missing.append(label)
-    if missing:
-        _fail(scores, group, column, f"missing metrics: {missing!r}")
+    return missing
+
+
+def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list[_Input]], column: str,
+                       prepared: dict[str, _Prepared] | None = None) -> None:
+    model_values = scores.values[column]
+    if prepared is None:
+        prepared = _prepare(group, plan)
+    try:  # every input's value, or the inputs this model lacks
+        raw = [[model_values[inp.abbr][inp.metric] for inp in p.inputs] for p in prepared.values()]  # type: ignore[index]
+    except (KeyError, TypeError):
+        _fail(scores, group, column, f"missing metrics: {_missing(group, plan, model_values)!r}")
         return
-    weighted = bool(group.weights) and group.aggregation in ("mean", "sum")
     result: dict[str, float] = {}
-    for out_metric, inputs in plan.items():
-        xs: list[float] = []
-        ws: list[float] = []
-        places: list[int] = []
-        for inp in inputs:
-            x = model_values[inp.abbr][inp.metric]  # type: ignore[index]
-            if inp.transform is not None:
+    for (out_metric, p), xs in zip(prepared.items(), raw):
+        inputs = p.inputs
+        limit = len(inputs) if p.unweighted is None else p.unweighted + 1
+        for k in range(limit):
+            transform = inputs[k].transform
+            if transform is not None:
                 try:
-                    x = inp.transform(x)
+                    xs[k] = transform(xs[k])
                 except TransformError as exc:
-                    _fail(scores, group, column, f"transform of {inp.abbr}@{inp.metric} failed: {exc}")
+                    _fail(scores, group, column, f"transform of {inputs[k].abbr}@{inputs[k].metric} failed: {exc}")
                     return
-            xs.append(x)
-            if weighted:
-                if inp.weight is None:
-                    _fail(scores, group, column, f"weights give no weight to {inp.abbr}@{inp.metric}")
-                    return
-                ws.append(inp.weight)
-                places.append(_weight_place(group, inp))
-        weight_total = None
+        if p.unweighted is not None:
+            inp = inputs[p.unweighted]
+            _fail(scores, group, column, f"weights give no weight to {inp.abbr}@{inp.metric}")
+            return
+        weighted = p.order is not None
         if weighted:
-            # OpenCompass sums the weighted terms in the order of its weights dict
-            # and divides by the sum of all its weights.
-            order = sorted(range(len(xs)), key=places.__getitem__)
-            xs, ws = [xs[i] for i in order], [ws[i] for i in order]
-            weight_total = left_sum(group.weights.values())
+            xs = [xs[i] for i in p.order]  # type: ignore[union-attr]
         try:
-            value = aggregate(xs, group.aggregation, ws if weighted else None, weight_total)
+            value = aggregate(xs, group.aggregation, p.weights if weighted else None, p.weight_total)
         except ValueError as exc:
             message = str(exc)
             if group.aggregation == "harmonic_mean" and "input " in message:

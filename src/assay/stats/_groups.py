@@ -115,6 +115,7 @@ def group_stats(
     confidence: float = 0.95,
     resamples: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
+    plans: Mapping[str, Mapping[str, Sequence[tuple[str, str | None]]]] | None = None,
 ) -> dict[Cell, CellStat]:
     """Intervals of every group cell of one model.
 
@@ -124,6 +125,8 @@ def group_stats(
         metrics: abbr → metric names in display order (the first is the primary one).
         base: (dataset abbr, metric) → the dataset cell's :class:`CellStat`.
         column: the model's name (it seeds the simulation, so models do not share draws).
+        plans: group name → :func:`group_plan` for these ``metrics`` (they are the same for
+            every model of a summary); default: computed here.
 
     Returns:
         (group name, metric) → :class:`CellStat`, for every group cell that has a value.
@@ -185,7 +188,8 @@ def group_stats(
         have = values.get(name)
         if not have:
             continue
-        for out_metric, inputs in group_plan(group, metrics).items():
+        plan = plans.get(name) if plans is not None else None
+        for out_metric, inputs in (plan if plan is not None else group_plan(group, metrics)).items():
             value = have.get(out_metric)
             if value is None:
                 continue

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Hashable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.stats._columns import SampleColumns
-from assay.stats._groups import group_stats
+from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues
 from assay.stats._tasks import IndexedStats, Task, TaskOptions, TaskOutput, outputs_from_index, run_tasks
@@ -295,26 +294,31 @@ class JsonBacked(MutableMapping[K, V]):
     Statistics read from the run index arrive as the JSON the summary's
     ``.json`` shows; a leaderboard has a hundred thousand of them, and most
     are only written out again.  :meth:`put_json` keeps such a value as it
-    is; reading it builds the object (``build``) once; :meth:`json_items`
-    gives every value's JSON without building any.
+    is, parsed (a dict) or not (bytes); reading it builds the object
+    (``build``) once; :meth:`json_items` gives every value's JSON without
+    building any.
 
     >>> t = JsonBacked(lambda d: CellStat.from_json(d), lambda v: v.to_json())
     >>> t.put_json('a', {'value': 1.0, 'method': 'none'})
-    >>> t['a'].value, len(t), dict(t.json_items())
-    (1.0, 1, {'a': {'value': 1.0, 'method': 'none'}})
+    >>> t.put_json('b', b'{"value":2.0,"method":"none"}')
+    >>> t['a'].value, len(t), dict(t.json_items())['b']
+    (1.0, 2, {'value': 2.0, 'method': 'none'})
     """
 
     def __init__(self, build: Callable[[dict[str, Any]], V], dump: Callable[[V], dict[str, Any]]) -> None:
-        self._values: dict[K, Any] = {}  # a plain dict is a value kept as JSON (the values are never dicts)
+        self._values: dict[K, Any] = {}  # a dict or bytes is a value kept as JSON (the values are neither)
         self._build, self._dump = build, dump
 
-    def put_json(self, key: K, data: dict[str, Any]) -> None:
-        """Keep ``data``, the JSON form of the value of ``key``."""
+    def put_json(self, key: K, data: dict[str, Any] | bytes) -> None:
+        """Keep ``data``, the JSON form of the value of ``key`` (parsed, or as bytes)."""
         self._values[key] = data
 
     def __getitem__(self, key: K) -> V:
         value = self._values[key]
-        if type(value) is dict:
+        kind = type(value)
+        if kind is bytes:
+            value = self._values[key] = self._build(_loads(value))
+        elif kind is dict:
             value = self._values[key] = self._build(value)
         return value
 
@@ -333,20 +337,118 @@ class JsonBacked(MutableMapping[K, V]):
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
-    def json_items(self) -> Iterator[tuple[K, dict[str, Any]]]:
-        """Every (key, the value's JSON form), in insertion order; builds nothing."""
+    def json_items(self, *, fragments: bool = False) -> Iterator[tuple[K, Any]]:
+        """Every (key, the value's JSON form), in insertion order; builds nothing.
+
+        Values kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
+        """
         dump = self._dump
+        fragment = _fragment() if fragments else _loads
         for key, value in self._values.items():
-            yield key, (value if type(value) is dict else dump(value))
+            kind = type(value)
+            yield key, (value if kind is dict else fragment(value) if kind is bytes else dump(value))
+
+
+def _fragment() -> Callable[[bytes], Any]:
+    import orjson
+
+    return orjson.Fragment
+
+
+def _loads(data: bytes) -> Any:
+    import orjson
+
+    return orjson.loads(data)
 
 
 def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
     return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
 
 
-def _cell_table(confidence: float = 0.95) -> JsonBacked[tuple[str, str, str], CellStat]:
-    """Cells by (column, abbr, metric); a cell kept as JSON without an interval takes ``confidence``."""
-    return JsonBacked(partial(_cell_from_json, confidence), CellStat.to_json)
+class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
+    """Cells by (column, abbr, metric); the cells of one (column, abbr) may be kept as JSON bytes.
+
+    The run index holds each result's cells as one JSON object,
+    ``{metric: CellStat JSON}``; a summary of a leaderboard keeps fifty
+    thousand of them (:meth:`keep`) and writes them out unparsed
+    (:meth:`json_rows`); reading a cell parses its (column, abbr) once.  A
+    cell kept without an interval's confidence takes ``confidence``.
+
+    >>> t = CellTable()
+    >>> t.keep('m', 'd', ['acc'], b'{"acc":{"value":50.0,"method":"none"}}')
+    >>> t[('m', 'd', 'acc')].confidence, list(t), ('m', 'd', 'f1') in t
+    (0.95, [('m', 'd', 'acc')], False)
+    """
+
+    def __init__(self, confidence: float = 0.95) -> None:
+        self.confidence = confidence
+        # (column, abbr) → its cells, built, or kept as (their metrics, JSON bytes)
+        self._rows: dict[tuple[str, str], dict[str, CellStat] | tuple[Collection[str], bytes]] = {}
+
+    def keep(self, column: str, abbr: str, metrics: Collection[str], data: bytes) -> None:
+        """Keep the cells ``metrics`` of (column, abbr) as ``data``, JSON ``{metric: CellStat JSON}`` of exactly them."""
+        self._rows[(column, abbr)] = (metrics, data)
+
+    def _row(self, column: str, abbr: str) -> dict[str, CellStat] | None:
+        row = self._rows.get((column, abbr))
+        if isinstance(row, tuple):
+            metrics, data = row
+            parsed = _loads(data)
+            confidence = self.confidence
+            row = self._rows[(column, abbr)] = {m: _cell_from_json(confidence, parsed[m]) for m in metrics}
+        return row
+
+    def __getitem__(self, key: tuple[str, str, str]) -> CellStat:
+        row = self._row(key[0], key[1])
+        if row is None:
+            raise KeyError(key)
+        return row[key[2]]
+
+    def __setitem__(self, key: tuple[str, str, str], value: CellStat) -> None:
+        row = self._row(key[0], key[1])
+        if row is None:
+            row = self._rows[(key[0], key[1])] = {}
+        row[key[2]] = value
+
+    def __delitem__(self, key: tuple[str, str, str]) -> None:
+        row = self._row(key[0], key[1])
+        if row is None:
+            raise KeyError(key)
+        del row[key[2]]
+        if not row:
+            del self._rows[(key[0], key[1])]
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple) or len(key) != 3:
+            return False
+        row = self._rows.get((key[0], key[1]))
+        if row is None:
+            return False
+        return key[2] in (row[0] if isinstance(row, tuple) else row)
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        for (column, abbr), row in self._rows.items():
+            for metric in row[0] if isinstance(row, tuple) else row:
+                yield column, abbr, metric
+
+    def __len__(self) -> int:
+        return sum(len(row[0]) if isinstance(row, tuple) else len(row) for row in self._rows.values())
+
+    def json_rows(self, *, fragments: bool = False) -> Iterator[tuple[str, str, Any]]:
+        """Every (column, abbr, its cells' JSON ``{metric: …}``); builds nothing.
+
+        Cells kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
+        """
+        fragment = _fragment() if fragments else _loads
+        for (column, abbr), row in self._rows.items():
+            if isinstance(row, tuple):
+                yield column, abbr, fragment(row[1])
+            else:
+                yield column, abbr, {m: c.to_json() for m, c in row.items()}
+
+
+def _cell_table(confidence: float = 0.95) -> CellTable:
+    return CellTable(confidence)
 
 
 def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
@@ -372,16 +474,25 @@ class RunStats:
         """The statistics of one cell, or ``None``."""
         return self.cells.get((column, abbr, metric))
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"cells": {column: {abbr: {metric: …}}}, "unscorable": {column: {abbr: …}}}``."""
-        cells: dict[str, dict[str, dict[str, Any]]] = {}
-        items = self.cells.json_items() if isinstance(self.cells, JsonBacked) else (
-            (k, v.to_json()) for k, v in self.cells.items()
-        )
-        for (column, abbr, metric), data in items:
-            cells.setdefault(column, {}).setdefault(abbr, {})[metric] = data
+    def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
+        """``{"cells": {column: {abbr: {metric: …}}}, "unscorable": {column: {abbr: …}}}``.
+
+        With ``fragments``, statistics kept as the run index's JSON bytes are
+        :class:`orjson.Fragment` values (:func:`assay.fileio.dumps_json` writes
+        them as they are, unparsed); else everything is plain data.
+        """
+        cells: dict[str, dict[str, Any]] = {}
+        if isinstance(self.cells, CellTable):
+            for column, abbr, data in self.cells.json_rows(fragments=fragments):
+                per = cells.get(column)
+                if per is None:
+                    per = cells[column] = {}
+                per[abbr] = data
+        else:
+            for (column, abbr, metric), stat in self.cells.items():
+                cells.setdefault(column, {}).setdefault(abbr, {})[metric] = stat.to_json()
         unscorable: dict[str, dict[str, Any]] = {}
-        u_items = self.unscorable.json_items() if isinstance(self.unscorable, JsonBacked) else (
+        u_items = self.unscorable.json_items(fragments=fragments) if isinstance(self.unscorable, JsonBacked) else (
             (k, v.to_json()) for k, v in self.unscorable.items()
         )
         for (column, abbr), data in u_items:
@@ -391,19 +502,25 @@ class RunStats:
 
 
 class _ColumnCells(Mapping[tuple[str, str], CellStat]):
-    """One model column's dataset cells of a :class:`RunStats`, by (abbr, metric), built only when read."""
+    """One model column's dataset cells of a :class:`RunStats`, by (abbr, metric), built only when read.
 
-    def __init__(self, cells: Mapping[tuple[str, str, str], CellStat], column: str, keys: list[tuple[str, str]]) -> None:
-        self._cells, self._column, self._keys = cells, column, keys
+    ``abbrs`` are the datasets with cells, ``values`` their metrics (abbr → metric → value).
+    """
+
+    def __init__(self, cells: Mapping[tuple[str, str, str], CellStat], column: str, abbrs: list[str],
+                 values: Mapping[str, Mapping[str, float]]) -> None:
+        self._cells, self._column, self._abbrs, self._values = cells, column, abbrs, values
 
     def __getitem__(self, key: tuple[str, str]) -> CellStat:
         return self._cells[(self._column, *key)]
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
-        return iter(self._keys)
+        values = self._values
+        return ((abbr, metric) for abbr in self._abbrs for metric in values[abbr])
 
     def __len__(self) -> int:
-        return len(self._keys)
+        values = self._values
+        return sum(len(values[abbr]) for abbr in self._abbrs)
 
 
 def run_stats(
@@ -479,41 +596,40 @@ def run_stats(
                 tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
     outputs.update({(t.column, t.abbr): o for t, o in zip(tasks, computed)})
+    plans = {g.name: group_plan(g, view.metrics) for g in group_list}
     out = RunStats(cells=_cell_table(confidence))
     cells, unscorable = out.cells, out.unscorable
-    assert isinstance(cells, JsonBacked) and isinstance(unscorable, JsonBacked)
-    put_cell, put_unscorable = cells.put_json, unscorable.put_json
+    assert isinstance(cells, CellTable) and isinstance(unscorable, JsonBacked)
+    keep_cells, put_unscorable = cells.keep, unscorable.put_json
     for column in view.columns:
-        keys: list[tuple[str, str]] = []
+        column_values = view.values.get(column, {})
+        abbrs: list[str] = []
         for abbr in view.dataset_abbrs:
-            have = view.values.get(column, {}).get(abbr)
+            have = column_values.get(abbr)
             if not have:
                 continue
+            abbrs.append(abbr)
             indexed = from_index.get((column, abbr))
-            if indexed is not None:  # kept as JSON: built only if read
-                found_json = indexed[0]
-                for metric in have:
-                    put_cell((column, abbr, metric), found_json[metric])
-                    keys.append((abbr, metric))
+            if indexed is not None:  # kept as the index's JSON: parsed only if read
+                keep_cells(column, abbr, have, indexed[0])
                 if indexed[1] is not None:
                     put_unscorable((column, abbr), indexed[1])
                 continue
             found = outputs[(column, abbr)]
             for metric in have:
                 cells[(column, abbr, metric)] = found.cells[metric]
-                keys.append((abbr, metric))
                 if metric in found.samples:
                     out.samples[(column, abbr, metric)] = found.samples[metric]
             if found.unscorable is not None:
                 unscorable[(column, abbr)] = found.unscorable
-        base = _ColumnCells(cells, column, keys)
+        base = _ColumnCells(cells, column, abbrs, column_values)
         if group_list:
-            stats = group_stats(group_list, view.values.get(column, {}), view.metrics, base, column=column,
-                                confidence=confidence, resamples=resamples, seed=seed)
+            stats = group_stats(group_list, column_values, view.metrics, base, column=column,
+                                confidence=confidence, resamples=resamples, seed=seed, plans=plans)
             for (abbr, metric), stat in stats.items():
                 out.cells[(column, abbr, metric)] = stat
         for abbr in view.groups:
-            for metric, value in view.values.get(column, {}).get(abbr, {}).items():
+            for metric, value in column_values.get(abbr, {}).items():
                 if (column, abbr, metric) not in out.cells:
                     reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
                     out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)

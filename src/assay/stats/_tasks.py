@@ -481,63 +481,92 @@ def run_tasks(
 
 
 #: The version of the statistics' layout in the run index (part of the settings it is stored with).
-INDEX_STATS_FORMAT = 2
+INDEX_STATS_FORMAT = 3
 
 
 def index_settings(options: TaskOptions) -> str:
     """What statistics in the run index were computed with: their layout and the interval settings.
 
     >>> index_settings(TaskOptions(''))
-    '2.2 0.95 2000 20240101'
+    '3.2 0.95 2000 20240101'
     """
     return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
+
+
+def values_key(values: Mapping[str, float]) -> bytes:
+    """The values statistics were computed for, as the run index keys them: JSON with sorted keys.
+
+    >>> values_key({'f1': 0.5, 'accuracy': 50.0})
+    b'{"accuracy":50.0,"f1":0.5}'
+    """
+    import orjson
+
+    return orjson.dumps(dict(values), option=orjson.OPT_SORT_KEYS)
 
 
 def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
     """Statistics as the run index keeps them: ``(settings, data)``.
 
-    ``data`` is ``{"c": {metric: CellStat JSON}, "u": Unscorable JSON or
-    null}``, the JSON forms the summary's ``.json`` shows, so that a summary
-    passes them through without building an object per cell (see
-    :func:`outputs_from_index`).
+    ``data`` is three lines: the values they were computed for
+    (:func:`values_key`), ``{metric: CellStat JSON}`` and the unscorable JSON
+    (``null`` when none), the JSON forms the summary's ``.json`` shows, so
+    that a summary passes the second and third through as they are, without
+    parsing them (see :func:`outputs_from_index`).  Compact JSON never holds
+    a raw newline.  Statistics holding non-finite numbers (which JSON cannot
+    spell) have their first line marked, so that only :func:`indexed_output`
+    takes them.
     """
     u = output.unscorable
-    data = {"c": {m: c.to_json() for m, c in output.cells.items()}, "u": None if u is None else u.to_json()}
-    return index_settings(options), _stats_bytes(data)
+    cells = output.cells
+    from assay.fileio import has_non_finite
+
+    key = values_key({m: c.value for m, c in cells.items()})
+    cells_data = {m: c.to_json() for m, c in cells.items()}
+    u_data = None if u is None else u.to_json()
+    if has_non_finite(cells_data) or has_non_finite(u_data):  # JSON cannot pass them through: marked
+        key = _NOT_PASSED + key
+    cells_json = _stats_bytes(cells_data)
+    u_json = b"null" if u_data is None else _stats_bytes(u_data)
+    return index_settings(options), b"\n".join((key, cells_json, u_json))
 
 
-#: What the run index holds for one (model, dataset): each metric's CellStat JSON, and the unscorable JSON.
-IndexedStats = tuple[dict[str, dict[str, Any]], dict[str, Any] | None]
+#: What the run index holds for one (model, dataset), as it holds it: the cells' JSON
+#: (``{metric: CellStat JSON}``) and the unscorable JSON (``None`` when none); see :func:`index_stats`.
+IndexedStats = tuple[bytes, bytes | None]
 
 
-def _indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
-    """The statistics of the summary's values ``have`` in the run index's ``data``, still as JSON;
-    ``None`` when they do not cover every metric, or were computed for other values."""
-    try:
-        d = _loads(data)
-        cells, u = d["c"], d["u"]
-        for metric, value in have.items():
-            cell = cells.get(metric)
-            if cell is None or cell["value"] != value:
-                return None
-        if u is not None and "bounds" in u and not u["bounds"].keys() <= have.keys():
-            u = {**u, "bounds": {m: b for m, b in u["bounds"].items() if m in have}}
-        return cells, u
-    except (ValueError, KeyError, TypeError, AttributeError):
+#: Marks the first line of statistics holding NaN or infinities (see :func:`index_stats`).
+_NOT_PASSED = b"~"
+
+
+def _split_indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
+    """The cells' and unscorable JSON of the run index's ``data``; ``None`` when they were computed for
+    other values than ``have`` (other metrics, other numbers) or are not in this layout."""
+    key, _, rest = data.partition(b"\n")
+    if key.removeprefix(_NOT_PASSED) != values_key(have):
         return None
+    cells, sep, u = rest.partition(b"\n")
+    if not sep:
+        return None
+    return cells, (None if u == b"null" else u)
 
 
 def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> TaskOutput | None:
-    """:func:`_indexed` as a :class:`TaskOutput` (cells without an interval take ``confidence``)."""
-    found = _indexed(data, have)
+    """The statistics of the summary's values ``have`` in the run index's ``data`` as a :class:`TaskOutput`
+    (cells without an interval take ``confidence``); ``None`` when they were computed for other values."""
+    found = _split_indexed(data, have)
     if found is None:
         return None
-    cells, u = found
-    return TaskOutput(
-        {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
-        {},
-        None if u is None else Unscorable.from_json(u),
-    )
+    try:
+        cells = _loads(found[0])
+        u = None if found[1] is None else _loads(found[1])
+        return TaskOutput(
+            {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
+            {},
+            None if u is None else Unscorable.from_json(u),
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _loads(data: bytes) -> Any:
@@ -555,25 +584,32 @@ def outputs_from_index(
     snapshot: Snapshot, wanted: Iterable[tuple[Any, str, str, Mapping[str, float]]], options: TaskOptions
 ) -> dict[Any, IndexedStats]:
     """The statistics the run index holds for ``wanted`` items ``(key, folder, abbr, the summary's values)``,
-    as JSON (see :data:`IndexedStats`).
+    as the JSON bytes it holds (see :data:`IndexedStats`), not parsed.
 
     Only results of one file whose statistics were computed from its present
-    bytes with the same settings are answered; the others are left to
-    :func:`run_tasks`.
+    bytes, for the same values, with the same settings, are answered, and not
+    statistics holding non-finite numbers (JSON cannot pass them through).
+    The others are left to :func:`run_tasks`.
     """
     if options.keep_samples:
         return {}
+    import orjson
+
     from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
 
-    rows, settings = snapshot.rows, index_settings(options)
+    dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
+    rows, settings = snapshot.rows.get, index_settings(options)
     out: dict[Any, IndexedStats] = {}
-    for key, folder, abbr, have in wanted:
-        row = rows.get(f"{folder}/{abbr}.json")
-        if row is None or row[STATS_DIGESTS] != row[DIGEST] or row[STATS_SETTINGS] != settings:
+    for key, folder, abbr, have in wanted:  # fifty thousand times for a leaderboard: values_key and
+        row = rows(f"{folder}/{abbr}.json")  # _split_indexed inlined
+        if row is None or row[STATS_SETTINGS] != settings or row[STATS_DIGESTS] != row[DIGEST]:
             continue
-        found = _indexed(row[STATS], have)
-        if found is not None:
-            out[key] = found
+        found, _, rest = row[STATS].partition(b"\n")
+        if found != dumps(have, option=sort_keys):  # also refuses statistics marked as holding non-finite numbers
+            continue
+        cells, sep, u = rest.partition(b"\n")
+        if sep:
+            out[key] = (cells, None if u == b"null" else u)
     return out
 
 

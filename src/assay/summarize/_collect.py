@@ -12,7 +12,7 @@ import json
 import logging
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -183,7 +183,19 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
     for file_abbr, column in model_files:
         reader = _ModelReader(scores, run_dir, os.path.join(results_root, file_abbr), file_abbr, column, snapshot)
         model_values = scores.values[column]
+        plain = reader.plain_heads()
+        model_raw = scores.raw[column]
         for abbr in scores.dataset_abbrs:
+            head = plain(abbr) if plain is not None else None
+            if head is not None:  # the common case, in short: an indexed result with plain metrics
+                values = _plain_metrics(head)
+                if values is not None:
+                    if scores.cell_errors:  # left by an earlier model of this column
+                        scores.cell_errors.pop((column, abbr), None)
+                    model_raw[abbr] = head
+                    model_values[abbr] = values
+                    seen_metrics.setdefault(abbr, {})[column] = tuple(values)
+                    continue
             result = reader.read(abbr)
             if result is None:
                 if (column, abbr) in scores.cell_errors:
@@ -246,6 +258,29 @@ class _ModelReader:
             self.names = set(os.listdir(model_dir))
         except OSError:
             self.names = set()
+
+    def plain_heads(self) -> Callable[[str], dict[str, Any] | None] | None:
+        """abbr → its result from the snapshot, when it is one file holding neither ``_meta``, an error,
+        nor an extraction audit; else ``None`` (:meth:`read` then tells).  ``None`` without a snapshot."""
+        if self.snapshot is None:
+            return None
+        from assay.index import HEAD
+
+        rows, prefix, loads = self.snapshot.rows.get, f"{self.folder}/", _orjson_loads()
+
+        def plain(abbr: str) -> dict[str, Any] | None:
+            row = rows(f"{prefix}{abbr}.json")
+            if row is None or "/" in abbr or os.sep in abbr:
+                return None
+            try:
+                head = loads(row[HEAD])
+            except ValueError:  # NaN or infinities: read() reports them
+                return None
+            if type(head) is not dict or META_KEY in head or "error" in head or "extraction_audit" in head:
+                return None
+            return head
+
+        return plain
 
     def _head(self, file_name: str, path: str, *, count: bool = False) -> tuple[dict[str, Any], int | None]:
         """A result without details: from the snapshot when it has it, else from the file."""
@@ -315,6 +350,26 @@ class _ModelReader:
 
 _WHITELIST = frozenset(METRIC_WHITELIST)
 _SKIP = frozenset(METRIC_BLACKLIST | {"details", META_KEY})
+
+
+def _orjson_loads() -> Callable[[bytes], Any]:
+    import orjson
+
+    return orjson.loads
+
+
+def _plain_metrics(result: dict[str, Any]) -> dict[str, float] | None:
+    """:func:`_metrics_of` of a result whose metrics are all finite floats and that has no
+    other number and no whitelisted non-number: it would report nothing; else ``None``."""
+    values: dict[str, float] = {}
+    for name, raw in result.items():
+        if type(raw) is float:
+            if raw - raw != 0.0 or name in _SKIP:
+                return None
+            values[name] = raw
+        elif isinstance(raw, (int, float)) or name in _WHITELIST:
+            return None
+    return values or None
 
 
 def _metrics_of(scores: Scores, result: dict[str, Any], column: str, abbr: str, rel: str) -> dict[str, float] | None:

@@ -212,7 +212,7 @@ class DefaultSummarizer:
         extra: dict[str, Any] | None = None
         display: list[list[str]] | None = None
         if stats is not None:
-            extra = {"stats": stats.to_json(), "group_definitions": self.group_definitions()}
+            extra = {"stats": stats.to_json(fragments=True), "group_definitions": self.group_definitions()}
             if self.show_ci:
                 display = table_with_ci(table, rows, scores.columns, stats)
         result = self.write_summary(

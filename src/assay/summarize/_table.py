@@ -180,7 +180,8 @@ def rows_to_table(rows: Sequence[TableRow], columns: Sequence[str]) -> list[list
 
 # -- renderings ---------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"-?\d{1,13}\.\d\d")
+_NUMBERS = re.compile(r"(?:-?\d{1,13}\.\d\d\n)*-?\d{1,13}\.\d\d")  # a column of two-decimal numbers, one per line
+_BLANK_EDGE = re.compile(r"(?:^|\t) | (?:\t|$)", re.MULTILINE)  # a cell starting or ending with a space
 
 
 def _is_float(cell: str) -> bool:
@@ -192,16 +193,24 @@ def _is_float(cell: str) -> bool:
 
 
 def _column_kinds(table: Sequence[Sequence[str]], text_columns: int) -> list[bool] | None:
-    """Per column, whether tabulate treats it as numeric; ``None`` when the fast layout cannot be sure."""
-    for row in table:
-        for j, cell in enumerate(row):
-            if not cell.isascii() or not cell.isprintable() or cell != cell.strip() or (not cell and j >= text_columns):
-                return None
+    """Per column, whether tabulate treats it as numeric; ``None`` when the fast layout cannot be sure.
+
+    It can be sure of tables of printable ASCII cells without surrounding
+    blanks, whose value columns hold no empty cell: each column is then
+    text, or numbers in two-decimal spelling.
+    """
+    text = "\n".join("\t".join(row) for row in table)
+    if not text.isascii() or _BLANK_EDGE.search(text) or not text.replace("\t", "").replace("\n", "").isprintable():
+        return None  # tabs and newlines are not printable: any inside a cell fails here too
+    if "" in table[0][text_columns:]:
+        return None
     kinds: list[bool] = []
     for j, col in enumerate(zip(*table[1:])):
         if j < text_columns:
             kinds.append(False)
-        elif all(_NUMBER.fullmatch(c) for c in col):
+        elif "" in col:
+            return None
+        elif _NUMBERS.fullmatch("\n".join(col)):
             kinds.append(True)
         elif any(c in ("True", "False") or c[:2].lower() in ("0x", "0o", "0b") for c in col):
             return None  # tabulate has its own rules for booleans and prefixed integers
@@ -233,17 +242,12 @@ def render_simple(table: Sequence[Sequence[str]], text_columns: int = len(HEADER
             disable_numparse=list(range(min(text_columns, len(table[0])))) if table else False,
         )
     header, body = table[0], table[1:]
-    right = kinds
     widths = [max(len(h) + 2, max(len(c) for c in col)) for h, col in zip(header, zip(*body))]
-    lines = ["  ".join(_pad(h, w, r) for h, w, r in zip(header, widths, right)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in body:
-        lines.append("  ".join(_pad(c, w, r) for c, w, r in zip(row, widths, right)).rstrip())
+    # one format per row: each cell padded to its column's width, numbers to the right
+    layout = "  ".join(f"{{:{'>' if right else '<'}{w}}}" for w, right in zip(widths, kinds)).format
+    lines = [layout(*header).rstrip(), "  ".join("-" * w for w in widths)]
+    lines.extend(layout(*row).rstrip() for row in body)
     return "\n".join(lines)
-
-
-def _pad(cell: str, width: int, right: bool) -> str:
-    return cell.rjust(width) if right else cell.ljust(width)
 
 
 def render_csv(table: Sequence[Sequence[str]], *, for_file: bool = True) -> str:
@@ -257,8 +261,15 @@ def render_csv(table: Sequence[Sequence[str]], *, for_file: bool = True) -> str:
     'dataset,m1\\na b,1.00\\n'
     """
     if for_file:
-        return "\n".join(",".join(c.replace(",", " ") for c in row) for row in table) + "\n"
+        return "\n".join(_csv_line(row) for row in table) + "\n"
     return "\n".join(",".join(row) for row in table)
+
+
+def _csv_line(row: Sequence[str]) -> str:
+    line = ",".join(row)
+    if line.count(",") == len(row) - 1:  # no comma inside a cell
+        return line
+    return ",".join(c.replace(",", " ") for c in row)
 
 
 def render_markdown(table: Sequence[Sequence[str]]) -> str:
