@@ -56,8 +56,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import pickle
+import signal
 import sqlite3
+import tempfile
+import threading
 import time
+import weakref
 from collections.abc import Iterable, Mapping
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
@@ -90,6 +95,9 @@ FORMAT = "2"
 RACY_NS = 2_000_000_000
 #: How long a writer waits for another process's transaction before giving up (seconds).
 LOCK_TIMEOUT = 30.0
+#: An index of at least this many entries may be checked against the files in a child process
+#: while its reader goes on (:meth:`RunIndex.snapshot` with ``deferred``).
+DEFER_MIN_FILES = 2_000
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -227,13 +235,57 @@ class Snapshot:
     _index: RunIndex | None = None
     _stats: dict[str, tuple[str, str, bytes]] | None = None
     _pending_stats: list[tuple[str, str, str, bytes]] = field(default_factory=list)
+    _check: _DeferredCheck | None = None
+    _finalizer: Any = None
+    _folders_from_rows: bool = False
+
+    @property
+    def deferred(self) -> bool:
+        """Whether the files are still being checked against the index (see :meth:`confirm`)."""
+        return self._check is not None
+
+    def confirm(self) -> bool:
+        """Wait for the check of a deferred snapshot (:meth:`RunIndex.snapshot`); True when every
+        result file is as indexed: the snapshot is then what an immediate one would have been (files
+        whose bytes were checked again are recorded in the index).  False when any file was added,
+        removed, changed or could not be checked: what was computed from this snapshot must be
+        computed again from a new one.  True at once for a snapshot that was not deferred.
+        """
+        check, self._check = self._check, None
+        if check is None:
+            return True
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        fresh = check.wait()
+        if fresh is None:
+            self._pending_stats = []  # computed from files the snapshot may not describe
+            return False
+        for entry in fresh:
+            row = self.rows.get(entry.path)
+            if row is not None:
+                self.rows[entry.path] = (entry.path, *entry.identity, entry.checked_ns, *row[DIGEST:])
+            self.rechecked.append(entry.path)
+        if fresh and self.persisted and self._index is not None:
+            self.persisted = self._index.record(fresh)
+        self.flush()
+        return True
 
     def paths(self) -> list[str]:
         """Every readable result file, relative to ``results/``, sorted."""
         return sorted(self.rows)
 
     def names(self, folder: str) -> set[str]:
-        """The file names in ``results/<folder>`` (empty when there is no such folder)."""
+        """The file names in ``results/<folder>`` (empty when there is no such folder); those of the
+        result files (``*.json``) at least, which are all a deferred snapshot knows."""
+        if self._folders_from_rows:  # a deferred snapshot: the indexed files (confirm() checks them)
+            self._folders_from_rows = False
+            folders = self.folders
+            for rel in self.rows:
+                parent, _, name = rel.rpartition("/")
+                names = folders.get(parent)
+                if names is None:
+                    names = folders[parent] = set()
+                names.add(name)
         return self.folders.get(folder, set())
 
     def head(self, rel: str) -> tuple[dict[str, Any], int | None] | None:
@@ -283,7 +335,10 @@ class Snapshot:
         self._pending_stats.append((key, digests, settings, data))
 
     def flush(self) -> None:
-        """Write the statistics kept by :meth:`put_stats` into the index (when it is usable)."""
+        """Write the statistics kept by :meth:`put_stats` into the index (when it is usable); for a
+        deferred snapshot, once :meth:`confirm` has found the files as indexed."""
+        if self._check is not None:
+            return
         pending, self._pending_stats = self._pending_stats, []
         if pending and self._index is not None and self.persisted:
             self._index.record((), pending)
@@ -437,11 +492,12 @@ class RunIndex:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def snapshot(self, *, check_content: bool = False, write: bool = True) -> Snapshot:
+    def snapshot(self, *, check_content: bool = False, write: bool = True, deferred: bool = False) -> Snapshot:
         """The result files as they are now, taken from the index where it still matches them.
 
         Every file under ``results/`` is listed and stat'ed; an entry is used
-        when :meth:`Entry.trusted` holds (or, with ``check_content``, only when
+        while the file's identity is unchanged and its change time is more than
+        :data:`RACY_NS` older than the entry (with ``check_content``, only when
         the file's SHA-256 equals the entry's).  Any other file is read again:
         its digest and head are taken from its bytes, and the index is
         repaired (``write``) — stale and missing entries replaced, entries of
@@ -452,6 +508,13 @@ class RunIndex:
         The index is optional: when it cannot be read or written (a
         read-only run directory, a lock held too long), the snapshot is
         built from the files and ``persisted`` is false.
+
+        ``deferred``: for a large index (:data:`DEFER_MIN_FILES` entries) on a
+        machine with a second CPU, the snapshot is every entry of the index
+        as it is, and the files are checked against it in a child process
+        while the caller goes on; the caller must call
+        :meth:`Snapshot.confirm` before it uses what it computed, and start
+        again with a new snapshot when that says the files differ.
         """
         snap = Snapshot(self.root, _index=self)
         try:
@@ -464,6 +527,26 @@ class RunIndex:
             self._discard(f"it is unreadable ({exc})")
             known = {}
             snap.persisted = write and self._writable()
+        if deferred and not check_content and len(known) >= DEFER_MIN_FILES:
+            check = _DeferredCheck.start(self, known)
+            if check is not None:
+                snap.rows = known
+                snap._folders_from_rows = True  # the names of the indexed files, when first asked for
+                snap._check = check
+                snap._finalizer = weakref.finalize(snap, check.discard)
+                return snap
+        fresh = self._check_files(snap, known, check_content)
+        snap.removed = sorted(known)
+        if snap.persisted and (fresh or known):
+            snap.persisted = self.record(fresh, removed=known)
+        if snap.changed or snap.removed:
+            logger.info("run index %s: %d result files changed and %d removed since indexed",
+                        self.path, len(snap.changed), len(snap.removed))
+        return snap
+
+    def _check_files(self, snap: Snapshot, known: dict[str, tuple[Any, ...]], check_content: bool) -> list[Entry]:
+        """Take every result file into ``snap`` (its rows, added, changed, rechecked), popping the index's
+        rows of the files found from ``known``; the entries to record (new, changed, rechecked)."""
         fresh: list[Entry] = []
         rows = snap.rows
         racy = RACY_NS
@@ -511,13 +594,17 @@ class RunIndex:
                 new = Entry(rel, identity, now, digest, count, encode_head(head))
                 rows[rel] = (*new.row(), None, None, None)
                 fresh.append(new)
-        snap.removed = sorted(known)
-        if snap.persisted and (fresh or known):
-            snap.persisted = self.record(fresh, removed=known)
-        if snap.changed or snap.removed:
-            logger.info("run index %s: %d result files changed and %d removed since indexed",
-                        self.path, len(snap.changed), len(snap.removed))
-        return snap
+        return fresh
+
+    def _unchanged(self, known: dict[str, tuple[Any, ...]]) -> list[Entry] | None:
+        """The entries to record when every result file is as ``known`` has it (files checked again by
+        content being the same bytes); ``None`` when any was added, removed, changed or unreadable."""
+        total = len(known)
+        snap = Snapshot(self.root)
+        fresh = self._check_files(snap, known, False)
+        if snap.added or snap.changed or known or len(snap.rows) != total:
+            return None
+        return fresh
 
     def _writable(self) -> bool:
         return os.access(self.root, os.W_OK)
@@ -569,6 +656,91 @@ class RunIndex:
         for suffix in ("", "-journal"):
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
+
+
+class _DeferredCheck:
+    """A child process checking the result files against the index (:meth:`RunIndex._unchanged`).
+
+    Forked, so it sees the index's rows as read without any copying; it
+    writes its answer to a temporary file and exits.
+    """
+
+    def __init__(self, pid: int, path: str) -> None:
+        self.pid, self.path = pid, path
+
+    @classmethod
+    def start(cls, index: RunIndex, known: dict[str, tuple[Any, ...]]) -> _DeferredCheck | None:
+        """The check started, or ``None`` when it cannot run beside this process (no second CPU, no
+        safe fork: threads running, another system)."""
+        if not _fork_is_safe() or _cpus() < 2:
+            return None
+        try:
+            fd, path = tempfile.mkstemp(prefix="assay-index-check-")
+        except OSError:
+            return None
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(fd)
+            with suppress(OSError):
+                os.unlink(path)
+            return None
+        if pid == 0:  # the child: answer, and leave without running anything of the parent's
+            code = 1
+            try:
+                logging.disable(logging.CRITICAL)
+                fresh = index._unchanged(known)
+                with os.fdopen(fd, "wb") as fh:
+                    pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(fd)
+        return cls(pid, path)
+
+    def wait(self) -> list[Entry] | None:
+        """The child's answer (see :meth:`RunIndex._unchanged`); ``None`` also when it failed."""
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                logger.info("the check of the run index against the result files failed (exit status %d)",
+                            os.waitstatus_to_exitcode(status))
+                return None
+            with open(self.path, "rb") as fh:
+                found: list[Entry] | None = pickle.load(fh)
+            return found
+        except (OSError, pickle.UnpicklingError, EOFError) as exc:
+            logger.info("the check of the run index against the result files failed: %s", exc)
+            return None
+        finally:
+            with suppress(OSError):
+                os.unlink(self.path)
+
+    def discard(self) -> None:
+        """Stop the check (its snapshot was never confirmed)."""
+        with suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with suppress(OSError):
+            os.waitpid(self.pid, 0)
+        with suppress(OSError):
+            os.unlink(self.path)
+
+
+def _fork_is_safe() -> bool:
+    """Forking is available and no other Python thread runs (a child would inherit its locks, not it).
+
+    Threads of native libraries (a BLAS's idle workers) are accepted, as by
+    the statistics' worker processes: the child only lists, stats, reads and
+    hashes files.
+    """
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 #: Whether :func:`os.scandir` lists an open folder (its entries are then stat'ed relative to it).

@@ -56,7 +56,10 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
     """Cells kept as JSON from the run index build the same objects and the same .json as the files give."""
     import pickle
 
+    import orjson
+
     import assay.stats._tasks as tasks_module
+    from assay.fileio import dumps_json
     from assay.index import RunIndex
     from assay.stats import index_run
 
@@ -75,9 +78,31 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
     from_index = run_stats(run, snapshot=snapshot)
     assert read == []  # no result file was read for its statistics
     assert from_index.to_json() == from_files.to_json()  # written out without building a cell
+    written = orjson.loads(dumps_json(from_index.to_json(fragments=True)))  # as the summary writes it: unparsed
+    assert written == from_files.to_json()
     assert sorted(from_index.cells) == sorted(from_files.cells)
     for key in from_files.cells:
         assert from_index.cells[key] == from_files.cells[key], key
     assert dict(from_index.unscorable) == dict(from_files.unscorable)
     again = pickle.loads(pickle.dumps(from_index))
     assert again.to_json() == from_files.to_json()
+
+
+def test_a_summary_from_the_index_writes_what_one_from_the_files_writes(tmp_path: Path, monkeypatch) -> None:
+    """The summary's .json (every score, interval and unscorable count) is the same with and without the index."""
+    from assay.stats import index_run
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import run_config
+
+    run = make_run(tmp_path, summarize=False)
+    config = run_config(run)
+    index_run(run)
+    with_index = run_summarizer(config, time_str="20240101_000001")
+    monkeypatch.setenv("ASSAY_NO_INDEX", "1")
+    without = run_summarizer(config, time_str="20240101_000002")
+    a = json.loads(with_index.paths["json"].read_text())
+    b = json.loads(without.paths["json"].read_text())
+    assert a.pop("time") != b.pop("time")
+    assert a["stats"]["unscorable"] and a["stats"]["cells"]
+    assert a == b
+    assert with_index.paths["txt"].read_text().split("\n", 1)[1] == without.paths["txt"].read_text().split("\n", 1)[1]

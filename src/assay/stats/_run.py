@@ -13,7 +13,7 @@ from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues
-from assay.stats._tasks import IndexedStats, Task, TaskOptions, TaskOutput, outputs_from_index, run_tasks
+from assay.stats._tasks import IndexedStats, Task, TaskOptions, TaskOutput, index_lookup, run_tasks
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             dataset_abbrs=list(scores.dataset_abbrs),
             groups=list(scores.groups),
             metrics={k: list(v) for k, v in scores.metrics.items()},
-            values={c: {a: dict(m) for a, m in per.items()} for c, per in scores.values.items()},
+            values=dict(scores.values),  # each model's values as the summary has them (read, never changed)
             cell_errors=dict(scores.cell_errors),
             time=str(getattr(summary, "time_str", "") or ""),
             gold_references=dict(getattr(scores, "gold_references", None) or {}),
@@ -460,9 +460,10 @@ class RunStats:
     """Intervals and unscorable counts of every cell of a run.
 
     ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
-    and groups); ``unscorable`` maps ``(column, dataset abbr)``; ``tables``
-    holds the report's sample columns when :func:`run_stats` was asked for them.
-    Statistics taken from the run index stay JSON until read (:class:`JsonBacked`).
+    and groups); ``unscorable`` maps ``(column, dataset abbr)``, where
+    anything is known of them; ``tables`` holds the report's sample columns
+    when :func:`run_stats` was asked for them.  Statistics taken from the run
+    index stay JSON until read (:class:`CellTable`, :class:`JsonBacked`).
     """
 
     cells: MutableMapping[tuple[str, str, str], CellStat] = field(default_factory=_cell_table)
@@ -576,26 +577,24 @@ def run_stats(
     options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
     if snapshot is None and index:
         snapshot = index_snapshot(run_dir)
-    from_index: dict[Any, IndexedStats] = {}
-    if snapshot is not None and not want_columns and not keep_samples:  # most cells, straight from the index
-        wanted = (
-            ((column, abbr), folders.get(column, column), abbr, have)
-            for column in view.columns
-            for abbr, have in view.values.get(column, {}).items()
-            if have
-        )
-        from_index = outputs_from_index(snapshot, wanted, options)
-    outputs: dict[tuple[str, str], TaskOutput] = {}
+    lookup = index_lookup(snapshot, options) if snapshot is not None and not want_columns and not keep_samples else None
+    from_index: dict[str, dict[str, IndexedStats]] = {}  # column → abbr → most cells, straight from the index
     tasks = []
     for column in view.columns:
+        column_values = view.values.get(column, {})
+        folder = folders.get(column, column)
+        found_here = from_index[column] = {}
         for abbr in view.dataset_abbrs:
-            if (column, abbr) in from_index:
-                continue
-            have = view.values.get(column, {}).get(abbr)
+            have = column_values.get(abbr)
+            if have and lookup is not None:
+                indexed = lookup(folder, abbr, have)
+                if indexed is not None:
+                    found_here[abbr] = indexed
+                    continue
             if have or want_columns:
-                tasks.append(Task(column, abbr, folders.get(column, column), dict(have or {}), want_columns))
+                tasks.append(Task(column, abbr, folder, dict(have or {}), want_columns))
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
-    outputs.update({(t.column, t.abbr): o for t, o in zip(tasks, computed)})
+    outputs: dict[tuple[str, str], TaskOutput] = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
     out = RunStats(cells=_cell_table(confidence))
     cells, unscorable = out.cells, out.unscorable
@@ -603,13 +602,14 @@ def run_stats(
     keep_cells, put_unscorable = cells.keep, unscorable.put_json
     for column in view.columns:
         column_values = view.values.get(column, {})
+        found_here = from_index[column]
         abbrs: list[str] = []
         for abbr in view.dataset_abbrs:
             have = column_values.get(abbr)
             if not have:
                 continue
             abbrs.append(abbr)
-            indexed = from_index.get((column, abbr))
+            indexed = found_here.get(abbr)
             if indexed is not None:  # kept as the index's JSON: parsed only if read
                 keep_cells(column, abbr, have, indexed[0])
                 if indexed[1] is not None:
@@ -620,7 +620,7 @@ def run_stats(
                 cells[(column, abbr, metric)] = found.cells[metric]
                 if metric in found.samples:
                     out.samples[(column, abbr, metric)] = found.samples[metric]
-            if found.unscorable is not None:
+            if found.unscorable is not None and found.unscorable.to_json():  # kept when something is known
                 unscorable[(column, abbr)] = found.unscorable
         base = _ColumnCells(cells, column, abbrs, column_values)
         if group_list:

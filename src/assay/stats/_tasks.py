@@ -27,7 +27,7 @@ import os
 import pickle
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -55,7 +55,7 @@ __all__ = [
     "TaskOutput",
     "pool_size",
     "load_stats",
-    "outputs_from_index",
+    "index_lookup",
     "run_tasks",
     "save_stats",
     "stats_path",
@@ -511,7 +511,7 @@ def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
     (:func:`values_key`), ``{metric: CellStat JSON}`` and the unscorable JSON
     (``null`` when none), the JSON forms the summary's ``.json`` shows, so
     that a summary passes the second and third through as they are, without
-    parsing them (see :func:`outputs_from_index`).  Compact JSON never holds
+    parsing them (see :func:`index_lookup`).  Compact JSON never holds
     a raw newline.  Statistics holding non-finite numbers (which JSON cannot
     spell) have their first line marked, so that only :func:`indexed_output`
     takes them.
@@ -526,7 +526,7 @@ def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
     if has_non_finite(cells_data) or has_non_finite(u_data):  # JSON cannot pass them through: marked
         key = _NOT_PASSED + key
     cells_json = _stats_bytes(cells_data)
-    u_json = b"null" if u_data is None else _stats_bytes(u_data)
+    u_json = b"null" if not u_data else _stats_bytes(u_data)  # nothing known (a summary shows none)
     return index_settings(options), b"\n".join((key, cells_json, u_json))
 
 
@@ -548,7 +548,7 @@ def _split_indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | Non
     cells, sep, u = rest.partition(b"\n")
     if not sep:
         return None
-    return cells, (None if u == b"null" else u)
+    return cells, (None if u == b"null" or u == b"{}" else u)
 
 
 def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> TaskOutput | None:
@@ -580,37 +580,34 @@ def _loads(data: bytes) -> Any:
         return loads_json(data)
 
 
-def outputs_from_index(
-    snapshot: Snapshot, wanted: Iterable[tuple[Any, str, str, Mapping[str, float]]], options: TaskOptions
-) -> dict[Any, IndexedStats]:
-    """The statistics the run index holds for ``wanted`` items ``(key, folder, abbr, the summary's values)``,
-    as the JSON bytes it holds (see :data:`IndexedStats`), not parsed.
+def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str, Mapping[str, float]], IndexedStats | None]:
+    """``lookup(folder, abbr, the summary's values)``: the statistics the run index holds for that
+    result, as the JSON bytes it holds (see :data:`IndexedStats`), not parsed; ``None`` for the others,
+    which are left to :func:`run_tasks`.
 
     Only results of one file whose statistics were computed from its present
     bytes, for the same values, with the same settings, are answered, and not
     statistics holding non-finite numbers (JSON cannot pass them through).
-    The others are left to :func:`run_tasks`.
     """
-    if options.keep_samples:
-        return {}
     import orjson
 
     from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
 
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     rows, settings = snapshot.rows.get, index_settings(options)
-    out: dict[Any, IndexedStats] = {}
-    for key, folder, abbr, have in wanted:  # fifty thousand times for a leaderboard: values_key and
-        row = rows(f"{folder}/{abbr}.json")  # _split_indexed inlined
+
+    def lookup(folder: str, abbr: str, have: Mapping[str, float]) -> IndexedStats | None:
+        # fifty thousand times for a leaderboard: values_key and _split_indexed inlined
+        row = rows(f"{folder}/{abbr}.json")
         if row is None or row[STATS_SETTINGS] != settings or row[STATS_DIGESTS] != row[DIGEST]:
-            continue
+            return None
         found, _, rest = row[STATS].partition(b"\n")
         if found != dumps(have, option=sort_keys):  # also refuses statistics marked as holding non-finite numbers
-            continue
+            return None
         cells, sep, u = rest.partition(b"\n")
-        if sep:
-            out[key] = (cells, None if u == b"null" else u)
-    return out
+        return (cells, None if u == b"null" or u == b"{}" else u) if sep else None
+
+    return lookup
 
 
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:

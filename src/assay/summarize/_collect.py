@@ -251,13 +251,20 @@ class _ModelReader:
         self.scores, self.run_dir, self.model_dir, self.folder, self.column = scores, run_dir, model_dir, folder, column
         self.rel_dir = f"results/{folder}"
         self.snapshot = snapshot
-        if snapshot is not None:
-            self.names = snapshot.names(folder)
-            return
-        try:
-            self.names = set(os.listdir(model_dir))
-        except OSError:
-            self.names = set()
+        self._names: set[str] | None = None
+
+    @property
+    def names(self) -> set[str]:
+        """The file names in the model's folder (listed when first needed)."""
+        if self._names is None:
+            if self.snapshot is not None:
+                self._names = self.snapshot.names(self.folder)
+            else:
+                try:
+                    self._names = set(os.listdir(self.model_dir))
+                except OSError:
+                    self._names = set()
+        return self._names
 
     def plain_heads(self) -> Callable[[str], dict[str, Any] | None] | None:
         """abbr → its result from the snapshot, when it is one file holding neither ``_meta``, an error,
@@ -361,15 +368,14 @@ def _orjson_loads() -> Callable[[bytes], Any]:
 def _plain_metrics(result: dict[str, Any]) -> dict[str, float] | None:
     """:func:`_metrics_of` of a result whose metrics are all finite floats and that has no
     other number and no whitelisted non-number: it would report nothing; else ``None``."""
-    values: dict[str, float] = {}
-    for name, raw in result.items():
-        if type(raw) is float:
-            if raw - raw != 0.0 or name in _SKIP:
+    values = {name: raw for name, raw in result.items() if type(raw) is float}
+    if not values or not _SKIP.isdisjoint(values) or not math.isfinite(sum(values.values())):
+        return None  # (a sum that overflows takes the long way too)
+    if len(values) != len(result):  # other values: none may be a number or a whitelisted name
+        for name, raw in result.items():
+            if type(raw) is not float and (isinstance(raw, (int, float)) or name in _WHITELIST):
                 return None
-            values[name] = raw
-        elif isinstance(raw, (int, float)) or name in _WHITELIST:
-            return None
-    return values or None
+    return values
 
 
 def _metrics_of(scores: Scores, result: dict[str, Any], column: str, abbr: str, rel: str) -> dict[str, float] | None:
