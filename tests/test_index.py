@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import assay._beside as beside_module
 import assay.index as index_module
 from assay.cli import main
 from assay.index import INDEX_FILE, RunIndex
@@ -60,6 +61,16 @@ def trust_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_module, "RACY_NS", 0)
 
 
+@pytest.fixture(params=["at once", "deferred"])
+def checking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Summaries check the index against the files before they compute, or (as for a large run on a
+    machine with a second CPU) in a child process while they compute."""
+    if request.param == "deferred":
+        monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+        monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    return str(request.param)
+
+
 def _rows(run: Path) -> dict[str, str]:
     with sqlite3.connect(run / INDEX_FILE) as con:
         return dict(con.execute("SELECT path, digest FROM files").fetchall())
@@ -88,7 +99,7 @@ def test_a_summary_builds_the_index_and_the_next_one_reads_no_result_file(run: P
 
 
 @pytest.mark.usefixtures("trust_at_once")
-def test_an_edit_in_place_with_the_same_size_and_times_is_noticed(run: Path) -> None:
+def test_an_edit_in_place_with_the_same_size_and_times_is_noticed(run: Path, checking: str) -> None:
     assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
     path = run / "results" / "m1" / "d2.json"
     before = path.stat()
@@ -105,7 +116,7 @@ def test_an_edit_in_place_with_the_same_size_and_times_is_noticed(run: Path) -> 
 
 
 @pytest.mark.usefixtures("trust_at_once")
-def test_a_file_replaced_by_one_of_the_same_size_and_time_is_noticed(run: Path) -> None:
+def test_a_file_replaced_by_one_of_the_same_size_and_time_is_noticed(run: Path, checking: str) -> None:
     assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
     path = run / "results" / "m1" / "d2.json"
     before = path.stat()
@@ -115,12 +126,15 @@ def test_a_file_replaced_by_one_of_the_same_size_and_time_is_noticed(run: Path) 
     os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
     os.replace(other, path)
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    if checking == "deferred":
+        assert _cells(run, ["m1"], ["d2"]) == [["60.00"]]
+        return
     snap = RunIndex(run).snapshot()
     assert snap.changed == ["m1/d2.json"]
     assert snap.head("m1/d2.json") == ({"accuracy": 60.0}, None)
 
 
-def test_an_edit_right_after_indexing_is_noticed_by_content(run: Path) -> None:
+def test_an_edit_right_after_indexing_is_noticed_by_content(run: Path, checking: str) -> None:
     """Within the file system's timestamp granularity an edit may keep every time: such entries are checked by content."""
     assert _cells(run, ["m1"], ["d2"]) == [["70.00"]]
     path = run / "results" / "m1" / "d2.json"
@@ -130,7 +144,7 @@ def test_an_edit_right_after_indexing_is_noticed_by_content(run: Path) -> None:
     assert _cells(run, ["m1"], ["d2"]) == [["60.00"]]
 
 
-def test_deleted_and_added_results(run: Path) -> None:
+def test_deleted_and_added_results(run: Path, checking: str) -> None:
     assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
     (run / "results" / "m1" / "d2.json").unlink()
     _write(run, "m2", "d2", {"accuracy": 90.0})
@@ -313,3 +327,120 @@ def test_the_index_command_reports_what_changed(run: Path, capsys: pytest.Captur
     assert "changed since indexed: results/m2/d1.json" in out
     assert "removed since indexed: results/m1/d2.json" in out
     assert "2 results, 0 added, 1 changed, 1 removed" in out
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_a_deferred_check_confirms_an_unchanged_run(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    index_run(run)
+    _settle()
+    snap = RunIndex(run).snapshot(deferred=True)
+    assert snap.deferred  # the files are being checked in a child process
+    assert snap.head("m1/d2.json") == ({"accuracy": 70.0}, None)
+    assert snap.names("m1") == {"d1.json", "d2.json"}
+    assert snap.confirm() and not snap.deferred
+    assert (snap.added, snap.changed, snap.removed) == ([], [], [])
+    assert snap.confirm()  # again: nothing left to wait for
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_a_summary_checks_a_large_index_while_it_computes(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deferred, the check runs beside the summary; a file changed meanwhile makes the summary start again."""
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    index_run(run)
+    _settle()
+    started: list[bool] = []
+    real_start = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
+
+    def start(cls: type, fn: object, what: str = "") -> object:
+        check = real_start(cls, fn, what)
+        started.append(check is not None)
+        return check
+
+    monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
+    assert started == [True]
+    path = run / "results" / "m1" / "d2.json"
+    before = path.stat()
+    with open(path, "r+b") as fh:  # the same size, the same inode, the same times
+        data = fh.read()
+        fh.seek(0)
+        fh.write(data.replace(b"70.0", b"60.0"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["60.00", "-"]]
+    assert started == [True, True]  # the second summary's check failed: it read the files again, at once
+    assert RunIndex(run).snapshot().changed == []  # and repaired the index
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_statistics_of_a_deferred_snapshot_are_kept_only_once_confirmed(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    RunIndex(run).snapshot()
+    _settle()
+    snap = RunIndex(run).snapshot(deferred=True)
+    snap.put_stats("m1/d2", snap.digest("m1/d2.json") or "", "s", b"x")
+    snap.flush()
+    assert _stats_keys(run) == []  # not before the files are known to be as indexed
+    assert snap.confirm()
+    assert _stats_keys(run) == ["m1/d2"]
+
+    (run / "results" / "m2" / "d1.json").unlink()
+    snap = RunIndex(run).snapshot(deferred=True)
+    assert "m2/d1.json" in snap.rows  # as indexed, until confirmed
+    snap.put_stats("m1/d1", snap.digest("m1/d1.json") or "", "s", b"x")
+    snap.flush()
+    assert not snap.confirm()  # a file was removed: what was computed from the snapshot is dropped
+    assert _stats_keys(run) == ["m1/d2"]
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_a_deferred_check_that_fails_or_is_abandoned_leaves_nothing_behind(
+    run: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import gc
+    import tempfile
+
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    index_run(run)
+    _settle()
+
+    def broken(self: RunIndex, known: object) -> None:
+        raise RuntimeError("the check failed")
+
+    with monkeypatch.context() as m:
+        m.setattr(RunIndex, "_unchanged", broken)
+        snap = RunIndex(run).snapshot(deferred=True)
+        assert snap.deferred
+        assert not snap.confirm()  # a failed check is a failed confirmation: the caller reads the files
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+    snap = RunIndex(run).snapshot(deferred=True)
+    pid = snap._check.pid  # type: ignore[union-attr]
+    del snap
+    gc.collect()
+    with pytest.raises(ChildProcessError):  # the child was stopped and reaped
+        os.waitpid(pid, os.WNOHANG)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_no_deferred_check_while_another_thread_runs(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    index_run(run)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        snap = RunIndex(run).snapshot(deferred=True)
+    finally:
+        stop.set()
+        other.join()
+    assert not snap.deferred and snap.confirm()

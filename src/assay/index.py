@@ -56,19 +56,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import pickle
-import signal
 import sqlite3
-import tempfile
-import threading
 import time
 import weakref
 from collections.abc import Iterable, Mapping
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from assay._beside import Beside
 from assay.errors import InputFileError
 
 __all__ = [
@@ -235,7 +233,7 @@ class Snapshot:
     _index: RunIndex | None = None
     _stats: dict[str, tuple[str, str, bytes]] | None = None
     _pending_stats: list[tuple[str, str, str, bytes]] = field(default_factory=list)
-    _check: _DeferredCheck | None = None
+    _check: Beside | None = None
     _finalizer: Any = None
     _folders_from_rows: bool = False
 
@@ -256,7 +254,7 @@ class Snapshot:
             return True
         if self._finalizer is not None:
             self._finalizer.detach()
-        fresh = check.wait()
+        fresh = check.wait()[1]
         if fresh is None:
             self._pending_stats = []  # computed from files the snapshot may not describe
             return False
@@ -528,7 +526,7 @@ class RunIndex:
             known = {}
             snap.persisted = write and self._writable()
         if deferred and not check_content and len(known) >= DEFER_MIN_FILES:
-            check = _DeferredCheck.start(self, known)
+            check = Beside.start(partial(self._unchanged, known), "checking the run index against the result files")
             if check is not None:
                 snap.rows = known
                 snap._folders_from_rows = True  # the names of the indexed files, when first asked for
@@ -656,91 +654,6 @@ class RunIndex:
         for suffix in ("", "-journal"):
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
-
-
-class _DeferredCheck:
-    """A child process checking the result files against the index (:meth:`RunIndex._unchanged`).
-
-    Forked, so it sees the index's rows as read without any copying; it
-    writes its answer to a temporary file and exits.
-    """
-
-    def __init__(self, pid: int, path: str) -> None:
-        self.pid, self.path = pid, path
-
-    @classmethod
-    def start(cls, index: RunIndex, known: dict[str, tuple[Any, ...]]) -> _DeferredCheck | None:
-        """The check started, or ``None`` when it cannot run beside this process (no second CPU, no
-        safe fork: threads running, another system)."""
-        if not _fork_is_safe() or _cpus() < 2:
-            return None
-        try:
-            fd, path = tempfile.mkstemp(prefix="assay-index-check-")
-        except OSError:
-            return None
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(fd)
-            with suppress(OSError):
-                os.unlink(path)
-            return None
-        if pid == 0:  # the child: answer, and leave without running anything of the parent's
-            code = 1
-            try:
-                logging.disable(logging.CRITICAL)
-                fresh = index._unchanged(known)
-                with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(fd)
-        return cls(pid, path)
-
-    def wait(self) -> list[Entry] | None:
-        """The child's answer (see :meth:`RunIndex._unchanged`); ``None`` also when it failed."""
-        try:
-            _, status = os.waitpid(self.pid, 0)
-            if os.waitstatus_to_exitcode(status) != 0:
-                logger.info("the check of the run index against the result files failed (exit status %d)",
-                            os.waitstatus_to_exitcode(status))
-                return None
-            with open(self.path, "rb") as fh:
-                found: list[Entry] | None = pickle.load(fh)
-            return found
-        except (OSError, pickle.UnpicklingError, EOFError) as exc:
-            logger.info("the check of the run index against the result files failed: %s", exc)
-            return None
-        finally:
-            with suppress(OSError):
-                os.unlink(self.path)
-
-    def discard(self) -> None:
-        """Stop the check (its snapshot was never confirmed)."""
-        with suppress(OSError):
-            os.kill(self.pid, signal.SIGKILL)
-        with suppress(OSError):
-            os.waitpid(self.pid, 0)
-        with suppress(OSError):
-            os.unlink(self.path)
-
-
-def _fork_is_safe() -> bool:
-    """Forking is available and no other Python thread runs (a child would inherit its locks, not it).
-
-    Threads of native libraries (a BLAS's idle workers) are accepted, as by
-    the statistics' worker processes: the child only lists, stats, reads and
-    hashes files.
-    """
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 #: Whether :func:`os.scandir` lists an open folder (its entries are then stat'ed relative to it).

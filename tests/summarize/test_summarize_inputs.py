@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.errors import ConfigError, InputFileError
 from assay.summarize import run_summarizer, validate_summarizer_config
@@ -155,3 +157,30 @@ def test_metric_blacklist_and_whitelist_order(run_dir: Path) -> None:
     result = run_summarizer(_config(run_dir, ["a"]), time_str="t")
     assert [r[2] for r in result.table[1:]] == ["score", "f1", "zz"]
     assert "'_meta'" not in result.paths["txt"].read_text()
+
+
+_metric_values = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(min_value=-1e308, max_value=1e308),
+    st.integers(-5, 5),
+    st.booleans(),
+    st.text(max_size=3),
+    st.none(),
+    st.lists(st.integers(), max_size=2),
+)
+_metric_names = st.sampled_from(["accuracy", "score", "f1", "details", "_meta", "bleu", "total", "name", "type"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(_metric_names, _metric_values, max_size=5))
+def test_the_short_path_for_plain_results_agrees_with_the_full_reading(result: dict[str, Any]) -> None:
+    """An indexed result read the short way gives the values the full reading gives, and only when that
+    reading reports nothing."""
+    from assay.groups._model import Scores
+    from assay.summarize._collect import _metrics_of, _plain_metrics
+
+    scores = Scores(columns=["m"])
+    full = _metrics_of(scores, dict(result), "m", "d", "results/m/d.json")
+    short = _plain_metrics(dict(result))
+    if short is not None:
+        assert short == full and not scores.issues and not scores.cell_errors

@@ -13,7 +13,7 @@ from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
 from assay.stats._samples import SampleValues
-from assay.stats._tasks import IndexedStats, Task, TaskOptions, TaskOutput, index_lookup, run_tasks
+from assay.stats._tasks import Task, TaskOptions, TaskOutput, index_lookup, run_tasks
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
@@ -385,6 +385,10 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         # (column, abbr) → its cells, built, or kept as (their metrics, JSON bytes)
         self._rows: dict[tuple[str, str], dict[str, CellStat] | tuple[Collection[str], bytes]] = {}
 
+    def reserve(self, column: str, abbr: str) -> None:
+        """Keep the place of the cells of (column, abbr), set later (in :meth:`json_rows` and iteration)."""
+        self._rows[(column, abbr)] = {}
+
     def keep(self, column: str, abbr: str, metrics: Collection[str], data: bytes) -> None:
         """Keep the cells ``metrics`` of (column, abbr) as ``data``, JSON ``{metric: CellStat JSON}`` of exactly them."""
         self._rows[(column, abbr)] = (metrics, data)
@@ -443,7 +447,7 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         for (column, abbr), row in self._rows.items():
             if isinstance(row, tuple):
                 yield column, abbr, fragment(row[1])
-            else:
+            elif row:
                 yield column, abbr, {m: c.to_json() for m, c in row.items()}
 
 
@@ -578,50 +582,48 @@ def run_stats(
     if snapshot is None and index:
         snapshot = index_snapshot(run_dir)
     lookup = index_lookup(snapshot, options) if snapshot is not None and not want_columns and not keep_samples else None
-    from_index: dict[str, dict[str, IndexedStats]] = {}  # column → abbr → most cells, straight from the index
+    out = RunStats(cells=_cell_table(confidence))
+    cells, unscorable = out.cells, out.unscorable
+    assert isinstance(cells, CellTable) and isinstance(unscorable, JsonBacked)
+    keep_cells, put_unscorable, reserve = cells.keep, unscorable.put_json, cells.reserve
+    column_abbrs: dict[str, list[str]] = {}  # column → the datasets it has cells of
     tasks = []
     for column in view.columns:
         column_values = view.values.get(column, {})
         folder = folders.get(column, column)
-        found_here = from_index[column] = {}
+        abbrs = column_abbrs[column] = []
         for abbr in view.dataset_abbrs:
             have = column_values.get(abbr)
-            if have and lookup is not None:
-                indexed = lookup(folder, abbr, have)
-                if indexed is not None:
-                    found_here[abbr] = indexed
+            if have:
+                abbrs.append(abbr)
+                indexed = lookup(folder, abbr, have) if lookup is not None else None
+                if indexed is not None:  # most cells, straight from the index, kept as its JSON: parsed only if read
+                    keep_cells(column, abbr, have, indexed[0])
+                    if indexed[1] is not None:
+                        put_unscorable((column, abbr), indexed[1])
                     continue
+                reserve(column, abbr)  # computed below, shown in this place
+                unscorable[(column, abbr)] = None  # the same: set or removed below
             if have or want_columns:
                 tasks.append(Task(column, abbr, folder, dict(have or {}), want_columns))
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
     outputs: dict[tuple[str, str], TaskOutput] = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
+    for (column, abbr), found in outputs.items():
+        have = view.values.get(column, {}).get(abbr)
+        if not have:
+            continue
+        for metric in have:
+            cells[(column, abbr, metric)] = found.cells[metric]
+            if metric in found.samples:
+                out.samples[(column, abbr, metric)] = found.samples[metric]
+        if found.unscorable is not None and found.unscorable.to_json():  # kept when something is known
+            unscorable[(column, abbr)] = found.unscorable
+        else:
+            del unscorable[(column, abbr)]
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
-    out = RunStats(cells=_cell_table(confidence))
-    cells, unscorable = out.cells, out.unscorable
-    assert isinstance(cells, CellTable) and isinstance(unscorable, JsonBacked)
-    keep_cells, put_unscorable = cells.keep, unscorable.put_json
     for column in view.columns:
         column_values = view.values.get(column, {})
-        found_here = from_index[column]
-        abbrs: list[str] = []
-        for abbr in view.dataset_abbrs:
-            have = column_values.get(abbr)
-            if not have:
-                continue
-            abbrs.append(abbr)
-            indexed = found_here.get(abbr)
-            if indexed is not None:  # kept as the index's JSON: parsed only if read
-                keep_cells(column, abbr, have, indexed[0])
-                if indexed[1] is not None:
-                    put_unscorable((column, abbr), indexed[1])
-                continue
-            found = outputs[(column, abbr)]
-            for metric in have:
-                cells[(column, abbr, metric)] = found.cells[metric]
-                if metric in found.samples:
-                    out.samples[(column, abbr, metric)] = found.samples[metric]
-            if found.unscorable is not None and found.unscorable.to_json():  # kept when something is known
-                unscorable[(column, abbr)] = found.unscorable
+        abbrs = column_abbrs[column]
         base = _ColumnCells(cells, column, abbrs, column_values)
         if group_list:
             stats = group_stats(group_list, column_values, view.metrics, base, column=column,

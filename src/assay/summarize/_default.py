@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -217,15 +217,16 @@ class DefaultSummarizer:
             logger.info("result files changed since the run index was read; reading them again")
             scores, rows, stats = self._compute()
         table = rows_to_table(rows, scores.columns)
-        payload_rows = [row_json(r, scores.columns) for r in rows]
-        extra: dict[str, Any] | None = None
-        display: list[list[str]] | None = None
-        if stats is not None:
-            extra = {"stats": stats.to_json(fragments=True), "group_definitions": self.group_definitions()}
-            if self.show_ci:
-                display = table_with_ci(table, rows, scores.columns, stats)
+        display = table_with_ci(table, rows, scores.columns, stats) if stats is not None and self.show_ci else None
+
+        def payload() -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+            extra = None
+            if stats is not None:
+                extra = {"stats": stats.to_json(fragments=True), "group_definitions": self.group_definitions()}
+            return [row_json(r, scores.columns) for r in rows], extra
+
         result = self.write_summary(
-            scores, table, payload_rows, output_path=output_path, time_str=time_str, extra=extra, display_table=display
+            scores, table, payload, output_path=output_path, time_str=time_str, display_table=display
         )
         result.stats = stats
         return result
@@ -260,7 +261,7 @@ class DefaultSummarizer:
         self,
         scores: Scores,
         table: list[list[str]],
-        json_rows: list[dict[str, Any]],
+        json_rows: list[dict[str, Any]] | Callable[[], tuple[list[dict[str, Any]], Mapping[str, Any] | None]],
         *,
         output_path: str | None,
         time_str: str,
@@ -271,15 +272,37 @@ class DefaultSummarizer:
 
         ``display_table`` (e.g. values with intervals) replaces ``table`` in the
         text renderings (stdout, ``.txt``, ``.md``); the ``.csv`` keeps plain numbers.
+        ``json_rows`` may be a function giving the rows and ``extra`` of the
+        ``.json``: for a large table it then runs while a child process writes
+        the text files (see :mod:`assay._beside`).
         """
         paths = self.output_paths(output_path, time_str)
         shown = display_table if display_table is not None else table
-        simple = render_simple(shown, self.text_columns)
         markdown = render_markdown(shown)
-        atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
-        atomic_write_text(paths["csv"], render_csv(table))
-        atomic_write_text(paths["md"], markdown)
-        write_json(paths["json"], self.json_payload(scores, table, json_rows, time_str, extra))
+
+        def write_texts() -> str:
+            simple = render_simple(shown, self.text_columns)
+            atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
+            atomic_write_text(paths["csv"], render_csv(table))
+            atomic_write_text(paths["md"], markdown)
+            return simple
+
+        beside = None
+        if callable(json_rows) and len(table) * len(scores.columns) >= BESIDE_MIN_VALUES:
+            from assay._beside import Beside
+
+            beside = Beside.start(write_texts, "writing the summary's text files")
+        try:
+            if callable(json_rows):
+                json_rows, extra = json_rows()
+            write_json(paths["json"], self.json_payload(scores, table, json_rows, time_str, extra))
+        except BaseException:
+            if beside is not None:
+                beside.discard()
+            raise
+        done, simple = beside.wait() if beside is not None else (False, None)
+        if not done or not isinstance(simple, str):
+            simple = write_texts()
         logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))
         log_issues(scores)
         return SummaryResult(
@@ -363,6 +386,9 @@ def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
 _MAX_LOGGED = 20
 
 
+#: A summary with at least this many values writes its text files in a child process while it
+#: writes its ``.json`` (where a second CPU and forking allow it).
+BESIDE_MIN_VALUES = 20_000
 #: A summary ``.json`` with more values than this is written without indentation (a leaderboard of
 #: 100 models × 500 datasets: 20 MB instead of 31 MB, written in half the time); smaller ones are indented.
 INDENT_MAX_VALUES = 20_000

@@ -181,7 +181,6 @@ def rows_to_table(rows: Sequence[TableRow], columns: Sequence[str]) -> list[list
 # -- renderings ---------------------------------------------------------------------------
 
 _NUMBERS = re.compile(r"(?:-?\d{1,13}\.\d\d\n)*-?\d{1,13}\.\d\d")  # a column of two-decimal numbers, one per line
-_BLANK_EDGE = re.compile(r"(?:^|\t) | (?:\t|$)", re.MULTILINE)  # a cell starting or ending with a space
 
 
 def _is_float(cell: str) -> bool:
@@ -200,8 +199,14 @@ def _column_kinds(table: Sequence[Sequence[str]], text_columns: int) -> list[boo
     text, or numbers in two-decimal spelling.
     """
     text = "\n".join("\t".join(row) for row in table)
-    if not text.isascii() or _BLANK_EDGE.search(text) or not text.replace("\t", "").replace("\n", "").isprintable():
-        return None  # tabs and newlines are not printable: any inside a cell fails here too
+    if (
+        not text.isascii()
+        or not text.replace("\t", "").replace("\n", "").isprintable()  # any tab or newline inside a cell fails here
+        or any(edge in text for edge in (" \t", "\t ", " \n", "\n "))  # a cell starting or ending with a space
+        or text.startswith(" ")
+        or text.endswith(" ")
+    ):
+        return None
     if "" in table[0][text_columns:]:
         return None
     kinds: list[bool] = []
@@ -242,7 +247,7 @@ def render_simple(table: Sequence[Sequence[str]], text_columns: int = len(HEADER
             disable_numparse=list(range(min(text_columns, len(table[0])))) if table else False,
         )
     header, body = table[0], table[1:]
-    widths = [max(len(h) + 2, max(len(c) for c in col)) for h, col in zip(header, zip(*body))]
+    widths = [max(len(h) + 2, max(map(len, col))) for h, col in zip(header, zip(*body))]
     # one format per row: each cell padded to its column's width, numbers to the right
     layout = "  ".join(f"{{:{'>' if right else '<'}{w}}}" for w, right in zip(widths, kinds)).format
     lines = [layout(*header).rstrip(), "  ".join("-" * w for w in widths)]
