@@ -16,7 +16,9 @@ from assay._beside import Beside
 
 @pytest.fixture(autouse=True)
 def two_cpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Two CPUs, and threads other tests of this process left behind (idle) ignored; a temporary folder."""
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)
     folder = tmp_path / "tmp"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
@@ -54,6 +56,8 @@ def test_a_discarded_child_is_stopped(two_cpus: Path) -> None:
 
 
 def test_not_started_beside_another_thread_or_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()

@@ -68,6 +68,7 @@ def checking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     if request.param == "deferred":
         monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
         monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+        monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     return str(request.param)
 
 
@@ -333,6 +334,7 @@ def test_the_index_command_reports_what_changed(run: Path, capsys: pytest.Captur
 def test_a_deferred_check_confirms_an_unchanged_run(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     index_run(run)
     _settle()
     snap = RunIndex(run).snapshot(deferred=True)
@@ -349,6 +351,7 @@ def test_a_summary_checks_a_large_index_while_it_computes(run: Path, monkeypatch
     """Deferred, the check runs beside the summary; a file changed meanwhile makes the summary start again."""
     monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     index_run(run)
     _settle()
     started: list[bool] = []
@@ -378,6 +381,7 @@ def test_a_summary_checks_a_large_index_while_it_computes(run: Path, monkeypatch
 def test_statistics_of_a_deferred_snapshot_are_kept_only_once_confirmed(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     RunIndex(run).snapshot()
     _settle()
     snap = RunIndex(run).snapshot(deferred=True)
@@ -405,6 +409,7 @@ def test_a_deferred_check_that_fails_or_is_abandoned_leaves_nothing_behind(
 
     monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     index_run(run)
@@ -427,6 +432,27 @@ def test_a_deferred_check_that_fails_or_is_abandoned_leaves_nothing_behind(
     with pytest.raises(ChildProcessError):  # the child was stopped and reaped
         os.waitpid(pid, os.WNOHANG)
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.usefixtures("trust_at_once")
+def test_a_summary_that_fails_stops_its_deferred_check(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.summarize import DefaultSummarizer
+
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
+    index_run(run)
+    _settle()
+    summarizer = DefaultSummarizer(_config(run, ["m1"], ["d1"]))
+
+    def fail(scores: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(summarizer, "compute_stats", fail)
+    with pytest.raises(KeyboardInterrupt):
+        summarizer.summarize(time_str="20240101_000001")
+    assert summarizer.snapshot is not None and not summarizer.snapshot.deferred
+    assert not (run / "summary").exists()
 
 
 def test_no_deferred_check_while_another_thread_runs(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,6 +36,16 @@ machine or path sees other inodes and change times: each entry is then
 checked by content once and kept when the bytes are the same.
 ``assay verify`` checks every entry by content, whatever its identity says.
 
+A large summary need not wait for that check: with ``deferred``
+(:meth:`RunIndex.snapshot`), it computes from the index as it is while a
+forked child stats and checks the files (:mod:`assay._beside`), and
+:meth:`Snapshot.confirm` tells, before anything is written, whether every
+file was as indexed; when not, the summary computes again from a snapshot
+that reads and repairs what changed.
+
+The statistics of a result that is one file are kept in that file's row (one
+table to read); those of results split into parts, in a table of their own.
+
 Deleting the index loses nothing: it is rebuilt from the result files (and
 the ``.stats`` files beside them) on the next use.
 
@@ -241,6 +251,15 @@ class Snapshot:
     def deferred(self) -> bool:
         """Whether the files are still being checked against the index (see :meth:`confirm`)."""
         return self._check is not None
+
+    def abandon(self) -> None:
+        """Stop the check of a deferred snapshot that will not be used (nothing computed from it is kept)."""
+        check, self._check = self._check, None
+        if check is not None:
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            check.discard()
+            self._pending_stats = []
 
     def confirm(self) -> bool:
         """Wait for the check of a deferred snapshot (:meth:`RunIndex.snapshot`); True when every

@@ -211,6 +211,10 @@ class DefaultSummarizer:
         self._defer_check = True
         try:
             scores, rows, stats = self._compute()
+        except BaseException:
+            if self.snapshot is not None:
+                self.snapshot.abandon()
+            raise
         finally:
             self._defer_check = False
         if self.snapshot is not None and not self.snapshot.confirm():
