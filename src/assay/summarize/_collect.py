@@ -368,14 +368,15 @@ def _orjson_loads() -> Callable[[bytes], Any]:
 def _plain_metrics(result: dict[str, Any]) -> dict[str, float] | None:
     """:func:`_metrics_of` of a result whose metrics are all finite floats and that has no
     other number and no whitelisted non-number: it would report nothing; else ``None``."""
-    values = {name: raw for name, raw in result.items() if type(raw) is float}
-    if not values or not _SKIP.isdisjoint(values) or not math.isfinite(sum(values.values())):
-        return None  # (a sum that overflows takes the long way too)
-    if len(values) != len(result):  # other values: none may be a number or a whitelisted name
-        for name, raw in result.items():
-            if type(raw) is not float and (isinstance(raw, (int, float)) or name in _WHITELIST):
+    values: dict[str, float] = {}
+    for name, raw in result.items():
+        if type(raw) is float:
+            if raw - raw != 0.0 or name in _SKIP:
                 return None
-    return values
+            values[name] = raw
+        elif isinstance(raw, (int, float)) or name in _WHITELIST:
+            return None
+    return values or None
 
 
 def _metrics_of(scores: Scores, result: dict[str, Any], column: str, abbr: str, rel: str) -> dict[str, float] | None:

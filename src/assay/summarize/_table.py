@@ -123,6 +123,9 @@ def build_rows(
     keys = default_row_keys(scores) if dataset_abbrs is None else _row_keys(dataset_abbrs)
     n = len(scores.columns)
     rows: list[TableRow] = []
+    column_values = [scores.values[column] for column in scores.columns]
+    no_reasons = (None,) * n
+    empty: dict[str, float] = {}
     for abbr, wanted in keys:
         metrics = scores.metrics.get(abbr)
         metric = wanted
@@ -135,21 +138,15 @@ def build_rows(
                 rows.append(TableRow(abbr, DASH, DASH, DASH, (None,) * n, reasons_, placeholder=True))
             continue
         assert metric is not None
-        values: list[float | None] = []
-        reasons: list[str | None] = []
-        for column in scores.columns:
-            value = scores.values[column].get(abbr, {}).get(metric)
-            values.append(value)
-            reasons.append(None if value is not None else _missing_reason(scores, column, abbr))
-        rows.append(
-            TableRow(
-                abbr,
-                scores.versions.get(abbr, DASH),
-                metric,
-                scores.modes.get(abbr, DASH),
-                tuple(values),
-                tuple(reasons),
+        values = tuple([cv.get(abbr, empty).get(metric) for cv in column_values])
+        reasons: tuple[str | None, ...] = no_reasons
+        if None in values:
+            reasons = tuple(
+                None if value is not None else _missing_reason(scores, column, abbr)
+                for column, value in zip(scores.columns, values)
             )
+        rows.append(
+            TableRow(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), values, reasons)
         )
     return rows
 
