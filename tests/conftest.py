@@ -35,6 +35,27 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture
+def beside_starts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Work may run in a child process beside the caller (``assay._beside``) as on a machine with a
+    second CPU, whatever idle threads other tests of this process left; each start is recorded
+    (True: a child started)."""
+    import assay._beside as beside_module
+
+    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
+    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)
+    started: list[bool] = []
+    real = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
+
+    def start(cls: type, fn: object, what: str = "") -> object:
+        job = real(cls, fn, what)
+        started.append(job is not None)
+        return job
+
+    monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
+    return started
+
+
 OPENCOMPASS_VERSION = "0.5.4"
 
 

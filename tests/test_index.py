@@ -67,9 +67,19 @@ def checking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     machine with a second CPU) in a child process while they compute."""
     if request.param == "deferred":
         monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-        monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-        monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
+        request.getfixturevalue("beside_starts")
     return str(request.param)
+
+
+@pytest.fixture
+def deferred(run: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: list[bool]) -> list[bool]:
+    """``run`` indexed, its entries trusted on identity; snapshots of any size may be deferred.
+    The checks started beside the caller are recorded."""
+    monkeypatch.setattr(index_module, "RACY_NS", 0)
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    index_run(run)
+    _settle()
+    return beside_starts
 
 
 def _rows(run: Path) -> dict[str, str]:
@@ -330,13 +340,8 @@ def test_the_index_command_reports_what_changed(run: Path, capsys: pytest.Captur
     assert "2 results, 0 added, 1 changed, 1 removed" in out
 
 
-@pytest.mark.usefixtures("trust_at_once")
-def test_a_deferred_check_confirms_an_unchanged_run(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
-    index_run(run)
-    _settle()
+@pytest.mark.usefixtures("deferred")
+def test_a_deferred_check_confirms_an_unchanged_run(run: Path) -> None:
     snap = RunIndex(run).snapshot(deferred=True)
     assert snap.deferred  # the files are being checked in a child process
     assert snap.head("m1/d2.json") == ({"accuracy": 70.0}, None)
@@ -346,23 +351,9 @@ def test_a_deferred_check_confirms_an_unchanged_run(run: Path, monkeypatch: pyte
     assert snap.confirm()  # again: nothing left to wait for
 
 
-@pytest.mark.usefixtures("trust_at_once")
-def test_a_summary_checks_a_large_index_while_it_computes(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_summary_checks_a_large_index_while_it_computes(run: Path, deferred: list[bool]) -> None:
     """Deferred, the check runs beside the summary; a file changed meanwhile makes the summary start again."""
-    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
-    index_run(run)
-    _settle()
-    started: list[bool] = []
-    real_start = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
-
-    def start(cls: type, fn: object, what: str = "") -> object:
-        check = real_start(cls, fn, what)
-        started.append(check is not None)
-        return check
-
-    monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
+    started = deferred
     assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
     assert started == [True]
     path = run / "results" / "m1" / "d2.json"
@@ -377,12 +368,10 @@ def test_a_summary_checks_a_large_index_while_it_computes(run: Path, monkeypatch
     assert RunIndex(run).snapshot().changed == []  # and repaired the index
 
 
-@pytest.mark.usefixtures("trust_at_once")
-def test_statistics_of_a_deferred_snapshot_are_kept_only_once_confirmed(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
-    RunIndex(run).snapshot()
+@pytest.mark.usefixtures("deferred")
+def test_statistics_of_a_deferred_snapshot_are_kept_only_once_confirmed(run: Path) -> None:
+    RunIndex(run).remove()
+    RunIndex(run).snapshot()  # an index without statistics
     _settle()
     snap = RunIndex(run).snapshot(deferred=True)
     snap.put_stats("m1/d2", snap.digest("m1/d2.json") or "", "s", b"x")
@@ -400,20 +389,15 @@ def test_statistics_of_a_deferred_snapshot_are_kept_only_once_confirmed(run: Pat
     assert _stats_keys(run) == ["m1/d2"]
 
 
-@pytest.mark.usefixtures("trust_at_once")
+@pytest.mark.usefixtures("deferred")
 def test_a_deferred_check_that_fails_or_is_abandoned_leaves_nothing_behind(
     run: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import gc
     import tempfile
 
-    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    index_run(run)
-    _settle()
 
     def broken(self: RunIndex, known: object) -> None:
         raise RuntimeError("the check failed")
@@ -434,15 +418,10 @@ def test_a_deferred_check_that_fails_or_is_abandoned_leaves_nothing_behind(
     assert list((tmp_path / "tmp").iterdir()) == []
 
 
-@pytest.mark.usefixtures("trust_at_once")
+@pytest.mark.usefixtures("deferred")
 def test_a_summary_that_fails_stops_its_deferred_check(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assay.summarize import DefaultSummarizer
 
-    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
-    index_run(run)
-    _settle()
     summarizer = DefaultSummarizer(_config(run, ["m1"], ["d1"]))
 
     def fail(scores: object) -> None:

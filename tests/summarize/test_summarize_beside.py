@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import assay._beside as beside_module
 import assay.summarize._default as default_module
 from assay.summarize import run_summarizer
 from tests.summarize.builders import write_result
@@ -32,28 +31,17 @@ def _written(result: object) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def beside(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Every summary counts as large; the child processes that start are counted."""
+def beside(monkeypatch: pytest.MonkeyPatch, beside_starts: list[bool], tmp_path: Path) -> list[bool]:
+    """Every summary counts as large and reads its result files; the child processes that start are recorded."""
     monkeypatch.setattr(default_module, "BESIDE_MIN_VALUES", 1)
-    monkeypatch.setattr(beside_module, "cpus", lambda: 2)
-    monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)  # other tests' idle threads
-    started: list[bool] = []
-    real = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
-
-    def start(cls: type, fn: object, what: str = "") -> object:
-        job = real(cls, fn, what)
-        started.append(job is not None)
-        return job
-
-    monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
-    return started
+    monkeypatch.setenv("ASSAY_NO_INDEX", "1")
+    return beside_starts
 
 
 def test_text_files_written_beside_are_those_written_in_process(
     tmp_path: Path, beside: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = _config(tmp_path / "run")
-    monkeypatch.setenv("ASSAY_NO_INDEX", "1")
     in_child = run_summarizer(config, time_str="20240101_000001")
     assert beside == [True]
     monkeypatch.setattr(default_module, "BESIDE_MIN_VALUES", 10**9)
@@ -67,7 +55,6 @@ def test_a_failing_child_leaves_the_files_to_the_summary(
     tmp_path: Path, beside: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = _config(tmp_path / "run")
-    monkeypatch.setenv("ASSAY_NO_INDEX", "1")
     expected = run_summarizer(config, time_str="20240101_000001")
     real_write = default_module.atomic_write_text
     parent = os.getpid()
