@@ -516,10 +516,10 @@ def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
     spell) have their first line marked, so that only :func:`indexed_output`
     takes them.
     """
-    u = output.unscorable
-    cells = output.cells
     from assay.fileio import has_non_finite
 
+    u = output.unscorable
+    cells = output.cells
     key = values_key({m: c.value for m, c in cells.items()})
     cells_data = {m: c.to_json() for m, c in cells.items()}
     u_data = None if u is None else u.to_json()
