@@ -4,8 +4,10 @@ Generates a results folder in a temporary directory, then times, side by
 side and each in a fresh process, ``run_summarizer`` (50 000 results, the
 groups, every cell's interval, the .txt/.csv/.md/.json files) reading the
 result files, building the run index from those files (heads and
-statistics), and ``run_summarizer`` reading the fresh index.  Also times reading one large result file with and without
-cutting out its details.  Prints figures.
+statistics), and ``run_summarizer`` reading the fresh index; then the whole
+``assay summarize`` command (interpreter start and imports included) on the
+index.  Also times reading one large result file with and without cutting
+out its details.  Prints figures.
 
 Run:  python benchmarks/bench_summarize.py [--models 100] [--datasets 500] [--groups 20] [--repeat 3]
 """
@@ -149,6 +151,25 @@ def bench_summary(args: argparse.Namespace) -> None:
         assert indexed["table"] == files["table"], "the index gave another table"
         ratio = statistics.median(files["times"]) / statistics.median(indexed["times"])
         print(f"summary: files / index = {ratio:.1f}×")
+        command = [sys.executable, "-m", "assay", "summarize", str(_python_config(config_path)), "-w", str(run),
+                   "--no-report"]
+        times = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times.append(time.perf_counter() - t0)
+        print(f"`assay summarize --no-report` from the index, the whole command: {_figure(times)}")
+
+
+def _python_config(config_path: Path) -> Path:
+    """A Python config file (what `assay summarize` takes) holding the generated JSON config."""
+    path = config_path.with_suffix(".py")
+    path.write_text(
+        "import json\n"
+        f"_config = json.loads(open({str(config_path)!r}).read())\n"
+        "models, datasets, summarizer = _config['models'], _config['datasets'], _config['summarizer']\n"
+    )
+    return path
 
 
 def bench_large_file(entries: int) -> None:
