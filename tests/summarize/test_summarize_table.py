@@ -11,7 +11,7 @@ from assay.summarize._table import render_csv, render_markdown, render_simple
 text_cell = st.one_of(
     st.sampled_from(
         ["", "-", "sub_a", "4d3a0b", "accuracy", "gen", "1", "12345", "x y", "--- Exam ---", "1e5", "考试",
-         " lead", "trail ", "a\tb", "1,5"]
+         " lead", "trail ", "a\tb", "a\nb", "1,5"]
     ),
     st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=12),
 )

@@ -386,7 +386,7 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         self._rows: dict[tuple[str, str], dict[str, CellStat] | tuple[Collection[str], bytes]] = {}
 
     def reserve(self, column: str, abbr: str) -> None:
-        """Keep the place of the cells of (column, abbr), set later (in :meth:`json_rows` and iteration)."""
+        """Keep the place, in iteration and :meth:`json_rows`, of the cells of (column, abbr), set later."""
         self._rows[(column, abbr)] = {}
 
     def keep(self, column: str, abbr: str, metrics: Collection[str], data: bytes) -> None:

@@ -195,10 +195,15 @@ def _column_kinds(table: Sequence[Sequence[str]], text_columns: int) -> list[boo
     blanks, whose value columns hold no empty cell: each column is then
     text, or numbers in two-decimal spelling.
     """
+    width = len(table[0])
+    if any(len(row) != width for row in table):
+        return None
     text = "\n".join("\t".join(row) for row in table)
     if (
         not text.isascii()
-        or not text.replace("\t", "").replace("\n", "").isprintable()  # any tab or newline inside a cell fails here
+        or text.count("\t") != (width - 1) * len(table)  # a tab inside a cell
+        or text.count("\n") != len(table) - 1  # a newline inside a cell
+        or not text.replace("\t", "").replace("\n", "").isprintable()
         or any(edge in text for edge in (" \t", "\t ", " \n", "\n "))  # a cell starting or ending with a space
         or text.startswith(" ")
         or text.endswith(" ")
