@@ -289,37 +289,33 @@ V = TypeVar("V")
 
 
 class JsonBacked(MutableMapping[K, V]):
-    """A mapping whose values may be kept in their JSON form until someone reads them.
+    """A mapping whose values may be kept as JSON bytes until someone reads them.
 
     Statistics read from the run index arrive as the JSON the summary's
-    ``.json`` shows; a leaderboard has a hundred thousand of them, and most
+    ``.json`` shows; a leaderboard has tens of thousands of them, and most
     are only written out again.  :meth:`put_json` keeps such a value as it
-    is, parsed (a dict) or not (bytes); reading it builds the object
-    (``build``) once; :meth:`json_items` gives every value's JSON without
-    building any.
+    is; reading it builds the object (``build``) once; :meth:`json_items`
+    gives every value's JSON without building any.
 
     >>> t = JsonBacked(lambda d: CellStat.from_json(d), lambda v: v.to_json())
-    >>> t.put_json('a', {'value': 1.0, 'method': 'none'})
-    >>> t.put_json('b', b'{"value":2.0,"method":"none"}')
-    >>> t['a'].value, len(t), dict(t.json_items())['b']
-    (1.0, 2, {'value': 2.0, 'method': 'none'})
+    >>> t.put_json('a', b'{"value":1.0,"method":"none"}')
+    >>> t['b'] = CellStat(2.0, method='none')
+    >>> dict(t.json_items())['a'], t['a'].value, len(t)
+    ({'value': 1.0, 'method': 'none'}, 1.0, 2)
     """
 
     def __init__(self, build: Callable[[dict[str, Any]], V], dump: Callable[[V], dict[str, Any]]) -> None:
-        self._values: dict[K, Any] = {}  # a dict or bytes is a value kept as JSON (the values are neither)
+        self._values: dict[K, Any] = {}  # bytes are a value kept as JSON (the values are never bytes)
         self._build, self._dump = build, dump
 
-    def put_json(self, key: K, data: dict[str, Any] | bytes) -> None:
-        """Keep ``data``, the JSON form of the value of ``key`` (parsed, or as bytes)."""
+    def put_json(self, key: K, data: bytes) -> None:
+        """Keep ``data``, the JSON form of the value of ``key``."""
         self._values[key] = data
 
     def __getitem__(self, key: K) -> V:
         value = self._values[key]
-        kind = type(value)
-        if kind is bytes:
+        if type(value) is bytes:
             value = self._values[key] = self._build(_loads(value))
-        elif kind is dict:
-            value = self._values[key] = self._build(value)
         return value
 
     def __setitem__(self, key: K, value: V) -> None:
@@ -343,10 +339,9 @@ class JsonBacked(MutableMapping[K, V]):
         Values kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
         """
         dump = self._dump
-        fragment = _fragment() if fragments else _loads
+        kept = _fragment() if fragments else _loads
         for key, value in self._values.items():
-            kind = type(value)
-            yield key, (value if kind is dict else fragment(value) if kind is bytes else dump(value))
+            yield key, (kept(value) if type(value) is bytes else dump(value))
 
 
 def _fragment() -> Callable[[bytes], Any]:
