@@ -95,6 +95,18 @@ def _stats_keys(run: Path) -> list[str]:
     return sorted([p[: -len(".json")] for (p,) in kept] + [r for (r,) in apart])
 
 
+def _edit_in_place(path: Path, old: bytes, new: bytes) -> None:
+    """Rewrite ``path`` in place (the same inode) with ``old`` replaced by ``new`` of the same length, and put
+    its access and modification times back: only its change time tells."""
+    assert len(old) == len(new)
+    before = path.stat()
+    with open(path, "r+b") as fh:
+        data = fh.read()
+        fh.seek(0)
+        fh.write(data.replace(old, new))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
 def _settle() -> None:
     """Let the file-system clock move past the tick in which the index was written."""
     time.sleep(0.05)
@@ -115,11 +127,7 @@ def test_an_edit_in_place_with_the_same_size_and_times_is_noticed(run: Path, che
     path = run / "results" / "m1" / "d2.json"
     before = path.stat()
     _settle()
-    with open(path, "r+b") as fh:  # the same size, the same inode
-        data = fh.read()
-        fh.seek(0)
-        fh.write(data.replace(b"70.0", b"60.0"))
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    _edit_in_place(path, b"70.0", b"60.0")
     after = path.stat()
     assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
     assert _cells(run, ["m1"], ["d2"]) == [["60.00"]]
@@ -356,13 +364,7 @@ def test_a_summary_checks_a_large_index_while_it_computes(run: Path, deferred: l
     started = deferred
     assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["70.00", "-"]]
     assert started == [True]
-    path = run / "results" / "m1" / "d2.json"
-    before = path.stat()
-    with open(path, "r+b") as fh:  # the same size, the same inode, the same times
-        data = fh.read()
-        fh.seek(0)
-        fh.write(data.replace(b"70.0", b"60.0"))
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    _edit_in_place(run / "results" / "m1" / "d2.json", b"70.0", b"60.0")
     assert _cells(run, ["m1", "m2"], ["d1", "d2"]) == [["50.00", "30.00"], ["60.00", "-"]]
     assert started == [True, True]  # the second summary's check failed: it read the files again, at once
     assert RunIndex(run).snapshot().changed == []  # and repaired the index

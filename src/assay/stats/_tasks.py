@@ -334,11 +334,16 @@ def save_stats(
     return saved
 
 
-def _stats_bytes(data: dict[str, Any] | list[Any]) -> bytes:
-    """Statistics as JSON; NaN and infinities stay numbers (orjson alone would write ``null``)."""
+def _stats_bytes(data: dict[str, Any] | list[Any], non_finite: bool | None = None) -> bytes:
+    """Statistics as JSON; NaN and infinities stay numbers (orjson alone would write ``null``).
+
+    ``non_finite``: whether ``data`` holds any, when the caller knows already.
+    """
     from assay.fileio import dumps_json, has_non_finite
 
-    if has_non_finite({k: v for k, v in data.items() if k != "columns"} if isinstance(data, dict) else data):
+    if non_finite is None:
+        non_finite = has_non_finite({k: v for k, v in data.items() if k != "columns"} if isinstance(data, dict) else data)
+    if non_finite:
         import json
 
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -523,10 +528,11 @@ def index_stats(options: TaskOptions, output: TaskOutput) -> tuple[str, bytes]:
     key = values_key({m: c.value for m, c in cells.items()})
     cells_data = {m: c.to_json() for m, c in cells.items()}
     u_data = None if u is None else u.to_json()
-    if has_non_finite(cells_data) or has_non_finite(u_data):  # JSON cannot pass them through: marked
+    odd_cells, odd_u = has_non_finite(cells_data), has_non_finite(u_data)
+    if odd_cells or odd_u:  # JSON cannot pass them through: marked
         key = _NOT_PASSED + key
-    cells_json = _stats_bytes(cells_data)
-    u_json = b"null" if not u_data else _stats_bytes(u_data)  # nothing known (a summary shows none)
+    cells_json = _stats_bytes(cells_data, odd_cells)
+    u_json = b"null" if not u_data else _stats_bytes(u_data, odd_u)  # nothing known (a summary shows none)
     return index_settings(options), b"\n".join((key, cells_json, u_json))
 
 
