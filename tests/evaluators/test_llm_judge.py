@@ -205,3 +205,56 @@ def test_generic_postprocess_reads_the_first_standalone_letter():
     })
     assert [d["verdict"] for d in out["details"]] == ["A", "B", None, None]
     assert out["judge_failed_count"] == 2 and "timeout" in out["details"][3]["judge_failed"]
+
+
+# What OpenCompass 0.5.4's RawPromptTemplate.generate_item gives for this template and sample
+# (the test-set columns first, then prediction, obj_gold and reference, as its judge dataset has them).
+RAW_TEMPLATE_MESSAGES = [
+    {"role": "system", "content": "Grade {question}."},
+    "</E>",
+    {"expand_column": "history"},
+    {"role": "user", "content": "Q: {question}\nGold: {obj_gold}\nAnswer: {prediction}\n{unknown}", "name": "grader"},
+    {"role": "assistant", "content": ""},
+]
+OPENCOMPASS_SENDS = [
+    {"role": "system", "content": "Grade 1+1."},
+    {"role": "user", "content": "earlier {question}"},
+    {"role": "user", "content": "Q: 1+1\nGold: 2\nAnswer: 2 2\n{unknown}", "name": "grader"},
+    {"role": "assistant", "content": ""},
+]
+
+
+def test_a_raw_prompt_template_config_sends_the_messages_opencompass_sends(tmp_path):
+    from assay.config import load_config
+
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(
+        "from opencompass.openicl.icl_raw_prompt_template import RawPromptTemplate\n"
+        f"prompt_template = dict(type=RawPromptTemplate, messages={RAW_TEMPLATE_MESSAGES!r})\n"
+    )
+    template = load_config(cfg).variables["prompt_template"]
+    from assay.judge import RawPromptTemplate as Implemented
+
+    assert template["type"] is Implemented
+    ds = Dataset.from_dict({"question": ["1+1"], "history": [[{"role": "user", "content": "earlier {question}"}]]})
+    with FakeJudge(lambda m, a: ("reply", "A")) as server:
+        ev = GenericLLMEvaluator(prompt_template=template, judge_cfg=judge_cfg(server.base_url), cache_path=False)
+        res = ev.score(["2 {reference}"], ["2"], ds)
+        assert server.bodies[0]["messages"] == OPENCOMPASS_SENDS
+    assert res["correct_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("messages", "problem"),
+    [
+        ("not a list", "messages must be a list"),
+        ([{"role": "HUMAN", "content": "x"}], "messages[0] has role 'HUMAN'"),
+        ([{"role": "user"}], "messages[0] has no 'content'"),
+        ([3], "messages[0] must be a dict or a string"),
+    ],
+)
+def test_a_raw_prompt_template_opencompass_refuses_is_a_config_error(messages, problem):
+    from assay.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        render_messages(dict(type="RawPromptTemplate", messages=messages), {"prediction": "p"})

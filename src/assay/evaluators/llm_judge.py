@@ -5,7 +5,17 @@ Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
 differences: the ``pred_postprocessor`` is applied once (by
 :meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
 rerun sends no request, and verdicts that were unparseable or never arrived
-are counted in ``judge_failed_count`` instead of as wrong answers.
+are counted in ``judge_failed_count`` as well.
+
+Failed judge requests (R-12.2).  OpenCompass 0.5.4 counts every sample in
+``accuracy``'s denominator and a reply without a verdict (empty or
+unparseable) as not correct; a request that still fails after its retries
+makes its whole evaluation raise.  assay keeps that counting for the
+metrics and, instead of losing the task: when no request succeeded, the
+task fails with the judge's error; when some failed, the samples without a
+reply count as not correct (as an empty reply would there) and the result
+lists them in ``_meta.incomplete`` (kind ``unjudged``), so the run reports
+the task as partial and ``run -r`` asks the judge again for them only.
 """
 
 from __future__ import annotations
