@@ -144,7 +144,7 @@ class _Progress:
         self.start = time.perf_counter()
         self.samples = 0
         self.done = 0
-        self.counts = {"ok": 0, "reused": 0, "failed": 0}
+        self.counts = {"ok": 0, "reused": 0, "failed": 0, "partial": 0}
         self.shard_samples: dict[str, int] = {}
         self.shards_done = 0
         self.shards_total: dict[str, int] = {}
@@ -156,9 +156,10 @@ class _Progress:
         shards = ""
         if self.shards_total:
             shards = f" | shards {self.shards_done}/{sum(self.shards_total.values())}"
+        partial = f", partial {self.counts['partial']}" if self.counts["partial"] else ""
         line = (
             f"\r[{self.done}/{self.total}] scored {self.counts['ok']}, reused {self.counts['reused']}, "
-            f"failed {self.counts['failed']}{shards} | {self._rate():,.0f} samples/s"
+            f"failed {self.counts['failed']}{partial}{shards} | {self._rate():,.0f} samples/s"
         )
         self.stream.write(line + ("\n" if final else ""))
         self.stream.flush()
@@ -187,6 +188,10 @@ class _Progress:
         shards = f", {outcome.shards} shards" if getattr(outcome, "shards", 0) else ""
         if outcome.status == "reused":
             self.stream.write(f"[{done}/{total}] {outcome.name} reused{extra}\n")
+        elif outcome.status == "partial":  # "partial: 3 of 9 samples unjudged"
+            self.stream.write(
+                f"[{done}/{total}] {outcome.name} {outcome.message} ({outcome.samples} samples{shards}, {outcome.seconds:.2f}s){extra}\n"
+            )
         else:
             self.stream.write(
                 f"[{done}/{total}] {outcome.name} {outcome.status} ({outcome.samples} samples{shards}, {outcome.seconds:.2f}s){extra}\n"
@@ -321,16 +326,25 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend
     )
     failed = [o for o in outcomes if o.failed]
+    partial = [o for o in outcomes if o.status == "partial"]
     scored = sum(1 for o in outcomes if o.status == "ok")
     reused = sum(1 for o in outcomes if o.status == "reused")
-    sys.stderr.write(f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed\n")
+    sys.stderr.write(
+        f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed"
+        + (f", {len(partial)} partial" if partial else "") + "\n"
+    )
     status = 0
     if then_summarize:
         status = _summarize(config, str(run_dir.root), args, now)
+    if partial:  # results written, but not every sample has a verdict: not a clean run
+        sys.stderr.write("partial tasks:\n")
+        for o in partial:
+            sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
     if failed:
         sys.stderr.write("failed tasks:\n")
         for o in failed:
             sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
+    if failed or partial:
         return 1
     return status
 

@@ -74,3 +74,20 @@ def test_evaluate_uses_cascade_correct_for_g_pass(tmp_path):
     assert res["details"][1]["cascade_correct"] == [True, True]
     assert "G-Pass@2_1.0" in res
     assert ds.num_rows == 2
+
+
+def test_failed_judge_requests_are_listed_as_unjudged_and_all_failed_is_an_error(tmp_path):
+    def grader(messages, attempt):
+        return ("status", 503) if "pred=c" in messages[-1]["content"] else lenient_grader(messages, attempt)
+
+    ds = Dataset.from_dict({"q": ["1", "2", "3", "4"], "answer": REFS})
+    with FakeJudge(grader) as server:
+        res = make(server.base_url, tmp_path, parallel=False).score(PREDS, REFS, ds)
+    # OpenCompass's counting: the unjudged sample is not correct, every sample in the denominator
+    assert res["accuracy"] == 50.0 and res["cascade_stats"]["llm_failed"] == 2
+    (entry,) = res["_incomplete"]
+    assert entry["kind"] == "unjudged" and entry["count"] == 1 and "HTTP 503" in entry["detail"]
+
+    with FakeJudge(lambda m, a: ("status", 503)) as server:
+        res = make(server.base_url, tmp_path / "other", parallel=False).score(PREDS, REFS, ds)
+    assert set(res) == {"error"} and "the judge answered none of the 3 requests: HTTP 503" in res["error"]

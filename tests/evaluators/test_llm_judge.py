@@ -119,13 +119,26 @@ def test_rerun_asks_again_only_for_verdicts_that_never_arrived(tmp_path):
     assert res["judge_failed_count"] == 2
 
 
-def test_unreachable_judge_fails_every_sample_without_raising(tmp_path):
+def test_unreachable_judge_is_an_error_naming_the_judges_error_not_a_score_of_zero(tmp_path):
     ds = Dataset.from_dict({"question": QUESTIONS[:2], "answer": GOLDS[:2]})
     ev = GenericLLMEvaluator(prompt_template=TEMPLATE, judge_cfg=judge_cfg(f"http://127.0.0.1:{free_port()}/v1", retry=2),
                              cache_path=False)
     res = ev.score(["2", "4"], GOLDS[:2], ds)
-    assert res["judge_failed_count"] == 2 and res["accuracy"] == 0.0
-    assert all(d["correct"] is None and d["judge_failed"].startswith("no reply: connection error") for d in res["details"])
+    assert set(res) == {"error"}
+    assert res["error"].startswith("the judge answered none of the 2 requests: connection error")
+    assert "(after 2 attempts)" in res["error"]
+
+
+def test_some_failed_requests_are_listed_as_unjudged_and_counted_as_opencompass_counts(tmp_path):
+    ds = Dataset.from_dict({"question": QUESTIONS[:4], "answer": GOLDS[:4]})
+    with FakeJudge(grader) as server:
+        res = make(server.base_url, run_dir(tmp_path)).evaluate(
+            k=1, n=1, original_dataset=ds, predictions=["2", "dead 4", "6", "dead 8"], references=GOLDS[:4], test_set=ds)
+    # every sample in the denominator; the two without a verdict are not correct
+    assert res["accuracy"] == pytest.approx(100 * 2 / 4) and res["judge_failed_count"] == 2
+    (entry,) = res["_incomplete"]
+    assert entry["kind"] == "unjudged" and entry["count"] == 2
+    assert entry["detail"].startswith("2 of 4 judge requests failed (HTTP 502 (after 3 attempts))")
 
 
 def test_pred_postprocessor_not_doubled_with_a_non_idempotent_function(tmp_path):
@@ -150,7 +163,8 @@ def test_raw_prompt_template_and_roles(tmp_path):
         dict(type=RawPromptTemplate, messages=[{"role": "system", "content": "S"}, {"role": "user", "content": "{prediction}|{obj_gold}|{q}"}]),
         {"prediction": "p {obj_gold}", "obj_gold": "g", "q": "Q"},
     )
-    assert messages == [{"role": "system", "content": "S"}, {"role": "user", "content": "p {obj_gold}|g|Q"}]
+    # OpenCompass fills field by field, in order: a value that names a later field is filled too
+    assert messages == [{"role": "system", "content": "S"}, {"role": "user", "content": "p g|g|Q"}]
     rendered = render_messages(TEMPLATE, {"question": "Q", "obj_gold": "G", "prediction": "P"})
     assert rendered[0] == {"role": "system", "content": "You grade answers."}
     assert rendered[1]["role"] == "user" and rendered[1]["content"].endswith("{not_a_field}")
@@ -191,3 +205,56 @@ def test_generic_postprocess_reads_the_first_standalone_letter():
     })
     assert [d["verdict"] for d in out["details"]] == ["A", "B", None, None]
     assert out["judge_failed_count"] == 2 and "timeout" in out["details"][3]["judge_failed"]
+
+
+# What OpenCompass 0.5.4's RawPromptTemplate.generate_item gives for this template and sample
+# (the test-set columns first, then prediction, obj_gold and reference, as its judge dataset has them).
+RAW_TEMPLATE_MESSAGES = [
+    {"role": "system", "content": "Grade {question}."},
+    "</E>",
+    {"expand_column": "history"},
+    {"role": "user", "content": "Q: {question}\nGold: {obj_gold}\nAnswer: {prediction}\n{unknown}", "name": "grader"},
+    {"role": "assistant", "content": ""},
+]
+OPENCOMPASS_SENDS = [
+    {"role": "system", "content": "Grade 1+1."},
+    {"role": "user", "content": "earlier {question}"},
+    {"role": "user", "content": "Q: 1+1\nGold: 2\nAnswer: 2 2\n{unknown}", "name": "grader"},
+    {"role": "assistant", "content": ""},
+]
+
+
+def test_a_raw_prompt_template_config_sends_the_messages_opencompass_sends(tmp_path):
+    from assay.config import load_config
+
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(
+        "from opencompass.openicl.icl_raw_prompt_template import RawPromptTemplate\n"
+        f"prompt_template = dict(type=RawPromptTemplate, messages={RAW_TEMPLATE_MESSAGES!r})\n"
+    )
+    template = load_config(cfg).variables["prompt_template"]
+    from assay.judge import RawPromptTemplate as Implemented
+
+    assert template["type"] is Implemented
+    ds = Dataset.from_dict({"question": ["1+1"], "history": [[{"role": "user", "content": "earlier {question}"}]]})
+    with FakeJudge(lambda m, a: ("reply", "A")) as server:
+        ev = GenericLLMEvaluator(prompt_template=template, judge_cfg=judge_cfg(server.base_url), cache_path=False)
+        res = ev.score(["2 {reference}"], ["2"], ds)
+        assert server.bodies[0]["messages"] == OPENCOMPASS_SENDS
+    assert res["correct_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("messages", "problem"),
+    [
+        ("not a list", "messages must be a list"),
+        ([{"role": "HUMAN", "content": "x"}], "messages[0] has role 'HUMAN'"),
+        ([{"role": "user"}], "messages[0] has no 'content'"),
+        ([3], "messages[0] must be a dict or a string"),
+    ],
+)
+def test_a_raw_prompt_template_opencompass_refuses_is_a_config_error(messages, problem):
+    from assay.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(problem)):
+        render_messages(dict(type="RawPromptTemplate", messages=messages), {"prediction": "p"})

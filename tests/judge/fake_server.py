@@ -7,7 +7,11 @@ It returns one of:
 * ``("reply", text)`` — a normal completion;
 * ``("status", code)`` — an error status (e.g. 429, 500);
 * ``("malformed", body)`` — a 200 response whose body is not valid JSON;
-* ``("slow", seconds, text)`` — a completion sent after a delay.
+* ``("slow", seconds, text)`` — a completion sent after a delay;
+* ``("trickle", seconds, text)`` — a completion sent one byte every
+  ``seconds``, status line and headers included;
+* ``("echo_auth", code)`` — an error status whose body quotes the request's
+  ``Authorization`` header, as some servers do.
 """
 
 from __future__ import annotations
@@ -59,6 +63,11 @@ class FakeJudge:
                 elif kind == "slow":
                     time.sleep(action[1])
                     self._reply(action[2])
+                elif kind == "trickle":
+                    self._trickle(action[1], action[2])
+                elif kind == "echo_auth":
+                    auth = self.headers.get("Authorization", "")
+                    self._send(action[1], json.dumps({"error": {"message": f"invalid credentials: {auth}"}}).encode())
                 else:
                     self._reply(action[1])
 
@@ -66,6 +75,21 @@ class FakeJudge:
                 data = {"id": "x", "object": "chat.completion", "model": "judge",
                         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
                 self._send(200, json.dumps(data).encode())
+
+            def _trickle(self, seconds: float, text: str) -> None:
+                data = {"id": "x", "object": "chat.completion", "model": "judge",
+                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+                payload = json.dumps(data).encode()
+                raw = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                       + f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+                try:
+                    for i in range(len(raw)):
+                        self.wfile.write(raw[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(seconds)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
 
             def _send(self, code: int, payload: bytes) -> None:
                 try:

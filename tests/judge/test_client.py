@@ -141,3 +141,51 @@ def test_concurrency_is_bounded():
 @pytest.mark.parametrize("base", ["http://h/v1", "http://h/v1/", "http://h/v1/chat/completions"])
 def test_chat_url(base):
     assert chat_url(base) == "http://h/v1/chat/completions"
+
+
+def test_a_server_that_trickles_bytes_is_cut_at_the_whole_request_deadline():
+    # one byte every 0.05 s: each read is well within the 0.5 s read timeout, the whole reply is not
+    with FakeJudge(lambda m, a: ("trickle", 0.05, "A")) as server:
+        reply = _client(server.base_url, max_attempts=2, deadline=1.0).complete(_msgs("x"))
+        assert server.requests == 2
+    assert reply.text is None
+    assert "1 s deadline" in reply.error and "2 attempts" in reply.error
+
+
+def test_the_deadline_is_per_attempt_and_a_retry_can_succeed():
+    def script(messages, attempt):
+        return ("trickle", 0.05, "A") if attempt == 1 else ("reply", "B")
+
+    with FakeJudge(script) as server:
+        reply = _client(server.base_url, deadline=1.0).complete(_msgs("x"))
+        assert server.requests == 2
+    assert reply.text == "B" and reply.attempts == 2
+
+
+def test_openai_sdk_takes_a_deadline_and_rejects_a_bad_one():
+    assert OpenAISDK(path="j", key="k", openai_api_base="http://h/v1", timeout=30, deadline=90).deadline == 90
+    assert OpenAISDK(path="j", key="k", openai_api_base="http://h/v1", timeout=30).deadline == 30
+    with pytest.raises(ValueError, match="deadline"):
+        ChatClient("http://h/v1", "j", deadline=0)
+
+
+def test_the_api_key_never_appears_in_errors_or_logs(caplog):
+    import logging
+
+    secret = "sk-live-0123456789abcdef"
+    caplog.set_level(logging.DEBUG)  # httpx and httpcore included
+    with FakeJudge(lambda m, a: ("echo_auth", 401)) as server:
+        reply = _client(server.base_url, api_key=secret, max_attempts=2).complete(_msgs("x"))
+        assert server.headers[0]["Authorization"] == f"Bearer {secret}"
+    assert reply.text is None and "HTTP 401" in reply.error
+    assert "invalid credentials: Bearer ***" in reply.error
+    assert secret not in reply.error
+    assert "HTTP Request: POST" in caplog.text  # httpx's own log was captured
+    assert secret not in caplog.text
+
+
+def test_a_reply_quoting_the_key_is_redacted():
+    secret = "sk-live-0123456789abcdef"
+    with FakeJudge(lambda m, a: ("reply", f"A (your key is {secret})")) as server:
+        reply = _client(server.base_url, api_key=secret).complete(_msgs("x"))
+    assert reply.text == "A (your key is ***)"

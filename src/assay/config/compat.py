@@ -454,7 +454,9 @@ def _spec_for(fullname: str) -> _Spec:
     return _SPECS.get(fullname, _SPECS["opencompass"])
 
 
-_REGISTRIES = ("LOAD_DATASET", "ICL_EVALUATORS", "TEXT_POSTPROCESSORS", "DICT_POSTPROCESSORS", "MODELS", "SUMMARIZERS")
+_REGISTRIES = (
+    "LOAD_DATASET", "ICL_EVALUATORS", "TEXT_POSTPROCESSORS", "DICT_POSTPROCESSORS", "MODELS", "SUMMARIZERS", "ICL_PROMPT_TEMPLATES",
+)
 
 
 def _registered(name: str) -> Any:

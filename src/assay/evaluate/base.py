@@ -33,13 +33,16 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "CORPUS_BLEU",
     "CORRECTNESS_KEYS",
+    "INCOMPLETE_KEY",
     "SANDBOX_UNSCORABLE",
     "UNSCORABLE_KINDS",
     "BaseEvaluator",
     "SampleOutcome",
     "correctness",
     "count_unextracted",
+    "incomplete_entry",
     "is_unextracted",
+    "merge_incomplete",
 ]
 
 #: Per-sample detail keys that mark correctness, in the order they are consulted, for an
@@ -54,6 +57,44 @@ CORPUS_BLEU = "<corpus bleu>"
 #: its answer could not be extracted, no verdict could be reached on it (a judge or a
 #: verifier failed), or its program could not be run to a verdict.
 UNSCORABLE_KINDS: tuple[str, ...] = ("unextracted", "judge_failed", "not_executed")
+
+#: The key of a :meth:`BaseEvaluator.score` result that lists what could not be scored (R-12.2):
+#: ``[{"kind": ..., "count": ..., "detail": ...}]`` (see :func:`incomplete_entry`).  The task
+#: moves it into the result's ``_meta.incomplete``.
+INCOMPLETE_KEY = "_incomplete"
+
+
+def incomplete_entry(kind: str, count: int | None, detail: str) -> dict[str, Any]:
+    """One entry of a result's ``_meta.incomplete``: ``count`` samples (``None``: unknown) of ``kind``.
+
+    >>> incomplete_entry('unjudged', 3, '3 of 9 judge requests failed')
+    {'kind': 'unjudged', 'count': 3, 'detail': '3 of 9 judge requests failed'}
+    """
+    return {"kind": kind, "count": count, "detail": detail}
+
+
+def merge_incomplete(lists: Sequence[Sequence[Mapping[str, Any]] | None]) -> list[dict[str, Any]]:
+    """The entries of several runs' :data:`INCOMPLETE_KEY` lists, one per kind: counts summed
+    (unknown if any is), distinct details joined.
+
+    >>> merge_incomplete([[incomplete_entry('unjudged', 1, 'a')], None, [incomplete_entry('unjudged', 2, 'b')]])
+    [{'kind': 'unjudged', 'count': 3, 'detail': 'a; b'}]
+    """
+    merged: dict[str, dict[str, Any]] = {}
+    for entries in lists:
+        for entry in entries or ():
+            kind = str(entry.get("kind"))
+            count = entry.get("count")
+            detail = str(entry.get("detail", ""))
+            seen = merged.get(kind)
+            if seen is None:
+                merged[kind] = incomplete_entry(kind, count if isinstance(count, int) else None, detail)
+                continue
+            seen["count"] = seen["count"] + count if isinstance(seen["count"], int) and isinstance(count, int) else None
+            if detail and detail not in seen["detail"].split("; "):
+                seen["detail"] = f"{seen['detail']}; {detail}" if seen["detail"] else detail
+    return list(merged.values())
+
 
 #: The sandbox outcomes that give no verdict on a program, for a code evaluator's
 #: ``outcome`` detail: ``SampleOutcome(unscorable='outcome', unscorable_values=SANDBOX_UNSCORABLE)``.
@@ -246,8 +287,9 @@ class BaseEvaluator:
         ``' (<n> runs average)'`` when ``n > 1``), G-Pass@k metrics when they
         apply, an ``extraction`` record (predictions left empty by
         postprocessing), and ``details`` grouped per sample when ``score()``
-        returned them.  A ``score()`` returning ``{'error': ...}`` is returned
-        as is.
+        returned them; what ``score()`` could not score (:data:`INCOMPLETE_KEY`)
+        is merged over the runs.  A ``score()`` returning ``{'error': ...}``
+        is returned as is.
         """
         name = type(self).__name__
         k_list = [k] if isinstance(k, int) else list(k)
@@ -273,6 +315,7 @@ class BaseEvaluator:
                 raise EvaluationError(f"{name}: argument {key!r} has {len(value)} entries, expected {total} ({n} runs × {size})")
 
         per_run: list[dict[str, Any]] = []
+        incomplete: list[Any] = []
         all_details: list[list[dict[str, Any]] | None] = []
         unextracted = 0
         for i in range(n):
@@ -290,6 +333,7 @@ class BaseEvaluator:
             if "error" in result:
                 return dict(result)
             result = dict(result)
+            incomplete.append(result.pop(INCOMPLETE_KEY, None))
             details = result.pop("details", None)
             if isinstance(details, dict):
                 details = list(details.values())
@@ -306,6 +350,8 @@ class BaseEvaluator:
             per_run.append(result)
 
         out = _aggregate(per_run, n)
+        if any(incomplete):
+            out[INCOMPLETE_KEY] = merge_incomplete(incomplete)
         if preds is not None:
             out["extraction"] = {"unextracted": unextracted, "total": total}
 

@@ -6,7 +6,7 @@ import inspect
 import logging
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator, SampleOutcome, correctness
+from assay.evaluate.base import INCOMPLETE_KEY, BaseEvaluator, SampleOutcome, correctness
 from assay.evaluators._common import judged_batch
 from assay.registry import ICL_EVALUATORS, resolve_type
 
@@ -46,6 +46,11 @@ class CascadeEvaluator(BaseEvaluator):
     ``llm_accuracy``, ``llm_failed``, ``final_correct``, ``final_accuracy``,
     ``parallel_mode``).  Details: ``rule_evaluation``, ``llm_evaluation``
     (``None`` when not judged), ``cascade_correct``.
+
+    As in OpenCompass, a sample whose judge request failed counts as not
+    correct by the judge (``llm_failed`` counts them); the result lists them
+    as ``unjudged`` in ``_meta.incomplete``.  When every judge request
+    fails, the task fails with the judge's error.
 
     Example:
         >>> ev = CascadeEvaluator(rule_evaluator=dict(type='AccEvaluator'),
@@ -175,4 +180,7 @@ class CascadeEvaluator(BaseEvaluator):
             "final_accuracy": 100 * final / n,
             "parallel_mode": self.parallel,
         }
-        return {"accuracy": 100 * final / n, "cascade_stats": stats, "details": details}
+        result: dict[str, Any] = {"accuracy": 100 * final / n, "cascade_stats": stats, "details": details}
+        if llm_metrics.get(INCOMPLETE_KEY):
+            result[INCOMPLETE_KEY] = llm_metrics[INCOMPLETE_KEY]
+        return result

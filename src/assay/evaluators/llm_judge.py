@@ -5,7 +5,17 @@ Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
 differences: the ``pred_postprocessor`` is applied once (by
 :meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
 rerun sends no request, and verdicts that were unparseable or never arrived
-are counted in ``judge_failed_count`` instead of as wrong answers.
+are counted in ``judge_failed_count`` as well.
+
+Failed judge requests (R-12.2).  OpenCompass 0.5.4 counts every sample in
+``accuracy``'s denominator and a reply without a verdict (empty or
+unparseable) as not correct; a request that still fails after its retries
+makes its whole evaluation raise.  assay keeps that counting for the
+metrics and, instead of losing the task: when no request succeeded, the
+task fails with the judge's error; when some failed, the samples without a
+reply count as not correct (as an empty reply would there) and the result
+lists them in ``_meta.incomplete`` (kind ``unjudged``), so the run reports
+the task as partial and ``run -r`` asks the judge again for them only.
 """
 
 from __future__ import annotations
@@ -15,7 +25,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from assay.evaluate.base import BaseEvaluator, SampleOutcome
+from assay.evaluate.base import INCOMPLETE_KEY, BaseEvaluator, SampleOutcome, incomplete_entry
 from assay.evaluators._common import judged_batch
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
@@ -161,6 +171,9 @@ class GenericLLMEvaluator(BaseEvaluator):
         sent = sum(r.attempts for r in replies)
         cached = sum(r.cached for r in replies)
         logger.info("%s: %d samples judged, %d from the cache, %d requests sent", name, len(replies), cached, sent)
+        unjudged = [r.error or "no reply" for r in replies if r.text is None]
+        if unjudged and len(unjudged) == len(replies):
+            return {"error": f"the judge answered none of the {len(replies)} requests: {_most_common(unjudged)}"}
 
         output = {
             str(i): {
@@ -190,8 +203,10 @@ class GenericLLMEvaluator(BaseEvaluator):
         elif details is not None:
             logger.warning("%s: the dict_postprocessor returned %s details for %d samples; dropped", name,
                            len(details) if hasattr(details, "__len__") else "?", len(predictions))
-        result["judge_stats"] = {"samples": len(replies), "cached": cached, "requests": sent,
-                                 "no_reply": sum(r.text is None for r in replies)}
+        result["judge_stats"] = {"samples": len(replies), "cached": cached, "requests": sent, "no_reply": len(unjudged)}
+        if unjudged:
+            logger.warning("%s: %d of %d judge requests failed: %s", name, len(unjudged), len(replies), _most_common(unjudged))
+            result[INCOMPLETE_KEY] = [unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))]
         return result
 
     def _write_judge_outputs(self, output: dict[str, Any]) -> str | None:
@@ -207,6 +222,20 @@ class GenericLLMEvaluator(BaseEvaluator):
             logger.warning("could not write the judge outputs to %s", path, exc_info=True)
             return None
         return path
+
+
+def unjudged_entry(count: int, total: int, error: str) -> dict[str, Any]:
+    """The ``_meta.incomplete`` entry of ``count`` samples whose judge request failed (``error``: the commonest reason)."""
+    return incomplete_entry(
+        "unjudged", count, f"{count} of {total} judge requests failed ({error}); rerun with -r to ask the judge again"
+    )
+
+
+def _most_common(errors: list[str]) -> str:
+    from collections import Counter
+
+    (error, times), *others = Counter(errors).most_common()
+    return error if not others else f"{error} ({times} times; {len(errors) - times} other errors)"
 
 
 def _text(value: Any) -> str:

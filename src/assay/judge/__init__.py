@@ -7,7 +7,9 @@
   same evaluation sends no request.
 * :class:`OpenAISDK` is the same client configured the way OpenCompass
   configures its ``OpenAISDK`` judge model (registered in ``MODELS``).
-* :func:`render_messages` turns a judge ``prompt_template`` into messages;
+* :func:`render_messages` turns a judge ``prompt_template`` into messages
+  (:class:`RawPromptTemplate`, registered in ``ICL_PROMPT_TEMPLATES``, as
+  OpenCompass renders it);
   :func:`generic_llmjudge_postprocess` grades the replies.
 
 Importing this package does not import ``httpx``.
@@ -25,7 +27,7 @@ from typing import Any
 
 from assay.judge._cache import JudgeCache, request_key
 from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
-from assay.judge._prompt import render_messages
+from assay.judge._prompt import RawPromptTemplate, render_messages
 from assay.judge._verdict import generic_llmjudge_postprocess, judge_metrics, parse_verdict
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "JudgeCache",
     "JudgeReply",
     "OpenAISDK",
+    "RawPromptTemplate",
     "chat_url",
     "default_judge_cfg",
     "generic_llmjudge_postprocess",

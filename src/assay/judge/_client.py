@@ -1,4 +1,10 @@
-"""An OpenAI-compatible chat-completions client with timeouts, retries, concurrency and a cache.
+"""An OpenAI-compatible chat-completions client with deadlines, retries, concurrency and a cache.
+
+Each attempt has a deadline for the whole request (connect, send and the
+whole response): every socket operation waits at most until it, so a server
+that answers one byte at a time cannot hold a run.  The API key is sent
+only in the ``Authorization`` header; error texts and replies never carry it
+(R-12.5).
 
 ``httpx`` is imported only when a request is made.
 """
@@ -21,9 +27,79 @@ from assay.registry import MODELS
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ChatClient", "JudgeReply", "OpenAISDK"]
+__all__ = ["ChatClient", "JudgeReply", "OpenAISDK", "redact"]
 
 Messages = list[dict[str, Any]]
+
+#: Shown in place of a secret.
+REDACTED = "***"
+
+# The deadline (``time.monotonic()``) of the request this thread is making, read by the sockets.
+_ATTEMPT = threading.local()
+
+
+def redact(text: str, secrets: Sequence[str | None]) -> str:
+    """``text`` with every occurrence of each secret (and of ``Bearer <secret>``) replaced by ``***``.
+
+    Example:
+        >>> redact('401: bad key sk-abc123 (Bearer sk-abc123)', ['sk-abc123'])
+        '401: bad key *** (Bearer ***)'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:  # a one-letter "key" would blank the text
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def _deadline_bound(timeout: float | None, what: str) -> float | None:
+    """The wait allowed for one socket operation: ``timeout``, cut to the time left before the deadline."""
+    deadline = getattr(_ATTEMPT, "deadline", None)
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        import httpcore
+
+        error = httpcore.ConnectTimeout if what == "connect" else httpcore.WriteTimeout if what == "write" else httpcore.ReadTimeout
+        raise error("the request's deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+def _deadline_backend(inner: Any) -> Any:
+    """An ``httpcore`` network backend whose every connect, read and write ends by the thread's deadline."""
+    import httpcore
+
+    class Stream(httpcore.NetworkStream):
+        def __init__(self, stream: Any) -> None:
+            self._stream = stream
+
+        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+            return bytes(self._stream.read(max_bytes, _deadline_bound(timeout, "read")))
+
+        def write(self, buffer: bytes, timeout: float | None = None) -> None:
+            self._stream.write(buffer, _deadline_bound(timeout, "write"))
+
+        def close(self) -> None:
+            self._stream.close()
+
+        def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+            return Stream(self._stream.start_tls(ssl_context, server_hostname, _deadline_bound(timeout, "connect")))
+
+        def get_extra_info(self, info: str) -> Any:
+            return self._stream.get_extra_info(info)
+
+    class Backend(httpcore.NetworkBackend):
+        def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                        socket_options: Any = None) -> Any:
+            return Stream(inner.connect_tcp(host, port, _deadline_bound(timeout, "connect"), local_address, socket_options))
+
+        def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> Any:
+            return Stream(inner.connect_unix_socket(path, _deadline_bound(timeout, "connect"), socket_options))
+
+        def sleep(self, seconds: float) -> None:
+            inner.sleep(seconds)
+
+    return Backend()
 
 
 @dataclass
@@ -94,7 +170,10 @@ class ChatClient:
         api_key_env: the variable holding the key.
         params: generation parameters sent with each request
             (``temperature``, ``max_tokens``, …); part of the cache key.
-        timeout: seconds per request.
+        timeout: seconds each connect, send or read may wait.
+        deadline: seconds one attempt may take in all — connect, send and
+            the whole response (default: ``timeout``).  An attempt past it
+            is abandoned and counts as a timeout.
         max_attempts: requests per prompt at most (first try plus retries);
             timeouts, connection errors, 429, 5xx and malformed replies are
             retried with exponential backoff and jitter.
@@ -103,6 +182,9 @@ class ChatClient:
         max_concurrency: requests in flight at once.
         qps: request starts per second at most (``None``: unlimited).
         cache: a :class:`JudgeCache` or a path to one; ``None`` disables it.
+
+    The key never appears in what the client returns or logs: a reply or an
+    error text that quotes it has it replaced by ``***``.
 
     Example:
         >>> client = ChatClient('http://127.0.0.1:9/v1', 'judge', max_attempts=1, timeout=0.5)
@@ -120,6 +202,7 @@ class ChatClient:
         api_key_env: str = "OPENAI_API_KEY",
         params: dict[str, Any] | None = None,
         timeout: float = 60.0,
+        deadline: float | None = None,
         max_attempts: int = 4,
         backoff: float = 1.0,
         max_backoff: float = 30.0,
@@ -132,6 +215,9 @@ class ChatClient:
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
         self.params = dict(params or {})
         self.timeout = float(timeout)
+        self.deadline = float(deadline) if deadline is not None else self.timeout
+        if not self.deadline > 0:
+            raise ValueError(f"judge deadline must be a positive number of seconds, got {deadline!r}")
         self.max_attempts = max(1, int(max_attempts))
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
@@ -179,7 +265,12 @@ class ChatClient:
                 import httpx
 
                 limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-                self._http = httpx.Client(timeout=self.timeout, limits=limits)
+                transport = httpx.HTTPTransport(limits=limits)
+                pool = getattr(transport, "_pool", None)
+                if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
+                    raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
+                pool._network_backend = _deadline_backend(pool._network_backend)
+                self._http = httpx.Client(timeout=self.timeout, transport=transport)
             return self._http
 
     def _request(self, messages: Messages) -> JudgeReply:
@@ -193,23 +284,32 @@ class ChatClient:
         for attempt in range(1, self.max_attempts + 1):
             self._limiter.wait()
             retry_after: float | None = None
+            _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
                 response = self._client().post(self.url, json=body, headers=headers)
-                return JudgeReply(_parse(response), attempts=attempt)
+                return JudgeReply(self._redact(_parse(response)), attempts=attempt)
             except _Retryable as exc:
-                error, retry_after = str(exc), exc.retry_after
+                error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
-                return JudgeReply(None, str(exc), attempts=attempt)
+                return JudgeReply(None, self._redact(str(exc)), attempts=attempt)
             except httpx.TimeoutException as exc:
-                error = f"timeout after {self.timeout:g} s ({type(exc).__name__})"
+                if time.monotonic() >= deadline:
+                    error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
+                else:
+                    error = f"timeout after {self.timeout:g} s ({type(exc).__name__})"
             except httpx.TransportError as exc:
-                error = f"connection error: {type(exc).__name__}: {exc}"
+                error = self._redact(f"connection error: {type(exc).__name__}: {exc}")
+            finally:
+                _ATTEMPT.deadline = None
             if attempt < self.max_attempts:
                 delay = self._delay(attempt, retry_after)
                 logger.debug("judge request failed (%s); retry %d in %.2f s", error, attempt, delay)
                 time.sleep(delay)
         logger.warning("judge request failed after %d attempts: %s", self.max_attempts, error)
         return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts)
+
+    def _redact(self, text: str) -> str:
+        return redact(text, [self._api_key])
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -260,7 +360,8 @@ class OpenAISDK(ChatClient):
         key: the API key, or ``'ENV'`` to read ``OPENAI_API_KEY``.
         openai_api_base: the base URL (a list: its first entry).
         retry: requests per prompt at most.
-        timeout: seconds per request.
+        timeout: seconds each connect, send or read may wait.
+        deadline: seconds one request may take in all (default: ``timeout``).
         temperature, max_out_len, extra_body: generation parameters.
         query_per_second: request starts per second at most.
         max_workers: requests in flight at once (default: 8).
@@ -282,6 +383,7 @@ class OpenAISDK(ChatClient):
         openai_api_base: str | list[str] = "https://api.openai.com/v1/",
         retry: int = 2,
         timeout: float = 60.0,
+        deadline: float | None = None,
         temperature: float | None = None,
         max_out_len: int | None = None,
         extra_body: dict[str, Any] | None = None,
@@ -311,6 +413,7 @@ class OpenAISDK(ChatClient):
             api_key=api_key,
             params=params,
             timeout=timeout,
+            deadline=deadline,
             max_attempts=retry,
             backoff=backoff,
             max_backoff=max_backoff,

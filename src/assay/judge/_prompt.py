@@ -2,13 +2,91 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from assay.errors import ConfigError
+from assay.registry import ICL_PROMPT_TEMPLATES
 
-__all__ = ["render_messages"]
+__all__ = ["RawPromptTemplate", "render_messages"]
+
+_CHAT_ROLES = ("system", "user", "assistant")
+
+
+@ICL_PROMPT_TEMPLATES.register_module()
+class RawPromptTemplate:
+    """OpenCompass's ``RawPromptTemplate``: chat messages given as they are sent.
+
+    ``messages`` holds, in order:
+
+    * dicts with ``role`` (``system``, ``user`` or ``assistant``) and
+      ``content``: copied whole (other keys kept), ``content`` filled from the
+      sample when it is a string and ``format_variables`` is true;
+    * ``{'expand_column': 'col'}``: the sample's ``col``, a list of messages,
+      inserted as it is (nothing when the column is missing or not a list);
+    * strings (in-context-example placeholders such as ``'</E>'``): skipped,
+      as a judge prompt has no in-context examples.
+
+    Filling is OpenCompass's: for each field of the sample, in order, every
+    ``{field}`` in the text so far is replaced by ``str(value)`` — so a
+    value that itself contains ``{later_field}`` is filled too, and braces
+    naming no field are kept.  Roles are not translated: what the messages
+    say is what the judge gets.
+
+    Raises:
+        ConfigError: ``messages`` is not a list, or an entry is neither a
+            string nor a dict, lacks ``role``/``content`` or has another role.
+
+    Example:
+        >>> tpl = RawPromptTemplate([{'role': 'system', 'content': 'Grade.'}, '</E>', {'expand_column': 'history'},
+        ...                          {'role': 'user', 'content': '{prediction} vs {gold} {x}', 'name': 'q'}])
+        >>> tpl.generate_item({'history': [{'role': 'user', 'content': 'hi'}], 'prediction': 'B', 'gold': 'A'})
+        [{'role': 'system', 'content': 'Grade.'}, {'role': 'user', 'content': 'hi'}, {'role': 'user', 'content': 'B vs A {x}', 'name': 'q'}]
+    """
+
+    def __init__(self, messages: list[Any], format_variables: bool = True, ice_token: str = "</E>") -> None:
+        if not isinstance(messages, list):
+            raise ConfigError(f"RawPromptTemplate: messages must be a list, got {type(messages).__name__}")
+        for i, msg in enumerate(messages):
+            if isinstance(msg, str):
+                continue
+            if not isinstance(msg, Mapping):
+                raise ConfigError(f"RawPromptTemplate: messages[{i}] must be a dict or a string, got {type(msg).__name__}")
+            if "expand_column" in msg:
+                continue
+            for key in ("role", "content"):
+                if key not in msg:
+                    raise ConfigError(f"RawPromptTemplate: messages[{i}] has no {key!r}")
+            if msg["role"] not in _CHAT_ROLES:
+                raise ConfigError(f"RawPromptTemplate: messages[{i}] has role {msg['role']!r}; expected one of {', '.join(_CHAT_ROLES)}")
+        self.messages = messages
+        self.format_variables = format_variables
+        self.ice_token = ice_token
+
+    def generate_item(self, entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The messages for one sample (``entry``: its fields, in order)."""
+        out: list[dict[str, Any]] = []
+        for item in self.messages:
+            if isinstance(item, str):
+                continue
+            if "expand_column" in item:
+                inserted = entry.get(item["expand_column"])
+                if isinstance(inserted, list):
+                    out.extend(copy.deepcopy(inserted))
+                continue
+            msg = copy.deepcopy(dict(item))
+            if self.format_variables and isinstance(msg.get("content"), str):
+                text = msg["content"]
+                for key, value in entry.items():
+                    text = text.replace("{" + str(key) + "}", str(value))
+                msg["content"] = text
+            out.append(msg)
+        return out
+
+    def __repr__(self) -> str:
+        return f"RawPromptTemplate(messages={self.messages!r}, ice_token={self.ice_token!r})"
 
 _ROLES = {"HUMAN": "user", "USER": "user", "BOT": "assistant", "ASSISTANT": "assistant", "SYSTEM": "system"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -38,12 +116,15 @@ def _role(item: Mapping[str, Any], where: str) -> str:
     raise ConfigError(f"{where}: unknown role {item.get('role')!r} (expected HUMAN, BOT or SYSTEM)")
 
 
-def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any]) -> list[dict[str, str]]:
+def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Chat messages from a ``RawPromptTemplate`` or ``PromptTemplate`` config.
 
-    ``{name}`` placeholders are filled from ``fields``; other braces are kept.
-    Roles map HUMAN→user, BOT→assistant, SYSTEM→system.  A BOT entry without
-    a prompt marks where the judge answers and is skipped.
+    A ``RawPromptTemplate`` renders as OpenCompass renders it (see
+    :class:`RawPromptTemplate`), ``fields`` in their order.  For a
+    ``PromptTemplate``, ``{name}`` placeholders are filled from ``fields`` in
+    one pass; other braces are kept.  Roles map HUMAN→user, BOT→assistant,
+    SYSTEM→system.  A BOT entry without a prompt marks where the judge
+    answers and is skipped.
 
     Example:
         >>> tpl = {'type': 'PromptTemplate', 'template': {
@@ -59,16 +140,15 @@ def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any
         raise ConfigError(f"prompt_template must be a dict(type=..., ...), got {prompt_template!r:.80}")
     kind = _type_name(prompt_template.get("type", "PromptTemplate"))
     if kind == "RawPromptTemplate":
-        messages = prompt_template.get("messages")
-        if not isinstance(messages, list) or not messages:
-            raise ConfigError("prompt_template (RawPromptTemplate): 'messages' must be a non-empty list")
-        out = []
-        for i, m in enumerate(messages):
-            if not isinstance(m, Mapping) or "content" not in m:
-                raise ConfigError(f"prompt_template.messages[{i}] must be a dict with 'role' and 'content'")
-            role = str(m.get("role", "user"))
-            out.append({"role": _ROLES.get(role.upper(), role), "content": _fill(str(m["content"]), fields)})
-        return out
+        options = {k: v for k, v in prompt_template.items() if k != "type"}
+        try:
+            raw = RawPromptTemplate(**options)
+        except TypeError as exc:
+            raise ConfigError(f"prompt_template (RawPromptTemplate): {exc}") from None
+        messages = raw.generate_item(fields)
+        if not messages:
+            raise ConfigError("prompt_template (RawPromptTemplate) renders to no message")
+        return messages
     if kind != "PromptTemplate":
         raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate or RawPromptTemplate)")
     template = prompt_template.get("template")

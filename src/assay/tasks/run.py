@@ -39,7 +39,7 @@ from assay import __version__
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
-from assay.evaluate.base import SampleOutcome
+from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, merge_incomplete
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.index import entry_for_written
 from assay.results import META_KEY, write_result, write_result_keeping
@@ -66,9 +66,12 @@ __all__ = ["ShardPlan", "TaskOutcome", "fail_task", "merge_shards", "run_shard",
 class TaskOutcome:
     """What happened to one task.
 
-    ``status`` is ``"ok"``, ``"reused"`` or ``"failed"``; ``reason`` says why
-    a result was reused or recomputed (``"inputs unchanged"``, ``"no result
-    yet"``, ``"changed: the prediction file"``, ``"--force"``, …).
+    ``status`` is ``"ok"``, ``"reused"``, ``"partial"`` (a result was
+    written, but some of its samples could not be scored and the user did not
+    ask for that: ``message`` says ``"partial: 3 of 9 samples unjudged"``;
+    R-12.3) or ``"failed"``; ``reason`` says why a result was reused or
+    recomputed (``"inputs unchanged"``, ``"no result yet"``, ``"changed: the
+    prediction file"``, ``"--force"``, …).
     """
 
     name: str
@@ -88,6 +91,28 @@ class TaskOutcome:
     @property
     def failed(self) -> bool:
         return self.status == "failed"
+
+    @property
+    def partial(self) -> bool:
+        return self.status == "partial"
+
+
+#: ``_meta.incomplete`` kinds that only a user's request produces: such a result is not reported as partial.
+ASKED_INCOMPLETE = frozenset({"partial_predictions"})
+#: ``_meta.incomplete`` kinds that scoring again may complete: a result with them is not reused as is.
+RETRIED_INCOMPLETE = frozenset({"unjudged"})
+
+
+def _incomplete_message(entries: list[dict[str, Any]], total: int) -> str:
+    """``"partial: 3 of 9 samples unjudged"`` for the entries the user did not ask for ('' when none)."""
+    parts = []
+    for e in entries:
+        if e.get("kind") in ASKED_INCOMPLETE:
+            continue
+        count = e.get("count")
+        kind = str(e.get("kind", "incomplete")).replace("_", " ")
+        parts.append(f"{count if isinstance(count, int) else 'some'} of {total} samples {kind}")
+    return f"partial: {'; '.join(parts)}" if parts else ""
 
 
 @dataclass
@@ -268,6 +293,11 @@ def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], ou
         if changed:
             return "changed: " + ", ".join(changed)
         return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
+    incomplete = meta.get("incomplete")
+    retried = [e for e in incomplete if isinstance(e, dict) and e.get("kind") in RETRIED_INCOMPLETE] if isinstance(incomplete, list) else []
+    if retried:  # e.g. judge requests that failed: asked again (finished judgements come from the judge cache)
+        return "the existing result is incomplete: " + "; ".join(
+            f"{e.get('count') if isinstance(e.get('count'), int) else 'some'} samples {e.get('kind')}" for e in retried)
     return None
 
 
@@ -387,6 +417,11 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
         result.pop("details", None)
+    incomplete = result.pop(INCOMPLETE_KEY, None)
+    if incomplete:  # samples scored without a verdict (R-12.2): recorded beside what else is incomplete
+        meta["incomplete"] = merge_incomplete([meta.get("incomplete"), incomplete])
+        for entry in incomplete:
+            log(f"incomplete: {entry.get('detail')}")
     result[META_KEY] = meta
     # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
     written: bytes | None = None
@@ -400,6 +435,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         outcome.status, outcome.message = "failed", str(result["error"])
         return None
     log(f"wrote {result_path}")
+    partial = _incomplete_message(meta.get("incomplete") or [], total)
+    if partial:
+        outcome.status, outcome.message = "partial", partial
+        log(partial)
     outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
         del result
