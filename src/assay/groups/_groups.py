@@ -41,7 +41,7 @@ from typing import Any, Literal, NamedTuple
 
 from assay.errors import ConfigError
 from assay.groups._expr import Transform, TransformError, compile_transform
-from assay.groups._model import Scores, SummaryIssue
+from assay.groups._model import CellMark, Scores, SummaryIssue
 
 __all__ = [
     "GROUP_KEYS",
@@ -664,3 +664,24 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
         result[out_metric] = value
     scores.set_values(column, group.name, result)
     scores.raw[column][group.name] = dict(result)
+    if scores.marks:
+        marks = _inherited_marks(scores, group, column)
+        if marks:
+            scores.marks[(column, group.name)] = marks
+
+
+def _inherited_marks(scores: Scores, group: SummaryGroup, column: str) -> list[CellMark]:
+    """A group computed from marked cells is marked: per kind, the marked datasets it was computed from
+    (through nested groups too), each counted once, and the sum of their counts."""
+    by_kind: dict[str, dict[str, int | None]] = {}
+    for abbr in group.abbrs:
+        for mark in scores.marks.get((column, abbr), ()):
+            leaves = by_kind.setdefault(mark.kind, {})
+            for leaf, count in mark.sources or ((abbr, mark.count),):
+                leaves.setdefault(leaf, count)
+    marks = []
+    for kind, leaves in by_kind.items():
+        counts = list(leaves.values())
+        total = None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+        marks.append(CellMark(kind, total, f"computed from {', '.join(leaves)}", tuple(leaves.items())))
+    return marks
