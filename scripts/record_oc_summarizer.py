@@ -18,6 +18,15 @@ Output, under ``tests/data/summarize/opencompass_mmlu`` (default):
 ``inputs.json`` (models, subjects, values, dataset configs, groups) and
 ``summary.csv``, the table OpenCompass wrote.  ``tests/summarize/
 test_summarize_opencompass_mmlu.py`` runs assay's summarizer on the same inputs.
+
+A second recording, under ``tests/data/summarize/opencompass_groups``, holds
+the group forms whose numbers follow OpenCompass's own rules rather than
+their keys' names: a ``metric`` name beside ``std``/``sum``/``harmonic_mean``
+or ``weights`` (OpenCompass aggregates by the output's name), transforms with
+conditional expressions, comparisons and boolean operators (which it
+evaluates with ``eval``), and a transform keyed ``abbr@metric`` (which it
+never applies).  ``tests/summarize/test_summarize_opencompass_groups.py``
+compares assay's table with it.  ``--which`` records one of the two.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "summarize" / "opencompass_mmlu"
+GROUPS_OUT = ROOT / "tests" / "data" / "summarize" / "opencompass_groups"
 TIME = "20240101_000000"
 GEN = "opencompass.openicl.icl_inferencer.GenInferencer"
 
@@ -111,16 +121,98 @@ def run_opencompass(inputs: dict[str, Any], work_dir: Path) -> str:
     return (work_dir / "summary" / f"summary_{inputs['time']}.csv").read_text(encoding="utf-8")
 
 
+def build_group_inputs() -> dict[str, Any]:
+    """Four datasets with one or two metrics, two models, and the group forms to record."""
+    results = {
+        "model_a": {
+            "d1": {"accuracy": 0.8, "score": 40.0},
+            "d2": {"accuracy": 1.6, "score": 55.5},
+            "d3": {"accuracy": 62.5},
+            "d4": {"accuracy": 2.4, "score": 0.0},
+        },
+        "model_b": {
+            "d1": {"accuracy": 2.0, "score": 12.25},
+            "d2": {"accuracy": 1.0, "score": 0.5},
+            "d3": {"accuracy": 0.75},
+            "d4": {"accuracy": 88.0, "score": 3.5},
+        },
+    }
+    pairs = [["d1", "accuracy"], ["d2", "accuracy"], ["d3", "accuracy"]]
+    weights = {"d3": 3, "d1": 1, "d2": 2}
+    groups: list[dict[str, Any]] = [
+        # a metric name beside an aggregation key: OpenCompass aggregates by the name
+        {"name": "std-named", "subsets": pairs, "std": True, "metric": "spread"},
+        {"name": "sum-named", "subsets": pairs, "sum": True, "metric": "total"},
+        {"name": "hm-named", "subsets": pairs, "harmonic_mean": True, "metric": "hm"},
+        {"name": "named-sum", "subsets": pairs, "metric": "sum"},
+        {"name": "named-std", "subsets": pairs, "metric": "standard_deviation"},
+        {"name": "named-hm", "subsets": pairs, "metric": "harmonic_mean"},
+        {"name": "hm-named-std", "subsets": pairs, "harmonic_mean": True, "metric": "standard_deviation"},
+        {"name": "weighted-named-sum", "subsets": pairs, "weights": weights, "metric": "sum"},
+        {"name": "weighted-std-named", "subsets": pairs, "std": True, "weights": weights, "metric": "w"},
+        {"name": "weighted-named-hm", "subsets": pairs, "weights": weights, "metric": "harmonic_mean"},
+        {"name": "bare-sum-named", "subsets": ["d1", "d2", "d4"], "sum": True, "metric": "total"},
+        {"name": "bare-named-sum", "subsets": ["d1", "d2", "d4"], "metric": "sum"},
+        {"name": "bare-std-named-accuracy", "subsets": ["d1", "d2"], "std": True, "metric": "accuracy"},
+        {"name": "nested-named", "subsets": [["std-named", "spread"], ["named-sum", "sum"]], "sum": True, "metric": "x"},
+        # transforms OpenCompass evaluates with eval
+        {"name": "conditional", "subsets": pairs,
+         "transforms": {"d1": "x - 0.5 if x > 1 else x", "d2": "(x > 1) + (x > 1.5) * 10", "d3": "x > 1 and 100 - x or x"}},
+        {"name": "boolean-bare", "subsets": ["d1", "d2", "d4"],
+         "transforms": {"d1": "not x > 1", "d2": "0 < x <= 1.5", "d4": "x if x != 0 else -1"}},
+        {"name": "conditional-weighted", "subsets": pairs, "weights": weights,
+         "transforms": {"d3": "100 - x if x >= 50 else x * 2"}},
+        # a transform keyed abbr@metric: OpenCompass looks transforms up by the abbr only
+        {"name": "transform-at-key", "subsets": pairs, "transforms": {"d1@accuracy": "100 - x"}},
+    ]
+    return {
+        "about": "Result metrics and group forms of scripts/record_oc_summarizer.py; summary.csv is OpenCompass's table for them.",
+        "opencompass": importlib.metadata.version("opencompass"),
+        "models": list(results),
+        "datasets": ["d1", "d2", "d3", "d4"],
+        "results": results,
+        "groups": groups,
+        "time": TIME,
+    }
+
+
+def run_opencompass_groups(inputs: dict[str, Any], work_dir: Path) -> str:
+    from mmengine.config import ConfigDict
+    from opencompass.summarizers import DefaultSummarizer
+
+    for model, row in inputs["results"].items():
+        folder = work_dir / "results" / model
+        folder.mkdir(parents=True, exist_ok=True)
+        for abbr, result in row.items():
+            (folder / f"{abbr}.json").write_text(json.dumps(result), encoding="utf-8")
+    config = ConfigDict(
+        models=[{"abbr": m} for m in inputs["models"]],
+        datasets=[{"abbr": d, "infer_cfg": _infer_cfg(), "eval_cfg": {}} for d in inputs["datasets"]],
+        work_dir=str(work_dir),
+    )
+    DefaultSummarizer(config, summary_groups=[dict(g) for g in inputs["groups"]]).summarize(time_str=inputs["time"])
+    return (work_dir / "summary" / f"summary_{inputs['time']}.csv").read_text(encoding="utf-8")
+
+
+def _record(inputs: dict[str, Any], run: Any, out: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_text = run(inputs, Path(tmp) / TIME)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "inputs.json").write_text(json.dumps(inputs, indent=1) + "\n", encoding="utf-8")
+    (out / "summary.csv").write_text(csv_text, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=None, help="the folder of the one recording --which names")
+    parser.add_argument("--which", choices=("mmlu", "groups", "all"), default="all")
     args = parser.parse_args()
-    inputs = build_inputs()
-    with tempfile.TemporaryDirectory() as tmp:
-        csv_text = run_opencompass(inputs, Path(tmp) / TIME)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "inputs.json").write_text(json.dumps(inputs, indent=1) + "\n", encoding="utf-8")
-    (args.out / "summary.csv").write_text(csv_text, encoding="utf-8")
+    if args.out is not None and args.which == "all":
+        parser.error("--out needs --which mmlu or --which groups")
+    if args.which in ("mmlu", "all"):
+        _record(build_inputs(), run_opencompass, args.out or OUT)
+    if args.which in ("groups", "all"):
+        _record(build_group_inputs(), run_opencompass_groups, args.out or GROUPS_OUT)
 
 
 if __name__ == "__main__":

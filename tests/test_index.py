@@ -341,10 +341,11 @@ def test_the_index_command_reports_what_changed(run: Path, capsys: pytest.Captur
     assert "3 results, 3 added, 0 changed, 0 removed" in capsys.readouterr().out
     (run / "results" / "m1" / "d2.json").unlink()
     _write(run, "m2", "d1", {"accuracy": 31.0, "details": _details(3, 10)})
-    assert main(["index", str(run), "--check"]) == 0
+    assert main(["index", str(run), "--check"]) == 1  # a result the index expects is missing
     out = capsys.readouterr().out
     assert "changed since indexed: results/m2/d1.json" in out
     assert "removed since indexed: results/m1/d2.json" in out
+    assert "problem: results/m1/d2.json: missing: the run index recorded it" in out
     assert "2 results, 0 added, 1 changed, 1 removed" in out
 
 

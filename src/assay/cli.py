@@ -400,6 +400,10 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
         stats=getattr(args, "report", True),
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
+    changed = sorted(set(result.scores.changed.values())) if result.scores is not None else []
+    for rel in changed:
+        sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
+                         "its values are shown as they now are, marked *\n")
     for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
     if getattr(args, "report", True) and result.time_str:

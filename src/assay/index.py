@@ -229,6 +229,8 @@ class Snapshot:
         changed: files whose bytes differ from what the index held.
         removed: indexed files that no longer exist.
         rechecked: files checked by content whose bytes were unchanged.
+        unreadable: result files (``*.json``) that could not be read or are not a result (not JSON,
+            truncated, not an object), each with what is wrong; they have no entry.
         persisted: whether the index file could be read and written.
     """
 
@@ -239,6 +241,7 @@ class Snapshot:
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     rechecked: list[str] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
     persisted: bool = False
     _index: RunIndex | None = None
     _stats: dict[str, tuple[str, str, bytes]] | None = None
@@ -592,6 +595,7 @@ class RunIndex:
                     data = _read(path)
                 except OSError as exc:
                     logger.info("cannot read %s: %s", path, exc)
+                    snap.unreadable.append((rel, f"cannot be read: {exc.strerror or exc}"))
                     continue
                 digest = hashlib.sha256(data).hexdigest()
                 now = time.time_ns()
@@ -607,6 +611,7 @@ class RunIndex:
                     head, count = result_head(data, path, count_details=True)
                 except InputFileError as exc:
                     logger.debug("not indexed: %s", exc)
+                    snap.unreadable.append((rel, f"cannot be read: {str(exc).replace(path, f'results/{rel}')}"))
                     continue
                 new = Entry(rel, identity, now, digest, count, encode_head(head))
                 rows[rel] = (*new.row(), None, None, None)

@@ -65,7 +65,7 @@ def test_group_mistakes_are_config_errors(group: Any, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "source",
-    ["__import__('os').system('true')", "x.__class__", "open('f')", "[x]", "x if x else 1", "'a'", "x > 1", "y + 1"],
+    ["__import__('os').system('true')", "x.__class__", "open('f')", "[x]", "x if y else 1", "'a'", "x in [1]", "y + 1"],
 )
 def test_unsafe_transforms_are_rejected_before_running(source: str) -> None:
     group = {"name": "g", "subsets": ["a"], "transforms": {"a": source}}
@@ -117,7 +117,7 @@ def test_valid_groups_parse_to_typed_objects() -> None:
     )
     assert [(g.name, g.metric, g.aggregation, g.bare) for g in groups] == [
         ("w", "weighted_average", "mean", False),
-        ("s", "total", "sum", True),
+        ("s", "total", "mean", True),
     ]
     assert groups[0].weight_for("a", "acc") == 2.0 and groups[0].weight_for("b", "acc") == 1.0
 
@@ -210,13 +210,21 @@ def test_group_with_some_datasets_not_in_the_run_is_an_error() -> None:
     assert scores.cell_errors[("m1", "g")] == "missing metrics: ['not_run']"
 
 
-def test_metric_only_renames() -> None:
+def test_the_metric_name_decides_the_aggregation_as_in_opencompass() -> None:
     values = {"a": {"accuracy": 10.0}, "b": {"accuracy": 20.0}}
-    # metric='standard_deviation' without std=True is still a mean
-    scores = _run(
-        values, [{"name": "g", "subsets": [["a", "accuracy"], ["b", "accuracy"]], "metric": "standard_deviation"}]
-    )
-    assert scores.values["m1"]["g"] == {"standard_deviation": 15.0}
+    pairs = [["a", "accuracy"], ["b", "accuracy"]]
+    scores = _run(values, [
+        # metric='standard_deviation' without std=True is the standard deviation
+        {"name": "g", "subsets": pairs, "metric": "standard_deviation"},
+        # std=True (or sum=True) with another metric name is the naive average under that name
+        {"name": "s", "subsets": pairs, "std": True, "metric": "spread"},
+        {"name": "t", "subsets": pairs, "sum": True, "metric": "total"},
+        {"name": "u", "subsets": pairs, "metric": "sum"},
+    ])
+    assert scores.values["m1"]["g"] == {"standard_deviation": 5.0}
+    assert scores.values["m1"]["s"] == {"spread": 15.0}
+    assert scores.values["m1"]["t"] == {"total": 15.0}
+    assert scores.values["m1"]["u"] == {"sum": 30.0}
 
 
 def test_bare_group_with_explicit_metric_named_like_a_shared_metric() -> None:

@@ -5,7 +5,10 @@ read; the statistics the summary needs (each metric's interval, unscorable
 counts) are computed for every result that lacks them.  Summaries, reports
 and comparisons do this themselves for what they read; the command does it
 ahead of time, for an OpenCompass work dir or a run copied from elsewhere.
-Prints what was added, changed and removed since the index was written.
+Prints what was added, changed and removed since the index was written,
+and every result file that cannot be read (not JSON, truncated, not a
+result) or is missing though the index or a ``.stats`` file beside it
+records it.  With ``--check``, any such file makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Index the run; print the counts and every changed or removed file; 0 on success, 1 without a usable index."""
+    """Index the run; print the counts, every changed or removed file and every problem; 0 on success, 1 without a
+    usable index or, with ``--check``, with a result file unreadable or missing."""
     from assay.index import INDEX_FILE
     from assay.stats import index_run
     from assay.workdir import resolve_run_dir
@@ -39,11 +43,24 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"changed since indexed: results/{rel}\n")
     for rel in snapshot.removed:
         sys.stdout.write(f"removed since indexed: results/{rel}\n")
+    problems = [f"results/{rel}: {what}" for rel, what in snapshot.unreadable]
+    problems += [f"results/{rel}: missing: the run index recorded it, the file no longer exists" for rel in snapshot.removed]
+    for folder, names in sorted(snapshot.folders.items()):
+        for name in sorted(names):
+            stem = name[: -len(".stats")]
+            if name.endswith(".stats") and f"{stem}.json" not in names:
+                problems.append(f"results/{folder}/{stem}.json: missing: its statistics results/{folder}/{name} "
+                                "were written with it, the result file is gone")
+    for problem in problems:
+        sys.stdout.write(f"problem: {problem}\n")
     sys.stdout.write(
         f"{run_dir.root / INDEX_FILE}: {len(snapshot.rows)} results, {len(snapshot.added)} added, "
         f"{len(snapshot.changed)} changed, {len(snapshot.removed)} removed\n"
     )
     if not snapshot.persisted:
         sys.stderr.write(f"assay index: FAILED: {run_dir.root / INDEX_FILE} cannot be written (see the log)\n")
+        return 1
+    if problems and args.check:
+        sys.stderr.write(f"assay index: FAILED: {len(problems)} result file(s) unreadable or missing (listed above)\n")
         return 1
     return 0

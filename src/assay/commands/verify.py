@@ -26,9 +26,16 @@ from the summary's own inputs with the summarizer's group code (group
 definitions from the run's newest ``configs/*.py`` or the summary's
 ``group_definitions``).
 
+Every result that should be there is checked to be there and readable: a
+result file that is not JSON, truncated or not a result, one the run index
+or a ``.stats`` file records but that no longer exists, and one the run's
+config (``configs/*.py``) plans but that has neither a file nor split parts
+are each a problem, named with the file and what is wrong.
+
 Exit status 1 when a value does not match (each is named with its file and
-metric) or when nothing could be checked at all (the message says what was
-looked for and where), 0 otherwise.
+metric), when a result cannot be read or is missing (each named), or when
+nothing could be checked at all (the message says what was looked for and
+where), 0 otherwise.
 """
 
 from __future__ import annotations
@@ -86,11 +93,13 @@ class VerifyReport:
     summary: str | None = None
     #: result files whose bytes differ from what the run index held (``results/<model>/<dataset>.json``)
     changed_since_indexed: list[str] = field(default_factory=list)
+    #: results that cannot be read or are missing though expected: ``'<file>: <what is wrong>'``
+    problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """True when something was checked and everything checked matches."""
-        return self.checked > 0 and not self.mismatches
+        """True when something was checked, everything checked matches and every expected result is readable."""
+        return self.checked > 0 and not self.mismatches and not self.problems
 
     def nothing_checked(self, root: str | Path) -> str:
         """Why no value was checked: what was looked for, where, and what was found."""
@@ -234,7 +243,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         try:
             result = read_result(path)
         except Exception as exc:  # unreadable: nothing in it can be checked
-            report.unchecked.append(f"{rel}: unreadable ({exc})")
+            report.problems.append(f"{rel}: cannot be read: {str(exc).replace(str(path), rel)}")
             continue
         if "error" in result:
             continue
@@ -260,6 +269,8 @@ def verify_run(run_root: str | Path) -> VerifyReport:
                 )
         if "extraction_audit" in result:
             _verify_audit(report, root, rel, model, abbr, result, configs)
+
+    _check_expected(report, root, files)
 
     summary_path = newest_summary_json(root)
     if summary_path is None:
@@ -323,9 +334,48 @@ def _check_index(report: VerifyReport, root: Path) -> None:
     for rel in snapshot.changed:
         report.notes.append(f"results/{rel} changed since it was indexed (its SHA-256 differs); the index now holds its present content")
     for rel in snapshot.removed:
-        report.notes.append(f"results/{rel} was indexed but no longer exists; its entry was removed")
+        report.problems.append(f"results/{rel}: missing: the run index records it, the file no longer exists "
+                               "(its entry was removed)")
     if existed and snapshot.added:
         report.notes.append(f"{len(snapshot.added)} result file(s) were not in the run index; they were added")
+
+
+def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None:
+    """A problem for each result a ``.stats`` file or the run's config expects that has no file (nor split parts)."""
+    results = root / "results"
+    present = {p.relative_to(results).as_posix() for p in files}
+
+    def found(folder: str, abbr: str) -> bool:
+        if f"{folder}/{abbr}.json" in present:
+            return True
+        return any(n.startswith(f"{folder}/{abbr}_") and n[len(folder) + len(abbr) + 2:-5].isdigit() for n in present)
+
+    missing = {p.split(".json: ", 1)[0][len("results/"):] for p in report.problems if ".json: " in p}
+    for stats in sorted(results.glob("*/*.stats")) if results.is_dir() else []:
+        folder, abbr = stats.parent.name, stats.stem
+        if not found(folder, abbr) and f"{folder}/{abbr}" not in missing:
+            missing.add(f"{folder}/{abbr}")
+            report.problems.append(f"results/{folder}/{abbr}.json: missing: its statistics "
+                                   f"results/{folder}/{abbr}.stats were written with it, the result file is gone")
+    from assay.config.abbr import dataset_abbr, model_abbr
+    from assay.stats import load_run_config
+
+    config = load_run_config(root)
+    if config is None:
+        return
+    pairs: list[tuple[str, str]] = []
+    try:
+        folders = list(dict.fromkeys(model_abbr(dict(m)) for m in config.get("models") or []))
+        abbrs = list(dict.fromkeys(dataset_abbr(dict(d)) for d in config.get("datasets") or []))
+    except Exception as exc:  # a config whose names cannot be derived: the results it plans are unknown
+        report.notes.append(f"the results the run's config plans cannot be listed: {exc}")
+        return
+    pairs = [(f, a) for f in folders for a in abbrs]
+    for folder, abbr in pairs:
+        if not found(folder, abbr) and f"{folder}/{abbr}" not in missing:
+            missing.add(f"{folder}/{abbr}")
+            report.problems.append(f"results/{folder}/{abbr}.json: missing: the run's config plans model "
+                                   f"{folder!r} on dataset {abbr!r}, and there is no result file")
 
 
 def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:
@@ -394,6 +444,8 @@ def run(args: argparse.Namespace) -> int:
     report = verify_run(run_dir.root)
     for m in report.mismatches:
         sys.stdout.write(f"MISMATCH {m.describe()}\n")
+    for problem in report.problems:
+        sys.stdout.write(f"PROBLEM {problem}\n")
     for note in report.notes:
         sys.stdout.write(f"note: {note}\n")
     if getattr(args, "verbose", 0):
@@ -401,7 +453,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"not checked: {item}\n")
     sys.stdout.write(
         f"{run_dir.root}: {report.checked} values checked, {len(report.mismatches)} do not match, "
-        f"{len(report.unchecked)} could not be checked\n"
+        f"{len(report.unchecked)} could not be checked, {len(report.problems)} results unreadable or missing\n"
     )
     if report.checked == 0:
         sys.stderr.write(f"assay verify: FAILED: {report.nothing_checked(run_dir.root)}\n")

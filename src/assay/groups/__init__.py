@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from assay.groups._expr import Transform, TransformError, compile_transform
 from assay.groups._groups import Subset, SummaryGroup, aggregate, apply_groups, left_sum, parse_summary_groups
-from assay.groups._model import Scores, SummaryIssue, SummaryResult
+from assay.groups._model import MARK, CellMark, Scores, SummaryIssue, SummaryResult, incomplete_marks
 
 __all__ = [
+    "MARK",
+    "CellMark",
     "Scores",
     "Subset",
     "SummaryGroup",
@@ -27,6 +29,7 @@ __all__ = [
     "aggregate",
     "apply_groups",
     "compile_transform",
+    "incomplete_marks",
     "left_sum",
     "parse_summary_groups",
 ]

@@ -3,10 +3,18 @@
 A transform such as ``'100 - x'`` rewrites one input of a group before it is
 aggregated.  The expression is parsed with :mod:`ast` and compiled into plain
 Python closures; it is never passed to ``eval``.  Allowed: numbers, the name
-``x``, ``+ - * / ** %``, unary ``+``/``-``, parentheses and the functions
-``abs``, ``min``, ``max`` and ``round``.  Everything else (attribute access,
-other names, subscripts, keyword arguments, comparisons, strings…) is
-rejected when the expression is compiled, i.e. when the config is validated.
+``x``, ``True``/``False``, ``+ - * / ** %``, unary ``+``/``-``/``not``,
+parentheses, comparisons (``< <= > >= == !=``, chained as in Python),
+``and``/``or``, conditional expressions (``'x - 0.5 if x > 1 else x'``) and
+the functions ``abs``, ``min``, ``max`` and ``round``.  Everything else
+(attribute access, other names, subscripts, keyword arguments, ``is``/``in``,
+lambdas, strings…) is rejected when the expression is compiled, i.e. when the
+config is validated.
+
+The value is Python's for the same expression, as OpenCompass 0.5.4 computes
+it with ``eval``: a comparison is 1 or 0 (``True``/``False``), ``and``/``or``
+give one of their operands and evaluate the right one only when Python does,
+and a conditional evaluates only the branch it takes.
 """
 
 from __future__ import annotations
@@ -84,6 +92,15 @@ def _max(*args: float) -> float:
 
 _FUNCTIONS: dict[str, Callable[..., float]] = {"abs": _abs, "min": _min, "max": _max, "round": _round}
 
+_COMPARE: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+
 
 @dataclass(frozen=True)
 class Transform:
@@ -118,6 +135,8 @@ def compile_transform(source: str) -> Transform:
 
     >>> compile_transform('max(0, min(100, x * 2))')(70)
     100.0
+    >>> compile_transform('x - 0.5 if x > 1 else x')(3), compile_transform('0 < x <= 1 and 2 or 3')(0.5)
+    (2.5, 2.0)
     >>> compile_transform("__import__('os')")
     Traceback (most recent call last):
     ...
@@ -137,7 +156,7 @@ def compile_transform(source: str) -> Transform:
 def _compile(node: ast.AST) -> _Fn:
     if isinstance(node, ast.Constant):
         value = node.value
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if not isinstance(value, (int, float)) or isinstance(value, complex):
             raise TransformError(f"constant {value!r} is not allowed (only numbers)")
         try:
             number = float(value)
@@ -154,6 +173,8 @@ def _compile(node: ast.AST) -> _Fn:
             return lambda x: -inner(x)
         if isinstance(node.op, ast.UAdd):
             return inner
+        if isinstance(node.op, ast.Not):
+            return lambda x: float(not inner(x))
         raise TransformError(f"operator {type(node.op).__name__} is not allowed")
     if isinstance(node, ast.BinOp):
         op = _BINARY.get(type(node.op))
@@ -173,6 +194,57 @@ def _compile(node: ast.AST) -> _Fn:
             raise TransformError(f"*arguments to {node.func.id}() are not allowed")
         args = [_compile(a) for a in node.args]
         return lambda x: fn(*(a(x) for a in args))
+    if isinstance(node, ast.Compare):
+        return _compile_compare(node)
+    if isinstance(node, ast.BoolOp):
+        operands = [_compile(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return lambda x: _and(operands, x)
+        return lambda x: _or(operands, x)
+    if isinstance(node, ast.IfExp):
+        test, body, orelse = _compile(node.test), _compile(node.body), _compile(node.orelse)
+        return lambda x: body(x) if test(x) else orelse(x)
     if isinstance(node, ast.Attribute):
         raise TransformError(f"attribute access {ast.unparse(node)!r} is not allowed")
     raise TransformError(f"{type(node).__name__} ({ast.unparse(node)!r}) is not allowed in a transform")
+
+
+def _compile_compare(node: ast.Compare) -> _Fn:
+    """``a < b <= c``: each comparison in turn, stopping at the first false one (Python's chaining)."""
+    ops: list[Callable[[float, float], bool]] = []
+    for op in node.ops:
+        fn = _COMPARE.get(type(op))
+        if fn is None:
+            raise TransformError(f"comparison {type(op).__name__} is not allowed (only < <= > >= == !=)")
+        ops.append(fn)
+    first = _compile(node.left)
+    rest = [_compile(c) for c in node.comparators]
+
+    def compare(x: float) -> float:
+        left = first(x)
+        for op, right_fn in zip(ops, rest):
+            right = right_fn(x)
+            if not op(left, right):
+                return 0.0
+            left = right
+        return 1.0
+
+    return compare
+
+
+def _and(operands: list[_Fn], x: float) -> float:
+    value = 0.0
+    for fn in operands:
+        value = fn(x)
+        if not value:
+            return value
+    return value
+
+
+def _or(operands: list[_Fn], x: float) -> float:
+    value = 0.0
+    for fn in operands:
+        value = fn(x)
+        if value:
+            return value
+    return value

@@ -16,8 +16,12 @@ Behaviour where OpenCompass is silent or fragile:
   subsets names a dataset of the run or an earlier group is not applicable to
   the run and is skipped (a shared summarizer file may define groups for many
   benchmarks).
-* The aggregation is chosen by ``std``/``sum``/``harmonic_mean``/``weights``;
-  ``metric`` only renames the output.
+* The aggregation is OpenCompass's: decided by the output's name
+  (:func:`aggregation_of`), which ``metric`` gives, else the first of
+  ``std``, ``sum``, ``weights``, ``harmonic_mean`` that is set.  A group with
+  ``std=True`` (or ``sum``, ``harmonic_mean``) *and* another ``metric`` is
+  thus an average under that name, as there; a warning names the keys left
+  unused.
 
 The arithmetic is OpenCompass 0.5.4's, so that every cell prints as OpenCompass
 prints it (see :func:`aggregate`): sums run left to right in subset order (a
@@ -37,7 +41,7 @@ from typing import Any, Literal, NamedTuple
 
 from assay.errors import ConfigError
 from assay.groups._expr import Transform, TransformError, compile_transform
-from assay.groups._model import Scores, SummaryIssue
+from assay.groups._model import CellMark, Scores, SummaryIssue
 
 __all__ = [
     "GROUP_KEYS",
@@ -81,7 +85,8 @@ class SummaryGroup:
         metric: the name of the default aggregate (``naive_average``, …, or the configured ``metric``).
         aggregation: ``mean`` (weighted when ``weights``), ``std`` (population), ``sum`` or ``harmonic_mean``.
         weights: ``abbr`` or ``abbr@metric`` → weight; empty means unweighted.
-        transforms: ``abbr`` or ``abbr@metric`` → expression applied to that input first.
+        transforms: ``abbr`` → expression applied first to each input from that abbr (OpenCompass applies
+            no ``abbr@metric`` key: such keys are left out, with a warning).
 
     >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': ['a', 'b'], 'weights': {'a': 1, 'b': 3}})
     >>> g.metric, g.aggregation, g.bare
@@ -175,18 +180,7 @@ def _parse_group(cfg: Any, where: str, problems: list[str]) -> SummaryGroup | No
             problems.append(f"{label}: key {key!r} must be True or False, got {value!r}")
             value = False
         flags[key] = value
-    # OpenCompass accepts these and picks by precedence (std, sum, weights,
-    # harmonic_mean); so does assay, saying what it ignores.
-    chosen = [k for k, v in flags.items() if v]
-    if len(chosen) > 1:
-        logger.warning("%s: keys %r choose several aggregations; %s is used, as OpenCompass does", label, chosen, chosen[0])
-
     weights = _parse_weights(cfg.get("weights"), subsets, label, problems)
-    if weights and (flags["std"] or flags["harmonic_mean"]):
-        which = "std" if flags["std"] else "harmonic_mean"
-        used = "std" if flags["std"] else "the weighted average"
-        logger.warning("%s: keys 'weights' and %s=True are both set; %s is used, as OpenCompass does", label, which, used)
-
     transforms = _parse_transforms(cfg.get("transforms"), subsets, label, problems)
 
     metric = cfg.get("metric")
@@ -194,28 +188,74 @@ def _parse_group(cfg: Any, where: str, problems: list[str]) -> SummaryGroup | No
         problems.append(f"{label}: key 'metric' must be a non-empty string (the output name), got {metric!r}")
         metric = None
 
-    aggregation: Aggregation
-    if flags["std"]:
-        aggregation, default = "std", "standard_deviation"
+    # The output's name: `metric`, else the first of std, sum, weights, harmonic_mean that is set.
+    if metric is not None:
+        name_of = metric
+    elif flags["std"]:
+        name_of = "standard_deviation"
     elif flags["sum"]:
-        aggregation, default = "sum", "sum"
+        name_of = "sum"
     elif weights:
-        aggregation, default = "mean", "weighted_average"
+        name_of = "weighted_average"
     elif flags["harmonic_mean"]:
-        aggregation, default = "harmonic_mean", "harmonic_mean"
+        name_of = "harmonic_mean"
     else:
-        aggregation, default = "mean", "naive_average"
+        name_of = "naive_average"
+    aggregation = aggregation_of(name_of)
+    _warn_ignored(label, flags, weights, metric, aggregation)
 
     if len(problems) > start or not subsets or not name:
         return None
     return SummaryGroup(
         name=name,
         subsets=tuple(subsets),
-        metric=metric or default,
+        metric=name_of,
         aggregation=aggregation,
         weights=weights,
         transforms=transforms,
     )
+
+
+def aggregation_of(metric: str) -> Aggregation:
+    """The aggregation OpenCompass 0.5.4 computes for a group whose output is named ``metric``.
+
+    OpenCompass decides by the name, not by the ``std``/``sum``/``harmonic_mean``
+    keys: ``standard_deviation`` is the standard deviation, ``harmonic_mean``
+    the harmonic mean, ``sum`` the (weighted) sum, any other name the
+    (weighted) mean.  Without ``metric`` the keys choose the name, so the two
+    agree; with it, ``metric='total'`` and ``sum=True`` is an average, and
+    ``metric='sum'`` without ``sum`` is a sum.
+
+    >>> aggregation_of('sum'), aggregation_of('my_average'), aggregation_of('standard_deviation')
+    ('sum', 'mean', 'std')
+    """
+    if metric == "standard_deviation":
+        return "std"
+    if metric == "harmonic_mean":
+        return "harmonic_mean"
+    if metric == "sum":
+        return "sum"
+    return "mean"
+
+
+def _warn_ignored(label: str, flags: Mapping[str, bool], weights: Mapping[str, float], metric: str | None,
+                  aggregation: Aggregation) -> None:
+    """Say which keys the aggregation OpenCompass computes leaves unused."""
+    chosen = [k for k, v in flags.items() if v]
+    computed = {"std": "the standard deviation", "harmonic_mean": "the harmonic mean",
+                "sum": "the weighted sum" if weights else "the sum",
+                "mean": "the weighted average" if weights else "the naive average"}[aggregation]
+    ignored = [k for k in chosen if k != aggregation]
+    if weights and aggregation in ("std", "harmonic_mean"):
+        ignored.append("weights")
+    if metric is not None and ignored:
+        logger.warning("%s: metric=%r names the output, and OpenCompass computes %s under that name: keys %s are "
+                       "ignored", label, metric, computed, ", ".join(repr(k) for k in ignored))
+    elif ignored:
+        logger.warning("%s: keys %r choose several aggregations; OpenCompass computes %s: keys %s are ignored",
+                       label, [*chosen, *(["weights"] if weights else [])], computed, ", ".join(repr(k) for k in ignored))
+    elif metric is not None and metric in ("sum", "standard_deviation", "harmonic_mean") and aggregation not in chosen:
+        logger.warning("%s: metric=%r makes OpenCompass compute %s", label, metric, computed)
 
 
 def _parse_subsets(value: Any, label: str, problems: list[str]) -> list[Subset]:
@@ -312,14 +352,23 @@ def _parse_transforms(value: Any, subsets: list[Subset], label: str, problems: l
         )
         return {}
     out: dict[str, Transform] = {}
+    abbrs = {s.abbr for s in subsets}
     for key, source in value.items():
         if not isinstance(key, str) or (subsets and not _names_subset(key, subsets)):
             problems.append(f"{label}: transforms key {key!r} names no subset of the group")
             continue
         try:
-            out[key] = compile_transform(source)
+            transform = compile_transform(source)
         except TransformError as exc:
             problems.append(f"{label}: transforms[{key!r}] = {source!r:.80} is rejected: {exc}")
+            continue
+        if key not in abbrs:
+            # OpenCompass looks a transform up by the input's abbr alone: an `abbr@metric` key is never applied.
+            logger.warning("%s: transforms key %r is not applied: OpenCompass applies a transform to every metric of "
+                           "the subset named by its key, and no subset is named %r; key it by the abbr %r",
+                           label, key, key, key.split("@")[0])
+            continue
+        out[key] = transform
     return out
 
 
@@ -615,3 +664,24 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
         result[out_metric] = value
     scores.set_values(column, group.name, result)
     scores.raw[column][group.name] = dict(result)
+    if scores.marks:
+        marks = _inherited_marks(scores, group, column)
+        if marks:
+            scores.marks[(column, group.name)] = marks
+
+
+def _inherited_marks(scores: Scores, group: SummaryGroup, column: str) -> list[CellMark]:
+    """A group computed from marked cells is marked: per kind, the marked datasets it was computed from
+    (through nested groups too), each counted once, and the sum of their counts."""
+    by_kind: dict[str, dict[str, int | None]] = {}
+    for abbr in group.abbrs:
+        for mark in scores.marks.get((column, abbr), ()):
+            leaves = by_kind.setdefault(mark.kind, {})
+            for leaf, count in mark.sources or ((abbr, mark.count),):
+                leaves.setdefault(leaf, count)
+    marks = []
+    for kind, leaves in by_kind.items():
+        counts = list(leaves.values())
+        total = None if any(c is None for c in counts) else sum(c for c in counts if c is not None)
+        marks.append(CellMark(kind, total, f"computed from {', '.join(leaves)}", tuple(leaves.items())))
+    return marks

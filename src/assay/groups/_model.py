@@ -6,7 +6,69 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Scores", "SummaryIssue", "SummaryResult"]
+__all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incomplete_marks"]
+
+#: What follows a table value whose result is incomplete or changed after it was computed (see :class:`CellMark`).
+MARK = "*"
+
+
+@dataclass(frozen=True)
+class CellMark:
+    """Why one cell's value is marked in the table.
+
+    ``kind`` is a result's ``_meta.incomplete`` kind (``partial_predictions``:
+    prediction parts missing, scored because a partial score was asked for;
+    ``unjudged``: judge requests that failed; …), ``changed`` for a result
+    whose bytes are not those assay wrote, or the kind of the marked inputs of
+    a summary group.  ``count`` is the number of samples affected (``None``:
+    unknown), ``detail`` a one-line explanation.
+
+    >>> CellMark('unjudged', 12, '12 of 23 judge requests failed').describe()
+    'unjudged (12 samples): 12 of 23 judge requests failed'
+    """
+
+    kind: str
+    count: int | None
+    detail: str
+    #: a group's mark: the marked datasets it was computed from, each with its count (the count is their sum)
+    sources: tuple[tuple[str, int | None], ...] = field(default=(), compare=False, repr=False)
+
+    def describe(self) -> str:
+        """A one-line human description."""
+        count = "" if self.count is None else f" ({self.count:,} sample{'' if self.count == 1 else 's'})"
+        return f"{self.kind}{count}: {self.detail}" if self.detail else f"{self.kind}{count}"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "count", "detail"}``, the form of a result's ``_meta.incomplete`` entries."""
+        return {"kind": self.kind, "count": self.count, "detail": self.detail}
+
+
+def incomplete_marks(value: Any) -> list[CellMark]:
+    """The marks of a result's ``_meta.incomplete`` list (entries ``{"kind", "count", "detail"}``).
+
+    Entries of another form still mark the cell: a missing or empty ``kind``
+    reads ``incomplete``, a ``count`` that is not a whole number ≥ 0 reads
+    unknown, a ``detail`` that is not a string is shown as written.
+
+    >>> incomplete_marks([{'kind': 'unjudged', 'count': 3, 'detail': 'judge unreachable'}, 'x'])
+    [CellMark(kind='unjudged', count=3, detail='judge unreachable'), CellMark(kind='incomplete', count=None, detail="'x'")]
+    >>> incomplete_marks(None), incomplete_marks([])
+    ([], [])
+    """
+    if not value:
+        return []
+    items = value if isinstance(value, list) else [value]
+    marks = []
+    for item in items:
+        if not isinstance(item, dict):
+            marks.append(CellMark("incomplete", None, repr(item)[:200]))
+            continue
+        kind, count, detail = item.get("kind"), item.get("count"), item.get("detail", "")
+        kind = kind if isinstance(kind, str) and kind else "incomplete"
+        count = count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
+        detail = detail if isinstance(detail, str) else repr(detail)[:200]
+        marks.append(CellMark(kind, count, " ".join(detail.split())))
+    return marks
 
 
 @dataclass(frozen=True)
@@ -63,6 +125,10 @@ class Scores:
         gold_references: (column, abbr) → why that result's references were
             taken from the prediction files' ``gold`` (its test set was not read).
         audits: column → dataset abbr → the result's ``extraction_audit`` record, where it has one.
+        marks: (column, abbr) → why that cell is marked in the table: its result's ``_meta.incomplete``,
+            a result changed after assay computed it, or a group computed from marked cells.
+        changed: (column, abbr) → the result file (relative to the run directory) whose bytes are not
+            those assay wrote when it computed it.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -82,6 +148,8 @@ class Scores:
     issues: list[SummaryIssue] = field(default_factory=list)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    marks: dict[tuple[str, str], list[CellMark]] = field(default_factory=dict)
+    changed: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

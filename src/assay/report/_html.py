@@ -125,10 +125,12 @@ def build_report_data(
             ``summary.snapshot``, else taken here; see :mod:`assay.index`).
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets", "gold"}``; each row
-        cell has ``v`` (value or ``None``), ``tip`` (the hover text), with an
-        interval ``lo``/``hi``, and ``gold`` when its references came from the
-        prediction files' ``gold`` (``"gold"`` lists those results with why).
+        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;
+        each row cell has ``v`` (value or ``None``), ``tip`` (the hover text),
+        with an interval ``lo``/``hi``, ``gold`` when its references came from
+        the prediction files' ``gold`` (``"gold"`` lists those results with
+        why), and ``marks`` when its value is marked in the summary's table
+        (``"incomplete"`` lists them: model, dataset, kind, count, detail).
     """
     from assay.stats import load_run_config, run_stats, sample_tables, summary_groups_of, summary_view
     from assay.stats._groups import group_plan
@@ -193,6 +195,10 @@ def build_report_data(
                         tip.append(f"if all unscorable were wrong / right: {lo:.2f} / {hi:.2f}")
                 elif u is not None and u.describe():
                     tip.append(u.describe())
+                marks = view.marks.get((column, abbr))
+                if marks:
+                    cell["marks"] = [dict(m) for m in marks]
+                    tip.extend(f"* {_mark_text(m)}" for m in marks)
                 gold_reason = view.gold_references.get((column, abbr))
                 if gold_reason is not None:
                     cell["gold"] = True
@@ -242,8 +248,26 @@ def build_report_data(
         if table is not None:
             datasets.append(table)
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
+    marked = [{"model": c, "dataset": a, **m} for (c, a), ms in view.marks.items()
+              if view.values.get(c, {}).get(a) for m in ms]
     return {"time": view.time, "run": root.name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets, "gold": gold}
+            "datasets": datasets, "gold": gold, "incomplete": marked}
+
+
+def _mark_text(mark: dict[str, Any]) -> str:
+    """One mark as the report says it: ``'unjudged: 12 samples — 12 of 23 judge requests failed'``.
+
+    >>> _mark_text({'kind': 'unjudged', 'count': 12, 'detail': '12 of 23 judge requests failed'})
+    'unjudged: 12 samples — 12 of 23 judge requests failed'
+    >>> _mark_text({'kind': 'changed', 'count': None, 'detail': 'edited'})
+    'changed — edited'
+    """
+    count = mark.get("count")
+    text = str(mark.get("kind") or "incomplete")
+    if isinstance(count, int) and not isinstance(count, bool):
+        text += f": {count:,} sample{'' if count == 1 else 's'}"
+    detail = mark.get("detail")
+    return f"{text} — {detail}" if detail else text
 
 
 def _payload(value: Any) -> bytes:
@@ -276,6 +300,11 @@ def _cell_html(cell: dict[str, Any], dataset: str = "", model: str = "") -> str:
     parts = [f'<span class="v">{v:.2f}</span>']
     if "lo" in cell:
         parts.append(f'<span class="ci">[{cell["lo"]:.2f}, {cell["hi"]:.2f}]</span>')
+    if cell.get("marks"):
+        counts = [m["count"] for m in cell["marks"] if isinstance(m.get("count"), int)]
+        kinds = ", ".join(dict.fromkeys(str(m.get("kind")) for m in cell["marks"]))
+        figure = f" {sum(counts):,}" if counts else ""
+        parts.append(f'<span class="mark" title="{html.escape(kinds, quote=True)}">*{html.escape(kinds)}{figure}</span>')
     if cell.get("gold"):
         parts.append('<span class="gold" title="references from the prediction files\' gold">ᵍ</span>')
     if cell.get("u"):
@@ -289,6 +318,18 @@ def _cell_html(cell: dict[str, Any], dataset: str = "", model: str = "") -> str:
                     f'data-model="{html.escape(model, quote=True)}">{note}</a>')
         parts.append(f'<div class="audit">{note}</div>')
     return f'<td class="num" title="{tip}">{"".join(parts)}</td>'
+
+
+def _marks_note(marked: list[dict[str, Any]]) -> list[str]:
+    """The note listing every marked value: model, dataset, kind, samples affected, why."""
+    if not marked:
+        return []
+    esc = html.escape
+    items = "".join(f"<li>{esc(str(m['model']))} / {esc(str(m['dataset']))}: {esc(_mark_text(m))}</li>" for m in marked)
+    return [
+        '<div class="note marks-note" id="incomplete"><p>* Values computed from fewer samples than they claim, with '
+        f"samples that could not be scored, or from a result changed after it was computed:</p><ul>{items}</ul></div>"
+    ]
 
 
 def _gold_note(gold: list[dict[str, Any]]) -> list[str]:
@@ -380,6 +421,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         "Hover a cell for how its interval was computed, or why it is “-”. A line under a value reports the "
         "extraction audit: how many replies the corrected counterpart of an OpenCompass postprocessor reads "
         "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
+        *_marks_note(data.get("incomplete") or []),
         *_gold_note(data.get("gold") or []),
         '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
         "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",

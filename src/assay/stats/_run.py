@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assay.groups import MARK, incomplete_marks
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -61,6 +62,8 @@ class SummaryView:
         gold_references: (column, abbr) → why that result's references came
             from the prediction files' ``gold``.
         audits: column → dataset abbr → the result's ``extraction_audit``, where it has one.
+        marks: (column, abbr) → why the cell's value is marked (``{"kind", "count", "detail"}`` each:
+            its result's ``_meta.incomplete``, a result changed after it was computed, a group of such).
     """
 
     columns: list[str]
@@ -74,6 +77,7 @@ class SummaryView:
     group_definitions: list[dict[str, Any]] | None = None
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    marks: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
@@ -107,6 +111,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             time=str(getattr(summary, "time_str", "") or ""),
             gold_references=dict(getattr(scores, "gold_references", None) or {}),
             audits={c: dict(per) for c, per in (getattr(scores, "audits", None) or {}).items()},
+            marks={k: [m.to_json() for m in ms] for k, ms in (getattr(scores, "marks", None) or {}).items()},
         )
         table = getattr(summary, "table", None)
         if table:
@@ -148,7 +153,18 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             if isinstance(g, Mapping)
         },
         audits={c: dict(per) for c, per in (summary.get("extraction_audits") or {}).items() if isinstance(per, Mapping)},
+        marks=_marks_of_json(summary.get("incomplete")),
     )
+
+
+def _marks_of_json(items: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """A summary ``.json``'s ``incomplete`` list by (model, dataset)."""
+    marks: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, Mapping):
+            entry = {"kind": str(item.get("kind", "")), "count": item.get("count"), "detail": str(item.get("detail", ""))}
+            marks.setdefault((str(item.get("model")), str(item.get("dataset"))), []).append(entry)
+    return marks
 
 
 def _rows_from_table(table: list[list[str]], columns: list[str]) -> list[dict[str, Any]]:
@@ -157,7 +173,7 @@ def _rows_from_table(table: list[list[str]], columns: list[str]) -> list[dict[st
         vals: dict[str, float | None] = {}
         for c, cell in zip(columns, cells[4:]):
             try:
-                vals[c] = float(cell)
+                vals[c] = float(cell.removesuffix(MARK))
             except ValueError:
                 vals[c] = None
         rows.append({"dataset": cells[0], "version": cells[1], "metric": cells[2], "mode": cells[3], "values": vals})
@@ -190,6 +206,9 @@ def _view_from_results(run_dir: Path) -> SummaryView:
                 continue
             nums = {k: float(v) for k, v in numeric_metrics(result).items()}
             view.values[column][path.stem] = nums
+            marks = incomplete_marks(meta.get("incomplete")) if isinstance(meta, dict) else []
+            if marks:
+                view.marks[(column, path.stem)] = [m.to_json() for m in marks]
             if isinstance(result.get("extraction_audit"), dict):
                 view.audits.setdefault(column, {})[path.stem] = result["extraction_audit"]
             metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))

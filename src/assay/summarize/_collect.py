@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
-from assay.groups._model import Scores, SummaryIssue
+from assay.groups._model import CellMark, Scores, SummaryIssue, incomplete_marks
 from assay.results import (
     META_KEY,
     METRIC_BLACKLIST,
@@ -185,6 +186,8 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
         model_values = scores.values[column]
         plain = reader.plain_heads()
         model_raw = scores.raw[column]
+        # a plain result that assay wrote (a .stats file beside it) and that was then rewritten
+        written = {n for n in reader.names if n.endswith(".stats")} if plain is not None else set()
         for abbr in scores.dataset_abbrs:
             head = plain(abbr) if plain is not None else None
             if head is not None:  # the common case, in short: an indexed result with plain metrics
@@ -192,9 +195,13 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
                 if values is not None:
                     if scores.cell_errors:  # left by an earlier model of this column
                         scores.cell_errors.pop((column, abbr), None)
+                    if scores.marks:
+                        scores.marks.pop((column, abbr), None)
                     model_raw[abbr] = head
                     model_values[abbr] = values
                     seen_metrics.setdefault(abbr, {})[column] = tuple(values)
+                    if written and f"{abbr}.stats" in written:
+                        reader.check_written(abbr, f"{abbr}.json", f"{reader.model_dir}{os.sep}{abbr}.json")
                     continue
             result = reader.read(abbr)
             if result is None:
@@ -309,8 +316,13 @@ class _ModelReader:
                 self._unreadable(abbr, rel, str(exc).replace(path, rel))
                 return None
             if META_KEY in result or "error" in result:
-                return self._accept(abbr, f"{self.rel_dir}/{file_name}", result)
+                accepted = self._accept(abbr, f"{self.rel_dir}/{file_name}", result)
+                if accepted is not None and META_KEY in result:
+                    self.check_written(abbr, file_name, path)
+                return accepted
             self.scores.raw[self.column][abbr] = result
+            if f"{abbr}.stats" in self.names:
+                self.check_written(abbr, file_name, path)
             return result
         if f"{abbr}_0.json" not in self.names and not any(n.startswith(f"{abbr}_") for n in self.names):
             return None
@@ -347,12 +359,62 @@ class _ModelReader:
             scores.gold_references[(column, abbr)] = reason
             logger.info("summary: %s / %s: references from the prediction files' `gold` (%s)", column, abbr, reason)
         scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
+        if scores.marks:
+            scores.marks.pop((column, abbr), None)  # left by an earlier model of this column
         if "error" in result:
             message = f"evaluation failed: {result['error']}"
             scores.cell_errors[(column, abbr)] = message
             scores.add_issue(SummaryIssue("error", message, model=column, dataset=abbr, file=rel))
             return None
+        marks = incomplete_marks(meta.get("incomplete")) if isinstance(meta, dict) else []
+        if marks:
+            scores.marks[(column, abbr)] = marks
         return result
+
+    def check_written(self, abbr: str, file_name: str, path: str) -> None:
+        """Mark a result whose bytes are not those assay wrote (the SHA-256 its ``.stats`` file keeps).
+
+        A result assay did not write (no ``.stats`` beside it) is never marked.
+        """
+        written = _written_digest(f"{self.model_dir}{os.sep}{abbr}.stats")
+        if written is None:
+            return
+        present = self.snapshot.digest(f"{self.folder}/{file_name}") if self.snapshot is not None else None
+        if present is None:
+            from assay.results import content_digest
+
+            present = content_digest(path)
+        if present is None or present == written:
+            return
+        scores, column, rel = self.scores, self.column, f"{self.rel_dir}/{file_name}"
+        message = (f"{rel} changed after assay computed it (its SHA-256 is not the one recorded in "
+                   f"{self.rel_dir}/{abbr}.stats): its values are shown as they now are")
+        scores.changed[(column, abbr)] = rel
+        scores.marks.setdefault((column, abbr), []).append(CellMark("changed", None, message))
+        scores.add_issue(SummaryIssue("warning", message, model=column, dataset=abbr, file=rel))
+
+
+#: The ``result_digest`` field near the start of a ``.stats`` file (see :func:`assay.stats.save_stats`).
+_STATS_DIGEST = re.compile(rb'"result_digest"\s*:\s*"([0-9a-f]{64})"')
+
+
+def _written_digest(stats_file: str) -> str | None:
+    """The SHA-256 of the result's bytes as assay wrote them, from the ``.stats`` file written with it.
+
+    ``None`` when there is no such file or it records no digest.  Only its
+    first bytes are read (the digest is its second field); a file of another
+    layout is parsed whole.
+    """
+    try:
+        with open(stats_file, "rb") as fh:
+            start = fh.read(512)
+            found = _STATS_DIGEST.search(start)
+            if found is None and len(start) == 512:
+                start += fh.read()
+                found = _STATS_DIGEST.search(start)
+    except OSError:
+        return None
+    return found.group(1).decode("ascii") if found is not None else None
 
 
 _WHITELIST = frozenset(METRIC_WHITELIST)

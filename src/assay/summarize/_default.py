@@ -12,7 +12,7 @@ from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
 from assay.groups._groups import SummaryGroup, apply_groups, parse_summary_groups
-from assay.groups._model import Scores, SummaryResult
+from assay.groups._model import MARK, Scores, SummaryResult
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (
@@ -21,6 +21,8 @@ from assay.summarize._table import (
     build_rows,
     render_csv,
     render_markdown,
+    render_marks,
+    render_marks_markdown,
     render_raw,
     render_simple,
     render_stdout,
@@ -283,9 +285,14 @@ class DefaultSummarizer:
         paths = self.output_paths(output_path, time_str)
         shown = display_table if display_table is not None else table
         markdown = render_markdown(shown)
+        marks, marks_md = render_marks(scores), render_marks_markdown(scores)
+        if marks_md:  # what each marked value's mark means, under the table
+            markdown = f"{markdown}\n{marks_md}"
 
         def write_texts() -> str:
             simple = render_simple(shown, self.text_columns)
+            if marks:
+                simple = f"{simple}\n\n{marks}"
             atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
             atomic_write_text(paths["csv"], render_csv(table))
             atomic_write_text(paths["md"], markdown)
@@ -330,7 +337,11 @@ class DefaultSummarizer:
         """The machine-readable summary: every row and cell, every score, every error and warning.
 
         ``references_from_gold`` (present when any) lists the results whose
-        references were taken from the prediction files' ``gold``, with why.
+        references were taken from the prediction files' ``gold``, with why;
+        ``incomplete`` every marked value's ``{"model", "dataset", "kind",
+        "count", "detail"}`` (a result's ``_meta.incomplete``, ``changed``, or
+        a group's marked inputs); ``changed_results`` the result files whose
+        bytes are not those assay wrote.
         """
         payload: dict[str, Any] = {
             "time": time_str,
@@ -349,6 +360,16 @@ class DefaultSummarizer:
             payload["references_from_gold"] = [
                 {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.gold_references.items()
             ]
+        if scores.marks:  # every marked value's why, in the form of a result's _meta.incomplete
+            payload["incomplete"] = [
+                {"model": column, "dataset": abbr, **m.to_json()}
+                for (column, abbr), marks in scores.marks.items() if abbr in scores.values.get(column, {})
+                for m in marks
+            ]
+        if scores.changed:
+            payload["changed_results"] = [
+                {"model": column, "dataset": abbr, "file": rel} for (column, abbr), rel in scores.changed.items()
+            ]
         if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
             payload["extraction_audits"] = scores.audits
         if extra:
@@ -366,8 +387,16 @@ def table_with_ci(table: list[list[str]], rows: Sequence[TableRow], columns: Seq
             out.append(list(cells))
             continue
         shown = [format_with_ci(v, stats.cell(col, row.dataset, row.metric)) for col, v in zip(columns, row.values)]
+        if row.marked is not None:
+            shown = [_marked(v) if m and v != "-" else v for v, m in zip(shown, row.marked)]
         out.append([*cells[: len(HEADER)], *shown])
     return out
+
+
+def _marked(shown: str) -> str:
+    """``'62.00 [52.21, 70.96]'`` → ``'62.00* [52.21, 70.96]'``: the mark right after the value."""
+    value, sep, rest = shown.partition(" ")
+    return f"{value}{MARK}{sep}{rest}"
 
 
 def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
@@ -384,6 +413,8 @@ def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
         out["missing"] = missing
     if row.placeholder:
         out["placeholder"] = True
+    if row.marked is not None:
+        out["marked"] = [c for c, m in zip(columns, row.marked) if m]
     return out
 
 

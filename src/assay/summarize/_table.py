@@ -5,6 +5,11 @@ The renderings reproduce OpenCompass's byte layout: ``tabulate`` in its
 cells become spaces in the ``.csv`` file), markdown with a ``|----- | ----- |``
 separator, and the ``.txt`` file's sections between lines of 128 ``^``/``$``.
 
+A value whose result is incomplete (its ``_meta.incomplete``), changed
+after assay computed it, or a group computed from such values is followed
+by :data:`~assay.groups.MARK` (``'39.13*'``) in every rendering, the
+``.csv`` included, and listed under the table (:func:`render_marks`).
+
 One deliberate difference: the text columns (``dataset``, ``version``,
 ``metric``, ``mode``) are never parsed as numbers, so a version hash such as
 ``'1e5000'`` or ``'012345'`` is shown as written.
@@ -19,7 +24,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from assay.groups._model import Scores
+from assay.groups._model import MARK, Scores
 
 __all__ = [
     "HEADER",
@@ -29,6 +34,8 @@ __all__ = [
     "format_value",
     "render_csv",
     "render_markdown",
+    "render_marks",
+    "render_marks_markdown",
     "render_raw",
     "render_simple",
     "render_stdout",
@@ -57,7 +64,8 @@ class TableRow:
 
     ``values`` and ``reasons`` have one entry per model column: the number, or
     ``None`` and why it is missing.  ``placeholder`` rows (``''``, an unknown
-    abbr or metric) show ``-`` everywhere.
+    abbr or metric) show ``-`` everywhere.  ``marked`` (``None``: no cell is)
+    tells, per column, whether the value is followed by :data:`MARK`.
     """
 
     dataset: str
@@ -67,9 +75,14 @@ class TableRow:
     values: tuple[float | None, ...]
     reasons: tuple[str | None, ...]
     placeholder: bool = False
+    marked: tuple[bool, ...] | None = None
 
     def cells(self) -> list[str]:
         """The row as table strings."""
+        if self.marked is not None:
+            return [self.dataset, self.version, self.metric, self.mode] + [
+                DASH if v is None else f"{v:.2f}{MARK}" if m else f"{v:.2f}" for v, m in zip(self.values, self.marked)
+            ]
         return [self.dataset, self.version, self.metric, self.mode] + [
             DASH if v is None else f"{v:.2f}" for v in self.values  # format_value, inlined: once per cell
         ]
@@ -145,10 +158,57 @@ def build_rows(
                 None if value is not None else _missing_reason(scores, column, abbr)
                 for column, value in zip(scores.columns, values)
             )
+        marked = None
+        if scores.marks:
+            flags = tuple((c, abbr) in scores.marks and v is not None for c, v in zip(scores.columns, values))
+            marked = flags if any(flags) else None
         rows.append(
-            TableRow(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), values, reasons)
+            TableRow(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), values, reasons,
+                     marked=marked)
         )
     return rows
+
+
+def _marked_cells(scores: Scores) -> list[tuple[str, str, list[Any]]]:
+    """(column, abbr, marks) of every marked cell with a value, in column then row order."""
+    order = {abbr: i for i, abbr in enumerate([*scores.dataset_abbrs, *scores.groups])}
+    columns = {c: i for i, c in enumerate(scores.columns)}
+    keys = [k for k in scores.marks if k[1] in scores.values.get(k[0], {})]
+    keys.sort(key=lambda k: (columns.get(k[0], len(columns)), order.get(k[1], len(order))))
+    return [(c, a, scores.marks[(c, a)]) for c, a in keys]
+
+
+def render_marks(scores: Scores) -> str:
+    """The list under the table of what each :data:`MARK` means (``''`` when no value is marked).
+
+    >>> from assay.groups import CellMark
+    >>> s = Scores(columns=['m1'])
+    >>> s.set_values('m1', 'ds', {'accuracy': 39.13})
+    >>> s.marks[('m1', 'ds')] = [CellMark('unjudged', 12, '12 of 23 judge requests failed')]
+    >>> print(render_marks(s))
+    * marks a value computed from fewer samples than it claims, with samples that could not be scored, or from a changed result:
+      m1 / ds: unjudged (12 samples): 12 of 23 judge requests failed
+    """
+    cells = _marked_cells(scores)
+    if not cells:
+        return ""
+    lines = [f"{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
+             "scored, or from a changed result:"]
+    for column, abbr, marks in cells:
+        lines.extend(f"  {column} / {abbr}: {m.describe()}" for m in marks)
+    return "\n".join(lines)
+
+
+def render_marks_markdown(scores: Scores) -> str:
+    """:func:`render_marks` as a markdown list (``''`` when no value is marked)."""
+    cells = _marked_cells(scores)
+    if not cells:
+        return ""
+    lines = [f"\\{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
+             "scored, or from a changed result:", ""]
+    for column, abbr, marks in cells:
+        lines.extend(f"- {column} / {abbr}: {m.describe()}" for m in marks)
+    return "\n".join(lines) + "\n"
 
 
 def _placeholder_reason(scores: Scores, abbr: str, metric: str | None) -> str:

@@ -1,0 +1,67 @@
+"""``summarize`` says which results changed after assay computed them, and marks their values.
+
+assay keeps the SHA-256 of each result's bytes as its worker wrote them in the
+``.stats`` file beside it; a result whose bytes no longer match (edited by
+hand, replaced) is named on stderr, marked ``*`` in the table and listed in
+the ``.json``, on every later summary too (the run index, which takes the
+new bytes, does not hide it).  A result assay did not write (no ``.stats``)
+is never called changed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    work = tmp_path / "w"
+    assert main(["eval", str(EXAMPLE), "-w", str(work)]) == 0
+    (run_dir,) = work.iterdir()
+    return run_dir
+
+
+def _edit(path: Path, metric: str, value: float) -> None:
+    result = json.loads(path.read_text(encoding="utf-8"))
+    result[metric] = value
+    path.write_text(json.dumps(result), encoding="utf-8")
+
+
+def _summarize(run: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str, dict]:
+    assert main(["summarize", str(EXAMPLE), "-w", str(run.parent), "-r", run.name]) == 0
+    out, err = capsys.readouterr()
+    newest = max((run / "summary").glob("summary_*.json"))
+    return out, err, json.loads(newest.read_text(encoding="utf-8"))
+
+
+def test_a_result_edited_by_hand_is_named_and_marked(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    _, err, payload = _summarize(run, capsys)
+    assert "changed after assay computed it" not in err and "changed_results" not in payload
+
+    _edit(run / "results" / "chat-small" / "quick_mcq.json", "accuracy", 99.0)
+    # as OpenCompass leaves its results: no statistics beside them, so never "changed"
+    (run / "results" / "reasoner" / "quick_short.stats").unlink()
+    _edit(run / "results" / "reasoner" / "quick_short.json", "score", 12.5)
+    for _ in range(2):  # the second summary reads the run index, repaired by the first one
+        out, err, payload = _summarize(run, capsys)
+        assert "warning: results/chat-small/quick_mcq.json changed after assay computed it" in err
+        line = next(x for x in out.splitlines() if x.startswith("quick_mcq "))
+        assert "99.00*" in line and "90.00*" not in line  # the other model's result is as written
+        assert "  chat-small / quick_mcq: changed: results/chat-small/quick_mcq.json changed after assay computed it" in out
+        assert payload["changed_results"] == [
+            {"model": "chat-small", "dataset": "quick_mcq", "file": "results/chat-small/quick_mcq.json"}]
+        assert {(m["model"], m["dataset"], m["kind"]) for m in payload["incomplete"]} >= {
+            ("chat-small", "quick_mcq", "changed"), ("chat-small", "quickstart", "changed")}
+        assert any("quick_mcq.json changed after assay computed it" in w["message"] for w in payload["warnings"])
+        assert "quick_short" not in err
+        line = next(x for x in out.splitlines() if x.startswith("quick_short "))
+        assert "12.50" in line and "*" not in line
+
