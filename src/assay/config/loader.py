@@ -246,4 +246,7 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
     }
     if compat.opencompass_mode() == "full":
         compat.prefer_builtin(variables)
+    from assay.config.secrets import restore_secrets
+
+    restore_secrets(variables)  # a dumped config's redacted keys, from the environment
     return RunConfig(path=cfg_path, variables=variables)
