@@ -16,9 +16,11 @@ name is wrapped in a config of its own, as users write them::
         from opencompass.configs.datasets.gsm8k.gsm8k_gen import *
 
 and loaded with assay in this process.  A file *loads* when assay reads the
-config and plans its tasks; it is *runnable* when every task can run
-(:func:`check_runnable`: no component of a task is an OpenCompass name assay
-does not implement).  The script prints both rates and the names that most
+config, and *plans* when assay lists its tasks (a mistake of the config as a
+whole stops that; a mistake in one dataset fails only that dataset's tasks, as
+``assay run`` does); it is *runnable* when every task can run
+(:func:`check_runnable`: no task has a config problem, and no component of a
+task is an OpenCompass name assay does not implement).  The script prints both rates and the names that most
 often keep a config from running.  It exits 1 when a file fails to load that OpenCompass 0.5.4 itself loads
 (:data:`OPENCOMPASS_FAILS_TO_LOAD` lists those it does not).
 """
@@ -69,12 +71,14 @@ class Outcome:
     tasks: int = 0
     #: dotted names of the components assay lacks, over every task
     missing: list[str] = field(default_factory=list)
+    #: the config problems of the tasks that cannot run for one (one line each, without the file)
+    problems: list[str] = field(default_factory=list)
     #: why some task needs a model to evaluate (an LLM judge, a model postprocessor); empty: none does
     model_uses: list[str] = field(default_factory=list)
 
     @property
     def runnable(self) -> bool:
-        return self.planned and not self.missing
+        return self.planned and not self.missing and not self.problems
 
 
 def fetch_library(cache: Path) -> Path:
@@ -164,19 +168,24 @@ def model_uses(dataset: dict[str, object]) -> list[str]:
     return found
 
 
-def check_runnable(config: object, run_dir: Path) -> list[str]:
-    """The dotted names of components assay lacks, over every task of a loaded config.
+def check_runnable(config: object, run_dir: Path) -> tuple[list[str], list[str]]:
+    """The dotted names of components assay lacks, and the tasks' config problems, over every task of a loaded config.
 
-    Plans the tasks and looks at each one's loader, evaluator and
-    postprocessors (:func:`assay.tasks.plan.unavailable_components`).
+    Plans the tasks and looks at each one's config problem
+    (:attr:`assay.tasks.plan.EvalTask.config_problem`) and its loader,
+    evaluator and postprocessors (:func:`assay.tasks.plan.unavailable_components`).
     """
     from assay.tasks.plan import plan_tasks, unavailable_components
     from assay.workdir import RunDir
 
     missing: list[str] = []
+    problems: list[str] = []
     for task in plan_tasks(config, RunDir(run_dir)):  # type: ignore[arg-type]
+        if task.config_problem:
+            problems.append(task.config_problem.split(": ", 1)[-1])
+            continue
         missing += [dotted for _key, dotted in unavailable_components(task.dataset, task.model)]
-    return missing
+    return missing, problems
 
 
 def probe(library: Path, modules: list[str], workdir: Path) -> list[Outcome]:
@@ -195,7 +204,7 @@ def probe(library: Path, modules: list[str], workdir: Path) -> list[Outcome]:
             outcome.loaded = True
             outcome.tasks = len(config.datasets)
             outcome.model_uses = [use for d in config.datasets if isinstance(d, dict) for use in model_uses(d)]
-            outcome.missing = check_runnable(config, workdir / "run")
+            outcome.missing, outcome.problems = check_runnable(config, workdir / "run")
             outcome.planned = True
         except Exception as exc:  # every failure is counted and reported
             outcome.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:300].replace(str(wrapper), "<wrapper>")
@@ -212,6 +221,7 @@ def report(outcomes: list[Outcome], top: int) -> dict[str, object]:
     for o in outcomes:
         by_name.update(set(o.missing))
     errors = collections.Counter(o.error for o in outcomes if not o.planned)
+    problem_files = [o for o in outcomes if o.problems]
     return {
         "files": total,
         "loaded": loaded,
@@ -224,6 +234,8 @@ def report(outcomes: list[Outcome], top: int) -> dict[str, object]:
         "load_errors": errors.most_common(),
         "failed_files": sorted(o.module for o in outcomes if not o.loaded),
         "unplanned_files": sorted(o.module for o in outcomes if o.loaded and not o.planned),
+        "files_with_task_problems": len(problem_files),
+        "task_problems": {o.module: o.problems[0] for o in problem_files},
     }
 
 
@@ -261,6 +273,8 @@ def folder_table(outcomes: list[Outcome]) -> list[dict[str, object]]:
             row["not_runnable"] += 1  # type: ignore[operator]
             row["missing"].update(set(o.missing))  # type: ignore[attr-defined]
             why = ", ".join(sorted(set(o.missing))) if o.planned else f"does not plan: {o.error}"
+            if o.problems:
+                why = "; ".join(filter(None, [why, f"config problem: {o.problems[0]}"]))
             row["not_runnable_files"].append(f"{o.module.rsplit('.', 1)[-1]} ({why})")  # type: ignore[attr-defined]
     return [{"folder": name, **row} for name, row in rows.items()]
 
@@ -324,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{result['files']} dataset config files of OpenCompass's library, probed in {seconds:.0f} s")
     print(f"loaded:   {result['loaded']} ({result['load_rate']:.1%})")
     print(f"planned:  {result['planned']} ({result['plan_rate']:.1%}) — loaded, and assay's checks of the datasets pass")
-    print(f"runnable: {result['runnable']} ({result['runnable_rate']:.1%}) — planned, and every task's loader, evaluator and postprocessors are implemented")
+    print(f"runnable: {result['runnable']} ({result['runnable_rate']:.1%}) — planned, no task has a config problem, and every task's loader, "
+          "evaluator and postprocessors are implemented")
+    print(f"with tasks that cannot run for a config problem (the others run): {result['files_with_task_problems']}")
     print(f"most common names assay does not implement (files using each, of {result['planned']} planned):")
     for name, count in result["top_missing"]:  # type: ignore[attr-defined]
         print(f"  {count:5d}  {name}")

@@ -71,9 +71,9 @@ def test_dry_run_exits_1_and_lists_the_tasks_that_cannot_run(tmp_path: Path, cap
 
 def test_dry_run_exits_2_for_a_configuration_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = _config(tmp_path)
-    cfg.write_text(cfg.read_text().replace("type='AccEvaluator'", "type='NoSuchEvaluator'", 1))
+    cfg.write_text(cfg.read_text().replace("models = [dict(abbr='m', predictions='preds')]", "models = [dict(abbr='m'), dict(abbr='m')]"))
     assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 2
-    assert "NoSuchEvaluator" in capsys.readouterr().err
+    assert "model abbr 'm' is used twice" in capsys.readouterr().err
     cfg.write_text(CONFIG + "summarizer = dict(summary_groups=[dict(name='avg')])\n")
     assert main(["run", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 2  # the summary is checked too
 
@@ -103,3 +103,64 @@ def test_a_real_run_fails_only_the_tasks_that_cannot_run(tmp_path: Path, capsys:
     assert results["gold"]["accuracy"] == 50.0 and results["gold"]["_meta"]["references"] == "gold"
     assert "MissingEvaluator. assay does not implement" in results["blocked"]["error"]
     assert "3 tasks: 2 scored, 0 reused, 1 failed" in err
+
+
+#: One mistake of each kind OpenCompass's config library holds, in datasets of their own.
+BAD_DATASETS = """
+ok2 = dict(ok, abbr='ok2')
+datasets += [
+    dict(ok, abbr='tuple', reader_cfg=(reader,)),
+    dict(ok, abbr='none', eval_cfg=dict(evaluator=None)),
+    {k: v for k, v in dict(ok, abbr='notype').items() if k != 'type'},
+    dict(ok, abbr='unknown', eval_cfg=dict(evaluator=dict(type='NoSuchEvaluator'))),
+    dict(ok, abbr='dup'), dict(ok, abbr='dup', path='absent.jsonl'),
+    ok2, dict(ok2),
+]
+"""
+BAD_TASKS = {
+    "m/tuple": "datasets[2] ('tuple'): reader_cfg must be a dict, got (",
+    "m/none": "datasets[3] ('none'): eval_cfg.evaluator must be dict(type=...), got None",
+    "m/notype": "datasets[4] ('notype'): no loader 'type'",
+    "m/unknown": "datasets[5] ('unknown'): eval_cfg.evaluator.type='NoSuchEvaluator' is not a registered name",
+    "m/dup": "datasets[6] ('dup'): dataset abbr 'dup' is used by datasets[6], datasets[7] with different configs",
+}
+
+
+def _bad_config(tmp_path: Path) -> Path:
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text() + BAD_DATASETS)
+    for abbr in ("ok2", "dup", "tuple", "none", "notype", "unknown"):
+        (tmp_path / "preds" / f"{abbr}.json").write_text((tmp_path / "preds" / "ok.json").read_text())
+    return cfg
+
+
+def test_a_bad_dataset_fails_only_its_tasks_in_a_dry_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    cfg = _bad_config(tmp_path)
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "w"), "--dry-run"]) == 1
+    out = capsys.readouterr().out
+    assert "ok     m/ok:" in out and "ok     m/gold:" in out and "ok     m/ok2:" in out
+    assert "CANNOT m/notype: loader (none) [missing]" in out
+    assert "evaluator NoSuchEvaluator [unknown]" in out
+    tail = out.split("tasks that cannot run:\n", 1)[1].splitlines()
+    for task, why in BAD_TASKS.items():
+        assert any(line.startswith(f"  {task}: {cfg}: {why}") for line in tail), (task, tail)
+    assert sum(line.startswith("  m/dup: ") for line in tail) == 2, "both datasets named 'dup' are affected"
+    # the repeated ok2 is one task, said so
+    assert "9 tasks: 3 can run, 6 cannot" in out
+    assert "datasets[9] = datasets[8] ('ok2')" in caplog.text
+
+
+def test_a_real_run_scores_the_good_datasets_and_names_the_bad_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _bad_config(tmp_path)
+    work = tmp_path / "w"
+    assert main(["run", str(cfg), "-w", str(work), "--workers", "1", "--no-report"]) == 1
+    err = capsys.readouterr().err
+    (run,) = work.iterdir()
+    results = {p.stem: json.loads(p.read_text()) for p in (run / "results" / "m").glob("*.json")}
+    assert results["ok"]["accuracy"] == results["ok2"]["accuracy"] == results["gold"]["accuracy"] == 50.0
+    for task, why in BAD_TASKS.items():
+        assert f"{task} cannot run: {cfg}: {why}" in err
+        assert why.split("): ", 1)[1] in results[task.split("/")[1]]["error"]  # both 'dup' tasks write one file
+    assert "9 tasks: 3 scored, 0 reused, 6 failed" in err

@@ -107,3 +107,56 @@ def test_dry_run_of_a_work_dir(workdir: Path, capsys: pytest.CaptureFixture[str]
     assert "GSM8KDataset is a stand-in (assay does not implement it), and the test set is not on disk: " in out
     assert "dataset id 'opencompass/gsm8k' not found (looked for ./data/gsm8k/" in out
     assert "'data/toy/mcq.jsonl' not found" in out
+
+
+#: The model and dataset folder names OpenCompass derives when the dumped config has no abbr (see tests/config/test_abbr.py).
+NO_ABBR_MODEL = "opencompass.models.OpenAI_org_toy-model"
+NO_ABBR_MCQ = "data_toy_mcq.jsonl"
+
+
+def _without_abbrs(workdir: Path, *, model_path: str = "org/toy-model") -> Path:
+    """The work dir as an older OpenCompass run leaves it: no abbr for the model nor for the mcq dataset."""
+    run = workdir / RUN
+    (recorded,) = (RECORDED / "outputs" / "toy" / RUN / "configs").glob("*.py")
+    dumped = run / "configs" / recorded.name
+    text = dumped.read_text()
+    text = text.replace("dict(abbr='toy-model',\n        ", "dict(").replace("path='toy-model'", f"path={model_path!r}")
+    text = text.replace("dict(abbr='mcq-toy',\n        ", "dict(", 1).replace("'mcq-toy',\n", f"'{NO_ABBR_MCQ}',\n")
+    dumped.write_text(text)
+    preds = run / "predictions" / "toy-model"
+    (preds / "mcq-toy.json").rename(preds / f"{NO_ABBR_MCQ}.json")
+    preds.rename(run / "predictions" / NO_ABBR_MODEL)
+    return dumped
+
+
+def test_a_dumped_config_without_abbrs_finds_the_folders_opencompass_named(workdir: Path) -> None:
+    _without_abbrs(workdir)
+    assert main(["run", "-w", str(workdir), "-r", RUN, "--workers", "1", "--no-report"]) == 0
+    results = {p.stem: json.loads(p.read_text()) for p in (workdir / RUN / "results" / NO_ABBR_MODEL).glob("*.json")}
+    assert results[NO_ABBR_MCQ]["accuracy"] == _expected("toy-model", "mcq-toy")["accuracy"]
+    assert results["gsm8k-toy"]["accuracy"] == _expected("toy-model", "gsm8k-toy")["accuracy"]
+
+
+def test_a_missing_prediction_folder_names_the_folders_there(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _without_abbrs(workdir, model_path="org/toy-model-v2")
+    (workdir / RUN / "predictions" / "unrelated").mkdir()
+    assert main(["eval", "-w", str(workdir), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    looked = workdir / RUN / "predictions" / "opencompass.models.OpenAI_org_toy-model-v2"
+    assert (
+        f"prediction folder {looked} does not exist: the folders there are "
+        f"'{NO_ABBR_MODEL}', 'unrelated'; the closest is '{NO_ABBR_MODEL}'"
+    ) in err
+
+
+def test_summarize_without_a_result_of_any_model_is_an_error(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "-w", str(workdir), "-r", RUN, "--workers", "1"]) == 0
+    dumped = _without_abbrs(workdir)
+    capsys.readouterr()
+    assert main(["summarize", str(dumped), "-w", str(workdir), "-r", RUN]) == 1
+    captured = capsys.readouterr()
+    assert (
+        f"no model of the config has results in this run: looked for {workdir / RUN / 'results' / NO_ABBR_MODEL}/ "
+        f"but {workdir / RUN / 'results'} holds 'toy-model' (closest: '{NO_ABBR_MODEL}': 'toy-model')"
+    ) in captured.err
+    assert captured.out == "" and not (workdir / RUN / "summary").exists(), "no table of '-'"

@@ -418,6 +418,33 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
     return 0
 
 
+def _no_results_message(config: Any, run_dir: Any) -> str | None:
+    """Why a summary would be a table of ``-`` only: no model of the config has a result in the run; else ``None``.
+
+    Names the result folders looked for and the folders the run holds, with
+    the closest to each (a model named otherwise than when it was evaluated).
+    """
+    import difflib
+
+    from assay.config import model_abbr
+    from assay.workdir import folders_in
+
+    abbrs = list(dict.fromkeys(model_abbr(m) for m in config.models))
+    if not abbrs or any(any((run_dir.results / a).glob("*.json")) for a in abbrs):
+        return None
+    looked = ", ".join(str(run_dir.results / a) + "/" for a in abbrs)
+    there = folders_in(run_dir.results)
+    if not run_dir.results.is_dir():
+        found = f"{run_dir.root} has no results/ folder"
+    elif not there:
+        found = f"{run_dir.results} holds no folders"
+    else:
+        found = f"{run_dir.results} holds {', '.join(repr(n) for n in there[:20])}" + (f", … ({len(there)} in all)" if len(there) > 20 else "")
+        closest = [f"{a!r}: {c[0]!r}" for a in abbrs if (c := difflib.get_close_matches(a, there, n=1, cutoff=0.0))]
+        found += f" (closest: {'; '.join(closest)})" if closest else ""
+    return f"no model of the config has results in this run: looked for {looked} but {found}"
+
+
 def _cmd_summarize(args: argparse.Namespace) -> int:
     from assay.summarize import validate_summarizer_config
     from assay.workdir import resolve_run_dir
@@ -425,6 +452,10 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(_summary_config(config, str(run_dir.root)))
+    missing = _no_results_message(config, run_dir)
+    if missing:
+        sys.stderr.write(f"assay: error: {missing}\n")
+        return 1
     return _summarize(config, str(run_dir.root), args, None)
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import re
@@ -22,7 +23,7 @@ from assay.errors import InputFileError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LATEST", "RunDir", "is_run_dir", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
+__all__ = ["LATEST", "RunDir", "folders_in", "is_run_dir", "missing_folder_message", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
 
 LATEST = "latest"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
@@ -191,3 +192,32 @@ def newest_dumped_config(run_dir: RunDir) -> Path:
         return (match.group(1) if match else "", path.stat().st_mtime_ns, path.name)
 
     return max(found, key=key)
+
+
+def folders_in(parent: Path) -> list[str]:
+    """The names of the folders in ``parent``, sorted (none when it is not a readable folder)."""
+    try:
+        return sorted(p.name for p in parent.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
+
+
+def missing_folder_message(folder: Path, what: str) -> str:
+    """``'<what> <folder> does not exist'``, with the folders its parent holds and the closest one.
+
+    Example:
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> for name in ("opencompass.models.OpenAI_eval_gpt-4", "other"):
+        ...     (root / name).mkdir()
+        >>> print(missing_folder_message(root / "opencompass.models.OpenAI_x_gpt-4", "prediction folder").split(": ", 1)[1])
+        the folders there are 'opencompass.models.OpenAI_eval_gpt-4', 'other'; the closest is 'opencompass.models.OpenAI_eval_gpt-4'
+    """
+    there = folders_in(folder.parent)
+    if not folder.parent.is_dir():
+        return f"{what} {folder} does not exist (nor does {folder.parent})"
+    if not there:
+        return f"{what} {folder} does not exist: {folder.parent} holds no folders"
+    listed = ", ".join(repr(n) for n in there[:20]) + (f", … ({len(there)} in all)" if len(there) > 20 else "")
+    close = difflib.get_close_matches(folder.name, there, n=1, cutoff=0.0)
+    return f"{what} {folder} does not exist: the folders there are {listed}" + (f"; the closest is {close[0]!r}" if close else "")

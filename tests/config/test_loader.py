@@ -111,3 +111,23 @@ def test_resolve_path_prefers_cwd_then_config_folder(tmp_path: Path, monkeypatch
     assert config.resolve_path("data.jsonl") == tmp_path / "c" / "data.jsonl"
     _write(tmp_path / "data.jsonl", "{}\n")
     assert config.resolve_path("data.jsonl") == Path("data.jsonl")
+
+
+@pytest.mark.parametrize("call", ["sys.exit(0)", "sys.exit(3)", "exit()", "raise SystemExit"])
+def test_a_config_that_exits_is_a_config_error_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], call: str
+) -> None:
+    from assay.cli import main
+
+    cfg = _write(tmp_path / "cfg.py", f"import sys\ndatasets = []\n{call}\nmodels = [dict(abbr='m')]\n")
+    assert main(["run", str(cfg), "-w", str(tmp_path / "w")]) == 2
+    err = capsys.readouterr().err
+    assert f"{cfg}:3: the config exits while it is loaded" in err
+    assert not (tmp_path / "w").exists(), "nothing was run"
+
+
+def test_an_exit_in_an_imported_config_names_that_file(tmp_path: Path) -> None:
+    base = _write(tmp_path / "base.py", "x = 1\nimport sys\nsys.exit(0)\n")
+    cfg = _write(tmp_path / "main.py", "from assay import read_base\nwith read_base():\n    from .base import x\n")
+    with pytest.raises(ConfigError, match=rf"{base}:3: the config exits while it is loaded \(SystemExit\(0\)\)"):
+        load_config(cfg)

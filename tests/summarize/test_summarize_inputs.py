@@ -100,8 +100,7 @@ def test_non_numeric_metrics(run_dir: Path) -> None:
 def test_duplicate_dataset_abbrs(run_dir: Path) -> None:
     write_result(run_dir, "m1", "a", {"accuracy": 50})
     config = _config(run_dir, ["a", "b", "a"])
-    with pytest.raises(ConfigError, match=r"repeated: 'a' \(datasets\[0\] and datasets\[2\]\)"):
-        validate_summarizer_config(config)
+    validate_summarizer_config(config)  # planning fails the tasks that share the abbr, the others run
     result = run_summarizer(config, time_str="t")  # summarizing still works, the row is shown once
     assert [r[0] for r in result.table[1:]] == ["a", "b"]
     assert "appears more than once" in _error_for(result, "a")

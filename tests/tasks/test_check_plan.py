@@ -123,7 +123,17 @@ def test_prediction_files_are_checked_with_a_run_directory(config: Path, tmp_pat
     assert all(any("prediction folder" in p for p in c.problems) for c in check_plan(load_config(config), run))
 
 
-def test_a_configuration_error_raises(config: Path) -> None:
-    config.write_text(config.read_text().replace("type='AccEvaluator'", "type='NoSuchEvaluator'"))
-    with pytest.raises(ConfigError, match="NoSuchEvaluator"):
+def test_a_configuration_error_of_the_whole_config_raises(config: Path) -> None:
+    config.write_text(config.read_text().replace("models = [dict(abbr='m',", "models = [dict(abbr='',"))
+    with pytest.raises(ConfigError, match=r"models\[0\].*'abbr' must be a non-empty string"):
         check_plan(load_config(config))
+
+
+def test_a_mistake_in_one_dataset_makes_only_its_task_unrunnable(config: Path) -> None:
+    config.write_text(config.read_text().replace("type='AccEvaluator'", "type='NoSuchEvaluator'", 1))
+    checks = {c.dataset: c for c in check_plan(load_config(config))}
+    plain = checks.pop("plain")
+    assert not plain.can_run and plain.evaluator.describe() == "NoSuchEvaluator [unknown]"
+    (problem,) = plain.problems
+    assert problem.startswith(f"{config}: datasets[0] ('plain'): eval_cfg.evaluator.type='NoSuchEvaluator' is not a registered name")
+    assert checks["mine"].can_run and checks["missing-loader"].can_run

@@ -34,9 +34,21 @@ def plainify(obj: Any) -> Any:
 
 
 def dump_config_source(variables: dict[str, Any]) -> str:
-    """Python source that rebuilds ``variables`` with types as dotted-path strings."""
-    lines = ["# Resolved configuration written by assay.", ""]
-    for name, value in variables.items():
-        lines.append(f"{name} = {pprint.pformat(plainify(value), indent=1, width=100, sort_dicts=False)}")
+    """Python source that rebuilds ``variables`` with types as dotted-path strings, secrets redacted.
+
+    API keys, tokens and ``Authorization`` headers are written as
+    ``'<redacted>'`` (see :mod:`assay.config.secrets`); everything else as it is.
+    """
+    from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_secrets
+
+    lines = [
+        "# Resolved configuration written by assay.",
+        f"# Secrets (API keys, tokens, Authorization headers) are written as {REDACTED!r}; when this file is",
+        f"# used again they are read from {' or '.join(KEY_VARIABLES)}.",
+        "",
+    ]
+    plain = redact_secrets({name: plainify(value) for name, value in variables.items()})
+    for name, value in plain.items():
+        lines.append(f"{name} = {pprint.pformat(value, indent=1, width=100, sort_dicts=False)}")
         lines.append("")
     return "\n".join(lines)

@@ -131,6 +131,14 @@ class _Loader:
             exec(code, module.__dict__)
         except ConfigError:
             raise
+        except SystemExit as exc:
+            # sys.exit(), exit(), quit(), raise SystemExit: would end the command with nothing done
+            line = _config_line(exc, path)
+            where = f"{path}:{line}" if line else str(path)
+            raise ConfigError(
+                f"{where}: the config exits while it is loaded (SystemExit({exc.code!r})); "
+                "a config file must only define its variables"
+            ) from None
         except Exception as exc:
             line = _config_line(exc, path)
             where = f"{path}:{line}" if line else str(path)
@@ -219,7 +227,8 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
     """Load a Python config file and return its top-level variables.
 
     Raises:
-        ConfigError: the file is missing, has a syntax error, or raises while
+        ConfigError: the file is missing, has a syntax error, or raises or
+            exits (``sys.exit``, ``exit()``, ``raise SystemExit``) while
             executing; the message names the file and line.
     """
     cfg_path = Path(path).expanduser().resolve()
@@ -237,4 +246,7 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
     }
     if compat.opencompass_mode() == "full":
         compat.prefer_builtin(variables)
+    from assay.config.secrets import restore_secrets
+
+    restore_secrets(variables)  # a dumped config's redacted keys, from the environment
     return RunConfig(path=cfg_path, variables=variables)

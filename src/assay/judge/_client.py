@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.config.secrets import KEY_VARIABLES, REDACTED
+from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
 from assay.registry import MODELS
 
@@ -213,6 +215,10 @@ class ChatClient:
         self.url = chat_url(base_url)
         self.model = model
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
+        if self._api_key == REDACTED:
+            raise ConfigError(
+                f"the judge's API key was redacted when the config was dumped; set {' or '.join(KEY_VARIABLES)} to the key"
+            )
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.deadline = float(deadline) if deadline is not None else self.timeout

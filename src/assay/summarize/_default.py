@@ -498,8 +498,10 @@ def validate_summarizer_config(config: Mapping[str, Any]) -> None:
 
     The summarizer ``type`` and options, every summary group (keys, mixed
     subsets, weights, transforms, forward and self references), ``dataset_abbrs``,
-    the models' and datasets' abbrs.  Duplicate dataset abbrs are an error here:
-    two datasets with one abbr would write one result file.
+    the models' and datasets' abbrs.  Datasets that share an abbr are not an
+    error here: planning fails their tasks, or scores an exact repeat once
+    (:func:`assay.config.validate.validate_datasets`), and the summary shows
+    the row once, with an issue.
 
     Raises:
         ConfigError: naming the component and the offending key.
@@ -510,16 +512,7 @@ def validate_summarizer_config(config: Mapping[str, Any]) -> None:
     ...
     assay.errors.ConfigError: summarizer.summary_groups[0] 'g': unknown key 'weight' (did you mean 'weights'?); allowed keys: name, subsets, metric, weights, std, sum, harmonic_mean, transforms
     """
-    abbrs = _config_dataset_abbrs(config)
-    seen: dict[str, int] = {}
-    dupes: list[str] = []
-    for i, abbr in enumerate(abbrs):
-        if abbr in seen:
-            dupes.append(f"{abbr!r} (datasets[{seen[abbr]}] and datasets[{i}])")
-        else:
-            seen[abbr] = i
-    if dupes:
-        raise ConfigError("dataset abbrs must be unique (each names one result file); repeated: " + ", ".join(dupes))
+    _config_dataset_abbrs(config)
     build_summarizer(config)
 
 

@@ -1,7 +1,8 @@
 """Input fingerprints: a result is reused only while its inputs are unchanged (R-6.2).
 
 The fingerprint hashes the prediction file bytes, the test-set files, the
-dataset config (loader, reader, eval config, n, k), the model-level
+dataset config (loader, reader, eval config, n, k; secrets such as a judge's
+API key left out, so a dumped config with them redacted reuses the result), the model-level
 postprocessor, the source file of the evaluator class, whether details are
 kept, and assay's version.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 from assay import __version__
 from assay.config.dump import plainify
+from assay.config.secrets import redact_secrets
 
 __all__ = ["INPUT_NAMES", "changed_inputs", "file_digest", "files_digest", "fingerprint_of", "source_digest", "task_inputs"]
 
@@ -119,8 +121,8 @@ def task_inputs(
     payload: dict[str, Any] = {
         "assay": __version__,
         "predictions": predictions_digest,
-        "dataset": plainify({k: v for k, v in dataset_cfg.items() if k != "infer_cfg"}),
-        "model_postprocessor": plainify(model_cfg.get("pred_postprocessor")),
+        "dataset": redact_secrets(plainify({k: v for k, v in dataset_cfg.items() if k != "infer_cfg"})),
+        "model_postprocessor": redact_secrets(plainify(model_cfg.get("pred_postprocessor"))),
         "test_files": [file_digest(p) for p in test_files],
         "evaluator_source": source_digest(evaluator_type) if not isinstance(evaluator_type, str) else evaluator_type,
         "dump_details": dump_details,

@@ -17,15 +17,18 @@ otherwise the task cannot run, and the reason names the data path looked for.
 from __future__ import annotations
 
 import inspect
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.config.abbr import dataset_abbr, model_abbr
+from assay.config.abbr import model_abbr
 from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
 from assay.datasets.location import DataLocation, locate_data
 from assay.workdir import RunDir
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "DEFAULT_SHARD_SIZE",
@@ -111,6 +114,9 @@ class EvalTask:
     data: DataLocation | None = None
     #: Where the references come from; ``references.source == 'gold'``: the prediction records' ``gold``.
     references: ReferenceSource = field(default_factory=ReferenceSource)
+    #: Why the dataset's config keeps the task from running (``''``: nothing does); see
+    #: :func:`~assay.config.validate.validate_datasets`.
+    config_problem: str = ""
 
     @property
     def name(self) -> str:
@@ -126,29 +132,48 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
     dataset's ``path`` is located with :func:`~assay.datasets.location.locate_data`
     and its reference source decided by :func:`reference_source`.
 
+    A dataset whose config is wrong still has its tasks, with the mistake in
+    :attr:`EvalTask.config_problem` (they cannot run; :func:`check_tasks`
+    says so); a dataset that repeats an earlier one exactly has none.
+
     Raises:
-        ConfigError: an invalid config, or a dataset id while
+        ConfigError: an invalid config as a whole (the ``models`` list, a
+            ``datasets`` entry without a name), or a dataset id while
             ``DATASET_SOURCE`` asks for a hub.
     """
     from assay.registry import ICL_EVALUATORS, LOAD_DATASET, resolve_type
 
     validate_models(config)
-    validate_datasets(config)
+    checks = validate_datasets(config)
     per_dataset: list[tuple[DataLocation | None, ReferenceSource]] = []
-    for dataset in config.datasets:
+    repeats = []
+    for d_index, (dataset, check) in enumerate(zip(config.datasets, checks)):
+        if check.repeats is not None:
+            repeats.append(f"datasets[{d_index}] = datasets[{check.repeats}] ({check.abbr!r})")
         path = dataset.get("path")
         data = locate_data(path, config.path.parent) if isinstance(path, str) and path else None
+        if check.problem or check.repeats is not None:
+            per_dataset.append((data, ReferenceSource("data")))
+            continue
         loader = resolve_type(dataset.get("type"), LOAD_DATASET)
         evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
         per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
+    if repeats:
+        logger.warning(
+            "%s: %d datasets repeat an earlier one exactly (same abbr, same config) and are scored once: %s%s",
+            config.path, len(repeats), ", ".join(repeats[:5]), ", …" if len(repeats) > 5 else "",
+        )
     tasks: list[EvalTask] = []
     for model in config.models:
         m_abbr = model_abbr(model)
         folder = model.get("predictions")
         pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
         for d_index, dataset in enumerate(config.datasets):
+            check = checks[d_index]
+            if check.repeats is not None:
+                continue
             data, refs = per_dataset[d_index]
-            tasks.append(EvalTask(model, dataset, m_abbr, dataset_abbr(dataset), pred_dir, config, d_index, data, refs))
+            tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem))
     return tasks
 
 
@@ -242,7 +267,9 @@ class Component:
     """One component of a task as the config names it, and which implementation serves it.
 
     ``origin`` is that of :func:`assay.config.compat.origin`: ``'built in'``,
-    ``'OpenCompass'``, ``'user-registered'`` or ``'stand-in'``.
+    ``'OpenCompass'``, ``'user-registered'`` or ``'stand-in'``; or ``'missing'``
+    (the config names none) or ``'unknown'`` (no registry knows the name: the
+    task's config problem says so).
     """
 
     role: str
@@ -336,8 +363,10 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
     checks: list[TaskCheck] = []
     for task in tasks:
         dataset = task.dataset
-        eval_cfg = dataset.get("eval_cfg") or {}
-        evaluator_cfg = eval_cfg.get("evaluator") or {}
+        eval_cfg = dataset.get("eval_cfg")
+        eval_cfg = eval_cfg if isinstance(eval_cfg, dict) else {}
+        evaluator_cfg = eval_cfg.get("evaluator")
+        evaluator_cfg = evaluator_cfg if isinstance(evaluator_cfg, dict) else {}
         loader = _component("loader", dataset.get("type"), LOAD_DATASET)
         evaluator = _component("evaluator", evaluator_cfg.get("type"), ICL_EVALUATORS)
         posts = []
@@ -352,7 +381,7 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
             elif callable(cfg):
                 posts.append(_component(role, cfg, TEXT_POSTPROCESSORS))
         refs = task.references
-        problems: list[str] = []
+        problems: list[str] = [task.config_problem] if task.config_problem else []
         blocked = unavailable_message(task)
         if blocked:
             problems.append(blocked)
@@ -371,9 +400,15 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
 
 def _component(role: str, spec: Any, registry: Any) -> Component:
     from assay.config.compat import origin
+    from assay.errors import ConfigError, RegistryError
     from assay.registry import resolve_type
 
-    obj = resolve_type(spec, registry, key=f"{role}.type")
+    if spec is None:
+        return Component(role, "(none)", "missing")
+    try:
+        obj = resolve_type(spec, registry, key=f"{role}.type")
+    except (ConfigError, RegistryError):
+        return Component(role, _name(spec), "unknown")
     return Component(role, _name(spec if isinstance(spec, str) else obj), origin(obj))
 
 

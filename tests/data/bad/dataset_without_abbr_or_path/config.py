@@ -7,4 +7,4 @@ eval_cfg = dict(evaluator=dict(type=AccEvaluator), pred_postprocessor=dict(type=
 good = dict(abbr='good', type=JsonlDataset, path='../_shared/good.jsonl', reader_cfg=reader, eval_cfg=eval_cfg)
 models = [dict(abbr='m', path='m', predictions='preds')]
 
-datasets = [good, dict(type=JsonlDataset, path='../_shared/good.jsonl', reader_cfg=reader, eval_cfg=eval_cfg)]
+datasets = [good, dict(type=JsonlDataset, reader_cfg=reader, eval_cfg=eval_cfg)]
