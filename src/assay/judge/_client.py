@@ -33,8 +33,8 @@ __all__ = ["ChatClient", "JudgeReply", "OpenAISDK", "redact"]
 
 Messages = list[dict[str, Any]]
 
-#: Shown in place of a secret.
-REDACTED = "***"
+#: Shown in place of a secret in replies and error texts.
+SECRET_MASK = "***"
 
 # The deadline (``time.monotonic()``) of the request this thread is making, read by the sockets.
 _ATTEMPT = threading.local()
@@ -49,7 +49,7 @@ def redact(text: str, secrets: Sequence[str | None]) -> str:
     """
     for secret in secrets:
         if secret and len(secret) >= 4:  # a one-letter "key" would blank the text
-            text = text.replace(secret, REDACTED)
+            text = text.replace(secret, SECRET_MASK)
     return text
 
 
