@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
+from assay.evaluators._code_exec import Checked, SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
 from assay.evaluators._common import check_batch
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
@@ -118,10 +118,10 @@ class _MBPPBase(BaseEvaluator):
     def timeout(self) -> float:
         return self._pool.timeout
 
-    def _program(self, reply: Any, tests: str) -> tuple[str, str, str]:
+    def _program(self, reply: Any, tests: str) -> tuple[str, str, Checked]:
         code = mbpp_extract_code(reply)
         hardened = harden_assertions(tests)
-        return code, hardened, checked_program([code, hardened], type_aware_equal=True)
+        return code, hardened, checked_program([code], [hardened], type_aware_equal=True)
 
 
 @ICL_EVALUATORS.register_module()
@@ -273,7 +273,7 @@ class MBPPPassKEvaluator(_MBPPBase):
         if error:
             return error
         owners: list[int] = []
-        programs: list[str] = []
+        programs: list[Checked] = []
         task_ids: list[Any] = []
         for i, (pred, ref) in enumerate(zip(predictions, references)):
             if not isinstance(ref, dict) or "test_list_2" not in ref or "task_id" not in ref:

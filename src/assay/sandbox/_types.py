@@ -99,6 +99,8 @@ class RunResult:
     duration: float = 0.0
     isolation: Isolation = Isolation.NAMESPACES
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the checker of a checked run reported (JSON), else ``None``
+    data: Any = None
 
     @property
     def passed(self) -> bool:
