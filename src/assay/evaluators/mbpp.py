@@ -7,6 +7,13 @@ fails when the types differ or ``__eq__`` is forged), both run with ``exec``
 in one fresh globals dict inside :mod:`assay.sandbox` (one isolated process
 per program, resource limits, no network, no view of the caller's files).
 
+The test assertions run in a second process of the sandbox that calls the
+code's functions through a pipe and compares the plain values they return
+(:func:`assay.evaluators._code_exec.checked_program`).  Difference from
+OpenCompass 0.5.4: a reply that forges a pass there (reports the harness's
+result itself, found by walking the stack; patches the tests) is a wrong
+answer or a failure here; honest replies get OpenCompass's verdicts.
+
 Each program ends as one of OpenCompass's four verdicts: ``pass``,
 ``wrong_answer`` (an ``AssertionError``), ``failed`` (any other exception,
 a syntax error, a crash, the memory limit) or ``timeout``.  ``outcomes``

@@ -1,11 +1,24 @@
 """In-sandbox harness: the first (trusted) code of every sandboxed run.
 
 Run as a script by the sandboxed interpreter, never imported by assay.  It
-reads a one-line JSON header and the program source from stdin, applies the
-resource limits, drops to the run's uid, runs the program in ``__main__`` and
-reports how it ended on the result channel (a pipe whose file descriptor is
-its first argument), each record prefixed with the run's token.  Only the process that started the program
-reports, so forked children cannot speak for it.
+reads from stdin the JSON header (after its length in 16 digits) and the
+program source, applies the resource limits, drops to the run's uid, runs the
+program in ``__main__`` and reports how it ended on the result channel (a pipe
+whose file descriptor is its first argument), each record prefixed with the
+run's token.  Only the process that started the program reports, so forked
+children cannot speak for it.
+
+A checked run (``checker_size`` in the header) has two processes.  The harness
+forks the program's process before it reads the checker: that child closes
+every descriptor but its two pipes, drops to the run's uid, runs the program,
+says ``ready`` (or the exception that ended it) and then answers requests
+(:func:`_serve`).  The parent reads the checker (trusted code), drops to
+another uid, makes itself undumpable, runs the checker with a :class:`Remote`
+and alone reports on the result channel: the program cannot signal it, trace
+it, read its memory or descriptors, nor write the channel, and never holds
+the checker's text (its expected values).  Messages are JSON lines with type
+tags for the values the benchmarks need; decoding builds only those types, so
+a checker compares plain data, never the program's objects.
 
 With a ``namespaces`` entry in the header (the backend used where bubblewrap
 is not installed) the harness, started as root, isolates itself first with the
@@ -22,9 +35,11 @@ killed by a signal.
 
 The token is never part of the program's source or files; a program that
 exits early (``sys.exit``, ``os._exit``, a signal) therefore cannot produce a
-pass.  Code running in the same process could still find the token in memory
-by introspection: the harness defends against accidents and crude tricks, not
-against a program written to defeat this harness.
+pass.  In a run without a checker, code running in the same process could
+still find the token in memory by introspection: such a run's pass means only
+that the program did not fail, which is why the code evaluators use checked
+runs.  Without root (limits only) both processes of a checked run share one
+uid, and only the undumpable checker stands between them.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ class Outcome(enum.StrEnum):
     """How one program run ended.
 
     ``PASSED`` means the program ran to its last line (the harness confirmed
-    it with a per-run token); everything else is a failure of some kind.
+    it with a per-run token) — for a checked run, that the checker did;
+    everything else is a failure of some kind.
     """
 
     PASSED = "passed"
