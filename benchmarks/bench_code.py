@@ -1,10 +1,12 @@
 """Start-up cost of checked programs: sandboxed runs vs plain subprocesses (programs per second).
 
-Both sides run the same trivial checked programs (the wrapper the code
-evaluators use around ``x = 1``), ``--workers`` at a time:
+Both sides run the same trivial test (``x = 1`` and ``assert x >= 0``),
+``--workers`` at a time:
 
-* ``sandbox``: :class:`assay.sandbox.Sandbox` (namespaces when available, limits,
-  a private working directory, the harness that confirms the program ended);
+* ``sandbox``: a checked run in :class:`assay.sandbox.Sandbox` as the code
+  evaluators make it (namespaces when available, limits, a private working
+  directory; the program in one process, the assertion in a second that reads
+  ``x`` through the pipe);
 * ``subprocess``: ``python -c <program>`` per program in a thread pool, nothing else.
 
 Usage: python benchmarks/bench_code.py [--workers 2] [--programs 200]
@@ -18,7 +20,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from assay.evaluators._code_exec import checked_program
+from assay.evaluators._code_exec import Checked, checked_program
 from assay.sandbox import Limits, Sandbox
 
 
@@ -34,9 +36,9 @@ def _plain(programs: list[str], workers: int) -> float:
     return elapsed
 
 
-def _sandboxed(sandbox: Sandbox, programs: list[str]) -> float:
+def _sandboxed(sandbox: Sandbox, runs: list[Checked]) -> float:
     start = time.perf_counter()
-    results = sandbox.run_many(programs)
+    results = sandbox.run_many([r.program for r in runs], checkers=[r.checker for r in runs])
     elapsed = time.perf_counter() - start
     assert all(r.passed for r in results), [r.message for r in results if not r.passed][:3]
     return elapsed
@@ -49,12 +51,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="best of this many rounds")
     args = parser.parse_args()
 
-    programs = [checked_program([f"x = {i}", "assert x >= 0"]) for i in range(args.programs)]
+    programs = [f"x = {i}\nassert x >= 0" for i in range(args.programs)]
+    runs = [checked_program([f"x = {i}"], ["assert x >= 0"]) for i in range(args.programs)]
     sandbox = Sandbox(Limits(timeout=10), max_workers=args.workers)
-    sandbox.run(programs[0])  # warm up
+    sandbox.run(runs[0].program, checker=runs[0].checker)  # warm up
     _plain(programs[:4], args.workers)
     plain = min(_plain(programs, args.workers) for _ in range(args.rounds))
-    boxed = min(_sandboxed(sandbox, programs) for _ in range(args.rounds))
+    boxed = min(_sandboxed(sandbox, runs) for _ in range(args.rounds))
     n = len(programs)
     print(f"isolation:   {sandbox.isolation.value} ({sandbox.isolation_note})")
     print(f"workers:     {args.workers}, programs: {n}, best of {args.rounds}")

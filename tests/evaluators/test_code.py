@@ -303,3 +303,186 @@ def test_hostile_programs_are_contained_inside_livecodebench_code_generation(hos
         assert d["correct"] is False, (name, d)
     assert res["details"][-1]["correct"] is True
     hostile.assert_contained()
+
+
+# -- forging completions ------------------------------------------------------------------------
+# Each returns a wrong answer (0) and tries to have it counted as passed anyway: by reaching the
+# code that reports the verdict, the channel it reports on, the comparison, or by leaving early.
+_FIND_REPORT = (
+    "    def _forge():\n"
+    "        import os\n"
+    "        report = None\n"
+    "        nonce = None\n"
+    "        for frame in _frames():\n"
+    "            found = frame.f_locals\n"
+    "            if callable(found.get('report')):\n"
+    "                report = found['report']\n"
+    "            if isinstance(found.get('nonce'), bytes):\n"
+    "                nonce = found['nonce']\n"
+    "        if report is not None:\n"
+    "            report('passed')\n"
+    "        if nonce is not None:\n"
+    "            for fd in range(1024):\n"
+    "                try:\n"
+    "                    os.write(fd, b'\\n' + nonce + b' passed \\n')\n"
+    "                except OSError:\n"
+    "                    pass\n"
+    "        os._exit(0)\n"
+)
+
+
+def _forger(frames: str, then: str = "    _forge()\n") -> str:
+    return "    def _frames():\n" + frames + _FIND_REPORT + then + "    return 0\n"
+
+
+FORGERS: dict[str, str] = {
+    "stack_walk": _forger("        import sys\n        f = sys._getframe()\n        while f is not None:\n"
+                          "            yield f\n            f = f.f_back\n"),
+    "inspect_stack": _forger("        import inspect\n        for info in inspect.stack():\n            yield info.frame\n"),
+    "traceback_frames": _forger("        try:\n            raise ValueError\n        except ValueError as e:\n"
+                                "            f = e.__traceback__.tb_frame\n        while f is not None:\n"
+                                "            yield f\n            f = f.f_back\n"),
+    "gc_objects": (
+        "    import gc, os\n"
+        "    for obj in gc.get_objects():\n"
+        "        if callable(obj) and getattr(obj, '__name__', '') == 'report':\n"
+        "            try:\n"
+        "                obj('passed')\n"
+        "            except Exception:\n"
+        "                pass\n"
+        "    os._exit(0)\n"
+    ),
+    "thread_forges_later": _forger(
+        "        import sys\n        f = sys._getframe()\n        while f is not None:\n"
+        "            yield f\n            f = f.f_back\n",
+        then="    import threading, time\n"
+             "    def _later():\n"
+             "        time.sleep(0.05)\n"
+             "        _forge()\n"
+             "    threading.Thread(target=_later, daemon=True).start()\n",
+    ),
+    "write_every_fd": (
+        "    import os\n"
+        "    for fd in range(1024):\n"
+        "        for line in (b'\\npassed\\n', b'[\"ready\"]\\n[\"v\", 5]\\n', b'@@assay-evalplus@@ [\"pass\", [true, true]]\\n'):\n"
+        "            try:\n"
+        "                os.write(fd, line)\n"
+        "            except OSError:\n"
+        "                pass\n"
+        "    os._exit(0)\n"
+    ),
+    "fake_verdict_on_stdout": (
+        "    import os, sys\n"
+        "    sys.__stdout__.write('\\n@@assay-evalplus@@ [\"pass\", [true, true]]\\n@@assay-lcb@@ [[true], \"{}\"]\\n')\n"
+        "    sys.__stdout__.flush()\n"
+        "    os._exit(0)\n"
+    ),
+    "equals_everything": (
+        "    class Anything:\n"
+        "        def __eq__(self, other):\n"
+        "            return True\n"
+        "        __hash__ = object.__hash__\n"
+        "    return Anything()\n"
+    ),
+    "patch_checker_globals": (
+        "    import builtins, sys\n"
+        "    f = sys._getframe()\n"
+        "    while f is not None:\n"
+        "        for name in ('check', '_assay_type_aware_equal', '__opencompass_type_aware_equal'):\n"
+        "            if name in f.f_globals:\n"
+        "                f.f_globals[name] = lambda *a, **k: True\n"
+        "        f = f.f_back\n"
+        "    builtins.AssertionError = type('Quiet', (Exception,), {})\n"
+    ),
+    "signal_every_process": (
+        "    import os, signal\n"
+        "    for pid in os.listdir('/proc'):\n"
+        "        if pid.isdigit() and int(pid) != os.getpid():\n"
+        "            for sig in (signal.SIGSTOP, signal.SIGKILL):\n"
+        "                try:\n"
+        "                    os.kill(int(pid), sig)\n"
+        "                except OSError:\n"
+        "                    pass\n"
+    ),
+    "exit_zero_from_handlers": (
+        "    import atexit, os, signal, sys\n"
+        "    for sig in (signal.SIGTERM, signal.SIGALRM, signal.SIGXCPU, signal.SIGHUP):\n"
+        "        signal.signal(sig, lambda *a: os._exit(0))\n"
+        "    atexit.register(lambda: os._exit(0))\n"
+        "    sys.exit(0)\n"
+    ),
+}
+
+
+@pytest.fixture(params=["bwrap", "unshare"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each sandbox backend in turn: bubblewrap, and ``unshare(2)`` with bubblewrap hidden."""
+    from assay.sandbox import NO_BWRAP_ENV, bwrap_available, unshare_available
+
+    if request.param == "unshare":
+        monkeypatch.setenv(NO_BWRAP_ENV, "1")
+        reason = unshare_available()
+    else:
+        monkeypatch.delenv(NO_BWRAP_ENV, raising=False)
+        reason = bwrap_available()
+    if reason is not None:
+        pytest.skip(f"{request.param}: {reason}")
+    return str(request.param)
+
+
+@needs_sandbox
+def test_forging_completions_fail_humaneval_and_mbpp(backend):
+    """Every forger is wrong, whatever it does to reach the verdict; honest neighbours still pass."""
+    from assay.evaluators.mbpp import MBPPEvaluator, MBPPPassKEvaluator
+
+    names = list(FORGERS)
+    completions = [GOOD] + [FORGERS[n] for n in names] + [GOOD]
+    test_set = Dataset.from_list([TOY] * len(completions))
+    ev = HumanEvalEvaluator(k=[1], timeout=10, isolation="namespaces")
+    res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
+    assert ev._pool.sandbox().backend == backend
+    details = res["details"]
+    assert details[0]["is_correct"] and details[-1]["is_correct"]
+    for name, d in zip(names, details[1:-1]):
+        assert d["is_correct"] is False and d["result"] != "passed", (name, d["outcome"], d["message"])
+    assert res["humaneval_pass@1"] == pytest.approx(100 * 2 / len(completions))
+
+    tests = "assert add(2, 3) == 5\nassert add(-1, 1) == 0"
+    replies = ["def add(a, b):\n" + c for c in completions]
+    mbpp = MBPPEvaluator(timeout=10, isolation="namespaces").score(replies, [tests] * len(replies))
+    assert [d["result"] == "pass" for d in mbpp["details"]] == [True] + [False] * len(names) + [True], mbpp["details"]
+    refs = [{"test_list_2": tests, "task_id": i} for i in range(len(replies))]
+    passk = MBPPPassKEvaluator(k=[1], timeout=10, isolation="namespaces").score(replies, refs)
+    assert passk["pass"] == 2
+
+
+@needs_sandbox
+def test_forging_solutions_fail_evalplus_and_livecodebench(backend, tmp_path, monkeypatch):
+    """The forgers as HumanEval+ solutions, LiveCodeBench standard-input solutions and code-execution programs."""
+    from assay.evaluators.evalplus import HumanEvalPlusEvaluator
+    from assay.evaluators.livecodebench import LCBCodeExecutionEvaluator, LCBCodeGenerationEvaluator
+
+    names = list(FORGERS)
+    plus_file = tmp_path / "plus.jsonl"
+    plus_file.write_text(json.dumps({
+        "task_id": "toy/0", "prompt": "def add(a, b):\n", "entry_point": "add", "canonical_solution": GOOD,
+        "contract": "", "base_input": [[2, 3], [-1, 1]], "plus_input": [[0, 1], [10, -3]], "atol": 0,
+    }) + "\n")
+    plus = HumanEvalPlusEvaluator(plus_path=str(plus_file), isolation="namespaces")
+    for completion, expected in [(GOOD, True)] + [(FORGERS[n], False) for n in names]:
+        res = plus.score([completion], ["toy/0"], Dataset.from_list([{"prompt": "def add(a, b):\n"}]))
+        assert res["details"][0]["is_correct"] is expected, (completion, res["details"][0], res["outcomes"])
+    assert plus._runner.pool.sandbox().backend == backend
+
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(Path(__file__).parent.parent / "data" / "oc_families" / "code"))
+    main = "a, b = map(int, input().split())\nprint(add(a, b))\n"
+    replies = ["```python\ndef add(a, b):\n" + body + main + "```" for body in [GOOD, *(FORGERS[n] for n in names)]]
+    lcb = LCBCodeGenerationEvaluator(timeout=3, isolation="namespaces").score(replies, ["abc0"] * len(replies))
+    assert [d["correct"] for d in lcb["details"]] == [True] + [False] * len(names), lcb["details"]
+    assert all(r is not True for d in lcb["details"][1:] for r in d["eval_result"])
+
+    # the forgers as the sample's program: the predicted value is right only if they return 5
+    refs = [json.dumps({"code": "def add(a, b):\n" + body, "input": "add(2, 3)", "output": "add(2, 3)"})
+            for body in [GOOD, *(FORGERS[n] for n in names)]]
+    execution = LCBCodeExecutionEvaluator(timeout=6, isolation="namespaces").score(["[ANSWER]assert x == 5[/ANSWER]"] * len(refs), refs)
+    assert [d["is_correct"] for d in execution["details"]] == [True] + [False] * len(names), execution["details"]

@@ -186,3 +186,65 @@ def test_only_system_directories_and_the_runtime_are_visible(sb):
     mounts = "\n".join(lines[3:])
     here = str(Path.cwd())
     assert f" {here} " not in mounts and " /home " not in mounts and " /etc " not in mounts
+
+
+@pytest.fixture(params=["bwrap", "unshare"])
+def any_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
+    """A sandbox on each backend in turn: bubblewrap, and ``unshare(2)`` with bubblewrap hidden."""
+    from assay.sandbox import NO_BWRAP_ENV, bwrap_available, unshare_available
+
+    if request.param == "unshare":
+        monkeypatch.setenv(NO_BWRAP_ENV, "1")
+        reason = unshare_available()
+    else:
+        monkeypatch.delenv(NO_BWRAP_ENV, raising=False)
+        reason = bwrap_available()
+    if reason is not None:
+        pytest.skip(f"{request.param}: {reason}")
+    box = Sandbox(Limits(timeout=5, memory=512 * 1024**2), isolation="namespaces")
+    assert box.backend == request.param
+    return box
+
+
+_CHECKER = """
+_assay_remote.start()
+f = _assay_remote.get('f')
+value = f(2)
+assert value == [2, (2,), {2: 1.5}, {3}, None] and type(value[1]) is tuple
+assert f(2) != f(3)
+_assay_remote.report({'value': repr(value)})
+"""
+
+
+def test_checked_run_values_come_back_as_plain_data(any_backend):
+    honest = any_backend.run("def f(x):\n    return [x, (x,), {x: 1.5}, {x + 1}, None]\n", checker=_CHECKER)
+    assert honest.outcome is Outcome.PASSED, honest.message
+    assert honest.data == {"value": "[2, (2,), {2: 1.5}, {3}, None]"}
+    # an object that equals everything is not plain data: it stays in the program and compares by identity
+    forged = any_backend.run("class A:\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\n"
+                             "def f(x):\n    return A()\n", checker=_CHECKER)
+    assert forged.outcome is Outcome.FAILED and forged.message.startswith("AssertionError"), forged.message
+
+
+def test_the_program_of_a_checked_run_cannot_reach_its_checker(any_backend):
+    """The checker runs under another uid: no signal, no memory, no file descriptors, no result channel."""
+    reach = (
+        "import os, signal\n"
+        "checker = os.getppid()\n"
+        "for attempt in (lambda: os.kill(checker, signal.SIGSTOP), lambda: os.kill(checker, signal.SIGKILL),\n"
+        "                lambda: open(f'/proc/{checker}/mem', 'rb').read(1), lambda: os.listdir(f'/proc/{checker}/fd')):\n"
+        "    try:\n"
+        "        attempt()\n"
+        "    except PermissionError:\n"
+        "        continue\n"
+        "    raise SystemExit('reached the checker')\n"
+        "def f(x):\n"
+        "    return 0\n"
+    )
+    res = any_backend.run(reach, checker=_CHECKER)
+    assert res.outcome is Outcome.FAILED and res.message.startswith("AssertionError"), res.message
+    assert res.data is None
+    # a program that ends before the checker is done ends the run as it ended
+    assert any_backend.run("import os\nos._exit(0)", checker=_CHECKER).outcome is Outcome.FAILED
+    killed = any_backend.run("def f(x):\n    import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)\n", checker=_CHECKER)
+    assert killed.outcome is Outcome.KILLED and "SIGKILL" in killed.message

@@ -7,10 +7,22 @@ answer), another exception was raised, or the time limit was reached.  Here each
 program runs in :mod:`assay.sandbox` (its own isolated process) inside a small
 wrapper that reproduces that setting: the stages run by ``exec`` in one fresh
 globals dict (so ``__name__`` is not ``'__main__'`` and ``if __name__ ==
-'__main__':`` blocks do not run, as under OpenCompass), reading ``sys.stdin``
-raises ``OSError``, and an exception leaves the process as one line saying
-whether it was an assertion.  Only the sandbox's own token, which the program
-cannot forge, marks a run as passed.
+'__main__':`` blocks do not run, as under OpenCompass) and reading
+``sys.stdin`` raises ``OSError``.
+
+The tests do not run beside the program: they run in a second process of the
+sandbox under another uid (:func:`checked_program`), which calls the
+program's functions through a pipe and gets back plain data, so the program
+can neither reach the code that decides (by walking stack frames, the garbage
+collector, its file descriptors, signals) nor decide a comparison with an
+``__eq__`` of its own.  Honest programs get OpenCompass's verdicts.  Where a
+program forges a pass in OpenCompass — it reports the harness's result
+itself, patches the test's comparisons or ``AssertionError``, returns an
+object that equals everything, leaves before the tests — it fails here.  The
+tests see the program's objects by value, not by reference: a test that
+relies on the program mutating the test's own arguments in place, or on
+comparing an object of a class the program defines by its own ``__eq__``,
+sees no mutation and identity comparison here.
 """
 
 from __future__ import annotations
@@ -109,47 +121,85 @@ def read_refused_source(prefix: str) -> str:
     return _READ_REFUSED_SOURCE.replace("_AssayReadRefused", cls).replace("_assay_io", f"{prefix}_io")
 
 
-_PROLOGUE = '''import io as _assay_io, json as _assay_json, sys as _assay_sys
+_PROGRAM_PROLOGUE = '''import io as _assay_io, sys as _assay_sys
 
 ''' + _READ_REFUSED_SOURCE + '''
+
+_assay_sys.stdin = _AssayReadRefused()
+_assay_globals = {}
+'''
+
+_CHECKER_PROLOGUE = '''import json as _assay_json
+
 
 class _AssayVerdict(Exception):
     pass
 
 
-_assay_sys.stdin = _AssayReadRefused()
 _AssayAssertion = AssertionError
 '''
 
+#: The name under which a checker's code can evaluate an expression in the program's namespace.
+EVALUATE_NAME = "__assay_evaluate"
 
-def checked_program(stages: Sequence[str], *, type_aware_equal: bool = False) -> str:
-    """The sandbox program that runs ``stages`` with ``exec`` in one fresh globals dict.
 
-    With ``type_aware_equal`` the comparison is bound to
-    :data:`TYPE_AWARE_EQUAL_NAME` in that dict after the first stage ran.
+@dataclass(frozen=True)
+class Checked:
+    """One checked run: the ``program`` (untrusted) and the ``checker`` (trusted) that decides.
+
+    They run in two processes of the sandbox (see :meth:`assay.sandbox.Sandbox.run`).
+    """
+
+    program: str
+    checker: str
+
+
+def checked_program(stages: Sequence[str], tests: Sequence[str], *, type_aware_equal: bool = False) -> Checked:
+    """The checked run of ``stages`` (untrusted code) against ``tests`` (trusted checking code).
+
+    The program's process runs ``stages`` with ``exec`` in one fresh globals
+    dict, reads of ``sys.stdin`` refused.  The checking process runs ``tests``
+    with ``exec`` in globals of its own in which every name that neither the
+    tests nor the builtins define is the program's: functions and other objects
+    of the program are called there through the pipe, and what they return
+    comes back as plain data (lists, dicts, numbers, ...) decoded in the
+    checking process, or as handles that compare by identity — so comparisons,
+    ``assert`` and the verdict are the checking process's own.  With
+    ``type_aware_equal`` the comparison is bound to :data:`TYPE_AWARE_EQUAL_NAME`
+    in the tests' globals; :data:`EVALUATE_NAME` evaluates an expression in the
+    program's namespace.
+
+    Where an exception (of the program, carried over, or of the tests) ends
+    the check, the checker ends with one line saying whether it was an
+    assertion (:func:`verdict_of` reads it).
 
     Example:
-        >>> src = checked_program(["x = 1", "assert x == 1"])
-        >>> compile(src, 'p', 'exec') is not None
+        >>> run = checked_program(["def f(x):\\n    return x + 1"], ["assert f(1) == 2"])
+        >>> all(compile(src, 'p', 'exec') for src in (run.program, run.checker))
         True
     """
-    lines = [_PROLOGUE]
+    program = [_PROGRAM_PROLOGUE]
+    for stage in stages:
+        program.append(f"exec(compile({stage!r}, '<string>', 'exec'), _assay_globals)")
+    checker = [_CHECKER_PROLOGUE]
     if type_aware_equal:
-        lines.append(_TYPE_AWARE_EQUAL_SOURCE)
-    lines.append("_assay_globals = {}")
-    lines.append("try:")
-    for i, stage in enumerate(stages):
-        lines.append(f"    exec(compile({stage!r}, '<string>', 'exec'), _assay_globals)")
-        if i == 0 and type_aware_equal:
-            lines.append(f"    _assay_globals[{TYPE_AWARE_EQUAL_NAME!r}] = _assay_type_aware_equal")
-    lines.append("except BaseException as _assay_error:")
-    lines.append("    try:")
-    lines.append("        _assay_text = str(_assay_error)")
-    lines.append("    except BaseException:")
-    lines.append("        _assay_text = ''")
-    lines.append("    _assay_kind = 'assertion' if isinstance(_assay_error, _AssayAssertion) else 'error'")
-    lines.append("    raise _AssayVerdict(_assay_json.dumps([_assay_kind, type(_assay_error).__name__, _assay_text])) from None")
-    return "\n".join(lines) + "\n"
+        checker.append(_TYPE_AWARE_EQUAL_SOURCE)
+    checker.append("try:")
+    checker.append("    _assay_remote.start()")
+    checker.append("    _assay_checked = _assay_remote.globals('_assay_globals')")
+    if type_aware_equal:
+        checker.append(f"    _assay_checked[{TYPE_AWARE_EQUAL_NAME!r}] = _assay_type_aware_equal")
+    checker.append(f"    _assay_checked[{EVALUATE_NAME!r}] = lambda source: _assay_remote.evaluate('_assay_globals', source)")
+    for test in tests:
+        checker.append(f"    exec(compile({test!r}, '<string>', 'exec'), _assay_checked)")
+    checker.append("except BaseException as _assay_error:")
+    checker.append("    try:")
+    checker.append("        _assay_text = str(_assay_error)")
+    checker.append("    except BaseException:")
+    checker.append("        _assay_text = ''")
+    checker.append("    _assay_kind = 'assertion' if isinstance(_assay_error, _AssayAssertion) else 'error'")
+    checker.append("    raise _AssayVerdict(_assay_json.dumps([_assay_kind, type(_assay_error).__name__, _assay_text])) from None")
+    return Checked("\n".join(program) + "\n", "\n".join(checker) + "\n")
 
 
 @dataclass(frozen=True)
@@ -262,13 +312,14 @@ class SandboxPool:
             )
         return self._sandbox
 
-    def run(self, owner: str, programs: Sequence[str]) -> list[Verdict]:
-        """Run ``programs`` in parallel; one :class:`Verdict` each, in order."""
-        if not programs:
+    def run(self, owner: str, runs: Sequence[Checked]) -> list[Verdict]:
+        """Run the checked ``runs`` in parallel; one :class:`Verdict` each, in order."""
+        if not runs:
             return []
         sandbox = self.sandbox()
-        logger.info("%s: running %d programs (%s isolation)", owner, len(programs), sandbox.isolation.value)
-        return [verdict_of(r) for r in sandbox.run_many(list(programs))]
+        logger.info("%s: running %d programs (%s isolation)", owner, len(runs), sandbox.isolation.value)
+        results = sandbox.run_many([r.program for r in runs], checkers=[r.checker for r in runs])
+        return [verdict_of(r) for r in results]
 
     @property
     def isolation_name(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from assay.evaluators._code_exec import read_refused_source
+from assay.evaluators._code_exec import Checked, read_refused_source
 
 __all__: list[str] = []
 
@@ -115,8 +115,10 @@ _ap_sys.stdout.write("\\n" + {RESULT_MARK!r} + _ap_json.dumps([_ap_encode(_ap_ou
     )
 
 
-_CHECK_BODY = r'''
-import io as _ap_io, json as _ap_json, math as _ap_math, signal as _ap_signal, sys as _ap_sys
+# The program's process: the solution, run with output swallowed and standard
+# input refused, and the call of its function under a per-input time limit.
+_CHECK_PROGRAM = r'''
+import io as _ap_io, signal as _ap_signal, sys as _ap_sys
 
 ''' + read_refused_source("_ap") + r'''
 
@@ -124,12 +126,35 @@ class _ApTimeout(Exception):
     pass
 
 
-class _ApVerdict(Exception):
-    pass
-
-
 def _ap_alarm(signum, frame):
     raise _ApTimeout("Timed out!")
+
+
+_ap_sink = _ap_io.StringIO()
+_ap_sys.stdin = _ApReadRefused()
+_ap_sys.stdout = _ap_sink
+_ap_sys.stderr = _ap_sink
+_ap_globals = {}
+exec(compile(_AP_CODE, '<string>', 'exec'), _ap_globals)
+
+
+def _ap_call(fn, args, limit, with_args):
+    _ap_signal.signal(_ap_signal.SIGALRM, _ap_alarm)
+    _ap_signal.setitimer(_ap_signal.ITIMER_REAL, limit)
+    try:
+        out = fn(*args)
+    finally:
+        _ap_signal.setitimer(_ap_signal.ITIMER_REAL, 0)
+    return [out, args] if with_args else out
+'''
+
+# The checking process: evalplus's comparisons on the values the calls returned.
+_CHECK_BODY = r'''
+import json as _ap_json, math as _ap_math
+
+
+class _ApVerdict(Exception):
+    pass
 
 
 def _ap_is_floats(x):
@@ -147,27 +172,19 @@ def _ap_poly(xs, x):
     return sum([coeff * _ap_math.pow(x, i) for i, coeff in enumerate(xs)])
 
 
-_ap_real_stdout = _ap_sys.stdout
-_ap_sink = _ap_io.StringIO()
-_ap_stdin = _ApReadRefused()
 _ap_status = "fail"
 _ap_details = []
-_ap_sys.stdin = _ap_stdin
-_ap_sys.stdout = _ap_sink
-_ap_sys.stderr = _ap_sink
+_ap_find_zero = _AP_DATASET == "humaneval" and _AP_ENTRY == "find_zero"
 try:
-    _ap_globals = {}
-    exec(compile(_AP_CODE, '<string>', 'exec'), _ap_globals)
-    _ap_fn = _ap_globals[_AP_ENTRY]
+    _assay_remote.start()
+    _ap_fn = _assay_remote.namespace("_ap_globals")[_AP_ENTRY]
+    _ap_call = _assay_remote.get("_ap_call")
     _ap_atol = _AP_ATOL
     for _ap_i, _ap_inp in enumerate(_AP_INPUTS):
         try:
-            _ap_signal.signal(_ap_signal.SIGALRM, _ap_alarm)
-            _ap_signal.setitimer(_ap_signal.ITIMER_REAL, _AP_LIMITS[_ap_i])
-            try:
-                _ap_out = _ap_fn(*_ap_inp)
-            finally:
-                _ap_signal.setitimer(_ap_signal.ITIMER_REAL, 0)
+            _ap_out = _ap_call(_ap_fn, _ap_inp, _AP_LIMITS[_ap_i], _ap_find_zero)
+            if _ap_find_zero:  # evalplus checks the zero against the arguments as the call left them
+                _ap_out, _ap_inp = _ap_out
             _ap_exp = _AP_EXPECTED[_ap_i]
             _ap_exact = _ap_out == _ap_exp
             if _AP_DATASET == "mbpp":
@@ -180,7 +197,7 @@ try:
                         _ap_exact = _ap_out == _ap_exp
                     else:
                         _ap_exact = _ap_exp == (_ap_out is not None)
-            if _AP_DATASET == "humaneval" and _AP_ENTRY == "find_zero":
+            if _ap_find_zero:
                 assert _ap_poly(*_ap_inp, _ap_out) <= _ap_atol
             if _ap_atol == 0 and _ap_is_floats(_ap_exp):
                 _ap_atol = 1e-6
@@ -196,9 +213,7 @@ try:
     _ap_status = "pass"
 except BaseException:
     _ap_status = "fail"
-_ap_sys.stdout = _ap_real_stdout
-_ap_real_stdout.write("\n" + _AP_MARK + _ap_json.dumps([_ap_status, _ap_details]) + "\n")
-_ap_real_stdout.flush()
+_assay_remote.report([_ap_status, _ap_details])
 if _ap_status != "pass" or len(_ap_details) != len(_AP_INPUTS) or not all(_ap_details):
     raise _ApVerdict("some tests failed")
 '''
@@ -213,12 +228,17 @@ def check_program(
     limits: list[float],
     atol: float,
     not_none: list[str],
-) -> str:
-    """The program that checks one solution against ``expected`` outputs, each call under its time limit."""
+) -> Checked:
+    """The checked run of one solution against ``expected`` outputs, each call under its time limit.
+
+    The solution and its calls run in the program's process; the inputs, the
+    expected outputs and the comparisons only in the checking process, which
+    reports ``[status, per-input verdicts]``.
+    """
+    program = f"_AP_CODE = {code!r}\n" + _CHECK_PROGRAM
     head = (
         CODEC_SOURCE
         + "\nimport json as _ap_json0\n"
-        + f"_AP_CODE = {code!r}\n"
         + f"_AP_ENTRY = {entry_point!r}\n"
         + f"_AP_DATASET = {dataset!r}\n"
         + f"_AP_INPUTS = _ap_decode(_ap_json0.loads({json.dumps(encode(inputs))!r}))\n"
@@ -226,9 +246,8 @@ def check_program(
         + f"_AP_LIMITS = {[float(x) for x in limits]!r}\n"
         + f"_AP_ATOL = _ap_decode(_ap_json0.loads({json.dumps(encode(atol))!r}))\n"
         + f"_AP_NOT_NONE = {list(not_none)!r}\n"
-        + f"_AP_MARK = {RESULT_MARK!r}\n"
     )
-    return head + _CHECK_BODY
+    return Checked(program, head + _CHECK_BODY)
 
 
 def last_result(stdout: str) -> Any:

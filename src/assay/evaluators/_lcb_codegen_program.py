@@ -9,17 +9,20 @@ tab; a trailing ``if __name__ == '__main__':`` block is unwrapped first), feed
 the input through a patched ``sys.stdin``/``open`` and compare the printed
 lines through a cascade of looser comparisons.  Tests run in order and stop at
 the first that does not pass; each call has ``timeout`` whole seconds
-(``signal.alarm``).  The program prints its results and metadata after a
-marker and fails unless every test passed.
+(``signal.alarm``).
+
+The run is checked (:func:`assay.evaluators._code_exec.checked_program`): the
+program's process holds the solution and answers calls (its value, or what it
+printed on an input); the checking process holds the expected outputs, runs
+the comparisons, reports the per-test results and metadata, and fails unless
+every test passed.  So the solution cannot write its own results.
 """
 
 from __future__ import annotations
 
-from assay.evaluators._code_exec import _TYPE_AWARE_EQUAL_SOURCE
+from assay.evaluators._code_exec import _TYPE_AWARE_EQUAL_SOURCE, Checked
 
 __all__: list[str] = []
-
-RESULT_MARK = "@@assay-lcb@@ "
 
 #: The star imports OpenCompass puts before every solution (a fact of its behaviour).
 PRELUDE = "".join(
@@ -44,7 +47,7 @@ PRELUDE = "".join(
 )
 
 PROGRAM = r'''
-import ast as _lc_ast, json as _lc_json, signal as _lc_signal, sys as _lc_sys, types as _lc_types
+import ast as _lc_ast, signal as _lc_signal, sys as _lc_sys, types as _lc_types
 from io import StringIO as _LcStringIO
 from unittest.mock import mock_open as _lc_mock_open, patch as _lc_patch
 
@@ -53,34 +56,11 @@ class TimeoutException(Exception):
     pass
 
 
-class _LcVerdict(Exception):
-    pass
-
-
 def _lc_on_alarm(signum, frame):
     raise TimeoutException
 
 
 _lc_signal.signal(_lc_signal.SIGALRM, _lc_on_alarm)
-
-
-def _lc_truncate(s, length=300):
-    if len(s) <= length:
-        return s
-    return s[: length // 2] + "...(truncated) ..." + s[-length // 2:]
-
-
-''' + _TYPE_AWARE_EQUAL_SOURCE.replace("_assay_type_aware_equal", "_lc_equal").lstrip("\n") + "\n\n" + r'''def _lc_int_like(v):
-    return isinstance(v, int) or (isinstance(v, str) and v.isdigit())
-
-
-def _lc_stripped_equal(output, truth):
-    if isinstance(output, list):
-        if "\n".join(output).strip() == truth.strip():
-            return True
-        if "\n".join(o.strip() for o in output).strip() == truth.strip():
-            return True
-    return False
 
 
 class _LcBuffer:
@@ -166,11 +146,10 @@ def _lc_load(source):
     return module
 
 
-def _lc_run(code, in_outs, timeout):
-    results = []
-    call_based = in_outs.get("fn_name") is not None
-    if call_based:
-        method_name = in_outs["fn_name"]
+def _lc_prepare(fn_name, timeout):
+    code = _LC_CODE
+    if fn_name is not None:
+        method_name = fn_name
         _lc_signal.alarm(timeout)
         try:
             module = _lc_load(_LC_PRELUDE + code)
@@ -178,8 +157,7 @@ def _lc_run(code, in_outs, timeout):
             _lc_signal.alarm(0)
         except Exception as e:
             _lc_signal.alarm(0)
-            results.append(-2)
-            return results, {"error": repr(e), "error_code": -1, "error_message": "Compilation Error"}
+            return ["compile", repr(e)]
         _lc_signal.alarm(0)
     else:
         method_name = "code"
@@ -189,15 +167,76 @@ def _lc_run(code, in_outs, timeout):
             _lc_signal.alarm(0)
         except Exception as e:
             _lc_signal.alarm(0)
-            results.append(-2)
-            return results, {"error": repr(e), "error_code": -1, "error_message": "Compilation Error"}
+            return ["compile", repr(e)]
         _lc_signal.alarm(0)
     try:
         method = getattr(target, method_name)
     except Exception:
         _lc_signal.alarm(0)
+        return ["extract", repr(_lc_sys.exc_info())]
+    global _lc_method
+    _lc_method = method
+    return ["ok"]
+
+
+def _lc_call(inputs, timeout):
+    _lc_signal.alarm(timeout)
+    try:
+        return _lc_method(*inputs)
+    finally:
+        _lc_signal.alarm(0)
+
+
+def _lc_call_stdin(text, timeout):
+    _lc_signal.alarm(timeout)
+    saved = _lc_sys.stdout
+    captured = _LcStringIO()
+    _lc_sys.stdout = captured
+    try:
+        _lc_call_with_input(_lc_method, text)
+    finally:
+        _lc_signal.alarm(0)
+        _lc_sys.stdout = saved
+    return captured.getvalue()
+'''
+
+CHECKER = r'''
+import json as _lc_json
+
+
+class _LcVerdict(Exception):
+    pass
+
+
+def _lc_truncate(s, length=300):
+    if len(s) <= length:
+        return s
+    return s[: length // 2] + "...(truncated) ..." + s[-length // 2:]
+
+
+''' + _TYPE_AWARE_EQUAL_SOURCE.replace("_assay_type_aware_equal", "_lc_equal").lstrip("\n") + "\n\n" + r'''def _lc_int_like(v):
+    return isinstance(v, int) or (isinstance(v, str) and v.isdigit())
+
+
+def _lc_stripped_equal(output, truth):
+    if isinstance(output, list):
+        if "\n".join(output).strip() == truth.strip():
+            return True
+        if "\n".join(o.strip() for o in output).strip() == truth.strip():
+            return True
+    return False
+
+
+def _lc_run(in_outs, timeout):
+    results = []
+    call_based = in_outs.get("fn_name") is not None
+    prepared = _lc_prepare(in_outs.get("fn_name"), timeout)
+    if prepared[0] == "compile":
         results.append(-2)
-        return results, {"error": repr(_lc_sys.exc_info()), "error_code": -1, "error_message": "Unable to extract code"}
+        return results, {"error": prepared[1], "error_code": -1, "error_message": "Compilation Error"}
+    if prepared[0] == "extract":
+        results.append(-2)
+        return results, {"error": prepared[1], "error_code": -1, "error_message": "Unable to extract code"}
 
     outputs = in_outs["outputs"]
     for index, inputs in enumerate(in_outs["inputs"]):
@@ -229,9 +268,8 @@ def _lc_run(code, in_outs, timeout):
             pass
 
         if call_based:
-            _lc_signal.alarm(timeout)
             try:
-                output = method(*inputs)
+                output = _lc_call(inputs, timeout)
                 shown = _lc_truncate(_lc_json.dumps(output), 200)
                 if isinstance(output, tuple):
                     output = list(output)
@@ -246,14 +284,11 @@ def _lc_run(code, in_outs, timeout):
                 results.append(ok)
                 if ok is not True:
                     return results, {"output": shown, "expected": raw_outputs, "inputs": raw_inputs, "error_code": -2, "error_message": "Wrong Answer"}
-                _lc_signal.alarm(0)
             except Exception as e:
-                _lc_signal.alarm(0)
                 results.append(-1)
                 if "timeoutexception" in repr(e).lower():
                     return results, {"error": repr(e), "error_code": -3, "error_message": "Time Limit Exceeded", "inputs": raw_inputs, "expected": raw_outputs}
                 return results, {"error": repr(e), "error_code": -4, "error_message": "Runtime Error", "inputs": raw_inputs, "expected": raw_outputs}
-            _lc_signal.alarm(0)
             continue
 
         passed = False
@@ -261,25 +296,14 @@ def _lc_run(code, in_outs, timeout):
             inputs = "\n".join(inputs)
         if isinstance(outputs[index], list):
             outputs[index] = "\n".join(outputs[index])
-        _lc_signal.alarm(timeout)
-        saved = _lc_sys.stdout
-        captured = _LcStringIO()
-        _lc_sys.stdout = captured
         try:
-            try:
-                _lc_call_with_input(method, inputs)
-                _lc_signal.alarm(0)
-                passed = True
-            except Exception as e:
-                _lc_signal.alarm(0)
-                results.append(-1)
-                if "timeoutexception" in repr(e).lower():
-                    return results, {"error": repr(e), "error_code": -3, "error_message": "Time Limit Exceeded", "inputs": raw_inputs, "expected": raw_outputs}
-                return results, {"error": repr(e), "error_code": -4, "error_message": "Runtime Error", "inputs": raw_inputs, "expected": raw_outputs}
-            _lc_signal.alarm(0)
-        finally:
-            _lc_sys.stdout = saved
-        printed = captured.getvalue()
+            printed = _lc_call_stdin(inputs, timeout)
+            passed = True
+        except Exception as e:
+            results.append(-1)
+            if "timeoutexception" in repr(e).lower():
+                return results, {"error": repr(e), "error_code": -3, "error_message": "Time Limit Exceeded", "inputs": raw_inputs, "expected": raw_outputs}
+            return results, {"error": repr(e), "error_code": -4, "error_message": "Runtime Error", "inputs": raw_inputs, "expected": raw_outputs}
         shown = _lc_truncate(printed, 200)
         output = printed.splitlines()
         if not passed:
@@ -378,18 +402,25 @@ def _lc_plain(value):
     return repr(value)
 
 
-_lc_results, _lc_meta = _lc_run(_LC_CODE, _lc_json.loads(_LC_IN_OUTS), _LC_TIMEOUT)
+_assay_remote.start()
+_lc_prepare = _assay_remote.get("_lc_prepare")
+_lc_call = _assay_remote.get("_lc_call")
+_lc_call_stdin = _assay_remote.get("_lc_call_stdin")
+_lc_results, _lc_meta = _lc_run(_lc_json.loads(_LC_IN_OUTS), _LC_TIMEOUT)
 _lc_results = [_lc_plain(r) for r in _lc_results]
-_lc_sys.__stdout__.write("\n" + _LC_MARK + _lc_json.dumps([_lc_results, _lc_json.dumps(_lc_meta, default=repr)]) + "\n")
-_lc_sys.__stdout__.flush()
+_assay_remote.report([_lc_results, _lc_json.dumps(_lc_meta, default=repr)])
 if not (_lc_results and all(r is True for r in _lc_results) and len(_lc_results) == _LC_TESTS):
     raise _LcVerdict("not every test passed")
 '''
 
 
-def codegen_program(code: str, in_outs: str, timeout: int, tests: int) -> str:
-    """The sandbox program checking ``code`` against the JSON ``in_outs`` (inputs, outputs, fn_name)."""
-    return (
-        f"_LC_PRELUDE = {PRELUDE!r}\n_LC_CODE = {code!r}\n_LC_IN_OUTS = {in_outs!r}\n"
-        f"_LC_TIMEOUT = {int(timeout)!r}\n_LC_TESTS = {int(tests)!r}\n_LC_MARK = {RESULT_MARK!r}\n" + PROGRAM
-    )
+def codegen_program(code: str, in_outs: str, timeout: int, tests: int) -> Checked:
+    """The checked run of ``code`` against the JSON ``in_outs`` (inputs, outputs, fn_name).
+
+    The program's process holds the code and runs each call (or each run on an
+    input) under its alarm; the checking process holds the expected outputs,
+    compares, and reports ``[per-test results, metadata JSON]``.
+    """
+    program = f"_LC_PRELUDE = {PRELUDE!r}\n_LC_CODE = {code!r}\n" + PROGRAM
+    checker = f"_LC_IN_OUTS = {in_outs!r}\n_LC_TIMEOUT = {int(timeout)!r}\n_LC_TESTS = {int(tests)!r}\n" + CHECKER
+    return Checked(program, checker)

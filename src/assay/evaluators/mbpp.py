@@ -7,6 +7,13 @@ fails when the types differ or ``__eq__`` is forged), both run with ``exec``
 in one fresh globals dict inside :mod:`assay.sandbox` (one isolated process
 per program, resource limits, no network, no view of the caller's files).
 
+The test assertions run in a second process of the sandbox that calls the
+code's functions through a pipe and compares the plain values they return
+(:func:`assay.evaluators._code_exec.checked_program`).  Difference from
+OpenCompass 0.5.4: a reply that forges a pass there (reports the harness's
+result itself, found by walking the stack; patches the tests) is a wrong
+answer or a failure here; honest replies get OpenCompass's verdicts.
+
 Each program ends as one of OpenCompass's four verdicts: ``pass``,
 ``wrong_answer`` (an ``AssertionError``), ``failed`` (any other exception,
 a syntax error, a crash, the memory limit) or ``timeout``.  ``outcomes``
@@ -26,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
+from assay.evaluators._code_exec import Checked, SandboxPool, Verdict, checked_program, count_kinds, harden_assertions
 from assay.evaluators._common import check_batch
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
@@ -118,10 +125,10 @@ class _MBPPBase(BaseEvaluator):
     def timeout(self) -> float:
         return self._pool.timeout
 
-    def _program(self, reply: Any, tests: str) -> tuple[str, str, str]:
+    def _program(self, reply: Any, tests: str) -> tuple[str, str, Checked]:
         code = mbpp_extract_code(reply)
         hardened = harden_assertions(tests)
-        return code, hardened, checked_program([code, hardened], type_aware_equal=True)
+        return code, hardened, checked_program([code], [hardened], type_aware_equal=True)
 
 
 @ICL_EVALUATORS.register_module()
@@ -273,7 +280,7 @@ class MBPPPassKEvaluator(_MBPPBase):
         if error:
             return error
         owners: list[int] = []
-        programs: list[str] = []
+        programs: list[Checked] = []
         task_ids: list[Any] = []
         for i, (pred, ref) in enumerate(zip(predictions, references)):
             if not isinstance(ref, dict) or "test_list_2" not in ref or "task_id" not in ref:

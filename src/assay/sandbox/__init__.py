@@ -13,7 +13,10 @@ what is missing; a non-root process without namespaces gets the limits only,
 with a warning, and every :class:`RunResult` says so in its ``isolation`` field.
 
 A run passes only when the harness confirms that the program reached its last
-line; exiting early, even with status 0, is a failure.
+line; exiting early, even with status 0, is a failure.  A checked run
+(``Sandbox.run(program, checker=...)``) puts the deciding code in a second
+process under another uid, which calls the program's functions through a pipe
+and gets back plain data: there the verdict is out of the program's reach.
 
 Example:
     >>> from assay.sandbox import Limits, Outcome, Sandbox

@@ -63,13 +63,16 @@ NO_BWRAP_ENV = "ASSAY_SANDBOX_NO_BWRAP"
 _HARNESS = Path(__file__).with_name("_harness.py")
 _HARNESS_IN_SANDBOX = "/opt/assay/harness.py"
 _WORKDIR = "/sandbox"
-_CHANNEL_CAP = 64 * 1024
+_CHANNEL_CAP = 64 * 1024**2  # only trusted code writes the channel; a checker's result can be large
 _SETUP_FAILED = 120
 
 # uid of a run = _UID_BASE + pid * _UID_SLOTS + slot: distinct for every live
 # process and worker slot, so RLIMIT_NPROC counts one run's processes only.
 _UID_BASE = 1_000_000
 _UID_SLOTS = 256
+# the checking process of a checked run has the run's uid + this offset: the
+# program cannot signal, trace or read a process of another uid
+_CHECKER_UID_OFFSET = 1 << 31
 
 _slot_lock = threading.Lock()
 _free_slots: list[int] = list(range(_UID_SLOTS))
@@ -90,6 +93,10 @@ def _release_slot(slot: int) -> None:
 
 def _slot_uid(slot: int) -> int:
     return _UID_BASE + os.getpid() * _UID_SLOTS + slot
+
+
+def _checker_uid(uid: int | None) -> int | None:
+    return None if uid is None else uid + _CHECKER_UID_OFFSET
 
 
 def _interpreter() -> tuple[str, list[str]]:
@@ -347,7 +354,7 @@ def _header(
     header: dict[str, Any] = {
         "nonce": nonce,
         "uid": uid,
-        "gid": uid,
+        "checker_uid": _checker_uid(uid),
         "filename": "main.py",
         "unshare_net": unshare_net,
         "limits": {
@@ -369,8 +376,13 @@ def _namespace_spec(newroot: str, roots: Sequence[str], limits: Limits) -> dict[
     return {"root": newroot, "runtime": list(roots), "tmpfs": limits.tmpfs, "workdir": _WORKDIR}
 
 
-def _stdin_data(header: dict[str, Any], program: str) -> bytes:
-    return json.dumps(header).encode("ascii") + b"\n" + program.encode("utf-8", "replace")
+def _stdin_data(header: dict[str, Any], program: str, checker: str | None = None) -> bytes:
+    """The harness's input: the header's length (16 digits), the header, the program, the checker."""
+    source = program.encode("utf-8", "replace")
+    checking = None if checker is None else checker.encode("utf-8", "replace")
+    header = {**header, "program_size": len(source), "checker_size": None if checking is None else len(checking)}
+    head = json.dumps(header).encode("ascii")
+    return b"%016d" % len(head) + head + source + (checking or b"")
 
 
 @dataclass
@@ -459,11 +471,23 @@ class Sandbox:
         self._bwrap = shutil.which("bwrap")
 
     # -- public API ---------------------------------------------------------
-    def run(self, program: str, *, limits: Limits | None = None) -> RunResult:
-        """Run one program and return how it ended."""
+    def run(self, program: str, *, checker: str | None = None, limits: Limits | None = None) -> RunResult:
+        """Run one program and return how it ended.
+
+        Without ``checker`` the run passes when the program reaches its last
+        line.  With ``checker`` (trusted code) the program runs in a process of
+        its own and the checker in another, under another uid, which reaches
+        the program only through :class:`Remote <assay.sandbox._harness.Remote>`
+        (``_assay_remote`` in the checker: plain data by value, anything else
+        as handles); the run passes when the checker reaches its last line, and
+        ``data`` is what it reported.  The program can neither reach the
+        checker's memory, signal it nor write the result channel, so it cannot
+        forge a pass; when its process ends before the checker is done, the run
+        ends as that process ended (an exit is a failure, a signal a kill).
+        """
         slot = _acquire_slot()
         try:
-            return self._run(program, limits or self.limits, slot)
+            return self._run(program, limits or self.limits, slot, checker)
         finally:
             _release_slot(slot)
 
@@ -471,16 +495,20 @@ class Sandbox:
         self,
         programs: Iterable[str],
         *,
+        checkers: Sequence[str | None] | None = None,
         limits: Limits | None = None,
         on_result: Callable[[int, RunResult], None] | None = None,
     ) -> list[RunResult]:
-        """Run many programs on a bounded pool; results in input order."""
+        """Run many programs (each with its checker, when ``checkers`` is given) on a bounded pool; results in input order."""
         items = list(programs)
+        checking = list(checkers) if checkers is not None else [None] * len(items)
+        if len(checking) != len(items):
+            raise ValueError(f"{len(items)} programs but {len(checking)} checkers")
         results: list[RunResult | None] = [None] * len(items)
 
         def one(i: int) -> None:
             try:
-                res = self.run(items[i], limits=limits)
+                res = self.run(items[i], checker=checking[i], limits=limits)
             except Exception as exc:  # a sandbox bug must not lose the other samples
                 logger.exception("sandbox run %d failed", i)
                 res = RunResult(Outcome.SANDBOX_ERROR, f"{type(exc).__name__}: {exc}", isolation=self.isolation)
@@ -493,7 +521,7 @@ class Sandbox:
         return [r for r in results if r is not None]
 
     # -- one run ---------------------------------------------------------------
-    def _run(self, program: str, limits: Limits, slot: int) -> RunResult:
+    def _run(self, program: str, limits: Limits, slot: int, checker: str | None = None) -> RunResult:
         nonce = secrets.token_hex(16)
         uid = _slot_uid(slot) if self._drop_uid else None
         workdir: str | None = None
@@ -516,7 +544,7 @@ class Sandbox:
             env = _program_env(workdir)
         header = _header(nonce, uid, limits, namespaces=namespaces, unshare_net=self.isolation is Isolation.LIMITS_ONLY)
         try:
-            return self._execute(argv, env, workdir or ("/" if newroot else None), _stdin_data(header, program),
+            return self._execute(argv, env, workdir or ("/" if newroot else None), _stdin_data(header, program, checker),
                                  nonce, limits, uid)
         finally:
             if workdir is not None:
@@ -641,14 +669,16 @@ class Sandbox:
     def _kill_tree(self, proc: subprocess.Popen[bytes], uid: int | None) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        if uid is not None and self.isolation is Isolation.LIMITS_ONLY:
-            _kill_uid(uid)
+        uids = [] if uid is None else [uid, uid + _CHECKER_UID_OFFSET]
+        if self.isolation is Isolation.LIMITS_ONLY:
+            for one in uids:
+                _kill_uid(one)
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL was sent
             logger.error("sandbox process %d did not exit after SIGKILL", proc.pid)
-        if uid is not None:
-            _wait_uid_gone(uid)
+        for one in uids:
+            _wait_uid_gone(one)
 
 
 def _uid_pids(uid: int) -> list[int]:
@@ -707,6 +737,7 @@ def _classify(
     duration: float,
 ) -> RunResult:
     records: list[tuple[str, str]] = []
+    data: Any = None
     prefix = nonce.encode("ascii") + b" "
     for line in bytes(channel).split(b"\n"):
         if not line.startswith(prefix):
@@ -718,9 +749,33 @@ def _classify(
             text = bytes.fromhex(payload.decode("ascii")).decode("utf-8", "replace")
         except ValueError:
             text = ""
+        if kind == "data":
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = None
+            continue
         records.append((kind, text))
+    result = _outcome(records, code, timed_out, limits, wrapped, duration)
+    result.data = data
+    return result
+
+
+def _outcome(
+    records: list[tuple[str, str]],
+    code: int | None,
+    timed_out: bool,
+    limits: Limits,
+    wrapped: bool,
+    duration: float,
+) -> RunResult:
     kinds = [k for k, _ in records]
     final = next(((k, t) for k, t in reversed(records) if k != "started"), None)
+    if final is not None and final[0] == "ended" and not timed_out:
+        # the program's process of a checked run ended before the checker was done: classified as its ending
+        with contextlib.suppress(ValueError):
+            code, wrapped = int(final[1]), True
+        final = None
     if final is not None:
         kind, text = final
         if kind == "passed":

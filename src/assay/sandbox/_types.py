@@ -13,7 +13,8 @@ class Outcome(enum.StrEnum):
     """How one program run ended.
 
     ``PASSED`` means the program ran to its last line (the harness confirmed
-    it with a per-run token); everything else is a failure of some kind.
+    it with a per-run token) — for a checked run, that the checker did;
+    everything else is a failure of some kind.
     """
 
     PASSED = "passed"
@@ -99,6 +100,8 @@ class RunResult:
     duration: float = 0.0
     isolation: Isolation = Isolation.NAMESPACES
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the checker of a checked run reported (JSON), else ``None``
+    data: Any = None
 
     @property
     def passed(self) -> bool:
