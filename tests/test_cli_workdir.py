@@ -107,3 +107,13 @@ def test_dry_run_of_a_work_dir(workdir: Path, capsys: pytest.CaptureFixture[str]
     assert "GSM8KDataset is a stand-in (assay does not implement it), and the test set is not on disk: " in out
     assert "dataset id 'opencompass/gsm8k' not found (looked for ./data/gsm8k/" in out
     assert "'data/toy/mcq.jsonl' not found" in out
+
+
+def test_a_run_directory_given_as_work_dir_is_that_run(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = workdir / RUN
+    assert main(["eval", "-w", str(run), "--workers", "1"]) == 0  # as summarize -w RUN_DIR reads it
+    assert sorted(_results(run)) == ["gsm8k-toy", "mcq-toy"]
+    assert sorted(p.name for p in run.iterdir()) == ["configs", "index.sqlite", "logs", "predictions", "results"]  # no new run inside
+    assert f"run directory: {run}" in capsys.readouterr().err
+    assert main(["run", "-w", str(run), "--workers", "1"]) == 0
+    assert "reused" in capsys.readouterr().err

@@ -224,6 +224,18 @@ def _load(args: argparse.Namespace) -> Any:
     return load_config(path)
 
 
+def _run_dir_as_work_dir(args: argparse.Namespace) -> None:
+    """A run directory given as ``-w`` without ``-r`` means that run, as ``summarize`` reads it:
+    ``-w`` becomes its parent and ``-r`` its name."""
+    from pathlib import Path
+
+    from assay.workdir import is_run_dir
+
+    if args.reuse is None and args.work_dir and is_run_dir(args.work_dir):
+        run = Path(os.path.abspath(args.work_dir))
+        args.work_dir, args.reuse = str(run.parent), run.name
+
+
 def _work_dir(args: argparse.Namespace, config: Any) -> str:
     return str(args.work_dir or config.work_dir or _DEFAULT_WORK_DIR)
 
@@ -281,6 +293,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     from assay.tasks import EvalOptions, plan_tasks, run_tasks
     from assay.workdir import new_timestamp, resolve_run_dir
 
+    _run_dir_as_work_dir(args)
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
