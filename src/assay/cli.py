@@ -399,6 +399,11 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
         stats=getattr(args, "report", True),
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
+    kept = getattr(result.scores, "kept", None)
+    if kept:  # results the last run of their task failed to re-score and left in place
+        sys.stdout.write("\nNot re-scored, shown as they were:\n")
+        for (column, abbr), reason in kept.items():
+            sys.stdout.write(f"  {column} / {abbr}: {reason}\n")
     for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
     if getattr(args, "report", True) and result.time_str:
@@ -417,6 +422,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     from assay.summarize import validate_summarizer_config
     from assay.workdir import resolve_run_dir
 
+    _run_dir_as_work_dir(args)
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(_summary_config(config, str(run_dir.root)))

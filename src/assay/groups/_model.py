@@ -63,6 +63,8 @@ class Scores:
         gold_references: (column, abbr) → why that result's references were
             taken from the prediction files' ``gold`` (its test set was not read).
         audits: column → dataset abbr → the result's ``extraction_audit`` record, where it has one.
+        kept: (column, abbr) → why that result was not re-scored by the last run of its task,
+            which failed and left it in place.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -82,6 +84,7 @@ class Scores:
     issues: list[SummaryIssue] = field(default_factory=list)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    kept: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -330,7 +330,9 @@ class DefaultSummarizer:
         """The machine-readable summary: every row and cell, every score, every error and warning.
 
         ``references_from_gold`` (present when any) lists the results whose
-        references were taken from the prediction files' ``gold``, with why.
+        references were taken from the prediction files' ``gold``, with why;
+        ``not_rescored`` those the last run of their task failed to re-score
+        and left in place, with why.
         """
         payload: dict[str, Any] = {
             "time": time_str,
@@ -349,6 +351,8 @@ class DefaultSummarizer:
             payload["references_from_gold"] = [
                 {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.gold_references.items()
             ]
+        if scores.kept:
+            payload["not_rescored"] = [{"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.kept.items()]
         if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
             payload["extraction_audits"] = scores.audits
         if extra:

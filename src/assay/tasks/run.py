@@ -7,7 +7,12 @@ shards, and writes the result (and the statistics beside it).
 
 A task that fails writes ``{"error": ...}`` (with the component and file that
 failed) to its result file and a traceback to its log; it never raises, so
-the other tasks carry on (R-5.6).
+the other tasks carry on (R-5.6).  A failure never replaces a result that is
+already there (R-12.1): a result OpenCompass wrote, or an earlier run, stays
+byte for byte; the task is still failed, its log and message say that the
+result was not re-scored and why, and a note beside the log
+(:meth:`assay.workdir.RunDir.kept_path`) tells the summary.  The error record
+goes only where no result was, or where an error record was.
 
 A big task whose evaluator is sample-decomposable is split: :func:`start_task`
 writes the shards' inputs and returns a :class:`ShardPlan`; each shard is
@@ -167,7 +172,71 @@ def _record_failure(task: EvalTask, options: EvalOptions, outcome: TaskOutcome, 
     log(f"FAILED: error: {message}")
     log(traceback.format_exc())
     outcome.status, outcome.message = "failed", message
-    write_result(outcome.result_path, _error_result(task, message, type(exc).__name__, log.path))
+    _write_failure(task, options, _error_result(task, message, type(exc).__name__, log.path), outcome, log)
+
+
+def _write_failure(
+    task: EvalTask, options: EvalOptions, record: dict[str, Any], outcome: TaskOutcome, log: Callable[[str], None]
+) -> None:
+    """Write a failed task's error record, unless a result is already there (R-12.1).
+
+    A result already there (any file that is not an error record, or split
+    results ``<abbr>_0.json``…) is left as it is: ``outcome.message`` and the
+    log say it was not re-scored, and the note at
+    :meth:`~assay.workdir.RunDir.kept_path` records why, for the summary.
+    """
+    result_path = Path(outcome.result_path)
+    kept = _result_already_there(result_path, task.dataset_abbr)
+    if kept is None:
+        write_result(result_path, record)
+        _clear_kept_note(task, options)
+        return
+    note = f"not re-scored, so the result already there was kept ({kept})"
+    log(f"{note}: {result_path}")
+    logger.info("%s: %s: %s", task.name, note, outcome.message)
+    outcome.message = f"{outcome.message} [{note}]"
+    try:
+        st = result_path.stat()
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:  # split results only
+        size, mtime = None, None
+    payload = {"error": str(record.get("error", "")), "kept": kept, "size": size, "mtime_ns": mtime}
+    try:
+        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _plan_bytes(payload), durable=False)
+    except OSError:
+        logger.warning("could not write the note of the kept result of %s", task.name)
+
+
+def _result_already_there(path: Path, abbr: str) -> str | None:
+    """Who wrote the result at ``path`` that a failure must not replace, or ``None`` when there is none."""
+    from assay.results import read_result_without_details, split_result_paths
+
+    if not path.exists():
+        try:
+            parts = split_result_paths(path.parent, abbr)
+        except AssayError:
+            return f"split results {abbr}_*.json, not contiguous"
+        return f"split results {abbr}_0.json … {parts[-1].name}" if parts else None
+    try:
+        existing, _ = read_result_without_details(path)
+    except AssayError:
+        return "a file assay cannot read"
+    if "error" in existing:
+        return None
+    meta = existing.get(META_KEY)
+    if isinstance(meta, dict) and meta.get("assay_version"):
+        return f"written by assay {meta['assay_version']}"
+    return "not written by assay, e.g. by OpenCompass"
+
+
+def _clear_kept_note(task: EvalTask, options: EvalOptions) -> None:
+    """The task wrote or reused its result: a note that an earlier failure kept the one before is void."""
+    try:
+        options.run_dir.kept_path(task.model_abbr, task.dataset_abbr).unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        logger.warning("could not remove the note of the kept result of %s", task.name)
 
 
 def _error_result(task: EvalTask, message: str, error_type: str, log_path: Path | str) -> dict[str, Any]:
@@ -194,9 +263,10 @@ def fail_task(task: EvalTask, options: EvalOptions, message: str, *, error_type:
         previous = ""
     log = _Log(log_path, [previous.rstrip("\n")] if previous else [])
     log(f"FAILED: error: {message}")
+    outcome = TaskOutcome(task.name, "failed", str(path), str(log_path), message)
+    _write_failure(task, options, _error_result(task, message, error_type, log_path), outcome, log)
     log.flush()
-    write_result(path, _error_result(task, message, error_type, log_path))
-    return TaskOutcome(task.name, "failed", str(path), str(log_path), message)
+    return outcome
 
 
 def _describe(exc: BaseException) -> str:
@@ -317,6 +387,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome)
     if reason is None:
         setup.contents.clear()
+        _clear_kept_note(task, options)
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
@@ -388,17 +459,19 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if not options.dump_details:
         result.pop("details", None)
     result[META_KEY] = meta
-    # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
-    written: bytes | None = None
-    if options.prepare_stats and "error" not in result:  # the statistics are computed from the bytes written
-        digest, written = write_result_keeping(result_path, result, durable=False)
-    else:
-        digest = write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
         outcome.status, outcome.message = "failed", str(result["error"])
+        _write_failure(task, options, result, outcome, log)
         return None
+    # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
+    written: bytes | None = None
+    if options.prepare_stats:  # the statistics are computed from the bytes written
+        digest, written = write_result_keeping(result_path, result, durable=False)
+    else:
+        digest = write_result(result_path, result, durable=False)
+    _clear_kept_note(task, options)
     log(f"wrote {result_path}")
     outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
@@ -600,8 +673,8 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
         if errors:
             message = str(errors[0]["error"])
             log(f"evaluator returned an error: {message}")
-            write_result(result_path, _error_result(task, message, "EvaluationError", log.path))
             outcome.status, outcome.message = "failed", message
+            _write_failure(task, options, _error_result(task, message, "EvaluationError", log.path), outcome, log)
         else:
             parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
             merged, notes = merge_metrics(parts)
@@ -618,6 +691,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
                 write_result(result_path, merged, durable=False)
+            _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
         shutil.rmtree(folder, ignore_errors=True)
     except Exception as exc:
