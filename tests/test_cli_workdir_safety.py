@@ -185,3 +185,95 @@ def test_a_scoring_error_keeps_an_earlier_assay_result(oc_run: Path, capsys: pyt
     assert kept.exists()
     assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1  # squad2.0 still fails
     assert not kept.exists()
+
+
+def _svamp_expected(parts: list[int]) -> float:
+    records = [_svamp_record(p * SVAMP_PER_PART + i) for p in parts for i in range(SVAMP_PER_PART)]
+    return 100 * sum(r["prediction"].endswith(f"is {r['gold']}") for r in records) / len(records)
+
+
+def test_a_gap_in_split_predictions_fails_the_task_unless_a_partial_score_is_asked_for(
+    oc_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preds = oc_run / "predictions" / MODEL
+    (preds / "svamp_2.json").unlink()
+    result = oc_run / "results" / MODEL / "svamp.json"
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    record = json.loads(result.read_text())
+    assert "svamp_2.json missing" in record["error"] and str(preds) in record["error"]
+    assert "toy-model/svamp failed" in err and "svamp_2.json missing" in err
+    # asked for: scored on the 7 parts there are, and marked
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--allow-partial"]) == 1  # squad2.0
+    err = capsys.readouterr().err
+    scored = json.loads(result.read_text())
+    present = [p for p in range(SVAMP_PARTS) if p != 2]
+    assert scored["accuracy"] == pytest.approx(_svamp_expected(present))
+    assert len(scored["details"]) == SVAMP_PER_PART * len(present)
+    (mark,) = scored["_meta"]["incomplete"]
+    assert mark["kind"] == "partial_predictions" and mark["count"] == SVAMP_PER_PART
+    assert "svamp_2.json" in mark["detail"] and str(preds) in mark["detail"]
+    assert "toy-model/svamp ok" in err and "partial: svamp_2.json missing" in err
+    # the same inputs without asking: not reused, failed again (the partial result is kept, and marked)
+    partial = result.read_bytes()
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "svamp_2.json missing" in err and "not re-scored" in (oc_run / "logs" / "eval" / MODEL / "svamp.out").read_text()
+    assert result.read_bytes() == partial
+    # the part restored: a whole score, unmarked
+    _dump(preds / "svamp_2.json", {str(i): _svamp_record(2 * SVAMP_PER_PART + i) for i in range(SVAMP_PER_PART)})
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--allow-partial"]) == 1
+    whole = json.loads(result.read_text())
+    assert whole["accuracy"] == pytest.approx(_svamp_expected(list(range(SVAMP_PARTS))))
+    assert "incomplete" not in whole["_meta"]
+
+
+def _split(path: Path, sizes: list[int]) -> None:
+    """Cut a prediction file into OpenCompass's parts ``<abbr>_0.json`` … (each keyed from "0")."""
+    records = list(json.loads(path.read_text()).values())
+    path.unlink()
+    start = 0
+    for part, size in enumerate(sizes):
+        _dump(path.with_name(f"{path.stem}_{part}.json"), {str(i): r for i, r in enumerate(records[start : start + size])})
+        start += size
+
+
+def test_a_partial_score_against_the_test_set_takes_the_rows_the_parts_hold(
+    oc_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(RECORDED / "data", oc_run.parents[2] / "data")  # mcq-toy's references come from its data
+    preds = oc_run / "predictions" / MODEL
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--force"]) == 1
+    result = oc_run / "results" / MODEL / "mcq-toy.json"
+    correct = [all(d["correct"]) for d in json.loads(result.read_text())["details"]]
+    assert "references" not in json.loads(result.read_text())["_meta"]
+    _split(preds / "mcq-toy.json", [2, 2, 1])
+    (preds / "mcq-toy_1.json").unlink()  # rows 2 and 3
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--allow-partial"]) == 1
+    scored = json.loads(result.read_text())
+    kept = [correct[i] for i in (0, 1, 4)]
+    assert scored["accuracy"] == pytest.approx(100 * sum(kept) / 3)
+    assert scored["_meta"]["incomplete"][0]["count"] == 2 and scored["_meta"]["num_samples"] == 3
+    # fewer records than test rows, in one file: an error naming both counts; asked for, the first rows
+    for part in (0, 2):
+        (preds / f"mcq-toy_{part}.json").unlink()
+    shutil.copy(RECORDED / "outputs" / "toy" / RUN / "predictions" / MODEL / "mcq-toy.json", preds / "mcq-toy.json")
+    records = json.loads((preds / "mcq-toy.json").read_text())
+    _dump(preds / "mcq-toy.json", {k: records[k] for k in ("0", "1", "2")})
+    capsys.readouterr()
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "has 3 records but the test set of dataset 'mcq-toy' has 5 rows" in err and "--allow-partial" in err
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--allow-partial"]) == 1
+    scored = json.loads(result.read_text())
+    assert scored["accuracy"] == pytest.approx(100 * sum(correct[:3]) / 3)
+    assert scored["_meta"]["incomplete"] == [
+        {"kind": "partial_predictions", "count": 2, "detail": f"predictions in {preds / 'mcq-toy.json'} cover 3 of 5 rows; scored those"}
+    ]
+    # the same inputs without asking: the partial result is not reused
+    capsys.readouterr()
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "toy-model/mcq-toy reused" not in err and "toy-model/mcq-toy failed" in err
+    log = (oc_run / "logs" / "eval" / MODEL / "mcq-toy.out").read_text()
+    assert "scored on part of the predictions, and a partial score was not asked for" in log

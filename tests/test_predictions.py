@@ -20,10 +20,25 @@ def test_fields_are_collected_from_every_record(tmp_path: Path) -> None:
 def test_split_files_are_concatenated_in_order(tmp_path: Path) -> None:
     (tmp_path / "d_0.json").write_text(json.dumps({"0": {"prediction": "a"}, "1": {"prediction": "b"}}))
     (tmp_path / "d_1.json").write_text(json.dumps({"0": {"prediction": "c"}}))
-    (tmp_path / "d_3.json").write_text(json.dumps({"0": {"prediction": "ignored: index 2 is missing"}}))
     p = load_predictions(tmp_path, "d")
     assert [r["prediction"] for r in p.records] == ["a", "b", "c"]
     assert [f.name for f in p.files] == ["d_0.json", "d_1.json"]
+    assert p.parts == [(0, 2), (1, 1)] and p.missing_parts == []
+
+
+def test_a_gap_in_split_files_is_an_error_unless_a_partial_read_is_asked_for(tmp_path: Path) -> None:
+    for part in (0, 1, 3, 4):
+        (tmp_path / f"d_{part}.json").write_text(json.dumps({"0": {"prediction": str(part)}, "1": {"prediction": str(part)}}))
+    (tmp_path / "d_x.json").write_text("{}")  # not a part
+    with pytest.raises(InputFileError) as err:
+        load_predictions(tmp_path, "d")
+    assert f"split predictions of 'd' in {tmp_path} are incomplete: d_2.json missing (parts there: _0, _1, _3, _4)" in str(err.value)
+    p = load_predictions(tmp_path, "d", partial=True)
+    assert [r["prediction"] for r in p.records] == ["0", "0", "1", "1", "3", "3", "4", "4"]
+    assert p.parts == [(0, 2), (1, 2), (3, 2), (4, 2)] and p.missing_parts == [2]
+    (tmp_path / "d_0.json").unlink()  # the first part missing: not "no predictions", the gap
+    with pytest.raises(InputFileError, match=r"d_0\.json, d_2\.json missing"):
+        load_predictions(tmp_path, "d")
 
 
 def test_whole_file_wins_over_split_files(tmp_path: Path) -> None:

@@ -66,6 +66,14 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         "where references come from); exit 0 when every task can run, 1 when some cannot",
     )
     p.add_argument(
+        "--allow-partial",
+        action="store_true",
+        default=None,
+        help="score a dataset whose predictions are incomplete (split files with a gap, fewer records than "
+        "test rows) on the samples there are, marked as partial in its result and the summary (default: the "
+        "config's eval.allow_partial, else off: such a task fails naming what is missing)",
+    )
+    p.add_argument(
         "--dump-eval-details",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -267,6 +275,15 @@ def _shard_size(args: argparse.Namespace, config: Any) -> int:
     return int(value)
 
 
+def _allow_partial(args: argparse.Namespace, config: Any) -> bool:
+    from assay.errors import ConfigError
+
+    value = args.allow_partial if args.allow_partial is not None else config.eval.get("allow_partial", False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"eval.allow_partial must be True or False, got {value!r}")
+    return value
+
+
 def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
     """``{'type': 'RayRunner', 'address': ...}`` when the work goes to a Ray cluster, else ``None``."""
     if args.ray:
@@ -309,6 +326,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         force=args.force,
         shard_size=_shard_size(args, config),
         prepare_stats=getattr(args, "report", True),
+        allow_partial=_allow_partial(args, config),
     )
     runner = _runner(args, config)
     backend = None

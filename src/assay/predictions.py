@@ -6,7 +6,10 @@ Formats, for one (model, dataset):
   ``prediction`` (a string, or a list of strings for several return sequences)
   and usually ``origin_prompt`` and ``gold``; other keys pass through;
 * ``<abbr>_0.json``, ``<abbr>_1.json``, …: split files read in order and
-  concatenated, used when ``<abbr>.json`` is absent;
+  concatenated, used when ``<abbr>.json`` is absent.  A gap (``_2`` missing
+  while ``_3`` exists) is an error naming the missing parts, unless a partial
+  read is asked for (R-12.2): then the parts there are are read, and
+  :attr:`Predictions.missing_parts` names the others;
 * ``<abbr>.jsonl``: one record per line, ordered by an ``id`` field when every
   record has one, else in file order.
 
@@ -51,6 +54,10 @@ class Predictions:
     files: list[Path] = field(default_factory=list)
     #: Fields present in the file but dropped while reading (see ``keep`` of :func:`load_predictions`).
     dropped: list[str] = field(default_factory=list)
+    #: Split files only: the part number of each file of :attr:`files`, and the records each holds.
+    parts: list[tuple[int, int]] = field(default_factory=list)
+    #: Split files read partially: the part numbers missing before the last part found.
+    missing_parts: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -84,21 +91,25 @@ def _column(records: list[dict[str, Any]], key: str) -> list[Any]:
         return list(map(operator.methodcaller("get", key), records))
 
 
-def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Path]:
+def find_prediction_files(folder: str | os.PathLike[str], abbr: str, *, partial: bool = False) -> list[Path]:
     """The file(s) holding ``abbr``'s predictions in ``folder``.
 
+    Split files ``<abbr>_0.json``, ``<abbr>_1.json``, … must be contiguous from
+    ``_0``; with ``partial``, the parts there are are returned even with a gap.
+
     Raises:
-        InputFileError: naming every file that was looked for.
+        InputFileError: naming every file that was looked for, or the missing
+            parts of split files and the folder.
     """
     d = Path(folder)
     whole = d / f"{abbr}.json"
     if whole.is_file():
         return [whole]
-    parts: list[Path] = []
-    while (d / f"{abbr}_{len(parts)}.json").is_file():
-        parts.append(d / f"{abbr}_{len(parts)}.json")
-    if parts:
-        return parts
+    found, missing = split_prediction_parts(d, abbr)
+    if missing and not partial:
+        raise InputFileError(_gap_message(d, abbr, found, missing))
+    if found:
+        return [path for _, path in found]
     jsonl = d / f"{abbr}.jsonl"
     if jsonl.is_file():
         return [jsonl]
@@ -107,12 +118,50 @@ def find_prediction_files(folder: str | os.PathLike[str], abbr: str) -> list[Pat
     raise InputFileError(f"no predictions for dataset {abbr!r}: looked for {whole}, {d / (abbr + '_0.json')} and {jsonl}")
 
 
+_PART = re.compile(r"_(0|[1-9][0-9]*)\.json")
+
+
+def split_prediction_parts(folder: Path, abbr: str) -> tuple[list[tuple[int, Path]], list[int]]:
+    """The split prediction files ``<abbr>_<k>.json`` in ``folder``, by part number, and the
+    part numbers missing before the last one found.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for k in (0, 1, 3):
+    ...     _ = (d / f'svamp_{k}.json').write_text('{}')
+    >>> found, missing = split_prediction_parts(d, 'svamp')
+    >>> [(k, p.name) for k, p in found], missing
+    ([(0, 'svamp_0.json'), (1, 'svamp_1.json'), (3, 'svamp_3.json')], [2])
+    """
+    prefix = f"{abbr}_"
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+    except OSError:
+        return [], []
+    numbers = sorted({int(m.group(1)) for n in names if (m := _PART.fullmatch(n, len(abbr))) and (folder / n).is_file()})
+    found = [(k, folder / f"{abbr}_{k}.json") for k in numbers]
+    present = set(numbers)
+    missing = [k for k in range(numbers[-1]) if k not in present] if numbers else []
+    return found, missing
+
+
+def _gap_message(folder: Path, abbr: str, found: list[tuple[int, Path]], missing: list[int]) -> str:
+    names = ", ".join(f"{abbr}_{k}.json" for k in missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+    there = ", ".join(f"_{k}" for k, _ in found[:12]) + (" …" if len(found) > 12 else "")
+    return (
+        f"split predictions of {abbr!r} in {folder} are incomplete: {names} missing "
+        f"(parts there: {there}); their samples would not be scored. Restore the missing part(s), "
+        "or ask for a partial score (assay eval --allow-partial, or eval=dict(allow_partial=True) in the config)"
+    )
+
+
 def load_predictions(
     folder: str | os.PathLike[str],
     abbr: str,
     *,
     keep: Collection[str] | None = None,
     contents: Mapping[Path, bytes] | None = None,
+    partial: bool = False,
 ) -> Predictions:
     """Read and validate the predictions of dataset ``abbr`` from ``folder``.
 
@@ -123,13 +172,16 @@ def load_predictions(
             :attr:`Predictions.dropped`.  ``None`` keeps every field.
         contents: the bytes of files the caller has read already, by path
             (as :func:`find_prediction_files` names them); they are not read again.
+        partial: read split files with a gap (see :func:`find_prediction_files`);
+            :attr:`Predictions.missing_parts` names the parts missing.
 
     A big pretty-printed JSON file (as OpenCompass writes them) is parsed in
     blocks of records, so the file's bytes and the parsed records of all of it
     are never held at once.
     """
-    files = find_prediction_files(folder, abbr)
+    files = find_prediction_files(folder, abbr, partial=partial)
     records: list[dict[str, Any]] = []
+    sizes: list[int] = []
     keep_set = None if keep is None else frozenset(keep) | {"prediction"}
     dropped: dict[str, None] = {}
     for path in files:
@@ -138,6 +190,7 @@ def load_predictions(
             streamed = _parse_json_blocks(path, keep_set, dropped)
         if streamed is not None:
             records.extend(streamed)
+            sizes.append(len(streamed))
             continue
         data = contents.get(path) if contents else None
         if data is None:
@@ -145,6 +198,7 @@ def load_predictions(
         part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
         del data
         records.extend(part)
+        sizes.append(len(part))
     nulls = 0
     for rec in records if None in map(_PREDICTION, records) else ():
         if rec.get("prediction") is None:
@@ -152,7 +206,13 @@ def load_predictions(
             nulls += 1
     if nulls:
         logger.warning("%s: %d records have a null prediction; they are scored as empty replies", files[0], nulls)
-    return Predictions(records=records, files=files, dropped=list(dropped))
+    preds = Predictions(records=records, files=files, dropped=list(dropped))
+    numbers = [int(m.group(1)) for f in files if (m := _PART.fullmatch(f.name, len(abbr)))]
+    if len(numbers) == len(files) and files[0].name.startswith(f"{abbr}_"):  # split files
+        preds.parts = list(zip(numbers, sizes))
+        present = set(numbers)
+        preds.missing_parts = [k for k in range(numbers[-1]) if k not in present]
+    return preds
 
 
 #: Files above this size are parsed in blocks of records (see _parse_json_blocks).

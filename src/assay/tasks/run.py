@@ -299,7 +299,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     eval_cfg = dict(dataset_cfg.get("eval_cfg") or {})
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
-    files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=options.allow_partial)
     audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
     if not fingerprint:
         return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, {}, "")
@@ -380,11 +380,62 @@ def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str,
 
 
 
+def _partial_result(result_path: Path) -> bool:
+    """Whether the result at ``result_path`` was scored on part of its predictions (``_meta.incomplete``)."""
+    from assay.results import read_result_without_details
+
+    try:
+        meta = read_result_without_details(result_path)[0].get(META_KEY)
+    except AssayError:
+        return False
+    marks = meta.get("incomplete") if isinstance(meta, dict) else None
+    return isinstance(marks, list) and any(isinstance(m, dict) and m.get("kind") == "partial_predictions" for m in marks)
+
+
+def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, from_gold: bool) -> tuple[TestSet, dict[str, Any]]:
+    """The rows of ``test`` the predictions cover, and the ``_meta.incomplete`` entry saying what is missing.
+
+    OpenCompass's partitioners cut a dataset into parts of one size (the last
+    may be shorter): part ``k`` holds rows ``k*step`` onwards.  The size is
+    taken from the parts there are; references from ``gold`` travel with their
+    records, so only a test set read from the data needs the rows placed.
+    """
+    folder = task.prediction_dir
+    total = test.size * test.n
+    if test.n > 1 and not from_gold:
+        raise InputFileError(f"{setup.where}: a partial score of a dataset with n={test.n} runs is not supported ({preds.location})")
+    missing = preds.missing_parts
+    step = None
+    if preds.parts:
+        full = {size for number, size in preds.parts[:-1]}  # every part but the last has the whole step
+        if len(full) > 1:
+            raise InputFileError(f"{setup.where}: the split prediction files in {folder} have different sizes {sorted(full)}; cannot tell which rows they hold")
+        step = full.pop() if full else None
+    if missing:
+        names = ", ".join(f"{task.dataset_abbr}_{k}.json" for k in missing[:10]) + (" …" if len(missing) > 10 else "")
+        count = step * len(missing) if step is not None else None  # the parts before the last are whole
+        detail = f"{names} missing from {folder}; scored {len(preds)} samples of the {len(preds.parts)} parts there"
+    else:
+        count = total - len(preds)
+        detail = f"predictions in {preds.location} cover {len(preds)} of {total} rows; scored those"
+    if not from_gold:
+        if step is None and missing:
+            raise InputFileError(f"{setup.where}: cannot tell which rows the split prediction files in {folder} hold (one part, not the first)")
+        rows = [r for number, size in (preds.parts or [(0, len(preds))]) for r in range(number * (step or 0), number * (step or 0) + size)]
+        if rows and rows[-1] >= test.size:
+            raise InputFileError(f"{setup.where}: the prediction files in {folder} hold more rows ({rows[-1] + 1}) than the test set ({test.size})")
+        count = test.size - len(rows)
+        test = dataclasses.replace(test.rows(rows), size=len(rows), n=1)
+    return test, {"kind": "partial_predictions", "count": count, "detail": detail}
+
+
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
     from assay.predictions import load_predictions
 
     setup = _setup(task, options)
     reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome)
+    if reason is None and not options.allow_partial and _partial_result(result_path):
+        reason = "the existing result was scored on part of the predictions, and a partial score was not asked for"
     if reason is None:
         setup.contents.clear()
         _clear_kept_note(task, options)
@@ -405,7 +456,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     from_gold = task.references.source == "gold"
     if needed is not None and (options.prepare_stats or from_gold):
         needed = (*needed, "gold")  # the references, or what the report's sample browser shows
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents, partial=options.allow_partial)
     setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
@@ -417,11 +468,22 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         test = _test_set(task, setup)
     log(f"test set of {test.size} rows × {test.n} runs ready in {time.perf_counter() - t0:.2f}s")
     total = test.size * test.n
-    if len(preds) != total:
+    incomplete = None
+    if preds.missing_parts or (len(preds) < total and options.allow_partial):
+        test, incomplete = _partial_test_set(task, setup, preds, test, from_gold)
+        total = test.size
+        log(f"partial score (asked for): {incomplete['detail']}")
+        outcome.reason = f"{reason}; partial: {incomplete['detail']}"
+    elif len(preds) != total:
         runs = f" ({test.n} runs × {test.size} rows)" if test.n > 1 else ""
+        short = (
+            "; the samples without a prediction would not be scored (to score the others, ask for a partial score: "
+            "assay eval --allow-partial, or eval=dict(allow_partial=True))"
+            if len(preds) < total else ""
+        )
         raise InputFileError(
             f"prediction file {preds.location} has {len(preds)} records but the test set of {setup.where} has {total} rows{runs}; "
-            "check reader_cfg.test_range and n"
+            f"check reader_cfg.test_range and n{short}"
         )
     if total == 0:
         raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
@@ -448,6 +510,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if from_gold:
         meta["references"] = "gold"
         meta["references_note"] = task.references.reason
+    if incomplete is not None:
+        meta["incomplete"] = [incomplete]
     if decomposable and test.size > options.shard_size:
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
