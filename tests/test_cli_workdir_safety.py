@@ -277,3 +277,24 @@ def test_a_partial_score_against_the_test_set_takes_the_rows_the_parts_hold(
     assert "toy-model/mcq-toy reused" not in err and "toy-model/mcq-toy failed" in err
     log = (oc_run / "logs" / "eval" / MODEL / "mcq-toy.out").read_text()
     assert "scored on part of the predictions, and a partial score was not asked for" in log
+
+
+def test_a_sample_key_given_twice_is_scored_as_opencompass_does_and_reported(
+    oc_run: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    part = oc_run / "predictions" / MODEL / "svamp_3.json"
+    members = [(str(i), _svamp_record(3 * SVAMP_PER_PART + i)) for i in range(SVAMP_PER_PART)]
+    wrong = dict(members[1][1], prediction="The answer is 1000")
+    members.insert(1, ("1", wrong))  # the earlier, wrong one is overridden: the last value wins
+    members.append(("4", wrong))  # the last one wins: record 4 becomes wrong
+    part.write_text("{\n" + ",\n".join(f"    {json.dumps(k)}: {json.dumps(v, indent=4)}" for k, v in members) + "\n}")
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1  # squad2.0
+    err = "\n".join(r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+    result = json.loads((oc_run / "results" / MODEL / "svamp.json").read_text())
+    records = [_svamp_record(i) for i in range(SVAMP_PARTS * SVAMP_PER_PART)]
+    records[3 * SVAMP_PER_PART + 4] = wrong
+    expected = 100 * sum(r["prediction"].endswith(f"is {r['gold']}") for r in records) / len(records)
+    assert result["accuracy"] == pytest.approx(expected)
+    assert result["_meta"]["duplicate_keys"] == {"count": 2, "files": {str(part): ["1", "4"]}}
+    assert str(part) in err and "2 sample key(s) more than once ('1', '4')" in err
+    assert "more than once" in (oc_run / "logs" / "eval" / MODEL / "svamp.out").read_text()

@@ -135,3 +135,67 @@ def test_big_files_are_not_kept_for_parsing(tmp_path: Path) -> None:
     contents: dict[Path, bytes] = {}
     files_digest([path], keep=contents, keep_below=path.stat().st_size)
     assert contents == {}
+
+
+def _with_repeats(members: list[tuple[str, object]]) -> str:
+    """A pretty-printed JSON object that may give a key more than once (``json.dumps`` cannot)."""
+    return "{\n" + ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in members) + "\n}"
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_key_given_twice_is_read_as_opencompass_reads_it_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, streamed: bool
+) -> None:
+    import assay.predictions as predictions
+
+    if streamed:
+        monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
+        monkeypatch.setattr(predictions, "_BLOCK", 64)  # the repeats fall in other blocks than the first
+    members: list[tuple[str, object]] = [(str(i), {"prediction": f"p{i}: ok", "gold": "g"}) for i in range(12)]
+    members.insert(5, ("1", {"prediction": "overridden", "gold": "g"}))
+    members.append(("3", "not even a record"))
+    members.append(("3", {"prediction": "last", "gold": "g"}))
+    path = tmp_path / "d.json"
+    path.write_text(_with_repeats(members))
+    preds = load_predictions(tmp_path, "d")
+    assert [r["prediction"] for r in preds.records] == json_last_wins(path)  # the last value of each key
+    assert preds.duplicates == {path: ["1", "3", "3"]}
+    assert preds.duplicates_meta() == {"count": 3, "files": {str(path): ["1", "3"]}}
+    warning = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(str(path) in m and "3 sample key(s) more than once ('1', '3')" in m for m in warning), warning
+
+
+def json_last_wins(path: Path) -> list[str]:
+    """The predictions as Python's json reads the file, as OpenCompass does."""
+    data = json.loads(path.read_text())
+    return [data[str(i)]["prediction"] for i in range(len(data))]
+
+
+def test_no_repeat_is_reported_where_the_colon_count_alone_cannot_tell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "d.json"
+    # the usual file (colons in strings, chat-style prompts) is parsed once: the counts agree
+    usual = {str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": f"Q{i}: why?"}], "prediction": f"A: {i}", "gold": "A"} for i in range(200)}
+    path.write_text(json.dumps(usual, indent=4, ensure_ascii=False))
+
+    def slow_path(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the keys were read one by one")
+
+    monkeypatch.setattr(json, "loads", slow_path)
+    assert load_predictions(tmp_path, "d").duplicates == {}
+    monkeypatch.undo()
+    records = {
+        "0": {"prediction": 'print({"a": 1})', "gold": "x"},  # an escaped quote before a colon
+        "1": {"prediction": "Answer : B", "gold": {"nested": {"k": "v", "j": "w"}}},
+        "2": {"prediction": "colon escaped", "gold": "a\u003ab"},
+    }
+    path.write_text(json.dumps(records, indent=4, ensure_ascii=True).replace("a:b", "a\\u003ab"))
+    preds = load_predictions(tmp_path, "d")
+    assert preds.duplicates == {} and preds.duplicates_meta() is None
+    assert [r["gold"] for r in preds.records][2] == "a:b"
+    # a key repeated inside a record is no sample key
+    path.write_text('{"0": {"prediction": "a", "gold": "x", "gold": "y"}}')
+    assert load_predictions(tmp_path, "d").duplicates == {}
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+

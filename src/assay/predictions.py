@@ -13,6 +13,13 @@ Formats, for one (model, dataset):
 * ``<abbr>.jsonl``: one record per line, ordered by an ``id`` field when every
   record has one, else in file order.
 
+A JSON object that gives a sample key more than once is read as OpenCompass
+reads it (Python's ``json``: the last value wins), and reported: a warning
+naming the file and the keys, and :attr:`Predictions.duplicates` (R-12.2).
+The check costs a count of colons in the bytes against the parsed records;
+only when the counts differ (or the file escapes a colon) are the keys read
+again one by one.
+
 Example:
     >>> import json, pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -58,6 +65,15 @@ class Predictions:
     parts: list[tuple[int, int]] = field(default_factory=list)
     #: Split files read partially: the part numbers missing before the last part found.
     missing_parts: list[int] = field(default_factory=list)
+    #: Files whose JSON object gives a key more than once: file → each repeated occurrence's key, in file order.
+    duplicates: dict[Path, list[str]] = field(default_factory=dict)
+
+    def duplicates_meta(self, first: int = 10) -> dict[str, Any] | None:
+        """``{"count": records overridden, "files": {file: [first keys]}}`` for a result's ``_meta``; ``None`` when none."""
+        if not self.duplicates:
+            return None
+        count = sum(map(len, self.duplicates.values()))
+        return {"count": count, "files": {str(f): list(dict.fromkeys(keys))[:first] for f, keys in self.duplicates.items()}}
 
     def __len__(self) -> int:
         return len(self.records)
@@ -184,10 +200,11 @@ def load_predictions(
     sizes: list[int] = []
     keep_set = None if keep is None else frozenset(keep) | {"prediction"}
     dropped: dict[str, None] = {}
+    duplicates: dict[Path, list[str]] = {}
     for path in files:
         streamed = None
         if path.suffix != ".jsonl" and not (contents and path in contents) and path.stat().st_size > STREAM_THRESHOLD:
-            streamed = _parse_json_blocks(path, keep_set, dropped)
+            streamed = _parse_json_blocks(path, keep_set, dropped, duplicates)
         if streamed is not None:
             records.extend(streamed)
             sizes.append(len(streamed))
@@ -195,7 +212,7 @@ def load_predictions(
         data = contents.get(path) if contents else None
         if data is None:
             data = path.read_bytes()
-        part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path)
+        part = _parse_jsonl(data, path) if path.suffix == ".jsonl" else _parse_json(data, path, duplicates)
         del data
         records.extend(part)
         sizes.append(len(part))
@@ -206,7 +223,13 @@ def load_predictions(
             nulls += 1
     if nulls:
         logger.warning("%s: %d records have a null prediction; they are scored as empty replies", files[0], nulls)
-    preds = Predictions(records=records, files=files, dropped=list(dropped))
+    for path, keys in duplicates.items():
+        shown = ", ".join(repr(k) for k in list(dict.fromkeys(keys))[:10])
+        logger.warning(
+            "prediction file %s gives %d sample key(s) more than once (%s%s); the last value of each is used, as OpenCompass reads it",
+            path, len(keys), shown, " …" if len(set(keys)) > 10 else "",
+        )
+    preds = Predictions(records=records, files=files, dropped=list(dropped), duplicates=duplicates)
     numbers = [int(m.group(1)) for f in files if (m := _PART.fullmatch(f.name, len(abbr)))]
     if len(numbers) == len(files) and files[0].name.startswith(f"{abbr}_"):  # split files
         preds.parts = list(zip(numbers, sizes))
@@ -220,7 +243,9 @@ STREAM_THRESHOLD = 32 << 20
 _BLOCK = 16 << 20
 
 
-def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[str, None]) -> list[dict[str, Any]] | None:
+def _parse_json_blocks(
+    path: Path, keep: frozenset[str] | None, dropped: dict[str, None], duplicates: dict[Path, list[str]]
+) -> list[dict[str, Any]] | None:
     """Parse a pretty-printed ``{"0": {...}, "1": {...}}`` file a block of records at a time.
 
     Returns the records, or ``None`` when the layout is not recognised or
@@ -235,6 +260,7 @@ def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[st
     """
     obj: dict[str, Any] = {}
     labelled: set[str] = set()
+    repeated: list[str] = []
     with path.open("rb") as fh:
         head = fh.read(_BLOCK)
         brace = head.find(b"{")
@@ -259,22 +285,33 @@ def _parse_json_blocks(path: Path, keep: frozenset[str] | None, dropped: dict[st
                 last = match
             if last is None:
                 continue
-            if not _parse_members(buffer[: last.start()], obj, keep, dropped, labelled):
+            if not _parse_members(buffer[: last.start()], obj, keep, dropped, labelled, repeated):
                 return None
             buffer = buffer[last.start() + 1 :]
         tail = buffer.rstrip()
-        if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped, labelled):
+        if not tail.endswith(b"}") or not _parse_members(tail[:-1], obj, keep, dropped, labelled, repeated):
             return None
-    return _records_in_order(obj, path, labelled)
+    if repeated:
+        duplicates[path] = repeated
+    return _records_in_order(obj, path, labelled, repeated)
 
 
 def _parse_members(
-    members: bytes, obj: dict[str, Any], keep: frozenset[str] | None, dropped: dict[str, None], labelled: set[str]
+    members: bytes,
+    obj: dict[str, Any],
+    keep: frozenset[str] | None,
+    dropped: dict[str, None],
+    labelled: set[str],
+    repeated: list[str],
 ) -> bool:
+    text = b"{" + members + b"}"
     try:
-        part = orjson.loads(b"{" + members + b"}")
+        part = orjson.loads(text)
     except orjson.JSONDecodeError:
         return False
+    repeated.extend(repeated_keys(text, part))
+    if len(obj):
+        repeated.extend(key for key in part if key in obj)  # given again in a later block
     for key, rec in part.items():
         if isinstance(rec, dict) and _is_label_record(rec):
             labelled.add(key)  # noted before its label fields may be dropped
@@ -311,7 +348,45 @@ def _check_record(rec: Any, path: Path, where: str, label_record: bool = False) 
     return rec
 
 
-def _parse_json(data: bytes, path: Path) -> list[dict[str, Any]]:
+def repeated_keys(data: bytes, obj: dict[str, Any]) -> list[str]:
+    """The keys the JSON object in ``data`` (parsed: ``obj``) gives again after their first time, in file order.
+
+    Cheap when there are none: every key of the text is followed by one colon
+    outside strings, and ``obj`` serialized again holds the colons of the keys
+    it kept and of its strings (never escaped).  Without a repeated key (at any
+    depth) and without a colon escaped as ``\\u003a``, the two counts are
+    equal; a repeated key adds at least one colon to the text.  Only when they
+    differ, or the text escapes ``\\u003…``, are the keys read again one by one.
+
+    >>> repeated_keys(b'{"0": {"p": "a:b"}, "1": {"p": "c"}, "0": {"p": "d"}}', {"0": {"p": "d"}, "1": {"p": "c"}})
+    ['0']
+    >>> repeated_keys(b'{"0": {"p": "a:b"}}', {"0": {"p": "a:b"}})
+    []
+    """
+    try:
+        if data.count(b":") == orjson.dumps(obj).count(b":") and b"\\u003" not in data:
+            return []
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    import json
+
+    top: list[list[str]] = [[]]
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        again = []
+        for key, _ in pairs:
+            if key in seen:
+                again.append(key)
+            seen.add(key)
+        top[0] = again  # the outermost object is completed last
+        return dict(pairs)
+
+    json.loads(data, object_pairs_hook=pairs_hook)
+    return top[0]
+
+
+def _parse_json(data: bytes, path: Path, duplicates: dict[Path, list[str]] | None = None) -> list[dict[str, Any]]:
     if not data.strip():
         raise InputFileError(f"prediction file {path} is empty")
     try:
@@ -323,7 +398,10 @@ def _parse_json(data: bytes, path: Path) -> list[dict[str, Any]]:
             f"prediction file {path} must hold a JSON object keyed \"0\"..\"N-1\", got a {type(obj).__name__}"
             + (" (a list of records belongs in a .jsonl file, one per line)" if isinstance(obj, list) else "")
         )
-    return _records_in_order(obj, path)
+    repeated = repeated_keys(data, obj)
+    if repeated and duplicates is not None:
+        duplicates[path] = repeated
+    return _records_in_order(obj, path, (), repeated)
 
 
 @lru_cache(maxsize=8)
@@ -335,7 +413,9 @@ def _index_names(n: int) -> list[str]:
 _PREDICTION_ITEM = operator.itemgetter("prediction")
 
 
-def _records_in_order(obj: dict[str, Any], path: Path, labelled: Collection[str] = ()) -> list[dict[str, Any]]:
+def _records_in_order(
+    obj: dict[str, Any], path: Path, labelled: Collection[str] = (), repeated: Collection[str] = ()
+) -> list[dict[str, Any]]:
     n = len(obj)
     names = _index_names(n)
     if list(obj) == names:  # the usual case: "0".."n-1" in order
@@ -350,6 +430,8 @@ def _records_in_order(obj: dict[str, Any], path: Path, labelled: Collection[str]
                 detail.append(f"missing keys {[str(m) for m in missing]}")
             if extra:
                 detail.append(f"unexpected keys {extra}")
+            if repeated:
+                detail.append(f"keys given more than once {list(dict.fromkeys(repeated))[:5]}")
             raise InputFileError(
                 f"prediction file {path}: keys must be the contiguous indices \"0\"..\"{n - 1}\"; " + ", ".join(detail)
             )

@@ -512,6 +512,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         meta["references_note"] = task.references.reason
     if incomplete is not None:
         meta["incomplete"] = [incomplete]
+    repeated = preds.duplicates_meta()
+    if repeated is not None:  # scored as OpenCompass reads them (the last wins), and reported
+        meta["duplicate_keys"] = repeated
+        log(f"prediction files give {repeated['count']} sample key(s) more than once; the last of each is used: {repeated['files']}")
     if decomposable and test.size > options.shard_size:
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
