@@ -298,3 +298,21 @@ def test_a_sample_key_given_twice_is_scored_as_opencompass_does_and_reported(
     assert result["_meta"]["duplicate_keys"] == {"count": 2, "files": {str(part): ["1", "4"]}}
     assert str(part) in err and "2 sample key(s) more than once ('1', '4')" in err
     assert "more than once" in (oc_run / "logs" / "eval" / MODEL / "svamp.out").read_text()
+
+
+def test_a_test_row_without_its_reference_fails_the_task_and_keeps_opencompass_result(
+    oc_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = oc_run.parents[2] / "data"
+    shutil.copytree(RECORDED / "data", data)
+    mcq = data / "toy" / "mcq.jsonl"
+    rows = [json.loads(line) for line in mcq.read_text().splitlines()]
+    del rows[3]["answer"]
+    mcq.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = oc_run / "results" / MODEL / "mcq-toy.json"
+    before = result.read_bytes()
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "toy-model/mcq-toy failed" in err
+    assert "row(s) 3 (counted from 0) of the test set (" in err and "mcq.jsonl) have no value in the reference column 'answer'" in err
+    assert result.read_bytes() == before  # OpenCompass's number stays, not re-scored
