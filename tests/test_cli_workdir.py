@@ -160,3 +160,13 @@ def test_summarize_without_a_result_of_any_model_is_an_error(workdir: Path, caps
         f"but {workdir / RUN / 'results'} holds 'toy-model' (closest: '{NO_ABBR_MODEL}': 'toy-model')"
     ) in captured.err
     assert captured.out == "" and not (workdir / RUN / "summary").exists(), "no table of '-'"
+
+
+def test_a_run_directory_given_as_work_dir_is_that_run(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = workdir / RUN
+    assert main(["eval", "-w", str(run), "--workers", "1"]) == 0  # as summarize -w RUN_DIR reads it
+    assert sorted(_results(run)) == ["gsm8k-toy", "mcq-toy"]
+    assert sorted(p.name for p in run.iterdir()) == ["configs", "index.sqlite", "logs", "predictions", "results"]  # no new run inside
+    assert f"run directory: {run}" in capsys.readouterr().err
+    assert main(["run", "-w", str(run), "--workers", "1"]) == 0
+    assert "reused" in capsys.readouterr().err

@@ -20,10 +20,25 @@ def test_fields_are_collected_from_every_record(tmp_path: Path) -> None:
 def test_split_files_are_concatenated_in_order(tmp_path: Path) -> None:
     (tmp_path / "d_0.json").write_text(json.dumps({"0": {"prediction": "a"}, "1": {"prediction": "b"}}))
     (tmp_path / "d_1.json").write_text(json.dumps({"0": {"prediction": "c"}}))
-    (tmp_path / "d_3.json").write_text(json.dumps({"0": {"prediction": "ignored: index 2 is missing"}}))
     p = load_predictions(tmp_path, "d")
     assert [r["prediction"] for r in p.records] == ["a", "b", "c"]
     assert [f.name for f in p.files] == ["d_0.json", "d_1.json"]
+    assert p.parts == [(0, 2), (1, 1)] and p.missing_parts == []
+
+
+def test_a_gap_in_split_files_is_an_error_unless_a_partial_read_is_asked_for(tmp_path: Path) -> None:
+    for part in (0, 1, 3, 4):
+        (tmp_path / f"d_{part}.json").write_text(json.dumps({"0": {"prediction": str(part)}, "1": {"prediction": str(part)}}))
+    (tmp_path / "d_x.json").write_text("{}")  # not a part
+    with pytest.raises(InputFileError) as err:
+        load_predictions(tmp_path, "d")
+    assert f"split predictions of 'd' in {tmp_path} are incomplete: d_2.json missing (parts there: _0, _1, _3, _4)" in str(err.value)
+    p = load_predictions(tmp_path, "d", partial=True)
+    assert [r["prediction"] for r in p.records] == ["0", "0", "1", "1", "3", "3", "4", "4"]
+    assert p.parts == [(0, 2), (1, 2), (3, 2), (4, 2)] and p.missing_parts == [2]
+    (tmp_path / "d_0.json").unlink()  # the first part missing: not "no predictions", the gap
+    with pytest.raises(InputFileError, match=r"d_0\.json, d_2\.json missing"):
+        load_predictions(tmp_path, "d")
 
 
 def test_whole_file_wins_over_split_files(tmp_path: Path) -> None:
@@ -120,3 +135,67 @@ def test_big_files_are_not_kept_for_parsing(tmp_path: Path) -> None:
     contents: dict[Path, bytes] = {}
     files_digest([path], keep=contents, keep_below=path.stat().st_size)
     assert contents == {}
+
+
+def _with_repeats(members: list[tuple[str, object]]) -> str:
+    """A pretty-printed JSON object that may give a key more than once (``json.dumps`` cannot)."""
+    return "{\n" + ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in members) + "\n}"
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_key_given_twice_is_read_as_opencompass_reads_it_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, streamed: bool
+) -> None:
+    import assay.predictions as predictions
+
+    if streamed:
+        monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
+        monkeypatch.setattr(predictions, "_BLOCK", 64)  # the repeats fall in other blocks than the first
+    members: list[tuple[str, object]] = [(str(i), {"prediction": f"p{i}: ok", "gold": "g"}) for i in range(12)]
+    members.insert(5, ("1", {"prediction": "overridden", "gold": "g"}))
+    members.append(("3", "not even a record"))
+    members.append(("3", {"prediction": "last", "gold": "g"}))
+    path = tmp_path / "d.json"
+    path.write_text(_with_repeats(members))
+    preds = load_predictions(tmp_path, "d")
+    assert [r["prediction"] for r in preds.records] == json_last_wins(path)  # the last value of each key
+    assert preds.duplicates == {path: ["1", "3", "3"]}
+    assert preds.duplicates_meta() == {"count": 3, "files": {str(path): ["1", "3"]}}
+    warning = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(str(path) in m and "3 sample key(s) more than once ('1', '3')" in m for m in warning), warning
+
+
+def json_last_wins(path: Path) -> list[str]:
+    """The predictions as Python's json reads the file, as OpenCompass does."""
+    data = json.loads(path.read_text())
+    return [data[str(i)]["prediction"] for i in range(len(data))]
+
+
+def test_no_repeat_is_reported_where_the_colon_count_alone_cannot_tell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "d.json"
+    # the usual file (colons in strings, chat-style prompts) is parsed once: the counts agree
+    usual = {str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": f"Q{i}: why?"}], "prediction": f"A: {i}", "gold": "A"} for i in range(200)}
+    path.write_text(json.dumps(usual, indent=4, ensure_ascii=False))
+
+    def slow_path(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the keys were read one by one")
+
+    monkeypatch.setattr(json, "loads", slow_path)
+    assert load_predictions(tmp_path, "d").duplicates == {}
+    monkeypatch.undo()
+    records = {
+        "0": {"prediction": 'print({"a": 1})', "gold": "x"},  # an escaped quote before a colon
+        "1": {"prediction": "Answer : B", "gold": {"nested": {"k": "v", "j": "w"}}},
+        "2": {"prediction": "colon escaped", "gold": "a\u003ab"},
+    }
+    path.write_text(json.dumps(records, indent=4, ensure_ascii=True).replace("a:b", "a\\u003ab"))
+    preds = load_predictions(tmp_path, "d")
+    assert preds.duplicates == {} and preds.duplicates_meta() is None
+    assert [r["gold"] for r in preds.records][2] == "a:b"
+    # a key repeated inside a record is no sample key
+    path.write_text('{"0": {"prediction": "a", "gold": "x", "gold": "y"}}')
+    assert load_predictions(tmp_path, "d").duplicates == {}
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+

@@ -66,6 +66,14 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         "where references come from); exit 0 when every task can run, 1 when some cannot",
     )
     p.add_argument(
+        "--allow-partial",
+        action="store_true",
+        default=None,
+        help="score a dataset whose predictions are incomplete (split files with a gap, fewer records than "
+        "test rows) on the samples there are, marked as partial in its result and the summary (default: the "
+        "config's eval.allow_partial, else off: such a task fails naming what is missing)",
+    )
+    p.add_argument(
         "--dump-eval-details",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -229,6 +237,18 @@ def _load(args: argparse.Namespace) -> Any:
     return load_config(path)
 
 
+def _run_dir_as_work_dir(args: argparse.Namespace) -> None:
+    """A run directory given as ``-w`` without ``-r`` means that run, as ``summarize`` reads it:
+    ``-w`` becomes its parent and ``-r`` its name."""
+    from pathlib import Path
+
+    from assay.workdir import is_run_dir
+
+    if args.reuse is None and args.work_dir and is_run_dir(args.work_dir):
+        run = Path(os.path.abspath(args.work_dir))
+        args.work_dir, args.reuse = str(run.parent), run.name
+
+
 def _work_dir(args: argparse.Namespace, config: Any) -> str:
     return str(args.work_dir or config.work_dir or _DEFAULT_WORK_DIR)
 
@@ -260,6 +280,15 @@ def _shard_size(args: argparse.Namespace, config: Any) -> int:
     return int(value)
 
 
+def _allow_partial(args: argparse.Namespace, config: Any) -> bool:
+    from assay.errors import ConfigError
+
+    value = args.allow_partial if args.allow_partial is not None else config.eval.get("allow_partial", False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"eval.allow_partial must be True or False, got {value!r}")
+    return value
+
+
 def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
     """``{'type': 'RayRunner', 'address': ...}`` when the work goes to a Ray cluster, else ``None``."""
     if args.ray:
@@ -286,6 +315,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
     from assay.tasks import EvalOptions, plan_tasks, run_tasks
     from assay.workdir import new_timestamp, resolve_run_dir
 
+    _run_dir_as_work_dir(args)
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
@@ -301,6 +331,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         force=args.force,
         shard_size=_shard_size(args, config),
         prepare_stats=getattr(args, "report", True),
+        allow_partial=_allow_partial(args, config),
     )
     runner = _runner(args, config)
     backend = None
@@ -404,6 +435,11 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
     for rel in changed:
         sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
                          "its values are shown as they now are, marked *\n")
+    kept = getattr(result.scores, "kept", None)
+    if kept:  # results the last run of their task failed to re-score and left in place
+        sys.stdout.write("\nNot re-scored, shown as they were:\n")
+        for (column, abbr), reason in kept.items():
+            sys.stdout.write(f"  {column} / {abbr}: {reason}\n")
     for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
     if getattr(args, "report", True) and result.time_str:
@@ -449,6 +485,7 @@ def _cmd_summarize(args: argparse.Namespace) -> int:
     from assay.summarize import validate_summarizer_config
     from assay.workdir import resolve_run_dir
 
+    _run_dir_as_work_dir(args)
     config = _load(args)
     run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(_summary_config(config, str(run_dir.root)))

@@ -7,6 +7,7 @@
     summary/summary_<time>.{txt,csv,md,json}
     configs/<time>_<pid>.py
     logs/eval/<model_abbr>/<dataset_abbr>.out
+    logs/eval/<model_abbr>/<dataset_abbr>.kept
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ class RunDir:
 
     def log_path(self, model_abbr: str, dataset_abbr: str) -> Path:
         return self.logs / "eval" / model_abbr / f"{dataset_abbr}.out"
+
+    def kept_path(self, model_abbr: str, dataset_abbr: str) -> Path:
+        """The note of a task that failed and left the result already there in place (R-12.1)."""
+        return self.logs / "eval" / model_abbr / f"{dataset_abbr}.kept"
 
 
 def is_run_dir(path: str | os.PathLike[str]) -> bool:

@@ -151,3 +151,22 @@ def test_jsonl_whose_later_rows_differ_is_read_row_by_row(tmp_path: Path) -> Non
     ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
     assert ts.size == 50_001 and ts.references[-1] == "B"
     assert ts.dataset[50_000]["extra"] == [1, 2]
+
+
+def test_a_row_without_its_reference_is_an_error_naming_the_file_row_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    rows: list[dict[str, Any]] = [dict(r) for r in ROWS]
+    del rows[6]["answer"]  # absent: OpenCompass's datasets fills None and scores the row as wrong
+    rows[8]["answer"] = None
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cfg: dict[str, Any] = {"abbr": "d", "type": "CustomDataset", "path": str(path), "reader_cfg": {"output_column": "answer"}}
+    with pytest.raises(InputFileError) as err:
+        build_test_set(cfg, where="dataset 'd'")
+    message = str(err.value)
+    assert f"dataset 'd': row(s) 6, 8 (counted from 0) of the test set ({path}) have no value in the reference column 'answer'" in message
+    assert "2 of 10 rows" in message
+    cfg["reader_cfg"]["test_range"] = "[5:8]"  # rows 5, 6, 7: row 6 named as in the file
+    with pytest.raises(InputFileError, match=r"row\(s\) 6 \(counted from 0\)"):
+        build_test_set(cfg)
+    cfg["reader_cfg"]["test_range"] = "[0:5]"  # the rows evaluated have their references
+    assert build_test_set(cfg).references == [r["answer"] for r in ROWS[:5]]

@@ -172,3 +172,10 @@ def test_build_gold_test_set_checks_the_runs() -> None:
     assert ts.size == 3 and ts.references is None
     ts = build_gold_test_set(cfg, None, length=4, needs_references=False)
     assert ts.size == 2 and ts.references is None
+
+
+def test_a_record_without_gold_among_records_with_it_is_an_error() -> None:
+    cfg = {"abbr": "d", "reader_cfg": {"output_column": "answer"}}
+    with pytest.raises(InputFileError, match=r"record\(s\) 1, 3 of p\.json have no `gold`"):
+        build_gold_test_set(cfg, ["A", None, "B", None], where="dataset 'd'", source="p.json")
+    assert build_gold_test_set(cfg, ["A", None], needs_references=False).size == 2  # references not used

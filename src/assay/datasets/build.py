@@ -194,11 +194,13 @@ def build_test_set(
                 f"(columns: {', '.join(c for c in source.column_names if c not in ('subdivision', 'idx'))})"
             )
         test.output_column = output_column
+        one_run = TestSet(source=source, references=None, output_column=None, size=size, n=1, indices=selected)
+        raw_values = one_run.column(output_column)
+        _check_references(raw_values, selected, output_column, where, f"the test set ({', '.join(map(str, files)) or 'its loader'})")
         eval_cfg = dataset_cfg.get("eval_cfg") or {}
         post = build_postprocessor(eval_cfg.get("dataset_postprocessor"), where=f"{where}.eval_cfg.dataset_postprocessor")
         if post is not None:
-            one_run = TestSet(source=source, references=None, output_column=None, size=size, n=1, indices=selected)
-            test.post_values = [post(v) for v in one_run.column(output_column)]
+            test.post_values = [post(v) for v in raw_values]
             _check_column(test.post_values, where)
             test.replaced = (output_column,)
             fingerprint = _fingerprint(fingerprint, "post", output_column, _digest_cfg(eval_cfg.get("dataset_postprocessor")))
@@ -264,6 +266,8 @@ def build_gold_test_set(
             f"{where}: the references must come from the prediction files' `gold`{why}, "
             f"but the records of {source} have no `gold` field"
         )
+    if output_column is not None and gold is not None and has_gold and needs_references:
+        _check_references(list(gold), None, "gold", where, source, record=True)
     rows: list[dict[str, Any]] = [{"subdivision": abbr, "idx": i % size if size else 0} for i in range(total)]
     values: list[Any] | None = None
     if output_column is not None and gold is not None and has_gold:
@@ -291,6 +295,35 @@ def build_gold_test_set(
             test.replaced = (output_column,)
         test.references = test.column(output_column)
     return test
+
+
+def _check_references(
+    values: list[Any], rows: list[int] | None, column: str, where: str, source: str, *, record: bool = False
+) -> None:
+    """Fail, naming the rows, the column and where they come from, when some row has no reference (R-12.2).
+
+    OpenCompass 0.5.4 reads a test set with ``datasets``, which fills a
+    column some rows lack with ``None`` (and fails when the first row lacks
+    it); its evaluators then score those rows against ``None``, as wrong.
+    assay does not score a number on references that are not there: the task
+    fails instead.  ``rows`` maps each value to its row in the loaded table
+    (``None``: the same position); ``record``: the values are the prediction
+    records' ``gold``.
+    """
+    if None not in values:
+        return
+    missing = [i for i, v in enumerate(values) if v is None]
+    at = [rows[i] if rows is not None else i for i in missing]
+    shown = ", ".join(map(str, at[:5])) + (f" and {len(at) - 5} more" if len(at) > 5 else "")
+    if record:
+        raise InputFileError(
+            f"{where}: record(s) {shown} of {source} have no `gold` (the reference), while others have one; "
+            "OpenCompass would score them against None, as wrong answers"
+        )
+    raise InputFileError(
+        f"{where}: row(s) {shown} (counted from 0) of {source} have no value in the reference column {column!r} "
+        f"(reader_cfg.output_column), {len(at)} of {len(values)} rows; OpenCompass would score them against None, as wrong answers"
+    )
 
 
 def _check_column(values: list[Any], where: str) -> None:

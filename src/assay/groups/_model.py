@@ -129,6 +129,8 @@ class Scores:
             a result changed after assay computed it, or a group computed from marked cells.
         changed: (column, abbr) → the result file (relative to the run directory) whose bytes are not
             those assay wrote when it computed it.
+        kept: (column, abbr) → why that result was not re-scored by the last run of its task,
+            which failed and left it in place.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -150,6 +152,7 @@ class Scores:
     audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     marks: dict[tuple[str, str], list[CellMark]] = field(default_factory=dict)
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
+    kept: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -219,6 +219,7 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
             if isinstance(audit, dict):
                 scores.audits.setdefault(column, {})[abbr] = audit
             seen_metrics.setdefault(abbr, {})[column] = tuple(values)
+    _kept_results(scores, run_dir, model_files)
 
     ordered_cache: dict[tuple[str, ...], list[str]] = {}
     for abbr in scores.dataset_abbrs:
@@ -247,6 +248,40 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
                 )
             )
     return scores
+
+
+def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, str]]) -> None:
+    """Note the results that the last run of their task did not re-score, having failed (R-12.1).
+
+    A failed task leaves a result already there in place and a note beside its
+    log (:meth:`assay.workdir.RunDir.kept_path`); the note counts while the
+    result file is the one it describes (same size and modification time).
+    """
+    from assay.fileio import loads_json
+    from assay.workdir import RunDir
+
+    layout = RunDir(run_dir)
+    wanted = set(scores.dataset_abbrs)
+    for file_abbr, column in model_files:
+        try:
+            names = [n for n in os.listdir(layout.logs / "eval" / file_abbr) if n.endswith(".kept")]
+        except OSError:
+            continue
+        for name in names:
+            abbr = name[: -len(".kept")]
+            if abbr not in wanted:
+                continue
+            try:
+                note = loads_json(layout.kept_path(file_abbr, abbr).read_bytes())
+                st = layout.result_path(file_abbr, abbr).stat() if note.get("size") is not None else None
+            except (OSError, ValueError, AttributeError):
+                continue
+            if st is not None and (st.st_size, st.st_mtime_ns) != (note.get("size"), note.get("mtime_ns")):
+                continue  # the result changed since
+            reason = f"{note.get('error')}; the result shown was already there ({note.get('kept')})"
+            scores.kept[(column, abbr)] = reason
+            rel = f"results/{file_abbr}/{abbr}.json"
+            scores.add_issue(SummaryIssue("warning", f"not re-scored: {reason}", model=column, dataset=abbr, file=rel))
 
 
 class _ModelReader:

@@ -342,6 +342,8 @@ class DefaultSummarizer:
         "count", "detail"}`` (a result's ``_meta.incomplete``, ``changed``, or
         a group's marked inputs); ``changed_results`` the result files whose
         bytes are not those assay wrote.
+        ``not_rescored`` those the last run of their task failed to re-score
+        and left in place, with why.
         """
         payload: dict[str, Any] = {
             "time": time_str,
@@ -370,6 +372,8 @@ class DefaultSummarizer:
             payload["changed_results"] = [
                 {"model": column, "dataset": abbr, "file": rel} for (column, abbr), rel in scores.changed.items()
             ]
+        if scores.kept:
+            payload["not_rescored"] = [{"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.kept.items()]
         if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
             payload["extraction_audits"] = scores.audits
         if extra:

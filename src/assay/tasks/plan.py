@@ -69,6 +69,11 @@ class EvalOptions:
             :func:`assay.stats._tasks.save_stats`): the summary, report,
             compare and verify that follow, in this process or another, then
             need not read the result and prediction files again.
+        allow_partial: score a task whose predictions do not cover its test
+            set (split files with a gap, or fewer records than rows) on the
+            samples there are, recording what is missing in the result's
+            ``_meta.incomplete`` (kind ``partial_predictions``); without it,
+            such a task fails naming the missing parts (R-12.2).
 
     >>> EvalOptions(RunDir(Path('out/run'))).shard_size
     10000
@@ -79,6 +84,7 @@ class EvalOptions:
     force: bool = False
     shard_size: int = DEFAULT_SHARD_SIZE
     prepare_stats: bool = False
+    allow_partial: bool = False
 
 
 @dataclass(frozen=True)

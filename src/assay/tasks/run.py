@@ -7,7 +7,12 @@ shards, and writes the result (and the statistics beside it).
 
 A task that fails writes ``{"error": ...}`` (with the component and file that
 failed) to its result file and a traceback to its log; it never raises, so
-the other tasks carry on (R-5.6).
+the other tasks carry on (R-5.6).  A failure never replaces a result that is
+already there (R-12.1): a result OpenCompass wrote, or an earlier run, stays
+byte for byte; the task is still failed, its log and message say that the
+result was not re-scored and why, and a note beside the log
+(:meth:`assay.workdir.RunDir.kept_path`) tells the summary.  The error record
+goes only where no result was, or where an error record was.
 
 A big task whose evaluator is sample-decomposable is split: :func:`start_task`
 writes the shards' inputs and returns a :class:`ShardPlan`; each shard is
@@ -192,7 +197,71 @@ def _record_failure(task: EvalTask, options: EvalOptions, outcome: TaskOutcome, 
     log(f"FAILED: error: {message}")
     log(traceback.format_exc())
     outcome.status, outcome.message = "failed", message
-    write_result(outcome.result_path, _error_result(task, message, type(exc).__name__, log.path))
+    _write_failure(task, options, _error_result(task, message, type(exc).__name__, log.path), outcome, log)
+
+
+def _write_failure(
+    task: EvalTask, options: EvalOptions, record: dict[str, Any], outcome: TaskOutcome, log: Callable[[str], None]
+) -> None:
+    """Write a failed task's error record, unless a result is already there (R-12.1).
+
+    A result already there (any file that is not an error record, or split
+    results ``<abbr>_0.json``…) is left as it is: ``outcome.message`` and the
+    log say it was not re-scored, and the note at
+    :meth:`~assay.workdir.RunDir.kept_path` records why, for the summary.
+    """
+    result_path = Path(outcome.result_path)
+    kept = _result_already_there(result_path, task.dataset_abbr)
+    if kept is None:
+        write_result(result_path, record)
+        _clear_kept_note(task, options)
+        return
+    note = f"not re-scored, so the result already there was kept ({kept})"
+    log(f"{note}: {result_path}")
+    logger.info("%s: %s: %s", task.name, note, outcome.message)
+    outcome.message = f"{outcome.message} [{note}]"
+    try:
+        st = result_path.stat()
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:  # split results only
+        size, mtime = None, None
+    payload = {"error": str(record.get("error", "")), "kept": kept, "size": size, "mtime_ns": mtime}
+    try:
+        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _plan_bytes(payload), durable=False)
+    except OSError:
+        logger.warning("could not write the note of the kept result of %s", task.name)
+
+
+def _result_already_there(path: Path, abbr: str) -> str | None:
+    """Who wrote the result at ``path`` that a failure must not replace, or ``None`` when there is none."""
+    from assay.results import read_result_without_details, split_result_paths
+
+    if not path.exists():
+        try:
+            parts = split_result_paths(path.parent, abbr)
+        except AssayError:
+            return f"split results {abbr}_*.json, not contiguous"
+        return f"split results {abbr}_0.json … {parts[-1].name}" if parts else None
+    try:
+        existing, _ = read_result_without_details(path)
+    except AssayError:
+        return "a file assay cannot read"
+    if "error" in existing:
+        return None
+    meta = existing.get(META_KEY)
+    if isinstance(meta, dict) and meta.get("assay_version"):
+        return f"written by assay {meta['assay_version']}"
+    return "not written by assay, e.g. by OpenCompass"
+
+
+def _clear_kept_note(task: EvalTask, options: EvalOptions) -> None:
+    """The task wrote or reused its result: a note that an earlier failure kept the one before is void."""
+    try:
+        options.run_dir.kept_path(task.model_abbr, task.dataset_abbr).unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        logger.warning("could not remove the note of the kept result of %s", task.name)
 
 
 def _error_result(task: EvalTask, message: str, error_type: str, log_path: Path | str) -> dict[str, Any]:
@@ -219,9 +288,10 @@ def fail_task(task: EvalTask, options: EvalOptions, message: str, *, error_type:
         previous = ""
     log = _Log(log_path, [previous.rstrip("\n")] if previous else [])
     log(f"FAILED: error: {message}")
+    outcome = TaskOutcome(task.name, "failed", str(path), str(log_path), message)
+    _write_failure(task, options, _error_result(task, message, error_type, log_path), outcome, log)
     log.flush()
-    write_result(path, _error_result(task, message, error_type, log_path))
-    return TaskOutcome(task.name, "failed", str(path), str(log_path), message)
+    return outcome
 
 
 def _describe(exc: BaseException) -> str:
@@ -254,7 +324,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     eval_cfg = dict(dataset_cfg.get("eval_cfg") or {})
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
-    files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr)
+    files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=options.allow_partial)
     audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
     if not fingerprint:
         return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, {}, "")
@@ -340,13 +410,65 @@ def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str,
 
 
 
+def _partial_result(result_path: Path) -> bool:
+    """Whether the result at ``result_path`` was scored on part of its predictions (``_meta.incomplete``)."""
+    from assay.results import read_result_without_details
+
+    try:
+        meta = read_result_without_details(result_path)[0].get(META_KEY)
+    except AssayError:
+        return False
+    marks = meta.get("incomplete") if isinstance(meta, dict) else None
+    return isinstance(marks, list) and any(isinstance(m, dict) and m.get("kind") == "partial_predictions" for m in marks)
+
+
+def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, from_gold: bool) -> tuple[TestSet, dict[str, Any]]:
+    """The rows of ``test`` the predictions cover, and the ``_meta.incomplete`` entry saying what is missing.
+
+    OpenCompass's partitioners cut a dataset into parts of one size (the last
+    may be shorter): part ``k`` holds rows ``k*step`` onwards.  The size is
+    taken from the parts there are; references from ``gold`` travel with their
+    records, so only a test set read from the data needs the rows placed.
+    """
+    folder = task.prediction_dir
+    total = test.size * test.n
+    if test.n > 1 and not from_gold:
+        raise InputFileError(f"{setup.where}: a partial score of a dataset with n={test.n} runs is not supported ({preds.location})")
+    missing = preds.missing_parts
+    step = None
+    if preds.parts:
+        full = {size for number, size in preds.parts[:-1]}  # every part but the last has the whole step
+        if len(full) > 1:
+            raise InputFileError(f"{setup.where}: the split prediction files in {folder} have different sizes {sorted(full)}; cannot tell which rows they hold")
+        step = full.pop() if full else None
+    if missing:
+        names = ", ".join(f"{task.dataset_abbr}_{k}.json" for k in missing[:10]) + (" …" if len(missing) > 10 else "")
+        count = step * len(missing) if step is not None else None  # the parts before the last are whole
+        detail = f"{names} missing from {folder}; scored {len(preds)} samples of the {len(preds.parts)} parts there"
+    else:
+        count = total - len(preds)
+        detail = f"predictions in {preds.location} cover {len(preds)} of {total} rows; scored those"
+    if not from_gold:
+        if step is None and missing:
+            raise InputFileError(f"{setup.where}: cannot tell which rows the split prediction files in {folder} hold (one part, not the first)")
+        rows = [r for number, size in (preds.parts or [(0, len(preds))]) for r in range(number * (step or 0), number * (step or 0) + size)]
+        if rows and rows[-1] >= test.size:
+            raise InputFileError(f"{setup.where}: the prediction files in {folder} hold more rows ({rows[-1] + 1}) than the test set ({test.size})")
+        count = test.size - len(rows)
+        test = dataclasses.replace(test.rows(rows), size=len(rows), n=1)
+    return test, {"kind": "partial_predictions", "count": count, "detail": detail}
+
+
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
     from assay.predictions import load_predictions
 
     setup = _setup(task, options)
     reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome)
+    if reason is None and not options.allow_partial and _partial_result(result_path):
+        reason = "the existing result was scored on part of the predictions, and a partial score was not asked for"
     if reason is None:
         setup.contents.clear()
+        _clear_kept_note(task, options)
         log(f"reused {result_path} (inputs unchanged)")
         outcome.status, outcome.message, outcome.reason = "reused", "inputs unchanged", "inputs unchanged"
         return None
@@ -364,7 +486,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     from_gold = task.references.source == "gold"
     if needed is not None and (options.prepare_stats or from_gold):
         needed = (*needed, "gold")  # the references, or what the report's sample browser shows
-    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents)
+    preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents, partial=options.allow_partial)
     setup.contents.clear()
     log(f"read {len(preds)} predictions from {preds.location} in {time.perf_counter() - t0:.2f}s")
     t0 = time.perf_counter()
@@ -376,11 +498,22 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         test = _test_set(task, setup)
     log(f"test set of {test.size} rows × {test.n} runs ready in {time.perf_counter() - t0:.2f}s")
     total = test.size * test.n
-    if len(preds) != total:
+    incomplete = None
+    if preds.missing_parts or (len(preds) < total and options.allow_partial):
+        test, incomplete = _partial_test_set(task, setup, preds, test, from_gold)
+        total = test.size
+        log(f"partial score (asked for): {incomplete['detail']}")
+        outcome.reason = f"{reason}; partial: {incomplete['detail']}"
+    elif len(preds) != total:
         runs = f" ({test.n} runs × {test.size} rows)" if test.n > 1 else ""
+        short = (
+            "; the samples without a prediction would not be scored (to score the others, ask for a partial score: "
+            "assay eval --allow-partial, or eval=dict(allow_partial=True))"
+            if len(preds) < total else ""
+        )
         raise InputFileError(
             f"prediction file {preds.location} has {len(preds)} records but the test set of {setup.where} has {total} rows{runs}; "
-            "check reader_cfg.test_range and n"
+            f"check reader_cfg.test_range and n{short}"
         )
     if total == 0:
         raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
@@ -407,6 +540,12 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if from_gold:
         meta["references"] = "gold"
         meta["references_note"] = task.references.reason
+    if incomplete is not None:
+        meta["incomplete"] = [incomplete]
+    repeated = preds.duplicates_meta()
+    if repeated is not None:  # scored as OpenCompass reads them (the last wins), and reported
+        meta["duplicate_keys"] = repeated
+        log(f"prediction files give {repeated['count']} sample key(s) more than once; the last of each is used: {repeated['files']}")
     if decomposable and test.size > options.shard_size:
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
@@ -423,17 +562,19 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         for entry in incomplete:
             log(f"incomplete: {entry.get('detail')}")
     result[META_KEY] = meta
-    # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
-    written: bytes | None = None
-    if options.prepare_stats and "error" not in result:  # the statistics are computed from the bytes written
-        digest, written = write_result_keeping(result_path, result, durable=False)
-    else:
-        digest = write_result(result_path, result, durable=False)
     outcome.samples = total
     if "error" in result:
         log(f"evaluator returned an error: {result['error']}")
         outcome.status, outcome.message = "failed", str(result["error"])
+        _write_failure(task, options, result, outcome, log)
         return None
+    # no fsync: a result a power failure truncates is unreadable, and the next run recomputes it
+    written: bytes | None = None
+    if options.prepare_stats:  # the statistics are computed from the bytes written
+        digest, written = write_result_keeping(result_path, result, durable=False)
+    else:
+        digest = write_result(result_path, result, durable=False)
+    _clear_kept_note(task, options)
     log(f"wrote {result_path}")
     partial = _incomplete_message(meta.get("incomplete") or [], total)
     if partial:
@@ -639,8 +780,8 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
         if errors:
             message = str(errors[0]["error"])
             log(f"evaluator returned an error: {message}")
-            write_result(result_path, _error_result(task, message, "EvaluationError", log.path))
             outcome.status, outcome.message = "failed", message
+            _write_failure(task, options, _error_result(task, message, "EvaluationError", log.path), outcome, log)
         else:
             parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
             merged, notes = merge_metrics(parts)
@@ -657,6 +798,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
                 write_result(result_path, merged, durable=False)
+            _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
         shutil.rmtree(folder, ignore_errors=True)
     except Exception as exc:
