@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import pickle
+import re
 import shutil
 import time
 import traceback
@@ -50,10 +51,12 @@ from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
     details_fragment,
+    exact_metrics,
     merge_metrics,
     shard_dir,
     shard_indices,
     shard_ranges,
+    shard_sums,
     splice_details,
 )
 
@@ -323,7 +326,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     outcome.reason = reason
     log(f"scoring: {reason}")
 
-    decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
+    decomposable = _splittable(setup.evaluator_type) and options.shard_size > 0
     if decomposable:
         resumed = _resume_plan(task, options, setup, log, reason)
         if resumed is not None:
@@ -382,7 +385,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     raw, gold = fields.get("prediction"), fields.get("gold")
-    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")))
+    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")), str(options.run_dir.scratch))
     del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
@@ -432,6 +435,12 @@ def _save_stats(
 
 
 # -- shards --------------------------------------------------------------------------------
+
+
+def _splittable(evaluator_type: Any) -> bool:
+    """Whether the evaluator's tasks may be split: sample-decomposable, with every metric's
+    per-sample sum declared (``sample_sums``), so that the merge gives the bits of a whole run."""
+    return bool(getattr(evaluator_type, "sample_decomposable", False)) and bool(getattr(evaluator_type, "sample_sums", None))
 
 
 def _read_plan(folder: Path) -> dict[str, Any] | None:
@@ -532,7 +541,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         test: TestSet = payload["test"]
         size = test.size
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
-        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")))
+        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")), str(options.run_dir.scratch))
+        declared = getattr(setup.evaluator_type, "sample_sums", None) or {}
+        kept_fields = {name: fields[name] for name, _ in declared.values() if fields.get(name) is not None}
         del payload, fields
         header: dict[str, Any] = {"fingerprint": plan["fingerprint"], "shard": shard, "samples": size}
         if "error" in result:
@@ -547,12 +558,28 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
                 header["audit"] = audit
             header["result"] = result
             header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
+            g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
+            header["sums"] = shard_sums(
+                details, getattr(setup.evaluator_type, "sample_sums", None), test.n, g_pass,
+                _sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
+            )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
         atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
         return str(header["error"]) if "error" in header else None
     except Exception as exc:
         logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
         return f"shard {shard}: {_describe(exc)}"
+
+
+_G_PASS_KEY = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
+
+
+def _sample_subdivisions(dataset: Any, size: int, dataset_abbr: str) -> list[str]:
+    """Each of the first ``size`` rows' subdivision, as BaseEvaluator groups G-Pass@k."""
+    cols = getattr(dataset, "column_names", None) or []
+    if "subdivision" in cols and "idx" in cols:
+        return [str(sub) for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]]
+    return [dataset_abbr or "dataset"] * size
 
 
 def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
@@ -603,8 +630,16 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             write_result(result_path, _error_result(task, message, "EvaluationError", log.path))
             outcome.status, outcome.message = "failed", message
         else:
-            parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
+            parts = [ShardPart(h["result"], h["samples"], h["subdivisions"], h.get("sums") or {}) for h in headers]
             merged, notes = merge_metrics(parts)
+            declared = getattr(_setup(task, options, fingerprint=False).evaluator_type, "sample_sums", None)
+            exact = exact_metrics(parts, declared, meta["n"], meta.get("k", 1))
+            for key in merged:
+                if key in exact:
+                    merged[key] = exact[key]
+                elif key != "extraction" and isinstance(merged[key], (int, float)) and not isinstance(merged[key], bool):
+                    log(f"merging shards: {key!r} is not declared in the evaluator's sample_sums; "
+                        "averaged over the shards, which may differ from an unsplit run in the last bits")
             if any("audit" in h for h in headers):
                 merged[AUDIT_KEY] = _merge_shard_audits(plan["ranges"], headers)
             for note in notes:
