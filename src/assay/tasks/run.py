@@ -22,6 +22,7 @@ the task's log.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import pickle
@@ -457,15 +458,45 @@ def _resume_plan(task: EvalTask, options: EvalOptions, setup: _Setup, log: _Log,
     if not folder.is_dir():
         return None
     plan = _read_plan(folder)
-    if options.force or plan is None or plan.get("fingerprint") != setup.fingerprint or plan.get("shard_size") != options.shard_size:
+    stale = _stale_plan(folder, plan, setup.fingerprint, options.shard_size)
+    if options.force or stale is not None:
+        if stale is not None and plan is not None:
+            log(f"rebuilding the split: {stale}")
         shutil.rmtree(folder, ignore_errors=True)
         return None
+    assert plan is not None
     count = len(plan["ranges"])
     pending = [s for s in range(count) if not _shard_done(folder, s, setup.fingerprint)]
+    missing = [s for s in pending if not (folder / f"in_{s}.pkl").is_file()]
+    if missing:  # a split another process removed or cut short: start it again
+        log(f"rebuilding the split: the inputs of shards {missing} are missing")
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
     log(f"resuming a split into {count} shards: {count - len(pending)} already scored")
     plan["log"] = [*plan.get("log", []), *log.lines]
     atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
     return ShardPlan(task.name, count, pending, plan["meta"]["num_samples"], reason=f"{reason}; resumed")
+
+
+def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
+    """Why the shard plan in ``folder`` cannot be resumed, or ``None`` when it can."""
+    if plan is None:
+        return f"{folder / 'plan.json'} is missing or unreadable"
+    if plan.get("fingerprint") != fingerprint:
+        return "the plan is of other inputs"
+    if plan.get("shard_size") != shard_size:
+        return "the plan has another shard size"
+    ranges, meta = plan.get("ranges"), plan.get("meta")
+    if (
+        not isinstance(ranges, list)
+        or not ranges
+        or not all(isinstance(r, list) and len(r) == 2 for r in ranges)
+        or not isinstance(meta, dict)
+        or not isinstance(meta.get("num_samples"), int)
+        or not isinstance(plan.get("location"), str)
+    ):
+        return "the plan is incomplete"
+    return None
 
 
 def _shard_done(folder: Path, shard: int, fingerprint: str) -> bool:
@@ -496,7 +527,9 @@ def _write_shards(
     """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
     folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
     shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):  # written last: no plan until every input is there
+        (folder / "plan.json").unlink()
     t0 = time.perf_counter()
     ranges = shard_ranges(test.size, options.shard_size)
     columns = {name: col for name, col in fields.items() if col is not None}
@@ -568,6 +601,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         return str(header["error"]) if "error" in header else None
     except Exception as exc:
         logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
+        # the split cannot be trusted any more (inputs missing or unreadable): the next run builds it again
+        with contextlib.suppress(OSError):
+            (folder / "plan.json").unlink()
         return f"shard {shard}: {_describe(exc)}"
 
 
