@@ -62,7 +62,7 @@ def test_reuse_finds_the_newest_run_not_the_newest_folder(tmp_path: Path, capsys
     # the run directory itself, with -r: that run
     assert main(["eval", str(cfg), "-w", str(work / "20240101_000000"), "-r"]) == 0
     assert "m/d reused" in capsys.readouterr().err
-    assert sorted(p.name for p in (work / "20240101_000000").iterdir()) == ["configs", "index.sqlite", "logs", "results"]
+    assert sorted(p.name for p in (work / "20240101_000000").iterdir()) == [".assay.lock", "configs", "index.sqlite", "logs", "results"]
 
 
 def test_copied_runs_without_timestamps_newest_by_modification(tmp_path: Path) -> None:

@@ -14,6 +14,13 @@ run), ``method="spawn"`` starts fresh interpreters instead; ``work`` and
 ``warm`` must then be module-level functions (or partials of them).  Workers
 ignore Ctrl-C: the parent handles it and stops them.
 
+Workers never outlive the pool's process (R-12.4): on Linux a worker
+started from the main thread asks the kernel for SIGKILL when that thread
+ends (:func:`die_with_parent`), and a worker holds no end of the pipes but
+its own, so one waiting for an item sees the pipe close when the parent is
+gone, on any system.  What a worker starts in turn (code sandboxes, a pool of its own)
+ends with it the same way.
+
 An item that must not run for ever is bounded by its caller: ``events`` takes
 a timeout, and :meth:`ForkPool.kill` stops the worker running an item (a new
 one takes its place).  With ``ready=True`` each worker reports once ``warm``
@@ -27,13 +34,14 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-__all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety", "usable_cpus"]
+__all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety", "die_with_parent", "usable_cpus"]
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +54,44 @@ Work = Callable[[Any, Emit], None]
 _READY = ("ready",)
 
 
-def _worker_main(conn: Connection, work: Work, warm: Callable[[], None] | None, ready: bool = False) -> None:
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when the thread that forked it ends (Linux; elsewhere nothing).
+
+    ``parent`` is the pid of the process that forked this one: when it ended
+    before the request took effect, this process exits at once.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+                logger.debug("prctl(PR_SET_PDEATHSIG) failed: errno %d", ctypes.get_errno())
+        except (OSError, AttributeError):  # no libc to call: the closed pipe still ends an idle worker
+            logger.debug("prctl(PR_SET_PDEATHSIG) is not available", exc_info=True)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_main(
+    conn: Connection,
+    work: Work,
+    warm: Callable[[], None] | None,
+    ready: bool = False,
+    parent: int | None = None,
+    others: tuple[Connection, ...] = (),
+) -> None:
+    if parent is not None:
+        die_with_parent(parent)
+    for other in others:  # the parent's ends, inherited by the fork: only the parent may hold them
+        with contextlib.suppress(OSError):
+            other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # not the handlers of the parent's command
+        signal.signal(sig, signal.SIG_DFL)
     if warm is not None:
         warm()
     if ready:
@@ -110,10 +154,18 @@ class ForkPool:
             raise
 
     def _start(self) -> _Worker:
+        # the parent-death signal follows the thread that forks: asked for only from the main thread,
+        # whose end is the process's (a worker started by another thread relies on the closed pipe)
+        watch = os.getpid() if threading.current_thread() is threading.main_thread() else None
         parent, child = self._ctx.Pipe(duplex=True)
+        forked = self._ctx.get_start_method() == "fork"
+        others = (parent, *(w.conn for w in self._workers)) if forked else ()
         # not daemons: work may start processes of its own (code sandboxes)
         proc = self._ctx.Process(
-            target=_worker_main, args=(child, self._work, self._warm, self._ready), name=self._name, daemon=False
+            target=_worker_main,
+            args=(child, self._work, self._warm, self._ready, watch, others),
+            name=self._name,
+            daemon=False,
         )
         proc.start()
         child.close()

@@ -6,17 +6,20 @@
 ``assay list [KIND]``      list registered components.
 
 Exit status: 0 when every task succeeded, 1 when any task failed (each is named
-with its log file), 2 for a usage or configuration error (nothing was run).
+with its log file), 2 for a usage or configuration error, or a run directory
+another command is writing (nothing was run); 128 + the signal's number when
+SIGTERM or SIGHUP ended it (its workers stopped, what was written is complete).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 __all__ = ["main"]
@@ -72,6 +75,11 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         help="score a dataset whose predictions are incomplete (split files with a gap, fewer records than "
         "test rows) on the samples there are, marked as partial in its result and the summary (default: the "
         "config's eval.allow_partial, else off: such a task fails naming what is missing)",
+    )
+    p.add_argument(
+        "--wait",
+        action="store_true",
+        help="when another command is writing the run directory, wait for it to end (default: stop with exit status 2)",
     )
     p.add_argument(
         "--dump-eval-details",
@@ -309,11 +317,38 @@ def _summary_config(config: Any, run_root: str) -> dict[str, Any]:
     return variables
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP reached the command: raised where it was, so that workers are stopped and files finished."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _terminated_by_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` while the block runs (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
 def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
-    from assay.config import dump_config_source
-    from assay.fileio import atomic_write_text
-    from assay.tasks import EvalOptions, plan_tasks, run_tasks
-    from assay.workdir import new_timestamp, resolve_run_dir
+    from assay.tasks import EvalOptions, plan_tasks
+    from assay.workdir import resolve_run_dir
 
     _run_dir_as_work_dir(args)
     config = _load(args)
@@ -343,6 +378,24 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         from assay.summarize import validate_summarizer_config
 
         validate_summarizer_config(_summary_config(config, str(run_dir.root)))
+    from assay.workdir import writer_lock
+
+    def waiting(holder: str) -> None:
+        sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
+
+    with writer_lock(run_dir, wait=args.wait, on_wait=waiting), _terminated_by_signals():
+        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize)
+
+
+def _eval_locked(
+    args: argparse.Namespace, config: Any, run_dir: Any, tasks: list[Any], options: Any, backend: Any, then_summarize: bool
+) -> int:
+    """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
+    from assay.config import dump_config_source
+    from assay.fileio import atomic_write_text
+    from assay.tasks import run_tasks
+    from assay.workdir import new_timestamp
+
     now = new_timestamp()
     dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
     suffix = 1
@@ -536,6 +589,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("assay: interrupted; results written so far are complete and kept\n")
         return 130
+    except Terminated as exc:
+        import signal
+
+        name = signal.Signals(exc.signum).name
+        sys.stderr.write(f"assay: stopped by {name}; its workers are stopped, results written so far are complete and kept\n")
+        return 128 + exc.signum
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,25 +8,63 @@
     configs/<time>_<pid>.py
     logs/eval/<model_abbr>/<dataset_abbr>.out
     logs/eval/<model_abbr>/<dataset_abbr>.kept
+    .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
+    .scratch/            temporary folders of that command, removed when the next one starts
+    .shards/             the parts of split tasks (see :mod:`assay.tasks.shards`)
+
+Only one command writes a run directory at a time (R-12.4): ``assay run`` and
+``assay eval`` hold an exclusive ``flock`` on ``.assay.lock`` while they work.
+The kernel releases it when the holder (and every process it started) ends,
+however it ends, so a killed run never leaves the directory locked.  The
+holder records its pid, command line and start time in the file, for the
+message a second writer gets.  Once it holds the lock, a writer removes what
+killed writers left behind: the atomic writer's temporary files and
+``.scratch/``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import json
 import logging
 import os
 import re
+import shlex
+import shutil
+import socket
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from assay.errors import InputFileError
+from assay.errors import AssayError, InputFileError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LATEST", "RunDir", "folders_in", "is_run_dir", "missing_folder_message", "newest_dumped_config", "new_timestamp", "resolve_run_dir"]
+__all__ = [
+    "LATEST",
+    "LOCK_NAME",
+    "RunDir",
+    "RunDirBusy",
+    "folders_in",
+    "is_run_dir",
+    "missing_folder_message",
+    "new_timestamp",
+    "newest_dumped_config",
+    "remove_stale_temp_files",
+    "resolve_run_dir",
+    "writer_lock",
+]
 
 LATEST = "latest"
+#: The file a run directory's one writer holds locked.
+LOCK_NAME = ".assay.lock"
+#: The folder of the writer's temporary folders (extraction audits' side files), emptied when a writer starts.
+SCRATCH_NAME = ".scratch"
+#: The folder of split tasks' parts.
+SHARDS_NAME = ".shards"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
 
 
@@ -73,6 +111,18 @@ class RunDir:
     def kept_path(self, model_abbr: str, dataset_abbr: str) -> Path:
         """The note of a task that failed and left the result already there in place (R-12.1)."""
         return self.logs / "eval" / model_abbr / f"{dataset_abbr}.kept"
+
+    @property
+    def lock(self) -> Path:
+        return self.root / LOCK_NAME
+
+    @property
+    def scratch(self) -> Path:
+        return self.root / SCRATCH_NAME
+
+    @property
+    def shards(self) -> Path:
+        return self.root / SHARDS_NAME
 
 
 def is_run_dir(path: str | os.PathLike[str]) -> bool:
@@ -226,3 +276,124 @@ def missing_folder_message(folder: Path, what: str) -> str:
     listed = ", ".join(repr(n) for n in there[:20]) + (f", … ({len(there)} in all)" if len(there) > 20 else "")
     close = difflib.get_close_matches(folder.name, there, n=1, cutoff=0.0)
     return f"{what} {folder} does not exist: the folders there are {listed}" + (f"; the closest is {close[0]!r}" if close else "")
+
+
+# -- one writer per run directory --------------------------------------------------------------
+
+
+class RunDirBusy(AssayError):
+    """Another command is writing the run directory."""
+
+
+#: The temporary files of :func:`assay.fileio.atomic_write_chunks`: ``.<name>.<8 random characters>.tmp``.
+_ATOMIC_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock, from what the holder wrote into the lock file."""
+    try:
+        data = json.loads(os.pread(fd, 65536, 0) or b"null")
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        return "a process that has not said who it is yet"
+    return f"pid {data.get('pid')} on {data.get('host')} ({data.get('command')}), since {data.get('since')}"
+
+
+@contextlib.contextmanager
+def writer_lock(run_dir: RunDir, *, wait: bool = False, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the run directory's writer lock while the block runs (the directory is created if need be).
+
+    The lock is an exclusive ``flock`` on :data:`LOCK_NAME`: the kernel drops
+    it when the holder ends, killed or not (and its forked workers, which share
+    it, have ended too).  Once held, the holder's pid, command line and start
+    time are written into the file, and what killed writers left behind is
+    removed (:func:`remove_stale_temp_files`, the scratch folder).
+
+    Args:
+        wait: wait for the holder to end instead of failing.
+        on_wait: called with the holder's description before waiting.
+
+    Raises:
+        RunDirBusy: naming the run directory and the holder, when another
+            process holds the lock and ``wait`` is false.
+    """
+    import fcntl
+
+    root = run_dir.root
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(run_dir.lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            if not wait:
+                raise RunDirBusy(
+                    f"run directory {root} is being written by another assay command: {holder}; "
+                    "one command writes a run directory at a time: wait for it to end (or pass --wait)"
+                ) from None
+            if on_wait is not None:
+                on_wait(holder)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        record = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "command": shlex.join(sys.argv) if sys.argv and sys.argv[0] else "assay",
+            "since": datetime.now().isoformat(timespec="seconds"),
+        }
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(record).encode() + b"\n", 0)
+        remove_stale_temp_files(run_dir)
+        try:
+            yield
+        except BaseException:
+            # interrupted or terminated: the workers are stopped by now, and their unfinished files are stale
+            remove_stale_temp_files(run_dir)
+            raise
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
+    """Remove the atomic writer's temporary files in the run directory, and its scratch folder; the files removed.
+
+    Only the holder of the writer lock may call this: any temporary file is
+    then one a killed or interrupted writer left.  ``predictions/`` is not
+    searched (assay never writes there).
+
+    Example:
+        >>> import tempfile
+        >>> run = RunDir(Path(tempfile.mkdtemp()))
+        >>> (run.results / "m").mkdir(parents=True)
+        >>> _ = (run.results / "m" / ".d.json.ab_cd123.tmp").write_text("{")
+        >>> _ = (run.results / "m" / "d.json").write_text("{}")
+        >>> [p.name for p in remove_stale_temp_files(run)], sorted(p.name for p in (run.results / "m").iterdir())
+        (['.d.json.ab_cd123.tmp'], ['d.json'])
+    """
+    removed: list[Path] = []
+    stack = [run_dir.root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if folder == run_dir.root and entry.name in ("predictions", SCRATCH_NAME):
+                    continue
+                stack.append(Path(entry.path))
+            elif _ATOMIC_TEMP.match(entry.name):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    if run_dir.scratch.exists():
+        shutil.rmtree(run_dir.scratch, ignore_errors=True)
+    if removed:
+        logger.info("removed %d temporary files left by an earlier writer of %s", len(removed), run_dir.root)
+    return removed

@@ -314,6 +314,27 @@ def test_sample_decomposable_evaluators_merge_exactly(name: str) -> None:
         assert merged == pytest.approx(value, rel=1e-9), key
 
 
+@pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if ICL_EVALUATORS.get(n).sample_decomposable]))
+def test_sample_sums_give_the_whole_to_the_last_bit(name: str) -> None:
+    # splitting never changes a bit: every metric from the declared per-sample sums of
+    # uneven parts (7, 10 and 7 samples) equals the whole evaluation's exactly, not approximately
+    from assay.tasks.shards import ShardPart, exact_metrics, shard_sums
+
+    declared = ICL_EVALUATORS.get(name).sample_sums
+    for seed in range(4):
+        inputs = INPUTS[name].make(random.Random(seed), 24)
+        whole = _metrics(_evaluate(name, inputs))
+        parts = []
+        for lo, hi in ((0, 7), (7, 17), (17, 24)):
+            sliced = {k: v[lo:hi] for k, v in inputs.items()}
+            result = _evaluate(name, sliced)
+            parts.append(ShardPart(result, hi - lo, sums=shard_sums(result.get("details"), declared, 1, False, [], sliced)))
+        exact = exact_metrics(parts, declared, 1, 1)
+        assert set(exact) == set(whole), "every metric of a split evaluator is declared in sample_sums"
+        for key, value in whole.items():
+            assert exact[key] == value and type(exact[key]) is type(value), (seed, key, exact[key], value)
+
+
 @pytest.mark.parametrize("name", COVERED)
 def test_details_carry_correctness_where_defined(name: str) -> None:
     inputs = INPUTS[name].make(random.Random(4), 8)

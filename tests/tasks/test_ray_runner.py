@@ -20,8 +20,12 @@ import pytest
 CONFIG = """
 from assay.evaluate import BaseEvaluator
 
+def share(correct, samples):
+    return 100.0 * correct / samples
+
 class ConfigDefinedAcc(BaseEvaluator):
     sample_decomposable = True
+    sample_sums = {'accuracy': ('correct', share)}
 
     def score(self, predictions, references):
         ok = [p == r for p, r in zip(predictions, references)]

@@ -18,8 +18,12 @@ CONFIG = """
 import time
 from assay.evaluate import BaseEvaluator
 
+def share(correct, samples):
+    return 100.0 * correct / samples
+
 class SlowAcc(BaseEvaluator):
     sample_decomposable = True
+    sample_sums = {'accuracy': ('correct', share)}
 
     def score(self, predictions, references):
         time.sleep(0.25)

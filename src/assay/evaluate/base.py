@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -40,6 +40,7 @@ __all__ = [
     "SampleOutcome",
     "correctness",
     "count_unextracted",
+    "g_pass_metrics",
     "incomplete_entry",
     "is_unextracted",
     "merge_incomplete",
@@ -242,6 +243,13 @@ class BaseEvaluator:
     #: Which per-sample details field backs each metric (see :class:`SampleOutcome`);
     #: ``None`` declares nothing, and the statistics look for the usual fields.
     sample_outcome: ClassVar[SampleOutcome | None] = None
+    #: How each metric of one run comes from its samples, for a sample-decomposable evaluator:
+    #: ``{metric: (details field, scale)}``, the metric being ``scale(sum of the field over the
+    #: run's samples, number of samples)`` exactly as ``score()`` computes it.  Shards then merge
+    #: to the bits of one whole evaluation (the sums of the shards are added: integer sums
+    #: exactly, float values one by one in sample order).  Only tasks whose evaluator declares
+    #: its metrics here are split into shards.
+    sample_sums: ClassVar[Mapping[str, tuple[str, Callable[[Any, int], float]]]] = MappingProxyType({})
 
     def __init__(self, pred_postprocessor: Any = None) -> None:
         self.pred_postprocessor = pred_postprocessor
@@ -495,6 +503,15 @@ def _sample_abbrs(dataset: Any, size: int, dataset_abbr: str | None) -> list[tup
         head = dataset.select_columns(["subdivision", "idx"])[:size]
         return list(zip(head["subdivision"], head["idx"]))
     return [(default, j) for j in range(size)]
+
+
+def g_pass_metrics(counts: list[int], subdivisions: list[str], n: int, k: int | Sequence[int]) -> dict[str, float]:
+    """The G-Pass@k metrics :meth:`BaseEvaluator.evaluate` adds, from each sample's number of correct runs
+    and its subdivision, in sample order (how the merge of shards computes them, to the same bits)."""
+    out: dict[str, Any] = {}
+    k_list = [k] if isinstance(k, int) else list(k)
+    _add_g_pass(out, [{} for _ in counts], counts, [(sub, j) for j, sub in enumerate(subdivisions)], n, k_list)
+    return out
 
 
 def _add_g_pass(

@@ -43,6 +43,11 @@ def share_percent(part: float, whole: int) -> float:
     return float(part) / whole * 100
 
 
+def mean_of(part: float, whole: int) -> float:
+    """``part / whole``: a mean of per-sample values (the :attr:`~assay.evaluate.base.BaseEvaluator.sample_sums` scale of one)."""
+    return part / whole
+
+
 def equal_as_is(pred: Any, ref: Any) -> tuple[Any, bool]:
     """A :func:`score_pairs` judge: the prediction equals the reference exactly, with ``==``."""
     return pred, pred == ref

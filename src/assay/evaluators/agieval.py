@@ -9,6 +9,7 @@ compares it with the label after the MATH benchmark's string normalisation
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -183,6 +184,7 @@ class AGIEvalEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(self, predictions, references, _judge_cloze, metric="score", scale=share_percent)
@@ -201,6 +203,7 @@ class AGIEvalEvaluator_mcq(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(self, predictions, references, equal_as_is, metric="score", scale=share_percent)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -30,6 +31,7 @@ class BBHEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         error = check_batch(self, predictions, references)
@@ -61,6 +63,7 @@ class BBHEvaluator_mcq(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(self, predictions, references, equal_as_is, metric="score", scale=share_percent)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -57,6 +58,7 @@ class DropOpenAIEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -32,6 +33,7 @@ class AccEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(
@@ -55,6 +57,7 @@ class AccwithDetailsEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="is_correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("is_correct", share_percent)})
 
     def score(
         self, predictions: list[Any], references: list[Any], origin_prompt: Sequence[Any] | None = None
@@ -93,6 +96,7 @@ class EMEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def __init__(self, pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)

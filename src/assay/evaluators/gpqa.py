@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -27,6 +28,7 @@ class GPQAEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(self, predictions, references, equal_as_is, metric="accuracy", scale=percent)

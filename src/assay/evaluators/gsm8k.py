@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -44,6 +45,7 @@ class Gsm8kEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):

@@ -6,6 +6,7 @@ import importlib.util
 import logging
 import os
 from collections import Counter
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -41,6 +42,7 @@ class MATHEvaluator(BaseEvaluator):
     sample_outcome: ClassVar[SampleOutcome | None] = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def __init__(self, version: str = "v1", pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
@@ -99,6 +101,7 @@ class MATHVerifyEvaluator(BaseEvaluator):
     )
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def __init__(self, timeout: float = 10.0, workers: int | None = None, pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)

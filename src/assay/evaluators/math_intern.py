@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import no_samples
+from assay.evaluators._common import no_samples, percent
 from assay.evaluators._mathstrings import _fix_sqrt, _remove_right_units
 from assay.registry import ICL_EVALUATORS
 
@@ -109,6 +110,7 @@ class MATHInternEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):

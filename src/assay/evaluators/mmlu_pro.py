@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.datasets.mmlu_pro import MMLU_PRO_LETTERS
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import score_pairs
+from assay.evaluators._common import percent, score_pairs
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["MMLUProBaseEvaluator"]
@@ -53,6 +54,7 @@ class MMLUProBaseEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         return score_pairs(self, predictions, references, _judge_first_line)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
+from assay.evaluators._common import share_percent
 from assay.evaluators.triviaqa import open_qa_score
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
@@ -29,6 +31,7 @@ class NQEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):

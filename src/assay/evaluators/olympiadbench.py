@@ -18,6 +18,7 @@ import io
 import logging
 import math
 import re
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -284,6 +285,7 @@ class OlympiadBenchEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct", unscorable="error")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
 
     def __init__(self, version: str = "v1") -> None:
         super().__init__()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
-from assay.evaluators._common import no_samples
+from assay.evaluators._common import mean_of, no_samples
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AverageMinKEvaluator", "AveragePPLEvaluator", "BPCEvaluator"]
@@ -44,6 +45,7 @@ class AveragePPLEvaluator(BaseEvaluator):
     """
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"average_ppl": ("ppl", mean_of)})
 
     def score(self, ppl: Sequence[Any]) -> dict[str, Any]:
         values = _numbers(self, "ppl", ppl)
@@ -64,6 +66,7 @@ class AverageMinKEvaluator(BaseEvaluator):
     """
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"average_mink": ("mink", mean_of)})
 
     def score(self, mink: Sequence[Any]) -> dict[str, Any]:
         values = _numbers(self, "mink", mink)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import CORPUS_BLEU, BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch
+from assay.evaluators._common import check_batch, mean_of
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -207,6 +208,7 @@ class JiebaRougeEvaluator(_RougeBase):
     sample_outcome = SampleOutcome(scores={k: k for k in ("rouge1", "rouge2", "rougeL")})
 
     rouge_types = ("rouge1", "rouge2", "rougeL")
+    sample_sums = MappingProxyType({key: (key, mean_of) for key in rouge_types})
 
     def _scorer(self) -> Any:
         from rouge_score import rouge_scorer

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import no_samples, test_set_column
+from assay.evaluators._common import no_samples, share_percent, test_set_column
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["TheoremQAEvaluatorV3"]
@@ -30,6 +31,7 @@ class TheoremQAEvaluatorV3(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="is_correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("is_correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any) -> dict[str, Any]:
         from assay.evaluators._theoremqa import compare_answer, safe_eval

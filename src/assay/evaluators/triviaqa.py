@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -48,6 +49,7 @@ class TriviaQAEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct")
 
     sample_decomposable = True
+    sample_sums = MappingProxyType({"score": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):

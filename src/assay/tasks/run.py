@@ -27,9 +27,11 @@ the task's log.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import pickle
+import re
 import shutil
 import time
 import traceback
@@ -55,10 +57,12 @@ from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
     details_fragment,
+    exact_metrics,
     merge_metrics,
     shard_dir,
     shard_indices,
     shard_ranges,
+    shard_sums,
     splice_details,
 )
 
@@ -475,7 +479,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     outcome.reason = reason
     log(f"scoring: {reason}")
 
-    decomposable = bool(getattr(setup.evaluator_type, "sample_decomposable", False)) and options.shard_size > 0
+    decomposable = _splittable(setup.evaluator_type) and options.shard_size > 0
     if decomposable:
         resumed = _resume_plan(task, options, setup, log, reason)
         if resumed is not None:
@@ -551,7 +555,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     raw, gold = fields.get("prediction"), fields.get("gold")
-    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")))
+    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")), str(options.run_dir.scratch))
     del fields  # raw predictions are not needed to write the result
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
@@ -614,6 +618,12 @@ def _save_stats(
 # -- shards --------------------------------------------------------------------------------
 
 
+def _splittable(evaluator_type: Any) -> bool:
+    """Whether the evaluator's tasks may be split: sample-decomposable, with every metric's
+    per-sample sum declared (``sample_sums``), so that the merge gives the bits of a whole run."""
+    return bool(getattr(evaluator_type, "sample_decomposable", False)) and bool(getattr(evaluator_type, "sample_sums", None))
+
+
 def _read_plan(folder: Path) -> dict[str, Any] | None:
     try:
         plan = read_json(folder / "plan.json", what="shard plan")
@@ -628,15 +638,45 @@ def _resume_plan(task: EvalTask, options: EvalOptions, setup: _Setup, log: _Log,
     if not folder.is_dir():
         return None
     plan = _read_plan(folder)
-    if options.force or plan is None or plan.get("fingerprint") != setup.fingerprint or plan.get("shard_size") != options.shard_size:
+    stale = _stale_plan(folder, plan, setup.fingerprint, options.shard_size)
+    if options.force or stale is not None:
+        if stale is not None and plan is not None:
+            log(f"rebuilding the split: {stale}")
         shutil.rmtree(folder, ignore_errors=True)
         return None
+    assert plan is not None
     count = len(plan["ranges"])
     pending = [s for s in range(count) if not _shard_done(folder, s, setup.fingerprint)]
+    missing = [s for s in pending if not (folder / f"in_{s}.pkl").is_file()]
+    if missing:  # a split another process removed or cut short: start it again
+        log(f"rebuilding the split: the inputs of shards {missing} are missing")
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
     log(f"resuming a split into {count} shards: {count - len(pending)} already scored")
     plan["log"] = [*plan.get("log", []), *log.lines]
     atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
     return ShardPlan(task.name, count, pending, plan["meta"]["num_samples"], reason=f"{reason}; resumed")
+
+
+def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
+    """Why the shard plan in ``folder`` cannot be resumed, or ``None`` when it can."""
+    if plan is None:
+        return f"{folder / 'plan.json'} is missing or unreadable"
+    if plan.get("fingerprint") != fingerprint:
+        return "the plan is of other inputs"
+    if plan.get("shard_size") != shard_size:
+        return "the plan has another shard size"
+    ranges, meta = plan.get("ranges"), plan.get("meta")
+    if (
+        not isinstance(ranges, list)
+        or not ranges
+        or not all(isinstance(r, list) and len(r) == 2 for r in ranges)
+        or not isinstance(meta, dict)
+        or not isinstance(meta.get("num_samples"), int)
+        or not isinstance(plan.get("location"), str)
+    ):
+        return "the plan is incomplete"
+    return None
 
 
 def _shard_done(folder: Path, shard: int, fingerprint: str) -> bool:
@@ -667,7 +707,9 @@ def _write_shards(
     """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
     folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
     shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):  # written last: no plan until every input is there
+        (folder / "plan.json").unlink()
     t0 = time.perf_counter()
     ranges = shard_ranges(test.size, options.shard_size)
     columns = {name: col for name, col in fields.items() if col is not None}
@@ -712,7 +754,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         test: TestSet = payload["test"]
         size = test.size
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
-        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")))
+        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")), str(options.run_dir.scratch))
+        declared = getattr(setup.evaluator_type, "sample_sums", None) or {}
+        kept_fields = {name: fields[name] for name, _ in declared.values() if fields.get(name) is not None}
         del payload, fields
         header: dict[str, Any] = {"fingerprint": plan["fingerprint"], "shard": shard, "samples": size}
         if "error" in result:
@@ -727,12 +771,31 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
                 header["audit"] = audit
             header["result"] = result
             header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
+            g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
+            header["sums"] = shard_sums(
+                details, getattr(setup.evaluator_type, "sample_sums", None), test.n, g_pass,
+                _sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
+            )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
         atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
         return str(header["error"]) if "error" in header else None
     except Exception as exc:
         logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
+        # the split cannot be trusted any more (inputs missing or unreadable): the next run builds it again
+        with contextlib.suppress(OSError):
+            (folder / "plan.json").unlink()
         return f"shard {shard}: {_describe(exc)}"
+
+
+_G_PASS_KEY = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
+
+
+def _sample_subdivisions(dataset: Any, size: int, dataset_abbr: str) -> list[str]:
+    """Each of the first ``size`` rows' subdivision, as BaseEvaluator groups G-Pass@k."""
+    cols = getattr(dataset, "column_names", None) or []
+    if "subdivision" in cols and "idx" in cols:
+        return [str(sub) for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]]
+    return [dataset_abbr or "dataset"] * size
 
 
 def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
@@ -783,8 +846,16 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             outcome.status, outcome.message = "failed", message
             _write_failure(task, options, _error_result(task, message, "EvaluationError", log.path), outcome, log)
         else:
-            parts = [ShardPart(h["result"], h["samples"], h["subdivisions"]) for h in headers]
+            parts = [ShardPart(h["result"], h["samples"], h["subdivisions"], h.get("sums") or {}) for h in headers]
             merged, notes = merge_metrics(parts)
+            declared = getattr(_setup(task, options, fingerprint=False).evaluator_type, "sample_sums", None)
+            exact = exact_metrics(parts, declared, meta["n"], meta.get("k", 1))
+            for key in merged:
+                if key in exact:
+                    merged[key] = exact[key]
+                elif key != "extraction" and isinstance(merged[key], (int, float)) and not isinstance(merged[key], bool):
+                    log(f"merging shards: {key!r} is not declared in the evaluator's sample_sums; "
+                        "averaged over the shards, which may differ from an unsplit run in the last bits")
             if any("audit" in h for h in headers):
                 merged[AUDIT_KEY] = _merge_shard_audits(plan["ranges"], headers)
             for note in notes:

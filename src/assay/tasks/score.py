@@ -68,7 +68,9 @@ def _score_parameters(evaluator_type: Any) -> tuple[str, ...] | None:
     return tuple(name for name in params if name != "self")
 
 
-def score(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str) -> dict[str, Any]:
+def score(
+    task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str, scratch: str | None = None
+) -> dict[str, Any]:
     """Postprocess the predictions, build the evaluator and call its ``evaluate``: the result dict (details kept).
 
     Args:
@@ -80,6 +82,9 @@ def score(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSe
         test: the test set, ``n`` runs of ``size`` rows.
         location: the prediction file(s), for messages.
         out_dir: where an evaluator may write side files (the result path without ``.json``).
+        scratch: where temporary folders go (the run directory's scratch folder, emptied
+            when the next writer starts, so a killed run leaves none behind); ``None``:
+            the system's temporary folder.
 
     Raises:
         EvaluationError: a postprocessor or the evaluator failed; the message
@@ -116,7 +121,7 @@ def score(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSe
     if "details" not in result and predictions is not None:
         result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
     if setup.audit is not None and raw is not None and predictions is not None:
-        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n)
+        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n, scratch)
     return result
 
 
@@ -169,6 +174,7 @@ def _with_audit(
     stage_outputs: list[list[Any]],
     size: int,
     n: int,
+    scratch: str | None = None,
 ) -> dict[str, Any]:
     """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
     import tempfile
@@ -179,10 +185,13 @@ def _with_audit(
         evaluator_cfg = dict(setup.evaluator_cfg)
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
-        # side files of the evaluator (if any) go to a folder of their own, removed after
-        with tempfile.TemporaryDirectory(prefix="assay-audit-") as scratch:
+        # side files of the evaluator (if any) go to a folder of their own, removed after (or, when the
+        # process is killed, by the next writer of the run directory)
+        if scratch is not None:
+            Path(scratch).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="assay-audit-", dir=scratch) as folder:
             return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
-                                   n, location, str(Path(scratch) / task.dataset_abbr))
+                                   n, location, str(Path(folder) / task.dataset_abbr))
 
     audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
     details = result.pop("details", None)

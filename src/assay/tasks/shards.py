@@ -4,9 +4,15 @@ A task with ``size`` samples and ``n`` runs is cut into shards of consecutive
 samples; a shard holds *every run* of its samples (run-major inside the
 shard), so repeated-run averages, details grouped per sample and G-Pass@k
 come out of each shard exactly as the whole evaluation would compute them.
-Merging averages each numeric metric weighted by the shard's sample count
-(G-Pass@k of a subdivision by that subdivision's count), sums the extraction
-record and concatenates details in sample order.
+Merging gives the bits of the whole evaluation (R-12.4): each shard keeps,
+per run, the sum behind each metric the evaluator declares
+(``sample_sums``: an exact integer sum, or the float values in sample order)
+and, for G-Pass@k, each sample's number of correct runs; the merge adds them
+and computes every metric with the evaluator's own formula, never averaging
+averages.  The extraction record is summed and details concatenated in
+sample order.  A numeric metric the evaluator does not declare (a user's
+evaluator) is averaged weighted by the shards' sample counts, which may differ
+in the last bits; the task's log says so.
 
 The files of a sharded task live in ``<run_dir>/.shards/<model>/<dataset>/``::
 
@@ -32,14 +38,23 @@ from typing import Any
 from assay.results import details_fragment, splice_details
 from assay.workdir import RunDir
 
-__all__ = ["ShardPart", "details_fragment", "merge_metrics", "shard_dir", "shard_ranges", "splice_details"]
+__all__ = [
+    "ShardPart",
+    "details_fragment",
+    "exact_metrics",
+    "merge_metrics",
+    "shard_dir",
+    "shard_ranges",
+    "shard_sums",
+    "splice_details",
+]
 
 _G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
 
 
 def shard_dir(run_dir: RunDir, model_abbr: str, dataset_abbr: str) -> Path:
     """The folder holding the shards of one task."""
-    return run_dir.root / ".shards" / model_abbr / dataset_abbr
+    return run_dir.shards / model_abbr / dataset_abbr
 
 
 def shard_ranges(size: int, shard_size: int) -> list[tuple[int, int]]:
@@ -75,6 +90,8 @@ class ShardPart:
     result: dict[str, Any]
     samples: int
     subdivisions: dict[str, int] = field(default_factory=dict)
+    #: what :func:`shard_sums` kept of the shard's samples (empty: nothing declared)
+    sums: dict[str, Any] = field(default_factory=dict)
 
 
 def _category(key: str, subdivisions: dict[str, int]) -> tuple[int, str | None, str]:
@@ -162,3 +179,114 @@ def merge_metrics(parts: list[ShardPart]) -> tuple[dict[str, Any], list[str]]:
     return merged, notes
 
 
+
+
+def _run_value(detail: dict[str, Any], name: str, run: int) -> Any:
+    values = detail.get(name)
+    return values[run] if isinstance(values, list) and run < len(values) else None
+
+
+def shard_sums(
+    details: list[dict[str, Any]] | None,
+    declared: Any,
+    n: int,
+    g_pass: bool,
+    subdivisions: list[str],
+    fields: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the merge needs of one shard's samples to compute the whole's metrics exactly.
+
+    ``details`` are the shard's, grouped per sample (each field a list of the
+    per-run values, as :meth:`~assay.evaluate.base.BaseEvaluator.evaluate`
+    returns them); ``declared`` is the evaluator's ``sample_sums``, whose
+    fields are read from the details, else from ``fields`` (the prediction
+    columns ``score()`` took, run-major, read as floats).  For each declared
+    metric and run: ``{"sum": int}`` when every value is an integer (or a
+    bool), else ``{"values": [...]}`` in sample order.  With ``g_pass``, each
+    sample's number of correct runs and its subdivision.  Metrics whose values
+    are not found are left out.
+
+    >>> from assay.evaluators._common import percent
+    >>> shard_sums([{'correct': [True, False]}, {'correct': [True, True]}], {'accuracy': ('correct', percent)}, 2, False, [])
+    {'metrics': {'accuracy': [{'sum': 2}, {'sum': 1}]}}
+    """
+    from assay.evaluate.base import correctness
+
+    if not declared:
+        return {}
+    metrics: dict[str, list[dict[str, Any]]] = {}
+    for metric, (name, _scale) in declared.items():
+        column = (fields or {}).get(name)
+        runs: list[dict[str, Any]] = []
+        for run in range(n):
+            if details is not None and details and name in details[0]:
+                values = [_run_value(d, name, run) for d in details]
+            elif column is not None and len(column) % n == 0:
+                size = len(column) // n
+                try:
+                    values = [float(v) for v in column[run * size : (run + 1) * size]]
+                except (TypeError, ValueError):
+                    break
+            else:
+                break
+            if all(isinstance(v, int) for v in values):  # bools too: an exact sum
+                runs.append({"sum": int(sum(values))})
+            else:
+                runs.append({"values": values})
+        if len(runs) == n:
+            metrics[metric] = runs
+    out: dict[str, Any] = {"metrics": metrics}
+    if g_pass and details is not None:
+        counts = [sum(int(bool(correctness({k: _run_value(d, k, r) for k in d}))) for r in range(n)) for d in details]
+        out["g_pass"] = {"counts": counts, "subdivisions": list(subdivisions)}
+    return out
+
+
+def exact_metrics(parts: list[ShardPart], declared: Any, n: int, k: Any) -> dict[str, Any]:
+    """The metrics of the whole evaluation from the shards' :func:`shard_sums`, to its bits.
+
+    Each declared metric of each run is ``scale(total, samples)`` of the
+    shards' sums added in shard order (integer sums exactly, float values one
+    by one as ``sum()`` adds them); with several runs the per-run values are
+    averaged as :meth:`~assay.evaluate.base.BaseEvaluator.evaluate` does.
+    G-Pass@k comes from every sample's count of correct runs.  Metrics some
+    shard lacks the sums of are left out (the caller keeps its average).
+
+    >>> from assay.evaluators._common import share_percent
+    >>> parts = [ShardPart({}, 3, sums={'metrics': {'acc': [{'sum': 1}]}}), ShardPart({}, 4, sums={'metrics': {'acc': [{'sum': 3}]}})]
+    >>> exact_metrics(parts, {'acc': ('correct', share_percent)}, 1, 1)
+    {'acc': 57.14285714285714}
+    """
+    from assay.evaluate.base import g_pass_metrics
+
+    out: dict[str, Any] = {}
+    samples = sum(p.samples for p in parts)
+    if samples == 0:
+        return out
+    for metric, (_name, scale) in (declared or {}).items():
+        per_run = []
+        for run in range(n):
+            total: Any = 0
+            try:
+                for part in parts:
+                    kept = part.sums["metrics"][metric][run]
+                    if "sum" in kept:
+                        total = total + kept["sum"]
+                    else:
+                        for value in kept["values"]:
+                            total = total + value
+            except (KeyError, IndexError, TypeError):  # not kept by every shard, or not numbers: not exact
+                break
+            per_run.append(scale(total, samples))
+        if len(per_run) != n:
+            continue
+        if n == 1:
+            value = per_run[0]
+            out[metric] = int(value) if isinstance(value, (bool, int)) else float(value)
+        else:
+            out[f"{metric} ({n} runs average)"] = sum(float(v) for v in per_run) / n
+    if all("g_pass" in p.sums for p in parts):
+        counts = [c for p in parts for c in p.sums["g_pass"]["counts"]]
+        subs = [s for p in parts for s in p.sums["g_pass"]["subdivisions"]]
+        out.update(g_pass_metrics(counts, subs, n, k))
+    return out

@@ -1,0 +1,111 @@
+"""One writer per run directory (R-12.4): ``assay run``/``eval`` hold the run's writer lock; a second
+writer stops naming the run directory and the holder (or waits with ``--wait``); a killed holder
+leaves nothing held; the next writer removes the temporary files killed writers left."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assay.cli import main
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from assay.workdir import RunDir, writer_lock
+with writer_lock(RunDir(Path(sys.argv[1]))):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+    Path(sys.argv[1], "holder-done").write_text("")  # the holder's last act while it holds the lock
+"""
+
+
+def _hold(run: Path, seconds: float) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(run), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+    return proc
+
+
+def _config(tmp_path: Path) -> Path:
+    (tmp_path / "data.jsonl").write_text("".join(json.dumps({"q": i, "a": "AB"[i % 2]}) + "\n" for i in range(4)))
+    (tmp_path / "preds").mkdir()
+    (tmp_path / "preds" / "d.json").write_text(json.dumps({str(i): {"prediction": "A"} for i in range(4)}))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(
+        "datasets = [dict(abbr='d', type='JsonlDataset', path='data.jsonl', reader_cfg=dict(output_column='a'),\n"
+        "                 eval_cfg=dict(evaluator=dict(type='AccEvaluator')))]\n"
+        "models = [dict(abbr='m', predictions='preds')]\n"
+    )
+    return cfg
+
+
+def _eval(cfg: Path, work: Path, *extra: str) -> int:
+    return main(["eval", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "1", *extra])
+
+
+def test_a_second_writer_stops_naming_the_run_and_the_holder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    run = tmp_path / "work" / "RUN"
+    holder = _hold(run, 60)
+    try:
+        assert _eval(cfg, tmp_path / "work") == 2
+        err = capsys.readouterr().err
+        assert str(run) in err and f"pid {holder.pid}" in err and "--wait" in err, err
+        assert "-c" in err, "the holder's command line is named"
+        assert not (run / "results").exists() and not (run / "configs").exists(), "nothing is written"
+    finally:
+        holder.kill()
+        holder.wait()
+    # killed, the holder leaves nothing held
+    assert _eval(cfg, tmp_path / "work") == 0
+    assert json.loads((run / "results" / "m" / "d.json").read_text())["accuracy"] == 50.0
+
+
+def test_wait_runs_once_the_holder_ends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = _config(tmp_path)
+    run = tmp_path / "work" / "RUN"
+    holder = _hold(run, 1.5)
+    try:
+        assert _eval(cfg, tmp_path / "work", "--wait") == 0
+        assert (run / "holder-done").exists(), "the run waited for the holder to end"
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "waiting for it to end" in capsys.readouterr().err
+    assert (run / "results" / "m" / "d.json").is_file()
+
+
+def test_the_next_writer_removes_what_killed_writers_left(tmp_path: Path) -> None:
+    cfg = _config(tmp_path)
+    run = tmp_path / "work" / "RUN"
+    assert _eval(cfg, tmp_path / "work") == 0
+    left = [run / "results" / "m" / ".d.json.k9x_2ab7.tmp", run / ".shards" / "m" / "d" / ".out_0.json.abcdefgh.tmp"]
+    for path in left:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{")
+    audit = run / ".scratch" / "assay-audit-x1y2z3" / "d"
+    audit.mkdir(parents=True)
+    own = run / "predictions" / "m" / ".keep.abcdefgh.tmp"  # predictions are never assay's
+    own.parent.mkdir(parents=True)
+    own.write_text("x")
+    assert _eval(cfg, tmp_path / "work") == 0
+    assert not any(p.exists() for p in left)
+    assert not (run / ".scratch").exists()
+    assert own.exists()
+
+
+def test_a_killed_holder_releases_the_lock_at_once(tmp_path: Path) -> None:
+    from assay.workdir import RunDir, writer_lock
+
+    run = tmp_path / "RUN"
+    holder = _hold(run, 60)
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.wait()
+    with writer_lock(RunDir(run)):  # without waiting: RunDirBusy if it were still held
+        assert json.loads((run / ".assay.lock").read_text())["pid"] == os.getpid()
