@@ -166,7 +166,7 @@ def test_a_run_directory_given_as_work_dir_is_that_run(workdir: Path, capsys: py
     run = workdir / RUN
     assert main(["eval", "-w", str(run), "--workers", "1"]) == 0  # as summarize -w RUN_DIR reads it
     assert sorted(_results(run)) == ["gsm8k-toy", "mcq-toy"]
-    assert sorted(p.name for p in run.iterdir()) == ["configs", "index.sqlite", "logs", "predictions", "results"]  # no new run inside
+    assert sorted(p.name for p in run.iterdir() if not p.name.startswith(".")) == ["configs", "index.sqlite", "logs", "predictions", "results"]  # no new run inside
     assert f"run directory: {run}" in capsys.readouterr().err
     assert main(["run", "-w", str(run), "--workers", "1"]) == 0
     assert "reused" in capsys.readouterr().err

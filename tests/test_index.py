@@ -294,7 +294,7 @@ def test_eval_records_each_result_in_the_index_from_the_driver(tmp_path: Path) -
 
 
 def test_concurrent_runs_into_one_run_directory(tmp_path: Path) -> None:
-    """Two `assay eval` processes write one run directory at once: every result of both ends up indexed."""
+    """Two `assay eval --wait` started at once on one run directory take turns: every result of both ends up indexed."""
     from assay.config import load_config
 
     config = load_config(EXAMPLE)
@@ -311,7 +311,7 @@ def test_concurrent_runs_into_one_run_directory(tmp_path: Path) -> None:
     try:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         procs = [
-            subprocess.Popen([sys.executable, "-m", "assay", "eval", str(cfg), "-w", str(work), "-r", "20240101_000000"],
+            subprocess.Popen([sys.executable, "-m", "assay", "eval", str(cfg), "-w", str(work), "-r", "20240101_000000", "--wait"],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             for cfg in cfgs
         ]
