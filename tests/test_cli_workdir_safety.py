@@ -203,6 +203,13 @@ def test_a_gap_in_split_predictions_fails_the_task_unless_a_partial_score_is_ask
     record = json.loads(result.read_text())
     assert "svamp_2.json missing" in record["error"] and str(preds) in record["error"]
     assert "toy-model/svamp failed" in err and "svamp_2.json missing" in err
+    # the dry run says the same, and that a partial score would run
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--dry-run"]) == 1  # squad2.0 as well
+    out = capsys.readouterr().out
+    assert "CANNOT toy-model/svamp:" in out and "cannot run: " in out and "svamp_2.json missing" in out
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--dry-run", "--allow-partial"]) == 1
+    out = capsys.readouterr().out
+    assert "ok     toy-model/svamp:" in out and "partial score asked for: " in out
     # asked for: scored on the 7 parts there are, and marked
     assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1", "--allow-partial"]) == 1  # squad2.0
     err = capsys.readouterr().err
@@ -280,7 +287,7 @@ def test_a_partial_score_against_the_test_set_takes_the_rows_the_parts_hold(
 
 
 def test_a_sample_key_given_twice_is_scored_as_opencompass_does_and_reported(
-    oc_run: Path, caplog: pytest.LogCaptureFixture
+    oc_run: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
     part = oc_run / "predictions" / MODEL / "svamp_3.json"
     members = [(str(i), _svamp_record(3 * SVAMP_PER_PART + i)) for i in range(SVAMP_PER_PART)]
@@ -298,6 +305,17 @@ def test_a_sample_key_given_twice_is_scored_as_opencompass_does_and_reported(
     assert result["_meta"]["duplicate_keys"] == {"count": 2, "files": {str(part): ["1", "4"]}}
     assert str(part) in err and "2 sample key(s) more than once ('1', '4')" in err
     assert "more than once" in (oc_run / "logs" / "eval" / MODEL / "svamp.out").read_text()
+    # marked in the table, not partial: the number is OpenCompass's
+    assert result["_meta"]["incomplete"] == [{
+        "kind": "duplicate_keys", "count": 2,
+        "detail": "sample keys given more than once, the last of each scored as OpenCompass does (svamp_3.json: '1', '4')",
+    }]
+    assert "toy-model/svamp ok" in capsys.readouterr().err
+    assert main(["summarize", "-w", str(oc_run.parent), "-r", RUN, "--no-report"]) == 0
+    out = capsys.readouterr().out
+    svamp_row = next(line for line in out.splitlines() if line.startswith("svamp "))
+    assert svamp_row.rstrip().endswith(f"{expected:.2f}*")
+    assert "duplicate_keys (2 samples): sample keys given more than once" in out
 
 
 def test_a_test_row_without_its_reference_fails_the_task_and_keeps_opencompass_result(

@@ -359,7 +359,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
             from assay.summarize import validate_summarizer_config
 
             validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-        return _dry_run(tasks, run_dir)
+        return _dry_run(tasks, run_dir, partial=_allow_partial(args, config))
     options = EvalOptions(
         run_dir=run_dir,
         dump_details=_dump_details(args, config),
@@ -433,11 +433,11 @@ def _eval_locked(
     return status
 
 
-def _dry_run(tasks: list[Any], run_dir: Any) -> int:
+def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False) -> int:
     """Print the check of every task (see :func:`assay.tasks.plan.check_tasks`); 0 when all can run, else 1."""
     from assay.tasks.plan import check_tasks
 
-    checks = check_tasks(tasks, predictions=True)
+    checks = check_tasks(tasks, predictions=True, partial=partial)
     out = sys.stdout
     out.write(f"run directory: {run_dir.root}{'' if run_dir.root.is_dir() else ' (new)'}\n")
     for check in checks:

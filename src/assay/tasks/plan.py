@@ -358,11 +358,13 @@ def check_plan(config: RunConfig, run_dir: RunDir | None = None) -> list[TaskChe
     return check_tasks(tasks, predictions=True if run_dir is not None else None)
 
 
-def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> list[TaskCheck]:
+def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, partial: bool = False) -> list[TaskCheck]:
     """Check planned tasks (see :func:`check_plan`).
 
     ``predictions``: ``True`` checks every task's prediction files, ``None``
     only those of models whose ``predictions`` key names a folder, ``False`` none.
+    ``partial``: a partial score is asked for (``--allow-partial``): split
+    prediction files with a gap are a note, not a reason the task cannot run.
     """
     from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
 
@@ -396,7 +398,9 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True) -> li
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
         if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
-            if missing:
+            if missing and partial and not _missing_predictions(task, partial=True):
+                notes.append(f"partial score asked for: {missing}")
+            elif missing:
                 problems.append(missing)
         checks.append(
             TaskCheck(task.model_abbr, task.dataset_abbr, loader, evaluator, tuple(posts), refs.source, task.data, tuple(problems), tuple(notes))
@@ -426,12 +430,12 @@ def _name(obj: Any) -> str:
     return f"{module}.{name}" if module.startswith("opencompass") else str(name)
 
 
-def _missing_predictions(task: EvalTask) -> str:
+def _missing_predictions(task: EvalTask, *, partial: bool = False) -> str:
     from assay.errors import InputFileError
     from assay.predictions import find_prediction_files
 
     try:
-        find_prediction_files(task.prediction_dir, task.dataset_abbr)
+        find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=partial)
     except InputFileError as exc:
         return str(exc)
     return ""

@@ -46,7 +46,7 @@ from assay import __version__
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
-from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, merge_incomplete
+from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
 from assay.index import entry_for_written
 from assay.results import META_KEY, write_result, write_result_keeping
@@ -106,8 +106,9 @@ class TaskOutcome:
         return self.status == "partial"
 
 
-#: ``_meta.incomplete`` kinds that only a user's request produces: such a result is not reported as partial.
-ASKED_INCOMPLETE = frozenset({"partial_predictions"})
+#: ``_meta.incomplete`` kinds that do not make a task partial: a partial score the user asked for, and
+#: sample keys repeated in a prediction file (scored as OpenCompass reads them, the last of each; marked only).
+ASKED_INCOMPLETE = frozenset({"partial_predictions", "duplicate_keys"})
 #: ``_meta.incomplete`` kinds that scoring again may complete: a result with them is not reused as is.
 RETRIED_INCOMPLETE = frozenset({"unjudged"})
 
@@ -550,6 +551,11 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if repeated is not None:  # scored as OpenCompass reads them (the last wins), and reported
         meta["duplicate_keys"] = repeated
         log(f"prediction files give {repeated['count']} sample key(s) more than once; the last of each is used: {repeated['files']}")
+        where = "; ".join(f"{Path(f).name}: {', '.join(map(repr, keys))}" for f, keys in repeated["files"].items())
+        mark = incomplete_entry(
+            "duplicate_keys", repeated["count"], f"sample keys given more than once, the last of each scored as OpenCompass does ({where})"
+        )
+        meta["incomplete"] = merge_incomplete([meta.get("incomplete"), [mark]])
     if decomposable and test.size > options.shard_size:
         return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
 
