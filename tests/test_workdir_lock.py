@@ -109,3 +109,16 @@ def test_a_killed_holder_releases_the_lock_at_once(tmp_path: Path) -> None:
     holder.wait()
     with writer_lock(RunDir(run)):  # without waiting: RunDirBusy if it were still held
         assert json.loads((run / ".assay.lock").read_text())["pid"] == os.getpid()
+
+
+def test_a_writer_that_ends_leaves_no_empty_scratch_folder(tmp_path: Path) -> None:
+    from assay.workdir import RunDir, writer_lock
+
+    run = RunDir(tmp_path / "RUN")
+    with writer_lock(run):
+        (run.scratch / "assay-audit-1").mkdir(parents=True)
+        (run.scratch / "assay-audit-1").rmdir()  # its user removed what it made
+    assert not run.scratch.exists()
+    with writer_lock(run):
+        (run.scratch / "kept").mkdir(parents=True)  # not empty: removed by the next writer, not now
+    assert (run.scratch / "kept").is_dir()

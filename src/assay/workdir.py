@@ -351,6 +351,8 @@ def writer_lock(run_dir: RunDir, *, wait: bool = False, on_wait: Callable[[str],
             # interrupted or terminated: the workers are stopped by now, and their unfinished files are stale
             remove_stale_temp_files(run_dir)
             raise
+        with contextlib.suppress(OSError):  # an empty scratch folder is not left behind
+            run_dir.scratch.rmdir()
     finally:
         os.close(fd)
 
