@@ -246,11 +246,13 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
 
 
 def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, str]]) -> None:
-    """Note the results that the last run of their task did not re-score, having failed (R-12.1).
+    """Note and mark the results that the last run of their task did not re-score, having failed (R-12.1).
 
     A failed task leaves a result already there in place and a note beside its
     log (:meth:`assay.workdir.RunDir.kept_path`); the note counts while the
     result file is the one it describes (same size and modification time).
+    Each such cell gets a ``not_rescored`` mark with the reason (groups
+    computed from it inherit it, see :func:`assay.groups.apply_groups`).
     """
     from assay.fileio import loads_json
     from assay.workdir import RunDir
@@ -275,6 +277,7 @@ def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, st
                 continue  # the result changed since
             reason = f"{note.get('error')}; the result shown was already there ({note.get('kept')})"
             scores.kept[(column, abbr)] = reason
+            scores.marks.setdefault((column, abbr), []).append(CellMark("not_rescored", None, reason))
             rel = f"results/{file_abbr}/{abbr}.json"
             scores.add_issue(SummaryIssue("warning", f"not re-scored: {reason}", model=column, dataset=abbr, file=rel))
 

@@ -6,7 +6,8 @@ cells become spaces in the ``.csv`` file), markdown with a ``|----- | ----- |``
 separator, and the ``.txt`` file's sections between lines of 128 ``^``/``$``.
 
 A value whose result is incomplete (its ``_meta.incomplete``), changed
-after assay computed it, or a group computed from such values is followed
+after assay computed it, kept as it was by a run that failed to re-score
+it, or a group computed from such values is followed
 by :data:`~assay.groups.MARK` (``'39.13*'``) in every rendering, the
 ``.csv`` included, and listed under the table (:func:`render_marks`).
 
@@ -186,14 +187,14 @@ def render_marks(scores: Scores) -> str:
     >>> s.set_values('m1', 'ds', {'accuracy': 39.13})
     >>> s.marks[('m1', 'ds')] = [CellMark('unjudged', 12, '12 of 23 judge requests failed')]
     >>> print(render_marks(s))
-    * marks a value computed from fewer samples than it claims, with samples that could not be scored, or from a changed result:
+    * marks a value computed from fewer samples than it claims, with samples that could not be scored, from a result changed since, or not re-scored:
       m1 / ds: unjudged (12 samples): 12 of 23 judge requests failed
     """
     cells = _marked_cells(scores)
     if not cells:
         return ""
     lines = [f"{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
-             "scored, or from a changed result:"]
+             "scored, from a result changed since, or not re-scored:"]
     for column, abbr, marks in cells:
         lines.extend(f"  {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines)
@@ -205,7 +206,7 @@ def render_marks_markdown(scores: Scores) -> str:
     if not cells:
         return ""
     lines = [f"\\{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
-             "scored, or from a changed result:", ""]
+             "scored, from a result changed since, or not re-scored:", ""]
     for column, abbr, marks in cells:
         lines.extend(f"- {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines) + "\n"
