@@ -238,10 +238,10 @@ def entry_for_file(results_root: str | os.PathLike[str], result_path: str | os.P
         rel = Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
         data = _read(os.fspath(result_path))
         head, count = result_head(data, os.fspath(result_path), count_details=True)
+        if FileIdentity.of(st) != FileIdentity.of(os.stat(result_path)):
+            return None  # changed while it was read: readers index what is there
     except (OSError, ValueError, InputFileError):
         return None
-    if FileIdentity.of(st) != FileIdentity.of(os.stat(result_path)):
-        return None  # changed while it was read: readers index what is there
     digest = hashlib.sha256(data).hexdigest()
     return Entry(rel, FileIdentity.of(st), time.time_ns(), digest, count, encode_head(head), written=digest)
 
