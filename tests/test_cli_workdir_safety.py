@@ -11,6 +11,7 @@ write them.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -123,6 +124,11 @@ def oc_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return run
 
 
+def _line(text: str, start: str) -> str:
+    """The first line of ``text`` that starts with ``start``."""
+    return next(line for line in text.splitlines() if line.startswith(start))
+
+
 def _bytes(run: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((run / "results" / MODEL).glob("*.json"))}
 
@@ -136,13 +142,23 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
     assert "SQuAD20Evaluator" in captured.err and "not re-scored, so the result already there was kept" in captured.err
     log = (oc_run / "logs" / "eval" / MODEL / "squad2.0.out").read_text()
     assert "not re-scored" in log and "not written by assay, e.g. by OpenCompass" in log
-    # the summary shows OpenCompass's number, and says it was not re-scored and why
-    assert "squad2.0" in captured.out and "66.67" in captured.out
-    assert "Not re-scored, shown as they were:" in captured.out
-    assert f"{MODEL} / squad2.0: " in captured.out and "SQuAD20Evaluator" in captured.out.split("Not re-scored")[1]
+    # the summary shows OpenCompass's number marked, and lists under the table that it was not re-scored and why
+    assert "squad2.0" in captured.out and "66.67*" in _line(captured.out, "squad2.0 ")
+    mark = _line(captured.out, f"  {MODEL} / squad2.0: not_rescored: ")
+    assert "SQuAD20Evaluator" in mark and "already there" in mark
+    assert "Not re-scored, shown as they were" not in captured.out  # the list of marks says it
     (summary,) = (oc_run / "summary").glob("summary_*.json")
-    (note,) = json.loads(summary.read_text())["not_rescored"]
+    saved = json.loads(summary.read_text())
+    (note,) = saved["not_rescored"]
     assert note["model"] == MODEL and note["dataset"] == "squad2.0" and "already there" in note["reason"]
+    (marked,) = [m for m in saved["incomplete"] if m["dataset"] == "squad2.0"]
+    assert (marked["kind"], marked["count"]) == ("not_rescored", None) and "SQuAD20Evaluator" in marked["detail"]
+    assert "66.67*" in _line((oc_run / "summary" / f"{summary.stem}.md").read_text(), "| squad2.0 |")
+    assert f"- {MODEL} / squad2.0: not_rescored: " in (oc_run / "summary" / f"{summary.stem}.md").read_text()
+    assert f"  {MODEL} / squad2.0: not_rescored: " in (oc_run / "summary" / f"{summary.stem}.txt").read_text()
+    html = (oc_run / "summary" / f"{summary.stem}.html").read_text()
+    assert re.search(r'<span class="mark"[^>]*>\*not_rescored</span>', html)
+    assert f"{MODEL} / squad2.0: not_rescored — " in html
     # the other tasks were re-scored as usual
     assert json.loads(after["mcq-toy.json"])["accuracy"] == 60.0 and "_meta" in json.loads(after["mcq-toy.json"])
     # the index reads the kept file as it is
@@ -153,7 +169,7 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
     assert _bytes(oc_run)["squad2.0.json"] == before["squad2.0.json"]
     capsys.readouterr()
     assert main(["summarize", "-w", str(oc_run)]) == 0
-    assert "Not re-scored, shown as they were:" in capsys.readouterr().out
+    assert "66.67*" in _line(capsys.readouterr().out, "squad2.0 ")
     # an error record goes only where no result was, or where an error record was
     results = oc_run / "results" / MODEL
     (results / "squad2.0.json").unlink()
@@ -163,9 +179,23 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
         assert not (oc_run / "logs" / "eval" / MODEL / "squad2.0.kept").exists()
     assert "kept" not in capsys.readouterr().err
     assert main(["summarize", "-w", str(oc_run)]) == 0
-    assert "Not re-scored" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "not_rescored" not in out and "*" not in _line(out, "squad2.0 ")
 
 
+
+
+def test_a_group_computed_from_a_result_not_re_scored_is_marked(oc_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (dumped,) = (oc_run / "configs").glob("*.py")
+    with dumped.open("a") as fh:
+        fh.write("\nsummarizer = dict(summary_groups=[dict(name='toy-avg', subsets=['squad2.0', 'mcq-toy'])])\n")
+    assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1  # squad2.0 failed, kept
+    capsys.readouterr()
+    assert main(["summarize", "-w", str(oc_run)]) == 0
+    out = capsys.readouterr().out
+    assert "66.67*" in _line(out, "squad2.0 ") and "*" not in _line(out, "mcq-toy ")
+    assert "63.33*" in _line(out, "toy-avg ")  # (66.67 + 60) / 2
+    assert f"  {MODEL} / toy-avg: not_rescored: computed from squad2.0" in out
 
 
 def test_a_scoring_error_keeps_an_earlier_assay_result(oc_run: Path, capsys: pytest.CaptureFixture[str]) -> None:

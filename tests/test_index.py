@@ -293,6 +293,38 @@ def test_eval_records_each_result_in_the_index_from_the_driver(tmp_path: Path) -
     assert sorted(_stats_keys(run)) == [r[: -len(".json")] for r in results]  # with the workers' statistics
 
 
+def _written(run: Path) -> dict[str, str | None]:
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        return dict(con.execute("SELECT path, written FROM files").fetchall())
+
+
+def test_the_index_keeps_the_digest_of_what_assay_wrote_apart_from_the_present_bytes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The driver records, per result, the digest of the bytes its worker wrote; a reader that finds the
+    file changed takes the new bytes and keeps that digest; an index built again from the files (here one
+    of the previous layout) takes it from the ``.stats`` files, and a result without one has none."""
+    work = tmp_path / "w"
+    assert main(["eval", str(EXAMPLE), "-w", str(work)]) == 0
+    (run,) = work.iterdir()
+    written = _written(run)
+    assert len(written) == 6 and written == _rows(run)
+    (run / "results" / "chat-small" / "quick_mcq.json").write_text('{"accuracy": 99.0}', encoding="utf-8")
+    for _ in range(2):  # the first reader repairs the index, the second takes it as it is
+        snap = RunIndex(run).snapshot()
+        assert snap.written("chat-small/quick_mcq.json") == written["chat-small/quick_mcq.json"]
+        assert snap.digest("chat-small/quick_mcq.json") != written["chat-small/quick_mcq.json"]
+        assert _written(run) == written
+    with sqlite3.connect(run / INDEX_FILE) as con:
+        con.execute("UPDATE meta SET value = '2' WHERE key = 'format'")
+    (run / "results" / "reasoner" / "quick_short.stats").unlink()
+    snap = RunIndex(run).snapshot()
+    assert "is rebuilt from the result files" in caplog.text and len(snap.added) == 6
+    assert _written(run) == {**written, "reasoner/quick_short.json": None}
+    assert snap.written("chat-small/quick_mcq.json") == written["chat-small/quick_mcq.json"]
+    assert snap.written("reasoner/quick_short.json") is None
+
+
 def test_concurrent_runs_into_one_run_directory(tmp_path: Path) -> None:
     """Two `assay eval --wait` started at once on one run directory take turns: every result of both ends up indexed."""
     from assay.config import load_config

@@ -488,11 +488,6 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
     for rel in changed:
         sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
                          "its values are shown as they now are, marked *\n")
-    kept = getattr(result.scores, "kept", None)
-    if kept:  # results the last run of their task failed to re-score and left in place
-        sys.stdout.write("\nNot re-scored, shown as they were:\n")
-        for (column, abbr), reason in kept.items():
-            sys.stdout.write(f"  {column} / {abbr}: {reason}\n")
     for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
     if getattr(args, "report", True) and result.time_str:

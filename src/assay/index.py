@@ -5,7 +5,8 @@ and parsing each one is what makes a summary slow, while the numbers a
 summary needs of each are a few dozen bytes.  The index keeps, per result
 file, its metrics and ``_meta`` (the result without ``details``, as JSON),
 the number of its details, the SHA-256 of its bytes and its identity on disk
-(size, modification and change times, inode); and, per (model, dataset),
+(size, modification and change times, inode), the SHA-256 of the bytes
+assay wrote when it computed the result (see below); and, per (model, dataset),
 the statistics of :mod:`assay.stats` (intervals, unscorable counts) computed
 from those bytes.
 
@@ -43,6 +44,16 @@ forked child stats and checks the files (:mod:`assay._beside`), and
 file was as indexed; when not, the summary computes again from a snapshot
 that reads and repairs what changed.
 
+Results changed after assay computed them: an entry keeps, apart from the
+digest of the file's present bytes (which a repair updates), the digest of
+the bytes assay's worker wrote (:func:`entry_for_written`).  A repair never
+replaces the written digest with the present one, so a result edited or
+replaced after it was computed is told by its entry alone
+(:meth:`Snapshot.written`), on every path, the deferred one included.  A
+result assay did not write (OpenCompass's) has no written digest; an entry
+built from the files (a new or rebuilt index) takes it from the ``.stats``
+file the worker wrote beside the result, when there is one.
+
 The statistics of a result that is one file are kept in that file's row (one
 table to read); those of results split into parts, in a table of their own.
 
@@ -66,6 +77,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import sqlite3
 import time
 import weakref
@@ -88,8 +100,10 @@ __all__ = [
     "RunIndex",
     "Snapshot",
     "encode_head",
+    "entry_for_file",
     "entry_for_written",
     "index_disabled",
+    "stats_written_digest",
 ]
 
 logger = logging.getLogger(__name__)
@@ -97,7 +111,7 @@ logger = logging.getLogger(__name__)
 #: The index's file name in a run directory.
 INDEX_FILE = "index.sqlite"
 #: The layout version; an index of another version is rebuilt.
-FORMAT = "2"
+FORMAT = "3"
 #: An entry taken less than this long after its file's last change is checked by content
 #: (covers the timestamp granularity of common file systems, FAT's 2 s included).
 RACY_NS = 2_000_000_000
@@ -113,7 +127,7 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
     " ino INTEGER NOT NULL, checked_ns INTEGER NOT NULL, digest TEXT NOT NULL, details INTEGER, head BLOB NOT NULL,"
-    " s_digests TEXT, s_settings TEXT, s_data BLOB)",
+    " written TEXT, s_digests TEXT, s_settings TEXT, s_data BLOB)",
     # the statistics of results that are not one indexed file (split into parts)
     "CREATE TABLE IF NOT EXISTS stats ("
     " result TEXT PRIMARY KEY, digests TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)",
@@ -151,6 +165,8 @@ class Entry:
         digest: the SHA-256 (hex) of the file's bytes.
         details: how many ``details`` entries the file holds (``None``: no details list).
         head: the result without ``details``, as JSON bytes.
+        written: the SHA-256 of the bytes assay wrote when it computed the result (``None``: not
+            written by assay, or, when recorded, the index's value is kept).
     """
 
     path: str
@@ -159,11 +175,13 @@ class Entry:
     digest: str
     details: int | None
     head: bytes
+    written: str | None = None
 
     def row(self) -> tuple[Any, ...]:
         """The entry as a row of the index's ``files`` table."""
         s = self.identity
-        return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head)
+        return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head,
+                self.written)
 
 
 def encode_head(head: Mapping[str, Any]) -> bytes:
@@ -189,7 +207,9 @@ def entry_for_written(results_root: str | os.PathLike[str], result_path: str | o
     """The index entry of a result file just written from ``result`` (``digest``: of the bytes written).
 
     Taken by the process that wrote the file, right after writing it; the
-    driver records it (:meth:`RunIndex.record`).  ``None`` when the file
+    driver records it (:meth:`RunIndex.record`).  Its written digest is
+    ``digest``: later bytes of the file are a change made after assay
+    computed the result.  ``None`` when the file
     cannot be stat'ed or lies outside ``results_root``.
     """
     try:
@@ -204,12 +224,53 @@ def entry_for_written(results_root: str | os.PathLike[str], result_path: str | o
 
     # as the file spells it: non-finite numbers as strings (see assay.results.write_result)
     return Entry(rel, FileIdentity.of(st), checked, digest, len(details) if isinstance(details, list) else None,
-                 dumps_finite_json(head, indent=False))
+                 dumps_finite_json(head, indent=False), written=digest)
+
+
+def entry_for_file(results_root: str | os.PathLike[str], result_path: str | os.PathLike[str]) -> Entry | None:
+    """The index entry of a result file assay just wrote, read back from the file (for results written
+    in pieces, e.g. merged from shards); its written digest is that of the bytes read.  ``None`` when the
+    file cannot be read, is not a result, or lies outside ``results_root``."""
+    from assay.results import result_head
+
+    try:
+        st = os.stat(result_path)
+        rel = Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
+        data = _read(os.fspath(result_path))
+        head, count = result_head(data, os.fspath(result_path), count_details=True)
+        if FileIdentity.of(st) != FileIdentity.of(os.stat(result_path)):
+            return None  # changed while it was read: readers index what is there
+    except (OSError, ValueError, InputFileError):
+        return None
+    digest = hashlib.sha256(data).hexdigest()
+    return Entry(rel, FileIdentity.of(st), time.time_ns(), digest, count, encode_head(head), written=digest)
 
 
 #: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file (:meth:`Entry.row`), then
 #: the statistics recorded for it: their digests, settings and data (``None`` when there are none).
-(PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(12)
+(PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, WRITTEN, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(13)
+
+#: The ``result_digest`` field near the start of a ``.stats`` file (see :func:`assay.stats.save_stats`).
+_STATS_DIGEST = re.compile(rb'"result_digest"\s*:\s*"([0-9a-f]{64})"')
+
+
+def stats_written_digest(stats_file: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 of a result's bytes as assay wrote them, from the ``.stats`` file its worker wrote beside it.
+
+    ``None`` when there is no such file or it records no digest.  Only its
+    first bytes are read (the digest is its second field); a file of another
+    layout is read whole.
+    """
+    try:
+        with open(stats_file, "rb") as fh:
+            start = fh.read(512)
+            found = _STATS_DIGEST.search(start)
+            if found is None and len(start) == 512:
+                start += fh.read()
+                found = _STATS_DIGEST.search(start)
+    except OSError:
+        return None
+    return found.group(1).decode("ascii") if found is not None else None
 
 
 class _Unusable(Exception):
@@ -328,6 +389,13 @@ class Snapshot:
         row = self.rows.get(rel)
         return row[DIGEST] if row is not None else None
 
+    def written(self, rel: str) -> str | None:
+        """The SHA-256 of the bytes assay wrote when it computed ``results/<rel>`` (``None``: a result
+        assay did not write, or one the snapshot does not hold); the file changed after it was computed
+        when this differs from :meth:`digest`."""
+        row = self.rows.get(rel)
+        return row[WRITTEN] if row is not None else None
+
     def stats(self, key: str, digests: str, settings: str) -> bytes | None:
         """The statistics saved for ``key`` (``'<model>/<dataset>'``), computed from files with these
         digests with these settings (see :meth:`RunIndex.record`)."""
@@ -440,7 +508,7 @@ class RunIndex:
         with closing(self._connect(create=False)) as con:
             try:
                 rows = con.execute(
-                    "SELECT path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head,"
+                    "SELECT path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head, written,"
                     " s_digests, s_settings, s_data FROM files"
                 ).fetchall()
             except sqlite3.DatabaseError as exc:
@@ -471,7 +539,8 @@ class RunIndex:
         ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
         they were computed with, data)``; the index stores them as given (their layout is the statistics').
         The statistics of a result that is one indexed file are kept in its row.  A replaced entry keeps
-        its statistics: they are keyed by the digests they were computed from.
+        its statistics: they are keyed by the digests they were computed from; and its written digest,
+        unless the new entry gives one.
         False (logged) when the index cannot be written; nothing is then changed.
         """
         rows = [e.row() for e in entries]
@@ -484,11 +553,12 @@ class RunIndex:
                 con.execute("BEGIN IMMEDIATE")
                 try:
                     con.executemany(
-                        "INSERT INTO files (path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET size = excluded.size,"
-                        " mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, ino = excluded.ino,"
-                        " checked_ns = excluded.checked_ns, digest = excluded.digest, details = excluded.details,"
-                        " head = excluded.head",
+                        "INSERT INTO files (path, size, mtime_ns, ctime_ns, ino, checked_ns, digest, details, head,"
+                        " written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET"
+                        " size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns,"
+                        " ino = excluded.ino, checked_ns = excluded.checked_ns, digest = excluded.digest,"
+                        " details = excluded.details, head = excluded.head,"
+                        " written = coalesce(excluded.written, files.written)",
                         rows,
                     )
                     con.executemany("DELETE FROM files WHERE path = ?", gone)
@@ -519,8 +589,9 @@ class RunIndex:
         while the file's identity is unchanged and its change time is more than
         :data:`RACY_NS` older than the entry (with ``check_content``, only when
         the file's SHA-256 equals the entry's).  Any other file is read again:
-        its digest and head are taken from its bytes, and the index is
-        repaired (``write``) — stale and missing entries replaced, entries of
+        its digest and head are taken from its bytes (its written digest kept,
+        or, for a file the index did not hold, taken from the ``.stats`` file
+        beside it), and the index is repaired (``write``) — stale and missing entries replaced, entries of
         deleted files removed — in one transaction.  A file that is not a
         readable result (not JSON, not an object) has no entry; readers of
         the files report it.
@@ -613,8 +684,17 @@ class RunIndex:
                     logger.debug("not indexed: %s", exc)
                     snap.unreadable.append((rel, f"cannot be read: {str(exc).replace(path, f'results/{rel}')}"))
                     continue
-                new = Entry(rel, identity, now, digest, count, encode_head(head))
-                rows[rel] = (*new.row(), None, None, None)
+                before = row[WRITTEN] if row is not None else None
+                written = before
+                stats_name = f"{name[: -len('.json')]}.stats"
+                if stats_name in snap.folders.get(rel_dir[:-1], ()):
+                    recorded = stats_written_digest(os.path.join(folder, stats_name))
+                    # these bytes are assay's (an entry its driver did not record), else the first it wrote
+                    if recorded == digest or written is None:
+                        written = recorded
+                # a written digest the index holds stays (recorded meanwhile by a driver, if newer)
+                new = Entry(rel, identity, now, digest, count, encode_head(head), None if written == before else written)
+                rows[rel] = (*new.row()[:WRITTEN], written, None, None, None)
                 fresh.append(new)
         return fresh
 

@@ -282,7 +282,7 @@ def test_statistics_in_the_index_pass_through_only_for_their_values_and_when_fin
     odd = TaskOutput({"accuracy": CellStat(50.0, float("nan"), None, None, "t")}, {}, None)
 
     def snapshot_with(data: bytes) -> Snapshot:
-        row: list[Any] = [None] * 12
+        row: list[Any] = [None] * (STATS + 1)
         row[DIGEST] = row[STATS_DIGESTS] = "d"
         row[STATS_SETTINGS], row[STATS] = index_settings(options), data
         return Snapshot(Path("."), rows={"m/a.json": tuple(row)})

@@ -3,9 +3,10 @@
 assay keeps the SHA-256 of each result's bytes as its worker wrote them in the
 ``.stats`` file beside it; a result whose bytes no longer match (edited by
 hand, replaced) is named on stderr, marked ``*`` in the table and listed in
-the ``.json``, on every later summary too (the run index, which takes the
-new bytes, does not hide it).  A result assay did not write (no ``.stats``)
-is never called changed.
+the ``.json``, on every later summary too: the run index keeps, beside the
+digest of the present bytes, the one of the bytes assay wrote, so a summary
+that takes the index as it is (a large run, checked beside the summary)
+tells it too.  A result assay did not write is never called changed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def _edit(path: Path, metric: str, value: float) -> None:
     path.write_text(json.dumps(result), encoding="utf-8")
 
 
+def _as_if_written_elsewhere(run: Path, model: str, abbr: str) -> None:
+    """Leave ``results/<model>/<abbr>.json`` as OpenCompass leaves its results: no statistics beside it and
+    no record in the run index that assay wrote it (the index is rebuilt from the files, taking what assay
+    wrote from the other results' ``.stats`` files)."""
+    (run / "results" / model / f"{abbr}.stats").unlink()
+    (run / "index.sqlite").unlink()
+
+
 def _summarize(run: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str, dict]:
     assert main(["summarize", str(EXAMPLE), "-w", str(run.parent), "-r", run.name]) == 0
     out, err = capsys.readouterr()
@@ -47,8 +56,7 @@ def test_a_result_edited_by_hand_is_named_and_marked(run: Path, capsys: pytest.C
     assert "changed after assay computed it" not in err and "changed_results" not in payload
 
     _edit(run / "results" / "chat-small" / "quick_mcq.json", "accuracy", 99.0)
-    # as OpenCompass leaves its results: no statistics beside them, so never "changed"
-    (run / "results" / "reasoner" / "quick_short.stats").unlink()
+    _as_if_written_elsewhere(run, "reasoner", "quick_short")
     _edit(run / "results" / "reasoner" / "quick_short.json", "score", 12.5)
     for _ in range(2):  # the second summary reads the run index, repaired by the first one
         out, err, payload = _summarize(run, capsys)
@@ -65,3 +73,28 @@ def test_a_result_edited_by_hand_is_named_and_marked(run: Path, capsys: pytest.C
         line = next(x for x in out.splitlines() if x.startswith("quick_short "))
         assert "12.50" in line and "*" not in line
 
+
+
+def test_a_large_run_summarized_from_its_index_as_it_is_names_an_edited_result(
+    run: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, beside_starts: list[bool]
+) -> None:
+    """A summary of a run of 2,000 results or more takes the run index as it is and checks the files
+    beside it (here forced for a small run); an edit it confirmed is still named and marked."""
+    import assay.index as index_module
+
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
+    _as_if_written_elsewhere(run, "reasoner", "quick_short")
+    capsys.readouterr()
+    _summarize(run, capsys)  # the index built from the files
+    # replaced by hand with a result in OpenCompass's form (metrics only)
+    (run / "results" / "chat-small" / "quick_mcq.json").write_text('{"accuracy": 99.0}', encoding="utf-8")
+    _edit(run / "results" / "reasoner" / "quick_short.json", "score", 12.5)
+    for _ in range(3):  # the first finds the edits and repairs the index; the next ones take it as it is
+        out, err, payload = _summarize(run, capsys)
+        assert "warning: results/chat-small/quick_mcq.json changed after assay computed it" in err
+        assert "99.00*" in next(x for x in out.splitlines() if x.startswith("quick_mcq "))
+        assert payload["changed_results"] == [
+            {"model": "chat-small", "dataset": "quick_mcq", "file": "results/chat-small/quick_mcq.json"}]
+        line = next(x for x in out.splitlines() if x.startswith("quick_short "))
+        assert "12.50" in line and "*" not in line and "quick_short" not in err
+    assert beside_starts == [True] * 3  # each summary after the first (which built the index) took it as it was

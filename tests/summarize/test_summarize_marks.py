@@ -115,3 +115,36 @@ def test_the_html_report_shows_the_marks_and_the_unjudged_count(run_dir: Path) -
     again = build_report_data(run_dir, saved)
     assert next(r for r in again["rows"] if r["dataset"] == "d1")["cells"][0]["marks"] == [UNJUDGED]
 
+
+
+def test_the_circular_summarizer_marks_every_metric_of_a_marked_cell(run_dir: Path) -> None:
+    config = _config(run_dir)
+    config["summarizer"] = {**config["summarizer"], "type": "CircularSummarizer", "metric_types": ["accuracy"],
+                            "dataset_abbrs": ["d1", "d2", "both"]}
+    result = run_summarizer(config, time_str=FIXED_TIME)
+    rows = {r[0]: r[3:] for r in result.table[2:]}
+    assert rows == {"d1": ["39.13*", "60.00"], "d2": ["50.00", "25.00*"], "both": ["44.56*", "42.50*"]}
+    for text in (result.text, result.paths["txt"].read_text(encoding="utf-8"), result.paths["md"].read_text(encoding="utf-8")):
+        assert "m1 / d1: unjudged (12 samples): 12 of 23 judge requests failed (judge unreachable)" in text
+        assert "m2 / both: partial_predictions (750 samples): computed from d2" in text
+        assert "m1 / outer" not in text  # a row the table does not show
+    payload = json.loads(result.paths["json"].read_text(encoding="utf-8"))
+    assert [r.get("marked") for r in payload["rows"]] == [["m1"], ["m2"], ["m1", "m2"]]
+    assert ("m1", "outer") in {(m["model"], m["dataset"]) for m in payload["incomplete"]}  # the .json keeps every mark
+
+
+def test_each_view_of_the_multi_faceted_summarizer_lists_its_marks(run_dir: Path) -> None:
+    config = _config(run_dir)
+    config["summarizer"] = {**config["summarizer"], "type": "MultiFacetedSummarizer", "dataset_abbrs_list": [
+        {"name": "datasets", "dataset_abbrs": ["d1", "d2"]}, {"name": "groups", "dataset_abbrs": ["outer"]}]}
+    result = run_summarizer(config, time_str=FIXED_TIME)
+    folder = run_dir / "summary" / f"summary_{FIXED_TIME}"
+    assert _cells((folder / "datasets.csv").read_text(encoding="utf-8")) == {"d1": ["39.13*", "60.00"], "d2": ["50.00", "25.00*"]}
+    assert _cells((folder / "groups.csv").read_text(encoding="utf-8")) == {"outer": ["41.85*", "51.25*"]}
+    datasets_md, groups_md = (folder / "datasets.md").read_text(encoding="utf-8"), (folder / "groups.md").read_text(encoding="utf-8")
+    assert "- m1 / d1: unjudged (12 samples): 12 of 23 judge requests failed" in datasets_md and "outer" not in datasets_md
+    assert "- m2 / outer: partial_predictions (750 samples): computed from d2" in groups_md and "m1 / d1" not in groups_md
+    for text in (result.text, result.paths["txt"].read_text(encoding="utf-8")):
+        first, second = text.split("groups\n", 1) if text is result.text else text.split("view groups\n", 1)
+        assert "  m2 / d2: partial_predictions (750 samples): prediction part d2_2.json missing" in first
+        assert "  m1 / outer: unjudged (12 samples): computed from d1" in second

@@ -185,3 +185,23 @@ def test_merge_weights_by_samples_and_subdivision_counts() -> None:
     # a non-numeric value that differs between shards is reported
     _, notes = merge_metrics([ShardPart({"kind": "a"}, 1), ShardPart({"kind": "b"}, 1)])
     assert notes and "kind" in notes[0]
+
+
+@pytest.mark.parametrize("first", ["whole", "sharded"])
+def test_a_result_scored_again_in_another_split_is_not_called_changed(
+    first: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A result that assay scores again, split into shards where it was scored whole or the other way
+    round, is assay's: the summary does not say it changed after it was computed, with the run index
+    or rebuilt from the files."""
+    cfg = _write(tmp_path, "AccEvaluator")
+    sizes = [0, SHARD] if first == "whole" else [SHARD, 0]
+    _eval(cfg, tmp_path / "w", sizes[0])
+    _eval(cfg, tmp_path / "w", sizes[1], "--force", "--no-dump-eval-details")
+    run = tmp_path / "w" / "RUN"
+    for _ in range(2):
+        capsys.readouterr()
+        assert main(["summarize", str(cfg), "-w", str(run)]) == 0
+        captured = capsys.readouterr()
+        assert "changed after assay computed it" not in captured.err + captured.out
+        (run / "index.sqlite").unlink()

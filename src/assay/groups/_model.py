@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 __all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incomplete_marks"]
 
-#: What follows a table value whose result is incomplete or changed after it was computed (see :class:`CellMark`).
+#: What follows a table value whose result is incomplete, changed after it was computed or not re-scored
+#: (see :class:`CellMark`).
 MARK = "*"
 
 
@@ -19,8 +20,9 @@ class CellMark:
     ``kind`` is a result's ``_meta.incomplete`` kind (``partial_predictions``:
     prediction parts missing, scored because a partial score was asked for;
     ``unjudged``: judge requests that failed; …), ``changed`` for a result
-    whose bytes are not those assay wrote, or the kind of the marked inputs of
-    a summary group.  ``count`` is the number of samples affected (``None``:
+    whose bytes are not those assay wrote, ``not_rescored`` for a result the
+    last run of its task failed to re-score and left as it was, or the kind
+    of the marked inputs of a summary group.  ``count`` is the number of samples affected (``None``:
     unknown), ``detail`` a one-line explanation.
 
     >>> CellMark('unjudged', 12, '12 of 23 judge requests failed').describe()
@@ -126,7 +128,8 @@ class Scores:
             taken from the prediction files' ``gold`` (its test set was not read).
         audits: column → dataset abbr → the result's ``extraction_audit`` record, where it has one.
         marks: (column, abbr) → why that cell is marked in the table: its result's ``_meta.incomplete``,
-            a result changed after assay computed it, or a group computed from marked cells.
+            a result changed after assay computed it, one not re-scored (``kept``), or a group computed
+            from marked cells.
         changed: (column, abbr) → the result file (relative to the run directory) whose bytes are not
             those assay wrote when it computed it.
         kept: (column, abbr) → why that result was not re-scored by the last run of its task,

@@ -328,7 +328,8 @@ def _marks_note(marked: list[dict[str, Any]]) -> list[str]:
     items = "".join(f"<li>{esc(str(m['model']))} / {esc(str(m['dataset']))}: {esc(_mark_text(m))}</li>" for m in marked)
     return [
         '<div class="note marks-note" id="incomplete"><p>* Values computed from fewer samples than they claim, with '
-        f"samples that could not be scored, or from a result changed after it was computed:</p><ul>{items}</ul></div>"
+        f"samples that could not be scored, from a result changed after it was computed, or from a result a failed run "
+        f"did not re-score:</p><ul>{items}</ul></div>"
     ]
 
 

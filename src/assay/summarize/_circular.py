@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.groups._model import SummaryResult
+from assay.groups._model import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.summarize._default import DefaultSummarizer
 from assay.summarize._table import DASH, format_value
@@ -30,7 +30,10 @@ class CircularSummarizer(DefaultSummarizer):
         metric_types: the metrics shown for each model, in order (required).
 
     The columns are ``dataset, version, mode`` then, for each model, one
-    column per metric type; a missing value is ``-``.
+    column per metric type; a missing value is ``-``.  The values of a marked
+    cell (an incomplete result, one changed after it was computed or not
+    re-scored, a group computed from such) are followed by ``*``, every
+    metric of it, and listed under the table, as by :class:`DefaultSummarizer`.
 
     >>> import tempfile
     >>> cfg = {'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'd'}], 'work_dir': tempfile.mkdtemp()}
@@ -94,12 +97,17 @@ class CircularSummarizer(DefaultSummarizer):
             version, mode = scores.versions.get(abbr, DASH), scores.modes.get(abbr, DASH)
             row = [abbr, version, mode]
             values: dict[str, dict[str, float | None]] = {}
+            marked: list[str] = []
             for column in scores.columns:
                 got = scores.values[column].get(abbr, {})
                 values[column] = {m: got.get(m) for m in self.metric_types}
-                row += [DASH if (v := got.get(m)) is None else format_value(v) for m in self.metric_types]
+                mark = MARK if (column, abbr) in scores.marks else ""
+                if mark and any(got.get(m) is not None for m in self.metric_types):
+                    marked.append(column)
+                row += [DASH if (v := got.get(m)) is None else f"{format_value(v)}{mark}" for m in self.metric_types]
             table.append(row)
-            json_rows.append({"dataset": abbr, "version": version, "mode": mode, "values": values})
+            json_rows.append({"dataset": abbr, "version": version, "mode": mode, "values": values,
+                              **({"marked": marked} if marked else {})})
         return self.write_summary(
             scores,
             table,
@@ -107,4 +115,5 @@ class CircularSummarizer(DefaultSummarizer):
             output_path=output_path,
             time_str=time_str,
             extra={"metric_types": self.metric_types},
+            shown_abbrs=set(abbrs),
         )

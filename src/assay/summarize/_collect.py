@@ -12,7 +12,6 @@ import json
 import logging
 import math
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -186,8 +185,6 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
         model_values = scores.values[column]
         plain = reader.plain_heads()
         model_raw = scores.raw[column]
-        # a plain result that assay wrote (a .stats file beside it) and that was then rewritten
-        written = {n for n in reader.names if n.endswith(".stats")} if plain is not None else set()
         for abbr in scores.dataset_abbrs:
             head = plain(abbr) if plain is not None else None
             if head is not None:  # the common case, in short: an indexed result with plain metrics
@@ -200,8 +197,6 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
                     model_raw[abbr] = head
                     model_values[abbr] = values
                     seen_metrics.setdefault(abbr, {})[column] = tuple(values)
-                    if written and f"{abbr}.stats" in written:
-                        reader.check_written(abbr, f"{abbr}.json", f"{reader.model_dir}{os.sep}{abbr}.json")
                     continue
             result = reader.read(abbr)
             if result is None:
@@ -251,11 +246,13 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
 
 
 def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, str]]) -> None:
-    """Note the results that the last run of their task did not re-score, having failed (R-12.1).
+    """Note and mark the results that the last run of their task did not re-score, having failed (R-12.1).
 
     A failed task leaves a result already there in place and a note beside its
     log (:meth:`assay.workdir.RunDir.kept_path`); the note counts while the
     result file is the one it describes (same size and modification time).
+    Each such cell gets a ``not_rescored`` mark with the reason (groups
+    computed from it inherit it, see :func:`assay.groups.apply_groups`).
     """
     from assay.fileio import loads_json
     from assay.workdir import RunDir
@@ -280,6 +277,7 @@ def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, st
                 continue  # the result changed since
             reason = f"{note.get('error')}; the result shown was already there ({note.get('kept')})"
             scores.kept[(column, abbr)] = reason
+            scores.marks.setdefault((column, abbr), []).append(CellMark("not_rescored", None, reason))
             rel = f"results/{file_abbr}/{abbr}.json"
             scores.add_issue(SummaryIssue("warning", f"not re-scored: {reason}", model=column, dataset=abbr, file=rel))
 
@@ -310,10 +308,11 @@ class _ModelReader:
 
     def plain_heads(self) -> Callable[[str], dict[str, Any] | None] | None:
         """abbr → its result from the snapshot, when it is one file holding neither ``_meta``, an error,
-        nor an extraction audit; else ``None`` (:meth:`read` then tells).  ``None`` without a snapshot."""
+        nor an extraction audit, and not changed after assay wrote it; else ``None`` (:meth:`read` then
+        tells).  ``None`` without a snapshot."""
         if self.snapshot is None:
             return None
-        from assay.index import HEAD
+        from assay.index import DIGEST, HEAD, WRITTEN
 
         rows, prefix, loads = self.snapshot.rows.get, f"{self.folder}/", _orjson_loads()
 
@@ -321,6 +320,8 @@ class _ModelReader:
             row = rows(f"{prefix}{abbr}.json")
             if row is None or "/" in abbr or os.sep in abbr:
                 return None
+            if row[WRITTEN] is not None and row[WRITTEN] != row[DIGEST]:
+                return None  # changed after assay wrote it: read() marks it
             try:
                 head = loads(row[HEAD])
             except ValueError:  # NaN or infinities: read() reports them
@@ -356,7 +357,7 @@ class _ModelReader:
                     self.check_written(abbr, file_name, path)
                 return accepted
             self.scores.raw[self.column][abbr] = result
-            if f"{abbr}.stats" in self.names:
+            if self.snapshot is not None or f"{abbr}.stats" in self.names:
                 self.check_written(abbr, file_name, path)
             return result
         if f"{abbr}_0.json" not in self.names and not any(n.startswith(f"{abbr}_") for n in self.names):
@@ -407,49 +408,30 @@ class _ModelReader:
         return result
 
     def check_written(self, abbr: str, file_name: str, path: str) -> None:
-        """Mark a result whose bytes are not those assay wrote (the SHA-256 its ``.stats`` file keeps).
+        """Mark a result whose bytes are not those assay wrote when it computed it.
 
-        A result assay did not write (no ``.stats`` beside it) is never marked.
+        The digest of the bytes written comes from the snapshot's entry
+        (:meth:`assay.index.Snapshot.written`), else from the ``.stats`` file
+        the worker wrote beside the result.  A result assay did not write
+        (OpenCompass's: no written digest) is never marked.
         """
-        written = _written_digest(f"{self.model_dir}{os.sep}{abbr}.stats")
-        if written is None:
-            return
-        present = self.snapshot.digest(f"{self.folder}/{file_name}") if self.snapshot is not None else None
-        if present is None:
+        indexed = f"{self.folder}/{file_name}"
+        if self.snapshot is not None and indexed in self.snapshot.rows:
+            written, present = self.snapshot.written(indexed), self.snapshot.digest(indexed)
+        else:
+            from assay.index import stats_written_digest
             from assay.results import content_digest
 
-            present = content_digest(path)
-        if present is None or present == written:
+            written = stats_written_digest(f"{self.model_dir}{os.sep}{abbr}.stats")
+            present = content_digest(path) if written is not None else None
+        if written is None or present is None or present == written:
             return
         scores, column, rel = self.scores, self.column, f"{self.rel_dir}/{file_name}"
-        message = (f"{rel} changed after assay computed it (its SHA-256 is not the one recorded in "
-                   f"{self.rel_dir}/{abbr}.stats): its values are shown as they now are")
+        message = (f"{rel} changed after assay computed it (its SHA-256 is not that of the bytes assay wrote): "
+                   "its values are shown as they now are")
         scores.changed[(column, abbr)] = rel
         scores.marks.setdefault((column, abbr), []).append(CellMark("changed", None, message))
         scores.add_issue(SummaryIssue("warning", message, model=column, dataset=abbr, file=rel))
-
-
-#: The ``result_digest`` field near the start of a ``.stats`` file (see :func:`assay.stats.save_stats`).
-_STATS_DIGEST = re.compile(rb'"result_digest"\s*:\s*"([0-9a-f]{64})"')
-
-
-def _written_digest(stats_file: str) -> str | None:
-    """The SHA-256 of the result's bytes as assay wrote them, from the ``.stats`` file written with it.
-
-    ``None`` when there is no such file or it records no digest.  Only its
-    first bytes are read (the digest is its second field); a file of another
-    layout is parsed whole.
-    """
-    try:
-        with open(stats_file, "rb") as fh:
-            start = fh.read(512)
-            found = _STATS_DIGEST.search(start)
-            if found is None and len(start) == 512:
-                start += fh.read()
-                found = _STATS_DIGEST.search(start)
-    except OSError:
-        return None
-    return found.group(1).decode("ascii") if found is not None else None
 
 
 _WHITELIST = frozenset(METRIC_WHITELIST)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -232,7 +232,8 @@ class DefaultSummarizer:
             return [row_json(r, scores.columns) for r in rows], extra
 
         result = self.write_summary(
-            scores, table, payload, output_path=output_path, time_str=time_str, display_table=display
+            scores, table, payload, output_path=output_path, time_str=time_str, display_table=display,
+            shown_abbrs={r.dataset for r in rows},
         )
         result.stats = stats
         return result
@@ -273,11 +274,14 @@ class DefaultSummarizer:
         time_str: str,
         extra: Mapping[str, Any] | None = None,
         display_table: list[list[str]] | None = None,
+        shown_abbrs: Collection[str] | None = None,
     ) -> SummaryResult:
         """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one table.
 
         ``display_table`` (e.g. values with intervals) replaces ``table`` in the
         text renderings (stdout, ``.txt``, ``.md``); the ``.csv`` keeps plain numbers.
+        The marks of the rows of ``shown_abbrs`` (``None``: every marked value) are
+        listed under the text tables; the ``.json`` keeps every mark.
         ``json_rows`` may be a function giving the rows and ``extra`` of the
         ``.json``: for a large table it then runs while a child process writes
         the text files (see :mod:`assay._beside`).
@@ -285,7 +289,7 @@ class DefaultSummarizer:
         paths = self.output_paths(output_path, time_str)
         shown = display_table if display_table is not None else table
         markdown = render_markdown(shown)
-        marks, marks_md = render_marks(scores), render_marks_markdown(scores)
+        marks, marks_md = render_marks(scores, shown_abbrs), render_marks_markdown(scores, shown_abbrs)
         if marks_md:  # what each marked value's mark means, under the table
             markdown = f"{markdown}\n{marks_md}"
 

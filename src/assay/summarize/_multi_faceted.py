@@ -19,7 +19,15 @@ from assay.summarize._default import (
     row_json,
     write_json,
 )
-from assay.summarize._table import render_csv, render_markdown, render_raw, render_simple, rows_to_table
+from assay.summarize._table import (
+    render_csv,
+    render_markdown,
+    render_marks,
+    render_marks_markdown,
+    render_raw,
+    render_simple,
+    rows_to_table,
+)
 from assay.workdir import new_timestamp
 
 __all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
@@ -74,6 +82,8 @@ class MultiFacetedSummarizer(DefaultSummarizer):
     view's table and the raw section; ``summary/summary_<time>.json`` with every
     view's rows, every score and every error.  Rows of ``-`` (separators,
     unknown abbrs) are left out of views, and a view without rows is skipped.
+    Marked values (see :class:`DefaultSummarizer`) are followed by ``*`` in
+    every view, and each view's ``.md`` and text list the marks of its rows.
 
     >>> import tempfile
     >>> cfg = {'models': [{'abbr': 'm1'}], 'datasets': [{'abbr': 'd'}], 'work_dir': tempfile.mkdtemp()}
@@ -112,9 +122,15 @@ class MultiFacetedSummarizer(DefaultSummarizer):
             table = rows_to_table(rows, scores.columns)
             first_table = first_table or table
             simple = render_simple(table, self.text_columns)
+            shown = {r.dataset for r in rows}
+            markdown = render_markdown(table)
+            if scores.marks:  # what the view's marks mean, under its table
+                marks, marks_md = render_marks(scores, shown), render_marks_markdown(scores, shown)
+                simple = f"{simple}\n\n{marks}" if marks else simple
+                markdown = f"{markdown}\n{marks_md}" if marks_md else markdown
             csv_path, md_path = view_dir / f"{view.name}.csv", view_dir / f"{view.name}.md"
             atomic_write_text(csv_path, render_csv(table))
-            atomic_write_text(md_path, render_markdown(table))
+            atomic_write_text(md_path, markdown)
             result_paths[f"{view.name}.csv"], result_paths[f"{view.name}.md"] = csv_path, md_path
             texts.append(f"{view.name}\n{simple}")
             sections.append(f"view {view.name}\n{'^' * _RULE}\n{simple}\n{'$' * _RULE}\n")

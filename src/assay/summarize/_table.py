@@ -6,7 +6,8 @@ cells become spaces in the ``.csv`` file), markdown with a ``|----- | ----- |``
 separator, and the ``.txt`` file's sections between lines of 128 ``^``/``$``.
 
 A value whose result is incomplete (its ``_meta.incomplete``), changed
-after assay computed it, or a group computed from such values is followed
+after assay computed it, kept as it was by a run that failed to re-score
+it, or a group computed from such values is followed
 by :data:`~assay.groups.MARK` (``'39.13*'``) in every rendering, the
 ``.csv`` included, and listed under the table (:func:`render_marks`).
 
@@ -18,7 +19,7 @@ One deliberate difference: the text columns (``dataset``, ``version``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,43 +170,45 @@ def build_rows(
     return rows
 
 
-def _marked_cells(scores: Scores) -> list[tuple[str, str, list[Any]]]:
-    """(column, abbr, marks) of every marked cell with a value, in column then row order."""
+def _marked_cells(scores: Scores, abbrs: Collection[str] | None = None) -> list[tuple[str, str, list[Any]]]:
+    """(column, abbr, marks) of every marked cell with a value (of ``abbrs`` only, when given), in column then
+    row order."""
     order = {abbr: i for i, abbr in enumerate([*scores.dataset_abbrs, *scores.groups])}
     columns = {c: i for i, c in enumerate(scores.columns)}
-    keys = [k for k in scores.marks if k[1] in scores.values.get(k[0], {})]
+    keys = [k for k in scores.marks if k[1] in scores.values.get(k[0], {}) and (abbrs is None or k[1] in abbrs)]
     keys.sort(key=lambda k: (columns.get(k[0], len(columns)), order.get(k[1], len(order))))
     return [(c, a, scores.marks[(c, a)]) for c, a in keys]
 
 
-def render_marks(scores: Scores) -> str:
-    """The list under the table of what each :data:`MARK` means (``''`` when no value is marked).
+def render_marks(scores: Scores, abbrs: Collection[str] | None = None) -> str:
+    """The list under the table of what each :data:`MARK` means (``''`` when no value is marked); with
+    ``abbrs``, of the rows of those datasets and groups only (a table that shows some).
 
     >>> from assay.groups import CellMark
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 39.13})
     >>> s.marks[('m1', 'ds')] = [CellMark('unjudged', 12, '12 of 23 judge requests failed')]
     >>> print(render_marks(s))
-    * marks a value computed from fewer samples than it claims, with samples that could not be scored, or from a changed result:
+    * marks a value computed from fewer samples than it claims, with samples that could not be scored, from a result changed since, or not re-scored:
       m1 / ds: unjudged (12 samples): 12 of 23 judge requests failed
     """
-    cells = _marked_cells(scores)
+    cells = _marked_cells(scores, abbrs)
     if not cells:
         return ""
     lines = [f"{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
-             "scored, or from a changed result:"]
+             "scored, from a result changed since, or not re-scored:"]
     for column, abbr, marks in cells:
         lines.extend(f"  {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines)
 
 
-def render_marks_markdown(scores: Scores) -> str:
+def render_marks_markdown(scores: Scores, abbrs: Collection[str] | None = None) -> str:
     """:func:`render_marks` as a markdown list (``''`` when no value is marked)."""
-    cells = _marked_cells(scores)
+    cells = _marked_cells(scores, abbrs)
     if not cells:
         return ""
     lines = [f"\\{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
-             "scored, or from a changed result:", ""]
+             "scored, from a result changed since, or not re-scored:", ""]
     for column, abbr, marks in cells:
         lines.extend(f"- {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines) + "\n"

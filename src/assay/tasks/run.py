@@ -48,7 +48,7 @@ from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.index import entry_for_written
+from assay.index import entry_for_file, entry_for_written
 from assay.results import META_KEY, write_result, write_result_keeping
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
@@ -584,6 +584,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         digest, written = write_result_keeping(result_path, result, durable=False)
     else:
         digest = write_result(result_path, result, durable=False)
+        _drop_stale_stats(result_path)
     _clear_kept_note(task, options)
     log(f"wrote {result_path}")
     partial = _incomplete_message(meta.get("incomplete") or [], total)
@@ -598,6 +599,15 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         if saved is not None and outcome.indexed is not None:
             outcome.stats = saved.index_stats()
     return None
+
+
+def _drop_stale_stats(result_path: Path) -> None:
+    """Remove the ``.stats`` file of an earlier result at ``result_path``: it describes other bytes
+    (and its digest would make the result just written look changed since)."""
+    from assay.stats._tasks import stats_path
+
+    with contextlib.suppress(OSError):
+        stats_path(result_path).unlink()
 
 
 def _save_stats(
@@ -875,6 +885,8 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
                 write_result(result_path, merged, durable=False)
+            _drop_stale_stats(result_path)
+            outcome.indexed = entry_for_file(run_dir.results, result_path)
             _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
         shutil.rmtree(folder, ignore_errors=True)
