@@ -11,12 +11,14 @@ importer is inside them.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 
-def _modules() -> dict[str, Path]:
+def modules_of_assay() -> dict[str, Path]:
+    """Dotted name → file of every module of assay."""
     out: dict[str, Path] = {}
     for path in sorted((SRC / "assay").rglob("*.py")):
         parts = list(path.relative_to(SRC).with_suffix("").parts)
@@ -48,32 +50,45 @@ def _module_level(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _everywhere(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+def everywhere(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
     """Every import statement, deferred ones included."""
     return [n for b in body for n in ast.walk(b) if isinstance(n, (ast.Import, ast.ImportFrom))]
 
 
+def package_of(name: str, path: Path) -> str:
+    """The package a module's relative imports start from."""
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def import_targets(node: ast.Import | ast.ImportFrom, package: str, modules: Mapping[str, Path]) -> list[str]:
+    """The assay modules an import statement in ``package`` names (the nearest module of each name)."""
+    if isinstance(node, ast.Import):
+        targets = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")
+            anchor = anchor[: len(anchor) - (node.level - 1)]
+            base = ".".join([*anchor, base] if base else anchor)
+        targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    found = []
+    for target in targets:
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        if target:
+            found.append(target)
+    return found
+
+
 def import_graph(*, deferred: bool = False) -> dict[str, set[str]]:
     """Module → the assay modules importing it runs (``deferred``: or that it imports inside functions)."""
-    find = _everywhere if deferred else _module_level
-    modules = _modules()
+    find = everywhere if deferred else _module_level
+    modules = modules_of_assay()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         edges: set[str] = set()
         for node in find(ast.parse(path.read_text(encoding="utf-8")).body):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            else:
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")
-                    anchor = anchor[: len(anchor) - (node.level - 1)]
-                    base = ".".join([*anchor, base] if base else anchor)
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
-            for target in targets:
-                while target and target not in modules:
-                    target = target.rpartition(".")[0]
+            for target in import_targets(node, package_of(name, path), modules):
                 while target and target != name and not name.startswith(target + "."):
                     edges.add(target)  # the module and the packages it is in, but those of the importer
                     target = target.rpartition(".")[0]
