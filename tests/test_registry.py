@@ -87,3 +87,69 @@ def test_entry_point_plugins_are_loaded(tmp_path: Path, monkeypatch: pytest.Monk
     reg.lookup("anything")  # first lookup loads plugins
     assert TEXT_POSTPROCESSORS.get("plugin-upper")("abc") == "ABC"
     sys.modules.pop("assay_plugin_demo", None)
+
+
+def test_a_fallback_answers_the_names_no_registry_holds() -> None:
+    """``set_fallback``: asked last, with the registry's name; a stand-in it gives yields to a registered implementation."""
+    from assay.evaluators.exact import AccEvaluator
+
+    class Standin:
+        _assay_standin = True
+        _assay_dotted = "elsewhere.AccEvaluator"
+
+    asked: list[tuple[str, str]] = []
+
+    def fallback(registry_name: str, name: str) -> object:
+        asked.append((registry_name, name))
+        return {"LengthOf": len, "OldAcc": Standin}.get(name)
+
+    previous = registry.set_fallback(fallback)
+    try:
+        assert resolve_type("AccEvaluator", ICL_EVALUATORS) is AccEvaluator and asked == []  # the registry first
+        assert resolve_type("LengthOf", ICL_EVALUATORS) is len
+        assert asked == [("ICL_EVALUATORS", "LengthOf")]
+        assert resolve_type("OldAcc", ICL_EVALUATORS) is AccEvaluator
+        with pytest.raises(RegistryError, match=r"type='Nowhere' is not a registered name in registry ICL_EVALUATORS"):
+            resolve_type("Nowhere", ICL_EVALUATORS)
+    finally:
+        assert registry.set_fallback(previous) is fallback
+
+
+def test_the_names_opencompass_registers_come_from_the_compatibility_layer(tmp_path: Path) -> None:
+    """The registry imports nothing above it: alone it does not know the names OpenCompass registers; the
+    compatibility layer answers them once imported — by loading a config, as the command line does."""
+    import json
+    import os
+    import subprocess
+
+    table = json.loads((Path(registry.__file__).parent / "config" / "opencompass_names.json").read_text())
+    name = next(n for n in sorted(table["registered"]["ICL_EVALUATORS"]) if ICL_EVALUATORS.lookup(n) is None)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    alone = (
+        "import sys\n"
+        "from assay.errors import RegistryError\n"
+        "from assay.registry import ICL_EVALUATORS\n"
+        "try:\n"
+        f"    ICL_EVALUATORS.get({name!r})\n"
+        "except RegistryError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise SystemExit('resolved by the registry alone')\n"
+        "assert 'assay.config.compat' not in sys.modules, 'the registry imported the compatibility layer'\n"
+        "import assay.config\n"
+        f"print(ICL_EVALUATORS.get({name!r}).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == name, done.stdout + done.stderr
+
+    (tmp_path / "d.jsonl").write_text('{"q": "x", "answer": "A"}\n')
+    (tmp_path / "preds").mkdir()
+    (tmp_path / "preds" / "x.json").write_text('{"0": {"prediction": "A"}}')
+    (tmp_path / "cfg.py").write_text(
+        "datasets = [dict(abbr='x', type='JsonlDataset', path='d.jsonl', reader_cfg=dict(input_columns=['q'], output_column='answer'),\n"
+        f"                 eval_cfg=dict(evaluator=dict(type={name!r})))]\n"
+        "models = [dict(abbr='m', predictions='preds')]\n"
+    )
+    cli = [sys.executable, "-m", "assay", "eval", str(tmp_path / "cfg.py"), "-w", str(tmp_path / "w"), "--dry-run"]
+    done = subprocess.run(cli, capture_output=True, text=True, env=env, check=False)
+    assert f"evaluator {name} [stand-in]" in done.stdout or f"evaluator {name} [OpenCompass]" in done.stdout, done.stdout + done.stderr

@@ -4,6 +4,9 @@ The public API, imported lazily so that ``import assay`` stays fast::
 
     from assay import BaseEvaluator, ICL_EVALUATORS, TEXT_POSTPROCESSORS, read_base
     from assay import load_config, DefaultSummarizer
+
+The registries taken from here also resolve the names OpenCompass registers
+(see :mod:`assay.registry`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")
+    if module == "assay.registry":
+        import assay.config.compat  # noqa: F401 - the registries answer the names OpenCompass registers too
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

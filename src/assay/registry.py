@@ -5,6 +5,13 @@ name registered in one of the registries below (``'first-capital'``), or a
 dotted import path (``'my_pkg.module.my_fn'``).  :func:`resolve_type` is the only
 place where that resolution happens.
 
+A short name no registry holds goes last to the *fallback* installed with
+:func:`set_fallback`.  The OpenCompass compatibility layer
+(:mod:`assay.config.compat`) installs one when it is imported — loading a
+config does, and so does ``import assay.config`` — which answers the names
+OpenCompass registers (``'GaokaoBenchEvaluator_single_choice'``): this module
+imports nothing above it.
+
 Example:
     >>> from assay.registry import TEXT_POSTPROCESSORS
     >>> fn = TEXT_POSTPROCESSORS.get('first-capital')
@@ -27,6 +34,25 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ENTRY_POINT_GROUP = "assay.plugins"
+
+#: ``fallback(registry_name, name)``: what a short name no registry holds stands for, or ``None``.
+Fallback = Callable[[str, str], Any]
+
+_fallback: Fallback | None = None
+
+
+def set_fallback(fallback: Fallback | None) -> Fallback | None:
+    """Install ``fallback`` as :func:`resolve_type`'s last resort for a name no registry holds; return the previous one.
+
+    ``fallback(registry_name, name)`` is asked after the registry (and, for an
+    ``opencompass.*`` dotted string, its short name) and before the name is
+    imported as a dotted path; what it returns is used unless it is ``None``.
+    A stand-in it returns gives way to an implementation registered under the
+    same name (:func:`replacement`).  ``None`` removes the fallback.
+    """
+    global _fallback
+    previous, _fallback = _fallback, fallback
+    return previous
 
 
 class Registry:
@@ -219,9 +245,7 @@ def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "typ
             found = registry.lookup(short)
             if found is not None:
                 return found
-        from assay.config.compat import registered_name
-
-        found = registered_name(registry.name, spec)  # a name OpenCompass registers (a stand-in unless installed)
+        found = _fallback(registry.name, spec) if _fallback is not None else None  # e.g. a name OpenCompass registers
         if found is not None:
             return replacement(found, registry) or found
     if "." in spec or ":" in spec:
@@ -306,4 +330,5 @@ __all__ = [
     "import_dotted",
     "replacement",
     "resolve_type",
+    "set_fallback",
 ]

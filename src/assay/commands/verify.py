@@ -191,13 +191,12 @@ def expected_value(result: dict[str, Any], metric: str) -> tuple[float, str] | s
     if meta.get("evaluator") == "RougeEvaluator" and base.startswith("rouge"):
         return "ROUGE's aggregate is OpenCompass's seeded bootstrap median, not a mean of the details"
     if all(isinstance(d, dict) and base in d for d in details):
-        from assay.stats._samples import _field_matrix, _units
+        from assay.stats import field_means
 
-        fm = _field_matrix(details, base)
-        got = _units(fm, none_as_zero=False) if fm is not None else None
-        if got is None:
+        means = field_means(details, base)
+        if means is None:
             return f"details field {base!r} is not numeric everywhere"
-        mean = float(got[0].mean())
+        mean = float(means.mean())
         reported = result.get(metric)
         if isinstance(reported, (int, float)) and _close(float(reported), 100.0 * mean) and not _close(float(reported), mean):
             return 100.0 * mean, f"100 × mean of details.{base}"
@@ -227,7 +226,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
     from assay.fileio import read_json
     from assay.results import numeric_metrics, read_result, read_result_without_details
-    from assay.stats import load_run_config, newest_summary_json, summary_groups_of, summary_view
+    from assay.stats import load_run_config, model_dirs_of, newest_summary_json, summary_groups_of, summary_view
 
     root = Path(run_root)
     report = VerifyReport()
@@ -281,8 +280,6 @@ def verify_run(run_root: str | Path) -> VerifyReport:
     summary = read_json(summary_path, what="summary")
     view = summary_view(summary, root)
     config = load_run_config(root)
-    from assay.stats._run import model_dirs_of
-
     folders = model_dirs_of(config, view.columns)
     for column in view.columns:
         for abbr in view.dataset_abbrs:

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
+from assay.registry import set_fallback
 
 logger = logging.getLogger(__name__)
 
@@ -292,7 +293,9 @@ def registered_name(registry: str, name: str) -> Any:
     """What OpenCompass registered as ``name`` in its registry ``registry`` (e.g. ``'ICL_EVALUATORS'``), or ``None``.
 
     Where OpenCompass is fully installed, its own object; else a stand-in.
-    Used for ``type='GaokaoBenchEvaluator_single_choice'``-style registry names.
+    Used for ``type='GaokaoBenchEvaluator_single_choice'``-style registry names:
+    importing this module installs it as the registries' fallback
+    (:func:`assay.registry.set_fallback`).
     """
     entry = _table().get("registered", {}).get(registry, {}).get(name)
     if entry is None:
@@ -840,3 +843,7 @@ def origin(obj: Any) -> str:
     if module == "opencompass" or module.startswith("opencompass."):
         return "stand-in" if is_inert(obj) else "OpenCompass"
     return "user-registered"
+
+
+# The names OpenCompass registers resolve in assay's registries from now on.
+set_fallback(registered_name)

@@ -54,3 +54,17 @@ class TheoremQAEvaluatorV3(BaseEvaluator):
             details.append({"pred": answer, "is_correct": compare_answer(answer, truth, value)})
         correct = sum(d["is_correct"] for d in details)
         return {"score": correct / len(details) * 100, "details": details}
+
+
+def answer_clean(pred: str) -> str:
+    """OpenCompass's ``answer_clean``: the answer after the last "The answer is", converted and evaluated
+    (``TheoremQA_postprocess_v3`` returns it).
+
+    Kept out of ``__all__``: OpenCompass's own ``answer_clean`` is not served by this one.
+
+    >>> answer_clean('So x = 2. The answer is 1/2.')
+    '0.5'
+    """
+    from assay.evaluators._theoremqa import answer_clean as clean
+
+    return clean(pred)

@@ -2,7 +2,7 @@
 
 ``TheoremQA_postprocess`` (registered as ``TheoremQA``) and ``_v2`` are the
 legacy ones; ``_v3`` and ``_v4`` run OpenCompass's ``answer_clean`` (see
-:mod:`assay.evaluators._theoremqa`), which converts the answer with
+:func:`assay.evaluators.theoremqa.answer_clean`), which converts the answer with
 latex2sympy and evaluates it (restricted to arithmetic here).
 
 OpenCompass's functions fail on ``None``; these read it as an empty reply.
@@ -68,7 +68,7 @@ def TheoremQA_postprocess_v3(text: str) -> str:
     >>> TheoremQA_postprocess_v3('The answer is 12, I know')
     'False'
     """
-    from assay.evaluators._theoremqa import answer_clean
+    from assay.evaluators.theoremqa import answer_clean
 
     return answer_clean(text or "")
 
@@ -80,6 +80,6 @@ def TheoremQA_postprocess_v4(text: str) -> str:
     >>> TheoremQA_postprocess_v4('The answer is \\\\(7\\\\)')
     '7'
     """
-    from assay.evaluators._theoremqa import answer_clean
+    from assay.evaluators.theoremqa import answer_clean
 
     return answer_clean(text or "").strip("\\(").strip("\\)").strip()

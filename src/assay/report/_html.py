@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from assay.stats._columns import SAMPLE_TEXT
+from assay.stats import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def audit_note(audit: Any, metric: str, value: float | None) -> str:
 
 def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
     """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
-    from assay.stats._columns import text
+    from assay.stats import browser_text
 
     if not isinstance(audit, dict) or "error" in audit or not isinstance(audit.get("samples"), list):
         return None
@@ -59,7 +59,7 @@ def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
     ext, ok = [], []
     for k, _ in enumerate(samples):
         reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
-        ext.append(text(reading.get("corrected"), limit))
+        ext.append(browser_text(reading.get("corrected"), limit))
         verdicts = [v for v in reading.get("correct") or [] if v is not None]
         ok.append(round(sum(map(bool, verdicts)) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
@@ -132,9 +132,15 @@ def build_report_data(
         why), and ``marks`` when its value is marked in the summary's table
         (``"incomplete"`` lists them: model, dataset, kind, count, detail).
     """
-    from assay.stats import load_run_config, run_stats, sample_tables, summary_groups_of, summary_view
-    from assay.stats._groups import group_plan
-    from assay.stats._run import model_dirs_of
+    from assay.stats import (
+        group_plan,
+        load_run_config,
+        model_dirs_of,
+        run_stats,
+        sample_tables,
+        summary_groups_of,
+        summary_view,
+    )
 
     root = Path(run_dir)
     view = summary_view(summary, root)

@@ -38,7 +38,8 @@ Example:
 from __future__ import annotations
 
 from assay.results import read_full_result
-from assay.stats._columns import SAMPLE_TEXT, SampleColumns
+from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns
+from assay.stats._columns import text as browser_text
 from assay.stats._compare import Comparison, DatasetComparison, compare_models
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import (
@@ -61,6 +62,7 @@ from assay.stats._run import (
     index_run,
     index_snapshot,
     load_run_config,
+    model_dirs_of,
     newest_summary_json,
     run_stats,
     sample_tables,
@@ -73,10 +75,12 @@ from assay.stats._samples import (
     cell_stat,
     correctness_matrix,
     correctness_of,
+    field_means,
     outcome_of,
     sample_values,
     values_match,
 )
+from assay.stats._tasks import save_stats
 from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
 
 __all__ = [
@@ -87,6 +91,7 @@ __all__ = [
     "Comparison",
     "DatasetComparison",
     "PairedResult",
+    "PredictionColumns",
     "RunStats",
     "SAMPLE_TEXT",
     "SampleColumns",
@@ -97,10 +102,12 @@ __all__ = [
     "base_metric",
     "binomial_two_sided_p",
     "bootstrap_interval",
+    "browser_text",
     "cell_stat",
     "compare_models",
     "correctness_matrix",
     "correctness_of",
+    "field_means",
     "format_with_ci",
     "outcome_of",
     "group_plan",
@@ -109,13 +116,16 @@ __all__ = [
     "index_run",
     "index_snapshot",
     "load_run_config",
+    "model_dirs_of",
     "newest_summary_json",
     "normal_quantile",
     "paired_compare",
+    "prediction_columns",
     "read_full_result",
     "run_stats",
     "sample_tables",
     "sample_values",
+    "save_stats",
     "summary_groups_of",
     "summary_view",
     "t_interval",

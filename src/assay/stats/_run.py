@@ -27,6 +27,7 @@ __all__ = [
     "index_run",
     "index_snapshot",
     "load_run_config",
+    "model_dirs_of",
     "newest_summary_json",
     "run_stats",
     "sample_tables",

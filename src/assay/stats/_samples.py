@@ -54,6 +54,7 @@ __all__ = [
     "cell_stat",
     "correctness_matrix",
     "correctness_of",
+    "field_means",
     "outcome_of",
     "sample_values",
     "values_match",
@@ -255,6 +256,22 @@ def _units(matrix: Any, *, none_as_zero: bool) -> tuple[Any, int] | None:
                 v = 0.0
             arr[i, r] = v
     return arr.mean(axis=1), runs
+
+
+def field_means(details: Sequence[Any], field: str) -> Any | None:
+    """Per sample, the mean over its runs of the numeric details field ``field`` (a NumPy array).
+
+    ``None`` when a sample lacks the field or a value that is not a number,
+    or when the samples' run counts differ.
+
+    >>> field_means([{'f1': [0.5, 1.0]}, {'f1': [0.0, 0.0]}], 'f1').tolist()
+    [0.75, 0.0]
+    >>> field_means([{'f1': [0.5]}, {'f1': ['n/a']}], 'f1') is None
+    True
+    """
+    matrix = _field_matrix(details, field)
+    got = _units(matrix, none_as_zero=False) if matrix is not None else None
+    return None if got is None else got[0]
 
 
 def outcome_of(result: dict[str, Any]) -> SampleOutcome | None:

@@ -21,9 +21,18 @@ Example:
 
 from __future__ import annotations
 
-from assay.groups._expr import Transform, TransformError, compile_transform
-from assay.groups._groups import Subset, SummaryGroup, aggregate, parse_summary_groups
-from assay.groups._model import Scores, SummaryIssue, SummaryResult
+from assay.groups import (
+    Scores,
+    Subset,
+    SummaryGroup,
+    SummaryIssue,
+    SummaryResult,
+    Transform,
+    TransformError,
+    aggregate,
+    compile_transform,
+    parse_summary_groups,
+)
 from assay.summarize._circular import CircularSummarizer
 from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
 from assay.summarize._default import (

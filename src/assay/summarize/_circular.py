@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.groups._model import MARK, SummaryResult
+from assay.groups import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.summarize._default import DefaultSummarizer
 from assay.summarize._table import DASH, format_value

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
-from assay.groups._model import CellMark, Scores, SummaryIssue, incomplete_marks
+from assay.groups import CellMark, Scores, SummaryIssue, incomplete_marks
 from assay.results import (
     META_KEY,
     METRIC_BLACKLIST,

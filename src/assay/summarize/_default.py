@@ -11,8 +11,7 @@ from assay._gc import bulk_allocations
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
-from assay.groups._groups import SummaryGroup, apply_groups, parse_summary_groups
-from assay.groups._model import MARK, Scores, SummaryResult
+from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (

@@ -9,7 +9,7 @@ from typing import Any
 
 from assay.errors import ConfigError
 from assay.fileio import atomic_write_text
-from assay.groups._model import SummaryResult
+from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.summarize._default import (
     DatasetAbbrs,

@@ -25,7 +25,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from assay.groups._model import MARK, Scores
+from assay.groups import MARK, Scores
 
 __all__ = [
     "HEADER",

@@ -617,8 +617,7 @@ def _save_stats(
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
-    from assay.stats._columns import PredictionColumns, prediction_columns
-    from assay.stats._tasks import save_stats
+    from assay.stats import PredictionColumns, prediction_columns, save_stats
 
     loader: Callable[[], PredictionColumns]
     if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):

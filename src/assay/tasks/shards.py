@@ -206,7 +206,7 @@ def shard_sums(
     sample's number of correct runs and its subdivision.  Metrics whose values
     are not found are left out.
 
-    >>> from assay.evaluators._common import percent
+    >>> percent = lambda part, whole: 100 * part / whole
     >>> shard_sums([{'correct': [True, False]}, {'correct': [True, True]}], {'accuracy': ('correct', percent)}, 2, False, [])
     {'metrics': {'accuracy': [{'sum': 2}, {'sum': 1}]}}
     """
@@ -252,7 +252,7 @@ def exact_metrics(parts: list[ShardPart], declared: Any, n: int, k: Any) -> dict
     G-Pass@k comes from every sample's count of correct runs.  Metrics some
     shard lacks the sums of are left out (the caller keeps its average).
 
-    >>> from assay.evaluators._common import share_percent
+    >>> share_percent = lambda part, whole: part / whole * 100
     >>> parts = [ShardPart({}, 3, sums={'metrics': {'acc': [{'sum': 1}]}}), ShardPart({}, 4, sums={'metrics': {'acc': [{'sum': 3}]}})]
     >>> exact_metrics(parts, {'acc': ('correct', share_percent)}, 1, 1)
     {'acc': 57.14285714285714}
