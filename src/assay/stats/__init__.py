@@ -74,6 +74,7 @@ from assay.stats._samples import (
     correctness_matrix,
     correctness_of,
     outcome_of,
+    sample_correctness,
     sample_values,
     values_match,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "correctness_of",
     "format_with_ci",
     "outcome_of",
+    "sample_correctness",
     "group_plan",
     "group_stats",
     "holm_adjust",
