@@ -90,6 +90,7 @@ from typing import Any, NamedTuple
 
 from assay._beside import Beside
 from assay.errors import InputFileError
+from assay.fileio import loads_json
 
 __all__ = [
     "FORMAT",
@@ -377,12 +378,7 @@ class Snapshot:
         row = self.rows.get(rel)
         if row is None:
             return None
-        try:
-            return _orjson().loads(row[HEAD]), row[DETAILS]
-        except ValueError:  # NaN or infinities
-            from assay.fileio import loads_json
-
-            return loads_json(row[HEAD]), row[DETAILS]
+        return loads_json(row[HEAD]), row[DETAILS]  # NaN and infinities too
 
     def digest(self, rel: str) -> str | None:
         """The SHA-256 of ``results/<rel>``'s present bytes, when it is a readable result."""
@@ -762,12 +758,6 @@ class RunIndex:
 
 #: Whether :func:`os.scandir` lists an open folder (its entries are then stat'ed relative to it).
 _SCANDIR_FD = os.scandir in os.supports_fd
-
-
-def _orjson() -> Any:
-    import orjson
-
-    return orjson
 
 
 def _read(path: str) -> bytes:

@@ -28,12 +28,14 @@ __all__ = [
     "details_fragment",
     "details_last",
     "is_error",
+    "merge_part_metrics",
     "numeric_metrics",
     "read_full_result",
     "read_result",
     "read_result_without_details",
     "result_head",
     "splice_details",
+    "weighted_mean",
     "write_result",
     "write_result_keeping",
 ]
@@ -382,18 +384,68 @@ def split_result_paths(directory: str | os.PathLike[str], abbr: str, names: set[
     return [d / f"{abbr}_{i}.json" for i in range(found)]
 
 
+def weighted_mean(values: list[Any], weights: list[int]) -> Any:
+    """The mean of the parts' values of one metric, weighted by their sample counts, rounded once.
+
+    Computed in exact rational arithmetic, so that one part gives back its own
+    value and the order of the parts does not matter; integers whose mean is
+    an integer stay integers.  Non-finite values are averaged as floats.
+    With no weight at all, the first value.
+
+    >>> weighted_mean([97.8, 88.3], [1, 2]), weighted_mean([60, 90], [100, 200]), weighted_mean([1, 2], [1, 1])
+    (91.46666666666667, 80, 1.5)
+    """
+    from fractions import Fraction
+
+    total = sum(weights)
+    if total == 0:
+        return values[0]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        exact = Fraction(sum(v * w for v, w in zip(values, weights)), total)
+        return int(exact) if exact.denominator == 1 else float(exact)
+    floats = [float(v) for v in values]
+    if all(math.isfinite(v) for v in floats):
+        return float(sum((Fraction(v) * w for v, w in zip(floats, weights)), Fraction(0)) / total)
+    return math.fsum(v * w for v, w in zip(floats, weights)) / total
+
+
+def merge_part_metrics(metrics: list[dict[str, Any]], weights: list[int]) -> tuple[dict[str, Any], list[str]]:
+    """The merge policy for one evaluation's parts (split result files, shards): ``(merged, dropped)``.
+
+    ``metrics`` holds each part's numeric metrics, ``weights`` its sample
+    counts.  A metric every part has is their :func:`weighted_mean`; a metric
+    some part lacks is dropped (listed in ``dropped``, sorted): a mean of the
+    other parts would be a number on fewer samples than the dataset's, and
+    for a metric that only some parts report (one present where a category of
+    samples occurs) not even that, since the parts' sizes are the wrong
+    weights.  Metrics keep the order of first appearance.
+
+    >>> merge_part_metrics([{'accuracy': 50, 'f1': 1.0}, {'accuracy': 100}], [1, 3])
+    ({'accuracy': 87.5}, ['f1'])
+    """
+    names: dict[str, None] = {}
+    for ms in metrics:
+        names.update(dict.fromkeys(ms))
+    kept = [m for m in names if all(m in ms for ms in metrics)]
+    merged = {m: weighted_mean([ms[m] for ms in metrics], weights) for m in kept}
+    return merged, sorted(set(names) - set(kept))
+
+
 def merge_split_results(parts: list[tuple[str, dict[str, Any], int | None]]) -> dict[str, Any]:
     """Merge the results of one dataset evaluated in parts (R-7.8).
 
-    Each part is ``(name, result without details, sample count)``; see
-    :func:`result_sample_count`.  Every numeric metric present in all parts is
-    averaged weighted by the sample counts (metrics are taken to be per-sample
-    means, like accuracy).  Metrics missing from some part are dropped and
-    listed under ``_meta.dropped_metrics``.  A part with ``error``, or without a
-    sample count, makes the merged result an ``error``.
+    OpenCompass's summarizer does not read split result files at all (the
+    dataset's cells stay empty); assay merges them.  Each part is ``(name,
+    result without details, sample count)``; see :func:`result_sample_count`.
+    The numeric metrics are merged by :func:`merge_part_metrics`, the policy
+    shards are merged by too: weighted by the sample counts (metrics are taken
+    to be per-sample means, like accuracy); metrics missing from some part are
+    dropped and listed under ``_meta.dropped_metrics``.  A part with
+    ``error``, or without a sample count, makes the merged result an
+    ``error``.
 
-    >>> merge_split_results([('d_0', {'accuracy': 60}, 100), ('d_1', {'accuracy': 90}, 200)])
-    {'accuracy': 80.0, '_meta': {'num_samples': 300, 'merged_from': ['d_0', 'd_1']}}
+    >>> merge_split_results([('d_0', {'accuracy': 60.5}, 100), ('d_1', {'accuracy': 90.5}, 200)])
+    {'accuracy': 80.5, '_meta': {'num_samples': 300, 'merged_from': ['d_0', 'd_1']}}
     """
     if not parts:
         return {"error": "no split result to merge"}
@@ -410,12 +462,7 @@ def merge_split_results(parts: list[tuple[str, dict[str, Any], int | None]]) -> 
     total = sum(counts)
     if total == 0:
         return {"error": "cannot weight split results: every part has 0 samples"}
-    metrics = [numeric_metrics(result) for _, result, _ in parts]
-    names = [m for m in metrics[0] if all(m in other for other in metrics[1:])]
-    dropped = sorted({m for ms in metrics for m in ms} - set(names))
-    merged: dict[str, Any] = {
-        m: math.fsum(ms[m] * n for ms, n in zip(metrics, counts) if n) / total for m in names
-    }
+    merged, dropped = merge_part_metrics([numeric_metrics(result) for _, result, _ in parts], counts)
     meta: dict[str, Any] = {"num_samples": total, "merged_from": [name for name, _, _ in parts]}
     if dropped:
         meta["dropped_metrics"] = dropped

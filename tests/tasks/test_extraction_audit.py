@@ -317,3 +317,40 @@ def test_a_config_file_can_declare_its_own_pair(tmp_path: Path) -> None:
         withdraw_correction("gsm8k_postprocess")
     audit = _result(tmp_path)["extraction_audit"]
     assert audit["corrections"][0]["corrected"] == FIXED and audit["differ"] > 0
+
+
+CANDIDATES = """
+from assay.evaluate.base import BaseEvaluator
+
+class TwoChecks(BaseEvaluator):
+    '''Each answer passes a strict check (equal to the reference) and a lenient one (or empty): a list of candidates.'''
+
+    def score(self, predictions, references):
+        details = [{'pred': p, 'correct': [p == r, p in ('', r)]} for p, r in zip(predictions, references)]
+        shares = [sum(d['correct']) / len(d['correct']) for d in details]
+        return {'accuracy': 100 * sum(shares) / len(shares), 'details': details}
+"""
+
+
+def test_audit_verdicts_follow_the_statistics_rule(tmp_path: Path, fixed_gsm8k: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run's verdict given as a list of candidates is the share of correct ones in the audit as in the statistics,
+    so ``assay verify`` recomputes the would-be accuracy of a sound run to the value the evaluator gave."""
+    from assay.stats import correctness_matrix
+
+    cfg = _write_run(tmp_path)
+    cfg.write_text(CANDIDATES + cfg.read_text().replace("evaluator=dict(type='AccEvaluator')", "evaluator=dict(type=TwoChecks)", 1))
+    assert main(["run", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1", "--no-report"]) == 0
+    audit = _result(tmp_path)["extraction_audit"]
+    corrected = [gsm8k_fixed(r) for r in REPLIES]
+    empty = corrected.index("")  # read as nothing by the corrected extractor: fails the strict check, passes the lenient one
+    assert empty in audit["samples"]
+    readings = dict(zip(audit["samples"], audit["readings"]))
+    assert readings[empty]["correct"] == [0.5]
+    assert correctness_matrix([{"correct": [[False, True]]}]) == [[0.5]]  # the statistics' reading of the same verdict
+    assert all(readings[j]["correct"] == [True] for j in audit["samples"] if j != empty)
+    assert audit["metrics"]["accuracy"] == pytest.approx(100 * (len(REPLIES) - 0.5) / len(REPLIES))
+    capsys.readouterr()
+    rc = main(["verify", str(tmp_path / "work"), "-r", RUN, "-v"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "extraction_audit.metrics.accuracy" not in out

@@ -179,3 +179,36 @@ def test_a_record_without_gold_among_records_with_it_is_an_error() -> None:
     with pytest.raises(InputFileError, match=r"record\(s\) 1, 3 of p\.json have no `gold`"):
         build_gold_test_set(cfg, ["A", None, "B", None], where="dataset 'd'", source="p.json")
     assert build_gold_test_set(cfg, ["A", None], needs_references=False).size == 2  # references not used
+
+
+DECLARED_EVALUATORS = """
+from assay.evaluate.base import BaseEvaluator
+
+class Counting(BaseEvaluator):
+    '''Declares that it reads nothing of the test set but its length; its own evaluate() says what it was given.'''
+
+    reads_test_set = False
+
+    def score(self, predictions, references):
+        return {'accuracy': 100.0 * sum(p == r for p, r in zip(predictions, references)) / len(references)}
+
+    def evaluate(self, k, n, original_dataset, **kwargs):
+        return {**super().evaluate(k, n, original_dataset, **kwargs), 'given': type(original_dataset).__name__}
+
+class ReadsByPath(Counting):
+    reads_test_set = True
+"""
+
+
+@pytest.mark.parametrize(("evaluator", "given"), [("Counting", "TableView"), ("ReadsByPath", "Dataset")])
+def test_one_rule_decides_gold_and_what_the_evaluator_is_given(tmp_path: Path, evaluator: str, given: str) -> None:
+    """Whether the evaluator reads the test set decides both whether ``gold`` may stand in for a missing test set
+    and whether the test set is built as a ``datasets.Dataset``: one rule, never one answer for each."""
+    cfg = _project(tmp_path / "p", extra=DECLARED_EVALUATORS)
+    cfg.write_text(cfg.read_text().replace("type='Gsm8kEvaluator'", f"type={evaluator}"))
+    reads = reads_test_set(load_config(cfg).datasets[0]["eval_cfg"]["evaluator"]["type"])
+    assert reads is (given == "Dataset")
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "--workers", "1"]) == 0
+    assert _result(tmp_path / "work")["given"] == given  # the light view for an evaluator that does not read it
+    (tmp_path / "p" / "math.jsonl").unlink()  # no test set: gold serves only the evaluator that does not read it
+    assert main(["eval", str(cfg), "-w", str(tmp_path / "work2"), "--workers", "1"]) == (1 if reads else 0)

@@ -205,3 +205,24 @@ def test_a_result_scored_again_in_another_split_is_not_called_changed(
         captured = capsys.readouterr()
         assert "changed after assay computed it" not in captured.err + captured.out
         (run / "index.sqlite").unlink()
+
+
+def test_shards_merge_as_split_result_files_do(tmp_path: Path) -> None:
+    """The two ways one evaluation comes in parts give one answer: a metric some part lacks is left out by both,
+    and the weighted means are the same bits (rounded once, as the exact mean of the parts' values)."""
+    from assay.results import merge_split_results
+    from assay.summarize import run_summarizer
+    from tests.summarize.builders import write_result
+
+    parts = [({"accuracy": 97.8, "f1": 0.5}, 1), ({"accuracy": 88.3}, 2)]
+    shards, notes = merge_metrics([ShardPart(dict(result), n) for result, n in parts])
+    split = merge_split_results([(f"d_{i}", dict(result), n) for i, (result, n) in enumerate(parts)])
+    assert shards == {"accuracy": 91.46666666666667}  # (97.8 + 2 × 88.3) / 3
+    assert {k: v for k, v in split.items() if k != "_meta"} == shards
+    assert split["_meta"]["dropped_metrics"] == ["f1"] and "f1" in notes[0]
+    # the summary of split result files shows that number, and no f1
+    run_dir = tmp_path / "run"
+    for i, (result, n) in enumerate(parts):
+        write_result(run_dir, "m1", f"d_{i}", {**result, "_meta": {"num_samples": n}})
+    summary = run_summarizer({"models": [{"abbr": "m1"}], "datasets": [{"abbr": "d"}], "work_dir": str(run_dir)}, time_str="t")
+    assert summary.table[1:] == [["d", "-", "accuracy", "-", "91.47"]]

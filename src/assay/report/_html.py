@@ -61,7 +61,7 @@ def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
         reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
         ext.append(browser_text(reading.get("corrected"), limit))
         verdicts = [v for v in reading.get("correct") or [] if v is not None]
-        ok.append(round(sum(map(bool, verdicts)) / len(verdicts), 6) if verdicts else None)
+        ok.append(round(sum(map(float, verdicts)) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 
 

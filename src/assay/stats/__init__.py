@@ -77,6 +77,7 @@ from assay.stats._samples import (
     correctness_of,
     field_means,
     outcome_of,
+    sample_correctness,
     sample_values,
     values_match,
 )
@@ -110,6 +111,7 @@ __all__ = [
     "field_means",
     "format_with_ci",
     "outcome_of",
+    "sample_correctness",
     "group_plan",
     "group_stats",
     "holm_adjust",

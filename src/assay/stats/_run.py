@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assay.fileio import loads_json
 from assay.groups import MARK, incomplete_marks
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
@@ -335,7 +336,7 @@ class JsonBacked(MutableMapping[K, V]):
     def __getitem__(self, key: K) -> V:
         value = self._values[key]
         if type(value) is bytes:
-            value = self._values[key] = self._build(_loads(value))
+            value = self._values[key] = self._build(loads_json(value))
         return value
 
     def __setitem__(self, key: K, value: V) -> None:
@@ -359,7 +360,7 @@ class JsonBacked(MutableMapping[K, V]):
         Values kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
         """
         dump = self._dump
-        kept = _fragment() if fragments else _loads
+        kept = _fragment() if fragments else loads_json
         for key, value in self._values.items():
             yield key, (kept(value) if type(value) is bytes else dump(value))
 
@@ -368,12 +369,6 @@ def _fragment() -> Callable[[bytes], Any]:
     import orjson
 
     return orjson.Fragment
-
-
-def _loads(data: bytes) -> Any:
-    import orjson
-
-    return orjson.loads(data)
 
 
 def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
@@ -412,7 +407,7 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         row = self._rows.get((column, abbr))
         if isinstance(row, tuple):
             metrics, data = row
-            parsed = _loads(data)
+            parsed = loads_json(data)
             confidence = self.confidence
             row = self._rows[(column, abbr)] = {m: _cell_from_json(confidence, parsed[m]) for m in metrics}
         return row
@@ -458,7 +453,7 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
 
         Cells kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
         """
-        fragment = _fragment() if fragments else _loads
+        fragment = _fragment() if fragments else loads_json
         for (column, abbr), row in self._rows.items():
             if isinstance(row, tuple):
                 yield column, abbr, fragment(row[1])

@@ -56,6 +56,7 @@ __all__ = [
     "correctness_of",
     "field_means",
     "outcome_of",
+    "sample_correctness",
     "sample_values",
     "values_match",
 ]
@@ -161,11 +162,43 @@ def _number(value: Any) -> float | None:
     return None
 
 
+def sample_correctness(detail: Any, keys: tuple[str, ...] = CORRECTNESS_KEYS) -> list[float | None] | None:
+    """The verdict rule: one sample's correctness per run, ``None`` when ``detail`` is not a dict.
+
+    Each of ``keys`` holds the sample's per-run values (a scalar is one run);
+    per run the first non-null one counts: ``True``/``False`` as 1.0/0.0, a
+    number as itself, a list of candidates as the share of them that is
+    correct (an empty list as 0.0); a run none of them speaks for is
+    ``None``.  The statistics, the extraction audit's verdicts and ``verify``
+    all read verdicts through this one rule.
+
+    >>> sample_correctness({'correct': [True, False]}), sample_correctness({'correct': [[True, False]]})
+    ([1.0, 0.0], [0.5])
+    >>> sample_correctness({'correct': [None], 'is_correct': [True]}), sample_correctness({'pred': 'A'})
+    ([1.0], [])
+    """
+    if not isinstance(detail, dict):
+        return None
+    columns = [_as_runs(detail[k]) if k in detail else None for k in keys]
+    runs = max((len(c) for c in columns if c is not None), default=0)
+    row: list[float | None] = []
+    for r in range(runs):
+        flag: float | None = None
+        for c in columns:
+            if c is not None and r < len(c) and c[r] is not None:
+                flag = _number(c[r])
+                if flag is None and isinstance(c[r], (list, tuple)) and not c[r]:
+                    flag = 0.0
+                break
+        row.append(flag)
+    return row
+
+
 def correctness_matrix(details: Sequence[Any], keys: tuple[str, ...] = CORRECTNESS_KEYS) -> list[list[float | None]] | None:
-    """Per sample, per run: the correctness (1.0, 0.0, a candidate share, or ``None`` without a verdict).
+    """Per sample, per run: the correctness by :func:`sample_correctness` (1.0, 0.0, a candidate share, or ``None`` without a verdict).
 
     ``keys``: the fields holding verdicts, the first non-null one counting.
-    ``None`` when no sample carries any of them.
+    ``None`` when no sample carries any of them, or a sample is not a dict.
 
     >>> correctness_matrix([{'correct': [True, False]}, {'is_correct': [None, True]}])
     [[1.0, 0.0], [None, 1.0]]
@@ -173,21 +206,10 @@ def correctness_matrix(details: Sequence[Any], keys: tuple[str, ...] = CORRECTNE
     out: list[list[float | None]] = []
     seen = False
     for d in details:
-        if not isinstance(d, dict):
+        row = sample_correctness(d, keys)
+        if row is None:
             return None
-        columns = [_as_runs(d[k]) if k in d else None for k in keys]
-        runs = max((len(c) for c in columns if c is not None), default=0)
-        row: list[float | None] = []
-        for r in range(runs):
-            flag: float | None = None
-            for c in columns:
-                if c is not None and r < len(c) and c[r] is not None:
-                    flag = _number(c[r])
-                    if flag is None and isinstance(c[r], (list, tuple)) and not c[r]:
-                        flag = 0.0
-                    break
-            row.append(flag)
-        if runs:
+        if row:
             seen = True
         out.append(row)
     return out if seen else None

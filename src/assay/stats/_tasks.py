@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay._gc import bulk_allocations
+from assay.fileio import loads_json
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -564,8 +565,8 @@ def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0
     if found is None:
         return None
     try:
-        cells = _loads(found[0])
-        u = None if found[1] is None else _loads(found[1])
+        cells = loads_json(found[0])
+        u = None if found[1] is None else loads_json(found[1])
         return TaskOutput(
             {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
             {},
@@ -573,17 +574,6 @@ def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
-
-
-def _loads(data: bytes) -> Any:
-    import orjson
-
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:  # NaN or infinities
-        from assay.fileio import loads_json
-
-        return loads_json(data)
 
 
 def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str, Mapping[str, float]], IndexedStats | None]:

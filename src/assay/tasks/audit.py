@@ -201,25 +201,21 @@ def compare_chains(official: Sequence[Any], corrected: Sequence[Any], size: int,
     return differ, sorted(samples)
 
 
-def _verdicts(detail: Any, n: int) -> list[bool | None] | None:
-    """Per run, the verdict of a grouped detail (its correctness key's per-run list)."""
-    from assay.evaluate.base import CORRECTNESS_KEYS
+def _verdicts(detail: Any) -> list[bool | float | None] | None:
+    """Per run, the verdict of a grouped detail by the statistics' rule (:func:`assay.stats.sample_correctness`).
 
-    if not isinstance(detail, dict):
+    A whole verdict is recorded as ``True``/``False``, a share of correct
+    candidates as that share; ``None`` when the detail carries no verdict.
+
+    >>> _verdicts({'correct': [True, False]}), _verdicts({'correct': [[True, False]]}), _verdicts({'pred': 'A'})
+    ([True, False], [0.5], None)
+    """
+    from assay.stats import sample_correctness
+
+    row = sample_correctness(detail)
+    if not row or all(v is None for v in row):
         return None
-    out: list[bool | None] = [None] * n
-    columns = [detail[k] for k in CORRECTNESS_KEYS if detail.get(k) is not None]
-    for r in range(n):
-        for value in columns:
-            runs = value if isinstance(value, list) and len(value) == n else [value] * n
-            v = runs[r]
-            if v is None:
-                continue
-            if isinstance(v, list):  # a list of candidates: correct when all are
-                v = bool(v) and all(bool(x) for x in v)
-            out[r] = bool(v)
-            break
-    return out if any(v is not None for v in out) else None
+    return [v if v is None or v not in (0.0, 1.0) else v == 1.0 for v in row]
 
 
 def official_stages(plan: AuditPlan, raw: Sequence[Any]) -> list[list[Any]]:
@@ -299,7 +295,7 @@ def run_audit(
                 "corrected": [plain_reading(corrected_final[i]) for i in rows],
             }
             if isinstance(details, list) and j < len(details):
-                verdicts = _verdicts(details[j], n)
+                verdicts = _verdicts(details[j])
                 if verdicts is not None:
                     entry["correct"] = verdicts
             readings.append(entry)
@@ -425,7 +421,7 @@ def _check_would_be(out: AuditCheck, result: Mapping[str, Any], samples: list[in
             if not isinstance(verdicts, list) or not 0 <= j < len(rows) or len(verdicts) != len(rows[j]):
                 rows = []
                 break
-            rows[j] = [1.0 if v else 0.0 for v in verdicts]
+            rows[j] = [0.0 if v is None else float(v) for v in verdicts]
         cells = [v for row in rows for v in row]
         if not cells:
             out.unchecked.append(f"extraction_audit.metrics.{metric} (the readings carry no verdict for every run)")

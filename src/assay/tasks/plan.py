@@ -187,14 +187,17 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
 
 
 def reads_test_set(evaluator_type: Any) -> bool:
-    """Whether an evaluator needs the test set for more than its references.
+    """Whether an evaluator needs the test set for more than its references: the one rule.
 
     True when the class says so (a ``reads_test_set`` class attribute, for
-    evaluators that read data by other means), when it has an ``evaluate`` of
-    its own (not the standard algorithm of assay's or OpenCompass's
-    ``BaseEvaluator``), or when its ``score()`` takes ``test_set`` or
-    ``**kwargs``.  Such an evaluator cannot be scored from the prediction
-    records' ``gold`` alone.
+    evaluators that read data by other means; ``False`` there declares that
+    its code reads nothing of the test set but its length and sample ids),
+    when it has an ``evaluate`` of its own (not the standard algorithm of
+    assay's or OpenCompass's ``BaseEvaluator``), or when its ``score()`` takes
+    ``test_set`` or ``**kwargs``.  Such an evaluator cannot be scored from the
+    prediction records' ``gold`` alone, and it is the one the scoring step
+    hands the test set as a ``datasets.Dataset`` (any other gets a light
+    read-only view: :class:`~assay.datasets.table.TableView`).
 
     >>> from assay.registry import ICL_EVALUATORS
     >>> reads_test_set(ICL_EVALUATORS.get('AccEvaluator')), reads_test_set(ICL_EVALUATORS.get('HumanEvalEvaluator'))

@@ -878,7 +878,8 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             with_details = options.dump_details and all(h.get("has_details") for h in headers)
             if with_details:
                 merged["details"] = []
-            merged[META_KEY] = meta
+            dropped = sorted({key for part in parts for key in part.result if key not in merged and key != AUDIT_KEY})
+            merged[META_KEY] = {**meta, "dropped_metrics": dropped} if dropped else meta
             fragments = [folder / f"out_{s}.details" for s in range(count)]
             if with_details:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))

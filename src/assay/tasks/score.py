@@ -22,7 +22,7 @@ from typing import Any
 
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError
-from assay.tasks.plan import EvalTask
+from assay.tasks.plan import EvalTask, reads_test_set
 
 __all__ = ["ScoreStep", "needed_fields", "score"]
 
@@ -94,8 +94,8 @@ def score(
 
     where = setup.where
     references, size, n = test.references, test.size, test.n
-    # the datasets.Dataset only for evaluator code that can see it; else a light view of the table
-    test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
+    # the datasets.Dataset only for an evaluator that reads the test set; else a light view of the table
+    test_dataset = test.dataset if reads_test_set(setup.evaluator_type) else test.view
     raw = fields.get("prediction")
     predictions: list[Any] | None = list(raw) if raw is not None else None
     stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
@@ -199,17 +199,6 @@ def _with_audit(
     if details is not None:
         result["details"] = details
     return result
-
-
-def _sees_test_set(evaluator_type: Any) -> bool:
-    """Whether the evaluator's own code can receive the test set (``score(test_set=...)``,
-    ``**kwargs``, or an ``evaluate`` of its own)."""
-    from assay.evaluate.base import BaseEvaluator
-
-    if getattr(evaluator_type, "evaluate", None) is not BaseEvaluator.evaluate:
-        return True
-    needed = needed_fields(evaluator_type)
-    return needed is None or "test_set" in needed
 
 
 def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:

@@ -11,8 +11,11 @@ and, for G-Pass@k, each sample's number of correct runs; the merge adds them
 and computes every metric with the evaluator's own formula, never averaging
 averages.  The extraction record is summed and details concatenated in
 sample order.  A numeric metric the evaluator does not declare (a user's
-evaluator) is averaged weighted by the shards' sample counts, which may differ
-in the last bits; the task's log says so.
+evaluator) is merged as split result files are
+(:func:`assay.results.merge_part_metrics`): averaged weighted by the shards'
+sample counts, which may differ from an unsplit run in the last bits (the
+task's log says so), and left out when some shard lacks it (listed under the
+result's ``_meta.dropped_metrics``).
 
 The files of a sharded task live in ``<run_dir>/.shards/<model>/<dataset>/``::
 
@@ -28,14 +31,12 @@ for the same fingerprint are not scored again.
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from assay.results import details_fragment, splice_details
+from assay.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
 from assay.workdir import RunDir
 
 __all__ = [
@@ -106,22 +107,6 @@ def _category(key: str, subdivisions: dict[str, int]) -> tuple[int, str | None, 
     return 0, None, key
 
 
-def _weighted_mean(values: list[Any], weights: list[int]) -> Any:
-    total = sum(weights)
-    if total == 0:
-        return values[0]
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        exact = Fraction(sum(v * w for v, w in zip(values, weights)), total)
-        if exact.denominator == 1:
-            return int(exact)
-        return float(exact)
-    floats = [float(v) for v in values]
-    if all(math.isfinite(v) for v in floats):
-        # exact rational arithmetic, rounded once: one shard gives back its own value
-        return float(sum((Fraction(v) * w for v, w in zip(floats, weights)), Fraction(0)) / total)
-    return math.fsum(v * w for v, w in zip(floats, weights)) / total
-
-
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -168,10 +153,13 @@ def merge_metrics(parts: list[ShardPart]) -> tuple[dict[str, Any], list[str]]:
             }
             continue
         if all(_is_number(v) for v in values):
-            weights = [p.subdivisions.get(subdivision, 0) if cat == 2 and subdivision is not None else p.samples for p in having]
-            if len(having) < len(parts) and cat != 2:
-                notes.append(f"{key!r} is missing from {len(parts) - len(having)} shard(s); averaged over the others")
-            merged[key] = _weighted_mean(values, weights)
+            if cat == 2 and subdivision is not None:  # a subdivision's G-Pass@k: weighted by its samples in each shard
+                merged[key] = weighted_mean(values, [p.subdivisions.get(subdivision, 0) for p in having])
+                continue
+            kept, dropped = merge_part_metrics([{key: p.result[key]} if key in p.result else {} for p in parts], [p.samples for p in parts])
+            if dropped:
+                notes.append(f"{key!r} is missing from {len(parts) - len(having)} shard(s); left out, as for split result files")
+            merged.update(kept)
             continue
         if any(v != values[0] for v in values[1:]):
             notes.append(f"{key!r} differs between shards; the first shard's value is kept")
