@@ -81,7 +81,7 @@ from assay.stats._samples import (
     sample_values,
     values_match,
 )
-from assay.stats._tasks import save_stats
+from assay.stats._tasks import save_stats, stats_path
 from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
 
 __all__ = [
@@ -128,6 +128,7 @@ __all__ = [
     "sample_tables",
     "sample_values",
     "save_stats",
+    "stats_path",
     "summary_groups_of",
     "summary_view",
     "t_interval",
