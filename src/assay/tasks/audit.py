@@ -18,6 +18,11 @@ result file gets an ``extraction_audit`` record::
 chains (texts cut to :data:`READING_TEXT` characters) and, when the evaluator
 gives per-sample verdicts, the verdict of the corrected answer.  When no reply
 differs the evaluator is not run again and ``metrics`` are the official ones.
+When some do, an evaluator that is sample-decomposable and declares how each
+metric comes from its samples (``sample_sums``) scores the differing samples
+only: each metric is computed from their corrected per-sample values and the
+official values of the others, to the bits of scoring every sample again
+(which is what any other evaluator does).
 A failure of the audit is recorded as ``{"corrections": [...], "error": "..."}``
 and never touches the official result.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -35,11 +41,15 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: A G-Pass@k metric name (as :meth:`~assay.evaluate.base.BaseEvaluator.evaluate` adds them).
+_G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
+
 __all__ = [
     "AUDIT_KEY",
     "READING_TEXT",
     "STAGES",
     "AuditPlan",
+    "SampleRescore",
     "Substitution",
     "audit_plan",
     "compare_chains",
@@ -252,6 +262,66 @@ def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Seque
     return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
 
 
+@dataclass(frozen=True)
+class SampleRescore:
+    """How to score some samples only, for an evaluator whose metrics come from per-sample sums.
+
+    Attributes:
+        declared: the evaluator's ``sample_sums`` (metric → details field and scale).
+        k: the dataset's ``k`` (for G-Pass@k).
+        subdivisions: gives each sample's subdivision, in sample order (asked for only with G-Pass@k).
+        rescore: scores the given samples (their indices) with the given
+            predictions (after the dataset level; those samples' rows of every
+            run, run-major) and evaluator-level postprocessor config; returns
+            the evaluator's result on those samples.
+    """
+
+    declared: Mapping[str, tuple[str, Callable[[Any, int], float]]]
+    k: Any
+    subdivisions: Callable[[], list[str]]
+    rescore: Callable[[list[int], list[Any], Any], Mapping[str, Any]]
+
+
+def _rows_of(samples: Sequence[int], size: int, n: int) -> list[int]:
+    """The rows of ``samples`` in every run of a run-major layout, run-major.
+
+    >>> _rows_of([1, 3], 4, 2)
+    [1, 3, 5, 7]
+    """
+    return [r * size + j for r in range(n) for j in samples]
+
+
+def _from_differing(
+    how: SampleRescore, official: Mapping[str, Any], corrected: Sequence[Any], samples: list[int], size: int, n: int, evaluator_pp: Any,
+) -> tuple[dict[str, Any], list[Any]] | None:
+    """The would-be metrics from the differing samples scored again and the others' official per-sample
+    values, with the corrected details of the differing samples; ``None`` when the official result does not
+    give every metric that way (no details, a field missing, a metric not declared)."""
+    from assay.results import numeric_metrics
+    from assay.tasks.shards import ShardPart, exact_metrics, shard_sums
+
+    details = official.get("details")
+    fields = {name for name, _ in how.declared.values()}
+    if not isinstance(details, list) or len(details) != size or not all(isinstance(d, dict) and fields <= d.keys() for d in details):
+        return None
+    wanted = list(numeric_metrics(dict(official)))
+    result = how.rescore(samples, [corrected[i] for i in _rows_of(samples, size, n)], evaluator_pp)
+    if "error" in result:
+        raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
+    changed = result.get("details")
+    if not isinstance(changed, list) or len(changed) != len(samples):
+        return None
+    combined = list(details)
+    for j, detail in zip(samples, changed, strict=True):
+        combined[j] = detail
+    g_pass = any(_G_PASS.fullmatch(key.rpartition("/")[2]) for key in wanted)
+    sums = shard_sums(combined, how.declared, n, g_pass, how.subdivisions() if g_pass else [])
+    metrics = exact_metrics([ShardPart({}, size, sums=sums)], how.declared, n, how.k)
+    if not set(wanted) <= metrics.keys():
+        return None
+    return {key: metrics[key] for key in wanted}, changed
+
+
 def run_audit(
     plan: AuditPlan,
     *,
@@ -261,6 +331,7 @@ def run_audit(
     size: int,
     n: int,
     rescore: Callable[[list[Any], Any], Mapping[str, Any]],
+    samples_only: SampleRescore | None = None,
 ) -> dict[str, Any]:
     """The audit record of one task (see the module docs); never raises.
 
@@ -268,10 +339,14 @@ def run_audit(
         plan: the substitutions.
         raw: the raw replies.
         stage_outputs: the official chain's output after the model level and after the dataset level.
-        official: the official result (numeric metrics are the audit's when no reply differs).
+        official: the official result, details included (numeric metrics are the audit's when no reply differs).
         size, n: samples per run and runs.
         rescore: scores predictions (after the dataset level) with the given
             evaluator-level postprocessor config; returns the evaluator's result.
+        samples_only: for a sample-decomposable evaluator with ``sample_sums``:
+            how to score the differing samples only (every sample is scored
+            again when ``None``, or when the official result lacks the
+            per-sample values).
     """
     from assay.results import numeric_metrics
 
@@ -287,10 +362,19 @@ def run_audit(
             record["readings"] = []
             record["metrics"] = dict(numeric_metrics(dict(official)))
             return record
-        result = rescore(corrected, plan.corrected_config(2))
-        if "error" in result:
-            raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
-        details = result.get("details")
+        partial = None
+        if samples_only is not None:
+            partial = _from_differing(samples_only, official, corrected, samples, size, n, plan.corrected_config(2))
+        if partial is not None:
+            metrics, changed = partial
+            verdict_of: dict[int, Any] = dict(zip(samples, changed, strict=True))
+        else:
+            result = rescore(corrected, plan.corrected_config(2))
+            if "error" in result:
+                raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
+            metrics = dict(numeric_metrics(dict(result)))
+            details = result.get("details")
+            verdict_of = {j: details[j] for j in samples if j < len(details)} if isinstance(details, list) else {}
         readings = []
         for j in samples:
             rows = [r * size + j for r in range(n)]
@@ -298,13 +382,13 @@ def run_audit(
                 "official": [plain_reading(official_final[i]) for i in rows],
                 "corrected": [plain_reading(corrected_final[i]) for i in rows],
             }
-            if isinstance(details, list) and j < len(details):
-                verdicts = _verdicts(details[j], n)
+            if j in verdict_of:
+                verdicts = _verdicts(verdict_of[j], n)
                 if verdicts is not None:
                     entry["correct"] = verdicts
             readings.append(entry)
         record["readings"] = readings
-        record["metrics"] = dict(numeric_metrics(dict(result)))
+        record["metrics"] = metrics
     except Exception as exc:
         logger.warning("extraction audit failed: %s: %s", type(exc).__name__, exc, exc_info=True)
         for key in ("replies", "differ", "samples", "readings", "metrics"):

@@ -59,6 +59,7 @@ from assay.tasks.shards import (
     details_fragment,
     exact_metrics,
     merge_metrics,
+    sample_subdivisions,
     shard_dir,
     shard_indices,
     shard_ranges,
@@ -780,7 +781,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
             g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
             header["sums"] = shard_sums(
                 details, getattr(setup.evaluator_type, "sample_sums", None), test.n, g_pass,
-                _sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
+                sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
             )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
         atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
@@ -794,14 +795,6 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
 
 
 _G_PASS_KEY = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
-
-
-def _sample_subdivisions(dataset: Any, size: int, dataset_abbr: str) -> list[str]:
-    """Each of the first ``size`` rows' subdivision, as BaseEvaluator groups G-Pass@k."""
-    cols = getattr(dataset, "column_names", None) or []
-    if "subdivision" in cols and "idx" in cols:
-        return [str(sub) for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]]
-    return [dataset_abbr or "dataset"] * size
 
 
 def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:

@@ -179,9 +179,10 @@ def _with_audit(
     """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
     import tempfile
 
-    from assay.tasks.audit import AUDIT_KEY, run_audit
+    from assay.tasks.audit import AUDIT_KEY, SampleRescore, run_audit
+    from assay.tasks.shards import sample_subdivisions
 
-    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+    def call(evaluator_pp: Any, given: dict[str, Any], dataset: Any) -> dict[str, Any]:
         evaluator_cfg = dict(setup.evaluator_cfg)
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
@@ -190,15 +191,47 @@ def _with_audit(
         if scratch is not None:
             Path(scratch).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="assay-audit-", dir=scratch) as folder:
-            return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
-                                   n, location, str(Path(folder) / task.dataset_abbr))
+            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr))
 
-    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
+    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        return call(evaluator_pp, {**fields, "predictions": predictions}, test_dataset)
+
+    def rescore_samples(samples: list[int], predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        rows = [r * size + j for r in range(n) for j in samples]
+        dataset = _rows_of_test_set(test_dataset, rows)
+        given = {name: _rows_of_column(value, rows, size * n) for name, value in fields.items()}
+        given.update(predictions=predictions, test_set=dataset)
+        return call(evaluator_pp, given, dataset)
+
+    samples_only = None
+    declared = getattr(setup.evaluator_type, "sample_sums", None)
+    if getattr(setup.evaluator_type, "sample_decomposable", False) and declared:
+        samples_only = SampleRescore(declared, task.dataset.get("k", 1),
+                                     lambda: sample_subdivisions(test_dataset, size, task.dataset_abbr), rescore_samples)
+    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n,
+                      rescore=rescore, samples_only=samples_only)
     details = result.pop("details", None)
     result[AUDIT_KEY] = audit
     if details is not None:
         result["details"] = details
     return result
+
+
+def _rows_of_column(value: Any, rows: list[int], total: int) -> Any:
+    """The given rows of a field that holds one value per row (``total`` of them); any other field as it is."""
+    if isinstance(value, (list, tuple)) and len(value) == total:
+        return [value[i] for i in rows]
+    return value
+
+
+def _rows_of_test_set(dataset: Any, rows: list[int]) -> Any:
+    """The given rows of the test set an evaluator gets: a light view reads only the columns asked for."""
+    from assay.datasets.table import TableView
+
+    if isinstance(dataset, TableView):
+        return TableView(dict.fromkeys(dataset.column_names), num_rows=len(rows),
+                         column=lambda name: [dataset.column(name)[i] for i in rows])
+    return dataset.select(rows)
 
 
 def _sees_test_set(evaluator_type: Any) -> bool:
