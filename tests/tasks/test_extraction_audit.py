@@ -403,3 +403,21 @@ def test_a_decomposable_evaluator_rescores_only_the_differing_samples(tmp_path: 
     size = len(REPLIES)
     assert _batches(tmp_path / "whole.log") == [size] * runs * 2
     assert _batches(tmp_path / "parts.log") == _batches(tmp_path / "seeing.log") == [size] * runs + [len(differing)] * runs
+
+
+def test_the_counterpart_is_resolved_once_per_task(tmp_path: Path, fixed_gsm8k: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corrected counterpart is looked up by its registered name once per task: the audit's chains and
+    the input fingerprint share it (the official postprocessor is resolved once with the task's setup too)."""
+    cfg = _write_run(tmp_path, dataset_pp="dict(type='gsm8k')")
+    cfg.write_text(cfg.read_text().replace("dict(type='general_postprocess')", "dict(type='gsm8k')"))
+    looked_up: list[str] = []
+    lookup = TEXT_POSTPROCESSORS.lookup
+
+    def counting(name: str) -> Any:
+        looked_up.append(name)
+        return lookup(name)
+
+    monkeypatch.setattr(TEXT_POSTPROCESSORS, "lookup", counting)
+    assert _eval(cfg, tmp_path) == 0  # one worker: both tasks in this process
+    assert _result(tmp_path, "plain")["extraction_audit"]["differ"] > 0
+    assert looked_up.count(FIXED) == 2

@@ -52,6 +52,7 @@ __all__ = [
     "SampleRescore",
     "Substitution",
     "audit_plan",
+    "chain_configs",
     "compare_chains",
     "merge_audits",
     "official_stages",
@@ -99,17 +100,53 @@ class Substitution:
 
 @dataclass(frozen=True)
 class AuditPlan:
-    """The chains of one task: the official configs of the three stages and the substitutions."""
+    """The chains of one task: the official configs of the three stages and the substitutions.
+
+    ``types`` are the functions the official configs' ``type`` resolve to (``None``
+    where a stage has none); each postprocessor of either chain is resolved and
+    built once, when first asked for (:meth:`postprocessor`).
+    """
 
     configs: tuple[Any, Any, Any]
     substitutions: tuple[Substitution, ...]
+    types: tuple[Any, Any, Any] = field(default=(None, None, None), compare=False)
+    _built: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def _substitution(self, stage: int) -> Substitution | None:
+        return next((s for s in self.substitutions if s.stage == stage), None)
 
     def corrected_config(self, stage: int) -> Any:
         """The config of ``stage`` in the corrected chain."""
-        for s in self.substitutions:
-            if s.stage == stage:
-                return s.corrected_cfg
-        return self.configs[stage]
+        s = self._substitution(stage)
+        return s.corrected_cfg if s is not None else self.configs[stage]
+
+    def corrected_type(self, s: Substitution) -> Any:
+        """The corrected counterpart's function (resolved once; raises when it cannot be)."""
+        from assay.registry import TEXT_POSTPROCESSORS, resolve_type
+
+        key = ("corrected type", s.stage)
+        if key not in self._built:
+            try:
+                self._built[key] = resolve_type(s.correction.corrected, TEXT_POSTPROCESSORS, key=f"{s.at} (corrected).type")
+            except Exception as exc:  # remembered: asked again, the same error
+                self._built[key] = exc
+        found = self._built[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def postprocessor(self, stage: int, *, corrected: bool = False) -> Any:
+        """The postprocessor of ``stage`` in the official or the corrected chain, built once (``None``: no config)."""
+        from assay.postprocess.chain import build_postprocessor
+
+        s = self._substitution(stage) if corrected else None
+        key = ("built", stage, s is not None)
+        if key not in self._built:
+            if s is not None:
+                self._built[key] = build_postprocessor(s.corrected_cfg, where=f"{STAGES[stage]} (corrected)", resolved=self.corrected_type(s))
+            else:
+                self._built[key] = build_postprocessor(self.configs[stage], where=STAGES[stage], resolved=self.types[stage])
+        return self._built[key]
 
     def describe(self) -> list[dict[str, Any]]:
         """The substitutions as the result file records them."""
@@ -119,14 +156,12 @@ class AuditPlan:
         """What the result depends on: each substitution, its option mapping and the corrected code's source."""
         from assay.config.dump import plainify
         from assay.errors import AssayError
-        from assay.registry import TEXT_POSTPROCESSORS, resolve_type
         from assay.tasks.fingerprint import source_digest
 
         out: list[Any] = []
         for s in self.substitutions:
             try:
-                fn = resolve_type(s.correction.corrected, TEXT_POSTPROCESSORS)
-                source = source_digest(fn)
+                source = source_digest(self.corrected_type(s))
             except (AssayError, ImportError) as exc:
                 source = f"unresolved: {exc}"
             out.append([s.at, plainify(s.official_cfg), plainify(s.corrected_cfg), s.correction.describe_options(), source])
@@ -141,18 +176,30 @@ def _type_of(cfg: Any) -> Any:
     return None
 
 
-def audit_plan(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any]) -> AuditPlan | None:
+def chain_configs(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """The prediction postprocessor configs of a task's three :data:`STAGES`."""
+    return (model_cfg.get("pred_postprocessor"), eval_cfg.get("pred_postprocessor"), evaluator_cfg.get("pred_postprocessor"))
+
+
+def audit_plan(
+    model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any], *, types: Sequence[Any] | None = None
+) -> AuditPlan | None:
     """The audit of a task's chain, or ``None`` when no postprocessor of it has a declared counterpart.
+
+    ``types``: the functions the three stages' ``type`` resolve to, when the
+    caller has resolved them (see :func:`~assay.postprocess.chain.resolve_postprocessor_type`).
 
     >>> audit_plan({}, {'pred_postprocessor': {'type': 'general_postprocess'}}, {}) is None
     True
     """
+    from assay.postprocess.chain import resolve_postprocessor_type
     from assay.postprocess.corrections import correction_for
 
-    configs = (model_cfg.get("pred_postprocessor"), eval_cfg.get("pred_postprocessor"), evaluator_cfg.get("pred_postprocessor"))
+    configs = chain_configs(model_cfg, eval_cfg, evaluator_cfg)
+    resolved = tuple(types) if types is not None else tuple(resolve_postprocessor_type(cfg) for cfg in configs)
     substitutions: list[Substitution] = []
     for stage, cfg in enumerate(configs):
-        spec = _type_of(cfg)
+        spec = resolved[stage] if resolved[stage] is not None else _type_of(cfg)
         if spec is None:
             continue
         correction = correction_for(spec)
@@ -165,7 +212,7 @@ def audit_plan(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evalua
         substitutions.append(Substitution(stage, cfg, corrected, correction))
     if not substitutions:
         return None
-    return AuditPlan(configs, tuple(substitutions))
+    return AuditPlan(configs, tuple(substitutions), (resolved[0], resolved[1], resolved[2]))
 
 
 def plain_reading(value: Any, limit: int = READING_TEXT) -> Any:
@@ -234,12 +281,12 @@ def _verdicts(detail: Any, n: int) -> list[bool | None] | None:
 
 def official_stages(plan: AuditPlan, raw: Sequence[Any]) -> list[list[Any]]:
     """The official chain's output after the model level and after the dataset level."""
-    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+    from assay.postprocess.chain import apply_postprocessor
 
     out: list[list[Any]] = []
     current = list(raw)
     for stage in (0, 1):
-        current = apply_postprocessor(build_postprocessor(plan.configs[stage], where=STAGES[stage]), current)
+        current = apply_postprocessor(plan.postprocessor(stage), current)
         out.append(current)
     return out
 
@@ -249,16 +296,15 @@ def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Seque
 
     Returns ``(corrected before the evaluator level, official final, corrected final)``.
     """
-    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+    from assay.postprocess.chain import apply_postprocessor
 
     first = min(s.stage for s in plan.substitutions)
     # the corrected chain shares the official one's output up to the first substitution
     corrected: list[Any] = list(raw if first == 0 else stage_outputs[first - 1])
     for stage in range(first, 2):
-        fn = build_postprocessor(plan.corrected_config(stage), where=f"{STAGES[stage]} (corrected)")
-        corrected = apply_postprocessor(fn, corrected)
-    official_fn = build_postprocessor(plan.configs[2], where=STAGES[2])
-    corrected_fn = build_postprocessor(plan.corrected_config(2), where=f"{STAGES[2]} (corrected)")
+        corrected = apply_postprocessor(plan.postprocessor(stage, corrected=True), corrected)
+    official_fn = plan.postprocessor(2)
+    corrected_fn = plan.postprocessor(2, corrected=True)
     return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
 
 

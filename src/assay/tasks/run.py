@@ -322,8 +322,9 @@ class _Setup(ScoreStep):
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
     from assay import predictions
+    from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
-    from assay.tasks.audit import audit_plan
+    from assay.tasks.audit import audit_plan, chain_configs
 
     dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
@@ -331,9 +332,11 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=options.allow_partial)
-    audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
+    # each postprocessor type of the chain resolved once for the task; the scoring step and the audit use these
+    types = tuple(resolve_postprocessor_type(cfg) for cfg in chain_configs(task.model, eval_cfg, evaluator_cfg))
+    audit = audit_plan(task.model, eval_cfg, evaluator_cfg, types=types)
     if not fingerprint:
-        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, {}, "")
+        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, {}, "")
     test_files = [task.data.path] if task.data is not None else []
     contents: dict[Path, bytes] = {}
     inputs = task_inputs(
@@ -346,7 +349,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         references=task.references.source,
         extraction_audit=audit.fingerprint_input() if audit is not None else None,
     )
-    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, inputs, fingerprint_of(inputs), contents)
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, inputs, fingerprint_of(inputs), contents)
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:

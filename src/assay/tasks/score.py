@@ -38,6 +38,10 @@ class ScoreStep:
         evaluator_type: the evaluator class ``type`` resolves to.
         audit: the extraction audit's substitutions, when a postprocessor of
             the chain has a corrected counterpart (else ``None``).
+        postprocessor_types: the functions the ``type`` of the model's and the
+            dataset's ``pred_postprocessor`` resolve to, resolved once with the
+            task's setup (``None`` where there is none, or where it cannot be
+            resolved: scoring then says why).
     """
 
     where: str
@@ -45,6 +49,7 @@ class ScoreStep:
     evaluator_cfg: dict[str, Any]
     evaluator_type: Any
     audit: Any
+    postprocessor_types: tuple[Any, Any]
 
 
 def needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
@@ -93,6 +98,7 @@ def score(
     from assay.postprocess.chain import build_postprocessor
 
     where = setup.where
+    audit = setup.audit
     references, size, n = test.references, test.size, test.n
     # the datasets.Dataset only for evaluator code that can see it; else a light view of the table
     test_dataset = test.dataset if _sees_test_set(setup.evaluator_type) else test.view
@@ -100,14 +106,16 @@ def score(
     predictions: list[Any] | None = list(raw) if raw is not None else None
     stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
     if predictions is not None:
-        for label, cfg in (
-            (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
-            (f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
+        for stage, label, cfg in (
+            (0, f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
+            (1, f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
         ):
-            fn = build_postprocessor(cfg, where=label)
+            # with an audit, its plan holds the official chain, built once for both
+            fn = audit.postprocessor(stage) if audit is not None else build_postprocessor(
+                cfg, where=label, resolved=setup.postprocessor_types[stage])
             if fn is not None:
                 predictions = _postprocess(fn, predictions, label, location)
-            if setup.audit is not None:
+            if audit is not None:
                 stage_outputs.append(predictions)
     fields["predictions"] = predictions
     fields["references"] = list(references) if references is not None else None
