@@ -348,7 +348,8 @@ def _from_differing(
 
     details = official.get("details")
     fields = {name for name, _ in how.declared.values()}
-    if not isinstance(details, list) or len(details) != size or not all(isinstance(d, dict) and fields <= d.keys() for d in details):
+    # the first sample is checked here; a field missing from another leaves its metric out below
+    if not isinstance(details, list) or len(details) != size or not details or not isinstance(details[0], dict) or not fields <= details[0].keys():
         return None
     wanted = list(numeric_metrics(dict(official)))
     result = how.rescore(samples, [corrected[i] for i in _rows_of(samples, size, n)], evaluator_pp)
