@@ -325,6 +325,31 @@ def test_the_index_keeps_the_digest_of_what_assay_wrote_apart_from_the_present_b
     assert snap.written("reasoner/quick_short.json") is None
 
 
+def test_the_summary_of_run_reads_no_result_file_its_workers_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``assay run`` hashes each result it writes once: its summary, under the same writer lock, takes the
+    entries its workers recorded; a later summary still checks a recent entry by content, and sees an edit."""
+    read: list[str] = []
+    real = index_module._read
+
+    def counting(path: str) -> bytes:
+        read.append(path)
+        return real(path)
+
+    monkeypatch.setattr(index_module, "_read", counting)
+    work = tmp_path / "w"
+    assert main(["run", str(EXAMPLE), "-w", str(work), "--no-report"]) == 0
+    assert read == []
+    (run,) = work.iterdir()
+    path = run / "results" / "chat-small" / "quick_mcq.json"
+    before = path.stat()
+    path.write_bytes(path.read_bytes().replace(b'"accuracy": 80.0', b'"accuracy": 70.0'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    config = {"models": [{"abbr": "chat-small"}], "datasets": [{"abbr": "quick_mcq"}], "work_dir": str(run)}
+    table = run_summarizer(config, time_str="later", stats=False).table
+    assert table[1][-1] == "70.00"
+    assert str(path) in read
+
+
 def test_concurrent_runs_into_one_run_directory(tmp_path: Path) -> None:
     """Two `assay eval --wait` started at once on one run directory take turns: every result of both ends up indexed."""
     from assay.config import load_config

@@ -406,8 +406,10 @@ def _eval_locked(
     sys.stderr.write(f"run directory: {run_dir.root}\n")
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))
+    written: dict[str, Any] = {}  # the result files this command's workers wrote (index entries recorded)
     outcomes = blocked + run_tasks(
-        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend
+        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend,
+        written=written,
     )
     failed = [o for o in outcomes if o.failed]
     partial = [o for o in outcomes if o.status == "partial"]
@@ -418,8 +420,8 @@ def _eval_locked(
         + (f", {len(partial)} partial" if partial else "") + "\n"
     )
     status = 0
-    if then_summarize:
-        status = _summarize(config, str(run_dir.root), args, now)
+    if then_summarize:  # still under the writer lock: the files just written need no second digest
+        status = _summarize(config, str(run_dir.root), args, now, written)
     if partial:  # results written, but not every sample has a verdict: not a clean run
         sys.stderr.write("partial tasks:\n")
         for o in partial:
@@ -473,7 +475,7 @@ def _blocked_tasks(tasks: list[Any], options: Any) -> tuple[list[Any], list[Any]
     return runnable, blocked
 
 
-def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None) -> int:
+def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None) -> int:
     from assay.summarize import run_summarizer
 
     result = run_summarizer(
@@ -482,6 +484,7 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
         output_path=getattr(args, "output", None),
         ci=getattr(args, "ci", False),
         stats=getattr(args, "report", True),
+        written=written,
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
     changed = sorted(set(result.scores.changed.values())) if result.scores is not None else []

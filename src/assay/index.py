@@ -32,7 +32,10 @@ replacement by rename, a copy with its times restored — sets the change
 time to the current time, which no file operation can set back; an entry taken
 within the file system's timestamp granularity of the last change cannot
 tell a later change in the same tick, so such an entry is checked by
-content (its SHA-256) until it is old enough.  An index copied to another
+content (its SHA-256) until it is old enough — but by the summary of the
+command that wrote the file and still holds the run directory's writer lock
+(``written``, :meth:`RunIndex.snapshot`), whose workers hashed the bytes as
+they wrote them.  An index copied to another
 machine or path sees other inodes and change times: each entry is then
 checked by content once and kept when the bytes are the same.
 ``assay verify`` checks every entry by content, whatever its identity says.
@@ -578,16 +581,26 @@ class RunIndex:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def snapshot(self, *, check_content: bool = False, write: bool = True, deferred: bool = False) -> Snapshot:
+    def snapshot(
+        self, *, check_content: bool = False, write: bool = True, deferred: bool = False,
+        written: Mapping[str, tuple[FileIdentity, str]] | None = None,
+    ) -> Snapshot:
         """The result files as they are now, taken from the index where it still matches them.
 
         Every file under ``results/`` is listed and stat'ed; an entry is used
         while the file's identity is unchanged and its change time is more than
         :data:`RACY_NS` older than the entry (with ``check_content``, only when
-        the file's SHA-256 equals the entry's).  Any other file is read again:
+        the file's SHA-256 equals the entry's).  ``written``: the files this
+        process's workers wrote in the command that still holds the run
+        directory's writer lock (relative path → identity and digest, as
+        recorded; see :class:`assay.tasks.runner.IndexWriter`): their entries
+        are used while file and entry keep that identity and digest, however
+        recent, since no other writer has run since they were hashed as they
+        were written.  Any other file is read again:
         its digest and head are taken from its bytes (its written digest kept,
         or, for a file the index did not hold, taken from the ``.stats`` file
-        beside it), and the index is repaired (``write``) — stale and missing entries replaced, entries of
+        beside it), and the index is
+        repaired (``write``) — stale and missing entries replaced, entries of
         deleted files removed — in one transaction.  A file that is not a
         readable result (not JSON, not an object) has no entry; readers of
         the files report it.
@@ -615,14 +628,14 @@ class RunIndex:
             known = {}
             snap.persisted = write and self._writable()
         if deferred and not check_content and len(known) >= DEFER_MIN_FILES:
-            check = Beside.start(partial(self._unchanged, known), "checking the run index against the result files")
+            check = Beside.start(partial(self._unchanged, known, written), "checking the run index against the result files")
             if check is not None:
                 snap.rows = known
                 snap._folders_from_rows = True  # the names of the indexed files, when first asked for
                 snap._check = check
                 snap._finalizer = weakref.finalize(snap, check.discard)
                 return snap
-        fresh = self._check_files(snap, known, check_content)
+        fresh = self._check_files(snap, known, check_content, None if check_content else written)
         snap.removed = sorted(known)
         if snap.persisted and (fresh or known):
             snap.persisted = self.record(fresh, removed=known)
@@ -631,10 +644,15 @@ class RunIndex:
                         self.path, len(snap.changed), len(snap.removed))
         return snap
 
-    def _check_files(self, snap: Snapshot, known: dict[str, tuple[Any, ...]], check_content: bool) -> list[Entry]:
+    def _check_files(
+        self, snap: Snapshot, known: dict[str, tuple[Any, ...]], check_content: bool,
+        written: Mapping[str, tuple[FileIdentity, str]] | None = None,
+    ) -> list[Entry]:
         """Take every result file into ``snap`` (its rows, added, changed, rechecked), popping the index's
-        rows of the files found from ``known``; the entries to record (new, changed, rechecked)."""
+        rows of the files found from ``known``; the entries to record (new, changed, rechecked).
+        ``written``: see :meth:`snapshot`."""
         fresh: list[Entry] = []
+        written = written or {}
         rows = snap.rows
         racy = RACY_NS
         from assay.results import result_head
@@ -652,7 +670,7 @@ class RunIndex:
                     and st.st_mtime_ns == row[MTIME]
                     and ctime == row[CTIME]
                     and st.st_ino == row[INO]
-                    and ctime < row[CHECKED] - racy
+                    and (ctime < row[CHECKED] - racy or written.get(rel) == (tuple(row[SIZE:CHECKED]), row[DIGEST]))
                 ):
                     rows[rel] = row
                     continue
@@ -681,25 +699,27 @@ class RunIndex:
                     snap.unreadable.append((rel, f"cannot be read: {str(exc).replace(path, f'results/{rel}')}"))
                     continue
                 before = row[WRITTEN] if row is not None else None
-                written = before
+                by_assay = before
                 stats_name = f"{name[: -len('.json')]}.stats"
                 if stats_name in snap.folders.get(rel_dir[:-1], ()):
                     recorded = stats_written_digest(os.path.join(folder, stats_name))
                     # these bytes are assay's (an entry its driver did not record), else the first it wrote
-                    if recorded == digest or written is None:
-                        written = recorded
+                    if recorded == digest or by_assay is None:
+                        by_assay = recorded
                 # a written digest the index holds stays (recorded meanwhile by a driver, if newer)
-                new = Entry(rel, identity, now, digest, count, encode_head(head), None if written == before else written)
-                rows[rel] = (*new.row()[:WRITTEN], written, None, None, None)
+                new = Entry(rel, identity, now, digest, count, encode_head(head), None if by_assay == before else by_assay)
+                rows[rel] = (*new.row()[:WRITTEN], by_assay, None, None, None)
                 fresh.append(new)
         return fresh
 
-    def _unchanged(self, known: dict[str, tuple[Any, ...]]) -> list[Entry] | None:
+    def _unchanged(
+        self, known: dict[str, tuple[Any, ...]], written: Mapping[str, tuple[FileIdentity, str]] | None = None
+    ) -> list[Entry] | None:
         """The entries to record when every result file is as ``known`` has it (files checked again by
         content being the same bytes); ``None`` when any was added, removed, changed or unreadable."""
         total = len(known)
         snap = Snapshot(self.root)
-        fresh = self._check_files(snap, known, False)
+        fresh = self._check_files(snap, known, False, written)
         if snap.added or snap.changed or known or len(snap.rows) != total:
             return None
         return fresh

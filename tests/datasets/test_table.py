@@ -126,17 +126,42 @@ def test_date_like_strings_stay_strings(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize("small", [True, False], ids=["python-read", "arrow-read"])
 def test_small_and_large_jsonl_files_give_the_same_test_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small: bool) -> None:
-    """Integers beside floats read as floats either way; nested values and bad columns behave alike."""
+    """Integers beside floats read as floats either way; nested values (lists of one type too) and bad columns behave alike."""
     if not small:
         monkeypatch.setattr(local, "_SMALL_JSONL", 0)
     p = tmp_path / "mixed.jsonl"
-    rows = [{"q": "a", "answer": 3, "meta": {"k": 1}}, {"q": "b", "answer": 2.5, "meta": {"j": "x"}}]
+    rows = [
+        {"q": "a", "answer": 3, "meta": {"k": 1}, "names": ["x", None], "ids": [1, 2], "mix": [1, 2.5]},
+        {"q": "b", "answer": 2.5, "meta": {"j": "x"}, "names": [], "mix": [3]},
+    ]
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
     ts = build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(p), "reader_cfg": {"output_column": "answer"}})
     assert ts.references == [3.0, 2.5] and all(type(r) is float for r in ts.references)
     assert ts.view["meta"] == [{"k": 1, "j": None}, {"k": None, "j": "x"}]
+    assert ts.view["names"] == [["x", None], []] and ts.view["ids"] == [[1, 2], None]
+    assert ts.view["mix"] == [[1.0, 2.5], [3.0]] and all(type(v) is float for v in ts.view["mix"][0])
     assert list(ts.dataset["answer"]) == [3.0, 2.5]
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"answer": "A"}) + "\n" + json.dumps({"answer": ["A"]}) + "\n")
     with pytest.raises(InputFileError, match=r"bad\.jsonl"):
         build_test_set({"abbr": "d", "type": "JsonlDataset", "path": str(bad), "reader_cfg": {"output_column": "answer"}})
+
+
+def test_the_quickstart_example_imports_no_table_library(tmp_path: Path) -> None:
+    """Its short-answer set lists several acceptable answers per question: read as the file has them, no Arrow
+    (nor ``pandas``, which Arrow's conversion of Python values loads) for a small JSONL file."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "quickstart" / "config.py"
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        from assay.cli import main
+        code = main(['run', {str(example)!r}, '-w', 'out', '--workers', '1', '--no-report'])
+        print(code, sorted(m for m in ('datasets', 'pandas', 'pyarrow', 'numpy') if m in sys.modules))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "0 []", done.stdout + done.stderr
+    scored = json.loads(next((tmp_path / "out").glob("*/results/chat-small/quick_short.json")).read_text())
+    assert scored["score"] == 37.5
+

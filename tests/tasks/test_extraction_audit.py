@@ -354,3 +354,107 @@ def test_audit_verdicts_follow_the_statistics_rule(tmp_path: Path, fixed_gsm8k: 
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "extraction_audit.metrics.accuracy" not in out
+
+
+COUNTING = """
+from assay.evaluators.exact import AccEvaluator
+
+
+class CountingAcc(AccEvaluator):
+    '''AccEvaluator writing the size of every batch it scores to ``log``.'''
+
+    def __init__(self, log, pred_postprocessor=None):
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        self.log = log
+
+    def score(self, predictions, references):
+        with open(self.log, 'a') as fh:
+            fh.write(f'{len(predictions)}\\n')
+        return super().score(predictions, references)
+
+
+class WholeAcc(CountingAcc):
+    '''The same, declared not sample-decomposable: the audit scores every sample again.'''
+
+    sample_decomposable = False
+
+
+class SeeingAcc(CountingAcc):
+    '''The same, reading the answers from the test set it is given (a datasets.Dataset).'''
+
+    def score(self, predictions, references, test_set):
+        return super().score(predictions, list(test_set['answer']))
+"""
+
+
+def _batches(log: Path) -> list[int]:
+    return [int(line) for line in log.read_text().split()]
+
+
+@pytest.mark.parametrize("runs", [1, 2], ids=["one-run", "two-runs-g-pass"])
+def test_a_decomposable_evaluator_rescores_only_the_differing_samples(tmp_path: Path, runs: int) -> None:
+    """The would-be metrics of a sample-decomposable evaluator come from the differing samples scored again
+    and the others' official verdicts: the record is the one scoring every sample again gives, to the bits
+    (G-Pass@k over repeated runs included), and the evaluator sees only the differing samples."""
+    replies = REPLIES * runs  # run-major: the same replies in every run
+    refs = REFERENCES
+    (tmp_path / "gsm.jsonl").write_text("".join(json.dumps({"q": f"q{i}", "answer": a}) + "\n" for i, a in enumerate(refs)))
+    preds = tmp_path / "work" / RUN / "predictions" / "m"
+    preds.mkdir(parents=True)
+    for abbr in ("parts", "whole", "seeing"):
+        (preds / f"{abbr}.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(replies)}))
+    (tmp_path / "audit_counting.py").write_text(COUNTING)
+    cfg = tmp_path / "config.py"
+    repeat = f", n={runs}, k={runs}" if runs > 1 else ""
+    cfg.write_text(
+        "from audit_counting import CountingAcc, SeeingAcc, WholeAcc\n"
+        "reader = dict(input_columns=['q'], output_column='answer')\n"
+        "datasets = [\n"
+        + "".join(
+            f"    dict(abbr={abbr!r}, type='JsonlDataset', path='gsm.jsonl', reader_cfg=reader{repeat},\n"
+            f"         eval_cfg=dict(pred_postprocessor=dict(type='gsm8k_postprocess'),\n"
+            f"                       evaluator=dict(type={kind}, log={str(tmp_path / (abbr + '.log'))!r}))),\n"
+            for abbr, kind in (("parts", "CountingAcc"), ("whole", "WholeAcc"), ("seeing", "SeeingAcc"))
+        )
+        + "]\nmodels = [dict(abbr='m')]\n"
+    )
+    declare_correction("gsm8k_postprocess", FIXED)
+    try:
+        assert _eval(cfg, tmp_path) == 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+    parts, whole = _result(tmp_path, "parts"), _result(tmp_path, "whole")
+    audit = parts["extraction_audit"]
+    differing = audit["samples"]
+    assert 0 < len(differing) < len(REPLIES)
+    expected = dict(whole["extraction_audit"])  # G-Pass@k per subdivision: the dataset's abbr
+    expected["metrics"] = {key.replace("whole/", "parts/"): value for key, value in expected["metrics"].items()}
+    assert audit == expected  # every value, to the last bit
+    seeing = dict(_result(tmp_path, "seeing")["extraction_audit"])  # given the differing samples' rows of the test set
+    seeing["metrics"] = {key.replace("seeing/", "parts/"): value for key, value in seeing["metrics"].items()}
+    assert seeing == expected
+    metric = "accuracy" if runs == 1 else f"accuracy ({runs} runs average)"
+    assert audit["metrics"][metric] == pytest.approx(_accuracy([gsm8k_fixed(r) for r in replies], refs * runs))
+    if runs > 1:
+        assert any(key.startswith("G-Pass@2") for key in audit["metrics"])
+    size = len(REPLIES)
+    assert _batches(tmp_path / "whole.log") == [size] * runs * 2
+    assert _batches(tmp_path / "parts.log") == _batches(tmp_path / "seeing.log") == [size] * runs + [len(differing)] * runs
+
+
+def test_the_counterpart_is_resolved_once_per_task(tmp_path: Path, fixed_gsm8k: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corrected counterpart is looked up by its registered name once per task: the audit's chains and
+    the input fingerprint share it (the official postprocessor is resolved once with the task's setup too)."""
+    cfg = _write_run(tmp_path, dataset_pp="dict(type='gsm8k')")
+    cfg.write_text(cfg.read_text().replace("dict(type='general_postprocess')", "dict(type='gsm8k')"))
+    looked_up: list[str] = []
+    lookup = TEXT_POSTPROCESSORS.lookup
+
+    def counting(name: str) -> Any:
+        looked_up.append(name)
+        return lookup(name)
+
+    monkeypatch.setattr(TEXT_POSTPROCESSORS, "lookup", counting)
+    assert _eval(cfg, tmp_path) == 0  # one worker: both tasks in this process
+    assert _result(tmp_path, "plain")["extraction_audit"]["differ"] > 0
+    assert looked_up.count(FIXED) == 2

@@ -82,11 +82,13 @@ def read_jsonl_rows(path: Path, *, what: str = "dataset file") -> list[dict[str,
 
     Errors name ``what``, the file and the line.
     """
-    import gzip
-
     from assay.fileio import iter_jsonl
 
-    opener: Any = gzip.open if path.suffix == ".gz" else open
+    opener: Any = open
+    if path.suffix == ".gz":
+        import gzip
+
+        opener = gzip.open
     try:
         with opener(path, "rb") as fh:
             lines = fh.read().splitlines()

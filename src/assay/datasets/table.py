@@ -103,8 +103,11 @@ class RowTable:
 
     A column's values are the file's, except that integers in a column that also
     holds floats are read as floats, as Arrow reads them, so that a small and a
-    large file give the same references.  Columns Arrow could not hold are
-    reported when the table is read, as for a large file.
+    large file give the same references.  A column of lists of one plain type
+    (say, each sample's acceptable answers) is kept as read, since Arrow gives
+    it back unchanged; for any other nested or mixed column the Arrow table is
+    built at once, so that columns Arrow could not hold are reported when the
+    table is read, as for a large file.
 
     >>> t = RowTable([{'a': 1, 'b': 'x'}, {'a': 2.5}], 'rows')
     >>> t.num_rows, t.column_names, t.column_values('a'), t.column_values('b')
@@ -118,6 +121,7 @@ class RowTable:
         self.num_rows = len(rows)
         self._arrow: Any = None
         self._columns: dict[str, list[Any]] = {}
+        self._lists: set[str] = set()  # columns of lists, copied when read (the rows keep theirs)
         for name in self.column_names:
             try:
                 values = list(map(itemgetter(name), rows))  # the usual case: every row has the column
@@ -126,6 +130,8 @@ class RowTable:
             kinds = set(map(type, values)) - {type(None)}
             if kinds == {int, float}:
                 values = [float(v) if type(v) is int else v for v in values]
+            elif kinds == {list} and _plain_lists(values):
+                self._lists.add(name)  # lists of one plain type: Arrow would give them back as they are
             elif len(kinds) > 1 or kinds & {dict, list}:
                 self.to_arrow()  # nested or mixed values: Arrow decides what they become, or refuses them now
             self._columns[name] = values
@@ -133,6 +139,8 @@ class RowTable:
     def column_values(self, name: str) -> list[Any]:
         if self._arrow is not None:
             return list(self._arrow.column(name).to_pylist())
+        if name in self._lists:
+            return [None if v is None else list(v) for v in self._columns[name]]
         return list(self._columns[name])
 
     def to_arrow(self) -> Any:
@@ -140,6 +148,27 @@ class RowTable:
         if self._arrow is None:
             self._arrow = rows_to_table(self._rows, self._where)
         return self._arrow
+
+
+#: The largest integer an Arrow ``int64`` holds.
+_INT64_MAX = (1 << 63) - 1
+
+
+def _plain_lists(values: list[Any]) -> bool:
+    """Whether a column of lists (and nulls) holds elements of one plain type (strings, bools,
+    floats or 64-bit integers) and nulls only: Arrow reads it back unchanged, so it is kept as read.
+
+    >>> _plain_lists([['a', None], [], None]), _plain_lists([[1], ['a']]), _plain_lists([[1, 2.5]]), _plain_lists([[{'k': 1}]])
+    (True, False, False, False)
+    """
+    kinds = {type(v) for value in values if value is not None for v in value} - {type(None)}
+    if not kinds:
+        return True
+    if len(kinds) > 1 or not kinds <= {str, bool, float, int}:
+        return False
+    if kinds == {int}:
+        return all(-_INT64_MAX - 1 <= v <= _INT64_MAX for value in values if value is not None for v in value if v is not None)
+    return True
 
 
 def column_values(source: Any, name: str) -> list[Any]:

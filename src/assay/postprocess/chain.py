@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from assay.errors import ConfigError
 from assay.registry import TEXT_POSTPROCESSORS, resolve_type
 
-__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor", "deterministic"]
+__all__ = ["Postprocessor", "apply_postprocessor", "build_postprocessor", "deterministic", "resolve_postprocessor_type"]
 
 Postprocessor = Callable[[Any], Any]
 
@@ -37,10 +37,12 @@ def deterministic(fn: _F) -> _F:
     return fn
 
 
-def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postprocessor | None:
+def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor", resolved: Any = None) -> Postprocessor | None:
     """Turn a postprocessor config into a one-argument callable (``None`` for no config).
 
-    ``where`` names the config location for error messages.
+    ``where`` names the config location for error messages; ``resolved`` is
+    the function ``cfg['type']`` resolves to, when the caller has resolved it
+    already (see :func:`resolve_postprocessor_type`).
     """
     if cfg is None or cfg == {}:
         return None
@@ -51,7 +53,7 @@ def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postp
     if "type" not in cfg:
         raise ConfigError(f"{where}: the postprocessor config {cfg!r} has no 'type' key")
     options = {k: v for k, v in cfg.items() if k != "type"}
-    fn = resolve_type(cfg["type"], TEXT_POSTPROCESSORS, key=f"{where}.type")
+    fn = resolved if resolved is not None else resolve_type(cfg["type"], TEXT_POSTPROCESSORS, key=f"{where}.type")
     if not callable(fn):
         raise ConfigError(f"{where}.type={cfg['type']!r} resolved to {fn!r}, which is not callable")
     if not options:
@@ -65,6 +67,27 @@ def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor") -> Postp
     if getattr(fn, "__assay_deterministic__", False):
         deterministic(bound)
     return bound
+
+
+def resolve_postprocessor_type(cfg: Any) -> Any:
+    """The function a postprocessor config's ``type`` names, or ``None`` when there is no config or it
+    cannot be resolved (building the postprocessor then says why).
+
+    >>> resolve_postprocessor_type({'type': 'general'}).__name__, resolve_postprocessor_type(None)
+    ('general_postprocess', None)
+    """
+    from assay.errors import AssayError
+
+    if isinstance(cfg, dict):
+        spec = cfg.get("type")
+    elif callable(cfg):
+        return cfg
+    else:
+        return None
+    try:
+        return resolve_type(spec, TEXT_POSTPROCESSORS) if spec is not None else None
+    except (AssayError, ImportError):
+        return None
 
 
 def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) -> list[Any]:

@@ -119,6 +119,9 @@ class DefaultSummarizer:
     use_index: bool = True
     #: The result files as :meth:`load_scores` found them (``None``: read without the index).
     snapshot: Any = None
+    #: The result files the command running this summary wrote while it holds the writer lock
+    #: (see :meth:`assay.index.RunIndex.snapshot`): not read again for their digest.
+    written: Any = None
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
     #: in a child process meanwhile (see :meth:`assay.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
@@ -181,7 +184,7 @@ class DefaultSummarizer:
             from assay.index import RunIndex, index_disabled
 
             if not index_disabled():
-                self.snapshot = RunIndex(run_dir).snapshot(deferred=self._defer_check)
+                self.snapshot = RunIndex(run_dir).snapshot(deferred=self._defer_check, written=self.written)
         scores = collect_scores(self.cfg, run_dir, self.snapshot)
         apply_groups(scores, self.summary_groups)
         return scores
@@ -531,6 +534,7 @@ def run_summarizer(
     ci: bool = False,
     stats: bool = True,
     index: bool = True,
+    written: Mapping[str, Any] | None = None,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
@@ -543,7 +547,9 @@ def run_summarizer(
     shows the intervals in the text tables.  ``index`` reads the results
     through the run index (:mod:`assay.index`), building or repairing it;
     the result's ``snapshot`` is what it found, for the steps that follow
-    (:func:`assay.report.write_html_report`).
+    (:func:`assay.report.write_html_report`).  ``written``: the result files
+    the calling command wrote and still holds the writer lock of (see
+    :meth:`assay.index.RunIndex.snapshot`).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -556,6 +562,7 @@ def run_summarizer(
         summarizer.with_stats = stats or ci
         summarizer.show_ci = ci
         summarizer.use_index = index
+        summarizer.written = written
     with bulk_allocations():  # tens of thousands of small results, statistics and rows: no cycles among them
         result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):

@@ -18,6 +18,11 @@ result file gets an ``extraction_audit`` record::
 chains (texts cut to :data:`READING_TEXT` characters) and, when the evaluator
 gives per-sample verdicts, the verdict of the corrected answer.  When no reply
 differs the evaluator is not run again and ``metrics`` are the official ones.
+When some do, an evaluator that is sample-decomposable and declares how each
+metric comes from its samples (``sample_sums``) scores the differing samples
+only: each metric is computed from their corrected per-sample values and the
+official values of the others, to the bits of scoring every sample again
+(which is what any other evaluator does).
 A failure of the audit is recorded as ``{"corrections": [...], "error": "..."}``
 and never touches the official result.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -35,13 +41,18 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: A G-Pass@k metric name (as :meth:`~assay.evaluate.base.BaseEvaluator.evaluate` adds them).
+_G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
+
 __all__ = [
     "AUDIT_KEY",
     "READING_TEXT",
     "STAGES",
     "AuditPlan",
+    "SampleRescore",
     "Substitution",
     "audit_plan",
+    "chain_configs",
     "compare_chains",
     "merge_audits",
     "official_stages",
@@ -89,17 +100,53 @@ class Substitution:
 
 @dataclass(frozen=True)
 class AuditPlan:
-    """The chains of one task: the official configs of the three stages and the substitutions."""
+    """The chains of one task: the official configs of the three stages and the substitutions.
+
+    ``types`` are the functions the official configs' ``type`` resolve to (``None``
+    where a stage has none); each postprocessor of either chain is resolved and
+    built once, when first asked for (:meth:`postprocessor`).
+    """
 
     configs: tuple[Any, Any, Any]
     substitutions: tuple[Substitution, ...]
+    types: tuple[Any, Any, Any] = field(default=(None, None, None), compare=False)
+    _built: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def _substitution(self, stage: int) -> Substitution | None:
+        return next((s for s in self.substitutions if s.stage == stage), None)
 
     def corrected_config(self, stage: int) -> Any:
         """The config of ``stage`` in the corrected chain."""
-        for s in self.substitutions:
-            if s.stage == stage:
-                return s.corrected_cfg
-        return self.configs[stage]
+        s = self._substitution(stage)
+        return s.corrected_cfg if s is not None else self.configs[stage]
+
+    def corrected_type(self, s: Substitution) -> Any:
+        """The corrected counterpart's function (resolved once; raises when it cannot be)."""
+        from assay.registry import TEXT_POSTPROCESSORS, resolve_type
+
+        key = ("corrected type", s.stage)
+        if key not in self._built:
+            try:
+                self._built[key] = resolve_type(s.correction.corrected, TEXT_POSTPROCESSORS, key=f"{s.at} (corrected).type")
+            except Exception as exc:  # remembered: asked again, the same error
+                self._built[key] = exc
+        found = self._built[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def postprocessor(self, stage: int, *, corrected: bool = False) -> Any:
+        """The postprocessor of ``stage`` in the official or the corrected chain, built once (``None``: no config)."""
+        from assay.postprocess.chain import build_postprocessor
+
+        s = self._substitution(stage) if corrected else None
+        key = ("built", stage, s is not None)
+        if key not in self._built:
+            if s is not None:
+                self._built[key] = build_postprocessor(s.corrected_cfg, where=f"{STAGES[stage]} (corrected)", resolved=self.corrected_type(s))
+            else:
+                self._built[key] = build_postprocessor(self.configs[stage], where=STAGES[stage], resolved=self.types[stage])
+        return self._built[key]
 
     def describe(self) -> list[dict[str, Any]]:
         """The substitutions as the result file records them."""
@@ -109,14 +156,12 @@ class AuditPlan:
         """What the result depends on: each substitution, its option mapping and the corrected code's source."""
         from assay.config.dump import plainify
         from assay.errors import AssayError
-        from assay.registry import TEXT_POSTPROCESSORS, resolve_type
         from assay.tasks.fingerprint import source_digest
 
         out: list[Any] = []
         for s in self.substitutions:
             try:
-                fn = resolve_type(s.correction.corrected, TEXT_POSTPROCESSORS)
-                source = source_digest(fn)
+                source = source_digest(self.corrected_type(s))
             except (AssayError, ImportError) as exc:
                 source = f"unresolved: {exc}"
             out.append([s.at, plainify(s.official_cfg), plainify(s.corrected_cfg), s.correction.describe_options(), source])
@@ -131,18 +176,30 @@ def _type_of(cfg: Any) -> Any:
     return None
 
 
-def audit_plan(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any]) -> AuditPlan | None:
+def chain_configs(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """The prediction postprocessor configs of a task's three :data:`STAGES`."""
+    return (model_cfg.get("pred_postprocessor"), eval_cfg.get("pred_postprocessor"), evaluator_cfg.get("pred_postprocessor"))
+
+
+def audit_plan(
+    model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evaluator_cfg: Mapping[str, Any], *, types: Sequence[Any] | None = None
+) -> AuditPlan | None:
     """The audit of a task's chain, or ``None`` when no postprocessor of it has a declared counterpart.
+
+    ``types``: the functions the three stages' ``type`` resolve to, when the
+    caller has resolved them (see :func:`~assay.postprocess.chain.resolve_postprocessor_type`).
 
     >>> audit_plan({}, {'pred_postprocessor': {'type': 'general_postprocess'}}, {}) is None
     True
     """
+    from assay.postprocess.chain import resolve_postprocessor_type
     from assay.postprocess.corrections import correction_for
 
-    configs = (model_cfg.get("pred_postprocessor"), eval_cfg.get("pred_postprocessor"), evaluator_cfg.get("pred_postprocessor"))
+    configs = chain_configs(model_cfg, eval_cfg, evaluator_cfg)
+    resolved = tuple(types) if types is not None else tuple(resolve_postprocessor_type(cfg) for cfg in configs)
     substitutions: list[Substitution] = []
     for stage, cfg in enumerate(configs):
-        spec = _type_of(cfg)
+        spec = resolved[stage] if resolved[stage] is not None else _type_of(cfg)
         if spec is None:
             continue
         correction = correction_for(spec)
@@ -155,7 +212,7 @@ def audit_plan(model_cfg: Mapping[str, Any], eval_cfg: Mapping[str, Any], evalua
         substitutions.append(Substitution(stage, cfg, corrected, correction))
     if not substitutions:
         return None
-    return AuditPlan(configs, tuple(substitutions))
+    return AuditPlan(configs, tuple(substitutions), (resolved[0], resolved[1], resolved[2]))
 
 
 def plain_reading(value: Any, limit: int = READING_TEXT) -> Any:
@@ -220,12 +277,12 @@ def _verdicts(detail: Any) -> list[bool | float | None] | None:
 
 def official_stages(plan: AuditPlan, raw: Sequence[Any]) -> list[list[Any]]:
     """The official chain's output after the model level and after the dataset level."""
-    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+    from assay.postprocess.chain import apply_postprocessor
 
     out: list[list[Any]] = []
     current = list(raw)
     for stage in (0, 1):
-        current = apply_postprocessor(build_postprocessor(plan.configs[stage], where=STAGES[stage]), current)
+        current = apply_postprocessor(plan.postprocessor(stage), current)
         out.append(current)
     return out
 
@@ -235,17 +292,77 @@ def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Seque
 
     Returns ``(corrected before the evaluator level, official final, corrected final)``.
     """
-    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+    from assay.postprocess.chain import apply_postprocessor
 
     first = min(s.stage for s in plan.substitutions)
     # the corrected chain shares the official one's output up to the first substitution
     corrected: list[Any] = list(raw if first == 0 else stage_outputs[first - 1])
     for stage in range(first, 2):
-        fn = build_postprocessor(plan.corrected_config(stage), where=f"{STAGES[stage]} (corrected)")
-        corrected = apply_postprocessor(fn, corrected)
-    official_fn = build_postprocessor(plan.configs[2], where=STAGES[2])
-    corrected_fn = build_postprocessor(plan.corrected_config(2), where=f"{STAGES[2]} (corrected)")
+        corrected = apply_postprocessor(plan.postprocessor(stage, corrected=True), corrected)
+    official_fn = plan.postprocessor(2)
+    corrected_fn = plan.postprocessor(2, corrected=True)
     return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
+
+
+@dataclass(frozen=True)
+class SampleRescore:
+    """How to score some samples only, for an evaluator whose metrics come from per-sample sums.
+
+    Attributes:
+        declared: the evaluator's ``sample_sums`` (metric → details field and scale).
+        k: the dataset's ``k`` (for G-Pass@k).
+        subdivisions: gives each sample's subdivision, in sample order (asked for only with G-Pass@k).
+        rescore: scores the given samples (their indices) with the given
+            predictions (after the dataset level; those samples' rows of every
+            run, run-major) and evaluator-level postprocessor config; returns
+            the evaluator's result on those samples.
+    """
+
+    declared: Mapping[str, tuple[str, Callable[[Any, int], float]]]
+    k: Any
+    subdivisions: Callable[[], list[str]]
+    rescore: Callable[[list[int], list[Any], Any], Mapping[str, Any]]
+
+
+def _rows_of(samples: Sequence[int], size: int, n: int) -> list[int]:
+    """The rows of ``samples`` in every run of a run-major layout, run-major.
+
+    >>> _rows_of([1, 3], 4, 2)
+    [1, 3, 5, 7]
+    """
+    return [r * size + j for r in range(n) for j in samples]
+
+
+def _from_differing(
+    how: SampleRescore, official: Mapping[str, Any], corrected: Sequence[Any], samples: list[int], size: int, n: int, evaluator_pp: Any,
+) -> tuple[dict[str, Any], list[Any]] | None:
+    """The would-be metrics from the differing samples scored again and the others' official per-sample
+    values, with the corrected details of the differing samples; ``None`` when the official result does not
+    give every metric that way (no details, a field missing, a metric not declared)."""
+    from assay.results import numeric_metrics
+    from assay.tasks.shards import ShardPart, exact_metrics, shard_sums
+
+    details = official.get("details")
+    fields = {name for name, _ in how.declared.values()}
+    # the first sample is checked here; a field missing from another leaves its metric out below
+    if not isinstance(details, list) or len(details) != size or not details or not isinstance(details[0], dict) or not fields <= details[0].keys():
+        return None
+    wanted = list(numeric_metrics(dict(official)))
+    result = how.rescore(samples, [corrected[i] for i in _rows_of(samples, size, n)], evaluator_pp)
+    if "error" in result:
+        raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
+    changed = result.get("details")
+    if not isinstance(changed, list) or len(changed) != len(samples):
+        return None
+    combined = list(details)
+    for j, detail in zip(samples, changed, strict=True):
+        combined[j] = detail
+    g_pass = any(_G_PASS.fullmatch(key.rpartition("/")[2]) for key in wanted)
+    sums = shard_sums(combined, how.declared, n, g_pass, how.subdivisions() if g_pass else [])
+    metrics = exact_metrics([ShardPart({}, size, sums=sums)], how.declared, n, how.k)
+    if not set(wanted) <= metrics.keys():
+        return None
+    return {key: metrics[key] for key in wanted}, changed
 
 
 def run_audit(
@@ -257,6 +374,7 @@ def run_audit(
     size: int,
     n: int,
     rescore: Callable[[list[Any], Any], Mapping[str, Any]],
+    samples_only: SampleRescore | None = None,
 ) -> dict[str, Any]:
     """The audit record of one task (see the module docs); never raises.
 
@@ -264,10 +382,14 @@ def run_audit(
         plan: the substitutions.
         raw: the raw replies.
         stage_outputs: the official chain's output after the model level and after the dataset level.
-        official: the official result (numeric metrics are the audit's when no reply differs).
+        official: the official result, details included (numeric metrics are the audit's when no reply differs).
         size, n: samples per run and runs.
         rescore: scores predictions (after the dataset level) with the given
             evaluator-level postprocessor config; returns the evaluator's result.
+        samples_only: for a sample-decomposable evaluator with ``sample_sums``:
+            how to score the differing samples only (every sample is scored
+            again when ``None``, or when the official result lacks the
+            per-sample values).
     """
     from assay.results import numeric_metrics
 
@@ -283,10 +405,19 @@ def run_audit(
             record["readings"] = []
             record["metrics"] = dict(numeric_metrics(dict(official)))
             return record
-        result = rescore(corrected, plan.corrected_config(2))
-        if "error" in result:
-            raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
-        details = result.get("details")
+        partial = None
+        if samples_only is not None:
+            partial = _from_differing(samples_only, official, corrected, samples, size, n, plan.corrected_config(2))
+        if partial is not None:
+            metrics, changed = partial
+            verdict_of: dict[int, Any] = dict(zip(samples, changed, strict=True))
+        else:
+            result = rescore(corrected, plan.corrected_config(2))
+            if "error" in result:
+                raise RuntimeError(f"the evaluator failed on the corrected answers: {result['error']}")
+            metrics = dict(numeric_metrics(dict(result)))
+            details = result.get("details")
+            verdict_of = {j: details[j] for j in samples if j < len(details)} if isinstance(details, list) else {}
         readings = []
         for j in samples:
             rows = [r * size + j for r in range(n)]
@@ -294,13 +425,13 @@ def run_audit(
                 "official": [plain_reading(official_final[i]) for i in rows],
                 "corrected": [plain_reading(corrected_final[i]) for i in rows],
             }
-            if isinstance(details, list) and j < len(details):
-                verdicts = _verdicts(details[j])
+            if j in verdict_of:
+                verdicts = _verdicts(verdict_of[j])
                 if verdicts is not None:
                     entry["correct"] = verdicts
             readings.append(entry)
         record["readings"] = readings
-        record["metrics"] = dict(numeric_metrics(dict(result)))
+        record["metrics"] = metrics
     except Exception as exc:
         logger.warning("extraction audit failed: %s: %s", type(exc).__name__, exc, exc_info=True)
         for key in ("replies", "differ", "samples", "readings", "metrics"):

@@ -59,6 +59,7 @@ from assay.tasks.shards import (
     details_fragment,
     exact_metrics,
     merge_metrics,
+    sample_subdivisions,
     shard_dir,
     shard_indices,
     shard_ranges,
@@ -321,8 +322,9 @@ class _Setup(ScoreStep):
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
     from assay import predictions
+    from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
-    from assay.tasks.audit import audit_plan
+    from assay.tasks.audit import audit_plan, chain_configs
 
     dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
@@ -330,9 +332,11 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=options.allow_partial)
-    audit = audit_plan(task.model, eval_cfg, evaluator_cfg)
+    # each postprocessor type of the chain resolved once for the task; the scoring step and the audit use these
+    types = tuple(resolve_postprocessor_type(cfg) for cfg in chain_configs(task.model, eval_cfg, evaluator_cfg))
+    audit = audit_plan(task.model, eval_cfg, evaluator_cfg, types=types)
     if not fingerprint:
-        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, {}, "")
+        return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, {}, "")
     test_files = [task.data.path] if task.data is not None else []
     contents: dict[Path, bytes] = {}
     inputs = task_inputs(
@@ -345,7 +349,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         references=task.references.source,
         extraction_audit=audit.fingerprint_input() if audit is not None else None,
     )
-    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, files, inputs, fingerprint_of(inputs), contents)
+    return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, inputs, fingerprint_of(inputs), contents)
 
 
 def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
@@ -789,7 +793,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
             g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
             header["sums"] = shard_sums(
                 details, getattr(setup.evaluator_type, "sample_sums", None), test.n, g_pass,
-                _sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
+                sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
             )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
         atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
@@ -803,14 +807,6 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
 
 
 _G_PASS_KEY = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
-
-
-def _sample_subdivisions(dataset: Any, size: int, dataset_abbr: str) -> list[str]:
-    """Each of the first ``size`` rows' subdivision, as BaseEvaluator groups G-Pass@k."""
-    cols = getattr(dataset, "column_names", None) or []
-    if "subdivision" in cols and "idx" in cols:
-        return [str(sub) for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]]
-    return [dataset_abbr or "dataset"] * size
 
 
 def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:

@@ -192,10 +192,12 @@ class IndexWriter:
 
     every = 2.0
 
-    def __init__(self, run_dir: Any) -> None:
+    def __init__(self, run_dir: Any, written: dict[str, Any] | None = None) -> None:
         from assay.index import RunIndex
 
         self.index = RunIndex(run_dir)
+        #: relative path → (identity, digest) of every entry recorded, for a summary by the same command
+        self.written: dict[str, Any] = written if written is not None else {}
         self.entries: list[Any] = []
         self.stats: list[tuple[str, str, str, bytes]] = []
         self.last = time.monotonic()
@@ -215,6 +217,7 @@ class IndexWriter:
         if identity != entry.identity:  # changed since the worker wrote it: readers index what is there
             return
         self.entries.append(entry)
+        self.written[entry.path] = (identity, entry.digest)
         if stats is not None:
             self.stats.append((entry.path[: -len(".json")], entry.digest, *stats))
         if time.monotonic() - self.last >= self.every:
@@ -388,6 +391,7 @@ def run_tasks(
     on_done: OnDone | None = None,
     on_shard: OnShard | None = None,
     backend: BackendFactory | None = None,
+    written: dict[str, Any] | None = None,
 ) -> list[TaskOutcome]:
     """Run every task; return their outcomes in task order.
 
@@ -399,11 +403,15 @@ def run_tasks(
         backend: builds where the units run, as ``backend(tasks, options,
             workers)`` (e.g. :func:`assay.tasks.ray_runner.ray_backend` for a
             Ray cluster); ``None`` runs them in this process or forked workers.
+        written: filled with the relative path → (identity, digest) of every
+            result file whose index entry was recorded, for a summary by the
+            same command while it holds the writer lock
+            (:meth:`assay.index.RunIndex.snapshot`).
     """
     total = len(tasks)
     if total == 0:
         return []
-    index = IndexWriter(options.run_dir.root)
+    index = IndexWriter(options.run_dir.root, written)
     scheduler = _Scheduler(tasks, options, on_done, on_shard, index=index)
     where: Backend
     if backend is not None:

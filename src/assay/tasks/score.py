@@ -38,6 +38,10 @@ class ScoreStep:
         evaluator_type: the evaluator class ``type`` resolves to.
         audit: the extraction audit's substitutions, when a postprocessor of
             the chain has a corrected counterpart (else ``None``).
+        postprocessor_types: the functions the ``type`` of the model's and the
+            dataset's ``pred_postprocessor`` resolve to, resolved once with the
+            task's setup (``None`` where there is none, or where it cannot be
+            resolved: scoring then says why).
     """
 
     where: str
@@ -45,6 +49,7 @@ class ScoreStep:
     evaluator_cfg: dict[str, Any]
     evaluator_type: Any
     audit: Any
+    postprocessor_types: tuple[Any, Any]
 
 
 def needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
@@ -93,6 +98,7 @@ def score(
     from assay.postprocess.chain import build_postprocessor
 
     where = setup.where
+    audit = setup.audit
     references, size, n = test.references, test.size, test.n
     # the datasets.Dataset only for an evaluator that reads the test set; else a light view of the table
     test_dataset = test.dataset if reads_test_set(setup.evaluator_type) else test.view
@@ -100,14 +106,16 @@ def score(
     predictions: list[Any] | None = list(raw) if raw is not None else None
     stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
     if predictions is not None:
-        for label, cfg in (
-            (f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
-            (f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
+        for stage, label, cfg in (
+            (0, f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
+            (1, f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
         ):
-            fn = build_postprocessor(cfg, where=label)
+            # with an audit, its plan holds the official chain, built once for both
+            fn = audit.postprocessor(stage) if audit is not None else build_postprocessor(
+                cfg, where=label, resolved=setup.postprocessor_types[stage])
             if fn is not None:
                 predictions = _postprocess(fn, predictions, label, location)
-            if setup.audit is not None:
+            if audit is not None:
                 stage_outputs.append(predictions)
     fields["predictions"] = predictions
     fields["references"] = list(references) if references is not None else None
@@ -179,9 +187,10 @@ def _with_audit(
     """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
     import tempfile
 
-    from assay.tasks.audit import AUDIT_KEY, run_audit
+    from assay.tasks.audit import AUDIT_KEY, SampleRescore, run_audit
+    from assay.tasks.shards import sample_subdivisions
 
-    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+    def call(evaluator_pp: Any, given: dict[str, Any], dataset: Any) -> dict[str, Any]:
         evaluator_cfg = dict(setup.evaluator_cfg)
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
@@ -190,15 +199,47 @@ def _with_audit(
         if scratch is not None:
             Path(scratch).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="assay-audit-", dir=scratch) as folder:
-            return _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": predictions}, test_dataset,
-                                   n, location, str(Path(folder) / task.dataset_abbr))
+            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr))
 
-    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n, rescore=rescore)
+    def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        return call(evaluator_pp, {**fields, "predictions": predictions}, test_dataset)
+
+    def rescore_samples(samples: list[int], predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
+        rows = [r * size + j for r in range(n) for j in samples]
+        dataset = _rows_of_test_set(test_dataset, rows)
+        given = {name: _rows_of_column(value, rows, size * n) for name, value in fields.items()}
+        given.update(predictions=predictions, test_set=dataset)
+        return call(evaluator_pp, given, dataset)
+
+    samples_only = None
+    declared = getattr(setup.evaluator_type, "sample_sums", None)
+    if getattr(setup.evaluator_type, "sample_decomposable", False) and declared:
+        samples_only = SampleRescore(declared, task.dataset.get("k", 1),
+                                     lambda: sample_subdivisions(test_dataset, size, task.dataset_abbr), rescore_samples)
+    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n,
+                      rescore=rescore, samples_only=samples_only)
     details = result.pop("details", None)
     result[AUDIT_KEY] = audit
     if details is not None:
         result["details"] = details
     return result
+
+
+def _rows_of_column(value: Any, rows: list[int], total: int) -> Any:
+    """The given rows of a field that holds one value per row (``total`` of them); any other field as it is."""
+    if isinstance(value, (list, tuple)) and len(value) == total:
+        return [value[i] for i in rows]
+    return value
+
+
+def _rows_of_test_set(dataset: Any, rows: list[int]) -> Any:
+    """The given rows of the test set an evaluator gets: a light view reads only the columns asked for."""
+    from assay.datasets.table import TableView
+
+    if isinstance(dataset, TableView):
+        return TableView(dict.fromkeys(dataset.column_names), num_rows=len(rows),
+                         column=lambda name: [dataset.column(name)[i] for i in rows])
+    return dataset.select(rows)
 
 
 def _postprocess(fn: Any, predictions: list[Any], label: str, location: str) -> list[Any]:

@@ -44,6 +44,7 @@ __all__ = [
     "details_fragment",
     "exact_metrics",
     "merge_metrics",
+    "sample_subdivisions",
     "shard_dir",
     "shard_ranges",
     "shard_sums",
@@ -67,6 +68,18 @@ def shard_ranges(size: int, shard_size: int) -> list[tuple[int, int]]:
     count = max(1, -(-size // max(1, shard_size)))
     bounds = [size * i // count for i in range(count + 1)]
     return list(itertools.pairwise(bounds))
+
+
+def sample_subdivisions(dataset: Any, size: int, dataset_abbr: str) -> list[str]:
+    """Each of the first ``size`` rows' subdivision, as :class:`~assay.evaluate.base.BaseEvaluator` groups G-Pass@k.
+
+    >>> sample_subdivisions(None, 2, 'gsm8k')
+    ['gsm8k', 'gsm8k']
+    """
+    cols = getattr(dataset, "column_names", None) or []
+    if "subdivision" in cols and "idx" in cols:
+        return [str(sub) for sub in dataset.select_columns(["subdivision"])[:size]["subdivision"]]
+    return [dataset_abbr or "dataset"] * size
 
 
 def shard_indices(lo: int, hi: int, size: int, n: int) -> list[int]:
