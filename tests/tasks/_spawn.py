@@ -1,4 +1,5 @@
-"""Starting ``python -m assay`` as a separate process group, for tests that kill a run halfway."""
+"""Starting ``python -m assay`` as a separate process group, for tests that kill a run halfway, and the
+slow sample-decomposable evaluator their configs score with."""
 
 from __future__ import annotations
 
@@ -13,3 +14,28 @@ def spawn_assay(*args: str, cwd: Path, stderr: Any = subprocess.DEVNULL) -> subp
     return subprocess.Popen(
         [sys.executable, "-m", "assay", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
     )
+
+
+def slow_acc_config(sleep: float, datasets: str) -> str:
+    """A config whose evaluator ``SlowAcc`` (sample-decomposable, its ``sample_sums`` declared: shards
+    merge exactly) sleeps ``sleep`` seconds per batch it scores; ``datasets`` is the config's
+    ``datasets = …`` statement (its evaluator ``dict(type=SlowAcc)``), the model ``m`` reads ``preds/``."""
+    return f"""
+import time
+from assay.evaluate import BaseEvaluator
+
+def share(correct, samples):
+    return 100.0 * correct / samples
+
+class SlowAcc(BaseEvaluator):
+    sample_decomposable = True
+    sample_sums = {{'accuracy': ('correct', share)}}
+
+    def score(self, predictions, references):
+        time.sleep({sleep})
+        ok = [p == r for p, r in zip(predictions, references)]
+        return {{'accuracy': share(sum(ok), len(ok)), 'details': [{{'pred': p, 'correct': c}} for p, c in zip(predictions, ok)]}}
+
+{datasets}
+models = [dict(abbr='m', predictions='preds')]
+"""

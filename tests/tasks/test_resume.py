@@ -12,28 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.tasks._spawn import spawn_assay
+from tests.tasks._spawn import slow_acc_config, spawn_assay
 
-CONFIG = """
-import time
-from assay.evaluate import BaseEvaluator
-
-def share(correct, samples):
-    return 100.0 * correct / samples
-
-class SlowAcc(BaseEvaluator):
-    sample_decomposable = True
-    sample_sums = {'accuracy': ('correct', share)}
-
-    def score(self, predictions, references):
-        time.sleep(0.25)
-        ok = [p == r for p, r in zip(predictions, references)]
-        return {'accuracy': 100.0 * sum(ok) / len(ok), 'details': [{'pred': p, 'correct': c} for p, c in zip(predictions, ok)]}
-
+CONFIG = slow_acc_config(0.25, """\
 datasets = [dict(abbr='big', type='JsonlDataset', path='data.jsonl', reader_cfg=dict(output_column='a'), n=2, k=[1, 2],
-                 eval_cfg=dict(evaluator=dict(type=SlowAcc)))]
-models = [dict(abbr='m', predictions='preds')]
-"""
+                 eval_cfg=dict(evaluator=dict(type=SlowAcc)))]""")
 ROWS = 60
 
 
