@@ -132,3 +132,20 @@ def oc_library() -> Path:
     if root is None:
         pytest.skip(why)
     return root
+
+
+@pytest.fixture(params=["bwrap", "unshare"])
+def sandbox_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each sandbox backend in turn: bubblewrap, and ``unshare(2)`` with bubblewrap hidden (skipped where
+    the backend cannot run, saying why)."""
+    from assay.sandbox import NO_BWRAP_ENV, bwrap_available, unshare_available
+
+    if request.param == "unshare":
+        monkeypatch.setenv(NO_BWRAP_ENV, "1")
+        reason = unshare_available()
+    else:
+        monkeypatch.delenv(NO_BWRAP_ENV, raising=False)
+        reason = bwrap_available()
+    if reason is not None:
+        pytest.skip(f"{request.param}: {reason}")
+    return str(request.param)

@@ -414,24 +414,8 @@ FORGERS: dict[str, str] = {
 }
 
 
-@pytest.fixture(params=["bwrap", "unshare"])
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each sandbox backend in turn: bubblewrap, and ``unshare(2)`` with bubblewrap hidden."""
-    from assay.sandbox import NO_BWRAP_ENV, bwrap_available, unshare_available
-
-    if request.param == "unshare":
-        monkeypatch.setenv(NO_BWRAP_ENV, "1")
-        reason = unshare_available()
-    else:
-        monkeypatch.delenv(NO_BWRAP_ENV, raising=False)
-        reason = bwrap_available()
-    if reason is not None:
-        pytest.skip(f"{request.param}: {reason}")
-    return str(request.param)
-
-
 @needs_sandbox
-def test_forging_completions_fail_humaneval_and_mbpp(backend):
+def test_forging_completions_fail_humaneval_and_mbpp(sandbox_backend):
     """Every forger is wrong, whatever it does to reach the verdict; honest neighbours still pass."""
     from assay.evaluators.mbpp import MBPPEvaluator, MBPPPassKEvaluator
 
@@ -440,7 +424,7 @@ def test_forging_completions_fail_humaneval_and_mbpp(backend):
     test_set = Dataset.from_list([TOY] * len(completions))
     ev = HumanEvalEvaluator(k=[1], timeout=10, isolation="namespaces")
     res = ev.score(completions, [TOY["task_id"]] * len(completions), test_set)
-    assert ev._pool.sandbox().backend == backend
+    assert ev._pool.sandbox().backend == sandbox_backend
     details = res["details"]
     assert details[0]["is_correct"] and details[-1]["is_correct"]
     for name, d in zip(names, details[1:-1]):
@@ -457,7 +441,7 @@ def test_forging_completions_fail_humaneval_and_mbpp(backend):
 
 
 @needs_sandbox
-def test_forging_solutions_fail_evalplus_and_livecodebench(backend, tmp_path, monkeypatch):
+def test_forging_solutions_fail_evalplus_and_livecodebench(sandbox_backend, tmp_path, monkeypatch):
     """The forgers as HumanEval+ solutions, LiveCodeBench standard-input solutions and code-execution programs."""
     from assay.evaluators.evalplus import HumanEvalPlusEvaluator
     from assay.evaluators.livecodebench import LCBCodeExecutionEvaluator, LCBCodeGenerationEvaluator
@@ -472,7 +456,7 @@ def test_forging_solutions_fail_evalplus_and_livecodebench(backend, tmp_path, mo
     for completion, expected in [(GOOD, True)] + [(FORGERS[n], False) for n in names]:
         res = plus.score([completion], ["toy/0"], Dataset.from_list([{"prompt": "def add(a, b):\n"}]))
         assert res["details"][0]["is_correct"] is expected, (completion, res["details"][0], res["outcomes"])
-    assert plus._runner.pool.sandbox().backend == backend
+    assert plus._runner.pool.sandbox().backend == sandbox_backend
 
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(Path(__file__).parent.parent / "data" / "oc_families" / "code"))
     main = "a, b = map(int, input().split())\nprint(add(a, b))\n"

@@ -188,21 +188,11 @@ def test_only_system_directories_and_the_runtime_are_visible(sb):
     assert f" {here} " not in mounts and " /home " not in mounts and " /etc " not in mounts
 
 
-@pytest.fixture(params=["bwrap", "unshare"])
-def any_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
+@pytest.fixture
+def any_backend(sandbox_backend: str) -> Sandbox:
     """A sandbox on each backend in turn: bubblewrap, and ``unshare(2)`` with bubblewrap hidden."""
-    from assay.sandbox import NO_BWRAP_ENV, bwrap_available, unshare_available
-
-    if request.param == "unshare":
-        monkeypatch.setenv(NO_BWRAP_ENV, "1")
-        reason = unshare_available()
-    else:
-        monkeypatch.delenv(NO_BWRAP_ENV, raising=False)
-        reason = bwrap_available()
-    if reason is not None:
-        pytest.skip(f"{request.param}: {reason}")
     box = Sandbox(Limits(timeout=5, memory=512 * 1024**2), isolation="namespaces")
-    assert box.backend == request.param
+    assert box.backend == sandbox_backend
     return box
 
 
