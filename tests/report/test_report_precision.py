@@ -106,3 +106,40 @@ def test_run_and_report_show_the_summarys_values_at_full_precision(quickstart: P
     mean = (scores["quick_mcq"]["accuracy"] + scores["quick_short"]["score"] + scores["quick_numeric"]["accuracy"]) / 3
     assert written_by_report[("quickstart", "naive_average", "chat-small")][0] == repr(mean) == "64.16666666666667"
     assert written_by_report[("quick_short", "score", "chat-small")][0] == "37.5"
+
+
+SUMMARIZERS = {
+    "circular": "summarizer = dict(type='CircularSummarizer', metric_types=['accuracy', 'naive_average'],\n"
+                "                  dataset_abbrs=['quick_mcq', 'quick_numeric', 'quickstart'],\n"
+                "                  summary_groups=quickstart_summary_groups)\n",
+    "multi_faceted": "summarizer = dict(type='MultiFacetedSummarizer', summary_groups=quickstart_summary_groups,\n"
+                     "                  dataset_abbrs_list=[dict(name='groups', dataset_abbrs=[\n"
+                     "                      ['quickstart', 'naive_average'], ['quick_short', 'score']])])\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SUMMARIZERS))
+def test_other_summarizers_give_the_same_report_from_run_and_from_report(kind: str, tmp_path: Path) -> None:
+    """A table of metric columns (``CircularSummarizer``) or of views (``MultiFacetedSummarizer``): one value per cell."""
+    import shutil
+
+    example = tmp_path / "quickstart"
+    shutil.copytree(EXAMPLE.parent, example)
+    config = example / "config.py"
+    config.write_text(config.read_text() + "\n" + SUMMARIZERS[kind])
+    work = tmp_path / "w"
+    assert main(["run", str(config), "-w", str(work)]) == 0
+    (run,) = work.iterdir()
+    (html,) = (run / "summary").glob("summary_*.html")
+    models = json.loads(next((run / "summary").glob("summary_*.json")).read_text())["models"]
+    written_by_run = _leaderboard(html, models)
+
+    assert main(["report", "-w", str(run)]) == 0
+    assert _leaderboard(html, models) == written_by_run
+    assert written_by_run[("quickstart", "naive_average", "chat-small")] == ("64.16666666666667", "64.16666666666667")
+    assert written_by_run[("quickstart", "naive_average", "reasoner (think)")][0] == "92.5"
+    shown = {(d, m) for d, m, _ in written_by_run}
+    if kind == "circular":  # each metric of each row, where the dataset has it
+        assert shown == {("quick_mcq", "accuracy"), ("quick_numeric", "accuracy"), ("quickstart", "naive_average")}
+    else:  # the view's rows
+        assert shown == {("quickstart", "naive_average"), ("quick_short", "score")}
