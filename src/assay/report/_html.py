@@ -435,7 +435,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         "<h2>Leaderboard</h2>",
         '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
         "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
-        "Hover a cell for how its interval was computed, or why it is “-”. A line under a value reports the "
+        "Hover a cell for its value in full, how its interval was computed, or why it is “-”. A line under a value reports the "
         "extraction audit: how many replies the corrected counterpart of an OpenCompass postprocessor reads "
         "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
         *_marks_note(data.get("incomplete") or []),
