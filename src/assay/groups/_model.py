@@ -197,7 +197,11 @@ class SummaryResult:
 
     Attributes:
         text: what the command line prints (the table, then its markdown form).
-        table: the rows of the main table, header first, as written to the ``.csv``.
+        table: the rows of the main table, header first, as written to the ``.csv``
+            (values with two decimals: for reading, never for the numbers).
+        rows: the main table's rows as the summary ``.json`` holds them (``dataset``,
+            ``version``, ``metric``, ``mode``, ``values`` per model at full precision,
+            ``missing``, ``placeholder``, ``marked``): what the HTML report shows.
         paths: file kind (``txt``, ``csv``, ``md``, ``json``, or a view name) → path written.
         errors: every error met (failed evaluations, bad files, groups that could not be computed).
         warnings: every warning met.
@@ -209,6 +213,7 @@ class SummaryResult:
 
     text: str = ""
     table: list[list[str]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)

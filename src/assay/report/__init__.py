@@ -1,7 +1,8 @@
 """The HTML report: ``<run_dir>/summary/summary_<time>.html``, one self-contained file.
 
 It holds the leaderboard with each cell's 95% interval and unscorable counts
-(hover a cell for how it was computed, or why it is ``-``), a bar chart with
+(hover a cell for its value in full, as the summary ``.json`` holds it, for how
+it was computed, or why it is ``-``), a bar chart with
 error bars for every summary group (inline SVG), and per dataset a sample
 browser: every model's raw prediction, extracted answer and correctness side
 by side with the reference, filtered by a relation between two models

@@ -126,7 +126,8 @@ def build_report_data(
 
     Returns:
         ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;
-        each row cell has ``v`` (value or ``None``), ``tip`` (the hover text),
+        each row cell has ``v`` (the summary's value at full precision, as its
+        ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
         with an interval ``lo``/``hi``, ``gold`` when its references came from
         the prediction files' ``gold`` (``"gold"`` lists those results with
         why), and ``marks`` when its value is marked in the summary's table
@@ -184,7 +185,7 @@ def build_report_data(
                 cell["tip"] = reason or f"{column} has no value for {abbr} {metric}"
             else:
                 stat = stats.cell(column, abbr, metric)
-                tip = [f"{column} · {abbr} · {metric} = {value:.4f}"]
+                tip = [f"{column} · {abbr} · {metric} = {_exact(value)}"]
                 if stat is not None:
                     tip.append(stat.describe())
                     if stat.has_interval:
@@ -260,6 +261,15 @@ def build_report_data(
             "datasets": datasets, "gold": gold, "incomplete": marked}
 
 
+def _exact(value: float) -> str:
+    """A value as the summary ``.json`` holds it: every digit, the shortest text that reads back the same.
+
+    >>> _exact(64.16666666666667), _exact(50), _exact(92.5)
+    ('64.16666666666667', '50.0', '92.5')
+    """
+    return repr(float(value))
+
+
 def _mark_text(mark: dict[str, Any]) -> str:
     """One mark as the report says it: ``'unjudged: 12 samples — 12 of 23 judge requests failed'``.
 
@@ -303,7 +313,7 @@ def _cell_html(cell: dict[str, Any], dataset: str = "", model: str = "") -> str:
     v = cell.get("v")
     if v is None:
         return f'<td class="miss" title="{tip}">-</td>'
-    parts = [f'<span class="v">{v:.2f}</span>']
+    parts = [f'<span class="v" data-value="{_exact(v)}">{v:.2f}</span>']
     if "lo" in cell:
         parts.append(f'<span class="ci">[{cell["lo"]:.2f}, {cell["hi"]:.2f}]</span>')
     if cell.get("marks"):
@@ -425,7 +435,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         "<h2>Leaderboard</h2>",
         '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
         "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
-        "Hover a cell for how its interval was computed, or why it is “-”. A line under a value reports the "
+        "Hover a cell for its value in full, how its interval was computed, or why it is “-”. A line under a value reports the "
         "extraction audit: how many replies the corrected counterpart of an OpenCompass postprocessor reads "
         "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
         *_marks_note(data.get("incomplete") or []),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay.fileio import loads_json
-from assay.groups import MARK, incomplete_marks
+from assay.groups import incomplete_marks
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -59,7 +59,9 @@ class SummaryView:
         metrics: abbr → metric names in display order (the first is the primary one).
         values: column → abbr → metric → value.
         cell_errors: (column, abbr) → why the model has no value there.
-        rows: the table rows (``row_json`` dicts) when known.
+        rows: the table rows as the summary ``.json`` holds them (``row_json`` dicts: one
+            number per model at full precision), when known; never read back from the
+            formatted table.
         time: the summary's time stamp, when known.
         gold_references: (column, abbr) → why that result's references came
             from the prediction files' ``gold``.
@@ -87,7 +89,9 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
 
     ``None`` reads the newest ``summary/*.json`` of ``run_dir``, or, when there
     is none, every result file of the run (each model folder a column, each
-    result file a dataset, no groups).
+    result file a dataset, no groups).  A ``SummaryResult`` gives its ``rows``
+    (those its ``.json`` holds), so that a summary read from the summarizer and
+    the same summary read from its ``.json`` give the same numbers.
     """
     from assay.results import order_metrics
 
@@ -115,9 +119,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             audits={c: dict(per) for c, per in (getattr(scores, "audits", None) or {}).items()},
             marks={k: [m.to_json() for m in ms] for k, ms in (getattr(scores, "marks", None) or {}).items()},
         )
-        table = getattr(summary, "table", None)
-        if table:
-            view.rows = _rows_from_table(table, view.columns)
+        view.rows = _table_rows(getattr(summary, "rows", None))
         return view
     if not isinstance(summary, Mapping):
         raise TypeError(f"cannot read a summary from {type(summary).__name__}")
@@ -132,8 +134,12 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
                 abbrs.setdefault(abbr, None)
             metrics.setdefault(abbr, {}).update(dict.fromkeys(ms))
     ordered = {a: (list(m) if a in groups else order_metrics(list(m))) for a, m in metrics.items()}
+    rows = summary.get("rows")
+    if rows is None:  # MultiFacetedSummarizer: each view's rows; the first view that has any is the main table
+        rows = next((v.get("rows") for v in summary.get("views") or [] if isinstance(v, Mapping) and v.get("rows")), [])
+    rows = _table_rows(rows)
     errors: dict[tuple[str, str], str] = {}
-    for row in summary.get("rows") or []:
+    for row in rows:
         for column, reason in (row.get("missing") or {}).items():
             errors.setdefault((column, row.get("dataset", "")), reason)
     for issue in summary.get("errors") or []:
@@ -146,7 +152,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
         metrics=ordered,
         values={c: {a: dict(m) for a, m in (values.get(c) or {}).items()} for c in columns},
         cell_errors=errors,
-        rows=list(summary.get("rows") or []),
+        rows=rows,
         time=str(summary.get("time") or ""),
         group_definitions=summary.get("group_definitions"),
         gold_references={
@@ -169,17 +175,29 @@ def _marks_of_json(items: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
     return marks
 
 
-def _rows_from_table(table: list[list[str]], columns: list[str]) -> list[dict[str, Any]]:
-    rows = []
-    for cells in table[1:]:
-        vals: dict[str, float | None] = {}
-        for c, cell in zip(columns, cells[4:]):
-            try:
-                vals[c] = float(cell.removesuffix(MARK))
-            except ValueError:
-                vals[c] = None
-        rows.append({"dataset": cells[0], "version": cells[1], "metric": cells[2], "mode": cells[3], "values": vals})
-    return rows
+def _table_rows(rows: Any) -> list[dict[str, Any]]:
+    """The table rows of a summary as its ``.json`` holds them: numbers, at full precision.
+
+    A row whose values are, per model, ``{metric: value}`` (``CircularSummarizer``)
+    becomes one row per metric, so that every row has one number per model.
+
+    >>> _table_rows([{'dataset': 'd', 'version': 'v', 'mode': 'gen',
+    ...               'values': {'m': {'acc': 62.5, 'perf': 40.0}}}])[1]['values']
+    {'m': 40.0}
+    """
+    out: list[dict[str, Any]] = []
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, Mapping):
+            continue
+        values = row.get("values") or {}
+        per_metric = [v for v in values.values() if isinstance(v, Mapping)]
+        if not per_metric:
+            out.append(dict(row))
+            continue
+        for metric in dict.fromkeys(m for v in per_metric for m in v):
+            out.append({**row, "metric": metric,
+                        "values": {c: v.get(metric) if isinstance(v, Mapping) else None for c, v in values.items()}})
+    return out
 
 
 def _view_from_results(run_dir: Path) -> SummaryView:

@@ -312,7 +312,8 @@ class DefaultSummarizer:
         try:
             if callable(json_rows):
                 json_rows, extra = json_rows()
-            write_json(paths["json"], self.json_payload(scores, table, json_rows, time_str, extra))
+            rows_json: list[dict[str, Any]] = json_rows
+            write_json(paths["json"], self.json_payload(scores, table, rows_json, time_str, extra))
         except BaseException:
             if beside is not None:
                 beside.discard()
@@ -325,6 +326,7 @@ class DefaultSummarizer:
         return SummaryResult(
             text=render_stdout(simple, markdown),
             table=table,
+            rows=rows_json,
             paths=paths,
             errors=scores.errors,
             warnings=scores.warnings,

@@ -147,6 +147,7 @@ class MultiFacetedSummarizer(DefaultSummarizer):
         return SummaryResult(
             text="\n\n".join(texts),
             table=first_table,
+            rows=next((v["rows"] for v in views_json if v["rows"]), []),
             paths=result_paths,
             errors=scores.errors,
             warnings=scores.warnings,
