@@ -143,3 +143,12 @@ def test_other_summarizers_give_the_same_report_from_run_and_from_report(kind: s
         assert shown == {("quick_mcq", "accuracy"), ("quick_numeric", "accuracy"), ("quickstart", "naive_average")}
     else:  # the view's rows
         assert shown == {("quickstart", "naive_average"), ("quick_short", "score")}
+
+
+def test_the_report_names_the_run_when_given_the_run_directory_as_dot(
+    quickstart: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.report import build_report_data
+
+    monkeypatch.chdir(quickstart)
+    assert build_report_data(".")["run"] == quickstart.name

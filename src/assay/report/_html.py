@@ -257,7 +257,7 @@ def build_report_data(
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     marked = [{"model": c, "dataset": a, **m} for (c, a), ms in view.marks.items()
               if view.values.get(c, {}).get(a) for m in ms]
-    return {"time": view.time, "run": root.name, "models": columns, "rows": rows, "groups": groups_out,
+    return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
             "datasets": datasets, "gold": gold, "incomplete": marked}
 
 
