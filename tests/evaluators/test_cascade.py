@@ -45,10 +45,10 @@ def test_sequential_mode_judges_only_rule_failures(tmp_path):
     assert res["details"][0]["llm_evaluation"] is None
     assert res["details"][0]["rule_evaluation"]["correct"] is True
     assert res["details"][1]["llm_evaluation"]["llm_correct"] is True
-    assert res["details"][3]["llm_evaluation"]["llm_correct"] is None  # unparseable verdict
+    assert res["details"][3]["llm_evaluation"]["llm_correct"] is False  # not "A", not "CORRECT…"
     stats = res["cascade_stats"]
     assert stats == {"total_samples": 4, "rule_correct": 1, "rule_accuracy": 25.0, "llm_evaluated": 3,
-                     "llm_correct": 1, "llm_accuracy": 100 / 3, "llm_failed": 1, "final_correct": 2,
+                     "llm_correct": 1, "llm_accuracy": 100 / 3, "llm_failed": 0, "final_correct": 2,
                      "final_accuracy": 50.0, "parallel_mode": False}
 
 
@@ -84,7 +84,7 @@ def test_failed_judge_requests_are_listed_as_unjudged_and_all_failed_is_an_error
     with FakeJudge(grader) as server:
         res = make(server.base_url, tmp_path, parallel=False).score(PREDS, REFS, ds)
     # OpenCompass's counting: the unjudged sample is not correct, every sample in the denominator
-    assert res["accuracy"] == 50.0 and res["cascade_stats"]["llm_failed"] == 2
+    assert res["accuracy"] == 50.0 and res["cascade_stats"]["llm_failed"] == 1
     (entry,) = res["_incomplete"]
     assert entry["kind"] == "unjudged" and entry["count"] == 1 and "HTTP 503" in entry["detail"]
 

@@ -80,14 +80,15 @@ def test_metrics_and_details_count_faults_exactly(tmp_path):
         assert server.requests == 9 + 1 + 2 + 1 + 1 + 2
     assert res["correct_count"] == 4  # 2, slow 6, busy 8, garbled 12
     assert res["incorrect_count"] == 2  # 5, crash 11
-    assert res["judge_failed_count"] == 3  # vague ×2, dead
-    assert res["not_attempted_count"] == 0
+    assert res["judge_failed_count"] == 1  # dead
+    assert res["not_attempted_count"] == 3  # vague ×2 (no A or B in the reply, as OpenCompass reads it), dead
     assert res["accuracy"] == pytest.approx(100 * 4 / 9)
     assert res["accuracy_given_attempted"] == pytest.approx(100 * 4 / 6)
     assert res["attempted_ratio"] == pytest.approx(100 * 6 / 9)
     d = res["details"]
-    assert [x["correct"] for x in d] == [True, False, True, True, False, True, None, None, None]
-    assert d[6]["judge_response"] == "I am not sure about this one." and "unparseable" in d[6]["judge_failed"]
+    assert [x["correct"] for x in d] == [True, False, True, True, False, True, False, None, False]
+    assert d[6]["judge_response"] == "I am not sure about this one." and d[6]["judge_failed"] is None
+    assert d[6]["verdict"] is None
     assert d[7]["judge_response"] is None and "HTTP 502" in d[7]["judge_failed"]
     assert d[1]["verdict"] == "B" and d[1]["judge_failed"] is None
 
@@ -116,7 +117,7 @@ def test_rerun_asks_again_only_for_verdicts_that_never_arrived(tmp_path):
         sent = server.requests
         res = make(server.base_url, run_dir(tmp_path)).score(answers, GOLDS[:3], ds)
         assert server.requests - sent == 3  # 'dead' again, 3 attempts; the vague reply is cached
-    assert res["judge_failed_count"] == 2
+    assert res["judge_failed_count"] == 1 and res["not_attempted_count"] == 2
 
 
 def test_unreachable_judge_is_an_error_naming_the_judges_error_not_a_score_of_zero(tmp_path):
@@ -136,6 +137,7 @@ def test_some_failed_requests_are_listed_as_unjudged_and_counted_as_opencompass_
             k=1, n=1, original_dataset=ds, predictions=["2", "dead 4", "6", "dead 8"], references=GOLDS[:4], test_set=ds)
     # every sample in the denominator; the two without a verdict are not correct
     assert res["accuracy"] == pytest.approx(100 * 2 / 4) and res["judge_failed_count"] == 2
+    assert res["not_attempted_count"] == 2
     (entry,) = res["_incomplete"]
     assert entry["kind"] == "unjudged" and entry["count"] == 2
     assert entry["detail"].startswith("2 of 4 judge requests failed (HTTP 502 (after 3 attempts))")
@@ -196,15 +198,17 @@ def test_registries():
     assert MODELS.get("OpenAISDK").__name__ == "OpenAISDK"
 
 
-def test_generic_postprocess_reads_the_first_standalone_letter():
+def test_generic_postprocess_reads_the_first_a_or_b_anywhere_as_opencompass_does():
     out = generic_llmjudge_postprocess({
         "0": {"prediction": "Based on the answer: A", "gold": "x"},
         "1": {"prediction": "B", "gold": "x"},
         "2": {"prediction": "", "gold": "x"},
         "3": {"prediction": None, "gold": "x", "judge_error": "timeout"},
     })
-    assert [d["verdict"] for d in out["details"]] == ["A", "B", None, None]
-    assert out["judge_failed_count"] == 2 and "timeout" in out["details"][3]["judge_failed"]
+    assert [d["verdict"] for d in out["details"]] == ["B", "B", None, None]
+    assert out["incorrect_count"] == 2 and out["not_attempted_count"] == 2
+    assert out["judge_failed_count"] == 1 and "timeout" in out["details"][3]["judge_failed"]
+    assert out["details"][2]["judge_failed"] is None and out["details"][2]["correct"] is False
 
 
 # What OpenCompass 0.5.4's RawPromptTemplate.generate_item gives for this template and sample

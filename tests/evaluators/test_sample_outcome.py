@@ -123,9 +123,9 @@ def test_the_judges_declared_flag_counts_the_samples_it_could_not_judge(tmp_path
     sv = sample_values(result, "accuracy")
     assert isinstance(sv, SampleValues) and sv.basis == "correct"
     u = unscorable_of(result, [("accuracy", result["accuracy"])])
-    assert u.judge_failed == result["judge_failed_count"] == 3
-    # 4 of 9 right; the 3 not judged could have been either
-    assert u.bounds["accuracy"] == pytest.approx((100 * 4 / 9, 100 * 7 / 9))
+    assert u.judge_failed == result["judge_failed_count"] == 1  # the request that never got a reply
+    # 4 of 9 right; the one not judged could have been either
+    assert u.bounds["accuracy"] == pytest.approx((100 * 4 / 9, 100 * 5 / 9))
 
 
 _NO_SANDBOX = isolation_unavailable("namespaces")

@@ -12,7 +12,7 @@ from assay.registry import ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CascadeEvaluator"]
+__all__ = ["AssayCascadeEvaluator", "CascadeEvaluator"]
 
 
 def _build(cfg: Any, where: str) -> BaseEvaluator:
@@ -40,7 +40,14 @@ class CascadeEvaluator(BaseEvaluator):
             ``True`` (OpenCompass's default) judges every sample.
         pred_postprocessor: applied once to the predictions before both steps.
 
-    A sample is correct when the rule or the judge says so.  Metrics:
+    A sample is correct when the rule or the judge says so.  The judge says
+    so as OpenCompass 0.5.4's ``CascadeEvaluator`` reads it, from the raw
+    reply and more strictly than ``generic_llmjudge_postprocess``
+    (:func:`assay.judge.cascade_judge_correct`: stripped and upper-cased,
+    exactly ``A`` or starting with ``CORRECT``; ``'A.'`` or ``'**A**'`` is
+    not correct), whatever the judge's ``dict_postprocessor`` read.
+    :class:`AssayCascadeEvaluator` takes the ``dict_postprocessor``'s verdict
+    instead.  Metrics:
     ``accuracy`` and a nested ``cascade_stats`` (``total_samples``,
     ``rule_correct``, ``rule_accuracy``, ``llm_evaluated``, ``llm_correct``,
     ``llm_accuracy``, ``llm_failed``, ``final_correct``, ``final_accuracy``,
@@ -121,6 +128,13 @@ class CascadeEvaluator(BaseEvaluator):
             out.append({"pred": p, "answer": r, "correct": flag})
         return out
 
+    def _judge_correct(self, detail: dict[str, Any]) -> bool | None:
+        """Whether the judge took the sample as correct (``None``: no reply arrived)."""
+        from assay.judge import cascade_judge_correct
+
+        reply = detail.get("judge_response")
+        return None if reply is None else cascade_judge_correct(reply)
+
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
         batch = judged_batch(self, predictions, references, test_set)
@@ -150,7 +164,7 @@ class CascadeEvaluator(BaseEvaluator):
                 return {"error": f"{name}: the LLM judge failed: {llm_metrics['error']}"}
             for i, d in zip(to_judge, llm_metrics.get("details") or []):
                 entry = dict(d)
-                entry["llm_correct"] = entry.get("correct")
+                entry["llm_correct"] = self._judge_correct(entry)
                 entry["dataset_replica_idx"] = self.dataset_replica_idx
                 llm_details[i] = entry
 
@@ -184,3 +198,28 @@ class CascadeEvaluator(BaseEvaluator):
         if llm_metrics.get(INCOMPLETE_KEY):
             result[INCOMPLETE_KEY] = llm_metrics[INCOMPLETE_KEY]
         return result
+
+
+@ICL_EVALUATORS.register_module()
+class AssayCascadeEvaluator(CascadeEvaluator):
+    """:class:`CascadeEvaluator` taking the judge's verdict from the judge
+    evaluator's ``dict_postprocessor`` (its per-sample ``correct``) instead of
+    OpenCompass's stricter check of the raw reply (opt-in).
+
+    With ``dict_postprocessor=dict(type='assay_llmjudge_postprocess')`` on the
+    ``llm_evaluator``, "**A**" or "The answer is A" counts as correct and a
+    reply without a grade letter is unjudged (``llm_failed``), not wrong.
+    Same arguments, metrics and details as :class:`CascadeEvaluator`.
+
+    Example:
+        >>> ev = AssayCascadeEvaluator(rule_evaluator=dict(type='AccEvaluator'),
+        ...     llm_evaluator=dict(type='GenericLLMEvaluator', prompt_template=dict(
+        ...         type='RawPromptTemplate', messages=[dict(role='user', content='{prediction}')]),
+        ...         judge_cfg=dict(type='OpenAISDK', path='j', openai_api_base='http://127.0.0.1:9/v1')))
+        >>> ev._judge_correct({'judge_response': '**A**', 'correct': True})
+        True
+    """
+
+    def _judge_correct(self, detail: dict[str, Any]) -> bool | None:
+        flag = detail.get("correct")
+        return None if flag is None else bool(flag)

@@ -4,8 +4,14 @@ Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
 ``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), with these
 differences: the ``pred_postprocessor`` is applied once (by
 :meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
-rerun sends no request, and verdicts that were unparseable or never arrived
-are counted in ``judge_failed_count`` as well.
+rerun sends no request, and replies that never arrived are counted in
+``judge_failed_count`` as well.
+
+Verdicts are read as OpenCompass 0.5.4 reads them
+(:func:`assay.judge.generic_llmjudge_postprocess`: the first ``A`` or ``B``
+anywhere in the reply, anything else not attempted);
+``dict_postprocessor=dict(type='assay_llmjudge_postprocess')`` reads the first
+standalone grade letter instead and marks a reply without one unjudged.
 
 Failed judge requests (R-12.2).  OpenCompass 0.5.4 counts every sample in
 ``accuracy``'s denominator and a reply without a verdict (empty or
@@ -13,9 +19,10 @@ unparseable) as not correct; a request that still fails after its retries
 makes its whole evaluation raise.  assay keeps that counting for the
 metrics and, instead of losing the task: when no request succeeded, the
 task fails with the judge's error; when some failed, the samples without a
-reply count as not correct (as an empty reply would there) and the result
-lists them in ``_meta.incomplete`` (kind ``unjudged``), so the run reports
-the task as partial and ``run -r`` asks the judge again for them only.
+reply count as not attempted, so not correct (as an empty reply would
+there), and the result lists them in ``_meta.incomplete`` (kind
+``unjudged``), so the run reports the task as partial and ``run -r`` asks
+the judge again for them only.
 """
 
 from __future__ import annotations
@@ -76,7 +83,9 @@ class GenericLLMEvaluator(BaseEvaluator):
     ``correct_count``, ``incorrect_count``, ``not_attempted_count``,
     ``judge_failed_count``.  Details per sample: ``prediction``,
     ``reference``, ``verdict``, ``correct`` (``None`` when the judge failed),
-    ``judge_response``, ``judge_failed`` (the reason), ``cached``.
+    ``judge_response`` (the judge's reply, after ``judge_cfg``'s
+    ``pred_postprocessor``; whatever the ``dict_postprocessor``),
+    ``judge_failed`` (the reason), ``cached``.
 
     Example:
         >>> ev = GenericLLMEvaluator(
@@ -192,10 +201,11 @@ class GenericLLMEvaluator(BaseEvaluator):
             details = list(details.values())
         if isinstance(details, list) and len(details) == len(predictions):
             merged = []
-            for d, p, r, reply in zip(details, predictions, refs, replies):
+            for d, p, r, reply, text in zip(details, predictions, refs, replies, texts):
                 entry = {"prediction": p, "reference": r}
                 entry.update(d if isinstance(d, dict) else {"judge_detail": d})
                 entry["cached"] = reply.cached
+                entry.setdefault("judge_response", None if reply.text is None else text)
                 if reply.error and not entry.get("judge_failed"):
                     entry["judge_failed"] = reply.error
                 merged.append(entry)

@@ -10,7 +10,8 @@
 * :func:`render_messages` turns a judge ``prompt_template`` into messages
   (:class:`RawPromptTemplate`, registered in ``ICL_PROMPT_TEMPLATES``, as
   OpenCompass renders it);
-  :func:`generic_llmjudge_postprocess` grades the replies.
+  :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
+  does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
 
 Importing this package does not import ``httpx``.
 
@@ -28,7 +29,15 @@ from typing import Any
 from assay.judge._cache import JudgeCache, request_key
 from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
 from assay.judge._prompt import RawPromptTemplate, render_messages
-from assay.judge._verdict import generic_llmjudge_postprocess, judge_metrics, parse_verdict
+from assay.judge._verdict import (
+    assay_llmjudge_postprocess,
+    cascade_judge_correct,
+    generic_llmjudge_academic_postprocess,
+    generic_llmjudge_postprocess,
+    judge_metrics,
+    opencompass_grade,
+    parse_verdict,
+)
 
 __all__ = [
     "ChatClient",
@@ -36,10 +45,14 @@ __all__ = [
     "JudgeReply",
     "OpenAISDK",
     "RawPromptTemplate",
+    "assay_llmjudge_postprocess",
+    "cascade_judge_correct",
     "chat_url",
     "default_judge_cfg",
+    "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",
     "judge_metrics",
+    "opencompass_grade",
     "parse_verdict",
     "render_messages",
     "request_key",
