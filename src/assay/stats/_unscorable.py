@@ -3,7 +3,8 @@
 Counts come from the result file: ``extraction.unextracted`` (every
 evaluator), ``judge_failed_count`` (LLM judges: requests that never got a
 reply; a reply without a verdict is *not attempted*, counted as not correct as
-OpenCompass counts it) and the code evaluator's ``outcomes``; per-sample flags come from the details.  Which detail marks a
+OpenCompass counts it) and the code evaluator's ``outcomes``; per-sample
+flags come from the details.  Which detail marks a
 sample unscorable is what the evaluator declares in its
 :class:`~assay.evaluate.SampleOutcome` (``unscorable``, recorded in the
 result's ``_meta.outcome``).  For a result that declares none the usual
@@ -67,7 +68,8 @@ class Unscorable:
         total: predictions scored (samples × runs).
         unextracted: predictions postprocessing left empty, or those the
             evaluator's declared field says it found no answer in (``None``: unknown).
-        judge_failed: predictions the judge (or a verifier) gave no verdict on: its request never got a reply.
+        judge_failed: predictions the judge (or a verifier) gave no verdict on (an LLM judge: its
+            request never got a reply).
         not_executed: programs without a verdict (timeout, memory, killed, sandbox error).
         outcomes: the code evaluator's outcome counts, when there are any.
         bounds: metric → ``(low, high)``: the metric if every unscorable
