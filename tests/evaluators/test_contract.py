@@ -197,6 +197,7 @@ INPUTS: dict[str, Spec] = {
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
+    "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
     "GenericLLMEvaluator": "needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
     "HumanEvalEvaluator": "executes code in the sandbox",
