@@ -418,7 +418,17 @@ def _builtin_base(cls: type) -> str:
 
 
 def _exception_message(exc: BaseException) -> bytes:
-    """The reply carrying an exception: its type name, the builtin class it derives from, str and repr."""
+    """The reply carrying an exception: its type name, the builtin class it derives from, str and repr
+    (a prepared reply for a MemoryError, or when building the reply runs out of memory)."""
+    if isinstance(exc, MemoryError):
+        return _MEMORY_REPLY
+    try:
+        return _describe_exception(exc)
+    except MemoryError:
+        return _MEMORY_REPLY
+
+
+def _describe_exception(exc: BaseException) -> bytes:
     name = type(exc).__name__
     try:
         base = _builtin_base(type(exc))
@@ -503,13 +513,8 @@ def _serve(namespace: dict[str, Any], requests: int, replies: int) -> None:
             _exit(0)
         try:
             reply = json.dumps(["v", answer(json.loads(line))]).encode("ascii") + b"\n"
-        except MemoryError:
-            reply = _MEMORY_REPLY
         except BaseException as exc:
-            try:
-                reply = _exception_message(exc)
-            except MemoryError:
-                reply = _MEMORY_REPLY
+            reply = _exception_message(exc)
         _write_all(replies, reply)
 
 
@@ -899,15 +904,8 @@ def _run_program(header: dict[str, Any], source_bytes: bytes, requests: int, rep
     namespace: dict[str, Any] = {"__name__": "__main__", "__file__": filename, "__builtins__": builtins}
     try:
         exec(compile(source_bytes.decode("utf-8", "replace"), filename, "exec"), namespace)
-    except MemoryError:
-        _write_all(replies, _MEMORY_REPLY)
-        _exit(1)
     except BaseException as exc:
-        try:
-            reply = _exception_message(exc)
-        except MemoryError:
-            reply = _MEMORY_REPLY
-        _write_all(replies, reply)
+        _write_all(replies, _exception_message(exc))
         _exit(1)
     _write_all(replies, b'["ready"]\n')
     _serve(namespace, requests, replies)

@@ -352,8 +352,14 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, inputs, fingerprint_of(inputs), contents)
 
 
-def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome) -> str | None:
-    """``None`` when the existing result can be reused, else why not."""
+def _reuse_check(
+    result_path: Path, fingerprint: str, inputs: dict[str, str], outcome: TaskOutcome, *, allow_partial: bool = False
+) -> str | None:
+    """``None`` when the existing result can be reused, else why not.
+
+    A result with judgements (or other samples) to ask again for is not
+    reused, nor is a partial score when a partial score is not asked for.
+    """
     from assay.results import read_result_without_details
 
     if not result_path.is_file():
@@ -373,10 +379,13 @@ def _reuse_check(result_path: Path, fingerprint: str, inputs: dict[str, str], ou
             return "changed: " + ", ".join(changed)
         return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
     incomplete = meta.get("incomplete")
-    retried = [e for e in incomplete if isinstance(e, dict) and e.get("kind") in RETRIED_INCOMPLETE] if isinstance(incomplete, list) else []
+    entries = [e for e in incomplete if isinstance(e, dict)] if isinstance(incomplete, list) else []
+    retried = [e for e in entries if e.get("kind") in RETRIED_INCOMPLETE]
     if retried:  # e.g. judge requests that failed: asked again (finished judgements come from the judge cache)
         return "the existing result is incomplete: " + "; ".join(
             f"{e.get('count') if isinstance(e.get('count'), int) else 'some'} samples {e.get('kind')}" for e in retried)
+    if not allow_partial and any(e.get("kind") == "partial_predictions" for e in entries):
+        return "the existing result was scored on part of the predictions, and a partial score was not asked for"
     return None
 
 
@@ -417,18 +426,6 @@ def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str,
         reason=task.references.reason,
     )
 
-
-
-def _partial_result(result_path: Path) -> bool:
-    """Whether the result at ``result_path`` was scored on part of its predictions (``_meta.incomplete``)."""
-    from assay.results import read_result_without_details
-
-    try:
-        meta = read_result_without_details(result_path)[0].get(META_KEY)
-    except AssayError:
-        return False
-    marks = meta.get("incomplete") if isinstance(meta, dict) else None
-    return isinstance(marks, list) and any(isinstance(m, dict) and m.get("kind") == "partial_predictions" for m in marks)
 
 
 def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, from_gold: bool) -> tuple[TestSet, dict[str, Any]]:
@@ -472,9 +469,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     from assay.predictions import load_predictions
 
     setup = _setup(task, options)
-    reason = "--force" if options.force else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome)
-    if reason is None and not options.allow_partial and _partial_result(result_path):
-        reason = "the existing result was scored on part of the predictions, and a partial score was not asked for"
+    reason = (
+        "--force" if options.force
+        else _reuse_check(result_path, setup.fingerprint, setup.inputs, outcome, allow_partial=options.allow_partial)
+    )
     if reason is None:
         setup.contents.clear()
         _clear_kept_note(task, options)
