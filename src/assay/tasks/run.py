@@ -605,11 +605,13 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
 def _drop_stale_stats(result_path: Path) -> None:
     """Remove the ``.stats`` file of an earlier result at ``result_path``: it describes other bytes
-    (and its digest would make the result just written look changed since)."""
-    from assay.stats import stats_path
+    (and its digest would make the result just written look changed since).
 
+    The file is named as :func:`assay.stats.stats_path` names it, without
+    importing :mod:`assay.stats`: a run without statistics needs none of it.
+    """
     with contextlib.suppress(OSError):
-        stats_path(result_path).unlink()
+        result_path.with_suffix(".stats").unlink()
 
 
 def _save_stats(
