@@ -487,7 +487,8 @@ def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: s
         written=written,
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
-    changed = sorted(set(result.scores.changed.values())) if result.scores is not None else []
+    board = result.leaderboard
+    changed = sorted(set(board.changed.values())) if board is not None else []
     for rel in changed:
         sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
                          "its values are shown as they now are, marked *\n")
