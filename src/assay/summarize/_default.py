@@ -97,7 +97,9 @@ class DefaultSummarizer:
         ConfigError: a mistake in ``dataset_abbrs`` or ``summary_groups``.
 
     Subclasses override :meth:`summarize` and reuse :meth:`load_scores`,
-    :meth:`build_rows` and :meth:`write_summary`.
+    :meth:`build_rows`, :meth:`leaderboard` (the one
+    :class:`~assay.summarize.leaderboard.Leaderboard` every file of the summary
+    renders) and :meth:`write_summary`.
 
     >>> import tempfile
     >>> run = tempfile.mkdtemp()
