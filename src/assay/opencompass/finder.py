@@ -140,6 +140,27 @@ def _summarizers() -> types.ModuleType:
     return summarize
 
 
+def _lcb_testing_util() -> types.ModuleType:
+    from assay.evaluators import lcb_testing_util
+
+    return lcb_testing_util
+
+
+def _lcb_evaluator_names() -> dict[str, Any]:
+    module = _lcb_testing_util()
+    return {
+        **_dataset_base(),
+        "codegen_check_correctness": module.codegen_check_correctness,
+        "DEFAULT_MEMORY_LIMIT_BYTES": module.DEFAULT_MEMORY_LIMIT_BYTES,
+    }
+
+
+#: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
+#: do) reaches the functions of the module that call it.
+_SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
+    "opencompass.datasets.livecodebench.testing_util": _lcb_testing_util,
+}
+
 _EVALUATOR_SOURCES = (_evaluators,)
 _POSTPROCESS_SOURCES = (_postprocessors,)
 
@@ -177,6 +198,9 @@ _SPECS: dict[str, _Spec] = {
     "opencompass.evaluator": _Spec(sources=_EVALUATOR_SOURCES, names=_base_names),
     "opencompass.datasets": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_dataset_base
+    ),
+    "opencompass.datasets.livecodebench.evaluator": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_lcb_evaluator_names
     ),
     "opencompass.utils": _Spec(sources=_POSTPROCESS_SOURCES, names=_utils_names),
     "opencompass.utils.datasets": _Spec(names=_utils_names),
@@ -241,6 +265,9 @@ def _lookup(module: str, name: str) -> Any:
     spec = _spec_for(module)
     if spec.inert is not None and spec.inert(name) and (entry is None or entry[0] == "c"):
         return _marker(module, name)
+    if entry is None and (f"{module}.{name}" in _modules() or f"{module}.{name}" in _SERVED_MODULES):
+        # a submodule the package does not import itself: `from package import submodule` imports it
+        return importlib.import_module(f"{module}.{name}")
     if entry is None:
         # OpenCompass reads such an import lazily and fails only when it builds the object: so does assay
         dotted = f"{module}.{name}"
@@ -294,6 +321,19 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 
+class _ServedLoader(importlib.abc.Loader):
+    """Serves an OpenCompass module name with one of assay's modules (itself, not an alias module)."""
+
+    def __init__(self, module: Callable[[], types.ModuleType]) -> None:
+        self._module = module
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return self._module()
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        pass
+
+
 def _no_library(fullname: str) -> ModuleNotFoundError:
     version = opencompass_version()
     return ModuleNotFoundError(
@@ -334,6 +374,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
             if library is None:
                 raise _no_library(fullname)
             return _library_spec(fullname, [str(library)] if fullname == "opencompass.configs" else path)
+        if fullname in _SERVED_MODULES:
+            return importlib.machinery.ModuleSpec(fullname, _ServedLoader(_SERVED_MODULES[fullname]))
         info = _modules().get(fullname)
         # a module OpenCompass 0.5.4 lacks: served too, its names being unknown stand-ins (OpenCompass
         # itself resolves such imports lazily, when it builds the object)
