@@ -231,7 +231,7 @@ def _load(args: argparse.Namespace) -> Any:
     if args.config is not None:
         return load_config(args.config)
     from assay.errors import ConfigError
-    from assay.workdir import newest_dumped_config, resolve_run_dir
+    from assay.rundir.layout import newest_dumped_config, resolve_run_dir
 
     if args.reuse is None:
         raise ConfigError(
@@ -250,7 +250,7 @@ def _run_dir_as_work_dir(args: argparse.Namespace) -> None:
     ``-w`` becomes its parent and ``-r`` its name."""
     from pathlib import Path
 
-    from assay.workdir import is_run_dir
+    from assay.rundir.layout import is_run_dir
 
     if args.reuse is None and args.work_dir and is_run_dir(args.work_dir):
         run = Path(os.path.abspath(args.work_dir))
@@ -347,8 +347,8 @@ def _terminated_by_signals() -> Iterator[None]:
 
 
 def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
+    from assay.rundir.layout import resolve_run_dir
     from assay.tasks import EvalOptions, plan_tasks
-    from assay.workdir import resolve_run_dir
 
     _run_dir_as_work_dir(args)
     config = _load(args)
@@ -378,7 +378,7 @@ def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
         from assay.summarize import validate_summarizer_config
 
         validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-    from assay.workdir import writer_lock
+    from assay.rundir.layout import writer_lock
 
     def waiting(holder: str) -> None:
         sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
@@ -393,8 +393,8 @@ def _eval_locked(
     """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
     from assay.config import dump_config_source
     from assay.fileio import atomic_write_text
+    from assay.rundir.layout import new_timestamp
     from assay.tasks import run_tasks
-    from assay.workdir import new_timestamp
 
     now = new_timestamp()
     dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
@@ -514,7 +514,7 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
     import difflib
 
     from assay.config import model_abbr
-    from assay.workdir import folders_in
+    from assay.rundir.layout import folders_in
 
     abbrs = list(dict.fromkeys(model_abbr(m) for m in config.models))
     if not abbrs or any(any((run_dir.results / a).glob("*.json")) for a in abbrs):
@@ -533,8 +533,8 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
 
 
 def _cmd_summarize(args: argparse.Namespace) -> int:
+    from assay.rundir.layout import resolve_run_dir
     from assay.summarize import validate_summarizer_config
-    from assay.workdir import resolve_run_dir
 
     _run_dir_as_work_dir(args)
     config = _load(args)

@@ -18,7 +18,7 @@ from assay.cli import main
 from assay.config import compat, load_config
 from assay.config.compat import is_standin, opencompass_mode, origin, standin_name
 from assay.errors import ConfigError
-from assay.results import read_result
+from assay.rundir.results import read_result
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -13,7 +13,7 @@ import pytest
 
 from assay.cli import main
 from assay.config import compat, load_config
-from assay.results import read_result
+from assay.rundir.results import read_result
 
 pytestmark = [
     pytest.mark.opencompass_installed,

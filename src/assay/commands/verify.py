@@ -225,7 +225,7 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
     from assay.fileio import read_json
-    from assay.results import numeric_metrics, read_result, read_result_without_details
+    from assay.rundir.results import numeric_metrics, read_result, read_result_without_details
     from assay.stats import load_run_config, model_dirs_of, newest_summary_json, summary_groups_of, summary_view
 
     root = Path(run_root)
@@ -321,7 +321,7 @@ def _check_index(report: VerifyReport, root: Path) -> None:
     index is repaired.  Such a change is not a mismatch by itself: the values
     in the changed file are checked like any other.
     """
-    from assay.index import INDEX_FILE, RunIndex, index_disabled
+    from assay.rundir.index import INDEX_FILE, RunIndex, index_disabled
 
     if index_disabled():
         return
@@ -435,7 +435,7 @@ def _verify_groups(report: VerifyReport, srel: str, view: Any, groups: list[Any]
 
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
-    from assay.workdir import resolve_run_dir
+    from assay.rundir.layout import resolve_run_dir
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     report = verify_run(run_dir.root)

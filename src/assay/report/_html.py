@@ -122,7 +122,7 @@ def build_report_data(
             otherwise the results and predictions are read here.
         max_text: longest text kept per sample and field.
         snapshot: the result files as the run index has them (default:
-            ``summary.snapshot``, else taken here; see :mod:`assay.index`).
+            ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
         ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;

@@ -101,7 +101,7 @@ def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: st
     folder = Path(run_dir) / "predictions" / model_dir
     if not folder.is_dir():
         return PredictionColumns([], [])
-    from assay.predictions import load_predictions
+    from assay.rundir.predictions import load_predictions
 
     try:
         columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.results import read_full_result
+from assay.rundir.results import read_full_result
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult, paired_compare
 from assay.stats._run import index_snapshot, load_run_config, model_dirs_of
@@ -17,7 +17,7 @@ from assay.stats._samples import SampleValues, sample_values
 from assay.stats._tasks import SavedStats, load_stats
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = ["Comparison", "DatasetComparison", "compare_models"]
 
@@ -71,7 +71,7 @@ class Comparison:
 def _choose_metric(
     result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
 ) -> tuple[str, SampleValues, SampleValues] | str:
-    from assay.results import numeric_metrics, order_metrics
+    from assay.rundir.results import numeric_metrics, order_metrics
 
     names_a = numeric_metrics(result_a)
     names_b = numeric_metrics(result_b)
@@ -123,7 +123,7 @@ def _from_saved(
     display order) with per-sample values for both models; a metric whose
     values were not saved (a corpus statistic) sends the comparison to the details.
     """
-    from assay.results import order_metrics
+    from assay.rundir.results import order_metrics
 
     if a.details is not None and b.details is not None:
         if a.details != b.details:

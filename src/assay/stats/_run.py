@@ -19,7 +19,7 @@ from assay.stats._tasks import Task, TaskOptions, TaskOutput, index_lookup, run_
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = [
     "RunStats",
@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
     """The run's result files as the run index has them (repaired where stale); ``None`` with ``ASSAY_NO_INDEX``."""
-    from assay.index import RunIndex, index_disabled
+    from assay.rundir.index import RunIndex, index_disabled
 
     if index_disabled():
         return None
@@ -93,7 +93,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
     (those its ``.json`` holds), so that a summary read from the summarizer and
     the same summary read from its ``.json`` give the same numbers.
     """
-    from assay.results import order_metrics
+    from assay.rundir.results import order_metrics
 
     if summary is None:
         if run_dir is None:
@@ -201,7 +201,7 @@ def _table_rows(rows: Any) -> list[dict[str, Any]]:
 
 
 def _view_from_results(run_dir: Path) -> SummaryView:
-    from assay.results import numeric_metrics, order_metrics, read_result_without_details
+    from assay.rundir.results import numeric_metrics, order_metrics, read_result_without_details
 
     results = run_dir / "results"
     columns = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
@@ -592,7 +592,7 @@ def run_stats(
             size and the CPUs, ``1`` reads them in this process (see
             :func:`assay.stats._tasks.pool_size`).
         snapshot: the run's result files as the run index has them
-            (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
+            (:meth:`assay.rundir.index.RunIndex.snapshot`); default: taken here,
             unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
     """
     view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
@@ -690,7 +690,7 @@ def sample_tables(
 
 
 def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, workers: int | None = None) -> Snapshot:
-    """Build or repair the run index of ``run_dir`` (:mod:`assay.index`), statistics included.
+    """Build or repair the run index of ``run_dir`` (:mod:`assay.rundir.index`), statistics included.
 
     Every result file is taken from the index where it still matches, else
     read; the statistics of every result (each finite metric's interval,
@@ -701,8 +701,8 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
     """
     import math
 
-    from assay.index import RunIndex
-    from assay.results import numeric_metrics
+    from assay.rundir.index import RunIndex
+    from assay.rundir.results import numeric_metrics
 
     snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
     tasks = []

@@ -43,7 +43,7 @@ from assay.stats._samples import SampleValues, cell_stat, correctness_of, outcom
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = [
     "MAX_WORKERS",
@@ -111,7 +111,7 @@ _Columns = Callable[[], PredictionColumns]
 
 def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     """Read one (model, dataset) and compute what is asked of it."""
-    from assay.results import read_full_result
+    from assay.rundir.results import read_full_result
 
     if not task.have and not task.columns:
         return TaskOutput()
@@ -174,7 +174,7 @@ class SavedStats:
     """What the report pass wants of one result file, computed once from it (see :func:`save_stats`).
 
     Attributes:
-        result_digest: the :func:`~assay.results.content_digest` of the result file it was computed from.
+        result_digest: the :func:`~assay.rundir.results.content_digest` of the result file it was computed from.
         fingerprint: the result's input fingerprint (``_meta.fingerprint``), for the reader.
         options: the options it was computed with (``run_dir`` aside).
         values: each numeric metric's value, as the summary reads it.
@@ -294,7 +294,7 @@ def save_stats(
     from.  ``None`` (and no file) when the result cannot be read.
     """
     from assay.fileio import atomic_write_bytes, loads_json
-    from assay.results import META_KEY, content_digest, numeric_metrics, read_result
+    from assay.rundir.results import META_KEY, content_digest, numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
     target = stats_path(path)
@@ -358,7 +358,7 @@ def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -
     bytes are not those they were computed from (checked by content digest;
     ``digest`` is the file's present digest when the caller knows it).
     """
-    from assay.results import content_digest
+    from assay.rundir.results import content_digest
 
     target = stats_path(result_path)
     try:
@@ -445,7 +445,7 @@ def run_tasks(
 
     A task takes statistics computed before from its result's present bytes
     with the same options: from the run index (``snapshot``, see
-    :mod:`assay.index`), else from the ``.stats`` file beside the result
+    :mod:`assay.rundir.index`), else from the ``.stats`` file beside the result
     (:func:`save_stats`).  The others read their files, and what they
     compute is kept in the index for the next reader.
     """
@@ -587,7 +587,7 @@ def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str
     """
     import orjson
 
-    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
 
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     rows, settings = snapshot.rows.get, index_settings(options)
@@ -608,7 +608,7 @@ def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str
 
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
     """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
-    from assay.results import split_result_paths
+    from assay.rundir.results import split_result_paths
 
     one = snapshot.digest(f"{task.folder}/{task.abbr}.json")
     if one is not None:

@@ -8,9 +8,9 @@ from typing import Any
 from assay.errors import ConfigError
 from assay.groups import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
+from assay.rundir.layout import new_timestamp
 from assay.summarize._default import DefaultSummarizer
 from assay.summarize._table import DASH, format_value
-from assay.workdir import new_timestamp
 
 __all__ = ["CircularSummarizer"]
 

@@ -13,6 +13,7 @@ from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
 from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
+from assay.rundir.layout import new_timestamp
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (
     HEADER,
@@ -28,7 +29,6 @@ from assay.summarize._table import (
     render_txt,
     rows_to_table,
 )
-from assay.workdir import new_timestamp
 
 __all__ = [
     "DefaultSummarizer",
@@ -115,15 +115,15 @@ class DefaultSummarizer:
     #: With the statistics, also read what the HTML report's sample browser shows
     #: (kept in ``result.stats.tables``), so that the report reads no file again.
     with_sample_columns: bool = False
-    #: Read the results through the run index (:mod:`assay.index`), building or repairing it.
+    #: Read the results through the run index (:mod:`assay.rundir.index`), building or repairing it.
     use_index: bool = True
     #: The result files as :meth:`load_scores` found them (``None``: read without the index).
     snapshot: Any = None
     #: The result files the command running this summary wrote while it holds the writer lock
-    #: (see :meth:`assay.index.RunIndex.snapshot`): not read again for their digest.
+    #: (see :meth:`assay.rundir.index.RunIndex.snapshot`): not read again for their digest.
     written: Any = None
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
-    #: in a child process meanwhile (see :meth:`assay.index.RunIndex.snapshot`), and confirmed before
+    #: in a child process meanwhile (see :meth:`assay.rundir.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
     _defer_check: bool = False
 
@@ -181,7 +181,7 @@ class DefaultSummarizer:
             )
         self.snapshot = None
         if self.use_index:
-            from assay.index import RunIndex, index_disabled
+            from assay.rundir.index import RunIndex, index_disabled
 
             if not index_disabled():
                 self.snapshot = RunIndex(run_dir).snapshot(deferred=self._defer_check, written=self.written)
@@ -547,11 +547,11 @@ def run_summarizer(
     ``stats`` computes intervals and unscorable counts (from the statistics
     kept with each result, else from its per-sample details); ``ci`` also
     shows the intervals in the text tables.  ``index`` reads the results
-    through the run index (:mod:`assay.index`), building or repairing it;
+    through the run index (:mod:`assay.rundir.index`), building or repairing it;
     the result's ``snapshot`` is what it found, for the steps that follow
     (:func:`assay.report.write_html_report`).  ``written``: the result files
     the calling command wrote and still holds the writer lock of (see
-    :meth:`assay.index.RunIndex.snapshot`).
+    :meth:`assay.rundir.index.RunIndex.snapshot`).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],

@@ -11,6 +11,7 @@ from assay.errors import ConfigError
 from assay.fileio import atomic_write_text
 from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
+from assay.rundir.layout import new_timestamp
 from assay.summarize._default import (
     DatasetAbbrs,
     DefaultSummarizer,
@@ -28,7 +29,6 @@ from assay.summarize._table import (
     render_simple,
     rows_to_table,
 )
-from assay.workdir import new_timestamp
 
 __all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
 

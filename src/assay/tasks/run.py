@@ -11,7 +11,7 @@ the other tasks carry on (R-5.6).  A failure never replaces a result that is
 already there (R-12.1): a result OpenCompass wrote, or an earlier run, stays
 byte for byte; the task is still failed, its log and message say that the
 result was not re-scored and why, and a note beside the log
-(:meth:`assay.workdir.RunDir.kept_path`) tells the summary.  The error record
+(:meth:`assay.rundir.layout.RunDir.kept_path`) tells the summary.  The error record
 goes only where no result was, or where an error record was.
 
 A big task whose evaluator is sample-decomposable is split: :func:`start_task`
@@ -48,8 +48,8 @@ from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
 from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.index import entry_for_file, entry_for_written
-from assay.results import META_KEY, write_result, write_result_keeping
+from assay.rundir.index import entry_for_file, entry_for_written
+from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
@@ -93,7 +93,7 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
-    #: the run index's entry of the result file written (:func:`assay.index.entry_for_written`), for the driver
+    #: the run index's entry of the result file written (:func:`assay.rundir.index.entry_for_written`), for the driver
     indexed: Any = None
     #: the statistics computed with it, as the index keeps them: (settings, data)
     stats: tuple[str, bytes] | None = None
@@ -214,7 +214,7 @@ def _write_failure(
     A result already there (any file that is not an error record, or split
     results ``<abbr>_0.json``…) is left as it is: ``outcome.message`` and the
     log say it was not re-scored, and the note at
-    :meth:`~assay.workdir.RunDir.kept_path` records why, for the summary.
+    :meth:`~assay.rundir.layout.RunDir.kept_path` records why, for the summary.
     """
     result_path = Path(outcome.result_path)
     kept = _result_already_there(result_path, task.dataset_abbr)
@@ -240,7 +240,7 @@ def _write_failure(
 
 def _result_already_there(path: Path, abbr: str) -> str | None:
     """Who wrote the result at ``path`` that a failure must not replace, or ``None`` when there is none."""
-    from assay.results import read_result_without_details, split_result_paths
+    from assay.rundir.results import read_result_without_details, split_result_paths
 
     if not path.exists():
         try:
@@ -321,9 +321,9 @@ class _Setup(ScoreStep):
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
-    from assay import predictions
     from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
+    from assay.rundir import predictions
     from assay.tasks.audit import audit_plan, chain_configs
 
     dataset_cfg = task.dataset
@@ -360,7 +360,7 @@ def _reuse_check(
     A result with judgements (or other samples) to ask again for is not
     reused, nor is a partial score when a partial score is not asked for.
     """
-    from assay.results import read_result_without_details
+    from assay.rundir.results import read_result_without_details
 
     if not result_path.is_file():
         return "no result yet"
@@ -466,7 +466,7 @@ def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, 
 
 
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
-    from assay.predictions import load_predictions
+    from assay.rundir.predictions import load_predictions
 
     setup = _setup(task, options)
     reason = (

@@ -180,7 +180,7 @@ class _Split:
 
 
 class IndexWriter:
-    """The driver's part of the run index (:mod:`assay.index`): the entries workers return, recorded in batches.
+    """The driver's part of the run index (:mod:`assay.rundir.index`): the entries workers return, recorded in batches.
 
     Each outcome that scored a result carries the entry its worker took right
     after writing the file (and the statistics computed then); the entry is
@@ -193,7 +193,7 @@ class IndexWriter:
     every = 2.0
 
     def __init__(self, run_dir: Any, written: dict[str, Any] | None = None) -> None:
-        from assay.index import RunIndex
+        from assay.rundir.index import RunIndex
 
         self.index = RunIndex(run_dir)
         #: relative path → (identity, digest) of every entry recorded, for a summary by the same command
@@ -208,7 +208,7 @@ class IndexWriter:
         if entry is None:
             return
         outcome.indexed, stats, outcome.stats = None, outcome.stats, None
-        from assay.index import FileIdentity
+        from assay.rundir.index import FileIdentity
 
         try:
             identity = FileIdentity.of(os.stat(self.index.results / entry.path))
@@ -325,7 +325,7 @@ class _Scheduler:
 
 def _task_costs(tasks: Sequence[EvalTask]) -> list[float]:
     """Prediction-file bytes of each task (0 when they cannot be found: the task reports why)."""
-    from assay.predictions import find_prediction_files
+    from assay.rundir.predictions import find_prediction_files
 
     costs = []
     for task in tasks:
@@ -406,7 +406,7 @@ def run_tasks(
         written: filled with the relative path → (identity, digest) of every
             result file whose index entry was recorded, for a summary by the
             same command while it holds the writer lock
-            (:meth:`assay.index.RunIndex.snapshot`).
+            (:meth:`assay.rundir.index.RunIndex.snapshot`).
     """
     total = len(tasks)
     if total == 0:

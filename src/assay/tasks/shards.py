@@ -12,7 +12,7 @@ and computes every metric with the evaluator's own formula, never averaging
 averages.  The extraction record is summed and details concatenated in
 sample order.  A numeric metric the evaluator does not declare (a user's
 evaluator) is merged as split result files are
-(:func:`assay.results.merge_part_metrics`): averaged weighted by the shards'
+(:func:`assay.rundir.results.merge_part_metrics`): averaged weighted by the shards'
 sample counts, which may differ from an unsplit run in the last bits (the
 task's log says so), and left out when some shard lacks it (listed under the
 result's ``_meta.dropped_metrics``).
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
-from assay.workdir import RunDir
+from assay.rundir.layout import RunDir
+from assay.rundir.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
 
 __all__ = [
     "ShardPart",

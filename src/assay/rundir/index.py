@@ -226,7 +226,7 @@ def entry_for_written(results_root: str | os.PathLike[str], result_path: str | o
     head = {k: v for k, v in result.items() if k != "details"}
     from assay.fileio import dumps_finite_json
 
-    # as the file spells it: non-finite numbers as strings (see assay.results.write_result)
+    # as the file spells it: non-finite numbers as strings (see assay.rundir.results.write_result)
     return Entry(rel, FileIdentity.of(st), checked, digest, len(details) if isinstance(details, list) else None,
                  dumps_finite_json(head, indent=False), written=digest)
 
@@ -235,7 +235,7 @@ def entry_for_file(results_root: str | os.PathLike[str], result_path: str | os.P
     """The index entry of a result file assay just wrote, read back from the file (for results written
     in pieces, e.g. merged from shards); its written digest is that of the bytes read.  ``None`` when the
     file cannot be read, is not a result, or lies outside ``results_root``."""
-    from assay.results import result_head
+    from assay.rundir.results import result_head
 
     try:
         st = os.stat(result_path)
@@ -655,7 +655,7 @@ class RunIndex:
         written = written or {}
         rows = snap.rows
         racy = RACY_NS
-        from assay.results import result_head
+        from assay.rundir.results import result_head
 
         pop = known.pop
         for rel_dir, folder, listing in self._listings(snap):
