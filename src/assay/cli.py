@@ -231,7 +231,8 @@ def _load(args: argparse.Namespace) -> Any:
     if args.config is not None:
         return load_config(args.config)
     from assay.errors import ConfigError
-    from assay.rundir.layout import newest_dumped_config, resolve_run_dir
+    from assay.rundir.configs import newest_dumped_config
+    from assay.rundir.layout import resolve_run_dir
 
     if args.reuse is None:
         raise ConfigError(
@@ -392,17 +393,12 @@ def _eval_locked(
 ) -> int:
     """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
     from assay.config import dump_config_source
-    from assay.fileio import atomic_write_text
+    from assay.rundir.configs import dump_config
     from assay.rundir.layout import new_timestamp
     from assay.tasks import run_tasks
 
     now = new_timestamp()
-    dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
-    suffix = 1
-    while dumped.exists():
-        dumped = run_dir.configs / f"{now}_{os.getpid()}_{suffix}.py"
-        suffix += 1
-    atomic_write_text(dumped, dump_config_source(config.variables))
+    dump_config(run_dir, dump_config_source(config.variables), now)
     sys.stderr.write(f"run directory: {run_dir.root}\n")
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))

@@ -4,13 +4,13 @@
 
     predictions/<model_abbr>/<dataset_abbr>.json
     results/<model_abbr>/<dataset_abbr>.json
-    summary/summary_<time>.{txt,csv,md,json}
-    configs/<time>_<pid>.py
+    summary/summary_<time>.{txt,csv,md,json,html}
+    configs/<time>_<pid>.py   the config of each command that wrote the run (see :mod:`assay.rundir.configs`)
     logs/eval/<model_abbr>/<dataset_abbr>.out
     logs/eval/<model_abbr>/<dataset_abbr>.kept
     .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
     .scratch/            temporary folders of that command, removed when the next one starts
-    .shards/             the parts of split tasks (see :mod:`assay.tasks.shards`)
+    .shards/             the parts of split tasks (see :mod:`assay.rundir.shards`)
 
 Only one command writes a run directory at a time (R-12.4): ``assay run`` and
 ``assay eval`` hold an exclusive ``flock`` on ``.assay.lock`` while they work.
@@ -52,7 +52,6 @@ __all__ = [
     "is_run_dir",
     "missing_folder_message",
     "new_timestamp",
-    "newest_dumped_config",
     "remove_stale_temp_files",
     "resolve_run_dir",
     "writer_lock",
@@ -219,34 +218,6 @@ def _runs(work_dir: Path) -> list[Path]:
             return 0.0
 
     return sorted(runs, key=lambda p: (modified(p), p.name))
-
-
-_DUMP_NAME = re.compile(r"^(\d{8}_\d{6})_")
-
-
-def newest_dumped_config(run_dir: RunDir) -> Path:
-    """The newest config dumped in ``<run_dir>/configs/``.
-
-    OpenCompass (and assay) write the full config of every invocation there as
-    ``<YYYYmmdd_HHMMSS>_<pid>.py``; the newest is the one with the latest time
-    in its name, then the latest modification time.
-
-    Raises:
-        InputFileError: naming the folder, when it holds no ``.py`` file.
-    """
-    folder = run_dir.configs
-    try:
-        found = [p for p in folder.iterdir() if p.suffix == ".py" and p.is_file()]
-    except OSError:
-        found = []
-    if not found:
-        raise InputFileError(f"{folder} holds no dumped config (<YYYYmmdd_HHMMSS>_<pid>.py); give the config file instead")
-
-    def key(path: Path) -> tuple[str, int, str]:
-        match = _DUMP_NAME.match(path.name)
-        return (match.group(1) if match else "", path.stat().st_mtime_ns, path.name)
-
-    return max(found, key=key)
 
 
 def folders_in(parent: Path) -> list[str]:

@@ -250,11 +250,14 @@ def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
 
 
 def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The newest resolved config of a run (``configs/*.py``) as plain variables, ``work_dir`` set to the run.
+    """The newest resolved config of a run (:func:`assay.rundir.configs.newest_dumped_config`) as plain variables, ``work_dir`` set to the run.
 
     ``None`` when there is none or it cannot be loaded (logged).
     """
-    configs = sorted((Path(run_dir) / "configs").glob("*.py"), key=lambda p: (p.stat().st_mtime, p.name))
+    from assay.rundir.configs import dumped_configs
+    from assay.rundir.layout import RunDir
+
+    configs = dumped_configs(RunDir(Path(run_dir)))
     if not configs:
         return None
     from assay.config import load_config
