@@ -30,9 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import pickle
 import re
-import shutil
 import time
 import traceback
 from collections import OrderedDict
@@ -47,20 +45,19 @@ from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
-from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
+from assay.fileio import atomic_write_bytes, atomic_write_chunks
 from assay.rundir.index import entry_for_file, entry_for_written
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
+from assay.rundir.shards import ShardFolder
 from assay.tasks.audit import AUDIT_KEY
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
 from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
-    details_fragment,
     exact_metrics,
     merge_metrics,
     sample_subdivisions,
-    shard_dir,
     shard_indices,
     shard_ranges,
     shard_sums,
@@ -233,7 +230,7 @@ def _write_failure(
         size, mtime = None, None
     payload = {"error": str(record.get("error", "")), "kept": kept, "size": size, "mtime_ns": mtime}
     try:
-        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _plan_bytes(payload), durable=False)
+        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _note_bytes(payload), durable=False)
     except OSError:
         logger.warning("could not write the note of the kept result of %s", task.name)
 
@@ -641,44 +638,36 @@ def _splittable(evaluator_type: Any) -> bool:
     return bool(getattr(evaluator_type, "sample_decomposable", False)) and bool(getattr(evaluator_type, "sample_sums", None))
 
 
-def _read_plan(folder: Path) -> dict[str, Any] | None:
-    try:
-        plan = read_json(folder / "plan.json", what="shard plan")
-    except AssayError:
-        return None
-    return plan if isinstance(plan, dict) else None
-
-
 def _resume_plan(task: EvalTask, options: EvalOptions, setup: _Setup, log: _Log, reason: str) -> ShardPlan | None:
     """The plan of an interrupted split of the same inputs, with the shards still to score."""
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
-    if not folder.is_dir():
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
+    if not folder.exists():
         return None
-    plan = _read_plan(folder)
+    plan = folder.read_plan()
     stale = _stale_plan(folder, plan, setup.fingerprint, options.shard_size)
     if options.force or stale is not None:
         if stale is not None and plan is not None:
             log(f"rebuilding the split: {stale}")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
         return None
     assert plan is not None
     count = len(plan["ranges"])
-    pending = [s for s in range(count) if not _shard_done(folder, s, setup.fingerprint)]
-    missing = [s for s in pending if not (folder / f"in_{s}.pkl").is_file()]
+    pending = [s for s in range(count) if not folder.done(s, setup.fingerprint)]
+    missing = [s for s in pending if not folder.has_input(s)]
     if missing:  # a split another process removed or cut short: start it again
         log(f"rebuilding the split: the inputs of shards {missing} are missing")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
         return None
     log(f"resuming a split into {count} shards: {count - len(pending)} already scored")
     plan["log"] = [*plan.get("log", []), *log.lines]
-    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    folder.write_plan(plan)
     return ShardPlan(task.name, count, pending, plan["meta"]["num_samples"], reason=f"{reason}; resumed")
 
 
-def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
+def _stale_plan(folder: ShardFolder, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
     """Why the shard plan in ``folder`` cannot be resumed, or ``None`` when it can."""
     if plan is None:
-        return f"{folder / 'plan.json'} is missing or unreadable"
+        return f"{folder.plan_path} is missing or unreadable"
     if plan.get("fingerprint") != fingerprint:
         return "the plan is of other inputs"
     if plan.get("shard_size") != shard_size:
@@ -696,18 +685,10 @@ def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, sha
     return None
 
 
-def _shard_done(folder: Path, shard: int, fingerprint: str) -> bool:
-    try:
-        header = read_json(folder / f"out_{shard}.json", what="shard result")
-    except AssayError:
-        return False
-    return isinstance(header, dict) and header.get("fingerprint") == fingerprint and "error" not in header
-
-
-def _plan_bytes(plan: dict[str, Any]) -> bytes:
+def _note_bytes(note: dict[str, Any]) -> bytes:
     from assay.fileio import dumps_finite_json
 
-    return dumps_finite_json(plan) + b"\n"
+    return dumps_finite_json(note) + b"\n"
 
 
 def _write_shards(
@@ -722,11 +703,8 @@ def _write_shards(
     reason: str,
 ) -> ShardPlan:
     """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):  # written last: no plan until every input is there
-        (folder / "plan.json").unlink()
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
+    folder.start()
     t0 = time.perf_counter()
     ranges = shard_ranges(test.size, options.shard_size)
     columns = {name: col for name, col in fields.items() if col is not None}
@@ -737,7 +715,7 @@ def _write_shards(
             "none_fields": [name for name, col in fields.items() if col is None],
             "test": dataclasses.replace(test.rows(rows), size=hi - lo, n=test.n),  # the shard's rows of every run
         }
-        atomic_write_bytes(folder / f"in_{s}.pkl", pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
+        folder.write_input(s, payload)
     log(f"split into {len(ranges)} shards of up to {options.shard_size} samples in {time.perf_counter() - t0:.2f}s")
     plan = {
         "fingerprint": setup.fingerprint,
@@ -747,7 +725,7 @@ def _write_shards(
         "meta": meta,
         "log": log.lines,
     }
-    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    folder.write_plan(plan)
     return ShardPlan(task.name, len(ranges), list(range(len(ranges))), test.size, reason=reason)
 
 
@@ -756,15 +734,14 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
 
     Writes ``out_<shard>.details`` then ``out_<shard>.json`` in the task's shard folder.
     """
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
     try:
         t0 = time.perf_counter()
-        plan = _read_plan(folder)
+        plan = folder.read_plan()
         if plan is None:
-            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+            raise EvaluationError(f"{task.name}: the shard plan in {folder.path} is missing or unreadable")
         setup = _setup(task, options, fingerprint=False)
-        with open(folder / f"in_{shard}.pkl", "rb") as fh:
-            payload = pickle.load(fh)
+        payload = folder.read_input(shard)
         fields: dict[str, Any] = dict(payload["fields"])
         for name in payload["none_fields"]:
             fields[name] = None
@@ -781,7 +758,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         else:
             details = result.pop("details", None)
             if options.dump_details and details is not None:
-                atomic_write_bytes(folder / f"out_{shard}.details", details_fragment(details), durable=False)
+                folder.write_details(shard, details)
             header["has_details"] = details is not None
             audit = result.pop(AUDIT_KEY, None)
             if audit is not None:
@@ -794,13 +771,12 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
                 sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
             )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
-        atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
+        folder.write_output(shard, header)
         return str(header["error"]) if "error" in header else None
     except Exception as exc:
         logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
         # the split cannot be trusted any more (inputs missing or unreadable): the next run builds it again
-        with contextlib.suppress(OSError):
-            (folder / "plan.json").unlink()
+        folder.drop_plan()
         return f"shard {shard}: {_describe(exc)}"
 
 
@@ -831,18 +807,18 @@ def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> dic
 def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
     """Merge the scored shards of a split task into its result file; never raises."""
     run_dir = options.run_dir
-    folder = shard_dir(run_dir, task.model_abbr, task.dataset_abbr)
+    folder = ShardFolder.of(run_dir, task.model_abbr, task.dataset_abbr)
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
     log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))
     outcome = TaskOutcome(task.name, "ok", str(result_path), str(log.path))
     t0 = time.perf_counter()
     try:
-        plan = _read_plan(folder)
+        plan = folder.read_plan()
         if plan is None:
-            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+            raise EvaluationError(f"{task.name}: the shard plan in {folder.path} is missing or unreadable")
         log.lines.extend(plan.get("log", []))
         count = len(plan["ranges"])
-        headers = [read_json(folder / f"out_{s}.json", what="shard result") for s in range(count)]
+        headers = [folder.read_output(s) for s in range(count)]
         for h in headers:
             log(str(h.get("log", "")))
         errors = [h for h in headers if "error" in h]
@@ -874,7 +850,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                 merged["details"] = []
             dropped = sorted({key for part in parts for key in part.result if key not in merged and key != AUDIT_KEY})
             merged[META_KEY] = {**meta, "dropped_metrics": dropped} if dropped else meta
-            fragments = [folder / f"out_{s}.details" for s in range(count)]
+            fragments = [folder.details_path(s) for s in range(count)]
             if with_details:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
@@ -883,7 +859,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             outcome.indexed = entry_for_file(run_dir.results, result_path)
             _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
     except Exception as exc:
         _record_failure(task, options, outcome, log, exc)
     log(f"{outcome.status}")
