@@ -503,7 +503,9 @@ def write_html_report(
     from assay.fileio import atomic_write_bytes
 
     data = build_report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot)
-    path = Path(run_dir) / "summary" / f"summary_{time_str}.html"
+    from assay.rundir.layout import RunDir
+
+    path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     atomic_write_bytes(path, _render_utf8(data))
     logger.info("report written to %s", path)
     return path

@@ -94,6 +94,7 @@ from typing import Any, NamedTuple
 from assay._beside import Beside
 from assay.errors import InputFileError
 from assay.fileio import loads_json
+from assay.rundir.layout import INDEX_NAME, STATS_SUFFIX, RunDir
 
 __all__ = [
     "FORMAT",
@@ -113,7 +114,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: The index's file name in a run directory.
-INDEX_FILE = "index.sqlite"
+INDEX_FILE = INDEX_NAME
 #: The layout version; an index of another version is rebuilt.
 FORMAT = "3"
 #: An entry taken less than this long after its file's last change is checked by content
@@ -441,8 +442,8 @@ class RunIndex:
 
     def __init__(self, run_dir: str | os.PathLike[str]) -> None:
         self.root = Path(run_dir)
-        self.path = self.root / INDEX_FILE
-        self.results = self.root / "results"
+        self.path = RunDir(self.root).index
+        self.results = RunDir(self.root).results
 
     # -- the database ----------------------------------------------------------------------------
 
@@ -700,7 +701,7 @@ class RunIndex:
                     continue
                 before = row[WRITTEN] if row is not None else None
                 by_assay = before
-                stats_name = f"{name[: -len('.json')]}.stats"
+                stats_name = f"{name[: -len('.json')]}{STATS_SUFFIX}"
                 if stats_name in snap.folders.get(rel_dir[:-1], ()):
                     recorded = stats_written_digest(os.path.join(folder, stats_name))
                     # these bytes are assay's (an entry its driver did not record), else the first it wrote

@@ -201,9 +201,10 @@ def _table_rows(rows: Any) -> list[dict[str, Any]]:
 
 
 def _view_from_results(run_dir: Path) -> SummaryView:
+    from assay.rundir.layout import RunDir
     from assay.rundir.results import numeric_metrics, order_metrics, read_result_without_details
 
-    results = run_dir / "results"
+    results = RunDir(run_dir).results
     columns = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
     view = SummaryView(columns=columns)
     abbrs: dict[str, None] = {}
@@ -245,7 +246,9 @@ def _view_from_results(run_dir: Path) -> SummaryView:
 
 def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
     """The newest ``summary/summary_<time>.json`` of a run directory, or ``None``."""
-    found = sorted((Path(run_dir) / "summary").glob("summary_*.json"))
+    from assay.rundir.layout import RunDir
+
+    found = sorted(RunDir(Path(run_dir)).summary.glob("summary_*.json"))
     return found[-1] if found else None
 
 

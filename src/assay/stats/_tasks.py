@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay._gc import bulk_allocations
 from assay.fileio import loads_json
+from assay.rundir.layout import RunDir
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -166,7 +167,9 @@ def stats_path(result_path: str | os.PathLike[str]) -> Path:
     >>> stats_path('results/m/gsm8k.json').as_posix()
     'results/m/gsm8k.stats'
     """
-    return Path(result_path).with_suffix(".stats")
+    from assay.rundir.layout import stats_path_of
+
+    return stats_path_of(result_path)
 
 
 @dataclass
@@ -415,7 +418,7 @@ def _idle_cpus() -> int:
 
 def _size(options: TaskOptions, task: Task) -> int:
     try:
-        return (Path(options.run_dir) / "results" / task.folder / f"{task.abbr}.json").stat().st_size
+        return RunDir(Path(options.run_dir)).result_path(task.folder, task.abbr).stat().st_size
     except OSError:
         return 0
 
@@ -451,7 +454,7 @@ def run_tasks(
     """
     outputs: list[TaskOutput | None] = [None] * len(tasks)
     digests: list[str | None] = [None] * len(tasks)
-    results = Path(options.run_dir) / "results"
+    results = RunDir(Path(options.run_dir)).results
     for i, task in enumerate(tasks):
         if not (task.have or task.columns):
             continue
@@ -650,7 +653,7 @@ def _cost(options: TaskOptions, task: Task) -> int:
     size = _size(options, task)
     if task.columns:
         with suppress(OSError):
-            size += (Path(options.run_dir) / "predictions" / task.folder / f"{task.abbr}.json").stat().st_size
+            size += (RunDir(Path(options.run_dir)).prediction_dir(task.folder) / f"{task.abbr}.json").stat().st_size
     return size
 
 

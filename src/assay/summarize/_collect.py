@@ -20,6 +20,7 @@ from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
 from assay.groups import CellMark, Scores, SummaryIssue, incomplete_marks
+from assay.rundir.layout import STATS_SUFFIX, RunDir
 from assay.rundir.results import (
     META_KEY,
     METRIC_BLACKLIST,
@@ -175,7 +176,7 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
         scores.versions[abbr] = prompt_version(ds)
         scores.modes[abbr] = eval_mode(ds)
 
-    results_dir = run_dir / "results"
+    results_dir = RunDir(run_dir).results
     if not results_dir.is_dir():
         scores.add_issue(SummaryIssue("warning", f"the run directory has no results/ folder ({results_dir})"))
     results_root = str(results_dir)
@@ -255,13 +256,11 @@ def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, st
     computed from it inherit it, see :func:`assay.groups.apply_groups`).
     """
     from assay.fileio import loads_json
-    from assay.rundir.layout import RunDir
-
     layout = RunDir(run_dir)
     wanted = set(scores.dataset_abbrs)
     for file_abbr, column in model_files:
         try:
-            names = [n for n in os.listdir(layout.logs / "eval" / file_abbr) if n.endswith(".kept")]
+            names = [n for n in os.listdir(layout.eval_log_dir(file_abbr)) if n.endswith(".kept")]
         except OSError:
             continue
         for name in names:
@@ -357,7 +356,7 @@ class _ModelReader:
                     self.check_written(abbr, file_name, path)
                 return accepted
             self.scores.raw[self.column][abbr] = result
-            if self.snapshot is not None or f"{abbr}.stats" in self.names:
+            if self.snapshot is not None or f"{abbr}{STATS_SUFFIX}" in self.names:
                 self.check_written(abbr, file_name, path)
             return result
         if f"{abbr}_0.json" not in self.names and not any(n.startswith(f"{abbr}_") for n in self.names):
@@ -422,7 +421,7 @@ class _ModelReader:
             from assay.rundir.index import stats_written_digest
             from assay.rundir.results import content_digest
 
-            written = stats_written_digest(f"{self.model_dir}{os.sep}{abbr}.stats")
+            written = stats_written_digest(f"{self.model_dir}{os.sep}{abbr}{STATS_SUFFIX}")
             present = content_digest(path) if written is not None else None
         if written is None or present is None or present == written:
             return

@@ -13,7 +13,7 @@ from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
 from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
-from assay.rundir.layout import new_timestamp
+from assay.rundir.layout import RunDir, new_timestamp
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (
     HEADER,
@@ -171,8 +171,8 @@ class DefaultSummarizer:
         run_dir = self.run_dir
         if not run_dir.is_dir():
             raise InputFileError(f"run directory {run_dir} does not exist")
-        if not (run_dir / "results").is_dir() and any(
-            p.is_dir() and (p / "results").is_dir() for p in run_dir.iterdir()
+        if not RunDir(run_dir).results.is_dir() and any(
+            p.is_dir() and RunDir(p).results.is_dir() for p in run_dir.iterdir()
         ):
             logger.warning(
                 "%s has no results/ folder but its subfolders do: work_dir should name one run directory "
@@ -198,7 +198,7 @@ class DefaultSummarizer:
     def output_paths(self, output_path: str | None, time_str: str) -> dict[str, Path]:
         """``txt``/``csv``/``md``/``json`` paths: ``<run_dir>/summary/summary_<time>.*``, or beside ``output_path``."""
         if output_path is None:
-            stem = str(self.run_dir / "summary" / f"summary_{time_str}")
+            stem = str(RunDir(self.run_dir).summary_stem(time_str))
         else:
             stem = output_path[:-4] if output_path.endswith(".txt") else output_path
         return {kind: Path(f"{stem}.{kind}") for kind in ("txt", "csv", "md", "json")}
