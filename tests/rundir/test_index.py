@@ -252,10 +252,11 @@ def test_an_index_that_cannot_be_opened_leaves_the_files(run: Path) -> None:
 
 _KILLED_WRITER = """
 import sys, time
-from assay.rundir.index import Entry, FileIdentity, RunIndex
+from assay.rundir.index import RunIndex
+from assay.rundir.record import FileIdentity, ResultRecord
 index = RunIndex(sys.argv[1])
 heavy = b'{"accuracy": 1.0, "pad": "' + b"x" * 20000 + b'"}'
-entries = [Entry(f"big/{i}.json", FileIdentity(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
+entries = [ResultRecord(f"big/{i}.json", FileIdentity(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
 print("writing", flush=True)
 index.record(entries)
 print("done", flush=True)

@@ -46,7 +46,7 @@ from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
 from assay.fileio import atomic_write_bytes, atomic_write_chunks
-from assay.rundir.index import entry_for_file, entry_for_written
+from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
 from assay.tasks.audit import AUDIT_KEY
@@ -90,10 +90,8 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
-    #: the run index's entry of the result file written (:func:`assay.rundir.index.entry_for_written`), for the driver
-    indexed: Any = None
-    #: the statistics computed with it, as the index keeps them: (settings, data)
-    stats: tuple[str, bytes] | None = None
+    #: the record of the result file written, derived once from its bytes (with its statistics), for the driver
+    record: ResultRecord | None = None
 
     @property
     def failed(self) -> bool:
@@ -111,15 +109,14 @@ ASKED_INCOMPLETE = frozenset({"partial_predictions", "duplicate_keys"})
 RETRIED_INCOMPLETE = frozenset({"unjudged"})
 
 
-def _incomplete_message(entries: list[dict[str, Any]], total: int) -> str:
+def _incomplete_message(entries: tuple[Incomplete, ...], total: int) -> str:
     """``"partial: 3 of 9 samples unjudged"`` for the entries the user did not ask for ('' when none)."""
     parts = []
     for e in entries:
-        if e.get("kind") in ASKED_INCOMPLETE:
+        if e.kind in ASKED_INCOMPLETE:
             continue
-        count = e.get("count")
-        kind = str(e.get("kind", "incomplete")).replace("_", " ")
-        parts.append(f"{count if isinstance(count, int) else 'some'} of {total} samples {kind}")
+        kind = e.kind.replace("_", " ")
+        parts.append(f"{e.count if e.count is not None else 'some'} of {total} samples {kind}")
     return f"partial: {'; '.join(parts)}" if parts else ""
 
 
@@ -375,13 +372,12 @@ def _reuse_check(
         if changed:
             return "changed: " + ", ".join(changed)
         return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
-    incomplete = meta.get("incomplete")
-    entries = [e for e in incomplete if isinstance(e, dict)] if isinstance(incomplete, list) else []
-    retried = [e for e in entries if e.get("kind") in RETRIED_INCOMPLETE]
+    entries = incomplete_of(meta)
+    retried = [e for e in entries if e.kind in RETRIED_INCOMPLETE]
     if retried:  # e.g. judge requests that failed: asked again (finished judgements come from the judge cache)
         return "the existing result is incomplete: " + "; ".join(
-            f"{e.get('count') if isinstance(e.get('count'), int) else 'some'} samples {e.get('kind')}" for e in retried)
-    if not allow_partial and any(e.get("kind") == "partial_predictions" for e in entries):
+            f"{e.count if e.count is not None else 'some'} samples {e.kind}" for e in retried)
+    if not allow_partial and any(e.kind == "partial_predictions" for e in entries):
         return "the existing result was scored on part of the predictions, and a partial score was not asked for"
     return None
 
@@ -586,17 +582,17 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         _drop_stale_stats(result_path)
     _clear_kept_note(task, options)
     log(f"wrote {result_path}")
-    partial = _incomplete_message(meta.get("incomplete") or [], total)
+    record = outcome.record = ResultRecord.of_written(options.run_dir.results, result_path, result, digest)
+    partial = _incomplete_message(record.incomplete if record is not None else incomplete_of(meta), total)
     if partial:
         outcome.status, outcome.message = "partial", partial
         log(partial)
-    outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
         del result
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
-        if saved is not None and outcome.indexed is not None:
-            outcome.stats = saved.index_stats()
+        if saved is not None and record is not None:
+            record.stats = saved.index_stats()
     return None
 
 
@@ -856,7 +852,7 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
             else:
                 write_result(result_path, merged, durable=False)
             _drop_stale_stats(result_path)
-            outcome.indexed = entry_for_file(run_dir.results, result_path)
+            outcome.record = ResultRecord.of_file(run_dir.results, result_path)
             _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
         folder.remove()

@@ -199,35 +199,32 @@ class IndexWriter:
         #: relative path → (identity, digest) of every entry recorded, for a summary by the same command
         self.written: dict[str, Any] = written if written is not None else {}
         self.entries: list[Any] = []
-        self.stats: list[tuple[str, str, str, bytes]] = []
         self.last = time.monotonic()
 
     def add(self, outcome: TaskOutcome) -> None:
         """Keep what ``outcome`` brought back for the index; write the batch when it is due."""
-        entry = outcome.indexed
-        if entry is None:
+        record = outcome.record
+        if record is None:
             return
-        outcome.indexed, stats, outcome.stats = None, outcome.stats, None
-        from assay.rundir.index import FileIdentity
+        outcome.record = None
+        from assay.rundir.record import FileIdentity
 
         try:
-            identity = FileIdentity.of(os.stat(self.index.results / entry.path))
+            identity = FileIdentity.of(os.stat(self.index.results / record.path))
         except OSError:
             return
-        if identity != entry.identity:  # changed since the worker wrote it: readers index what is there
+        if identity != record.identity:  # changed since the worker wrote it: readers index what is there
             return
-        self.entries.append(entry)
-        self.written[entry.path] = (identity, entry.digest)
-        if stats is not None:
-            self.stats.append((entry.path[: -len(".json")], entry.digest, *stats))
+        self.entries.append(record)  # with its statistics, when the worker computed them
+        self.written[record.path] = (identity, record.digest)
         if time.monotonic() - self.last >= self.every:
             self.flush()
 
     def flush(self) -> None:
         """Record the entries kept so far, in one transaction."""
-        if self.entries or self.stats:
-            self.index.record(self.entries, self.stats)
-        self.entries, self.stats = [], []
+        if self.entries:
+            self.index.record(self.entries)
+        self.entries = []
         self.last = time.monotonic()
 
 
