@@ -90,6 +90,11 @@ def layout_literals(source: str) -> list[tuple[int, str]]:
             last = node.values[-1] if node.values else None
             if isinstance(last, ast.Constant) and isinstance(last.value, str) and last.value.endswith(STATS_SUFFIX):
                 found.append((node.lineno, f"f-string ending {STATS_SUFFIX!r}"))
+            for before, part in zip(node.values, node.values[1:]):  # f"{root}/results/…": a path joined in text
+                if isinstance(before, ast.FormattedValue) and isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    name = _layout_name(ast.Constant(part.value[1:])) if part.value.startswith("/") else None
+                    if name is not None:
+                        found.append((node.lineno, f'f-string "{{…}}/{name}"'))
     return sorted({(line, what) for line, what in found if not lines[line - 1].rstrip().endswith(EXEMPT)})
 
 
