@@ -11,7 +11,8 @@ its folders and files or open them:
 * :mod:`assay.rundir.predictions`: the prediction files;
 * :mod:`assay.rundir.index`: the run index (``index.sqlite``);
 * :mod:`assay.rundir.shards`: the files of split tasks (``.shards/``);
-* :mod:`assay.rundir.configs`: the dumped configs (``configs/``) and the newest of them.
+* :mod:`assay.rundir.configs`: the dumped configs (``configs/``) and the newest of them;
+* :mod:`assay.rundir.kept`: the note a failed task leaves when it kept the result already there.
 
 The package's ``__init__`` imports nothing, so that importing one of its
 modules costs only that module.

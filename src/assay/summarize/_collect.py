@@ -255,26 +255,15 @@ def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, st
     Each such cell gets a ``not_rescored`` mark with the reason (groups
     computed from it inherit it, see :func:`assay.groups.apply_groups`).
     """
-    from assay.fileio import loads_json
+    from assay.rundir.kept import kept_notes
+
     layout = RunDir(run_dir)
     wanted = set(scores.dataset_abbrs)
     for file_abbr, column in model_files:
-        try:
-            names = [n for n in os.listdir(layout.eval_log_dir(file_abbr)) if n.endswith(".kept")]
-        except OSError:
-            continue
-        for name in names:
-            abbr = name[: -len(".kept")]
+        for abbr, note in kept_notes(layout, file_abbr).items():
             if abbr not in wanted:
                 continue
-            try:
-                note = loads_json(layout.kept_path(file_abbr, abbr).read_bytes())
-                st = layout.result_path(file_abbr, abbr).stat() if note.get("size") is not None else None
-            except (OSError, ValueError, AttributeError):
-                continue
-            if st is not None and (st.st_size, st.st_mtime_ns) != (note.get("size"), note.get("mtime_ns")):
-                continue  # the result changed since
-            reason = f"{note.get('error')}; the result shown was already there ({note.get('kept')})"
+            reason = note.reason
             scores.kept[(column, abbr)] = reason
             scores.marks.setdefault((column, abbr), []).append(CellMark("not_rescored", None, reason))
             rel = f"results/{file_abbr}/{abbr}.json"

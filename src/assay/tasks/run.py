@@ -45,7 +45,8 @@ from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
-from assay.fileio import atomic_write_bytes, atomic_write_chunks
+from assay.fileio import atomic_write_chunks
+from assay.rundir.kept import clear_kept_note, write_kept_note
 from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
@@ -221,13 +222,7 @@ def _write_failure(
     logger.info("%s: %s: %s", task.name, note, outcome.message)
     outcome.message = f"{outcome.message} [{note}]"
     try:
-        st = result_path.stat()
-        size, mtime = st.st_size, st.st_mtime_ns
-    except OSError:  # split results only
-        size, mtime = None, None
-    payload = {"error": str(record.get("error", "")), "kept": kept, "size": size, "mtime_ns": mtime}
-    try:
-        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _note_bytes(payload), durable=False)
+        write_kept_note(options.run_dir, task.model_abbr, task.dataset_abbr, str(record.get("error", "")), kept)
     except OSError:
         logger.warning("could not write the note of the kept result of %s", task.name)
 
@@ -257,9 +252,7 @@ def _result_already_there(path: Path, abbr: str) -> str | None:
 def _clear_kept_note(task: EvalTask, options: EvalOptions) -> None:
     """The task wrote or reused its result: a note that an earlier failure kept the one before is void."""
     try:
-        options.run_dir.kept_path(task.model_abbr, task.dataset_abbr).unlink()
-    except FileNotFoundError:
-        pass
+        clear_kept_note(options.run_dir, task.model_abbr, task.dataset_abbr)
     except OSError:
         logger.warning("could not remove the note of the kept result of %s", task.name)
 
@@ -679,12 +672,6 @@ def _stale_plan(folder: ShardFolder, plan: dict[str, Any] | None, fingerprint: s
     ):
         return "the plan is incomplete"
     return None
-
-
-def _note_bytes(note: dict[str, Any]) -> bytes:
-    from assay.fileio import dumps_finite_json
-
-    return dumps_finite_json(note) + b"\n"
 
 
 def _write_shards(
