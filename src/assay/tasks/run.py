@@ -592,10 +592,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 def _drop_stale_stats(result_path: Path) -> None:
     """Remove the ``.stats`` file of an earlier result at ``result_path``: it describes other bytes
     (and its digest would make the result just written look changed since)."""
-    from assay.stats import stats_path
+    from assay.rundir.layout import stats_path_of
 
     with contextlib.suppress(OSError):
-        stats_path(result_path).unlink()
+        stats_path_of(result_path).unlink()
 
 
 def _save_stats(
