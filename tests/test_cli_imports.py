@@ -62,8 +62,8 @@ def test_the_quickstart_run_imports_only_what_it_needs_once(tmp_path: Path) -> N
     counts = _imports(["run", str(EXAMPLE / "config.py"), "-w", str(tmp_path / "out"), "--no-report", "--workers", "2"], tmp_path)
     assert counts["assay.tasks.run"] == 1  # the read itself works
     assert [name for name in NOT_NEEDED if counts[name]] == []
-    assert {name: counts[name] for name in ("assay.predictions", "assay.evaluate.assemble", "ctypes")} == {
-        "assay.predictions": 1, "assay.evaluate.assemble": 1, "ctypes": 1,
+    assert {name: counts[name] for name in ("assay.rundir.predictions", "assay.evaluate.assemble", "ctypes")} == {
+        "assay.rundir.predictions": 1, "assay.evaluate.assemble": 1, "ctypes": 1,
     }
 
 
