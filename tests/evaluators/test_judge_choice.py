@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
-
-import pytest
 
 from assay.evaluators.judge_choice import JudgeEvaluator
 
@@ -25,8 +24,10 @@ def test_the_letter_after_the_last_choice_marker_is_the_verdict() -> None:
 
 
 def test_a_reply_cut_off_before_the_letter_fails_the_evaluation_quoting_it() -> None:
-    with pytest.raises(IndexError, match=r'ends right after .*"Choice": "Model .*cut here'):
-        JudgeEvaluator().score(['fine, cut here {"Choice": "Model '], [{"winner": "A"}])
+    result = JudgeEvaluator().score(['{"Choice": "Model A"}', 'fine, cut here {"Choice": "Model '], [{"winner": "A"}] * 2)
+    assert set(result) == {"error"}
+    assert re.search(r'reply 1 ends right after .*"Choice": "Model .*cut here', result["error"])
+    assert JudgeEvaluator().score([], []) == {"error": "JudgeEvaluator: no samples to score"}
 
 
 def test_served_under_opencompass_judge_evaluator_module() -> None:

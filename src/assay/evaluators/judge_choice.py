@@ -25,10 +25,9 @@ class JudgeEvaluator(BaseEvaluator):
     none); an empty reply has no verdict.  Details: ``pred`` (the whole
     reply), ``answer`` (the winner), ``correct``.
 
-    As in OpenCompass 0.5.4, a reply that ends right after the marker (cut off
-    before the model's letter) fails the whole evaluation, here with an
-    :class:`IndexError` that quotes the reply, and so does an empty test set
-    (:class:`ZeroDivisionError`).
+    Where OpenCompass 0.5.4 raises — a reply that ends right after the marker
+    (cut off before the model's letter), an empty test set — the evaluation
+    fails as there, with an error record that names the reply.
 
     >>> JudgeEvaluator().score(['I prefer {"Choice": "Model B"}', 'A'], [{'winner': 'B'}, {'winner': 'B'}])['accuracy']
     50.0
@@ -39,22 +38,19 @@ class JudgeEvaluator(BaseEvaluator):
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):
             return {"error": "preds and refrs have different length"}
+        if not predictions:
+            return {"error": "JudgeEvaluator: no samples to score"}
         correct = 0
         details = []
-        for prediction, reference in zip(predictions, references, strict=True):
-            choice = _verdict(prediction) if len(prediction) != 0 else None
+        for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
+            tail = prediction.split(_CHOICE)[-1]
+            if len(prediction) != 0 and not tail:
+                return {"error": f"JudgeEvaluator: reply {i} ends right after {_CHOICE!r}, before the model's letter: "
+                                 f"{prediction[-120:]!r} (OpenCompass 0.5.4 fails on such a reply too)"}
+            choice = tail[0] if len(prediction) != 0 else None
             winner = reference.get("winner", "")
             hit = choice == winner
             correct += hit
             details.append({"pred": prediction, "answer": winner, "correct": hit})
         return {"accuracy": 100 * correct / len(details), "details": details}
 
-
-def _verdict(prediction: str) -> str:
-    tail = prediction.split(_CHOICE)[-1]
-    if not tail:
-        raise IndexError(
-            f"JudgeEvaluator: the reply ends right after {_CHOICE!r}, before the model's letter: "
-            f"{prediction[-120:]!r} (OpenCompass 0.5.4 fails on such a reply too)"
-        )
-    return tail[0]
