@@ -146,6 +146,12 @@ def _lcb_testing_util() -> types.ModuleType:
     return lcb_testing_util
 
 
+def _code_execution() -> types.ModuleType:
+    from assay.evaluators import code_execution
+
+    return code_execution
+
+
 def _lcb_evaluator_names() -> dict[str, Any]:
     module = _lcb_testing_util()
     return {
@@ -159,6 +165,7 @@ def _lcb_evaluator_names() -> dict[str, Any]:
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
     "opencompass.datasets.livecodebench.testing_util": _lcb_testing_util,
+    "opencompass.utils.code_execution": _code_execution,
 }
 
 def _summarizer_namespace() -> dict[str, Any]:
