@@ -28,7 +28,7 @@ import orjson
 
 from assay.index import RunIndex
 from assay.results import read_result_without_details
-from assay.stats import index_run
+from assay.rundir.statistics import index_run
 from assay.summarize import run_summarizer
 
 GEN = "opencompass.openicl.icl_inferencer.GenInferencer"

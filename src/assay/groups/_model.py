@@ -207,7 +207,7 @@ class SummaryResult:
         warnings: every warning met.
         time_str: the time stamp in the file names.
         scores: the numbers behind the table.
-        stats: intervals and unscorable counts of every cell (:class:`assay.stats.RunStats`),
+        stats: intervals and unscorable counts of every cell (:class:`assay.rundir.statistics.RunStats`),
             when they were computed.
     """
 

@@ -599,14 +599,16 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
         if saved is not None and outcome.indexed is not None:
-            outcome.stats = saved.index_stats()
+            from assay.rundir.statistics import index_stats
+
+            outcome.stats = index_stats(saved.options, saved.output)
     return None
 
 
 def _drop_stale_stats(result_path: Path) -> None:
     """Remove the ``.stats`` file of an earlier result at ``result_path``: it describes other bytes
     (and its digest would make the result just written look changed since)."""
-    from assay.stats import stats_path
+    from assay.rundir.sidecar import stats_path
 
     with contextlib.suppress(OSError):
         stats_path(result_path).unlink()
@@ -619,7 +621,9 @@ def _save_stats(
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
-    from assay.stats import PredictionColumns, prediction_columns, save_stats
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import prediction_columns
+    from assay.stats import PredictionColumns
 
     loader: Callable[[], PredictionColumns]
     if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):
