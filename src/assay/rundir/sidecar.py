@@ -26,8 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.stats import SAMPLE_TEXT, CellStat, PredictionColumns, ResultStats, SampleColumns, StatsOptions, Unscorable
-from assay.stats import result_stats as compute_result_stats
+from assay.stats import (
+    SAMPLE_TEXT,
+    CellStat,
+    PredictionColumns,
+    ResultStats,
+    SampleColumns,
+    StatsOptions,
+    Unscorable,
+    result_stats,
+)
 
 __all__ = [
     "REPORT_OPTIONS",
@@ -197,8 +205,8 @@ def save_stats(
         meta = result.get(META_KEY)
         fingerprint = meta.get("fingerprint") if isinstance(meta, dict) else None
         with bulk_allocations():
-            output = compute_result_stats(result, values, dataclasses.replace(REPORT_OPTIONS, keep_samples=True),
-                                          columns=True, abbr=abbr, predictions=predictions)
+            output = result_stats(result, values, dataclasses.replace(REPORT_OPTIONS, keep_samples=True),
+                                  columns=True, abbr=abbr, predictions=predictions)
         samples: dict[str, dict[str, Any]] = {}
         for metric, sv in output.samples.items():
             data_sv = sv.to_json()
