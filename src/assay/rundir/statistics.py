@@ -66,6 +66,7 @@ from assay.stats import (
     summary_groups_of,
     summary_view,
 )
+from assay.workdir import RunDir
 
 if TYPE_CHECKING:
     from assay.index import Snapshot
@@ -133,7 +134,7 @@ def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     ``None`` when there is none or it cannot be loaded (logged).
     """
     from assay.errors import InputFileError
-    from assay.workdir import RunDir, newest_dumped_config
+    from assay.workdir import newest_dumped_config
 
     try:
         path = newest_dumped_config(RunDir(Path(run_dir)))
@@ -192,7 +193,7 @@ class SampleTables:
 
 def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
     """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
-    folder = Path(run_dir) / "predictions" / model_dir
+    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
     if not folder.is_dir():
         return PredictionColumns([], [])
     from assay.predictions import load_predictions
@@ -655,7 +656,7 @@ def _idle_cpus() -> int:
 
 def _size(run_dir: str, task: Task) -> int:
     try:
-        return (Path(run_dir) / "results" / task.folder / f"{task.abbr}.json").stat().st_size
+        return RunDir(Path(run_dir)).result_path(task.folder, task.abbr).stat().st_size
     except OSError:
         return 0
 
@@ -692,7 +693,7 @@ def run_tasks(
     """
     outputs: list[ResultStats | None] = [None] * len(tasks)
     digests: list[str | None] = [None] * len(tasks)
-    results = Path(run_dir) / "results"
+    layout = RunDir(Path(run_dir))
     for i, task in enumerate(tasks):
         if not (task.have or task.columns):
             continue
@@ -707,7 +708,7 @@ def run_tasks(
                     continue
         saved = None
         if snapshot is None or (found is not None and "," not in found):
-            saved = load_stats(results / task.folder / f"{task.abbr}.json", found)
+            saved = load_stats(layout.result_path(task.folder, task.abbr), found)
             if saved is not None and snapshot is not None and found is not None:
                 snapshot.put_stats(key, found, *index_stats(saved.options, saved.output))
         outputs[i] = saved.output_for(task.have, options, columns=task.columns) if saved is not None else None
@@ -891,7 +892,7 @@ def _cost(run_dir: str, task: Task) -> int:
     size = _size(run_dir, task)
     if task.columns:
         with suppress(OSError):
-            size += (Path(run_dir) / "predictions" / task.folder / f"{task.abbr}.json").stat().st_size
+            size += (RunDir(Path(run_dir)).prediction_dir(task.folder) / f"{task.abbr}.json").stat().st_size
     return size
 
 
@@ -978,7 +979,7 @@ def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats
     digest = snapshot.digest(f"{folder}/{abbr}.json")
     if digest is None:
         return None
-    return load_stats(root / "results" / folder / f"{abbr}.json", digest)
+    return load_stats(RunDir(root).result_path(folder, abbr), digest)
 
 
 def _from_saved(
@@ -1045,16 +1046,16 @@ def compare_models(
     folders = model_dirs_of(config, [model_a, model_b])
     dir_a, dir_b = folders.get(model_a, model_a), folders.get(model_b, model_b)
     for name, folder in ((model_a, dir_a), (model_b, dir_b)):
-        if not (root / "results" / folder).is_dir():
+        if not (RunDir(root).results / folder).is_dir():
             from assay.errors import InputFileError
 
-            raise InputFileError(f"model {name!r} has no results in {root / 'results' / folder}")
+            raise InputFileError(f"model {name!r} has no results in {RunDir(root).results / folder}")
     snapshot = index_snapshot(root)
     if datasets is None:
         if snapshot is not None:
             abbrs = sorted(n[: -len(".json")] for n in snapshot.names(dir_a) if n.endswith(".json"))
         else:
-            abbrs = sorted({p.stem for p in (root / "results" / dir_a).glob("*.json")})
+            abbrs = sorted({p.stem for p in (RunDir(root).results / dir_a).glob("*.json")})
     else:
         abbrs = list(datasets)
     out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)
