@@ -27,10 +27,12 @@ value, or no interval is given.  Unscorable predictions (not extracted, not
 judged, not executed) are counted beside each cell from the field the
 evaluator declares as marking them (see :func:`unscorable_of`).
 
-The package is mathematics only: its functions take parsed results,
-per-sample values, counts and mappings, and return plain values; they read
-no file, index or config.  Reading a run directory's results, ``.stats``
-files and index for these statistics is :mod:`assay.rundir.statistics`.
+The package is mathematics: its functions take parsed results, per-sample
+values, counts and mappings, and return plain values; they read no file,
+index or config (:func:`summary_view` aside, which reads a summary from the
+run directory when given none).  Reading a run directory's results,
+``.stats`` files and index for these statistics is
+:mod:`assay.rundir.statistics`.
 
 Example:
     >>> from assay.stats import cell_stat, sample_values
