@@ -76,8 +76,8 @@ def test_the_check_finds_file_access() -> None:
     source = (
         "from pathlib import Path\n"
         "def f(p):\n"
-        "    from assay.results import read_result\n"
-        "    from .. import index\n"
+        "    from assay.fileio import read_json\n"
+        "    from .. import config\n"
         "    with open(p) as fh:\n"
         "        return Path(p).read_bytes(), fh\n"
         "def g(values):\n"
@@ -85,7 +85,7 @@ def test_the_check_finds_file_access() -> None:
     )
     found = _violations("assay.stats._probe", SRC / "assay" / "stats" / "_probe.py", source)
     assert sorted(v.split(": ", 1)[1] for v in found) == [
-        "calls open()", "calls read_bytes()", "imports assay.index", "imports assay.results", "imports pathlib"
+        "calls open()", "calls read_bytes()", "imports assay.config", "imports assay.fileio", "imports pathlib"
     ]
     assert all(v.startswith("assay/stats/_probe.py:") for v in found)
 
