@@ -53,7 +53,6 @@ __all__ = [
     "missing_folder_message",
     "new_timestamp",
     "newest_dumped_config",
-    "newest_summary_json",
     "remove_stale_temp_files",
     "resolve_run_dir",
     "writer_lock",
@@ -248,12 +247,6 @@ def newest_dumped_config(run_dir: RunDir) -> Path:
         return (match.group(1) if match else "", path.stat().st_mtime_ns, path.name)
 
     return max(found, key=key)
-
-
-def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
-    """The newest ``summary/summary_<time>.json`` of a run directory (the latest time in its name), or ``None``."""
-    found = sorted((Path(run_dir) / "summary").glob("summary_*.json"))
-    return found[-1] if found else None
 
 
 def folders_in(parent: Path) -> list[str]:

@@ -16,13 +16,14 @@ import pytest
 import assay.rundir.statistics as statistics
 from assay.rundir.statistics import Task, index_run, pool_size, run_stats, run_tasks
 from assay.stats import SAMPLE_TEXT, StatsOptions, format_with_ci
+from assay.summarize import leaderboard_of
 from tests.stats.varied_run import make_varied_run
 from tests.stats.workdir_builder import TIME, make_run
 
 
 def test_every_summary_cell_gets_an_interval_or_a_reason(tmp_path: Path) -> None:
     run = make_run(tmp_path)
-    stats = run_stats(run)
+    stats = run_stats(run, leaderboard_of(None, run))
     assert stats.cell("m1", "mcq", "accuracy").method == "wilson"
     assert stats.cell("m1", "rep", "accuracy (4 runs average)").method == "t"
     assert stats.cell("m1", "summ", "rouge1").method == "t"
@@ -50,7 +51,7 @@ def test_every_summary_cell_gets_an_interval_or_a_reason(tmp_path: Path) -> None
 
 def test_same_run_gives_the_same_intervals(tmp_path: Path) -> None:
     run = make_run(tmp_path)
-    assert run_stats(run).to_json() == run_stats(run).to_json()
+    assert run_stats(run, leaderboard_of(None, run)).to_json() == run_stats(run, leaderboard_of(None, run)).to_json()
 
 
 def test_summarizer_result_object_is_accepted(tmp_path: Path) -> None:
@@ -105,7 +106,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
     from assay.index import RunIndex
 
     run = make_run(tmp_path)
-    from_files = run_stats(run, index=False)
+    from_files = run_stats(run, leaderboard_of(None, run), index=False)
     index_run(run)
     snapshot = RunIndex(run).snapshot()
     real = statistics.run_task
@@ -116,7 +117,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
         return real(task, run_dir, options)
 
     monkeypatch.setattr(statistics, "run_task", spy)
-    from_index = run_stats(run, snapshot=snapshot)
+    from_index = run_stats(run, leaderboard_of(None, run), snapshot=snapshot)
     assert read == []  # no result file was read for its statistics
     assert from_index.to_json() == from_files.to_json()  # written out without building a cell
     written = orjson.loads(dumps_json(from_index.to_json(fragments=True)))  # as the summary writes it: unparsed
@@ -188,9 +189,9 @@ def test_forked_workers_give_what_this_process_gives(varied: Path, monkeypatch: 
         return real(tasks, run_dir, options, size)
 
     monkeypatch.setattr(statistics, "_run_forked", spy)
-    here = run_stats(varied, sample_text=SAMPLE_TEXT, keep_samples=True, workers=1)
+    here = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, keep_samples=True, workers=1)
     assert not forked
-    pooled = run_stats(varied, sample_text=SAMPLE_TEXT, keep_samples=True, workers=2)
+    pooled = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, keep_samples=True, workers=2)
     assert forked == [2]
     _same_stats(here, pooled)
     assert here.cell("m1", "bleu", "score").method == "bootstrap"  # a corpus statistic travels back too
@@ -212,7 +213,7 @@ def test_an_error_in_a_worker_is_raised_here(varied: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(result_module, "sample_values", failing)
     with pytest.raises(ValueError, match="broken detail"):
-        run_stats(varied, workers=2, index=False)  # read the files, not statistics the index kept
+        run_stats(varied, leaderboard_of(None, varied), workers=2, index=False)  # read the files, not statistics the index kept
 
 
 @needs_fork
@@ -220,7 +221,7 @@ def test_an_error_in_a_worker_is_raised_here(varied: Path, monkeypatch: pytest.M
 def test_tasks_of_a_worker_that_died_are_read_here(
     varied: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    expected = run_stats(varied, sample_text=SAMPLE_TEXT, workers=1)
+    expected = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, workers=1)
     parent = os.getpid()
     real = statistics.run_task
 
@@ -231,7 +232,7 @@ def test_tasks_of_a_worker_that_died_are_read_here(
 
     monkeypatch.setattr(statistics, "run_task", dying)
     with caplog.at_level(logging.WARNING, logger="assay.rundir.statistics"):
-        got = run_stats(varied, sample_text=SAMPLE_TEXT, workers=2)
+        got = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, workers=2)
     _same_stats(expected, got)
     assert "reading them here" in caplog.text
 

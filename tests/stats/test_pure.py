@@ -31,12 +31,6 @@ FILE_MODULES = (
 #: Calls that read or write files, by the name called (``open(…)``, ``path.read_text()``, …).
 FILE_CALLS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes", "iterdir", "glob", "rglob"})
 
-#: Modules of ``assay.stats`` that still read files: ``_run`` normalises a summary given in any form and
-#: reads it from the run directory when given none (``summary_view``).  An exception holds only while its
-#: module exists and reads files; then it must go (the last test below says so).
-STILL_READING_FILES = frozenset({"assay.stats._run"})
-
-
 def _stats_modules() -> dict[str, Path]:
     return {name: path for name, path in modules_of_assay().items() if name == "assay.stats" or name.startswith("assay.stats.")}
 
@@ -67,7 +61,7 @@ def _violations(name: str, path: Path, source: str | None = None) -> list[str]:
 def test_no_module_of_assay_stats_reads_files() -> None:
     modules = _stats_modules()
     assert "assay.stats._intervals" in modules  # the package was found
-    found = [v for name, path in modules.items() if name not in STILL_READING_FILES for v in _violations(name, path)]
+    found = [v for name, path in modules.items() for v in _violations(name, path)]
     assert not found, "assay.stats is mathematics only; move file access to assay.rundir:\n" + "\n".join(found)
 
 
@@ -88,12 +82,3 @@ def test_the_check_finds_file_access() -> None:
         "calls open()", "calls read_bytes()", "imports assay.config", "imports assay.fileio", "imports pathlib"
     ]
     assert all(v.startswith("assay/stats/_probe.py:") for v in found)
-
-
-def test_each_exception_still_reads_files() -> None:
-    """An exception stays only while its module exists and still reads files: remove it from
-    :data:`STILL_READING_FILES` once the module has moved out or become pure."""
-    modules = _stats_modules()
-    for name in sorted(STILL_READING_FILES):
-        assert name in modules, f"{name} is gone: remove it from STILL_READING_FILES in tests/stats/test_pure.py"
-        assert _violations(name, modules[name]), f"{name} reads no file now: remove it from STILL_READING_FILES"

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     summary = None
     time_str = new_timestamp()
     if args.config:
+        import assay.opencompass  # noqa: F401 - configs import opencompass.* and mmengine.config names
         from assay.config import load_config
         from assay.summarize import run_summarizer
 
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         variables["work_dir"] = str(run_dir.root)
         summary = run_summarizer(variables, time_str=time_str)
     else:
-        from assay.workdir import newest_summary_json
+        from assay.summarize import newest_summary_json
 
         newest = newest_summary_json(run_dir.root)
         if newest is not None:

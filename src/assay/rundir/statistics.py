@@ -54,7 +54,6 @@ from assay.stats import (
     SampleColumns,
     SampleValues,
     StatsOptions,
-    SummaryView,
     Unscorable,
     example_misalignment,
     group_plan,
@@ -63,8 +62,6 @@ from assay.stats import (
     result_stats,
     sample_misalignment,
     sample_values,
-    summary_groups_of,
-    summary_view,
 )
 from assay.workdir import RunDir
 
@@ -150,6 +147,19 @@ def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     variables = dict(config.variables)
     variables["work_dir"] = str(run_dir)
     return variables
+
+
+def _groups_of(config: Mapping[str, Any] | None, definitions: Sequence[Any] | None) -> list[Any]:
+    """The summary groups of a summary's ``group_definitions``, else of the run config, parsed."""
+    from assay.groups import parse_summary_groups
+
+    raw: Any = definitions or None
+    if raw is None and config is not None:
+        summarizer = config.get("summarizer") or {}
+        raw = summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None
+    if not raw:
+        return []
+    return parse_summary_groups(list(raw))
 
 
 def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> dict[str, str]:
@@ -442,7 +452,7 @@ class _ColumnCells(Mapping[tuple[str, str], CellStat]):
 
 def run_stats(
     run_dir: str | os.PathLike[str],
-    summary: Any = None,
+    summary: Any,
     *,
     groups: Sequence[Any] | None = None,
     config: Mapping[str, Any] | None = None,
@@ -462,8 +472,9 @@ def run_stats(
 
     Args:
         run_dir: the run directory (its ``results/`` are read with details).
-        summary: what the summarizer returned, its ``Scores``, the parsed
-            summary ``.json``, or ``None`` (the newest ``.json``, else the result files).
+        summary: the summary's leaderboard (:class:`assay.summarize.leaderboard.Leaderboard`:
+            its ``models``, ``dataset_abbrs``, ``groups``, ``metrics``, ``scores`` and
+            ``group_definitions``), or what the summarizer returned (its ``leaderboard``).
         groups: the summary groups (:class:`assay.groups.SummaryGroup` or
             group dicts); default: from the summary's ``group_definitions`` or
             the run's newest dumped config (:func:`load_run_config`).
@@ -478,17 +489,22 @@ def run_stats(
         snapshot: the run's result files as the run index has them
             (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
             unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
+
+    Raises:
+        TypeError: ``summary`` is not a leaderboard.
     """
-    view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
+    view = getattr(summary, "leaderboard", None) or summary
+    if not all(hasattr(view, a) for a in ("models", "dataset_abbrs", "groups", "metrics", "scores")):
+        raise TypeError(f"run_stats needs the summary's leaderboard, got {type(summary).__name__}")
     if config is None:
         config = load_run_config(run_dir)
     if groups is None:
-        group_list = summary_groups_of(config, view)
+        group_list = _groups_of(config, getattr(view, "group_definitions", None))
     else:
         from assay.groups import SummaryGroup
 
         group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
-    folders = model_dirs_of(config, view.columns)
+    folders = model_dirs_of(config, view.models)
     want_columns = sample_text is not None
     options = StatsOptions(confidence, resamples, seed, keep_samples, sample_text or 0)
     if snapshot is None and index:
@@ -500,8 +516,8 @@ def run_stats(
     keep_cells, put_unscorable, reserve = cells.keep, unscorable.put_json, cells.reserve
     column_abbrs: dict[str, list[str]] = {}  # column → the datasets it has cells of
     tasks = []
-    for column in view.columns:
-        column_values = view.values.get(column, {})
+    for column in view.models:
+        column_values = view.scores.get(column, {})
         folder = folders.get(column, column)
         abbrs = column_abbrs[column] = []
         for abbr in view.dataset_abbrs:
@@ -521,7 +537,7 @@ def run_stats(
     computed = run_tasks(tasks, str(run_dir), options, workers=workers, snapshot=snapshot)
     outputs: dict[tuple[str, str], ResultStats] = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
     for (column, abbr), found in outputs.items():
-        have = view.values.get(column, {}).get(abbr)
+        have = view.scores.get(column, {}).get(abbr)
         if not have:
             continue
         for metric in have:
@@ -533,8 +549,8 @@ def run_stats(
         else:
             del unscorable[(column, abbr)]
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
-    for column in view.columns:
-        column_values = view.values.get(column, {})
+    for column in view.models:
+        column_values = view.scores.get(column, {})
         abbrs = column_abbrs[column]
         base = _ColumnCells(cells, column, abbrs, column_values)
         if group_list:
@@ -548,7 +564,7 @@ def run_stats(
                     reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
                     out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)
     if sample_text is not None:
-        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.columns},
+        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.models},
                                   {key: o.columns for key, o in outputs.items()})
     return out
 

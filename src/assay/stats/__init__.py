@@ -29,10 +29,8 @@ evaluator declares as marking them (see :func:`unscorable_of`).
 
 The package is mathematics: its functions take parsed results, per-sample
 values, counts and mappings, and return plain values; they read no file,
-index or config (:func:`summary_view` aside, which reads a summary from the
-run directory when given none).  Reading a run directory's results,
-``.stats`` files and index for these statistics is
-:mod:`assay.rundir.statistics`.
+index or config.  Reading a run directory's results, ``.stats`` files and
+index for these statistics is :mod:`assay.rundir.statistics`.
 
 Example:
     >>> from assay.stats import cell_stat, sample_values
@@ -62,7 +60,6 @@ from assay.stats._intervals import (
 )
 from assay.stats._paired import PairedResult, paired_compare
 from assay.stats._result import ResultStats, StatsOptions, result_stats
-from assay.stats._run import SummaryView, summary_groups_of, summary_view
 from assay.stats._samples import (
     SampleValues,
     base_metric,
@@ -91,7 +88,6 @@ __all__ = [
     "SampleColumns",
     "SampleValues",
     "StatsOptions",
-    "SummaryView",
     "Unscorable",
     "base_metric",
     "binomial_two_sided_p",
@@ -113,8 +109,6 @@ __all__ = [
     "paired_compare",
     "result_stats",
     "sample_values",
-    "summary_groups_of",
-    "summary_view",
     "t_interval",
     "t_quantile",
     "unscorable_of",
