@@ -13,7 +13,8 @@ import pytest
 
 import assay.rundir.statistics as statistics
 from assay.cli import main
-from assay.rundir.sidecar import load_stats, save_stats, stats_path
+from assay.rundir.layout import stats_path_of
+from assay.rundir.sidecar import load_stats, save_stats
 from assay.rundir.statistics import Task, prediction_columns, run_task
 from assay.stats import SAMPLE_TEXT, StatsOptions
 
@@ -68,7 +69,7 @@ def test_saved_statistics_stand_in_only_for_their_unchanged_file_and_values(tmp_
     import os
     from functools import partial
 
-    from assay.results import content_digest, numeric_metrics, read_result
+    from assay.rundir.results import content_digest, numeric_metrics, read_result
     from tests.stats.varied_run import make_varied_run
 
     run = make_varied_run(tmp_path, summarize=False)
@@ -103,7 +104,7 @@ def test_saved_statistics_stand_in_only_for_their_unchanged_file_and_values(tmp_
     assert checked > 20
     # statistics saved for other bytes than the file's are never used, whatever their file's times
     assert save_stats(path, "0" * 64, abbr, partial(prediction_columns, run, folder, abbr)) is None
-    assert not stats_path(path).exists()
+    assert not stats_path_of(path).exists()
 
 
 def _replace_by_hand(path: Path, old: bytes, new: bytes) -> None:
@@ -135,7 +136,7 @@ def test_a_result_replaced_by_hand_reads_back_as_the_file_holds(tmp_path: Path, 
     common = [str(config), "-w", str(work), "-r", TIME, "--workers", "1"]
     assert main([first, *common, "-o", str(tmp_path / "first.txt")] if first == "run" else [first, *common]) == 0
     result = work / TIME / "results" / "chat-small" / "quick_mcq.json"
-    assert stats_path(result).is_file()  # written by the worker that scored it
+    assert stats_path_of(result).is_file()  # written by the worker that scored it
     out = tmp_path / "summary.txt"
     assert main(["summarize", str(config), "-w", str(work), "-r", TIME, "-o", str(out)]) == 0
     assert _shown(work, out) == (80.0, 80.0)

@@ -69,9 +69,10 @@ def test_the_groups_come_from_the_config_the_command_line_reads(tmp_path: Path) 
     not the file touched last: an older run's config copied in later does not take the groups away."""
     import time
 
+    from assay.rundir.configs import newest_dumped_config
+    from assay.rundir.layout import RunDir
     from assay.rundir.statistics import load_run_config
     from assay.summarize import run_summarizer
-    from assay.workdir import RunDir, newest_dumped_config
     from tests.stats.workdir_builder import run_config
 
     run = make_run(tmp_path, summarize=False)
@@ -103,7 +104,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
     import orjson
 
     from assay.fileio import dumps_json
-    from assay.index import RunIndex
+    from assay.rundir.index import RunIndex
 
     run = make_run(tmp_path)
     from_files = run_stats(run, leaderboard_of(None, run), index=False)
@@ -251,7 +252,7 @@ def test_statistics_in_the_index_pass_through_only_for_their_values_and_when_fin
     summary takes them unparsed only for exactly those values, and never when they hold NaN."""
     import orjson
 
-    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS, Snapshot
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS, Snapshot
     from assay.rundir.statistics import index_lookup, index_settings, index_stats, indexed_output
     from assay.stats import CellStat, ResultStats, Unscorable
 

@@ -4,7 +4,8 @@ The worker that scores a (model, dataset) computes, from the bytes of the
 result it has just written and the predictions still in memory, what the
 report pass will want of it — each metric's interval, the unscorable counts,
 the sample browser's columns, the per-sample values of paired comparisons —
-and writes it as ``results/<model>/<abbr>.stats`` (:func:`save_stats`), with
+and writes it as ``results/<model>/<abbr>.stats`` (:func:`save_stats`;
+:func:`assay.rundir.layout.stats_path_of`), with
 the SHA-256 of the result's bytes and the options used.  A reader takes it
 only while the result file still has those bytes (:func:`load_stats`) and,
 for a summary, while the summary shows the values it was computed for
@@ -22,10 +23,10 @@ import os
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
+from assay.rundir.layout import stats_path_of
 from assay.stats import (
     SAMPLE_TEXT,
     CellStat,
@@ -44,7 +45,6 @@ __all__ = [
     "load_stats",
     "save_stats",
     "stats_json_bytes",
-    "stats_path",
 ]
 
 logger = logging.getLogger(__name__)
@@ -57,21 +57,12 @@ STATS_FORMAT = 2
 REPORT_OPTIONS = StatsOptions(text_limit=SAMPLE_TEXT)
 
 
-def stats_path(result_path: str | os.PathLike[str]) -> Path:
-    """The statistics file kept beside a result file: ``<abbr>.json`` → ``<abbr>.stats``.
-
-    >>> stats_path('results/m/gsm8k.json').as_posix()
-    'results/m/gsm8k.stats'
-    """
-    return Path(result_path).with_suffix(".stats")
-
-
 @dataclass
 class SavedStats:
     """What the report pass wants of one result file, computed once from it (see :func:`save_stats`).
 
     Attributes:
-        result_digest: the :func:`~assay.results.content_digest` of the result file it was computed from.
+        result_digest: the :func:`~assay.rundir.results.content_digest` of the result file it was computed from.
         fingerprint: the result's input fingerprint (``_meta.fingerprint``), for the reader.
         options: the options it was computed with.
         values: each numeric metric's value, as the summary reads it.
@@ -188,10 +179,10 @@ def save_stats(
     from.  ``None`` (and no file) when the result cannot be read.
     """
     from assay.fileio import atomic_write_bytes, loads_json
-    from assay.results import META_KEY, content_digest, numeric_metrics, read_result
+    from assay.rundir.results import META_KEY, content_digest, numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
-    target = stats_path(path)
+    target = stats_path_of(path)
     with suppress(OSError):
         target.unlink()
     try:
@@ -255,9 +246,9 @@ def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -
     bytes are not those they were computed from (checked by content digest;
     ``digest`` is the file's present digest when the caller knows it).
     """
-    from assay.results import content_digest
+    from assay.rundir.results import content_digest
 
-    target = stats_path(result_path)
+    target = stats_path_of(result_path)
     try:
         data = target.read_bytes()
     except OSError:

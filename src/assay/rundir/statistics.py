@@ -3,7 +3,7 @@
 Each (model, dataset) a summary shows is a :class:`Task`.  Its statistics
 are taken, in order of preference:
 
-1. from the run index (:mod:`assay.index`), when they were computed from the
+1. from the run index (:mod:`assay.rundir.index`), when they were computed from the
    result file's present bytes, for the values the summary shows, with the
    same settings (:func:`index_lookup`: kept as the index's JSON bytes, parsed
    only if read);
@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay._gc import bulk_allocations
 from assay.fileio import loads_json
-from assay.results import read_full_result
+from assay.rundir.layout import RunDir
+from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import STATS_FORMAT, SavedStats, load_stats, stats_json_bytes
 from assay.stats import (
     DEFAULT_BOOTSTRAP,
@@ -63,10 +64,9 @@ from assay.stats import (
     sample_misalignment,
     sample_values,
 )
-from assay.workdir import RunDir
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = [
     "MAX_WORKERS",
@@ -117,7 +117,7 @@ class Task:
 
 def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
     """The run's result files as the run index has them (repaired where stale); ``None`` with ``ASSAY_NO_INDEX``."""
-    from assay.index import RunIndex, index_disabled
+    from assay.rundir.index import RunIndex, index_disabled
 
     if index_disabled():
         return None
@@ -125,13 +125,13 @@ def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
 
 
 def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The run's newest dumped config (:func:`assay.workdir.newest_dumped_config`) as plain variables,
+    """The run's newest dumped config (:func:`assay.rundir.configs.newest_dumped_config`) as plain variables,
     ``work_dir`` set to the run.
 
     ``None`` when there is none or it cannot be loaded (logged).
     """
     from assay.errors import InputFileError
-    from assay.workdir import newest_dumped_config
+    from assay.rundir.configs import newest_dumped_config
 
     try:
         path = newest_dumped_config(RunDir(Path(run_dir)))
@@ -206,7 +206,7 @@ def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: st
     folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
     if not folder.is_dir():
         return PredictionColumns([], [])
-    from assay.predictions import load_predictions
+    from assay.rundir.predictions import load_predictions
 
     try:
         columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
@@ -487,7 +487,7 @@ def run_stats(
             size and the CPUs, ``1`` reads them in this process (see
             :func:`pool_size`).
         snapshot: the run's result files as the run index has them
-            (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
+            (:meth:`assay.rundir.index.RunIndex.snapshot`); default: taken here,
             unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
 
     Raises:
@@ -590,7 +590,7 @@ def sample_tables(
 
 
 def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, workers: int | None = None) -> Snapshot:
-    """Build or repair the run index of ``run_dir`` (:mod:`assay.index`), statistics included.
+    """Build or repair the run index of ``run_dir`` (:mod:`assay.rundir.index`), statistics included.
 
     Every result file is taken from the index where it still matches, else
     read; the statistics of every result (each finite metric's interval,
@@ -601,8 +601,8 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
     """
     import math
 
-    from assay.index import RunIndex
-    from assay.results import numeric_metrics
+    from assay.rundir.index import RunIndex
+    from assay.rundir.results import numeric_metrics
 
     snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
     tasks = []
@@ -703,7 +703,7 @@ def run_tasks(
 
     A task takes statistics computed before from its result's present bytes
     with the same options: from the run index (``snapshot``, see
-    :mod:`assay.index`), else from the ``.stats`` file beside the result
+    :mod:`assay.rundir.index`), else from the ``.stats`` file beside the result
     (:func:`assay.rundir.sidecar.save_stats`).  The others read their files, and what they
     compute is kept in the index for the next reader.
     """
@@ -845,7 +845,7 @@ def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, st
     """
     import orjson
 
-    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
 
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     rows, settings = snapshot.rows.get, index_settings(options)
@@ -866,7 +866,7 @@ def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, st
 
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
     """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
-    from assay.results import split_result_paths
+    from assay.rundir.results import split_result_paths
 
     one = snapshot.digest(f"{task.folder}/{task.abbr}.json")
     if one is not None:
@@ -969,7 +969,7 @@ def _choose_metric(
     result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
 ) -> tuple[str, SampleValues, SampleValues] | str:
     """The metric to compare two results by, with both models' per-sample values; else why there is none."""
-    from assay.results import numeric_metrics, order_metrics
+    from assay.rundir.results import numeric_metrics, order_metrics
 
     names_a = numeric_metrics(result_a)
     names_b = numeric_metrics(result_b)
@@ -1007,7 +1007,7 @@ def _from_saved(
     display order) with per-sample values for both models; a metric whose
     values were not saved (a corpus statistic) sends the comparison to the details.
     """
-    from assay.results import order_metrics
+    from assay.rundir.results import order_metrics
 
     if a.details is not None and b.details is not None:
         if a.details != b.details:

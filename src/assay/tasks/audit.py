@@ -339,7 +339,7 @@ def _from_differing(
     """The would-be metrics from the differing samples scored again and the others' official per-sample
     values, with the corrected details of the differing samples; ``None`` when the official result does not
     give every metric that way (no details, a field missing, a metric not declared)."""
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
     from assay.tasks.shards import ShardPart, exact_metrics, shard_sums
 
     details = official.get("details")
@@ -391,7 +391,7 @@ def run_audit(
             again when ``None``, or when the official result lacks the
             per-sample values).
     """
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
 
     record: dict[str, Any] = {"corrections": plan.describe()}
     try:
@@ -495,7 +495,7 @@ def check_audit(result: Mapping[str, Any], *, config: Mapping[str, Any] | None, 
       their corrected verdicts; when no reply differs, every would-be metric
       is the official value.
     """
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
 
     out = AuditCheck()
     audit = result.get(AUDIT_KEY)
@@ -597,7 +597,7 @@ def _check_readings(
         out.unchecked.append(f"{what} (the corrections declared now differ from the recorded ones)")
         return
     try:
-        from assay.predictions import load_predictions
+        from assay.rundir.predictions import load_predictions
 
         raw = load_predictions(prediction_dir, abbr, keep=()).columns(only=("prediction",)).get("prediction")
         if raw is None:
