@@ -3,8 +3,8 @@
 Its functions take parsed results, per-sample values, counts and mappings,
 and return plain values.  Reading a run directory for them is
 :mod:`assay.rundir.statistics`; so no module of ``assay.stats`` imports the
-modules that know files (the run-directory layout, the result files, the
-index, configs, file I/O, predictions, summaries), nor ``pathlib``, nor
+modules that know files (``assay.rundir``: the layout, the result,
+prediction and config files, the index; configs, file I/O, summaries), nor ``pathlib``, nor
 calls ``open`` or a ``Path``'s reading and writing methods — imports inside
 functions and under ``TYPE_CHECKING`` included.
 """
@@ -20,12 +20,8 @@ from tests.test_import_cycles import SRC, everywhere, import_targets, modules_of
 FILE_MODULES = (
     "assay.config",
     "assay.fileio",
-    "assay.index",
-    "assay.predictions",
-    "assay.results",
     "assay.rundir",
     "assay.summarize",
-    "assay.workdir",
 )
 
 #: Calls that read or write files, by the name called (``open(…)``, ``path.read_text()``, …).
