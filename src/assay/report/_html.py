@@ -56,11 +56,20 @@ def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
     samples = [j for j in audit["samples"] if isinstance(j, int) and 0 <= j < n]
     found = audit.get("readings")
     readings: list[Any] = found if isinstance(found, list) else []
-    ext, ok = [], []
+    ext: list[str] = []
+    ok: list[float | None] = []
     for k, _ in enumerate(samples):
         reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
-        ext.append(browser_text(reading.get("corrected"), limit))
-        verdicts = [v for v in reading.get("correct") or [] if v is not None]
+        corrected, correct = reading.get("corrected"), reading.get("correct")
+        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
+        if type(corrected) is list and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if type(correct) is list and len(correct) == 1 and type(correct[0]) is bool:
+            ok.append(1.0 if correct[0] else 0.0)
+            continue
+        verdicts = [v for v in correct or [] if v is not None]
         ok.append(round(sum(map(float, verdicts)) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 
