@@ -151,12 +151,13 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     for its first task.  The components the tasks name were imported when
     they were planned (a registry lookup imports only the module defining the
     name); the extraction audits are planned here, which imports the declared
-    corrections, and :mod:`assay.stats` is imported when the tasks write
-    statistics or some task audits its extraction (the audit compares
-    verdicts with it).  ``pyarrow`` is imported by the first task that reads a
-    test set, and ``datasets`` (about a second) only by a task whose evaluator
-    asks for the test set itself; importing them here would cost that time
-    even when every result is reused.
+    corrections.  :mod:`assay.rundir.statistics` is imported when the tasks
+    write statistics (the summary that follows reads them with it), and
+    :mod:`assay.stats` when some task audits its extraction (the audit
+    compares verdicts with it).  ``pyarrow`` is imported by the first task
+    that reads a test set, and ``datasets`` (about a second) only by a task
+    whose evaluator asks for the test set itself; importing them here would
+    cost that time even when every result is reused.
     """
     import importlib
 
@@ -176,8 +177,10 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
                 break
     except Exception:  # a config the task itself reports on
         logger.debug("planning the audits failed", exc_info=True)
-    if prepare_stats or audits:
-        import assay.stats  # noqa: F401 - what each task writes its statistics and compares audit verdicts with
+    if prepare_stats:
+        import assay.rundir.statistics  # what each task writes its statistics with
+    if audits:
+        import assay.stats  # noqa: F401 - what each audit compares verdicts with
 
 
 def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
