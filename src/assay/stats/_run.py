@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assay.audit import AuditRecord, read_record, read_records
 from assay.fileio import loads_json
 from assay.groups import incomplete_marks
 from assay.stats._columns import SampleColumns
@@ -65,7 +66,7 @@ class SummaryView:
         time: the summary's time stamp, when known.
         gold_references: (column, abbr) → why that result's references came
             from the prediction files' ``gold``.
-        audits: column → dataset abbr → the result's ``extraction_audit``, where it has one.
+        audits: column → dataset abbr → the result's extraction audit (:class:`assay.audit.AuditRecord`), where it has one.
         marks: (column, abbr) → why the cell's value is marked (``{"kind", "count", "detail"}`` each:
             its result's ``_meta.incomplete``, a result changed after it was computed, a group of such).
     """
@@ -80,7 +81,7 @@ class SummaryView:
     time: str = ""
     group_definitions: list[dict[str, Any]] | None = None
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
-    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
     marks: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
 
@@ -160,7 +161,7 @@ def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) ->
             for g in summary.get("references_from_gold") or []
             if isinstance(g, Mapping)
         },
-        audits={c: dict(per) for c, per in (summary.get("extraction_audits") or {}).items() if isinstance(per, Mapping)},
+        audits=read_records(summary.get("extraction_audits"), "summary .json"),
         marks=_marks_of_json(summary.get("incomplete")),
     )
 
@@ -229,8 +230,9 @@ def _view_from_results(run_dir: Path) -> SummaryView:
             marks = incomplete_marks(meta.get("incomplete")) if isinstance(meta, dict) else []
             if marks:
                 view.marks[(column, path.stem)] = [m.to_json() for m in marks]
-            if isinstance(result.get("extraction_audit"), dict):
-                view.audits.setdefault(column, {})[path.stem] = result["extraction_audit"]
+            audit = read_record(result, str(path))
+            if audit is not None:
+                view.audits.setdefault(column, {})[path.stem] = audit
             metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))
     view.dataset_abbrs = list(abbrs)
     view.metrics = {a: order_metrics(list(m)) for a, m in metric_names.items()}

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
+from assay.audit import records_json
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
@@ -383,7 +384,7 @@ class DefaultSummarizer:
         if scores.kept:
             payload["not_rescored"] = [{"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.kept.items()]
         if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
-            payload["extraction_audits"] = scores.audits
+            payload["extraction_audits"] = records_json(scores.audits)
         if extra:
             payload.update(extra)
         return payload
