@@ -114,3 +114,39 @@ def test_a_config_file_can_declare_its_own_pair(tmp_path: Path) -> None:
         withdraw_correction("gsm8k_postprocess")
     audit = _result(tmp_path)["extraction_audit"]
     assert audit["corrections"][0]["corrected"] == FIXED and audit["differ"] > 0
+
+
+def test_an_entry_point_plugin_declares_its_pair_from_the_audit_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A third-party package (an ``assay.plugins`` entry point) declares a pair with ``assay.audit.declare_correction``:
+    the eval audits the OpenCompass-named postprocessor with it."""
+    import sys
+
+    from assay import registry
+
+    (tmp_path / "assay_pair_plugin.py").write_text(
+        "from assay.audit import declare_correction\n"
+        "from assay.registry import TEXT_POSTPROCESSORS\n"
+        "@TEXT_POSTPROCESSORS.register_module('plugin-gsm8k-last')\n"
+        "def last_number(text):\n"
+        "    import re\n"
+        "    found = re.findall(r'\\d[\\d,]*', str(text))\n"
+        "    return found[-1].replace(',', '') if found else ''\n"
+        "declare_correction('gsm8k_postprocess', 'plugin-gsm8k-last')\n"
+    )
+    dist = tmp_path / "assay_pair_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: assay-pair-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[assay.plugins]\npairs = assay_pair_plugin\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    try:
+        registry.Registry("P").lookup("anything")  # the first lookup loads the plugins
+        pair = correction_for("gsm8k_postprocess")
+        assert pair is not None and pair.corrected == "plugin-gsm8k-last"
+        cfg = _write_run(tmp_path)
+        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1"]) == 0
+        audit = _result(tmp_path)["extraction_audit"]
+        assert audit["corrections"][0]["corrected"] == "plugin-gsm8k-last" and audit["differ"] > 0
+    finally:
+        withdraw_correction("gsm8k_postprocess")
+        sys.modules.pop("assay_pair_plugin", None)
