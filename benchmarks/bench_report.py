@@ -90,7 +90,9 @@ def summarize_pass(root: Path, repeat: int, *, models: int = 5, datasets: int = 
     print(f"statistics + report pass      {best['with'] - best['without']:.2f} s")
     # the reading of results and predictions alone, in this process and in forked workers
     from assay.stats import SAMPLE_TEXT, run_stats
+    from assay.summarize import leaderboard_of
 
+    board = leaderboard_of(None, run_dir)
     cpus = os.cpu_count() or 1
     if threading.active_count() > 1:
         print("(other threads run in this process: run_stats reads everything in it, without workers)")
@@ -98,7 +100,7 @@ def summarize_pass(root: Path, repeat: int, *, models: int = 5, datasets: int = 
         seconds = []
         for _ in range(repeat):
             start = time.perf_counter()
-            run_stats(run_dir, sample_text=SAMPLE_TEXT, workers=workers)
+            run_stats(run_dir, board, sample_text=SAMPLE_TEXT, workers=workers)
             seconds.append(time.perf_counter() - start)
         label = f"run_stats, {workers} process{'es' if workers > 1 else ''}"
         print(f"{label:30s}{min(seconds):.2f} s")

@@ -1,9 +1,10 @@
-"""The ``assay`` command line.
+"""The ``assay`` command line: the parser of every command in :mod:`assay.commands`, logging, dispatch.
 
 ``assay run CONFIG``       evaluate every (model, dataset), then summarize;
 ``assay eval CONFIG``      evaluate only;
 ``assay summarize CONFIG`` summarize existing results;
-``assay list [KIND]``      list registered components.
+``assay list [KIND]``      list registered components;
+then ``compare``, ``index``, ``report`` and ``verify``.
 
 Exit status: 0 when every task succeeded, 1 when any task failed (each is named
 with its log file), 2 for a usage or configuration error, or a run directory
@@ -14,90 +15,12 @@ SIGTERM or SIGHUP ended it (its workers stopped, what was written is complete).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
-import os
 import sys
-import time
-from collections.abc import Iterator, Sequence
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["main"]
-
-_DEFAULT_WORK_DIR = "outputs/default"
-
-
-def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "config",
-        nargs="?",
-        default=None,
-        help="Python config file; without it, the newest config dumped in WORK_DIR/TIMESTAMP/configs/ "
-        "(by OpenCompass or assay) of the run -r names",
-    )
-    p.add_argument("-w", "--work-dir", help="parent of the timestamped run directories, or one run directory (default: the config's work_dir, "
-        "else outputs/default)")
-    p.add_argument(
-        "-r",
-        "--reuse",
-        nargs="?",
-        const="latest",
-        default=None,
-        metavar="TIMESTAMP",
-        help="use WORK_DIR/TIMESTAMP as the run directory; without TIMESTAMP, the newest run "
-        "(WORK_DIR itself when it is a run directory)",
-    )
-    p.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
-
-
-def _add_eval_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--force", action="store_true", help="recompute every result, even when its inputs are unchanged")
-    p.add_argument("--workers", type=int, default=None, metavar="N", help="parallel worker processes (default: number of cores)")
-    p.add_argument(
-        "--shard-size",
-        type=int,
-        default=None,
-        metavar="N",
-        help="split a dataset with more samples than N into shards scored in parallel, when its evaluator "
-        "allows it (default: the config's eval.shard_size, else 10000; 0 never splits)",
-    )
-    p.add_argument("--ray", metavar="ADDRESS", default=None, help="run the tasks on the Ray cluster at ADDRESS ('auto': the local one)")
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="load and plan only: one line per task (its components, which implementation serves each, "
-        "where references come from); exit 0 when every task can run, 1 when some cannot",
-    )
-    p.add_argument(
-        "--allow-partial",
-        action="store_true",
-        default=None,
-        help="score a dataset whose predictions are incomplete (split files with a gap, fewer records than "
-        "test rows) on the samples there are, marked as partial in its result and the summary (default: the "
-        "config's eval.allow_partial, else off: such a task fails naming what is missing)",
-    )
-    p.add_argument(
-        "--wait",
-        action="store_true",
-        help="when another command is writing the run directory, wait for it to end (default: stop with exit status 2)",
-    )
-    p.add_argument(
-        "--dump-eval-details",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="keep per-sample details in result files (default: on)",
-    )
-
-
-def _add_summary_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--output", help="summary .txt path (default: RUN_DIR/summary/summary_<time>.txt)")
-    p.add_argument("--ci", action="store_true", help="show each value's 95%% interval in the text tables")
-    p.add_argument(
-        "--report",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="write the HTML report and the intervals (default: on; they read every per-sample detail)",
-    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,23 +29,6 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="assay", description="Score saved LLM outputs and turn the scores into leaderboards.")
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("run", help="evaluate, then summarize")
-    _add_common(p)
-    _add_eval_options(p)
-    _add_summary_options(p)
-
-    p = sub.add_parser("eval", help="evaluate every (model, dataset) of a config")
-    _add_common(p)
-    _add_eval_options(p)
-
-    p = sub.add_parser("summarize", help="summarize existing results into tables")
-    _add_common(p)
-    _add_summary_options(p)
-
-    p = sub.add_parser("list", help="list registered components")
-    p.add_argument("kind", nargs="?", choices=["evaluators", "postprocessors", "loaders", "summarizers", "all"], default="all")
-
     for module in _command_modules():
         p = sub.add_parser(module.NAME, help=module.HELP)
         module.add_arguments(p)
@@ -131,88 +37,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _command_modules() -> list[Any]:
-    """The subcommand modules of :mod:`assay.commands`, by name."""
+    """The subcommand modules of :mod:`assay.commands`: those of :data:`assay.commands.FIRST` in
+    that order, then the others by name."""
     import importlib
     import pkgutil
 
     import assay.commands
 
-    modules = []
-    for info in sorted(pkgutil.iter_modules(assay.commands.__path__), key=lambda i: i.name):
-        if not info.name.startswith("_"):
-            modules.append(importlib.import_module(f"assay.commands.{info.name}"))
-    return modules
-
-
-class _Progress:
-    """Progress of tasks: a live line on a terminal, one line per task otherwise.
-
-    The live line shows tasks done/total, how many were scored, reused and
-    failed, shards of split tasks, and samples per second.  Without a
-    terminal, each task gets one line with its status and why it was reused
-    or recomputed.
-    """
-
-    def __init__(self, stream: IO[str], total: int) -> None:
-        self.stream = stream
-        self.total = total
-        self.tty = stream.isatty()
-        self.start = time.perf_counter()
-        self.samples = 0
-        self.done = 0
-        self.counts = {"ok": 0, "reused": 0, "failed": 0, "partial": 0}
-        self.shard_samples: dict[str, int] = {}
-        self.shards_done = 0
-        self.shards_total: dict[str, int] = {}
-
-    def _rate(self) -> float:
-        return self.samples / max(time.perf_counter() - self.start, 1e-9)
-
-    def _live(self, final: bool = False) -> None:
-        shards = ""
-        if self.shards_total:
-            shards = f" | shards {self.shards_done}/{sum(self.shards_total.values())}"
-        partial = f", partial {self.counts['partial']}" if self.counts["partial"] else ""
-        line = (
-            f"\r[{self.done}/{self.total}] scored {self.counts['ok']}, reused {self.counts['reused']}, "
-            f"failed {self.counts['failed']}{partial}{shards} | {self._rate():,.0f} samples/s"
-        )
-        self.stream.write(line + ("\n" if final else ""))
-        self.stream.flush()
-
-    def shard(self, name: str, done: int, total: int, samples: int) -> None:
-        """A shard of task ``name`` finished (``done`` of ``total``)."""
-        self.shard_samples[name] = self.shard_samples.get(name, 0) + samples
-        self.samples += samples
-        self.shards_total[name] = total
-        self.shards_done += 1
-        if self.tty:
-            self._live()
-
-    def __call__(self, outcome: Any, done: int, total: int) -> None:
-        self.done = done
-        self.counts[outcome.status] = self.counts.get(outcome.status, 0) + 1
-        self.samples += max(0, outcome.samples - self.shard_samples.pop(outcome.name, 0))
-        if self.tty:
-            self._live(final=done == total)
-            return
-        extra = ""
-        if outcome.failed:
-            extra = f": {outcome.message}"
-        elif outcome.reason:
-            extra = f" ({outcome.reason})" if outcome.status == "reused" else f" [{outcome.reason}]"
-        shards = f", {outcome.shards} shards" if getattr(outcome, "shards", 0) else ""
-        if outcome.status == "reused":
-            self.stream.write(f"[{done}/{total}] {outcome.name} reused{extra}\n")
-        elif outcome.status == "partial":  # "partial: 3 of 9 samples unjudged"
-            self.stream.write(
-                f"[{done}/{total}] {outcome.name} {outcome.message} ({outcome.samples} samples{shards}, {outcome.seconds:.2f}s){extra}\n"
-            )
-        else:
-            self.stream.write(
-                f"[{done}/{total}] {outcome.name} {outcome.status} ({outcome.samples} samples{shards}, {outcome.seconds:.2f}s){extra}\n"
-            )
-        self.stream.flush()
+    names = [info.name for info in pkgutil.iter_modules(assay.commands.__path__) if not info.name.startswith("_")]
+    first = [n for n in assay.commands.FIRST if n in names]
+    ordered = first + sorted(n for n in names if n not in first)
+    return [importlib.import_module(f"assay.commands.{name}") for name in ordered]
 
 
 def _setup_logging(verbose: int) -> None:
@@ -220,366 +55,14 @@ def _setup_logging(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
-def _load(args: argparse.Namespace) -> Any:
-    """The config file given, or the newest one dumped in the run directory ``-w``/``-r`` name.
-
-    In the second case ``args.work_dir`` and ``args.reuse`` are set to that run
-    (a dumped config's own ``work_dir`` is not used).
-    """
-    from assay.config import load_config
-
-    if args.config is not None:
-        return load_config(args.config)
-    from assay.errors import ConfigError
-    from assay.workdir import newest_dumped_config, resolve_run_dir
-
-    if args.reuse is None:
-        raise ConfigError(
-            "no CONFIG given: name a config file, or a run directory with -w WORK_DIR -r TIMESTAMP "
-            "(-r alone: the latest) to read the config dumped in its configs/ folder"
-        )
-    run_dir = resolve_run_dir(args.work_dir or _DEFAULT_WORK_DIR, args.reuse, must_exist=True)
-    path = newest_dumped_config(run_dir)
-    args.work_dir, args.reuse = str(run_dir.root.parent), run_dir.root.name
-    sys.stderr.write(f"config: {path}\n")
-    return load_config(path)
-
-
-def _run_dir_as_work_dir(args: argparse.Namespace) -> None:
-    """A run directory given as ``-w`` without ``-r`` means that run, as ``summarize`` reads it:
-    ``-w`` becomes its parent and ``-r`` its name."""
-    from pathlib import Path
-
-    from assay.workdir import is_run_dir
-
-    if args.reuse is None and args.work_dir and is_run_dir(args.work_dir):
-        run = Path(os.path.abspath(args.work_dir))
-        args.work_dir, args.reuse = str(run.parent), run.name
-
-
-def _work_dir(args: argparse.Namespace, config: Any) -> str:
-    return str(args.work_dir or config.work_dir or _DEFAULT_WORK_DIR)
-
-
-def _dump_details(args: argparse.Namespace, config: Any) -> bool:
-    if args.dump_eval_details is not None:
-        return bool(args.dump_eval_details)
-    task = ((config.eval.get("runner") or {}).get("task") or {}) if isinstance(config.eval.get("runner"), dict) else {}
-    value = task.get("dump_details") if isinstance(task, dict) else None
-    return True if value is None else bool(value)
-
-
-def _workers(args: argparse.Namespace, config: Any) -> int | None:
-    if args.workers is not None:
-        return int(args.workers)
-    runner = config.eval.get("runner")
-    if isinstance(runner, dict) and isinstance(runner.get("max_num_workers"), int):
-        return int(runner["max_num_workers"])
-    return None
-
-
-def _shard_size(args: argparse.Namespace, config: Any) -> int:
-    from assay.errors import ConfigError
-    from assay.tasks.plan import DEFAULT_SHARD_SIZE
-
-    value = args.shard_size if args.shard_size is not None else config.eval.get("shard_size", DEFAULT_SHARD_SIZE)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ConfigError(f"shard size must be a non-negative integer (0 never splits), got {value!r}")
-    return int(value)
-
-
-def _allow_partial(args: argparse.Namespace, config: Any) -> bool:
-    from assay.errors import ConfigError
-
-    value = args.allow_partial if args.allow_partial is not None else config.eval.get("allow_partial", False)
-    if not isinstance(value, bool):
-        raise ConfigError(f"eval.allow_partial must be True or False, got {value!r}")
-    return value
-
-
-def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
-    """``{'type': 'RayRunner', 'address': ...}`` when the work goes to a Ray cluster, else ``None``."""
-    if args.ray:
-        return {"type": "RayRunner", "address": args.ray}
-    runner = config.eval.get("runner")
-    if not isinstance(runner, dict):
-        return None
-    kind = runner.get("type")
-    name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-    if name.rsplit(".", 1)[-1] == "RayRunner":
-        return {"type": "RayRunner", "address": runner.get("address")}
-    return None
-
-
-def _summary_config(config: Any, run_root: str) -> dict[str, Any]:
-    variables = dict(config.variables)
-    variables["work_dir"] = run_root
-    return variables
-
-
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP reached the command: raised where it was, so that workers are stopped and files finished."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _terminated_by_signals() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into :class:`Terminated` while the block runs (main thread only)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise Terminated(signum)
-
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-
-def _cmd_eval(args: argparse.Namespace, *, then_summarize: bool) -> int:
-    from assay.tasks import EvalOptions, plan_tasks
-    from assay.workdir import resolve_run_dir
-
-    _run_dir_as_work_dir(args)
-    config = _load(args)
-    run_dir = resolve_run_dir(_work_dir(args, config), args.reuse)
-    tasks = plan_tasks(config, run_dir)
-    if args.dry_run:
-        if then_summarize:
-            from assay.summarize import validate_summarizer_config
-
-            validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-        return _dry_run(tasks, run_dir, partial=_allow_partial(args, config))
-    options = EvalOptions(
-        run_dir=run_dir,
-        dump_details=_dump_details(args, config),
-        force=args.force,
-        shard_size=_shard_size(args, config),
-        prepare_stats=getattr(args, "report", True),
-        allow_partial=_allow_partial(args, config),
-    )
-    runner = _runner(args, config)
-    backend = None
-    if runner is not None:
-        from assay.tasks.ray_runner import ray_backend
-
-        backend = ray_backend(runner.get("address"))
-    if then_summarize:
-        from assay.summarize import validate_summarizer_config
-
-        validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-    from assay.workdir import writer_lock
-
-    def waiting(holder: str) -> None:
-        sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
-
-    with writer_lock(run_dir, wait=args.wait, on_wait=waiting), _terminated_by_signals():
-        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize)
-
-
-def _eval_locked(
-    args: argparse.Namespace, config: Any, run_dir: Any, tasks: list[Any], options: Any, backend: Any, then_summarize: bool
-) -> int:
-    """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
-    from assay.config import dump_config_source
-    from assay.fileio import atomic_write_text
-    from assay.tasks import run_tasks
-    from assay.workdir import new_timestamp
-
-    now = new_timestamp()
-    dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
-    suffix = 1
-    while dumped.exists():
-        dumped = run_dir.configs / f"{now}_{os.getpid()}_{suffix}.py"
-        suffix += 1
-    atomic_write_text(dumped, dump_config_source(config.variables))
-    sys.stderr.write(f"run directory: {run_dir.root}\n")
-    tasks, blocked = _blocked_tasks(tasks, options)
-    progress = _Progress(sys.stderr, len(tasks))
-    written: dict[str, Any] = {}  # the result files this command's workers wrote (index entries recorded)
-    outcomes = blocked + run_tasks(
-        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend,
-        written=written,
-    )
-    failed = [o for o in outcomes if o.failed]
-    partial = [o for o in outcomes if o.status == "partial"]
-    scored = sum(1 for o in outcomes if o.status == "ok")
-    reused = sum(1 for o in outcomes if o.status == "reused")
-    sys.stderr.write(
-        f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed"
-        + (f", {len(partial)} partial" if partial else "") + "\n"
-    )
-    status = 0
-    if then_summarize:  # still under the writer lock: the files just written need no second digest
-        status = _summarize(config, str(run_dir.root), args, now, written)
-    if partial:  # results written, but not every sample has a verdict: not a clean run (R-12.3)
-        sys.stderr.write("partial tasks:\n")
-        for o in partial:
-            sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
-    if failed:
-        sys.stderr.write("failed tasks:\n")
-        for o in failed:
-            sys.stderr.write(f"  {o.name}: {o.message}\n    log: {o.log_path}\n")
-    if failed or partial:
-        return 1
-    return status
-
-
-def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False) -> int:
-    """Print the check of every task (see :func:`assay.tasks.plan.check_tasks`); 0 when all can run, else 1."""
-    from assay.tasks.plan import check_tasks
-
-    checks = check_tasks(tasks, predictions=True, partial=partial)
-    out = sys.stdout
-    out.write(f"run directory: {run_dir.root}{'' if run_dir.root.is_dir() else ' (new)'}\n")
-    for check in checks:
-        out.write(check.line() + "\n")
-        for note in check.notes:
-            out.write(f"         {note}\n")
-        for problem in check.problems:
-            out.write(f"         cannot run: {problem}\n")
-    blocked = [c for c in checks if not c.can_run]
-    out.write(f"{len(checks)} tasks: {len(checks) - len(blocked)} can run, {len(blocked)} cannot\n")
-    if blocked:
-        out.write("tasks that cannot run:\n")
-        for c in blocked:
-            out.write(f"  {c.name}: {'; '.join(c.problems)}\n")
-    return 1 if blocked else 0
-
-
-def _blocked_tasks(tasks: list[Any], options: Any) -> tuple[list[Any], list[Any]]:
-    """Split off the tasks that cannot run (a stand-in component, a test set needed but absent):
-    each gets its error result now, before anything runs; the others are returned to run."""
-    from assay.tasks.plan import check_tasks, unavailable_message
-    from assay.tasks.run import fail_task
-
-    runnable, blocked = [], []
-    for task, check in zip(tasks, check_tasks(tasks, predictions=False)):
-        if check.can_run:
-            runnable.append(task)
-            continue
-        message = "; ".join(check.problems)
-        sys.stderr.write(f"{task.name} cannot run: {message}\n")
-        kind = "ComponentUnavailable" if unavailable_message(task) else "ConfigError"
-        blocked.append(fail_task(task, options, message, error_type=kind))
-    return runnable, blocked
-
-
-def _summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None) -> int:
-    from assay.summarize import run_summarizer
-
-    result = run_summarizer(
-        _summary_config(config, run_root),
-        time_str=time_str,
-        output_path=getattr(args, "output", None),
-        ci=getattr(args, "ci", False),
-        stats=getattr(args, "report", True),
-        written=written,
-    )
-    sys.stdout.write(result.text.rstrip("\n") + "\n")
-    changed = sorted(set(result.scores.changed.values())) if result.scores is not None else []
-    for rel in changed:
-        sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
-                         "its values are shown as they now are, marked *\n")
-    for path in result.paths.values():
-        sys.stderr.write(f"wrote {path}\n")
-    if getattr(args, "report", True) and result.time_str:
-        from assay.report import write_html_report
-
-        try:
-            report = write_html_report(run_root, result, result.time_str, stats=result.stats)
-        except Exception as exc:  # the summary files are already written
-            logging.getLogger(__name__).warning("the HTML report could not be written: %s: %s", type(exc).__name__, exc)
-        else:
-            sys.stderr.write(f"wrote {report}\n")
-    return 0
-
-
-def _no_results_message(config: Any, run_dir: Any) -> str | None:
-    """Why a summary would be a table of ``-`` only: no model of the config has a result in the run; else ``None``.
-
-    Names the result folders looked for and the folders the run holds, with
-    the closest to each (a model named otherwise than when it was evaluated).
-    """
-    import difflib
-
-    from assay.config import model_abbr
-    from assay.workdir import folders_in
-
-    abbrs = list(dict.fromkeys(model_abbr(m) for m in config.models))
-    if not abbrs or any(any((run_dir.results / a).glob("*.json")) for a in abbrs):
-        return None
-    looked = ", ".join(str(run_dir.results / a) + "/" for a in abbrs)
-    there = folders_in(run_dir.results)
-    if not run_dir.results.is_dir():
-        found = f"{run_dir.root} has no results/ folder"
-    elif not there:
-        found = f"{run_dir.results} holds no folders"
-    else:
-        found = f"{run_dir.results} holds {', '.join(repr(n) for n in there[:20])}" + (f", … ({len(there)} in all)" if len(there) > 20 else "")
-        closest = [f"{a!r}: {c[0]!r}" for a in abbrs if (c := difflib.get_close_matches(a, there, n=1, cutoff=0.0))]
-        found += f" (closest: {'; '.join(closest)})" if closest else ""
-    return f"no model of the config has results in this run: looked for {looked} but {found}"
-
-
-def _cmd_summarize(args: argparse.Namespace) -> int:
-    from assay.summarize import validate_summarizer_config
-    from assay.workdir import resolve_run_dir
-
-    _run_dir_as_work_dir(args)
-    config = _load(args)
-    run_dir = resolve_run_dir(_work_dir(args, config), args.reuse or "latest", must_exist=True)
-    validate_summarizer_config(_summary_config(config, str(run_dir.root)))
-    missing = _no_results_message(config, run_dir)
-    if missing:
-        sys.stderr.write(f"assay: error: {missing}\n")
-        return 1
-    return _summarize(config, str(run_dir.root), args, None)
-
-
-def _cmd_list(args: argparse.Namespace) -> int:
-    from assay import registry
-
-    kinds = {
-        "evaluators": registry.ICL_EVALUATORS,
-        "postprocessors": registry.TEXT_POSTPROCESSORS,
-        "loaders": registry.LOAD_DATASET,
-        "summarizers": registry.SUMMARIZERS,
-    }
-    for kind, reg in kinds.items():
-        if args.kind not in (kind, "all"):
-            continue
-        sys.stdout.write(f"{kind}:\n")
-        for name, obj in reg.items():
-            sys.stdout.write(f"  {name:40s} {getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}\n")
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``assay`` command."""
     args = _parser().parse_args(argv)
     _setup_logging(getattr(args, "verbose", 0))
+    from assay.commands import Terminated
     from assay.errors import AssayError
 
     try:
-        if args.command == "run":
-            return _cmd_eval(args, then_summarize=True)
-        if args.command == "eval":
-            return _cmd_eval(args, then_summarize=False)
-        if args.command == "summarize":
-            return _cmd_summarize(args)
-        if args.command == "list":
-            return _cmd_list(args)
         return int(args._command_module.run(args))
     except AssayError as exc:
         sys.stderr.write(f"assay: error: {exc}\n")

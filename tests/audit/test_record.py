@@ -67,6 +67,11 @@ def test_a_summary_written_before_keeps_its_records() -> None:
     assert sorted(records["m"]) == ["gsm_runs", "gsm_same", "gsm_shares", "math_broken", "mc"]
     again = records_json(records)
     assert json.dumps(again) == json.dumps(summary["extraction_audits"])  # same keys, same order, same values
+    from assay.summarize import Leaderboard
+
+    board = Leaderboard.from_json(summary)
+    assert isinstance(board.audits["m"]["gsm_shares"], AuditRecord) and board.audits["m"]["gsm_shares"].differ == 5
+    assert json.dumps(board.to_json()["extraction_audits"]) == json.dumps(summary["extraction_audits"])
 
 
 @pytest.mark.parametrize(

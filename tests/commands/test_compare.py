@@ -97,3 +97,24 @@ def test_compare_takes_the_per_sample_values_saved_with_each_result(tmp_path: Pa
     from_details = compare_models(run, "chat-small", "reasoner")
     assert len(read) == 2 * len(saved.datasets)
     assert saved.to_json() == from_details.to_json()
+
+
+def test_a_value_the_summary_marks_is_marked_in_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import TIME, run_config
+
+    run = make_run(tmp_path)
+    path = run / "results" / "m1" / "mcq.json"
+    result = json.loads(path.read_text())
+    result.setdefault("_meta", {})["incomplete"] = [{"kind": "unjudged", "count": 2, "detail": "2 judge requests failed"}]
+    path.write_text(json.dumps(result))
+    run_summarizer(run_config(run), time_str=TIME, stats=False)
+    assert main(["compare", "-w", str(run.parent), "m1", "m2", "--datasets", "mcq", "rep"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert "mcq*" in lines and "rep" in lines and "rep*" not in lines
+    assert "  m1 / mcq: unjudged (2 samples): 2 judge requests failed" in out.splitlines()
+    (written,) = (run / "summary").glob("compare_m1_vs_m2_*.json")
+    assert json.loads(written.read_text())["marks"] == [
+        {"model": "m1", "dataset": "mcq", "kind": "unjudged", "count": 2, "detail": "2 judge requests failed"}
+    ]

@@ -146,3 +146,14 @@ def test_a_result_replaced_with_the_same_size_and_times_after_indexing_is_named(
     capsys.readouterr()
     main(["verify", str(run.parent), "-r", TIME])
     assert "changed since it was indexed" not in capsys.readouterr().out  # the index was repaired
+
+
+def test_a_summary_json_that_is_not_a_summary_is_a_problem_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The result files are checked all the same; the summary is named with what is wrong with it."""
+    run = make_run(tmp_path)
+    path = run / "summary" / f"summary_{TIME}.json"
+    path.write_text(json.dumps({"models": ["m1"], "scores": {"m1": [50.0]}}))
+    assert main(["verify", str(run.parent)]) == 1
+    out = capsys.readouterr().out
+    assert f"PROBLEM summary/summary_{TIME}.json: not a summary .json this version reads" in out
+    assert "0 do not match" in out and " 0 values checked" not in out

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 
 from assay.stats import format_with_ci, run_stats
+from assay.summarize import leaderboard_of
 from tests.stats.workdir_builder import TIME, make_run
 
 
 def test_every_summary_cell_gets_an_interval_or_a_reason(tmp_path: Path) -> None:
     run = make_run(tmp_path)
-    stats = run_stats(run)
+    stats = run_stats(run, leaderboard_of(None, run))
     assert stats.cell("m1", "mcq", "accuracy").method == "wilson"
     assert stats.cell("m1", "rep", "accuracy (4 runs average)").method == "t"
     assert stats.cell("m1", "summ", "rouge1").method == "t"
@@ -39,7 +40,7 @@ def test_every_summary_cell_gets_an_interval_or_a_reason(tmp_path: Path) -> None
 
 def test_same_run_gives_the_same_intervals(tmp_path: Path) -> None:
     run = make_run(tmp_path)
-    assert run_stats(run).to_json() == run_stats(run).to_json()
+    assert run_stats(run, leaderboard_of(None, run)).to_json() == run_stats(run, leaderboard_of(None, run)).to_json()
 
 
 def test_summarizer_result_object_is_accepted(tmp_path: Path) -> None:
@@ -64,7 +65,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
     from assay.stats import index_run
 
     run = make_run(tmp_path)
-    from_files = run_stats(run, index=False)
+    from_files = run_stats(run, leaderboard_of(None, run), index=False)
     index_run(run)
     snapshot = RunIndex(run).snapshot()
     real = tasks_module.run_task
@@ -75,7 +76,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
         return real(task, options)
 
     monkeypatch.setattr(tasks_module, "run_task", spy)
-    from_index = run_stats(run, snapshot=snapshot)
+    from_index = run_stats(run, leaderboard_of(None, run), snapshot=snapshot)
     assert read == []  # no result file was read for its statistics
     assert from_index.to_json() == from_files.to_json()  # written out without building a cell
     written = orjson.loads(dumps_json(from_index.to_json(fragments=True)))  # as the summary writes it: unparsed

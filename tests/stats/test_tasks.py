@@ -20,6 +20,7 @@ from assay.stats._columns import REFERENCE_FIELDS, PredictionColumns, first_run,
 from assay.stats._details import Details
 from assay.stats._tasks import Task, TaskOptions, pool_size, run_tasks
 from assay.stats._unscorable import _UniformFlags
+from assay.summarize import leaderboard_of
 from tests.stats.varied_run import make_varied_run
 
 needs_fork = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
@@ -59,9 +60,9 @@ def test_forked_workers_give_what_this_process_gives(varied: Path, monkeypatch: 
         return real(tasks, options, size)
 
     monkeypatch.setattr(tasks_module, "_run_forked", spy)
-    here = run_stats(varied, sample_text=SAMPLE_TEXT, keep_samples=True, workers=1)
+    here = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, keep_samples=True, workers=1)
     assert not forked
-    pooled = run_stats(varied, sample_text=SAMPLE_TEXT, keep_samples=True, workers=2)
+    pooled = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, keep_samples=True, workers=2)
     assert forked == [2]
     _same_stats(here, pooled)
     assert here.cell("m1", "bleu", "score").method == "bootstrap"  # a corpus statistic travels back too
@@ -80,14 +81,14 @@ def test_an_error_in_a_worker_is_raised_here(varied: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(tasks_module, "sample_values", failing)
     with pytest.raises(ValueError, match="broken detail"):
-        run_stats(varied, workers=2, index=False)  # read the files, not statistics the index kept
+        run_stats(varied, leaderboard_of(None, varied), workers=2, index=False)  # read the files, not statistics the index kept
 
 
 @needs_fork
 def test_tasks_of_a_worker_that_died_are_read_here(
     varied: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    expected = run_stats(varied, sample_text=SAMPLE_TEXT, workers=1)
+    expected = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, workers=1)
     parent = os.getpid()
     real = tasks_module.run_task
 
@@ -98,7 +99,7 @@ def test_tasks_of_a_worker_that_died_are_read_here(
 
     monkeypatch.setattr(tasks_module, "run_task", dying)
     with caplog.at_level(logging.WARNING, logger="assay.stats._tasks"):
-        got = run_stats(varied, sample_text=SAMPLE_TEXT, workers=2)
+        got = run_stats(varied, leaderboard_of(None, varied), sample_text=SAMPLE_TEXT, workers=2)
     _same_stats(expected, got)
     assert "reading them here" in caplog.text
 

@@ -247,7 +247,7 @@ def test_union_of_metrics_missing_for_one_model_is_listed(run_dir: Path) -> None
         ["g", "-", "naive_average", "-", "1.00", "-"],
     ]
     assert any("different metrics" in w.message for w in result.warnings)
-    assert result.scores is not None and result.scores.cell_errors[("m2", "g")] == "missing metrics: ['a@f1']"
+    assert result.leaderboard.missing_reason("m2", "g") == "missing metrics: ['a@f1']"
 
 
 # -- properties -----------------------------------------------------------------------------

@@ -57,8 +57,7 @@ def test_rows_follow_the_seed_order(config: dict[str, Any]) -> None:
 
 def test_weighted_and_macro_values(config: dict[str, Any]) -> None:
     result = run_summarizer(config, time_str=FIXED_TIME)
-    assert result.scores is not None
-    values = result.scores.values
+    values = result.leaderboard.scores
     zh = [a for a in SUBSETS if "_zh_" in a]
     for model, offset in (("model_a", 0.0), ("model_b", 5.0)):
         assert values[model]["InverseIFEval"]["weighted_average"] == pytest.approx(_weighted(SUBSETS, offset))
@@ -76,10 +75,9 @@ def test_weighted_and_macro_values(config: dict[str, Any]) -> None:
 def test_missing_subset_fails_the_groups_without_partial_score(config: dict[str, Any], run_dir: Path) -> None:
     (run_dir / "results" / "model_b" / "InverseIFEval_en_CA.json").unlink()
     result = run_summarizer(config, time_str=FIXED_TIME)
-    assert result.scores is not None
-    errors = result.scores.cell_errors
-    assert errors[("model_b", "InverseIFEval")] == "missing metrics: ['InverseIFEval_en_CA@accuracy']"
-    assert ("model_b", "InverseIFEval_zh") not in errors  # the Chinese group does not use it
+    board = result.leaderboard
+    assert board.missing_reason("model_b", "InverseIFEval") == "missing metrics: ['InverseIFEval_en_CA@accuracy']"
+    assert board.missing_reason("model_b", "InverseIFEval_zh") is None  # the Chinese group does not use it
     assert result.table[1][5] == "-" and result.table[2][5] != "-"
 
 

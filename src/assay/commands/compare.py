@@ -3,12 +3,20 @@
 Prints a table (difference A − B with its interval, discordant pairs, the
 test's p-value and its Holm-corrected value) and writes it as JSON to
 ``<run_dir>/summary/compare_<A>_vs_<B>_<time>.json``.
+
+A dataset where the run's newest summary marks either model's value (an
+incomplete result, one changed after assay computed it, one not re-scored:
+see :class:`assay.summarize.leaderboard.Leaderboard`) is followed by ``*`` in
+the table, with the marks listed under it and kept in the JSON (``marks``).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+from pathlib import Path
+from typing import Any
 
 NAME = "compare"
 HELP = "paired comparison of two models: differences with intervals, McNemar / paired bootstrap, Holm"
@@ -57,21 +65,54 @@ def run(args: argparse.Namespace) -> int:
         seed=DEFAULT_SEED if args.seed is None else args.seed,
         resamples=DEFAULT_BOOTSTRAP if args.resamples is None else args.resamples,
     )
+    marks = _marks(run_dir.root, [args.model_a, args.model_b], [d.dataset for d in comparison.datasets])
     rows: list[list[object]] = []
     for d in comparison.datasets:
         r = d.result
+        shown = f"{d.dataset}*" if any(k[1] == d.dataset for k in marks) else d.dataset
         if r is None:
-            rows.append([d.dataset, d.metric or "-", "-", "-", "-", "-", "-", "-", "-", d.reason or ""])
+            rows.append([shown, d.metric or "-", "-", "-", "-", "-", "-", "-", "-", d.reason or ""])
             continue
         rows.append([
-            d.dataset, d.metric, r.n, _fmt(r.value_a), _fmt(r.value_b),
+            shown, d.metric, r.n, _fmt(r.value_a), _fmt(r.value_b),
             f"{r.diff:+.2f} [{r.low:+.2f}, {r.high:+.2f}]", f"{r.a_only}/{r.b_only}",
             _fmt_p(r.p), _fmt_p(r.p_holm), r.test,
         ])
     header = ["dataset", "metric", "n", args.model_a, args.model_b, "A-B [95% CI]", "A>B/B>A", "p", "p (Holm)", "test"]
     sys.stdout.write(tabulate(rows, headers=header, disable_numparse=True) + "\n")
+    if marks:
+        sys.stdout.write("* the run's summary marks a value compared here:\n")
+        for (model, abbr), found in marks.items():
+            sys.stdout.write("".join(f"  {model} / {abbr}: {m.describe()}\n" for m in found))
+    data = comparison.to_json()
+    if marks:
+        data["marks"] = [{"model": model, "dataset": abbr, **m.to_json()} for (model, abbr), found in marks.items() for m in found]
     safe = lambda s: "".join(c if c.isalnum() or c in "-_." else "_" for c in s)  # noqa: E731
     path = run_dir.summary / f"compare_{safe(args.model_a)}_vs_{safe(args.model_b)}_{new_timestamp()}.json"
-    atomic_write_json(path, comparison.to_json())
+    atomic_write_json(path, data)
     sys.stderr.write(f"wrote {path}\n")
     return 0
+
+
+def _marks(root: Path, models: list[str], abbrs: list[str]) -> dict[tuple[str, str], tuple[Any, ...]]:
+    """(model, dataset) → the marks the run's newest summary gives that value, for these models and datasets.
+
+    Models are matched by column or by result folder; a run without a readable summary has none (logged).
+    """
+    from assay.errors import InputFileError
+    from assay.stats import load_run_config, model_dirs_of
+    from assay.summarize import Leaderboard, newest_summary_json
+
+    path = newest_summary_json(root)
+    if path is None:
+        return {}
+    try:
+        board = Leaderboard.from_json(path)
+    except InputFileError as exc:
+        logging.getLogger(__name__).warning("the summary's marks are not shown: %s", exc)
+        return {}
+    folders = model_dirs_of(load_run_config(root), board.models)
+    columns = {m: next((c for c in board.models if c == m or folders.get(c) == m), m) for m in models}
+    wanted = set(abbrs)
+    return {(m, a): found for m in models for a in abbrs if a in wanted
+            and (found := board.marks.get((columns[m], a)))}

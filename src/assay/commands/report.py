@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         variables["work_dir"] = str(run_dir.root)
         summary = run_summarizer(variables, time_str=time_str)
     else:
-        from assay.stats import newest_summary_json
+        from assay.summarize import newest_summary_json
 
         newest = newest_summary_json(run_dir.root)
         if newest is not None:

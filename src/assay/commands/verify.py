@@ -20,8 +20,8 @@ A result's extraction audit is recomputed too (:func:`assay.audit.check.check_au
 both postprocessor chains applied again to the replies, and its would-be
 accuracy from the details with the corrected verdicts.
 
-Other metrics are counted as "not checked".  The newest summary ``.json``:
-each dataset cell against its result file, and each group cell re-aggregated
+Other metrics are counted as "not checked".  The newest summary ``.json``,
+read as its leaderboard at full precision: each dataset cell against its result file, and each group cell re-aggregated
 from the summary's own inputs with the summarizer's group code (group
 definitions from the run's newest ``configs/*.py`` or the summary's
 ``group_definitions``).
@@ -46,7 +46,10 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay.summarize import Leaderboard
 
 NAME = "verify"
 HELP = "recompute metrics from per-sample details and groups from results; report values that do not match"
@@ -225,9 +228,9 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
     from assay.audit import has_record
-    from assay.fileio import read_json
     from assay.results import numeric_metrics, read_result, read_result_without_details
-    from assay.stats import load_run_config, model_dirs_of, newest_summary_json, summary_groups_of, summary_view
+    from assay.stats import load_run_config, model_dirs_of
+    from assay.summarize import newest_summary_json
 
     root = Path(run_root)
     report = VerifyReport()
@@ -278,13 +281,19 @@ def verify_run(run_root: str | Path) -> VerifyReport:
         return report
     srel = summary_path.relative_to(root).as_posix()
     report.summary = srel
-    summary = read_json(summary_path, what="summary")
-    view = summary_view(summary, root)
+    from assay.errors import InputFileError
+    from assay.summarize import Leaderboard
+
+    try:
+        view = Leaderboard.from_json(summary_path)  # every value at full precision, as the summary computed it
+    except InputFileError as exc:  # the result files were checked all the same
+        report.problems.append(str(exc).replace(str(summary_path), srel))
+        return report
     config = load_run_config(root)
-    folders = model_dirs_of(config, view.columns)
-    for column in view.columns:
+    folders = model_dirs_of(config, view.models)
+    for column in view.models:
         for abbr in view.dataset_abbrs:
-            have = view.values.get(column, {}).get(abbr)
+            have = view.scores.get(column, {}).get(abbr)
             if not have:
                 continue
             path = results / folders.get(column, column) / f"{abbr}.json"
@@ -307,7 +316,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
                         f"the summary differs from {path.relative_to(root).as_posix()}",
                     ))
     try:
-        groups = summary_groups_of(config, view)
+        groups = view.summary_groups(config)
     except Exception as exc:  # an invalid group config: groups cannot be checked
         groups = []
         report.notes.append(f"group definitions unusable: {exc}")
@@ -393,13 +402,13 @@ def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: 
         report.mismatches.append(Mismatch(rel, model, abbr, what, reported, recomputed, how))
 
 
-def _verify_groups(report: VerifyReport, srel: str, view: Any, groups: list[Any]) -> None:
+def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: list[Any]) -> None:
     from assay.stats import group_plan
     from assay.summarize import aggregate
 
     defined = {g.name: g for g in groups}
-    for column in view.columns:
-        values = view.values.get(column, {})
+    for column in view.models:
+        values = view.scores.get(column, {})
         for name in view.groups:
             have = values.get(name)
             if not have:

@@ -199,26 +199,23 @@ class SummaryResult:
         text: what the command line prints (the table, then its markdown form).
         table: the rows of the main table, header first, as written to the ``.csv``
             (values with two decimals: for reading, never for the numbers).
-        rows: the main table's rows as the summary ``.json`` holds them (``dataset``,
-            ``version``, ``metric``, ``mode``, ``values`` per model at full precision,
-            ``missing``, ``placeholder``, ``marked``): what the HTML report shows.
         paths: file kind (``txt``, ``csv``, ``md``, ``json``, or a view name) → path written.
         errors: every error met (failed evaluations, bad files, groups that could not be computed).
         warnings: every warning met.
         time_str: the time stamp in the file names.
-        scores: the numbers behind the table.
+        leaderboard: the summary itself (:class:`assay.summarize.leaderboard.Leaderboard`): every
+            value at full precision, its marks, the rows; what every file of the summary renders.
         stats: intervals and unscorable counts of every cell (:class:`assay.stats.RunStats`),
             when they were computed.
     """
 
     text: str = ""
     table: list[list[str]] = field(default_factory=list)
-    rows: list[dict[str, Any]] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
     time_str: str = ""
-    scores: Scores | None = None
+    leaderboard: Any = None
     stats: Any = None
     #: the result files as the run index had them when the summary was made (:class:`assay.index.Snapshot`)
     snapshot: Any = None

@@ -113,8 +113,9 @@ def build_report_data(
 
     Args:
         run_dir: the run directory.
-        summary: the summarizer's result, its ``Scores``, the parsed summary
-            ``.json``, or ``None`` (the newest ``.json``, else the result files).
+        summary: the summarizer's result, a :class:`~assay.summarize.leaderboard.Leaderboard`,
+            the parsed summary ``.json``, or ``None`` (the newest ``.json``, else
+            the leaderboard of the result files, without groups).
         stats: a :class:`assay.stats.RunStats` already computed (default: ``summary.stats``, else computed here).
             Its ``tables`` (or those of ``summary.stats``), when they were read
             with the same folders and ``max_text``, give the sample browser;
@@ -125,28 +126,21 @@ def build_report_data(
 
     Returns:
         ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;
-        each row cell has ``v`` (the summary's value at full precision, as its
-        ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
+        each row cell has ``v`` (the leaderboard's value at full precision, as
+        the summary's ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
         with an interval ``lo``/``hi``, ``gold`` when its references came from
         the prediction files' ``gold`` (``"gold"`` lists those results with
         why), and ``marks`` when its value is marked in the summary's table
         (``"incomplete"`` lists them: model, dataset, kind, count, detail).
     """
-    from assay.stats import (
-        group_plan,
-        load_run_config,
-        model_dirs_of,
-        run_stats,
-        sample_tables,
-        summary_groups_of,
-        summary_view,
-    )
+    from assay.stats import group_plan, load_run_config, model_dirs_of, run_stats, sample_tables
+    from assay.summarize import leaderboard_of
 
     root = Path(run_dir)
-    view = summary_view(summary, root)
+    view = leaderboard_of(summary, root)
     config = load_run_config(root)
-    folders = model_dirs_of(config, view.columns)
-    columns = view.columns
+    folders = model_dirs_of(config, view.models)
+    columns = view.models
     # the sample columns read with the statistics (by the summarizer or the caller) when they fit
     tables = None
     for holder in (stats, getattr(summary, "stats", None)):
@@ -170,16 +164,15 @@ def build_report_data(
         tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text, snapshot=snapshot)
 
     rows = []
-    for row in view.rows:
-        abbr, metric = str(row.get("dataset", "")), str(row.get("metric", ""))
+    for row in view.metric_rows():
+        abbr, metric = row.dataset, row.metric or ""
         cells = []
-        missing = row.get("missing") or {}
         for column in columns:
-            value = (row.get("values") or {}).get(column)
+            value = row.values.get(column)
             cell: dict[str, Any] = {"v": value}
             if value is None:
-                reason = missing.get(column) or view.cell_errors.get((column, abbr))
-                if row.get("placeholder") or not abbr:
+                reason = row.missing.get(column) or view.missing_reason(column, abbr)
+                if row.placeholder or not abbr:
                     reason = reason or "separator or unknown row"
                 cell["tip"] = reason or f"{column} has no value for {abbr} {metric}"
             else:
@@ -203,8 +196,8 @@ def build_report_data(
                     tip.append(u.describe())
                 marks = view.marks.get((column, abbr))
                 if marks:
-                    cell["marks"] = [dict(m) for m in marks]
-                    tip.extend(f"* {_mark_text(m)}" for m in marks)
+                    cell["marks"] = [m.to_json() for m in marks]
+                    tip.extend(f"* {_mark_text(m)}" for m in cell["marks"])
                 gold_reason = view.gold_references.get((column, abbr))
                 if gold_reason is not None:
                     cell["gold"] = True
@@ -218,12 +211,12 @@ def build_report_data(
                         cell["audit_differ"] = bool(audit.differ)
                 cell["tip"] = "\n".join(tip)
             cells.append(cell)
-        rows.append({"dataset": abbr, "version": row.get("version", "-"), "metric": metric,
-                     "mode": row.get("mode", "-"), "cells": cells, "placeholder": bool(row.get("placeholder"))})
+        rows.append({"dataset": abbr, "version": row.version, "metric": metric,
+                     "mode": row.mode, "cells": cells, "placeholder": row.placeholder})
 
     groups_out = []
     try:
-        groups = summary_groups_of(config, view)
+        groups = view.summary_groups(config)
     except Exception as exc:  # an invalid group config: no charts
         logger.warning("report: group definitions unusable: %s", exc)
         groups = []
@@ -238,7 +231,7 @@ def build_report_data(
         for abbr, metric, label in cats:
             points = []
             for column in columns:
-                v = view.values.get(column, {}).get(abbr, {}).get(metric)
+                v = view.scores.get(column, {}).get(abbr, {}).get(metric)
                 stat = stats.cell(column, abbr, metric)
                 point: dict[str, Any] = {"v": v}
                 if v is not None and stat is not None and stat.has_interval:
@@ -254,8 +247,8 @@ def build_report_data(
         if table is not None:
             datasets.append(table)
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
-    marked = [{"model": c, "dataset": a, **m} for (c, a), ms in view.marks.items()
-              if view.values.get(c, {}).get(a) for m in ms]
+    marked = [{"model": c, "dataset": a, **m.to_json()} for (c, a), ms in view.marks.items()
+              if view.scores.get(c, {}).get(a) for m in ms]
     return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
             "datasets": datasets, "gold": gold, "incomplete": marked}
 
@@ -496,8 +489,8 @@ def write_html_report(
 ) -> Path:
     """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
 
-    ``summary`` is what the summarizer's ``summarize()`` returned, the parsed
-    summary ``.json``, or ``None`` (see :func:`build_report_data`).
+    ``summary`` is what the summarizer's ``summarize()`` returned, a leaderboard,
+    the parsed summary ``.json``, or ``None`` (see :func:`build_report_data`).
     """
     from assay.fileio import atomic_write_bytes
 

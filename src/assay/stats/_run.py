@@ -9,9 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from assay.audit import AuditRecord, read_record, read_records
 from assay.fileio import loads_json
-from assay.groups import incomplete_marks
 from assay.stats._columns import SampleColumns
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -25,16 +23,12 @@ if TYPE_CHECKING:
 __all__ = [
     "RunStats",
     "SampleTables",
-    "SummaryView",
     "index_run",
     "index_snapshot",
     "load_run_config",
     "model_dirs_of",
-    "newest_summary_json",
     "run_stats",
     "sample_tables",
-    "summary_groups_of",
-    "summary_view",
 ]
 
 logger = logging.getLogger(__name__)
@@ -47,208 +41,6 @@ def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
     if index_disabled():
         return None
     return RunIndex(run_dir).snapshot()
-
-
-@dataclass
-class SummaryView:
-    """The numbers of a summary, whatever form it came in (summarizer result, ``Scores`` or ``.json``).
-
-    Attributes:
-        columns: model columns in order.
-        dataset_abbrs: dataset abbrs (not groups) in order.
-        groups: group names in order.
-        metrics: abbr → metric names in display order (the first is the primary one).
-        values: column → abbr → metric → value.
-        cell_errors: (column, abbr) → why the model has no value there.
-        rows: the table rows as the summary ``.json`` holds them (``row_json`` dicts: one
-            number per model at full precision), when known; never read back from the
-            formatted table.
-        time: the summary's time stamp, when known.
-        gold_references: (column, abbr) → why that result's references came
-            from the prediction files' ``gold``.
-        audits: column → dataset abbr → the result's extraction audit (:class:`assay.audit.AuditRecord`), where it has one.
-        marks: (column, abbr) → why the cell's value is marked (``{"kind", "count", "detail"}`` each:
-            its result's ``_meta.incomplete``, a result changed after it was computed, a group of such).
-    """
-
-    columns: list[str]
-    dataset_abbrs: list[str] = field(default_factory=list)
-    groups: list[str] = field(default_factory=list)
-    metrics: dict[str, list[str]] = field(default_factory=dict)
-    values: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
-    cell_errors: dict[tuple[str, str], str] = field(default_factory=dict)
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    time: str = ""
-    group_definitions: list[dict[str, Any]] | None = None
-    gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
-    audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
-    marks: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
-
-
-def summary_view(summary: Any, run_dir: str | os.PathLike[str] | None = None) -> SummaryView:
-    """Normalise a summary: a ``SummaryResult``, a ``Scores``, a parsed summary ``.json``, or ``None``.
-
-    ``None`` reads the newest ``summary/*.json`` of ``run_dir``, or, when there
-    is none, every result file of the run (each model folder a column, each
-    result file a dataset, no groups).  A ``SummaryResult`` gives its ``rows``
-    (those its ``.json`` holds), so that a summary read from the summarizer and
-    the same summary read from its ``.json`` give the same numbers.
-    """
-    from assay.results import order_metrics
-
-    if summary is None:
-        if run_dir is None:
-            raise ValueError("summary_view(None) needs the run directory")
-        path = newest_summary_json(run_dir)
-        if path is not None:
-            from assay.fileio import read_json
-
-            summary = read_json(path, what="summary")
-        else:
-            return _view_from_results(Path(run_dir))
-    scores = getattr(summary, "scores", summary)
-    if hasattr(scores, "values") and hasattr(scores, "columns") and not isinstance(scores, Mapping):
-        view = SummaryView(
-            columns=list(scores.columns),
-            dataset_abbrs=list(scores.dataset_abbrs),
-            groups=list(scores.groups),
-            metrics={k: list(v) for k, v in scores.metrics.items()},
-            values=dict(scores.values),  # each model's values as the summary has them (read, never changed)
-            cell_errors=dict(scores.cell_errors),
-            time=str(getattr(summary, "time_str", "") or ""),
-            gold_references=dict(getattr(scores, "gold_references", None) or {}),
-            audits={c: dict(per) for c, per in (getattr(scores, "audits", None) or {}).items()},
-            marks={k: [m.to_json() for m in ms] for k, ms in (getattr(scores, "marks", None) or {}).items()},
-        )
-        view.rows = _table_rows(getattr(summary, "rows", None))
-        return view
-    if not isinstance(summary, Mapping):
-        raise TypeError(f"cannot read a summary from {type(summary).__name__}")
-    values = summary.get("scores") or {}
-    columns = list(summary.get("models") or values.keys())
-    groups = list(summary.get("groups") or [])
-    abbrs: dict[str, None] = {}
-    metrics: dict[str, dict[str, None]] = {}
-    for column in columns:
-        for abbr, ms in (values.get(column) or {}).items():
-            if abbr not in groups:
-                abbrs.setdefault(abbr, None)
-            metrics.setdefault(abbr, {}).update(dict.fromkeys(ms))
-    ordered = {a: (list(m) if a in groups else order_metrics(list(m))) for a, m in metrics.items()}
-    rows = summary.get("rows")
-    if rows is None:  # MultiFacetedSummarizer: each view's rows; the first view that has any is the main table
-        rows = next((v.get("rows") for v in summary.get("views") or [] if isinstance(v, Mapping) and v.get("rows")), [])
-    rows = _table_rows(rows)
-    errors: dict[tuple[str, str], str] = {}
-    for row in rows:
-        for column, reason in (row.get("missing") or {}).items():
-            errors.setdefault((column, row.get("dataset", "")), reason)
-    for issue in summary.get("errors") or []:
-        if issue.get("model") and issue.get("dataset"):
-            errors.setdefault((issue["model"], issue["dataset"]), issue.get("message", ""))
-    return SummaryView(
-        columns=columns,
-        dataset_abbrs=list(abbrs),
-        groups=groups,
-        metrics=ordered,
-        values={c: {a: dict(m) for a, m in (values.get(c) or {}).items()} for c in columns},
-        cell_errors=errors,
-        rows=rows,
-        time=str(summary.get("time") or ""),
-        group_definitions=summary.get("group_definitions"),
-        gold_references={
-            (str(g.get("model")), str(g.get("dataset"))): str(g.get("reason", ""))
-            for g in summary.get("references_from_gold") or []
-            if isinstance(g, Mapping)
-        },
-        audits=read_records(summary.get("extraction_audits"), "summary .json"),
-        marks=_marks_of_json(summary.get("incomplete")),
-    )
-
-
-def _marks_of_json(items: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """A summary ``.json``'s ``incomplete`` list by (model, dataset)."""
-    marks: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for item in items if isinstance(items, list) else []:
-        if isinstance(item, Mapping):
-            entry = {"kind": str(item.get("kind", "")), "count": item.get("count"), "detail": str(item.get("detail", ""))}
-            marks.setdefault((str(item.get("model")), str(item.get("dataset"))), []).append(entry)
-    return marks
-
-
-def _table_rows(rows: Any) -> list[dict[str, Any]]:
-    """The table rows of a summary as its ``.json`` holds them: numbers, at full precision.
-
-    A row whose values are, per model, ``{metric: value}`` (``CircularSummarizer``)
-    becomes one row per metric, so that every row has one number per model.
-
-    >>> _table_rows([{'dataset': 'd', 'version': 'v', 'mode': 'gen',
-    ...               'values': {'m': {'acc': 62.5, 'perf': 40.0}}}])[1]['values']
-    {'m': 40.0}
-    """
-    out: list[dict[str, Any]] = []
-    for row in rows if isinstance(rows, list) else []:
-        if not isinstance(row, Mapping):
-            continue
-        values = row.get("values") or {}
-        per_metric = [v for v in values.values() if isinstance(v, Mapping)]
-        if not per_metric:
-            out.append(dict(row))
-            continue
-        for metric in dict.fromkeys(m for v in per_metric for m in v):
-            out.append({**row, "metric": metric,
-                        "values": {c: v.get(metric) if isinstance(v, Mapping) else None for c, v in values.items()}})
-    return out
-
-
-def _view_from_results(run_dir: Path) -> SummaryView:
-    from assay.results import numeric_metrics, order_metrics, read_result_without_details
-
-    results = run_dir / "results"
-    columns = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
-    view = SummaryView(columns=columns)
-    abbrs: dict[str, None] = {}
-    metric_names: dict[str, dict[str, None]] = {}
-    for column in columns:
-        view.values[column] = {}
-        for path in sorted((results / column).glob("*.json")):
-            try:
-                result, _ = read_result_without_details(path)
-            except Exception as exc:  # an unreadable file is a missing cell
-                view.cell_errors[(column, path.stem)] = str(exc)
-                abbrs.setdefault(path.stem, None)
-                continue
-            abbrs.setdefault(path.stem, None)
-            meta = result.get("_meta")
-            if isinstance(meta, dict) and meta.get("references") == "gold":
-                view.gold_references[(column, path.stem)] = str(meta.get("references_note") or "")
-            if "error" in result:
-                view.cell_errors[(column, path.stem)] = f"evaluation failed: {result['error']}"
-                continue
-            nums = {k: float(v) for k, v in numeric_metrics(result).items()}
-            view.values[column][path.stem] = nums
-            marks = incomplete_marks(meta.get("incomplete")) if isinstance(meta, dict) else []
-            if marks:
-                view.marks[(column, path.stem)] = [m.to_json() for m in marks]
-            audit = read_record(result, str(path))
-            if audit is not None:
-                view.audits.setdefault(column, {})[path.stem] = audit
-            metric_names.setdefault(path.stem, {}).update(dict.fromkeys(nums))
-    view.dataset_abbrs = list(abbrs)
-    view.metrics = {a: order_metrics(list(m)) for a, m in metric_names.items()}
-    for abbr in view.dataset_abbrs:
-        for metric in view.metrics.get(abbr, []) or [""]:
-            view.rows.append({
-                "dataset": abbr, "version": "-", "metric": metric or "-", "mode": "-",
-                "values": {c: view.values[c].get(abbr, {}).get(metric) for c in columns},
-            })
-    return view
-
-
-def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
-    """The newest ``summary/summary_<time>.json`` of a run directory, or ``None``."""
-    found = sorted((Path(run_dir) / "summary").glob("summary_*.json"))
-    return found[-1] if found else None
 
 
 def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -271,14 +63,12 @@ def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     return variables
 
 
-def summary_groups_of(config: Mapping[str, Any] | None, view: SummaryView | None = None) -> list[Any]:
-    """The summary groups of a run config (or of the summary's ``group_definitions``), parsed."""
+def _groups_of(config: Mapping[str, Any] | None, definitions: Sequence[Any] | None) -> list[Any]:
+    """The summary groups of a summary's ``group_definitions``, else of the run config, parsed."""
     from assay.groups import parse_summary_groups
 
-    raw: Any = None
-    if view is not None and view.group_definitions:
-        raw = view.group_definitions
-    elif config is not None:
+    raw: Any = definitions or None
+    if raw is None and config is not None:
         summarizer = config.get("summarizer") or {}
         raw = summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None
     if not raw:
@@ -560,7 +350,7 @@ class _ColumnCells(Mapping[tuple[str, str], CellStat]):
 
 def run_stats(
     run_dir: str | os.PathLike[str],
-    summary: Any = None,
+    summary: Any,
     *,
     groups: Sequence[Any] | None = None,
     config: Mapping[str, Any] | None = None,
@@ -580,8 +370,9 @@ def run_stats(
 
     Args:
         run_dir: the run directory (its ``results/`` are read with details).
-        summary: what the summarizer returned, its ``Scores``, the parsed
-            summary ``.json``, or ``None`` (the newest ``.json``, else the result files).
+        summary: the summary's leaderboard (:class:`assay.summarize.leaderboard.Leaderboard`:
+            its ``models``, ``dataset_abbrs``, ``groups``, ``metrics``, ``scores`` and
+            ``group_definitions``), or what the summarizer returned (its ``leaderboard``).
         groups: the summary groups (:class:`assay.groups.SummaryGroup` or
             group dicts); default: from the summary's ``group_definitions`` or
             the run's newest config in ``configs/``.
@@ -596,17 +387,22 @@ def run_stats(
         snapshot: the run's result files as the run index has them
             (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
             unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
+
+    Raises:
+        TypeError: ``summary`` is not a leaderboard.
     """
-    view = summary if isinstance(summary, SummaryView) else summary_view(summary, run_dir)
+    view = getattr(summary, "leaderboard", None) or summary
+    if not all(hasattr(view, a) for a in ("models", "dataset_abbrs", "groups", "metrics", "scores")):
+        raise TypeError(f"run_stats needs the summary's leaderboard, got {type(summary).__name__}")
     if config is None:
         config = load_run_config(run_dir)
     if groups is None:
-        group_list = summary_groups_of(config, view)
+        group_list = _groups_of(config, getattr(view, "group_definitions", None))
     else:
         from assay.groups import SummaryGroup
 
         group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
-    folders = model_dirs_of(config, view.columns)
+    folders = model_dirs_of(config, view.models)
     want_columns = sample_text is not None
     options = TaskOptions(str(run_dir), confidence, resamples, seed, keep_samples, sample_text or 0)
     if snapshot is None and index:
@@ -618,8 +414,8 @@ def run_stats(
     keep_cells, put_unscorable, reserve = cells.keep, unscorable.put_json, cells.reserve
     column_abbrs: dict[str, list[str]] = {}  # column → the datasets it has cells of
     tasks = []
-    for column in view.columns:
-        column_values = view.values.get(column, {})
+    for column in view.models:
+        column_values = view.scores.get(column, {})
         folder = folders.get(column, column)
         abbrs = column_abbrs[column] = []
         for abbr in view.dataset_abbrs:
@@ -639,7 +435,7 @@ def run_stats(
     computed = run_tasks(tasks, options, workers=workers, snapshot=snapshot)
     outputs: dict[tuple[str, str], TaskOutput] = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
     for (column, abbr), found in outputs.items():
-        have = view.values.get(column, {}).get(abbr)
+        have = view.scores.get(column, {}).get(abbr)
         if not have:
             continue
         for metric in have:
@@ -651,8 +447,8 @@ def run_stats(
         else:
             del unscorable[(column, abbr)]
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
-    for column in view.columns:
-        column_values = view.values.get(column, {})
+    for column in view.models:
+        column_values = view.scores.get(column, {})
         abbrs = column_abbrs[column]
         base = _ColumnCells(cells, column, abbrs, column_values)
         if group_list:
@@ -666,7 +462,7 @@ def run_stats(
                     reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
                     out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)
     if sample_text is not None:
-        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.columns},
+        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.models},
                                   {key: o.columns for key, o in outputs.items()})
     return out
 

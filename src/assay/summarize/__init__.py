@@ -38,15 +38,22 @@ from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
 from assay.summarize._default import (
     DefaultSummarizer,
     build_summarizer,
+    leaderboard_of,
+    results_leaderboard,
     run_summarizer,
     validate_summarizer_config,
 )
 from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
+from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 __all__ = [
+    "Cell",
     "CircularSummarizer",
     "DefaultSummarizer",
+    "Leaderboard",
+    "LeaderboardView",
     "MultiFacetedSummarizer",
+    "Row",
     "Scores",
     "Subset",
     "SummaryGroup",
@@ -58,10 +65,13 @@ __all__ = [
     "aggregate",
     "build_summarizer",
     "compile_transform",
+    "leaderboard_of",
     "eval_mode",
+    "newest_summary_json",
     "parse_summary_groups",
     "prompt_hash",
     "prompt_version",
+    "results_leaderboard",
     "run_summarizer",
     "validate_summarizer_config",
 ]

@@ -9,7 +9,8 @@ from assay.errors import ConfigError
 from assay.groups import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.summarize._default import DefaultSummarizer
-from assay.summarize._table import DASH, format_value
+from assay.summarize._table import format_value, render_raw
+from assay.summarize.leaderboard import DASH, Leaderboard, Row
 from assay.workdir import new_timestamp
 
 __all__ = ["CircularSummarizer"]
@@ -81,39 +82,47 @@ class CircularSummarizer(DefaultSummarizer):
         time_str = time_str or new_timestamp()
         scores = self.load_scores()
         abbrs = self.row_abbrs if self.row_abbrs is not None else scores.dataset_abbrs + scores.groups
-        k = len(self.metric_types)
-        header1 = ["dataset", "version", "mode"]
-        header2 = [DASH, DASH, DASH]
-        for column in scores.columns:
-            header1 += [column] + [DASH] * (k - 1)
-            header2 += self.metric_types
-        table = [header1, header2]
-        json_rows: list[dict[str, Any]] = []
+        rows: list[Row] = []
         for abbr in abbrs:
             if abbr not in scores.metrics:
-                table.append([abbr, DASH, DASH] + [DASH] * (k * len(scores.columns)))
-                json_rows.append({"dataset": abbr, "placeholder": True})
+                rows.append(Row(abbr, metric=None, placeholder=True))
                 continue
-            version, mode = scores.versions.get(abbr, DASH), scores.modes.get(abbr, DASH)
-            row = [abbr, version, mode]
             values: dict[str, dict[str, float | None]] = {}
             marked: list[str] = []
             for column in scores.columns:
                 got = scores.values[column].get(abbr, {})
                 values[column] = {m: got.get(m) for m in self.metric_types}
-                mark = MARK if (column, abbr) in scores.marks else ""
-                if mark and any(got.get(m) is not None for m in self.metric_types):
+                if (column, abbr) in scores.marks and any(got.get(m) is not None for m in self.metric_types):
                     marked.append(column)
-                row += [DASH if (v := got.get(m)) is None else f"{format_value(v)}{mark}" for m in self.metric_types]
-            table.append(row)
-            json_rows.append({"dataset": abbr, "version": version, "mode": mode, "values": values,
-                              **({"marked": marked} if marked else {})})
+            rows.append(Row(abbr, scores.versions.get(abbr, DASH), None, scores.modes.get(abbr, DASH),
+                            marked=tuple(marked), metric_values=values))
+        board = self.leaderboard(scores, rows, time_str, header=self._header(scores.columns)[0],
+                                 metric_types=list(self.metric_types))
         return self.write_summary(
-            scores,
-            table,
-            json_rows,
-            output_path=output_path,
-            time_str=time_str,
-            extra={"metric_types": self.metric_types},
-            shown_abbrs=set(abbrs),
+            board, render_raw(scores), table=self.table(board), output_path=output_path, shown_abbrs=set(abbrs),
         )
+
+    def _header(self, columns: list[str]) -> tuple[list[str], list[str]]:
+        k = len(self.metric_types)
+        header1 = ["dataset", "version", "mode"]
+        header2 = [DASH, DASH, DASH]
+        for column in columns:
+            header1 += [column] + [DASH] * (k - 1)
+            header2 += self.metric_types
+        return header1, header2
+
+    def table(self, board: Leaderboard) -> list[list[str]]:
+        """The two header rows, then one row per abbr: each model's value of each metric type."""
+        k = len(self.metric_types)
+        table = [*self._header(board.models)]
+        for row in board.rows:
+            if row.placeholder or row.metric_values is None:
+                table.append([row.dataset, DASH, DASH] + [DASH] * (k * len(board.models)))
+                continue
+            cells = [row.dataset, row.version, row.mode]
+            for column in board.models:
+                got = row.metric_values.get(column, {})
+                mark = MARK if column in row.marked else ""
+                cells += [DASH if (v := got.get(m)) is None else f"{format_value(v)}{mark}" for m in self.metric_types]
+            table.append(cells)
+        return table

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.audit import records_json
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
@@ -16,8 +16,6 @@ from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (
-    HEADER,
-    TableRow,
     build_rows,
     render_csv,
     render_markdown,
@@ -27,16 +25,17 @@ from assay.summarize._table import (
     render_simple,
     render_stdout,
     render_txt,
-    rows_to_table,
 )
+from assay.summarize.leaderboard import HEADER, Leaderboard, Row
 from assay.workdir import new_timestamp
 
 __all__ = [
     "DefaultSummarizer",
     "build_summarizer",
+    "leaderboard_of",
+    "results_leaderboard",
     "log_issues",
     "parse_dataset_abbrs",
-    "row_json",
     "run_summarizer",
     "validate_summarizer_config",
     "write_json",
@@ -98,7 +97,9 @@ class DefaultSummarizer:
         ConfigError: a mistake in ``dataset_abbrs`` or ``summary_groups``.
 
     Subclasses override :meth:`summarize` and reuse :meth:`load_scores`,
-    :meth:`build_rows` and :meth:`write_summary`.
+    :meth:`build_rows`, :meth:`leaderboard` (the one
+    :class:`~assay.summarize.leaderboard.Leaderboard` every file of the summary
+    renders) and :meth:`write_summary`.
 
     >>> import tempfile
     >>> run = tempfile.mkdtemp()
@@ -192,7 +193,7 @@ class DefaultSummarizer:
 
     def build_rows(
         self, scores: Scores, dataset_abbrs: Sequence[Any] | None = None, *, skip_placeholders: bool = False
-    ) -> list[TableRow]:
+    ) -> list[Row]:
         """The table rows for ``dataset_abbrs`` (``None``: the default order)."""
         return build_rows(scores, dataset_abbrs, skip_placeholders=skip_placeholders)
 
@@ -215,7 +216,7 @@ class DefaultSummarizer:
         time_str = time_str or new_timestamp()
         self._defer_check = True
         try:
-            scores, rows, stats = self._compute()
+            scores, board, stats = self._compute(time_str)
         except BaseException:
             if self.snapshot is not None:
                 self.snapshot.abandon()
@@ -224,28 +225,32 @@ class DefaultSummarizer:
             self._defer_check = False
         if self.snapshot is not None and not self.snapshot.confirm():
             logger.info("result files changed since the run index was read; reading them again")
-            scores, rows, stats = self._compute()
-        table = rows_to_table(rows, scores.columns)
-        display = table_with_ci(table, rows, scores.columns, stats) if stats is not None and self.show_ci else None
+            scores, board, stats = self._compute(time_str)
+        display = table_with_ci(board, stats) if stats is not None and self.show_ci else None
 
-        def payload() -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-            extra = None
-            if stats is not None:
-                extra = {"stats": stats.to_json(fragments=True), "group_definitions": self.group_definitions()}
-            return [row_json(r, scores.columns) for r in rows], extra
+        def extra() -> dict[str, Any] | None:
+            return {"stats": stats.to_json(fragments=True)} if stats is not None else None
 
         result = self.write_summary(
-            scores, table, payload, output_path=output_path, time_str=time_str, display_table=display,
-            shown_abbrs={r.dataset for r in rows},
+            board, render_raw(scores), output_path=output_path, display_table=display,
+            shown_abbrs={r.dataset for r in board.rows}, extra=extra,
         )
         result.stats = stats
         return result
 
-    def _compute(self) -> tuple[Scores, list[TableRow], Any]:
-        """The scores, the table rows and the statistics (``None`` without them)."""
+    def _compute(self, time_str: str) -> tuple[Scores, Leaderboard, Any]:
+        """The scores, the leaderboard and the statistics (``None`` without them)."""
         scores = self.load_scores()
-        rows = self.build_rows(scores, self.dataset_abbrs)
-        return scores, rows, (self.compute_stats(scores) if self.with_stats else None)
+        board = self.leaderboard(scores, self.build_rows(scores, self.dataset_abbrs), time_str)
+        return scores, board, (self.compute_stats(board) if self.with_stats else None)
+
+    def leaderboard(self, scores: Scores, rows: Sequence[Row], time_str: str, **fields: Any) -> Leaderboard:
+        """The leaderboard of ``scores`` with these rows: what every file of the summary renders."""
+        fields.setdefault("header", [*HEADER, *scores.columns])
+        return Leaderboard.from_scores(
+            scores, rows, time=time_str, summarizer=type(self).__name__, group_definitions=self.group_definitions(),
+            **fields,
+        )
 
     def group_definitions(self) -> list[Any]:
         """The summary groups as configured (plain data), kept in the ``.json`` for re-checking."""
@@ -255,13 +260,13 @@ class DefaultSummarizer:
         groups = summarizer_cfg.get("summary_groups") if isinstance(summarizer_cfg, Mapping) else None
         return list(plainify(list(groups or [])))
 
-    def compute_stats(self, scores: Scores) -> Any:
+    def compute_stats(self, board: Leaderboard) -> Any:
         """Intervals and unscorable counts of every cell; ``None`` (with a warning) if they cannot be computed."""
         try:
             from assay.stats import SAMPLE_TEXT, run_stats
 
             sample_text = SAMPLE_TEXT if self.with_sample_columns else None
-            return run_stats(self.run_dir, scores, groups=self.summary_groups, config=self.cfg, sample_text=sample_text,
+            return run_stats(self.run_dir, board, groups=self.summary_groups, config=self.cfg, sample_text=sample_text,
                              snapshot=self.snapshot, index=self.use_index)
         except Exception as exc:  # the table matters more than its intervals
             logger.warning("intervals could not be computed (%s: %s); the summary is written without them", type(exc).__name__, exc)
@@ -269,30 +274,31 @@ class DefaultSummarizer:
 
     def write_summary(
         self,
-        scores: Scores,
-        table: list[list[str]],
-        json_rows: list[dict[str, Any]] | Callable[[], tuple[list[dict[str, Any]], Mapping[str, Any] | None]],
+        board: Leaderboard,
+        raw: str,
         *,
         output_path: str | None,
-        time_str: str,
-        extra: Mapping[str, Any] | None = None,
+        table: list[list[str]] | None = None,
+        extra: Callable[[], Mapping[str, Any] | None] | None = None,
         display_table: list[list[str]] | None = None,
         shown_abbrs: Collection[str] | None = None,
     ) -> SummaryResult:
-        """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one table.
+        """Write the ``.txt``, ``.csv``, ``.md`` and ``.json`` files of one leaderboard.
 
-        ``display_table`` (e.g. values with intervals) replaces ``table`` in the
-        text renderings (stdout, ``.txt``, ``.md``); the ``.csv`` keeps plain numbers.
-        The marks of the rows of ``shown_abbrs`` (``None``: every marked value) are
-        listed under the text tables; the ``.json`` keeps every mark.
-        ``json_rows`` may be a function giving the rows and ``extra`` of the
-        ``.json``: for a large table it then runs while a child process writes
-        the text files (see :mod:`assay._beside`).
+        ``table`` is the text table (default: the leaderboard's rows); ``raw`` the
+        ``.txt`` file's raw section.  ``display_table`` (e.g. values with intervals)
+        replaces ``table`` in the text renderings (stdout, ``.txt``, ``.md``); the
+        ``.csv`` keeps plain numbers.  The marks of the rows of ``shown_abbrs``
+        (``None``: every marked value) are listed under the text tables; the
+        ``.json`` keeps every mark.  ``extra`` gives what the ``.json`` holds
+        beside the leaderboard (its statistics): for a large table it runs while
+        a child process writes the text files (see :mod:`assay._beside`).
         """
-        paths = self.output_paths(output_path, time_str)
+        paths = self.output_paths(output_path, board.time)
+        table = board.table() if table is None else table
         shown = display_table if display_table is not None else table
         markdown = render_markdown(shown)
-        marks, marks_md = render_marks(scores, shown_abbrs), render_marks_markdown(scores, shown_abbrs)
+        marks, marks_md = render_marks(board, shown_abbrs), render_marks_markdown(board, shown_abbrs)
         if marks_md:  # what each marked value's mark means, under the table
             markdown = f"{markdown}\n{marks_md}"
 
@@ -300,21 +306,22 @@ class DefaultSummarizer:
             simple = render_simple(shown, self.text_columns)
             if marks:
                 simple = f"{simple}\n\n{marks}"
-            atomic_write_text(paths["txt"], render_txt(time_str, simple, table, markdown, render_raw(scores)))
+            atomic_write_text(paths["txt"], render_txt(board.time, simple, table, markdown, raw))
             atomic_write_text(paths["csv"], render_csv(table))
             atomic_write_text(paths["md"], markdown)
             return simple
 
         beside = None
-        if callable(json_rows) and len(table) * len(scores.columns) >= BESIDE_MIN_VALUES:
+        if extra is not None and len(table) * len(board.models) >= BESIDE_MIN_VALUES:
             from assay._beside import Beside
 
             beside = Beside.start(write_texts, "writing the summary's text files")
         try:
-            if callable(json_rows):
-                json_rows, extra = json_rows()
-            rows_json: list[dict[str, Any]] = json_rows
-            write_json(paths["json"], self.json_payload(scores, table, rows_json, time_str, extra))
+            payload = board.to_json()
+            more = extra() if extra is not None else None
+            if more:
+                payload.update(more)
+            write_json(paths["json"], payload)
         except BaseException:
             if beside is not None:
                 beside.discard()
@@ -323,86 +330,34 @@ class DefaultSummarizer:
         if not done or not isinstance(simple, str):
             simple = write_texts()
         logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))
-        log_issues(scores)
+        log_issues(board)
         return SummaryResult(
             text=render_stdout(simple, markdown),
             table=table,
-            rows=rows_json,
             paths=paths,
-            errors=scores.errors,
-            warnings=scores.warnings,
-            time_str=time_str,
-            scores=scores,
+            errors=board.errors,
+            warnings=board.warnings,
+            time_str=board.time,
+            leaderboard=board,
         )
 
-    def json_payload(
-        self,
-        scores: Scores,
-        table: list[list[str]],
-        json_rows: list[dict[str, Any]],
-        time_str: str,
-        extra: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """The machine-readable summary: every row and cell, every score, every error and warning.
 
-        ``references_from_gold`` (present when any) lists the results whose
-        references were taken from the prediction files' ``gold``, with why;
-        ``incomplete`` every marked value's ``{"model", "dataset", "kind",
-        "count", "detail"}`` (a result's ``_meta.incomplete``, ``changed``, or
-        a group's marked inputs); ``changed_results`` the result files whose
-        bytes are not those assay wrote.
-        ``not_rescored`` those the last run of their task failed to re-score
-        and left in place, with why.
-        """
-        payload: dict[str, Any] = {
-            "time": time_str,
-            "summarizer": type(self).__name__,
-            "models": list(scores.columns),
-            "header": table[0] if table else [],
-            "rows": json_rows,
-            "scores": scores.values,
-            "modes": scores.modes,
-            "versions": scores.versions,
-            "groups": scores.groups,
-            "errors": [i.to_json() for i in scores.errors],
-            "warnings": [i.to_json() for i in scores.warnings],
-        }
-        if scores.gold_references:
-            payload["references_from_gold"] = [
-                {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.gold_references.items()
-            ]
-        if scores.marks:  # every marked value's why, in the form of a result's _meta.incomplete
-            payload["incomplete"] = [
-                {"model": column, "dataset": abbr, **m.to_json()}
-                for (column, abbr), marks in scores.marks.items() if abbr in scores.values.get(column, {})
-                for m in marks
-            ]
-        if scores.changed:
-            payload["changed_results"] = [
-                {"model": column, "dataset": abbr, "file": rel} for (column, abbr), rel in scores.changed.items()
-            ]
-        if scores.kept:
-            payload["not_rescored"] = [{"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in scores.kept.items()]
-        if scores.audits:  # per (model, dataset): what the corrected extractors would change (never a row)
-            payload["extraction_audits"] = records_json(scores.audits)
-        if extra:
-            payload.update(extra)
-        return payload
-
-
-def table_with_ci(table: list[list[str]], rows: Sequence[TableRow], columns: Sequence[str], stats: Any) -> list[list[str]]:
-    """The table with each value followed by its 95% interval (``'62.00 [52.21, 70.96]'``)."""
+def table_with_ci(board: Leaderboard, stats: Any) -> list[list[str]]:
+    """The leaderboard's table with each value followed by its 95% interval (``'62.00 [52.21, 70.96]'``)."""
     from assay.stats import format_with_ci
 
-    out = [list(table[0])]
-    for row, cells in zip(rows, table[1:]):
+    models = board.models
+    out = [[*HEADER, *models]]
+    for row in board.rows:
         if row.placeholder:
-            out.append(list(cells))
+            out.append(row.cells(models))
             continue
-        shown = [format_with_ci(v, stats.cell(col, row.dataset, row.metric)) for col, v in zip(columns, row.values)]
-        if row.marked is not None:
-            shown = [_marked(v) if m and v != "-" else v for v, m in zip(shown, row.marked)]
-        out.append([*cells[: len(HEADER)], *shown])
+        shown = []
+        for col in models:
+            v = row.values.get(col)
+            text = format_with_ci(v, stats.cell(col, row.dataset, row.metric or ""))
+            shown.append(_marked(text) if col in row.marked and text != "-" else text)
+        out.append([row.dataset, row.version, row.metric or "-", row.mode, *shown])
     return out
 
 
@@ -410,25 +365,6 @@ def _marked(shown: str) -> str:
     """``'62.00 [52.21, 70.96]'`` → ``'62.00* [52.21, 70.96]'``: the mark right after the value."""
     value, sep, rest = shown.partition(" ")
     return f"{value}{MARK}{sep}{rest}"
-
-
-def row_json(row: TableRow, columns: Sequence[str]) -> dict[str, Any]:
-    """One table row as JSON: the text columns, every model's value and why a value is missing."""
-    out: dict[str, Any] = {
-        "dataset": row.dataset,
-        "version": row.version,
-        "metric": row.metric,
-        "mode": row.mode,
-        "values": dict(zip(columns, row.values)),
-    }
-    missing = {c: r for c, r in zip(columns, row.reasons) if r is not None}
-    if missing:
-        out["missing"] = missing
-    if row.placeholder:
-        out["placeholder"] = True
-    if row.marked is not None:
-        out["marked"] = [c for c, m in zip(columns, row.marked) if m]
-    return out
 
 
 _MAX_LOGGED = 20
@@ -456,9 +392,9 @@ def write_json(path: Path, payload: dict[str, Any]) -> None:
     atomic_write_bytes(path, dumps_json(payload, indent=size <= INDENT_MAX_VALUES) + b"\n")
 
 
-def log_issues(scores: Scores) -> None:
+def log_issues(board: Leaderboard) -> None:
     """Log the problems met (the first few one by one, then a count)."""
-    issues = scores.issues
+    issues = list(board.issues())
     for issue in issues[:_MAX_LOGGED]:
         (logger.warning if issue.level == "error" else logger.info)("summary: %s", issue.describe())
     if len(issues) > _MAX_LOGGED:
@@ -574,3 +510,49 @@ def run_summarizer(
         return result
     logger.debug("%s.summarize() returned %r, not a SummaryResult", type(summarizer).__name__, type(result))
     return SummaryResult(time_str=time_str or "")
+
+
+def results_leaderboard(run_dir: str | os.PathLike[str]) -> Leaderboard:
+    """The leaderboard of a run's result files as they are, without a config: each folder under
+    ``results/`` a model, each result a dataset (split parts ``<abbr>_<i>.json`` one), no groups.
+
+    Nothing is written.
+    """
+    root = Path(run_dir)
+    results = root / "results"
+    folders = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
+    stems: dict[str, None] = {}
+    for folder in folders:
+        names = {p.stem for p in (results / folder).glob("*.json")}
+        for name in sorted(names):
+            base, _, part = name.rpartition("_")
+            whole = base if part.isdigit() and base and base not in names and f"{base}_0" in names else name
+            stems.setdefault(whole, None)
+    config = {"models": [{"abbr": f} for f in folders], "datasets": [{"abbr": a} for a in stems], "work_dir": str(root)}
+    summarizer = DefaultSummarizer(config)
+    scores = summarizer.load_scores()
+    return summarizer.leaderboard(scores, summarizer.build_rows(scores), "")
+
+
+def leaderboard_of(summary: Any, run_dir: str | os.PathLike[str]) -> Leaderboard:
+    """The leaderboard of a summary: a :class:`Leaderboard`, what a summarizer returned, a parsed
+    summary ``.json``, or ``None`` — the newest ``summary/*.json`` of ``run_dir``, else the
+    leaderboard of its result files (:func:`results_leaderboard`).
+
+    Raises:
+        InputFileError: the summary ``.json`` cannot be read (naming it).
+        TypeError: ``summary`` is none of these.
+    """
+    from assay.summarize.leaderboard import newest_summary_json
+
+    if isinstance(summary, Leaderboard):
+        return summary
+    if summary is None:
+        path = newest_summary_json(run_dir)
+        return Leaderboard.from_json(path) if path is not None else results_leaderboard(run_dir)
+    board = getattr(summary, "leaderboard", None)
+    if isinstance(board, Leaderboard):
+        return board
+    if isinstance(summary, Mapping):
+        return Leaderboard.from_json(summary)
+    raise TypeError(f"cannot read a leaderboard from {type(summary).__name__}")

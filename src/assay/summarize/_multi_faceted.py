@@ -16,7 +16,6 @@ from assay.summarize._default import (
     DefaultSummarizer,
     log_issues,
     parse_dataset_abbrs,
-    row_json,
     write_json,
 )
 from assay.summarize._table import (
@@ -26,8 +25,8 @@ from assay.summarize._table import (
     render_marks_markdown,
     render_raw,
     render_simple,
-    rows_to_table,
 )
+from assay.summarize.leaderboard import HEADER, Leaderboard, LeaderboardView
 from assay.workdir import new_timestamp
 
 __all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
@@ -107,25 +106,32 @@ class MultiFacetedSummarizer(DefaultSummarizer):
         """Write one csv (and md) per view, plus the ``.txt`` and ``.json`` of all views."""
         time_str = time_str or new_timestamp()
         scores = self.load_scores()
-        paths = self.output_paths(output_path, time_str)
+        views = []
+        for view in self.views:
+            rows = self.build_rows(scores, view.dataset_abbrs, skip_placeholders=True)
+            views.append(LeaderboardView(view.name, [*HEADER, *scores.columns] if rows else None, rows))
+        main = next((v.rows for v in views if v.rows), [])
+        board = self.leaderboard(scores, main, time_str, header=None, views=views)
+        return self.write_views(board, render_raw(scores), output_path)
+
+    def write_views(self, board: Leaderboard, raw: str, output_path: str | None) -> SummaryResult:
+        """Write the files of a leaderboard of views (see the class)."""
+        paths = self.output_paths(output_path, board.time)
         view_dir = Path(str(paths["txt"])[: -len(".txt")])
         texts: list[str] = []
         sections: list[str] = []
-        views_json: list[dict[str, Any]] = []
         result_paths: dict[str, Path] = {}
         first_table: list[list[str]] = []
-        for view in self.views:
-            rows = self.build_rows(scores, view.dataset_abbrs, skip_placeholders=True)
-            if not rows:
-                views_json.append({"name": view.name, "rows": []})
+        for view in board.views or []:
+            if not view.rows:
                 continue
-            table = rows_to_table(rows, scores.columns)
+            table = board.table(view.rows)
             first_table = first_table or table
             simple = render_simple(table, self.text_columns)
-            shown = {r.dataset for r in rows}
+            shown = {r.dataset for r in view.rows}
             markdown = render_markdown(table)
-            if scores.marks:  # what the view's marks mean, under its table
-                marks, marks_md = render_marks(scores, shown), render_marks_markdown(scores, shown)
+            if board.marks:  # what the view's marks mean, under its table
+                marks, marks_md = render_marks(board, shown), render_marks_markdown(board, shown)
                 simple = f"{simple}\n\n{marks}" if marks else simple
                 markdown = f"{markdown}\n{marks_md}" if marks_md else markdown
             csv_path, md_path = view_dir / f"{view.name}.csv", view_dir / f"{view.name}.md"
@@ -134,23 +140,17 @@ class MultiFacetedSummarizer(DefaultSummarizer):
             result_paths[f"{view.name}.csv"], result_paths[f"{view.name}.md"] = csv_path, md_path
             texts.append(f"{view.name}\n{simple}")
             sections.append(f"view {view.name}\n{'^' * _RULE}\n{simple}\n{'$' * _RULE}\n")
-            views_json.append(
-                {"name": view.name, "header": table[0], "rows": [row_json(r, scores.columns) for r in rows]}
-            )
-        sections.append(f"raw format\n{'^' * _RULE}\n{render_raw(scores)}\n{'$' * _RULE}\n")
-        atomic_write_text(paths["txt"], f"{time_str}\n" + "\n".join(sections))
-        payload = self.json_payload(scores, first_table, [], time_str, {"views": views_json})
-        del payload["header"], payload["rows"]
-        write_json(paths["json"], payload)
-        log_issues(scores)
+        sections.append(f"raw format\n{'^' * _RULE}\n{raw}\n{'$' * _RULE}\n")
+        atomic_write_text(paths["txt"], f"{board.time}\n" + "\n".join(sections))
+        write_json(paths["json"], board.to_json())
+        log_issues(board)
         result_paths = {"txt": paths["txt"], "json": paths["json"], **result_paths}
         return SummaryResult(
             text="\n\n".join(texts),
             table=first_table,
-            rows=next((v["rows"] for v in views_json if v["rows"]), []),
             paths=result_paths,
-            errors=scores.errors,
-            warnings=scores.warnings,
-            time_str=time_str,
-            scores=scores,
+            errors=board.errors,
+            warnings=board.warnings,
+            time_str=board.time,
+            leaderboard=board,
         )

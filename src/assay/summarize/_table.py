@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tabulate import tabulate
 
 from assay.groups import MARK, Scores
+from assay.summarize.leaderboard import DASH, HEADER, Leaderboard, Row
 
 __all__ = [
     "HEADER",
-    "TableRow",
     "build_rows",
     "default_row_keys",
     "format_value",
@@ -44,9 +43,6 @@ __all__ = [
     "rows_to_table",
 ]
 
-#: The text columns before the model columns.
-HEADER: tuple[str, ...] = ("dataset", "version", "metric", "mode")
-DASH = "-"
 _RULE = 128
 
 
@@ -57,36 +53,6 @@ def format_value(value: float) -> str:
     ('1.00', '33.33')
     """
     return f"{value:.2f}"
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """One row of the main table.
-
-    ``values`` and ``reasons`` have one entry per model column: the number, or
-    ``None`` and why it is missing.  ``placeholder`` rows (``''``, an unknown
-    abbr or metric) show ``-`` everywhere.  ``marked`` (``None``: no cell is)
-    tells, per column, whether the value is followed by :data:`MARK`.
-    """
-
-    dataset: str
-    version: str
-    metric: str
-    mode: str
-    values: tuple[float | None, ...]
-    reasons: tuple[str | None, ...]
-    placeholder: bool = False
-    marked: tuple[bool, ...] | None = None
-
-    def cells(self) -> list[str]:
-        """The row as table strings."""
-        if self.marked is not None:
-            return [self.dataset, self.version, self.metric, self.mode] + [
-                DASH if v is None else f"{v:.2f}{MARK}" if m else f"{v:.2f}" for v, m in zip(self.values, self.marked)
-            ]
-        return [self.dataset, self.version, self.metric, self.mode] + [
-            DASH if v is None else f"{v:.2f}" for v in self.values  # format_value, inlined: once per cell
-        ]
 
 
 def default_row_keys(scores: Scores) -> list[tuple[str, str | None]]:
@@ -128,17 +94,16 @@ def build_rows(
     dataset_abbrs: Sequence[Any] | None = None,
     *,
     skip_placeholders: bool = False,
-) -> list[TableRow]:
+) -> list[Row]:
     """The table rows for ``dataset_abbrs`` (``None``: the default order).
 
     A bare abbr selects its primary metric; ``[abbr, metric]`` that metric;
     ``''``, an unknown abbr or a metric the abbr lacks give a placeholder row.
     """
     keys = default_row_keys(scores) if dataset_abbrs is None else _row_keys(dataset_abbrs)
-    n = len(scores.columns)
-    rows: list[TableRow] = []
-    column_values = [scores.values[column] for column in scores.columns]
-    no_reasons = (None,) * n
+    columns = scores.columns
+    rows: list[Row] = []
+    column_values = [scores.values[column] for column in columns]
     empty: dict[str, float] = {}
     for abbr, wanted in keys:
         metrics = scores.metrics.get(abbr)
@@ -148,51 +113,36 @@ def build_rows(
         if not metrics or metric not in metrics:
             if not skip_placeholders:
                 reason = _placeholder_reason(scores, abbr, wanted)
-                reasons_ = tuple(scores.cell_errors.get((c, abbr), reason) for c in scores.columns)
-                rows.append(TableRow(abbr, DASH, DASH, DASH, (None,) * n, reasons_, placeholder=True))
+                missing = {c: scores.cell_errors.get((c, abbr), reason) for c in columns}
+                rows.append(Row(abbr, DASH, DASH, DASH, dict.fromkeys(columns), missing, placeholder=True))
             continue
         assert metric is not None
-        values = tuple([cv.get(abbr, empty).get(metric) for cv in column_values])
-        reasons: tuple[str | None, ...] = no_reasons
+        values = [cv.get(abbr, empty).get(metric) for cv in column_values]
+        missing = {}
         if None in values:
-            reasons = tuple(
-                None if value is not None else _missing_reason(scores, column, abbr)
-                for column, value in zip(scores.columns, values)
-            )
-        marked = None
+            missing = {c: _missing_reason(scores, c, abbr) for c, v in zip(columns, values) if v is None}
+        marked: tuple[str, ...] = ()
         if scores.marks:
-            flags = tuple((c, abbr) in scores.marks and v is not None for c, v in zip(scores.columns, values))
-            marked = flags if any(flags) else None
+            marked = tuple(c for c, v in zip(columns, values) if v is not None and (c, abbr) in scores.marks)
         rows.append(
-            TableRow(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), values, reasons,
-                     marked=marked)
+            Row(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), dict(zip(columns, values)),
+                missing, marked=marked)
         )
     return rows
 
 
-def _marked_cells(scores: Scores, abbrs: Collection[str] | None = None) -> list[tuple[str, str, list[Any]]]:
-    """(column, abbr, marks) of every marked cell with a value (of ``abbrs`` only, when given), in column then
-    row order."""
-    order = {abbr: i for i, abbr in enumerate([*scores.dataset_abbrs, *scores.groups])}
-    columns = {c: i for i, c in enumerate(scores.columns)}
-    keys = [k for k in scores.marks if k[1] in scores.values.get(k[0], {}) and (abbrs is None or k[1] in abbrs)]
-    keys.sort(key=lambda k: (columns.get(k[0], len(columns)), order.get(k[1], len(order))))
-    return [(c, a, scores.marks[(c, a)]) for c, a in keys]
-
-
-def render_marks(scores: Scores, abbrs: Collection[str] | None = None) -> str:
+def render_marks(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
     """The list under the table of what each :data:`MARK` means (``''`` when no value is marked); with
     ``abbrs``, of the rows of those datasets and groups only (a table that shows some).
 
     >>> from assay.groups import CellMark
-    >>> s = Scores(columns=['m1'])
-    >>> s.set_values('m1', 'ds', {'accuracy': 39.13})
-    >>> s.marks[('m1', 'ds')] = [CellMark('unjudged', 12, '12 of 23 judge requests failed')]
-    >>> print(render_marks(s))
+    >>> board = Leaderboard(['m1'], scores={'m1': {'ds': {'accuracy': 39.13}}}, dataset_abbrs=['ds'],
+    ...                     marks={('m1', 'ds'): (CellMark('unjudged', 12, '12 of 23 judge requests failed'),)})
+    >>> print(render_marks(board))
     * marks a value computed from fewer samples than it claims, with samples that could not be scored, from a result changed since, or not re-scored:
       m1 / ds: unjudged (12 samples): 12 of 23 judge requests failed
     """
-    cells = _marked_cells(scores, abbrs)
+    cells = board.marked_cells(abbrs)
     if not cells:
         return ""
     lines = [f"{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
@@ -202,9 +152,9 @@ def render_marks(scores: Scores, abbrs: Collection[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_marks_markdown(scores: Scores, abbrs: Collection[str] | None = None) -> str:
+def render_marks_markdown(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
     """:func:`render_marks` as a markdown list (``''`` when no value is marked)."""
-    cells = _marked_cells(scores, abbrs)
+    cells = board.marked_cells(abbrs)
     if not cells:
         return ""
     lines = [f"\\{MARK} marks a value computed from fewer samples than it claims, with samples that could not be "
@@ -233,12 +183,10 @@ def _missing_reason(scores: Scores, column: str, abbr: str) -> str:
     return "no result file"
 
 
-def rows_to_table(rows: Sequence[TableRow], columns: Sequence[str]) -> list[list[str]]:
+def rows_to_table(rows: Sequence[Row], columns: Sequence[str]) -> list[list[str]]:
     """Header plus rows, as strings."""
-    return [[*HEADER, *columns]] + [r.cells() for r in rows]
+    return [[*HEADER, *columns]] + [r.cells(columns) for r in rows]
 
-
-# -- renderings ---------------------------------------------------------------------------
 
 _NUMBERS = re.compile(r"(?:-?\d{1,13}\.\d\d\n)*-?\d{1,13}\.\d\d")  # a column of two-decimal numbers, one per line
 

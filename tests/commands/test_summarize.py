@@ -10,7 +10,7 @@ import pytest
 
 from assay.cli import main
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "quickstart" / "config.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
 
 
 @pytest.fixture(scope="module")
