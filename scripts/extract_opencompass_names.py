@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/extract_opencompass_names.py OPENCOMPASS_ROOT [-o src/assay/config/opencompass_names.json]
+    python scripts/extract_opencompass_names.py OPENCOMPASS_ROOT [-o src/assay/opencompass/opencompass_names.json]
 
 ``OPENCOMPASS_ROOT`` is a folder holding the ``opencompass`` package (an unpacked
 wheel or a checkout).  The source is parsed with :mod:`ast`, never imported, so
@@ -407,7 +407,7 @@ def build_table(root: Path) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("root", type=Path, help="folder holding the opencompass package")
-    parser.add_argument("-o", "--output", type=Path, default=Path(__file__).resolve().parent.parent / "src/assay/config/opencompass_names.json")
+    parser.add_argument("-o", "--output", type=Path, default=Path(__file__).resolve().parent.parent / "src/assay/opencompass/opencompass_names.json")
     args = parser.parse_args(argv)
     if not (args.root / "opencompass" / "__init__.py").is_file():
         parser.error(f"{args.root} holds no opencompass/__init__.py")

@@ -191,7 +191,7 @@ def check_runnable(config: object, run_dir: Path) -> tuple[list[str], list[str]]
 def probe(library: Path, modules: list[str], workdir: Path) -> list[Outcome]:
     os.environ["ASSAY_OPENCOMPASS"] = str(library)
     from assay.config import load_config
-    from assay.config.compat import install
+    from assay.opencompass import install
 
     install()
     outcomes = []
@@ -281,7 +281,7 @@ def folder_table(outcomes: list[Outcome]) -> list[dict[str, object]]:
 
 def opencompass_lacks(dotted: str) -> bool:
     """Whether OpenCompass 0.5.4 itself does not define a name a config imports (so it cannot run there either)."""
-    from assay.config.compat import unavailable_message
+    from assay.opencompass import unavailable_message
 
     return unavailable_message(dotted).startswith(f"{dotted}: neither assay nor OpenCompass")
 

@@ -151,7 +151,7 @@ def test_no_package_has_a_cycle_even_through_deferred_imports() -> None:
 
 
 def test_the_registry_imports_nothing_above_it() -> None:
-    """The OpenCompass names reach the registries through the fallback the compatibility layer installs."""
+    """The OpenCompass names reach the registries through the fallback the OpenCompass layer installs."""
     graph = import_graph(deferred=True)
     assert graph["assay.registry"] <= {"assay.errors"}
-    assert "assay.registry" in graph["assay.config.compat"]
+    assert "assay.registry" in graph["assay.opencompass"]

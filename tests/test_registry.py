@@ -115,14 +115,14 @@ def test_a_fallback_answers_the_names_no_registry_holds() -> None:
         assert registry.set_fallback(previous) is fallback
 
 
-def test_the_names_opencompass_registers_come_from_the_compatibility_layer(tmp_path: Path) -> None:
+def test_the_names_opencompass_registers_come_from_the_opencompass_layer(tmp_path: Path) -> None:
     """The registry imports nothing above it: alone it does not know the names OpenCompass registers; the
-    compatibility layer answers them once imported — by loading a config, as the command line does."""
+    OpenCompass layer (assay.opencompass) answers them once imported — as the command line does."""
     import json
     import os
     import subprocess
 
-    table = json.loads((Path(registry.__file__).parent / "config" / "opencompass_names.json").read_text())
+    table = json.loads((Path(registry.__file__).parent / "opencompass" / "opencompass_names.json").read_text())
     name = next(n for n in sorted(table["registered"]["ICL_EVALUATORS"]) if ICL_EVALUATORS.lookup(n) is None)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     alone = (
@@ -135,8 +135,8 @@ def test_the_names_opencompass_registers_come_from_the_compatibility_layer(tmp_p
         "    pass\n"
         "else:\n"
         "    raise SystemExit('resolved by the registry alone')\n"
-        "assert 'assay.config.compat' not in sys.modules, 'the registry imported the compatibility layer'\n"
-        "import assay.config\n"
+        "assert 'assay.opencompass' not in sys.modules, 'the registry imported the OpenCompass layer'\n"
+        "import assay.opencompass\n"
         f"print(ICL_EVALUATORS.get({name!r}).__name__)\n"
     )
     done = subprocess.run([sys.executable, "-c", alone], capture_output=True, text=True, env=env, check=False)

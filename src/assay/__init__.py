@@ -5,8 +5,10 @@ The public API, imported lazily so that ``import assay`` stays fast::
     from assay import BaseEvaluator, ICL_EVALUATORS, TEXT_POSTPROCESSORS, read_base
     from assay import load_config, DefaultSummarizer
 
-The registries taken from here also resolve the names OpenCompass registers
-(see :mod:`assay.registry`).
+The registries and ``load_config`` taken from here come with the OpenCompass
+layer (:mod:`assay.opencompass`): configs may import ``opencompass.*`` and
+``mmengine.config`` names, and the registries resolve the names OpenCompass
+registers.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "read_base": "assay.config.compat",
+    "read_base": "assay.config.loader",
     "load_config": "assay.config.loader",
     "RunConfig": "assay.config.loader",
     "BaseEvaluator": "assay.evaluate.base",
@@ -39,8 +41,8 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")
-    if module == "assay.registry":
-        import assay.config.compat  # noqa: F401 - the registries answer the names OpenCompass registers too
+    if module in ("assay.registry", "assay.config.loader"):
+        import assay.opencompass  # noqa: F401 - configs import OpenCompass's names; the registries answer them
 
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

@@ -6,9 +6,9 @@ dotted import path (``'my_pkg.module.my_fn'``).  :func:`resolve_type` is the onl
 place where that resolution happens.
 
 A short name no registry holds goes last to the *fallback* installed with
-:func:`set_fallback`.  The OpenCompass compatibility layer
-(:mod:`assay.config.compat`) installs one when it is imported — loading a
-config does, and so does ``import assay.config`` — which answers the names
+:func:`set_fallback`.  The OpenCompass layer (:mod:`assay.opencompass`)
+installs one when it is imported — the command line, :mod:`assay.tasks` and
+the registries exported by the ``assay`` package do — which answers the names
 OpenCompass registers (``'GaokaoBenchEvaluator_single_choice'``): this module
 imports nothing above it.
 

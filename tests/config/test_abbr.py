@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from assay.config import dataset_abbr, load_config, model_abbr
+from assay import load_config
+from assay.config import dataset_abbr, model_abbr
 from assay.errors import ConfigError
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oc_abbr"

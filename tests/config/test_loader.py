@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.config import load_config
+from assay import load_config
 from assay.errors import ConfigError
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import assay.opencompass as oc
 from assay.cli import main
-from assay.config import compat, load_config
+from assay.config import load_config
 from assay.datasets.build import build_test_set
 from assay.datasets.location import get_data_path, is_dataset_id, local_location, locate_data
 from assay.errors import ConfigError
@@ -195,12 +196,12 @@ def test_a_config_gets_assay_s_get_data_path_from_opencompass_utils(env: Path) -
     ],
 )
 def test_dotted_opencompass_types_resolve_to_assay_s_components(dotted: str, registry: object, name: str) -> None:
-    compat.install()
+    oc.install()
     assert resolve_type(dotted, registry) is resolve_type(name, registry)  # type: ignore[arg-type]
 
 
 def test_a_dotted_name_outside_the_registries_resolves_through_the_aliases() -> None:
     from assay.evaluate.base import BaseEvaluator
 
-    compat.install()
+    oc.install()
     assert resolve_type("opencompass.openicl.icl_evaluator.icl_base_evaluator.BaseEvaluator", ICL_EVALUATORS) is BaseEvaluator

@@ -91,3 +91,47 @@ def test_failed_judge_requests_are_listed_as_unjudged_and_all_failed_is_an_error
     with FakeJudge(lambda m, a: ("status", 503)) as server:
         res = make(server.base_url, tmp_path / "other", parallel=False).score(PREDS, REFS, ds)
     assert set(res) == {"error"} and "the judge answered none of the 3 requests: HTTP 503" in res["error"]
+
+
+# -- sample_score: one sample's rule verdict, as OpenCompass 0.5.4 gives it --------------------------------
+
+
+class _RuleWithoutTestSet:
+    def __init__(self) -> None:
+        self.seen: list[tuple] = []
+
+    def score(self, predictions: list, references: list) -> dict:
+        self.seen.append((predictions, references))
+        return {"details": [{"pred": predictions[0], "correct": predictions[0] == references[0]}]}
+
+
+class _RuleWithTestSet(_RuleWithoutTestSet):
+    def score(self, predictions: list, references: list, test_set: object = None) -> dict:  # type: ignore[override]
+        self.seen.append((predictions, references, test_set))
+        return {"accuracy": 100.0 if predictions[0] == references[0] else 0.0}
+
+
+def _bare(rule: object = None, fn: object = None) -> CascadeEvaluator:
+    ev = CascadeEvaluator.__new__(CascadeEvaluator)
+    ev.rule_evaluator, ev.sample_score_fn = rule, fn  # type: ignore[assignment]
+    return ev
+
+
+def test_sample_score_asks_the_rule_about_one_sample_passing_the_row_only_if_it_takes_a_test_set() -> None:
+    plain = _RuleWithoutTestSet()
+    assert _bare(plain).sample_score("B", "B", {"q": "x"}) == {"pred": "B", "correct": True}
+    assert plain.seen == [(["B"], ["B"])]
+
+    with_rows = _RuleWithTestSet()
+    # no details: the verdict is the accuracy, with the prediction and reference
+    assert _bare(with_rows).sample_score("B", "C", {"q": "x"}) == {"correct": False, "pred": "B", "answer": "C"}
+    assert with_rows.seen == [(["B"], ["C"], [{"q": "x"}])]
+
+
+def test_sample_score_takes_sample_score_fn_first_and_wraps_a_plain_verdict() -> None:
+    rule = _RuleWithoutTestSet()
+    assert _bare(rule, lambda p, r, row: p == r and row["q"] == "x").sample_score("A", "A", {"q": "x"}) == {
+        "correct": True, "pred": "A", "answer": "A",
+    }
+    assert _bare(rule, lambda p, r, row: {"score": 0.5}).sample_score("A", "B") == {"score": 0.5}
+    assert rule.seen == []

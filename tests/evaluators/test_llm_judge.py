@@ -229,7 +229,7 @@ OPENCOMPASS_SENDS = [
 
 
 def test_a_raw_prompt_template_config_sends_the_messages_opencompass_sends(tmp_path):
-    from assay.config import load_config
+    from assay import load_config
 
     cfg = tmp_path / "cfg.py"
     cfg.write_text(

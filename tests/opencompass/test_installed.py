@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+import assay.opencompass as oc
 from assay.cli import main
-from assay.config import compat, load_config
+from assay.config import load_config
 from assay.results import read_result
 
 pytestmark = [
     pytest.mark.opencompass_installed,
-    pytest.mark.skipif(compat.opencompass_mode() != "full", reason="OpenCompass 0.5.4 is not fully installed here"),
+    pytest.mark.skipif(oc.opencompass_mode() != "full", reason="OpenCompass 0.5.4 is not fully installed here"),
 ]
 
 #: Evaluators of OpenCompass that need no model, network or sandbox, in order of preference.
@@ -48,7 +49,7 @@ PREDICTIONS = ["The answer is Paris.", "Four", "Saturn\nmore text", "shakespeare
 
 def _evaluator_assay_lacks() -> str:
     for name in CANDIDATES:
-        if compat._assay_object("opencompass.datasets", name) is None:
+        if oc.finder._assay_object("opencompass.datasets", name) is None:
             return name
     pytest.skip(f"assay implements every one of {', '.join(CANDIDATES)}")
 
@@ -64,8 +65,8 @@ def test_an_evaluator_assay_lacks_gives_opencompass_result(tmp_path: Path) -> No
 
     config = load_config(cfg)
     (dataset,) = config.datasets
-    assert compat.origin(dataset["eval_cfg"]["evaluator"]["type"]) == "OpenCompass"
-    assert compat.origin(dataset["type"]) == "built in"  # a name both have: assay's wins
+    assert oc.origin(dataset["eval_cfg"]["evaluator"]["type"]) == "OpenCompass"
+    assert oc.origin(dataset["type"]) == "built in"  # a name both have: assay's wins
 
     work = tmp_path / "work"
     preds = {str(i): {"prediction": p, "gold": r["answer"]} for i, (p, r) in enumerate(zip(PREDICTIONS, ROWS))}
@@ -101,4 +102,4 @@ def test_inference_classes_keep_their_import_path_so_infer_cfg_hashes_as_in_open
     assert hashlib.sha256(dumped.encode()).hexdigest()[:6] == "4d3a0b"
     # an OpenCompass evaluator builds its own prompt template: that one stays OpenCompass's
     template = variables["eval_cfg"]["evaluator"]["prompt_template"]["type"]
-    assert not compat.is_inert(template) and compat.origin(template) == "OpenCompass"
+    assert not oc.is_inert(template) and oc.origin(template) == "OpenCompass"

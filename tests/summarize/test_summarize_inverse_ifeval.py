@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from assay.config import load_config
+from assay import load_config
 from assay.summarize import run_summarizer, validate_summarizer_config
 from tests.summarize.builders import FIXED_TIME, GEN, infer_cfg, write_result
 

@@ -65,8 +65,10 @@ def load(args: argparse.Namespace) -> Any:
     """The config file given, or the newest one dumped in the run directory ``-w``/``-r`` name.
 
     In the second case ``args.work_dir`` and ``args.reuse`` are set to that run
-    (a dumped config's own ``work_dir`` is not used).
+    (a dumped config's own ``work_dir`` is not used).  The config is loaded
+    with the OpenCompass layer (:mod:`assay.opencompass`).
     """
+    import assay.opencompass  # noqa: F401 - configs import opencompass.* and mmengine.config names
     from assay.config import load_config
 
     if args.config is not None:

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     summary = None
     time_str = new_timestamp()
     if args.config:
+        import assay.opencompass  # noqa: F401 - configs import opencompass.* and mmengine.config names
         from assay.config import load_config
         from assay.summarize import run_summarizer
 

@@ -8,15 +8,18 @@ names from sibling config files, relative to the importing file (R-2.3);
 itself is not needed.
 
 While a config loads, its own folder is importable (so it can import a sibling
-module that registers an evaluator) and ``opencompass.*`` imports resolve to
-assay's objects (see :mod:`assay.config.compat`).
+module that registers an evaluator).  Imports no installed package answers —
+``opencompass.*`` and ``mmengine.config`` — are served by the *import layer*
+installed with :func:`set_import_layer`: :mod:`assay.opencompass` installs
+itself when it is imported (``assay.load_config``, the command line and
+:mod:`assay.tasks` import it); this module imports nothing above it.
 
 Example:
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / 'base.py').write_text("groups = [dict(name='g', subsets=['a', 'b'])]\\n")
     >>> _ = (d / 'cfg.py').write_text(
-    ...     "from mmengine.config import read_base\\n"
+    ...     "from assay.config import read_base\\n"
     ...     "with read_base():\\n"
     ...     "    from .base import groups\\n"
     ...     "summarizer = dict(summary_groups=groups)\\n")
@@ -32,14 +35,51 @@ import os
 import sys
 import traceback
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from assay.config import compat
 from assay.errors import ConfigError
 
-__all__ = ["RunConfig", "load_config"]
+__all__ = ["ImportLayer", "RunConfig", "load_config", "read_base", "set_import_layer"]
+
+
+@contextmanager
+def read_base() -> Iterator[None]:
+    """Marks imports of base config files (``with read_base(): from .x import y``).
+
+    The loader resolves relative imports itself, so this is a no-op context
+    manager, kept so that configs written for mmengine load unchanged.
+    """
+    yield
+
+
+class ImportLayer(Protocol):
+    """What serves the imports of configs that no installed package answers (see :func:`set_import_layer`)."""
+
+    def prepare(self) -> None:
+        """Called before a config file runs (e.g. to put an import finder in ``sys.meta_path``)."""
+
+    def finish(self, variables: dict[str, Any]) -> None:
+        """Called with a loaded config's top-level variables, which it may change in place."""
+
+    def explain(self, exc: ImportError, message: str) -> str:
+        """The message for an import of the config that failed (``message`` is the loader's own)."""
+
+
+_layer: ImportLayer | None = None
+
+
+def set_import_layer(layer: ImportLayer | None) -> ImportLayer | None:
+    """Install ``layer`` as the import layer of every config loaded from now on; return the previous one.
+
+    ``None`` removes it: configs then import only what is installed.
+    """
+    global _layer
+    previous, _layer = _layer, layer
+    return previous
 
 
 @dataclass
@@ -205,21 +245,12 @@ def _config_line(exc: BaseException, path: Path) -> int | None:
 
 def _import_message(exc: ImportError) -> str:
     msg = str(exc)
+    if _layer is not None:
+        return _layer.explain(exc, msg)
     name = getattr(exc, "name", None) or ""
-    if name.startswith("opencompass.configs.") and "config library" not in msg:
-        try:
-            where = compat.library_root()
-        except ConfigError:
-            where = None
-        return f"{msg} (no such file in OpenCompass's config library{f' {where}' if where else ''})"
-    if compat.opencompass_mode() == "full":
-        frames = traceback.extract_tb(exc.__traceback__)
-        if name and not name.startswith("opencompass") and any("opencompass" in Path(f.filename).parts for f in frames):
-            return (f"{msg} (OpenCompass is installed, but one of its imports fails; {compat.MODE_ENV}=files makes "
-                    "assay serve opencompass.* itself)")
-        return msg
-    if (name.startswith("opencompass") or "opencompass" in msg) and "config library" not in msg:
-        return f"{msg} (OpenCompass is not installed; assay provides only the names it implements)"
+    if name.split(".", 1)[0] in ("opencompass", "mmengine"):
+        return (f"{msg} (opencompass.* and mmengine.* names are served by assay.opencompass: import it before "
+                "loading the config, or load it with assay.load_config)")
     return msg
 
 
@@ -234,7 +265,8 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
     cfg_path = Path(path).expanduser().resolve()
     if not cfg_path.is_file():
         raise ConfigError(f"config file {cfg_path} does not exist" if not cfg_path.exists() else f"config path {cfg_path} is not a file")
-    compat.install()
+    if _layer is not None:
+        _layer.prepare()
     folder = str(cfg_path.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
@@ -244,8 +276,8 @@ def load_config(path: str | os.PathLike[str]) -> RunConfig:
         for name, value in module.__dict__.items()
         if not name.startswith("__") and not isinstance(value, types.ModuleType)
     }
-    if compat.opencompass_mode() == "full":
-        compat.prefer_builtin(variables)
+    if _layer is not None:
+        _layer.finish(variables)
     from assay.config.secrets import restore_secrets
 
     restore_secrets(variables)  # a dumped config's redacted keys, from the environment

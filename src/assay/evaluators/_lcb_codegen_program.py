@@ -200,7 +200,7 @@ def _lc_call_stdin(text, timeout):
     return captured.getvalue()
 '''
 
-CHECKER = r'''
+_CHECKER_DEFINITIONS = r'''
 import json as _lc_json
 
 
@@ -400,8 +400,9 @@ def _lc_plain(value):
     except Exception:
         pass
     return repr(value)
+'''
 
-
+_CHECKER_RUN = r'''
 _assay_remote.start()
 _lc_prepare = _assay_remote.get("_lc_prepare")
 _lc_call = _assay_remote.get("_lc_call")
@@ -412,6 +413,24 @@ _assay_remote.report([_lc_results, _lc_json.dumps(_lc_meta, default=repr)])
 if not (_lc_results and all(r is True for r in _lc_results) and len(_lc_results) == _LC_TESTS):
     raise _LcVerdict("not every test passed")
 '''
+
+#: The checking process's program: the comparisons, then the run through the channel to the program's process.
+CHECKER = _CHECKER_DEFINITIONS + _CHECKER_RUN
+
+
+def run_in_process(code: str, in_outs: dict, timeout: int) -> tuple[list, dict]:
+    """Run ``code`` on ``in_outs`` (inputs, outputs, fn_name) in *this* process, as OpenCompass 0.5.4's
+    ``run_test`` does: the same loading, calls and comparisons as the checked run, with no sandbox.
+
+    Returns ``(per-test results, metadata)``: ``True``/``False`` per test run, ``-1`` for a test that
+    raised or timed out, ``-2`` when the code did not compile or has no such function.  Sets this
+    process's ``SIGALRM`` handler, as OpenCompass's ``testing_util`` does.
+    """
+    namespace: dict = {"__name__": "_lc_in_process", "_LC_PRELUDE": PRELUDE, "_LC_CODE": code}
+    exec(compile(PROGRAM, "<livecodebench program>", "exec"), namespace)
+    exec(compile(_CHECKER_DEFINITIONS, "<livecodebench checks>", "exec"), namespace)
+    results, metadata = namespace["_lc_run"](in_outs, int(timeout))
+    return results, metadata
 
 
 def codegen_program(code: str, in_outs: str, timeout: int, tests: int) -> Checked:

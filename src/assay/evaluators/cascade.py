@@ -91,6 +91,39 @@ class CascadeEvaluator(BaseEvaluator):
         self.parallel = bool(parallel)
 
     # -- rule step -------------------------------------------------------------------
+    def sample_score(self, prediction: Any, reference: Any, test_set: Any = None) -> Any:
+        """One sample's rule verdict, as OpenCompass 0.5.4's ``CascadeEvaluator.sample_score`` gives it.
+
+        With ``sample_score_fn``: its result when it is a dict, else
+        ``{'correct': bool(result), 'pred': prediction, 'answer': reference}``.
+        Else the rule evaluator's ``score([prediction], [reference])`` —
+        with ``test_set=[test_set]`` when its ``score`` takes a ``test_set`` —
+        and the first of its ``details``; without details,
+        ``{'correct': accuracy > 0, 'pred': …, 'answer': …}``.  The prediction
+        is taken as given (no postprocessor is applied here).  As in
+        OpenCompass, ``details`` given as a dict is indexed by ``0``.
+
+        >>> from assay.evaluators.exact import AccEvaluator
+        >>> ev = CascadeEvaluator.__new__(CascadeEvaluator)
+        >>> ev.sample_score_fn, ev.rule_evaluator = None, AccEvaluator()
+        >>> ev.sample_score('B', 'B')['correct'], ev.sample_score('B', 'C')['correct']
+        (True, False)
+        """
+        if self.sample_score_fn:
+            result = self.sample_score_fn(prediction, reference, test_set)
+            if not isinstance(result, dict):
+                result = {"correct": bool(result), "pred": prediction, "answer": reference}
+            return result
+        rule = self.rule_evaluator
+        assert rule is not None
+        if "test_set" in inspect.signature(rule.score).parameters:
+            scored = rule.score([prediction], [reference], test_set=[test_set])
+        else:
+            scored = rule.score([prediction], [reference])
+        if "details" in scored and len(scored["details"]) > 0:
+            return scored["details"][0]
+        return {"correct": scored.get("accuracy", 0) > 0, "pred": prediction, "answer": reference}
+
     def _rule_details(self, predictions: list[Any], references: list[Any], rows: list[dict[str, Any]], test_set: Any) -> list[dict[str, Any]]:
         if self.sample_score_fn is not None:
             out = []

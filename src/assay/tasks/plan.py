@@ -26,6 +26,8 @@ from assay.config.abbr import model_abbr
 from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
 from assay.datasets.location import DataLocation, locate_data
+from assay.opencompass import is_standin, origin, standin_for_type_name, standin_name
+from assay.opencompass import unavailable_message as how_to_get
 from assay.workdir import RunDir
 
 logger = logging.getLogger(__name__)
@@ -246,8 +248,6 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
     >>> reference_source(loader=LOAD_DATASET.get('JsonlDataset'), evaluator=ICL_EVALUATORS.get('AccEvaluator'), data=absent).source
     'gold'
     """
-    from assay.config.compat import origin
-
     if origin(loader) == "stand-in":
         why = f"the loader {_name(loader)} is a stand-in (assay does not implement it)"
         if data is not None and not data.exists:
@@ -275,7 +275,7 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
 class Component:
     """One component of a task as the config names it, and which implementation serves it.
 
-    ``origin`` is that of :func:`assay.config.compat.origin`: ``'built in'``,
+    ``origin`` is that of :func:`assay.opencompass.origin`: ``'built in'``,
     ``'OpenCompass'``, ``'user-registered'`` or ``'stand-in'``; or ``'missing'``
     (the config names none) or ``'unknown'`` (no registry knows the name: the
     task's config problem says so).
@@ -412,7 +412,6 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
 
 
 def _component(role: str, spec: Any, registry: Any) -> Component:
-    from assay.config.compat import origin
     from assay.errors import ConfigError, RegistryError
     from assay.registry import resolve_type
 
@@ -447,15 +446,14 @@ def unavailable_components(dataset: dict[str, Any], model: dict[str, Any] | None
 
     Looks through the dataset config (its loader ``type``, ``eval_cfg``, loader
     options; not ``infer_cfg``, which evaluation never runs) and the model's
-    ``pred_postprocessor`` for stand-ins (see :mod:`assay.config.compat`) that no
+    ``pred_postprocessor`` for stand-ins (see :mod:`assay.opencompass`) that no
     registered implementation replaces.  A task with any cannot run.
 
-    >>> from assay.config.compat import _standin
+    >>> from assay.opencompass.standins import _standin
     >>> ds = dict(type=_standin('opencompass.datasets.x.XDataset', 'c'), eval_cfg=dict(evaluator=dict(type=dict)))
     >>> unavailable_components(ds)
     [('type', 'opencompass.datasets.x.XDataset')]
     """
-    from assay.config.compat import is_standin, standin_for_type_name, standin_name
     from assay.registry import replacement
 
     found: list[tuple[str, str]] = []
@@ -486,12 +484,10 @@ def unavailable_message(task: EvalTask) -> str | None:
     The loader is left to :func:`reference_source`: with a stand-in loader a
     task still runs when its references can come from ``gold``.
     """
-    from assay.config.compat import unavailable_message as how
-
     # a stand-in loader is the gold rule's business (reference_source): the task may
     # still run from the prediction files' references
     missing = [(key, dotted) for key, dotted in unavailable_components(task.dataset, task.model) if key != "type"]
     if not missing:
         return None
     parts = [f"{key} is {dotted}" for key, dotted in missing]
-    return f"{'; '.join(parts)}. {how(sorted({d for _, d in missing}))}"
+    return f"{'; '.join(parts)}. {how_to_get(sorted({d for _, d in missing}))}"

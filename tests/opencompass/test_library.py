@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+import assay.opencompass as oc
 from assay.cli import main
-from assay.config import compat, load_config
-from assay.config.compat import is_standin, opencompass_mode, origin, standin_name
+from assay.config import load_config
 from assay.errors import ConfigError
+from assay.opencompass import is_standin, opencompass_mode, origin, standin_name
 from assay.results import read_result
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -42,7 +43,7 @@ def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def _table() -> dict:
-    return json.loads((SRC / "assay" / "config" / "opencompass_names.json").read_text())
+    return json.loads((SRC / "assay" / "opencompass" / "opencompass_names.json").read_text())
 
 
 def _unimplemented(module: str, kind: str, suffix: str) -> str:
@@ -71,7 +72,7 @@ KIND_CHECKS = {
 
 
 def test_every_opencompass_name_imports_as_the_kind_it_has_in_opencompass() -> None:
-    compat.install()
+    oc.install()
     wrong = []
     count = 0
     for module, info in _table()["modules"].items():
@@ -97,21 +98,21 @@ def test_a_reexported_function_is_the_function_not_a_module(tmp_path: Path) -> N
 
 
 def test_submodules_import_as_modules() -> None:
-    compat.install()
+    oc.install()
     from opencompass.datasets import gsm8k  # type: ignore[import-not-found]
 
     assert isinstance(gsm8k, types.ModuleType) and gsm8k.__name__ == "opencompass.datasets.gsm8k"
 
 
 def test_stand_ins_know_their_dotted_name_and_fail_when_used() -> None:
-    compat.install()
+    oc.install()
     name = _unimplemented("opencompass.datasets", "c", "Evaluator")
     mod = importlib.import_module("opencompass.datasets")
     cls = getattr(mod, name)
     dotted = _table()["modules"]["opencompass.datasets"]["names"][name][1]
     assert standin_name(cls) == dotted == f"{cls.__module__}.{cls.__qualname__}"
     assert origin(cls) == "stand-in"
-    with pytest.raises(compat.ComponentUnavailable, match=r"pip install opencompass==0\.5\.4.*register an implementation"):
+    with pytest.raises(oc.ComponentUnavailable, match=r"pip install opencompass==0\.5\.4.*register an implementation"):
         cls()
     # one object per definition, however it is imported
     home = importlib.import_module(cls.__module__)
@@ -213,7 +214,7 @@ def test_registering_an_implementation_under_the_name_makes_the_task_run(
 
 
 def test_a_registry_name_of_opencompass_given_as_a_string_is_a_stand_in(tmp_path: Path) -> None:
-    from assay.config.compat import standin_for_type_name
+    from assay.opencompass import standin_for_type_name
     from assay.tasks.plan import unavailable_components
 
     registered = _table()["registered"]["ICL_EVALUATORS"]
@@ -230,7 +231,7 @@ def test_a_registry_name_of_opencompass_given_as_a_string_is_a_stand_in(tmp_path
 def test_a_library_folder_without_configs_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASSAY_OPENCOMPASS", str(tmp_path))
     with pytest.raises(ConfigError, match="holds no opencompass/configs"):
-        compat.library_root()
+        oc.library_root()
 
 
 # -- pip install --no-deps opencompass: its files must not shadow assay's aliases -------------------
@@ -249,13 +250,13 @@ def test_no_deps_install_serves_configs_from_its_files_and_the_rest_from_assay(t
            "fam_datasets = [dict(abbr='fam', eval_cfg=dict(evaluator=dict(type=AccEvaluator)))]\n")
     code = (
         "import os, sys\n"
-        "from assay.config import compat, load_config\n"
+        "import assay.opencompass as oc\nfrom assay.config import load_config\n"
         "cfg = os.path.join(sys.argv[1], 'cfg.py')\n"
         "open(cfg, 'w').write('from mmengine.config import read_base\\nwith read_base():\\n"
         "    from opencompass.configs.datasets.fam.fam_gen import fam_datasets\\n')\n"
         "d = load_config(cfg).variables['fam_datasets'][0]\n"
-        "assert compat.opencompass_mode() == 'files', compat.opencompass_mode()\n"
-        "assert compat.origin(d['eval_cfg']['evaluator']['type']) == 'built in'\n"
+        "assert oc.opencompass_mode() == 'files', oc.opencompass_mode()\n"
+        "assert oc.origin(d['eval_cfg']['evaluator']['type']) == 'built in'\n"
         "import opencompass.configs.datasets.fam.fam_gen as m\n"
         "assert m.__file__.startswith(sys.argv[2]), m.__file__\n"
         "print('ok')\n"

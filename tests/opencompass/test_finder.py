@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from assay.config import load_config, plainify
-from assay.config.compat import opencompass_mode
 from assay.errors import ConfigError
+from assay.opencompass import opencompass_mode
 
 #: Where OpenCompass is fully installed, its own objects serve the names assay's built-ins do not replace.
 aliases_only = pytest.mark.skipif(opencompass_mode() == "full", reason="OpenCompass is fully installed: its own objects serve")
@@ -65,7 +65,7 @@ def test_imports_give_assays_objects(loaded: dict) -> None:
 
 @aliases_only
 def test_inference_classes_are_inert_markers_with_opencompass_names(loaded: dict) -> None:
-    from assay.config.compat import is_inert
+    from assay.opencompass import is_inert
 
     for marker in loaded["markers"]:
         assert is_inert(marker)
@@ -82,7 +82,7 @@ def test_infer_cfg_hashes_to_opencompass_version(loaded: dict) -> None:
 
 @aliases_only
 def test_a_name_opencompass_lacks_too_loads_and_fails_when_used(tmp_path: Path) -> None:
-    from assay.config.compat import ComponentUnavailable, is_standin
+    from assay.opencompass import ComponentUnavailable, is_standin
 
     cfg = tmp_path / "cfg.py"
     cfg.write_text("from opencompass.datasets import TotallyUnknownThing\n"
@@ -95,10 +95,10 @@ def test_a_name_opencompass_lacks_too_loads_and_fails_when_used(tmp_path: Path) 
 
 
 def test_packaged_configs_say_how_to_get_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from assay.config import compat
+    import assay.opencompass as oc
 
     monkeypatch.delenv("ASSAY_OPENCOMPASS", raising=False)
-    if compat.library_root() is not None:
+    if oc.library_root() is not None:
         pytest.skip("OpenCompass's config library is installed here")
     cfg = tmp_path / "cfg.py"
     cfg.write_text("from opencompass.configs.datasets.gsm8k.gsm8k_gen import gsm8k_datasets\n")
@@ -117,7 +117,7 @@ def test_deeper_module_paths_resolve_to_the_same_objects(tmp_path: Path) -> None
 @aliases_only
 def test_seed_imports_work_in_a_plain_module_without_opencompass() -> None:
     code = (
-        "import assay.config.compat as c; c.install()\n"
+        "import assay.opencompass as c; c.install()\n"
         "from opencompass.openicl.icl_evaluator import BaseEvaluator\n"
         "from opencompass.registry import ICL_EVALUATORS\n"
         "import assay.evaluate, assay.registry\n"

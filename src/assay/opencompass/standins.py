@@ -1,0 +1,253 @@
+"""Inert markers and stand-ins: the OpenCompass names assay serves without implementing them.
+
+* An *inert marker* stands for an inference-side class that evaluation never
+  instantiates (prompt templates, retrievers, inferencers, model classes,
+  partitioners, runners, tasks): it keeps its OpenCompass name and module, so
+  that ``infer_cfg`` still tells gen/ppl mode and hashes to OpenCompass's
+  version string, but refuses to be instantiated.
+* A *stand-in* stands for any other name OpenCompass 0.5.4 defines that assay
+  does not implement: a class, function or value of the same kind that knows
+  its dotted name (``_assay_standin = True``) and fails, naming it, when used —
+  so a config importing it loads, and only the tasks that use it fail.  A name
+  OpenCompass does not define either is a stand-in too, whose error says so.
+
+:func:`registered_name` answers the names OpenCompass registers in its
+registries (``'GaokaoBenchEvaluator_single_choice'``); :mod:`assay.opencompass`
+installs it as the registries' fallback.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from assay.errors import ConfigError
+from assay.opencompass.names import _table, opencompass_mode, opencompass_version
+
+__all__ = [
+    "ComponentUnavailable",
+    "InertComponent",
+    "StandIn",
+    "is_inert",
+    "is_standin",
+    "registered_name",
+    "standin_for_type_name",
+    "standin_name",
+    "unavailable_message",
+]
+
+#: The registries whose names OpenCompass's configs give as ``type`` strings.
+REGISTRIES = (
+    "LOAD_DATASET", "ICL_EVALUATORS", "TEXT_POSTPROCESSORS", "DICT_POSTPROCESSORS", "MODELS", "SUMMARIZERS", "ICL_PROMPT_TEMPLATES",
+)
+
+
+class ComponentUnavailable(ConfigError):
+    """A config uses an OpenCompass name that assay does not implement (a stand-in)."""
+
+
+class InertComponent:
+    """Base of inert marker classes standing for OpenCompass inference components."""
+
+    _assay_inert = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise ConfigError(
+            f"{type(self).__module__}.{type(self).__qualname__} is an inference component; "
+            "assay scores saved predictions and never instantiates it"
+        )
+
+
+_markers: dict[tuple[str, str], type] = {}
+
+
+def _marker(module: str, name: str) -> type:
+    key = (module, name)
+    cls = _markers.get(key)
+    if cls is None:
+        cls = type(name, (InertComponent,), {"__module__": module, "__qualname__": name, "__doc__": f"Inert stand-in for {module}.{name}."})
+        _markers[key] = cls
+    return cls
+
+
+def is_inert(obj: Any) -> bool:
+    """True for an inert marker class standing for an inference component."""
+    return isinstance(obj, type) and issubclass(obj, InertComponent)
+
+
+# -- stand-ins ---------------------------------------------------------------------------
+
+
+def unavailable_message(dotted: str | list[str]) -> str:
+    """How to get OpenCompass components assay does not implement.
+
+    >>> unavailable_message('opencompass.datasets.x.XEvaluator').split(';')[0]
+    'assay does not implement opencompass.datasets.x.XEvaluator'
+    """
+    names = [dotted] if isinstance(dotted, str) else list(dotted)
+    unknown = [n for n in names if n in _UNKNOWN]
+    if unknown:
+        return (
+            f"{', '.join(unknown)}: neither assay nor OpenCompass {opencompass_version()} defines "
+            f"{'this name' if len(unknown) == 1 else 'these names'} (misspelt, or from another OpenCompass version); "
+            "register an implementation under the name to use it"
+        ) + ("; " + unavailable_message([n for n in names if n not in _UNKNOWN]) if len(unknown) < len(names) else "")
+    shorts = ", ".join(repr(n.rsplit(".", 1)[-1]) for n in names)
+    version = opencompass_version()
+    return (
+        f"assay does not implement {', '.join(names)}; to use {'it' if len(names) == 1 else 'them'}, install OpenCompass "
+        f"with its dependencies next to assay (pip install opencompass=={version}), or register an implementation "
+        f"under the name {shorts} (e.g. @ICL_EVALUATORS.register_module() for an evaluator, @LOAD_DATASET or "
+        "@TEXT_POSTPROCESSORS for a loader or a postprocessor, in a module the config imports or an 'assay.plugins' "
+        "entry point)"
+    )
+
+
+class _StandInAttributeError(AttributeError):
+    pass
+
+
+class _StandInMeta(type):
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise _StandInAttributeError(f"{cls._assay_dotted}.{name}: {unavailable_message(cls._assay_dotted)}")
+
+
+class StandIn(metaclass=_StandInMeta):
+    """Base of stand-in classes: OpenCompass classes assay does not implement.
+
+    A stand-in keeps OpenCompass's module and name; creating one raises
+    :class:`ComponentUnavailable` naming it and the ways to get it.
+    """
+
+    _assay_standin = True
+    _assay_dotted = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise ComponentUnavailable(unavailable_message(type(self)._assay_dotted))
+
+
+class _StandInValue:
+    """A constant of OpenCompass that assay does not have: any use of it fails, naming it."""
+
+    _assay_standin = True
+
+    def __init__(self, dotted: str) -> None:
+        object.__setattr__(self, "_assay_dotted", dotted)
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise ComponentUnavailable(unavailable_message(object.__getattribute__(self, "_assay_dotted")))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise _StandInAttributeError(unavailable_message(object.__getattribute__(self, "_assay_dotted")))
+
+    def __repr__(self) -> str:
+        return f"<stand-in for {object.__getattribute__(self, '_assay_dotted')}>"
+
+    __str__ = __repr__  # printing or dumping a config that holds one works; using it does not
+
+    def __bool__(self) -> bool:
+        return True
+
+    __call__ = __iter__ = __len__ = __getitem__ = __contains__ = _fail
+    __add__ = __radd__ = __mul__ = _fail
+
+
+_standins: dict[str, Any] = {}
+#: dotted names imported from OpenCompass's packages that OpenCompass 0.5.4 does not define either
+_UNKNOWN: set[str] = set()
+
+
+def _standin(dotted: str, kind: str) -> Any:
+    """The one stand-in object of the OpenCompass definition ``dotted``."""
+    found = _standins.get(dotted)
+    if found is not None:
+        return found
+    module, _, name = dotted.rpartition(".")
+    obj: Any
+    if kind == "c":
+        obj = _StandInMeta(name, (StandIn,), {
+            "__module__": module, "__qualname__": name, "_assay_dotted": dotted,
+            "__doc__": f"Stand-in for {dotted}, which assay does not implement.",
+        })
+    elif kind == "f":
+        def standin(*args: Any, **kwargs: Any) -> Any:
+            raise ComponentUnavailable(unavailable_message(dotted))
+
+        standin.__name__ = standin.__qualname__ = name
+        standin.__module__ = module
+        standin.__doc__ = f"Stand-in for {dotted}, which assay does not implement."
+        standin._assay_standin = True  # type: ignore[attr-defined]
+        standin._assay_dotted = dotted  # type: ignore[attr-defined]
+        obj = standin
+    else:
+        obj = _StandInValue(dotted)
+    _standins[dotted] = obj
+    return obj
+
+
+def registered_name(registry: str, name: str) -> Any:
+    """What OpenCompass registered as ``name`` in its registry ``registry`` (e.g. ``'ICL_EVALUATORS'``), or ``None``.
+
+    Where OpenCompass is fully installed, its own object; else a stand-in.
+    Used for ``type='GaokaoBenchEvaluator_single_choice'``-style registry names:
+    importing :mod:`assay.opencompass` installs it as the registries' fallback
+    (:func:`assay.registry.set_fallback`).
+    """
+    entry = _table().get("registered", {}).get(registry, {}).get(name)
+    if entry is None:
+        if opencompass_mode() == "full":  # registered in OpenCompass's registry by the user's own code
+            real = getattr(importlib.import_module("opencompass.registry"), registry, None)
+            found = real.get(name) if real is not None and name in getattr(real, "module_dict", {}) else None
+            return found
+        return None
+    kind, dotted = entry[0], entry[1]
+    if opencompass_mode() == "full":
+        module, _, attr = dotted.rpartition(".")
+        mod = importlib.import_module(module)
+        if hasattr(mod, attr):
+            return getattr(mod, attr)
+        real = importlib.import_module("opencompass.registry")
+        return getattr(real, registry).get(name)
+    return _standin(dotted, kind)
+
+
+def standin_for_type_name(name: str) -> Any:
+    """The stand-in for a ``type`` given as a string — a name OpenCompass registers, or an ``opencompass.*``
+    dotted path — that assay does not implement, or ``None``."""
+    from assay import registry
+
+    short = name.rsplit(".", 1)[-1] if name.startswith("opencompass.") else name
+    if any(getattr(registry, r).lookup(short) is not None for r in REGISTRIES):
+        return None
+    if short != name:  # a dotted path, as in a config OpenCompass dumped
+        try:
+            obj = registry.import_dotted(name)
+        except (ImportError, AttributeError):
+            return None
+        return obj if is_standin(obj) else None
+    for reg_name in _table().get("registered", {}):
+        found = registered_name(reg_name, name)
+        if found is not None:
+            return found if is_standin(found) else None
+    return None
+
+
+def is_standin(obj: Any) -> bool:
+    """True for a stand-in: an OpenCompass name assay does not implement."""
+    try:
+        return getattr(obj, "_assay_standin", False) is True
+    except Exception:
+        return False
+
+
+def standin_name(obj: Any) -> str:
+    """The dotted OpenCompass name a stand-in stands for."""
+    try:
+        return str(object.__getattribute__(obj, "_assay_dotted"))
+    except AttributeError:  # marked by hand: its own module and name
+        return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', None) or getattr(obj, '__name__', repr(obj))}"
+
