@@ -26,8 +26,8 @@ from typing import Any
 
 import orjson
 
-from assay.index import RunIndex
-from assay.results import read_result_without_details
+from assay.rundir.index import RunIndex
+from assay.rundir.results import read_result_without_details
 from assay.stats import index_run
 from assay.summarize import run_summarizer
 

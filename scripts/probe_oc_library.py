@@ -175,8 +175,8 @@ def check_runnable(config: object, run_dir: Path) -> tuple[list[str], list[str]]
     (:attr:`assay.tasks.plan.EvalTask.config_problem`) and its loader,
     evaluator and postprocessors (:func:`assay.tasks.plan.unavailable_components`).
     """
+    from assay.rundir.layout import RunDir
     from assay.tasks.plan import plan_tasks, unavailable_components
-    from assay.workdir import RunDir
 
     missing: list[str] = []
     problems: list[str] = []

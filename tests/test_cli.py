@@ -68,7 +68,7 @@ def test_reuse_finds_the_newest_run_not_the_newest_folder(tmp_path: Path, capsys
 def test_copied_runs_without_timestamps_newest_by_modification(tmp_path: Path) -> None:
     import os
 
-    from assay.workdir import LATEST, resolve_run_dir
+    from assay.rundir.layout import LATEST, resolve_run_dir
 
     work = tmp_path / "w"
     for i, name in enumerate(("b_run", "a_run")):

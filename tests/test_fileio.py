@@ -63,7 +63,7 @@ def test_atomic_write_text_creates_folders(tmp_path: Path) -> None:
 
 
 def test_pieces_serialized_apart_splice_into_the_whole(tmp_path: Path) -> None:
-    from assay.results import details_last
+    from assay.rundir.results import details_last
     from assay.tasks.shards import details_fragment, splice_details
 
     details = [{"pred": "A", "score": math.nan, "n": {1, 2}}, {"pred": "é", "score": 0.5, "n": set()}]

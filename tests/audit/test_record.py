@@ -16,7 +16,7 @@ import pytest
 
 from assay.audit import AuditRecord, attach, detach, read_records, record_of, records_json
 from assay.cli import main
-from assay.results import META_KEY, read_result, write_result
+from assay.rundir.results import META_KEY, read_result, write_result
 from tests.audit.test_run import FIXED, RUN, _write_run
 
 WRITTEN = Path(__file__).resolve().parent.parent / "data" / "audit"

@@ -11,22 +11,32 @@ RECORD_KEYS = frozenset({"extraction_audit", "corrections", "replies", "differ",
 
 
 def _key_reads(tree: ast.AST) -> list[tuple[int, str]]:
-    """``(line, key)`` of each read of a record key: ``x['key']``, ``x.get('key')``/``pop``/``setdefault``, ``'key' in x``."""
+    """``(line, key)`` of each read of a record key: ``x['key']``, ``x.get('key')``/``pop``/``setdefault``, ``'key' in x``,
+    and each name given a key to read by (``KEY = 'extraction_audit'``)."""
     found: list[tuple[int, str]] = []
 
     def key(node: ast.AST | None) -> str | None:
         return node.value if isinstance(node, ast.Constant) and node.value in RECORD_KEYS else None
 
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and (k := key(node.slice))) or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in ("get", "pop", "setdefault") and node.args and (k := key(node.args[0]))) or (isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) and (k := key(node.left))):
+        k = None
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            k = key(node.slice)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "pop", "setdefault"):
+            k = key(node.args[0]) if node.args else None
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            k = key(node.left)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            k = key(node.value)
+        if k is not None:
             found.append((node.lineno, k))
-    return found
+    return sorted(found)
 
 
 def test_the_check_sees_each_kind_of_read() -> None:
-    source = "a = r['extraction_audit']\nb = r.get('differ')\nc = 'readings' in r\nr['extraction_audit'] = {}\nd = {'replies': 1}\n"
-    assert _key_reads(ast.parse(source)) == [(1, "extraction_audit"), (2, "differ"), (3, "readings")]
+    source = ("a = r['extraction_audit']\nb = r.get('differ')\nc = 'readings' in r\nr['extraction_audit'] = {}\nd = {'replies': 1}\n"
+              "KEY = 'extraction_audit'\n")
+    assert _key_reads(ast.parse(source)) == [(1, "extraction_audit"), (2, "differ"), (3, "readings"), (6, "extraction_audit")]
 
 
 def test_no_module_outside_the_audit_package_reads_the_record_by_key() -> None:

@@ -16,7 +16,7 @@ from assay.cli import main
 from assay.postprocess.math import gsm8k_postprocess
 from assay.postprocess.options import first_option_postprocess
 from assay.registry import TEXT_POSTPROCESSORS
-from assay.results import META_KEY, read_result
+from assay.rundir.results import META_KEY, read_result
 
 pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
 

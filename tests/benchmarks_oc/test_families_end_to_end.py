@@ -27,7 +27,7 @@ import pytest
 
 from assay.cli import main
 from assay.datasets.location import is_dataset_id, local_location
-from assay.results import read_result
+from assay.rundir.results import read_result
 from tests.benchmarks_oc._knowledge import ROOT, knowledge, metrics, recorded_runs, same_number
 from tests.benchmarks_oc.families import MODEL_ABBR, Run, build_data
 

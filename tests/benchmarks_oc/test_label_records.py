@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import assay.predictions as predictions
+import assay.rundir.predictions as predictions
 from assay.errors import InputFileError
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
-from assay.results import read_result
+from assay.rundir.results import read_result
 from assay.sandbox import bwrap_available
 
 FIXTURE = Path(__file__).parent.parent / "data" / "oc_families" / "code"

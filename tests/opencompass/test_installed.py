@@ -14,7 +14,7 @@ import pytest
 import assay.opencompass as oc
 from assay.cli import main
 from assay.config import load_config
-from assay.results import read_result
+from assay.rundir.results import read_result
 
 pytestmark = [
     pytest.mark.opencompass_installed,

@@ -19,7 +19,7 @@ from assay.cli import main
 from assay.config import load_config
 from assay.errors import ConfigError
 from assay.opencompass import is_standin, opencompass_mode, origin, standin_name
-from assay.results import read_result
+from assay.rundir.results import read_result
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

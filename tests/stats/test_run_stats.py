@@ -61,7 +61,7 @@ def test_statistics_read_from_the_index_equal_those_read_from_the_files(tmp_path
 
     import assay.stats._tasks as tasks_module
     from assay.fileio import dumps_json
-    from assay.index import RunIndex
+    from assay.rundir.index import RunIndex
     from assay.stats import index_run
 
     run = make_run(tmp_path)

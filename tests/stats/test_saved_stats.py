@@ -65,7 +65,7 @@ def test_saved_statistics_stand_in_only_for_their_unchanged_file_and_values(tmp_
     import os
     from functools import partial
 
-    from assay.results import content_digest, numeric_metrics, read_result
+    from assay.rundir.results import content_digest, numeric_metrics, read_result
     from assay.stats._columns import prediction_columns
     from tests.stats.varied_run import make_varied_run
 

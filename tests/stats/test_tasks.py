@@ -274,7 +274,7 @@ def test_statistics_in_the_index_pass_through_only_for_their_values_and_when_fin
     summary takes them unparsed only for exactly those values, and never when they hold NaN."""
     import orjson
 
-    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS, Snapshot
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS, Snapshot
     from assay.stats import CellStat, Unscorable
     from assay.stats._tasks import TaskOutput, index_lookup, index_settings, index_stats, indexed_output
 

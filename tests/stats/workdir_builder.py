@@ -1,7 +1,7 @@
 """A run directory written file by file (results with details, predictions, config, summary).
 
 Used by the stats, report and command tests; it needs no evaluator, only the
-file layout of :mod:`assay.workdir`.
+file layout of :mod:`assay.rundir.layout`.
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ def test_a_large_run_summarized_from_its_index_as_it_is_names_an_edited_result(
 ) -> None:
     """A summary of a run of 2,000 results or more takes the run index as it is and checks the files
     beside it (here forced for a small run); an edit it confirmed is still named and marked."""
-    import assay.index as index_module
+    import assay.rundir.index as index_module
 
     monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)
     _as_if_written_elsewhere(run, "reasoner", "quick_short")

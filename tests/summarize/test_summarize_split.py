@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from assay.errors import InputFileError
-from assay.results import (
+from assay.rundir.results import (
     merge_split_results,
     read_result_without_details,
     result_sample_count,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assay.cli import main
-from assay.results import read_result
+from assay.rundir.results import read_result
 
 BAD = Path(__file__).parent.parent / "data" / "bad"
 CASES = sorted(p.name for p in BAD.iterdir() if p.is_dir() and not p.name.startswith("_"))

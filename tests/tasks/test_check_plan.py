@@ -9,8 +9,8 @@ import pytest
 
 from assay.config import load_config
 from assay.errors import ConfigError
+from assay.rundir.layout import RunDir
 from assay.tasks.plan import check_plan
-from assay.workdir import RunDir
 
 CONFIG = """
 from assay.evaluate.base import BaseEvaluator

@@ -72,9 +72,9 @@ def _plan_left_by_a_cut_split(cfg: Path, work: Path) -> Path:
     result = work / "RUN" / "results" / "m" / "big0.json"
     # start the split again by hand: plan and inputs as the task writes them, then lose two inputs
     from assay.config import load_config
+    from assay.rundir.layout import RunDir
     from assay.tasks import EvalOptions, plan_tasks
     from assay.tasks.run import start_task
-    from assay.workdir import RunDir
 
     result.unlink()
     task = plan_tasks(load_config(cfg), RunDir(work / "RUN"))[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.results import META_KEY, read_result
+from assay.rundir.results import META_KEY, read_result
 from tests.tasks._spawn import spawn_assay
 
 CONFIG = """

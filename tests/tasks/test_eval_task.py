@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.cli import main
-from assay.results import META_KEY, read_result
+from assay.rundir.results import META_KEY, read_result
 
 DATA = Path(__file__).parent.parent / "data"
 RUN = "20250101_000000"

@@ -14,7 +14,7 @@ import pytest
 
 from assay.cli import main
 from assay.registry import ICL_EVALUATORS
-from assay.results import META_KEY, read_result
+from assay.rundir.results import META_KEY, read_result
 from assay.tasks.shards import ShardPart, merge_metrics
 
 SAMPLES = 13
@@ -210,7 +210,7 @@ def test_a_result_scored_again_in_another_split_is_not_called_changed(
 def test_shards_merge_as_split_result_files_do(tmp_path: Path) -> None:
     """The two ways one evaluation comes in parts give one answer: a metric some part lacks is left out by both,
     and the weighted means are the same bits (rounded once, as the exact mean of the parts' values)."""
-    from assay.results import merge_split_results
+    from assay.rundir.results import merge_split_results
     from assay.summarize import run_summarizer
     from tests.summarize.builders import write_result
 

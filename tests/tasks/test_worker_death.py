@@ -9,10 +9,10 @@ import pytest
 
 from assay.cli import main
 from assay.config import load_config
-from assay.results import read_result
+from assay.rundir.layout import RunDir
+from assay.rundir.results import read_result
 from assay.tasks import plan_tasks
 from assay.tasks.runner import plan_units
-from assay.workdir import RunDir
 
 CONFIG = """
 import os, signal

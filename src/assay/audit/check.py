@@ -44,7 +44,7 @@ def check_audit(result: Mapping[str, Any], *, config: Mapping[str, Any] | None, 
 
     A record that is not an audit record is one mismatch, saying what is wrong with it.
     """
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
 
     out = AuditCheck()
     try:
@@ -143,7 +143,7 @@ def _check_readings(
         out.unchecked.append(f"{what} (the corrections declared now differ from the recorded ones)")
         return
     try:
-        from assay.predictions import load_predictions
+        from assay.rundir.predictions import load_predictions
 
         raw = load_predictions(prediction_dir, abbr, keep=()).columns(only=("prediction",)).get("prediction")
         if raw is None:

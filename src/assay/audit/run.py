@@ -155,7 +155,7 @@ def _from_differing(
     """The would-be metrics from the differing samples scored again and the others' official per-sample
     values, with the corrected details of the differing samples; ``None`` when the official result does not
     give every metric that way (no details, a field missing, a metric not declared)."""
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
 
     details = official.get("details")
     fields = set(how.fields)
@@ -204,7 +204,7 @@ def run_audit(
             again when ``None``, or when the official result lacks the
             per-sample values).
     """
-    from assay.results import numeric_metrics
+    from assay.rundir.results import numeric_metrics
     from assay.stats import sample_correctness
 
     corrections = plan.describe()

@@ -74,7 +74,8 @@ def load(args: argparse.Namespace) -> Any:
     if args.config is not None:
         return load_config(args.config)
     from assay.errors import ConfigError
-    from assay.workdir import newest_dumped_config, resolve_run_dir
+    from assay.rundir.configs import newest_dumped_config
+    from assay.rundir.layout import resolve_run_dir
 
     if args.reuse is None:
         raise ConfigError(
@@ -93,7 +94,7 @@ def run_dir_as_work_dir(args: argparse.Namespace) -> None:
     ``-w`` becomes its parent and ``-r`` its name."""
     from pathlib import Path
 
-    from assay.workdir import is_run_dir
+    from assay.rundir.layout import is_run_dir
 
     if args.reuse is None and args.work_dir and is_run_dir(args.work_dir):
         run = Path(os.path.abspath(args.work_dir))

@@ -33,9 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Index the run; print the counts, every changed or removed file and every problem; 0 on success, 1 without a
     usable index or, with ``--check``, with a result file unreadable or missing."""
-    from assay.index import INDEX_FILE
+    from assay.rundir.layout import STATS_SUFFIX, resolve_run_dir
     from assay.stats import index_run
-    from assay.workdir import resolve_run_dir
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     snapshot = index_run(run_dir.root, check_content=args.check)
@@ -47,18 +46,18 @@ def run(args: argparse.Namespace) -> int:
     problems += [f"results/{rel}: missing: the run index recorded it, the file no longer exists" for rel in snapshot.removed]
     for folder, names in sorted(snapshot.folders.items()):
         for name in sorted(names):
-            stem = name[: -len(".stats")]
-            if name.endswith(".stats") and f"{stem}.json" not in names:
+            stem = name[: -len(STATS_SUFFIX)]
+            if name.endswith(STATS_SUFFIX) and f"{stem}.json" not in names:
                 problems.append(f"results/{folder}/{stem}.json: missing: its statistics results/{folder}/{name} "
                                 "were written with it, the result file is gone")
     for problem in problems:
         sys.stdout.write(f"problem: {problem}\n")
     sys.stdout.write(
-        f"{run_dir.root / INDEX_FILE}: {len(snapshot.rows)} results, {len(snapshot.added)} added, "
+        f"{run_dir.index}: {len(snapshot.rows)} results, {len(snapshot.added)} added, "
         f"{len(snapshot.changed)} changed, {len(snapshot.removed)} removed\n"
     )
     if not snapshot.persisted:
-        sys.stderr.write(f"assay index: FAILED: {run_dir.root / INDEX_FILE} cannot be written (see the log)\n")
+        sys.stderr.write(f"assay index: FAILED: {run_dir.index} cannot be written (see the log)\n")
         return 1
     if problems and args.check:
         sys.stderr.write(f"assay index: FAILED: {len(problems)} result file(s) unreadable or missing (listed above)\n")

@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
     from assay.report import write_html_report
-    from assay.workdir import new_timestamp, resolve_run_dir
+    from assay.rundir.layout import new_timestamp, resolve_run_dir
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     summary = None

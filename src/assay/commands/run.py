@@ -10,7 +10,6 @@ SIGHUP ended it (its workers stopped, what was written is complete).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import IO, Any
@@ -203,8 +202,8 @@ def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
 
 
 def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
+    from assay.rundir.layout import resolve_run_dir
     from assay.tasks import EvalOptions, plan_tasks
-    from assay.workdir import resolve_run_dir
 
     run_dir_as_work_dir(args)
     config = load(args)
@@ -234,7 +233,7 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
         from assay.summarize import validate_summarizer_config
 
         validate_summarizer_config(summary_config(config, str(run_dir.root)))
-    from assay.workdir import writer_lock
+    from assay.rundir.layout import writer_lock
 
     def waiting(holder: str) -> None:
         sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
@@ -248,17 +247,12 @@ def _eval_locked(
 ) -> int:
     """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
     from assay.config import dump_config_source
-    from assay.fileio import atomic_write_text
+    from assay.rundir.configs import dump_config
+    from assay.rundir.layout import new_timestamp
     from assay.tasks import run_tasks
-    from assay.workdir import new_timestamp
 
     now = new_timestamp()
-    dumped = run_dir.configs / f"{now}_{os.getpid()}.py"
-    suffix = 1
-    while dumped.exists():
-        dumped = run_dir.configs / f"{now}_{os.getpid()}_{suffix}.py"
-        suffix += 1
-    atomic_write_text(dumped, dump_config_source(config.variables))
+    dump_config(run_dir, dump_config_source(config.variables), now)
     sys.stderr.write(f"run directory: {run_dir.root}\n")
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))

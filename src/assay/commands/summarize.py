@@ -39,7 +39,7 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
     import difflib
 
     from assay.config import model_abbr
-    from assay.workdir import folders_in
+    from assay.rundir.layout import folders_in
 
     abbrs = list(dict.fromkeys(model_abbr(m) for m in config.models))
     if not abbrs or any(any((run_dir.results / a).glob("*.json")) for a in abbrs):
@@ -59,8 +59,8 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Summarize the run; 0 on success, 1 when no model of the config has results in it."""
+    from assay.rundir.layout import resolve_run_dir
     from assay.summarize import validate_summarizer_config
-    from assay.workdir import resolve_run_dir
 
     run_dir_as_work_dir(args)
     config = load(args)

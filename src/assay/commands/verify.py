@@ -51,6 +51,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from assay.summarize import Leaderboard
 
+from assay.rundir.layout import STATS_SUFFIX, RunDir
+
 NAME = "verify"
 HELP = "recompute metrics from per-sample details and groups from results; report values that do not match"
 
@@ -106,7 +108,7 @@ class VerifyReport:
 
     def nothing_checked(self, root: str | Path) -> str:
         """Why no value was checked: what was looked for, where, and what was found."""
-        run = Path(root)
+        run = RunDir(Path(root))
         found = (
             f"found {self.result_files} result file(s), but none holds a metric that can be recomputed "
             f"from per-sample details ({len(self.unchecked)} value(s) could not be checked; -v lists them)"
@@ -116,10 +118,10 @@ class VerifyReport:
         summary = (
             f"the summary {self.summary} has no value to check"
             if self.summary
-            else f"no summary {run / 'summary' / 'summary_<time>.json'}"
+            else f"no summary {run.summary_stem('<time>')}.json"
         )
         return (
-            f"nothing was verified in {run}: looked for result files {run / 'results' / '<model>' / '<dataset>.json'} "
+            f"nothing was verified in {run.root}: looked for result files {run.result_path('<model>', '<dataset>')} "
             f"and {found}; {summary}"
         )
 
@@ -228,13 +230,13 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
     from assay.audit import has_record
-    from assay.results import numeric_metrics, read_result, read_result_without_details
+    from assay.rundir.results import numeric_metrics, read_result, read_result_without_details
     from assay.stats import load_run_config, model_dirs_of
     from assay.summarize import newest_summary_json
 
     root = Path(run_root)
     report = VerifyReport()
-    results = root / "results"
+    results = RunDir(root).results
     _check_index(report, root)
     files = sorted(results.glob("*/*.json")) if results.is_dir() else []
     report.result_files = len(files)
@@ -331,11 +333,11 @@ def _check_index(report: VerifyReport, root: Path) -> None:
     index is repaired.  Such a change is not a mismatch by itself: the values
     in the changed file are checked like any other.
     """
-    from assay.index import INDEX_FILE, RunIndex, index_disabled
+    from assay.rundir.index import RunIndex, index_disabled
 
     if index_disabled():
         return
-    existed = (root / INDEX_FILE).is_file()
+    existed = RunDir(root).index.is_file()
     snapshot = RunIndex(root).snapshot(check_content=True)
     report.changed_since_indexed = [f"results/{rel}" for rel in snapshot.changed]
     for rel in snapshot.changed:
@@ -349,7 +351,7 @@ def _check_index(report: VerifyReport, root: Path) -> None:
 
 def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None:
     """A problem for each result a ``.stats`` file or the run's config expects that has no file (nor split parts)."""
-    results = root / "results"
+    results = RunDir(root).results
     present = {p.relative_to(results).as_posix() for p in files}
 
     def found(folder: str, abbr: str) -> bool:
@@ -358,7 +360,7 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
         return any(n.startswith(f"{folder}/{abbr}_") and n[len(folder) + len(abbr) + 2:-5].isdigit() for n in present)
 
     missing = {p.split(".json: ", 1)[0][len("results/"):] for p in report.problems if ".json: " in p}
-    for stats in sorted(results.glob("*/*.stats")) if results.is_dir() else []:
+    for stats in sorted(results.glob(f"*/*{STATS_SUFFIX}")) if results.is_dir() else []:
         folder, abbr = stats.parent.name, stats.stem
         if not found(folder, abbr) and f"{folder}/{abbr}" not in missing:
             missing.add(f"{folder}/{abbr}")
@@ -394,7 +396,7 @@ def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: 
         configs.append(load_run_config(root))
     meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
     files = meta.get("prediction_files") if isinstance(meta, dict) else None
-    folder = Path(files[0]).parent if isinstance(files, list) and files and Path(files[0]).exists() else root / "predictions" / model
+    folder = Path(files[0]).parent if isinstance(files, list) and files and Path(files[0]).exists() else RunDir(root).prediction_dir(model)
     check = check_audit(result, config=configs[0], prediction_dir=folder, model=model, abbr=abbr)
     report.checked += check.checked
     report.unchecked.extend(f"{rel}: {item}" for item in check.unchecked)
@@ -445,7 +447,7 @@ def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: l
 
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
-    from assay.workdir import resolve_run_dir
+    from assay.rundir.layout import resolve_run_dir
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     report = verify_run(run_dir.root)

@@ -51,9 +51,9 @@ def judge_cache_path(output_dir: str | Path) -> Path:
         >>> judge_cache_path('/runs/20240101_000000/results/m/d').as_posix()
         '/runs/20240101_000000/cache/judge.sqlite'
     """
-    p = Path(output_dir)
-    run_dir = p.parents[2] if len(p.parents) >= 3 and p.parents[1].name == "results" else p.parent
-    return run_dir / "cache" / "judge.sqlite"
+    from assay.rundir.layout import run_dir_of_output
+
+    return run_dir_of_output(output_dir).judge_cache
 
 
 @ICL_EVALUATORS.register_module()

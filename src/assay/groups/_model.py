@@ -217,5 +217,5 @@ class SummaryResult:
     time_str: str = ""
     leaderboard: Any = None
     stats: Any = None
-    #: the result files as the run index had them when the summary was made (:class:`assay.index.Snapshot`)
+    #: the result files as the run index had them when the summary was made (:class:`assay.rundir.index.Snapshot`)
     snapshot: Any = None

@@ -120,12 +120,12 @@ def _library_root(named: str) -> Path | None:
     if named:
         root = Path(named).expanduser()
         for candidate in (root / "opencompass", root):
-            if (candidate / "configs").is_dir() and candidate.name == "opencompass":
+            if (candidate / "configs").is_dir() and candidate.name == "opencompass":  # not a run directory
                 return candidate.resolve()
         raise ConfigError(f"{LIBRARY_ENV}={named}: this folder holds no opencompass/configs (expected an unpacked "
                           "OpenCompass wheel or a checkout of its repository)")
     package = _installed_package()
-    if package is not None and (package / "configs").is_dir():
+    if package is not None and (package / "configs").is_dir():  # not a run directory
         return package
     return None
 

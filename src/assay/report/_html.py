@@ -122,7 +122,7 @@ def build_report_data(
             otherwise the results and predictions are read here.
         max_text: longest text kept per sample and field.
         snapshot: the result files as the run index has them (default:
-            ``summary.snapshot``, else taken here; see :mod:`assay.index`).
+            ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
         ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;
@@ -495,7 +495,9 @@ def write_html_report(
     from assay.fileio import atomic_write_bytes
 
     data = build_report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot)
-    path = Path(run_dir) / "summary" / f"summary_{time_str}.html"
+    from assay.rundir.layout import RunDir
+
+    path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     atomic_write_bytes(path, _render_utf8(data))
     logger.info("report written to %s", path)
     return path

@@ -37,7 +37,7 @@ Example:
 
 from __future__ import annotations
 
-from assay.results import read_full_result
+from assay.rundir.results import read_full_result
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns
 from assay.stats._columns import text as browser_text
 from assay.stats._compare import Comparison, DatasetComparison, compare_models

@@ -98,10 +98,12 @@ class PredictionColumns:
 
 def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
     """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
-    folder = Path(run_dir) / "predictions" / model_dir
+    from assay.rundir.layout import RunDir
+
+    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
     if not folder.is_dir():
         return PredictionColumns([], [])
-    from assay.predictions import load_predictions
+    from assay.rundir.predictions import load_predictions
 
     try:
         columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.results import read_full_result
+from assay.rundir.layout import RunDir
+from assay.rundir.results import read_full_result
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult, paired_compare
 from assay.stats._run import index_snapshot, load_run_config, model_dirs_of
@@ -17,7 +18,7 @@ from assay.stats._samples import SampleValues, sample_values
 from assay.stats._tasks import SavedStats, load_stats
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = ["Comparison", "DatasetComparison", "compare_models"]
 
@@ -71,7 +72,7 @@ class Comparison:
 def _choose_metric(
     result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
 ) -> tuple[str, SampleValues, SampleValues] | str:
-    from assay.results import numeric_metrics, order_metrics
+    from assay.rundir.results import numeric_metrics, order_metrics
 
     names_a = numeric_metrics(result_a)
     names_b = numeric_metrics(result_b)
@@ -111,7 +112,7 @@ def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats
     digest = snapshot.digest(f"{folder}/{abbr}.json")
     if digest is None:
         return None
-    return load_stats(root / "results" / folder / f"{abbr}.json", digest)
+    return load_stats(RunDir(root).result_path(folder, abbr), digest)
 
 
 def _from_saved(
@@ -123,7 +124,7 @@ def _from_saved(
     display order) with per-sample values for both models; a metric whose
     values were not saved (a corpus statistic) sends the comparison to the details.
     """
-    from assay.results import order_metrics
+    from assay.rundir.results import order_metrics
 
     if a.details is not None and b.details is not None:
         if a.details != b.details:
@@ -178,16 +179,16 @@ def compare_models(
     folders = model_dirs_of(config, [model_a, model_b])
     dir_a, dir_b = folders.get(model_a, model_a), folders.get(model_b, model_b)
     for name, folder in ((model_a, dir_a), (model_b, dir_b)):
-        if not (root / "results" / folder).is_dir():
+        if not (RunDir(root).results / folder).is_dir():
             from assay.errors import InputFileError
 
-            raise InputFileError(f"model {name!r} has no results in {root / 'results' / folder}")
+            raise InputFileError(f"model {name!r} has no results in {RunDir(root).results / folder}")
     snapshot = index_snapshot(root)
     if datasets is None:
         if snapshot is not None:
             abbrs = sorted(n[: -len(".json")] for n in snapshot.names(dir_a) if n.endswith(".json"))
         else:
-            abbrs = sorted({p.stem for p in (root / "results" / dir_a).glob("*.json")})
+            abbrs = sorted({p.stem for p in (RunDir(root).results / dir_a).glob("*.json")})
     else:
         abbrs = list(datasets)
     out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)

@@ -18,7 +18,7 @@ from assay.stats._tasks import Task, TaskOptions, TaskOutput, index_lookup, run_
 from assay.stats._unscorable import Unscorable
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = [
     "RunStats",
@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
     """The run's result files as the run index has them (repaired where stale); ``None`` with ``ASSAY_NO_INDEX``."""
-    from assay.index import RunIndex, index_disabled
+    from assay.rundir.index import RunIndex, index_disabled
 
     if index_disabled():
         return None
@@ -44,11 +44,14 @@ def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
 
 
 def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The newest resolved config of a run (``configs/*.py``) as plain variables, ``work_dir`` set to the run.
+    """The newest resolved config of a run (:func:`assay.rundir.configs.newest_dumped_config`) as plain variables, ``work_dir`` set to the run.
 
     ``None`` when there is none or it cannot be loaded (logged).
     """
-    configs = sorted((Path(run_dir) / "configs").glob("*.py"), key=lambda p: (p.stat().st_mtime, p.name))
+    from assay.rundir.configs import dumped_configs
+    from assay.rundir.layout import RunDir
+
+    configs = dumped_configs(RunDir(Path(run_dir)))
     if not configs:
         return None
     from assay.config import load_config
@@ -385,7 +388,7 @@ def run_stats(
             size and the CPUs, ``1`` reads them in this process (see
             :func:`assay.stats._tasks.pool_size`).
         snapshot: the run's result files as the run index has them
-            (:meth:`assay.index.RunIndex.snapshot`); default: taken here,
+            (:meth:`assay.rundir.index.RunIndex.snapshot`); default: taken here,
             unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
 
     Raises:
@@ -488,7 +491,7 @@ def sample_tables(
 
 
 def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, workers: int | None = None) -> Snapshot:
-    """Build or repair the run index of ``run_dir`` (:mod:`assay.index`), statistics included.
+    """Build or repair the run index of ``run_dir`` (:mod:`assay.rundir.index`), statistics included.
 
     Every result file is taken from the index where it still matches, else
     read; the statistics of every result (each finite metric's interval,
@@ -499,8 +502,8 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
     """
     import math
 
-    from assay.index import RunIndex
-    from assay.results import numeric_metrics
+    from assay.rundir.index import RunIndex
+    from assay.rundir.results import numeric_metrics
 
     snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
     tasks = []

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay._gc import bulk_allocations
 from assay.fileio import loads_json
+from assay.rundir.layout import RunDir
 from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -43,7 +44,7 @@ from assay.stats._samples import SampleValues, cell_stat, correctness_of, outcom
 from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = [
     "MAX_WORKERS",
@@ -111,7 +112,7 @@ _Columns = Callable[[], PredictionColumns]
 
 def run_task(task: Task, options: TaskOptions) -> TaskOutput:
     """Read one (model, dataset) and compute what is asked of it."""
-    from assay.results import read_full_result
+    from assay.rundir.results import read_full_result
 
     if not task.have and not task.columns:
         return TaskOutput()
@@ -166,7 +167,9 @@ def stats_path(result_path: str | os.PathLike[str]) -> Path:
     >>> stats_path('results/m/gsm8k.json').as_posix()
     'results/m/gsm8k.stats'
     """
-    return Path(result_path).with_suffix(".stats")
+    from assay.rundir.layout import stats_path_of
+
+    return stats_path_of(result_path)
 
 
 @dataclass
@@ -174,7 +177,7 @@ class SavedStats:
     """What the report pass wants of one result file, computed once from it (see :func:`save_stats`).
 
     Attributes:
-        result_digest: the :func:`~assay.results.content_digest` of the result file it was computed from.
+        result_digest: the :func:`~assay.rundir.results.content_digest` of the result file it was computed from.
         fingerprint: the result's input fingerprint (``_meta.fingerprint``), for the reader.
         options: the options it was computed with (``run_dir`` aside).
         values: each numeric metric's value, as the summary reads it.
@@ -294,7 +297,7 @@ def save_stats(
     from.  ``None`` (and no file) when the result cannot be read.
     """
     from assay.fileio import atomic_write_bytes, loads_json
-    from assay.results import META_KEY, content_digest, numeric_metrics, read_result
+    from assay.rundir.results import META_KEY, content_digest, numeric_metrics, read_result
 
     path = os.path.abspath(result_path)
     target = stats_path(path)
@@ -358,7 +361,7 @@ def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -
     bytes are not those they were computed from (checked by content digest;
     ``digest`` is the file's present digest when the caller knows it).
     """
-    from assay.results import content_digest
+    from assay.rundir.results import content_digest
 
     target = stats_path(result_path)
     try:
@@ -415,7 +418,7 @@ def _idle_cpus() -> int:
 
 def _size(options: TaskOptions, task: Task) -> int:
     try:
-        return (Path(options.run_dir) / "results" / task.folder / f"{task.abbr}.json").stat().st_size
+        return RunDir(Path(options.run_dir)).result_path(task.folder, task.abbr).stat().st_size
     except OSError:
         return 0
 
@@ -445,13 +448,13 @@ def run_tasks(
 
     A task takes statistics computed before from its result's present bytes
     with the same options: from the run index (``snapshot``, see
-    :mod:`assay.index`), else from the ``.stats`` file beside the result
+    :mod:`assay.rundir.index`), else from the ``.stats`` file beside the result
     (:func:`save_stats`).  The others read their files, and what they
     compute is kept in the index for the next reader.
     """
     outputs: list[TaskOutput | None] = [None] * len(tasks)
     digests: list[str | None] = [None] * len(tasks)
-    results = Path(options.run_dir) / "results"
+    results = RunDir(Path(options.run_dir)).results
     for i, task in enumerate(tasks):
         if not (task.have or task.columns):
             continue
@@ -587,7 +590,7 @@ def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str
     """
     import orjson
 
-    from assay.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
 
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     rows, settings = snapshot.rows.get, index_settings(options)
@@ -608,7 +611,7 @@ def index_lookup(snapshot: Snapshot, options: TaskOptions) -> Callable[[str, str
 
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
     """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
-    from assay.results import split_result_paths
+    from assay.rundir.results import split_result_paths
 
     one = snapshot.digest(f"{task.folder}/{task.abbr}.json")
     if one is not None:
@@ -650,7 +653,7 @@ def _cost(options: TaskOptions, task: Task) -> int:
     size = _size(options, task)
     if task.columns:
         with suppress(OSError):
-            size += (Path(options.run_dir) / "predictions" / task.folder / f"{task.abbr}.json").stat().st_size
+            size += (RunDir(Path(options.run_dir)).prediction_dir(task.folder) / f"{task.abbr}.json").stat().st_size
     return size
 
 

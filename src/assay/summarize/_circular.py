@@ -8,10 +8,10 @@ from typing import Any
 from assay.errors import ConfigError
 from assay.groups import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
+from assay.rundir.layout import new_timestamp
 from assay.summarize._default import DefaultSummarizer
 from assay.summarize._table import format_value, render_raw
 from assay.summarize.leaderboard import DASH, Leaderboard, Row
-from assay.workdir import new_timestamp
 
 __all__ = ["CircularSummarizer"]
 

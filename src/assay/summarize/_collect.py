@@ -21,7 +21,8 @@ from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
 from assay.groups import CellMark, Scores, SummaryIssue, incomplete_marks
-from assay.results import (
+from assay.rundir.layout import STATS_SUFFIX, RunDir
+from assay.rundir.results import (
     META_KEY,
     METRIC_BLACKLIST,
     METRIC_WHITELIST,
@@ -33,7 +34,7 @@ from assay.results import (
 )
 
 if TYPE_CHECKING:
-    from assay.index import Snapshot
+    from assay.rundir.index import Snapshot
 
 __all__ = ["collect_scores", "eval_mode", "prompt_hash", "prompt_version"]
 
@@ -135,7 +136,7 @@ def eval_mode(dataset_cfg: Mapping[str, Any]) -> str:
 def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot | None = None) -> Scores:
     """Read every (model, dataset) result of the config under ``run_dir/results``.
 
-    ``snapshot`` (:meth:`assay.index.RunIndex.snapshot`) gives each result
+    ``snapshot`` (:meth:`assay.rundir.index.RunIndex.snapshot`) gives each result
     without reading its file; results it lacks are read from their files.
     Problems never abort: each is recorded in ``Scores.issues`` (naming the
     file and the offending value) and the cell shows ``-``.
@@ -176,7 +177,7 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
         scores.versions[abbr] = prompt_version(ds)
         scores.modes[abbr] = eval_mode(ds)
 
-    results_dir = run_dir / "results"
+    results_dir = RunDir(run_dir).results
     if not results_dir.is_dir():
         scores.add_issue(SummaryIssue("warning", f"the run directory has no results/ folder ({results_dir})"))
     results_root = str(results_dir)
@@ -250,33 +251,20 @@ def _kept_results(scores: Scores, run_dir: Path, model_files: list[tuple[str, st
     """Note and mark the results that the last run of their task did not re-score, having failed (R-12.1).
 
     A failed task leaves a result already there in place and a note beside its
-    log (:meth:`assay.workdir.RunDir.kept_path`); the note counts while the
+    log (:meth:`assay.rundir.layout.RunDir.kept_path`); the note counts while the
     result file is the one it describes (same size and modification time).
     Each such cell gets a ``not_rescored`` mark with the reason (groups
     computed from it inherit it, see :func:`assay.groups.apply_groups`).
     """
-    from assay.fileio import loads_json
-    from assay.workdir import RunDir
+    from assay.rundir.kept import kept_notes
 
     layout = RunDir(run_dir)
     wanted = set(scores.dataset_abbrs)
     for file_abbr, column in model_files:
-        try:
-            names = [n for n in os.listdir(layout.logs / "eval" / file_abbr) if n.endswith(".kept")]
-        except OSError:
-            continue
-        for name in names:
-            abbr = name[: -len(".kept")]
+        for abbr, note in kept_notes(layout, file_abbr).items():
             if abbr not in wanted:
                 continue
-            try:
-                note = loads_json(layout.kept_path(file_abbr, abbr).read_bytes())
-                st = layout.result_path(file_abbr, abbr).stat() if note.get("size") is not None else None
-            except (OSError, ValueError, AttributeError):
-                continue
-            if st is not None and (st.st_size, st.st_mtime_ns) != (note.get("size"), note.get("mtime_ns")):
-                continue  # the result changed since
-            reason = f"{note.get('error')}; the result shown was already there ({note.get('kept')})"
+            reason = note.reason
             scores.kept[(column, abbr)] = reason
             scores.marks.setdefault((column, abbr), []).append(CellMark("not_rescored", None, reason))
             rel = f"results/{file_abbr}/{abbr}.json"
@@ -313,7 +301,7 @@ class _ModelReader:
         tells).  ``None`` without a snapshot."""
         if self.snapshot is None:
             return None
-        from assay.index import DIGEST, HEAD, WRITTEN
+        from assay.rundir.index import DIGEST, HEAD, WRITTEN
 
         rows, prefix, loads = self.snapshot.rows.get, f"{self.folder}/", _orjson_loads()
 
@@ -358,7 +346,7 @@ class _ModelReader:
                     self.check_written(abbr, file_name, path)
                 return accepted
             self.scores.raw[self.column][abbr] = result
-            if self.snapshot is not None or f"{abbr}.stats" in self.names:
+            if self.snapshot is not None or f"{abbr}{STATS_SUFFIX}" in self.names:
                 self.check_written(abbr, file_name, path)
             return result
         if f"{abbr}_0.json" not in self.names and not any(n.startswith(f"{abbr}_") for n in self.names):
@@ -412,7 +400,7 @@ class _ModelReader:
         """Mark a result whose bytes are not those assay wrote when it computed it.
 
         The digest of the bytes written comes from the snapshot's entry
-        (:meth:`assay.index.Snapshot.written`), else from the ``.stats`` file
+        (:meth:`assay.rundir.index.Snapshot.written`), else from the ``.stats`` file
         the worker wrote beside the result.  A result assay did not write
         (OpenCompass's: no written digest) is never marked.
         """
@@ -420,10 +408,10 @@ class _ModelReader:
         if self.snapshot is not None and indexed in self.snapshot.rows:
             written, present = self.snapshot.written(indexed), self.snapshot.digest(indexed)
         else:
-            from assay.index import stats_written_digest
-            from assay.results import content_digest
+            from assay.rundir.index import stats_written_digest
+            from assay.rundir.results import content_digest
 
-            written = stats_written_digest(f"{self.model_dir}{os.sep}{abbr}.stats")
+            written = stats_written_digest(f"{self.model_dir}{os.sep}{abbr}{STATS_SUFFIX}")
             present = content_digest(path) if written is not None else None
         if written is None or present is None or present == written:
             return
@@ -462,7 +450,7 @@ def _plain_metrics(result: dict[str, Any]) -> dict[str, float] | None:
 def _metrics_of(scores: Scores, result: dict[str, Any], column: str, abbr: str, rel: str) -> dict[str, float] | None:
     """The finite numeric metrics of a result, in file order; issues for values that cannot be used.
 
-    The same selection as :func:`assay.results.numeric_metrics` (``bool`` counts
+    The same selection as :func:`assay.rundir.results.numeric_metrics` (``bool`` counts
     as 1/0), in one pass since it runs once per result file.
     """
     values: dict[str, float] = {}

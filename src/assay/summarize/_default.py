@@ -14,6 +14,7 @@ from assay.errors import ConfigError, InputFileError, RegistryError
 from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
 from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
+from assay.rundir.layout import RunDir, new_timestamp
 from assay.summarize._collect import collect_scores
 from assay.summarize._table import (
     build_rows,
@@ -27,7 +28,6 @@ from assay.summarize._table import (
     render_txt,
 )
 from assay.summarize.leaderboard import HEADER, Leaderboard, Row
-from assay.workdir import new_timestamp
 
 __all__ = [
     "DefaultSummarizer",
@@ -117,15 +117,15 @@ class DefaultSummarizer:
     #: With the statistics, also read what the HTML report's sample browser shows
     #: (kept in ``result.stats.tables``), so that the report reads no file again.
     with_sample_columns: bool = False
-    #: Read the results through the run index (:mod:`assay.index`), building or repairing it.
+    #: Read the results through the run index (:mod:`assay.rundir.index`), building or repairing it.
     use_index: bool = True
     #: The result files as :meth:`load_scores` found them (``None``: read without the index).
     snapshot: Any = None
     #: The result files the command running this summary wrote while it holds the writer lock
-    #: (see :meth:`assay.index.RunIndex.snapshot`): not read again for their digest.
+    #: (see :meth:`assay.rundir.index.RunIndex.snapshot`): not read again for their digest.
     written: Any = None
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
-    #: in a child process meanwhile (see :meth:`assay.index.RunIndex.snapshot`), and confirmed before
+    #: in a child process meanwhile (see :meth:`assay.rundir.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
     _defer_check: bool = False
 
@@ -173,8 +173,8 @@ class DefaultSummarizer:
         run_dir = self.run_dir
         if not run_dir.is_dir():
             raise InputFileError(f"run directory {run_dir} does not exist")
-        if not (run_dir / "results").is_dir() and any(
-            p.is_dir() and (p / "results").is_dir() for p in run_dir.iterdir()
+        if not RunDir(run_dir).results.is_dir() and any(
+            p.is_dir() and RunDir(p).results.is_dir() for p in run_dir.iterdir()
         ):
             logger.warning(
                 "%s has no results/ folder but its subfolders do: work_dir should name one run directory "
@@ -183,7 +183,7 @@ class DefaultSummarizer:
             )
         self.snapshot = None
         if self.use_index:
-            from assay.index import RunIndex, index_disabled
+            from assay.rundir.index import RunIndex, index_disabled
 
             if not index_disabled():
                 self.snapshot = RunIndex(run_dir).snapshot(deferred=self._defer_check, written=self.written)
@@ -200,7 +200,7 @@ class DefaultSummarizer:
     def output_paths(self, output_path: str | None, time_str: str) -> dict[str, Path]:
         """``txt``/``csv``/``md``/``json`` paths: ``<run_dir>/summary/summary_<time>.*``, or beside ``output_path``."""
         if output_path is None:
-            stem = str(self.run_dir / "summary" / f"summary_{time_str}")
+            stem = str(RunDir(self.run_dir).summary_stem(time_str))
         else:
             stem = output_path[:-4] if output_path.endswith(".txt") else output_path
         return {kind: Path(f"{stem}.{kind}") for kind in ("txt", "csv", "md", "json")}
@@ -484,11 +484,11 @@ def run_summarizer(
     ``stats`` computes intervals and unscorable counts (from the statistics
     kept with each result, else from its per-sample details); ``ci`` also
     shows the intervals in the text tables.  ``index`` reads the results
-    through the run index (:mod:`assay.index`), building or repairing it;
+    through the run index (:mod:`assay.rundir.index`), building or repairing it;
     the result's ``snapshot`` is what it found, for the steps that follow
     (:func:`assay.report.write_html_report`).  ``written``: the result files
     the calling command wrote and still holds the writer lock of (see
-    :meth:`assay.index.RunIndex.snapshot`).
+    :meth:`assay.rundir.index.RunIndex.snapshot`).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -519,7 +519,7 @@ def results_leaderboard(run_dir: str | os.PathLike[str]) -> Leaderboard:
     Nothing is written.
     """
     root = Path(run_dir)
-    results = root / "results"
+    results = RunDir(root).results
     folders = sorted(p.name for p in results.iterdir() if p.is_dir()) if results.is_dir() else []
     stems: dict[str, None] = {}
     for folder in folders:

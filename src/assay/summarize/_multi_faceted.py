@@ -11,6 +11,7 @@ from assay.errors import ConfigError
 from assay.fileio import atomic_write_text
 from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
+from assay.rundir.layout import new_timestamp
 from assay.summarize._default import (
     DatasetAbbrs,
     DefaultSummarizer,
@@ -27,7 +28,6 @@ from assay.summarize._table import (
     render_simple,
 )
 from assay.summarize.leaderboard import HEADER, Leaderboard, LeaderboardView
-from assay.workdir import new_timestamp
 
 __all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
 

@@ -14,7 +14,7 @@ never from the two-decimal table.
 
 A summary ``.json`` written before the leaderboard kept ``metrics`` and
 ``dataset_abbrs`` is read as well: the datasets are the abbrs of ``scores``
-that are not groups, each one's metrics in the order :func:`assay.results.order_metrics`
+that are not groups, each one's metrics in the order :func:`assay.rundir.results.order_metrics`
 gives.
 
 >>> board = Leaderboard(models=['m'], rows=[Row('d', values={'m': 62.5})], scores={'m': {'d': {'acc': 62.5}}},
@@ -366,7 +366,7 @@ class Leaderboard:
 
     @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
-        from assay.results import order_metrics
+        from assay.rundir.results import order_metrics
 
         scores_in = data.get("scores") or {}
         models = [str(m) for m in (data.get("models") or list(scores_in))]
@@ -441,5 +441,6 @@ def _issue(item: Mapping[str, Any]) -> SummaryIssue:
 
 def newest_summary_json(run_dir: str | os.PathLike[str]) -> Path | None:
     """The newest ``summary/summary_<time>.json`` of a run directory, or ``None``."""
-    found = sorted((Path(run_dir) / "summary").glob("summary_*.json"))
-    return found[-1] if found else None
+    from assay.rundir.layout import RunDir
+
+    return RunDir(Path(run_dir)).newest_summary_json()

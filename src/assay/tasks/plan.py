@@ -28,7 +28,7 @@ from assay.config.validate import validate_datasets, validate_models
 from assay.datasets.location import DataLocation, locate_data
 from assay.opencompass import is_standin, origin, standin_for_type_name, standin_name
 from assay.opencompass import unavailable_message as how_to_get
-from assay.workdir import RunDir
+from assay.rundir.layout import RunDir
 
 logger = logging.getLogger(__name__)
 
@@ -434,7 +434,7 @@ def _name(obj: Any) -> str:
 
 def _missing_predictions(task: EvalTask, *, partial: bool = False) -> str:
     from assay.errors import InputFileError
-    from assay.predictions import find_prediction_files
+    from assay.rundir.predictions import find_prediction_files
 
     try:
         find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=partial)

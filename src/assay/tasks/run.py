@@ -11,7 +11,7 @@ the other tasks carry on (R-5.6).  A failure never replaces a result that is
 already there (R-12.1): a result OpenCompass wrote, or an earlier run, stays
 byte for byte; the task is still failed, its log and message say that the
 result was not re-scored and why, and a note beside the log
-(:meth:`assay.workdir.RunDir.kept_path`) tells the summary.  The error record
+(:meth:`assay.rundir.layout.RunDir.kept_path`) tells the summary.  The error record
 goes only where no result was, or where an error record was.
 
 A big task whose evaluator is sample-decomposable is split: :func:`start_task`
@@ -30,9 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import pickle
 import re
-import shutil
 import time
 import traceback
 from collections import OrderedDict
@@ -48,19 +46,19 @@ from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
 from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
-from assay.fileio import atomic_write_bytes, atomic_write_chunks, read_json
-from assay.index import entry_for_file, entry_for_written
-from assay.results import META_KEY, write_result, write_result_keeping
+from assay.fileio import atomic_write_chunks
+from assay.rundir.kept import clear_kept_note, write_kept_note
+from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
+from assay.rundir.results import META_KEY, write_result, write_result_keeping
+from assay.rundir.shards import ShardFolder
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
 from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
-    details_fragment,
     exact_metrics,
     merge_metrics,
     sample_subdivisions,
-    shard_dir,
     shard_indices,
     shard_ranges,
     shard_sums,
@@ -93,10 +91,8 @@ class TaskOutcome:
     samples: int = 0
     reason: str = ""
     shards: int = 0
-    #: the run index's entry of the result file written (:func:`assay.index.entry_for_written`), for the driver
-    indexed: Any = None
-    #: the statistics computed with it, as the index keeps them: (settings, data)
-    stats: tuple[str, bytes] | None = None
+    #: the record of the result file written, derived once from its bytes (with its statistics), for the driver
+    record: ResultRecord | None = None
 
     @property
     def failed(self) -> bool:
@@ -114,15 +110,14 @@ ASKED_INCOMPLETE = frozenset({"partial_predictions", "duplicate_keys"})
 RETRIED_INCOMPLETE = frozenset({"unjudged"})
 
 
-def _incomplete_message(entries: list[dict[str, Any]], total: int) -> str:
+def _incomplete_message(entries: tuple[Incomplete, ...], total: int) -> str:
     """``"partial: 3 of 9 samples unjudged"`` for the entries the user did not ask for ('' when none)."""
     parts = []
     for e in entries:
-        if e.get("kind") in ASKED_INCOMPLETE:
+        if e.kind in ASKED_INCOMPLETE:
             continue
-        count = e.get("count")
-        kind = str(e.get("kind", "incomplete")).replace("_", " ")
-        parts.append(f"{count if isinstance(count, int) else 'some'} of {total} samples {kind}")
+        kind = e.kind.replace("_", " ")
+        parts.append(f"{e.count if e.count is not None else 'some'} of {total} samples {kind}")
     return f"partial: {'; '.join(parts)}" if parts else ""
 
 
@@ -214,7 +209,7 @@ def _write_failure(
     A result already there (any file that is not an error record, or split
     results ``<abbr>_0.json``…) is left as it is: ``outcome.message`` and the
     log say it was not re-scored, and the note at
-    :meth:`~assay.workdir.RunDir.kept_path` records why, for the summary.
+    :meth:`~assay.rundir.layout.RunDir.kept_path` records why, for the summary.
     """
     result_path = Path(outcome.result_path)
     kept = _result_already_there(result_path, task.dataset_abbr)
@@ -227,20 +222,14 @@ def _write_failure(
     logger.info("%s: %s: %s", task.name, note, outcome.message)
     outcome.message = f"{outcome.message} [{note}]"
     try:
-        st = result_path.stat()
-        size, mtime = st.st_size, st.st_mtime_ns
-    except OSError:  # split results only
-        size, mtime = None, None
-    payload = {"error": str(record.get("error", "")), "kept": kept, "size": size, "mtime_ns": mtime}
-    try:
-        atomic_write_bytes(options.run_dir.kept_path(task.model_abbr, task.dataset_abbr), _plan_bytes(payload), durable=False)
+        write_kept_note(options.run_dir, task.model_abbr, task.dataset_abbr, str(record.get("error", "")), kept)
     except OSError:
         logger.warning("could not write the note of the kept result of %s", task.name)
 
 
 def _result_already_there(path: Path, abbr: str) -> str | None:
     """Who wrote the result at ``path`` that a failure must not replace, or ``None`` when there is none."""
-    from assay.results import read_result_without_details, split_result_paths
+    from assay.rundir.results import read_result_without_details, split_result_paths
 
     if not path.exists():
         try:
@@ -263,9 +252,7 @@ def _result_already_there(path: Path, abbr: str) -> str | None:
 def _clear_kept_note(task: EvalTask, options: EvalOptions) -> None:
     """The task wrote or reused its result: a note that an earlier failure kept the one before is void."""
     try:
-        options.run_dir.kept_path(task.model_abbr, task.dataset_abbr).unlink()
-    except FileNotFoundError:
-        pass
+        clear_kept_note(options.run_dir, task.model_abbr, task.dataset_abbr)
     except OSError:
         logger.warning("could not remove the note of the kept result of %s", task.name)
 
@@ -321,10 +308,10 @@ class _Setup(ScoreStep):
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
-    from assay import predictions
     from assay.audit import audit_plan, chain_configs
     from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
+    from assay.rundir import predictions
 
     dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
@@ -360,7 +347,7 @@ def _reuse_check(
     A result with judgements (or other samples) to ask again for is not
     reused, nor is a partial score when a partial score is not asked for.
     """
-    from assay.results import read_result_without_details
+    from assay.rundir.results import read_result_without_details
 
     if not result_path.is_file():
         return "no result yet"
@@ -378,13 +365,12 @@ def _reuse_check(
         if changed:
             return "changed: " + ", ".join(changed)
         return "its inputs changed (predictions, test set, config, evaluator source or assay version)"
-    incomplete = meta.get("incomplete")
-    entries = [e for e in incomplete if isinstance(e, dict)] if isinstance(incomplete, list) else []
-    retried = [e for e in entries if e.get("kind") in RETRIED_INCOMPLETE]
+    entries = incomplete_of(meta)
+    retried = [e for e in entries if e.kind in RETRIED_INCOMPLETE]
     if retried:  # e.g. judge requests that failed: asked again (finished judgements come from the judge cache)
         return "the existing result is incomplete: " + "; ".join(
-            f"{e.get('count') if isinstance(e.get('count'), int) else 'some'} samples {e.get('kind')}" for e in retried)
-    if not allow_partial and any(e.get("kind") == "partial_predictions" for e in entries):
+            f"{e.count if e.count is not None else 'some'} samples {e.kind}" for e in retried)
+    if not allow_partial and any(e.kind == "partial_predictions" for e in entries):
         return "the existing result was scored on part of the predictions, and a partial score was not asked for"
     return None
 
@@ -466,7 +452,7 @@ def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, 
 
 
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:
-    from assay.predictions import load_predictions
+    from assay.rundir.predictions import load_predictions
 
     setup = _setup(task, options)
     reason = (
@@ -589,27 +575,27 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         _drop_stale_stats(result_path)
     _clear_kept_note(task, options)
     log(f"wrote {result_path}")
-    partial = _incomplete_message(meta.get("incomplete") or [], total)
+    record = outcome.record = ResultRecord.of_written(options.run_dir.results, result_path, result, digest)
+    partial = _incomplete_message(record.incomplete if record is not None else incomplete_of(meta), total)
     if partial:
         outcome.status, outcome.message = "partial", partial
         log(partial)
-    outcome.indexed = entry_for_written(options.run_dir.results, result_path, result, digest)
     if options.prepare_stats:
         del result
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
-        if saved is not None and outcome.indexed is not None:
-            outcome.stats = saved.index_stats()
+        if saved is not None and record is not None:
+            record.stats = saved.index_stats()
     return None
 
 
 def _drop_stale_stats(result_path: Path) -> None:
     """Remove the ``.stats`` file of an earlier result at ``result_path``: it describes other bytes
     (and its digest would make the result just written look changed since)."""
-    from assay.stats import stats_path
+    from assay.rundir.layout import stats_path_of
 
     with contextlib.suppress(OSError):
-        stats_path(result_path).unlink()
+        stats_path_of(result_path).unlink()
 
 
 def _save_stats(
@@ -641,44 +627,36 @@ def _splittable(evaluator_type: Any) -> bool:
     return bool(getattr(evaluator_type, "sample_decomposable", False)) and bool(getattr(evaluator_type, "sample_sums", None))
 
 
-def _read_plan(folder: Path) -> dict[str, Any] | None:
-    try:
-        plan = read_json(folder / "plan.json", what="shard plan")
-    except AssayError:
-        return None
-    return plan if isinstance(plan, dict) else None
-
-
 def _resume_plan(task: EvalTask, options: EvalOptions, setup: _Setup, log: _Log, reason: str) -> ShardPlan | None:
     """The plan of an interrupted split of the same inputs, with the shards still to score."""
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
-    if not folder.is_dir():
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
+    if not folder.exists():
         return None
-    plan = _read_plan(folder)
+    plan = folder.read_plan()
     stale = _stale_plan(folder, plan, setup.fingerprint, options.shard_size)
     if options.force or stale is not None:
         if stale is not None and plan is not None:
             log(f"rebuilding the split: {stale}")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
         return None
     assert plan is not None
     count = len(plan["ranges"])
-    pending = [s for s in range(count) if not _shard_done(folder, s, setup.fingerprint)]
-    missing = [s for s in pending if not (folder / f"in_{s}.pkl").is_file()]
+    pending = [s for s in range(count) if not folder.done(s, setup.fingerprint)]
+    missing = [s for s in pending if not folder.has_input(s)]
     if missing:  # a split another process removed or cut short: start it again
         log(f"rebuilding the split: the inputs of shards {missing} are missing")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
         return None
     log(f"resuming a split into {count} shards: {count - len(pending)} already scored")
     plan["log"] = [*plan.get("log", []), *log.lines]
-    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    folder.write_plan(plan)
     return ShardPlan(task.name, count, pending, plan["meta"]["num_samples"], reason=f"{reason}; resumed")
 
 
-def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
+def _stale_plan(folder: ShardFolder, plan: dict[str, Any] | None, fingerprint: str, shard_size: int) -> str | None:
     """Why the shard plan in ``folder`` cannot be resumed, or ``None`` when it can."""
     if plan is None:
-        return f"{folder / 'plan.json'} is missing or unreadable"
+        return f"{folder.plan_path} is missing or unreadable"
     if plan.get("fingerprint") != fingerprint:
         return "the plan is of other inputs"
     if plan.get("shard_size") != shard_size:
@@ -696,20 +674,6 @@ def _stale_plan(folder: Path, plan: dict[str, Any] | None, fingerprint: str, sha
     return None
 
 
-def _shard_done(folder: Path, shard: int, fingerprint: str) -> bool:
-    try:
-        header = read_json(folder / f"out_{shard}.json", what="shard result")
-    except AssayError:
-        return False
-    return isinstance(header, dict) and header.get("fingerprint") == fingerprint and "error" not in header
-
-
-def _plan_bytes(plan: dict[str, Any]) -> bytes:
-    from assay.fileio import dumps_finite_json
-
-    return dumps_finite_json(plan) + b"\n"
-
-
 def _write_shards(
     task: EvalTask,
     options: EvalOptions,
@@ -722,11 +686,8 @@ def _write_shards(
     reason: str,
 ) -> ShardPlan:
     """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):  # written last: no plan until every input is there
-        (folder / "plan.json").unlink()
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
+    folder.start()
     t0 = time.perf_counter()
     ranges = shard_ranges(test.size, options.shard_size)
     columns = {name: col for name, col in fields.items() if col is not None}
@@ -737,7 +698,7 @@ def _write_shards(
             "none_fields": [name for name, col in fields.items() if col is None],
             "test": dataclasses.replace(test.rows(rows), size=hi - lo, n=test.n),  # the shard's rows of every run
         }
-        atomic_write_bytes(folder / f"in_{s}.pkl", pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
+        folder.write_input(s, payload)
     log(f"split into {len(ranges)} shards of up to {options.shard_size} samples in {time.perf_counter() - t0:.2f}s")
     plan = {
         "fingerprint": setup.fingerprint,
@@ -747,7 +708,7 @@ def _write_shards(
         "meta": meta,
         "log": log.lines,
     }
-    atomic_write_bytes(folder / "plan.json", _plan_bytes(plan))
+    folder.write_plan(plan)
     return ShardPlan(task.name, len(ranges), list(range(len(ranges))), test.size, reason=reason)
 
 
@@ -756,15 +717,14 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
 
     Writes ``out_<shard>.details`` then ``out_<shard>.json`` in the task's shard folder.
     """
-    folder = shard_dir(options.run_dir, task.model_abbr, task.dataset_abbr)
+    folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
     try:
         t0 = time.perf_counter()
-        plan = _read_plan(folder)
+        plan = folder.read_plan()
         if plan is None:
-            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+            raise EvaluationError(f"{task.name}: the shard plan in {folder.path} is missing or unreadable")
         setup = _setup(task, options, fingerprint=False)
-        with open(folder / f"in_{shard}.pkl", "rb") as fh:
-            payload = pickle.load(fh)
+        payload = folder.read_input(shard)
         fields: dict[str, Any] = dict(payload["fields"])
         for name in payload["none_fields"]:
             fields[name] = None
@@ -781,7 +741,7 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         else:
             details = result.pop("details", None)
             if options.dump_details and details is not None:
-                atomic_write_bytes(folder / f"out_{shard}.details", details_fragment(details), durable=False)
+                folder.write_details(shard, details)
             header["has_details"] = details is not None
             audit = detach(result)
             if audit is not None:
@@ -794,13 +754,12 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
                 sample_subdivisions(test.view, size, task.dataset_abbr) if g_pass else [], kept_fields,
             )
         header["log"] = f"shard {shard} ({size} samples) scored in {time.perf_counter() - t0:.2f}s"
-        atomic_write_bytes(folder / f"out_{shard}.json", _plan_bytes(header), durable=False)
+        folder.write_output(shard, header)
         return str(header["error"]) if "error" in header else None
     except Exception as exc:
         logger.debug("shard %d of %s failed", shard, task.name, exc_info=True)
         # the split cannot be trusted any more (inputs missing or unreadable): the next run builds it again
-        with contextlib.suppress(OSError):
-            (folder / "plan.json").unlink()
+        folder.drop_plan()
         return f"shard {shard}: {_describe(exc)}"
 
 
@@ -833,18 +792,18 @@ def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> Aud
 def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
     """Merge the scored shards of a split task into its result file; never raises."""
     run_dir = options.run_dir
-    folder = shard_dir(run_dir, task.model_abbr, task.dataset_abbr)
+    folder = ShardFolder.of(run_dir, task.model_abbr, task.dataset_abbr)
     result_path = run_dir.result_path(task.model_abbr, task.dataset_abbr)
     log = _Log(run_dir.log_path(task.model_abbr, task.dataset_abbr))
     outcome = TaskOutcome(task.name, "ok", str(result_path), str(log.path))
     t0 = time.perf_counter()
     try:
-        plan = _read_plan(folder)
+        plan = folder.read_plan()
         if plan is None:
-            raise EvaluationError(f"{task.name}: the shard plan in {folder} is missing or unreadable")
+            raise EvaluationError(f"{task.name}: the shard plan in {folder.path} is missing or unreadable")
         log.lines.extend(plan.get("log", []))
         count = len(plan["ranges"])
-        headers = [read_json(folder / f"out_{s}.json", what="shard result") for s in range(count)]
+        headers = [folder.read_output(s) for s in range(count)]
         for h in headers:
             log(str(h.get("log", "")))
         errors = [h for h in headers if "error" in h]
@@ -876,16 +835,16 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                 merged["details"] = []
             dropped = sorted({key for part in parts for key in part.result if key not in merged})
             merged[META_KEY] = {**meta, "dropped_metrics": dropped} if dropped else meta
-            fragments = [folder / f"out_{s}.details" for s in range(count)]
+            fragments = [folder.details_path(s) for s in range(count)]
             if with_details:
                 atomic_write_chunks(result_path, splice_details(merged, fragments))
             else:
                 write_result(result_path, merged, durable=False)
             _drop_stale_stats(result_path)
-            outcome.indexed = entry_for_file(run_dir.results, result_path)
+            outcome.record = ResultRecord.of_file(run_dir.results, result_path)
             _clear_kept_note(task, options)
             log(f"merged {count} shards into {result_path} in {time.perf_counter() - t0:.2f}s")
-        shutil.rmtree(folder, ignore_errors=True)
+        folder.remove()
     except Exception as exc:
         _record_failure(task, options, outcome, log, exc)
     log(f"{outcome.status}")

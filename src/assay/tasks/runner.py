@@ -180,7 +180,7 @@ class _Split:
 
 
 class IndexWriter:
-    """The driver's part of the run index (:mod:`assay.index`): the entries workers return, recorded in batches.
+    """The driver's part of the run index (:mod:`assay.rundir.index`): the entries workers return, recorded in batches.
 
     Each outcome that scored a result carries the entry its worker took right
     after writing the file (and the statistics computed then); the entry is
@@ -193,41 +193,38 @@ class IndexWriter:
     every = 2.0
 
     def __init__(self, run_dir: Any, written: dict[str, Any] | None = None) -> None:
-        from assay.index import RunIndex
+        from assay.rundir.index import RunIndex
 
         self.index = RunIndex(run_dir)
         #: relative path → (identity, digest) of every entry recorded, for a summary by the same command
         self.written: dict[str, Any] = written if written is not None else {}
         self.entries: list[Any] = []
-        self.stats: list[tuple[str, str, str, bytes]] = []
         self.last = time.monotonic()
 
     def add(self, outcome: TaskOutcome) -> None:
         """Keep what ``outcome`` brought back for the index; write the batch when it is due."""
-        entry = outcome.indexed
-        if entry is None:
+        record = outcome.record
+        if record is None:
             return
-        outcome.indexed, stats, outcome.stats = None, outcome.stats, None
-        from assay.index import FileIdentity
+        outcome.record = None
+        from assay.rundir.record import FileIdentity
 
         try:
-            identity = FileIdentity.of(os.stat(self.index.results / entry.path))
+            identity = FileIdentity.of(os.stat(self.index.results / record.path))
         except OSError:
             return
-        if identity != entry.identity:  # changed since the worker wrote it: readers index what is there
+        if identity != record.identity:  # changed since the worker wrote it: readers index what is there
             return
-        self.entries.append(entry)
-        self.written[entry.path] = (identity, entry.digest)
-        if stats is not None:
-            self.stats.append((entry.path[: -len(".json")], entry.digest, *stats))
+        self.entries.append(record)  # with its statistics, when the worker computed them
+        self.written[record.path] = (identity, record.digest)
         if time.monotonic() - self.last >= self.every:
             self.flush()
 
     def flush(self) -> None:
         """Record the entries kept so far, in one transaction."""
-        if self.entries or self.stats:
-            self.index.record(self.entries, self.stats)
-        self.entries, self.stats = [], []
+        if self.entries:
+            self.index.record(self.entries)
+        self.entries = []
         self.last = time.monotonic()
 
 
@@ -325,7 +322,7 @@ class _Scheduler:
 
 def _task_costs(tasks: Sequence[EvalTask]) -> list[float]:
     """Prediction-file bytes of each task (0 when they cannot be found: the task reports why)."""
-    from assay.predictions import find_prediction_files
+    from assay.rundir.predictions import find_prediction_files
 
     costs = []
     for task in tasks:
@@ -406,7 +403,7 @@ def run_tasks(
         written: filled with the relative path → (identity, digest) of every
             result file whose index entry was recorded, for a summary by the
             same command while it holds the writer lock
-            (:meth:`assay.index.RunIndex.snapshot`).
+            (:meth:`assay.rundir.index.RunIndex.snapshot`).
     """
     total = len(tasks)
     if total == 0:

@@ -12,20 +12,15 @@ and computes every metric with the evaluator's own formula, never averaging
 averages.  The extraction record is summed and details concatenated in
 sample order.  A numeric metric the evaluator does not declare (a user's
 evaluator) is merged as split result files are
-(:func:`assay.results.merge_part_metrics`): averaged weighted by the shards'
+(:func:`assay.rundir.results.merge_part_metrics`): averaged weighted by the shards'
 sample counts, which may differ from an unsplit run in the last bits (the
 task's log says so), and left out when some shard lacks it (listed under the
 result's ``_meta.dropped_metrics``).
 
-The files of a sharded task live in ``<run_dir>/.shards/<model>/<dataset>/``::
-
-    plan.json          written last by the task that split: fingerprint, shard ranges, its log
-    in_<s>.pkl         the shard's inputs (prediction fields, test-set rows, references)
-    out_<s>.details    the shard's details, already serialized (see merge_details)
-    out_<s>.json       the shard's metrics; its presence marks the shard as done
-
-A run that is interrupted resumes where it stopped: shards whose output exists
-for the same fingerprint are not scored again.
+The files of a sharded task (``<run_dir>/.shards/<model>/<dataset>/``) are
+read and written by :class:`assay.rundir.shards.ShardFolder`.  A run that is
+interrupted resumes where it stopped: shards whose output exists for the same
+fingerprint are not scored again.
 """
 
 from __future__ import annotations
@@ -33,11 +28,9 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from assay.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
-from assay.workdir import RunDir
+from assay.rundir.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
 
 __all__ = [
     "ShardPart",
@@ -45,18 +38,12 @@ __all__ = [
     "exact_metrics",
     "merge_metrics",
     "sample_subdivisions",
-    "shard_dir",
     "shard_ranges",
     "shard_sums",
     "splice_details",
 ]
 
 _G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
-
-
-def shard_dir(run_dir: RunDir, model_abbr: str, dataset_abbr: str) -> Path:
-    """The folder holding the shards of one task."""
-    return run_dir.shards / model_abbr / dataset_abbr
 
 
 def shard_ranges(size: int, shard_size: int) -> list[tuple[int, int]]:

@@ -21,7 +21,7 @@ It is an SQLite database, ``<run_dir>/index.sqlite``:
   the whole file for every added result.
 
 Who writes it: the process that plans a run (the driver), from what the
-workers return with each outcome (:func:`entry_for_written`), so workers on
+workers return with each outcome (:meth:`~assay.rundir.record.ResultRecord.of_written`), so workers on
 other machines never touch it; and any reader that finds an entry stale,
 missing or corrupt, after reading the file again (:meth:`RunIndex.snapshot`).
 
@@ -49,7 +49,7 @@ that reads and repairs what changed.
 
 Results changed after assay computed them: an entry keeps, apart from the
 digest of the file's present bytes (which a repair updates), the digest of
-the bytes assay's worker wrote (:func:`entry_for_written`).  A repair never
+the bytes assay's worker wrote (:meth:`~assay.rundir.record.ResultRecord.of_written`).  A repair never
 replaces the written digest with the present one, so a result edited or
 replaced after it was computed is told by its entry alone
 (:meth:`Snapshot.written`), on every path, the deferred one included.  A
@@ -89,23 +89,20 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from assay._beside import Beside
 from assay.errors import InputFileError
 from assay.fileio import loads_json
+from assay.rundir.layout import INDEX_NAME, STATS_SUFFIX, RunDir
+from assay.rundir.record import FileIdentity, ResultRecord, encode_head
 
 __all__ = [
     "FORMAT",
     "INDEX_FILE",
     "RACY_NS",
-    "Entry",
-    "FileIdentity",
     "RunIndex",
     "Snapshot",
-    "encode_head",
-    "entry_for_file",
-    "entry_for_written",
     "index_disabled",
     "stats_written_digest",
 ]
@@ -113,7 +110,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: The index's file name in a run directory.
-INDEX_FILE = "index.sqlite"
+INDEX_FILE = INDEX_NAME
 #: The layout version; an index of another version is rebuilt.
 FORMAT = "3"
 #: An entry taken less than this long after its file's last change is checked by content
@@ -143,114 +140,7 @@ def index_disabled() -> bool:
     return os.environ.get("ASSAY_NO_INDEX", "") not in ("", "0")
 
 
-class FileIdentity(NamedTuple):
-    """A file's identity on disk: size, modification and change times (ns), inode."""
-
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-    ino: int
-
-    @classmethod
-    def of(cls, st: os.stat_result) -> FileIdentity:
-        """The identity in a ``stat`` result."""
-        return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
-@dataclass
-class Entry:
-    """One result file as indexed.
-
-    Attributes:
-        path: the file relative to ``results/``, ``/``-separated (``'<model>/<dataset>.json'``).
-        identity: the file's identity when the entry was taken.
-        checked_ns: when it was taken (wall clock, ns); the entry stands for the file while its
-            identity is unchanged and its change time is more than :data:`RACY_NS` older.
-        digest: the SHA-256 (hex) of the file's bytes.
-        details: how many ``details`` entries the file holds (``None``: no details list).
-        head: the result without ``details``, as JSON bytes.
-        written: the SHA-256 of the bytes assay wrote when it computed the result (``None``: not
-            written by assay, or, when recorded, the index's value is kept).
-    """
-
-    path: str
-    identity: FileIdentity
-    checked_ns: int
-    digest: str
-    details: int | None
-    head: bytes
-    written: str | None = None
-
-    def row(self) -> tuple[Any, ...]:
-        """The entry as a row of the index's ``files`` table."""
-        s = self.identity
-        return (self.path, s.size, s.mtime_ns, s.ctime_ns, s.ino, self.checked_ns, self.digest, self.details, self.head,
-                self.written)
-
-
-def encode_head(head: Mapping[str, Any]) -> bytes:
-    """A result without details as the index keeps it: compact JSON that parses back to ``head``.
-
-    Non-finite numbers stay numbers (``NaN``, ``Infinity``), as read from a
-    file that spells them so.
-
-    >>> encode_head({'accuracy': float('nan')})
-    b'{"accuracy":NaN}'
-    """
-    from assay.fileio import dumps_json, has_non_finite
-
-    if has_non_finite(dict(head)):
-        import json
-
-        return json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return dumps_json(dict(head), indent=False)
-
-
-def entry_for_written(results_root: str | os.PathLike[str], result_path: str | os.PathLike[str],
-                      result: Mapping[str, Any], digest: str) -> Entry | None:
-    """The index entry of a result file just written from ``result`` (``digest``: of the bytes written).
-
-    Taken by the process that wrote the file, right after writing it; the
-    driver records it (:meth:`RunIndex.record`).  Its written digest is
-    ``digest``: later bytes of the file are a change made after assay
-    computed the result.  ``None`` when the file
-    cannot be stat'ed or lies outside ``results_root``.
-    """
-    try:
-        st = os.stat(result_path)
-        rel = Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
-    except (OSError, ValueError):
-        return None
-    checked = time.time_ns()
-    details = result.get("details")
-    head = {k: v for k, v in result.items() if k != "details"}
-    from assay.fileio import dumps_finite_json
-
-    # as the file spells it: non-finite numbers as strings (see assay.results.write_result)
-    return Entry(rel, FileIdentity.of(st), checked, digest, len(details) if isinstance(details, list) else None,
-                 dumps_finite_json(head, indent=False), written=digest)
-
-
-def entry_for_file(results_root: str | os.PathLike[str], result_path: str | os.PathLike[str]) -> Entry | None:
-    """The index entry of a result file assay just wrote, read back from the file (for results written
-    in pieces, e.g. merged from shards); its written digest is that of the bytes read.  ``None`` when the
-    file cannot be read, is not a result, or lies outside ``results_root``."""
-    from assay.results import result_head
-
-    try:
-        st = os.stat(result_path)
-        rel = Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
-        data = _read(os.fspath(result_path))
-        head, count = result_head(data, os.fspath(result_path), count_details=True)
-        if FileIdentity.of(st) != FileIdentity.of(os.stat(result_path)):
-            return None  # changed while it was read: readers index what is there
-    except (OSError, ValueError, InputFileError):
-        return None
-    digest = hashlib.sha256(data).hexdigest()
-    return Entry(rel, FileIdentity.of(st), time.time_ns(), digest, count, encode_head(head), written=digest)
-
-
-#: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file (:meth:`Entry.row`), then
+#: Positions in a :attr:`Snapshot.rows` tuple: the index's columns of the file (:meth:`ResultRecord.row`), then
 #: the statistics recorded for it: their digests, settings and data (``None`` when there are none).
 (PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, WRITTEN, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(13)
 
@@ -441,8 +331,8 @@ class RunIndex:
 
     def __init__(self, run_dir: str | os.PathLike[str]) -> None:
         self.root = Path(run_dir)
-        self.path = self.root / INDEX_FILE
-        self.results = self.root / "results"
+        self.path = RunDir(self.root).index
+        self.results = RunDir(self.root).results
 
     # -- the database ----------------------------------------------------------------------------
 
@@ -528,22 +418,23 @@ class RunIndex:
 
     def record(
         self,
-        entries: Iterable[Entry],
+        entries: Iterable[ResultRecord],
         stats: Iterable[tuple[str, str, str, bytes]] = (),
         *,
         removed: Iterable[str] = (),
     ) -> bool:
         """Add or replace entries (and per-result statistics), remove others — all in one transaction.
 
-        ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
+        The statistics an entry carries (:attr:`ResultRecord.stats`) are recorded with it; ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
         they were computed with, data)``; the index stores them as given (their layout is the statistics').
         The statistics of a result that is one indexed file are kept in its row.  A replaced entry keeps
         its statistics: they are keyed by the digests they were computed from; and its written digest,
         unless the new entry gives one.
         False (logged) when the index cannot be written; nothing is then changed.
         """
+        entries = list(entries)
         rows = [e.row() for e in entries]
-        stat_rows = list(stats)
+        stat_rows = [row for e in entries if (row := e.stats_row()) is not None] + list(stats)
         gone = [(p,) for p in removed]
         if not rows and not stat_rows and not gone:
             return True
@@ -647,15 +538,15 @@ class RunIndex:
     def _check_files(
         self, snap: Snapshot, known: dict[str, tuple[Any, ...]], check_content: bool,
         written: Mapping[str, tuple[FileIdentity, str]] | None = None,
-    ) -> list[Entry]:
+    ) -> list[ResultRecord]:
         """Take every result file into ``snap`` (its rows, added, changed, rechecked), popping the index's
         rows of the files found from ``known``; the entries to record (new, changed, rechecked).
         ``written``: see :meth:`snapshot`."""
-        fresh: list[Entry] = []
+        fresh: list[ResultRecord] = []
         written = written or {}
         rows = snap.rows
         racy = RACY_NS
-        from assay.results import result_head
+        from assay.rundir.results import result_head
 
         pop = known.pop
         for rel_dir, folder, listing in self._listings(snap):
@@ -686,7 +577,7 @@ class RunIndex:
                 now = time.time_ns()
                 if row is not None and row[DIGEST] == digest:
                     if identity != tuple(row[SIZE:CHECKED]) or not ctime < row[CHECKED] - racy:
-                        fresh.append(Entry(rel, identity, now, digest, row[DETAILS], row[HEAD]))
+                        fresh.append(ResultRecord(rel, identity, now, digest, row[DETAILS], row[HEAD]))
                         row = (rel, *identity, now, *row[DIGEST:])
                     rows[rel] = row
                     snap.rechecked.append(rel)
@@ -700,21 +591,21 @@ class RunIndex:
                     continue
                 before = row[WRITTEN] if row is not None else None
                 by_assay = before
-                stats_name = f"{name[: -len('.json')]}.stats"
+                stats_name = f"{name[: -len('.json')]}{STATS_SUFFIX}"
                 if stats_name in snap.folders.get(rel_dir[:-1], ()):
                     recorded = stats_written_digest(os.path.join(folder, stats_name))
                     # these bytes are assay's (an entry its driver did not record), else the first it wrote
                     if recorded == digest or by_assay is None:
                         by_assay = recorded
                 # a written digest the index holds stays (recorded meanwhile by a driver, if newer)
-                new = Entry(rel, identity, now, digest, count, encode_head(head), None if by_assay == before else by_assay)
+                new = ResultRecord(rel, identity, now, digest, count, encode_head(head), None if by_assay == before else by_assay)
                 rows[rel] = (*new.row()[:WRITTEN], by_assay, None, None, None)
                 fresh.append(new)
         return fresh
 
     def _unchanged(
         self, known: dict[str, tuple[Any, ...]], written: Mapping[str, tuple[FileIdentity, str]] | None = None
-    ) -> list[Entry] | None:
+    ) -> list[ResultRecord] | None:
         """The entries to record when every result file is as ``known`` has it (files checked again by
         content being the same bytes); ``None`` when any was added, removed, changed or unreadable."""
         total = len(known)

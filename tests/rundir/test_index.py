@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 import assay._beside as beside_module
-import assay.index as index_module
+import assay.rundir.index as index_module
 from assay.cli import main
-from assay.index import INDEX_FILE, RunIndex
+from assay.rundir.index import INDEX_FILE, RunIndex
 from assay.stats import index_run
 from assay.summarize import run_summarizer
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "quickstart" / "config.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
 
 
 def _write(run: Path, model: str, abbr: str, result: dict[str, object]) -> Path:
@@ -252,10 +252,11 @@ def test_an_index_that_cannot_be_opened_leaves_the_files(run: Path) -> None:
 
 _KILLED_WRITER = """
 import sys, time
-from assay.index import Entry, FileIdentity, RunIndex
+from assay.rundir.index import RunIndex
+from assay.rundir.record import FileIdentity, ResultRecord
 index = RunIndex(sys.argv[1])
 heavy = b'{"accuracy": 1.0, "pad": "' + b"x" * 20000 + b'"}'
-entries = [Entry(f"big/{i}.json", FileIdentity(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
+entries = [ResultRecord(f"big/{i}.json", FileIdentity(1, 1, 1, 1), 1, "0" * 64, None, heavy) for i in range(40000)]
 print("writing", flush=True)
 index.record(entries)
 print("done", flush=True)

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from assay.fileio import atomic_write_json
-from assay.results import DETAILS_CHUNK, details_last, read_result, write_result
+from assay.rundir.results import DETAILS_CHUNK, details_last, read_result, write_result
 
 
 def test_long_details_are_streamed_to_the_same_bytes(tmp_path: Path) -> None:
@@ -28,7 +28,7 @@ def test_non_finite_values_survive_streaming(tmp_path: Path) -> None:
 def test_metrics_and_meta_come_before_details_and_the_head_reads_as_the_file_holds(tmp_path: Path) -> None:
     import os
 
-    from assay.results import content_digest, read_result_without_details
+    from assay.rundir.results import content_digest, read_result_without_details
 
     path = tmp_path / "r.json"
     result = {"details": [{"correct": [True]}] * 3000, "accuracy": 50.0, "odd": float("nan"), "_meta": {"n": 1}}

@@ -130,7 +130,7 @@ def find_prediction_files(folder: str | os.PathLike[str], abbr: str, *, partial:
     if jsonl.is_file():
         return [jsonl]
     if not d.is_dir():
-        from assay.workdir import missing_folder_message
+        from assay.rundir.layout import missing_folder_message
 
         raise InputFileError(missing_folder_message(d, "prediction folder"))
     raise InputFileError(f"no predictions for dataset {abbr!r}: looked for {whole}, {d / (abbr + '_0.json')} and {jsonl}")

@@ -18,7 +18,7 @@ from assay.cli import main
 HOLD = """
 import sys, time
 from pathlib import Path
-from assay.workdir import RunDir, writer_lock
+from assay.rundir.layout import RunDir, writer_lock
 with writer_lock(RunDir(Path(sys.argv[1]))):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))
@@ -101,7 +101,7 @@ def test_the_next_writer_removes_what_killed_writers_left(tmp_path: Path) -> Non
 
 
 def test_a_killed_holder_releases_the_lock_at_once(tmp_path: Path) -> None:
-    from assay.workdir import RunDir, writer_lock
+    from assay.rundir.layout import RunDir, writer_lock
 
     run = tmp_path / "RUN"
     holder = _hold(run, 60)
@@ -112,7 +112,7 @@ def test_a_killed_holder_releases_the_lock_at_once(tmp_path: Path) -> None:
 
 
 def test_a_writer_that_ends_leaves_no_empty_scratch_folder(tmp_path: Path) -> None:
-    from assay.workdir import RunDir, writer_lock
+    from assay.rundir.layout import RunDir, writer_lock
 
     run = RunDir(tmp_path / "RUN")
     with writer_lock(run):

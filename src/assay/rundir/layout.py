@@ -4,13 +4,13 @@
 
     predictions/<model_abbr>/<dataset_abbr>.json
     results/<model_abbr>/<dataset_abbr>.json
-    summary/summary_<time>.{txt,csv,md,json}
-    configs/<time>_<pid>.py
+    summary/summary_<time>.{txt,csv,md,json,html}
+    configs/<time>_<pid>.py   the config of each command that wrote the run (see :mod:`assay.rundir.configs`)
     logs/eval/<model_abbr>/<dataset_abbr>.out
     logs/eval/<model_abbr>/<dataset_abbr>.kept
     .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
     .scratch/            temporary folders of that command, removed when the next one starts
-    .shards/             the parts of split tasks (see :mod:`assay.tasks.shards`)
+    .shards/             the parts of split tasks (see :mod:`assay.rundir.shards`)
 
 Only one command writes a run directory at a time (R-12.4): ``assay run`` and
 ``assay eval`` hold an exclusive ``flock`` on ``.assay.lock`` while they work.
@@ -44,17 +44,20 @@ from assay.errors import AssayError, InputFileError
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "INDEX_NAME",
     "LATEST",
     "LOCK_NAME",
+    "STATS_SUFFIX",
     "RunDir",
     "RunDirBusy",
     "folders_in",
     "is_run_dir",
     "missing_folder_message",
     "new_timestamp",
-    "newest_dumped_config",
     "remove_stale_temp_files",
     "resolve_run_dir",
+    "run_dir_of_output",
+    "stats_path_of",
     "writer_lock",
 ]
 
@@ -65,6 +68,10 @@ LOCK_NAME = ".assay.lock"
 SCRATCH_NAME = ".scratch"
 #: The folder of split tasks' parts.
 SHARDS_NAME = ".shards"
+#: The run index's file (see :mod:`assay.rundir.index`).
+INDEX_NAME = "index.sqlite"
+#: The suffix of the statistics file beside a result (``results/<model>/<dataset>.stats``).
+STATS_SUFFIX = ".stats"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
 
 
@@ -105,12 +112,38 @@ class RunDir:
     def result_path(self, model_abbr: str, dataset_abbr: str) -> Path:
         return self.results / model_abbr / f"{dataset_abbr}.json"
 
+    def stats_path(self, model_abbr: str, dataset_abbr: str) -> Path:
+        """The statistics written beside the result (see :func:`stats_path_of`)."""
+        return stats_path_of(self.result_path(model_abbr, dataset_abbr))
+
+    def summary_stem(self, time_str: str) -> Path:
+        """``summary/summary_<time>``, to which the summary's files add their suffixes."""
+        return self.summary / f"summary_{time_str}"
+
+    def newest_summary_json(self) -> Path | None:
+        """The newest ``summary/summary_<time>.json`` (by the time in its name), or ``None``."""
+        found = sorted(self.summary.glob("summary_*.json"))
+        return found[-1] if found else None
+
+    def eval_log_dir(self, model_abbr: str) -> Path:
+        """The folder of one model's task logs (and kept-result notes)."""
+        return self.logs / "eval" / model_abbr
+
     def log_path(self, model_abbr: str, dataset_abbr: str) -> Path:
-        return self.logs / "eval" / model_abbr / f"{dataset_abbr}.out"
+        return self.eval_log_dir(model_abbr) / f"{dataset_abbr}.out"
 
     def kept_path(self, model_abbr: str, dataset_abbr: str) -> Path:
         """The note of a task that failed and left the result already there in place (R-12.1)."""
-        return self.logs / "eval" / model_abbr / f"{dataset_abbr}.kept"
+        return self.eval_log_dir(model_abbr) / f"{dataset_abbr}.kept"
+
+    @property
+    def index(self) -> Path:
+        return self.root / INDEX_NAME
+
+    @property
+    def judge_cache(self) -> Path:
+        """The LLM judge's reply cache shared by the run's tasks."""
+        return self.root / "cache" / "judge.sqlite"
 
     @property
     def lock(self) -> Path:
@@ -123,6 +156,30 @@ class RunDir:
     @property
     def shards(self) -> Path:
         return self.root / SHARDS_NAME
+
+
+def stats_path_of(result_path: str | os.PathLike[str]) -> Path:
+    """The statistics file beside a result file: ``<dataset>.json`` → ``<dataset>.stats``.
+
+    >>> stats_path_of("run/results/m/d.json").as_posix()
+    'run/results/m/d.stats'
+    """
+    return Path(result_path).with_suffix(STATS_SUFFIX)
+
+
+def run_dir_of_output(output_dir: str | os.PathLike[str]) -> RunDir:
+    """The run directory of a task's output stem ``<run_dir>/results/<model>/<dataset>`` (what an
+    evaluator is given); the stem's folder when it does not lie in a ``results/`` folder.
+
+    >>> run_dir_of_output("/runs/20240101_000000/results/m/d").root.as_posix()
+    '/runs/20240101_000000'
+    >>> run_dir_of_output("/elsewhere/d").root.as_posix()
+    '/elsewhere'
+    """
+    p = Path(output_dir)
+    if len(p.parents) >= 3 and p.parents[1].name == "results":
+        return RunDir(p.parents[2])
+    return RunDir(p.parent)
 
 
 def is_run_dir(path: str | os.PathLike[str]) -> bool:
@@ -219,34 +276,6 @@ def _runs(work_dir: Path) -> list[Path]:
             return 0.0
 
     return sorted(runs, key=lambda p: (modified(p), p.name))
-
-
-_DUMP_NAME = re.compile(r"^(\d{8}_\d{6})_")
-
-
-def newest_dumped_config(run_dir: RunDir) -> Path:
-    """The newest config dumped in ``<run_dir>/configs/``.
-
-    OpenCompass (and assay) write the full config of every invocation there as
-    ``<YYYYmmdd_HHMMSS>_<pid>.py``; the newest is the one with the latest time
-    in its name, then the latest modification time.
-
-    Raises:
-        InputFileError: naming the folder, when it holds no ``.py`` file.
-    """
-    folder = run_dir.configs
-    try:
-        found = [p for p in folder.iterdir() if p.suffix == ".py" and p.is_file()]
-    except OSError:
-        found = []
-    if not found:
-        raise InputFileError(f"{folder} holds no dumped config (<YYYYmmdd_HHMMSS>_<pid>.py); give the config file instead")
-
-    def key(path: Path) -> tuple[str, int, str]:
-        match = _DUMP_NAME.match(path.name)
-        return (match.group(1) if match else "", path.stat().st_mtime_ns, path.name)
-
-    return max(found, key=key)
 
 
 def folders_in(parent: Path) -> list[str]:

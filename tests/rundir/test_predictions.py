@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assay.errors import InputFileError
-from assay.predictions import load_predictions
+from assay.rundir.predictions import load_predictions
 
 
 def test_fields_are_collected_from_every_record(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ def test_missing_folder(tmp_path: Path) -> None:
 
 
 def test_big_files_are_parsed_in_blocks_with_the_same_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import assay.predictions as predictions
+    import assay.rundir.predictions as predictions
     records = {str(i): {"origin_prompt": f"q{i}\n\"quoted\" {{", "prediction": f"answer {i},\n" * (i % 3), "gold": i} for i in range(50)}
     (tmp_path / "d.json").write_text(json.dumps(records, indent=4))
     whole = load_predictions(tmp_path, "d")
@@ -88,7 +88,7 @@ def test_big_files_are_parsed_in_blocks_with_the_same_records(tmp_path: Path, mo
 
 
 def test_block_parsing_falls_back_to_the_precise_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import assay.predictions as predictions
+    import assay.rundir.predictions as predictions
 
     monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
     monkeypatch.setattr(predictions, "_BLOCK", 64)
@@ -146,7 +146,7 @@ def _with_repeats(members: list[tuple[str, object]]) -> str:
 def test_a_key_given_twice_is_read_as_opencompass_reads_it_and_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, streamed: bool
 ) -> None:
-    import assay.predictions as predictions
+    import assay.rundir.predictions as predictions
 
     if streamed:
         monkeypatch.setattr(predictions, "STREAM_THRESHOLD", 0)
