@@ -28,8 +28,8 @@ from enum import Enum
 from io import StringIO
 from typing import Any
 
-from assay.evaluators._code_exec import _TYPE_AWARE_EQUAL_SOURCE
 from assay.evaluators._lcb_codegen_program import run_in_process
+from assay.evaluators.code_execution import type_aware_equal as type_aware_equal  # one of testing_util's names
 
 __all__: list[str] = []  # served under OpenCompass's names only (assay.opencompass)
 
@@ -40,17 +40,6 @@ DEFAULT_MEMORY_LIMIT_BYTES = 4 * 1024 * 1024 * 1024
 RuntimeModule = None
 
 
-def _type_aware_equal() -> Any:
-    namespace: dict[str, Any] = {}
-    exec(_TYPE_AWARE_EQUAL_SOURCE, namespace)
-    function = namespace["_assay_type_aware_equal"]
-    function.__name__ = function.__qualname__ = "type_aware_equal"
-    function.__doc__ = ("Equal and of the same type, containers element by element (mappings and sets matched one "
-                        "to one), as OpenCompass's type_aware_equal compares a solution's value with the expected one.")
-    return function
-
-
-type_aware_equal = _type_aware_equal()
 
 
 def truncatefn(s: str, length: int = 300) -> str:

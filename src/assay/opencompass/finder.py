@@ -146,6 +146,12 @@ def _lcb_testing_util() -> types.ModuleType:
     return lcb_testing_util
 
 
+def _code_execution() -> types.ModuleType:
+    from assay.evaluators import code_execution
+
+    return code_execution
+
+
 def _lcb_evaluator_names() -> dict[str, Any]:
     module = _lcb_testing_util()
     return {
@@ -159,7 +165,33 @@ def _lcb_evaluator_names() -> dict[str, Any]:
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
     "opencompass.datasets.livecodebench.testing_util": _lcb_testing_util,
+    "opencompass.utils.code_execution": _code_execution,
 }
+
+def _summarizer_namespace() -> dict[str, Any]:
+    from assay.summarize import DefaultSummarizer
+
+    return DefaultSummarizer.__init__.__globals__
+
+
+#: Names that a class of an OpenCompass module calls through its module's namespace when it runs
+#: (``DefaultSummarizer`` calls ``get_logger()`` when it is built), with the namespace assay's class
+#: reads them from.  The module's alias serves such a name from that namespace, and setting it on the
+#: alias (as ``unittest.mock.patch`` does) sets it there too, so that assay's class calls what was set;
+#: deleting it puts assay's own back.
+_CALLED_BY_NAME: dict[str, tuple[Callable[[], dict[str, Any]], frozenset[str]]] = {
+    "opencompass.summarizers.default": (_summarizer_namespace, frozenset({"get_logger"})),
+}
+
+#: assay's own value of each name in `_CALLED_BY_NAME` that was set through an alias module.
+_OWN_VALUES: dict[tuple[str, str], Any] = {}
+
+
+def _called_by_name(module: str, name: str) -> dict[str, Any] | None:
+    """The namespace assay's class reads ``module.name`` from when it runs, or ``None``."""
+    shared = _CALLED_BY_NAME.get(module)
+    return shared[0]() if shared is not None and name in shared[1] else None
+
 
 _EVALUATOR_SOURCES = (_evaluators,)
 _POSTPROCESS_SOURCES = (_postprocessors,)
@@ -290,9 +322,23 @@ class _AliasModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # private names (and probes such as `_assay_standin`) are not served
             raise AttributeError(name)
-        value = _lookup(self.__name__, name)
+        namespace = _called_by_name(self.__name__, name)
+        value = namespace[name] if namespace is not None else _lookup(self.__name__, name)
         setattr(self, name, value)
         return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        namespace = _called_by_name(self.__name__, name)
+        if namespace is not None:
+            _OWN_VALUES.setdefault((self.__name__, name), namespace[name])
+            namespace[name] = value
+
+    def __delattr__(self, name: str) -> None:
+        super().__delattr__(name)
+        namespace = _called_by_name(self.__name__, name)
+        if namespace is not None and (self.__name__, name) in _OWN_VALUES:
+            namespace[name] = _OWN_VALUES.pop((self.__name__, name))
 
     def __dir__(self) -> list[str]:
         names = set(super().__dir__())

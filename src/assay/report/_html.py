@@ -55,11 +55,21 @@ def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, A
         return None
     samples = [j for j in audit.samples if 0 <= j < n]
     readings = audit.readings
-    ext, ok = [], []
+    ext: list[str] = []
+    ok: list[float | None] = []
     for k, _ in enumerate(samples):
         reading = readings[k] if k < len(readings) else None
-        ext.append(browser_text(reading.corrected if reading is not None else None, limit))
-        verdicts = [v for v in (reading.correct if reading is not None else None) or [] if v is not None]
+        corrected = reading.corrected if reading is not None else None
+        correct = reading.correct if reading is not None else None
+        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
+        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
+            ok.append(correct[0])
+            continue
+        verdicts = [v for v in correct or [] if v is not None]
         ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 

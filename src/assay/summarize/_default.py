@@ -32,6 +32,7 @@ from assay.summarize.leaderboard import HEADER, Leaderboard, Row
 __all__ = [
     "DefaultSummarizer",
     "build_summarizer",
+    "get_logger",
     "leaderboard_of",
     "results_leaderboard",
     "log_issues",
@@ -44,6 +45,19 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DatasetAbbrs = list[str | tuple[str, str]]
+
+
+def get_logger() -> logging.Logger:
+    """The logger a summarizer keeps as ``self.logger`` and warns through: this module's.
+
+    :class:`DefaultSummarizer` calls it by name when it is built, as
+    OpenCompass's does, so that ``opencompass.summarizers.default.get_logger``
+    replaced (e.g. by ``unittest.mock.patch``) gives its logger to the
+    summarizers built meanwhile.  It is a :class:`logging.Logger`
+    (OpenCompass's is its ``'OpenCompass'`` MMLogger): the library logs, and
+    only the command line prints.
+    """
+    return logger
 
 
 def parse_dataset_abbrs(value: Any, where: str = "summarizer.dataset_abbrs") -> DatasetAbbrs | None:
@@ -89,8 +103,10 @@ class DefaultSummarizer:
         dataset_abbrs: the rows, in order: abbrs (primary metric), ``[abbr, metric]``
             pairs and ``''`` separators.  Omitted: every metric of every dataset,
             then every group metric.
-        summary_groups: group dicts (see :mod:`assay.groups._groups`).
-        prompt_db: deprecated and ignored.
+        summary_groups: group dicts (see :mod:`assay.groups._groups`), kept as
+            given in ``summary_groups`` (``[]`` when omitted), as OpenCompass keeps
+            them; validated into :attr:`groups`.
+        prompt_db: deprecated and ignored (a warning when set).
         **unknown: other options are ignored with a warning.
 
     Raises:
@@ -140,16 +156,21 @@ class DefaultSummarizer:
         if not isinstance(config, Mapping):
             raise ConfigError(f"the summarizer needs the run config as a dict, got {type(config).__name__}")
         self.cfg = config
-        if prompt_db is not None:
-            logger.warning("summarizer option 'prompt_db' is deprecated and ignored; remove it from the config")
+        #: The logger this summarizer warns through (:func:`get_logger`, looked up when it is built).
+        self.logger = get_logger()
+        if prompt_db:
+            self.logger.warning("summarizer option 'prompt_db' is deprecated and ignored; remove it from the config")
         if unknown:
-            logger.warning("%s ignores the unknown options %s", type(self).__name__, sorted(unknown))
+            self.logger.warning("%s ignores the unknown options %s", type(self).__name__, sorted(unknown))
         self.model_cfgs: list[dict[str, Any]] = [dict(m) for m in (config.get("models") or [])]
         for m in self.model_cfgs:
             model_abbr(m)  # raises ConfigError naming the model without abbr or path
         self.config_dataset_abbrs = _config_dataset_abbrs(config)
         self.dataset_abbrs = parse_dataset_abbrs(dataset_abbrs)
-        self.summary_groups: list[SummaryGroup] = parse_summary_groups(
+        #: The ``summary_groups`` argument as given.
+        self.summary_groups: Sequence[Any] = [] if summary_groups is None else summary_groups
+        #: The summary groups, validated: what the summary computes.
+        self.groups: list[SummaryGroup] = parse_summary_groups(
             list(summary_groups) if summary_groups is not None else None,
             dataset_abbrs=self.config_dataset_abbrs,
         )
@@ -188,7 +209,7 @@ class DefaultSummarizer:
             if not index_disabled():
                 self.snapshot = RunIndex(run_dir).snapshot(deferred=self._defer_check, written=self.written)
         scores = collect_scores(self.cfg, run_dir, self.snapshot)
-        apply_groups(scores, self.summary_groups)
+        apply_groups(scores, self.groups)
         return scores
 
     def build_rows(
@@ -266,7 +287,7 @@ class DefaultSummarizer:
             from assay.stats import SAMPLE_TEXT, run_stats
 
             sample_text = SAMPLE_TEXT if self.with_sample_columns else None
-            return run_stats(self.run_dir, board, groups=self.summary_groups, config=self.cfg, sample_text=sample_text,
+            return run_stats(self.run_dir, board, groups=self.groups, config=self.cfg, sample_text=sample_text,
                              snapshot=self.snapshot, index=self.use_index)
         except Exception as exc:  # the table matters more than its intervals
             logger.warning("intervals could not be computed (%s: %s); the summary is written without them", type(exc).__name__, exc)
