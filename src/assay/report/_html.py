@@ -126,7 +126,7 @@ def build_report_data(
         summary: the summarizer's result, a :class:`~assay.summarize.leaderboard.Leaderboard`,
             the parsed summary ``.json``, or ``None`` (the newest ``.json``, else
             the leaderboard of the result files, without groups).
-        stats: a :class:`assay.stats.RunStats` already computed (default: ``summary.stats``, else computed here).
+        stats: a :class:`assay.rundir.statistics.RunStats` already computed (default: ``summary.stats``, else computed here).
             Its ``tables`` (or those of ``summary.stats``), when they were read
             with the same folders and ``max_text``, give the sample browser;
             otherwise the results and predictions are read here.
@@ -143,7 +143,8 @@ def build_report_data(
         why), and ``marks`` when its value is marked in the summary's table
         (``"incomplete"`` lists them: model, dataset, kind, count, detail).
     """
-    from assay.stats import group_plan, load_run_config, model_dirs_of, run_stats, sample_tables
+    from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
+    from assay.stats import group_plan
     from assay.summarize import leaderboard_of
 
     root = Path(run_dir)
@@ -163,7 +164,7 @@ def build_report_data(
     if snapshot is None:
         snapshot = getattr(summary, "snapshot", None)
     if snapshot is None and (stats is None or tables is None):
-        from assay.stats import index_snapshot
+        from assay.rundir.statistics import index_snapshot
 
         snapshot = index_snapshot(root)
     if stats is None:

@@ -148,8 +148,8 @@ def _warm_imports(prepare_stats: bool = False) -> None:
     """Import the built-in components and what every task uses, in the driver before it forks its workers.
 
     Each worker then has them from the start, rather than each importing them
-    for its first task.  :mod:`assay.stats` is imported only when the tasks
-    write statistics (the summary that follows reads them with it).
+    for its first task.  :mod:`assay.rundir.statistics` is imported only when
+    the tasks write statistics (the summary that follows reads them with it).
     ``pyarrow`` is imported by the first task that reads a test set, and
     ``datasets`` (about a second) only by a task whose evaluator asks for the
     test set itself; importing them here would cost that time even when every
@@ -163,7 +163,7 @@ def _warm_imports(prepare_stats: bool = False) -> None:
         except Exception:  # a broken optional import is reported by the task that needs it
             logger.debug("warming %s failed", name, exc_info=True)
     if prepare_stats:
-        import assay.stats  # noqa: F401 - what each task writes its statistics with
+        import assay.rundir.statistics  # noqa: F401 - what each task writes its statistics with
 
 
 def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
