@@ -89,7 +89,8 @@ def summarize_pass(root: Path, repeat: int, *, models: int = 5, datasets: int = 
     print(f"assay summarize --no-report   {best['without']:.2f} s")
     print(f"statistics + report pass      {best['with'] - best['without']:.2f} s")
     # the reading of results and predictions alone, in this process and in forked workers
-    from assay.stats import SAMPLE_TEXT, run_stats
+    from assay.rundir.statistics import run_stats
+    from assay.stats import SAMPLE_TEXT
     from assay.summarize import leaderboard_of
 
     board = leaderboard_of(None, run_dir)

@@ -28,7 +28,7 @@ import orjson
 
 from assay.rundir.index import RunIndex
 from assay.rundir.results import read_result_without_details
-from assay.stats import index_run
+from assay.rundir.statistics import index_run
 from assay.summarize import run_summarizer
 
 GEN = "opencompass.openicl.icl_inferencer.GenInferencer"

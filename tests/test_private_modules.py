@@ -1,6 +1,6 @@
 """No module of assay imports another package's private module.
 
-A module whose name starts with ``_`` (``assay.stats._tasks``) is private to
+A module whose name starts with ``_`` (``assay.stats._samples``) is private to
 its package: only modules inside that package (``assay.stats`` and below)
 import it; everything else takes its names from the package's exports or a
 public module.  ``assay._pool`` and the other private modules of the top
@@ -20,7 +20,7 @@ from tests.test_import_cycles import SRC, everywhere, import_targets, modules_of
 def private_owner(module: str) -> str | None:
     """The package a private module belongs to, or ``None`` for a public module.
 
-    >>> private_owner('assay.stats._tasks'), private_owner('assay._pool'), private_owner('assay.stats')
+    >>> private_owner('assay.stats._samples'), private_owner('assay._pool'), private_owner('assay.stats')
     ('assay.stats', 'assay', None)
     >>> private_owner('assay.__main__') is None
     True
@@ -68,12 +68,12 @@ def foreign_private_imports() -> list[str]:
 
 
 def test_the_check_sees_every_kind_of_import(tmp_path: Path) -> None:
-    modules = {"assay": Path("__init__.py"), "assay.stats": Path("__init__.py"), "assay.stats._tasks": Path("_tasks.py")}
-    for source in ("from assay.stats._tasks import save_stats", "import assay.stats._tasks", "from assay.stats import _tasks"):
+    modules = {"assay": Path("__init__.py"), "assay.stats": Path("__init__.py"), "assay.stats._samples": Path("_samples.py")}
+    for source in ("from assay.stats._samples import sample_values", "import assay.stats._samples", "from assay.stats import _samples"):
         node = ast.parse(source).body[0]
         assert isinstance(node, (ast.Import, ast.ImportFrom))
         assert [private_owner(t) for t in import_targets(node, "assay.tasks", modules)] == ["assay.stats"], source
-    tree = ast.parse('def f():\n    """Example.\n\n    >>> from assay.stats._tasks import save_stats\n    """\n')
+    tree = ast.parse('def f():\n    """Example.\n\n    >>> from assay.stats._samples import sample_values\n    """\n')
     [(line, node)] = _doctest_imports(tree)
     assert line == 4 and [private_owner(t) for t in import_targets(node, "assay.tasks", modules)] == ["assay.stats"]
 

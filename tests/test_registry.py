@@ -153,3 +153,56 @@ def test_the_names_opencompass_registers_come_from_the_opencompass_layer(tmp_pat
     cli = [sys.executable, "-m", "assay", "eval", str(tmp_path / "cfg.py"), "-w", str(tmp_path / "w"), "--dry-run"]
     done = subprocess.run(cli, capture_output=True, text=True, env=env, check=False)
     assert f"evaluator {name} [stand-in]" in done.stdout or f"evaluator {name} [OpenCompass]" in done.stdout, done.stdout + done.stderr
+
+
+def _isolated_path(monkeypatch: pytest.MonkeyPatch, *entries: Path) -> None:
+    """``sys.path`` of only ``entries``, and the standard finders only."""
+    from importlib.machinery import PathFinder
+
+    monkeypatch.setattr(sys, "path", [str(e) for e in entries])
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if f is PathFinder or not hasattr(f, "find_distributions")])
+
+
+def _dist(folder: Path, name: str, entry_points: str | None) -> None:
+    dist = folder / f"{name}-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    if entry_points is not None:
+        (dist / "entry_points.txt").write_text(entry_points)
+
+
+def test_without_a_declared_plugin_the_package_metadata_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No distribution declares the ``assay.plugins`` group: the first lookup never asks :mod:`importlib.metadata`
+    (slow to import and to scan); one that does, in any spelling of its header, is read as before."""
+    import importlib.metadata
+
+    _dist(tmp_path, "other_tool", "[console_scripts]\nother = other_tool:main\n")
+    _dist(tmp_path, "no_entry_points", None)
+    _isolated_path(monkeypatch, tmp_path, tmp_path / "not-there")
+
+    def read(**_: object) -> list[object]:
+        raise AssertionError("importlib.metadata.entry_points was read")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", read)
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    Registry("P").lookup("anything")
+    assert not registry._may_declare_plugins()
+    _dist(tmp_path, "a_plugin", "[console_scripts]\nx = y:z\n\n  [[assay.plugins]]  \ndemo = a_plugin\n")
+    assert registry._may_declare_plugins()
+
+
+@pytest.mark.parametrize("entry", ["plugins.zip", "old_plugin-1.0-py3.11.egg"])
+def test_a_path_entry_the_quick_look_cannot_read_means_reading_the_metadata(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    """A zip or an egg on ``sys.path`` may hold a plugin the quick look cannot see: the metadata is read."""
+    import zipfile
+
+    (tmp_path / "plain").mkdir()
+    if entry.endswith(".zip"):
+        with zipfile.ZipFile(tmp_path / entry, "w") as zf:
+            zf.writestr("demo-1.0.dist-info/entry_points.txt", "[assay.plugins]\ndemo = demo\n")
+    else:
+        (tmp_path / entry / "EGG-INFO").mkdir(parents=True)
+    _isolated_path(monkeypatch, tmp_path / "plain")
+    assert not registry._may_declare_plugins()
+    _isolated_path(monkeypatch, tmp_path / "plain", tmp_path / entry)
+    assert registry._may_declare_plugins()

@@ -30,6 +30,7 @@ has run, and the pool waits for it, so that no item is charged the start-up.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -65,15 +66,21 @@ def die_with_parent(parent: int) -> None:
     """
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-                logger.debug("prctl(PR_SET_PDEATHSIG) failed: errno %d", ctypes.get_errno())
+            prctl, get_errno = _prctl()
+            if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+                logger.debug("prctl(PR_SET_PDEATHSIG) failed: errno %d", get_errno())
         except (OSError, AttributeError):  # no libc to call: the closed pipe still ends an idle worker
             logger.debug("prctl(PR_SET_PDEATHSIG) is not available", exc_info=True)
     if os.getppid() != parent:
         os._exit(1)
+
+
+@functools.lru_cache(maxsize=1)
+def _prctl() -> tuple[Callable[..., int], Callable[[], int]]:
+    """libc's ``prctl`` and ctypes' ``get_errno``, loaded once: by the parent before it forks, so that no worker loads them again."""
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True).prctl, ctypes.get_errno
 
 
 def _worker_main(
@@ -139,6 +146,9 @@ class ForkPool:
     ) -> None:
         if method == "fork":
             check_fork_safety()
+            if sys.platform.startswith("linux"):  # each worker asks for the parent-death signal through it
+                with contextlib.suppress(OSError, AttributeError):
+                    _prctl()
         self._ctx: Any = multiprocessing.get_context(method)
         self._work, self._warm, self._name = work, warm, name
         self._ready, self._ready_timeout = ready, ready_timeout

@@ -172,13 +172,42 @@ def has_non_finite(obj: Any) -> bool:
     return _has_non_finite(obj)
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+_NUMBERS = frozenset({float, int, bool})
+
+
 def _has_non_finite(obj: Any) -> bool:
-    if isinstance(obj, float):
-        return not math.isfinite(obj)
-    if isinstance(obj, dict):
-        return any(_has_non_finite(v) for v in obj.values())
-    if isinstance(obj, (list, tuple)):
-        return any(_has_non_finite(v) for v in obj)
+    # a walk with a stack rather than recursion; a list of plain numbers is added up at C speed
+    # (math.fsum gives a finite sum exactly when every term is finite, or fails)
+    stack = [obj]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is float:
+            if not math.isfinite(value):
+                return True
+        elif kind in _PLAIN:
+            continue
+        elif kind is dict:
+            stack.extend(value.values())
+        elif kind is list or kind is tuple:
+            if value and set(map(type, value)) <= _NUMBERS:
+                try:
+                    if math.isfinite(math.fsum(value)):
+                        continue
+                    return True
+                except ValueError:  # inf - inf
+                    return True
+                except OverflowError:  # finite terms too large to add up, or a huge int: looked at one by one
+                    pass
+            stack.extend(value)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
     return False
 
 

@@ -300,6 +300,8 @@ def _load_entry_points() -> None:
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
+    if not _may_declare_plugins():
+        return
     from importlib.metadata import entry_points
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
@@ -307,6 +309,48 @@ def _load_entry_points() -> None:
             ep.load()
         except Exception:  # a broken plugin must not break assay
             logger.warning("could not load the assay plugin %r (%s)", ep.name, ep.value, exc_info=True)
+
+
+def _may_declare_plugins() -> bool:
+    """Whether a distribution on the path may declare an ``assay.plugins`` entry point.
+
+    A quick look, without :mod:`importlib.metadata` (slow to import and to
+    scan): the ``entry_points.txt`` of every ``*.dist-info``/``*.egg-info``
+    folder of every ``sys.path`` folder, as :func:`importlib.metadata.entry_points`
+    finds them, is searched for the group's header.  ``False`` only when none
+    has it; ``True`` also wherever the quick look cannot tell (a zip or egg on
+    the path, a finder of distributions other than the standard one), so that
+    the entry points are then read properly.
+    """
+    import os
+    import sys
+    from importlib.machinery import PathFinder
+
+    for finder in sys.meta_path:
+        if finder is not PathFinder and getattr(finder, "find_distributions", None) is not None:
+            return True
+    header = f"[{ENTRY_POINT_GROUP}]".encode()
+    for entry in sys.path:
+        if not isinstance(entry, str):
+            return True
+        if entry.lower().endswith(".egg"):
+            return True
+        try:
+            names = os.listdir(entry or ".")
+        except NotADirectoryError:  # a zip file
+            return True
+        except OSError:  # not there, or not readable: importlib.metadata passes it over too
+            continue
+        for name in names:
+            if not name.lower().endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), "rb") as fh:
+                    if header in fh.read():
+                        return True
+            except OSError:  # no entry points (or an egg-info file)
+                continue
+    return False
 
 
 TEXT_POSTPROCESSORS = Registry("TEXT_POSTPROCESSORS", populate=("assay.postprocess",))

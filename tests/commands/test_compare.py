@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from assay.cli import main
-from assay.stats import binomial_two_sided_p, compare_models
+from assay.rundir.statistics import compare_models
+from assay.stats import binomial_two_sided_p
 from tests.stats.workdir_builder import make_run
 
 
@@ -75,7 +76,7 @@ def test_compare_and_report_accept_a_run_directory(tmp_path: Path, capsys: pytes
 def test_compare_takes_the_per_sample_values_saved_with_each_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """After `assay eval`, compare reads no result's details; without the statistics files it reads them
     and finds the same comparison."""
-    import assay.stats._compare as compare_module
+    import assay.rundir.statistics as compare_module
 
     example = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
     work = tmp_path / "w"

@@ -75,7 +75,7 @@ def test_report_command(tmp_path: Path, capsys) -> None:
 
 
 def test_report_takes_the_summarys_statistics_and_reads_only_the_sample_columns(tmp_path: Path, monkeypatch) -> None:
-    import assay.stats._tasks as tasks_module
+    import assay.rundir.statistics as statistics
     from assay.summarize import run_summarizer
     from tests.stats.varied_run import TIME as VARIED_TIME
     from tests.stats.varied_run import make_varied_run
@@ -86,14 +86,14 @@ def test_report_takes_the_summarys_statistics_and_reads_only_the_sample_columns(
     assert result.stats is not None and result.stats.tables is None  # the summary reads no sample text
     summary = json.loads((run / "summary" / f"summary_{VARIED_TIME}.json").read_text())
     fresh = build_report_data(run, summary)  # no statistics at hand: everything is read here
-    real = tasks_module.run_task
+    real = statistics.run_task
     asked: list[tuple[str, bool]] = []
 
-    def spy(task, options):
+    def spy(task, run_dir, options):
         asked.append((task.abbr, bool(task.have)))
-        return real(task, options)
+        return real(task, run_dir, options)
 
-    monkeypatch.setattr(tasks_module, "run_task", spy)
+    monkeypatch.setattr(statistics, "run_task", spy)
     reused = build_report_data(run, result, stats=result.stats)
     assert asked and not any(have for _, have in asked)  # the statistics were not computed again
     assert reused["datasets"] == fresh["datasets"]

@@ -11,7 +11,7 @@ import pytest
 from assay.errors import InputFileError
 from assay.rundir.configs import dump_config, newest_dumped_config
 from assay.rundir.layout import RunDir
-from assay.stats import load_run_config
+from assay.rundir.statistics import load_run_config
 
 
 def _dumped(run: RunDir, name: str, marker: str, mtime: float) -> Path:

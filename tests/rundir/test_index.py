@@ -19,7 +19,7 @@ import assay._beside as beside_module
 import assay.rundir.index as index_module
 from assay.cli import main
 from assay.rundir.index import INDEX_FILE, RunIndex
-from assay.stats import index_run
+from assay.rundir.statistics import index_run
 from assay.summarize import run_summarizer
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
@@ -172,18 +172,19 @@ def test_deleted_and_added_results(run: Path, checking: str) -> None:
 
 
 def test_statistics_come_from_the_index_and_follow_a_changed_file(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import assay.stats._tasks as tasks_module
+    import assay.rundir.statistics as statistics
+    from assay.stats import ResultStats, StatsOptions
 
     first = run_summarizer(_config(run, ["m1"], ["d1"]), time_str="a")
     assert first.stats.cell("m1", "d1", "accuracy").method == "wilson"
-    real = tasks_module.run_task
+    real = statistics.run_task
     read: list[str] = []
 
-    def spy(task: tasks_module.Task, options: tasks_module.TaskOptions) -> tasks_module.TaskOutput:
+    def spy(task: statistics.Task, run_dir: str, options: StatsOptions) -> ResultStats:
         read.append(task.abbr)
-        return real(task, options)
+        return real(task, run_dir, options)
 
-    monkeypatch.setattr(tasks_module, "run_task", spy)
+    monkeypatch.setattr(statistics, "run_task", spy)
     again = run_summarizer(_config(run, ["m1"], ["d1"]), time_str="b")
     assert read == []  # every interval came from the index
     assert again.stats.cell("m1", "d1", "accuracy") == first.stats.cell("m1", "d1", "accuracy")

@@ -119,7 +119,7 @@ def make_run(root: Path, *, n: int = 120, seed: int = 7, summarize: bool = True)
 
 def run_config(run: Path) -> dict[str, Any]:
     """The config written by :func:`make_run`, with ``work_dir`` set."""
-    from assay.stats import load_run_config
+    from assay.rundir.statistics import load_run_config
 
     config = load_run_config(run)
     assert config is not None

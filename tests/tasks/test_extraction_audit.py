@@ -458,3 +458,49 @@ def test_the_counterpart_is_resolved_once_per_task(tmp_path: Path, fixed_gsm8k: 
     assert _eval(cfg, tmp_path) == 0  # one worker: both tasks in this process
     assert _result(tmp_path, "plain")["extraction_audit"]["differ"] > 0
     assert looked_up.count(FIXED) == 2
+
+
+SIDE_FILES = '''
+from assay.evaluators.exact import AccEvaluator
+
+class SideFileAcc(AccEvaluator):
+    """AccEvaluator that writes a side file and a side folder beside its output path, as judge evaluators do."""
+
+    def score(self, predictions, references):
+        import os
+        os.makedirs(os.path.dirname(self.output_dir), exist_ok=True)
+        with open(self.output_dir + "_side.json", "w") as fh:
+            fh.write("{}")
+        os.makedirs(self.output_dir + "_cache")
+        return super().score(predictions, references)
+'''
+
+
+def test_the_audit_makes_no_folder_for_its_evaluator_and_removes_its_side_files(
+    tmp_path: Path, fixed_gsm8k: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The evaluator scoring the corrected answers writes its side files in the run's scratch folder under a
+    name of their own, removed after: no folder is made (and removed) for each audit, and none is left."""
+    import os
+
+    (tmp_path / "side_files.py").write_text(SIDE_FILES)
+    cfg = _write_run(tmp_path)
+    cfg.write_text("from side_files import SideFileAcc\n" + cfg.read_text().replace("type='AccEvaluator'", "type=SideFileAcc"))
+    run = tmp_path / "work" / RUN
+    made: list[str] = []
+    mkdir = os.mkdir
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(os.fspath(path))
+        mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", counting)
+    assert _eval(cfg, tmp_path) == 0  # one worker: both tasks in this process
+    assert _result(tmp_path)["extraction_audit"]["differ"] > 0
+    scratch = os.fspath(run / ".scratch")
+    in_scratch = [p for p in made if p.startswith(scratch + os.sep)]
+    assert in_scratch and all(p.endswith("_cache") for p in in_scratch)  # only those the evaluator made itself
+    assert not (run / ".scratch").exists()
+    assert sorted(p.name for p in (run / "results" / "m").iterdir() if "side" in p.name or "cache" in p.name) == [
+        "gsm_cache", "gsm_side.json", "plain_cache", "plain_side.json",  # the official scoring's, where OpenCompass puts them
+    ]

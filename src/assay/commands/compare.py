@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
 
     from assay.fileio import atomic_write_json
     from assay.rundir.layout import new_timestamp, resolve_run_dir
-    from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compare_models
+    from assay.rundir.statistics import compare_models
+    from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     comparison = compare_models(
@@ -100,7 +101,7 @@ def _marks(root: Path, models: list[str], abbrs: list[str]) -> dict[tuple[str, s
     Models are matched by column or by result folder; a run without a readable summary has none (logged).
     """
     from assay.errors import InputFileError
-    from assay.stats import load_run_config, model_dirs_of
+    from assay.rundir.statistics import load_run_config, model_dirs_of
     from assay.summarize import Leaderboard, newest_summary_json
 
     path = newest_summary_json(root)

@@ -230,7 +230,7 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
     from assay.rundir.results import numeric_metrics, read_result, read_result_without_details
-    from assay.stats import load_run_config, model_dirs_of
+    from assay.rundir.statistics import load_run_config, model_dirs_of
     from assay.summarize import newest_summary_json
 
     root = Path(run_root)
@@ -366,7 +366,7 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
             report.problems.append(f"results/{folder}/{abbr}.json: missing: its statistics "
                                    f"results/{folder}/{abbr}.stats were written with it, the result file is gone")
     from assay.config.abbr import dataset_abbr, model_abbr
-    from assay.stats import load_run_config
+    from assay.rundir.statistics import load_run_config
 
     config = load_run_config(root)
     if config is None:
@@ -388,7 +388,7 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
 
 def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:
     """Recompute the result's extraction audit (see :func:`assay.tasks.audit.check_audit`)."""
-    from assay.stats import load_run_config
+    from assay.rundir.statistics import load_run_config
     from assay.tasks.audit import check_audit
 
     if not configs:

@@ -205,7 +205,7 @@ class SummaryResult:
         time_str: the time stamp in the file names.
         leaderboard: the summary itself (:class:`assay.summarize.leaderboard.Leaderboard`): every
             value at full precision, its marks, the rows; what every file of the summary renders.
-        stats: intervals and unscorable counts of every cell (:class:`assay.stats.RunStats`),
+        stats: intervals and unscorable counts of every cell (:class:`assay.rundir.statistics.RunStats`),
             when they were computed.
     """
 

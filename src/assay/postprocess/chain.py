@@ -8,6 +8,7 @@ every element of a list prediction (several return sequences, R-4.4).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 from assay.errors import ConfigError
@@ -58,10 +59,7 @@ def build_postprocessor(cfg: Any, *, where: str = "pred_postprocessor", resolved
         raise ConfigError(f"{where}.type={cfg['type']!r} resolved to {fn!r}, which is not callable")
     if not options:
         return fn
-
-    def bound(text: Any) -> Any:
-        return fn(text, **options)
-
+    bound: Any = partial(fn, **options)  # fn(text, **options), called without a Python frame of its own
     bound.__name__ = getattr(fn, "__name__", "postprocessor")
     bound.__qualname__ = bound.__name__
     if getattr(fn, "__assay_deterministic__", False):
@@ -109,4 +107,22 @@ def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) ->
                 memo[text] = result
             return result
 
-    return [[once(p) for p in pred] if isinstance(pred, list) else once(pred) for pred in predictions]
+    out: list[Any] = []
+    append = out.append
+    for pred in predictions:  # once() spelled out for the usual reply, a string
+        if type(pred) is str:
+            if len(pred) > _MEMO_LENGTH:
+                append(fn(pred))
+                continue
+            try:
+                append(memo[pred])
+            except KeyError:
+                result = fn(pred)
+                if type(result) in _MEMO_RESULTS:
+                    memo[pred] = result
+                append(result)
+        elif isinstance(pred, list):
+            append([once(p) for p in pred])
+        else:
+            append(once(pred))
+    return out

@@ -56,11 +56,20 @@ def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
     samples = [j for j in audit["samples"] if isinstance(j, int) and 0 <= j < n]
     found = audit.get("readings")
     readings: list[Any] = found if isinstance(found, list) else []
-    ext, ok = [], []
+    ext: list[str] = []
+    ok: list[float | None] = []
     for k, _ in enumerate(samples):
         reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
-        ext.append(browser_text(reading.get("corrected"), limit))
-        verdicts = [v for v in reading.get("correct") or [] if v is not None]
+        corrected, correct = reading.get("corrected"), reading.get("correct")
+        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
+        if type(corrected) is list and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if type(correct) is list and len(correct) == 1 and type(correct[0]) is bool:
+            ok.append(1.0 if correct[0] else 0.0)
+            continue
+        verdicts = [v for v in correct or [] if v is not None]
         ok.append(round(sum(map(float, verdicts)) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 
@@ -117,7 +126,7 @@ def build_report_data(
         summary: the summarizer's result, a :class:`~assay.summarize.leaderboard.Leaderboard`,
             the parsed summary ``.json``, or ``None`` (the newest ``.json``, else
             the leaderboard of the result files, without groups).
-        stats: a :class:`assay.stats.RunStats` already computed (default: ``summary.stats``, else computed here).
+        stats: a :class:`assay.rundir.statistics.RunStats` already computed (default: ``summary.stats``, else computed here).
             Its ``tables`` (or those of ``summary.stats``), when they were read
             with the same folders and ``max_text``, give the sample browser;
             otherwise the results and predictions are read here.
@@ -134,7 +143,8 @@ def build_report_data(
         why), and ``marks`` when its value is marked in the summary's table
         (``"incomplete"`` lists them: model, dataset, kind, count, detail).
     """
-    from assay.stats import group_plan, load_run_config, model_dirs_of, run_stats, sample_tables
+    from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
+    from assay.stats import group_plan
     from assay.summarize import leaderboard_of
 
     root = Path(run_dir)
@@ -154,7 +164,7 @@ def build_report_data(
     if snapshot is None:
         snapshot = getattr(summary, "snapshot", None)
     if snapshot is None and (stats is None or tables is None):
-        from assay.stats import index_snapshot
+        from assay.rundir.statistics import index_snapshot
 
         snapshot = index_snapshot(root)
     if stats is None:

@@ -12,7 +12,10 @@ its folders and files or open them:
 * :mod:`assay.rundir.index`: the run index (``index.sqlite``);
 * :mod:`assay.rundir.shards`: the files of split tasks (``.shards/``);
 * :mod:`assay.rundir.configs`: the dumped configs (``configs/``) and the newest of them;
-* :mod:`assay.rundir.kept`: the note a failed task leaves when it kept the result already there.
+* :mod:`assay.rundir.kept`: the note a failed task leaves when it kept the result already there;
+* :mod:`assay.rundir.sidecar`: the ``.stats`` file beside each result;
+* :mod:`assay.rundir.statistics`: each result's statistics, from the index, its ``.stats`` file
+  or the result itself, kept in the index; ``assay index`` and ``assay compare``.
 
 The package's ``__init__`` imports nothing, so that importing one of its
 modules costs only that module.

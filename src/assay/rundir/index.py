@@ -7,7 +7,7 @@ file, its metrics and ``_meta`` (the result without ``details``, as JSON),
 the number of its details, the SHA-256 of its bytes and its identity on disk
 (size, modification and change times, inode), the SHA-256 of the bytes
 assay wrote when it computed the result (see below); and, per (model, dataset),
-the statistics of :mod:`assay.stats` (intervals, unscorable counts) computed
+the statistics of :mod:`assay.rundir.statistics` (intervals, unscorable counts) computed
 from those bytes.
 
 It is an SQLite database, ``<run_dir>/index.sqlite``:
@@ -144,7 +144,7 @@ def index_disabled() -> bool:
 #: the statistics recorded for it: their digests, settings and data (``None`` when there are none).
 (PATH, SIZE, MTIME, CTIME, INO, CHECKED, DIGEST, DETAILS, HEAD, WRITTEN, STATS_DIGESTS, STATS_SETTINGS, STATS) = range(13)
 
-#: The ``result_digest`` field near the start of a ``.stats`` file (see :func:`assay.stats.save_stats`).
+#: The ``result_digest`` field near the start of a ``.stats`` file (see :func:`assay.rundir.sidecar.save_stats`).
 _STATS_DIGEST = re.compile(rb'"result_digest"\s*:\s*"([0-9a-f]{64})"')
 
 

@@ -9,7 +9,7 @@
     logs/eval/<model_abbr>/<dataset_abbr>.out
     logs/eval/<model_abbr>/<dataset_abbr>.kept
     .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
-    .scratch/            temporary folders of that command, removed when the next one starts
+    .scratch/            temporary files of that command, removed when the next one starts
     .shards/             the parts of split tasks (see :mod:`assay.rundir.shards`)
 
 Only one command writes a run directory at a time (R-12.4): ``assay run`` and

@@ -136,7 +136,7 @@ class ResultRecord:
         written: the SHA-256 of the bytes assay wrote when it computed the result (``None``: not
             written by assay, or, when recorded, the index's value is kept).
         stats: the result's statistics as the run index keeps them, ``(settings, data)``, when the
-            worker computed them from the bytes it wrote (see :func:`assay.stats.save_stats`).
+            worker computed them from the bytes it wrote (see :func:`assay.rundir.sidecar.save_stats`).
     """
 
     path: str

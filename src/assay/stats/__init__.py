@@ -27,6 +27,11 @@ value, or no interval is given.  Unscorable predictions (not extracted, not
 judged, not executed) are counted beside each cell from the field the
 evaluator declares as marking them (see :func:`unscorable_of`).
 
+The package is mathematics: its functions take parsed results, per-sample
+values, counts and mappings, and return plain values; they read no file,
+index or config.  Reading a run directory's results, ``.stats`` files and
+index for these statistics is :mod:`assay.rundir.statistics`.
+
 Example:
     >>> from assay.stats import cell_stat, sample_values
     >>> result = {'accuracy': 75.0, 'details': [{'correct': [True]}] * 3 + [{'correct': [False]}]}
@@ -37,10 +42,9 @@ Example:
 
 from __future__ import annotations
 
-from assay.rundir.results import read_full_result
-from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns, prediction_columns
+from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns
 from assay.stats._columns import text as browser_text
-from assay.stats._compare import Comparison, DatasetComparison, compare_models
+from assay.stats._compare import Comparison, DatasetComparison, example_misalignment, sample_misalignment
 from assay.stats._groups import group_plan, group_stats
 from assay.stats._intervals import (
     DEFAULT_BOOTSTRAP,
@@ -55,16 +59,7 @@ from assay.stats._intervals import (
     wilson_interval,
 )
 from assay.stats._paired import PairedResult, paired_compare
-from assay.stats._run import (
-    RunStats,
-    SampleTables,
-    index_run,
-    index_snapshot,
-    load_run_config,
-    model_dirs_of,
-    run_stats,
-    sample_tables,
-)
+from assay.stats._result import ResultStats, StatsOptions, result_stats
 from assay.stats._samples import (
     SampleValues,
     base_metric,
@@ -77,7 +72,6 @@ from assay.stats._samples import (
     sample_values,
     values_match,
 )
-from assay.stats._tasks import save_stats, stats_path
 from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
 
 __all__ = [
@@ -89,40 +83,32 @@ __all__ = [
     "DatasetComparison",
     "PairedResult",
     "PredictionColumns",
-    "RunStats",
+    "ResultStats",
     "SAMPLE_TEXT",
     "SampleColumns",
-    "SampleTables",
     "SampleValues",
+    "StatsOptions",
     "Unscorable",
     "base_metric",
     "binomial_two_sided_p",
     "bootstrap_interval",
     "browser_text",
     "cell_stat",
-    "compare_models",
     "correctness_matrix",
     "correctness_of",
+    "example_misalignment",
     "field_means",
     "format_with_ci",
     "outcome_of",
     "sample_correctness",
+    "sample_misalignment",
     "group_plan",
     "group_stats",
     "holm_adjust",
-    "index_run",
-    "index_snapshot",
-    "load_run_config",
-    "model_dirs_of",
     "normal_quantile",
     "paired_compare",
-    "prediction_columns",
-    "read_full_result",
-    "run_stats",
-    "sample_tables",
+    "result_stats",
     "sample_values",
-    "save_stats",
-    "stats_path",
     "t_interval",
     "t_quantile",
     "unscorable_of",

@@ -1,26 +1,22 @@
 """What a sample browser shows of one (model, dataset): per sample, its id, reference, raw and extracted answer, correctness.
 
 Texts come from the result's details and, where the details lack them, from
-the prediction file (the raw reply ``prediction`` and the reference
-``gold``); each is cut to a length limit.  The columns of the models of one
+the prediction file's columns the caller gives (the raw reply ``prediction``
+and the reference ``gold``, :class:`PredictionColumns`; read by
+:func:`assay.rundir.statistics.prediction_columns`); each is cut to a length limit.  The columns of the models of one
 dataset are joined by the HTML report (:mod:`assay.report`).
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from assay.stats._details import Details
 
-__all__ = ["SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "prediction_columns", "sample_columns"]
-
-logger = logging.getLogger(__name__)
+__all__ = ["SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "sample_columns"]
 
 #: Longest raw prediction, extracted answer or reference kept per sample (characters).
 SAMPLE_TEXT = 600
@@ -94,24 +90,6 @@ class PredictionColumns:
 
     prediction: list[Any]
     gold: list[Any]
-
-
-def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
-    """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
-    from assay.rundir.layout import RunDir
-
-    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
-    if not folder.is_dir():
-        return PredictionColumns([], [])
-    from assay.rundir.predictions import load_predictions
-
-    try:
-        columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
-    except Exception as exc:  # no readable prediction file: raw predictions stay empty
-        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
-        return PredictionColumns([], [])
-    raw = columns.get("prediction") or []
-    return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))
 
 
 def sample_columns(

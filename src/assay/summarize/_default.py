@@ -284,7 +284,8 @@ class DefaultSummarizer:
     def compute_stats(self, board: Leaderboard) -> Any:
         """Intervals and unscorable counts of every cell; ``None`` (with a warning) if they cannot be computed."""
         try:
-            from assay.stats import SAMPLE_TEXT, run_stats
+            from assay.rundir.statistics import run_stats
+            from assay.stats import SAMPLE_TEXT
 
             sample_text = SAMPLE_TEXT if self.with_sample_columns else None
             return run_stats(self.run_dir, board, groups=self.groups, config=self.cfg, sample_text=sample_text,

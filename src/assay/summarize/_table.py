@@ -22,8 +22,6 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from tabulate import tabulate
-
 from assay.groups import MARK, Scores
 from assay.summarize.leaderboard import DASH, HEADER, Leaderboard, Row
 
@@ -253,6 +251,8 @@ def render_simple(table: Sequence[Sequence[str]], text_columns: int = len(HEADER
     """
     kinds = _column_kinds(table, text_columns) if len(table) > 1 else None
     if kinds is None:
+        from tabulate import tabulate  # imported only here: it reads its own version through importlib.metadata
+
         return tabulate(
             [list(r) for r in table],
             headers="firstrow",

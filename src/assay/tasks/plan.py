@@ -68,7 +68,7 @@ class EvalOptions:
         prepare_stats: after writing a result, also compute what the
             summary's statistics and HTML report want of it, while its
             predictions are in memory, and write it beside the result (see
-            :func:`assay.stats._tasks.save_stats`): the summary, report,
+            :func:`assay.rundir.sidecar.save_stats`): the summary, report,
             compare and verify that follow, in this process or another, then
             need not read the result and prediction files again.
         allow_partial: score a task whose predictions do not cover its test

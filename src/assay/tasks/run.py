@@ -585,7 +585,9 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
         if saved is not None and record is not None:
-            record.stats = saved.index_stats()
+            from assay.rundir.statistics import index_stats
+
+            record.stats = index_stats(saved.options, saved.output)
     return None
 
 
@@ -605,7 +607,9 @@ def _save_stats(
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
-    from assay.stats import PredictionColumns, prediction_columns, save_stats
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import prediction_columns
+    from assay.stats import PredictionColumns
 
     loader: Callable[[], PredictionColumns]
     if raw is not None and task.prediction_dir == options.run_dir.prediction_dir(task.model_abbr):

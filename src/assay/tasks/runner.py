@@ -9,7 +9,8 @@ so the slowest task does not leave the other workers idle at the end.
 The local pool forks its workers from the process that loaded the config, so
 classes defined in config files and user modules are available to them
 without pickling; only units and small reports cross process boundaries.
-Each worker imports the heavy libraries once, when it starts.  When a worker
+The driver imports the built-in components before it forks, so that no
+worker imports them again.  When a worker
 dies (killed, out of memory), only the task it was running is recorded as
 failed; the rest of its batch runs elsewhere and a new worker takes its place.
 
@@ -139,26 +140,36 @@ class InlineBackend:
 # -- the local pool of forked workers -----------------------------------------------------------
 
 
-def _warm_imports() -> None:
-    """Import the built-in components once per worker, before the first unit arrives.
+#: What every task imports, imported once in the driver before it forks its workers.
+_TASK_MODULES = ("assay.evaluators", "assay.postprocess", "assay.datasets", "assay.rundir.predictions", "assay.evaluate.assemble")
 
+
+def _warm_imports(prepare_stats: bool = False) -> None:
+    """Import the built-in components and what every task uses, in the driver before it forks its workers.
+
+    Each worker then has them from the start, rather than each importing them
+    for its first task.  :mod:`assay.rundir.statistics` is imported only when
+    the tasks write statistics (the summary that follows reads them with it).
     ``pyarrow`` is imported by the first task that reads a test set, and
     ``datasets`` (about a second) only by a task whose evaluator asks for the
-    test set itself; importing them here would cost every worker that time even
-    when every result is reused.
+    test set itself; importing them here would cost that time even when every
+    result is reused.
     """
     import importlib
 
-    for name in ("assay.evaluators", "assay.postprocess", "assay.datasets"):
+    for name in _TASK_MODULES:
         try:
             importlib.import_module(name)
         except Exception:  # a broken optional import is reported by the task that needs it
             logger.debug("warming %s failed", name, exc_info=True)
+    if prepare_stats:
+        import assay.rundir.statistics  # noqa: F401 - what each task writes its statistics with
 
 
 def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
     """``size`` forked workers running units of ``tasks`` (see :func:`execute_unit`)."""
-    return ForkPool(size, partial(_run_unit, tasks, options), warm=_warm_imports)
+    _warm_imports(options.prepare_stats)
+    return ForkPool(size, partial(_run_unit, tasks, options))
 
 
 def _run_unit(tasks: Sequence[EvalTask], options: EvalOptions, unit: Unit, emit: Callable[[Event], None]) -> None:
@@ -413,13 +424,15 @@ def run_tasks(
     where: Backend
     if backend is not None:
         where = backend(tasks, options, workers)
+        units = plan_units(tasks, where.capacity())
     else:
         workers = default_workers() if workers is None else max(1, workers)
         if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
             where = InlineBackend(tasks, options)
+            units = plan_units(tasks, 1)
         else:
+            units = plan_units(tasks, workers)  # before forking: the workers need not import what it does
             where = fork_pool(workers, tasks, options)
-    units = plan_units(tasks, where.capacity())
     try:
         drive(where, scheduler, units)
     except BaseException:

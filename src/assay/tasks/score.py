@@ -15,6 +15,9 @@ predictions and the test set, shards, writing the result — is
 
 from __future__ import annotations
 
+import itertools
+import logging
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +26,8 @@ from typing import Any
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError
 from assay.tasks.plan import EvalTask, reads_test_set
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["ScoreStep", "needed_fields", "score"]
 
@@ -194,12 +199,18 @@ def _with_audit(
         evaluator_cfg = dict(setup.evaluator_cfg)
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
-        # side files of the evaluator (if any) go to a folder of their own, removed after (or, when the
-        # process is killed, by the next writer of the run directory)
-        if scratch is not None:
-            Path(scratch).mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="assay-audit-", dir=scratch) as folder:
-            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr))
+        if scratch is None:  # side files of the evaluator (if any) go to a folder of their own, removed after
+            with tempfile.TemporaryDirectory(prefix="assay-audit-") as folder:
+                return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr))
+        # in the run directory's scratch folder, side files are named after a prefix of their own, removed
+        # after (or, when the process is killed, with the folder by the next writer of the run directory):
+        # no folder is made and removed for each audit
+        Path(scratch).mkdir(parents=True, exist_ok=True)
+        prefix = f"assay-audit-{os.getpid()}-{next(_AUDIT_CALLS)}-"
+        try:
+            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, os.path.join(scratch, prefix + task.dataset_abbr))
+        finally:
+            _remove_named(scratch, prefix)
 
     def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
         return call(evaluator_pp, {**fields, "predictions": predictions}, test_dataset)
@@ -223,6 +234,28 @@ def _with_audit(
     if details is not None:
         result["details"] = details
     return result
+
+
+#: Numbers the extraction audits of this process, for the names of their side files.
+_AUDIT_CALLS = itertools.count()
+
+
+def _remove_named(folder: str, prefix: str) -> None:
+    """Remove the files and folders in ``folder`` whose name starts with ``prefix``."""
+    import shutil
+
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            logger.warning("could not remove %s, a side file of the extraction audit", entry.path)
 
 
 def _rows_of_column(value: Any, rows: list[int], total: int) -> Any:

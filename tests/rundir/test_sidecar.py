@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import assay.stats._tasks as tasks_module
+import assay.rundir.statistics as statistics
 from assay.cli import main
+from assay.rundir.layout import stats_path_of
+from assay.rundir.sidecar import load_stats, save_stats
+from assay.rundir.statistics import Task, prediction_columns, run_task
+from assay.stats import SAMPLE_TEXT, StatsOptions
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "quickstart"
 TIME = "20240101_000000"
@@ -37,7 +41,7 @@ def test_run_report_is_the_one_a_later_summary_reads_from_files(tmp_path: Path, 
     def no_reading(*args, **kwargs):
         raise AssertionError("the report pass read the files again")
 
-    monkeypatch.setattr(tasks_module, "_read_tasks", no_reading)
+    monkeypatch.setattr(statistics, "_read_tasks", no_reading)
     assert main(["run", str(config), "-w", str(work), "-r", TIME, "--workers", "2"]) == 0
     monkeypatch.undo()
     (summary,) = (work / TIME / "summary").glob("*.json")
@@ -66,42 +70,41 @@ def test_saved_statistics_stand_in_only_for_their_unchanged_file_and_values(tmp_
     from functools import partial
 
     from assay.rundir.results import content_digest, numeric_metrics, read_result
-    from assay.stats._columns import prediction_columns
     from tests.stats.varied_run import make_varied_run
 
     run = make_varied_run(tmp_path, summarize=False)
-    options = tasks_module.TaskOptions(str(run), text_limit=tasks_module.SAMPLE_TEXT)
+    options = StatsOptions(text_limit=SAMPLE_TEXT)
     checked = 0
     for path in sorted((run / "results").glob("*/*.json")):
         folder, abbr = path.parent.name, path.stem
         digest = content_digest(path)
         assert digest is not None
-        assert tasks_module.save_stats(path, digest, abbr, partial(prediction_columns, run, folder, abbr)) is not None
-        saved = tasks_module.load_stats(path)  # read back from the file, as another process would
+        assert save_stats(path, digest, abbr, partial(prediction_columns, run, folder, abbr)) is not None
+        saved = load_stats(path)  # read back from the file, as another process would
         assert saved is not None
         have = {m: float(v) for m, v in numeric_metrics(read_result(path)).items()}
         for subset in (have, dict(list(have.items())[:1]), {}):
-            task = tasks_module.Task(folder, abbr, folder, subset, columns=True)
-            assert saved.output_for(task, options) == tasks_module.run_task(task, options)
+            task = Task(folder, abbr, folder, subset, columns=True)
+            assert saved.output_for(subset, options, columns=True) == run_task(task, str(run), options)
             checked += 1
         if have:
             metric = next(iter(have))
-            assert saved.output_for(tasks_module.Task(folder, abbr, folder, {metric: have[metric] + 1}), options) is None
-        other = tasks_module.TaskOptions(str(run), confidence=0.9, text_limit=tasks_module.SAMPLE_TEXT)
-        assert saved.output_for(tasks_module.Task(folder, abbr, folder, have), other) is None
+            assert saved.output_for({metric: have[metric] + 1}, options) is None
+        other = StatsOptions(confidence=0.9, text_limit=SAMPLE_TEXT)
+        assert saved.output_for(have, other) is None
         # the same size and times, other bytes: stale
         st = path.stat()
         data = path.read_bytes()
         path.write_bytes(data[:-1] + (b"\t" if data[-1:] != b"\t" else b" "))
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
         assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
-        assert tasks_module.load_stats(path) is None
+        assert load_stats(path) is None
         path.write_bytes(data)
-        assert tasks_module.load_stats(path) is not None
+        assert load_stats(path) is not None
     assert checked > 20
     # statistics saved for other bytes than the file's are never used, whatever their file's times
-    assert tasks_module.save_stats(path, "0" * 64, abbr, partial(prediction_columns, run, folder, abbr)) is None
-    assert not tasks_module.stats_path(path).exists()
+    assert save_stats(path, "0" * 64, abbr, partial(prediction_columns, run, folder, abbr)) is None
+    assert not stats_path_of(path).exists()
 
 
 def _replace_by_hand(path: Path, old: bytes, new: bytes) -> None:
@@ -133,7 +136,7 @@ def test_a_result_replaced_by_hand_reads_back_as_the_file_holds(tmp_path: Path, 
     common = [str(config), "-w", str(work), "-r", TIME, "--workers", "1"]
     assert main([first, *common, "-o", str(tmp_path / "first.txt")] if first == "run" else [first, *common]) == 0
     result = work / TIME / "results" / "chat-small" / "quick_mcq.json"
-    assert tasks_module.stats_path(result).is_file()  # written by the worker that scored it
+    assert stats_path_of(result).is_file()  # written by the worker that scored it
     out = tmp_path / "summary.txt"
     assert main(["summarize", str(config), "-w", str(work), "-r", TIME, "-o", str(out)]) == 0
     assert _shown(work, out) == (80.0, 80.0)

@@ -1,0 +1,1115 @@
+"""Statistics of a run directory: every (model, dataset)'s intervals and unscorable counts, read once.
+
+Each (model, dataset) a summary shows is a :class:`Task`.  Its statistics
+are taken, in order of preference:
+
+1. from the run index (:mod:`assay.rundir.index`), when they were computed from the
+   result file's present bytes, for the values the summary shows, with the
+   same settings (:func:`index_lookup`: kept as the index's JSON bytes, parsed
+   only if read);
+2. from the ``.stats`` file beside the result (:mod:`assay.rundir.sidecar`),
+   written by the worker that scored it, under the same conditions;
+3. else from the result file itself (and, for the sample browser, the
+   prediction file), with :func:`assay.stats.result_stats`.
+
+What is computed is kept in the index for the next reader.  When the result
+files to read are large, they are read in forked worker processes (one per
+idle CPU, at most :data:`MAX_WORKERS`; the pool of :mod:`assay._pool`, as the
+eval's), each holding the details of one task at a time and sending the
+compact statistics of each task back as soon as it is done.
+
+:func:`run_stats` does this for a whole summary (group cells included),
+:func:`sample_tables` for the report's sample browser alone,
+:func:`index_run` for every result of a run (``assay index``), and
+:func:`compare_models` compares two models sample by sample (``assay compare``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import pickle
+import threading
+import time
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, MutableMapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from assay._gc import bulk_allocations
+from assay.fileio import loads_json
+from assay.rundir.layout import RunDir
+from assay.rundir.results import read_full_result
+from assay.rundir.sidecar import STATS_FORMAT, SavedStats, load_stats, stats_json_bytes
+from assay.stats import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    CellStat,
+    Comparison,
+    DatasetComparison,
+    PredictionColumns,
+    ResultStats,
+    SampleColumns,
+    SampleValues,
+    StatsOptions,
+    Unscorable,
+    example_misalignment,
+    group_plan,
+    group_stats,
+    paired_compare,
+    result_stats,
+    sample_misalignment,
+    sample_values,
+)
+
+if TYPE_CHECKING:
+    from assay.rundir.index import Snapshot
+
+__all__ = [
+    "MAX_WORKERS",
+    "POOL_MIN_BYTES",
+    "CellTable",
+    "IndexedStats",
+    "JsonBacked",
+    "RunStats",
+    "SampleTables",
+    "Task",
+    "compare_models",
+    "index_lookup",
+    "index_run",
+    "index_settings",
+    "index_snapshot",
+    "index_stats",
+    "indexed_output",
+    "load_run_config",
+    "model_dirs_of",
+    "pool_size",
+    "prediction_columns",
+    "run_stats",
+    "run_task",
+    "run_tasks",
+    "sample_tables",
+    "values_key",
+]
+
+logger = logging.getLogger(__name__)
+
+
+#: Most worker processes (each holds one task's details at a time).
+MAX_WORKERS = 4
+#: Result files smaller than this in all are read in this process: forking would cost more than it saves.
+POOL_MIN_BYTES = 4 << 20
+
+
+@dataclass(frozen=True)
+class Task:
+    """One (model, dataset): ``have`` are the summary's values to explain (empty: none)."""
+
+    column: str
+    abbr: str
+    folder: str
+    have: Mapping[str, float] = field(default_factory=dict)
+    columns: bool = False
+
+
+def index_snapshot(run_dir: str | os.PathLike[str]) -> Snapshot | None:
+    """The run's result files as the run index has them (repaired where stale); ``None`` with ``ASSAY_NO_INDEX``."""
+    from assay.rundir.index import RunIndex, index_disabled
+
+    if index_disabled():
+        return None
+    return RunIndex(run_dir).snapshot()
+
+
+def load_run_config(run_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The run's newest dumped config (:func:`assay.rundir.configs.newest_dumped_config`) as plain variables,
+    ``work_dir`` set to the run.
+
+    ``None`` when there is none or it cannot be loaded (logged).
+    """
+    from assay.errors import InputFileError
+    from assay.rundir.configs import newest_dumped_config
+
+    try:
+        path = newest_dumped_config(RunDir(Path(run_dir)))
+    except InputFileError:
+        return None
+    from assay.config import load_config
+
+    try:
+        config = load_config(path)
+    except Exception as exc:  # a config that no longer loads: the caller does without it
+        logger.warning("cannot load the run's config %s: %s", path, exc)
+        return None
+    variables = dict(config.variables)
+    variables["work_dir"] = str(run_dir)
+    return variables
+
+
+def _groups_of(config: Mapping[str, Any] | None, definitions: Sequence[Any] | None) -> list[Any]:
+    """The summary groups of a summary's ``group_definitions``, else of the run config, parsed."""
+    from assay.groups import parse_summary_groups
+
+    raw: Any = definitions or None
+    if raw is None and config is not None:
+        summarizer = config.get("summarizer") or {}
+        raw = summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None
+    if not raw:
+        return []
+    return parse_summary_groups(list(raw))
+
+
+def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> dict[str, str]:
+    """Model column → its folder under ``results/`` (the same name unless ``summarizer_abbr`` differs)."""
+    out = {c: c for c in columns}
+    if config is None:
+        return out
+    from assay.config import model_abbr, summarizer_abbr
+
+    for model in config.get("models") or []:
+        try:
+            out[summarizer_abbr(dict(model))] = model_abbr(dict(model))
+        except Exception:  # a malformed model entry: keep the column name
+            continue
+    return out
+
+
+@dataclass
+class SampleTables:
+    """The sample browser's columns of every (model, dataset) read for the HTML report.
+
+    Attributes:
+        text_limit: the longest text kept per sample and field.
+        folders: model column → its folder under ``results/`` the columns were read from.
+        columns: ``(column, abbr)`` → the :class:`SampleColumns`, or ``None``
+            when the result has no usable details (missing, unreadable, failed).
+    """
+
+    text_limit: int
+    folders: dict[str, str] = field(default_factory=dict)
+    columns: dict[tuple[str, str], SampleColumns | None] = field(default_factory=dict)
+
+    def covers(self, columns: Sequence[str], abbrs: Sequence[str], folders: Mapping[str, str], text_limit: int) -> bool:
+        """True when these tables hold every (column, abbr), read from the same folders with the same limit."""
+        return (
+            self.text_limit == text_limit
+            and all(self.folders.get(c) == folders.get(c, c) for c in columns)
+            and all((c, a) in self.columns for c in columns for a in abbrs)
+        )
+
+
+def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
+    """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
+    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
+    if not folder.is_dir():
+        return PredictionColumns([], [])
+    from assay.rundir.predictions import load_predictions
+
+    try:
+        columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
+    except Exception as exc:  # no readable prediction file: raw predictions stay empty
+        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
+        return PredictionColumns([], [])
+    raw = columns.get("prediction") or []
+    return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class JsonBacked(MutableMapping[K, V]):
+    """A mapping whose values may be kept as JSON bytes until someone reads them.
+
+    Statistics read from the run index arrive as the JSON the summary's
+    ``.json`` shows; a leaderboard has tens of thousands of them, and most
+    are only written out again.  :meth:`put_json` keeps such a value as it
+    is; reading it builds the object (``build``) once; :meth:`json_items`
+    gives every value's JSON without building any.
+
+    >>> t = JsonBacked(lambda d: CellStat.from_json(d), lambda v: v.to_json())
+    >>> t.put_json('a', b'{"value":1.0,"method":"none"}')
+    >>> t['b'] = CellStat(2.0, method='none')
+    >>> dict(t.json_items())['a'], t['a'].value, len(t)
+    ({'value': 1.0, 'method': 'none'}, 1.0, 2)
+    """
+
+    def __init__(self, build: Callable[[dict[str, Any]], V], dump: Callable[[V], dict[str, Any]]) -> None:
+        self._values: dict[K, Any] = {}  # bytes are a value kept as JSON (the values are never bytes)
+        self._build, self._dump = build, dump
+
+    def put_json(self, key: K, data: bytes) -> None:
+        """Keep ``data``, the JSON form of the value of ``key``."""
+        self._values[key] = data
+
+    def __getitem__(self, key: K) -> V:
+        value = self._values[key]
+        if type(value) is bytes:
+            value = self._values[key] = self._build(loads_json(value))
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self._values[key] = value
+
+    def __delitem__(self, key: K) -> None:
+        del self._values[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def json_items(self, *, fragments: bool = False) -> Iterator[tuple[K, Any]]:
+        """Every (key, the value's JSON form), in insertion order; builds nothing.
+
+        Values kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
+        """
+        dump = self._dump
+        kept = _fragment() if fragments else loads_json
+        for key, value in self._values.items():
+            yield key, (kept(value) if type(value) is bytes else dump(value))
+
+
+def _fragment() -> Callable[[bytes], Any]:
+    import orjson
+
+    return orjson.Fragment
+
+
+def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
+    return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
+
+
+class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
+    """Cells by (column, abbr, metric); the cells of one (column, abbr) may be kept as JSON bytes.
+
+    The run index holds each result's cells as one JSON object,
+    ``{metric: CellStat JSON}``; a summary of a leaderboard keeps fifty
+    thousand of them (:meth:`keep`) and writes them out unparsed
+    (:meth:`json_rows`); reading a cell parses its (column, abbr) once.  A
+    cell kept without an interval's confidence takes ``confidence``.
+
+    >>> t = CellTable()
+    >>> t.keep('m', 'd', ['acc'], b'{"acc":{"value":50.0,"method":"none"}}')
+    >>> t[('m', 'd', 'acc')].confidence, list(t), ('m', 'd', 'f1') in t
+    (0.95, [('m', 'd', 'acc')], False)
+    """
+
+    def __init__(self, confidence: float = 0.95) -> None:
+        self.confidence = confidence
+        # (column, abbr) → its cells, built, or kept as (their metrics, JSON bytes)
+        self._rows: dict[tuple[str, str], dict[str, CellStat] | tuple[Collection[str], bytes]] = {}
+
+    def reserve(self, column: str, abbr: str) -> None:
+        """Keep the place, in iteration and :meth:`json_rows`, of the cells of (column, abbr), set later."""
+        self._rows[(column, abbr)] = {}
+
+    def keep(self, column: str, abbr: str, metrics: Collection[str], data: bytes) -> None:
+        """Keep the cells ``metrics`` of (column, abbr) as ``data``, JSON ``{metric: CellStat JSON}`` of exactly them."""
+        self._rows[(column, abbr)] = (metrics, data)
+
+    def _row(self, column: str, abbr: str) -> dict[str, CellStat] | None:
+        row = self._rows.get((column, abbr))
+        if isinstance(row, tuple):
+            metrics, data = row
+            parsed = loads_json(data)
+            confidence = self.confidence
+            row = self._rows[(column, abbr)] = {m: _cell_from_json(confidence, parsed[m]) for m in metrics}
+        return row
+
+    def __getitem__(self, key: tuple[str, str, str]) -> CellStat:
+        row = self._row(key[0], key[1])
+        if row is None:
+            raise KeyError(key)
+        return row[key[2]]
+
+    def __setitem__(self, key: tuple[str, str, str], value: CellStat) -> None:
+        row = self._row(key[0], key[1])
+        if row is None:
+            row = self._rows[(key[0], key[1])] = {}
+        row[key[2]] = value
+
+    def __delitem__(self, key: tuple[str, str, str]) -> None:
+        row = self._row(key[0], key[1])
+        if row is None:
+            raise KeyError(key)
+        del row[key[2]]
+        if not row:
+            del self._rows[(key[0], key[1])]
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple) or len(key) != 3:
+            return False
+        row = self._rows.get((key[0], key[1]))
+        if row is None:
+            return False
+        return key[2] in (row[0] if isinstance(row, tuple) else row)
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        for (column, abbr), row in self._rows.items():
+            for metric in row[0] if isinstance(row, tuple) else row:
+                yield column, abbr, metric
+
+    def __len__(self) -> int:
+        return sum(len(row[0]) if isinstance(row, tuple) else len(row) for row in self._rows.values())
+
+    def json_rows(self, *, fragments: bool = False) -> Iterator[tuple[str, str, Any]]:
+        """Every (column, abbr, its cells' JSON ``{metric: …}``); builds nothing.
+
+        Cells kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
+        """
+        fragment = _fragment() if fragments else loads_json
+        for (column, abbr), row in self._rows.items():
+            if isinstance(row, tuple):
+                yield column, abbr, fragment(row[1])
+            elif row:
+                yield column, abbr, {m: c.to_json() for m, c in row.items()}
+
+
+def _cell_table(confidence: float = 0.95) -> CellTable:
+    return CellTable(confidence)
+
+
+def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
+    return JsonBacked(Unscorable.from_json, Unscorable.to_json)
+
+
+@dataclass
+class RunStats:
+    """Intervals and unscorable counts of every cell of a run.
+
+    ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
+    and groups); ``unscorable`` maps ``(column, dataset abbr)``, where
+    anything is known of them; ``tables`` holds the report's sample columns
+    when :func:`run_stats` was asked for them.  Statistics taken from the run
+    index stay JSON until read (:class:`CellTable`, :class:`JsonBacked`).
+    """
+
+    cells: MutableMapping[tuple[str, str, str], CellStat] = field(default_factory=_cell_table)
+    unscorable: MutableMapping[tuple[str, str], Unscorable] = field(default_factory=_unscorable_table)
+    samples: dict[tuple[str, str, str], SampleValues] = field(default_factory=dict)
+    tables: SampleTables | None = None
+
+    def cell(self, column: str, abbr: str, metric: str) -> CellStat | None:
+        """The statistics of one cell, or ``None``."""
+        return self.cells.get((column, abbr, metric))
+
+    def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
+        """``{"cells": {column: {abbr: {metric: …}}}, "unscorable": {column: {abbr: …}}}``.
+
+        With ``fragments``, statistics kept as the run index's JSON bytes are
+        :class:`orjson.Fragment` values (:func:`assay.fileio.dumps_json` writes
+        them as they are, unparsed); else everything is plain data.
+        """
+        cells: dict[str, dict[str, Any]] = {}
+        if isinstance(self.cells, CellTable):
+            for column, abbr, data in self.cells.json_rows(fragments=fragments):
+                per = cells.get(column)
+                if per is None:
+                    per = cells[column] = {}
+                per[abbr] = data
+        else:
+            for (column, abbr, metric), stat in self.cells.items():
+                cells.setdefault(column, {}).setdefault(abbr, {})[metric] = stat.to_json()
+        unscorable: dict[str, dict[str, Any]] = {}
+        u_items = self.unscorable.json_items(fragments=fragments) if isinstance(self.unscorable, JsonBacked) else (
+            (k, v.to_json()) for k, v in self.unscorable.items()
+        )
+        for (column, abbr), data in u_items:
+            if data:
+                unscorable.setdefault(column, {})[abbr] = data
+        return {"cells": cells, "unscorable": unscorable}
+
+
+class _ColumnCells(Mapping[tuple[str, str], CellStat]):
+    """One model column's dataset cells of a :class:`RunStats`, by (abbr, metric), built only when read.
+
+    ``abbrs`` are the datasets with cells, ``values`` their metrics (abbr → metric → value).
+    """
+
+    def __init__(self, cells: Mapping[tuple[str, str, str], CellStat], column: str, abbrs: list[str],
+                 values: Mapping[str, Mapping[str, float]]) -> None:
+        self._cells, self._column, self._abbrs, self._values = cells, column, abbrs, values
+
+    def __getitem__(self, key: tuple[str, str]) -> CellStat:
+        return self._cells[(self._column, *key)]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        values = self._values
+        return ((abbr, metric) for abbr in self._abbrs for metric in values[abbr])
+
+    def __len__(self) -> int:
+        values = self._values
+        return sum(len(values[abbr]) for abbr in self._abbrs)
+
+
+def run_stats(
+    run_dir: str | os.PathLike[str],
+    summary: Any,
+    *,
+    groups: Sequence[Any] | None = None,
+    config: Mapping[str, Any] | None = None,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    keep_samples: bool = False,
+    sample_text: int | None = None,
+    workers: int | None = None,
+    snapshot: Snapshot | None = None,
+    index: bool = True,
+) -> RunStats:
+    """Intervals of every cell of a summary, and each (model, dataset)'s unscorable counts.
+
+    Each result file is read once, with its details; with ``sample_text`` the
+    prediction files are read too, for the report's sample browser.
+
+    Args:
+        run_dir: the run directory (its ``results/`` are read with details).
+        summary: the summary's leaderboard (:class:`assay.summarize.leaderboard.Leaderboard`:
+            its ``models``, ``dataset_abbrs``, ``groups``, ``metrics``, ``scores`` and
+            ``group_definitions``), or what the summarizer returned (its ``leaderboard``).
+        groups: the summary groups (:class:`assay.groups.SummaryGroup` or
+            group dicts); default: from the summary's ``group_definitions`` or
+            the run's newest dumped config (:func:`load_run_config`).
+        config: the run config (for ``summarizer_abbr`` folders and groups);
+            default: the newest dumped one (:func:`load_run_config`).
+        keep_samples: keep each cell's per-sample values (for comparisons and reports).
+        sample_text: also keep the sample browser's columns of every (model,
+            dataset) in ``tables``, texts cut to this many characters.
+        workers: processes to read the results with; ``None`` decides by their
+            size and the CPUs, ``1`` reads them in this process (see
+            :func:`pool_size`).
+        snapshot: the run's result files as the run index has them
+            (:meth:`assay.rundir.index.RunIndex.snapshot`); default: taken here,
+            unless ``index`` is false or ``ASSAY_NO_INDEX`` is set.
+
+    Raises:
+        TypeError: ``summary`` is not a leaderboard.
+    """
+    view = getattr(summary, "leaderboard", None) or summary
+    if not all(hasattr(view, a) for a in ("models", "dataset_abbrs", "groups", "metrics", "scores")):
+        raise TypeError(f"run_stats needs the summary's leaderboard, got {type(summary).__name__}")
+    if config is None:
+        config = load_run_config(run_dir)
+    if groups is None:
+        group_list = _groups_of(config, getattr(view, "group_definitions", None))
+    else:
+        from assay.groups import SummaryGroup
+
+        group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
+    folders = model_dirs_of(config, view.models)
+    want_columns = sample_text is not None
+    options = StatsOptions(confidence, resamples, seed, keep_samples, sample_text or 0)
+    if snapshot is None and index:
+        snapshot = index_snapshot(run_dir)
+    lookup = index_lookup(snapshot, options) if snapshot is not None and not want_columns and not keep_samples else None
+    out = RunStats(cells=_cell_table(confidence))
+    cells, unscorable = out.cells, out.unscorable
+    assert isinstance(cells, CellTable) and isinstance(unscorable, JsonBacked)
+    keep_cells, put_unscorable, reserve = cells.keep, unscorable.put_json, cells.reserve
+    column_abbrs: dict[str, list[str]] = {}  # column → the datasets it has cells of
+    tasks = []
+    for column in view.models:
+        column_values = view.scores.get(column, {})
+        folder = folders.get(column, column)
+        abbrs = column_abbrs[column] = []
+        for abbr in view.dataset_abbrs:
+            have = column_values.get(abbr)
+            if have:
+                abbrs.append(abbr)
+                indexed = lookup(folder, abbr, have) if lookup is not None else None
+                if indexed is not None:  # most cells, straight from the index, kept as its JSON: parsed only if read
+                    keep_cells(column, abbr, have, indexed[0])
+                    if indexed[1] is not None:
+                        put_unscorable((column, abbr), indexed[1])
+                    continue
+                reserve(column, abbr)  # computed below, shown in this place
+                unscorable[(column, abbr)] = None  # the same: set or removed below
+            if have or want_columns:
+                tasks.append(Task(column, abbr, folder, dict(have or {}), want_columns))
+    computed = run_tasks(tasks, str(run_dir), options, workers=workers, snapshot=snapshot)
+    outputs: dict[tuple[str, str], ResultStats] = {(t.column, t.abbr): o for t, o in zip(tasks, computed)}
+    for (column, abbr), found in outputs.items():
+        have = view.scores.get(column, {}).get(abbr)
+        if not have:
+            continue
+        for metric in have:
+            cells[(column, abbr, metric)] = found.cells[metric]
+            if metric in found.samples:
+                out.samples[(column, abbr, metric)] = found.samples[metric]
+        if found.unscorable is not None and found.unscorable.to_json():  # kept when something is known
+            unscorable[(column, abbr)] = found.unscorable
+        else:
+            del unscorable[(column, abbr)]
+    plans = {g.name: group_plan(g, view.metrics) for g in group_list}
+    for column in view.models:
+        column_values = view.scores.get(column, {})
+        abbrs = column_abbrs[column]
+        base = _ColumnCells(cells, column, abbrs, column_values)
+        if group_list:
+            stats = group_stats(group_list, column_values, view.metrics, base, column=column,
+                                confidence=confidence, resamples=resamples, seed=seed, plans=plans)
+            for (abbr, metric), stat in stats.items():
+                out.cells[(column, abbr, metric)] = stat
+        for abbr in view.groups:
+            for metric, value in column_values.get(abbr, {}).items():
+                if (column, abbr, metric) not in out.cells:
+                    reason = "the group's definition is unknown (no config in configs/ and no group_definitions)"
+                    out.cells[(column, abbr, metric)] = CellStat(value, reason=reason, confidence=confidence)
+    if sample_text is not None:
+        out.tables = SampleTables(sample_text, {c: folders.get(c, c) for c in view.models},
+                                  {key: o.columns for key, o in outputs.items()})
+    return out
+
+
+def sample_tables(
+    run_dir: str | os.PathLike[str],
+    columns: Sequence[str],
+    abbrs: Sequence[str],
+    folders: Mapping[str, str],
+    text_limit: int,
+    *,
+    workers: int | None = None,
+    snapshot: Snapshot | None = None,
+    index: bool = True,
+) -> SampleTables:
+    """The sample browser's columns of every (column, abbr), without statistics (see :func:`run_stats`)."""
+    tasks = [Task(c, a, folders.get(c, c), {}, True) for c in columns for a in abbrs]
+    if snapshot is None and index:
+        snapshot = index_snapshot(run_dir)
+    outputs = run_tasks(tasks, str(run_dir), StatsOptions(text_limit=text_limit), workers=workers, snapshot=snapshot)
+    return SampleTables(text_limit, {c: folders.get(c, c) for c in columns},
+                        {(t.column, t.abbr): o.columns for t, o in zip(tasks, outputs)})
+
+
+def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, workers: int | None = None) -> Snapshot:
+    """Build or repair the run index of ``run_dir`` (:mod:`assay.rundir.index`), statistics included.
+
+    Every result file is taken from the index where it still matches, else
+    read; the statistics of every result (each finite metric's interval,
+    the unscorable counts) the index lacks are computed from the files and
+    kept.  ``check_content`` checks every entry by content (SHA-256).
+
+    Returns the snapshot (what was added, changed, removed).
+    """
+    import math
+
+    from assay.rundir.index import RunIndex
+    from assay.rundir.results import numeric_metrics
+
+    snapshot = RunIndex(run_dir).snapshot(check_content=check_content)
+    tasks = []
+    for rel in snapshot.paths():
+        folder, _, name = rel.rpartition("/")
+        found = snapshot.head(rel)
+        if not folder or found is None or "error" in found[0]:
+            continue
+        values = {m: float(v) for m, v in numeric_metrics(found[0]).items() if math.isfinite(v)}
+        if values:
+            tasks.append(Task(folder, name[: -len(".json")], folder, values))
+    run_tasks(tasks, str(run_dir), StatsOptions(), workers=workers, snapshot=snapshot)
+    return snapshot
+
+
+def run_task(task: Task, run_dir: str, options: StatsOptions) -> ResultStats:
+    """Read one (model, dataset) of ``run_dir`` and compute what is asked of it."""
+    if not task.have and not task.columns:
+        return ResultStats()
+    result = read_full_result(run_dir, task.folder, task.abbr)
+    if result is None:
+        out = ResultStats()
+        for metric, value in task.have.items():
+            out.cells[metric] = CellStat(value, reason="the result file cannot be read", confidence=options.confidence)
+        return out
+    return result_stats(result, task.have, options, columns=task.columns, abbr=task.abbr,
+                        predictions=partial(prediction_columns, run_dir, task.folder, task.abbr))
+
+
+def _multiprocessing() -> Any:
+    """The ``multiprocessing`` module, imported when a pool is considered (not on import)."""
+    import multiprocessing
+
+    return multiprocessing
+
+
+def _fork_allowed() -> bool:
+    """Forking is available and safe: no other thread holds locks a child would inherit, and we may have children."""
+    return (
+        "fork" in _multiprocessing().get_all_start_methods()
+        and threading.active_count() == 1
+        and not _multiprocessing().current_process().daemon
+    )
+
+
+def _idle_cpus() -> int:
+    """The CPUs no other process is using now, by the count of runnable tasks (Linux), else by the load average."""
+    from assay._pool import usable_cpus
+
+    cpus = usable_cpus()
+    busy: float | None = None
+    try:
+        with open("/proc/loadavg", "rb") as fh:  # "0.52 0.58 0.59 2/371 12345": 2 runnable now, this one included
+            samples = []
+            for _ in range(3):
+                fh.seek(0)
+                samples.append(int(fh.read().split()[3].split(b"/")[0]) - 1)
+                time.sleep(0.001)
+        busy = max(samples)
+    except (OSError, ValueError, IndexError):
+        with suppress(OSError):  # no load average at all: count every CPU
+            busy = os.getloadavg()[0]
+    if busy is None:
+        return cpus
+    return max(1, min(cpus, int(cpus - busy + 0.5)))
+
+
+def _size(run_dir: str, task: Task) -> int:
+    try:
+        return RunDir(Path(run_dir)).result_path(task.folder, task.abbr).stat().st_size
+    except OSError:
+        return 0
+
+
+def pool_size(tasks: Sequence[Task], run_dir: str, workers: int | None) -> int:
+    """How many processes to read ``tasks`` with (1: in this process).
+
+    ``workers=None`` decides: one per idle CPU (at most :data:`MAX_WORKERS`;
+    CPUs other processes keep busy now do not count) when the result files
+    add up to :data:`POOL_MIN_BYTES` or more.  Forking is
+    never used where it is unavailable or unsafe (other threads running, a
+    daemonic process).
+    """
+    busy = [t for t in tasks if t.have or t.columns]
+    if workers is None:
+        if len(busy) < 2 or sum(_size(run_dir, t) for t in busy) < POOL_MIN_BYTES:
+            return 1
+        workers = min(_idle_cpus(), MAX_WORKERS)
+    size = max(1, min(workers, len(busy)))
+    return size if size > 1 and _fork_allowed() else 1
+
+
+def run_tasks(
+    tasks: Sequence[Task], run_dir: str, options: StatsOptions, *, workers: int | None = None,
+    snapshot: Snapshot | None = None,
+) -> list[ResultStats]:
+    """Run every task of ``run_dir``; the outputs in task order.  ``workers``: see :func:`pool_size`.
+
+    A task takes statistics computed before from its result's present bytes
+    with the same options: from the run index (``snapshot``, see
+    :mod:`assay.rundir.index`), else from the ``.stats`` file beside the result
+    (:func:`assay.rundir.sidecar.save_stats`).  The others read their files, and what they
+    compute is kept in the index for the next reader.
+    """
+    outputs: list[ResultStats | None] = [None] * len(tasks)
+    digests: list[str | None] = [None] * len(tasks)
+    layout = RunDir(Path(run_dir))
+    for i, task in enumerate(tasks):
+        if not (task.have or task.columns):
+            continue
+        key = f"{task.folder}/{task.abbr}"
+        found = _digests_of(snapshot, task) if snapshot is not None else None
+        digests[i] = found
+        if found is not None and not task.columns and snapshot is not None and not options.keep_samples:
+            data = snapshot.stats(key, found, index_settings(options))
+            if data is not None:
+                outputs[i] = indexed_output(data, task.have, options.confidence)
+                if outputs[i] is not None:
+                    continue
+        saved = None
+        if snapshot is None or (found is not None and "," not in found):
+            saved = load_stats(layout.result_path(task.folder, task.abbr), found)
+            if saved is not None and snapshot is not None and found is not None:
+                snapshot.put_stats(key, found, *index_stats(saved.options, saved.output))
+        outputs[i] = saved.output_for(task.have, options, columns=task.columns) if saved is not None else None
+    todo = [i for i, o in enumerate(outputs) if o is None]
+    if todo:
+        for i, output in zip(todo, _read_tasks([tasks[i] for i in todo], run_dir, options, workers)):
+            outputs[i] = output
+            found = digests[i]
+            have = tasks[i].have
+            if snapshot is not None and found is not None and output is not None and have and all(
+                math.isfinite(v) for v in have.values()
+            ):
+                kept = ResultStats(cells=dict(output.cells), unscorable=output.unscorable)
+                snapshot.put_stats(f"{tasks[i].folder}/{tasks[i].abbr}", found, *index_stats(options, kept))
+    if snapshot is not None:
+        snapshot.flush()
+    return [o if o is not None else ResultStats() for o in outputs]
+
+
+#: The version of the statistics' layout in the run index (part of the settings it is stored with).
+INDEX_STATS_FORMAT = 3
+
+
+def index_settings(options: StatsOptions) -> str:
+    """What statistics in the run index were computed with: their layout and the interval settings.
+
+    >>> index_settings(StatsOptions())
+    '3.2 0.95 2000 20240101'
+    """
+    return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
+
+
+def values_key(values: Mapping[str, float]) -> bytes:
+    """The values statistics were computed for, as the run index keys them: JSON with sorted keys.
+
+    >>> values_key({'f1': 0.5, 'accuracy': 50.0})
+    b'{"accuracy":50.0,"f1":0.5}'
+    """
+    import orjson
+
+    return orjson.dumps(dict(values), option=orjson.OPT_SORT_KEYS)
+
+
+def index_stats(options: StatsOptions, output: ResultStats) -> tuple[str, bytes]:
+    """Statistics as the run index keeps them: ``(settings, data)``.
+
+    ``data`` is three lines: the values they were computed for
+    (:func:`values_key`), ``{metric: CellStat JSON}`` and the unscorable JSON
+    (``null`` when none), the JSON forms the summary's ``.json`` shows, so
+    that a summary passes the second and third through as they are, without
+    parsing them (see :func:`index_lookup`).  Compact JSON never holds
+    a raw newline.  Statistics holding non-finite numbers (which JSON cannot
+    spell) have their first line marked, so that only :func:`indexed_output`
+    takes them.
+    """
+    from assay.fileio import has_non_finite
+
+    u = output.unscorable
+    cells = output.cells
+    key = values_key({m: c.value for m, c in cells.items()})
+    cells_data = {m: c.to_json() for m, c in cells.items()}
+    u_data = None if u is None else u.to_json()
+    odd_cells, odd_u = has_non_finite(cells_data), has_non_finite(u_data)
+    if odd_cells or odd_u:  # JSON cannot pass them through: marked
+        key = _NOT_PASSED + key
+    cells_json = stats_json_bytes(cells_data, odd_cells)
+    u_json = b"null" if not u_data else stats_json_bytes(u_data, odd_u)  # nothing known (a summary shows none)
+    return index_settings(options), b"\n".join((key, cells_json, u_json))
+
+
+#: What the run index holds for one (model, dataset), as it holds it: the cells' JSON
+#: (``{metric: CellStat JSON}``) and the unscorable JSON (``None`` when none); see :func:`index_stats`.
+IndexedStats = tuple[bytes, bytes | None]
+
+
+#: Marks the first line of statistics holding NaN or infinities (see :func:`index_stats`).
+_NOT_PASSED = b"~"
+
+
+def _split_indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
+    """The cells' and unscorable JSON of the run index's ``data``; ``None`` when they were computed for
+    other values than ``have`` (other metrics, other numbers) or are not in this layout."""
+    key, _, rest = data.partition(b"\n")
+    if key.removeprefix(_NOT_PASSED) != values_key(have):
+        return None
+    cells, sep, u = rest.partition(b"\n")
+    if not sep:
+        return None
+    return cells, (None if u == b"null" or u == b"{}" else u)
+
+
+def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> ResultStats | None:
+    """The statistics of the summary's values ``have`` in the run index's ``data`` as a :class:`ResultStats`
+    (cells without an interval take ``confidence``); ``None`` when they were computed for other values."""
+    found = _split_indexed(data, have)
+    if found is None:
+        return None
+    try:
+        cells = loads_json(found[0])
+        u = None if found[1] is None else loads_json(found[1])
+        return ResultStats(
+            {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
+            {},
+            None if u is None else Unscorable.from_json(u),
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, str, Mapping[str, float]], IndexedStats | None]:
+    """``lookup(folder, abbr, the summary's values)``: the statistics the run index holds for that
+    result, as the JSON bytes it holds (see :data:`IndexedStats`), not parsed; ``None`` for the others,
+    which are left to :func:`run_tasks`.
+
+    Only results of one file whose statistics were computed from its present
+    bytes, for the same values, with the same settings, are answered, and not
+    statistics holding non-finite numbers (JSON cannot pass them through).
+    """
+    import orjson
+
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+
+    dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
+    rows, settings = snapshot.rows.get, index_settings(options)
+
+    def lookup(folder: str, abbr: str, have: Mapping[str, float]) -> IndexedStats | None:
+        # fifty thousand times for a leaderboard: values_key and _split_indexed inlined
+        row = rows(f"{folder}/{abbr}.json")
+        if row is None or row[STATS_SETTINGS] != settings or row[STATS_DIGESTS] != row[DIGEST]:
+            return None
+        found, _, rest = row[STATS].partition(b"\n")
+        if found != dumps(have, option=sort_keys):  # also refuses statistics marked as holding non-finite numbers
+            return None
+        cells, sep, u = rest.partition(b"\n")
+        return (cells, None if u == b"null" or u == b"{}" else u) if sep else None
+
+    return lookup
+
+
+def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
+    """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
+    from assay.rundir.results import split_result_paths
+
+    one = snapshot.digest(f"{task.folder}/{task.abbr}.json")
+    if one is not None:
+        return one
+    try:
+        parts = split_result_paths(".", task.abbr, snapshot.names(task.folder))
+    except Exception:  # not contiguous: read from the files, which says so
+        return None
+    found = [snapshot.digest(f"{task.folder}/{p.name}") for p in parts]
+    if not found or any(d is None for d in found):
+        return None
+    return ",".join(d for d in found if d is not None)
+
+
+def _read_tasks(tasks: Sequence[Task], run_dir: str, options: StatsOptions, workers: int | None) -> list[ResultStats | None]:
+    size = pool_size(tasks, run_dir, workers)
+    with bulk_allocations():
+        if size <= 1:
+            return [run_task(t, run_dir, options) for t in tasks]
+        # the smallest task here first: the modules the tasks need are then imported once, before forking
+        first = min(
+            range(len(tasks)), key=lambda i: (not (tasks[i].have or tasks[i].columns), _cost(run_dir, tasks[i]))
+        )
+        done = run_task(tasks[first], run_dir, options)
+        outputs = _run_forked([t for i, t in enumerate(tasks) if i != first], run_dir, options, size)
+        outputs.insert(first, done)
+        missing = [i for i, o in enumerate(outputs) if o is None]
+        if missing:
+            logger.warning(
+                "%d of %d results were not read by worker processes; reading them here", len(missing), len(tasks)
+            )
+            for i in missing:
+                outputs[i] = run_task(tasks[i], run_dir, options)
+    return outputs
+
+
+def _cost(run_dir: str, task: Task) -> int:
+    """The bytes a task reads, roughly: its result file, and its prediction file for the columns."""
+    size = _size(run_dir, task)
+    if task.columns:
+        with suppress(OSError):
+            size += (RunDir(Path(run_dir)).prediction_dir(task.folder) / f"{task.abbr}.json").stat().st_size
+    return size
+
+
+def _run_forked(tasks: Sequence[Task], run_dir: str, options: StatsOptions, size: int) -> list[ResultStats | None]:
+    """Run the tasks in ``size`` forked workers (:class:`assay._pool.ForkPool`); ``None`` for a task no worker reported.
+
+    The tasks go out largest first, so that no worker is left with a big one
+    at the end; an exception a task raised is raised here.
+    """
+    from assay._pool import ForkPool
+
+    queue = sorted(range(len(tasks)), key=lambda i: _cost(run_dir, tasks[i]))  # popped from the end: largest first
+    outputs: list[ResultStats | None] = [None] * len(tasks)
+    failures: list[BaseException] = []
+    try:
+        pool = ForkPool(size, partial(_work, tasks, run_dir, options), name="assay-stats")
+    except OSError as exc:  # no more processes: the caller reads every task here
+        logger.info("could not start %d worker processes (%s)", size, exc)
+        return outputs
+    try:
+        while queue or pool.idle() < size:
+            while queue and pool.idle():
+                pool.submit(queue.pop())
+            for i, event in pool.events():
+                if event[0] == "output":
+                    outputs[i] = event[1]
+                elif event[0] == "error":
+                    failures.append(event[1])
+                elif event[0] == "died":
+                    logger.warning("a worker process reading the results ended: %s", event[1])
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+    if failures:
+        raise failures[0]
+    return outputs
+
+
+def _work(
+    tasks: Sequence[Task], run_dir: str, options: StatsOptions, i: int, emit: Callable[[tuple[Any, ...]], None]
+) -> None:
+    """A worker's part: task ``i``'s output, or the exception it raised."""
+    try:
+        output = run_task(tasks[i], run_dir, options)
+    except Exception as exc:
+        try:
+            pickle.dumps(exc)
+        except Exception:  # an exception that cannot travel: its text does
+            exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+        emit(("error", exc))
+        return
+    emit(("output", output))
+
+
+def _choose_metric(
+    result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
+) -> tuple[str, SampleValues, SampleValues] | str:
+    """The metric to compare two results by, with both models' per-sample values; else why there is none."""
+    from assay.rundir.results import numeric_metrics, order_metrics
+
+    names_a = numeric_metrics(result_a)
+    names_b = numeric_metrics(result_b)
+    shared = [m for m in order_metrics(list(names_a)) if m in names_b]
+    if metric is not None:
+        shared = [m for m in shared if m == metric]
+        if not shared:
+            return f"metric {metric!r} is not in both results"
+    if not shared:
+        return "the two results share no metric"
+    reasons = []
+    for name in shared:
+        sa = sample_values(result_a, name, float(names_a[name]))
+        sb = sample_values(result_b, name, float(names_b[name]))
+        if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
+            return name, sa, sb
+        reasons.append(f"{name}: {sa if isinstance(sa, str) else sb}")
+    return "no metric has per-sample values for both models (" + "; ".join(reasons[:3]) + ")"
+
+
+def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats | None:
+    """The statistics saved beside a result, when computed from its present bytes (as the index has them)."""
+    digest = snapshot.digest(f"{folder}/{abbr}.json")
+    if digest is None:
+        return None
+    return load_stats(RunDir(root).result_path(folder, abbr), digest)
+
+
+def _from_saved(
+    abbr: str, a: SavedStats, b: SavedStats, metric: str | None, confidence: float, resamples: int, seed: int
+) -> DatasetComparison | None:
+    """The comparison from the per-sample values saved with both results; ``None`` when it needs their details.
+
+    The metric is chosen as from the details: the first shared one (in
+    display order) with per-sample values for both models; a metric whose
+    values were not saved (a corpus statistic) sends the comparison to the details.
+    """
+    from assay.rundir.results import order_metrics
+
+    if a.details is not None and b.details is not None:
+        if a.details != b.details:
+            return DatasetComparison(abbr, reason=f"the models have {a.details} and {b.details} samples")
+        if a.examples is not None and b.examples is not None:
+            misaligned = example_misalignment(a.examples, b.examples)
+            if misaligned:
+                return DatasetComparison(abbr, reason=misaligned)
+    shared = [m for m in order_metrics(list(a.values)) if m in b.values and (metric is None or m == metric)]
+    for name in shared:
+        ja, jb = a.samples.get(name), b.samples.get(name)
+        if ja is not None and jb is not None:
+            sa, sb = SampleValues.from_json(ja), SampleValues.from_json(jb)
+            try:
+                res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
+            except ValueError as exc:
+                return DatasetComparison(abbr, metric=name, reason=str(exc))
+            return DatasetComparison(abbr, metric=name, result=res)
+        if name in a.no_samples and name in b.no_samples:
+            continue  # neither has per-sample values: the details would skip it too
+        return None
+    return None
+
+
+def compare_models(
+    run_dir: str | os.PathLike[str],
+    model_a: str,
+    model_b: str,
+    *,
+    datasets: Sequence[str] | None = None,
+    metric: str | None = None,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> Comparison:
+    """Compare two models sample by sample on every dataset both have results for.
+
+    Per dataset the metric compared is the first one (in display order) for
+    which both models have per-sample values (see :mod:`assay.stats`);
+    ``metric`` forces one.  Holm's correction is applied across the datasets
+    that could be compared.  The per-sample values come from the statistics
+    saved with each result when they were computed from its present bytes
+    (checked through the run index), else from the result's details.
+
+    Args:
+        run_dir: the run directory.
+        model_a, model_b: model columns (``summarizer_abbr``) or result folder names.
+        datasets: dataset abbrs to compare (default: every result file of model A, in name order).
+    """
+    root = Path(run_dir)
+    config = load_run_config(root)
+    folders = model_dirs_of(config, [model_a, model_b])
+    dir_a, dir_b = folders.get(model_a, model_a), folders.get(model_b, model_b)
+    for name, folder in ((model_a, dir_a), (model_b, dir_b)):
+        if not (RunDir(root).results / folder).is_dir():
+            from assay.errors import InputFileError
+
+            raise InputFileError(f"model {name!r} has no results in {RunDir(root).results / folder}")
+    snapshot = index_snapshot(root)
+    if datasets is None:
+        if snapshot is not None:
+            abbrs = sorted(n[: -len(".json")] for n in snapshot.names(dir_a) if n.endswith(".json"))
+        else:
+            abbrs = sorted({p.stem for p in (RunDir(root).results / dir_a).glob("*.json")})
+    else:
+        abbrs = list(datasets)
+    out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)
+    for abbr in abbrs:
+        if snapshot is not None:  # a failed evaluation is known from the index, without reading its details
+            heads = [snapshot.head(f"{d}/{abbr}.json") for d in (dir_a, dir_b)]
+            if any(h is not None and "error" in h[0] for h in heads):
+                out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
+                continue
+            saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)]
+            if saved[0] is not None and saved[1] is not None:
+                found = _from_saved(abbr, saved[0], saved[1], metric, confidence, resamples, seed)
+                if found is not None:
+                    out.datasets.append(found)
+                    continue
+        ra = read_full_result(root, dir_a, abbr)
+        rb = read_full_result(root, dir_b, abbr)
+        if ra is None or rb is None:
+            missing = model_a if ra is None else model_b
+            out.datasets.append(DatasetComparison(abbr, reason=f"{missing} has no readable result"))
+            continue
+        if "error" in ra or "error" in rb:
+            out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
+            continue
+        misaligned = sample_misalignment(ra.get("details"), rb.get("details"))
+        if misaligned:
+            out.datasets.append(DatasetComparison(abbr, reason=misaligned))
+            continue
+        chosen = _choose_metric(ra, rb, metric)
+        if isinstance(chosen, str):
+            out.datasets.append(DatasetComparison(abbr, reason=chosen))
+            continue
+        name, sa, sb = chosen
+        try:
+            res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
+        except ValueError as exc:
+            out.datasets.append(DatasetComparison(abbr, metric=name, reason=str(exc)))
+            continue
+        out.datasets.append(DatasetComparison(abbr, metric=name, result=res))
+    out.adjust_holm()
+    return out

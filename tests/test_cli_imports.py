@@ -1,0 +1,87 @@
+"""What `assay run` imports: what the run needs, each module once for all its processes.
+
+The command runs under a wrapper that has every process of the run (the
+driver, and each worker forked from it) write, as it ends, the modules it
+imported itself: the driver all of them, a worker those it imported after
+it was forked.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "quickstart"
+
+#: Modules the quickstart run has no use for: reading test sets as tables, numerics, the summary
+#: tables' fallback renderer (and the package metadata it reads its version from).
+NOT_NEEDED = ("pandas", "pyarrow", "numpy", "datasets", "sympy", "math_verify", "httpx", "tabulate", "importlib.metadata")
+
+_WRAPPER = """
+import atexit, json, multiprocessing.util, os, sys
+out, before = sys.argv.pop(1), set(sys.modules)
+
+def dump(known):
+    with open(os.path.join(out, str(os.getpid())), "w") as fh:
+        json.dump(sorted(set(sys.modules) - known), fh)
+
+class Worker:  # the hook below runs in each forked worker as it starts, its finalizer as it ends
+    pass
+
+atexit.register(dump, before)  # the driver
+hook = Worker()
+multiprocessing.util.register_after_fork(hook, lambda _: multiprocessing.util.Finalize(None, dump, (set(sys.modules),), exitpriority=0))
+from assay.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _imports(args: list[str], cwd: Path) -> collections.Counter[str]:
+    """How many processes of ``python -m assay ARGS`` imported each module themselves."""
+    out = cwd / "imports"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(out), *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts: collections.Counter[str] = collections.Counter()
+    for dump in out.iterdir():
+        counts.update(json.loads(dump.read_text()))
+    assert len(list(out.iterdir())) == 3  # the driver and its two workers
+    return counts
+
+
+def test_the_quickstart_run_imports_only_what_it_needs_once(tmp_path: Path) -> None:
+    """No table reader, numerics or tabulate; what every task uses is imported by the driver before it
+    forks, not again by each worker."""
+    counts = _imports(["run", str(EXAMPLE / "config.py"), "-w", str(tmp_path / "out"), "--no-report", "--workers", "2"], tmp_path)
+    assert counts["assay.tasks.run"] == 1  # the read itself works
+    assert [name for name in NOT_NEEDED if counts[name]] == []
+    assert {name: counts[name] for name in ("assay.rundir.predictions", "assay.evaluate.assemble", "ctypes")} == {
+        "assay.rundir.predictions": 1, "assay.evaluate.assemble": 1, "ctypes": 1,
+    }
+
+
+def test_a_run_without_statistics_does_not_import_them(tmp_path: Path) -> None:
+    """``--no-report``, and no extraction audit (no postprocessor with a corrected counterpart): no process
+    imports :mod:`assay.stats`, though the run still removes a ``.stats`` file an earlier run left."""
+    shutil.copytree(EXAMPLE / "data", tmp_path / "data")
+    shutil.copytree(EXAMPLE / "predictions", tmp_path / "predictions")
+    (tmp_path / "config.py").write_text(
+        "datasets = [dict(abbr='quick_mcq', type='JsonlDataset', path='data/mcq.jsonl',\n"
+        "                 reader_cfg=dict(input_columns=['question'], output_column='answer'),\n"
+        "                 eval_cfg=dict(evaluator=dict(type='AccEvaluator')))]\n"
+        "models = [dict(abbr=m, predictions=f'predictions/{m}') for m in ('chat-small', 'reasoner')]\n"
+    )
+    run = ["run", "config.py", "-w", "out", "-r", "r1", "--workers", "2"]
+    assert _imports(run, tmp_path)["assay.stats"] >= 1  # with statistics: the workers write them
+    stale = tmp_path / "out" / "r1" / "results" / "reasoner" / "quick_mcq.stats"
+    assert stale.is_file()
+    counts = _imports([*run, "--no-report", "--force"], tmp_path)
+    assert counts["assay.tasks.run"] == 1 and counts["assay.stats"] == 0
+    assert not stale.exists()
