@@ -9,8 +9,10 @@ places: a model's ``str(<expression>)`` answer (with no builtins, but
 in :mod:`assay.sandbox` with the same namespace, and the second is read by a
 parser that accepts only what a number, a tuple of numbers or arithmetic on
 them is written as (see :func:`literal_value`), so the verdicts are
-OpenCompass's for every answer the extraction produces, and no model text
-runs in the evaluating process.
+OpenCompass's for every answer that is such a value — every answer the
+extraction produces, except the text of a ``str(...)`` expression whose value
+is itself code (``str('abs(-3)')``), which OpenCompass would run and which is
+refused here — and no model text runs in the evaluating process.
 """
 
 from __future__ import annotations
@@ -142,8 +144,9 @@ def check_correctness(answer: Any, ground_truth: Any, calid: Any, upper_limit: A
 
     Values are read with :func:`literal_value` where OpenCompass calls
     ``eval``: the same result for every number, tuple and arithmetic on
-    them (every answer :func:`extract_answer` gives); a name or call is
-    refused (``NameError``/``ValueError``) rather than run.
+    them (every answer :func:`extract_answer` gives, unless a ``str(...)``
+    expression's value is itself code); a name or call is refused
+    (``NameError``/``ValueError``) rather than run, where OpenCompass runs it.
 
     Example:
         >>> check_correctness('(2, 3)', '(2 weeks, 3 days)', 69, None, None)
