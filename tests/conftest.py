@@ -16,7 +16,7 @@ def no_builtin_pairs(request: pytest.FixtureRequest) -> Iterator[None]:
     if "builtin_pairs" in request.keywords:
         yield
         return
-    from assay.postprocess.corrections import declare_correction, declared_corrections, withdraw_correction
+    from assay.audit import declare_correction, declared_corrections, withdraw_correction
 
     saved = declared_corrections()
     for name in saved:

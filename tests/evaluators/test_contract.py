@@ -207,6 +207,7 @@ EXCLUDED: dict[str, str] = {
     "LCBCodeGenerationEvaluator": "executes code in the sandbox",
     "LCBCodeExecutionEvaluator": "executes code in the sandbox",
     "LCBTestOutputEvaluator": "executes code in the sandbox",
+    "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",

@@ -41,6 +41,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "bbh_mcq_postprocess": {},
     "bbh_freeform_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
+    "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
     "humaneval_postprocess_v3": {},
     "TheoremQA_postprocess": {},

@@ -73,29 +73,3 @@ def test_agrees_with_opencompass_on_the_whole_corpus(call: dict[str, Any]) -> No
         if got != want:
             differences.append((reply["id"], reply["text"][:80], got, want))
     assert not differences, f"{len(differences)} of {len(REPLIES)} differ: {differences[:5]}"
-
-
-def test_each_counterpart_is_registered_and_reads_some_reply_differently() -> None:
-    from assay.postprocess.counterparts import COUNTERPARTS, corrected_counterpart
-
-    for name, entry in COUNTERPARTS.items():
-        assert TEXT_POSTPROCESSORS.get(name) is getattr(pp, name)
-        assert TEXT_POSTPROCESSORS.get(entry.registered) is getattr(pp, entry.corrected)
-        calls = [c for c in CALLS if c["fn"] == name]
-        assert calls, name
-        differs = False
-        for call in calls:
-            assert set(call["kwargs"]) <= set(entry.options), (name, call["kwargs"])
-            fixed = corrected_counterpart(name, call["kwargs"])
-            assert fixed is not None
-            oc = getattr(pp, name)
-            differs = differs or any(fixed(r["text"]) != oc(r["text"], **call["kwargs"]) for r in REPLIES)
-        assert differs, f"{entry.corrected} reads every reply of the corpus as {name} does"
-
-
-def test_no_counterpart_for_postprocessors_without_known_bugs() -> None:
-    from assay.postprocess.counterparts import corrected_counterpart
-
-    assert corrected_counterpart("general") is None
-    assert corrected_counterpart(pp.first_capital_postprocess) is None
-    assert corrected_counterpart("no-such-postprocessor") is None

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from assay.audit import declare_correction, withdraw_correction
 from assay.cli import main
 from assay.fileio import read_json
-from assay.postprocess.corrections import declare_correction, withdraw_correction
 from assay.postprocess.math import gsm8k_postprocess
-from tests.tasks.test_extraction_audit import FIXED, REFERENCES, REPLIES, gsm8k_fixed
+from tests.audit.test_run import FIXED, REFERENCES, REPLIES, gsm8k_fixed
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

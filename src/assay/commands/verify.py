@@ -16,7 +16,7 @@ Every entry of the run index (``index.sqlite``) is checked against its
 file's content: a result edited or replaced since it was indexed is named,
 whatever its size and times, and the index repaired.
 
-A result's ``extraction_audit`` is recomputed too (:func:`assay.tasks.audit.check_audit`):
+A result's extraction audit is recomputed too (:func:`assay.audit.check.check_audit`):
 both postprocessor chains applied again to the replies, and its would-be
 accuracy from the details with the corrected verdicts.
 
@@ -229,6 +229,7 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
+    from assay.audit import has_record
     from assay.rundir.results import numeric_metrics, read_result, read_result_without_details
     from assay.rundir.statistics import load_run_config, model_dirs_of
     from assay.summarize import newest_summary_json
@@ -271,7 +272,7 @@ def verify_run(run_root: str | Path) -> VerifyReport:
                 report.mismatches.append(
                     Mismatch(rel, model, abbr, metric, value, expected if math.isfinite(expected) else None, how)
                 )
-        if "extraction_audit" in result:
+        if has_record(result):
             _verify_audit(report, root, rel, model, abbr, result, configs)
 
     _check_expected(report, root, files)
@@ -387,9 +388,9 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
 
 
 def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:
-    """Recompute the result's extraction audit (see :func:`assay.tasks.audit.check_audit`)."""
+    """Recompute the result's extraction audit (see :func:`assay.audit.check.check_audit`)."""
+    from assay.audit.check import check_audit
     from assay.rundir.statistics import load_run_config
-    from assay.tasks.audit import check_audit
 
     if not configs:
         configs.append(load_run_config(root))

@@ -85,7 +85,7 @@ def _reply_config() -> list[Any]:
     return [LatexExtractionConfig(normalization_config=normalization, boxed_match_priority=0, try_extract_without_anchor=False)]
 
 
-Check = Callable[[str, str], tuple[str, str, str]]
+Check = Callable[[str, str], tuple[str, ...]]
 
 
 def _warm_math_verify() -> None:
@@ -117,7 +117,7 @@ def run_checks(
     """Check every ``(gold, pred)`` pair in worker processes, each bounded by ``timeout`` seconds.
 
     ``check`` (a module-level function, so that it can reach a spawned worker)
-    returns ``(status, parsed pred, parsed gold)``; it defaults to math-verify.
+    returns ``(status, parsed pred, parsed gold)``, optionally with a message; it defaults to math-verify.
     The workers are :class:`assay._pool.ForkPool`'s (spawned instead of forked
     while other threads run); a worker past the deadline is killed and replaced.
     """

@@ -152,6 +152,12 @@ def _code_execution() -> types.ModuleType:
     return code_execution
 
 
+def _math_evaluator() -> types.ModuleType:
+    from assay.evaluators import math_evaluator
+
+    return math_evaluator
+
+
 def _lcb_evaluator_names() -> dict[str, Any]:
     module = _lcb_testing_util()
     return {
@@ -161,11 +167,18 @@ def _lcb_evaluator_names() -> dict[str, Any]:
     }
 
 
+def _medcalc_names() -> dict[str, Any]:
+    from assay.evaluators import medcalc
+
+    return {**_dataset_base(), "check_correctness": medcalc.check_correctness, "extract_answer": medcalc.extract_answer}
+
+
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
     "opencompass.datasets.livecodebench.testing_util": _lcb_testing_util,
     "opencompass.utils.code_execution": _code_execution,
+    "opencompass.evaluator.math_evaluator": _math_evaluator,
 }
 
 def _summarizer_namespace() -> dict[str, Any]:
@@ -233,6 +246,9 @@ _SPECS: dict[str, _Spec] = {
     ),
     "opencompass.datasets.livecodebench.evaluator": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_lcb_evaluator_names
+    ),
+    "opencompass.datasets.MedCalc_Bench": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_medcalc_names
     ),
     "opencompass.utils": _Spec(sources=_POSTPROCESS_SOURCES, names=_utils_names),
     "opencompass.utils.datasets": _Spec(names=_utils_names),
@@ -368,13 +384,22 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _ServedLoader(importlib.abc.Loader):
-    """Serves an OpenCompass module name with one of assay's modules (itself, not an alias module)."""
+    """Serves an OpenCompass module name with one of assay's modules (itself, not an alias module).
+
+    A name the OpenCompass module has (per the name table) that assay's module lacks is given to it as an
+    alias module would answer it (a registry, a literal constant, a stand-in).
+    """
 
     def __init__(self, module: Callable[[], types.ModuleType]) -> None:
         self._module = module
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        return self._module()
+        module = self._module()
+        info = _modules().get(spec.name)
+        for name in info["names"] if info is not None else ():
+            if not hasattr(module, name):
+                setattr(module, name, _lookup(spec.name, name))
+        return module
 
     def exec_module(self, module: types.ModuleType) -> None:
         pass

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from assay.audit import AuditRecord
 from assay.stats import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
@@ -21,56 +22,55 @@ __all__ = ["audit_note", "build_report_data", "render_report", "write_html_repor
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
 
 
-def audit_note(audit: Any, metric: str, value: float | None) -> str:
-    """The leaderboard's note on one cell's extraction audit (see :mod:`assay.tasks.audit`).
+def audit_note(audit: AuditRecord | None, metric: str, value: float | None) -> str:
+    """The leaderboard's note on one cell's extraction audit (see :mod:`assay.audit`).
 
-    >>> audit_note({'replies': 1319, 'differ': 3, 'metrics': {'accuracy': 81.2}}, 'accuracy', 80.9)
+    >>> from assay.audit import AuditRecord
+    >>> audit_note(AuditRecord([], 1319, 3, metrics={'accuracy': 81.2}), 'accuracy', 80.9)
     '3 of 1,319 replies read differently by the corrected extractor; accuracy would be 81.20 instead of 80.90'
-    >>> audit_note({'replies': 10, 'differ': 0, 'metrics': {'accuracy': 50.0}}, 'accuracy', 50.0)
+    >>> audit_note(AuditRecord([], 10, 0, metrics={'accuracy': 50.0}), 'accuracy', 50.0)
     'all 10 replies read the same by the corrected extractor'
-    >>> audit_note({'error': 'ValueError: boom'}, 'accuracy', 50.0)
+    >>> audit_note(AuditRecord.failed([], 'ValueError: boom'), 'accuracy', 50.0)
     'extraction audit failed: ValueError: boom'
     """
-    if not isinstance(audit, dict):
+    if audit is None:
         return ""
-    if "error" in audit:
-        return f"extraction audit failed: {audit['error']}"
-    replies, differ = audit.get("replies"), audit.get("differ")
-    if not isinstance(replies, int) or not isinstance(differ, int):
-        return ""
+    if audit.error is not None:
+        return f"extraction audit failed: {audit.error}"
+    replies, differ = audit.replies, audit.differ
     if not differ:
         return f"all {replies:,} replies read the same by the corrected extractor"
     text = f"{differ:,} of {replies:,} repl{'y' if replies == 1 else 'ies'} read differently by the corrected extractor"
-    would = (audit.get("metrics") or {}).get(metric)
-    if isinstance(would, (int, float)) and value is not None:
+    would = audit.would_be(metric)
+    if would is not None and value is not None:
         text += f"; {metric} would be {would:.2f} instead of {value:.2f}"
     return text
 
 
-def _audit_columns(audit: Any, n: int, limit: int) -> dict[str, Any] | None:
+def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, Any] | None:
     """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
     from assay.stats import browser_text
 
-    if not isinstance(audit, dict) or "error" in audit or not isinstance(audit.get("samples"), list):
+    if audit is None or audit.error is not None:
         return None
-    samples = [j for j in audit["samples"] if isinstance(j, int) and 0 <= j < n]
-    found = audit.get("readings")
-    readings: list[Any] = found if isinstance(found, list) else []
+    samples = [j for j in audit.samples if 0 <= j < n]
+    readings = audit.readings
     ext: list[str] = []
     ok: list[float | None] = []
     for k, _ in enumerate(samples):
-        reading = readings[k] if k < len(readings) and isinstance(readings[k], dict) else {}
-        corrected, correct = reading.get("corrected"), reading.get("correct")
+        reading = readings[k] if k < len(readings) else None
+        corrected = reading.corrected if reading is not None else None
+        correct = reading.correct if reading is not None else None
         # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
-        if type(corrected) is list and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
             ext.append(corrected[0])
         else:
             ext.append(browser_text(corrected, limit))
-        if type(correct) is list and len(correct) == 1 and type(correct[0]) is bool:
-            ok.append(1.0 if correct[0] else 0.0)
+        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
+            ok.append(correct[0])
             continue
         verdicts = [v for v in correct or [] if v is not None]
-        ok.append(round(sum(map(float, verdicts)) / len(verdicts), 6) if verdicts else None)
+        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 
 
@@ -215,11 +215,11 @@ def build_report_data(
                     tip.append(f"references from the prediction files' gold: {gold_reason}")
                 audit = view.audits.get(column, {}).get(abbr)
                 note = audit_note(audit, metric, value)
-                if note and isinstance(audit, dict):
+                if note and audit is not None:
                     tip.append(note)
-                    if "error" in audit or audit.get("differ"):  # a cell the correction would change
+                    if audit.error is not None or audit.differ:  # a cell the correction would change
                         cell["audit"] = note
-                        cell["audit_differ"] = bool(audit.get("differ"))
+                        cell["audit_differ"] = bool(audit.differ)
                 cell["tip"] = "\n".join(tip)
             cells.append(cell)
         rows.append({"dataset": abbr, "version": row.version, "metric": metric,

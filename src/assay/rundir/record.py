@@ -8,8 +8,9 @@ statistics of the result as the run index keeps them.  The driver records it
 in the run index (:meth:`assay.rundir.index.RunIndex.record`) and decides
 the task's status from it; readers that find the index stale rebuild the
 same record from the file.  Its typed views — the numeric metrics, ``_meta``,
-the ``_meta.incomplete`` marks, the extraction audit — are parsed once, when
-first asked for, instead of each reader looking keys up by name.
+the ``_meta.incomplete`` marks — are parsed once, when first asked for,
+instead of each reader looking keys up by name (the extraction audit is read
+from its ``result`` by :func:`assay.audit.record_of`).
 
 Example:
     >>> import pathlib, tempfile
@@ -38,8 +39,6 @@ from assay.rundir.results import META_KEY, numeric_metrics
 
 __all__ = ["FileIdentity", "Incomplete", "ResultRecord", "encode_head", "incomplete_of"]
 
-#: The key of a result's extraction audit (written by the scoring step).
-_AUDIT = "extraction_audit"
 
 
 class FileIdentity(NamedTuple):
@@ -230,12 +229,6 @@ class ResultRecord:
     def incomplete(self) -> tuple[Incomplete, ...]:
         """The result's ``_meta.incomplete`` entries."""
         return incomplete_of(self.meta)
-
-    @property
-    def audit(self) -> dict[str, Any] | None:
-        """The result's extraction audit, when it has one."""
-        audit = self.result.get(_AUDIT)
-        return audit if isinstance(audit, dict) else None
 
     @property
     def error(self) -> str | None:

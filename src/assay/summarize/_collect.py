@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assay.audit import has_record, read_record
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
@@ -211,8 +212,8 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
             if scores.cell_errors:
                 scores.cell_errors.pop((column, abbr), None)
             model_values[abbr] = values
-            audit = result.get("extraction_audit")
-            if isinstance(audit, dict):
+            audit = read_record(result, f"{reader.rel_dir}/{abbr}.json")
+            if audit is not None:
                 scores.audits.setdefault(column, {})[abbr] = audit
             seen_metrics.setdefault(abbr, {})[column] = tuple(values)
     _kept_results(scores, run_dir, model_files)
@@ -314,7 +315,7 @@ class _ModelReader:
                 head = loads(row[HEAD])
             except ValueError:  # NaN or infinities: read() reports them
                 return None
-            if type(head) is not dict or META_KEY in head or "error" in head or "extraction_audit" in head:
+            if type(head) is not dict or META_KEY in head or "error" in head or has_record(head):
                 return None
             return head
 

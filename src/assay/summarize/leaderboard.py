@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.audit import AuditRecord, read_records, records_json
 from assay.groups import MARK, CellMark, Scores, SummaryIssue
 
 __all__ = ["HEADER", "Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"]
@@ -180,7 +181,7 @@ class Leaderboard:
         changed: (model, dataset) → the result file whose bytes are not those assay wrote.
         not_rescored: (model, dataset) → why the last run of its task left the result as it was.
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
-        audits: model → dataset → the result's ``extraction_audit``.
+        audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
         errors, warnings: the problems met.
         group_definitions: the summary groups as configured (plain data), or ``None`` when not kept.
         views: the named tables of a summary of views, else ``None``.
@@ -201,7 +202,7 @@ class Leaderboard:
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
     not_rescored: dict[tuple[str, str], str] = field(default_factory=dict)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
-    audits: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
     group_definitions: list[Any] | None = None
@@ -332,7 +333,7 @@ class Leaderboard:
                 {"model": column, "dataset": abbr, "reason": reason} for (column, abbr), reason in self.not_rescored.items()
             ]
         if self.audits:
-            payload["extraction_audits"] = self.audits
+            payload["extraction_audits"] = records_json(self.audits)
         if self.metric_types is not None:
             payload["metric_types"] = list(self.metric_types)
         if self.views is not None:
@@ -418,7 +419,7 @@ class Leaderboard:
             changed=_pairs(data.get("changed_results"), "file"),
             not_rescored=_pairs(data.get("not_rescored"), "reason"),
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
-            audits={str(c): dict(per) for c, per in (data.get("extraction_audits") or {}).items() if isinstance(per, Mapping)},
+            audits=read_records(data.get("extraction_audits"), "summary .json"),
             errors=[_issue(i) for i in data.get("errors") or []],
             warnings=[_issue(i) for i in data.get("warnings") or []],
             group_definitions=data.get("group_definitions"),

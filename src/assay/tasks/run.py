@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from assay import __version__
+from assay.audit import AuditRecord, attach, detach
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
@@ -50,8 +51,7 @@ from assay.rundir.kept import clear_kept_note, write_kept_note
 from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
-from assay.tasks.audit import AUDIT_KEY
-from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, task_inputs
+from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
 from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
@@ -308,10 +308,10 @@ class _Setup(ScoreStep):
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
+    from assay.audit import audit_plan, chain_configs
     from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
     from assay.rundir import predictions
-    from assay.tasks.audit import audit_plan, chain_configs
 
     dataset_cfg = task.dataset
     where = f"dataset {task.dataset_abbr!r}"
@@ -334,7 +334,7 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
         evaluator_type=evaluator_type,
         dump_details=options.dump_details,
         references=task.references.source,
-        extraction_audit=audit.fingerprint_input() if audit is not None else None,
+        extraction_audit=audit.fingerprint_input(source_digest) if audit is not None else None,
     )
     return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, inputs, fingerprint_of(inputs), contents)
 
@@ -747,9 +747,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
             if options.dump_details and details is not None:
                 folder.write_details(shard, details)
             header["has_details"] = details is not None
-            audit = result.pop(AUDIT_KEY, None)
+            audit = detach(result)
             if audit is not None:
-                header["audit"] = audit
+                header["audit"] = audit.to_json()
             header["result"] = result
             header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
             g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
@@ -781,14 +781,16 @@ def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
     return {dataset_abbr or "dataset": size}
 
 
-def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> dict[str, Any]:
-    from assay.tasks.audit import merge_audits
+def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> AuditRecord:
+    """The shards' audit records merged; their would-be metrics as the shards' metrics are."""
+    from assay.audit.merge import merge_records
 
-    missing = [s for s, h in enumerate(headers) if "audit" not in h]
-    if missing:  # the shards disagree on the audit (cannot happen with one plan): recorded, not guessed
-        first = next(h["audit"] for h in headers if "audit" in h)
-        return {"corrections": first.get("corrections", []), "error": f"shards {missing} have no extraction audit"}
-    return merge_audits([(h["audit"], int(lo), h["samples"], h["subdivisions"]) for (lo, _), h in zip(ranges, headers)])
+    def merge(items: list[tuple[dict[str, Any], int, Any]]) -> dict[str, Any]:
+        return merge_metrics([ShardPart(metrics, samples, dict(subs)) for metrics, samples, subs in items])[0]
+
+    parts = [(AuditRecord.from_json(h["audit"]) if "audit" in h else None, int(lo), h["samples"], h["subdivisions"])
+             for (lo, _), h in zip(ranges, headers)]
+    return merge_records(parts, merge)
 
 
 def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
@@ -829,13 +831,13 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                     log(f"merging shards: {key!r} is not declared in the evaluator's sample_sums; "
                         "averaged over the shards, which may differ from an unsplit run in the last bits")
             if any("audit" in h for h in headers):
-                merged[AUDIT_KEY] = _merge_shard_audits(plan["ranges"], headers)
+                attach(merged, _merge_shard_audits(plan["ranges"], headers))
             for note in notes:
                 log(f"merging shards: {note}")
             with_details = options.dump_details and all(h.get("has_details") for h in headers)
             if with_details:
                 merged["details"] = []
-            dropped = sorted({key for part in parts for key in part.result if key not in merged and key != AUDIT_KEY})
+            dropped = sorted({key for part in parts for key in part.result if key not in merged})
             merged[META_KEY] = {**meta, "dropped_metrics": dropped} if dropped else meta
             fragments = [folder.details_path(s) for s in range(count)]
             if with_details:

@@ -5,8 +5,8 @@ run over the raw predictions, the evaluator of ``eval_cfg.evaluator`` is
 built, and its ``evaluate()`` gets the postprocessed predictions, the
 references and the fields ``score()`` asks for.  When no ``details`` come
 back, plain ones (raw reply, extracted answer, reference) are added; with an
-extraction audit planned, the corrected extractors are scored too and
-recorded under ``extraction_audit``.
+extraction audit planned (:mod:`assay.audit`), the corrected extractors are
+scored too and the result gets its audit record.
 
 Everything around it — whether a result can be reused, reading the
 predictions and the test set, shards, writing the result — is
@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -189,11 +190,12 @@ def _with_audit(
     n: int,
     scratch: str | None = None,
 ) -> dict[str, Any]:
-    """``result`` with its ``extraction_audit`` record (before ``details``); the official values untouched."""
+    """``result`` with its audit record (before ``details``); the official values untouched."""
     import tempfile
 
-    from assay.tasks.audit import AUDIT_KEY, SampleRescore, run_audit
-    from assay.tasks.shards import sample_subdivisions
+    from assay.audit import attach
+    from assay.audit.run import SampleRescore, run_audit
+    from assay.tasks.shards import ShardPart, exact_metrics, sample_subdivisions, shard_sums
 
     def call(evaluator_pp: Any, given: dict[str, Any], dataset: Any) -> dict[str, Any]:
         evaluator_cfg = dict(setup.evaluator_cfg)
@@ -222,18 +224,25 @@ def _with_audit(
         given.update(predictions=predictions, test_set=dataset)
         return call(evaluator_pp, given, dataset)
 
-    samples_only = None
     declared = getattr(setup.evaluator_type, "sample_sums", None)
+
+    def metrics_of(details: list[Any], wanted: list[str]) -> dict[str, Any]:
+        """Every metric from every sample's details, as the shards of a split task are merged."""
+        g_pass = any(_G_PASS.fullmatch(key.rpartition("/")[2]) for key in wanted)
+        sums = shard_sums(details, declared, n, g_pass, sample_subdivisions(test_dataset, size, task.dataset_abbr) if g_pass else [])
+        return exact_metrics([ShardPart({}, size, sums=sums)], declared, n, task.dataset.get("k", 1))
+
+    samples_only = None
     if getattr(setup.evaluator_type, "sample_decomposable", False) and declared:
-        samples_only = SampleRescore(declared, task.dataset.get("k", 1),
-                                     lambda: sample_subdivisions(test_dataset, size, task.dataset_abbr), rescore_samples)
-    audit = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n,
-                      rescore=rescore, samples_only=samples_only)
-    details = result.pop("details", None)
-    result[AUDIT_KEY] = audit
-    if details is not None:
-        result["details"] = details
+        samples_only = SampleRescore({name for name, _ in declared.values()}, metrics_of, rescore_samples)
+    record = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n,
+                       rescore=rescore, samples_only=samples_only)
+    attach(result, record)
     return result
+
+
+#: A G-Pass@k metric name (as :meth:`~assay.evaluate.base.BaseEvaluator.evaluate` adds them).
+_G_PASS = re.compile(r"m?G-Pass@\d+(_[0-9.]+)?")
 
 
 #: Numbers the extraction audits of this process, for the names of their side files.

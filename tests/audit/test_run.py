@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from assay.audit import correction_for, declare_correction, withdraw_correction
 from assay.cli import main
-from assay.postprocess.corrections import correction_for, declare_correction, withdraw_correction
 from assay.postprocess.math import gsm8k_postprocess
 from assay.postprocess.options import first_option_postprocess
 from assay.registry import TEXT_POSTPROCESSORS
@@ -272,53 +272,6 @@ def test_a_changed_declaration_recomputes_the_result(tmp_path: Path, capsys: pyt
     assert "extraction_audit" not in _result(tmp_path)
 
 
-def test_sharded_audit_equals_the_whole(tmp_path: Path, fixed_gsm8k: None, capsys: pytest.CaptureFixture[str]) -> None:
-    cfg = _write_run(tmp_path)
-    assert _eval(cfg, tmp_path) == 0
-    whole = _result(tmp_path)
-    assert _eval(cfg, tmp_path, "--force", "--shard-size", "3") == 0
-    assert "shards" in capsys.readouterr().err
-    sharded = _result(tmp_path)
-    assert sharded["extraction_audit"]["samples"] == whole["extraction_audit"]["samples"]
-    for key in ("corrections", "replies", "differ", "samples", "readings"):
-        assert sharded["extraction_audit"][key] == whole["extraction_audit"][key], key
-    assert sharded["extraction_audit"]["metrics"]["accuracy"] == pytest.approx(whole["extraction_audit"]["metrics"]["accuracy"])
-    assert sharded["accuracy"] == pytest.approx(whole["accuracy"])
-
-
-def test_declarations_are_checked() -> None:
-    from assay.errors import ConfigError
-
-    with pytest.raises(ConfigError, match="official must be"):
-        declare_correction("", FIXED)
-    with pytest.raises(ConfigError, match="options must"):
-        declare_correction("gsm8k_postprocess", FIXED, options=3)  # type: ignore[arg-type]
-    declare_correction("gsm8k_postprocess", FIXED)
-    try:
-        with pytest.raises(ConfigError, match="already has the corrected counterpart"):
-            declare_correction("gsm8k_postprocess", "tests-gsm8k-same")
-    finally:
-        withdraw_correction("gsm8k_postprocess")
-
-
-def test_a_config_file_can_declare_its_own_pair(tmp_path: Path) -> None:
-    """Declared while the config loads (a mapping function included): seen by the forked workers, and loading again is no conflict."""
-    cfg = _write_run(tmp_path)
-    cfg.write_text(
-        "from assay.postprocess.corrections import declare_correction\n"
-        "def same_options(options):\n"
-        "    return dict(options)\n"
-        f"declare_correction('gsm8k_postprocess', {FIXED!r}, options=same_options)\n" + cfg.read_text()
-    )
-    try:
-        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0
-        assert main(["eval", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "2"]) == 0  # loaded again
-    finally:
-        withdraw_correction("gsm8k_postprocess")
-    audit = _result(tmp_path)["extraction_audit"]
-    assert audit["corrections"][0]["corrected"] == FIXED and audit["differ"] > 0
-
-
 CANDIDATES = """
 from assay.evaluate.base import BaseEvaluator
 
@@ -440,24 +393,6 @@ def test_a_decomposable_evaluator_rescores_only_the_differing_samples(tmp_path: 
     size = len(REPLIES)
     assert _batches(tmp_path / "whole.log") == [size] * runs * 2
     assert _batches(tmp_path / "parts.log") == _batches(tmp_path / "seeing.log") == [size] * runs + [len(differing)] * runs
-
-
-def test_the_counterpart_is_resolved_once_per_task(tmp_path: Path, fixed_gsm8k: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The corrected counterpart is looked up by its registered name once per task: the audit's chains and
-    the input fingerprint share it (the official postprocessor is resolved once with the task's setup too)."""
-    cfg = _write_run(tmp_path, dataset_pp="dict(type='gsm8k')")
-    cfg.write_text(cfg.read_text().replace("dict(type='general_postprocess')", "dict(type='gsm8k')"))
-    looked_up: list[str] = []
-    lookup = TEXT_POSTPROCESSORS.lookup
-
-    def counting(name: str) -> Any:
-        looked_up.append(name)
-        return lookup(name)
-
-    monkeypatch.setattr(TEXT_POSTPROCESSORS, "lookup", counting)
-    assert _eval(cfg, tmp_path) == 0  # one worker: both tasks in this process
-    assert _result(tmp_path, "plain")["extraction_audit"]["differ"] > 0
-    assert looked_up.count(FIXED) == 2
 
 
 SIDE_FILES = '''

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from assay.audit import declare_correction, withdraw_correction
 from assay.cli import main
-from assay.postprocess.corrections import declare_correction, withdraw_correction
-from tests.tasks.test_extraction_audit import FIXED, RUN, _write_run
+from tests.audit.test_run import FIXED, RUN, _write_run
 
 pytestmark = pytest.mark.usefixtures("no_builtin_pairs")
 

@@ -1,0 +1,275 @@
+"""The audit record: what a result file holds of its extraction audit (R-9.2).
+
+A result whose postprocessor chain has a corrected counterpart carries,
+beside its official metrics and before its ``details``::
+
+    "extraction_audit": {
+      "corrections": [{"at": "eval_cfg.pred_postprocessor", "official": "gsm8k_postprocess",
+                       "corrected": "gsm8k_extract"}],
+      "replies": 1319,          # replies compared (samples × runs)
+      "differ": 3,              # replies the two chains read differently
+      "samples": [4, 17, 200],  # indices of the samples with such a reply (as in details)
+      "readings": [{"official": ["234"], "corrected": ["1234"], "correct": [true]}, ...],
+      "metrics": {"accuracy": 81.2}}   # every metric as it would be with the correction
+
+or, when the audit failed, ``{"corrections": [...], "error": "..."}``.
+:class:`AuditRecord` is that record; every reader of a result, a summary
+``.json`` or a shard takes it through :func:`record_of` /
+:meth:`AuditRecord.from_json`, and the writers put it with :func:`attach`,
+so that no other module knows its keys.  :meth:`AuditRecord.to_json` gives
+back the same JSON, key for key and in the same order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "AUDIT_KEY",
+    "AuditRecord",
+    "Reading",
+    "attach",
+    "detach",
+    "has_record",
+    "read_record",
+    "read_records",
+    "record_of",
+    "records_json",
+]
+
+#: The result-file key of the audit record (and of its input in ``_meta.inputs``).
+AUDIT_KEY = "extraction_audit"
+
+
+def _verdict_json(value: float | None) -> Any:
+    """A verdict as the record writes it: a whole one as ``true``/``false``, a share of candidates as itself."""
+    if value is None or value not in (0.0, 1.0):
+        return value
+    return value == 1.0
+
+
+def _verdict_value(value: Any, where: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    raise ValueError(f"{where}: a verdict must be true, false, a number or null, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One listed sample: each run's final answer by both chains and, when known, the corrected verdicts.
+
+    Attributes:
+        official: per run, the official chain's final answer (texts cut, as written).
+        corrected: per run, the corrected chain's final answer.
+        correct: per run, the corrected answer's correctness by the statistics'
+            verdict rule (:func:`assay.stats.sample_correctness`: 1.0, 0.0, a
+            share of candidates, ``None`` for a run without one); ``None``
+            when the evaluator gives no per-sample verdict.
+    """
+
+    official: list[Any]
+    corrected: list[Any]
+    correct: list[float | None] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"official": self.official, "corrected": self.corrected}
+        if self.correct is not None:
+            out["correct"] = [_verdict_json(v) for v in self.correct]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "reading") -> Reading:
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+        official, corrected, correct = data.get("official"), data.get("corrected"), data.get("correct")
+        if not isinstance(official, list) or not isinstance(corrected, list):
+            name, value = ("official", official) if not isinstance(official, list) else ("corrected", corrected)
+            raise ValueError(f"{where}.{name}: expected a list of answers, got {value!r:.80}")
+        if correct is not None and not isinstance(correct, list):
+            raise ValueError(f"{where}.correct: expected a list of verdicts, got {correct!r:.80}")
+        verdicts = None if correct is None else [_verdict_value(v, f"{where}.correct") for v in correct]
+        return cls(list(official), list(corrected), verdicts)
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """A result's extraction audit (see the module docs).
+
+    Attributes:
+        corrections: each substitution made (``at``, ``official``, ``corrected``, ``options``), plain data.
+        replies: replies compared (samples × runs).
+        differ: replies the two chains read differently.
+        samples: the sorted indices of the samples with such a reply.
+        readings: one :class:`Reading` per listed sample.
+        metrics: every metric as it would be with the correction.
+        error: why the audit failed (then the counts are not known).
+    """
+
+    corrections: list[Any]
+    replies: int = 0
+    differ: int = 0
+    samples: list[int] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @classmethod
+    def failed(cls, corrections: Sequence[Any], error: str) -> AuditRecord:
+        """The record of an audit that failed: the substitutions and why."""
+        return cls(list(corrections), error=error)
+
+    @property
+    def ok(self) -> bool:
+        """The audit ran: its counts, readings and would-be metrics are known."""
+        return self.error is None
+
+    def would_be(self, metric: str) -> float | None:
+        """``metric`` as it would be with the correction (``None``: not known)."""
+        value = self.metrics.get(metric)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the result file holds it.
+
+        >>> AuditRecord([], 2, 1, [0], [Reading(['a'], ['b'], [1.0])], {'accuracy': 50.0}).to_json()['readings']
+        [{'official': ['a'], 'corrected': ['b'], 'correct': [True]}]
+        >>> AuditRecord.failed([], 'ValueError: boom').to_json()
+        {'corrections': [], 'error': 'ValueError: boom'}
+        """
+        if self.error is not None:
+            return {"corrections": self.corrections, "error": self.error}
+        return {
+            "corrections": self.corrections,
+            "replies": self.replies,
+            "differ": self.differ,
+            "samples": self.samples,
+            "readings": [r.to_json() for r in self.readings],
+            "metrics": self.metrics,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> AuditRecord:
+        """The record of its JSON form.
+
+        Raises:
+            ValueError: ``data`` is not an audit record (the message names the field at fault).
+
+        >>> AuditRecord.from_json({'corrections': [], 'replies': 2, 'differ': 0, 'samples': [], 'readings': [],
+        ...                        'metrics': {'accuracy': 50.0}}).would_be('accuracy')
+        50.0
+        >>> AuditRecord.from_json({'corrections': [], 'replies': 2})
+        Traceback (most recent call last):
+        ...
+        ValueError: extraction_audit.differ: expected a count, got None
+        """
+        where = AUDIT_KEY
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+        corrections = data.get("corrections", [])
+        if not isinstance(corrections, list):
+            raise ValueError(f"{where}.corrections: expected a list, got {corrections!r:.80}")
+        if "error" in data:
+            return cls.failed(corrections, str(data["error"]))
+        counts = []
+        for name in ("replies", "differ"):
+            value = data.get(name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{where}.{name}: expected a count, got {value!r:.80}")
+            counts.append(value)
+        samples = data.get("samples")
+        if not isinstance(samples, list) or not all(isinstance(j, int) and not isinstance(j, bool) for j in samples):
+            raise ValueError(f"{where}.samples: expected a list of sample indices, got {samples!r:.80}")
+        readings = data.get("readings")
+        if not isinstance(readings, list):
+            raise ValueError(f"{where}.readings: expected a list, got {readings!r:.80}")
+        metrics = data.get("metrics")
+        if not isinstance(metrics, Mapping):
+            raise ValueError(f"{where}.metrics: expected an object, got {metrics!r:.80}")
+        return cls(
+            corrections,
+            counts[0],
+            counts[1],
+            list(samples),
+            [Reading.from_json(r, f"{where}.readings[{i}]") for i, r in enumerate(readings)],
+            dict(metrics),
+        )
+
+
+def has_record(result: Mapping[str, Any]) -> bool:
+    """Whether a result (or its head) carries an audit record."""
+    return AUDIT_KEY in result
+
+
+def record_of(result: Mapping[str, Any]) -> AuditRecord | None:
+    """The audit record of a result (``None`` when it has none).
+
+    Raises:
+        ValueError: the result's record is malformed.
+    """
+    if AUDIT_KEY not in result:
+        return None
+    return AuditRecord.from_json(result[AUDIT_KEY])
+
+
+def read_record(result: Mapping[str, Any], source: str) -> AuditRecord | None:
+    """The audit record of a result read by a summary or a report: ``None`` when it has none,
+    or when it is malformed (then a warning names ``source``, the file it was read from)."""
+    try:
+        return record_of(result)
+    except ValueError as exc:
+        logger.warning("%s: the extraction audit is left out: %s", source, exc)
+        return None
+
+
+def attach(result: dict[str, Any], record: AuditRecord) -> None:
+    """Put ``record`` into ``result``, before its ``details`` (so that reading the head never parses them)."""
+    details = result.pop("details", None)
+    result.pop(AUDIT_KEY, None)
+    result[AUDIT_KEY] = record.to_json()
+    if details is not None:
+        result["details"] = details
+
+
+def detach(result: dict[str, Any]) -> AuditRecord | None:
+    """Take the audit record out of ``result`` (``None`` when it has none).
+
+    Raises:
+        ValueError: the record is malformed.
+    """
+    record = record_of(result)
+    result.pop(AUDIT_KEY, None)
+    return record
+
+
+def records_json(records: Mapping[str, Mapping[str, AuditRecord]]) -> dict[str, dict[str, Any]]:
+    """Records by model column and dataset as plain data (the summary ``.json`` keeps them so)."""
+    return {column: {abbr: r.to_json() for abbr, r in per.items()} for column, per in records.items()}
+
+
+def read_records(data: Any, source: str) -> dict[str, dict[str, AuditRecord]]:
+    """The records of :func:`records_json`'s plain data; a malformed one is left out with a warning naming ``source``.
+
+    >>> read_records({'m': {'gsm': {'corrections': [], 'error': 'boom'}}}, 'summary.json')['m']['gsm'].error
+    'boom'
+    """
+    out: dict[str, dict[str, AuditRecord]] = {}
+    if not isinstance(data, Mapping):
+        return out
+    for column, per in data.items():
+        if not isinstance(per, Mapping):
+            continue
+        for abbr, item in per.items():
+            try:
+                out.setdefault(str(column), {})[str(abbr)] = AuditRecord.from_json(item)
+            except ValueError as exc:
+                logger.warning("%s: the extraction audit of %s/%s is left out: %s", source, column, abbr, exc)
+    return out
