@@ -168,7 +168,7 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
             logger.debug("warming %s failed", name, exc_info=True)
     audits = False
     try:
-        from assay.tasks.audit import audit_plan
+        from assay.audit import audit_plan
 
         for task in tasks:
             eval_cfg = dict(task.dataset.get("eval_cfg") or {})
@@ -180,6 +180,7 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     if prepare_stats:
         import assay.rundir.statistics  # what each task writes its statistics with
     if audits:
+        import assay.audit.run  # what each task audits with
         import assay.stats  # noqa: F401 - what each audit compares verdicts with
 
 
