@@ -85,3 +85,15 @@ def test_a_run_without_statistics_does_not_import_them(tmp_path: Path) -> None:
     counts = _imports([*run, "--no-report", "--force"], tmp_path)
     assert counts["assay.tasks.run"] == 1 and counts["assay.stats"] == 0
     assert not stale.exists()
+
+
+def test_the_quickstart_run_imports_only_the_components_it_names_and_its_workers_import_no_module_of_assay(tmp_path: Path) -> None:
+    """A registry lookup imports only the module defining the name; the driver plans the extraction audits before it
+    forks, so that the workers (which score, audit and write) start with every module of assay they use."""
+    counts = _imports(["run", str(EXAMPLE / "config.py"), "-w", str(tmp_path / "out"), "--no-report", "--workers", "2"], tmp_path)
+    components = {name for name in counts if name.startswith(("assay.evaluators.", "assay.datasets.", "assay.postprocess."))}
+    assert {"assay.evaluators.exact", "assay.evaluators.gsm8k", "assay.postprocess.options"} <= components
+    unused = {"assay.evaluators.code", "assay.evaluators.llm_judge", "assay.evaluators.math", "assay.datasets.mmlu",
+              "assay.datasets.humaneval", "assay.postprocess.theoremqa", "assay.postprocess.olympiadbench"}
+    assert components & unused == set()
+    assert {name: n for name, n in counts.items() if name.startswith("assay") and n > 1} == {}

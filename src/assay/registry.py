@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import logging
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast, overload
 
@@ -73,18 +74,30 @@ class Registry:
         return f"Registry({self.name!r}, {len(self._items)} items)"
 
     def _ensure_populated(self) -> None:
+        """Import every module that registers into this registry (its packages whole, the name table's modules) and the plugins."""
         if self._populated:
             return
         self._populated = True
-        for module in self._populate:
-            importlib.import_module(module)
         _load_entry_points()
+        for package in self._populate:
+            import_all(package)
+        for module in sorted(set(_builtin_names().get(self.name, {}).values())):
+            importlib.import_module(module)
+
+    def _import_defining(self, name: str) -> None:
+        """Import the built-in module that registers ``name`` here, if the name table has one not yet imported."""
+        module = _builtin_names().get(self.name, {}).get(name)
+        if module is not None and module not in sys.modules:
+            importlib.import_module(module)
 
     # -- registration -------------------------------------------------
     def register(self, name: str, obj: Any, *, force: bool = False) -> None:
         """Register ``obj`` under ``name``."""
         if not isinstance(name, str) or not name:
             raise RegistryError(f"{self.name}: a registered name must be a non-empty string, got {name!r}")
+        if name not in self._items:
+            # the built-in holding the name registers first, as if every built-in had been imported already
+            self._import_defining(name)
         existing = self._items.get(name)
         if existing is not None and existing is not obj and not force:
             if _same_definition(existing, obj):
@@ -133,8 +146,17 @@ class Registry:
         return resolve_type(name, self)
 
     def lookup(self, name: str) -> Any | None:
-        """The object registered under exactly ``name``, or ``None``."""
-        self._ensure_populated()
+        """The object registered under exactly ``name``, or ``None``.
+
+        Imports only what can register the name: the plugins (``assay.plugins``
+        entry points, once) and the built-in module the name table
+        (:mod:`assay._names`) says registers it; a name neither holds is not
+        registered by any built-in, so nothing else is imported.
+        """
+        if not self._populated:
+            _load_entry_points()
+            if name not in self._items:
+                self._import_defining(name)
         return self._items.get(name)
 
     def names(self) -> list[str]:
@@ -147,8 +169,7 @@ class Registry:
         return iter(sorted(self._items.items()))
 
     def __contains__(self, name: object) -> bool:
-        self._ensure_populated()
-        return name in self._items
+        return isinstance(name, str) and self.lookup(name) is not None
 
     def __len__(self) -> int:
         self._ensure_populated()
@@ -291,7 +312,33 @@ def replacement(standin: Any, registry: Registry | None = None) -> Any:
     return None
 
 
+def public_submodules(package: str) -> list[str]:
+    """The dotted names of ``package``'s public submodules (not starting with ``_``), sorted."""
+    import pkgutil
+
+    path = importlib.import_module(package).__path__
+    return [f"{package}.{info.name}" for info in sorted(pkgutil.iter_modules(path), key=lambda i: i.name) if not info.name.startswith("_")]
+
+
+def import_all(package: str) -> None:
+    """Import ``package`` and each of its public submodules (what enumerating a registry needs)."""
+    for module in public_submodules(package):
+        importlib.import_module(module)
+
+
+def _builtin_names() -> dict[str, dict[str, str]]:
+    """The name table: registry → name → the built-in module whose import registers it."""
+    from assay._names import REGISTERED
+
+    return REGISTERED
+
+
 _entry_points_loaded = False
+
+
+def load_plugins() -> None:
+    """Import the third-party plugins declared under the ``assay.plugins`` entry-point group (once)."""
+    _load_entry_points()
 
 
 def _load_entry_points() -> None:
@@ -361,6 +408,8 @@ SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize",))
 MODELS = Registry("MODELS", populate=("assay.judge",))
 ICL_PROMPT_TEMPLATES = Registry("ICL_PROMPT_TEMPLATES", populate=("assay.judge",))
 _ALL = (LOAD_DATASET, ICL_EVALUATORS, TEXT_POSTPROCESSORS, DICT_POSTPROCESSORS, MODELS, SUMMARIZERS, ICL_PROMPT_TEMPLATES)
+#: Every registry of assay.
+ALL_REGISTRIES = _ALL
 
 __all__ = [
     "DICT_POSTPROCESSORS",

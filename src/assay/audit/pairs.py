@@ -205,9 +205,9 @@ def declared_corrections() -> dict[str, Pair]:
 
 
 def _load_plugins() -> None:
-    from assay.registry import TEXT_POSTPROCESSORS
+    from assay.registry import load_plugins
 
-    len(TEXT_POSTPROCESSORS)  # imports the built-ins and the entry-point plugins once
+    load_plugins()  # the entry-point plugins, which may declare pairs; the built-in pairs are declared below
 
 
 def _by_object() -> dict[int, tuple[Any, Pair]]:

@@ -141,19 +141,23 @@ class InlineBackend:
 
 
 #: What every task imports, imported once in the driver before it forks its workers.
-_TASK_MODULES = ("assay.evaluators", "assay.postprocess", "assay.datasets", "assay.rundir.predictions", "assay.evaluate.assemble")
+_TASK_MODULES = ("assay.rundir.predictions", "assay.evaluate.assemble")
 
 
-def _warm_imports(prepare_stats: bool = False) -> None:
-    """Import the built-in components and what every task uses, in the driver before it forks its workers.
+def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -> None:
+    """Import what every task uses, in the driver before it forks its workers.
 
     Each worker then has them from the start, rather than each importing them
-    for its first task.  :mod:`assay.rundir.statistics` is imported only when
-    the tasks write statistics (the summary that follows reads them with it).
-    ``pyarrow`` is imported by the first task that reads a test set, and
-    ``datasets`` (about a second) only by a task whose evaluator asks for the
-    test set itself; importing them here would cost that time even when every
-    result is reused.
+    for its first task.  The components the tasks name were imported when
+    they were planned (a registry lookup imports only the module defining the
+    name); the extraction audits are planned here, which imports the declared
+    corrections.  :mod:`assay.rundir.statistics` is imported when the tasks
+    write statistics (the summary that follows reads them with it), and
+    :mod:`assay.stats` when some task audits its extraction (the audit
+    compares verdicts with it).  ``pyarrow`` is imported by the first task
+    that reads a test set, and ``datasets`` (about a second) only by a task
+    whose evaluator asks for the test set itself; importing them here would
+    cost that time even when every result is reused.
     """
     import importlib
 
@@ -162,13 +166,27 @@ def _warm_imports(prepare_stats: bool = False) -> None:
             importlib.import_module(name)
         except Exception:  # a broken optional import is reported by the task that needs it
             logger.debug("warming %s failed", name, exc_info=True)
+    audits = False
+    try:
+        from assay.audit import audit_plan
+
+        for task in tasks:
+            eval_cfg = dict(task.dataset.get("eval_cfg") or {})
+            if audit_plan(task.model, eval_cfg, dict(eval_cfg.get("evaluator") or {})) is not None:
+                audits = True
+                break
+    except Exception:  # a config the task itself reports on
+        logger.debug("planning the audits failed", exc_info=True)
     if prepare_stats:
-        import assay.rundir.statistics  # noqa: F401 - what each task writes its statistics with
+        import assay.rundir.statistics  # what each task writes its statistics with
+    if audits:
+        import assay.audit.run  # what each task audits with
+        import assay.stats  # noqa: F401 - what each audit compares verdicts with
 
 
 def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
     """``size`` forked workers running units of ``tasks`` (see :func:`execute_unit`)."""
-    _warm_imports(options.prepare_stats)
+    _warm_imports(tasks, options.prepare_stats)
     return ForkPool(size, partial(_run_unit, tasks, options))
 
 

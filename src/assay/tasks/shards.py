@@ -208,7 +208,8 @@ def shard_sums(
         runs: list[dict[str, Any]] = []
         for run in range(n):
             if details is not None and details and name in details[0]:
-                values = [_run_value(d, name, run) for d in details]
+                column_values = [d.get(name) for d in details]  # each sample's list of per-run values
+                values: list[Any] = [v[run] if isinstance(v, list) and run < len(v) else None for v in column_values]
             elif column is not None and len(column) % n == 0:
                 size = len(column) // n
                 try:
