@@ -80,6 +80,7 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.TheoremQA", "TheoremQA_postprocess_v4", [{}]),
     ("opencompass.datasets.OlympiadBench", "olympiadbench_postprocess_v2", [{}, {"is_chinese": True}]),
     ("opencompass.datasets.math_intern", "math_intern_postprocess", [{}]),
+    ("opencompass.datasets.cruxeval", "cruxeval_o_postprocess", [{}]),
 ]
 
 
