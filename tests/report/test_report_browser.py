@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.rundir.statistics import compare_models
+from assay.rundir.compare import compare_models
 from tests.stats.workdir_builder import TIME, make_run
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -14,8 +14,8 @@ import pytest
 import assay.rundir.statistics as statistics
 from assay.cli import main
 from assay.rundir.layout import stats_path_of
-from assay.rundir.sidecar import load_stats, save_stats
-from assay.rundir.statistics import Task, prediction_columns, run_task
+from assay.rundir.sidecar import load_stats, prediction_columns, save_stats
+from assay.rundir.statistics import Task, run_task
 from assay.stats import SAMPLE_TEXT, StatsOptions
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "quickstart"

@@ -14,8 +14,10 @@ its folders and files or open them:
 * :mod:`assay.rundir.configs`: the dumped configs (``configs/``) and the newest of them;
 * :mod:`assay.rundir.kept`: the note a failed task leaves when it kept the result already there;
 * :mod:`assay.rundir.sidecar`: the ``.stats`` file beside each result;
+* :mod:`assay.rundir.stats_index`: how the index keeps a result's statistics (settings, layout, lookup);
 * :mod:`assay.rundir.statistics`: each result's statistics, from the index, its ``.stats`` file
-  or the result itself, kept in the index; ``assay index`` and ``assay compare``.
+  or the result itself, kept in the index; ``assay index``;
+* :mod:`assay.rundir.compare`: two models compared sample by sample (``assay compare``).
 
 The package's ``__init__`` imports nothing, so that importing one of its
 modules costs only that module.

@@ -8,7 +8,7 @@ the number of its details, the SHA-256 of its bytes and its identity on disk
 (size, modification and change times, inode), the SHA-256 of the bytes
 assay wrote when it computed the result (see below); and, per (model, dataset),
 the statistics of :mod:`assay.rundir.statistics` (intervals, unscorable counts) computed
-from those bytes.
+from those bytes, in the layout of :mod:`assay.rundir.stats_index`.
 
 It is an SQLite database, ``<run_dir>/index.sqlite``:
 

@@ -12,6 +12,10 @@ for a summary, while the summary shows the values it was computed for
 (:meth:`SavedStats.output_for`).  A file of another layout or version
 (:data:`STATS_FORMAT`) is ignored, and the statistics computed again from the
 result.
+
+The sample browser's raw replies and references are read from the prediction
+file by :func:`prediction_columns` — by the worker when the predictions it
+scored are kept elsewhere, and by every reader that computes the columns again.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ import os
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.rundir.layout import stats_path_of
+from assay.rundir.layout import RunDir, stats_path_of
 from assay.stats import (
     SAMPLE_TEXT,
     CellStat,
@@ -43,6 +48,7 @@ __all__ = [
     "STATS_FORMAT",
     "SavedStats",
     "load_stats",
+    "prediction_columns",
     "save_stats",
     "stats_json_bytes",
 ]
@@ -261,3 +267,19 @@ def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -
         logger.debug("statistics %s are stale: the result file changed", target)
         return None
     return saved
+
+
+def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
+    """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
+    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
+    if not folder.is_dir():
+        return PredictionColumns([], [])
+    from assay.rundir.predictions import load_predictions
+
+    try:
+        columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
+    except Exception as exc:  # no readable prediction file: raw predictions stay empty
+        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
+        return PredictionColumns([], [])
+    raw = columns.get("prediction") or []
+    return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))

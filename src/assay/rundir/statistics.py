@@ -5,23 +5,26 @@ are taken, in order of preference:
 
 1. from the run index (:mod:`assay.rundir.index`), when they were computed from the
    result file's present bytes, for the values the summary shows, with the
-   same settings (:func:`index_lookup`: kept as the index's JSON bytes, parsed
-   only if read);
+   same settings (:func:`assay.rundir.stats_index.index_lookup`: kept as the
+   index's JSON bytes, parsed only if read);
 2. from the ``.stats`` file beside the result (:mod:`assay.rundir.sidecar`),
    written by the worker that scored it, under the same conditions;
 3. else from the result file itself (and, for the sample browser, the
    prediction file), with :func:`assay.stats.result_stats`.
 
-What is computed is kept in the index for the next reader.  When the result
-files to read are large, they are read in forked worker processes (one per
-idle CPU, at most :data:`MAX_WORKERS`; the pool of :mod:`assay._pool`, as the
-eval's), each holding the details of one task at a time and sending the
-compact statistics of each task back as soon as it is done.
+What is computed is kept in the index for the next reader, in the layout of
+:mod:`assay.rundir.stats_index`.  When the result files to read are large,
+they are read in forked worker processes (one per idle CPU, at most
+:data:`MAX_WORKERS`; the pool of :mod:`assay._pool`, as the eval's), each
+holding the details of one task at a time and sending the compact statistics
+of each task back as soon as it is done.
 
 :func:`run_stats` does this for a whole summary (group cells included),
-:func:`sample_tables` for the report's sample browser alone,
-:func:`index_run` for every result of a run (``assay index``), and
-:func:`compare_models` compares two models sample by sample (``assay compare``).
+:func:`sample_tables` for the report's sample browser alone, and
+:func:`index_run` for every result of a run (``assay index``); the run's
+config (:func:`load_run_config`) and model folders (:func:`model_dirs_of`)
+are found here too.  Comparing two models sample by sample is
+:mod:`assay.rundir.compare`'s.
 """
 
 from __future__ import annotations
@@ -43,26 +46,20 @@ from assay._gc import bulk_allocations
 from assay.fileio import loads_json
 from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
-from assay.rundir.sidecar import STATS_FORMAT, SavedStats, load_stats, stats_json_bytes
+from assay.rundir.sidecar import load_stats, prediction_columns
+from assay.rundir.stats_index import index_lookup, index_settings, index_stats, indexed_output
 from assay.stats import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
     CellStat,
-    Comparison,
-    DatasetComparison,
-    PredictionColumns,
     ResultStats,
     SampleColumns,
     SampleValues,
     StatsOptions,
     Unscorable,
-    example_misalignment,
     group_plan,
     group_stats,
-    paired_compare,
     result_stats,
-    sample_misalignment,
-    sample_values,
 )
 
 if TYPE_CHECKING:
@@ -72,30 +69,23 @@ __all__ = [
     "MAX_WORKERS",
     "POOL_MIN_BYTES",
     "CellTable",
-    "IndexedStats",
     "JsonBacked",
     "RunStats",
     "SampleTables",
     "Task",
-    "compare_models",
-    "index_lookup",
     "index_run",
-    "index_settings",
     "index_snapshot",
-    "index_stats",
-    "indexed_output",
     "load_run_config",
     "model_dirs_of",
     "pool_size",
-    "prediction_columns",
     "run_stats",
     "run_task",
     "run_tasks",
     "sample_tables",
-    "values_key",
 ]
 
 logger = logging.getLogger(__name__)
+
 
 
 #: Most worker processes (each holds one task's details at a time).
@@ -199,22 +189,6 @@ class SampleTables:
             and all(self.folders.get(c) == folders.get(c, c) for c in columns)
             and all((c, a) in self.columns for c in columns for a in abbrs)
         )
-
-
-def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:
-    """The columns of a (model, dataset)'s prediction file; empty when there is none or it cannot be read."""
-    folder = RunDir(Path(run_dir)).prediction_dir(model_dir)
-    if not folder.is_dir():
-        return PredictionColumns([], [])
-    from assay.rundir.predictions import load_predictions
-
-    try:
-        columns = load_predictions(folder, abbr, keep=("gold",)).columns(only=("prediction", "gold"))
-    except Exception as exc:  # no readable prediction file: raw predictions stay empty
-        logger.debug("report: no predictions for %s/%s: %s", model_dir, abbr, exc)
-        return PredictionColumns([], [])
-    raw = columns.get("prediction") or []
-    return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))
 
 
 K = TypeVar("K", bound=Hashable)
@@ -744,126 +718,6 @@ def run_tasks(
     return [o if o is not None else ResultStats() for o in outputs]
 
 
-#: The version of the statistics' layout in the run index (part of the settings it is stored with).
-INDEX_STATS_FORMAT = 3
-
-
-def index_settings(options: StatsOptions) -> str:
-    """What statistics in the run index were computed with: their layout and the interval settings.
-
-    >>> index_settings(StatsOptions())
-    '3.2 0.95 2000 20240101'
-    """
-    return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
-
-
-def values_key(values: Mapping[str, float]) -> bytes:
-    """The values statistics were computed for, as the run index keys them: JSON with sorted keys.
-
-    >>> values_key({'f1': 0.5, 'accuracy': 50.0})
-    b'{"accuracy":50.0,"f1":0.5}'
-    """
-    import orjson
-
-    return orjson.dumps(dict(values), option=orjson.OPT_SORT_KEYS)
-
-
-def index_stats(options: StatsOptions, output: ResultStats) -> tuple[str, bytes]:
-    """Statistics as the run index keeps them: ``(settings, data)``.
-
-    ``data`` is three lines: the values they were computed for
-    (:func:`values_key`), ``{metric: CellStat JSON}`` and the unscorable JSON
-    (``null`` when none), the JSON forms the summary's ``.json`` shows, so
-    that a summary passes the second and third through as they are, without
-    parsing them (see :func:`index_lookup`).  Compact JSON never holds
-    a raw newline.  Statistics holding non-finite numbers (which JSON cannot
-    spell) have their first line marked, so that only :func:`indexed_output`
-    takes them.
-    """
-    from assay.fileio import has_non_finite
-
-    u = output.unscorable
-    cells = output.cells
-    key = values_key({m: c.value for m, c in cells.items()})
-    cells_data = {m: c.to_json() for m, c in cells.items()}
-    u_data = None if u is None else u.to_json()
-    odd_cells, odd_u = has_non_finite(cells_data), has_non_finite(u_data)
-    if odd_cells or odd_u:  # JSON cannot pass them through: marked
-        key = _NOT_PASSED + key
-    cells_json = stats_json_bytes(cells_data, odd_cells)
-    u_json = b"null" if not u_data else stats_json_bytes(u_data, odd_u)  # nothing known (a summary shows none)
-    return index_settings(options), b"\n".join((key, cells_json, u_json))
-
-
-#: What the run index holds for one (model, dataset), as it holds it: the cells' JSON
-#: (``{metric: CellStat JSON}``) and the unscorable JSON (``None`` when none); see :func:`index_stats`.
-IndexedStats = tuple[bytes, bytes | None]
-
-
-#: Marks the first line of statistics holding NaN or infinities (see :func:`index_stats`).
-_NOT_PASSED = b"~"
-
-
-def _split_indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
-    """The cells' and unscorable JSON of the run index's ``data``; ``None`` when they were computed for
-    other values than ``have`` (other metrics, other numbers) or are not in this layout."""
-    key, _, rest = data.partition(b"\n")
-    if key.removeprefix(_NOT_PASSED) != values_key(have):
-        return None
-    cells, sep, u = rest.partition(b"\n")
-    if not sep:
-        return None
-    return cells, (None if u == b"null" or u == b"{}" else u)
-
-
-def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> ResultStats | None:
-    """The statistics of the summary's values ``have`` in the run index's ``data`` as a :class:`ResultStats`
-    (cells without an interval take ``confidence``); ``None`` when they were computed for other values."""
-    found = _split_indexed(data, have)
-    if found is None:
-        return None
-    try:
-        cells = loads_json(found[0])
-        u = None if found[1] is None else loads_json(found[1])
-        return ResultStats(
-            {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
-            {},
-            None if u is None else Unscorable.from_json(u),
-        )
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, str, Mapping[str, float]], IndexedStats | None]:
-    """``lookup(folder, abbr, the summary's values)``: the statistics the run index holds for that
-    result, as the JSON bytes it holds (see :data:`IndexedStats`), not parsed; ``None`` for the others,
-    which are left to :func:`run_tasks`.
-
-    Only results of one file whose statistics were computed from its present
-    bytes, for the same values, with the same settings, are answered, and not
-    statistics holding non-finite numbers (JSON cannot pass them through).
-    """
-    import orjson
-
-    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
-
-    dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
-    rows, settings = snapshot.rows.get, index_settings(options)
-
-    def lookup(folder: str, abbr: str, have: Mapping[str, float]) -> IndexedStats | None:
-        # fifty thousand times for a leaderboard: values_key and _split_indexed inlined
-        row = rows(f"{folder}/{abbr}.json")
-        if row is None or row[STATS_SETTINGS] != settings or row[STATS_DIGESTS] != row[DIGEST]:
-            return None
-        found, _, rest = row[STATS].partition(b"\n")
-        if found != dumps(have, option=sort_keys):  # also refuses statistics marked as holding non-finite numbers
-            return None
-        cells, sep, u = rest.partition(b"\n")
-        return (cells, None if u == b"null" or u == b"{}" else u) if sep else None
-
-    return lookup
-
-
 def _digests_of(snapshot: Snapshot, task: Task) -> str | None:
     """The digests of the file(s) of a task's result as the snapshot has them (split parts joined by ``,``)."""
     from assay.rundir.results import split_result_paths
@@ -963,153 +817,3 @@ def _work(
         emit(("error", exc))
         return
     emit(("output", output))
-
-
-def _choose_metric(
-    result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
-) -> tuple[str, SampleValues, SampleValues] | str:
-    """The metric to compare two results by, with both models' per-sample values; else why there is none."""
-    from assay.rundir.results import numeric_metrics, order_metrics
-
-    names_a = numeric_metrics(result_a)
-    names_b = numeric_metrics(result_b)
-    shared = [m for m in order_metrics(list(names_a)) if m in names_b]
-    if metric is not None:
-        shared = [m for m in shared if m == metric]
-        if not shared:
-            return f"metric {metric!r} is not in both results"
-    if not shared:
-        return "the two results share no metric"
-    reasons = []
-    for name in shared:
-        sa = sample_values(result_a, name, float(names_a[name]))
-        sb = sample_values(result_b, name, float(names_b[name]))
-        if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
-            return name, sa, sb
-        reasons.append(f"{name}: {sa if isinstance(sa, str) else sb}")
-    return "no metric has per-sample values for both models (" + "; ".join(reasons[:3]) + ")"
-
-
-def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats | None:
-    """The statistics saved beside a result, when computed from its present bytes (as the index has them)."""
-    digest = snapshot.digest(f"{folder}/{abbr}.json")
-    if digest is None:
-        return None
-    return load_stats(RunDir(root).result_path(folder, abbr), digest)
-
-
-def _from_saved(
-    abbr: str, a: SavedStats, b: SavedStats, metric: str | None, confidence: float, resamples: int, seed: int
-) -> DatasetComparison | None:
-    """The comparison from the per-sample values saved with both results; ``None`` when it needs their details.
-
-    The metric is chosen as from the details: the first shared one (in
-    display order) with per-sample values for both models; a metric whose
-    values were not saved (a corpus statistic) sends the comparison to the details.
-    """
-    from assay.rundir.results import order_metrics
-
-    if a.details is not None and b.details is not None:
-        if a.details != b.details:
-            return DatasetComparison(abbr, reason=f"the models have {a.details} and {b.details} samples")
-        if a.examples is not None and b.examples is not None:
-            misaligned = example_misalignment(a.examples, b.examples)
-            if misaligned:
-                return DatasetComparison(abbr, reason=misaligned)
-    shared = [m for m in order_metrics(list(a.values)) if m in b.values and (metric is None or m == metric)]
-    for name in shared:
-        ja, jb = a.samples.get(name), b.samples.get(name)
-        if ja is not None and jb is not None:
-            sa, sb = SampleValues.from_json(ja), SampleValues.from_json(jb)
-            try:
-                res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
-            except ValueError as exc:
-                return DatasetComparison(abbr, metric=name, reason=str(exc))
-            return DatasetComparison(abbr, metric=name, result=res)
-        if name in a.no_samples and name in b.no_samples:
-            continue  # neither has per-sample values: the details would skip it too
-        return None
-    return None
-
-
-def compare_models(
-    run_dir: str | os.PathLike[str],
-    model_a: str,
-    model_b: str,
-    *,
-    datasets: Sequence[str] | None = None,
-    metric: str | None = None,
-    confidence: float = 0.95,
-    resamples: int = DEFAULT_BOOTSTRAP,
-    seed: int = DEFAULT_SEED,
-) -> Comparison:
-    """Compare two models sample by sample on every dataset both have results for.
-
-    Per dataset the metric compared is the first one (in display order) for
-    which both models have per-sample values (see :mod:`assay.stats`);
-    ``metric`` forces one.  Holm's correction is applied across the datasets
-    that could be compared.  The per-sample values come from the statistics
-    saved with each result when they were computed from its present bytes
-    (checked through the run index), else from the result's details.
-
-    Args:
-        run_dir: the run directory.
-        model_a, model_b: model columns (``summarizer_abbr``) or result folder names.
-        datasets: dataset abbrs to compare (default: every result file of model A, in name order).
-    """
-    root = Path(run_dir)
-    config = load_run_config(root)
-    folders = model_dirs_of(config, [model_a, model_b])
-    dir_a, dir_b = folders.get(model_a, model_a), folders.get(model_b, model_b)
-    for name, folder in ((model_a, dir_a), (model_b, dir_b)):
-        if not (RunDir(root).results / folder).is_dir():
-            from assay.errors import InputFileError
-
-            raise InputFileError(f"model {name!r} has no results in {RunDir(root).results / folder}")
-    snapshot = index_snapshot(root)
-    if datasets is None:
-        if snapshot is not None:
-            abbrs = sorted(n[: -len(".json")] for n in snapshot.names(dir_a) if n.endswith(".json"))
-        else:
-            abbrs = sorted({p.stem for p in (RunDir(root).results / dir_a).glob("*.json")})
-    else:
-        abbrs = list(datasets)
-    out = Comparison(model_a, model_b, confidence=confidence, seed=seed, resamples=resamples)
-    for abbr in abbrs:
-        if snapshot is not None:  # a failed evaluation is known from the index, without reading its details
-            heads = [snapshot.head(f"{d}/{abbr}.json") for d in (dir_a, dir_b)]
-            if any(h is not None and "error" in h[0] for h in heads):
-                out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
-                continue
-            saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)]
-            if saved[0] is not None and saved[1] is not None:
-                found = _from_saved(abbr, saved[0], saved[1], metric, confidence, resamples, seed)
-                if found is not None:
-                    out.datasets.append(found)
-                    continue
-        ra = read_full_result(root, dir_a, abbr)
-        rb = read_full_result(root, dir_b, abbr)
-        if ra is None or rb is None:
-            missing = model_a if ra is None else model_b
-            out.datasets.append(DatasetComparison(abbr, reason=f"{missing} has no readable result"))
-            continue
-        if "error" in ra or "error" in rb:
-            out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
-            continue
-        misaligned = sample_misalignment(ra.get("details"), rb.get("details"))
-        if misaligned:
-            out.datasets.append(DatasetComparison(abbr, reason=misaligned))
-            continue
-        chosen = _choose_metric(ra, rb, metric)
-        if isinstance(chosen, str):
-            out.datasets.append(DatasetComparison(abbr, reason=chosen))
-            continue
-        name, sa, sb = chosen
-        try:
-            res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
-        except ValueError as exc:
-            out.datasets.append(DatasetComparison(abbr, metric=name, reason=str(exc)))
-            continue
-        out.datasets.append(DatasetComparison(abbr, metric=name, result=res))
-    out.adjust_holm()
-    return out

@@ -30,7 +30,8 @@ evaluator declares as marking them (see :func:`unscorable_of`).
 The package is mathematics: its functions take parsed results, per-sample
 values, counts and mappings, and return plain values; they read no file,
 index or config.  Reading a run directory's results, ``.stats`` files and
-index for these statistics is :mod:`assay.rundir.statistics`.
+index for these statistics is :mod:`assay.rundir.statistics` (and, for comparing
+two models, :mod:`assay.rundir.compare`).
 
 Example:
     >>> from assay.stats import cell_stat, sample_values

@@ -3,7 +3,7 @@
 Texts come from the result's details and, where the details lack them, from
 the prediction file's columns the caller gives (the raw reply ``prediction``
 and the reference ``gold``, :class:`PredictionColumns`; read by
-:func:`assay.rundir.statistics.prediction_columns`); each is cut to a length limit.  The columns of the models of one
+:func:`assay.rundir.sidecar.prediction_columns`); each is cut to a length limit.  The columns of the models of one
 dataset are joined by the HTML report (:mod:`assay.report`).
 """
 

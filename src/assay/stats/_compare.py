@@ -1,6 +1,6 @@
 """Paired comparison of two models over the datasets of a run: what each dataset gave, and Holm's correction.
 
-The per-sample values come from the caller (:func:`assay.rundir.statistics.compare_models`
+The per-sample values come from the caller (:func:`assay.rundir.compare.compare_models`
 reads them from a run directory); this module only puts the comparisons together.
 """
 

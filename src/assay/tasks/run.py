@@ -585,7 +585,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
         if saved is not None and record is not None:
-            from assay.rundir.statistics import index_stats
+            from assay.rundir.stats_index import index_stats
 
             record.stats = index_stats(saved.options, saved.output)
     return None
@@ -607,8 +607,7 @@ def _save_stats(
     """Write beside the result just written what the report pass wants of it, the raw replies taken from memory."""
     from functools import partial
 
-    from assay.rundir.sidecar import save_stats
-    from assay.rundir.statistics import prediction_columns
+    from assay.rundir.sidecar import prediction_columns, save_stats
     from assay.stats import PredictionColumns
 
     loader: Callable[[], PredictionColumns]

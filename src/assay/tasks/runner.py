@@ -152,7 +152,9 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     they were planned (a registry lookup imports only the module defining the
     name); the extraction audits are planned here, which imports the declared
     corrections.  :mod:`assay.rundir.statistics` is imported when the tasks
-    write statistics (the summary that follows reads them with it), and
+    write statistics (it imports what they write them with,
+    :mod:`assay.rundir.sidecar` and :mod:`assay.rundir.stats_index`, and the
+    summary that follows reads them with it), and
     :mod:`assay.stats` when some task audits its extraction (the audit
     compares verdicts with it).  ``pyarrow`` is imported by the first task
     that reads a test set, and ``datasets`` (about a second) only by a task
@@ -178,7 +180,7 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     except Exception:  # a config the task itself reports on
         logger.debug("planning the audits failed", exc_info=True)
     if prepare_stats:
-        import assay.rundir.statistics  # what each task writes its statistics with
+        import assay.rundir.statistics  # the summary's reader; it imports what each task writes statistics with
     if audits:
         import assay.audit.run  # what each task audits with
         import assay.stats  # noqa: F401 - what each audit compares verdicts with

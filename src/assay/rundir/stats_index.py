@@ -1,0 +1,152 @@
+"""The statistics of a result as the run index keeps them: their settings, their layout, and their lookup.
+
+The run index (:mod:`assay.rundir.index`) keeps, per result file, the
+statistics computed from its bytes as three lines of JSON — the values they
+were computed for, each metric's cell, the unscorable counts — with the
+settings they were computed with (:func:`index_settings`).  The worker that
+writes a result puts its statistics in this layout (:func:`index_stats`);
+a summary takes them from the index unparsed, for exactly the values it
+shows (:func:`index_lookup`), or parsed (:func:`indexed_output`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from assay.fileio import loads_json
+from assay.rundir.sidecar import STATS_FORMAT, stats_json_bytes
+from assay.stats import CellStat, ResultStats, StatsOptions, Unscorable
+
+if TYPE_CHECKING:
+    from assay.rundir.index import Snapshot
+
+__all__ = [
+    "INDEX_STATS_FORMAT",
+    "IndexedStats",
+    "index_lookup",
+    "index_settings",
+    "index_stats",
+    "indexed_output",
+    "values_key",
+]
+
+
+#: The version of the statistics' layout in the run index (part of the settings it is stored with).
+INDEX_STATS_FORMAT = 3
+
+
+def index_settings(options: StatsOptions) -> str:
+    """What statistics in the run index were computed with: their layout and the interval settings.
+
+    >>> index_settings(StatsOptions())
+    '3.2 0.95 2000 20240101'
+    """
+    return f"{INDEX_STATS_FORMAT}.{STATS_FORMAT} {options.confidence!r} {options.resamples} {options.seed}"
+
+
+def values_key(values: Mapping[str, float]) -> bytes:
+    """The values statistics were computed for, as the run index keys them: JSON with sorted keys.
+
+    >>> values_key({'f1': 0.5, 'accuracy': 50.0})
+    b'{"accuracy":50.0,"f1":0.5}'
+    """
+    import orjson
+
+    return orjson.dumps(dict(values), option=orjson.OPT_SORT_KEYS)
+
+
+def index_stats(options: StatsOptions, output: ResultStats) -> tuple[str, bytes]:
+    """Statistics as the run index keeps them: ``(settings, data)``.
+
+    ``data`` is three lines: the values they were computed for
+    (:func:`values_key`), ``{metric: CellStat JSON}`` and the unscorable JSON
+    (``null`` when none), the JSON forms the summary's ``.json`` shows, so
+    that a summary passes the second and third through as they are, without
+    parsing them (see :func:`index_lookup`).  Compact JSON never holds
+    a raw newline.  Statistics holding non-finite numbers (which JSON cannot
+    spell) have their first line marked, so that only :func:`indexed_output`
+    takes them.
+    """
+    from assay.fileio import has_non_finite
+
+    u = output.unscorable
+    cells = output.cells
+    key = values_key({m: c.value for m, c in cells.items()})
+    cells_data = {m: c.to_json() for m, c in cells.items()}
+    u_data = None if u is None else u.to_json()
+    odd_cells, odd_u = has_non_finite(cells_data), has_non_finite(u_data)
+    if odd_cells or odd_u:  # JSON cannot pass them through: marked
+        key = _NOT_PASSED + key
+    cells_json = stats_json_bytes(cells_data, odd_cells)
+    u_json = b"null" if not u_data else stats_json_bytes(u_data, odd_u)  # nothing known (a summary shows none)
+    return index_settings(options), b"\n".join((key, cells_json, u_json))
+
+
+#: What the run index holds for one (model, dataset), as it holds it: the cells' JSON
+#: (``{metric: CellStat JSON}``) and the unscorable JSON (``None`` when none); see :func:`index_stats`.
+IndexedStats = tuple[bytes, bytes | None]
+
+
+#: Marks the first line of statistics holding NaN or infinities (see :func:`index_stats`).
+_NOT_PASSED = b"~"
+
+
+def _split_indexed(data: bytes, have: Mapping[str, float]) -> IndexedStats | None:
+    """The cells' and unscorable JSON of the run index's ``data``; ``None`` when they were computed for
+    other values than ``have`` (other metrics, other numbers) or are not in this layout."""
+    key, _, rest = data.partition(b"\n")
+    if key.removeprefix(_NOT_PASSED) != values_key(have):
+        return None
+    cells, sep, u = rest.partition(b"\n")
+    if not sep:
+        return None
+    return cells, (None if u == b"null" or u == b"{}" else u)
+
+
+def indexed_output(data: bytes, have: Mapping[str, float], confidence: float = 0.95) -> ResultStats | None:
+    """The statistics of the summary's values ``have`` in the run index's ``data`` as a :class:`ResultStats`
+    (cells without an interval take ``confidence``); ``None`` when they were computed for other values."""
+    found = _split_indexed(data, have)
+    if found is None:
+        return None
+    try:
+        cells = loads_json(found[0])
+        u = None if found[1] is None else loads_json(found[1])
+        return ResultStats(
+            {m: CellStat.from_json({"confidence": confidence, **cells[m]}) for m in have},
+            {},
+            None if u is None else Unscorable.from_json(u),
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, str, Mapping[str, float]], IndexedStats | None]:
+    """``lookup(folder, abbr, the summary's values)``: the statistics the run index holds for that
+    result, as the JSON bytes it holds (see :data:`IndexedStats`), not parsed; ``None`` for the others,
+    which are left to :func:`run_tasks`.
+
+    Only results of one file whose statistics were computed from its present
+    bytes, for the same values, with the same settings, are answered, and not
+    statistics holding non-finite numbers (JSON cannot pass them through).
+    """
+    import orjson
+
+    from assay.rundir.index import DIGEST, STATS, STATS_DIGESTS, STATS_SETTINGS
+
+    dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
+    rows, settings = snapshot.rows.get, index_settings(options)
+
+    def lookup(folder: str, abbr: str, have: Mapping[str, float]) -> IndexedStats | None:
+        # fifty thousand times for a leaderboard: values_key and _split_indexed inlined
+        row = rows(f"{folder}/{abbr}.json")
+        if row is None or row[STATS_SETTINGS] != settings or row[STATS_DIGESTS] != row[DIGEST]:
+            return None
+        found, _, rest = row[STATS].partition(b"\n")
+        if found != dumps(have, option=sort_keys):  # also refuses statistics marked as holding non-finite numbers
+            return None
+        cells, sep, u = rest.partition(b"\n")
+        return (cells, None if u == b"null" or u == b"{}" else u) if sep else None
+
+    return lookup
