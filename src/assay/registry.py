@@ -78,7 +78,7 @@ class Registry:
         if self._populated:
             return
         self._populated = True
-        _load_entry_points()
+        load_plugins()
         for package in self._populate:
             import_all(package)
         for module in sorted(set(_builtin_names().get(self.name, {}).values())):
@@ -154,7 +154,7 @@ class Registry:
         registered by any built-in, so nothing else is imported.
         """
         if not self._populated:
-            _load_entry_points()
+            load_plugins()
             if name not in self._items:
                 self._import_defining(name)
         return self._items.get(name)
@@ -303,7 +303,7 @@ def replacement(standin: Any, registry: Registry | None = None) -> Any:
         return None
     names = (dotted.rsplit(".", 1)[-1], dotted)
     registries = [registry] if registry is not None else []
-    registries += [r for r in _ALL if r is not registry]
+    registries += [r for r in ALL_REGISTRIES if r is not registry]
     for reg in registries:
         for name in names:
             found = reg.lookup(name)
@@ -338,11 +338,6 @@ _entry_points_loaded = False
 
 def load_plugins() -> None:
     """Import the third-party plugins declared under the ``assay.plugins`` entry-point group (once)."""
-    _load_entry_points()
-
-
-def _load_entry_points() -> None:
-    """Import third-party plugins declared under the ``assay.plugins`` entry-point group."""
     global _entry_points_loaded
     if _entry_points_loaded:
         return
@@ -407,9 +402,8 @@ LOAD_DATASET = Registry("LOAD_DATASET", populate=("assay.datasets",))
 SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize",))
 MODELS = Registry("MODELS", populate=("assay.judge",))
 ICL_PROMPT_TEMPLATES = Registry("ICL_PROMPT_TEMPLATES", populate=("assay.judge",))
-_ALL = (LOAD_DATASET, ICL_EVALUATORS, TEXT_POSTPROCESSORS, DICT_POSTPROCESSORS, MODELS, SUMMARIZERS, ICL_PROMPT_TEMPLATES)
 #: Every registry of assay.
-ALL_REGISTRIES = _ALL
+ALL_REGISTRIES = (LOAD_DATASET, ICL_EVALUATORS, TEXT_POSTPROCESSORS, DICT_POSTPROCESSORS, MODELS, SUMMARIZERS, ICL_PROMPT_TEMPLATES)
 
 __all__ = [
     "DICT_POSTPROCESSORS",

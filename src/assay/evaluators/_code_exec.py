@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,7 +328,12 @@ class SandboxPool:
 
 def count_kinds(verdicts: Sequence[Verdict]) -> dict[str, int]:
     """Sandbox outcome counts (``passed``, ``failed``, ``timeout``, ...), sorted by name."""
+    return count_outcomes(v.outcome for v in verdicts)
+
+
+def count_outcomes(outcomes: Iterable[str]) -> dict[str, int]:
+    """How many times each outcome name occurs, sorted by name."""
     counts: dict[str, int] = {}
-    for v in verdicts:
-        counts[v.outcome] = counts.get(v.outcome, 0) + 1
+    for outcome in outcomes:
+        counts[outcome] = counts.get(outcome, 0) + 1
     return dict(sorted(counts.items()))

@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
-from assay.evaluators._code_exec import SandboxPool
+from assay.evaluators._code_exec import SandboxPool, count_outcomes
 from assay.registry import ICL_EVALUATORS
 
 logger = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ class CRUXEvalOEvaluator(BaseEvaluator):
         out: dict[str, Any] = {"CRUXEval-O": correct / total * 100 if total > 0 else 0.0}
         if programs:
             out["isolation"] = self._pool.isolation_name
-        out["outcomes"] = _count(r.outcome.value for r in results)
+        out["outcomes"] = count_outcomes(r.outcome.value for r in results)
         out["details"] = details
         return out
 
@@ -144,14 +144,6 @@ class CRUXEvalOEvaluator(BaseEvaluator):
         sandbox = self._pool.sandbox()
         logger.info("%s: running %d checks (%s isolation)", name, len(programs), sandbox.isolation.value)
         return list(sandbox.run_many(programs))
-
-
-def _count(outcomes: Any) -> dict[str, int]:
-    """How many runs ended with each sandbox outcome, sorted by name."""
-    counts: dict[str, int] = {}
-    for outcome in outcomes:
-        counts[outcome] = counts.get(outcome, 0) + 1
-    return dict(sorted(counts.items()))
 
 
 def _outcome(runs: list[str]) -> str:
