@@ -366,7 +366,7 @@ def _length_label(length: int) -> str:
 
 def draw_grid(grid: NeedleGrid, path: Path) -> Path:
     """Draw ``grid`` as a heatmap PNG at ``path``: depth rows × length columns, every cell's value written in
-    it, each length's mean over depths under its column, the overall score in the title.
+    it, each length's mean over depths under its label, the overall score in the title.
 
     The grid itself goes into the PNG as the text chunk :data:`GRID_CHUNK`
     (:func:`read_grid_metadata` reads it back).  The image is
@@ -390,15 +390,12 @@ def draw_grid(grid: NeedleGrid, path: Path) -> Path:
         for j, v in enumerate(row):
             ax.text(j, i, "-" if v is None else f"{v:.1f}", ha="center", va="center", fontsize=7,
                     color="#111827")
-    ax.set_xticks(range(n_lengths), [_length_label(n) for n in grid.lengths], rotation=45, fontsize=8)
-    ax.set_yticks(range(n_depths), [f"{d:g}" for d in grid.depths], fontsize=7)
-    ax.set_xlabel("Token Length")
-    ax.set_ylabel("Depth Percent(%)")
     means = grid.column_means()
-    for j, m in enumerate(means):
-        if m is not None:
-            ax.text(j, n_depths - 0.5 + 0.35, f"avg {m:.2f}", ha="center", va="top", fontsize=7, clip_on=False,
-                    transform=ax.transData)
+    ax.set_xticks(range(n_lengths), [f"{_length_label(n)}\n{'-' if m is None else f'{m:.2f}'}"
+                                     for n, m in zip(grid.lengths, means)], fontsize=7)
+    ax.set_yticks(range(n_depths), [f"{d:g}" for d in grid.depths], fontsize=7)
+    ax.set_xlabel("Token Length (mean over depths)", fontsize=8)
+    ax.set_ylabel("Depth Percent(%)", fontsize=8)
     overall = "-" if grid.overall is None else f"{grid.overall:.2f}"
     ax.set_title(f"{grid.title}\n{grid.label}: {overall}", fontsize=9)
     cax = fig.add_axes((1 - 0.8 / (width / _DPI), 1.0 / (height / _DPI), 0.15 / (width / _DPI),
