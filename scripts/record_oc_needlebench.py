@@ -1,0 +1,220 @@
+"""Record what OpenCompass 0.5.4's NeedleBench (v1 and v2) scoring computes on hand-written replies.
+
+Run it with a Python that has opencompass==0.5.4 installed (OpenCompass is not a
+dependency of assay)::
+
+    python scripts/record_oc_needlebench.py
+
+For each case — a dataset config of OpenCompass's own library
+(``configs/datasets/needlebench*/``), read with mmengine unchanged — the first
+datasets of one of its lists are scored as OpenCompass's eval task scores them:
+the prediction records' ``prediction`` through the config's
+``pred_postprocessor``, the references through its ``dataset_postprocessor``,
+then the config's evaluator built and its ``evaluate`` called with the
+``score()`` arguments the eval task selects (``gold`` from the records).  The
+records (``predictions/<case>/<abbr>.json``, written here: replies right,
+wrong, partial, empty, unicode) and what OpenCompass returned
+(``expected/<case>.json``: metrics and details, or the exception) go to
+``tests/data/oc_families/needlebench``.  ``postprocess.json`` holds
+OpenCompass's NeedleBench postprocessors on a set of replies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import importlib.metadata
+import io
+import json
+import math
+import shutil
+from inspect import signature
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / "oc_families" / "needlebench"
+
+NEEDLE_EN = "\nHidden on Emerald Island is the legendary Stardust Shard.\n"
+NEEDLE_ZH = "\n在翡翠岛上隐藏着传说中的星尘碎片。\n"
+
+#: case → (config under configs/datasets, variable, how many of its datasets, gold per sample, replies per sample)
+CASES: dict[str, tuple[str, str, int, list[str], list[str]]] = {
+    "v1_single_en": (
+        "needlebench/needlebench_4k/needlebench_single_4k.py", "needlebench_en_datasets", 2,
+        [NEEDLE_EN + "*Stardust Shard"] * 6,
+        ["The legendary Stardust Shard is hidden on Emerald Island.", "Hidden on Emerald Island is the legendary Stardust",
+         "", "I do not know.", "stardust shard", "Stardust Shard ✨ on Émerald Isle"],
+    ),
+    "v1_single_zh": (
+        "needlebench/needlebench_4k/needlebench_single_4k.py", "needlebench_zh_datasets", 1,
+        [NEEDLE_ZH + "*星尘碎片"] * 4,
+        ["翡翠岛上藏着星尘碎片。", "在翡翠岛上隐藏着传说中的星尘", "不知道", "星尘 碎片"],
+    ),
+    "v1_parallel_en": (
+        "needlebench/needlebench_4k/needlebench_multi_retrieval_4k.py", "needlebench_en_datasets", 2,
+        ["Stardust Shard*Golden Lotus*Iron Crown#0*50*100"] * 4,
+        ["Stardust Shard, Golden Lotus and Iron Crown", "Golden Lotus only", "", "stardust shard、Iron Crown"],
+    ),
+    "v1_multi_reasoning_en": (
+        "needlebench/needlebench_4k/needlebench_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", 1,
+        ["Jasmine Lane*Jasmine Lane", "Kevin Le*Kevin Le", "Ann*Ann", "*"],
+        ["The eldest relative is Jasmine Lane.", "kevin", "", "nobody"],
+    ),
+    "v1_atc_origin": (
+        "needlebench/atc/atc.py", "needlebench_atc_datasets_en", 1,
+        ["Jasmine Lane*Jasmine Lane", "刘红*刘红", "Kevin Le*Kevin Le"],
+        ["Jasmine Lane", "毕东", "Kevin"],
+    ),
+    "v1_atc_choice": (
+        "needlebench/atc/atc_choice_20.py", "needlebench_datasets", 1,
+        ["0--A--ABCD", "0--D--BCDA", "0--C--CDAB", "0--B--DABC", "1--A--ABCD", "1--D--BCDA", "1--C--CDAB", "1--B--DABC"],
+        ["Answer: A", "D", "The answer is C", "B", "A", "A", "", "答案是 B"],
+    ),
+    "v2_single_en": (
+        "needlebench_v2/needlebench_v2_4k/needlebench_v2_single_4k.py", "needlebench_en_datasets", 2,
+        [NEEDLE_EN + "*Stardust Shard"] * 4,
+        ["The legendary Stardust Shard is hidden on Emerald Island.", "stardust shard", "", "Stardust Shard ✨"],
+    ),
+    "v2_parallel_zh": (
+        "needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_zh_datasets", 1,
+        ["星尘碎片*金莲花#10*10*90"] * 3,
+        ["星尘碎片和金莲花", "金莲花", "都不知道"],
+    ),
+    "v2_multi_reasoning_en": (
+        "needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", 1,
+        ["Jasmine Lane", "Kevin Le", "James Hill", "Ann Lee", "Dan Newton", "Zoë Brontë"],
+        ["So the eldest is \\boxed{Jasmine Lane}.", "\\boxed{\\text{Kevin~Le}}", "James Hill", "\\boxed{{Ann Lee}}",
+         "\\boxed{Dan} then \\boxed{}", "\\boxed{'Zoë  Brontë'}"],
+    ),
+    "v2_atc": (
+        "needlebench_v2/atc/atc_0shot_nocot_2_power_en.py", "needlebench_datasets", 1,
+        ["Jasmine Lane", "Kevin Le", "Mark"],
+        ["\\boxed{Jasmine Lane}", "\\boxed{Kevin Le~}", "\\boxed{\\boxed{Mark}}"],
+    ),
+}
+
+POSTPROCESS_REPLIES = [
+    "", "None", "Jack Smith", "\\boxed{Jack Smith}", "\\boxed{\\text{Jack Smith}}", "\\boxed{{Jack Smith}}",
+    "\\boxed{Jack~Smith~}", "\\boxed{ 'Jack'  \"Smith\" }", "\\boxed{a} and \\boxed{b}", "\\boxed{None}", "\\boxed{}",
+    "\\boxed{Jack \\\\ Smith}", "\\boxed{\\[Jack\\]}", "\\boxed{张 三}", "\\boxed{unclosed", "\\fbox{Jack}",
+]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if hasattr(value, "item") and callable(value.item):
+        return _jsonable(value.item())
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def _apply(cfg: Any, values: list[Any]) -> list[Any]:
+    from opencompass.registry import TEXT_POSTPROCESSORS
+
+    if not cfg:
+        return values
+    kwargs = copy.deepcopy(dict(cfg))
+    proc = kwargs.pop("type")
+    if isinstance(proc, str):
+        proc = TEXT_POSTPROCESSORS.get(proc)
+    return [proc(v, **kwargs) for v in values]
+
+
+def _score(ds: Any, records: dict[str, Any]) -> dict[str, Any]:
+    from datasets import Dataset
+    from opencompass.registry import ICL_EVALUATORS
+
+    eval_cfg = ds["eval_cfg"]
+    output_column = ds["reader_cfg"]["output_column"]
+    golds = [r["gold"] for r in records.values()]
+    predictions = _apply(eval_cfg.get("pred_postprocessor"), [r["prediction"] for r in records.values()])
+    references = _apply(eval_cfg.get("dataset_postprocessor"), golds)
+    # the columns OpenCompass's dataset builder adds to every test set, which evaluate() groups by
+    test_set = Dataset.from_dict({output_column: references, "subdivision": [ds["abbr"]] * len(references),
+                                  "idx": list(range(len(references)))})
+    evaluator_cfg = copy.deepcopy(dict(eval_cfg["evaluator"]))
+    kind = evaluator_cfg.pop("type")
+    if isinstance(kind, str):
+        kind = ICL_EVALUATORS.get(kind)
+    evaluator = kind(**evaluator_cfg)
+    fields = {"origin_prompt": [r["origin_prompt"] for r in records.values()], "prediction": [r["prediction"] for r in records.values()],
+              "gold": golds, "predictions": predictions, "references": references, "test_set": test_set}
+    kwargs = {k: fields[k] for k in signature(evaluator.score).parameters}
+    with contextlib.redirect_stdout(io.StringIO()):
+        return evaluator.evaluate(1, 1, copy.deepcopy(test_set), **kwargs)
+
+
+def _name(component: Any) -> Any:
+    if not component:
+        return None
+    out = {k: v for k, v in dict(component).items() if k != "type"}
+    kind = component["type"]
+    out["type"] = kind if isinstance(kind, str) else f"{kind.__module__}.{kind.__qualname__}"
+    return out
+
+
+def record_case(case: str) -> dict[str, Any]:
+    from mmengine.config import Config
+
+    import opencompass
+
+    rel, variable, count, golds, replies = CASES[case]
+    path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
+    datasets = Config.fromfile(str(path))[variable][:count]
+    pred_dir = OUT / "predictions" / case
+    shutil.rmtree(pred_dir, ignore_errors=True)
+    pred_dir.mkdir(parents=True)
+    out: dict[str, Any] = {"config": rel, "variable": variable, "count": count, "datasets": {}}
+    for ds in datasets:
+        abbr = ds["abbr"]
+        records = {str(i): {"origin_prompt": f"<the {abbr} prompt {i}>", "prediction": reply, "gold": gold}
+                   for i, (gold, reply) in enumerate(zip(golds, replies))}
+        (pred_dir / f"{abbr}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        eval_cfg = ds["eval_cfg"]
+        entry: dict[str, Any] = {"evaluator": _name(eval_cfg["evaluator"]), "pred_postprocessor": _name(eval_cfg.get("pred_postprocessor")),
+                                 "dataset_postprocessor": _name(eval_cfg.get("dataset_postprocessor"))}
+        try:
+            entry["result"] = _score(ds, records)
+        except Exception as exc:  # recorded, as OpenCompass would stop on it
+            entry["exception"] = f"{type(exc).__name__}: {exc}"
+        out["datasets"][abbr] = _jsonable(entry)
+    return out
+
+
+def record_postprocess() -> dict[str, Any]:
+    from opencompass.datasets.needlebench.origin import needlebench_dataset_postprocess as v1_dataset
+    from opencompass.datasets.needlebench.origin import needlebench_postprocess as v1_pred
+    from opencompass.datasets.needlebench_v2.atc_elder_only import clean_atc_answer, needlebench_atc_postprocess_v2
+    from opencompass.datasets.needlebench_v2.origin import needlebench_dataset_postprocess as v2_dataset
+    from opencompass.datasets.needlebench_v2.origin import needlebench_postprocess as v2_pred
+
+    functions = {"needlebench_postprocess": v1_pred, "needlebench_dataset_postprocess": v1_dataset, "v2.needlebench_postprocess": v2_pred,
+                 "v2.needlebench_dataset_postprocess": v2_dataset, "needlebench_atc_postprocess_v2": needlebench_atc_postprocess_v2,
+                 "clean_atc_answer": clean_atc_answer}
+    return {name: [[reply, fn(reply)] for reply in POSTPROCESS_REPLIES] for name, fn in functions.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", nargs="*", default=None, help="cases to record (default: all)")
+    args = parser.parse_args()
+    version = importlib.metadata.version("opencompass")
+    (OUT / "expected").mkdir(parents=True, exist_ok=True)
+    for case in args.only or CASES:
+        data = {"opencompass_version": version, **record_case(case)}
+        (OUT / "expected" / f"{case}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"recorded {case}")
+    post = {"opencompass_version": version, "postprocessors": record_postprocess()}
+    (OUT / "postprocess.json").write_text(json.dumps(post, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
