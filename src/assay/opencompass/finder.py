@@ -182,9 +182,18 @@ def _medcalc_names() -> dict[str, Any]:
 
 def _needlebench_v2_names() -> dict[str, Any]:
     # NeedleBench v2 scores single needles differently from v1, under the same class name
+    from assay.datasets import needlebench as loaders
     from assay.evaluators import needlebench
 
-    return {**_dataset_base(), "NeedleBenchOriginEvaluator": needlebench.NeedleBenchV2OriginEvaluator}
+    return {
+        **_dataset_base(),
+        "NeedleBenchOriginEvaluator": needlebench.NeedleBenchV2OriginEvaluator,
+        "NeedleBenchOriginDataset": loaders.NeedleBenchV2OriginDataset,
+        "NeedleBenchParallelDataset": loaders.NeedleBenchV2ParallelDataset,
+        # v2's own loaders assay does not implement: never v1's namesakes
+        "NeedleBenchMultiDataset": None,
+        "NeedleBenchATCDataset": None,
+    }
 
 
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
