@@ -223,6 +223,7 @@ LOADER_CASES: dict[str, tuple[str, str, list[int]]] = {
     "v2_single_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_single_4k.py", "needlebench_zh_datasets", [2]),
     "v2_parallel_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_en_datasets", [0]),
     "v2_parallel_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_zh_datasets", [2]),
+    "v1_atc_choice": ("needlebench/atc/atc_choice_20.py", "needlebench_datasets", [0, 2, 20, 37]),
 }
 FULL_ROWS = 2
 _NOT_LOADER = {"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k"}
@@ -254,11 +255,13 @@ def record_loaders(cl100k: Path) -> dict[str, Any]:
             kwargs = {k: v for k, v in ds.items() if k not in _NOT_LOADER}
             random.seed(0)
             rows = ds["type"].load(**kwargs).to_list()
+            column = "prompt" if "prompt" in rows[0] else "question"
             entry["datasets"][ds["abbr"]] = _jsonable({
                 "index": index, "loader": f"{ds['type'].__module__}.{ds['type'].__qualname__}", "kwargs": kwargs,
-                "answers": [r["answer"] for r in rows],
-                "prompt_sha256": [hashlib.sha256(r["prompt"].encode()).hexdigest() for r in rows],
-                "prompts": [r["prompt"] for r in rows[:FULL_ROWS]],
+                "columns": list(rows[0]), "prompt_column": column, "answers": [r["answer"] for r in rows],
+                "options": [r["options"] for r in rows] if "options" in rows[0] else None,
+                "prompt_sha256": [hashlib.sha256(r[column].encode()).hexdigest() for r in rows],
+                "prompts": [r[column] for r in rows[:FULL_ROWS]],
             })
         out[case] = entry
         print(f"recorded loader {case}")

@@ -1,4 +1,4 @@
-"""NeedleBench's loaders (v1 origin, parallel, multi; v2 origin, parallel) against OpenCompass 0.5.4's.
+"""NeedleBench's loaders (v1 origin, parallel, multi, ATC choice; v2 origin, parallel) against OpenCompass 0.5.4's.
 
 ``tests/data/oc_families/needlebench/loaders.json`` holds what OpenCompass's
 own loaders built (``scripts/record_oc_needlebench.py --cl100k …``) from the
@@ -68,8 +68,11 @@ def test_loader_builds_opencompass_prompts_and_answers(case: str, abbr: str, dat
     assert loader.__module__.startswith("assay."), loader
     random.seed(0)  # OpenCompass's parallel loader draws its needles from the global generator, seeded so when recorded
     table = loader.load(**entry["kwargs"])
-    prompts = table.column_values("prompt")
+    prompts = table.column_values(entry["prompt_column"])
+    assert table.column_names == entry["columns"]
     assert table.column_values("answer") == entry["answers"]
+    if entry["options"] is not None:
+        assert table.column_values("options") == entry["options"]
     assert prompts[: len(entry["prompts"])] == entry["prompts"]
     assert [hashlib.sha256(p.encode()).hexdigest() for p in prompts] == entry["prompt_sha256"]
 

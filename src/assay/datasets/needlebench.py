@@ -32,6 +32,7 @@ The v2 loaders (``opencompass.datasets.needlebench_v2``) are
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -45,6 +46,7 @@ from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
 __all__ = [
+    "NeedleBenchATCChoiceDataset",
     "NeedleBenchMultiDataset",
     "NeedleBenchOriginDataset",
     "NeedleBenchParallelDataset",
@@ -478,4 +480,87 @@ class NeedleBenchMultiDataset(BaseDataset):
             asked = question + advice if guide else question
             rows.append({"prompt": _single_prompt(loader, hay.encoding.decode(context), asked, language, position),
                          "answer": answer + "*" + answer})
+        return rows_table(rows, loader)
+
+
+# -- the Ancestral Trace Challenge, as four-option questions ---------------------------------------
+
+_ATC_TERMS = {
+    "Chinese": ("父亲", "母亲", "爸爸", "妈妈", "爷爷", "奶奶", "姥姥", "姥爷", "外公", "外婆"),
+    "English": (
+        "father", "mother", "dad", "mom", "grandfather", "grandmother", "maternal grandmother", "maternal grandfather",
+        "paternal grandfather", "paternal grandmother",
+    ),
+}
+_ATC_TEMPLATES = {
+    "Chinese": (
+        "{A}是{B}的{relationship}。", "{B}的{relationship}是{A}。", "{A}作为{B}的{relationship}，对{B}的成长有重要影响。",
+        "{A}不仅是{B}的{relationship}，还是{B}的榜样。", "{B}是{A}所生的孩子。", "{A}对{B}来说，不只是一个{relationship}，还是一个朋友。",
+        "{A}在{B}的生命中扮演着{relationship}的角色。", "{B}把{A}视为其{relationship}。",
+    ),
+    "English": (
+        "{A} is {B}'s {relationship}.", "{B}'s {relationship} is {A}.",
+        "{A}, as {B}'s {relationship}, has a significant impact on {B}'s upbringing.",
+        "{A} is not only {B}'s {relationship} but also {B}'s role model.", "{B} is the child of {A}.",
+        "For {B}, {A} is not just a {relationship}, but also a friend.", "{A} plays the role of {B}'s {relationship} in {B}'s life.",
+        "{B} considers {A} as their {relationship}.",
+    ),
+}
+_ATC_QUESTION = {
+    "Chinese": "\n在上面提供的打乱的家族关系文本中，'{last}'的能够向上追溯到的最年长的亲人是谁？",
+    "English": "\nGiven the scrambled family relationships described above, who is the eldest relative that '{last}' can trace back to in the context?",
+}
+_CIRCULAR = ("ABCD", "BCDA", "CDAB", "DABC")
+
+
+@LOAD_DATASET.register_module()
+class NeedleBenchATCChoiceDataset(BaseDataset):
+    """v1's Ancestral Trace Challenge as circular four-option questions (``opencompass.datasets.needlebench.atc_choice``'s
+    ``NeedleBenchATCDataset``).
+
+    ``file_name`` (``names.json``: ``{"English": "name,name,…", "Chinese": …}``)
+    gives the names.  For each repeat ``i`` (Python's ``random`` seeded with
+    ``i``), ``num_needles`` names form a chain, each the relative of the next
+    in a random template, the sentences shuffled; the question asks for the
+    eldest relative of the last name.  The options are the chain's first four
+    names (others drawn to make four), the first being right; each question is
+    written four times, its options rotated (``ABCD``, ``BCDA``, ``CDAB``,
+    ``DABC``), with the answer ``'<i>--<letter>--<rotation>'``, as
+    openicl's ``CircularEvaluator`` reads it.  Columns: ``question``,
+    ``options``, ``answer``.  ``with_circular`` is accepted and, as in
+    OpenCompass, ignored.
+    """
+
+    @staticmethod
+    def load(path: str, file_name: str, num_needles: int, language: str, repeats: int, with_circular: bool = True, **kwargs: Any) -> Any:
+        loader = "NeedleBenchATCDataset"
+        _language(loader, language)
+        root = get_data_path(path)
+        where = os.path.join(root, file_name)
+        names_data = read_json(where, loader)
+        if not isinstance(names_data, dict) or not isinstance(names_data.get(language), str):
+            raise InputFileError(f"{loader}: {where} has no {language!r} list of names")
+        all_names = names_data[language].split(",")
+        rows: list[dict[str, Any]] = []
+        for i in range(repeats):
+            rng = random.Random(i)
+            try:
+                names = rng.sample(all_names, num_needles)
+            except ValueError:
+                raise InputFileError(f"{loader}: {where} has {len(all_names)} {language} names; {num_needles} are needed") from None
+            story = ""
+            for a, b in itertools.pairwise(names):
+                template = rng.choice(_ATC_TEMPLATES[language])
+                story += template.format(A=a, B=b, relationship=rng.choice(_ATC_TERMS[language])) + "*"
+            fragments = story.split("*")
+            rng.shuffle(fragments)
+            question = "".join(fragments) + " " + _ATC_QUESTION[language].format(last=names[-1])
+            if len(names) < 4:
+                names.extend(rng.sample([n for n in all_names if n not in names], 4 - len(names)))
+            options = names[:4]
+            for rotation in _CIRCULAR:
+                turned = [options[ord(c) - ord("A")] for c in rotation]
+                letter = "ABCD"[rotation.index("A")]
+                listed = "".join(f"{chr(ord('A') + k)}. {option}\n" for k, option in enumerate(turned))
+                rows.append({"question": question.strip() + "\n" + listed, "options": turned, "answer": f"{i}--{letter}--{rotation}"})
         return rows_table(rows, loader)

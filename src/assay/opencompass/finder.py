@@ -196,6 +196,17 @@ def _needlebench_v2_names() -> dict[str, Any]:
     }
 
 
+def _needlebench_atc_choice_names() -> dict[str, Any]:
+    from assay.datasets import needlebench as loaders
+
+    return {**_dataset_base(), "NeedleBenchATCDataset": loaders.NeedleBenchATCChoiceDataset}
+
+
+def _needlebench_atc_names() -> dict[str, Any]:
+    # v1's free-answer ATC loaders draw with Python's random unseeded: assay does not implement them
+    return {**_dataset_base(), "NeedleBenchATCDataset": None, "NeedleBenchATCOrderedDataset": None}
+
+
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
@@ -269,6 +280,12 @@ _SPECS: dict[str, _Spec] = {
     ),
     "opencompass.datasets.livecodebench.evaluator": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_lcb_evaluator_names
+    ),
+    "opencompass.datasets.needlebench.atc_choice": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_atc_choice_names
+    ),
+    "opencompass.datasets.needlebench.atc": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_atc_names
     ),
     "opencompass.datasets.needlebench_v2": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_v2_names
