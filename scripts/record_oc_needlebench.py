@@ -224,27 +224,49 @@ LOADER_CASES: dict[str, tuple[str, str, list[int]]] = {
     "v2_parallel_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_en_datasets", [0]),
     "v2_parallel_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_retrieval_4k.py", "needlebench_zh_datasets", [2]),
     "v1_atc_choice": ("needlebench/atc/atc_choice_20.py", "needlebench_datasets", [0, 2, 20, 37]),
+    "v2_multi_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", [0, 30]),
+    "v2_multi_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_4needle_zh_datasets", [7]),
 }
+#: the files v2's reasoning loader fetches from the hub (an offline hub cache is made of the haystack files)
+HUB_FILES = ("PaulGrahamEssays.jsonl", "names.json", "zh_finance.jsonl", "zh_game.jsonl", "zh_general.jsonl",
+             "zh_government.jsonl", "zh_movie.jsonl", "zh_tech.jsonl")
 FULL_ROWS = 2
 _NOT_LOADER = {"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k"}
 
 
-def record_loaders(cl100k: Path) -> dict[str, Any]:
+def offline_environment(cl100k: Path) -> Path:
+    """tiktoken's cache holding cl100k_base, the data folder, and an offline copy of the hub dataset v2's loader fetches."""
     import hashlib
     import os
-    import random
     import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="needlebench-record-"))
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+    (scratch / "tiktoken").mkdir()
+    shutil.copy(cl100k, scratch / "tiktoken" / hashlib.sha1(url.encode()).hexdigest())
+    repo = scratch / "hub" / "datasets--opencompass--NeedleBench"
+    commit = "0" * 40
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit, encoding="utf-8")
+    snapshot = repo / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    data = OUT / "data" / "needlebench"
+    for name in HUB_FILES:  # the Chinese haystacks other than zh_finance are not read by the recorded configs
+        shutil.copy(data / (name if (data / name).exists() else "zh_finance.jsonl"), snapshot / name)
+    os.environ.update({"TIKTOKEN_CACHE_DIR": str(scratch / "tiktoken"), "COMPASS_DATA_CACHE": str(OUT),
+                       "HF_HUB_CACHE": str(scratch / "hub"), "HF_HUB_OFFLINE": "1"})
+    os.environ.pop("DATASET_SOURCE", None)
+    return scratch
+
+
+def record_loaders() -> dict[str, Any]:
+    import hashlib
+    import random
 
     from mmengine.config import Config
 
     import opencompass
 
-    cache = Path(tempfile.mkdtemp(prefix="tiktoken-"))
-    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-    shutil.copy(cl100k, cache / hashlib.sha1(url.encode()).hexdigest())
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
-    os.environ["COMPASS_DATA_CACHE"] = str(OUT)
-    os.environ.pop("DATASET_SOURCE", None)
     out: dict[str, Any] = {}
     for case, (rel, variable, indices) in LOADER_CASES.items():
         path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
@@ -265,7 +287,6 @@ def record_loaders(cl100k: Path) -> dict[str, Any]:
             })
         out[case] = entry
         print(f"recorded loader {case}")
-    shutil.rmtree(cache, ignore_errors=True)
     return out
 
 
@@ -274,6 +295,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="cases to record (default: all)")
     parser.add_argument("--cl100k", type=Path, default=None, help="tiktoken's cl100k_base.tiktoken: also record the loaders")
     args = parser.parse_args()
+    scratch = offline_environment(args.cl100k) if args.cl100k is not None else None  # before OpenCompass is imported
     version = importlib.metadata.version("opencompass")
     (OUT / "expected").mkdir(parents=True, exist_ok=True)
     for case in args.only or CASES:
@@ -282,9 +304,10 @@ def main() -> None:
         print(f"recorded {case}")
     post = {"opencompass_version": version, "postprocessors": record_postprocess()}
     (OUT / "postprocess.json").write_text(json.dumps(post, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    if args.cl100k is not None:
-        loaders = {"opencompass_version": version, "cases": record_loaders(args.cl100k)}
+    if scratch is not None:
+        loaders = {"opencompass_version": version, "cases": record_loaders()}
         (OUT / "loaders.json").write_text(json.dumps(loaders, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

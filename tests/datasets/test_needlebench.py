@@ -1,4 +1,4 @@
-"""NeedleBench's loaders (v1 origin, parallel, multi, ATC choice; v2 origin, parallel) against OpenCompass 0.5.4's.
+"""NeedleBench's loaders (v1 origin, parallel, multi, ATC choice; v2 origin, parallel, multi) against OpenCompass 0.5.4's.
 
 ``tests/data/oc_families/needlebench/loaders.json`` holds what OpenCompass's
 own loaders built (``scripts/record_oc_needlebench.py --cl100k …``) from the

@@ -26,8 +26,14 @@ and ``answer`` (the reference its evaluators read:
 the reasoning needles, ``'<kw1>*<kw2>…#<depth1>*…'`` for the parallel ones).
 
 The v2 loaders (``opencompass.datasets.needlebench_v2``) are
-:class:`NeedleBenchV2OriginDataset` and :class:`NeedleBenchV2ParallelDataset`
-(other prompts, no ``guide``).
+:class:`NeedleBenchV2OriginDataset`, :class:`NeedleBenchV2ParallelDataset`
+(other prompts, no ``guide``) and :class:`NeedleBenchV2MultiDataset` (a
+family chain of ``names.json`` as needles).  v1's ATC choice questions are
+:class:`NeedleBenchATCChoiceDataset`.  Not implemented: v1's free-answer ATC
+loaders (``opencompass.datasets.needlebench.atc``: OpenCompass draws their
+names with Python's ``random`` unseeded, so no two runs agree) and v2's ATC
+loader (``needlebench_v2.atc``); their files are scored from the prediction
+records' ``gold``.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ __all__ = [
     "NeedleBenchMultiDataset",
     "NeedleBenchOriginDataset",
     "NeedleBenchParallelDataset",
+    "NeedleBenchV2MultiDataset",
     "NeedleBenchV2OriginDataset",
     "NeedleBenchV2ParallelDataset",
 ]
@@ -432,6 +439,20 @@ class NeedleBenchV2ParallelDataset(BaseDataset):
                          length_buffer, language, prompt)
 
 
+def _insert_chain(context: list[int], needle_tokens: list[list[int]], depth: int, diff: int) -> list[int]:
+    """The needles put in: the first at ``depth`` percent, each next ``diff`` percent after the end of the one before."""
+    total = len(context)
+    points: list[int] = []
+    for i in range(len(needle_tokens)):
+        at = int(total * (depth / 100)) if i == 0 else int(points[i - 1] + len(needle_tokens[i - 1]) + total * (diff / 100))
+        points.append(min(at, total + sum(len(t) for t in needle_tokens[:i])))
+    for i, tokens in enumerate(needle_tokens):
+        context = context[: points[i]] + tokens + context[points[i] :]
+        for j in range(i + 1, len(points)):
+            points[j] += len(tokens)
+    return context
+
+
 @LOAD_DATASET.register_module()
 class NeedleBenchMultiDataset(BaseDataset):
     """Several reasoning needles (the derivations of one record of ``needle_file_name``) in a haystack (v1).
@@ -468,15 +489,7 @@ class NeedleBenchMultiDataset(BaseDataset):
             question = field(record, "question", where)
             needle_tokens = [hay.encode(n) for n in needles]
             context = hay.gather(lines, length - length_buffer - sum(len(t) for t in needle_tokens))
-            total = len(context)
-            points: list[int] = []
-            for i in range(len(needle_tokens)):
-                at = int(total * (depth / 100)) if i == 0 else int(points[i - 1] + len(needle_tokens[i - 1]) + total * (diff / 100))
-                points.append(min(at, total + sum(len(t) for t in needle_tokens[:i])))
-            for i, tokens in enumerate(needle_tokens):
-                context = context[: points[i]] + tokens + context[points[i] :]
-                for j in range(i + 1, len(points)):
-                    points[j] += len(tokens)
+            context = _insert_chain(context, needle_tokens, depth, diff)
             asked = question + advice if guide else question
             rows.append({"prompt": _single_prompt(loader, hay.encoding.decode(context), asked, language, position),
                          "answer": answer + "*" + answer})
@@ -563,4 +576,159 @@ class NeedleBenchATCChoiceDataset(BaseDataset):
                 letter = "ABCD"[rotation.index("A")]
                 listed = "".join(f"{chr(ord('A') + k)}. {option}\n" for k, option in enumerate(turned))
                 rows.append({"question": question.strip() + "\n" + listed, "options": turned, "answer": f"{i}--{letter}--{rotation}"})
+        return rows_table(rows, loader)
+
+
+# -- v2's reasoning needles: a family chain ----------------------------------------------------------
+
+_V2_TERMS = _ATC_TERMS
+_V2_TEMPLATES = {
+    "Chinese": (
+        "{A}是{B}的{relationship}。", "{B}的{relationship}是{A}。", "{A}作为{B}的{relationship}，对{B}的成长有重要影响。",
+        "{A}不仅是{B}的{relationship}，还是{B}的榜样。", "{A}在{B}的成长过程中，不仅仅是{B}的{relationship}，还是{B}的监护人。",
+        "{A}对{B}来说，不只是一个{relationship}，还是一个朋友。",
+    ),
+    "English": (
+        "{A} is {B}'s {relationship}.", "{B}'s {relationship} is {A}.",
+        "{A}, as {B}'s {relationship}, has a significant impact on {B}'s upbringing.",
+        "{A} is not only {B}'s {relationship} but also {B}'s role model.",
+        "During {B}'s upbringing, {A} was not only {B}'s {relationship}, but also {B}'s guardian.",
+        "For {B}, {A} is not just a {relationship}, but also a friend.",
+        "For {B}, {A} is more than just a {relationship}; {A} is a lifelong mentor of {B}.",
+    ),
+}
+_V2_CHAIN_QUESTION = {
+    "Chinese": "在上面提供的文本中，'{last}'的能够向上追溯到的最年长的亲人是谁？",
+    "English": "Given the context described above, who is the eldest relative that '{last}' can trace back to in the context?",
+}
+_V2_GUIDE = {
+    "English": (
+        "For example:\n"
+        "Example 1: If James Hill's father is Jasmine Lane, and no further information about familial relationships is "
+        "provided in the text, then the oldest relative James Hill can trace back to in the provided text is \\boxed{{Jasmine Lane}}.\n"
+        "Example 2: If Andrew Williams's grandmother is Dan Newton, and Dan Newton's father is James Hill, and no further "
+        "information about familial relationships is provided in the text, then the oldest relative Andrew Williams can trace "
+        "back to in the provided text is \\boxed{{James Hill}}.\n"
+        "Example 3: If Jeff White's father is Kevin Le, Dan Newton's grandmother is Jeff White, and Jeff White's father is "
+        "Kevin Le, and Shelley Mills is Dan Newton's great-granddaughter, and no further information about familial "
+        "relationships is provided in the text, then the oldest relative Shelley Mills can trace back to in the provided text "
+        "is \\boxed{{Kevin Le}}.\n\n"
+        "Notes:\n"
+        "1. You do not need to worry about the gender consistency of names in this test. For example, a name that is typically "
+        "considered feminine can still be the father of another person. Our primary focus is on who is older.\n"
+        "2. Ignore surname inheritance issues. For instance, Andrew Williams could still be the biological father of "
+        "Christopher Baker. We only care about who is older and do not need to consider whether a child should inherit the "
+        "father's or mother's surname.\n"
+        "3. At the end of your response, remember to put your final answer within \\boxed{{}}. For example: \"So the oldest "
+        "relative '{last}' can trace back to in the provided text is \\boxed{{(your answer here)}}.\"\n"
+    ),
+    "Chinese": (
+        "例如：\n"
+        "例子1.如果张强的父亲是马克，除此以外提供的文本中没有更多关于亲属关系的信息，那么在提供的文本中张强能够向上追溯到的最年长的亲人就是马克。\n"
+        "例子2.如果李明的姥姥是张红，而张红的父亲是张强，除此以外提供的文本中没有更多关于亲属关系的信息，那么在提供的文本中李明能够向上追溯到的最年长的亲人就是张强。\n"
+        "例子3.如果小明是张红的曾孙女，张红的祖母是王华，王华的父亲是王刚，除此以外提供的文本中没有更多关于亲属关系的信息，那么小明能够向上追溯到的最年长的亲人就是王刚。\n\n"
+        "注意：\n"
+        "1. 你不必纠结这个测试中的人名的性别关系，例如，一个通常被视为女性化的名字仍然可以是其他人的父亲，我们的重点是谁更年长。\n"
+        "2. 忽略这个测试中的姓氏遗传问题，例如，李明仍然可能是王鹏的亲生父亲，我们只关注谁更年长，不必纠结孩子是否应该继承父亲或母亲的性别。\n"
+        "3. 在回答的最后，将你的答案放在\\boxed{{}}中，例如：“所以{last}能向上追溯到的最年长的亲人就是\\boxed{{（你的答案）}}”\n"
+    ),
+}
+
+
+def _v2_chain_prompt(loader: str, context: str, question: str, last: str, language: str, position: str) -> str:
+    """v2's prompt of the reasoning needles: v2's one-question prompt with OpenCompass's examples and notes."""
+    guide = _V2_GUIDE[language].format(last=last)
+    if language == "English":
+        if position == "End":
+            return (
+                "This is a test of long-text capability. You need to first read the long document below, "
+                "and then answer the final question based on the information in the document.\n"
+                "The content of the long document is as follows\n\n"
+                f"<Document>\n{context}\n</Document>\n\n"
+                f"Based on the information in the document, now please answer: {question}\n\n{guide}\n"
+            )
+        if position == "Start":
+            return (
+                "This is a test of long-text capability. You need to first read the question below, "
+                "and then answer it based on the information in the long document that follows.\n"
+                f"Now please answer: {question}\n\n{guide}\n"
+                "The content of the long document is as follows\n\n"
+                f"<Document>\n{context}\n</Document>\n\n"
+            )
+    else:
+        if position == "End":
+            return (
+                "这是一个长文本能力的测试，你需要首先阅读下面的长文档，然后根据文档中的信息回答最后的问题。\n"
+                "长文档的内容如下\n\n"
+                f"<文档>\n{context}\n</文档>\n\n"
+                f"根据文档中的信息，现在请问：{question}\n\n{guide}\n"
+            )
+        if position == "Start":
+            return (
+                "这是一个长文本能力的测试，你需要首先阅读下面的问题，然后根据最后长文档中的信息回答下面的问题。\n"
+                f"现在请问：{question}\n\n{guide}\n"
+                "长文档内容的如下\n\n"
+                f"<文档>\n{context}\n</文档>\n\n"
+            )
+    raise ConfigError(f"{loader}: quesiton_position {position!r} is not supported ('End' or 'Start')")
+
+
+#: The files v2's reasoning loader fetches, in its order.
+_V2_MULTI_FILES = (
+    "PaulGrahamEssays.jsonl", "names.json", "zh_finance.jsonl", "zh_game.jsonl", "zh_general.jsonl", "zh_government.jsonl",
+    "zh_movie.jsonl", "zh_tech.jsonl",
+)
+
+
+@LOAD_DATASET.register_module()
+class NeedleBenchV2MultiDataset(BaseDataset):
+    """v2's reasoning needles (``opencompass.datasets.needlebench_v2.multi``'s ``NeedleBenchMultiDataset``).
+
+    For each repeat ``i`` (Python's ``random`` seeded with ``i``), ``num_needles
+    + 1`` names of ``needle_file_name`` (``names.json``) form a family chain
+    (v2's templates and terms), its sentences shuffled and put into the
+    haystack as needles (the first at ``depth`` percent, each next ``diff``
+    percent further); the question asks for the eldest relative of the last
+    name, with OpenCompass's examples and its ``\\boxed{}`` instruction.
+    Reference: the first name.
+
+    Difference from OpenCompass: OpenCompass ignores ``path`` and fetches the
+    files from the Hugging Face hub (``opencompass/NeedleBench``); assay reads
+    them from ``path`` (``opencompass/needlebench``: ``data/needlebench``), local
+    files only.
+    """
+
+    @staticmethod
+    def load(
+        path: str, length: int, depth: int, tokenizer_model: str, file_list: list[str], num_repeats_per_file: int,
+        length_buffer: int, language: str, needle_file_name: str, num_needles: int, diff: int,
+        quesiton_position: str = "End", **kwargs: Any,
+    ) -> Any:
+        loader = "NeedleBenchMultiDataset"
+        _language(loader, language)
+        hay = _Haystack(loader, path, tokenizer_model)
+        where = hay.file(needle_file_name)
+        names_data = read_json(where, loader)
+        if not isinstance(names_data, dict) or not isinstance(names_data.get(language), str):
+            raise InputFileError(f"{loader}: {where} has no {language!r} list of names")
+        all_names = names_data[language].split(",")
+        rows = []
+        for counter, lines in hay.repeats(file_list, _V2_MULTI_FILES, num_repeats_per_file):
+            rng = random.Random(counter)
+            try:
+                names = rng.sample(all_names, num_needles + 1)
+            except ValueError:
+                raise InputFileError(f"{loader}: {where} has {len(all_names)} {language} names; {num_needles + 1} are needed") from None
+            story = ""
+            for a, b in itertools.pairwise(names):
+                template = rng.choice(_V2_TEMPLATES[language])
+                story += template.format(A=a, B=b, relationship=rng.choice(_V2_TERMS[language])) + "*"
+            fragments = [f for f in story.split("*") if f]
+            rng.shuffle(fragments)
+            needle_tokens = [hay.encode("\n" + f + "\n") for f in fragments]
+            context = hay.gather(lines, length - length_buffer - sum(len(t) for t in needle_tokens))
+            context = _insert_chain(context, needle_tokens, depth, diff)
+            question = _V2_CHAIN_QUESTION[language].format(last=names[-1])
+            prompt = _v2_chain_prompt(loader, hay.encoding.decode(context), question, names[-1], language, quesiton_position)
+            rows.append({"prompt": prompt, "answer": names[0]})
         return rows_table(rows, loader)

@@ -190,8 +190,8 @@ def _needlebench_v2_names() -> dict[str, Any]:
         "NeedleBenchOriginEvaluator": needlebench.NeedleBenchV2OriginEvaluator,
         "NeedleBenchOriginDataset": loaders.NeedleBenchV2OriginDataset,
         "NeedleBenchParallelDataset": loaders.NeedleBenchV2ParallelDataset,
-        # v2's own loaders assay does not implement: never v1's namesakes
-        "NeedleBenchMultiDataset": None,
+        "NeedleBenchMultiDataset": loaders.NeedleBenchV2MultiDataset,
+        # v2's own ATC loader assay does not implement: never v1's namesake
         "NeedleBenchATCDataset": None,
     }
 
