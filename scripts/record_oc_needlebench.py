@@ -23,7 +23,12 @@ OpenCompass's NeedleBench postprocessors on a set of replies.
 small haystack files of ``data/needlebench`` (``loaders.json``: per library
 config, the loader's arguments, every row's answer and prompt digest, the first
 rows' prompts in full).  OpenCompass's parallel loader draws its needles with
-Python's global ``random`` unseeded; it is seeded with 0 before each call.
+Python's global ``random`` unseeded; it is seeded with 0 before each call.  With
+that data, OpenCompass's eval task also scores one dataset of a few library
+configs (``data_predictions/<case>.json``: replies written to the loader's
+rows; ``expected_data/<case>.json``: its metrics).  v2's reasoning loader
+fetches its files from the Hugging Face hub: it is given an offline copy of
+that dataset made of the haystack files.
 """
 
 from __future__ import annotations
@@ -290,6 +295,69 @@ def record_loaders() -> dict[str, Any]:
     return out
 
 
+#: case → (config under configs/datasets, variable, index of the dataset): scored by OpenCompass's eval task on the local data
+DATA_CASES: dict[str, tuple[str, str, int]] = {
+    "v1_single_en": ("needlebench/needlebench_4k/needlebench_single_4k.py", "needlebench_en_datasets", 27),
+    "v1_multi_zh": ("needlebench/needlebench_4k/needlebench_multi_reasoning_4k.py", "needlebench_2needle_zh_datasets", 5),
+    "v1_atc_choice": ("needlebench/atc/atc_choice_20.py", "needlebench_datasets", 20),
+    "v2_single_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_single_4k.py", "needlebench_zh_datasets", 2),
+    "v2_multi_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", 30),
+}
+
+
+def _replies(kind: str, answers: list[str]) -> list[str]:
+    """Replies to the rows: right, wrong, partial, empty and unicode ones, by the answer's encoding."""
+    out = []
+    for i, answer in enumerate(answers):
+        if kind == "circular":
+            out.append(["A", "Answer: B", "", "答案是 C", "D"][i % 5])
+        elif kind == "chain":
+            out.append([f"So the eldest is \\boxed{{{answer}}}.", answer, "\\boxed{Nobody}", "", f"\\boxed{{\\text{{{answer}}}}}"][i % 5])
+        elif kind == "reasoning":
+            name = answer.split("*")[0]
+            out.append([f"It is {name}.", name[:1], "不知道", "", name.lower()][i % 5])
+        else:
+            needle, keyword = answer.split("*")[:2]
+            out.append([needle.strip(), f"I think it is {keyword} ✨", keyword[: max(1, len(keyword) // 2)], "", "No idea."][i % 5])
+    return out
+
+
+def record_data_cases(work: Path) -> None:
+    from mmengine.config import Config, ConfigDict
+    from opencompass.tasks import OpenICLEvalTask
+
+    import opencompass
+
+    for case, (rel, variable, index) in DATA_CASES.items():
+        path = Path(opencompass.__file__).parent / "configs" / "datasets" / rel
+        ds = Config.fromfile(str(path))[variable][index]
+        abbr = ds["abbr"]
+        kwargs = {k: v for k, v in ds.items() if k not in _NOT_LOADER}
+        rows = ds["type"].load(**kwargs).to_list()
+        answers = [r["answer"] for r in rows]
+        evaluator = ds["eval_cfg"]["evaluator"]["type"].__name__
+        kind = {"CircularEvaluator": "circular", "NeedleBenchATCEvaluator": "chain", "NeedleBenchMultiEvaluator": "reasoning"}.get(evaluator, "needle")
+        records = {str(i): {"origin_prompt": f"<prompt {i}>", "prediction": reply, "gold": answer}
+                   for i, (answer, reply) in enumerate(zip(answers, _replies(kind, answers)))}
+        pred_dir = OUT / "data_predictions"
+        pred_dir.mkdir(exist_ok=True)
+        (pred_dir / f"{case}.json").write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        run_dir = work / case
+        (run_dir / "predictions" / "oc-model").mkdir(parents=True)
+        shutil.copy(pred_dir / f"{case}.json", run_dir / "predictions" / "oc-model" / f"{abbr}.json")
+        cfg = ConfigDict(models=[dict(abbr="oc-model", path="org/model")], datasets=[[ds]], work_dir=str(run_dir),
+                         eval=dict(runner=dict(task=dict(dump_details=True))))
+        with contextlib.redirect_stdout(io.StringIO()):
+            OpenICLEvalTask(cfg).run()
+        result = json.loads((run_dir / "results" / "oc-model" / f"{abbr}.json").read_text(encoding="utf-8"))
+        result.pop("details", None)
+        out = {"opencompass_version": importlib.metadata.version("opencompass"), "config": rel, "variable": variable,
+               "index": index, "abbr": abbr, "rows": len(rows), "result": _jsonable(result)}
+        (OUT / "expected_data").mkdir(exist_ok=True)
+        (OUT / "expected_data" / f"{case}.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"recorded {case} on the local data")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", default=None, help="cases to record (default: all)")
@@ -307,6 +375,7 @@ def main() -> None:
     if scratch is not None:
         loaders = {"opencompass_version": version, "cases": record_loaders()}
         (OUT / "loaders.json").write_text(json.dumps(loaders, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        record_data_cases(scratch / "work")
         shutil.rmtree(scratch, ignore_errors=True)
 
 

