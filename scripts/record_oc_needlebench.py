@@ -235,7 +235,7 @@ LOADER_CASES: dict[str, tuple[str, str, list[int]]] = {
 #: the files v2's reasoning loader fetches from the hub (an offline hub cache is made of the haystack files)
 HUB_FILES = ("PaulGrahamEssays.jsonl", "names.json", "zh_finance.jsonl", "zh_game.jsonl", "zh_general.jsonl",
              "zh_government.jsonl", "zh_movie.jsonl", "zh_tech.jsonl")
-FULL_ROWS = 2
+FULL_ROWS = 1
 _NOT_LOADER = {"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k"}
 
 
