@@ -12,6 +12,10 @@
   OpenCompass renders it);
   :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
   does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
+* :func:`usage_summary` / :func:`judge_usage`: what
+  judging cost (calls, cache hits, failures, tokens, seconds, money at the
+  ``price`` set), recorded in a result's ``_meta.judge``;
+  :func:`enable_progress` shows a progress line while judging.
 
 Importing this package does not import ``httpx``.
 
@@ -26,9 +30,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from assay.judge._cache import JudgeCache, request_key
+from assay.judge._cache import CachedReply, JudgeCache, request_key
 from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
 from assay.judge._prompt import RawPromptTemplate, render_messages
+from assay.judge._usage import (
+    JudgeProgress,
+    check_price,
+    disable_progress,
+    enable_progress,
+    judge_usage,
+    price_cost,
+    usage_summary,
+)
 from assay.judge._verdict import (
     assay_llmjudge_postprocess,
     cascade_judge_correct,
@@ -40,22 +53,30 @@ from assay.judge._verdict import (
 )
 
 __all__ = [
+    "CachedReply",
     "ChatClient",
     "JudgeCache",
+    "JudgeProgress",
     "JudgeReply",
     "OpenAISDK",
     "RawPromptTemplate",
     "assay_llmjudge_postprocess",
     "cascade_judge_correct",
     "chat_url",
+    "check_price",
     "default_judge_cfg",
+    "disable_progress",
+    "enable_progress",
     "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",
     "judge_metrics",
+    "judge_usage",
     "opencompass_grade",
     "parse_verdict",
+    "price_cost",
     "render_messages",
     "request_key",
+    "usage_summary",
 ]
 
 

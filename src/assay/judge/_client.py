@@ -25,6 +25,7 @@ from typing import Any
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
+from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
 
 logger = logging.getLogger(__name__)
@@ -113,12 +114,19 @@ class JudgeReply:
 
     ``text`` is the reply (``None`` when none arrived, then ``error`` says
     why); ``attempts`` counts HTTP requests made (0 when served from the cache).
+    ``prompt_tokens``/``completion_tokens`` are the reply's ``usage`` as the
+    server reported it (``None``: not reported; a cached reply carries the
+    usage it was paid with in the run that asked for it); ``seconds`` is the
+    time from the first attempt to the reply, backoff included (0 when cached).
     """
 
     text: str | None
     error: str | None = None
     attempts: int = 0
     cached: bool = False
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -187,6 +195,9 @@ class ChatClient:
         max_concurrency: requests in flight at once.
         qps: request starts per second at most (``None``: unlimited).
         cache: a :class:`JudgeCache` or a path to one; ``None`` disables it.
+        price: ``dict(input=…, output=…)``, the price per million prompt and
+            completion tokens, for the cost in :meth:`usage`; ``None``: the
+            cost is unknown.
 
     The key never appears in what the client returns or logs: a reply or an
     error text that quotes it has it replaced by ``***``.
@@ -214,6 +225,7 @@ class ChatClient:
         max_concurrency: int = 8,
         qps: float | None = None,
         cache: JudgeCache | str | Path | None = None,
+        price: dict[str, float] | None = None,
     ) -> None:
         if url_has_redacted_credentials(base_url):
             raise ConfigError(
@@ -238,6 +250,8 @@ class ChatClient:
         self.max_concurrency = max(1, int(max_concurrency))
         self._limiter = _RateLimiter(qps)
         self.cache = JudgeCache(cache) if isinstance(cache, (str, Path)) else cache
+        self.price = check_price(price)
+        self.last_usage: dict[str, Any] | None = None
         self._http: Any = None
         self._http_lock = threading.Lock()
 
@@ -249,21 +263,43 @@ class ChatClient:
         """One reply for ``messages`` (from the cache when it has it)."""
         key = request_key(self.model, messages, self.params)
         if self.cache is not None:
-            hit = self.cache.get(key)
+            hit = self.cache.lookup(key)
             if hit is not None:
-                return JudgeReply(hit, cached=True)
+                return JudgeReply(hit.text, cached=True, prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens)
         reply = self._request(messages)
-        if reply.text is not None and self.cache is not None:
-            self.cache.put(key, self.model, reply.text)
+        if reply.text is not None and self.cache is not None:  # committed now: a killed run keeps it
+            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens))
         return reply
 
     def complete_many(self, conversations: Sequence[Messages]) -> list[JudgeReply]:
-        """Replies for many conversations, ``max_concurrency`` at a time, in input order."""
+        """Replies for many conversations, ``max_concurrency`` at a time, in input order.
+
+        While it runs, a progress line goes to the stream set with
+        :func:`assay.judge.enable_progress` (none by default); afterwards
+        :attr:`last_usage` holds the batch's :func:`assay.judge.usage_summary`.
+        """
         if not conversations:
+            self.last_usage = usage_summary(self.model, [], 0.0, self.price)
             return []
+        start = time.monotonic()
+        stream = progress_stream()
+        progress = JudgeProgress(stream, self.model, len(conversations), self.price) if stream is not None else None
+
+        def one(messages: Messages) -> JudgeReply:
+            reply = self.complete(messages)
+            if progress is not None:
+                progress.add(reply)
+            return reply
+
         workers = min(self.max_concurrency, len(conversations))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            return list(pool.map(self.complete, conversations))
+            replies = list(pool.map(one, conversations))
+        self.last_usage = usage_summary(self.model, replies, time.monotonic() - start, self.price)
+        return replies
+
+    def usage(self, replies: Sequence[JudgeReply], seconds: float) -> dict[str, Any]:
+        """``_meta.judge`` of ``replies`` (see :func:`assay.judge.usage_summary`) at this client's price."""
+        return usage_summary(self.model, replies, seconds, self.price)
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
@@ -295,17 +331,20 @@ class ChatClient:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         error = "no request was made"
+        began = time.monotonic()
         for attempt in range(1, self.max_attempts + 1):
             self._limiter.wait()
             retry_after: float | None = None
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
                 response = self._client().post(self.url, json=body, headers=headers)
-                return JudgeReply(self._redact(_parse(response)), attempts=attempt)
+                text, prompt_tokens, completion_tokens = _parse(response)
+                return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
+                                  completion_tokens=completion_tokens, seconds=time.monotonic() - began)
             except _Retryable as exc:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
-                return JudgeReply(None, self._redact(str(exc)), attempts=attempt)
+                return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
             except httpx.TimeoutException as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
@@ -320,7 +359,8 @@ class ChatClient:
                 logger.debug("judge request failed (%s); retry %d in %.2f s", error, attempt, delay)
                 time.sleep(delay)
         logger.warning("judge request failed after %d attempts: %s", self.max_attempts, error)
-        return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts)
+        return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts,
+                          seconds=time.monotonic() - began)
 
     def _redact(self, text: str) -> str:
         return redact(text, [self._api_key])
@@ -336,7 +376,8 @@ class _Fatal(Exception):
     pass
 
 
-def _parse(response: Any) -> str:
+def _parse(response: Any) -> tuple[str, int | None, int | None]:
+    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported)."""
     status = response.status_code
     if status == 429 or status >= 500:
         raise _Retryable(f"HTTP {status}", _retry_after(response.headers.get("retry-after")))
@@ -353,7 +394,16 @@ def _parse(response: Any) -> str:
         content = ""
     if not isinstance(content, str):
         raise _Retryable(f"malformed reply: content of type {type(content).__name__}")
-    return content
+    usage = data.get("usage") if isinstance(data, dict) else None
+    return content, _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
+
+
+def _tokens(usage: Any, name: str) -> int | None:
+    """A token count of a ``usage`` object: a non-negative integer, else unknown."""
+    value = usage.get(name) if isinstance(usage, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -380,6 +430,8 @@ class OpenAISDK(ChatClient):
         query_per_second: request starts per second at most.
         max_workers: requests in flight at once (default: 8).
         cache_path: SQLite judge cache (``None``: no cache).
+        price: ``dict(input=…, output=…)`` per million tokens, for the cost
+            recorded in the result's ``_meta.judge`` (assay's option).
 
     Other OpenCompass options (``meta_template``, ``tokenizer_path``,
     ``max_seq_len``, ``batch_size``, …) are accepted and ignored.
@@ -406,6 +458,7 @@ class OpenAISDK(ChatClient):
         cache_path: str | Path | None = None,
         backoff: float = 1.0,
         max_backoff: float = 30.0,
+        price: dict[str, float] | None = None,
         **ignored: Any,
     ) -> None:
         if ignored:
@@ -434,6 +487,7 @@ class OpenAISDK(ChatClient):
             max_concurrency=max_workers or 8,
             qps=query_per_second,
             cache=cache_path,
+            price=price,
         )
 
     def generate(self, inputs: Sequence[str | Messages], max_out_len: int | None = None) -> list[str]:
