@@ -45,7 +45,7 @@ def test_the_batch_usage_sums_tokens_and_prices_them_and_cached_replies_cost_not
         client.complete_many(prompts)
         first = client.last_usage
         again = _client(server.base_url, cache=db, price=price)
-        replies = again.complete_many(prompts + [_msgs("dddd")])
+        replies = again.complete_many([*prompts, _msgs("dddd")])
         second = again.last_usage
         assert server.requests == 4
     assert first["calls"] == 3 and first["cached"] == 0 and first["requests"] == 3
@@ -93,7 +93,7 @@ def test_the_cache_keeps_the_usage_and_reads_a_cache_written_without_it(tmp_path
         conn.execute("INSERT INTO replies VALUES (?, 'judge-model', 'old reply', 0)", (request_key("judge-model", _msgs("a"), {}),))
     with FakeJudge(lambda m, a: ("reply", "A"), usage=_usage) as server:
         client = _client(server.base_url, cache=db, price=dict(input=1, output=1))
-        old, new = client.complete_many([_msgs("a"), _msgs("b")])
+        old, _new = client.complete_many([_msgs("a"), _msgs("b")])
         assert server.requests == 1
     assert old.text == "old reply" and old.cached and old.prompt_tokens is None
     # a cached reply of unknown usage is still free this time: only the new one is priced

@@ -254,6 +254,10 @@ def _eval_locked(
     now = new_timestamp()
     dump_config(run_dir, dump_config_source(config.variables), now)
     sys.stderr.write(f"run directory: {run_dir.root}\n")
+    if getattr(args, "verbose", 0) or sys.stderr.isatty():  # a judge's progress line, from the workers too
+        from assay.judge import enable_progress
+
+        enable_progress(sys.stderr)
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))
     written: dict[str, Any] = {}  # the result files this command's workers wrote (index entries recorded)
