@@ -191,7 +191,7 @@ class GenericLLMEvaluator(BaseEvaluator):
         logger.info("%s: %d samples judged, %d from the cache, %d requests sent", name, len(replies), cached, sent)
         unjudged = [r.error or "no reply" for r in replies if r.text is None]
         if unjudged and len(unjudged) == len(replies):
-            return {"error": f"the judge answered none of the {len(replies)} requests: {_most_common(unjudged)}", JUDGE_KEY: usage}
+            return {"error": f"the judge answered none of the {len(replies)} requests: {_most_common(unjudged)}"}
 
         output = {
             str(i): {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import random
 import threading
 import time
@@ -252,7 +253,9 @@ class ChatClient:
         self.cache = JudgeCache(cache) if isinstance(cache, (str, Path)) else cache
         self.price = check_price(price)
         self.last_usage: dict[str, Any] | None = None
-        self._http: Any = None
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # HTTP clients not in use
+        self._opened: list[Any] = []
+        self._ssl: Any = None
         self._http_lock = threading.Lock()
 
     def __repr__(self) -> str:  # never show the key
@@ -302,26 +305,46 @@ class ChatClient:
         return usage_summary(self.model, replies, seconds, self.price)
 
     def close(self) -> None:
-        """Close the HTTP connection pool."""
+        """Close the HTTP connections."""
         with self._http_lock:
-            if self._http is not None:
-                self._http.close()
-                self._http = None
+            opened, self._opened = self._opened, []
+            self._idle = queue.SimpleQueue()
+        for http in opened:
+            http.close()
 
     # -- HTTP ---------------------------------------------------------------------
-    def _client(self) -> Any:
-        with self._http_lock:
-            if self._http is None:
-                import httpx
+    # One ``httpx.Client`` of one connection per request in flight, borrowed and given back, rather
+    # than one client whose pool all threads share: httpx's pool does work under one lock in
+    # proportion to the requests waiting on it, which at 64 threads costs more CPU per request
+    # than the request itself (benchmarks/bench_judge.py).
+    def _borrow(self) -> Any:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            pass
+        import httpx
 
-                limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-                transport = httpx.HTTPTransport(limits=limits)
-                pool = getattr(transport, "_pool", None)
-                if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
-                    raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
-                pool._network_backend = _deadline_backend(pool._network_backend)
-                self._http = httpx.Client(timeout=self.timeout, transport=transport)
-            return self._http
+        with self._http_lock:
+            if self._ssl is None:  # one SSL context for every connection: building one is costly
+                self._ssl = httpx.create_ssl_context()
+            ssl_context = self._ssl
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        transport = httpx.HTTPTransport(limits=limits, verify=ssl_context)
+        pool = getattr(transport, "_pool", None)
+        if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
+            raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
+        pool._network_backend = _deadline_backend(pool._network_backend)
+        http = httpx.Client(timeout=self.timeout, transport=transport)
+        with self._http_lock:
+            self._opened.append(http)
+        return http
+
+    def _post(self, body: dict[str, Any], headers: dict[str, str]) -> Any:
+        http = self._borrow()
+        try:
+            return http.post(self.url, json=body, headers=headers)
+        finally:
+            self._idle.put(http)
 
     def _request(self, messages: Messages) -> JudgeReply:
         import httpx
@@ -337,7 +360,7 @@ class ChatClient:
             retry_after: float | None = None
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
-                response = self._client().post(self.url, json=body, headers=headers)
+                response = self._post(body, headers)
                 text, prompt_tokens, completion_tokens = _parse(response)
                 return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
                                   completion_tokens=completion_tokens, seconds=time.monotonic() - began)
