@@ -77,3 +77,23 @@ def test_with_v_a_progress_line_goes_to_stderr(tmp_path, capfd):
         assert main(["eval", str(cfg), "-w", str(work), "--workers", "1", "-v"]) == 0
     err = capfd.readouterr().err
     assert "judge judge-model: 3/3 | " in err and "calls/s | ETA 0 s | cost 0.0030" in err
+
+
+def test_the_summary_json_the_report_and_stderr_name_each_judged_datasets_cost(tmp_path, capsys):
+    work = tmp_path / "w"
+    with FakeJudge(lambda m, a: ("reply", "A"), usage=_usage) as server:
+        cfg = _config(tmp_path, server.base_url, ", price=dict(input=2.5, output=10)")
+        assert main(["run", str(cfg), "-w", str(work), "-r", "20240101_000000", "--workers", "1"]) == 0
+    line = "judge judge-model: 3 calls (0 cached, 0 failed, 3 requests), tokens 3000 in / 30 out"
+    assert f"m/d: {line}" in capsys.readouterr().err
+    summary = work / "20240101_000000" / "summary"
+    (board,) = summary.glob("summary_*.json")
+    (entry,) = json.loads(board.read_text())["judge_usage"]
+    assert (entry["model"], entry["dataset"]) == ("m", "d")
+    assert entry["judge"]["cost"] == pytest.approx((3000 * 2.5 + 30 * 10) / 1e6)
+    from assay.summarize.leaderboard import Leaderboard
+
+    assert Leaderboard.from_json(board).judge_usage[("m", "d")]["prompt_tokens"] == 3000
+    (report,) = summary.glob("summary_*.html")
+    page = report.read_text()
+    assert 'id="judge-usage"' in page and f"m / d: {line}" in page and "cost 0.0078" in page

@@ -130,7 +130,10 @@ class JudgeProgress:
         self.total = total
         self.price = price
         self.every = every
-        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        try:
+            self.tty = bool(stream.isatty())
+        except (OSError, ValueError, AttributeError):  # a closed or odd stream: plain lines
+            self.tty = False
         self.start = time.monotonic()
         self._last = 0.0
         self._lock = threading.Lock()
