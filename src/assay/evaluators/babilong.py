@@ -48,7 +48,7 @@ class BabiLongEvaluator(BaseEvaluator):
     50.0
     """
 
-    sample_outcome = SampleOutcome(correct="correct")
+    sample_outcome = SampleOutcome(correct="correct", decimals=2)
 
     def score(self, predictions: list[Any], gold: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(gold):

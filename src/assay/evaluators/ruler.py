@@ -76,7 +76,7 @@ def _containment(evaluator: BaseEvaluator, predictions: list[Any], gold: list[An
 class _RulerShareEvaluator(BaseEvaluator):
     """The share of a sample's references its reply contains (shared by NIAH, VT, CWE and FWE)."""
 
-    sample_outcome = SampleOutcome(correct="correct", scores={"score": "score"})
+    sample_outcome = SampleOutcome(correct="correct", scores={"score": "score"}, decimals=2)
 
     def score(self, predictions: list[Any], gold: list[Any]) -> dict[str, Any]:
         return _containment(self, predictions, gold, _share_found)
@@ -126,7 +126,7 @@ class RulerQaEvaluator(BaseEvaluator):
     50.0
     """
 
-    sample_outcome = SampleOutcome(correct="correct", scores={"score": "score"})
+    sample_outcome = SampleOutcome(correct="correct", scores={"score": "score"}, decimals=2)
 
     def score(self, predictions: list[Any], gold: list[Any]) -> dict[str, Any]:
         return _containment(self, predictions, gold, _any_found)
