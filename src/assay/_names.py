@@ -146,6 +146,9 @@ REGISTERED: dict[str, dict[str, str]] = {
         'CircularSummarizer': 'assay.summarize._circular',
         'DefaultSummarizer': 'assay.summarize._default',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
+        'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',
+        'NeedleBenchSummarizer': 'assay.summarize._needlebench',
+        'NeedleBenchSummarizerV2': 'assay.summarize._needlebench',
     },
     'TEXT_POSTPROCESSORS': {
         'GPQA_Simple_Eval_postprocess': 'assay.postprocess.gpqa',
