@@ -354,6 +354,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('RulerNiahEvaluator', 'assay.evaluators.ruler'),
         ('RulerQaEvaluator', 'assay.evaluators.ruler'),
         ('RulerVtEvaluator', 'assay.evaluators.ruler'),
+        ('missing_gold', 'assay.evaluators.ruler'),
         ('rounded_percent', 'assay.evaluators.ruler'),
         ('BleuEvaluator', 'assay.evaluators.text'),
         ('JiebaRougeEvaluator', 'assay.evaluators.text'),

@@ -73,3 +73,10 @@ def test_each_recorded_dataset_scores_what_opencompass_wrote(family: str) -> Non
         gold = [r["gold"] for r in records.values()]
         result = ICL_EVALUATORS.get(name)().evaluate(k=1, n=1, original_dataset=None, predictions=preds, gold=gold)
         assert result["score"] == entry["result"]["score"], abbr
+
+
+@pytest.mark.parametrize("name", ["RulerVtEvaluator", "RulerQaEvaluator", "BabiLongEvaluator"])
+def test_a_record_without_gold_fails_naming_the_sample(name: str) -> None:
+    evaluator = ICL_EVALUATORS.get(name)()
+    with pytest.raises(ValueError, match=rf"{name}: sample 1 has no `gold` in its prediction record"):
+        evaluator.evaluate(k=1, n=1, original_dataset=None, predictions=["a", "b"], gold=[["a"], None])

@@ -11,7 +11,7 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
-from assay.evaluators.ruler import rounded_percent
+from assay.evaluators.ruler import missing_gold, rounded_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["BabiLongEvaluator", "compare_answers"]
@@ -56,7 +56,9 @@ class BabiLongEvaluator(BaseEvaluator):
         if not predictions:
             return no_samples(self)
         details = []
-        for pred, ref in zip(predictions, gold):
+        for index, (pred, ref) in enumerate(zip(predictions, gold)):
+            if ref is None:
+                raise ValueError(missing_gold(self, index))
             target = str(ref[0])
             details.append({"pred": pred, "answer": target, "correct": compare_answers(target, pred)})
         return {"score": rounded_percent(sum(d["correct"] for d in details), len(details)), "details": details}

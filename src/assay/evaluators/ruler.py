@@ -16,7 +16,8 @@ decimals as OpenCompass rounds it (so a task is scored whole, never split
 into shards: rounded parts do not merge to the rounded whole).  As in OpenCompass, a ``gold`` that is a
 string rather than a list is read character by character, an empty ``gold``
 list fails the task (OpenCompass divides by its length, or takes the
-``max`` of nothing), and so does a reply that is not a string.  Details
+``max`` of nothing), and so do a reply that is not a string and a record
+without ``gold`` (with an error naming the sample).  Details
 (assay's, OpenCompass keeps none): ``pred``, ``answer`` (the references),
 ``score`` (the sample's value in [0, 1]) and ``correct`` (every reference
 found, or for QA any).
@@ -37,6 +38,7 @@ __all__ = [
     "RulerNiahEvaluator",
     "RulerQaEvaluator",
     "RulerVtEvaluator",
+    "missing_gold",
     "rounded_percent",
 ]
 
@@ -48,6 +50,12 @@ def rounded_percent(total: float, count: int) -> float:
     83.33
     """
     return round(total / count * 100, 2)
+
+
+def missing_gold(evaluator: BaseEvaluator, index: int) -> str:
+    """The error of a sample whose prediction record has no ``gold`` (OpenCompass fails on it too, with a ``TypeError``)."""
+    return (f"{type(evaluator).__name__}: sample {index} has no `gold` in its prediction record; "
+            "this evaluator reads its references from the prediction files' `gold`, which OpenCompass's inferencers write")
 
 
 def _share_found(pred: str, refs: Sequence[str]) -> float:
@@ -65,7 +73,9 @@ def _containment(evaluator: BaseEvaluator, predictions: list[Any], gold: list[An
         return no_samples(evaluator)
     details = []
     total = 0.0
-    for pred, refs in zip(predictions, gold):
+    for index, (pred, refs) in enumerate(zip(predictions, gold)):
+        if refs is None:
+            raise ValueError(missing_gold(evaluator, index))
         value = sample(pred, refs)
         total += value
         details.append({"pred": pred, "answer": refs, "score": value, "correct": value == 1.0})
