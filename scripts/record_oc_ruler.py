@@ -35,8 +35,8 @@ at ``4k``.  Then, per family, with the library config used unchanged
    the ``babilong_summary_groups`` and ``dataset_abbrs=['babilong_4k']``.
 
 ``expected.json`` holds per dataset the result (metrics), the number of
-samples, and the table's CSV text; ``tests/datasets/test_ruler_babilong.py``
-compares assay with it.
+samples, and the table's CSV and text; ``tests/evaluators/test_oc_ruler_babilong_configs.py``
+and ``tests/evaluators/test_ruler_babilong.py`` compare assay with it.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ RUN = "20250101_000000"
 MODEL = "oc-model"
 TIME = "20250101_000000"
 
-#: family → (config under opencompass/configs/datasets, its variable, the summary groups file, summarizer)
+#: family → (config under opencompass/configs/datasets, its variable)
 CASES: dict[str, tuple[str, str]] = {
     "ruler": ("ruler/ruler_4k_gen.py", "ruler_datasets"),
     "babilong": ("babilong/babilong_4k_gen.py", "babiLong_4k_datasets"),
