@@ -261,10 +261,37 @@ def _record_family(family: str, work: Path) -> dict[str, Any]:
     return out
 
 
+#: The RULER loaders assay implements, recorded as OpenCompass's generate them (abbr in ruler_4k_gen → samples).
+GENERATED = {"ruler_vt_4k": 20, "ruler_fwe_4k": 20, "ruler_qa_squad_4k": 20, "ruler_qa_hotpotqa_4k": 20}
+
+
+def _record_generated() -> dict[str, Any]:
+    """OpenCompass's RULER generators on the local data: per dataset its loader arguments, the first
+    prompt in full, the SHA-256 of every prompt, and the answers."""
+    from mmengine.config import Config
+    from opencompass.utils import build_dataset_from_cfg
+
+    import opencompass
+
+    library = Path(opencompass.__file__).parent / "configs"
+    datasets = {d["abbr"]: d for d in Config.fromfile(str(library / "datasets" / CASES["ruler"][0]))[CASES["ruler"][1]]}
+    out: dict[str, Any] = {}
+    for abbr, samples in GENERATED.items():
+        cfg = dict(datasets[abbr], num_samples=samples)
+        with contextlib.redirect_stdout(io.StringIO()):
+            rows = build_dataset_from_cfg(cfg).test.to_list()
+        args = {k: v for k, v in cfg.items() if k not in ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg")}
+        out[abbr] = {"loader": cfg["type"].__name__ if not isinstance(cfg["type"], str) else cfg["type"].rsplit(".", 1)[-1],
+                     "args": args, "first_prompt": rows[0]["prompt"],
+                     "prompt_sha256": [hashlib.sha256(r["prompt"].encode("utf-8")).hexdigest() for r in rows],
+                     "answers": [r["answer"] for r in rows]}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-only", action="store_true", help="only write the data files")
-    parser.add_argument("--only", nargs="*", choices=sorted(CASES), help="families to record (default: all)")
+    parser.add_argument("--only", nargs="*", choices=sorted([*CASES, "generated"]), help="what to record (default: all)")
     args = parser.parse_args()
     write_data()
     if args.data_only:
@@ -273,7 +300,13 @@ def main() -> None:
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
     _wonderwords(scratch)
     os.environ.pop("DATASET_SOURCE", None)
-    for family in args.only or CASES:
+    if "generated" in (args.only or ["generated"]):
+        os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / "ruler" / "cache")
+        os.chdir(FAMILIES / "ruler" / "cache")
+        print("recording RULER's generators", flush=True)
+        generated = {"opencompass_version": importlib.metadata.version("opencompass"), "datasets": _record_generated()}
+        (FAMILIES / "ruler" / "generated.json").write_text(json.dumps(generated, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    for family in [f for f in args.only or CASES if f in CASES]:
         os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / family / "cache")
         os.chdir(FAMILIES / family / "cache")
         print(f"recording {family}", flush=True)

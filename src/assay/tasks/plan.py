@@ -252,7 +252,7 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
     """
     generated = getattr(loader, "test_set_generated", None)
     if isinstance(generated, str) and generated:
-        why = generated  # a loader that generates its test set for a tokenizer assay does not have (RULER)
+        why = generated  # a loader that generates its test set for the tokenizer of the run (RULER)
     elif origin(loader) == "stand-in":
         why = f"the loader {_name(loader)} is a stand-in (assay does not implement it)"
         if data is not None and not data.exists:
