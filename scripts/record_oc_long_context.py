@@ -25,7 +25,9 @@ For each family this
    predictions and references the evaluator received, the result) and
    OpenCompass's summary table (``summary.csv``, ``summary.txt``; for L-Eval
    also the table of its summary groups ``groups/leval.py``,
-   ``summary_groups.csv``).
+   ``summary_groups.csv``);
+5. calls the family's own evaluators on tricky inputs and writes their results
+   (``vectors.json``).
 
 Nothing is downloaded: ``HF_DATASETS_OFFLINE`` is set and the Hugging Face
 cache is a temporary folder.
@@ -386,6 +388,54 @@ def _summarize(family: str, datasets: list[Any], work: Path, rel: str, variable:
     return (folder / f"summary_{time_str}.csv").read_text(encoding="utf-8"), (folder / f"summary_{time_str}.txt").read_text(encoding="utf-8")
 
 
+def _mrcr_gold(answer: str, prefix: str) -> str:
+    return json.dumps({"answer": answer, "prefix": prefix})
+
+
+_LONG = "Tapirs " + "wander at dusk and sleep at dawn, " * 12
+#: family → (evaluator module, class, predictions, references): tricky inputs for each evaluator of its own
+VECTORS: dict[str, list[tuple[str, str, list[Any], list[Any]]]] = {
+    "leval": [
+        ("opencompass.datasets.leval", "LEvalEMEvaluator",
+         ["The answer: Baseball history", "baseball", "", f"{UNICODE} topic", "the, baseball", "a b c", "Topic\nquantum", "x"],
+         ["Baseball history", "Baseball", "The.", UNICODE, "baseball", "b", "quantum", "x."]),
+    ],
+    "infinitebench": [
+        ("opencompass.datasets.infinitebench", "InfiniteBenchendiaEvaluator",
+         ["hamlet!", "HAMLET;", "{Hamlet}", "Mary", "x", "Speaker: 'OPHELIA'", f"{UNICODE} ÉMILE"],
+         [["HAMLET"], ["HAMLET"], ["HAMLET"], ["Mary"], "XY", ["OPHELIA", "HAMLET"], ["ÉMILE"]]),
+        ("opencompass.datasets.infinitebench", "InfiniteBenchretrievekvEvaluator",
+         ["key: 'abc'", "abc.", "ABC", "abcd", "x", "{abc}", "(abc)"],
+         ["abc", "abc", "abc", "abc", ["x"], "abc", "abc"]),
+        ("opencompass.datasets.infinitebench", "InfiniteBenchmathcalcEvaluator",
+         ["4, 8, 7, 9", "-3 -2", "1.5, 2", "", "[4,8]", "values: 4 then 8", "٤, 8"],
+         [[4, 8, 7], [-3, -2], [1, 5], [1], [4, 8, 7], [4, 8], [4, 8]]),
+    ],
+    "mrcr": [
+        ("opencompass.datasets.mrcr", "MRCREvaluator",
+         ["ab1Tapirs sleep", "ab1Tapirs", "Tapirs sleep", "", "ab1", "anything", "ab1" + _LONG, "zzzTapirs", f"ab1{UNICODE}"],
+         [_mrcr_gold("ab1Tapirs sleep", "ab1"), _mrcr_gold("ab1Tapirs sleep", "ab1"), _mrcr_gold("ab1Tapirs sleep", "ab1"),
+          _mrcr_gold("ab1Tapirs sleep", "ab1"), _mrcr_gold("ab1Tapirs sleep", "ab1"), _mrcr_gold("Tapirs", ""),
+          _mrcr_gold("ab1" + _LONG.replace("dusk", "dawn"), "ab1"), _mrcr_gold("Tapirs at night", "zzz"), _mrcr_gold(f"ab1{UNICODE}", "ab1")]),
+    ],
+}
+
+
+def _vectors(family: str) -> list[dict[str, Any]]:
+    import importlib
+
+    out = []
+    for module, name, predictions, references in VECTORS[family]:
+        evaluator = getattr(importlib.import_module(module), name)()
+        entry: dict[str, Any] = {"evaluator": name, "predictions": predictions, "references": references}
+        try:
+            entry["result"] = _jsonable(evaluator.score(list(predictions), list(references)))
+        except Exception as exc:  # recorded: assay's namesake must fail too
+            entry["exception"] = type(exc).__name__
+        out.append(entry)
+    return out
+
+
 def record(family: str, scratch: Path) -> None:
     folder = OUT / family
     cache = folder / "cache"
@@ -405,6 +455,7 @@ def record(family: str, scratch: Path) -> None:
         rel, variable, name = GROUP_SUMMARIES[family]
         (folder / name).write_text(_summarize(family, datasets, work, rel, variable, "20250101_000001")[0], encoding="utf-8")
     (folder / "expected.json").write_text(json.dumps(scored, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (folder / "vectors.json").write_text(json.dumps(_vectors(family), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     (folder / "summary.csv").write_text(csv_text, encoding="utf-8")
     (folder / "summary.txt").write_text(txt_text, encoding="utf-8")
 

@@ -193,6 +193,30 @@ def test_postprocessors_and_evaluators_compute_what_opencompass_did(
     assert checked >= len(expected) - 2
 
 
+def _vector_cases() -> list[Any]:
+    cases = []
+    for family in CONFIGS:
+        for i, vector in enumerate(json.loads((DATA / family / "vectors.json").read_text(encoding="utf-8"))):
+            cases.append(pytest.param(vector, id=f"{vector['evaluator']}-{i}"))
+    return cases
+
+
+@pytest.mark.parametrize("vector", _vector_cases())
+def test_evaluators_on_tricky_inputs_give_opencompass_metrics_and_details(vector: dict[str, Any]) -> None:
+    """Separators, case, signs, non-ASCII digits, empty and missing prefixes, a reference given as a string
+    where a list is expected, long replies (difflib's junk heuristic): OpenCompass's numbers on each."""
+    from assay.registry import ICL_EVALUATORS
+
+    evaluator = ICL_EVALUATORS.get(vector["evaluator"])()
+    got = evaluator.score(vector["predictions"], vector["references"])
+    expected = vector["result"]
+    for key, value in expected.items():
+        if key == "details":  # MRCR's, as OpenCompass writes them
+            assert got["details"] == value, key  # the same floats: difflib's ratios computed alike
+        else:
+            assert got[key] == pytest.approx(value, abs=1e-9), key
+
+
 def test_mrcr_version_is_opencompass_s(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """MRCR's prompt (``RawPromptTemplate``, which assay implements) hashes to OpenCompass's version."""
     from assay.summarize._collect import prompt_version
