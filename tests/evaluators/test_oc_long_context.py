@@ -210,6 +210,31 @@ def test_postprocessors_and_evaluators_compute_what_opencompass_did(
     assert checked >= len(expected) - 2
 
 
+@pytest.mark.parametrize("family", [pytest.param(f, marks=[pytest.mark.slow] if f == "mrcr" else []) for f in CONFIGS])
+def test_loaders_read_the_rows_opencompass_read(family: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each library dataset's loader, on the local copy, gives the test rows OpenCompass's loader gave (every column:
+    L-Eval's ``length`` and QuALITY's option letter, InfiniteBench's options and parsed calls, MRCR's ``gold``)."""
+    from assay.datasets.build import build_test_set
+    from assay.datasets.location import locate_data
+    from assay.datasets.table import column_values
+
+    expected = _expected(family)
+    datasets = _library_datasets(family, oc_library, tmp_path, monkeypatch)
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(DATA / family / "cache"))
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.chdir(DATA / family / "cache")
+    for ds in datasets:
+        rows = expected[ds["abbr"]]["test_rows"]  # with the subdivision and idx columns both add
+        test = build_test_set(ds, resolve_path=lambda value: locate_data(value).path)
+        assert test.size == len(rows), ds["abbr"]
+        assert set(rows[0]) == set(test.table.column_names), ds["abbr"]
+        assert test.source.num_rows == len(rows), ds["abbr"]
+        columns = [c for c in rows[0] if c != "subdivision"]  # OpenCompass names a split's rows '<abbr>_test', assay '<abbr>'
+        loaded = {c: column_values(test.source, c) for c in columns if c != "idx"}  # as the loader gave them
+        assert loaded == {c: [r[c] for r in rows] for c in columns if c != "idx"}, ds["abbr"]
+        assert test.column("idx") == [r["idx"] for r in rows], ds["abbr"]
+
+
 def _vector_cases() -> list[Any]:
     cases = []
     for family in CONFIGS:
