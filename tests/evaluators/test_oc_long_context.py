@@ -259,6 +259,17 @@ def test_evaluators_on_tricky_inputs_give_opencompass_metrics_and_details(vector
             assert got[key] == pytest.approx(value, abs=1e-9), key
 
 
+def test_mrcr_autojunk_off_compares_every_character_of_long_replies() -> None:
+    """OpenCompass's ratio ignores the frequent characters of a long expected reply; ``autojunk=False`` does not."""
+    from assay.evaluators.mrcr import MRCREvaluator
+
+    poem = "Tapirs " + "wander at dusk and sleep at dawn, " * 12
+    gold = json.dumps({"answer": "p1" + poem, "prefix": "p1"})
+    reply = "p1" + poem.replace("dusk", "dawn")
+    assert MRCREvaluator().score([reply], [gold])["score"] < 10
+    assert MRCREvaluator(autojunk=False).score([reply], [gold])["score"] > 90
+
+
 def test_mrcr_version_is_opencompass_s(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """MRCR's prompt (``RawPromptTemplate``, which assay implements) hashes to OpenCompass's version."""
     from assay.summarize._collect import prompt_version

@@ -37,9 +37,12 @@ class MRCREvaluator(BaseEvaluator):
     OpenCompass behaviour reproduced: the expected reply is cut by the
     prefix's length whether or not it starts with the prefix; an empty
     prefix (a question without ``Prepend … to``) accepts every reply;
-    ``SequenceMatcher``'s automatic junk heuristic is on, so on replies
-    longer than 200 characters its most frequent characters are ignored
-    when matching blocks.
+    ``SequenceMatcher``'s automatic junk heuristic is on, so when the
+    expected reply (cut) has 200 characters or more, every character making
+    up more than 1% of it (spaces, common letters) is ignored when matching
+    blocks, which can lower the ratio of long replies (a one-word change in
+    a 400-character reply can score 0.04).  ``autojunk=False`` (assay's
+    option) compares every character instead.
 
     Raises:
         InputFileError: a reference is not that JSON text (it names the sample).
@@ -54,8 +57,9 @@ class MRCREvaluator(BaseEvaluator):
     sample_decomposable = True
     sample_sums = MappingProxyType({"score": ("score", share_percent)})
 
-    def __init__(self, pred_postprocessor: Any = None) -> None:
+    def __init__(self, autojunk: bool = True, pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
+        self.autojunk = autojunk
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         error = check_batch(self, predictions, references)
@@ -66,7 +70,7 @@ class MRCREvaluator(BaseEvaluator):
             answer, prefix = _gold(ref, i)
             text = "" if pred is None else str(pred)
             if text.startswith(prefix):
-                value = difflib.SequenceMatcher(None, text[len(prefix) :], answer[len(prefix) :]).ratio()
+                value = difflib.SequenceMatcher(None, text[len(prefix) :], answer[len(prefix) :], autojunk=self.autojunk).ratio()
             else:
                 value = 0.0
             details.append({"pred": pred, "answer": answer, "score": value})
