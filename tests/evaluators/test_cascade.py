@@ -7,7 +7,8 @@ from datasets import Dataset
 from assay.evaluators.cascade import CascadeEvaluator
 from tests.judge.fake_server import FakeJudge
 
-TEMPLATE = dict(type="RawPromptTemplate", messages=[dict(role="user", content="gold={obj_gold} pred={prediction}")])
+# OpenCompass's cascade gives its judge the test set's columns, prediction and reference (no obj_gold)
+TEMPLATE = dict(type="RawPromptTemplate", messages=[dict(role="user", content="gold={reference} pred={prediction}")])
 
 
 def lenient_grader(messages, attempt):
