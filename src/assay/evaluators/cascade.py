@@ -40,6 +40,17 @@ class CascadeEvaluator(BaseEvaluator):
             ``True`` (OpenCompass's default) judges every sample.
         pred_postprocessor: applied once to the predictions before both steps.
 
+    As OpenCompass 0.5.4's: the judge (``parallel=False``: the samples the
+    rule did not find correct; ``True``: every sample) reads the samples'
+    test-set columns with ``prediction`` — the prediction as the cascade
+    received it, the judge's ``pred_postprocessor`` does not reach its
+    prompt — and ``reference`` added, without ``dataset_cfg`` (so no
+    ``obj_gold``; a ``PromptTemplate``'s ``{reference}`` is ``''``); without
+    a test set nothing is judged.  Its replies go to
+    ``results/<model>/<dataset>_llm_judge_replica<i>.json``.  These requests
+    and numbers are checked against OpenCompass's recorded ones
+    (``tests/evaluators/test_oc_judge_requests.py``).
+
     A sample is correct when the rule or the judge says so.  The judge says
     so as OpenCompass 0.5.4's ``CascadeEvaluator`` reads it, from the raw
     reply and more strictly than ``generic_llmjudge_postprocess``

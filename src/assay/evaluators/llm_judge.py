@@ -1,10 +1,32 @@
 """``GenericLLMEvaluator``: an LLM judge grades each prediction against its reference.
 
 Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
-``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), with these
-differences: the ``pred_postprocessor`` is applied once (by
-:meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
-rerun sends no request, and replies that never arrived are counted in
+``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), and sending
+the requests OpenCompass 0.5.4 sends (checked against its recorded requests
+on its library configs, ``tests/evaluators/test_oc_judge_requests.py``):
+
+* the judge is ``judge_cfg`` when it is not empty, else the one
+  ``OC_JUDGE_MODEL`` / ``OC_JUDGE_API_KEY`` / ``OC_JUDGE_API_BASE`` describe
+  (:func:`assay.judge.default_judge_cfg`);
+* each sample's fields are the test set's columns, then ``prediction``,
+  ``obj_gold`` and ``reference``; a ``PromptTemplate`` fills ``{reference}``
+  (the judge dataset's output column) with ``''``, a ``RawPromptTemplate``
+  with the reference; fields are filled one after the other, as OpenCompass
+  fills them;
+* the prompt goes through the judge's ``meta_template`` as OpenCompass's API
+  models parse it (the ``OC_JUDGE_*`` judge's has no SYSTEM role: the
+  library's SYSTEM prompt, falling back to HUMAN, is merged into the user's
+  message with a newline; no meta template: one user message of the prompts
+  joined by newlines) and ``OpenAISDK``'s roles;
+* the body is ``OpenAISDK``'s (:class:`assay.judge.OpenAISDK`);
+* the ``pred_postprocessor`` runs twice, as in OpenCompass (in
+  ``evaluate`` and again in ``score``).
+
+The judge's replies are written where OpenCompass writes them,
+``results/<model>/<dataset>_replica<i>.json``, in its format
+(:mod:`assay.rundir.judge_replies`).  Beyond OpenCompass: replies are cached
+in the run directory so a rerun sends no request, failed requests are
+retried and counted (below), and a reply that never arrived is counted in
 ``judge_failed_count`` as well.
 
 Verdicts are read as OpenCompass 0.5.4 reads them
@@ -69,9 +91,10 @@ class GenericLLMEvaluator(BaseEvaluator):
             key='ENV', openai_api_base=..., retry=..., timeout=...)``; its
             optional ``pred_postprocessor`` is applied to the judge's replies.
             Empty: ``OC_JUDGE_MODEL``/``OC_JUDGE_API_KEY``/``OC_JUDGE_API_BASE``.
-        dataset_cfg: accepted for compatibility (the test set is given to
-            :meth:`score`).
-        pred_postprocessor: applied to the predictions once before judging.
+        dataset_cfg: accepted for compatibility: the judge reads the test set
+            given to :meth:`score` (OpenCompass loads it again from this).
+        pred_postprocessor: applied to the predictions before judging (twice
+            through :meth:`evaluate`, as OpenCompass does).
         dict_postprocessor: grades the judge outputs (default
             ``generic_llmjudge_postprocess``).
         cache_path: the SQLite reply cache; default
@@ -89,11 +112,14 @@ class GenericLLMEvaluator(BaseEvaluator):
 
     Example:
         >>> ev = GenericLLMEvaluator(
-        ...     prompt_template=dict(type='RawPromptTemplate',
-        ...                          messages=[dict(role='user', content='{prediction} vs {obj_gold}')]),
-        ...     judge_cfg=dict(type='OpenAISDK', path='judge', openai_api_base='http://127.0.0.1:9/v1'))
-        >>> ev.render(dict(q='?'), prediction='4', reference='4')
-        [{'role': 'user', 'content': '4 vs 4'}]
+        ...     prompt_template=dict(type='PromptTemplate', template=dict(
+        ...         begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='Grade.')],
+        ...         round=[dict(role='HUMAN', prompt='{q}: {prediction} vs {obj_gold}')])),
+        ...     judge_cfg=dict(type='OpenAISDK', path='judge', openai_api_base='http://127.0.0.1:9/v1',
+        ...                    meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
+        ...                                              dict(role='BOT', api_role='BOT', generate=True)])))
+        >>> ev.render(dict(q='2+2'), prediction='4', reference='4')
+        [{'content': 'Grade.\\n2+2: 4 vs 4', 'role': 'user'}]
     """
 
     sample_outcome = SampleOutcome(correct="correct", unscorable="judge_failed")

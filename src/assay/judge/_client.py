@@ -239,7 +239,10 @@ class ChatClient:
     # -- public --------------------------------------------------------------
     def complete(self, messages: Messages) -> JudgeReply:
         """One reply for ``messages`` (from the cache when it has it)."""
-        params = self.request_params(messages)
+        try:
+            params = self.request_params(messages)
+        except ValueError as exc:  # a request that cannot be made (the prompt leaves no room to answer)
+            return JudgeReply(None, str(exc))
         key = request_key(self.model, messages, params)
         if self.cache is not None:
             hit = self.cache.get(key)
@@ -393,7 +396,9 @@ class OpenAISDK(ChatClient):
     OpenCompass counts them; its ``cl100k_base`` when the model has no
     encoding of its own) only when the cut can apply — when ``max_out_len``
     + 100 + the prompt's UTF-8 bytes exceed ``max_seq_len``; without tiktoken
-    ``max_out_len`` is sent uncut (and a warning logged).
+    ``max_out_len`` is sent uncut (and a warning logged).  A prompt that
+    leaves no room (OpenCompass stops there) is not sent: its reply fails
+    with that reason.
 
     Other OpenCompass options (``meta_template`` — read by the judge
     evaluators —, ``batch_size``, ``mode``, …) are accepted and ignored.
@@ -463,7 +468,11 @@ class OpenAISDK(ChatClient):
         return params
 
     def request_params(self, messages: Messages) -> dict[str, Any]:
-        """This request's parameters: ``max_out_len`` cut to the room the prompt leaves, as OpenCompass cuts it."""
+        """This request's parameters: ``max_out_len`` cut to the room the prompt leaves, as OpenCompass cuts it.
+
+        Raises:
+            ValueError: the prompt leaves no room for a reply.
+        """
         if self.max_out_len is None:
             return self.params
         texts = [m.get("content") for m in messages]
@@ -473,7 +482,11 @@ class OpenAISDK(ChatClient):
         tokens = self._count_tokens([t for t in texts if isinstance(t, str)])
         if tokens is None:
             return self.params
-        return self._body_params(min(self.max_out_len, self.max_seq_len - tokens - 100))
+        room = min(self.max_out_len, self.max_seq_len - tokens - 100)
+        if tokens > self.max_seq_len or room <= 0:
+            raise ValueError(f"the prompt's {tokens} tokens leave no room for a reply in max_seq_len={self.max_seq_len} "
+                             "(OpenCompass refuses it too)")
+        return self._body_params(room)
 
     def _count_tokens(self, texts: list[str]) -> int | None:
         if self._encoding is None:
