@@ -159,12 +159,12 @@ class GenericLLMEvaluator(BaseEvaluator):
         """
         entry = dict(row)
         entry.update(prediction=prediction, obj_gold=reference, reference=reference)
-        return self._messages(self._prompt(entry))
+        return self._messages(self._prompt(entry, self._meta_template()))
 
-    def _prompt(self, entry: dict[str, Any]) -> Any:
+    def _prompt(self, entry: dict[str, Any], meta_template: Any) -> Any:
         from assay.judge import api_prompt, template_prompt
 
-        return api_prompt(template_prompt(self.prompt_template, entry), self._meta_template())
+        return api_prompt(template_prompt(self.prompt_template, entry), meta_template)
 
     @staticmethod
     def _messages(prompt: Any) -> list[dict[str, Any]]:
@@ -254,7 +254,8 @@ class GenericLLMEvaluator(BaseEvaluator):
         # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
         predictions = self.pred_postprocess(predictions)
         entries = self._entries(list(predictions), refs, test_set)
-        prompts = [self._prompt(entry) for entry in entries]
+        meta_template = self._meta_template()
+        prompts = [self._prompt(entry, meta_template) for entry in entries]
         conversations = [self._messages(prompt) for prompt in prompts]
         client = self.judge()
         replies = client.complete_many(conversations)
@@ -267,9 +268,11 @@ class GenericLLMEvaluator(BaseEvaluator):
             return {"error": f"the judge answered none of the {len(replies)} requests: {_most_common(unjudged)}"}
 
         golds = [entry.get("reference") for entry in entries]
-        output = judge_replies(prompts, [None if reply.text is None else text for reply, text in zip(replies, texts)], golds,
-                               [reply.error for reply in replies])
-        out_path = self._write_judge_outputs(output)
+        errors = [reply.error for reply in replies]
+        # the file holds the replies as they came; the dict_postprocessor reads them after
+        # judge_cfg's pred_postprocessor (as in OpenCompass)
+        out_path = self._write_judge_outputs(judge_replies(prompts, [reply.text for reply in replies], golds, errors))
+        output = judge_replies(prompts, [None if reply.text is None else text for reply, text in zip(replies, texts)], golds, errors)
         fn, options = self._dict_postprocess()
         result = dict(fn(output, out_path, **options))
         details = result.pop("details", None)

@@ -7,9 +7,13 @@
   same evaluation sends no request.
 * :class:`OpenAISDK` is the same client configured the way OpenCompass
   configures its ``OpenAISDK`` judge model (registered in ``MODELS``).
-* :func:`render_messages` turns a judge ``prompt_template`` into messages
-  (:class:`RawPromptTemplate`, registered in ``ICL_PROMPT_TEMPLATES``, as
-  OpenCompass renders it);
+* :func:`template_prompt`, :func:`api_prompt` and :func:`api_messages` take
+  a judge ``prompt_template`` to the messages OpenCompass 0.5.4 sends: its
+  filling of the fields, its API models' meta-template parsing and
+  ``OpenAISDK``'s roles (:class:`RawPromptTemplate`, registered in
+  ``ICL_PROMPT_TEMPLATES``, as OpenCompass renders it);
+  :func:`render_messages` is a plain rendering, each role its own message
+  (no meta template);
   :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
   does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
 

@@ -117,7 +117,12 @@ def _role(item: Mapping[str, Any], where: str) -> str:
 
 
 def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Chat messages from a ``RawPromptTemplate`` or ``PromptTemplate`` config.
+    """Chat messages from a ``RawPromptTemplate`` or ``PromptTemplate`` config, each role its own message.
+
+    A plain rendering, without a judge's meta template: what the judge
+    evaluators send is OpenCompass's (:func:`template_prompt`,
+    :func:`api_prompt`, :func:`api_messages`), where a SYSTEM prompt without
+    a SYSTEM role in the meta template is merged into the user's message.
 
     A ``RawPromptTemplate`` renders as OpenCompass renders it (see
     :class:`RawPromptTemplate`), ``fields`` in their order.  For a
