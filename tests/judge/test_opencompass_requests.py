@@ -6,10 +6,18 @@ The library configs themselves are checked against OpenCompass's recorded reques
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from datasets import Dataset
 
 from assay.evaluators.llm_judge import GenericLLMEvaluator
+from assay.judge import OpenAISDK
 from tests.judge.fake_server import FakeJudge
+
+BODIES = json.loads((Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge" / "openaisdk_bodies.json")
+                    .read_text(encoding="utf-8"))
 
 # As in OpenCompass's library judge configs: a SYSTEM prompt falling back to HUMAN, then HUMAN.
 TEMPLATE = dict(
@@ -81,3 +89,30 @@ def test_reasoning_models_get_max_completion_tokens_and_no_temperature():
     body = _one_request(TEMPLATE, lambda url: _judge(url, path="o3-mini", temperature=0.5, extra_body={"top_p": 0.9}))
     assert {k: v for k, v in body.items() if k != "messages"} == {
         "model": "o3-mini", "max_completion_tokens": 64, "n": 1, "top_p": 0.9}
+
+
+def _cl100k() -> bool:
+    try:
+        import tiktoken
+
+        tiktoken.get_encoding("cl100k_base")
+    except Exception:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("case", BODIES, ids=[c["prompt"][:20] for c in BODIES])
+def test_openaisdk_sends_the_body_opencompass_sends(case):
+    """Recorded from OpenCompass's OpenAISDK (scripts/record_oc_judge_requests.py): no temperature is
+    sent as null, no max_out_len as a null max_tokens, reasoning models get max_completion_tokens,
+    extra_body and openai_extra_kwargs join the body, and max_out_len is cut to the room the prompt
+    leaves in max_seq_len."""
+    options = dict(case["options"])
+    if options.get("max_seq_len") and not _cl100k():
+        pytest.skip("the cut of max_out_len counts the prompt's tokens with tiktoken's cl100k_base, which is not at hand "
+                    "(tiktoken not installed, or its encoding not cached: TIKTOKEN_CACHE_DIR)")
+    with FakeJudge(lambda m, a: ("reply", "A")) as server:
+        judge = OpenAISDK(key="sk-test", openai_api_base=server.base_url, retry=1, max_out_len=case["max_out_len"], **options)
+        assert judge.complete([{"role": "user", "content": case["prompt"]}]).text == "A"
+        (body,) = server.bodies
+    assert body == case["body"]
