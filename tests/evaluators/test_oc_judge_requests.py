@@ -103,3 +103,64 @@ def test_judge_config_sends_opencompass_requests(case: str, oc_library: Path, tm
                 continue
             written = json.loads((results / name).read_text(encoding="utf-8"))
             assert written == records, name
+
+
+LIBRARY = json.loads((ROOT / "library_prompts.json").read_text(encoding="utf-8"))
+#: The meta templates of scripts/record_oc_judge_requests.py's LIBRARY_META_TEMPLATES, in its order.
+LIBRARY_META_TEMPLATES = [
+    {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]},
+    {"round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}],
+     "reserved_roles": [{"role": "SYSTEM", "api_role": "SYSTEM"}]},
+    None,
+]
+
+
+def _library_entry(reader_cfg: dict[str, Any]) -> dict[str, Any]:
+    columns = [c for c in [*(reader_cfg.get("input_columns") or []), reader_cfg.get("output_column") or "answer"]
+               if isinstance(c, str)]
+    entry: dict[str, Any] = {c: f"<{c} {{prediction}} $x^{{2}}$>" for c in columns}
+    entry.update(prediction="P {reference}", obj_gold="G", reference="R")
+    return entry
+
+
+def _judge_evaluators(evaluator: Any) -> list[dict[str, Any]]:
+    if not isinstance(evaluator, dict):
+        return []
+    found = [evaluator] if "prompt_template" in evaluator and "judge_cfg" in evaluator else []
+    return found + _judge_evaluators(evaluator.get("llm_evaluator"))
+
+
+@pytest.mark.slow
+def test_every_library_judge_prompt_renders_to_opencompass_messages(oc_library: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every judge prompt of the library configs (138 files, recorded from OpenCompass), for one sample
+    whose fields hold placeholders and braces, with three meta templates: the same messages."""
+    import hashlib
+
+    from assay import load_config
+    from assay.judge import api_messages, api_prompt, template_prompt
+
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    differ = []
+    for rel, variables in sorted(LIBRARY.items()):
+        module = "opencompass.configs.datasets." + rel[: -len(".py")].replace("/", ".")
+        config = tmp_path / "config.py"
+        config.write_text("from mmengine.config import read_base\n\nwith read_base():\n"
+                          f"    from {module} import {', '.join(variables)}\n", encoding="utf-8")
+        loaded = load_config(config).variables
+        for variable, expected in variables.items():
+            got = []
+            for ds in loaded[variable]:
+                for ev in _judge_evaluators(ds.get("eval_cfg", {}).get("evaluator")):
+                    for meta in LIBRARY_META_TEMPLATES:
+                        entry = _library_entry(ds.get("reader_cfg", {}))
+                        try:
+                            messages = api_messages(api_prompt(template_prompt(ev["prompt_template"], entry), meta))
+                        except Exception as exc:
+                            got.append(f"error: {type(exc).__name__}")
+                            continue
+                        text = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+                        got.append(hashlib.sha256(text.encode()).hexdigest()[:16])
+            if got != expected:
+                differ.append(f"{rel}:{variable}")
+    assert not differ, differ
