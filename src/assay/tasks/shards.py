@@ -181,7 +181,7 @@ _INTS = frozenset({bool, int})
 def _run_column(details: list[dict[str, Any]], name: str, run: int) -> list[Any]:
     """Each sample's value of ``name`` in ``run`` (``None`` where it has none), the usual details read at C speed."""
     if set(map(type, details)) == _DICT:
-        column = list(map(dict.get, details, itertools.repeat(name)))  # each sample's list of per-run values
+        column: list[Any] = list(map(dict.get, details, itertools.repeat(name)))  # each sample's list of per-run values
         if set(map(type, column)) == _LIST and min(map(len, column)) > run:
             return list(map(operator.itemgetter(run), column))
     else:
