@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         validate_summarizer_config,
     )
     from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
+    from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
     from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 #: Each module and the names exported here from it, imported the first time one of them is asked for
@@ -77,6 +78,7 @@ _WHERE = {
         "validate_summarizer_config",
     ),
     "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
+    "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
     "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
 }
 
@@ -87,6 +89,9 @@ __all__ = [
     "Leaderboard",
     "LeaderboardView",
     "MultiFacetedSummarizer",
+    "NeedleBenchATCSummarizer",
+    "NeedleBenchSummarizer",
+    "NeedleBenchSummarizerV2",
     "Row",
     "Scores",
     "Subset",
