@@ -7,9 +7,13 @@
   same evaluation sends no request.
 * :class:`OpenAISDK` is the same client configured the way OpenCompass
   configures its ``OpenAISDK`` judge model (registered in ``MODELS``).
-* :func:`render_messages` turns a judge ``prompt_template`` into messages
-  (:class:`RawPromptTemplate`, registered in ``ICL_PROMPT_TEMPLATES``, as
-  OpenCompass renders it);
+* :func:`template_prompt`, :func:`api_prompt` and :func:`api_messages` take
+  a judge ``prompt_template`` to the messages OpenCompass 0.5.4 sends: its
+  filling of the fields, its API models' meta-template parsing and
+  ``OpenAISDK``'s roles (:class:`RawPromptTemplate`, registered in
+  ``ICL_PROMPT_TEMPLATES``, as OpenCompass renders it);
+  :func:`render_messages` is a plain rendering, each role its own message
+  (no meta template);
   :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
   does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
 * :func:`usage_summary` / :func:`judge_usage`: what
@@ -17,7 +21,8 @@
   ``price`` set), recorded in a result's ``_meta.judge``;
   :func:`enable_progress` shows a progress line while judging.
 
-Importing this package does not import ``httpx``.
+Importing this package imports none of its modules (each the first time one of
+its names is asked for), and never ``httpx``.
 
 Example:
     >>> from assay.judge import parse_verdict
@@ -28,38 +33,72 @@ Example:
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.judge._cache import CachedReply, JudgeCache, request_key
-from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
-from assay.judge._prompt import RawPromptTemplate, render_messages
-from assay.judge._usage import (
-    JudgeProgress,
-    check_price,
-    disable_progress,
-    enable_progress,
-    judge_usage,
-    price_cost,
-    usage_summary,
-)
-from assay.judge._verdict import (
-    assay_llmjudge_postprocess,
-    cascade_judge_correct,
-    generic_llmjudge_academic_postprocess,
-    generic_llmjudge_postprocess,
-    judge_metrics,
-    opencompass_grade,
-    parse_verdict,
-)
+from assay._discover import lazy_names
 
+if TYPE_CHECKING:
+    from assay.judge._cache import CachedReply, JudgeCache, request_key
+    from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
+    from assay.judge._prompt import (
+        DEFAULT_JUDGE_META_TEMPLATE,
+        RawPromptTemplate,
+        api_messages,
+        api_prompt,
+        render_messages,
+        template_prompt,
+    )
+    from assay.judge._usage import (
+        JudgeProgress,
+        check_price,
+        disable_progress,
+        enable_progress,
+        judge_usage,
+        price_cost,
+        usage_summary,
+    )
+    from assay.judge._verdict import (
+        assay_llmjudge_postprocess,
+        cascade_judge_correct,
+        generic_llmjudge_academic_postprocess,
+        generic_llmjudge_postprocess,
+        judge_metrics,
+        opencompass_grade,
+        parse_verdict,
+    )
+
+#: Each submodule and the names it exports, imported the first time one of them is asked for.
+_WHERE = {
+    "_cache": ("CachedReply", "JudgeCache", "request_key"),
+    "_client": ("ChatClient", "JudgeReply", "OpenAISDK", "chat_url"),
+    "_prompt": (
+        "DEFAULT_JUDGE_META_TEMPLATE", "RawPromptTemplate", "api_messages", "api_prompt", "render_messages",
+        "template_prompt",
+    ),
+    "_usage": (
+        "JudgeProgress", "check_price", "disable_progress", "enable_progress", "judge_usage", "price_cost", "usage_summary",
+    ),
+    "_verdict": (
+        "assay_llmjudge_postprocess",
+        "cascade_judge_correct",
+        "generic_llmjudge_academic_postprocess",
+        "generic_llmjudge_postprocess",
+        "judge_metrics",
+        "opencompass_grade",
+        "parse_verdict",
+    ),
+}
 __all__ = [
     "CachedReply",
+    "DEFAULT_JUDGE_META_TEMPLATE",
     "ChatClient",
     "JudgeCache",
     "JudgeProgress",
     "JudgeReply",
     "OpenAISDK",
     "RawPromptTemplate",
+    "api_messages",
+    "api_prompt",
     "assay_llmjudge_postprocess",
     "cascade_judge_correct",
     "chat_url",
@@ -76,13 +115,29 @@ __all__ = [
     "price_cost",
     "render_messages",
     "request_key",
+    "template_prompt",
     "usage_summary",
 ]
+_getattr = lazy_names(__name__, _WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    return _getattr(name)
 
 
 def default_judge_cfg() -> dict[str, Any]:
     """The judge used when ``judge_cfg`` is empty, from ``OC_JUDGE_MODEL``,
-    ``OC_JUDGE_API_KEY`` and ``OC_JUDGE_API_BASE`` (as in OpenCompass).
+    ``OC_JUDGE_API_KEY`` and ``OC_JUDGE_API_BASE``, as OpenCompass 0.5.4 builds it.
+
+    ``judge_cfg`` given in the config wins over the variables, whole (none of
+    them fills a key it lacks).  Same as OpenCompass's: the meta template
+    (HUMAN and BOT, no SYSTEM role — a SYSTEM prompt falls back to HUMAN and
+    is merged into the user's message), ``temperature=0.001``,
+    ``max_out_len=16384``, ``max_seq_len=49152``, ``query_per_second=16``,
+    the base URL ``https://api.openai.com/v1/`` by default.  assay's own:
+    ``retry=4`` (OpenCompass: 2), ``max_workers=16``, and
+    ``OC_JUDGE_API_KEY`` may be unset (``OPENAI_API_KEY`` is read then;
+    OpenCompass stops with a ``KeyError``).
 
     Raises:
         KeyError: naming the variable when ``OC_JUDGE_MODEL`` is not set.
@@ -94,6 +149,9 @@ def default_judge_cfg() -> dict[str, Any]:
         ...     default_judge_cfg()['path']
         'judge-1'
     """
+    from assay.judge._client import OpenAISDK
+    from assay.judge._prompt import DEFAULT_JUDGE_META_TEMPLATE
+
     model = os.environ.get("OC_JUDGE_MODEL")
     if not model:
         raise KeyError("judge_cfg is empty and OC_JUDGE_MODEL is not set: configure a judge or set OC_JUDGE_MODEL, OC_JUDGE_API_KEY and OC_JUDGE_API_BASE")
@@ -101,10 +159,13 @@ def default_judge_cfg() -> dict[str, Any]:
         "type": OpenAISDK,
         "path": model,
         "key": os.environ.get("OC_JUDGE_API_KEY", "ENV"),
-        "openai_api_base": os.environ.get("OC_JUDGE_API_BASE", "https://api.openai.com/v1/"),
+        "openai_api_base": [os.environ.get("OC_JUDGE_API_BASE", "https://api.openai.com/v1/")],
+        "meta_template": DEFAULT_JUDGE_META_TEMPLATE,
         "query_per_second": 16,
         "max_workers": 16,
         "temperature": 0.001,
+        "tokenizer_path": "gpt-4o-2024-05-13",
         "max_out_len": 16384,
+        "max_seq_len": 49152,
         "retry": 4,
     }
