@@ -62,6 +62,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "option_run_extract": {"options": "ABCD"},
     "bbh_mcq_extract": {},
     "bbh_freeform_extract": {},
+    "needlebench_postprocess": {},
+    "needlebench_dataset_postprocess": {},
+    "needlebench_atc_postprocess_v2": {},
+    "gsm100_postprocess": {},
+    "gsm100_dataset_postprocess": {},
+    "InfiniteBench_first_number_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -70,6 +76,7 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "match_answer_pattern": (type(None),),
     "GPQA_Simple_Eval_postprocess": (type(None),),
     "math_intern_postprocess": (type(None),),
+    "InfiniteBench_first_number_postprocess": (type(None),),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -79,6 +86,8 @@ NO_ANSWER: dict[str, Any] = {
     "first_number_postprocess": None,
     "GPQA_Simple_Eval_postprocess": None,
     "math_intern_postprocess": None,
+    "InfiniteBench_first_number_postprocess": None,
+    "needlebench_atc_postprocess_v2": "None",
 }
 
 _MB = 1_000_000
@@ -143,6 +152,9 @@ PASS_THROUGH = {
     "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
+    "needlebench_postprocess",  # NeedleBench's evaluators read the reply as it is
+    "needlebench_dataset_postprocess",
+    "gsm100_dataset_postprocess",  # only drops thousands separators
 }
 
 
