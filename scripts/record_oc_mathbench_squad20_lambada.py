@@ -22,6 +22,12 @@ every dataset of its list is
    exception, the config's evaluator and postprocessors, and the postprocessed predictions and the references its
    evaluator was handed).
 
+The summarizer configs of the library for MathBench (``configs/summarizers/mathbench*.py``
+and ``configs/summarizers/groups/mathbench_v1_2024*.py``) are run by OpenCompass's
+``DefaultSummarizer`` on the results of the case whose dataset names they use
+(``summary/<summarizer>.json``: the ``.csv`` OpenCompass wrote, or the exception that
+stopped it).
+
 The three MathBench files that mix PPL and generation
 (``mathbench_2024_few_shot_mixed_4a3fd4``, ``…_new_mixed``,
 ``…_wocircular_mixed_8eb12b``) are not recorded: mmengine cannot read them
@@ -61,6 +67,15 @@ CASES: dict[str, tuple[str, str]] = {
     "lambada_gen": ("lambada/lambada_gen.py", "lambada_datasets"),
     "lambada_gen_8b48a5": ("lambada/lambada_gen_8b48a5.py", "lambada_datasets"),
 }
+
+#: summary → (summarizer config under configs, the case whose results it summarizes)
+SUMMARIES: dict[str, tuple[str, str]] = {
+    "mathbench": ("summarizers/mathbench.py", "deprecated_mathbench_2024_gen_de9ff9"),
+    "mathbench_v1": ("summarizers/mathbench_v1.py", "mathbench_2024_gen_fc2a24"),
+    "mathbench_v1_2024": ("summarizers/groups/mathbench_v1_2024.py", "mathbench_2024_gen_fc2a24"),
+    "mathbench_v1_2024_lang": ("summarizers/groups/mathbench_v1_2024_lang.py", "mathbench_2024_gen_fc2a24"),
+}
+SUMMARY_TIME = "20250101_000000"
 
 _CHOICE = (
     "The answer is {right}.", "The answer is {wrong}", "Let me think. Answer: {right}", "答案是{wrong}。",
@@ -190,6 +205,32 @@ def _score(ds: Any, run_dir: Path) -> dict[str, Any]:
     return entry
 
 
+def record_summary(summary: str, work: Path) -> dict[str, Any]:
+    """OpenCompass's ``DefaultSummarizer`` with a summarizer config of its library, on a recorded case's results:
+    ``{"config", "case", "csv"}``, or the exception instead of ``csv``."""
+    from mmengine.config import Config, ConfigDict
+    from opencompass.summarizers import DefaultSummarizer
+
+    import opencompass
+
+    rel, case = SUMMARIES[summary]
+    configs = Path(opencompass.__file__).parent / "configs"
+    summarizer = Config.fromfile(str(configs / rel))["summarizer"]
+    datasets = Config.fromfile(str(configs / "datasets" / CASES[case][0]))[CASES[case][1]]
+    run_dir = work / case
+    shutil.rmtree(run_dir / "summary", ignore_errors=True)
+    cfg = ConfigDict(models=[dict(abbr=MODEL, path="org/model")], datasets=datasets, work_dir=str(run_dir))
+    options = {k: v for k, v in summarizer.items() if k in ("dataset_abbrs", "summary_groups")}
+    out: dict[str, Any] = {"config": rel, "case": case}
+    try:
+        DefaultSummarizer(cfg, **options).summarize(time_str=SUMMARY_TIME)
+    except Exception as exc:
+        out["exception"] = f"{type(exc).__name__}: {exc}"
+        return out
+    out["csv"] = (run_dir / "summary" / f"summary_{SUMMARY_TIME}.csv").read_text(encoding="utf-8")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", nargs="*", help="case ids to record (default: all)")
@@ -197,7 +238,7 @@ def main() -> None:
     os.environ["COMPASS_DATA_CACHE"] = str(DATA)
     os.environ.pop("DATASET_SOURCE", None)
     os.chdir(DATA)
-    for folder in ("expected", "loaded"):
+    for folder in ("expected", "loaded", "summary"):
         (ROOT / folder).mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         for case in args.cases or list(CASES):
@@ -208,6 +249,11 @@ def main() -> None:
             metrics = {a: {k: v for k, v in e.get("result", {}).items() if k != "details"} or e.get("exception")
                        for a, e in expected["datasets"].items()}
             print(case, json.dumps(metrics, ensure_ascii=False)[:400], flush=True)
+        for summary, (_, case) in SUMMARIES.items():
+            if case in (args.cases or CASES):
+                text = json.dumps(record_summary(summary, Path(tmp)), ensure_ascii=False, indent=1) + "\n"
+                (ROOT / "summary" / f"{summary}.json").write_text(text, encoding="utf-8")
+                print("summary", summary, flush=True)
 
 
 if __name__ == "__main__":
