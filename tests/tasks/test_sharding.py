@@ -31,6 +31,7 @@ INPUTS: dict[str, dict[str, Any]] = {
         "preds": ["tea please", "coffee", "B", ""],
         "refs": [{"candidates": [["A. tea", "A", "tea"], ["B. coffee", "B", "coffee"]], "label": k} for k in (0, 1)],
     },
+    "SQuAD20Evaluator": {"preds": ["Paris.", "The answer is Seine", "impossible to answer", ""], "refs": [["Paris"], ["Seine", "impossible to answer"]]},
     "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
