@@ -181,6 +181,16 @@ def test_ruler_niah_that_never_fits_fails_instead_of_looping(ruler_cache: Path) 
                               max_seq_length=100, tokens_to_generate=128, num_samples=1)
 
 
+@needs_tokens
+def test_ruler_niah_essay_line_that_is_not_json_names_file_and_line(tmp_path: Path) -> None:
+    if _wonderwords_as_recorded() == "wonderwords is not installed":
+        pytest.skip("wonderwords is not installed")
+    essays = tmp_path / "essays.jsonl"
+    essays.write_text('{"text": "One essay. Two sentences."}\n{"text": "cut off\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"RulerNiahDataset: .*essays\.jsonl, line 2: not a JSON object"):
+        RulerNiahDataset.load(base_path=str(tmp_path), file_path="essays.jsonl", max_seq_length=512, num_samples=1)
+
+
 def test_ruler_niah_refuses_an_unknown_haystack_naming_it() -> None:
     with pytest.raises(ConfigError, match=r"RulerNiahDataset: type_haystack 'poem' is not"):
         RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", type_haystack="poem")
