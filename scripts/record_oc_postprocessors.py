@@ -81,6 +81,9 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.OlympiadBench", "olympiadbench_postprocess_v2", [{}, {"is_chinese": True}]),
     ("opencompass.datasets.math_intern", "math_intern_postprocess", [{}]),
     ("opencompass.datasets.cruxeval", "cruxeval_o_postprocess", [{}]),
+    ("opencompass.datasets.leval.leval_gsm100", "gsm100_postprocess", [{}]),
+    ("opencompass.datasets.leval.leval_gsm100", "gsm100_dataset_postprocess", [{}]),
+    ("opencompass.datasets.infinitebench.utils", "InfiniteBench_first_number_postprocess", [{}]),
 ]
 
 

@@ -86,3 +86,63 @@ def test_a_rerun_from_a_dumped_config_takes_the_key_from_the_environment(
     assert main(["eval", "-w", str(work), "-r", "--workers", "1", "--force"]) == 0
     assert judge.requests == 4 and judge.headers[-1]["Authorization"] == "Bearer sk-from-env-0006"
     assert not any("sk-from-env-0006" in text for text in _dumped(work))
+
+
+URL_CONFIG = """
+from opencompass.evaluator import GenericLLMEvaluator
+from opencompass.openicl.icl_prompt_template import PromptTemplate
+
+mirror = 'https://mirror.example/data.jsonl?token=sk-url-query-0008&split=test'
+template = dict(type=PromptTemplate, template=dict(round=[dict(role='HUMAN', prompt='Q: {{question}}\\nAnswer: {{prediction}}')]))
+judge = dict(type='OpenAISDK', path='judge-model', key='ENV', openai_api_base='{url}', retry=1, timeout=5, max_workers=2)
+datasets = [dict(abbr='qa', type='JsonlDataset', path='d.jsonl', reader_cfg=dict(input_columns=['question'], output_column='answer'),
+                 eval_cfg=dict(evaluator=dict(type=GenericLLMEvaluator, prompt_template=template, judge_cfg=judge)))]
+models = [dict(abbr='m', predictions='preds')]
+"""
+
+
+def _url_config(tmp_path: Path, base_url: str) -> Path:
+    (tmp_path / "d.jsonl").write_text('{"question": "1+1", "answer": "2"}\n{"question": "2+2", "answer": "4"}\n')
+    (tmp_path / "preds").mkdir(exist_ok=True)
+    records = {"0": {"prediction": "2", "gold": "2"}, "1": {"prediction": "4", "gold": "4"}}
+    (tmp_path / "preds" / "qa.json").write_text(json.dumps(records))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(URL_CONFIG.format(url=base_url))
+    return cfg
+
+
+def test_credentials_inside_urls_never_reach_the_run_directory(
+    tmp_path: Path, judge: FakeJudge, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-env-0009")
+    monkeypatch.chdir(tmp_path)
+    with_password = judge.base_url.replace("http://", "http://judge-user:sk-url-pass-0007@")
+    work = tmp_path / "w"
+    assert main(["run", str(_url_config(tmp_path, with_password)), "-w", str(work), "--workers", "1", "--no-report"]) == 0
+    assert judge.requests == 2
+    (text,) = _dumped(work)
+    assert "sk-url-pass-0007" not in text and "sk-url-query-0008" not in text
+    assert "judge-user:<redacted>@127.0.0.1" in text
+    assert "mirror.example/data.jsonl?token=<redacted>&split=test" in text
+    capsys.readouterr()
+    # the dumped URL cannot be filled from the environment: the judge is not asked through it
+    assert main(["eval", "-w", str(work), "-r", "--workers", "1", "--force"]) == 1
+    err = capsys.readouterr().err
+    assert "held credentials that were redacted when the config was dumped" in err and "sk-url-pass-0007" not in err
+    assert judge.requests == 2
+
+
+def test_a_failing_judge_url_with_credentials_is_reported_without_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.judge.fake_server import free_port
+
+    monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-env-0009")
+    monkeypatch.chdir(tmp_path)
+    url = f"http://judge-user:sk-url-pass-0007@127.0.0.1:{free_port()}/v1"  # nothing listens there
+    work = tmp_path / "w"
+    assert main(["run", str(_url_config(tmp_path, url)), "-w", str(work), "--workers", "1", "--no-report"]) == 1
+    captured = capsys.readouterr()
+    assert "sk-url-pass-0007" not in captured.out + captured.err
+    written = [p.read_bytes() for p in work.rglob("*") if p.is_file()]
+    assert written and not any(b"sk-url-pass-0007" in data for data in written)

@@ -6,7 +6,12 @@ and ``-``/``_`` ignored) — anywhere in a config (models, ``judge_cfg``,
 evaluator options, top-level variables) is written as :data:`REDACTED` in a
 dumped config, and left out of input fingerprints, so that a result computed
 with the key is reused from the dumped config.  ``'ENV'`` (OpenCompass's "read
-the key from the environment") and empty values are kept.
+the key from the environment") and empty values are kept.  Credentials inside
+URLs are secrets too, in any string: the user information of
+``https://user:sk-1@host/v1`` and secret-named query parameters such as
+``?api_key=sk-1`` or ``&token=…`` are written as :data:`REDACTED` (see
+:func:`redact_url_credentials`); such a URL is not filled again from the
+environment, so a judge asked through it fails with an error saying so.
 
 When a config holding :data:`REDACTED` is loaded again (``assay eval -w RUN -r``
 without a config file), each redacted value is read from the environment
@@ -23,9 +28,14 @@ Example:
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
+from urllib.parse import quote
 
-__all__ = ["KEY_VARIABLES", "REDACTED", "is_secret_key", "redact_secrets", "redacted_keys", "restore_secrets"]
+__all__ = [
+    "KEY_VARIABLES", "REDACTED", "is_secret_key", "redact_secrets", "redact_url_credentials", "redacted_keys",
+    "restore_secrets", "url_has_redacted_credentials",
+]
 
 #: What a dumped config holds in place of a secret.
 REDACTED = "<redacted>"
@@ -45,6 +55,55 @@ def is_secret_key(name: Any) -> bool:
     return isinstance(name, str) and name.lower().replace("-", "_") in _SECRET_NAMES
 
 
+# a URL inside any text: scheme, "://", then everything up to white space or a quote
+_URL = re.compile(r"""\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'"<>`]+""")
+# user information before the host: "user:password@" or "token@"
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@]*)@")
+# one query (or fragment) parameter: its separator, name, "=", and value
+_PARAM = re.compile(r"([?&;#])([^=&;#]+)=([^&;#]*)")
+
+
+def _redact_url(match: re.Match[str]) -> str:
+    url = match.group(0)
+    found = _USERINFO.match(url)
+    if found:
+        user, colon, _password = found.group(2).partition(":")
+        userinfo = f"{user}:{REDACTED}" if colon else REDACTED
+        url = f"{found.group(1)}{userinfo}@{url[found.end():]}"
+
+    def param(p: re.Match[str]) -> str:
+        name = p.group(2)
+        if p.group(3) and p.group(3) not in _KEPT and is_secret_key(name.replace("%2D", "-").replace("%5F", "_")):
+            return f"{p.group(1)}{name}={REDACTED}"
+        return p.group(0)
+
+    return _PARAM.sub(param, url)
+
+
+def redact_url_credentials(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by :data:`REDACTED`.
+
+    The password of ``user:password@`` (or the whole user information when it has no
+    ``:``, as a token given as ``https://TOKEN@host``) and the value of each query or
+    fragment parameter with a secret name (:func:`is_secret_key`).  Text without
+    ``://`` is returned as it is.
+
+    Example:
+        >>> redact_url_credentials('https://me:sk-1@api.example/v1?api_key=sk-2&model=m')
+        'https://me:<redacted>@api.example/v1?api_key=<redacted>&model=m'
+        >>> redact_url_credentials('failed: http://127.0.0.1:8000/v1 (no credentials)')
+        'failed: http://127.0.0.1:8000/v1 (no credentials)'
+    """
+    if "://" not in text:
+        return text
+    return _URL.sub(_redact_url, text)
+
+
+def url_has_redacted_credentials(url: str) -> bool:
+    """Whether ``url`` holds a credential that :func:`redact_url_credentials` replaced."""
+    return REDACTED in url or quote(REDACTED) in url
+
+
 def _redact_value(value: Any) -> Any:
     if isinstance(value, str):
         return value if value in _KEPT else REDACTED
@@ -59,6 +118,8 @@ def redact_secrets(obj: Any) -> Any:
         return {k: _redact_value(v) if is_secret_key(k) else redact_secrets(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return type(obj)(redact_secrets(v) for v in obj)
+    if isinstance(obj, str):
+        return redact_url_credentials(obj)
     return obj
 
 

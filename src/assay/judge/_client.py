@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assay.config.secrets import KEY_VARIABLES, REDACTED
+from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
 from assay.registry import MODELS
@@ -41,16 +41,19 @@ _ATTEMPT = threading.local()
 
 
 def redact(text: str, secrets: Sequence[str | None]) -> str:
-    """``text`` with every occurrence of each secret (and of ``Bearer <secret>``) replaced by ``***``.
+    """``text`` with every occurrence of each secret (and of ``Bearer <secret>``) replaced by ``***``,
+    and the credentials of any URL in it (``user:password@``, ``?api_key=…``) by ``<redacted>``.
 
     Example:
         >>> redact('401: bad key sk-abc123 (Bearer sk-abc123)', ['sk-abc123'])
         '401: bad key *** (Bearer ***)'
+        >>> redact("403 for url 'https://u:pw-1@judge.example/v1/chat/completions?key=k-9'", [])
+        "403 for url 'https://u:<redacted>@judge.example/v1/chat/completions?key=<redacted>'"
     """
     for secret in secrets:
         if secret and len(secret) >= 4:  # a one-letter "key" would blank the text
             text = text.replace(secret, SECRET_MASK)
-    return text
+    return redact_url_credentials(text)
 
 
 def _deadline_bound(timeout: float | None, what: str) -> float | None:
@@ -212,6 +215,11 @@ class ChatClient:
         qps: float | None = None,
         cache: JudgeCache | str | Path | None = None,
     ) -> None:
+        if url_has_redacted_credentials(base_url):
+            raise ConfigError(
+                f"the judge's URL {base_url!r} held credentials that were redacted when the config was dumped; "
+                "give the URL again in a config (credentials in URLs are never written to a run directory)"
+            )
         self.url = chat_url(base_url)
         self.model = model
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
@@ -234,7 +242,7 @@ class ChatClient:
         self._http_lock = threading.Lock()
 
     def __repr__(self) -> str:  # never show the key
-        return f"ChatClient(url={self.url!r}, model={self.model!r})"
+        return f"ChatClient(url={redact_url_credentials(self.url)!r}, model={self.model!r})"
 
     # -- public --------------------------------------------------------------
     def complete(self, messages: Messages) -> JudgeReply:

@@ -46,6 +46,9 @@ class RawPromptTemplate:
         [{'role': 'system', 'content': 'Grade.'}, {'role': 'user', 'content': 'hi'}, {'role': 'user', 'content': 'B vs A {x}', 'name': 'q'}]
     """
 
+    #: OpenCompass's dotted name of the class, which a dataset's ``version`` hashes (its ``infer_cfg``).
+    opencompass_name = "opencompass.openicl.icl_raw_prompt_template.RawPromptTemplate"
+
     def __init__(self, messages: list[Any], format_variables: bool = True, ice_token: str = "</E>") -> None:
         if not isinstance(messages, list):
             raise ConfigError(f"RawPromptTemplate: messages must be a list, got {type(messages).__name__}")

@@ -98,6 +98,13 @@ def _base_names() -> dict[str, Any]:
     return {"BaseEvaluator": BaseEvaluator}
 
 
+def _openicl_names() -> dict[str, Any]:
+    # openicl's CircularEvaluator reads the pattern from each reference, unlike opencompass.datasets.circular's
+    from assay.evaluators import circular_letters
+
+    return {**_base_names(), "CircularEvaluator": circular_letters.CircularLetterEvaluator}
+
+
 def _dataset_base() -> dict[str, Any]:
     from assay.datasets.base import BaseDataset
 
@@ -173,6 +180,33 @@ def _medcalc_names() -> dict[str, Any]:
     return {**_dataset_base(), "check_correctness": medcalc.check_correctness, "extract_answer": medcalc.extract_answer}
 
 
+def _needlebench_v2_names() -> dict[str, Any]:
+    # NeedleBench v2 scores single needles differently from v1, under the same class name
+    from assay.datasets import needlebench as loaders
+    from assay.evaluators import needlebench
+
+    return {
+        **_dataset_base(),
+        "NeedleBenchOriginEvaluator": needlebench.NeedleBenchV2OriginEvaluator,
+        "NeedleBenchOriginDataset": loaders.NeedleBenchV2OriginDataset,
+        "NeedleBenchParallelDataset": loaders.NeedleBenchV2ParallelDataset,
+        "NeedleBenchMultiDataset": loaders.NeedleBenchV2MultiDataset,
+        # v2's own ATC loader assay does not implement: never v1's namesake
+        "NeedleBenchATCDataset": None,
+    }
+
+
+def _needlebench_atc_choice_names() -> dict[str, Any]:
+    from assay.datasets import needlebench as loaders
+
+    return {**_dataset_base(), "NeedleBenchATCDataset": loaders.NeedleBenchATCChoiceDataset}
+
+
+def _needlebench_atc_names() -> dict[str, Any]:
+    # v1's free-answer ATC loaders draw with Python's random unseeded: assay does not implement them
+    return {**_dataset_base(), "NeedleBenchATCDataset": None, "NeedleBenchATCOrderedDataset": None}
+
+
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
@@ -231,10 +265,10 @@ _SPECS: dict[str, _Spec] = {
     "opencompass.registry": _Spec(names=_registry_names),
     "opencompass.openicl": _Spec(
         sources=_EVALUATOR_SOURCES,
-        names=_base_names,
+        names=_openicl_names,
         inert=lambda n: _INFERENCERS(n) or _RETRIEVERS(n) or _TEMPLATES(n) or n == "DatasetReader",
     ),
-    "opencompass.openicl.icl_evaluator": _Spec(sources=_EVALUATOR_SOURCES, names=_base_names),
+    "opencompass.openicl.icl_evaluator": _Spec(sources=_EVALUATOR_SOURCES, names=_openicl_names),
     "opencompass.openicl.icl_prompt_template": _Spec(inert=_TEMPLATES),
     "opencompass.openicl.icl_raw_prompt_template": _Spec(inert=_TEMPLATES),
     "opencompass.openicl.icl_retriever": _Spec(inert=_RETRIEVERS),
@@ -246,6 +280,15 @@ _SPECS: dict[str, _Spec] = {
     ),
     "opencompass.datasets.livecodebench.evaluator": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_lcb_evaluator_names
+    ),
+    "opencompass.datasets.needlebench.atc_choice": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_atc_choice_names
+    ),
+    "opencompass.datasets.needlebench.atc": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_atc_names
+    ),
+    "opencompass.datasets.needlebench_v2": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_v2_names
     ),
     "opencompass.datasets.MedCalc_Bench": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_medcalc_names

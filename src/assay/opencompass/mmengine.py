@@ -138,10 +138,63 @@ def _config_dicts(value: Any, seen: dict[int, Any]) -> Any:
     return value
 
 
+_LIBRARY_PREFIX = "opencompass.configs."
+
+
+def _fresh_library_module(name: str) -> types.ModuleType | None:
+    """A new execution of the library file ``name`` (not kept in ``sys.modules``), or ``None`` for a package."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None or spec.submodule_search_locations is not None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _library_import(real_import: Any) -> Any:
+    """The ``__import__`` of a library file: each ``from <library file> import …`` executes that file anew.
+
+    mmengine reads each base file a config imports by itself, so that a file
+    changing what it imported (``needlebench_eval_cfg['evaluator']['type'] =
+    …``, as NeedleBench's multi-needle files do to the single-needle file's
+    evaluation config) changes its own copy only, never the datasets of the
+    file it imported from nor those another file imports from it.
+    """
+
+    def library_import(
+        name: str,
+        globals: dict[str, Any] | None = None,
+        locals: dict[str, Any] | None = None,
+        fromlist: Any = (),
+        level: int = 0,
+    ) -> Any:
+        if fromlist and "*" not in fromlist:
+            package = (globals or {}).get("__package__") or ""
+            try:
+                target = importlib.util.resolve_name("." * level + name, package) if level else name
+            except (ImportError, ValueError):
+                target = ""
+            if target.startswith(_LIBRARY_PREFIX):
+                module = _fresh_library_module(target)
+                if module is not None:
+                    return module
+        return real_import(name, globals, locals, fromlist, level)
+
+    return library_import
+
+
 class _LibraryLoader(importlib.machinery.SourceFileLoader):
-    """Executes a file of OpenCompass's config library; its top-level dicts become :class:`ConfigDict`."""
+    """Executes a file of OpenCompass's config library; its top-level dicts become :class:`ConfigDict`.
+
+    The file's imports of other library files execute them anew (:func:`_library_import`).
+    """
 
     def exec_module(self, module: types.ModuleType) -> None:
+        import builtins
+
+        module_builtins = dict(vars(builtins))
+        module_builtins["__import__"] = _library_import(builtins.__import__)
+        module.__dict__["__builtins__"] = module_builtins
         super().exec_module(module)
         seen: dict[int, Any] = {}
         for name, value in list(vars(module).items()):

@@ -92,6 +92,12 @@ def unavailable_message(dotted: str | list[str]) -> str:
             f"{'this name' if len(unknown) == 1 else 'these names'} (misspelt, or from another OpenCompass version); "
             "register an implementation under the name to use it"
         ) + ("; " + unavailable_message([n for n in names if n not in _UNKNOWN]) if len(unknown) < len(names) else "")
+    judged = [n for n in names if n in JUDGED]
+    if judged:
+        rest = [n for n in names if n not in JUDGED]
+        return "; ".join(f"{n} needs a judge model: {JUDGED[n]}" for n in judged) + (
+            "; " + unavailable_message(rest) if rest else ""
+        )
     shorts = ", ".join(repr(n.rsplit(".", 1)[-1]) for n in names)
     version = opencompass_version()
     return (
@@ -101,6 +107,18 @@ def unavailable_message(dotted: str | list[str]) -> str:
         "@TEXT_POSTPROCESSORS for a loader or a postprocessor, in a module the config imports or an 'assay.plugins' "
         "entry point)"
     )
+
+
+#: OpenCompass components assay does not implement because they ask a model to judge each reply,
+#: and how (what :func:`unavailable_message` says of them instead of the general advice).
+JUDGED: dict[str, str] = {
+    "opencompass.datasets.leval.evaluators.LEvalGPTEvaluator": (
+        "OpenCompass's evaluator asks OpenAI's gpt-4-0613 (OPENAI_API_KEY) to compare each reply with "
+        "turbo-16k-0613's, read from a file opencompass/datasets/leval/turbo-16k-0613.pred.jsonl relative to "
+        "the working directory; assay does not implement it — score L-Eval's open-ended tasks with "
+        "RougeEvaluator (the library configs' choice) or an LLM judge (GenericLLMEvaluator with a judge_cfg)"
+    ),
+}
 
 
 class _StandInAttributeError(AttributeError):

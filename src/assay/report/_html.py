@@ -135,7 +135,7 @@ def build_report_data(
             ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete"}``;
+        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps"}``;
         each row cell has ``v`` (the leaderboard's value at full precision, as
         the summary's ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
         with an interval ``lo``/``hi``, ``gold`` when its references came from
@@ -257,11 +257,53 @@ def build_report_data(
         table = _sample_table(tables, columns, abbr, view.audits, max_text)
         if table is not None:
             datasets.append(table)
+    heatmaps = needle_heatmaps(view, stats)
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     marked = [{"model": c, "dataset": a, **m.to_json()} for (c, a), ms in view.marks.items()
               if view.scores.get(c, {}).get(a) for m in ms]
     return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets, "gold": gold, "incomplete": marked}
+            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps}
+
+
+def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
+    """NeedleBench's depth × length grids of the leaderboard's datasets: one per model and kind.
+
+    The depth and length of each cell are read from the dataset abbrs (see
+    :mod:`assay.summarize.needle_grid`), the value from the leaderboard's
+    scores; each cell has ``v`` (``None``: no value), ``lo``/``hi`` when its
+    result has an interval, and ``tip``: model, kind, depth, length, the value
+    in full, its interval or why it has none, the result it came from.
+    """
+    from assay.summarize.needle_grid import needle_grids
+
+    out = []
+    for grid in needle_grids(view.scores, view.dataset_abbrs, view.models):
+        rows = []
+        for i, depth in enumerate(grid.depths):
+            cells = []
+            for j, length in enumerate(grid.lengths):
+                value = grid.matrix[i][j]
+                where = f"{grid.model} · {grid.label} · depth {depth:g}% · length {length:,}"
+                cell: dict[str, Any] = {"v": value}
+                if value is None:
+                    cell["tip"] = f"{where}: no value"
+                    cells.append(cell)
+                    continue
+                abbr, metric = grid.cells[(depth, length)]
+                tip = [f"{where} = {_exact(value)}"]
+                stat = stats.cell(grid.model, abbr, metric) if stats is not None else None
+                if stat is not None and stat.has_interval:
+                    cell["lo"], cell["hi"] = stat.low, stat.high
+                    tip.append(f"95% interval [{stat.low:.2f}, {stat.high:.2f}]: {stat.describe()}")
+                else:
+                    tip.append("no interval: no statistics for this cell")
+                tip.append(f"from {abbr} · {metric}")
+                cell["tip"] = "\n".join(tip)
+                cells.append(cell)
+            rows.append(cells)
+        out.append({"model": grid.model, "kind": grid.kind, "label": grid.label, "depths": grid.depths,
+                    "lengths": grid.lengths, "overall": grid.overall, "cells": rows})
+    return out
 
 
 def _exact(value: float) -> str:
@@ -406,6 +448,42 @@ def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
     return "".join(out)
 
 
+def _heat_color(value: float) -> str:
+    """The background of a heatmap cell: red at 0, yellow at 50, green at 100.
+
+    >>> _heat_color(0), _heat_color(50), _heat_color(100)
+    ('#d7263d', '#f2c14e', '#2a9d8f')
+    """
+    stops = ((0.0, (0xD7, 0x26, 0x3D)), (50.0, (0xF2, 0xC1, 0x4E)), (100.0, (0x2A, 0x9D, 0x8F)))
+    v = min(max(value, 0.0), 100.0)
+    (a, ca), (b, cb) = (stops[0], stops[1]) if v <= 50.0 else (stops[1], stops[2])
+    t = (v - a) / (b - a)
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ca, cb))
+
+
+def _heatmap_html(grid: dict[str, Any]) -> str:
+    esc = html.escape
+    overall = "-" if grid.get("overall") is None else f"{grid['overall']:.2f}"
+    head = "".join(f"<th>{n // 1000}k</th>" if n >= 1000 else f"<th>{n}</th>" for n in grid["lengths"])
+    out = [f'<div class="heatmap" data-model="{esc(grid["model"], quote=True)}" data-kind="{esc(grid["kind"], quote=True)}">'
+           f'<h3>{esc(grid["model"])} · {esc(grid["label"])} <span class="note">overall {overall}</span></h3>'
+           f'<table class="heat"><thead><tr><th>depth % \\ length</th>{head}</tr></thead><tbody>']
+    for depth, row in zip(grid["depths"], grid["cells"]):
+        tds = []
+        for j, cell in enumerate(row):
+            tip = esc(cell["tip"], quote=True)
+            v = cell.get("v")
+            if v is None:
+                tds.append(f'<td class="hc miss" title="{tip}">-</td>')
+                continue
+            ci = f' data-lo="{_exact(cell["lo"])}" data-hi="{_exact(cell["hi"])}"' if "lo" in cell else ""
+            tds.append(f'<td class="hc" style="background:{_heat_color(v)}" title="{tip}" data-value="{_exact(v)}" '
+                       f'data-length="{grid["lengths"][j]}" data-depth="{depth:g}"{ci}>{v:.0f}</td>')
+        out.append(f"<tr><th>{depth:g}</th>{''.join(tds)}</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
 def render_report(data: dict[str, Any]) -> str:
     """The report as one HTML document (see :func:`build_report_data` for ``data``)."""
     return _render_utf8(data).decode("utf-8")
@@ -462,6 +540,12 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
             parts.append(f'<div class="chart" data-group="{esc(g["name"])}"><h3>{esc(g["name"])} '
                          f'<span class="note">({esc(g["metric"])}, {esc(g["aggregation"])}; bars: 95% interval)</span>'
                          f"</h3>{_chart_svg(g, models)}</div>")
+        parts.append("</div>")
+    if data.get("heatmaps"):
+        parts.append('<h2 id="needle-heatmaps">NeedleBench: depth × length</h2><p class="note">One grid per model and '
+                     "kind of NeedleBench dataset, depth and length read from the dataset names; hover a cell for its "
+                     "value in full and its 95% interval.</p><div class=\"heatmaps\">")
+        parts.extend(_heatmap_html(g) for g in data["heatmaps"])
         parts.append("</div>")
     if data["datasets"]:
         parts.append('<h2 id="samples">Samples</h2><p class="note">Open a dataset to browse its samples; “right” means '

@@ -44,6 +44,7 @@ from assay.summarize._default import (
     validate_summarizer_config,
 )
 from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
+from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
 from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 __all__ = [
@@ -53,6 +54,9 @@ __all__ = [
     "Leaderboard",
     "LeaderboardView",
     "MultiFacetedSummarizer",
+    "NeedleBenchATCSummarizer",
+    "NeedleBenchSummarizer",
+    "NeedleBenchSummarizerV2",
     "Row",
     "Scores",
     "Subset",

@@ -45,7 +45,9 @@ def prompt_hash(dataset_cfg: Mapping[str, Any] | Sequence[Mapping[str, Any]]) ->
     """The full SHA-256 hex digest of a dataset's ``infer_cfg``, computed as OpenCompass computes it.
 
     The config is first turned into plain data (classes become
-    ``'module.QualName'`` strings, as in a dumped config).  Old-style configs
+    ``'module.QualName'`` strings, as in a dumped config; an assay class
+    standing for an OpenCompass one, such as ``RawPromptTemplate``, becomes
+    OpenCompass's name).  Old-style configs
     with ``infer_cfg.reader_cfg`` get a synthesised ``reader`` entry, split
     names copied into the retriever and every ``type`` cut to its last dotted
     component; ``retriever.fix_id_list`` moves to ``inferencer.fix_id_list``.
@@ -65,7 +67,7 @@ def prompt_hash(dataset_cfg: Mapping[str, Any] | Sequence[Mapping[str, Any]]) ->
             joined = ",".join(prompt_hash(c) for c in items)
             return hashlib.sha256(joined.encode()).hexdigest()
         dataset_cfg = items[0]
-    cfg = plainify(dataset_cfg)
+    cfg = plainify(_opencompass_names(dataset_cfg))
     infer = cfg.get("infer_cfg")
     if not isinstance(infer, dict):
         raise ValueError("the dataset config has no infer_cfg dict")
@@ -93,6 +95,20 @@ def prompt_hash(dataset_cfg: Mapping[str, Any] | Sequence[Mapping[str, Any]]) ->
         if isinstance(inferencer, dict):
             inferencer["fix_id_list"] = retriever.pop("fix_id_list")
     return hashlib.sha256(json.dumps(infer, sort_keys=True).encode()).hexdigest()
+
+
+def _opencompass_names(value: Any) -> Any:
+    """``value`` with each class that declares OpenCompass's dotted name (``opencompass_name``) replaced by that name.
+
+    assay's own implementations of OpenCompass's prompt templates
+    (``RawPromptTemplate``) then hash as OpenCompass's classes do.
+    """
+    if isinstance(value, Mapping):
+        return {k: _opencompass_names(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_opencompass_names(v) for v in value]
+    name = getattr(value, "opencompass_name", None) if isinstance(value, type) else None
+    return name if isinstance(name, str) else value
 
 
 def prompt_version(dataset_cfg: Mapping[str, Any]) -> str:

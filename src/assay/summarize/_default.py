@@ -325,11 +325,11 @@ class DefaultSummarizer:
             markdown = f"{markdown}\n{marks_md}"
 
         def write_texts() -> str:
-            simple = render_simple(shown, self.text_columns)
+            simple = self.render_simple(shown)
             if marks:
                 simple = f"{simple}\n\n{marks}"
-            atomic_write_text(paths["txt"], render_txt(board.time, simple, table, markdown, raw))
-            atomic_write_text(paths["csv"], render_csv(table))
+            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, table, markdown, raw))
+            atomic_write_text(paths["csv"], self.render_csv(table))
             atomic_write_text(paths["md"], markdown)
             return simple
 
@@ -354,7 +354,7 @@ class DefaultSummarizer:
         logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))
         log_issues(board)
         return SummaryResult(
-            text=render_stdout(simple, markdown),
+            text=self.render_stdout(simple, markdown),
             table=table,
             paths=paths,
             errors=board.errors,
@@ -362,6 +362,24 @@ class DefaultSummarizer:
             time_str=board.time,
             leaderboard=board,
         )
+
+
+    # -- the text renderings, which a summarizer of another layout replaces ------------------------
+    def render_simple(self, table: list[list[str]]) -> str:
+        """The table as the ``.txt`` file's tabulate section and stdout show it."""
+        return render_simple(table, self.text_columns)
+
+    def render_txt(self, time_str: str, simple: str, table: list[list[str]], markdown: str, raw: str) -> str:
+        """The ``.txt`` file."""
+        return render_txt(time_str, simple, table, markdown, raw)
+
+    def render_csv(self, table: list[list[str]]) -> str:
+        """The ``.csv`` file."""
+        return render_csv(table)
+
+    def render_stdout(self, simple: str, markdown: str) -> str:
+        """What the command line prints."""
+        return render_stdout(simple, markdown)
 
 
 def table_with_ci(board: Leaderboard, stats: Any) -> list[list[str]]:
