@@ -84,6 +84,9 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.leval.leval_gsm100", "gsm100_postprocess", [{}]),
     ("opencompass.datasets.leval.leval_gsm100", "gsm100_dataset_postprocess", [{}]),
     ("opencompass.datasets.infinitebench.utils", "InfiniteBench_first_number_postprocess", [{}]),
+    ("opencompass.datasets.needlebench.origin", "needlebench_postprocess", [{}]),
+    ("opencompass.datasets.needlebench.origin", "needlebench_dataset_postprocess", [{}]),
+    ("opencompass.datasets.needlebench_v2.atc_elder_only", "needlebench_atc_postprocess_v2", [{}]),
 ]
 
 

@@ -153,6 +153,19 @@ def _livemath(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs, "test_set": rows}
 
 
+def _ruler(rng: random.Random, n: int) -> Inputs:
+    pool = ["4821907", "amber-otter", "VAR QXTRB", "Zürich", "the blue house", "ñandú"]
+    gold = [rng.sample(pool, k=rng.randint(1, 4)) for _ in range(n)]
+    preds = [rng.choice(["", " and ".join(g), g[0].upper(), "none of them"]) for g in gold]
+    return {"predictions": preds, "gold": gold}
+
+
+def _babilong(rng: random.Random, n: int) -> Inputs:
+    gold = [[rng.choice(["kitchen", "yes", "no", "apple,milk"])] for _ in range(n)]
+    preds = [rng.choice(["", f"It is {g[0]}.", f"I think. {g[0]}", "maybe"]) for g in gold]
+    return {"predictions": preds, "gold": gold}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -192,6 +205,12 @@ INPUTS: dict[str, Spec] = {
     "AveragePPLEvaluator": Spec(_ppl),
     "AverageMinKEvaluator": Spec(_mink),
     "BPCEvaluator": Spec(_bpc),
+    "RulerNiahEvaluator": Spec(_ruler),
+    "RulerVtEvaluator": Spec(_ruler),
+    "RulerCweEvaluator": Spec(_ruler),
+    "RulerFweEvaluator": Spec(_ruler),
+    "RulerQaEvaluator": Spec(_ruler),
+    "BabiLongEvaluator": Spec(_babilong),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.

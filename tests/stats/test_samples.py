@@ -68,3 +68,16 @@ def test_unscorable_counts_and_bounds() -> None:
     u = unscorable_of(code, [("humaneval_pass@1", 50.0)])
     assert u.not_executed == 1 and u.outcomes == {"passed": 2, "failed": 1, "timeout": 1}
     assert u.bounds["humaneval_pass@1"] == (50.0, 75.0)
+
+
+def test_a_metric_declared_rounded_is_backed_within_half_its_last_decimal() -> None:
+    # RULER's score is the mean share of references found, × 100, rounded to two decimals
+    details = [{"score": 1.0, "correct": True}, {"score": 1 / 3, "correct": False}, {"score": 0.0, "correct": False}]
+    outcome = {"correct": "correct", "scores": {"score": "score"}, "decimals": 2}
+    sv = sample_values({"score": 44.44, "details": details, "_meta": {"outcome": outcome}}, "score")
+    assert not isinstance(sv, str) and sv.basis == "details.score" and sv.scale == 100.0
+    assert cell_stat(sv, 44.44).has_interval
+    undeclared = {"correct": "correct", "scores": {"score": "score"}}
+    assert isinstance(sample_values({"score": 44.44, "details": details, "_meta": {"outcome": undeclared}}, "score"), str)
+    # half a unit of the last decimal, no more
+    assert isinstance(sample_values({"score": 44.46, "details": details, "_meta": {"outcome": outcome}}, "score"), str)

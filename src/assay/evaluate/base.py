@@ -126,6 +126,10 @@ class SampleOutcome:
             what it is counted as, one of :data:`UNSCORABLE_KINDS`; other
             statuses are scorable.  A code evaluator's sandbox outcome is read
             with :data:`SANDBOX_UNSCORABLE`.
+        decimals: the metrics are reported rounded to this many decimals (as
+            OpenCompass's RULER and BABILong evaluators round theirs), so the
+            per-sample fields back a metric within half a unit of its last
+            decimal.  ``None``: not rounded.
 
     The statistics use the declared fields only; an evaluator that declares
     nothing is read as before: the first of :data:`CORRECTNESS_KEYS` present,
@@ -136,7 +140,7 @@ class SampleOutcome:
     status to ``unextracted``; then that field alone says which were.
 
     >>> SampleOutcome.from_json(SampleOutcome(correct='is_correct').to_json())
-    SampleOutcome(correct='is_correct', scores={}, unscorable=None, unscorable_values={})
+    SampleOutcome(correct='is_correct', scores={}, unscorable=None, unscorable_values={}, decimals=None)
     >>> judged = SampleOutcome(correct='correct', unscorable='judge_failed')
     >>> SampleOutcome.from_json(judged.to_json()) == judged
     True
@@ -146,6 +150,7 @@ class SampleOutcome:
     scores: Mapping[str, str] = field(default_factory=dict)
     unscorable: str | None = None
     unscorable_values: Mapping[str, str] = field(default_factory=dict)
+    decimals: int | None = None
 
     def __post_init__(self) -> None:
         bad = {v: k for v, k in self.unscorable_values.items() if k not in UNSCORABLE_KINDS}
@@ -160,6 +165,8 @@ class SampleOutcome:
         if self.unscorable is not None:
             out["unscorable"] = self.unscorable
             out["unscorable_values"] = dict(self.unscorable_values)
+        if self.decimals is not None:
+            out["decimals"] = self.decimals
         return out
 
     @classmethod
@@ -183,7 +190,9 @@ class SampleOutcome:
         if unscorable is None:
             values = {}
         kinds = {str(k): v for k, v in values.items() if v in UNSCORABLE_KINDS}
-        return cls(correct, {str(k): str(v) for k, v in scores.items() if isinstance(v, str)}, unscorable, kinds)
+        decimals = data.get("decimals")
+        decimals = decimals if type(decimals) is int and decimals >= 0 else None
+        return cls(correct, {str(k): str(v) for k, v in scores.items() if isinstance(v, str)}, unscorable, kinds, decimals)
 
     @classmethod
     def of(cls, evaluator_type: Any) -> SampleOutcome | None:

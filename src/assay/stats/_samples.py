@@ -84,13 +84,15 @@ def base_metric(metric: str) -> str:
     return _RUNS_SUFFIX.sub("", metric)
 
 
-def values_match(reported: float, recomputed: float) -> bool:
-    """True when two values of a metric agree up to float rounding.
+def values_match(reported: float, recomputed: float, decimals: int | None = None) -> bool:
+    """True when two values of a metric agree up to float rounding, or, for a metric
+    reported rounded to ``decimals`` decimals, up to half a unit of its last decimal.
 
-    >>> values_match(33.33333333333333, 100 / 3), values_match(50.0, 50.01)
-    (True, False)
+    >>> values_match(33.33333333333333, 100 / 3), values_match(50.0, 50.01), values_match(33.33, 100 / 3, decimals=2)
+    (True, False, True)
     """
-    return abs(reported - recomputed) <= 1e-6 + 1e-9 * abs(reported)
+    slack = 0.5 * 10.0**-decimals if decimals is not None else 0.0
+    return abs(reported - recomputed) <= slack + 1e-6 + 1e-9 * abs(reported)
 
 
 @dataclass
@@ -362,6 +364,7 @@ def sample_values(
     base = base_metric(metric)
 
     outcome = outcome_of(result)
+    decimals = outcome.decimals if outcome is not None else None
     declared = _declared(outcome, metric)
     if declared == CORPUS_BLEU:
         return _corpus_bleu(details, value)
@@ -377,7 +380,7 @@ def sample_values(
         else:
             units, runs = got
             est = 100.0 * float(units.mean())
-            if values_match(value, est):
+            if values_match(value, est, decimals):
                 binary = runs == 1 and bool(np.all((units == 0) | (units == 1)))
                 return SampleValues("binary" if binary else "mean", units, 100.0, runs, "correct")
             reasons.append(f"{metric} = {value:.6g} is not 100 × mean(correct) = {est:.6g} of the details")
@@ -393,7 +396,7 @@ def sample_values(
         units, runs = got
         mean = float(units.mean())
         for scale in (1.0, 100.0):
-            if values_match(value, scale * mean):
+            if values_match(value, scale * mean, decimals):
                 return SampleValues("mean", units, scale, runs, f"details.{field}")
         reasons.append(f"{metric} = {value:.6g} is not the mean of details field {field!r} ({mean:.6g})")
     if not reasons:

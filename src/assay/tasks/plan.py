@@ -238,8 +238,10 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
 
     Returns:
         ``'data'`` when the loader is usable and its files are on disk;
-        ``'gold'`` when they are not (or the loader is a stand-in) and the
-        evaluator does not :func:`read the test set <reads_test_set>`;
+        ``'gold'`` when they are not (or the loader is a stand-in, or declares
+        with a ``test_set_generated`` reason that its test set is generated
+        for a tokenizer, as RULER's are) and the evaluator does not
+        :func:`read the test set <reads_test_set>`;
         otherwise a :class:`ReferenceSource` with ``problem`` set.
 
     >>> from assay.datasets.location import DataLocation
@@ -248,7 +250,10 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
     >>> reference_source(loader=LOAD_DATASET.get('JsonlDataset'), evaluator=ICL_EVALUATORS.get('AccEvaluator'), data=absent).source
     'gold'
     """
-    if origin(loader) == "stand-in":
+    generated = getattr(loader, "test_set_generated", None)
+    if isinstance(generated, str) and generated:
+        why = generated  # a loader that generates its test set for the tokenizer of the run (RULER)
+    elif origin(loader) == "stand-in":
         why = f"the loader {_name(loader)} is a stand-in (assay does not implement it)"
         if data is not None and not data.exists:
             why += f", and the test set is not on disk: {data.describe()}"
