@@ -18,8 +18,8 @@ keeps per dataset the result, the predictions and references the evaluator recei
 stack depth at which the evaluator's ``score`` ran; ``expected/vectors.json`` keeps the text measures
 (the ``rouge`` package's ROUGE-L, ``fuzzywuzzy``'s ratio, the normalizers, each evaluator) on seeded
 random inputs.  Finally OpenCompass's ``DefaultSummarizer``
-renders the results with ``configs/summarizers/longbench.py`` and ``lveval.py``
-(``expected/summary_<name>.csv``).
+renders the results with ``configs/summarizers/longbench.py`` and ``lveval.py``, and with the
+LongBench summary groups of ``configs/summarizers/groups/longbench.py`` (``expected/summary_<name>.csv``).
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ CASES = {
     "lveval": ("lveval/lveval.py", "LVEval_datasets"),
 }
 SUMMARIZERS = {"longbench": "summarizers/longbench.py", "lveval": "summarizers/lveval.py"}
+#: OpenCompass's LongBench groups (which ``summarizers/longbench.py`` does not import), shown with these rows
+LONGBENCH_GROUP_ROWS = ["longbench", "longbench_zh", "longbench_en", "longbench_single-document-qa", "longbench_multi-document-qa",
+                        "longbench_summarization", "longbench_few-shot-learning", "longbench_synthetic-tasks",
+                        "longbench_code-completion", "LongBench_trec"]
 
 LOADING_SCRIPT = '''"""Reads {what} from this folder ({layout})."""
 import json
@@ -259,6 +263,11 @@ def _summaries(work: Path, datasets: list[dict[str, Any]]) -> dict[str, str]:
         DefaultSummarizer(config, dataset_abbrs=summarizer.get("dataset_abbrs"),
                           summary_groups=summarizer.get("summary_groups", [])).summarize(time_str=name)
         out[name] = (work / RUN / "summary" / f"summary_{name}.csv").read_text(encoding="utf-8")
+    groups = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "summarizers" / "groups" / "longbench.py"))
+    config = ConfigDict(models=[dict(abbr=MODEL, path="org/model")], datasets=datasets, work_dir=str(work / RUN))
+    DefaultSummarizer(config, dataset_abbrs=LONGBENCH_GROUP_ROWS,
+                      summary_groups=groups["longbench_summary_groups"]).summarize(time_str="longbench_groups")
+    out["longbench_groups"] = (work / RUN / "summary" / "summary_longbench_groups.csv").read_text(encoding="utf-8")
     return out
 
 

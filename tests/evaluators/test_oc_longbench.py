@@ -25,6 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "longbe
 EXPECTED = ROOT / "expected"
 RUN = "20250101_000000"
 MODEL = "oc-model"
+#: the rows the recording shows with OpenCompass's LongBench groups
+GROUP_ROWS = ["longbench", "longbench_zh", "longbench_en", "longbench_single-document-qa", "longbench_multi-document-qa",
+              "longbench_summarization", "longbench_few-shot-learning", "longbench_synthetic-tasks", "longbench_code-completion",
+              "LongBench_trec"]
 CASES = sorted(p.stem for p in EXPECTED.glob("*.json") if p.stem != "vectors")
 
 
@@ -36,9 +40,13 @@ def _record(case: str) -> dict[str, Any]:
 def _config(record: dict[str, Any], summarizer: str | None = None) -> str:
     module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
     lines = ["from mmengine.config import read_base", "", "with read_base():", f"    from {module} import {record['variable']}"]
-    if summarizer:
+    if summarizer == "longbench_groups":  # the groups file, which summarizers/longbench.py does not import
+        lines.append("    from opencompass.configs.summarizers.groups.longbench import longbench_summary_groups")
+    elif summarizer:
         lines.append(f"    from opencompass.configs.summarizers.{summarizer} import summarizer")
     lines += ["", f"datasets = [d.deepcopy() for d in {record['variable']}]", f"models = [dict(abbr={MODEL!r}, path='org/model')]"]
+    if summarizer == "longbench_groups":
+        lines.append(f"summarizer = dict(dataset_abbrs={GROUP_ROWS!r}, summary_groups=longbench_summary_groups)")
     return "\n".join(lines) + "\n"
 
 
@@ -131,7 +139,7 @@ def _table(text: str) -> list[list[str]]:
     return [row for row in csv.reader(io.StringIO(text)) if row]
 
 
-@pytest.mark.parametrize(("summarizer", "cases"), [("longbench", ["longbench"]), ("lveval", ["lveval"])])
+@pytest.mark.parametrize(("summarizer", "cases"), [("longbench", ["longbench"]), ("longbench_groups", ["longbench"]), ("lveval", ["lveval"])])
 def test_library_summarizer_gives_opencompass_table(summarizer: str, cases: list[str], oc_library: Path, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     record = _record(cases[0])
