@@ -7,7 +7,8 @@ from datasets import Dataset
 from assay.evaluators.cascade import CascadeEvaluator
 from tests.judge.fake_server import FakeJudge
 
-TEMPLATE = dict(type="RawPromptTemplate", messages=[dict(role="user", content="gold={obj_gold} pred={prediction}")])
+# OpenCompass's cascade gives its judge the test set's columns, prediction and reference (no obj_gold)
+TEMPLATE = dict(type="RawPromptTemplate", messages=[dict(role="user", content="gold={reference} pred={prediction}")])
 
 
 def lenient_grader(messages, attempt):
@@ -135,3 +136,38 @@ def test_sample_score_takes_sample_score_fn_first_and_wraps_a_plain_verdict() ->
     }
     assert _bare(rule, lambda p, r, row: {"score": 0.5}).sample_score("A", "B") == {"score": 0.5}
     assert rule.seen == []
+
+
+def test_without_a_test_set_nothing_is_judged(tmp_path):
+    """OpenCompass's cascade asks its judge only when it has the test set."""
+    with FakeJudge(lenient_grader) as server:
+        res = make(server.base_url, tmp_path, parallel=True).score(PREDS, REFS, None)
+        assert server.requests == 0
+    assert res["accuracy"] == 25.0 and res["cascade_stats"]["llm_evaluated"] == 0
+    assert all(d["llm_evaluation"] is None for d in res["details"])
+
+
+def test_the_judge_reads_the_prediction_the_cascade_received(tmp_path):
+    """The judge's pred_postprocessor does not reach its prompt: OpenCompass's cascade puts the
+    prediction it received into the judge's test set before the judge postprocesses anything."""
+    seen = []
+
+    def grader(messages, attempt):
+        seen.append(messages[-1]["content"])
+        return ("reply", "A")
+
+    def shout(text: str) -> str:
+        return text.upper()
+
+    with FakeJudge(grader) as server:
+        ev = CascadeEvaluator(
+            rule_evaluator=dict(type="AccEvaluator"),
+            llm_evaluator=dict(type="GenericLLMEvaluator", prompt_template=TEMPLATE, pred_postprocessor=dict(type=shout),
+                               judge_cfg=dict(type="OpenAISDK", path="j", key="k", openai_api_base=server.base_url, retry=1)),
+            parallel=False,
+        )
+        ev._out_dir = str(tmp_path / "run" / "results" / "m" / "d")
+        ds = Dataset.from_dict({"q": ["1"], "answer": ["yes"]})
+        res = ev.score(["no way"], ["yes"], ds)
+    assert seen == ["gold=yes pred=no way"]
+    assert res["accuracy"] == 100.0

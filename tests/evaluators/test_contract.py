@@ -166,6 +166,74 @@ def _babilong(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "gold": gold}
 
 
+def _needle_origin(rng: random.Random, n: int) -> Inputs:
+    gold = [rng.choice(["\nThe city is Paris.\n*Paris", "Hidden: the code is 4821.*4821", "Ñandú runs fast.*Ñandú"]) for _ in range(n)]
+    preds = [rng.choice(["It is Paris.", "the code is 482", "Ñandú", "", "The city is Pari"]) for _ in range(n)]
+    return {"predictions": preds, "gold": gold}
+
+
+def _needle_parallel(rng: random.Random, n: int) -> Inputs:
+    # the depths come from the first sample's reference: every sample lists the same depths, as NeedleBench's do
+    gold = [f"{a}*{b}#10*50" for a, b in (rng.sample(["Paris", "7", "Rome", "blue"], k=2) for _ in range(n))]
+    preds = [rng.choice(["Paris and 7", "Rome", "blue, Paris", ""]) for _ in range(n)]
+    return {"predictions": preds, "gold": gold}
+
+
+def _needle_multi(rng: random.Random, n: int) -> Inputs:
+    gold = [rng.choice(["Jack Smith*Jack Smith", "Ann*Ann Lee", "x*"]) for _ in range(n)]
+    preds = [rng.choice(["It was Jack Smith", "jack", "ann lee", ""]) for _ in range(n)]
+    return {"predictions": preds, "gold": gold}
+
+
+def _atc(rng: random.Random, n: int) -> Inputs:
+    gold = [rng.choice(["Jack Smith", "Ann Lee", "Zoë Ng"]) for _ in range(n)]
+    preds = [g + " " if rng.random() < 0.5 else rng.choice(["None", "Ann Lee", ""]) for g in gold]
+    return {"predictions": preds, "gold": gold}
+
+
+def _circular_letters(rng: random.Random, n: int) -> Inputs:
+    rotations = ["ABCD", "BCDA", "CDAB", "DABC"]
+    refs, preds = [], []
+    for i in range(n):
+        pattern = rotations[i % 4]
+        letter = "ABCD"[pattern.index("A")]  # the option that was A sits at this letter
+        refs.append(f"{i // 4}--{letter}--{pattern}")
+        preds.append(letter if rng.random() < 0.6 else rng.choice(["A", "B", "C", "D", "E", ""]))
+    return {"predictions": preds, "references": refs}
+
+
+def _endia(rng: random.Random, n: int) -> Inputs:
+    refs = [[rng.choice(["HAMLET", "LAERTES", "OPHELIA"])] for _ in range(n)]
+    preds = [rng.choice(['I think it is "Hamlet".', "Laertes", "OPHELIA!", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _retrievekv(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["a1-b2", "c3d4", "ñ5"]) for _ in range(n)]
+    preds = [rng.choice(['The value is "a1-b2".', "c3d4x", "ñ5", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _mathcalc(rng: random.Random, n: int) -> Inputs:
+    refs = [[4, 8, 7] for _ in range(n)]
+    preds = [rng.choice(["[4, 8, 7]", "4, 9", "4 8", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _leval_em(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["baseball", "food", "Baseball"]) for _ in range(n)]
+    preds = [rng.choice(["The first topic is baseball, then food", "food", "It was the baseball topic", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _mrcr(rng: random.Random, n: int) -> Inputs:
+    import json
+
+    gold = json.dumps({"answer": "xK2p# A poem about tapirs", "prefix": "xK2p#"})
+    preds = [rng.choice(["xK2p# A poem about tapirs", "xK2p# A poem about otters", "A poem about tapirs", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": [gold] * n}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -211,10 +279,22 @@ INPUTS: dict[str, Spec] = {
     "RulerFweEvaluator": Spec(_ruler),
     "RulerQaEvaluator": Spec(_ruler),
     "BabiLongEvaluator": Spec(_babilong),
+    "NeedleBenchOriginEvaluator": Spec(_needle_origin),
+    "NeedleBenchV2OriginEvaluator": Spec(_needle_origin),
+    "NeedleBenchParallelEvaluator": Spec(_needle_parallel),
+    "NeedleBenchMultiEvaluator": Spec(_needle_multi),
+    "NeedleBenchATCEvaluator": Spec(_atc),
+    "CircularLetterEvaluator": Spec(_circular_letters),
+    "InfiniteBenchendiaEvaluator": Spec(_endia),
+    "InfiniteBenchretrievekvEvaluator": Spec(_retrievekv),
+    "InfiniteBenchmathcalcEvaluator": Spec(_mathcalc),
+    "LEvalEMEvaluator": Spec(_leval_em),
+    "MRCREvaluator": Spec(_mrcr),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
+    "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
     "GenericLLMEvaluator": "needs an LLM judge server",
@@ -362,8 +442,16 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
     inputs = INPUTS[name].make(random.Random(4), 8)
     result = _evaluate(name, inputs)
     details = result.get("details")
+    outcome = getattr(ICL_EVALUATORS.get(name), "sample_outcome", None)
     if name in {"BleuEvaluator", "RougeEvaluator", "JiebaRougeEvaluator"}:
         assert details and all("correct" not in d for d in details)  # no correctness for overlap metrics
+    elif outcome is not None and outcome.scores and outcome.correct is None:
+        # partial credit (edit distance, keyword share, similarity): each sample carries its declared score
+        fields = set(outcome.scores.values())
+        assert details and all(fields <= set(d) for d in details)
+    elif name == "NeedleBenchParallelEvaluator":
+        # one metric per depth, summed over the samples: each sample carries how many of its needles it found
+        assert details and all("matched" in d for d in details)
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

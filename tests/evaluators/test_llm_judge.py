@@ -143,7 +143,9 @@ def test_some_failed_requests_are_listed_as_unjudged_and_counted_as_opencompass_
     assert entry["detail"].startswith("2 of 4 judge requests failed (HTTP 502 (after 3 attempts))")
 
 
-def test_pred_postprocessor_not_doubled_with_a_non_idempotent_function(tmp_path):
+def test_pred_postprocessor_runs_twice_as_in_opencompass(tmp_path):
+    """OpenCompass 0.5.4 applies the evaluator's pred_postprocessor in ``evaluate`` and again in
+    ``GenericLLMEvaluator.score``: a non-idempotent one shows it in the judge's prompt."""
     seen = []
 
     def script(messages, attempt):
@@ -157,7 +159,7 @@ def test_pred_postprocessor_not_doubled_with_a_non_idempotent_function(tmp_path)
     with FakeJudge(script) as server:
         ev = make(server.base_url, run_dir(tmp_path), pred_postprocessor=dict(type=add_bang))
         ev.evaluate(k=1, n=1, original_dataset=ds, predictions=["hi"], references=["x"], test_set=ds)
-    assert "Answer: hi!\n" in seen[0]
+    assert "Answer: hi!!\n" in seen[0]
 
 
 def test_raw_prompt_template_and_roles(tmp_path):

@@ -26,6 +26,20 @@ from typing import Any
 
 Script = Callable[[list[dict[str, Any]], int], tuple[Any, ...]]
 
+#: The replies :func:`hashed_verdict` chooses among: clean verdicts, verdicts OpenCompass's
+#: two readers take differently, and garbage.
+VERDICTS = ("A", "B", "A", "B", "A.", "**A**", "CORRECT", "B: INCORRECT", "Based on the reference, the answer is A",
+            "", "I cannot tell.", " a\n", "INCORRECT", "A: CORRECT")
+
+
+def hashed_verdict(messages: list[dict[str, Any]]) -> str:
+    """A reply that depends only on the messages (their SHA-256): the same request gets the same reply
+    from every judge server, whoever sends it."""
+    import hashlib
+
+    digest = hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).digest()
+    return VERDICTS[int.from_bytes(digest[:8], "big") % len(VERDICTS)]
+
 
 class FakeJudge:
     def __init__(self, script: Script) -> None:

@@ -137,3 +137,20 @@ def test_a_mistake_in_one_dataset_makes_only_its_task_unrunnable(config: Path) -
     (problem,) = plain.problems
     assert problem.startswith(f"{config}: datasets[0] ('plain'): eval_cfg.evaluator.type='NoSuchEvaluator' is not a registered name")
     assert checks["mine"].can_run and checks["missing-loader"].can_run
+
+
+def test_planning_resolves_each_tasks_postprocessors_and_audit_once(config: Path, tmp_path: Path) -> None:
+    from assay.postprocess.general import first_capital_postprocess
+    from assay.tasks.plan import plan_tasks
+
+    config.write_text(config.read_text().replace("pred_postprocessor=dict(type='first-capital'))),",
+                                                 "pred_postprocessor=dict(type='first_option_postprocess', options='ABCD'))),", 1))
+    tasks = {t.dataset_abbr: t for t in plan_tasks(load_config(config), RunDir(tmp_path / "run"))}
+    plain = tasks["plain"].chain
+    assert plain is not None
+    assert plain.types[0] is first_capital_postprocess and plain.types[1].__name__ == "first_option_postprocess"
+    assert plain.types[2] is None
+    # the audit the workers run, planned with the task: the official extractor and its corrected counterpart
+    assert [(c["at"], c["official"], c["corrected"]) for c in plain.audit.describe()] == [
+        ("eval_cfg.pred_postprocessor", "first_option_postprocess", "first_option_extract")]
+    assert tasks["mine"].chain is not None and tasks["mine"].chain.audit is None

@@ -194,14 +194,28 @@ class AuditRecord:
         metrics = data.get("metrics")
         if not isinstance(metrics, Mapping):
             raise ValueError(f"{where}.metrics: expected an object, got {metrics!r:.80}")
-        return cls(
-            corrections,
-            counts[0],
-            counts[1],
-            list(samples),
-            [Reading.from_json(r, f"{where}.readings[{i}]") for i, r in enumerate(readings)],
-            dict(metrics),
-        )
+        return cls(corrections, counts[0], counts[1], list(samples), _readings(readings, where), dict(metrics))
+
+
+def _readings(readings: list[Any], where: str) -> list[Reading]:
+    """:meth:`Reading.from_json` of each; the usual reading (lists of answers, verdicts true or false) taken as it is."""
+    out: list[Reading] = []
+    append = out.append
+    for i, r in enumerate(readings):
+        if type(r) is dict:
+            official, corrected, correct = r.get("official"), r.get("corrected"), r.get("correct")
+            if type(official) is list and type(corrected) is list:
+                if correct is None:
+                    append(Reading(list(official), list(corrected), None))
+                    continue
+                if type(correct) is list and set(map(type, correct)) == _BOOL:
+                    append(Reading(list(official), list(corrected), [1.0 if v else 0.0 for v in correct]))
+                    continue
+        append(Reading.from_json(r, f"{where}.readings[{i}]"))
+    return out
+
+
+_BOOL = {bool}
 
 
 def has_record(result: Mapping[str, Any]) -> bool:

@@ -22,8 +22,10 @@ evaluator does).  A failure of the audit is recorded as the record's
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
+import operator
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -55,6 +57,8 @@ def plain_reading(value: Any, limit: int = READING_TEXT) -> Any:
     >>> plain_reading('x' * 5, 3), plain_reading(float('nan')), plain_reading([1, ('a',)])
     ('xxx…', 'nan', [1, ['a']])
     """
+    if type(value) is str and len(value) <= limit:  # the usual answer, first
+        return value
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
@@ -77,15 +81,25 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+_STR = {str}
+
+
 def compare_chains(official: Sequence[Any], corrected: Sequence[Any], size: int, n: int) -> tuple[int, list[int]]:
     """How many replies differ, and the sorted indices of the samples (of ``size``, runs laid out run-major) with one.
 
     >>> compare_chains(['1', '2', '3', '1', '5', '3'], ['1', '2', '4', '1', '2', '3'], 3, 2)
     (2, [1, 2])
     """
+    if len(official) == len(corrected) and set(map(type, official)) == _STR == set(map(type, corrected)):
+        # the usual answers, texts: compared at C speed (two texts are the same exactly when equal)
+        rows = list(itertools.compress(range(len(official)), map(operator.ne, official, corrected)))
+        return len(rows), sorted({i % size for i in rows})
     differ = 0
     samples: set[int] = set()
     for i, (a, b) in enumerate(zip(official, corrected, strict=True)):
+        # the usual answers, equal objects or two texts, told apart without a call
+        if a is b or (type(a) is str and type(b) is str and a == b):
+            continue
         if not _same(a, b):
             differ += 1
             samples.add(i % size)

@@ -445,6 +445,9 @@ def _aggregate(per_run: list[dict[str, Any]], n: int) -> dict[str, Any]:
     return out
 
 
+_DICT = {dict}
+
+
 def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """One dict per sample whose fields are lists of the per-run values (``None`` where a run lacks one).
 
@@ -452,6 +455,12 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
     values wrapped in place), which halves the memory that large datasets need.
     """
     if len(all_details) == 1:
+        details = all_details[0]
+        if set(map(type, details)) == _DICT and len(set(map(id, details))) == len(details):  # the usual: distinct dicts
+            for d in details:
+                for key in d:
+                    d[key] = [d[key]]
+            return list(details)
         out: list[dict[str, Any]] = []
         wrapped: set[int] = set()
         for d in all_details[0]:

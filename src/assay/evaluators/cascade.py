@@ -40,6 +40,17 @@ class CascadeEvaluator(BaseEvaluator):
             ``True`` (OpenCompass's default) judges every sample.
         pred_postprocessor: applied once to the predictions before both steps.
 
+    As OpenCompass 0.5.4's: the judge (``parallel=False``: the samples the
+    rule did not find correct; ``True``: every sample) reads the samples'
+    test-set columns with ``prediction`` — the prediction as the cascade
+    received it, the judge's ``pred_postprocessor`` does not reach its
+    prompt — and ``reference`` added, without ``dataset_cfg`` (so no
+    ``obj_gold``; a ``PromptTemplate``'s ``{reference}`` is ``''``); without
+    a test set nothing is judged.  Its replies go to
+    ``results/<model>/<dataset>_llm_judge_replica<i>.json``.  These requests
+    and numbers are checked against OpenCompass's recorded ones
+    (``tests/evaluators/test_oc_judge_requests.py``).
+
     A sample is correct when the rule or the judge says so.  The judge says
     so as OpenCompass 0.5.4's ``CascadeEvaluator`` reads it, from the raw
     reply and more strictly than ``generic_llmjudge_postprocess``
@@ -188,11 +199,16 @@ class CascadeEvaluator(BaseEvaluator):
         llm._dataset_replica_idx = self.dataset_replica_idx
         llm_details: dict[int, dict[str, Any]] = {}
         llm_metrics: dict[str, Any] = {}
-        if to_judge:
+        if to_judge and test_set is not None:
+            # As OpenCompass: the judge reads the samples' test-set columns with the prediction as
+            # the cascade received it (the judge's pred_postprocessor does not reach the prompt) and
+            # the reference added, and no dataset_cfg (so no obj_gold)
+            llm.dataset_cfg = None  # type: ignore[attr-defined]
+            llm._cascade_columns = True  # type: ignore[attr-defined]
+            sub_rows = [dict(rows[i], prediction=predictions[i], reference=refs[i]) for i in to_judge]
             sub_preds = llm.pred_postprocess([predictions[i] for i in to_judge])
             sub_refs = [refs[i] for i in to_judge]
-            sub_set = test_set.select(to_judge) if hasattr(test_set, "select") else [rows[i] for i in to_judge]
-            llm_metrics = llm.score(predictions=sub_preds, references=sub_refs, test_set=sub_set)
+            llm_metrics = llm.score(predictions=sub_preds, references=sub_refs, test_set=sub_rows)
             if "error" in llm_metrics:
                 return {"error": f"{name}: the LLM judge failed: {llm_metrics['error']}"}
             for i, d in zip(to_judge, llm_metrics.get("details") or []):
@@ -200,6 +216,8 @@ class CascadeEvaluator(BaseEvaluator):
                 entry["llm_correct"] = self._judge_correct(entry)
                 entry["dataset_replica_idx"] = self.dataset_replica_idx
                 llm_details[i] = entry
+        else:
+            to_judge = []
 
         details = []
         final = 0

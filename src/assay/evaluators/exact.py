@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, score_pairs, share_percent
+from assay.evaluators._common import check_batch, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -36,9 +36,18 @@ class AccEvaluator(BaseEvaluator):
     sample_sums = MappingProxyType({"accuracy": ("correct", share_percent)})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        return score_pairs(
-            self, predictions, references, lambda pred, ref: (pred, str(pred) == str(ref)), scale=share_percent
-        )
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        # score_pairs' records, built in one loop (two texts are compared as they are: str() is the identity)
+        details: list[dict[str, Any]] = []
+        append = details.append
+        correct = 0
+        for pred, ref in zip(predictions, references):
+            ok = pred == ref if type(pred) is str and type(ref) is str else str(pred) == str(ref)
+            correct += ok
+            append({"pred": pred, "answer": ref, "correct": ok})
+        return {"accuracy": share_percent(correct, len(details)), "details": details}
 
 
 @ICL_EVALUATORS.register_module()

@@ -1,10 +1,32 @@
 """``GenericLLMEvaluator``: an LLM judge grades each prediction against its reference.
 
 Configured as in OpenCompass (``prompt_template``, ``judge_cfg``,
-``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), with these
-differences: the ``pred_postprocessor`` is applied once (by
-:meth:`BaseEvaluator.evaluate`), replies are cached in the run directory so a
-rerun sends no request, and replies that never arrived are counted in
+``dataset_cfg``, ``dict_postprocessor``, ``pred_postprocessor``), and sending
+the requests OpenCompass 0.5.4 sends (checked against its recorded requests
+on its library configs, ``tests/evaluators/test_oc_judge_requests.py``):
+
+* the judge is ``judge_cfg`` when it is not empty, else the one
+  ``OC_JUDGE_MODEL`` / ``OC_JUDGE_API_KEY`` / ``OC_JUDGE_API_BASE`` describe
+  (:func:`assay.judge.default_judge_cfg`);
+* each sample's fields are the test set's columns, then ``prediction``,
+  ``obj_gold`` and ``reference``; a ``PromptTemplate`` fills ``{reference}``
+  (the judge dataset's output column) with ``''``, a ``RawPromptTemplate``
+  with the reference; fields are filled one after the other, as OpenCompass
+  fills them;
+* the prompt goes through the judge's ``meta_template`` as OpenCompass's API
+  models parse it (the ``OC_JUDGE_*`` judge's has no SYSTEM role: the
+  library's SYSTEM prompt, falling back to HUMAN, is merged into the user's
+  message with a newline; no meta template: one user message of the prompts
+  joined by newlines) and ``OpenAISDK``'s roles;
+* the body is ``OpenAISDK``'s (:class:`assay.judge.OpenAISDK`);
+* the ``pred_postprocessor`` runs twice, as in OpenCompass (in
+  ``evaluate`` and again in ``score``).
+
+The judge's replies are written where OpenCompass writes them,
+``results/<model>/<dataset>_replica<i>.json``, in its format
+(:mod:`assay.rundir.judge_replies`).  Beyond OpenCompass: replies are cached
+in the run directory so a rerun sends no request, failed requests are
+retried and counted (below), and a reply that never arrived is counted in
 ``judge_failed_count`` as well.
 
 Verdicts are read as OpenCompass 0.5.4 reads them
@@ -69,9 +91,10 @@ class GenericLLMEvaluator(BaseEvaluator):
             key='ENV', openai_api_base=..., retry=..., timeout=...)``; its
             optional ``pred_postprocessor`` is applied to the judge's replies.
             Empty: ``OC_JUDGE_MODEL``/``OC_JUDGE_API_KEY``/``OC_JUDGE_API_BASE``.
-        dataset_cfg: accepted for compatibility (the test set is given to
-            :meth:`score`).
-        pred_postprocessor: applied to the predictions once before judging.
+        dataset_cfg: accepted for compatibility: the judge reads the test set
+            given to :meth:`score` (OpenCompass loads it again from this).
+        pred_postprocessor: applied to the predictions before judging (twice
+            through :meth:`evaluate`, as OpenCompass does).
         dict_postprocessor: grades the judge outputs (default
             ``generic_llmjudge_postprocess``).
         cache_path: the SQLite reply cache; default
@@ -89,11 +112,14 @@ class GenericLLMEvaluator(BaseEvaluator):
 
     Example:
         >>> ev = GenericLLMEvaluator(
-        ...     prompt_template=dict(type='RawPromptTemplate',
-        ...                          messages=[dict(role='user', content='{prediction} vs {obj_gold}')]),
-        ...     judge_cfg=dict(type='OpenAISDK', path='judge', openai_api_base='http://127.0.0.1:9/v1'))
-        >>> ev.render(dict(q='?'), prediction='4', reference='4')
-        [{'role': 'user', 'content': '4 vs 4'}]
+        ...     prompt_template=dict(type='PromptTemplate', template=dict(
+        ...         begin=[dict(role='SYSTEM', fallback_role='HUMAN', prompt='Grade.')],
+        ...         round=[dict(role='HUMAN', prompt='{q}: {prediction} vs {obj_gold}')])),
+        ...     judge_cfg=dict(type='OpenAISDK', path='judge', openai_api_base='http://127.0.0.1:9/v1',
+        ...                    meta_template=dict(round=[dict(role='HUMAN', api_role='HUMAN'),
+        ...                                              dict(role='BOT', api_role='BOT', generate=True)])))
+        >>> ev.render(dict(q='2+2'), prediction='4', reference='4')
+        [{'content': 'Grade.\\n2+2: 4 vs 4', 'role': 'user'}]
     """
 
     sample_outcome = SampleOutcome(correct="correct", unscorable="judge_failed")
@@ -118,15 +144,67 @@ class GenericLLMEvaluator(BaseEvaluator):
         self._judge_postprocess = build_postprocessor(judge_pp, where="judge_cfg.pred_postprocessor")
         self.dict_postprocessor = dict_postprocessor
         self._judge: Any = None
+        # set by CascadeEvaluator: the judge reads its test set's columns only (OpenCompass's dataset_cfg=None path)
+        self._cascade_columns = False
 
     # -- pieces ------------------------------------------------------------------
-    def render(self, row: dict[str, Any], *, prediction: Any, reference: Any) -> list[dict[str, str]]:
-        """The judge messages for one sample."""
-        from assay.judge import render_messages
+    def render(self, row: dict[str, Any], *, prediction: Any, reference: Any) -> list[dict[str, Any]]:
+        """The judge messages for one sample, as OpenCompass 0.5.4 sends them.
 
-        fields = dict(row)
-        fields.update(prediction=_text(prediction), obj_gold=_text(reference), reference=_text(reference))
-        return render_messages(self.prompt_template, fields)
+        ``row``'s fields, then ``prediction``, ``obj_gold`` and ``reference``
+        (each ``str()``-ed where it is put in the prompt; ``{reference}``,
+        the judge dataset's output column, is filled with ``''``), through
+        the prompt template, the judge's meta template and ``OpenAISDK``'s
+        roles (:func:`assay.judge.api_prompt`, :func:`assay.judge.api_messages`).
+        """
+        entry = dict(row)
+        entry.update(prediction=prediction, obj_gold=reference, reference=reference)
+        return self._messages(self._prompt(entry, self._meta_template()))
+
+    def _prompt(self, entry: dict[str, Any], meta_template: Any) -> Any:
+        from assay.judge import api_prompt, template_prompt
+
+        return api_prompt(template_prompt(self.prompt_template, entry), meta_template)
+
+    @staticmethod
+    def _messages(prompt: Any) -> list[dict[str, Any]]:
+        from assay.judge import api_messages
+
+        return api_messages(prompt)
+
+    def _judge_cfg(self) -> dict[str, Any]:
+        """``judge_cfg`` when it is not empty, else the judge of ``OC_JUDGE_*`` (OpenCompass's precedence)."""
+        from assay.judge import default_judge_cfg
+
+        return copy.deepcopy(self.judge_cfg) if self.judge_cfg else default_judge_cfg()
+
+    def _meta_template(self) -> Any:
+        return self._judge_cfg().get("meta_template")
+
+    def _entries(self, predictions: list[Any], refs: list[Any], test_set: Any) -> list[dict[str, Any]]:
+        """Each sample's fields as OpenCompass 0.5.4 puts them in the judge's prompt.
+
+        The test set's columns, then ``prediction``, ``obj_gold`` and
+        ``reference`` (OpenCompass builds the judge's dataset from
+        ``dataset_cfg`` — the task's test set here — and adds them; it
+        refuses a ``GenericLLMEvaluator`` without ``dataset_cfg``).  Called by
+        :class:`CascadeEvaluator` (which drops ``dataset_cfg``, as
+        OpenCompass's does): the test set's columns, with ``prediction`` and
+        ``reference`` added where it lacks them, so no ``obj_gold``.  Without
+        a test set: ``prediction``, ``obj_gold``, ``reference``.
+        """
+        if test_set is None:
+            return [{"prediction": p, "obj_gold": r, "reference": r} for p, r in zip(predictions, refs)]
+        rows = [dict(r) for r in test_set]
+        if not self._cascade_columns:
+            return [dict(row, prediction=p, obj_gold=r, reference=r) for row, p, r in zip(rows, predictions, refs)]
+        out = []
+        for row, p, r in zip(rows, predictions, refs):
+            entry = dict(row)
+            entry.setdefault("prediction", p)
+            entry.setdefault("reference", r)
+            out.append(entry)
+        return out
 
     def _resolved_cache(self) -> Path | None:
         if self.cache_path is False:
@@ -142,12 +220,12 @@ class GenericLLMEvaluator(BaseEvaluator):
     def judge(self) -> Any:
         """The judge client built from ``judge_cfg`` (once)."""
         if self._judge is None:
-            from assay.judge import default_judge_cfg
             from assay.registry import MODELS
 
-            cfg = copy.deepcopy(self.judge_cfg) if self.judge_cfg else default_judge_cfg()
+            cfg = self._judge_cfg()
             cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
-            cfg.pop("abbr", None)
+            for option in ("abbr", "meta_template", "pred_postprocessor", "run_cfg", "batch_size"):
+                cfg.pop(option, None)
             cache = self._resolved_cache()
             if cache is not None and "cache_path" not in cfg:
                 cfg["cache_path"] = cache
@@ -170,10 +248,15 @@ class GenericLLMEvaluator(BaseEvaluator):
         batch = judged_batch(self, predictions, references, test_set)
         if isinstance(batch, dict):
             return batch
-        refs, rows = batch
+        refs, _rows = batch
         name = type(self).__name__
 
-        conversations = [self.render(row, prediction=p, reference=r) for row, p, r in zip(rows, predictions, refs)]
+        # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
+        predictions = self.pred_postprocess(predictions)
+        entries = self._entries(list(predictions), refs, test_set)
+        meta_template = self._meta_template()
+        prompts = [self._prompt(entry, meta_template) for entry in entries]
+        conversations = [self._messages(prompt) for prompt in prompts]
         client = self.judge()
         replies = client.complete_many(conversations)
         texts = apply_postprocessor(self._judge_postprocess, [r.text for r in replies]) if self._judge_postprocess else [r.text for r in replies]
@@ -184,16 +267,12 @@ class GenericLLMEvaluator(BaseEvaluator):
         if unjudged and len(unjudged) == len(replies):
             return {"error": f"the judge answered none of the {len(replies)} requests: {_most_common(unjudged)}"}
 
-        output = {
-            str(i): {
-                "origin_prompt": conv,
-                "prediction": None if reply.text is None else text,
-                "gold": ref,
-                "judge_error": reply.error,
-            }
-            for i, (conv, reply, text, ref) in enumerate(zip(conversations, replies, texts, refs))
-        }
-        out_path = self._write_judge_outputs(output)
+        golds = [entry.get("reference") for entry in entries]
+        errors = [reply.error for reply in replies]
+        # the file holds the replies as they came; the dict_postprocessor reads them after
+        # judge_cfg's pred_postprocessor (as in OpenCompass)
+        out_path = self._write_judge_outputs(judge_replies(prompts, [reply.text for reply in replies], golds, errors))
+        output = judge_replies(prompts, [None if reply.text is None else text for reply, text in zip(replies, texts)], golds, errors)
         fn, options = self._dict_postprocess()
         result = dict(fn(output, out_path, **options))
         details = result.pop("details", None)
@@ -223,15 +302,33 @@ class GenericLLMEvaluator(BaseEvaluator):
         out = getattr(self, "_out_dir", None)
         if out is None:
             return None
-        from assay.fileio import atomic_write_json
+        from assay.rundir.judge_replies import judge_replies_path, write_judge_replies
 
-        path = f"{out}_replica{self.dataset_replica_idx}.json"
+        path = judge_replies_path(out, self.dataset_replica_idx)
         try:
-            atomic_write_json(path, output)
+            write_judge_replies(path, output)
         except OSError:
             logger.warning("could not write the judge outputs to %s", path, exc_info=True)
             return None
-        return path
+        return str(path)
+
+
+def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:
+    """The judge-reply records, as OpenCompass's inferencer keeps them: ``"0".."N-1"`` → ``origin_prompt``
+    (the prompt as the judge model parsed it), ``prediction`` (the reply), ``gold`` (the reference);
+    a reply that never arrived has ``prediction`` ``None`` and ``judge_error`` saying why.
+
+    Example:
+        >>> judge_replies([[{'role': 'HUMAN', 'prompt': 'q'}]], [None], ['4'], ['HTTP 500'])
+        {'0': {'origin_prompt': [{'role': 'HUMAN', 'prompt': 'q'}], 'prediction': None, 'gold': '4', 'judge_error': 'HTTP 500'}}
+    """
+    output: dict[str, Any] = {}
+    for i, (prompt, reply, gold, error) in enumerate(zip(prompts, replies, golds, errors)):
+        record: dict[str, Any] = {"origin_prompt": prompt, "prediction": reply, "gold": gold}
+        if reply is None:
+            record["judge_error"] = error or "no reply"
+        output[str(i)] = record
+    return output
 
 
 def unjudged_entry(count: int, total: int, error: str) -> dict[str, Any]:

@@ -45,9 +45,14 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def _input_error(evaluator: object, predictions: Sequence[Any], gold: Sequence[Any]) -> dict[str, Any] | None:
-    """OpenCompass's one check (its own message), then every reply and reference must be a string."""
+    """OpenCompass's one check (its own message), then every reply and reference must be a string.
+
+    No sample at all is an error (OpenCompass would score 0), as for every evaluator of assay's.
+    """
     if len(predictions) != len(gold):
         return {"error": "predictions and gold have different lengths"}
+    if not predictions:
+        return {"error": f"{type(evaluator).__name__}: no samples to score"}
     for what, values in (("prediction", predictions), ("gold", gold)):
         for i, value in enumerate(values):
             if not isinstance(value, str):

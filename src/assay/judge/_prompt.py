@@ -10,7 +10,7 @@ from typing import Any
 from assay.errors import ConfigError
 from assay.registry import ICL_PROMPT_TEMPLATES
 
-__all__ = ["RawPromptTemplate", "render_messages"]
+__all__ = ["DEFAULT_JUDGE_META_TEMPLATE", "RawPromptTemplate", "api_messages", "api_prompt", "render_messages", "template_prompt"]
 
 _CHAT_ROLES = ("system", "user", "assistant")
 
@@ -120,7 +120,12 @@ def _role(item: Mapping[str, Any], where: str) -> str:
 
 
 def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Chat messages from a ``RawPromptTemplate`` or ``PromptTemplate`` config.
+    """Chat messages from a ``RawPromptTemplate`` or ``PromptTemplate`` config, each role its own message.
+
+    A plain rendering, without a judge's meta template: what the judge
+    evaluators send is OpenCompass's (:func:`template_prompt`,
+    :func:`api_prompt`, :func:`api_messages`), where a SYSTEM prompt without
+    a SYSTEM role in the meta template is merged into the user's message.
 
     A ``RawPromptTemplate`` renders as OpenCompass renders it (see
     :class:`RawPromptTemplate`), ``fields`` in their order.  For a
@@ -180,3 +185,274 @@ def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any
     if not out:
         raise ConfigError("prompt_template renders to no message")
     return out
+
+
+# -- OpenCompass 0.5.4's way from a judge prompt template to the chat messages sent -----------------
+
+#: The chat roles OpenCompass's ``OpenAISDK`` sends for the API roles of a meta template.
+_API_ROLES = {"HUMAN": "user", "BOT": "assistant", "SYSTEM": "system"}
+
+#: The meta template of the judge OpenCompass builds from ``OC_JUDGE_*`` (no SYSTEM role).
+DEFAULT_JUDGE_META_TEMPLATE: dict[str, Any] = {
+    "round": [{"role": "HUMAN", "api_role": "HUMAN"}, {"role": "BOT", "api_role": "BOT", "generate": True}]
+}
+
+
+def _safe_format(text: str, entry: Mapping[str, Any]) -> str:
+    # OpenCompass's filling: each field in turn, every ``{field}`` of the text so far replaced by
+    # ``str(value)`` — a value holding ``{later_field}`` is filled too; other braces are kept.
+    for key, value in entry.items():
+        text = text.replace("{" + str(key) + "}", str(value))
+    return text
+
+
+def template_prompt(prompt_template: Mapping[str, Any], entry: Mapping[str, Any], output_field: str | None = "reference") -> Any:
+    """A judge prompt as OpenCompass 0.5.4's ``GenInferencer`` builds it for one sample.
+
+    ``entry`` holds the sample's fields in their order; ``output_field``
+    (``reference``, the judge dataset's output column) is filled with ``''``
+    in a ``PromptTemplate``, as OpenCompass fills the output column of a
+    generation prompt (its ``RawPromptTemplate`` fills it with the value).  A
+    ``PromptTemplate`` with ``begin``/``round``/``end`` gives a prompt list
+    (section markers ``{'section': ..., 'pos': ...}``, role items with
+    ``prompt`` filled, strings); a string template gives a string; a
+    ``RawPromptTemplate`` gives its chat messages.
+
+    Example:
+        >>> tpl = {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': '{q}|{reference}|{x}'}]}}
+        >>> template_prompt(tpl, {'q': 'Q', 'reference': '4'})
+        [{'section': 'round', 'pos': 'begin'}, {'role': 'HUMAN', 'prompt': 'Q||{x}'}, {'section': 'round', 'pos': 'end'}]
+    """
+    if not isinstance(prompt_template, Mapping):
+        raise ConfigError(f"prompt_template must be a dict(type=..., ...), got {prompt_template!r:.80}")
+    entry = dict(entry)
+    kind = _type_name(prompt_template.get("type", "PromptTemplate"))
+    if kind == "RawPromptTemplate":  # OpenCompass's RawPromptTemplate leaves the output column filled
+        options = {k: v for k, v in prompt_template.items() if k != "type"}
+        try:
+            raw = RawPromptTemplate(**options)
+        except TypeError as exc:
+            raise ConfigError(f"prompt_template (RawPromptTemplate): {exc}") from None
+        return raw.generate_item(entry)
+    if kind != "PromptTemplate":
+        raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate or RawPromptTemplate)")
+    if output_field is not None:
+        entry[output_field] = ""
+    template = prompt_template.get("template")
+    ice_token = prompt_template.get("ice_token")
+    sep_token = prompt_template.get("sep_token")
+    if isinstance(template, Mapping) and not all(key in ("begin", "round", "end") for key in template):
+        template = next(iter(template.values()))  # a template per label: the first one, as OpenCompass takes it
+    if isinstance(template, str):
+        text = template
+        for token in (ice_token, sep_token):
+            if token is not None:
+                text = text.replace(token, "")
+        return _safe_format(text, entry)
+    if not isinstance(template, Mapping) or "round" not in template:
+        raise ConfigError("prompt_template (PromptTemplate): 'template' must be a string or a dict with 'round'")
+    items: list[Any] = []
+    for section in ("begin", "round", "end"):
+        if section not in template:
+            continue
+        body = template[section]
+        body = list(body) if isinstance(body, list) else [body]
+        # OpenCompass closes the end section with pos 'end' twice (its own quirk, harmless to parsing)
+        items.append({"section": section, "pos": "begin" if section != "end" else "end"})
+        items.extend(body)
+        items.append({"section": section, "pos": "end"})
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, str):
+            for token in (ice_token, sep_token):
+                if token is not None:
+                    item = item.replace(token, "")
+            out.append(_safe_format(item, entry))
+        elif isinstance(item, Mapping):
+            new = copy.deepcopy(dict(item))
+            if "prompt" in new:
+                prompt = new["prompt"]
+                for token in (ice_token, sep_token):
+                    if token is not None and isinstance(prompt, str):
+                        prompt = prompt.replace(token, "")
+                new["prompt"] = _safe_format(prompt, entry) if isinstance(prompt, str) else prompt
+            out.append(new)
+        else:
+            raise ConfigError(f"prompt_template (PromptTemplate): an entry of type {type(item).__name__} (expected a dict or a string)")
+    return out
+
+
+def _meta_roles(meta_template: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    roles: dict[str, dict[str, Any]] = {}
+    for key in ("round", "reserved_roles"):
+        for item in meta_template.get(key) or []:
+            if isinstance(item, Mapping):
+                roles[item["role"]] = dict(item)
+    return roles
+
+
+def _role_of(item: Mapping[str, Any], roles: Mapping[str, Any]) -> str:
+    role = item.get("role")
+    if role in roles:
+        return str(role)
+    fallback = item.get("fallback_role")
+    if fallback in roles:
+        return str(fallback)
+    raise ConfigError(
+        f"prompt_template: role {role!r} (fallback {fallback!r}) is not in the judge's meta template "
+        f"(roles {', '.join(map(str, roles))})"
+    )
+
+
+def _api_item(item: Mapping[str, Any], roles: Mapping[str, dict[str, Any]], for_gen: bool) -> tuple[dict[str, Any] | None, bool]:
+    role_cfg = dict(roles[_role_of(item, roles)])
+    role_cfg.update(item)  # the prompt's own keys over its role's (OpenCompass's role dict update)
+    if for_gen and role_cfg.get("generate", False):
+        return None, False
+    text = str(role_cfg.get("begin", "")) + str(role_cfg.get("prompt", "")) + str(role_cfg.get("end", ""))
+    return {"role": role_cfg["api_role"], "prompt": text}, True
+
+
+def _split_rounds(dialogue: list[Any], round_template: list[Any]) -> list[int]:
+    index = {cfg["role"]: i for i, cfg in enumerate(round_template) if not isinstance(cfg, str)}
+    last, cuts = -1, [0]
+    for i, item in enumerate(dialogue):
+        if isinstance(item, str):
+            continue
+        at = index.get(item["role"])
+        if at is None:
+            if item.get("fallback_role") not in index:
+                raise ConfigError(f"prompt_template: {dict(item)!r} has neither a role nor a fallback role of the meta template's round")
+            at = index[item["fallback_role"]]
+        if at <= last:
+            cuts.append(i)
+        last = at
+    cuts.append(len(dialogue))
+    return cuts
+
+
+def api_prompt(prompt: Any, meta_template: Mapping[str, Any] | list[Any] | None) -> Any:
+    """What OpenCompass 0.5.4's API models make of a prompt (``APITemplateParser``, generation mode).
+
+    A string stays as it is.  With a meta template (``round``, optional
+    ``reserved_roles`` and ``begin``): every item of ``begin``/``round``/``end``
+    becomes ``{'role': <its api_role>, 'prompt': begin + prompt + end}`` (a
+    role the template lacks takes its ``fallback_role``), the conversation
+    stops before the last round's ``generate`` role, and consecutive items of
+    one API role are joined by a newline — so a SYSTEM prompt falling back to
+    HUMAN is merged into the user's message.  Without a meta template the
+    prompts are joined by newlines into one string.  Chat messages
+    (``role``/``content``, from a ``RawPromptTemplate``) are kept as they are.
+
+    Example:
+        >>> tpl = {'template': {'begin': [{'role': 'SYSTEM', 'fallback_role': 'HUMAN', 'prompt': 'Grade.'}],
+        ...                     'round': [{'role': 'HUMAN', 'prompt': 'Q'}]}}
+        >>> p = template_prompt(dict(tpl, type='PromptTemplate'), {})
+        >>> api_prompt(p, DEFAULT_JUDGE_META_TEMPLATE)
+        [{'role': 'HUMAN', 'prompt': 'Grade.\\nQ'}]
+        >>> api_prompt(p, None)
+        'Grade.\\nQ'
+    """
+    if isinstance(prompt, str):
+        return prompt
+    if prompt and all(isinstance(m, Mapping) and "role" in m and "content" in m for m in prompt):
+        return copy.deepcopy(list(prompt))
+    if not meta_template:
+        text, sep = "", ""
+        for item in prompt:
+            if isinstance(item, Mapping) and set(item) == {"section", "pos"}:
+                continue
+            if isinstance(item, str):
+                if item:
+                    text += sep + item
+            elif item.get("prompt", ""):
+                text += sep + str(item.get("prompt", ""))
+            sep = "\n"
+        return text
+    if not isinstance(meta_template, Mapping) or not isinstance(meta_template.get("round"), list):
+        raise ConfigError(f"judge_cfg.meta_template must be a dict with a 'round' list, got {meta_template!r:.80}")
+    roles = _meta_roles(meta_template)
+    out: list[dict[str, Any]] = []
+    go_on = True
+    stack: list[tuple[str, int]] = []
+    for i, item in enumerate(prompt):
+        if not go_on:
+            break
+        if isinstance(item, str):
+            continue  # OpenCompass warns and drops strings in API prompts
+        if "section" in item:
+            if item["pos"] == "end":
+                section, start = stack.pop()
+                if section in ("round", "ice"):
+                    dialogue = prompt[start:i]
+                    cuts = _split_rounds(dialogue, meta_template["round"])
+                    for r in range(len(cuts) - 1):
+                        for_gen = section == "round" and r == len(cuts) - 2
+                        go_on = _round_to_api(meta_template["round"], roles, dialogue[cuts[r]:cuts[r + 1]], for_gen, out)
+                        if not go_on:
+                            break
+            else:
+                stack.append((item["section"], i + 1))
+        elif stack and stack[-1][0] in ("begin", "end"):
+            api, go_on = _api_item(item, roles, for_gen=True)
+            if api is not None:
+                out.append(api)
+    merged: list[dict[str, Any]] = []
+    for api in out:
+        if merged and merged[-1]["role"] == api["role"]:
+            merged[-1]["prompt"] += "\n" + api["prompt"]
+        else:
+            merged.append(dict(api))
+    if meta_template.get("begin"):
+        merged.insert(0, meta_template["begin"])
+    return merged
+
+
+def _round_to_api(round_template: list[Any], roles: Mapping[str, dict[str, Any]], items: list[Any], for_gen: bool,
+                  out: list[dict[str, Any]]) -> bool:
+    """One round of a prompt through the meta template's round, as OpenCompass converts it: the
+    template's roles in the template's order, each with the round's item of that role (a role the
+    round lacks gives its own ``begin``/``end`` text), stopping before the ``generate`` role of the
+    last round.  Whether to go on."""
+    role_dict = {name: dict(cfg) for name, cfg in roles.items()}
+    for x in items:
+        if isinstance(x, str):
+            continue
+        role_dict[_role_of(x, roles)].update(x)
+    for cfg in round_template:
+        if isinstance(cfg, str):
+            raise ConfigError("judge_cfg.meta_template: a string in 'round' (not allowed for API judges)")
+        merged = role_dict[cfg["role"]]
+        if for_gen and merged.get("generate", False):
+            return False
+        out.append({"role": merged["api_role"],
+                    "prompt": str(merged.get("begin", "")) + str(merged.get("prompt", "")) + str(merged.get("end", ""))})
+    return True
+
+
+def api_messages(prompt: Any) -> list[dict[str, Any]]:
+    """The chat messages OpenCompass 0.5.4's ``OpenAISDK`` sends for a parsed prompt (:func:`api_prompt`).
+
+    A string is one user message; chat messages whose roles are all
+    ``system``/``user``/``assistant`` go as they are; prompt items map their
+    API role HUMAN→user, BOT→assistant, SYSTEM→system (another API role: a
+    message without ``role``, as OpenCompass sends it).
+
+    Example:
+        >>> api_messages([{'role': 'SYSTEM', 'prompt': 'Grade.'}, {'role': 'HUMAN', 'prompt': 'Q'}])
+        [{'content': 'Grade.', 'role': 'system'}, {'content': 'Q', 'role': 'user'}]
+        >>> api_messages('Q')
+        [{'role': 'user', 'content': 'Q'}]
+    """
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    if prompt and all(isinstance(m, Mapping) and m.get("role") in _CHAT_ROLES for m in prompt):
+        return [dict(m) for m in prompt]
+    messages = []
+    for item in prompt:
+        msg: dict[str, Any] = {"content": item["prompt"]}
+        role = _API_ROLES.get(item.get("role"))
+        if role is not None:
+            msg["role"] = role
+        messages.append(msg)
+    return messages

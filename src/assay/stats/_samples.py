@@ -164,6 +164,9 @@ def _number(value: Any) -> float | None:
     return None
 
 
+_BOOL = {bool}
+
+
 def sample_correctness(detail: Any, keys: tuple[str, ...] = CORRECTNESS_KEYS) -> list[float | None] | None:
     """The verdict rule: one sample's correctness per run, ``None`` when ``detail`` is not a dict.
 
@@ -181,6 +184,12 @@ def sample_correctness(detail: Any, keys: tuple[str, ...] = CORRECTNESS_KEYS) ->
     """
     if not isinstance(detail, dict):
         return None
+    if keys is CORRECTNESS_KEYS:  # the usual detail: one verdict field, a list of bools
+        given = [k for k in keys if k in detail]
+        if len(given) == 1:
+            value = detail[given[0]]
+            if type(value) is list and set(map(type, value)) == _BOOL:
+                return [1.0 if v else 0.0 for v in value]
     columns = [_as_runs(detail[k]) if k in detail else None for k in keys]
     runs = max((len(c) for c in columns if c is not None), default=0)
     row: list[float | None] = []

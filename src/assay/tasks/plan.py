@@ -106,6 +106,34 @@ class ReferenceSource:
     problem: str = ""
 
 
+@dataclass(frozen=True)
+class ResolvedChain:
+    """A task's prediction postprocessors, resolved once by :func:`plan_tasks` for its scoring and its audit.
+
+    Attributes:
+        types: the functions the ``type`` of the model's, the dataset's and the
+            evaluator's ``pred_postprocessor`` resolve to (``None`` where there
+            is none, or where it cannot be resolved: scoring then says why).
+        audit: the extraction audit of the chain (an :class:`~assay.audit.plan.AuditPlan`),
+            ``None`` when no postprocessor of it has a corrected counterpart.
+    """
+
+    types: tuple[Any, Any, Any]
+    audit: Any
+
+
+def resolve_chain(model: dict[str, Any], dataset: dict[str, Any]) -> ResolvedChain:
+    """The postprocessor chain of (``model``, ``dataset``): each ``type`` resolved, and its extraction audit."""
+    from assay.audit import audit_plan, chain_configs
+    from assay.postprocess.chain import resolve_postprocessor_type
+
+    eval_cfg = dict(dataset.get("eval_cfg") or {})
+    evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
+    configs = chain_configs(model, eval_cfg, evaluator_cfg)
+    types = (resolve_postprocessor_type(configs[0]), resolve_postprocessor_type(configs[1]), resolve_postprocessor_type(configs[2]))
+    return ResolvedChain(types, audit_plan(model, eval_cfg, evaluator_cfg, types=types))
+
+
 @dataclass
 class EvalTask:
     """Scoring one model on one dataset."""
@@ -125,6 +153,8 @@ class EvalTask:
     #: Why the dataset's config keeps the task from running (``''``: nothing does); see
     #: :func:`~assay.config.validate.validate_datasets`.
     config_problem: str = ""
+    #: Its postprocessor chain resolved when it was planned (``None``: the task resolves it itself).
+    chain: ResolvedChain | None = None
 
     @property
     def name(self) -> str:
@@ -181,7 +211,13 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             if check.repeats is not None:
                 continue
             data, refs = per_dataset[d_index]
-            tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem))
+            chain = None
+            if not check.problem:  # resolved once here, for every worker that scores it
+                try:
+                    chain = resolve_chain(model, dataset)
+                except Exception:  # a config the task itself reports on when it runs
+                    logger.debug("resolving the postprocessors of %s/%s failed", m_abbr, check.abbr, exc_info=True)
+            tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem, chain))
     return tasks
 
 

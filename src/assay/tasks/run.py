@@ -52,7 +52,7 @@ from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
-from assay.tasks.plan import EvalOptions, EvalTask, unavailable_message
+from assay.tasks.plan import EvalOptions, EvalTask, resolve_chain, unavailable_message
 from assay.tasks.score import ScoreStep, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
@@ -308,8 +308,6 @@ class _Setup(ScoreStep):
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:
-    from assay.audit import audit_plan, chain_configs
-    from assay.postprocess.chain import resolve_postprocessor_type
     from assay.registry import ICL_EVALUATORS, resolve_type
     from assay.rundir import predictions
 
@@ -319,9 +317,9 @@ def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) ->
     evaluator_cfg = dict(eval_cfg.get("evaluator") or {})
     evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key=f"{where} eval_cfg.evaluator.type")
     files = predictions.find_prediction_files(task.prediction_dir, task.dataset_abbr, partial=options.allow_partial)
-    # each postprocessor type of the chain resolved once for the task; the scoring step and the audit use these
-    types = tuple(resolve_postprocessor_type(cfg) for cfg in chain_configs(task.model, eval_cfg, evaluator_cfg))
-    audit = audit_plan(task.model, eval_cfg, evaluator_cfg, types=types)
+    # the postprocessor types of the chain and its audit, resolved when the task was planned
+    chain = task.chain if task.chain is not None else resolve_chain(task.model, dataset_cfg)
+    types, audit = chain.types, chain.audit
     if not fingerprint:
         return _Setup(where, eval_cfg, evaluator_cfg, evaluator_type, audit, (types[0], types[1]), files, {}, "")
     test_files = [task.data.path] if task.data is not None else []

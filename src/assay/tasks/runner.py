@@ -150,7 +150,7 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     Each worker then has them from the start, rather than each importing them
     for its first task.  The components the tasks name were imported when
     they were planned (a registry lookup imports only the module defining the
-    name); the extraction audits are planned here, which imports the declared
+    name), their extraction audits with them, which imported the declared
     corrections.  :mod:`assay.rundir.statistics` is imported when the tasks
     write statistics (it imports what they write them with,
     :mod:`assay.rundir.sidecar` and :mod:`assay.rundir.stats_index`, and the
@@ -168,17 +168,7 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
             importlib.import_module(name)
         except Exception:  # a broken optional import is reported by the task that needs it
             logger.debug("warming %s failed", name, exc_info=True)
-    audits = False
-    try:
-        from assay.audit import audit_plan
-
-        for task in tasks:
-            eval_cfg = dict(task.dataset.get("eval_cfg") or {})
-            if audit_plan(task.model, eval_cfg, dict(eval_cfg.get("evaluator") or {})) is not None:
-                audits = True
-                break
-    except Exception:  # a config the task itself reports on
-        logger.debug("planning the audits failed", exc_info=True)
+    audits = any(task.chain is not None and task.chain.audit is not None for task in tasks)
     if prepare_stats:
         import assay.rundir.statistics  # the summary's reader; it imports what each task writes statistics with
     if audits:

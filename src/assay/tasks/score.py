@@ -42,12 +42,12 @@ class ScoreStep:
         eval_cfg: the dataset's ``eval_cfg``.
         evaluator_cfg: its ``evaluator`` (``type`` and keyword arguments).
         evaluator_type: the evaluator class ``type`` resolves to.
-        audit: the extraction audit's substitutions, when a postprocessor of
-            the chain has a corrected counterpart (else ``None``).
+        audit: the extraction audit's substitutions, planned with the task, when a
+            postprocessor of the chain has a corrected counterpart (else ``None``).
         postprocessor_types: the functions the ``type`` of the model's and the
-            dataset's ``pred_postprocessor`` resolve to, resolved once with the
-            task's setup (``None`` where there is none, or where it cannot be
-            resolved: scoring then says why).
+            dataset's ``pred_postprocessor`` resolve to, resolved once when the
+            task was planned (:class:`~assay.tasks.plan.ResolvedChain`; ``None``
+            where there is none, or where it cannot be resolved: scoring then says why).
     """
 
     where: str
