@@ -253,12 +253,16 @@ class LongBenchv2Evaluator(BaseEvaluator):
     """LongBench v2 multiple choice: ``accuracy`` (exact equality of the extracted letter with the
     answer), and ``accuracy_easy``/``accuracy_hard``, ``accuracy_short``/``accuracy_medium``/``accuracy_long``
     over the samples of each ``difficulty`` and ``length`` of the test set (a breakdown without samples
-    is left out).  Reads the test set's ``difficulty`` and ``length``; an empty test set is an error.
+    is left out).  Reads the test set's ``difficulty`` and ``length``; no samples is an error record,
+    and an empty test set beside predictions raises ``ValueError``, as in OpenCompass.
     """
 
     sample_outcome = SampleOutcome(correct="correct")
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any) -> dict[str, Any]:
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
         if not test_set:
             raise ValueError("LongBenchv2Evaluator: the test set is empty")
         total = [0, 0]
