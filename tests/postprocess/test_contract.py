@@ -62,6 +62,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "option_run_extract": {"options": "ABCD"},
     "bbh_mcq_extract": {},
     "bbh_freeform_extract": {},
+    "trec_postprocess": {},
+    "lsht_postprocess": {},
+    "samsum_postprocess": {},
+    "triviaqa_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -143,6 +147,11 @@ PASS_THROUGH = {
     "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
+    # LongBench's: the first line after leading newlines, spaces kept, as OpenCompass does
+    "trec_postprocess",
+    "lsht_postprocess",
+    "samsum_postprocess",
+    "triviaqa_postprocess",
 }
 
 
