@@ -41,8 +41,8 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _imports(args: list[str], cwd: Path) -> collections.Counter[str]:
-    """How many processes of ``python -m assay ARGS`` imported each module themselves."""
+def _imports(args: list[str], cwd: Path, processes: int = 3) -> collections.Counter[str]:
+    """How many processes of ``python -m assay ARGS`` imported each module themselves (``processes`` of them ran)."""
     out = cwd / "imports"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
@@ -52,7 +52,7 @@ def _imports(args: list[str], cwd: Path) -> collections.Counter[str]:
     counts: collections.Counter[str] = collections.Counter()
     for dump in out.iterdir():
         counts.update(json.loads(dump.read_text()))
-    assert len(list(out.iterdir())) == 3  # the driver and its two workers
+    assert len(list(out.iterdir())) == processes  # the driver (and its workers)
     return counts
 
 
@@ -97,3 +97,34 @@ def test_the_quickstart_run_imports_only_the_components_it_names_and_its_workers
               "assay.datasets.humaneval", "assay.postprocess.theoremqa", "assay.postprocess.olympiadbench"}
     assert components & unused == set()
     assert {name: n for name, n in counts.items() if name.startswith("assay") and n > 1} == {}
+
+
+#: What a small run scored in the driver has no use for: a pool of workers, the other commands, the judge's
+#: client, the summarizers and statistics it does not run, and the standard modules only they need.
+NOT_NEEDED_INLINE = (
+    "multiprocessing", "assay._pool", "ctypes", "assay.commands.verify", "assay.commands.compare", "assay.commands.report",
+    "assay.judge._client", "assay.judge._cache", "assay.summarize._circular", "assay.summarize._multi_faceted",
+    "assay.stats._compare", "assay.stats._paired", "assay.stats._groups", "statistics", "difflib", "socket", "pickle",
+    "importlib.abc", "pkgutil",
+)
+
+
+def _outputs(run: Path) -> dict[str, bytes]:
+    """Every result file's bytes, and the summary's (its time taken out)."""
+    files = {str(p.relative_to(run)): p.read_bytes() for p in sorted((run / "results").rglob("*")) if p.is_file()}
+    for p in (run / "summary").iterdir():
+        files[p.suffix] = p.read_bytes().replace(p.stem.removeprefix("summary_").encode(), b"TIME")
+    return files
+
+
+def test_a_small_run_is_scored_in_the_driver_with_the_bytes_of_a_run_with_workers(tmp_path: Path) -> None:
+    """The quickstart (52 samples) without ``--workers``: no worker is forked, only what it uses is imported,
+    and every result and summary file has the bytes of the same run scored by two forked workers."""
+    config = str(EXAMPLE / "config.py")
+    counts = _imports(["run", config, "-w", str(tmp_path / "one"), "-r", "r", "--no-report"], tmp_path, processes=1)
+    assert counts["assay.tasks.run"] == 1 and counts["assay.evaluators.exact"] == 1
+    assert [name for name in NOT_NEEDED_INLINE + NOT_NEEDED if counts[name]] == []
+    _imports(["run", config, "-w", str(tmp_path / "two"), "-r", "r", "--no-report", "--workers", "2"], tmp_path)
+    inline, forked = _outputs(tmp_path / "one" / "r"), _outputs(tmp_path / "two" / "r")
+    assert len(inline) == 6 + 4 and inline == forked
+

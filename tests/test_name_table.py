@@ -53,6 +53,28 @@ def test_a_package_export_imports_only_its_submodule() -> None:
     assert _component_modules_after("import assay.evaluators, assay.datasets, assay.postprocess") == set()
 
 
+def test_judge_stats_and_summarize_import_a_module_only_for_a_name_asked_for() -> None:
+    """Importing the packages imports none of their modules; a name imports its own module (and what it imports),
+    every name of ``__all__`` is there, and enumerating the registries still sees the judge's and summarizers' names."""
+    packages = ("assay.judge", "assay.stats", "assay.summarize")
+    done = _python(
+        "import json, sys\n"
+        f"import {', '.join(packages)}\n"
+        f"before = sorted(m for m in sys.modules if m.startswith({tuple(p + '.' for p in packages)!r}))\n"
+        "from assay.stats import sample_correctness\n"
+        "from assay.judge import parse_verdict\n"
+        f"one = sorted(m for m in sys.modules if m.startswith({tuple(p + '.' for p in packages)!r}))\n"
+        f"missing = [(p, n) for p in {packages!r} for n in sys.modules[p].__all__ if not hasattr(sys.modules[p], n)]\n"
+        "from assay.registry import MODELS, SUMMARIZERS\n"
+        "print(json.dumps([before, one, missing, sorted(MODELS.names()), sorted(SUMMARIZERS.names())]))"
+    )
+    before, one, missing, models, summarizers = json.loads(done.stdout.strip().splitlines()[-1])
+    assert before == [] and missing == []
+    assert "assay.stats._samples" in one and "assay.judge._verdict" in one
+    assert not {"assay.stats._compare", "assay.stats._paired", "assay.judge._client", "assay.judge._cache"} & set(one)
+    assert "OpenAISDK" in models and {"CircularSummarizer", "DefaultSummarizer", "MultiFacetedSummarizer"} <= set(summarizers)
+
+
 def test_enumerating_a_registry_sees_every_built_in() -> None:
     """``assay list`` and every other enumeration import all the built-ins, as before any lookup."""
     done = _python(

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import os
-import pickle
 import signal
 import tempfile
 import threading
@@ -64,6 +63,8 @@ class Beside:
         """
         if not fork_is_safe() or cpus() < 2:
             return None
+        import pickle  # what the child answers with, imported before it is forked
+
         try:
             fd, path = tempfile.mkstemp(prefix="assay-beside-")
         except OSError:
@@ -91,6 +92,8 @@ class Beside:
 
     def wait(self) -> tuple[bool, Any]:
         """``(True, fn's value)``, or ``(False, None)`` when the child failed (logged)."""
+        import pickle
+
         try:
             _, status = os.waitpid(self.pid, 0)
             code = os.waitstatus_to_exitcode(status)

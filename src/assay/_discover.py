@@ -48,6 +48,33 @@ def lazy_exports(package: str) -> tuple[list[str], Callable[[str], Any]]:
     return [name for name, _ in pairs], __getattr__
 
 
+def lazy_names(package: str, where: dict[str, tuple[str, ...]]) -> Callable[[str], Any]:
+    """``package``'s ``__getattr__`` (PEP 562) for the names its private submodules define.
+
+    ``where`` maps each submodule (relative to the package, ``"_client"``, or a
+    dotted name for another package's names it re-exports) to
+    the names it exports (``"exported=defined"`` for a name the submodule
+    defines under another); a name is imported with its submodule the first
+    time it is asked for, so that importing the package imports none of them.
+    """
+    owner: dict[str, tuple[str, str]] = {}
+    for module, names in where.items():
+        for entry in names:
+            exported, _, defined = entry.partition("=")
+            owner[exported] = (module if "." in module else f"{package}.{module}", defined or exported)
+    namespace = sys.modules[package].__dict__
+
+    def __getattr__(name: str) -> Any:
+        found = owner.get(name)
+        if found is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(found[0]), found[1])
+        namespace[name] = value
+        return value
+
+    return __getattr__
+
+
 # -- generating the name table --------------------------------------------------------------------
 
 

@@ -23,26 +23,37 @@ from typing import Any
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone (its module the only one imported)."""
     from assay import __version__
 
     parser = argparse.ArgumentParser(prog="assay", description="Score saved LLM outputs and turn the scores into leaderboards.")
     parser.add_argument("--version", action="version", version=f"assay {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in _command_modules():
+    for module in _command_modules(command):
         p = sub.add_parser(module.NAME, help=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_command_module=module)
     return parser
 
 
-def _command_modules() -> list[Any]:
+def _command_modules(command: str | None = None) -> list[Any]:
     """The subcommand modules of :mod:`assay.commands`: those of :data:`assay.commands.FIRST` in
-    that order, then the others by name."""
+    that order, then the others by name; only ``command``'s when it names one of them."""
     import importlib
-    import pkgutil
 
     import assay.commands
+
+    if command is not None and command.isidentifier() and not command.startswith("_"):
+        try:
+            module = importlib.import_module(f"assay.commands.{command}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"assay.commands.{command}":
+                raise
+        else:
+            if getattr(module, "NAME", None) == command:
+                return [module]
+    import pkgutil
 
     names = [info.name for info in pkgutil.iter_modules(assay.commands.__path__) if not info.name.startswith("_")]
     first = [n for n in assay.commands.FIRST if n in names]
@@ -57,7 +68,8 @@ def _setup_logging(verbose: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``assay`` command."""
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser(argv[0] if argv else None).parse_args(argv)
     _setup_logging(getattr(args, "verbose", 0))
     from assay.commands import Terminated
     from assay.errors import AssayError

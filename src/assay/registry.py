@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import logging
 import sys
@@ -278,6 +277,8 @@ def resolve_type(spec: Any, registry: Registry | None = None, *, key: str = "typ
             import_error = None
     else:
         import_error = None
+    import difflib
+
     where = f"registry {registry.name}" if registry is not None else "no registry"
     candidates = registry.names() if registry is not None else []
     close = difflib.get_close_matches(spec, candidates, n=5, cutoff=0.5)
@@ -321,9 +322,13 @@ def public_submodules(package: str) -> list[str]:
 
 
 def import_all(package: str) -> None:
-    """Import ``package`` and each of its public submodules (what enumerating a registry needs)."""
+    """Import ``package``, each of its public submodules and what its ``__all__`` names (the modules
+    a lazily filled package imports only when asked): what enumerating a registry needs."""
     for module in public_submodules(package):
         importlib.import_module(module)
+    namespace = importlib.import_module(package)
+    for name in getattr(namespace, "__all__", ()):
+        getattr(namespace, name)
 
 
 def _builtin_names() -> dict[str, dict[str, str]]:

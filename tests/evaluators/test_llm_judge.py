@@ -104,9 +104,11 @@ def test_rerun_sends_no_request(tmp_path):
         assert server.requests == sent
     assert judge_cache_path(run_dir(tmp_path)).is_file()
     assert (tmp_path / "run" / "cache" / "judge.sqlite").is_file()
-    assert {k: v for k, v in second.items() if k not in ("details", "judge_stats")} == {
-        k: v for k, v in first.items() if k not in ("details", "judge_stats")}
+    assert {k: v for k, v in second.items() if k not in ("details", "judge_stats", "_judge")} == {
+        k: v for k, v in first.items() if k not in ("details", "judge_stats", "_judge")}
     assert all(x["cached"] for x in second["details"])
+    assert (first["_judge"]["cached"], first["_judge"]["requests"]) == (0, 5)
+    assert (second["_judge"]["cached"], second["_judge"]["requests"]) == (3, 0)
 
 
 def test_rerun_asks_again_only_for_verdicts_that_never_arrived(tmp_path):

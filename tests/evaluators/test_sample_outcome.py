@@ -55,9 +55,19 @@ BACKED: dict[str, dict[str, str]] = {
     "RulerFweEvaluator": {"score": "details.score"},
     "RulerQaEvaluator": {"score": "details.score"},
     "BabiLongEvaluator": {"score": "correct"},
+    "NeedleBenchOriginEvaluator": {"score": "details.score"},
+    "NeedleBenchV2OriginEvaluator": {"score": "details.score"},
+    "NeedleBenchMultiEvaluator": {"score": "details.score"},
+    "NeedleBenchATCEvaluator": {"score": "correct"},
+    "CircularLetterEvaluator": {"acc_4": "correct"},
+    "InfiniteBenchendiaEvaluator": {"score": "correct"},
+    "InfiniteBenchretrievekvEvaluator": {"score": "correct"},
+    "InfiniteBenchmathcalcEvaluator": {"score": "details.matched"},
+    "LEvalEMEvaluator": {"score": "correct"},
+    "MRCREvaluator": {"score": "details.score"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator"}
+NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"}
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
 BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}}
 

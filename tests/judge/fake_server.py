@@ -12,6 +12,9 @@ It returns one of:
   ``seconds``, status line and headers included;
 * ``("echo_auth", code)`` — an error status whose body quotes the request's
   ``Authorization`` header, as some servers do.
+
+``usage(prompt, text)``, when given, returns the ``usage`` object of each
+completion (``None``: the reply has none, as by default).
 """
 
 from __future__ import annotations
@@ -42,8 +45,9 @@ def hashed_verdict(messages: list[dict[str, Any]]) -> str:
 
 
 class FakeJudge:
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, usage: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.script = script
+        self.usage = usage
         self.requests = 0
         self.per_prompt: Counter[str] = Counter()
         self.bodies: list[dict[str, Any]] = []
@@ -76,18 +80,21 @@ class FakeJudge:
                     self._send(200, action[1].encode())
                 elif kind == "slow":
                     time.sleep(action[1])
-                    self._reply(action[2])
+                    self._reply(action[2], prompt)
                 elif kind == "trickle":
                     self._trickle(action[1], action[2])
                 elif kind == "echo_auth":
                     auth = self.headers.get("Authorization", "")
                     self._send(action[1], json.dumps({"error": {"message": f"invalid credentials: {auth}"}}).encode())
                 else:
-                    self._reply(action[1])
+                    self._reply(action[1], prompt)
 
-            def _reply(self, text: str) -> None:
-                data = {"id": "x", "object": "chat.completion", "model": "judge",
+            def _reply(self, text: str, prompt: str) -> None:
+                data: dict[str, Any] = {"id": "x", "object": "chat.completion", "model": "judge",
                         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+                usage = judge.usage(prompt, text) if judge.usage is not None else None
+                if usage is not None:
+                    data["usage"] = usage
                 self._send(200, json.dumps(data).encode())
 
             def _trickle(self, seconds: float, text: str) -> None:

@@ -157,6 +157,11 @@ def summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: st
     for rel in changed:
         sys.stderr.write(f"warning: {rel} changed after assay computed it (its bytes are not those assay wrote); "
                          "its values are shown as they now are, marked *\n")
+    if board is not None and board.judge_usage:
+        from assay.rundir.record import judge_line
+
+        for (column, abbr), usage in board.judge_usage.items():
+            sys.stderr.write(f"{column}/{abbr}: {judge_line(usage)}\n")
     for path in result.paths.values():
         sys.stderr.write(f"wrote {path}\n")
     if getattr(args, "report", True) and result.time_str:

@@ -257,10 +257,21 @@ def _eval_locked(
     tasks, blocked = _blocked_tasks(tasks, options)
     progress = _Progress(sys.stderr, len(tasks))
     written: dict[str, Any] = {}  # the result files this command's workers wrote (index entries recorded)
-    outcomes = blocked + run_tasks(
-        tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend,
-        written=written,
-    )
+    judge_progress = bool(getattr(args, "verbose", 0) or sys.stderr.isatty())
+    if judge_progress:  # a judge's progress line, from the workers too
+        from assay.judge import enable_progress
+
+        enable_progress(sys.stderr)
+    try:
+        outcomes = blocked + run_tasks(
+            tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend,
+            written=written,
+        )
+    finally:
+        if judge_progress:
+            from assay.judge import disable_progress
+
+            disable_progress()
     failed = [o for o in outcomes if o.failed]
     partial = [o for o in outcomes if o.status == "partial"]
     scored = sum(1 for o in outcomes if o.status == "ok")

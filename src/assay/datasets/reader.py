@@ -14,7 +14,6 @@ Example:
 
 from __future__ import annotations
 
-import random
 import re
 
 from assay.errors import ConfigError
@@ -56,6 +55,8 @@ def select_indices(size: int, test_range: str | int | float | None) -> list[int]
         count = int(test_range * size) if isinstance(test_range, float) and 0 < test_range < 1 else int(test_range)
         if count <= 0 or count >= size:
             return indices
+        import random
+
         rng = random.Random(size)
         rng.shuffle(indices)
         return sorted(indices[:count])

@@ -34,6 +34,7 @@ __all__ = [
     "CORPUS_BLEU",
     "CORRECTNESS_KEYS",
     "INCOMPLETE_KEY",
+    "JUDGE_KEY",
     "SANDBOX_UNSCORABLE",
     "UNSCORABLE_KINDS",
     "BaseEvaluator",
@@ -44,6 +45,7 @@ __all__ = [
     "incomplete_entry",
     "is_unextracted",
     "merge_incomplete",
+    "merge_judge_usage",
 ]
 
 #: Per-sample detail keys that mark correctness, in the order they are consulted, for an
@@ -63,6 +65,10 @@ UNSCORABLE_KINDS: tuple[str, ...] = ("unextracted", "judge_failed", "not_execute
 #: ``[{"kind": ..., "count": ..., "detail": ...}]`` (see :func:`incomplete_entry`).  The task
 #: moves it into the result's ``_meta.incomplete``.
 INCOMPLETE_KEY = "_incomplete"
+
+#: The key under which ``score()`` returns what its judge calls cost (``assay.judge.usage_summary``);
+#: :meth:`BaseEvaluator.evaluate` merges it over runs and the task records it as ``_meta.judge``.
+JUDGE_KEY = "_judge"
 
 
 def incomplete_entry(kind: str, count: int | None, detail: str) -> dict[str, Any]:
@@ -333,6 +339,7 @@ class BaseEvaluator:
 
         per_run: list[dict[str, Any]] = []
         incomplete: list[Any] = []
+        judged: list[Any] = []
         all_details: list[list[dict[str, Any]] | None] = []
         unextracted = 0
         for i in range(n):
@@ -351,6 +358,7 @@ class BaseEvaluator:
                 return dict(result)
             result = dict(result)
             incomplete.append(result.pop(INCOMPLETE_KEY, None))
+            judged.append(result.pop(JUDGE_KEY, None))
             details = result.pop("details", None)
             if isinstance(details, dict):
                 details = list(details.values())
@@ -369,6 +377,9 @@ class BaseEvaluator:
         out = _aggregate(per_run, n)
         if any(incomplete):
             out[INCOMPLETE_KEY] = merge_incomplete(incomplete)
+        usage = merge_judge_usage(judged)
+        if usage is not None:
+            out[JUDGE_KEY] = usage
         if preds is not None:
             out["extraction"] = {"unextracted": unextracted, "total": total}
 
@@ -557,3 +568,37 @@ def _add_g_pass(
             out[f"{sub}/{metric}"] = 100 * sum(grouped[j][metric] for j in members) / len(members)
     for metric in names:
         out[metric] = 100 * sum(d[metric] for d in grouped) / len(grouped)
+
+
+def merge_judge_usage(entries: Sequence[Mapping[str, Any] | None]) -> dict[str, Any] | None:
+    """Several batches' judge usage (:data:`JUDGE_KEY`, ``_meta.judge``) as one: counts, tokens, time and cost summed (unknown when
+    one is unknown), the judge models listed when they differ.
+
+    Example:
+        >>> a = dict(model='j', calls=2, cached=0, failed=0, requests=2, prompt_tokens=10, completion_tokens=2,
+        ...          usage_unknown=0, seconds=1.0, mean_latency=0.5, price=None, cost=None)
+        >>> merged = merge_judge_usage([a, dict(a, prompt_tokens=None, mean_latency=0.25)])
+        >>> merged['calls'], merged['prompt_tokens'], merged['completion_tokens'], merged['mean_latency']
+        (4, None, 4, 0.375)
+    """
+    present = [dict(e) for e in entries if e]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+    out: dict[str, Any] = {}
+    models = list(dict.fromkeys(str(e.get("model")) for e in present))
+    out["model"] = models[0] if len(models) == 1 else models
+    for key in ("calls", "cached", "failed", "requests", "usage_unknown"):
+        out[key] = sum(int(e.get(key) or 0) for e in present)
+    for key in ("prompt_tokens", "completion_tokens", "cost"):
+        values = [e.get(key) for e in present]
+        out[key] = None if any(v is None for v in values) else sum(values)
+    out["seconds"] = round(sum(float(e.get("seconds") or 0) for e in present), 3)
+    paid = [(e["mean_latency"], int(e.get("calls", 0)) - int(e.get("cached", 0)) - int(e.get("failed", 0)))
+            for e in present if e.get("mean_latency") is not None]
+    weight = sum(n for _, n in paid)
+    out["mean_latency"] = round(sum(m * n for m, n in paid) / weight, 3) if weight else None
+    prices = [e.get("price") for e in present]
+    out["price"] = prices[0] if all(p == prices[0] for p in prices) else prices
+    return out

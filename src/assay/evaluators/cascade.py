@@ -6,7 +6,7 @@ import inspect
 import logging
 from typing import Any
 
-from assay.evaluate.base import INCOMPLETE_KEY, BaseEvaluator, SampleOutcome, correctness
+from assay.evaluate.base import INCOMPLETE_KEY, JUDGE_KEY, BaseEvaluator, SampleOutcome, correctness
 from assay.evaluators._common import judged_batch
 from assay.registry import ICL_EVALUATORS, resolve_type
 
@@ -248,6 +248,8 @@ class CascadeEvaluator(BaseEvaluator):
         result: dict[str, Any] = {"accuracy": 100 * final / n, "cascade_stats": stats, "details": details}
         if llm_metrics.get(INCOMPLETE_KEY):
             result[INCOMPLETE_KEY] = llm_metrics[INCOMPLETE_KEY]
+        if llm_metrics.get(JUDGE_KEY):
+            result[JUDGE_KEY] = llm_metrics[JUDGE_KEY]
         return result
 
 

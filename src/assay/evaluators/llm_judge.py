@@ -51,10 +51,11 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
-from assay.evaluate.base import INCOMPLETE_KEY, BaseEvaluator, SampleOutcome, incomplete_entry
+from assay.evaluate.base import INCOMPLETE_KEY, JUDGE_KEY, BaseEvaluator, SampleOutcome, incomplete_entry
 from assay.evaluators._common import judged_batch
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
 from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
@@ -108,7 +109,11 @@ class GenericLLMEvaluator(BaseEvaluator):
     ``reference``, ``verdict``, ``correct`` (``None`` when the judge failed),
     ``judge_response`` (the judge's reply, after ``judge_cfg``'s
     ``pred_postprocessor``; whatever the ``dict_postprocessor``),
-    ``judge_failed`` (the reason), ``cached``.
+    ``judge_failed`` (the reason), ``cached``.  What the judging cost —
+    calls, cache hits, failures, requests, tokens, seconds and, with
+    ``judge_cfg``'s ``price=dict(input=…, output=…)`` (per million tokens),
+    money — is recorded in the result's ``_meta.judge``
+    (:func:`assay.judge.usage_summary`).
 
     Example:
         >>> ev = GenericLLMEvaluator(
@@ -258,7 +263,11 @@ class GenericLLMEvaluator(BaseEvaluator):
         prompts = [self._prompt(entry, meta_template) for entry in entries]
         conversations = [self._messages(prompt) for prompt in prompts]
         client = self.judge()
+        began = time.monotonic()
         replies = client.complete_many(conversations)
+        from assay.judge import judge_usage
+
+        usage = judge_usage(client, replies, time.monotonic() - began)
         texts = apply_postprocessor(self._judge_postprocess, [r.text for r in replies]) if self._judge_postprocess else [r.text for r in replies]
         sent = sum(r.attempts for r in replies)
         cached = sum(r.cached for r in replies)
@@ -293,6 +302,7 @@ class GenericLLMEvaluator(BaseEvaluator):
             logger.warning("%s: the dict_postprocessor returned %s details for %d samples; dropped", name,
                            len(details) if hasattr(details, "__len__") else "?", len(predictions))
         result["judge_stats"] = {"samples": len(replies), "cached": cached, "requests": sent, "no_reply": len(unjudged)}
+        result[JUDGE_KEY] = usage
         if unjudged:
             logger.warning("%s: %d of %d judge requests failed: %s", name, len(unjudged), len(replies), _most_common(unjudged))
             result[INCOMPLETE_KEY] = [unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))]

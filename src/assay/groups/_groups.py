@@ -32,7 +32,6 @@ least 1, with a warning.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -165,6 +164,8 @@ def _parse_group(cfg: Any, where: str, problems: list[str]) -> SummaryGroup | No
 
     for key in cfg:
         if key not in GROUP_KEYS:
+            import difflib
+
             close = difflib.get_close_matches(str(key), GROUP_KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"{label}: unknown key {key!r}{hint}; allowed keys: {', '.join(GROUP_KEYS)}")

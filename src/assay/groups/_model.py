@@ -134,6 +134,7 @@ class Scores:
             those assay wrote when it computed it.
         kept: (column, abbr) → why that result was not re-scored by the last run of its task,
             which failed and left it in place.
+        judge: (column, abbr) → what that result's judge calls cost (its ``_meta.judge``).
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -156,6 +157,7 @@ class Scores:
     marks: dict[tuple[str, str], list[CellMark]] = field(default_factory=dict)
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
     kept: dict[tuple[str, str], str] = field(default_factory=dict)
+    judge: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -16,8 +16,13 @@
   (no meta template);
   :func:`generic_llmjudge_postprocess` grades the replies as OpenCompass
   does (:func:`assay_llmjudge_postprocess`: assay's stricter reading).
+* :func:`usage_summary` / :func:`judge_usage`: what
+  judging cost (calls, cache hits, failures, tokens, seconds, money at the
+  ``price`` set), recorded in a result's ``_meta.judge``;
+  :func:`enable_progress` shows a progress line while judging.
 
-Importing this package does not import ``httpx``.
+Importing this package imports none of its modules (each the first time one of
+its names is asked for), and never ``httpx``.
 
 Example:
     >>> from assay.judge import parse_verdict
@@ -28,32 +33,67 @@ Example:
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.judge._cache import JudgeCache, request_key
-from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
-from assay.judge._prompt import (
-    DEFAULT_JUDGE_META_TEMPLATE,
-    RawPromptTemplate,
-    api_messages,
-    api_prompt,
-    render_messages,
-    template_prompt,
-)
-from assay.judge._verdict import (
-    assay_llmjudge_postprocess,
-    cascade_judge_correct,
-    generic_llmjudge_academic_postprocess,
-    generic_llmjudge_postprocess,
-    judge_metrics,
-    opencompass_grade,
-    parse_verdict,
-)
+from assay._discover import lazy_names
 
+if TYPE_CHECKING:
+    from assay.judge._cache import CachedReply, JudgeCache, request_key
+    from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
+    from assay.judge._prompt import (
+        DEFAULT_JUDGE_META_TEMPLATE,
+        RawPromptTemplate,
+        api_messages,
+        api_prompt,
+        render_messages,
+        template_prompt,
+    )
+    from assay.judge._usage import (
+        JudgeProgress,
+        check_price,
+        disable_progress,
+        enable_progress,
+        judge_usage,
+        price_cost,
+        usage_summary,
+    )
+    from assay.judge._verdict import (
+        assay_llmjudge_postprocess,
+        cascade_judge_correct,
+        generic_llmjudge_academic_postprocess,
+        generic_llmjudge_postprocess,
+        judge_metrics,
+        opencompass_grade,
+        parse_verdict,
+    )
+
+#: Each submodule and the names it exports, imported the first time one of them is asked for.
+_WHERE = {
+    "_cache": ("CachedReply", "JudgeCache", "request_key"),
+    "_client": ("ChatClient", "JudgeReply", "OpenAISDK", "chat_url"),
+    "_prompt": (
+        "DEFAULT_JUDGE_META_TEMPLATE", "RawPromptTemplate", "api_messages", "api_prompt", "render_messages",
+        "template_prompt",
+    ),
+    "_usage": (
+        "JudgeProgress", "check_price", "disable_progress", "enable_progress", "judge_usage", "price_cost", "usage_summary",
+    ),
+    "_verdict": (
+        "assay_llmjudge_postprocess",
+        "cascade_judge_correct",
+        "generic_llmjudge_academic_postprocess",
+        "generic_llmjudge_postprocess",
+        "judge_metrics",
+        "opencompass_grade",
+        "parse_verdict",
+    ),
+}
 __all__ = [
+    "CachedReply",
     "DEFAULT_JUDGE_META_TEMPLATE",
     "ChatClient",
     "JudgeCache",
+    "JudgeProgress",
     "JudgeReply",
     "OpenAISDK",
     "RawPromptTemplate",
@@ -62,16 +102,27 @@ __all__ = [
     "assay_llmjudge_postprocess",
     "cascade_judge_correct",
     "chat_url",
+    "check_price",
     "default_judge_cfg",
+    "disable_progress",
+    "enable_progress",
     "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",
     "judge_metrics",
+    "judge_usage",
     "opencompass_grade",
     "parse_verdict",
+    "price_cost",
     "render_messages",
     "request_key",
     "template_prompt",
+    "usage_summary",
 ]
+_getattr = lazy_names(__name__, _WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    return _getattr(name)
 
 
 def default_judge_cfg() -> dict[str, Any]:
@@ -98,6 +149,9 @@ def default_judge_cfg() -> dict[str, Any]:
         ...     default_judge_cfg()['path']
         'judge-1'
     """
+    from assay.judge._client import OpenAISDK
+    from assay.judge._prompt import DEFAULT_JUDGE_META_TEMPLATE
+
     model = os.environ.get("OC_JUDGE_MODEL")
     if not model:
         raise KeyError("judge_cfg is empty and OC_JUDGE_MODEL is not set: configure a judge or set OC_JUDGE_MODEL, OC_JUDGE_API_KEY and OC_JUDGE_API_BASE")

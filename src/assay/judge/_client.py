@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import random
 import threading
 import time
@@ -25,6 +26,7 @@ from typing import Any
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
+from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
 
 logger = logging.getLogger(__name__)
@@ -113,12 +115,19 @@ class JudgeReply:
 
     ``text`` is the reply (``None`` when none arrived, then ``error`` says
     why); ``attempts`` counts HTTP requests made (0 when served from the cache).
+    ``prompt_tokens``/``completion_tokens`` are the reply's ``usage`` as the
+    server reported it (``None``: not reported; a cached reply carries the
+    usage it was paid with in the run that asked for it); ``seconds`` is the
+    time from the first attempt to the reply, backoff included (0 when cached).
     """
 
     text: str | None
     error: str | None = None
     attempts: int = 0
     cached: bool = False
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -187,6 +196,9 @@ class ChatClient:
         max_concurrency: requests in flight at once.
         qps: request starts per second at most (``None``: unlimited).
         cache: a :class:`JudgeCache` or a path to one; ``None`` disables it.
+        price: ``dict(input=…, output=…)``, the price per million prompt and
+            completion tokens, for the cost in :meth:`usage`; ``None``: the
+            cost is unknown.
 
     The key never appears in what the client returns or logs: a reply or an
     error text that quotes it has it replaced by ``***``.
@@ -214,6 +226,7 @@ class ChatClient:
         max_concurrency: int = 8,
         qps: float | None = None,
         cache: JudgeCache | str | Path | None = None,
+        price: dict[str, float] | None = None,
     ) -> None:
         if url_has_redacted_credentials(base_url):
             raise ConfigError(
@@ -238,7 +251,11 @@ class ChatClient:
         self.max_concurrency = max(1, int(max_concurrency))
         self._limiter = _RateLimiter(qps)
         self.cache = JudgeCache(cache) if isinstance(cache, (str, Path)) else cache
-        self._http: Any = None
+        self.price = check_price(price)
+        self.last_usage: dict[str, Any] | None = None
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # HTTP clients not in use
+        self._opened: list[Any] = []
+        self._ssl: Any = None
         self._http_lock = threading.Lock()
 
     def __repr__(self) -> str:  # never show the key
@@ -253,12 +270,12 @@ class ChatClient:
             return JudgeReply(None, str(exc))
         key = request_key(self.model, messages, params)
         if self.cache is not None:
-            hit = self.cache.get(key)
+            hit = self.cache.lookup(key)
             if hit is not None:
-                return JudgeReply(hit, cached=True)
+                return JudgeReply(hit.text, cached=True, prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens)
         reply = self._request(messages, params)
-        if reply.text is not None and self.cache is not None:
-            self.cache.put(key, self.model, reply.text)
+        if reply.text is not None and self.cache is not None:  # committed now: a killed run keeps it
+            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens))
         return reply
 
     def request_params(self, messages: Messages) -> dict[str, Any]:
@@ -266,34 +283,76 @@ class ChatClient:
         return self.params
 
     def complete_many(self, conversations: Sequence[Messages]) -> list[JudgeReply]:
-        """Replies for many conversations, ``max_concurrency`` at a time, in input order."""
+        """Replies for many conversations, ``max_concurrency`` at a time, in input order.
+
+        While it runs, a progress line goes to the stream set with
+        :func:`assay.judge.enable_progress` (none by default); afterwards
+        :attr:`last_usage` holds the batch's :func:`assay.judge.usage_summary`.
+        """
         if not conversations:
+            self.last_usage = usage_summary(self.model, [], 0.0, self.price)
             return []
+        start = time.monotonic()
+        stream = progress_stream()
+        progress = JudgeProgress(stream, self.model, len(conversations), self.price) if stream is not None else None
+
+        def one(messages: Messages) -> JudgeReply:
+            reply = self.complete(messages)
+            if progress is not None:
+                progress.add(reply)
+            return reply
+
         workers = min(self.max_concurrency, len(conversations))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            return list(pool.map(self.complete, conversations))
+            replies = list(pool.map(one, conversations))
+        self.last_usage = usage_summary(self.model, replies, time.monotonic() - start, self.price)
+        return replies
+
+    def usage(self, replies: Sequence[JudgeReply], seconds: float) -> dict[str, Any]:
+        """``_meta.judge`` of ``replies`` (see :func:`assay.judge.usage_summary`) at this client's price."""
+        return usage_summary(self.model, replies, seconds, self.price)
 
     def close(self) -> None:
-        """Close the HTTP connection pool."""
+        """Close the HTTP connections."""
         with self._http_lock:
-            if self._http is not None:
-                self._http.close()
-                self._http = None
+            opened, self._opened = self._opened, []
+            self._idle = queue.SimpleQueue()
+        for http in opened:
+            http.close()
 
     # -- HTTP ---------------------------------------------------------------------
-    def _client(self) -> Any:
-        with self._http_lock:
-            if self._http is None:
-                import httpx
+    # One ``httpx.Client`` of one connection per request in flight, borrowed and given back, rather
+    # than one client whose pool all threads share: httpx's pool does work under one lock in
+    # proportion to the requests waiting on it, which at 64 threads costs more CPU per request
+    # than the request itself (benchmarks/bench_judge.py).
+    def _borrow(self) -> Any:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            pass
+        import httpx
 
-                limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-                transport = httpx.HTTPTransport(limits=limits)
-                pool = getattr(transport, "_pool", None)
-                if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
-                    raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
-                pool._network_backend = _deadline_backend(pool._network_backend)
-                self._http = httpx.Client(timeout=self.timeout, transport=transport)
-            return self._http
+        with self._http_lock:
+            if self._ssl is None:  # one SSL context for every connection: building one is costly
+                self._ssl = httpx.create_ssl_context()
+            ssl_context = self._ssl
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        transport = httpx.HTTPTransport(limits=limits, verify=ssl_context)
+        pool = getattr(transport, "_pool", None)
+        if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
+            raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
+        pool._network_backend = _deadline_backend(pool._network_backend)
+        http = httpx.Client(timeout=self.timeout, transport=transport)
+        with self._http_lock:
+            self._opened.append(http)
+        return http
+
+    def _post(self, body: dict[str, Any], headers: dict[str, str]) -> Any:
+        http = self._borrow()
+        try:
+            return http.post(self.url, json=body, headers=headers)
+        finally:
+            self._idle.put(http)
 
     def _request(self, messages: Messages, params: dict[str, Any] | None = None) -> JudgeReply:
         import httpx
@@ -303,17 +362,20 @@ class ChatClient:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         error = "no request was made"
+        began = time.monotonic()
         for attempt in range(1, self.max_attempts + 1):
             self._limiter.wait()
             retry_after: float | None = None
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
-                response = self._client().post(self.url, json=body, headers=headers)
-                return JudgeReply(self._redact(_parse(response)), attempts=attempt)
+                response = self._post(body, headers)
+                text, prompt_tokens, completion_tokens = _parse(response)
+                return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
+                                  completion_tokens=completion_tokens, seconds=time.monotonic() - began)
             except _Retryable as exc:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
-                return JudgeReply(None, self._redact(str(exc)), attempts=attempt)
+                return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
             except httpx.TimeoutException as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
@@ -328,7 +390,8 @@ class ChatClient:
                 logger.debug("judge request failed (%s); retry %d in %.2f s", error, attempt, delay)
                 time.sleep(delay)
         logger.warning("judge request failed after %d attempts: %s", self.max_attempts, error)
-        return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts)
+        return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts,
+                          seconds=time.monotonic() - began)
 
     def _redact(self, text: str) -> str:
         return redact(text, [self._api_key])
@@ -344,7 +407,8 @@ class _Fatal(Exception):
     pass
 
 
-def _parse(response: Any) -> str:
+def _parse(response: Any) -> tuple[str, int | None, int | None]:
+    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported)."""
     status = response.status_code
     if status == 429 or status >= 500:
         raise _Retryable(f"HTTP {status}", _retry_after(response.headers.get("retry-after")))
@@ -361,7 +425,16 @@ def _parse(response: Any) -> str:
         content = ""
     if not isinstance(content, str):
         raise _Retryable(f"malformed reply: content of type {type(content).__name__}")
-    return content
+    usage = data.get("usage") if isinstance(data, dict) else None
+    return content, _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
+
+
+def _tokens(usage: Any, name: str) -> int | None:
+    """A token count of a ``usage`` object: a non-negative integer, else unknown."""
+    value = usage.get(name) if isinstance(usage, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -411,6 +484,8 @@ class OpenAISDK(ChatClient):
         query_per_second: request starts per second at most.
         max_workers: requests in flight at once (default: 8).
         cache_path: SQLite judge cache (``None``: no cache).
+        price: ``dict(input=…, output=…)`` per million tokens, for the cost
+            recorded in the result's ``_meta.judge`` (assay's option).
 
     Each request's body is OpenCompass 0.5.4's: ``model``, ``messages``,
     ``max_tokens`` (``max_out_len``, cut to ``max_seq_len`` − the prompt's
@@ -450,6 +525,7 @@ class OpenAISDK(ChatClient):
         cache_path: str | Path | None = None,
         backoff: float = 1.0,
         max_backoff: float = 30.0,
+        price: dict[str, float] | None = None,
         max_seq_len: int = 16384,
         tokenizer_path: str | None = None,
         openai_extra_kwargs: dict[str, Any] | None = None,
@@ -481,6 +557,7 @@ class OpenAISDK(ChatClient):
             max_concurrency=max_workers or 8,
             qps=query_per_second,
             cache=cache_path,
+            price=price,
         )
         self.params = self._body_params(self.max_out_len)
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import logging
@@ -41,7 +40,7 @@ import re
 import sys
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.opencompass.mmengine import _library_spec, served
 from assay.opencompass.names import LIBRARY_ENV, _entry, _modules, library_root, opencompass_mode, opencompass_version
@@ -377,6 +376,12 @@ def _lookup(module: str, name: str) -> Any:
     return _standin(origin_name, kind)
 
 
+if TYPE_CHECKING:
+    from importlib.abc import Loader as _LoaderBase
+else:  # the loaders below are importlib.abc.Loaders without importing that module (and importlib.resources)
+    _LoaderBase = object
+
+
 class _AliasModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # private names (and probes such as `_assay_standin`) are not served
@@ -412,7 +417,7 @@ class _AliasModule(types.ModuleType):
         return sorted(names)
 
 
-class _AliasLoader(importlib.abc.Loader):
+class _AliasLoader(_LoaderBase):
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         return _AliasModule(spec.name)
 
@@ -426,7 +431,7 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 
-class _ServedLoader(importlib.abc.Loader):
+class _ServedLoader(_LoaderBase):
     """Serves an OpenCompass module name with one of assay's modules (itself, not an alias module).
 
     A name the OpenCompass module has (per the name table) that assay's module lacks is given to it as an
@@ -464,7 +469,7 @@ def _real_mmengine() -> bool:
 
 
 
-class _AliasFinder(importlib.abc.MetaPathFinder):
+class _AliasFinder:  # an importlib.abc.MetaPathFinder, without importing that module
     def find_spec(
         self, fullname: str, path: Any = None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:

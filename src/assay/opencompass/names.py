@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import importlib.util
-import json
 import logging
 import os
 from pathlib import Path
@@ -41,7 +40,9 @@ MODE_ENV = "ASSAY_OPENCOMPASS_MODE"
 @functools.cache
 def _table() -> dict[str, Any]:
     path = Path(__file__).with_name("opencompass_names.json")
-    table: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    import orjson  # parses the table twice as fast as json
+
+    table: dict[str, Any] = orjson.loads(path.read_bytes())
     return table
 
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 
-from assay.postprocess._text import as_text
+from assay.postprocess._text import as_text, lazy_pattern
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = ["bbh_freeform_extract", "bbh_freeform_postprocess", "bbh_mcq_extract", "bbh_mcq_postprocess"]
 
-_ANSWER_IS = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
-_PAREN_LETTER = re.compile(r"\(([A-Z])\)?")
-_CAPITAL = re.compile(r"[A-Z]")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_LIST_COMMA = re.compile(r"\s*,\s*")
+_ANSWER_IS = lazy_pattern(r"answer is\s*:?\s*", re.IGNORECASE)
+_PAREN_LETTER = lazy_pattern(r"\(([A-Z])\)?")
+_CAPITAL = lazy_pattern(r"[A-Z]")
+_BOLD = lazy_pattern(r"\*\*(.+?)\*\*")
+_LIST_COMMA = lazy_pattern(r"\s*,\s*")
 
 
 def _after_answer_is(text: str) -> str:
@@ -28,14 +28,14 @@ def _after_answer_is(text: str) -> str:
     return text[match.end() :] if match else text
 
 
-_OC_PAREN_CAPITAL = re.compile(r"\(([A-Z])\)*")
-_OC_CAPITAL = re.compile(r"([A-Z])")
-_OC_ANSWER_IS = re.compile(r"answer is\s*:?\s*", re.IGNORECASE)
-_OC_BOLD = re.compile(r"\*\*(.*?)\*\*")
-_OC_YES_NO = re.compile(r"^(yes|no)\b", re.IGNORECASE)
-_OC_TRUE_FALSE = re.compile(r"^(true|false)\b", re.IGNORECASE)
-_OC_DIGIT_COMMA = re.compile(r"\d\s*,\s*\d")
-_OC_SPACES = re.compile(r"\s+")
+_OC_PAREN_CAPITAL = lazy_pattern(r"\(([A-Z])\)*")
+_OC_CAPITAL = lazy_pattern(r"([A-Z])")
+_OC_ANSWER_IS = lazy_pattern(r"answer is\s*:?\s*", re.IGNORECASE)
+_OC_BOLD = lazy_pattern(r"\*\*(.*?)\*\*")
+_OC_YES_NO = lazy_pattern(r"^(yes|no)\b", re.IGNORECASE)
+_OC_TRUE_FALSE = lazy_pattern(r"^(true|false)\b", re.IGNORECASE)
+_OC_DIGIT_COMMA = lazy_pattern(r"\d\s*,\s*\d")
+_OC_SPACES = lazy_pattern(r"\s+")
 
 
 @TEXT_POSTPROCESSORS.register_module(["bbh-mcq", "bbh_mcq_postprocess"])

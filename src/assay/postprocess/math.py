@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from assay.postprocess._text import as_text
+from assay.postprocess._text import as_text, lazy_pattern
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
@@ -35,31 +35,31 @@ __all__ = [
     "normalize_math_answer",
 ]
 
-_BOX_START = re.compile(r"\\(?:boxed|fbox)\b")
-_SENTENCE_END = re.compile(r"\.(?!\d)|\n")
-_ANSWER_PHRASE = re.compile(r"(?i)final\s+answer(?:\s+is)?|answer\s+is")
-_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
-_QUESTION = re.compile(r"Question:")
-_BARE_BOX = re.compile(r"[^\s$]+")
+_BOX_START = lazy_pattern(r"\\(?:boxed|fbox)\b")
+_SENTENCE_END = lazy_pattern(r"\.(?!\d)|\n")
+_ANSWER_PHRASE = lazy_pattern(r"(?i)final\s+answer(?:\s+is)?|answer\s+is")
+_NUMBER = lazy_pattern(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
+_QUESTION = lazy_pattern(r"Question:")
+_BARE_BOX = lazy_pattern(r"[^\s$]+")
 
 _UNITS = (
     "square", "ways", "integers", "dollars", "mph", "inches", "inch", "ft", "feet", "hours", "hour",
     "km", "units", "unit", "points", "minutes", "minute", "seconds", "digits", "cents", "degrees",
     "cm", "meters", "meter", "pounds", "students", "days", "years", "miles",
 )
-_UNIT_WORDS = re.compile(r"\\(?:text|mbox|mathrm)\{\s*(?:" + "|".join(_UNITS) + r")\s*\}|\b(?:" + "|".join(_UNITS) + r")\b")
-_WRAPPERS = re.compile(r"\\(?:text|textbf|mbox|mathrm|boxed)\{([^{}]*)\}")
-_DOLLAR_MATH = re.compile(r"\$([^$]*)\$")
-_ARTICLE = re.compile(r"(?i)\b(?:an?|the)\s+(?=[A-Za-z]{2})")
-_SPACING = re.compile(r"\\[,;:! ]|\\quad|\\qquad|\s+")
-_DEGREE = re.compile(r"\^\s*\{?\\circ\}?|°")
-_PERCENT = re.compile(r"\\?%")
-_DFRAC = re.compile(r"\\[dt]frac")
-_FRAC_SHORT = re.compile(r"\\frac(?![{])(\w)(\w)")
-_FRAC_HALF = re.compile(r"\\frac\{([^{}]+)\}(?![{])(\w)")
-_SQRT_SHORT = re.compile(r"\\sqrt(?![{\[])(\w)")
-_LEFT_RIGHT = re.compile(r"\\(?:left|right)(?![a-zA-Z])")
-_THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_UNIT_WORDS = lazy_pattern(r"\\(?:text|mbox|mathrm)\{\s*(?:" + "|".join(_UNITS) + r")\s*\}|\b(?:" + "|".join(_UNITS) + r")\b")
+_WRAPPERS = lazy_pattern(r"\\(?:text|textbf|mbox|mathrm|boxed)\{([^{}]*)\}")
+_DOLLAR_MATH = lazy_pattern(r"\$([^$]*)\$")
+_ARTICLE = lazy_pattern(r"(?i)\b(?:an?|the)\s+(?=[A-Za-z]{2})")
+_SPACING = lazy_pattern(r"\\[,;:! ]|\\quad|\\qquad|\s+")
+_DEGREE = lazy_pattern(r"\^\s*\{?\\circ\}?|°")
+_PERCENT = lazy_pattern(r"\\?%")
+_DFRAC = lazy_pattern(r"\\[dt]frac")
+_FRAC_SHORT = lazy_pattern(r"\\frac(?![{])(\w)(\w)")
+_FRAC_HALF = lazy_pattern(r"\\frac\{([^{}]+)\}(?![{])(\w)")
+_SQRT_SHORT = lazy_pattern(r"\\sqrt(?![{\[])(\w)")
+_LEFT_RIGHT = lazy_pattern(r"\\(?:left|right)(?![a-zA-Z])")
+_THOUSANDS = lazy_pattern(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -189,7 +189,7 @@ _OC_DROP: tuple[str, ...] = (
 # with the text that ends every match of it; ``\boxed{…}`` comes after them and is
 # unwrapped greedily (see ``_oc_unwrap_boxed``).
 _OC_UNWRAP: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), end)
+    (lazy_pattern(p), end)
     for p, end in (
         (r"\\text\{\((.*?)\)\}", ")}"),
         (r"\\text\{(.*?)\}", "}"),
@@ -200,7 +200,7 @@ _OC_UNWRAP: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # Patterns whose last capture, when any, replaces the answer, in order, each
 # with the text that ends every match of it ('' for none).
 _OC_LAST_CAPTURE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), end)
+    (lazy_pattern(p), end)
     for p, end in ((r"finalansweris(.*)", ""), (r"answer?is:?(.*)", ""), (r"oxed\{(.*?)\}", "}"), (r"\$(.*?)\$", ""))
 )
 
@@ -224,11 +224,11 @@ def _oc_unwrap_boxed(s: str) -> str:
     if start < 0 or start + len("\\boxed{") > close:
         return s
     return s[:start] + s[start + len("\\boxed{") : close] + s[close + 1 :]
-_OC_FRAC = re.compile(r"frac([^{])(.)")
-_OC_SQRT = re.compile(r"sqrt([^{])")
-_OC_DOUBLE_BRACE = re.compile(r"^\{(.*)\}$")
-_OC_STATED = re.compile("final answer|answer is")
-_OC_GSM8K_NUMBER = re.compile(r"-?\d+\.\d+|-?\d+")
+_OC_FRAC = lazy_pattern(r"frac([^{])(.)")
+_OC_SQRT = lazy_pattern(r"sqrt([^{])")
+_OC_DOUBLE_BRACE = lazy_pattern(r"^\{(.*)\}$")
+_OC_STATED = lazy_pattern("final answer|answer is")
+_OC_GSM8K_NUMBER = lazy_pattern(r"-?\d+\.\d+|-?\d+")
 
 
 def normalize_final_answer(final_answer: str) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from assay.postprocess._text import as_text, option_class
+from assay.postprocess._text import as_text, lazy_pattern, option_class
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
@@ -201,10 +201,11 @@ _Plans = tuple[tuple[_Step, ...], ...]
 
 @lru_cache(maxsize=128)
 def _plans(options: str, cushion: bool) -> _Plans:
-    """The gated cascade for ``(options, cushion)``, built once and kept (like :func:`option_patterns`)."""
+    """The gated cascade for ``(options, cushion)``, built once and kept (like :func:`option_patterns`);
+    each pattern is compiled the first time a text reaches it."""
     cls = option_class(options)
     entries = _CASCADE + (_CUSHION if cushion else ())
-    patterns = option_patterns(options, cushion)
+    patterns = [(lazy_pattern(e.template.replace("{o}", cls), re.DOTALL), e.tail) for e in entries]
     built: list[tuple[_Step, ...]] = []
     for ascii_text in (False, True):
         steps: list[_Step] = []
@@ -466,11 +467,12 @@ _OcStep = tuple[re.Pattern[str], frozenset[str], tuple[str, ...], int, bool, boo
 
 @lru_cache(maxsize=128)
 def _oc_plans(options: str, cushion: bool) -> tuple[tuple[_OcStep, ...], tuple[_OcStep, ...]]:
-    """The gated cascade for a text that is not ASCII, and for one that is."""
+    """The gated cascade for a text that is not ASCII, and for one that is (options all letters and digits);
+    each pattern is compiled the first time a text reaches it."""
     entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
     steps = [
-        (e, (pattern, frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
-        for e, pattern in zip(entries, oc_option_patterns(options, cushion))
+        (e, (lazy_pattern(e.template.replace("{o}", options), re.DOTALL), frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
+        for e in entries
     ]
     return tuple(step for _e, step in steps), tuple(step for e, step in steps if not e.cjk)
 

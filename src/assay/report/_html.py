@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from assay.audit import AuditRecord
+from assay.rundir.record import judge_line
 from assay.stats import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
@@ -135,7 +136,8 @@ def build_report_data(
             ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps"}``;
+        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps", "judge"}``
+        (``"judge"``: one line per judged result, what its judge calls cost);
         each row cell has ``v`` (the leaderboard's value at full precision, as
         the summary's ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
         with an interval ``lo``/``hi``, ``gold`` when its references came from
@@ -261,8 +263,9 @@ def build_report_data(
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     marked = [{"model": c, "dataset": a, **m.to_json()} for (c, a), ms in view.marks.items()
               if view.scores.get(c, {}).get(a) for m in ms]
+    judge = [{"model": c, "dataset": a, "line": judge_line(u)} for (c, a), u in getattr(view, "judge_usage", {}).items()]
     return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps}
+            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge}
 
 
 def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
@@ -394,6 +397,18 @@ def _marks_note(marked: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _judge_note(judge: list[dict[str, Any]]) -> list[str]:
+    """The note with one line per judged result: calls, cache hits, failures, tokens, time and cost."""
+    if not judge:
+        return []
+    esc = html.escape
+    items = "".join(f"<li>{esc(str(j['model']))} / {esc(str(j['dataset']))}: {esc(str(j['line']))}</li>" for j in judge)
+    return [
+        '<div class="note judge-note" id="judge-usage"><p>LLM judge calls of this run\'s results (cached replies '
+        f"were paid for by an earlier run; unknown tokens or cost are shown as such):</p><ul>{items}</ul></div>"
+    ]
+
+
 def _gold_note(gold: list[dict[str, Any]]) -> list[str]:
     """The note naming the results whose references came from the prediction files' ``gold``."""
     if not gold:
@@ -521,6 +536,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
         *_marks_note(data.get("incomplete") or []),
         *_gold_note(data.get("gold") or []),
+        *_judge_note(data.get("judge") or []),
         '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
         "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
     ]

@@ -25,14 +25,12 @@ killed writers left behind: the atomic writer's temporary files and
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import logging
 import os
 import re
 import shlex
 import shutil
-import socket
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -303,6 +301,8 @@ def missing_folder_message(folder: Path, what: str) -> str:
     if not there:
         return f"{what} {folder} does not exist: {folder.parent} holds no folders"
     listed = ", ".join(repr(n) for n in there[:20]) + (f", … ({len(there)} in all)" if len(there) > 20 else "")
+    import difflib
+
     close = difflib.get_close_matches(folder.name, there, n=1, cutoff=0.0)
     return f"{what} {folder} does not exist: the folders there are {listed}" + (f"; the closest is {close[0]!r}" if close else "")
 
@@ -367,7 +367,7 @@ def writer_lock(run_dir: RunDir, *, wait: bool = False, on_wait: Callable[[str],
             fcntl.flock(fd, fcntl.LOCK_EX)
         record = {
             "pid": os.getpid(),
-            "host": socket.gethostname(),
+            "host": os.uname().nodename,  # the host name (socket.gethostname)
             "command": shlex.join(sys.argv) if sys.argv and sys.argv[0] else "assay",
             "since": datetime.now().isoformat(timespec="seconds"),
         }

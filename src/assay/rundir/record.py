@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from assay.errors import InputFileError
 from assay.rundir.results import META_KEY, numeric_metrics
 
-__all__ = ["FileIdentity", "Incomplete", "ResultRecord", "encode_head", "incomplete_of"]
+__all__ = ["FileIdentity", "Incomplete", "ResultRecord", "encode_head", "incomplete_of", "judge_line"]
 
 
 
@@ -94,6 +94,33 @@ def incomplete_of(meta: Any) -> tuple[Incomplete, ...]:
             str(e.get("detail") or ""),
         ))
     return tuple(out)
+
+
+def judge_line(judge: Any) -> str:
+    """One line of a result's ``_meta.judge`` (what its judge calls cost), for logs, the summary and the report.
+
+    Unknown tokens or cost read ``unknown``, never 0.
+
+    Example:
+        >>> judge_line({'model': 'gpt-4o', 'calls': 5, 'cached': 2, 'failed': 0, 'requests': 3, 'prompt_tokens': 900,
+        ...             'completion_tokens': 15, 'seconds': 1.25, 'cost': 0.00240})
+        'judge gpt-4o: 5 calls (2 cached, 0 failed, 3 requests), tokens 900 in / 15 out, 1.2 s, cost 0.0024'
+        >>> judge_line({'model': 'j', 'calls': 1, 'cached': 0, 'failed': 0, 'requests': 1, 'prompt_tokens': None,
+        ...             'completion_tokens': None, 'seconds': 0.5, 'cost': None})
+        'judge j: 1 calls (0 cached, 0 failed, 1 requests), tokens unknown, 0.5 s, cost unknown'
+    """
+    if not isinstance(judge, Mapping):
+        return "judge: no usage recorded"
+    model = judge.get("model")
+    name = ", ".join(map(str, model)) if isinstance(model, list) else str(model)
+    prompt, completion = judge.get("prompt_tokens"), judge.get("completion_tokens")
+    tokens = "tokens unknown" if prompt is None or completion is None else f"tokens {prompt} in / {completion} out"
+    cost = judge.get("cost")
+    money = "cost unknown" if cost is None else f"cost {float(cost):.4g}"
+    return (
+        f"judge {name}: {judge.get('calls', 0)} calls ({judge.get('cached', 0)} cached, {judge.get('failed', 0)} failed,"
+        f" {judge.get('requests', 0)} requests), {tokens}, {float(judge.get('seconds') or 0):.1f} s, {money}"
+    )
 
 
 def encode_head(head: Mapping[str, Any]) -> bytes:

@@ -14,7 +14,6 @@ that is interrupted leaves it, and the next run resumes from it.
 from __future__ import annotations
 
 import contextlib
-import pickle
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,10 +93,14 @@ class ShardFolder:
         return self.input_path(shard).is_file()
 
     def write_input(self, shard: int, payload: dict[str, Any]) -> None:
+        import pickle
+
         atomic_write_bytes(self.input_path(shard), pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
 
     def read_input(self, shard: int) -> Any:
         """The inputs of ``shard``, as :meth:`write_input` wrote them (a file this run's split wrote)."""
+        import pickle
+
         with open(self.input_path(shard), "rb") as fh:
             return pickle.load(fh)
 

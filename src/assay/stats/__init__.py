@@ -43,37 +43,77 @@ Example:
 
 from __future__ import annotations
 
-from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns
-from assay.stats._columns import text as browser_text
-from assay.stats._compare import Comparison, DatasetComparison, example_misalignment, sample_misalignment
-from assay.stats._groups import group_plan, group_stats
-from assay.stats._intervals import (
-    DEFAULT_BOOTSTRAP,
-    DEFAULT_SEED,
-    CellStat,
-    binomial_two_sided_p,
-    bootstrap_interval,
-    holm_adjust,
-    normal_quantile,
-    t_interval,
-    t_quantile,
-    wilson_interval,
-)
-from assay.stats._paired import PairedResult, paired_compare
-from assay.stats._result import ResultStats, StatsOptions, result_stats
-from assay.stats._samples import (
-    SampleValues,
-    base_metric,
-    cell_stat,
-    correctness_matrix,
-    correctness_of,
-    field_means,
-    outcome_of,
-    sample_correctness,
-    sample_values,
-    values_match,
-)
-from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
+from typing import TYPE_CHECKING, Any
+
+from assay._discover import lazy_names
+
+if TYPE_CHECKING:
+    from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns
+    from assay.stats._columns import text as browser_text
+    from assay.stats._compare import Comparison, DatasetComparison, example_misalignment, sample_misalignment
+    from assay.stats._groups import group_plan, group_stats
+    from assay.stats._intervals import (
+        DEFAULT_BOOTSTRAP,
+        DEFAULT_SEED,
+        CellStat,
+        binomial_two_sided_p,
+        bootstrap_interval,
+        holm_adjust,
+        normal_quantile,
+        t_interval,
+        t_quantile,
+        wilson_interval,
+    )
+    from assay.stats._paired import PairedResult, paired_compare
+    from assay.stats._result import ResultStats, StatsOptions, result_stats
+    from assay.stats._samples import (
+        SampleValues,
+        base_metric,
+        cell_stat,
+        correctness_matrix,
+        correctness_of,
+        field_means,
+        outcome_of,
+        sample_correctness,
+        sample_values,
+        values_match,
+    )
+    from assay.stats._unscorable import NOT_EXECUTED, Unscorable, unscorable_of
+
+#: Each submodule and the names it exports (``exported=defined`` where they differ), imported the first
+#: time one of them is asked for.
+_WHERE = {
+    "_columns": ("SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "browser_text=text"),
+    "_compare": ("Comparison", "DatasetComparison", "example_misalignment", "sample_misalignment"),
+    "_groups": ("group_plan", "group_stats"),
+    "_intervals": (
+        "DEFAULT_BOOTSTRAP",
+        "DEFAULT_SEED",
+        "CellStat",
+        "binomial_two_sided_p",
+        "bootstrap_interval",
+        "holm_adjust",
+        "normal_quantile",
+        "t_interval",
+        "t_quantile",
+        "wilson_interval",
+    ),
+    "_paired": ("PairedResult", "paired_compare"),
+    "_result": ("ResultStats", "StatsOptions", "result_stats"),
+    "_samples": (
+        "SampleValues",
+        "base_metric",
+        "cell_stat",
+        "correctness_matrix",
+        "correctness_of",
+        "field_means",
+        "outcome_of",
+        "sample_correctness",
+        "sample_values",
+        "values_match",
+    ),
+    "_unscorable": ("NOT_EXECUTED", "Unscorable", "unscorable_of"),
+}
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
@@ -116,6 +156,13 @@ __all__ = [
     "values_match",
     "wilson_interval",
 ]
+
+
+_getattr = lazy_names(__name__, _WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    return _getattr(name)
 
 
 def format_with_ci(value: float | None, stat: CellStat | None) -> str:

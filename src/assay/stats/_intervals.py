@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Any, Literal
 
 __all__ = [
@@ -137,6 +136,8 @@ def normal_quantile(p: float) -> float:
     >>> round(normal_quantile(0.975), 4)
     1.96
     """
+    from statistics import NormalDist  # imported by the first interval, not with the package
+
     return NormalDist().inv_cdf(p)
 
 

@@ -21,31 +21,66 @@ Example:
 
 from __future__ import annotations
 
-from assay.groups import (
-    Scores,
-    Subset,
-    SummaryGroup,
-    SummaryIssue,
-    SummaryResult,
-    Transform,
-    TransformError,
-    aggregate,
-    compile_transform,
-    parse_summary_groups,
-)
-from assay.summarize._circular import CircularSummarizer
-from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
-from assay.summarize._default import (
-    DefaultSummarizer,
-    build_summarizer,
-    leaderboard_of,
-    results_leaderboard,
-    run_summarizer,
-    validate_summarizer_config,
-)
-from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
-from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
-from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
+from typing import TYPE_CHECKING, Any
+
+from assay._discover import lazy_names
+
+if TYPE_CHECKING:
+    from assay.groups import (
+        Scores,
+        Subset,
+        SummaryGroup,
+        SummaryIssue,
+        SummaryResult,
+        Transform,
+        TransformError,
+        aggregate,
+        compile_transform,
+        parse_summary_groups,
+    )
+    from assay.summarize._circular import CircularSummarizer
+    from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
+    from assay.summarize._default import (
+        DefaultSummarizer,
+        build_summarizer,
+        leaderboard_of,
+        results_leaderboard,
+        run_summarizer,
+        validate_summarizer_config,
+    )
+    from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
+    from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
+    from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
+
+#: Each module and the names exported here from it, imported the first time one of them is asked for
+#: (a summary imports only the summarizer it runs).
+_WHERE = {
+    "assay.groups": (
+        "Scores",
+        "Subset",
+        "SummaryGroup",
+        "SummaryIssue",
+        "SummaryResult",
+        "Transform",
+        "TransformError",
+        "aggregate",
+        "compile_transform",
+        "parse_summary_groups",
+    ),
+    "_circular": ("CircularSummarizer",),
+    "_collect": ("eval_mode", "prompt_hash", "prompt_version"),
+    "_default": (
+        "DefaultSummarizer",
+        "build_summarizer",
+        "leaderboard_of",
+        "results_leaderboard",
+        "run_summarizer",
+        "validate_summarizer_config",
+    ),
+    "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
+    "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
+    "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
+}
 
 __all__ = [
     "Cell",
@@ -79,3 +114,8 @@ __all__ = [
     "run_summarizer",
     "validate_summarizer_config",
 ]
+_getattr = lazy_names(__name__, _WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    return _getattr(name)

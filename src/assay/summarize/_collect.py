@@ -399,6 +399,10 @@ class _ModelReader:
             reason = str(meta.get("references_note") or "the test set was not read")
             scores.gold_references[(column, abbr)] = reason
             logger.info("summary: %s / %s: references from the prediction files' `gold` (%s)", column, abbr, reason)
+        if isinstance(meta, dict) and isinstance(meta.get("judge"), dict):
+            scores.judge[(column, abbr)] = meta["judge"]
+        else:
+            scores.judge.pop((column, abbr), None)  # left by an earlier model of this column
         scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
         if scores.marks:
             scores.marks.pop((column, abbr), None)  # left by an earlier model of this column

@@ -182,6 +182,7 @@ class Leaderboard:
         not_rescored: (model, dataset) → why the last run of its task left the result as it was.
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
         audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
+        judge_usage: (model, dataset) → what its judge calls cost (the result's ``_meta.judge``).
         errors, warnings: the problems met.
         group_definitions: the summary groups as configured (plain data), or ``None`` when not kept.
         views: the named tables of a summary of views, else ``None``.
@@ -203,6 +204,7 @@ class Leaderboard:
     not_rescored: dict[tuple[str, str], str] = field(default_factory=dict)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
+    judge_usage: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
     group_definitions: list[Any] | None = None
@@ -232,6 +234,7 @@ class Leaderboard:
             not_rescored=dict(scores.kept),
             gold_references=dict(scores.gold_references),
             audits=scores.audits,
+            judge_usage=dict(scores.judge),
             errors=scores.errors,
             warnings=scores.warnings,
             **fields,
@@ -297,7 +300,8 @@ class Leaderboard:
         "dataset", "kind", "count", "detail"}``; ``changed_results`` the result
         files whose bytes are not those assay wrote; ``not_rescored`` those the
         last run of their task failed to re-score and left in place, with why;
-        ``references_from_gold`` the results whose references came from the
+        ``judge_usage`` what each judged result's judge calls cost (model, dataset, ``judge``: its
+        ``_meta.judge``); ``references_from_gold`` the results whose references came from the
         prediction files' ``gold``; ``dataset_abbrs`` and ``metrics`` the rows'
         order, so that a reader needs no rule to find it.
         """
@@ -334,6 +338,10 @@ class Leaderboard:
             ]
         if self.audits:
             payload["extraction_audits"] = records_json(self.audits)
+        if self.judge_usage:
+            payload["judge_usage"] = [
+                {"model": column, "dataset": abbr, "judge": usage} for (column, abbr), usage in self.judge_usage.items()
+            ]
         if self.metric_types is not None:
             payload["metric_types"] = list(self.metric_types)
         if self.views is not None:
@@ -420,6 +428,7 @@ class Leaderboard:
             not_rescored=_pairs(data.get("not_rescored"), "reason"),
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
             audits=read_records(data.get("extraction_audits"), "summary .json"),
+            judge_usage=_judge_usage(data.get("judge_usage")),
             errors=[_issue(i) for i in data.get("errors") or []],
             warnings=[_issue(i) for i in data.get("warnings") or []],
             group_definitions=data.get("group_definitions"),
@@ -432,6 +441,13 @@ class Leaderboard:
 
 def _pairs(items: Any, key: str) -> dict[tuple[str, str], str]:
     return {(str(i.get("model")), str(i.get("dataset"))): str(i.get(key, "")) for i in items or [] if isinstance(i, Mapping)}
+
+
+def _judge_usage(items: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (str(i.get("model")), str(i.get("dataset"))): dict(i["judge"])
+        for i in items or [] if isinstance(i, Mapping) and isinstance(i.get("judge"), Mapping)
+    }
 
 
 def _issue(item: Mapping[str, Any]) -> SummaryIssue:

@@ -45,10 +45,10 @@ from assay.audit import AuditRecord, attach, detach
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
 from assay.errors import AssayError, EvaluationError, InputFileError
-from assay.evaluate.base import INCOMPLETE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
+from assay.evaluate.base import INCOMPLETE_KEY, JUDGE_KEY, SampleOutcome, incomplete_entry, merge_incomplete
 from assay.fileio import atomic_write_chunks
 from assay.rundir.kept import clear_kept_note, write_kept_note
-from assay.rundir.record import Incomplete, ResultRecord, incomplete_of
+from assay.rundir.record import Incomplete, ResultRecord, incomplete_of, judge_line
 from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
@@ -553,6 +553,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if not options.dump_details:
         result.pop("details", None)
     incomplete = result.pop(INCOMPLETE_KEY, None)
+    judged = result.pop(JUDGE_KEY, None)
+    if judged:  # what the judge calls cost: calls, cache hits, tokens, seconds, money
+        meta["judge"] = judged
+        log(judge_line(judged))
     if incomplete:  # samples scored without a verdict: recorded beside what else is incomplete
         meta["incomplete"] = merge_incomplete([meta.get("incomplete"), incomplete])
         for entry in incomplete:

@@ -24,23 +24,26 @@ from __future__ import annotations
 
 import heapq
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assay._gc import bulk_allocations
-from assay._pool import Event, ForkPool, usable_cpus
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
+
+if TYPE_CHECKING:
+    from assay._pool import ForkPool
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Backend", "BackendFactory", "Unit", "default_workers", "execute_unit", "run_tasks"]
 
+#: What a unit reports (see :func:`execute_unit`); :data:`assay._pool.Event`.
+Event = tuple[Any, ...]
 OnDone = Callable[[TaskOutcome, int, int], None]
 #: Called as ``on_shard(task_name, shards_done, shards_total, samples)`` when a shard finishes.
 OnShard = Callable[[str, int, int, int], None]
@@ -48,6 +51,8 @@ OnShard = Callable[[str, int, int, int], None]
 
 def default_workers() -> int:
     """The number of CPU cores this process may use (one worker each)."""
+    from assay._pool import usable_cpus
+
     return usable_cpus()
 
 
@@ -172,12 +177,14 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     if prepare_stats:
         import assay.rundir.statistics  # the summary's reader; it imports what each task writes statistics with
     if audits:
-        import assay.audit.run  # what each task audits with
-        import assay.stats  # noqa: F401 - what each audit compares verdicts with
+        import assay.audit.run  # noqa: F401 - what each task audits with
+        from assay.stats import sample_correctness  # noqa: F401 - what each audit compares verdicts with
 
 
 def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> ForkPool:
     """``size`` forked workers running units of ``tasks`` (see :func:`execute_unit`)."""
+    from assay._pool import ForkPool
+
     _warm_imports(tasks, options.prepare_stats)
     return ForkPool(size, partial(_run_unit, tasks, options))
 
@@ -354,13 +361,14 @@ def _task_costs(tasks: Sequence[EvalTask]) -> list[float]:
     return costs
 
 
-def plan_units(tasks: Sequence[EvalTask], workers: int, *, batch: bool = True) -> list[Unit]:
+def plan_units(tasks: Sequence[EvalTask], workers: int, *, batch: bool = True, costs: Sequence[float] | None = None) -> list[Unit]:
     """Cut the tasks into units, largest first.
 
     Tasks of one dataset are batched (they share its test set) until a batch
     reaches a share of the total work small enough to keep every worker busy.
+    ``costs`` are the tasks' prediction-file bytes, when the caller has them.
     """
-    costs = _task_costs(tasks)
+    costs = _task_costs(tasks) if costs is None else costs
     total = sum(costs) or 1.0
     target = total / (4 * max(1, workers))
     by_dataset: dict[int, list[int]] = {}
@@ -380,6 +388,38 @@ def plan_units(tasks: Sequence[EvalTask], workers: int, *, batch: bool = True) -
             units.append(Unit("tasks", tuple(current), cost=cost))
     units.sort(key=lambda u: -u.cost)
     return units
+
+
+#: A run whose prediction files add up to at most this many bytes, all scored by sample-decomposable
+#: evaluators, runs in the driver process when the number of workers is not given: forking and
+#: feeding a pool of workers would take longer than scoring it (see :func:`run_tasks`).
+INLINE_BYTES = 256 * 1024
+
+
+def _small_enough_inline(tasks: Sequence[EvalTask], costs: Sequence[float]) -> bool:
+    """Whether a run is scored at once in the driver: a few prediction bytes, each evaluator working sample by sample.
+
+    Evaluators that are not sample-decomposable (judges, code run in sandboxes) often wait on
+    something other than this process, and keep their workers to wait in parallel.
+    """
+    if sum(costs) > INLINE_BYTES:
+        return False
+    from assay.registry import ICL_EVALUATORS, resolve_type
+
+    for task in tasks:
+        try:
+            evaluator = resolve_type(((task.dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
+        except Exception:  # the task reports it
+            return False
+        if not getattr(evaluator, "sample_decomposable", False):
+            return False
+    return True
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def drive(backend: Backend, scheduler: _Scheduler, units: Sequence[Unit]) -> None:
@@ -414,8 +454,9 @@ def run_tasks(
     """Run every task; return their outcomes in task order.
 
     Args:
-        workers: local worker processes (default: the number of cores); 1 runs
-            everything in this process.
+        workers: local worker processes (default: the number of cores, or
+            none for a small run, see :data:`INLINE_BYTES`); 1 runs everything
+            in this process.
         on_done: called as ``on_done(outcome, done, total)`` when a task ends.
         on_shard: called when a shard of a split task ends (see :data:`OnShard`).
         backend: builds where the units run, as ``backend(tasks, options,
@@ -432,22 +473,26 @@ def run_tasks(
     index = IndexWriter(options.run_dir.root, written)
     scheduler = _Scheduler(tasks, options, on_done, on_shard, index=index)
     where: Backend
+    pool: ForkPool | None = None
     if backend is not None:
         where = backend(tasks, options, workers)
         units = plan_units(tasks, where.capacity())
     else:
-        workers = default_workers() if workers is None else max(1, workers)
-        if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        costs = _task_costs(tasks)
+        if workers is None:
+            workers = 1 if _small_enough_inline(tasks, costs) else default_workers()
+        workers = max(1, workers)
+        if workers == 1 or not _can_fork():
             where = InlineBackend(tasks, options)
-            units = plan_units(tasks, 1)
+            units = plan_units(tasks, 1, costs=costs)
         else:
-            units = plan_units(tasks, workers)  # before forking: the workers need not import what it does
-            where = fork_pool(workers, tasks, options)
+            units = plan_units(tasks, workers, costs=costs)  # before forking: the workers need not import what it does
+            where = pool = fork_pool(workers, tasks, options)
     try:
         drive(where, scheduler, units)
     except BaseException:
-        if isinstance(where, ForkPool):
-            where.terminate()
+        if pool is not None:
+            pool.terminate()
         raise
     finally:
         where.close()
