@@ -124,6 +124,12 @@ def _open_qa(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _lambada(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["Sarah", "him", "river", "a"]) for _ in range(n)]
+    preds = [rng.choice(["Sarah, she said", " him and", "river's", "", "the"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _drop(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
     preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
@@ -305,6 +311,8 @@ INPUTS: dict[str, Spec] = {
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
+    "SQuAD20Evaluator": Spec(_open_qa),
+    "LambadaEvaluator": Spec(_lambada),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),

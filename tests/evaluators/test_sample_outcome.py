@@ -44,6 +44,8 @@ BACKED: dict[str, dict[str, str]] = {
     "MATHVerifyEvaluator": {"accuracy": "correct"},
     "TriviaQAEvaluator": {"score": "correct"},
     "NQEvaluator": {"score": "correct"},
+    "SQuAD20Evaluator": {"score": "correct"},
+    "LambadaEvaluator": {"accuracy": "correct"},
     "DropOpenAIEvaluator": {"accuracy": "correct"},
     "IFEvaluator": {"Prompt-level-strict-accuracy": "correct", "Prompt-level-loose-accuracy": "details.is_loose_correct"},
     "TheoremQAEvaluatorV3": {"score": "correct"},

@@ -66,6 +66,12 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "lsht_postprocess": {},
     "samsum_postprocess": {},
     "triviaqa_postprocess": {},
+    "needlebench_postprocess": {},
+    "needlebench_dataset_postprocess": {},
+    "needlebench_atc_postprocess_v2": {},
+    "gsm100_postprocess": {},
+    "gsm100_dataset_postprocess": {},
+    "InfiniteBench_first_number_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -74,6 +80,7 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "match_answer_pattern": (type(None),),
     "GPQA_Simple_Eval_postprocess": (type(None),),
     "math_intern_postprocess": (type(None),),
+    "InfiniteBench_first_number_postprocess": (type(None),),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -83,6 +90,8 @@ NO_ANSWER: dict[str, Any] = {
     "first_number_postprocess": None,
     "GPQA_Simple_Eval_postprocess": None,
     "math_intern_postprocess": None,
+    "InfiniteBench_first_number_postprocess": None,
+    "needlebench_atc_postprocess_v2": "None",
 }
 
 _MB = 1_000_000
@@ -152,6 +161,9 @@ PASS_THROUGH = {
     "lsht_postprocess",
     "samsum_postprocess",
     "triviaqa_postprocess",
+    "needlebench_postprocess",  # NeedleBench's evaluators read the reply as it is
+    "needlebench_dataset_postprocess",
+    "gsm100_dataset_postprocess",  # only drops thousands separators
 }
 
 

@@ -31,6 +31,7 @@ INPUTS: dict[str, dict[str, Any]] = {
         "preds": ["tea please", "coffee", "B", ""],
         "refs": [{"candidates": [["A. tea", "A", "tea"], ["B. coffee", "B", "coffee"]], "label": k} for k in (0, 1)],
     },
+    "SQuAD20Evaluator": {"preds": ["Paris.", "The answer is Seine", "impossible to answer", ""], "refs": [["Paris"], ["Seine", "impossible to answer"]]},
     "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
@@ -39,6 +40,10 @@ INPUTS: dict[str, dict[str, Any]] = {
     "JiebaRougeEvaluator": {"preds": ["今天天气很好", "我喜欢猫", "天气"], "refs": ["今天天气不错", "我喜欢狗"]},
     "AveragePPLEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"ppl": [1.5, 2.25, 3.0, 10.125]}},
     "AverageMinKEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"mink": [-0.5, -1.25, -3.0]}},
+    "MRCREvaluator": {
+        "preds": ["xK2p# A poem about tapirs", "xK2p# A poem about otters", "A poem about tapirs", ""],
+        "refs": ['{"answer": "xK2p# A poem about tapirs", "prefix": "xK2p#"}', '{"answer": "q9# Two lines", "prefix": "q9#"}'],
+    },
     # evaluators reading test-set columns: "columns" adds them to every row, "subjects" names the subdivisions
     "TheoremQAEvaluatorV3": {"preds": ["3.14", "2", "True", ""], "refs": ["3.14", "2"], "columns": {"Answer_type": "float"}},
     "LiveMathBenchEvaluator": {

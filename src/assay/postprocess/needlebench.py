@@ -17,10 +17,12 @@ __all__ = ["clean_atc_answer", "needlebench_atc_postprocess_v2", "needlebench_da
 def needlebench_postprocess(text: Any) -> Any:
     """The reply unchanged (registered as ``needlebench``; NeedleBench's evaluators read the raw reply).
 
+    ``None`` (no reply) reads as ``''``, as for every postprocessor of assay's.
+
     >>> needlebench_postprocess(' Paris\\n')
     ' Paris\\n'
     """
-    return text
+    return "" if text is None else text
 
 
 @TEXT_POSTPROCESSORS.register_module(["needlebench_dataset", "needlebench_dataset_postprocess"])
@@ -28,10 +30,12 @@ def needlebench_postprocess(text: Any) -> Any:
 def needlebench_dataset_postprocess(text: Any) -> Any:
     """The reference unchanged (registered as ``needlebench_dataset``, and as v2's ``needlebench_dataset_postprocess``).
 
+    ``None`` reads as ``''``, as for every postprocessor of assay's.
+
     >>> needlebench_dataset_postprocess('x*Paris')
     'x*Paris'
     """
-    return text
+    return "" if text is None else text
 
 
 _TEXT_COMMAND = re.compile(r"\\text\{([^}]+)\}")
