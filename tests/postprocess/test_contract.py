@@ -72,6 +72,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gsm100_postprocess": {},
     "gsm100_dataset_postprocess": {},
     "InfiniteBench_first_number_postprocess": {},
+    "mathbench_postprocess": {"name": "cloze_en"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -164,6 +165,7 @@ PASS_THROUGH = {
     "needlebench_postprocess",  # NeedleBench's evaluators read the reply as it is
     "needlebench_dataset_postprocess",
     "gsm100_dataset_postprocess",  # only drops thousands separators
+    "mathbench_postprocess",  # with no number, the reply as it is
 }
 
 
