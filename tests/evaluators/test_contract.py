@@ -240,6 +240,46 @@ def _mrcr(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": [gold] * n}
 
 
+def _long_qa(rng: random.Random, n: int) -> Inputs:
+    # LongBench/LV-Eval answer lists (LV-Eval's last one read as the answer keywords)
+    refs = [rng.choice([["Paris", "Paris France"], ["the City of Paris", "City"], ["北京", "北京"], ["Ludwig van Beethoven", "Beethoven"]])
+            for _ in range(n)]
+    preds = [rng.choice(["Paris", "It is the city of Paris.", "北京是首都", "Beethoven wrote it", "Rome", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _long_code(rng: random.Random, n: int) -> Inputs:
+    refs = [[rng.choice(["x = compute(y)", "return a + b", "print(x)"])] for _ in range(n)]
+    preds = [rng.choice(["```\nx = compute(y)", "# add\nreturn a - b", "print(x)", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _long_count(rng: random.Random, n: int) -> Inputs:
+    refs = [[str(rng.randint(1, 4))] for _ in range(n)]
+    preds = [rng.choice(["There are 3 passages", "2 or 3", "none", "", "4"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _long_retrieval(rng: random.Random, n: int) -> Inputs:
+    refs = [[f"Paragraph {rng.randint(1, 3)}"] for _ in range(n)]
+    preds = [rng.choice(["Paragraph 1", "Paragraph 2 or Paragraph 3", "I don't know", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _long_classes(rng: random.Random, n: int) -> Inputs:
+    classes = ["Human", "Human being", "Location", "Numeric value"]
+    refs = [{"answers": [rng.choice(classes)], "all_classes": classes} for _ in range(n)]
+    preds = [rng.choice(["Human being", "Location", "Numeric value and Location", "", "Entity"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _long_v2(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [r if rng.random() < 0.5 else rng.choice(["A", "B", ""]) for r in refs]
+    rows = [{"difficulty": rng.choice(["easy", "hard"]), "length": rng.choice(["short", "medium", "long"])} for _ in range(n)]
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -298,6 +338,16 @@ INPUTS: dict[str, Spec] = {
     "InfiniteBenchmathcalcEvaluator": Spec(_mathcalc),
     "LEvalEMEvaluator": Spec(_leval_em),
     "MRCREvaluator": Spec(_mrcr),
+    "LongBenchF1Evaluator": Spec(_long_qa),
+    "LongBenchRougeEvaluator": Spec(_long_qa),
+    "LongBenchCodeSimEvaluator": Spec(_long_code),
+    "LongBenchCountEvaluator": Spec(_long_count),
+    "LongBenchRetrievalEvaluator": Spec(_long_retrieval),
+    "LongBenchClassificationEvaluator": Spec(_long_classes),
+    "LongBenchv2Evaluator": Spec(_long_v2),
+    "LVEvalF1Evaluator": Spec(_long_qa),
+    "LVEvalOPTF1Evaluator": Spec(_long_qa),
+    "LVEvalOPTRougeEvaluator": Spec(_long_qa),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.

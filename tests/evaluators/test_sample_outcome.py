@@ -67,6 +67,16 @@ BACKED: dict[str, dict[str, str]] = {
     "InfiniteBenchmathcalcEvaluator": {"score": "details.matched"},
     "LEvalEMEvaluator": {"score": "correct"},
     "MRCREvaluator": {"score": "details.score"},
+    "LongBenchF1Evaluator": {"score": "details.score"},
+    "LongBenchRougeEvaluator": {"score": "details.score"},
+    "LongBenchCodeSimEvaluator": {"score": "details.score"},
+    "LongBenchCountEvaluator": {"score": "details.score"},
+    "LongBenchRetrievalEvaluator": {"score": "details.score"},
+    "LongBenchClassificationEvaluator": {"score": "details.score"},
+    "LongBenchv2Evaluator": {"accuracy": "correct"},
+    "LVEvalF1Evaluator": {"f1": "details.f1"},
+    "LVEvalOPTF1Evaluator": {"LVEval_f1": "details.LVEval_f1"},
+    "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"}

@@ -62,12 +62,17 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "option_run_extract": {"options": "ABCD"},
     "bbh_mcq_extract": {},
     "bbh_freeform_extract": {},
+    "trec_postprocess": {},
+    "lsht_postprocess": {},
+    "samsum_postprocess": {},
+    "triviaqa_postprocess": {},
     "needlebench_postprocess": {},
     "needlebench_dataset_postprocess": {},
     "needlebench_atc_postprocess_v2": {},
     "gsm100_postprocess": {},
     "gsm100_dataset_postprocess": {},
     "InfiniteBench_first_number_postprocess": {},
+    "mathbench_postprocess": {"name": "cloze_en"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -152,9 +157,15 @@ PASS_THROUGH = {
     "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
+    # LongBench's: the first line after leading newlines, spaces kept, as OpenCompass does
+    "trec_postprocess",
+    "lsht_postprocess",
+    "samsum_postprocess",
+    "triviaqa_postprocess",
     "needlebench_postprocess",  # NeedleBench's evaluators read the reply as it is
     "needlebench_dataset_postprocess",
     "gsm100_dataset_postprocess",  # only drops thousands separators
+    "mathbench_postprocess",  # with no number, the reply as it is
 }
 
 

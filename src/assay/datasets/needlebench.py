@@ -27,13 +27,13 @@ the reasoning needles, ``'<kw1>*<kw2>…#<depth1>*…'`` for the parallel ones).
 
 The v2 loaders (``opencompass.datasets.needlebench_v2``) are
 :class:`NeedleBenchV2OriginDataset`, :class:`NeedleBenchV2ParallelDataset`
-(other prompts, no ``guide``) and :class:`NeedleBenchV2MultiDataset` (a
-family chain of ``names.json`` as needles).  v1's ATC choice questions are
-:class:`NeedleBenchATCChoiceDataset`.  Not implemented: v1's free-answer ATC
-loaders (``opencompass.datasets.needlebench.atc``: OpenCompass draws their
-names with Python's ``random`` unseeded, so no two runs agree) and v2's ATC
-loader (``needlebench_v2.atc``); their files are scored from the prediction
-records' ``gold``.
+(other prompts, no ``guide``), :class:`NeedleBenchV2MultiDataset` (a
+family chain of ``names.json`` as needles) and :class:`NeedleBenchV2ATCDataset`
+(the Ancestral Trace Challenge's four question types).  v1's ATC choice
+questions are :class:`NeedleBenchATCChoiceDataset`; its free-answer ATC
+loaders (``opencompass.datasets.needlebench.atc``) are
+:class:`NeedleBenchATCFreeDataset` and :class:`NeedleBenchATCOrderedDataset`,
+which draw from Python's global ``random`` as OpenCompass does.
 """
 
 from __future__ import annotations
@@ -53,9 +53,12 @@ from assay.registry import LOAD_DATASET
 
 __all__ = [
     "NeedleBenchATCChoiceDataset",
+    "NeedleBenchATCFreeDataset",
+    "NeedleBenchATCOrderedDataset",
     "NeedleBenchMultiDataset",
     "NeedleBenchOriginDataset",
     "NeedleBenchParallelDataset",
+    "NeedleBenchV2ATCDataset",
     "NeedleBenchV2MultiDataset",
     "NeedleBenchV2OriginDataset",
     "NeedleBenchV2ParallelDataset",
@@ -731,4 +734,187 @@ class NeedleBenchV2MultiDataset(BaseDataset):
             question = _V2_CHAIN_QUESTION[language].format(last=names[-1])
             prompt = _v2_chain_prompt(loader, hay.encoding.decode(context), question, names[-1], language, quesiton_position)
             rows.append({"prompt": prompt, "answer": names[0]})
+        return rows_table(rows, loader)
+
+
+# -- v1's Ancestral Trace Challenge, answered freely ------------------------------------------------
+
+_ATC_EXAMPLES = {
+    "Chinese": (
+        "\n在上面提供的打乱的家族关系文本中，'{last}'的能够向上追溯到的最年长的亲人是谁？\n"
+        "例如：\n"
+        "例子1.如果张强的父亲是马克，除此以外提供的文本中没有更多关于亲属关系的信息，那么在提供的文本中张强能够向上追溯到的最年长的亲人就是马克。\n"
+        "例子2.如果李明的姥姥是张红，而张红的父亲是张强，除此以外提供的文本中没有更多关于亲属关系的信息，那么在提供的文本中李明能够向上追溯到的最年长的亲人就是张强。\n"
+        "例子3.如果小明是张红的曾孙女，张红的祖母是王华，王华的父亲是王刚，除此以外提供的文本中没有更多关于亲属关系的信息，那么小明能够向上追溯到的最年长的亲人就是王刚。\n"
+    ),
+    "English": (
+        "\nGiven the scrambled family relationships described above, who is the eldest relative that '{last}' can trace "
+        "back to in the context?\n"
+        "For example:\n"
+        "Example 1: If Zhang Qiang's father is Mark, and no further information about familial relationships is provided "
+        "in the text, then the oldest relative Zhang Qiang can trace back to in the provided text is Mark.\n"
+        "Example 2: If Li Ming's grandmother is Zhang Hong, and Zhang Hong's father is Zhang Qiang, and no further "
+        "information about familial relationships is provided in the text, then the oldest relative Li Ming can trace "
+        "back to in the provided text is Zhang Qiang.\n"
+        "Example 3: If Xiao Ming is Zhang Hong's great-granddaughter, Zhang Hong's grandmother is Wang Hua, and Wang "
+        "Hua's father is Wang Gang, and no further information about familial relationships is provided in the text, "
+        "then the oldest relative Xiao Ming can trace back to in the provided text is Wang Gang."
+    ),
+}
+
+
+def _names(loader: str, path: str, file_name: str, language: str) -> tuple[str, list[str]]:
+    """``file_name``'s path under ``path`` and its names in ``language``."""
+    where = os.path.join(get_data_path(path), file_name)
+    names_data = read_json(where, loader)
+    if not isinstance(names_data, dict) or not isinstance(names_data.get(language), str):
+        raise InputFileError(f"{loader}: {where} has no {language!r} list of names")
+    return where, names_data[language].split(",")
+
+
+def _sample(loader: str, where: str, draw: Any, all_names: list[str], count: int, language: str) -> list[str]:
+    try:
+        return list(draw.sample(all_names, count))
+    except ValueError:
+        raise InputFileError(f"{loader}: {where} has {len(all_names)} {language} names; {count} are needed") from None
+
+
+def _atc_free(path: str, file_name: str, num_needles: int, language: str, repeats: int, shuffled: bool) -> Any:
+    loader = "NeedleBenchATCDataset" if shuffled else "NeedleBenchATCOrderedDataset"
+    _language(loader, language)
+    where, all_names = _names(loader, path, file_name, language)
+    rows = []
+    for _ in range(repeats):
+        names = _sample(loader, where, random, all_names, num_needles, language)
+        story = ""
+        for a, b in itertools.pairwise(names):
+            template = random.choice(_ATC_TEMPLATES[language])
+            story += template.format(A=a, B=b, relationship=random.choice(_ATC_TERMS[language])) + "*"
+        fragments = story.split("*")  # the empty piece after the last '*' is shuffled too
+        if shuffled:
+            random.shuffle(fragments)
+        prompt = "".join(fragments) + " " + _ATC_EXAMPLES[language].format(last=names[-1])
+        rows.append({"prompt": prompt, "answer": names[0] + "*" + names[0]})
+    return rows_table(rows, loader)
+
+
+@LOAD_DATASET.register_module()
+class NeedleBenchATCFreeDataset(BaseDataset):
+    """v1's Ancestral Trace Challenge answered freely (``opencompass.datasets.needlebench.atc``'s ``NeedleBenchATCDataset``).
+
+    For each of ``repeats`` rows, ``num_needles`` names of ``file_name``
+    (``names.json``) form a chain, each the relative of the next in a random
+    template and term, the sentences shuffled; the prompt is the story and the
+    question for the eldest relative of the last name, with OpenCompass's
+    three examples.  Reference: ``'<first>*<first>'`` (the form v1's
+    single-needle evaluator reads).
+
+    As OpenCompass, the names, templates, terms and shuffles are drawn from
+    Python's global ``random``, not seeded: the rows are OpenCompass's given
+    the same state of the global generator (seed it, ``random.seed(0)``, for
+    rows that repeat), and change from call to call otherwise.
+    """
+
+    @staticmethod
+    def load(path: str, file_name: str, num_needles: int, language: str, repeats: int, **kwargs: Any) -> Any:
+        return _atc_free(path, file_name, num_needles, language, repeats, shuffled=True)
+
+
+@LOAD_DATASET.register_module()
+class NeedleBenchATCOrderedDataset(BaseDataset):
+    """:class:`NeedleBenchATCFreeDataset` with the sentences in the chain's order, not shuffled (OpenCompass's
+    ``NeedleBenchATCOrderedDataset``); the global ``random`` draws as there.
+    """
+
+    @staticmethod
+    def load(path: str, file_name: str, num_needles: int, language: str, repeats: int, **kwargs: Any) -> Any:
+        return _atc_free(path, file_name, num_needles, language, repeats, shuffled=False)
+
+
+# -- v2's Ancestral Trace Challenge ------------------------------------------------------------------
+
+#: v2's question types, in OpenCompass's order; the value sets each one's seeds apart.
+_V2_QUESTION_TYPES = {"ELDEST_ANCESTOR": 0, "NTH_ANCESTOR": 1, "NTH_DESCENDANT": 2, "RELATIONSHIP_DISTANCE": 3}
+#: the generations a term spans
+_V2_GENERATIONS = {
+    **{t: 1 for t in ("父亲", "母亲", "爸爸", "妈妈", "father", "mother", "dad", "mom")},
+    **{t: 2 for t in _ATC_TERMS["Chinese"][4:] + _ATC_TERMS["English"][4:]},
+}
+
+
+def _question_type(loader: str, value: Any) -> tuple[str, int]:
+    """A question type given as its name, its number, or an enum member of either."""
+    name = getattr(value, "name", value)
+    if isinstance(name, str) and name in _V2_QUESTION_TYPES:
+        return name, _V2_QUESTION_TYPES[name]
+    number = getattr(value, "value", value)
+    for known, n in _V2_QUESTION_TYPES.items():
+        if number == n and not isinstance(number, bool):
+            return known, n
+    raise ConfigError(f"{loader}: question type {value!r} is not one of {', '.join(_V2_QUESTION_TYPES)}")
+
+
+@LOAD_DATASET.register_module()
+class NeedleBenchV2ATCDataset(BaseDataset):
+    """v2's Ancestral Trace Challenge (``opencompass.datasets.needlebench_v2.atc``'s ``NeedleBenchATCDataset``).
+
+    For each question type of ``question_types`` (all four by default:
+    ``ELDEST_ANCESTOR``, ``NTH_ANCESTOR``, ``NTH_DESCENDANT``,
+    ``RELATIONSHIP_DISTANCE``; names, numbers 0–3, or enum members) and each
+    repeat ``i``, Python's ``random`` seeded with ``i + 1 + 10000 * type``
+    draws ``num_needles + 1`` names of ``file_name`` (``names.json``) forming a
+    family chain (v2's templates and terms), its sentences shuffled; the
+    prompt is OpenCompass's question text of the type (the story inside, the
+    answer asked in ``\\boxed{}``).  A chain's generations add up its terms
+    (father, mother, dad, mom: 1; the others: 2).  Reference: the first name
+    (eldest ancestor, n-th ancestor of the last name), the last name (n-th
+    descendant of the first), or the generations as a string (the distance
+    between the two).  Columns: ``prompt``, ``answer``, ``question_type``.
+
+    Difference from OpenCompass: OpenCompass seeds the global generator (and
+    leaves it so); assay draws from a generator of its own seeded alike, the
+    same rows, the global one untouched.
+    """
+
+    @staticmethod
+    def load(
+        path: str, file_name: str, num_needles: int, language: str, repeats: int,
+        question_types: Any = ("ELDEST_ANCESTOR", "NTH_ANCESTOR", "NTH_DESCENDANT", "RELATIONSHIP_DISTANCE"), **kwargs: Any,
+    ) -> Any:
+        from assay.datasets._needlebench_atc_text import TEMPLATES
+
+        loader = "NeedleBenchATCDataset"
+        _language(loader, language)
+        types = [_question_type(loader, t) for t in question_types]
+        if not types:
+            raise ConfigError(f"{loader}: question_types is empty")
+        where, all_names = _names(loader, path, file_name, language)
+        rows = []
+        for name, number in types:
+            for i in range(repeats):
+                rng = random.Random(i + 1 + 10000 * number)
+                names = _sample(loader, where, rng, all_names, num_needles + 1, language)
+                story = ""
+                generations = 0
+                for a, b in itertools.pairwise(names):
+                    template = rng.choice(_V2_TEMPLATES[language])
+                    term = rng.choice(_V2_TERMS[language])
+                    story += template.format(A=a, B=b, relationship=term) + "*"
+                    generations += _V2_GENERATIONS[term]
+                fragments = [f for f in story.split("*") if f]
+                rng.shuffle(fragments)
+                shuffled = "".join(fragments)
+                if name == "ELDEST_ANCESTOR":
+                    text = TEMPLATES[name, language].format(shuffled_story=shuffled, last_person=names[-1])
+                    answer = names[0]
+                elif name == "NTH_ANCESTOR":
+                    text = TEMPLATES[name, language].format(shuffled_story=shuffled, person=names[-1], n=generations)
+                    answer = names[0]
+                elif name == "NTH_DESCENDANT":
+                    text = TEMPLATES[name, language].format(shuffled_story=shuffled, person=names[0], n=generations)
+                    answer = names[-1]
+                else:
+                    text = TEMPLATES[name, language].format(shuffled_story=shuffled, person_a=names[0], person_b=names[-1])
+                    answer = str(generations)
+                rows.append({"prompt": text, "answer": answer, "question_type": name})
         return rows_table(rows, loader)

@@ -190,8 +190,7 @@ def _needlebench_v2_names() -> dict[str, Any]:
         "NeedleBenchOriginDataset": loaders.NeedleBenchV2OriginDataset,
         "NeedleBenchParallelDataset": loaders.NeedleBenchV2ParallelDataset,
         "NeedleBenchMultiDataset": loaders.NeedleBenchV2MultiDataset,
-        # v2's own ATC loader assay does not implement: never v1's namesake
-        "NeedleBenchATCDataset": None,
+        "NeedleBenchATCDataset": loaders.NeedleBenchV2ATCDataset,
     }
 
 
@@ -202,8 +201,13 @@ def _needlebench_atc_choice_names() -> dict[str, Any]:
 
 
 def _needlebench_atc_names() -> dict[str, Any]:
-    # v1's free-answer ATC loaders draw with Python's random unseeded: assay does not implement them
-    return {**_dataset_base(), "NeedleBenchATCDataset": None, "NeedleBenchATCOrderedDataset": None}
+    from assay.datasets import needlebench as loaders
+
+    return {
+        **_dataset_base(),
+        "NeedleBenchATCDataset": loaders.NeedleBenchATCFreeDataset,
+        "NeedleBenchATCOrderedDataset": loaders.NeedleBenchATCOrderedDataset,
+    }
 
 
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
