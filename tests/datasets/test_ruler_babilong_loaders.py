@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from assay.cli import main
 from assay.datasets.babilong import BabiLongDataset
-from assay.datasets.ruler import RulerNiahDataset, RulerQaDataset
-from assay.errors import InputFileError
+from assay.datasets.ruler import WONDERWORDS_RECORDED, RulerNiahDataset, RulerQaDataset, _PairedWords
+from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
 FAMILIES = Path(__file__).resolve().parents[1] / "data" / "oc_families"
@@ -30,7 +32,8 @@ def babilong_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_babilong_rows_are_lists_of_one_prompt_and_one_target(babilong_cache: Path) -> None:
     samples = json.loads((babilong_cache / "qa8" / "4k.json").read_text(encoding="utf-8"))
-    table = LOAD_DATASET.get("BabiLongDataset").load(path="opencompass/babilong", task="qa8", split_name="4k")
+    table = LOAD_DATASET.get("BabiLongDataset").load(path="opencompass/babilong", task="qa8", split_name="4k",
+                                                     use_instruction=False, use_examples=False, use_post_prompt=False)
     assert table.column_names == ["prompt", "answer"]
     assert table["answer"] == [[s["target"]] for s in samples]
     first = table[0]["prompt"]
@@ -59,11 +62,36 @@ def test_babilong_sample_without_target_names_file_and_sample(babilong_cache: Pa
         BabiLongDataset.load("opencompass/babilong", "qa2", "4k")
 
 
-def test_ruler_loaders_needing_wonderwords_say_so_and_point_to_gold() -> None:
-    with pytest.raises(InputFileError, match=r"RulerNiahDataset: assay does not generate .*wonderwords.*'meta-llama/x'.*8192.*`gold`"):
-        RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", tokenizer_model="meta-llama/x", max_seq_length=8192)
-    with pytest.raises(InputFileError, match="RulerCweDataset: assay does not generate"):
-        LOAD_DATASET.get("RulerCweDataset").load(max_seq_length=4096)
+BABILONG_PROMPTS = json.loads((FAMILIES / "babilong" / "prompts.json").read_text(encoding="utf-8"))["datasets"]
+
+
+@pytest.mark.parametrize("name", sorted(BABILONG_PROMPTS))
+def test_babilong_prompts_are_opencompass_s_with_instruction_examples_and_post_prompt(name: str, babilong_cache: Path) -> None:
+    # the library config's tasks (all three texts) and other settings of use_instruction, use_examples, use_post_prompt
+    recorded = BABILONG_PROMPTS[name]
+    table = BabiLongDataset.load(**recorded["args"])
+    assert table[0]["prompt"][0] == recorded["first_prompt"]
+    assert [hashlib.sha256(p[0].encode("utf-8")).hexdigest() for p in table["prompt"]] == recorded["prompt_sha256"]
+
+
+def test_ruler_words_without_wonderwords_name_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "wonderwords", None)  # as if not installed: importing it fails
+    with pytest.raises(ConfigError, match=r"RulerCweDataset: .*wonderwords is not installed \(pip install 'wonderwords==2\.2\.0'"):
+        LOAD_DATASET.get("RulerCweDataset").load(max_seq_length=4096, tokenizer_model="gpt-4")
+    with pytest.raises(ConfigError, match=r"RulerNiahDataset: .*wonderwords is not installed"):
+        RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", type_haystack="repeat")
+
+
+def test_adjective_noun_words_are_the_sorted_distinct_pairs_however_the_words_overlap() -> None:
+    # hyphenated and spaced adjectives interleave with shorter ones; pairs repeat across adjectives ('a-b'+'c' = 'a'+'b-c')
+    adjs = ["a", "a-b", "a b", "a-b-c", "ab", "a", "b", "b-", "x-y", "Early", "a-"]
+    nouns = ["c", "b-c", "b", "c", "-c", "zz", "ATM", "jalapeño", "b-c-d", ""]
+    words = _PairedWords(adjs, nouns)
+    expected = sorted({f"{a}-{n}" for a in adjs for n in nouns})
+    assert len(words) == len(expected)
+    assert [words[i] for i in range(len(words))] == expected
+    with pytest.raises(IndexError):
+        words[len(expected)]
 
 
 def _tokens_available() -> str | None:
@@ -94,10 +122,31 @@ def ruler_cache(monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
+def _wonderwords_as_recorded() -> str | None:
+    try:
+        version = importlib.metadata.version("wonderwords")
+    except importlib.metadata.PackageNotFoundError:
+        return "wonderwords is not installed"
+    if version != WONDERWORDS_RECORDED:
+        return f"wonderwords {version} is installed; OpenCompass's draws were recorded with {WONDERWORDS_RECORDED}'s word lists"
+    return None
+
+
+def _needs_words(loader: str) -> None:
+    why = _wonderwords_as_recorded()
+    if loader in ("RulerNiahDataset", "RulerCweDataset") and why:
+        pytest.skip(why)
+
+
+def test_the_recordings_were_made_with_the_wonderwords_assay_names() -> None:
+    assert json.loads((FAMILIES / "ruler" / "generated.json").read_text(encoding="utf-8"))["wonderwords_version"] == WONDERWORDS_RECORDED
+
+
 @needs_tokens
 @pytest.mark.parametrize("abbr", sorted(GENERATED))
 def test_ruler_generators_draw_what_opencompass_draws(abbr: str, ruler_cache: Path) -> None:
     recorded = GENERATED[abbr]
+    _needs_words(recorded["loader"])
     rows = LOAD_DATASET.get(recorded["loader"]).load(**recorded["args"]).to_list()
     assert rows[0]["prompt"] == recorded["first_prompt"]
     assert [hashlib.sha256(r["prompt"].encode("utf-8")).hexdigest() for r in rows] == recorded["prompt_sha256"]
@@ -105,9 +154,12 @@ def test_ruler_generators_draw_what_opencompass_draws(abbr: str, ruler_cache: Pa
 
 
 @needs_tokens
-@pytest.mark.parametrize("abbr", ["ruler_vt_4k", "ruler_qa_squad_4k", "ruler_qa_hotpotqa_4k"])
+@pytest.mark.parametrize("abbr", ["ruler_vt_4k", "ruler_qa_squad_4k", "ruler_qa_hotpotqa_4k", "ruler_cwe_4k", "ruler_niah_single_1_4k",
+                                  "ruler_niah_single_3_4k", "ruler_niah_multikey_1_4k", "ruler_niah_multikey_3_4k",
+                                  "ruler_niah_multivalue_4k", "ruler_niah_multiquery_4k"])
 def test_the_library_configs_generate_the_references_opencompass_wrote_as_gold(abbr: str, ruler_cache: Path) -> None:
     # the 100 samples of ruler_4k_gen, against the gold of the predictions made on OpenCompass's test sets
+    _needs_words(GENERATED[abbr]["loader"])
     recorded = dict(GENERATED[abbr]["args"], num_samples=100)
     answers = LOAD_DATASET.get(GENERATED[abbr]["loader"]).load(**recorded)["answer"]
     records = json.loads((FAMILIES / "ruler" / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
@@ -118,6 +170,30 @@ def test_the_library_configs_generate_the_references_opencompass_wrote_as_gold(a
 def test_ruler_qa_with_fewer_questions_than_samples_fails_instead_of_looping(ruler_cache: Path) -> None:
     with pytest.raises(InputFileError, match=r"dev-v2\.0\.json has 110 answerable questions, fewer than .* 111"):
         RulerQaDataset.load(path="./data/ruler/dev-v2.0.json", num_samples=111, max_seq_length=1024, tokens_to_generate=50)
+
+
+@needs_tokens
+def test_ruler_niah_that_never_fits_fails_instead_of_looping(ruler_cache: Path) -> None:
+    if _wonderwords_as_recorded() == "wonderwords is not installed":
+        pytest.skip("wonderwords is not installed")
+    with pytest.raises(InputFileError, match=r"RulerNiahDataset: a sample of \d+ tokens does not fit max_seq_length=100"):
+        RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", type_haystack="repeat",
+                              max_seq_length=100, tokens_to_generate=128, num_samples=1)
+
+
+@needs_tokens
+def test_ruler_niah_essay_line_that_is_not_json_names_file_and_line(tmp_path: Path) -> None:
+    if _wonderwords_as_recorded() == "wonderwords is not installed":
+        pytest.skip("wonderwords is not installed")
+    essays = tmp_path / "essays.jsonl"
+    essays.write_text('{"text": "One essay. Two sentences."}\n{"text": "cut off\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"RulerNiahDataset: .*essays\.jsonl, line 2: not a JSON object"):
+        RulerNiahDataset.load(base_path=str(tmp_path), file_path="essays.jsonl", max_seq_length=512, num_samples=1)
+
+
+def test_ruler_niah_refuses_an_unknown_haystack_naming_it() -> None:
+    with pytest.raises(ConfigError, match=r"RulerNiahDataset: type_haystack 'poem' is not"):
+        RulerNiahDataset.load(base_path="./data/ruler", file_path="PaulGrahamEssays.jsonl", type_haystack="poem")
 
 
 @pytest.mark.slow

