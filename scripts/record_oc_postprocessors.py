@@ -87,6 +87,11 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.needlebench.origin", "needlebench_postprocess", [{}]),
     ("opencompass.datasets.needlebench.origin", "needlebench_dataset_postprocess", [{}]),
     ("opencompass.datasets.needlebench_v2.atc_elder_only", "needlebench_atc_postprocess_v2", [{}]),
+    ("opencompass.datasets.longbench.longbench_trivia_qa", "triviaqa_postprocess", [{}]),
+    ("opencompass.datasets.longbench.longbench_lsht", "lsht_postprocess", [{}]),
+    ("opencompass.datasets.longbench.longbench_samsum", "samsum_postprocess", [{}]),
+    ("opencompass.datasets.longbench.longbench_trec", "trec_postprocess", [{}]),
+    ("opencompass.datasets.mathbench", "mathbench_postprocess", [{"name": "cloze_en"}, {"name": "cloze_cn"}]),
 ]
 
 
