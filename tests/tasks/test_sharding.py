@@ -40,6 +40,8 @@ INPUTS: dict[str, dict[str, Any]] = {
     "JiebaRougeEvaluator": {"preds": ["今天天气很好", "我喜欢猫", "天气"], "refs": ["今天天气不错", "我喜欢狗"]},
     "AveragePPLEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"ppl": [1.5, 2.25, 3.0, 10.125]}},
     "AverageMinKEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"mink": [-0.5, -1.25, -3.0]}},
+    # the last reference is the answer's keywords; "A" would normalize to no word, which raises as in OpenCompass
+    "LVEvalOPTF1Evaluator": {"preds": ["Paris is big", "It is Rome", "", "Rome city"], "refs": [["Paris", "Paris"], ["Rome", "Rome city"]]},
     "MRCREvaluator": {
         "preds": ["xK2p# A poem about tapirs", "xK2p# A poem about otters", "A poem about tapirs", ""],
         "refs": ['{"answer": "xK2p# A poem about tapirs", "prefix": "xK2p#"}', '{"answer": "q9# Two lines", "prefix": "q9#"}'],
