@@ -22,7 +22,7 @@ pytestmark = [
 ]
 
 #: Evaluators of OpenCompass that need no model, network or sandbox, in order of preference.
-CANDIDATES = ("TriviaQAEvaluator", "NQEvaluator", "SQuAD20Evaluator", "DRCDEvaluator", "CMRCEvaluator")
+CANDIDATES = ("TriviaQAEvaluator", "NQEvaluator", "SQuAD20Evaluator", "TydiQAEvaluator")
 
 CONFIG = """
 from opencompass.datasets import JsonlDataset, {evaluator}
@@ -48,8 +48,10 @@ PREDICTIONS = ["The answer is Paris.", "Four", "Saturn\nmore text", "shakespeare
 
 
 def _evaluator_assay_lacks() -> str:
-    for name in CANDIDATES:
-        if oc.finder._assay_object("opencompass.datasets", name) is None:
+    import opencompass.datasets as oc_datasets
+
+    for name in CANDIDATES:  # one OpenCompass defines and assay does not
+        if oc.finder._assay_object("opencompass.datasets", name) is None and hasattr(oc_datasets, name):
             return name
     pytest.skip(f"assay implements every one of {', '.join(CANDIDATES)}")
 
