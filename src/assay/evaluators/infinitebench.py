@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, share_percent
+from assay.evaluators._common import check_batch, score_pairs, share_percent
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["InfiniteBenchendiaEvaluator", "InfiniteBenchmathcalcEvaluator", "InfiniteBenchretrievekvEvaluator"]
@@ -95,14 +95,7 @@ class InfiniteBenchretrievekvEvaluator(BaseEvaluator):
         super().__init__(pred_postprocessor=pred_postprocessor)
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        for pred, ref in zip(predictions, references):
-            ok = ref in _words(pred)
-            details.append({"pred": pred, "answer": ref, "correct": ok})
-        return {"score": share_percent(sum(d["correct"] for d in details), len(details)), "details": details}
+        return score_pairs(self, predictions, references, lambda pred, ref: (pred, ref in _words(pred)), metric="score", scale=share_percent)
 
 
 @ICL_EVALUATORS.register_module()

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, share_percent
+from assay.evaluators._common import score_pairs, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -53,15 +53,11 @@ class LEvalEMEvaluator(BaseEvaluator):
         super().__init__(pred_postprocessor=pred_postprocessor)
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        error = check_batch(self, predictions, references)
-        if error:
-            return error
-        details = []
-        correct = 0
-        for pred, ref in zip(predictions, references):
-            text = general_postprocess(pred)
-            raw = "" if ref is None else str(ref)
-            ok = general_postprocess(raw) in text or raw in text
-            correct += ok
-            details.append({"pred": text, "answer": ref, "correct": ok})
-        return {"score": share_percent(correct, len(predictions)), "details": details}
+        return score_pairs(self, predictions, references, _contains, metric="score", scale=share_percent)
+
+
+def _contains(pred: Any, ref: Any) -> tuple[str, bool]:
+    """The normalized reply, and whether the reference (normalized, or raw) occurs in it."""
+    text = general_postprocess(pred)
+    raw = "" if ref is None else str(ref)
+    return text, general_postprocess(raw) in text or raw in text
