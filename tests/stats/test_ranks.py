@@ -274,3 +274,16 @@ def test_the_same_seed_gives_the_same_ranking() -> None:
     samples, values = _case({"a": 0.5, "b": 0.5, "c": 0.5}, {"d": 30})
     one = RankBootstrap(["a", "b", "c"], values, samples, rounds=200, seed=1).rank("d", "accuracy").to_json()
     assert one == RankBootstrap(["a", "b", "c"], values, samples, rounds=200, seed=1).rank("d", "accuracy").to_json()
+
+
+def test_counts_of_right_answers_and_other_per_sample_values_rank_alike() -> None:
+    # the same outcomes as 0/1 (whole-number counts per round) and as 0/0.25 scaled by 400 (not whole numbers)
+    skills = {"a": 0.7, "b": 0.6, "c": 0.6, "d": 0.4, "e": 0.2}
+    samples, values = _case(skills, {"d": 45}, seed=8)
+    quarters = {key: SampleValues("mean", sv.units / 4, 400.0, 1, "details.score") for key, sv in samples.items()}
+    one = RankBootstrap(list(skills), values, samples, rounds=300).rank("d", "accuracy")
+    other = RankBootstrap(list(skills), values, quarters, rounds=300).rank("d", "accuracy")
+    assert [(m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in one.models] == [
+        (m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in other.models]
+    for x, y in zip(one.models, other.models):
+        assert x.low == pytest.approx(y.low) and x.high == pytest.approx(y.high)

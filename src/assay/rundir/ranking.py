@@ -127,17 +127,27 @@ def sample_values_of(
     by_abbr: dict[str, list[str]] = {}
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
+    empty: Mapping[str, Any] = {}
     for model in view.models:
         folder = folders.get(model, model)
-        per_model = view.scores.get(model, {})
+        per_model = view.scores.get(model, empty)
         for abbr, metrics in by_abbr.items():
-            have = {m: per_model.get(abbr, {}).get(m) for m in metrics}
-            want = [m for m, v in have.items() if v is not None and (model, abbr, m) not in given]
-            for m, v in have.items():
-                if v is not None and (model, abbr, m) in given:
-                    found[(model, abbr, m)] = given[(model, abbr, m)]
+            cell = per_model.get(abbr)
+            if not cell:
+                continue
+            want = []
+            for m in metrics:
+                if cell.get(m) is None:
+                    continue
+                key = (model, abbr, m)
+                sv = given.get(key)
+                if sv is not None:
+                    found[key] = sv
+                else:
+                    want.append(m)
             if not want:
                 continue
+            have = {m: cell[m] for m in want}
             digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
             saved = load_stats(layout.result_path(folder, abbr), digest) if snapshot is None or digest else None
             rest = []
@@ -254,11 +264,12 @@ def run_ranking(
     cells = _Cells(stats, reasons, confidence)
     boot = RankBootstrap(view.models, view.scores, samples, cells, group_list, view.metrics,
                          rounds=rounds, seed=seed, confidence=confidence)
-    rankings: dict[str, Any] = {}
     chosen = by if by is not None else default
+    assert chosen is not None  # there are columns, so there is a default
+    done = boot.rank_all(list(columns.items()), keep_draws={(chosen, columns[chosen])})
+    rankings: dict[str, Any] = {}
     pairs = None
-    for abbr, metric in columns.items():
-        ranking = boot.rank(abbr, metric)
+    for (abbr, _), ranking in done.items():
         for model in list(ranking.left_out):
             reason = view.missing_reason(model, abbr) if hasattr(view, "missing_reason") else None
             if reason:
