@@ -263,11 +263,20 @@ def test_paired_comparisons_of_a_group_use_the_joint_rounds() -> None:
     for m in skills:
         values[m]["g"] = {"naive_average": (values[m]["d1"]["accuracy"] + values[m]["d2"]["accuracy"]) / 2}
     boot = RankBootstrap(list(skills), values, samples, groups=[group], rounds=400)
-    matrix = boot.pairs(boot.rank("g", "naive_average"))
+    ranking = boot.rank("g", "naive_average")
+    matrix = boot.pairs(ranking)
     assert matrix.models[0] == "a"
     assert matrix.cells[0][1]["result"] == "win" and matrix.cells[1][0]["result"] == "loss"
     assert matrix.cells[1][2]["result"] == "tie" and matrix.cells[1][2]["test"] == "joint-bootstrap"
-    assert matrix.cells[0][1]["p"] == pytest.approx(min(1.0, 3 / 401))  # Holm over 3 pairs of the smallest p
+    # each pair: its difference over the standard deviation of its differences in the joint rounds, two-sided
+    raw = []
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        d = ranking.draws[:, i] - ranking.draws[:, j]
+        delta = ranking.models[i].value - ranking.models[j].value
+        raw.append(math.erfc(abs(delta) / float(np.std(d, ddof=1)) / math.sqrt(2)))
+    want = holm_adjust(raw)
+    assert [matrix.cells[0][1]["p"], matrix.cells[0][2]["p"], matrix.cells[1][2]["p"]] == pytest.approx(want)
+    assert want[0] < 1e-6  # a clear difference stays clear after the correction, whatever the number of rounds
 
 
 def test_the_same_seed_gives_the_same_ranking() -> None:

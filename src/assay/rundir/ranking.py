@@ -215,7 +215,8 @@ def run_ranking(
             {"default": <abbr>,            # the last top-level summary group, else the first dataset
                                            # row of the table; null when nothing can be ranked
              "rankings": {<abbr>: {        # every top-level summary group, then every dataset
-                 "metric": <metric>, "rounds": int, "seed": int, "confidence": float,
+                 "metric": <metric>, "kind": "group"|"dataset", "rounds": int, "seed": int,
+                 "confidence": float,
                  "models": [{"model", "value", "low", "high", "rank", "rank_low", "rank_high",
                              "tier", ["note"]}, ...],   # best first
                  "ties": [[model, ...], ...],          # tiers of two models or more, best first
