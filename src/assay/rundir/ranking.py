@@ -285,7 +285,8 @@ class _Cells(Mapping[Key, CellStat]):
     """The fallback intervals: the run's statistics, with the reason a cell has no per-sample values."""
 
     def __init__(self, stats: Any, reasons: Mapping[Key, str], confidence: float) -> None:
-        self._cells = getattr(stats, "cells", None) or {}
+        cells = getattr(stats, "cells", None)
+        self._cells: Mapping[Key, CellStat] = cells if cells is not None else {}
         self._reasons = reasons
         self._confidence = confidence
 
