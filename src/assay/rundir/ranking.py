@@ -190,6 +190,7 @@ def run_ranking(
     seed: int = DEFAULT_SEED,
     top: int = 10,
     confidence: float = 0.95,
+    only: Sequence[str] | None = None,
     groups: Sequence[Any] | None = None,
     config: Mapping[str, Any] | None = None,
     snapshot: Snapshot | None = None,
@@ -205,6 +206,8 @@ def run_ranking(
         by: the column the paired comparisons are of (default: the default column below).
         rounds, seed, confidence: the bootstrap's settings (:class:`assay.stats.RankBootstrap`).
         top: how many of the best models by ``by`` are compared two by two.
+        only: rank only these columns (and ``by``), e.g. the groups and datasets a page shows
+            (default: every column that can be ranked); ``default`` is chosen among all of them.
         groups: the summary groups (default: the summary's ``group_definitions``, else the run config's).
         config: the run config (default: the newest dumped one).
         snapshot: the run index's snapshot (default: taken here, unless ``ASSAY_NO_INDEX``).
@@ -252,6 +255,13 @@ def run_ranking(
                          f"(those are: {shown or 'none'})")
     if not columns:
         return {"default": None, "rankings": {}, "pairs": None}
+    if only is not None:
+        unknown = [c for c in only if c not in columns]
+        if unknown:
+            raise ValueError(f"cannot rank by {unknown[0]!r}: it is not a top-level summary group or dataset of "
+                             "the summary")
+        wanted = {*only, by if by is not None else default}
+        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
     by_group = {g.name: g for g in group_list}
     leaves: dict[tuple[str, str], None] = {}
     seen: set[tuple[str, str]] = set()

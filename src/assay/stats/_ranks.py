@@ -391,6 +391,31 @@ def _level_percentiles(levels: Any, top: int, scale: float, confidence: float, t
     return out[0], out[1]
 
 
+#: Products smaller than this (multiply-adds) are computed in row blocks small enough for the BLAS to
+#: keep to the calling thread: threads woken for a product this small cost more than they save, and
+#: spin on a busy machine.
+_SMALL_PRODUCT = 64_000_000
+#: Multiply-adds per block of a small product (under OpenBLAS's threshold for threading).
+_BLOCK_WORK = 200_000
+
+
+def _product(a: Any, b: Any, out: Any = None) -> Any:
+    """``a @ b``; a small product in row blocks computed in this thread (see :data:`_SMALL_PRODUCT`)."""
+    import numpy as np
+
+    rows, inner = a.shape
+    cols = b.shape[1]
+    work = rows * inner * cols
+    if out is None:
+        out = np.empty((rows, cols), dtype=np.result_type(a, b))
+    if work >= _SMALL_PRODUCT or work <= _BLOCK_WORK:
+        return np.matmul(a, b, out=out)
+    step = max(1, _BLOCK_WORK // max(1, inner * cols))
+    for start in range(0, rows, step):
+        np.matmul(a[start:start + step], b, out=out[start:start + step])
+    return out
+
+
 class _Space:
     """Arrays reused from one dataset to the next (a fresh large array costs a page fault per 4 KiB)."""
 
@@ -630,7 +655,7 @@ class RankBootstrap:
                 np.add(round_indices(abbr, n, rounds, self.seed), (np.arange(rounds) * n)[:, None], out=idx)
                 c32 = space.get("counts", (rounds, n), np.float32)
                 c32[...] = np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
-                summed = np.matmul(c32, bucket.levels, out=space.get("summed", (rounds, k), np.float32))
+                summed = _product(c32, bucket.levels, out=space.get("summed", (rounds, k), np.float32))
                 out = np.multiply(summed, bucket.level_scale, out=space.get("x", (rounds, k), np.float64))
                 whole_levels = space.get("levels", (rounds, k), np.int64)
                 np.copyto(whole_levels, summed, casting="unsafe")
@@ -638,11 +663,11 @@ class RankBootstrap:
                 continue
             counts = counts_of[bucket.n] = _counts(abbr, bucket.n, rounds, self.seed)
             if bucket.levels is not None:
-                out[:, bucket.cols] = (counts.astype(np.float32) @ bucket.levels) * bucket.level_scale
+                out[:, bucket.cols] = _product(counts.astype(np.float32), bucket.levels) * bucket.level_scale
             elif whole:
-                out = counts @ bucket.units / bucket.n
+                out = _product(counts.astype(np.float64), bucket.units) / bucket.n
             else:
-                out[:, bucket.cols] = counts @ bucket.units / bucket.n
+                out[:, bucket.cols] = _product(counts.astype(np.float64), bucket.units) / bucket.n
         for n, j, sv in plan.corpus:
             counts = counts_of.get(n)
             if counts is None:
