@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
-from assay.rundir.sidecar import load_stats
+from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
 from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
 
@@ -119,7 +119,7 @@ def sample_values_of(
     → why there are none where they are not.
     """
     root = Path(run_dir)
-    layout = RunDir(root)
+    results_dir = str(RunDir(root).results)
     folders = folders if folders is not None else {}
     given = given if given is not None else {}
     found: dict[Key, SampleValues] = {}
@@ -149,17 +149,19 @@ def sample_values_of(
                 continue
             have = {m: cell[m] for m in want}
             digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
-            saved = load_stats(layout.result_path(folder, abbr), digest) if snapshot is None or digest else None
+            saved = None
+            if snapshot is None or digest:
+                saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
             rest = []
             for m in want:
                 key = (model, abbr, m)
-                if saved is not None and saved.values.get(m) == have[m]:
-                    data = saved.samples.get(m)
+                if saved is not None and saved[0].get(m) == have[m]:
+                    data = saved[1].get(m)
                     if data is not None:
                         found[key] = SampleValues.from_json(data)
                         continue
-                    if m in saved.no_samples:
-                        reasons[key] = saved.no_samples[m]
+                    if m in saved[2]:
+                        reasons[key] = saved[2][m]
                         continue
                 rest.append(m)
             if not rest:
