@@ -6,9 +6,29 @@
 
 REGISTERED: dict[str, dict[str, str]] = {
     'DICT_POSTPROCESSORS': {
+        'alpacaeval': 'assay.subjective.alpaca_eval',
+        'alpacaeval_bradleyterry': 'assay.subjective.alpaca_eval',
+        'alpacaeval_bradleyterry_postprocess': 'assay.subjective.alpaca_eval',
+        'alpacaeval_postprocess': 'assay.subjective.alpaca_eval',
+        'arenahard': 'assay.subjective.arena_hard',
+        'arenahard_bradleyterry': 'assay.subjective.arena_hard',
+        'arenahard_bradleyterry_postprocess': 'assay.subjective.arena_hard',
+        'arenahard_postprocess': 'assay.subjective.arena_hard',
         'assay_llmjudge_postprocess': 'assay.judge._verdict',
+        'compassarena': 'assay.subjective.compassarena',
+        'compassarena_bradleyterry': 'assay.subjective.compassarena',
+        'compassarena_bradleyterry_postprocess': 'assay.subjective.compassarena',
+        'compassarena_postprocess': 'assay.subjective.compassarena',
+        'compassarena_subjectiveeval_bradleyterry': 'assay.subjective.compass_arena_subjective_bench_pairwise',
+        'compassarena_subjectiveeval_bradleyterry_postprocess': 'assay.subjective.compass_arena_subjective_bench_pairwise',
+        'compassarena_subjectiveeval_pairwise': 'assay.subjective.compass_arena_subjective_bench_pairwise',
+        'compassarena_subjectiveeval_pairwise_postprocess': 'assay.subjective.compass_arena_subjective_bench_pairwise',
         'generic_llmjudge_academic_postprocess': 'assay.judge._verdict',
         'generic_llmjudge_postprocess': 'assay.judge._verdict',
+        'wildbench': 'assay.subjective.wildbench',
+        'wildbench_bradleyterry': 'assay.subjective.wildbench',
+        'wildbench_bradleyterry_postprocess': 'assay.subjective.wildbench',
+        'wildbench_postprocess': 'assay.subjective.wildbench',
     },
     'ICL_EVALUATORS': {
         'AGIEvalEvaluator': 'assay.evaluators.agieval',
@@ -244,6 +264,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'OpenAISDK': 'assay.judge._client',
     },
     'SUMMARIZERS': {
+        'ArenaHardSummarizer': 'assay.subjective.arena_hard',
         'CircularSummarizer': 'assay.summarize._circular',
         'DefaultSummarizer': 'assay.summarize._default',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
