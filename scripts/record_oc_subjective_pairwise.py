@@ -255,21 +255,34 @@ SUMMARIZERS: dict[str, dict[str, Any]] = {
                   "options": {}},
     "arenahard_other_base": {"class": "ArenaHardSummarizer", "family": "arena_hard", "base": "gpt4-turbo",
                              "dataset": "arenahard", "options": {}},
+    "alpacaeval": {"class": "AlpacaSummarizer", "family": "alpaca_eval", "base": "gpt4-turbo",
+                   "dataset": "alpaca_eval", "options": {"judge_type": "v2"}, "order": "random", "questions": 12},
+    "compassarena": {"class": "CompassArenaSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                     "dataset": "compassarena_knowledge", "options": {"summary_type": "single"}, "questions": 12},
+    "compassarena_half_add": {"class": "CompassArenaSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                              "dataset": "compassarena_creation", "options": {"summary_type": "half_add"},
+                              "questions": 12},
+    "wildbench": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
+                  "bases": ["gpt4-turbo", "HaiKu", "llama-2-70b-chat-hf"], "dataset": "wildbench",
+                  "options": {}, "questions": 12},
+    "wildbench_pos_bias": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
+                           "dataset": "wildbench", "options": {"check_pos_bias": True}, "questions": 12},
 }
 
 
 def _write_work_dir(work: Path, spec: dict[str, Any], seed: int) -> dict[str, Any]:
-    base = spec["base"]
     dataset = spec["dataset"]
     results: dict[str, Any] = {}
     predictions: dict[str, Any] = {}
+    for b, base in enumerate(spec.get("bases", [spec["base"]])):
+        for m, model in enumerate(MODELS):
+            output = judge_output(spec["family"], base, model, seed=seed + 5 * b + m, order=spec.get("order", "double"),
+                                  questions=spec.get("questions", 24))
+            folder = work / "results" / f"{base}_{model}_judged-by--{JUDGE}"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{dataset}.json").write_text(json.dumps(output, ensure_ascii=False, indent=4))
+            results[f"{base}_{model}_judged-by--{JUDGE}/{dataset}.json"] = output
     for m, model in enumerate(MODELS):
-        output = judge_output(spec["family"], base, model, seed=seed + m, order=spec.get("order", "double"),
-                              questions=spec.get("questions", 24))
-        folder = work / "results" / f"{base}_{model}_judged-by--{JUDGE}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{dataset}.json").write_text(json.dumps(output, ensure_ascii=False, indent=4))
-        results[f"{base}_{model}_judged-by--{JUDGE}/{dataset}.json"] = output
         preds = {str(q): {"origin_prompt": QUESTIONS[q % len(QUESTIONS)][0],
                           "prediction": ANSWERS[(q + m) % len(ANSWERS)] * (m + 1)}
                  for q in range(spec.get("questions", 24))}
@@ -283,14 +296,14 @@ def _write_work_dir(work: Path, spec: dict[str, Any], seed: int) -> dict[str, An
 def _config(work: Path, spec: dict[str, Any]) -> Any:
     from mmengine.config import ConfigDict
 
-    base = {"abbr": spec["base"], "path": spec["base"]}
+    bases = [{"abbr": b, "path": b} for b in spec.get("bases", [spec["base"]])]
     models = [{"abbr": m, "path": m} for m in MODELS]
     return ConfigDict(
         work_dir=str(work),
         models=models,
-        datasets=[{"abbr": spec["dataset"], "base_models": [base], "mode": "m2n", "infer_order": "double"}],
+        datasets=[{"abbr": spec["dataset"], "base_models": bases, "mode": "m2n", "infer_order": "double"}],
         judge_models=[{"abbr": JUDGE, "path": JUDGE}],
-        eval={"partitioner": {"models": models, "base_models": [base], "mode": "m2n"}},
+        eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
     )
 
 
@@ -302,13 +315,17 @@ def record_summarizers(out: Path) -> None:
             work = Path(tmp) / "outputs" / "run"
             inputs = _write_work_dir(work, spec, seed=1000 + 10 * n)
             cls = getattr(summarizers, spec["class"])
-            returned = cls(_config(work, spec), **spec["options"]).summarize(time_str=TIME)
+            try:
+                returned: Any = cls(_config(work, spec), **spec["options"]).summarize(time_str=TIME)
+            except Exception as exc:  # recorded: assay must fail too
+                returned = {"error": f"{type(exc).__name__}: {exc}"}
             target = out / "summarizers" / case
             shutil.rmtree(target, ignore_errors=True)
             (target / "files").mkdir(parents=True)
             for f in sorted((work / "summary" / TIME).iterdir()):
                 shutil.copy(f, target / "files" / f.name)
             inputs.update({"class": spec["class"], "options": spec["options"], "base": spec["base"],
+                           "bases": spec.get("bases", [spec["base"]]),
                            "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME})
             (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")

@@ -264,13 +264,16 @@ REGISTERED: dict[str, dict[str, str]] = {
         'OpenAISDK': 'assay.judge._client',
     },
     'SUMMARIZERS': {
+        'AlpacaSummarizer': 'assay.subjective.alpaca_eval',
         'ArenaHardSummarizer': 'assay.subjective.arena_hard',
         'CircularSummarizer': 'assay.summarize._circular',
+        'CompassArenaSummarizer': 'assay.subjective.compassarena',
         'DefaultSummarizer': 'assay.summarize._default',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
         'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizerV2': 'assay.summarize._needlebench',
+        'WildBenchPairSummarizer': 'assay.subjective.wildbench',
     },
     'TEXT_POSTPROCESSORS': {
         'GPQA_Simple_Eval_postprocess': 'assay.postprocess.gpqa',

@@ -43,14 +43,14 @@ def write_work_dir(work: Path, inputs: dict[str, Any]) -> None:
 
 def config(work: Path, inputs: dict[str, Any]) -> dict[str, Any]:
     """The run config the recording gave the summarizer."""
-    base = {"abbr": inputs["base"], "path": inputs["base"]}
+    bases = [{"abbr": b, "path": b} for b in inputs["bases"]]
     models = [{"abbr": m, "path": m} for m in inputs["models"]]
     return {
         "work_dir": str(work),
         "models": models,
-        "datasets": [{"abbr": inputs["dataset"], "base_models": [base], "mode": "m2n", "infer_order": "double"}],
+        "datasets": [{"abbr": inputs["dataset"], "base_models": bases, "mode": "m2n", "infer_order": "double"}],
         "judge_models": [{"abbr": inputs["judge"], "path": inputs["judge"]}],
-        "eval": {"partitioner": {"models": models, "base_models": [base], "mode": "m2n"}},
+        "eval": {"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
     }
 
 

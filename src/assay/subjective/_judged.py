@@ -274,3 +274,73 @@ def element_counts(matches: list[dict[str, Any]], column: str, suffix: str) -> l
         entry["conv_metadata"].update(style_counts(text, suffix))
         out.append(entry)
     return out
+
+
+def folder_judgements(
+    subdir: str, abbr: str, extract: Callable[[Any], Any], what: str
+) -> tuple[list[Any], list[Any], int]:
+    """(judgements, their references, samples read) of a result folder, each reply read by ``extract``.
+
+    What OpenCompass's subjective summarizers read: the raw judge output of
+    :func:`read_judged`, each sample's ``prediction`` (the judge's reply) given
+    to ``extract``, the unreadable ones left out.
+    """
+    result = read_judged(subdir, abbr, what)
+    judged: list[Any] = []
+    references: list[Any] = []
+    for key, sample in result.items():
+        if not isinstance(sample, Mapping) or "prediction" not in sample:
+            raise InputFileError(f"{what}: sample {key!r} of {result_file(subdir, abbr)} is not a judge output (no 'prediction')")
+        value = extract(sample["prediction"])
+        if value is not None:
+            if "gold" not in sample:
+                raise InputFileError(f"{what}: sample {key!r} of {result_file(subdir, abbr)} has no references ('gold')")
+            judged.append(value)
+            references.append(sample["gold"])
+    if len(judged) <= 0.95 * len(result):
+        logger.warning("%s: of %d judgements in %s, %d could be read", what, len(result), subdir, len(judged))
+    return judged, references, len(result)
+
+
+def summarizer_abbr(cfg: Mapping[str, Any]) -> str:
+    """A model's ``summarizer_abbr`` if it has one, else its abbr (OpenCompass's ``model_abbr_from_cfg_used_in_summarizer``)."""
+    return str(cfg.get("summarizer_abbr") or model_name(cfg))
+
+
+def cell(value: Any) -> Any:
+    """A table cell as OpenCompass's CompassArena summarizers write it: a float with two decimals, an int as it is."""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, int):
+        return str(value)
+    return value
+
+
+def write_rows(path: str, header: list[str], rows: list[list[str]]) -> None:
+    """Lines of comma-joined cells (no quoting), as those summarizers write their report files."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(",".join(header) + "\n")
+        for row in rows:
+            fh.write(",".join(row) + "\n")
+
+
+class PairwiseConfig:
+    """What OpenCompass's pairwise summarizers read from the run config."""
+
+    def __init__(self, config: Mapping[str, Any], who: str) -> None:
+        self.cfg = config
+        datasets = config.get("datasets") or []
+        if not datasets:
+            raise ConfigError(f"{who}: the config has no datasets")
+        self.datasets = list(datasets)
+        self.base_models = as_list(datasets[0].get("base_models"))
+        partitioner = (config.get("eval") or {}).get("partitioner") or {}
+        self.compare_models = list(partitioner.get("models") or [])
+        self.judge_models = list(config.get("judge_models") or [])
+        self.meta_judge_model = partitioner.get("meta_judge_model")
+        if not self.judge_models:
+            raise ConfigError(f"{who}: the config has no judge_models")
+
+    def judges(self) -> list[Any]:
+        """The judges, a meta judge last (OpenCompass reads its results under ``_judged-by--`` too)."""
+        return self.judge_models + ([self.meta_judge_model] if self.meta_judge_model is not None else [])
