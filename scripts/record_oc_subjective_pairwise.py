@@ -331,6 +331,82 @@ def record_summarizers(out: Path) -> None:
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
 
 
+# -- loaders ---------------------------------------------------------------------------------------
+
+PROMPTS_FILE = ROOT / "src" / "assay" / "datasets" / "subjective_pairwise_prompts.json"
+
+LOADER_FILES: dict[str, Any] = {
+    "compass_arena/knowledge.json": [
+        {"question": "什么是哈希表？", "capability": "知识问答", "others": {"reference": "一种键值映射结构"}},
+        {"question": "Write a poem about rain.", "capability": "创作", "others": {"reference": None}},
+        {"question": "1+1=?", "capability": "数学", "others": {}},
+    ],
+    "wildbench/wildbench.jsonl": [
+        {"session_id": "s1", "turn": [{"role": "user", "content": "Plan a trip to Rome."}],
+         "checklist": ["Does it give an itinerary?", "Is it realistic?"], "primary_tag": "Planning",
+         "secondary_tag": ["Information seeking"]},
+        {"session_id": "s2", "turn": [{"role": "user", "content": "Fix my code: print(1"},
+                                      {"role": "assistant", "content": "Add a parenthesis."},
+                                      {"role": "user", "content": "Now explain {why}."}],
+         "checklist": [], "primary_tag": "Coding & Debugging", "secondary_tag": []},
+    ],
+    "compassbench/compassbench.json": [
+        {"question": "解释一下量子纠缠。", "language": "zh", "others": {"level": "hard"}, "category": "知识"},
+        {"question": "Write a limerick about {cats}.", "language": "en", "others": {"level": "easy"},
+         "category": "creation"},
+    ],
+}
+
+LOADERS: list[tuple[str, str, dict[str, Any]]] = [
+    ("CompassArenaDataset", "compass_arena", {"path": "compass_arena", "name": "knowledge"}),
+    ("WildBenchDataset", "wildbench", {"path": "wildbench/wildbench.jsonl"}),
+    ("WildBenchDataset", "wildbench_single", {"path": "wildbench/wildbench.jsonl", "eval_mode": "single"}),
+    ("WildBenchWithRawPromptDataset", "wildbench_raw", {"path": "wildbench/wildbench.jsonl"}),
+    ("CompassBenchDataset", "compassbench", {"path": "compassbench", "name": "compassbench"}),
+    ("CompassBenchControlLengthBiasDataset", "compassbench_length", {"path": "compassbench", "name": "compassbench"}),
+]
+
+
+def record_prompts() -> None:
+    from opencompass.datasets.subjective import compassbench, compassbench_control_length_bias, wildbench
+
+    texts = {
+        "wildbench_pair": wildbench.pair_prompt,
+        "wildbench_single": wildbench.score_prompt,
+        "compassbench_zh": compassbench.base_prompt_zh,
+        "compassbench_en": compassbench.base_prompt_en,
+        "compassbench_length_zh": compassbench_control_length_bias.base_prompt_zh,
+        "compassbench_length_en": compassbench_control_length_bias.base_prompt_en,
+    }
+    PROMPTS_FILE.write_text(json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def record_loaders(out: Path) -> None:
+    import opencompass.datasets as ocd
+
+    folder = out / "loaders"
+    shutil.rmtree(folder, ignore_errors=True)
+    for rel, content in LOADER_FILES.items():
+        path = folder / "data" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if rel.endswith(".jsonl"):
+            path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in content), encoding="utf-8")
+        else:
+            path.write_text(json.dumps(content, ensure_ascii=False, indent=1), encoding="utf-8")
+    cases = []
+    cwd = os.getcwd()
+    os.chdir(folder / "data")  # the paths are relative, as in OpenCompass's configs (COMPASS_DATA_CACHE unset)
+    try:
+        for cls, case, kwargs in LOADERS:
+            klass = getattr(ocd, cls)
+            loaded = object.__new__(klass).load(**kwargs)  # load() as OpenCompass's BaseDataset.__init__ calls it
+            cases.append({"class": cls, "case": case, "kwargs": kwargs, "columns": loaded.column_names,
+                          "rows": [dict(r) for r in loaded]})
+    finally:
+        os.chdir(cwd)
+    (folder / "loaded.json").write_text(json.dumps({"cases": cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
@@ -344,6 +420,9 @@ def main() -> int:
     recorded = {"opencompass": version, **record_postprocessors()}
     (args.out / "postprocess.json").write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n")
     record_summarizers(args.out)
+    os.environ.pop("COMPASS_DATA_CACHE", None)
+    record_prompts()
+    record_loaders(args.out)
     shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
