@@ -265,6 +265,11 @@ SUMMARIZERS: dict[str, dict[str, Any]] = {
     "wildbench": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
                   "bases": ["gpt4-turbo", "HaiKu", "llama-2-70b-chat-hf"], "dataset": "wildbench",
                   "options": {}, "questions": 12},
+    "compassbench": {"class": "CompassBenchSummarizer", "family": "wildbench", "base": "gpt4-turbo",
+                     "datasets": ["language/compassbench_2601_language_sub_chat",
+                                  "language/compassbench_2601_language_sub_creation",
+                                  "language/compassbench_2601_language_sub_nlp"],
+                     "dataset": "language/compassbench_2601_language_sub_chat", "options": {}, "questions": 8},
     "wildbench_pos_bias": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
                            "dataset": "wildbench", "options": {"check_pos_bias": True}, "questions": 12},
 }
@@ -274,21 +279,22 @@ def _write_work_dir(work: Path, spec: dict[str, Any], seed: int) -> dict[str, An
     dataset = spec["dataset"]
     results: dict[str, Any] = {}
     predictions: dict[str, Any] = {}
-    for b, base in enumerate(spec.get("bases", [spec["base"]])):
-        for m, model in enumerate(MODELS):
-            output = judge_output(spec["family"], base, model, seed=seed + 5 * b + m, order=spec.get("order", "double"),
-                                  questions=spec.get("questions", 24))
-            folder = work / "results" / f"{base}_{model}_judged-by--{JUDGE}"
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{dataset}.json").write_text(json.dumps(output, ensure_ascii=False, indent=4))
-            results[f"{base}_{model}_judged-by--{JUDGE}/{dataset}.json"] = output
+    for d, abbr in enumerate(spec.get("datasets", [dataset])):
+        for b, base in enumerate(spec.get("bases", [spec["base"]])):
+            for m, model in enumerate(MODELS):
+                output = judge_output(spec["family"], base, model, seed=seed + 50 * d + 5 * b + m,
+                                      order=spec.get("order", "double"), questions=spec.get("questions", 24))
+                path = work / "results" / f"{base}_{model}_judged-by--{JUDGE}" / f"{abbr}.json"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(output, ensure_ascii=False, indent=4))
+                results[f"{base}_{model}_judged-by--{JUDGE}/{abbr}.json"] = output
     for m, model in enumerate(MODELS):
         preds = {str(q): {"origin_prompt": QUESTIONS[q % len(QUESTIONS)][0],
                           "prediction": ANSWERS[(q + m) % len(ANSWERS)] * (m + 1)}
                  for q in range(spec.get("questions", 24))}
-        pfolder = work / "predictions" / model
-        pfolder.mkdir(parents=True, exist_ok=True)
-        (pfolder / f"{dataset}.json").write_text(json.dumps(preds, ensure_ascii=False, indent=4))
+        ppath = work / "predictions" / model / f"{dataset}.json"
+        ppath.parent.mkdir(parents=True, exist_ok=True)
+        ppath.write_text(json.dumps(preds, ensure_ascii=False, indent=4))
         predictions[f"{model}/{dataset}.json"] = preds
     return {"results": results, "predictions": predictions}
 
@@ -301,7 +307,8 @@ def _config(work: Path, spec: dict[str, Any]) -> Any:
     return ConfigDict(
         work_dir=str(work),
         models=models,
-        datasets=[{"abbr": spec["dataset"], "base_models": bases, "mode": "m2n", "infer_order": "double"}],
+        datasets=[{"abbr": a, "base_models": bases, "mode": "m2n", "infer_order": "double"}
+                  for a in spec.get("datasets", [spec["dataset"]])],
         judge_models=[{"abbr": JUDGE, "path": JUDGE}],
         eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
     )
@@ -326,6 +333,7 @@ def record_summarizers(out: Path) -> None:
                 shutil.copy(f, target / "files" / f.name)
             inputs.update({"class": spec["class"], "options": spec["options"], "base": spec["base"],
                            "bases": spec.get("bases", [spec["base"]]),
+                           "datasets": spec.get("datasets", [spec["dataset"]]),
                            "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME})
             (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")

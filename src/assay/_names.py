@@ -273,6 +273,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'ArenaHardSummarizer': 'assay.subjective.arena_hard',
         'CircularSummarizer': 'assay.summarize._circular',
         'CompassArenaSummarizer': 'assay.subjective.compassarena',
+        'CompassBenchSummarizer': 'assay.subjective.compassbench',
         'DefaultSummarizer': 'assay.summarize._default',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
         'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',

@@ -48,7 +48,7 @@ def config(work: Path, inputs: dict[str, Any]) -> dict[str, Any]:
     return {
         "work_dir": str(work),
         "models": models,
-        "datasets": [{"abbr": inputs["dataset"], "base_models": bases, "mode": "m2n", "infer_order": "double"}],
+        "datasets": [{"abbr": a, "base_models": bases, "mode": "m2n", "infer_order": "double"} for a in inputs["datasets"]],
         "judge_models": [{"abbr": inputs["judge"], "path": inputs["judge"]}],
         "eval": {"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
     }
