@@ -116,3 +116,24 @@ def test_the_section_goes_through_the_summary_json_into_the_report(tmp_path: Pat
     assert 'id="pairwise"' in page
     assert ("m / ah (judge j): win rate 50.00 [40.25, 59.75] against gpt4-0314; Elo 1001.5 [950.0, 1050.0]; "
             "position bias: 3 of 20 questions flip when the answers swap (15.0%); 2 of 48 judge replies unparsed") in page
+
+
+def test_the_summary_json_of_a_run_with_a_pairwise_dataset_has_the_section(tmp_path: Path) -> None:
+    """``run_summarizer`` writes the section into the summary ``.json``; ``pairwise=False`` leaves it out."""
+    from assay.summarize import run_summarizer
+
+    inputs, _, _ = summarizer_case("wildbench")
+    write_work_dir(tmp_path, inputs)
+    cfg = config(tmp_path, inputs)
+    cfg["datasets"][0]["summarizer"] = {"type": "WildBenchPairSummarizer"}
+    cfg["summarizer"] = {"pairwise": {"rounds": 50, "seed": 1}}
+    run_summarizer(cfg, time_str="20240101_000000", stats=False, index=False)
+    (board,) = (tmp_path / "summary").glob("summary_*.json")
+    section = json.loads(board.read_text())["pairwise"]
+    assert section["settings"] == {"rounds": 50, "seed": 1, "confidence": 0.95}
+    assert sorted({(e["base"], e["model"]) for e in section["entries"]}) == sorted(
+        (b, m) for b in inputs["bases"] for m in inputs["models"])
+    assert Leaderboard.from_json(board).pairwise == section
+    cfg["summarizer"] = {"pairwise": False}
+    run_summarizer(cfg, time_str="20240101_000001", stats=False, index=False)
+    assert "pairwise" not in json.loads((tmp_path / "summary" / "summary_20240101_000001.json").read_text())
