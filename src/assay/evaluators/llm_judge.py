@@ -24,7 +24,10 @@ on its library configs, ``tests/evaluators/test_oc_judge_requests.py``):
 
 The judge's replies are written where OpenCompass writes them,
 ``results/<model>/<dataset>_replica<i>.json``, in its format
-(:mod:`assay.rundir.judge_replies`).  Beyond OpenCompass: replies are cached
+(:mod:`assay.rundir.judge_replies`) — except over a file there (OpenCompass's,
+when its work directory is scored in place) holding a reply to a prompt whose
+request failed this time: that file is kept and the replies go to
+``<dataset>_replica<i>.assay.json``, which ``_meta.incomplete`` names.  Beyond OpenCompass: replies are cached
 in the run directory so a rerun sends no request, failed requests are
 retried and counted (below), and a reply that never arrived is counted in
 ``judge_failed_count`` as well.
@@ -149,6 +152,8 @@ class GenericLLMEvaluator(BaseEvaluator):
         self._judge_postprocess = build_postprocessor(judge_pp, where="judge_cfg.pred_postprocessor")
         self.dict_postprocessor = dict_postprocessor
         self._judge: Any = None
+        # (the usual judge-reply file, the one written) when the usual one was kept (R-12.1)
+        self._replies_kept: tuple[str, str] | None = None
         # set by CascadeEvaluator: the judge reads its test set's columns only (OpenCompass's dataset_cfg=None path)
         self._cascade_columns = False
 
@@ -305,10 +310,17 @@ class GenericLLMEvaluator(BaseEvaluator):
         result[JUDGE_KEY] = usage
         if unjudged:
             logger.warning("%s: %d of %d judge requests failed: %s", name, len(unjudged), len(replies), _most_common(unjudged))
-            result[INCOMPLETE_KEY] = [unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))]
+            entry = unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))
+            kept = self._replies_kept
+            if kept is not None:
+                entry["detail"] += f"; {kept[0]} holds replies to some of them and was kept, this run's replies are in {kept[1]}"
+            result[INCOMPLETE_KEY] = [entry]
         return result
 
     def _write_judge_outputs(self, output: dict[str, Any]) -> str | None:
+        """Write the judge-reply file (:func:`assay.rundir.judge_replies.write_judge_replies`: a file
+        there holding replies this run's lack is kept, these go beside it); the path written."""
+        self._replies_kept = None
         out = getattr(self, "_out_dir", None)
         if out is None:
             return None
@@ -316,11 +328,13 @@ class GenericLLMEvaluator(BaseEvaluator):
 
         path = judge_replies_path(out, self.dataset_replica_idx)
         try:
-            write_judge_replies(path, output)
+            written = write_judge_replies(path, output)
         except OSError:
             logger.warning("could not write the judge outputs to %s", path, exc_info=True)
             return None
-        return str(path)
+        if written != path:
+            self._replies_kept = (path.name, written.name)
+        return str(written)
 
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:
