@@ -36,7 +36,7 @@ def grader(messages, attempt):
     answer = re.search(r"Answer: (.*)\n", text).group(1)
     gold = re.search(r"Gold: (.*)\n", text).group(1)
     if answer.startswith("slow") and attempt == 1:
-        return ("slow", 1.5, "A")
+        return ("hang",)  # held until the judge's timeout gives it up and asks again
     if answer.startswith("busy") and attempt <= 2:
         return ("status", 429)
     if answer.startswith("crash") and attempt == 1:
@@ -51,7 +51,8 @@ def grader(messages, attempt):
 
 
 def judge_cfg(url: str, **kw) -> dict:
-    cfg = dict(type="OpenAISDK", path="judge-model", key="sk-test", openai_api_base=url, retry=3, timeout=0.5,
+    # a timeout only a request the server holds on purpose reaches, however loaded the machine
+    cfg = dict(type="OpenAISDK", path="judge-model", key="sk-test", openai_api_base=url, retry=3, timeout=5.0,
                backoff=0.01, max_backoff=0.05, max_workers=4, temperature=0.0, max_out_len=16)
     cfg.update(kw)
     return cfg
