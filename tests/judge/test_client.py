@@ -178,14 +178,14 @@ def test_the_api_key_never_appears_in_errors_or_logs(caplog):
     import logging
 
     secret = "sk-live-0123456789abcdef"
-    caplog.set_level(logging.DEBUG)  # httpx and httpcore included
+    caplog.set_level(logging.DEBUG)  # every request logged
     with FakeJudge(lambda m, a: ("echo_auth", 401)) as server:
         reply = _client(server.base_url, api_key=secret, max_attempts=2).complete(_msgs("x"))
         assert server.headers[0]["Authorization"] == f"Bearer {secret}"
     assert reply.text is None and "HTTP 401" in reply.error
     assert "invalid credentials: Bearer ***" in reply.error
     assert secret not in reply.error
-    assert "HTTP Request: POST" in caplog.text  # httpx's own log was captured
+    assert "HTTP Request: POST" in caplog.text  # the request log was captured
     assert secret not in caplog.text
 
 
