@@ -230,17 +230,21 @@ class GenericLLMEvaluator(BaseEvaluator):
     def judge(self) -> Any:
         """The judge client built from ``judge_cfg`` (once)."""
         if self._judge is None:
-            from assay.registry import MODELS
-
-            cfg = self._judge_cfg()
-            cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
-            for option in ("abbr", "meta_template", "pred_postprocessor", "run_cfg", "batch_size"):
-                cfg.pop(option, None)
-            cache = self._resolved_cache()
-            if cache is not None and "cache_path" not in cfg:
-                cfg["cache_path"] = cache
-            self._judge = cls(**cfg)
+            self._judge = self._build_judge(self._resolved_cache())
         return self._judge
+
+    def _build_judge(self, cache: Path | None, *, uncached: bool = False) -> Any:
+        from assay.registry import MODELS
+
+        cfg = self._judge_cfg()
+        cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
+        for option in ("abbr", "meta_template", "pred_postprocessor", "run_cfg", "batch_size"):
+            cfg.pop(option, None)
+        if uncached:
+            cfg.pop("cache_path", None)
+        elif cache is not None and "cache_path" not in cfg:
+            cfg["cache_path"] = cache
+        return cls(**cfg)
 
     def _dict_postprocess(self) -> Any:
         from assay.judge import generic_llmjudge_postprocess
@@ -261,11 +265,7 @@ class GenericLLMEvaluator(BaseEvaluator):
         refs, _rows = batch
         name = type(self).__name__
 
-        # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
-        predictions = self.pred_postprocess(predictions)
-        entries = self._entries(list(predictions), refs, test_set)
-        meta_template = self._meta_template()
-        prompts = [self._prompt(entry, meta_template) for entry in entries]
+        predictions, entries, prompts = self._judge_prompts(predictions, refs, test_set)
         conversations = [self._messages(prompt) for prompt in prompts]
         client = self.judge()
         began = time.monotonic()
@@ -316,6 +316,39 @@ class GenericLLMEvaluator(BaseEvaluator):
                 entry["detail"] += f"; {kept[0]} holds replies to some of them and was kept, this run's replies are in {kept[1]}"
             result[INCOMPLETE_KEY] = [entry]
         return result
+
+    def _judge_prompts(self, predictions: list[Any], refs: list[Any], test_set: Any) -> tuple[list[Any], list[dict[str, Any]], list[Any]]:
+        """The predictions as judged, each sample's fields and its prompt as the judge model parses it."""
+        # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
+        predictions = self.pred_postprocess(predictions)
+        entries = self._entries(list(predictions), refs, test_set)
+        meta_template = self._meta_template()
+        return predictions, entries, [self._prompt(entry, meta_template) for entry in entries]
+
+    def judge_conversations(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> list[Any]:
+        """The conversations :meth:`score` would send the judge for these arguments (one run of the
+        samples, as :meth:`evaluate` hands them to :meth:`score`), nothing sent."""
+        batch = judged_batch(self, predictions, references, test_set)
+        if isinstance(batch, dict):
+            return []
+        _, _, prompts = self._judge_prompts(predictions, batch[0], test_set)
+        return [self._messages(prompt) for prompt in prompts]
+
+    #: Why the judge may see fewer conversations than :meth:`judge_conversations` gives (``''``: it sees them all).
+    judge_count_bound = ""
+
+    def judge_cache_file(self) -> Path | None:
+        """The reply cache the judge would use (``judge_cfg``'s ``cache_path``, else :attr:`cache_path`,
+        else the run directory's), or ``None``."""
+        cfg = self.judge_cfg.get("cache_path") if self.judge_cfg else None
+        if cfg:
+            return Path(str(cfg))
+        return self._resolved_cache()
+
+    def uncached_judge(self) -> Any:
+        """A judge client built from ``judge_cfg`` as :meth:`judge` builds it, without a reply cache
+        (nothing is opened or created)."""
+        return self._build_judge(None, uncached=True)
 
     def _write_judge_outputs(self, output: dict[str, Any]) -> str | None:
         """Write the judge-reply file (:func:`assay.rundir.judge_replies.write_judge_replies`: a file
