@@ -20,7 +20,8 @@ on its library configs, ``tests/evaluators/test_oc_judge_requests.py``):
   joined by newlines) and ``OpenAISDK``'s roles;
 * the body is ``OpenAISDK``'s (:class:`assay.judge.OpenAISDK`);
 * the ``pred_postprocessor`` runs twice, as in OpenCompass (in
-  ``evaluate`` and again in ``score``).
+  ``evaluate`` and again in ``score``; :class:`AssayGenericLLMEvaluator`,
+  opt-in, runs it once).
 
 The judge's replies are written where OpenCompass writes them,
 ``results/<model>/<dataset>_replica<i>.json``, in its format
@@ -65,7 +66,7 @@ from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["GenericLLMEvaluator", "judge_cache_path"]
+__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path"]
 
 
 def judge_cache_path(output_dir: str | Path) -> Path:
@@ -131,6 +132,8 @@ class GenericLLMEvaluator(BaseEvaluator):
     """
 
     sample_outcome = SampleOutcome(correct="correct", unscorable="judge_failed")
+    #: :meth:`score` applies the ``pred_postprocessor`` again, after :meth:`evaluate` (OpenCompass 0.5.4's bug).
+    postprocess_in_score = True
 
     def __init__(
         self,
@@ -319,8 +322,8 @@ class GenericLLMEvaluator(BaseEvaluator):
 
     def _judge_prompts(self, predictions: list[Any], refs: list[Any], test_set: Any) -> tuple[list[Any], list[dict[str, Any]], list[Any]]:
         """The predictions as judged, each sample's fields and its prompt as the judge model parses it."""
-        # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
-        predictions = self.pred_postprocess(predictions)
+        if self.postprocess_in_score:  # OpenCompass applies it here, after BaseEvaluator.evaluate has applied it
+            predictions = self.pred_postprocess(predictions)
         entries = self._entries(list(predictions), refs, test_set)
         meta_template = self._meta_template()
         return predictions, entries, [self._prompt(entry, meta_template) for entry in entries]
@@ -368,6 +371,30 @@ class GenericLLMEvaluator(BaseEvaluator):
         if written != path:
             self._replies_kept = (path.name, written.name)
         return str(written)
+
+
+@ICL_EVALUATORS.register_module()
+class AssayGenericLLMEvaluator(GenericLLMEvaluator):
+    """:class:`GenericLLMEvaluator` applying its ``pred_postprocessor`` once (opt-in).
+
+    OpenCompass 0.5.4's ``GenericLLMEvaluator`` applies it in ``evaluate`` and
+    again in ``score``, so a postprocessor that is not idempotent (one that
+    takes the text after the last ``</think>``, the first line, …) reaches the
+    judge's prompt applied twice; this one puts each prediction in the prompt as
+    the postprocessor gives it once.  Same arguments, requests otherwise,
+    metrics and details as :class:`GenericLLMEvaluator`; inside
+    ``CascadeEvaluator`` (as its ``llm_evaluator``) the judge's prediction is
+    likewise postprocessed once.
+
+    Example:
+        >>> ev = AssayGenericLLMEvaluator(prompt_template=dict(type='RawPromptTemplate',
+        ...     messages=[dict(role='user', content='{prediction}')]), pred_postprocessor=dict(type=str.strip),
+        ...     judge_cfg=dict(type='OpenAISDK', path='j', openai_api_base='http://127.0.0.1:9/v1'))
+        >>> ev.postprocess_in_score
+        False
+    """
+
+    postprocess_in_score = False
 
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:
