@@ -124,6 +124,16 @@ def test_bodies_by_length_in_pieces_chunked_and_to_the_end_of_the_connection():
         server.close()
 
 
+def test_a_response_without_a_body_is_not_waited_for():
+    # 204 has no body whatever its headers say; the connection stays open
+    server = RawServer(lambda n, body: [_head("204 No Content")])
+    try:
+        reply = _ask(_client(server.url, timeout=30))
+        assert reply.text is None and reply.error.startswith("malformed reply")
+    finally:
+        server.close()
+
+
 def test_an_interim_response_is_skipped():
     payload = completion("B")
     server = RawServer(lambda n, body: [_head("100 Continue"), _head("200 OK", f"Content-Length: {len(payload)}") + payload])

@@ -138,7 +138,8 @@ class _Connection:
     """One kept-alive HTTP/1.1 connection to the judge's host, used by one thread at a time.
 
     A request is written in one send; the response is read whole
-    (``Content-Length``, chunked, or up to the end of the connection), every
+    (``Content-Length``, chunked, none for 204 and 304, or up to the end of
+    the connection), every
     send and receive waiting at most ``timeout`` seconds and ending by the
     thread's deadline.
     """
@@ -245,7 +246,9 @@ class _Connection:
                 fields[name.strip().lower()] = value.strip()
         connection = fields.get("connection", "").lower()
         closing = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
-        if "chunked" in fields.get("transfer-encoding", "").lower():
+        if status in (204, 304):  # never a body
+            body = b""
+        elif "chunked" in fields.get("transfer-encoding", "").lower():
             body = self._chunked(sock, data)
         elif "content-length" in fields:
             try:
