@@ -26,14 +26,13 @@ import os
 import queue
 import random
 import socket
-import ssl
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
@@ -41,6 +40,9 @@ from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
 from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
+
+if TYPE_CHECKING:
+    import ssl
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +91,8 @@ def _wait_allowed(timeout: float | None) -> float | None:
 def _ssl_context() -> ssl.SSLContext:
     """A TLS context checking certificates and host names: ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set,
     else certifi's bundle when installed, else the system's certificates."""
+    import ssl
+
     if os.environ.get("SSL_CERT_FILE"):
         return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
     if os.environ.get("SSL_CERT_DIR"):
