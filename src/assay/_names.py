@@ -6,6 +6,8 @@
 
 REGISTERED: dict[str, dict[str, str]] = {
     'DICT_POSTPROCESSORS': {
+        'alignbench': 'assay.subjective.alignbench',
+        'alignbench_postprocess': 'assay.subjective.alignbench',
         'assay_llmjudge_postprocess': 'assay.judge._verdict',
         'generic_llmjudge_academic_postprocess': 'assay.judge._verdict',
         'generic_llmjudge_postprocess': 'assay.judge._verdict',
@@ -244,6 +246,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'OpenAISDK': 'assay.judge._client',
     },
     'SUMMARIZERS': {
+        'AlignmentBenchSummarizer': 'assay.subjective.alignbench',
         'CircularSummarizer': 'assay.summarize._circular',
         'DefaultSummarizer': 'assay.summarize._default',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',

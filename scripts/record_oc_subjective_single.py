@@ -1,0 +1,255 @@
+"""Record OpenCompass 0.5.4's single-score subjective postprocessors and summarizers.
+
+Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
+dependency of assay::
+
+    python scripts/record_oc_subjective_single.py [--family NAME ...] [--out DIR]
+
+For each family it builds judged samples as OpenCompass's ``LMEvaluator`` hands
+them to a dataset's ``dict_postprocessor`` (the judge's reply as ``prediction``,
+the loader's ``judge`` column as ``gold``): realistic replies in the family's
+format and unreadable ones; calls OpenCompass's own postprocessor on them; then
+writes the judged samples of two models (and one model without results) as
+``results/<model>_judged-by--<judge>/<dataset>.json`` of a work dir and runs the
+family's summarizer on it, the datasets being the library config's.
+
+Output: ``tests/data/subjective/single/<family>.json`` (default) with
+``postprocess`` (each case: its samples, keyword arguments and OpenCompass's
+result without ``details``), ``summary`` (the library import of the datasets,
+models, judge, the result files, the summarizer's options, what it returned and
+every file it wrote, byte for byte).  ``tests/subjective/`` compares assay with
+them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / "subjective" / "single"
+TIME = "20240101_000000"
+JUDGE = "CritiqueLLM-6B"
+MODELS = ["internlm2-chat-7b", "qwen1.5-7b-chat"]
+#: a model of the run without any judged result
+ABSENT = "llama-3-8b-instruct"
+
+
+def _load_library(module: str, name: str) -> list[dict[str, Any]]:
+    """A library config's variable, loaded through mmengine as OpenCompass loads a config."""
+    from mmengine.config import Config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.py"
+        path.write_text(f"from mmengine.config import read_base\nwith read_base():\n    from {module} import {name} as v\n",
+                        encoding="utf-8")
+        return Config.fromfile(str(path))["v"]
+
+
+def _jsonable(value: Any) -> Any:
+    """Numbers as JSON numbers (numpy's too), dicts and lists throughout."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        return value.item()
+    return value
+
+
+def _samples(replies: list[str], golds: list[Any], extra: Callable[[int], dict[str, Any]] | None = None) -> dict[str, Any]:
+    out = {}
+    for i, (reply, gold) in enumerate(zip(replies, golds)):
+        sample = {"origin_prompt": [{"role": "HUMAN", "prompt": f"question {i}"}], "prediction": reply, "gold": gold}
+        if extra is not None:
+            sample.update(extra(i))
+        out[str(i)] = sample
+    return out
+
+
+def _postprocess(func: Callable[..., Any], samples: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    import copy
+
+    result = func(copy.deepcopy(samples), "outputs/results/m_judged-by--j/x.json", **kwargs)
+    result = dict(result)
+    details = result.pop("details", None)
+    return {"samples": samples, "kwargs": kwargs, "result": _jsonable(result), "details_given_back": details == samples}
+
+
+def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tuple[str, str],
+               results: dict[str, dict[str, dict[str, Any]]], datasets: list[dict[str, Any]] | None = None,
+               display: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run ``summarizer_cls`` on a work dir holding ``results`` (model → dataset abbr → judged samples)."""
+    from mmengine.config import ConfigDict
+
+    if datasets is None:
+        datasets = _load_library(*datasets_import)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "work"
+        for model, by_dataset in results.items():
+            folder = work / "results" / f"{model}_judged-by--{JUDGE}"
+            folder.mkdir(parents=True, exist_ok=True)
+            for abbr, samples in by_dataset.items():
+                (folder / f"{abbr}.json").write_text(json.dumps(samples, ensure_ascii=False, indent=4), encoding="utf-8")
+        models = [dict(abbr=m, path=f"org/{m}") for m in [*MODELS, ABSENT]]
+        for m in models:
+            if display and m["abbr"] in display:
+                m["summarizer_abbr"] = display[m["abbr"]]
+        cfg = ConfigDict(
+            models=models,
+            datasets=datasets,
+            judge_models=[dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
+            eval=dict(partitioner=dict(models=models)),
+            work_dir=str(work),
+        )
+        returned = summarizer_cls(config=cfg, **options).summarize(time_str=TIME)
+        files = {}
+        for path in sorted((work / "summary").rglob("*")):
+            if path.is_file():
+                files[str(path.relative_to(work / "summary"))] = path.read_bytes().decode("utf-8")
+    return {
+        "datasets_import": list(datasets_import),
+        "models": models,
+        "judge": JUDGE,
+        "options": options,
+        "results": results,
+        "time": TIME,
+        "returned": _jsonable(returned),
+        "files": files,
+    }
+
+
+# -- AlignBench --------------------------------------------------------------------------------------------------
+
+ALIGN_CAPS = ["数学计算", "逻辑推理", "基本任务", "中文理解", "综合问答", "文本写作", "角色扮演", "专业能力"]
+ALIGN_DIMS = {
+    "数学计算": ["事实正确性", "满足用户需求", "逻辑连贯性", "完备性"],
+    "逻辑推理": ["事实正确性", "满足用户需求", "逻辑连贯性", "完备性"],
+    "基本任务": ["事实正确性", "满足用户需求", "清晰度", "完备性"],
+    "中文理解": ["事实正确性", "满足用户需求", "清晰度", "完备性"],
+    "综合问答": ["事实正确性", "满足用户需求", "清晰度", "完备性"],
+    "文本写作": ["事实正确性", "满足用户需求", "逻辑连贯性", "创造性", "丰富度"],
+    "角色扮演": ["事实正确性", "满足用户需求", "逻辑连贯性", "创造性", "丰富度"],
+    "专业能力": ["事实正确性", "满足用户需求", "公平与可负责程度", "创造性"],
+}
+
+
+def _align_reply(rng: random.Random, cap: str, style: str) -> str:
+    dims = ALIGN_DIMS[cap]
+    marks = {d: rng.randint(1, 10) for d in dims}
+    overall = rng.randint(1, 10)
+    body = "AI助手的答案与参考答案相比，存在一些不足。\n" + "".join(
+        f"{k+1}. {d}：回答在这一维度上表现{'较好' if v > 5 else '一般'}。得分：{v}\n" for k, (d, v) in enumerate(marks.items())
+    )
+    inner = ", ".join(f"'{d}': {v}" for d, v in marks.items())
+    if style == "dict":
+        return body + f"综合以上评价，{{{inner}, '综合得分': {overall}}}"
+    if style == "dict_multiline":
+        return body + "{" + ",\n".join(f"'{d}': {v}" for d, v in marks.items()) + f",\n'综合得分': {overall}}}"
+    if style == "lines":  # no dict: the dimensions one per line, the overall last
+        return body + f"综合得分：{overall}\n"
+    if style == "no_overall":
+        return body + f"{{{inner}}}"
+    if style == "out_of_range":
+        return body + f"{{{inner}, '综合得分': 11}}"
+    if style == "unknown_dimension":
+        return body + f"{{{inner}, '流畅度': 5, '综合得分': {overall}}}"
+    if style == "decimal":
+        return body + f"{{{inner}, '综合得分': 7.5}}"
+    if style == "json_quotes":
+        return body + "{" + ", ".join(f'"{d}": {v}' for d, v in marks.items()) + f', "综合得分": {overall}}}'
+    if style == "refusal":
+        return "抱歉，我无法评价这个回答。"
+    if style == "empty":
+        return ""
+    raise ValueError(style)
+
+
+ALIGN_STYLES = ["dict", "dict", "dict", "dict_multiline", "lines", "no_overall", "out_of_range", "unknown_dimension",
+                "decimal", "json_quotes", "refusal", "empty"]
+
+
+def _align_gold(cap: str, i: int) -> dict[str, Any]:
+    return {"capability": cap, "others": {"subcategory": cap, "reference": f"参考答案 {i}", "question_id": i}}
+
+
+def _align_samples(seed: str, caps: list[str], styles: list[str]) -> dict[str, Any]:
+    rng = random.Random(seed)
+    replies, golds = [], []
+    for i, (cap, style) in enumerate(zip(caps, styles)):
+        replies.append(_align_reply(rng, cap, style))
+        golds.append(_align_gold(cap, i))
+    return _samples(replies, golds)
+
+
+def record_alignbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective.alignbench import alignbench_postprocess
+    from opencompass.summarizers import AlignmentBenchSummarizer
+
+    rng = random.Random(11)
+    n = 48
+    caps = [ALIGN_CAPS[i % len(ALIGN_CAPS)] for i in range(n)]
+    styles = [ALIGN_STYLES[rng.randrange(len(ALIGN_STYLES))] if i % 3 else "dict" for i in range(n)]
+    every = _align_samples("align-every", caps, styles)
+    # one style per capability, every style seen: the parser's branches one by one
+    per_style = _align_samples("align-styles", [ALIGN_CAPS[i % 8] for i in range(len(ALIGN_STYLES))], ALIGN_STYLES)
+    # two capabilities without any readable reply, a category mean over zeros
+    missing_caps = [c for c in ALIGN_CAPS if c not in ("逻辑推理", "角色扮演")]
+    sparse = _align_samples("align-sparse", [missing_caps[i % 6] for i in range(18)], ["dict"] * 18)
+    unreadable = _align_samples("align-none", ALIGN_CAPS[:4], ["refusal", "empty", "no_overall", "out_of_range"])
+    post = {
+        "every": _postprocess(alignbench_postprocess, every),
+        "per_style": _postprocess(alignbench_postprocess, per_style, judge_type="general"),
+        "sparse": _postprocess(alignbench_postprocess, sparse),
+        "unreadable": _postprocess(alignbench_postprocess, unreadable),
+    }
+    datasets_import = ("opencompass.configs.datasets.subjective.alignbench.alignbench_judgeby_critiquellm",
+                       "alignbench_datasets")
+    abbr = _load_library(*datasets_import)[0]["abbr"]
+    results = {
+        MODELS[0]: {abbr: _align_samples("align-m0", caps, ["dict"] * 40 + styles[40:])},
+        MODELS[1]: {abbr: _align_samples("align-m1", [missing_caps[i % 6] for i in range(30)],
+                                         [ALIGN_STYLES[(i * 5) % len(ALIGN_STYLES)] for i in range(30)])},
+    }
+    summary = {jt: _summarize(AlignmentBenchSummarizer, {"judge_type": jt}, datasets_import, results)
+               for jt in ("general", "general_plus")}
+    judgelm = {MODELS[0]: {abbr: _samples(["8, the answer is good", "10 perfect", "x no score", "", "3"],
+                                          [_align_gold(c, i) for i, c in enumerate(ALIGN_CAPS[:5])])},
+               MODELS[1]: {abbr: _samples(["Rating: [[6]]", "[7] fine", "none"],
+                                          [_align_gold(c, i) for i, c in enumerate(ALIGN_CAPS[2:5])])}}
+    summary["judgelm"] = _summarize(AlignmentBenchSummarizer, {"judge_type": "judgelm"}, datasets_import, judgelm)
+    summary["autoj"] = _summarize(AlignmentBenchSummarizer, {"judge_type": "autoj"}, datasets_import, judgelm)
+    return {"postprocess": post, "summary": summary}
+
+
+FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
+    "alignbench": record_alignbench,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these (default: all)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    version = importlib.metadata.version("opencompass")
+    if version != "0.5.4":
+        raise SystemExit(f"opencompass {version} is installed; the recordings are of 0.5.4")
+    importlib.import_module("opencompass.datasets")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for family in args.family or sorted(FAMILIES):
+        recorded = {"opencompass": version, **FAMILIES[family]()}
+        path = args.out / f"{family}.json"
+        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
