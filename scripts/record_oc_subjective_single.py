@@ -229,8 +229,76 @@ def record_alignbench() -> dict[str, Any]:
     return {"postprocess": post, "summary": summary}
 
 
+# -- MT-Bench ----------------------------------------------------------------------------------------------------
+
+MT_CAPS = ["writing", "roleplay", "reasoning", "math", "coding", "extraction", "stem", "humanities"]
+
+
+def _mt_reply(rng: random.Random, style: str) -> str:
+    explanation = ("The assistant's answer is relevant and accurate, but it misses some of the details the user "
+                   "asked for in the second turn.")
+    if style == "int":
+        return f"{explanation} Rating: [[{rng.randint(1, 10)}]]"
+    if style == "decimal":
+        return f"{explanation}\n\nRating: [[{rng.randint(10, 95) / 10}]]"
+    if style == "spaced":
+        return f"{explanation}\nRating:   [[{rng.randint(1, 10)}]]"
+    if style == "two":  # the first rating counts
+        return f"Rating: [[{rng.randint(1, 5)}]] at first; after a second look, Rating: [[{rng.randint(6, 10)}]]"
+    if style == "bare":
+        return f"{explanation} [[{rng.randint(1, 10)}]]"
+    if style == "words":
+        return f"{explanation} Rating: seven out of ten."
+    if style == "refusal":
+        return "I'm sorry, but I cannot evaluate this response."
+    raise ValueError(style)
+
+
+MT_STYLES = ["int", "int", "decimal", "spaced", "two", "bare", "words", "refusal"]
+
+
+def _mt_samples(seed: str, caps: list[str], styles: list[str]) -> dict[str, Any]:
+    rng = random.Random(seed)
+    replies = [_mt_reply(rng, st) for st in styles]
+    golds = [{"capability": c, "others": {"round": 2, "question": f"question {i}", "question_id": 81 + i}}
+             for i, c in enumerate(caps)]
+    return _samples(replies, golds)
+
+
+def record_mtbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective.mtbench import mtbench_postprocess
+    from opencompass.summarizers import MTBenchSummarizer
+
+    rng = random.Random(5)
+    n = 40
+    caps = [MT_CAPS[i % 8] for i in range(n)]
+    styles = [MT_STYLES[rng.randrange(len(MT_STYLES))] for _ in range(n)]
+    post = {
+        "every": _postprocess(mtbench_postprocess, _mt_samples("mt-every", caps, styles)),
+        "per_style": _postprocess(mtbench_postprocess, _mt_samples("mt-styles", MT_CAPS, MT_STYLES)),
+        "unreadable": _postprocess(mtbench_postprocess, _mt_samples("mt-none", MT_CAPS[:3], ["words", "refusal", "bare"])),
+    }
+    datasets_import = ("opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp",
+                       "mtbench_datasets")
+    abbrs = [d["abbr"] for d in _load_library(*datasets_import)]
+    without_math = [c for c in MT_CAPS if c != "math"]
+    results = {
+        MODELS[0]: {abbr: _mt_samples(f"mt-m0-{abbr}", caps[:16], ["int", "decimal"] * 8) for abbr in abbrs},
+        # one temperature's results only, and math never readable: its column 0.0
+        MODELS[1]: {abbrs[1]: _mt_samples("mt-m1", [without_math[i % 7] for i in range(21)],
+                                          [MT_STYLES[i % len(MT_STYLES)] for i in range(21)])},
+    }
+    summary = {"single": _summarize(MTBenchSummarizer, {"judge_type": "single"}, datasets_import, results,
+                                    display={MODELS[1]: "Qwen1.5-7B-Chat"})}
+    unread = {MODELS[0]: {abbrs[0]: _mt_samples("mt-unread", MT_CAPS[:2], ["words", "refusal"])},
+              MODELS[1]: {abbrs[0]: _mt_samples("mt-one", MT_CAPS[:2], ["int", "refusal"])}}
+    summary["unread"] = _summarize(MTBenchSummarizer, {"judge_type": "single"}, datasets_import, unread)
+    return {"postprocess": post, "summary": summary}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
+    "mtbench": record_mtbench,
 }
 
 

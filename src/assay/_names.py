@@ -11,6 +11,8 @@ REGISTERED: dict[str, dict[str, str]] = {
         'assay_llmjudge_postprocess': 'assay.judge._verdict',
         'generic_llmjudge_academic_postprocess': 'assay.judge._verdict',
         'generic_llmjudge_postprocess': 'assay.judge._verdict',
+        'mtbench': 'assay.subjective.mtbench',
+        'mtbench_postprocess': 'assay.subjective.mtbench',
     },
     'ICL_EVALUATORS': {
         'AGIEvalEvaluator': 'assay.evaluators.agieval',
@@ -249,6 +251,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'AlignmentBenchSummarizer': 'assay.subjective.alignbench',
         'CircularSummarizer': 'assay.summarize._circular',
         'DefaultSummarizer': 'assay.summarize._default',
+        'MTBenchSummarizer': 'assay.subjective.mtbench',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
         'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizer': 'assay.summarize._needlebench',

@@ -18,15 +18,19 @@ from assay._discover import lazy_names
 
 if TYPE_CHECKING:
     from assay.subjective.alignbench import AlignmentBenchSummarizer, alignbench_postprocess
+    from assay.subjective.mtbench import MTBenchSummarizer, mtbench_postprocess
 
 #: Each module and the names exported here from it.
 _WHERE: dict[str, tuple[str, ...]] = {
     "alignbench": ("AlignmentBenchSummarizer", "alignbench_postprocess"),
+    "mtbench": ("MTBenchSummarizer", "mtbench_postprocess"),
 }
 
 __all__ = [
     "AlignmentBenchSummarizer",
+    "MTBenchSummarizer",
     "alignbench_postprocess",
+    "mtbench_postprocess",
 ]
 _getattr = lazy_names(__name__, _WHERE)
 
