@@ -296,8 +296,95 @@ def record_mtbench() -> dict[str, Any]:
     return {"postprocess": post, "summary": summary}
 
 
+# -- DefaultSubjectiveSummarizer ---------------------------------------------------------------------------------
+
+
+def _default_summary(imports: list[tuple[str, str]], folders: dict[str, dict[str, Any]], options: dict[str, Any],
+                     models: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run OpenCompass's DefaultSubjectiveSummarizer on result files (folder → dataset abbr → result dict)."""
+    from mmengine.config import ConfigDict
+    from opencompass.summarizers import DefaultSubjectiveSummarizer
+
+    datasets = [d for module, name in imports for d in _load_library(module, name)]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "work"
+        for folder, by_dataset in folders.items():
+            (work / "results" / folder).mkdir(parents=True, exist_ok=True)
+            for abbr, result in by_dataset.items():
+                (work / "results" / folder / f"{abbr}.json").write_text(json.dumps(result, ensure_ascii=False, indent=4),
+                                                                         encoding="utf-8")
+        cfg = ConfigDict(models=models, datasets=datasets, judge_models=[dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
+                         eval=dict(partitioner=dict(models=models)), work_dir=str(work))
+        error = None
+        try:
+            DefaultSubjectiveSummarizer(config=cfg, **options).summarize(time_str=TIME)
+        except Exception as exc:  # recorded: where OpenCompass stops
+            error = f"{type(exc).__name__}: {exc}"
+        files = {}
+        if (work / "summary").exists():
+            for path in sorted((work / "summary").rglob("*")):
+                if path.is_file():
+                    files[str(path.relative_to(work / "summary"))] = path.read_bytes().decode("utf-8")
+    return {"imports": [list(i) for i in imports], "models": models, "judge": JUDGE, "options": options,
+            "folders": folders, "time": TIME, "error": error, "files": files}
+
+
+def record_default() -> dict[str, Any]:
+    """The ``_new`` AlignBench and MT-Bench configs' results as their postprocessors write them, and a pairwise
+    dataset with a base model, summarized by OpenCompass's DefaultSubjectiveSummarizer."""
+    from opencompass.datasets.subjective.alignbench import alignbench_postprocess
+    from opencompass.datasets.subjective.mtbench import mtbench_postprocess
+
+    align = ("opencompass.configs.datasets.subjective.alignbench.alignbench_judgeby_critiquellm_new",
+             "alignbench_datasets")
+    mt = ("opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp_new", "mtbench_datasets")
+    arena = ("opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare_new", "arenahard_datasets")
+    mt_abbrs = [d["abbr"] for d in _load_library(*mt)]
+    align_abbr = _load_library(*align)[0]["abbr"]
+
+    def written(func: Callable[..., Any], samples: dict[str, Any]) -> dict[str, Any]:
+        import copy
+
+        return _jsonable(func(copy.deepcopy(samples), "x"))
+
+    rng = random.Random(3)
+    caps = [MT_CAPS[i % 8] for i in range(24)]
+    models = [dict(abbr=MODELS[0], path="org/m0"), dict(abbr=MODELS[1], path="org/m1", summarizer_abbr="Qwen1.5-7B")]
+    folders: dict[str, dict[str, Any]] = {f"{m}_judged-by--{JUDGE}": {} for m in MODELS}
+    for k, m in enumerate(MODELS):
+        align_caps = [ALIGN_CAPS[i % 8] for i in range(24)]
+        folders[f"{m}_judged-by--{JUDGE}"][align_abbr] = written(
+            alignbench_postprocess, _align_samples(f"d-a{k}", align_caps, ["dict"] * 24))
+        for abbr in mt_abbrs[: 3 - k]:  # the second model has no result at temperature 0.7
+            styles = [MT_STYLES[rng.randrange(4)] for _ in caps]
+            folders[f"{m}_judged-by--{JUDGE}"][abbr] = written(mtbench_postprocess, _mt_samples(f"d-{k}-{abbr}", caps, styles))
+        folders[f"gpt4-0314_{m}_judged-by--{JUDGE}"] = {"arenahard": {"score": 40.5 + 10 * k, "win_rate": 0.31 + k / 10,
+                                                                      "type": "compare", "details": []}}
+    # a group of bare abbrs sharing no metric: the mean of each one's first metric
+    groups = [dict(name="mixed_avg", subsets=[align_abbr, "arenahard"]),
+              dict(name="mtbench_total", subsets=[[a, "total"] for a in mt_abbrs]),
+              dict(name="mtbench_weighted", subsets=[[a, "total"] for a in mt_abbrs[:2]],
+                   weights={mt_abbrs[0]: 1, mt_abbrs[1]: 3})]
+    cases = {
+        "library": _default_summary([align, mt, arena], folders, {}, models),
+        "groups": _default_summary([align, mt, arena], folders, {"summary_groups": groups}, models),
+        # bare abbrs sharing several metrics: OpenCompass lists them in a set's order (the hash seed's)
+        "groups_set_order": _default_summary([mt], folders, {"summary_groups": [dict(name="mtbench_avg", subsets=mt_abbrs)]},
+                                             models),
+        "rows": _default_summary([align, mt, arena], folders, {
+            "dataset_abbrs": [[align_abbr, "总分"], [mt_abbrs[0], "math"], mt_abbrs[2], ["nothing", "score"], "arenahard"]
+        }, models),
+    }
+    # one model's MT-Bench without any readable math rating: OpenCompass's metric lists differ and it stops
+    broken = json.loads(json.dumps(folders))
+    del broken[f"{MODELS[1]}_judged-by--{JUDGE}"][mt_abbrs[0]]["math"]
+    cases["metric_missing"] = _default_summary([mt], broken, {}, models)
+    return {"summary": cases}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
+    "default": record_default,
     "mtbench": record_mtbench,
 }
 

@@ -250,6 +250,7 @@ REGISTERED: dict[str, dict[str, str]] = {
     'SUMMARIZERS': {
         'AlignmentBenchSummarizer': 'assay.subjective.alignbench',
         'CircularSummarizer': 'assay.summarize._circular',
+        'DefaultSubjectiveSummarizer': 'assay.subjective.default',
         'DefaultSummarizer': 'assay.summarize._default',
         'MTBenchSummarizer': 'assay.subjective.mtbench',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',

@@ -18,16 +18,19 @@ from assay._discover import lazy_names
 
 if TYPE_CHECKING:
     from assay.subjective.alignbench import AlignmentBenchSummarizer, alignbench_postprocess
+    from assay.subjective.default import DefaultSubjectiveSummarizer
     from assay.subjective.mtbench import MTBenchSummarizer, mtbench_postprocess
 
 #: Each module and the names exported here from it.
 _WHERE: dict[str, tuple[str, ...]] = {
     "alignbench": ("AlignmentBenchSummarizer", "alignbench_postprocess"),
+    "default": ("DefaultSubjectiveSummarizer",),
     "mtbench": ("MTBenchSummarizer", "mtbench_postprocess"),
 }
 
 __all__ = [
     "AlignmentBenchSummarizer",
+    "DefaultSubjectiveSummarizer",
     "MTBenchSummarizer",
     "alignbench_postprocess",
     "mtbench_postprocess",
