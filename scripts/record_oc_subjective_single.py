@@ -85,7 +85,8 @@ def _postprocess(func: Callable[..., Any], samples: dict[str, Any], **kwargs: An
 
 def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tuple[str, str],
                results: dict[str, dict[str, dict[str, Any]]], datasets: list[dict[str, Any]] | None = None,
-               display: dict[str, str] | None = None) -> dict[str, Any]:
+               display: dict[str, str] | None = None,
+               eval_models: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run ``summarizer_cls`` on a work dir holding ``results`` (model → dataset abbr → judged samples)."""
     from mmengine.config import ConfigDict
 
@@ -106,7 +107,7 @@ def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tu
             models=models,
             datasets=datasets,
             judge_models=[dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
-            eval=dict(partitioner=dict(models=models)),
+            eval=dict(partitioner=dict(models=eval_models or models)),
             work_dir=str(work),
         )
         returned = summarizer_cls(config=cfg, **options).summarize(time_str=TIME)
@@ -117,6 +118,7 @@ def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tu
     return {
         "datasets_import": list(datasets_import),
         "models": models,
+        "eval_models": eval_models or models,
         "judge": JUDGE,
         "options": options,
         "results": results,
@@ -382,9 +384,82 @@ def record_default() -> dict[str, Any]:
     return {"summary": cases}
 
 
+# -- loaders ----------------------------------------------------------------------------------------------------
+
+#: COMPASS_DATA_CACHE of the loaders' recordings: the library configs' paths (``./data/subjective/<family>``) under it
+DATA = ROOT / "tests" / "data" / "subjective" / "single"
+
+
+def _loaded(datasets_import: tuple[str, str], *, keep: int | None = None) -> dict[str, Any]:
+    """Each library dataset config's rows as OpenCompass's own loader returns them from the local files
+    (its ``load`` called with the config's keys, as OpenCompass's ``BaseDataset`` calls it)."""
+    import os
+
+    os.environ["COMPASS_DATA_CACHE"] = str(DATA)
+    loaded = {}
+    for cfg in _load_library(*datasets_import)[:keep]:
+        kwargs = {k: v for k, v in cfg.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg", "k", "n")}
+        cls = cfg["type"]
+        data = cls.__new__(cls).load(**kwargs)
+        test = data["test"] if hasattr(data, "keys") and "test" in data else data
+        loaded[cfg["abbr"]] = _jsonable([dict(row) for row in test])
+    return {"datasets_import": list(datasets_import), "rows": loaded}
+
+
+# -- FoFo -------------------------------------------------------------------------------------------------------
+
+
+def _fofo_reply(rng: random.Random, style: str) -> str:
+    model = "model"
+    if style in ("1", "0"):
+        return json.dumps([{"model": model, "format_correctness": int(style),
+                            "reasons": "- The output is valid.\n- Every required field is present."}], indent=2)
+    if style == "single_quotes":
+        return f"[{{'model': '{model}', 'format_correctness': {rng.randint(0, 1)}, 'reasons': '- fine'}}]"
+    if style == "ten":
+        return '{"model": "m", "format_correctness": 10, "reasons": "the judge wrote 10"}'
+    if style == "words":
+        return '{"model": "m", "format_correctness": "correct"}'
+    if style == "prose":
+        return "The format is correct: every field is present."
+    raise ValueError(style)
+
+
+FOFO_STYLES = ["1", "1", "0", "single_quotes", "ten", "words", "prose"]
+FOFO_META = [("Law", "Json", "general"), ("Medicine", "CSV", "general"), ("Finance", "XML", "general"),
+             ("Law", "LaTeX", "general"), ("Medicine", "SQL", "specific"), ("Finance", "YAML", "general"),
+             ("Law", "PDB", "specific"), ("Finance", "Markdown", "general")]
+
+
+def _fofo_samples(seed: str, n: int, styles: list[str] | None = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    styles = styles or [FOFO_STYLES[rng.randrange(len(FOFO_STYLES))] for _ in range(n)]
+    golds = [{"lan": "en", "id": i + 1, "domain": FOFO_META[i % 8][0], "sub_domain": "x", "format": FOFO_META[i % 8][1],
+              "format_type": FOFO_META[i % 8][2], "question": f"q{i}"} for i in range(n)]
+    return _samples([_fofo_reply(rng, st) for st in styles], golds)
+
+
+def record_fofo() -> dict[str, Any]:
+    from opencompass.datasets.subjective.fofo import fofo_postprocess
+    from opencompass.summarizers import FofoSummarizer
+
+    post = {"every": _postprocess(fofo_postprocess, _fofo_samples("fofo-every", 40)),
+            "per_style": _postprocess(fofo_postprocess, _fofo_samples("fofo-styles", 7, FOFO_STYLES))}
+    datasets_import = ("opencompass.configs.datasets.subjective.fofo.fofo_bilingual_judge", "fofo_datasets")
+    abbrs = [d["abbr"] for d in _load_library(*datasets_import)]
+    results = {MODELS[0]: {abbrs[0]: _fofo_samples("fofo-m0-en", 24), abbrs[1]: _fofo_samples("fofo-m0-cn", 16)},
+               MODELS[1]: {abbrs[0]: _fofo_samples("fofo-m1-en", 12), abbrs[1]: _fofo_samples("fofo-m1-cn", 3, ["prose", "words", "prose"])}}
+    models = [dict(abbr=m) for m in MODELS]
+    summary = {"bilingual": _summarize(FofoSummarizer, {"judge_type": "general"}, datasets_import, results,
+                                       eval_models=models)}
+    return {"postprocess": post, "summary": summary,
+            "loader": _loaded(("opencompass.configs.datasets.subjective.fofo.fofo_bilingual_judge_new", "fofo_datasets"))}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
+    "fofo": record_fofo,
     "mtbench": record_mtbench,
 }
 

@@ -60,3 +60,21 @@ def run_postprocess(func: Any, case: dict[str, Any]) -> dict[str, Any]:
     result = dict(func(samples, "outputs/results/m_judged-by--j/x.json", **case["kwargs"]))
     assert result.pop("details") == case["samples"]
     return json.loads(json.dumps(result))
+
+
+def library_rows(tmp_path: Path, oc_library: Path, monkeypatch: pytest.MonkeyPatch, datasets_import: list[str]) -> dict[str, Any]:
+    """Each dataset of a library config (imported unchanged through assay) loaded by assay's loader of its
+    ``type`` from the recorded local files, as ``abbr → rows``."""
+    from assay.datasets.build import FRAMEWORK_KEYS
+    from assay.registry import LOAD_DATASET
+
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(DATA))
+    cfg = library_config(tmp_path, oc_library, monkeypatch, [tuple(datasets_import)],  # type: ignore[list-item]
+                         {"models": [], "judge": "j"})
+    loaded = {}
+    for dataset in cfg["datasets"]:
+        kind = dataset["type"]
+        loader = LOAD_DATASET.get(kind) if isinstance(kind, str) else kind
+        kwargs = {k: v for k, v in dataset.items() if k not in FRAMEWORK_KEYS}
+        loaded[dataset["abbr"]] = json.loads(json.dumps(loader.load(**kwargs).to_list(), ensure_ascii=False))
+    return loaded

@@ -17,23 +17,82 @@ from typing import TYPE_CHECKING, Any
 from assay._discover import lazy_names
 
 if TYPE_CHECKING:
-    from assay.subjective.alignbench import AlignmentBenchSummarizer, alignbench_postprocess
-    from assay.subjective.default import DefaultSubjectiveSummarizer
-    from assay.subjective.mtbench import MTBenchSummarizer, mtbench_postprocess
+    from assay.subjective.alignbench import (
+        ALL_DIMENSIONS,
+        CATEGORIES,
+        AlignmentBenchSummarizer,
+        alignbench_postprocess,
+        capability_scores,
+        dimension_scores,
+        read_alignbench_rating,
+        read_autoj_rating,
+        read_judgelm_rating,
+    )
+    from assay.subjective.default import METRIC_BLACKLIST, METRIC_WHITELIST, DefaultSubjectiveSummarizer
+    from assay.subjective.fofo import FofoSummarizer, fofo_postprocess, fofo_scores, read_fofo_verdict
+    from assay.subjective.mtbench import (
+        MTBENCH_COLUMNS,
+        MTBenchSummarizer,
+        mtbench_capability_scores,
+        mtbench_postprocess,
+        read_mtbench_rating,
+    )
 
 #: Each module and the names exported here from it.
 _WHERE: dict[str, tuple[str, ...]] = {
-    "alignbench": ("AlignmentBenchSummarizer", "alignbench_postprocess"),
-    "default": ("DefaultSubjectiveSummarizer",),
-    "mtbench": ("MTBenchSummarizer", "mtbench_postprocess"),
+    "alignbench": (
+        "ALL_DIMENSIONS",
+        "CATEGORIES",
+        "AlignmentBenchSummarizer",
+        "alignbench_postprocess",
+        "capability_scores",
+        "dimension_scores",
+        "read_alignbench_rating",
+        "read_autoj_rating",
+        "read_judgelm_rating",
+    ),
+    "default": (
+        "METRIC_BLACKLIST",
+        "METRIC_WHITELIST",
+        "DefaultSubjectiveSummarizer",
+    ),
+    "fofo": (
+        "FofoSummarizer",
+        "fofo_postprocess",
+        "fofo_scores",
+        "read_fofo_verdict",
+    ),
+    "mtbench": (
+        "MTBENCH_COLUMNS",
+        "MTBenchSummarizer",
+        "mtbench_capability_scores",
+        "mtbench_postprocess",
+        "read_mtbench_rating",
+    ),
 }
 
 __all__ = [
+    "ALL_DIMENSIONS",
     "AlignmentBenchSummarizer",
+    "CATEGORIES",
     "DefaultSubjectiveSummarizer",
+    "FofoSummarizer",
+    "METRIC_BLACKLIST",
+    "METRIC_WHITELIST",
+    "MTBENCH_COLUMNS",
     "MTBenchSummarizer",
     "alignbench_postprocess",
+    "capability_scores",
+    "dimension_scores",
+    "fofo_postprocess",
+    "fofo_scores",
+    "mtbench_capability_scores",
     "mtbench_postprocess",
+    "read_alignbench_rating",
+    "read_autoj_rating",
+    "read_fofo_verdict",
+    "read_judgelm_rating",
+    "read_mtbench_rating",
 ]
 _getattr = lazy_names(__name__, _WHERE)
 
