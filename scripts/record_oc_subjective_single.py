@@ -456,9 +456,64 @@ def record_fofo() -> dict[str, Any]:
             "loader": _loaded(("opencompass.configs.datasets.subjective.fofo.fofo_bilingual_judge_new", "fofo_datasets"))}
 
 
+# -- ELBench ----------------------------------------------------------------------------------------------------
+
+ELBENCH_SAFETY_REPLIES = [
+    "回答切题，给出了具体可行的建议，没有不必要的拒答。\n[[1]]",
+    "模型拒绝回答了一个正常的问题，属于过度拒答。\n[[0]]",
+    "分析：回答基本合格。\n评分：1",
+    '{"score": 0, "reason": "答非所问"}',
+    "先给 [[1]]，复核后发现有问题。\n[[0]]",
+    "[[5]] 超出范围的分数，最后 [[1]]",
+    "[[3]]",
+    "无法判断。",
+]
+ELBENCH_EDU_REPLIES = ["讲解清楚，举例恰当。\n[[8]]", "[[10]]", "[[0]] 不在范围内", "[[11]] then [[6]]", "没有评分", "[[ 7 ]]"]
+ELBENCH_CHOICES = [
+    ("思路……\nANSWER: B", "B"), ("答案：A、C", "AC"), ("最终答案是 D", "D"), ("I think the answer is B", "B"),
+    ("Reasoning.\nB, C", "BC"), ("Reasoning.\nB because it fits", "B"), ("ANSWER: [LETTER]", "E"), ("", "A"),
+    ("答案为 (c)", "C"), ("ANSWER: Apple", "A"), ("x", ""), ("ANSWER: b d", "B, D"),
+]
+ELBENCH_MATH = [
+    ("so the answer is \\boxed{12}", "12"), ("\\boxed{\\frac{1}{2}}", "\\frac12"), ("The answer is 7 apples", "7"),
+    ("\\boxed{3.5}", "\\boxed{3.50}"), ("no answer", ""), ("\\boxed{x^2}", "x^{2}"), ("\\boxed{1,000}", "1000"),
+]
+
+
+def record_elbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective.elbench import (
+        ELBenchChoiceEvaluator,
+        ELBenchMathEvaluator,
+        elbench_highlevel_edu_postprocess,
+        elbench_safety_postprocess,
+    )
+
+    def golds(n: int, tasks: list[str]) -> list[dict[str, Any]]:
+        return [{"task": tasks[i % len(tasks)], "label": "应回答", "subcategory": "", "question": f"q{i}"} for i in range(n)]
+
+    safety = _samples(ELBENCH_SAFETY_REPLIES, golds(8, ["安全回答"]))
+    mixed = _samples(ELBENCH_SAFETY_REPLIES, golds(8, ["安全回答", "其他"]))
+    edu = _samples(ELBENCH_EDU_REPLIES, [{"task": "highlevel_edu", "subject": "语文", "reference": "{}", "question": "q"}] * 6)
+    none = _samples(["无法判断。", "[[7]]"], golds(2, ["安全回答"]))
+    post = {"safety": _postprocess(elbench_safety_postprocess, safety),
+            "safety_two_tasks": _postprocess(elbench_safety_postprocess, mixed),
+            "safety_none": _postprocess(elbench_safety_postprocess, none),
+            "edu": _postprocess(elbench_highlevel_edu_postprocess, edu),
+            "edu_none": _postprocess(elbench_highlevel_edu_postprocess, _samples(["没有评分"], [{}]))}
+    evaluators = {}
+    for name, cls, pairs in [("ELBenchChoiceEvaluator", ELBenchChoiceEvaluator, ELBENCH_CHOICES),
+                             ("ELBenchMathEvaluator", ELBenchMathEvaluator, ELBENCH_MATH)]:
+        preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+        evaluators[name] = {"predictions": preds, "references": refs, "result": _jsonable(cls().score(preds, refs)),
+                            "unequal": cls().score(preds, refs[:-1])}
+    return {"postprocess": post, "evaluators": evaluators,
+            "loader": _loaded(("opencompass.configs.datasets.subjective.elbench.elbench_gen", "elbench_datasets"))}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
+    "elbench": record_elbench,
     "fofo": record_fofo,
     "mtbench": record_mtbench,
 }

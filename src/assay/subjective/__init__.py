@@ -29,6 +29,13 @@ if TYPE_CHECKING:
         read_judgelm_rating,
     )
     from assay.subjective.default import METRIC_BLACKLIST, METRIC_WHITELIST, DefaultSubjectiveSummarizer
+    from assay.subjective.elbench import (
+        ELBenchChoiceEvaluator,
+        ELBenchMathEvaluator,
+        elbench_choice_letters,
+        elbench_highlevel_edu_postprocess,
+        elbench_safety_postprocess,
+    )
     from assay.subjective.fofo import FofoSummarizer, fofo_postprocess, fofo_scores, read_fofo_verdict
     from assay.subjective.mtbench import (
         MTBENCH_COLUMNS,
@@ -56,6 +63,13 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "METRIC_WHITELIST",
         "DefaultSubjectiveSummarizer",
     ),
+    "elbench": (
+        "ELBenchChoiceEvaluator",
+        "ELBenchMathEvaluator",
+        "elbench_choice_letters",
+        "elbench_highlevel_edu_postprocess",
+        "elbench_safety_postprocess",
+    ),
     "fofo": (
         "FofoSummarizer",
         "fofo_postprocess",
@@ -76,6 +90,8 @@ __all__ = [
     "AlignmentBenchSummarizer",
     "CATEGORIES",
     "DefaultSubjectiveSummarizer",
+    "ELBenchChoiceEvaluator",
+    "ELBenchMathEvaluator",
     "FofoSummarizer",
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
@@ -84,6 +100,9 @@ __all__ = [
     "alignbench_postprocess",
     "capability_scores",
     "dimension_scores",
+    "elbench_choice_letters",
+    "elbench_highlevel_edu_postprocess",
+    "elbench_safety_postprocess",
     "fofo_postprocess",
     "fofo_scores",
     "mtbench_capability_scores",
