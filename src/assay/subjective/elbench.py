@@ -131,8 +131,9 @@ def elbench_highlevel_edu_postprocess(output: dict[str, Any], output_path: str) 
 
 
 def _scored(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    details = [{"pred": p, "answer": r, "correct": p == r and r != ""} for p, r in pairs]
-    return {"accuracy": 100 * sum(d["correct"] for d in details) / len(details), "details": details}
+    correct = [p == r and r != "" for p, r in pairs]
+    details = [{"pred": p, "answer": r, "correct": ok} for (p, r), ok in zip(pairs, correct)]
+    return {"accuracy": 100 * sum(correct) / len(details), "details": details}
 
 
 _LENGTHS = {"error": "predictions and references have different length"}
