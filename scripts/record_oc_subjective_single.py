@@ -510,12 +510,57 @@ def record_elbench() -> dict[str, Any]:
             "loader": _loaded(("opencompass.configs.datasets.subjective.elbench.elbench_gen", "elbench_datasets"))}
 
 
+# -- MT-Bench-101 -----------------------------------------------------------------------------------------------
+
+MT101_REPLIES = ["The assistant recalls the cat's name and age correctly.\nRating: [[8]]", "Rating: [[3]]",
+                 "Mostly good [2 minor slips]. Rating: [[7]]", "Rating: [[10]]", "Rating: 6/10", "Rating: [[5]]"]
+
+
+def _mt101_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    tasks = ["CM", "SI", "AR", "MR", "GR", "TS"]
+    golds, replies = [], []
+    for i in range(n):
+        task = tasks[(i // 4) % len(tasks)]
+        golds.append({"task": task, "multi_id": 100 + i // 2, "turn_id": str(2 + i % 2)})
+        replies.append(MT101_REPLIES[rng.randrange(len(MT101_REPLIES))])
+    return _samples(replies, golds)
+
+
+def _write_mtbench101_prompts() -> None:
+    """MT-Bench-101's judge texts, as OpenCompass 0.5.4 has them, for assay's loader."""
+    from opencompass.datasets.subjective import mtbench101
+
+    texts = {"judge": mtbench101.judge, "score_format": mtbench101.score_format, "tasks": dict(mtbench101.unique_prompt)}
+    path = ROOT / "src" / "assay" / "datasets" / "mtbench101_prompts.json"
+    path.write_text(json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def record_mtbench101() -> dict[str, Any]:
+    from opencompass.datasets.subjective.mtbench101 import mtbench101_postprocess
+    from opencompass.summarizers import MTBench101Summarizer
+
+    _write_mtbench101_prompts()
+    post = {"every": _postprocess(mtbench101_postprocess, _mt101_samples("mt101-every", 40)),
+            "none": _postprocess(mtbench101_postprocess, _samples(["Rating: 6/10"], [{"task": "CM", "multi_id": 1}]))}
+    datasets_import = ("opencompass.configs.datasets.subjective.multiround.mtbench101_judge", "mtbench101_datasets")
+    abbr = _load_library(*datasets_import)[0]["abbr"]
+    results = {MODELS[0]: {abbr: _mt101_samples("mt101-m0", 30)}, MODELS[1]: {abbr: _mt101_samples("mt101-m1", 14)}}
+    summary = {"single": _summarize(MTBench101Summarizer, {"judge_type": "single"}, datasets_import, results,
+                                    eval_models=[dict(abbr=m) for m in MODELS])}
+    return {"postprocess": post, "summary": summary, "loader": {
+        "judge": _loaded(datasets_import),
+        "raw": _loaded(("opencompass.configs.datasets.subjective.multiround.mtbench101_judge_new_rawprompt",
+                        "mtbench101_datasets"))}}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
     "elbench": record_elbench,
     "fofo": record_fofo,
     "mtbench": record_mtbench,
+    "mtbench101": record_mtbench101,
 }
 
 

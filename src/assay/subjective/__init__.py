@@ -44,6 +44,12 @@ if TYPE_CHECKING:
         mtbench_postprocess,
         read_mtbench_rating,
     )
+    from assay.subjective.mtbench101 import (
+        MTBench101Summarizer,
+        mtbench101_postprocess,
+        mtbench101_task_scores,
+        read_mtbench101_rating,
+    )
 
 #: Each module and the names exported here from it.
 _WHERE: dict[str, tuple[str, ...]] = {
@@ -83,6 +89,12 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "mtbench_postprocess",
         "read_mtbench_rating",
     ),
+    "mtbench101": (
+        "MTBench101Summarizer",
+        "mtbench101_postprocess",
+        "mtbench101_task_scores",
+        "read_mtbench101_rating",
+    ),
 }
 
 __all__ = [
@@ -96,6 +108,7 @@ __all__ = [
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
     "MTBENCH_COLUMNS",
+    "MTBench101Summarizer",
     "MTBenchSummarizer",
     "alignbench_postprocess",
     "capability_scores",
@@ -105,12 +118,15 @@ __all__ = [
     "elbench_safety_postprocess",
     "fofo_postprocess",
     "fofo_scores",
+    "mtbench101_postprocess",
+    "mtbench101_task_scores",
     "mtbench_capability_scores",
     "mtbench_postprocess",
     "read_alignbench_rating",
     "read_autoj_rating",
     "read_fofo_verdict",
     "read_judgelm_rating",
+    "read_mtbench101_rating",
     "read_mtbench_rating",
 ]
 _getattr = lazy_names(__name__, _WHERE)
