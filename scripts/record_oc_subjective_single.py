@@ -554,11 +554,65 @@ def record_mtbench101() -> dict[str, Any]:
                         "mtbench101_datasets"))}}
 
 
+# -- FollowBench ------------------------------------------------------------------------------------------------
+
+
+def _fb_reply(rng: random.Random, level: int, style: str) -> str:
+    verdicts = [rng.choice(["YES", "YES", "NO", "PARTIAL"]) for _ in range(level)]
+    if style == "ok":
+        if level == 1:
+            return f"The response satisfies the constraint.\n{verdicts[0] if verdicts[0] in ('YES', 'NO') else 'YES'}"
+        return "Constraint by constraint:\n" + str(verdicts)
+    if style == "fenced":
+        return "```\n" + str(["YES"] * level) + "\n```"
+    if style == "short":
+        return str(verdicts[:-1]) if level > 1 else "Maybe."
+    if style == "bad_item":
+        return str(["YES"] * (level - 1) + ["SOMEWHAT"]) if level > 1 else "unclear"
+    if style == "unquoted":
+        return "[" + ", ".join(verdicts) + "]" if level > 1 else "[YES]"
+    if style == "bools":
+        return str([True] * level)
+    if style == "strings_true":
+        return str(["True"] * level)
+    raise ValueError(style)
+
+
+FB_STYLES = ["ok", "ok", "ok", "ok", "fenced", "short", "bad_item", "unquoted", "bools", "strings_true"]
+
+
+def _fb_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    golds, replies = [], []
+    for i in range(n):
+        level = i % 5 + 1
+        golds.append({"example_id": i, "category": "content", "level": level, "instruction": f"i{i}",
+                      "judge_prompt": "p", "target": None})
+        replies.append(_fb_reply(rng, level, FB_STYLES[rng.randrange(len(FB_STYLES))]))
+    return _samples(replies, golds)
+
+
+def record_followbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective.followbench import followbench_postprocess
+    from opencompass.summarizers import FollowBenchSummarizer
+
+    # 23 replies: 4 per level, 3 extra at levels 1-3; a fifth of them is 4
+    post = {"every": _postprocess(followbench_postprocess, _fb_samples("fb-every", 23)),
+            "many": _postprocess(followbench_postprocess, _fb_samples("fb-many", 50)),
+            "few": _postprocess(followbench_postprocess, _fb_samples("fb-few", 4))}
+    datasets_import = ("opencompass.configs.datasets.subjective.followbench.followbench_llmeval", "followbench_llmeval_datasets")
+    abbr = _load_library(*datasets_import)[0]["abbr"]
+    results = {MODELS[0]: {abbr: _fb_samples("fb-m0", 30)}, MODELS[1]: {abbr: _fb_samples("fb-m1", 12)}}
+    summary = {"llm": _summarize(FollowBenchSummarizer, {}, datasets_import, results)}
+    return {"postprocess": post, "summary": summary, "loader": _loaded(datasets_import)}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
     "elbench": record_elbench,
     "fofo": record_fofo,
+    "followbench": record_followbench,
     "mtbench": record_mtbench,
     "mtbench101": record_mtbench101,
 }

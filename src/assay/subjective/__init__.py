@@ -37,6 +37,12 @@ if TYPE_CHECKING:
         elbench_safety_postprocess,
     )
     from assay.subjective.fofo import FofoSummarizer, fofo_postprocess, fofo_scores, read_fofo_verdict
+    from assay.subjective.followbench import (
+        FollowBenchSummarizer,
+        followbench_postprocess,
+        followbench_scores,
+        read_followbench_verdict,
+    )
     from assay.subjective.mtbench import (
         MTBENCH_COLUMNS,
         MTBenchSummarizer,
@@ -82,6 +88,12 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "fofo_scores",
         "read_fofo_verdict",
     ),
+    "followbench": (
+        "FollowBenchSummarizer",
+        "followbench_postprocess",
+        "followbench_scores",
+        "read_followbench_verdict",
+    ),
     "mtbench": (
         "MTBENCH_COLUMNS",
         "MTBenchSummarizer",
@@ -105,6 +117,7 @@ __all__ = [
     "ELBenchChoiceEvaluator",
     "ELBenchMathEvaluator",
     "FofoSummarizer",
+    "FollowBenchSummarizer",
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
     "MTBENCH_COLUMNS",
@@ -118,6 +131,8 @@ __all__ = [
     "elbench_safety_postprocess",
     "fofo_postprocess",
     "fofo_scores",
+    "followbench_postprocess",
+    "followbench_scores",
     "mtbench101_postprocess",
     "mtbench101_task_scores",
     "mtbench_capability_scores",
@@ -125,6 +140,7 @@ __all__ = [
     "read_alignbench_rating",
     "read_autoj_rating",
     "read_fofo_verdict",
+    "read_followbench_verdict",
     "read_judgelm_rating",
     "read_mtbench101_rating",
     "read_mtbench_rating",
