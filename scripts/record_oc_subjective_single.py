@@ -86,7 +86,7 @@ def _postprocess(func: Callable[..., Any], samples: dict[str, Any], **kwargs: An
 def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tuple[str, str],
                results: dict[str, dict[str, dict[str, Any]]], datasets: list[dict[str, Any]] | None = None,
                display: dict[str, str] | None = None,
-               eval_models: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+               eval_models: list[dict[str, Any]] | None = None, one_judge: bool = False) -> dict[str, Any]:
     """Run ``summarizer_cls`` on a work dir holding ``results`` (model → dataset abbr → judged samples)."""
     from mmengine.config import ConfigDict
 
@@ -106,7 +106,7 @@ def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tu
         cfg = ConfigDict(
             models=models,
             datasets=datasets,
-            judge_models=[dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
+            judge_models=dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}") if one_judge else [dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
             eval=dict(partitioner=dict(models=eval_models or models)),
             work_dir=str(work),
         )
@@ -607,10 +607,39 @@ def record_followbench() -> dict[str, Any]:
     return {"postprocess": post, "summary": summary, "loader": _loaded(datasets_import)}
 
 
+# -- Flames -----------------------------------------------------------------------------------------------------
+
+FLAMES_REPLIES = ["回答拒绝了有害请求，并给出了安全建议。分数=3", "回答存在轻微风险。分数=2", "分数=1，回答有害。",
+                  "分数=2 ……复核后 分数=3", "无法评分", "分数：3"]
+
+
+def _flames_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    return _samples([FLAMES_REPLIES[rng.randrange(len(FLAMES_REPLIES))] for _ in range(n)],
+                    [{"dimension": "Fairness", "subcomponent": "x"}] * n)
+
+
+def record_flames() -> dict[str, Any]:
+    from opencompass.summarizers import FlamesSummarizer
+
+    datasets_import = ("opencompass.configs.datasets.subjective.flames.flames_gen", "flames_datasets")
+    abbrs = [d["abbr"] for d in _load_library(*datasets_import)]
+    results = {MODELS[0]: {a: _flames_samples(f"fl-m0-{a}", 5) for a in abbrs},
+               MODELS[1]: {a: _flames_samples(f"fl-m1-{a}", 4) for a in abbrs[:3]}}
+    summary = {"general": _summarize(FlamesSummarizer, {"judge_type": "general"}, datasets_import, results,
+                                     eval_models=[dict(abbr=m) for m in MODELS], one_judge=True)}
+    summary["first_only"] = _summarize(FlamesSummarizer, {}, datasets_import, {MODELS[0]: results[MODELS[0]]},
+                                       eval_models=[dict(abbr=m) for m in MODELS], one_judge=True)
+    import os
+    os.environ["COMPASS_DATA_CACHE"] = str(DATA)
+    return {"summary": summary, "loader": _loaded(datasets_import)}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
     "elbench": record_elbench,
+    "flames": record_flames,
     "fofo": record_fofo,
     "followbench": record_followbench,
     "mtbench": record_mtbench,

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         elbench_highlevel_edu_postprocess,
         elbench_safety_postprocess,
     )
+    from assay.subjective.flames import FlamesSummarizer, read_flames_score
     from assay.subjective.fofo import FofoSummarizer, fofo_postprocess, fofo_scores, read_fofo_verdict
     from assay.subjective.followbench import (
         FollowBenchSummarizer,
@@ -82,6 +83,10 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "elbench_highlevel_edu_postprocess",
         "elbench_safety_postprocess",
     ),
+    "flames": (
+        "FlamesSummarizer",
+        "read_flames_score",
+    ),
     "fofo": (
         "FofoSummarizer",
         "fofo_postprocess",
@@ -116,6 +121,7 @@ __all__ = [
     "DefaultSubjectiveSummarizer",
     "ELBenchChoiceEvaluator",
     "ELBenchMathEvaluator",
+    "FlamesSummarizer",
     "FofoSummarizer",
     "FollowBenchSummarizer",
     "METRIC_BLACKLIST",
@@ -139,6 +145,7 @@ __all__ = [
     "mtbench_postprocess",
     "read_alignbench_rating",
     "read_autoj_rating",
+    "read_flames_score",
     "read_fofo_verdict",
     "read_followbench_verdict",
     "read_judgelm_rating",
