@@ -635,12 +635,89 @@ def record_flames() -> dict[str, Any]:
     return {"summary": summary, "loader": _loaded(datasets_import)}
 
 
+# -- HelloBench -------------------------------------------------------------------------------------------------
+
+HB_SUBS = [("travel", 7), ("blogs", 6), ("continuation", 5), ("roleplaying_writing", 5)]
+
+
+def _hb_reply(rng: random.Random, n: int, style: str) -> str:
+    items = [{"checklist_id": i, "reason": f"Item {i} is {'met' if rng.random() > 0.3 else 'partly met'}.",
+              "evaluation_score": rng.choice([0, 0.25, 0.5, 0.75, 1])} for i in range(n)]
+    if style == "ok":
+        return json.dumps(items)
+    if style == "fenced":
+        return "```json\n" + json.dumps(items, indent=2) + "\n```"
+    if style == "strings":
+        return json.dumps([{**d, "checklist_id": str(d["checklist_id"]), "evaluation_score": str(d["evaluation_score"])}
+                           for d in items])
+    if style == "short":
+        return json.dumps(items[:-1])
+    if style == "over":
+        return json.dumps([{**items[0], "evaluation_score": 1.5}, *items[1:]])
+    if style == "prose":
+        return "All checklist items are satisfied."
+    if style == "backslash":
+        return json.dumps([{**d, "reason": "uses \\n and \\t escapes"} for d in items])
+    raise ValueError(style)
+
+
+HB_STYLES = ["ok", "ok", "fenced", "strings", "short", "over", "prose", "backslash"]
+
+
+def _hb_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    replies, golds = [], []
+    for i in range(n):
+        sub, k = HB_SUBS[i % len(HB_SUBS)]
+        golds.append({"category": "open_ended_qa", "subcategory": sub, "num_checklist": k})
+        replies.append(_hb_reply(rng, k, HB_STYLES[rng.randrange(len(HB_STYLES))]))
+    return _samples(replies, golds)
+
+
+def _write_hellobench_weights() -> None:
+    """HelloBench's regression weights, as OpenCompass 0.5.4 has them, for assay's postprocessor."""
+    from opencompass.datasets.subjective.hellobench import REGRESSION_DICT
+
+    path = ROOT / "src" / "assay" / "subjective" / "hellobench_weights.json"
+    path.write_text(json.dumps(REGRESSION_DICT, indent=1) + "\n", encoding="utf-8")
+
+
+def record_hellobench() -> dict[str, Any]:
+    import copy
+    import os
+
+    from opencompass.datasets.subjective.hellobench import hellobench_postprocess
+
+    _write_hellobench_weights()
+    post = {}
+    for case, samples in [("every", _hb_samples("hb-every", 24)), ("none", _hb_samples("hb-none", 0)),
+                          ("unread", _samples(["no list"], [{"subcategory": "travel", "num_checklist": 7}]))]:
+        result = hellobench_postprocess(copy.deepcopy(samples), "x")
+        post[case] = {"samples": samples, "overall_score": _jsonable(result["overall_score"]),
+                      "rescaled": {k: _jsonable(v["rescaled_score"]) for k, v in result["details"].items()}}
+    # checklist of 5 in a subcategory of 7 weights: numpy stops OpenCompass
+    try:
+        hellobench_postprocess(_samples([json.dumps([{"checklist_id": i, "evaluation_score": 1} for i in range(5)])],
+                                        [{"subcategory": "travel", "num_checklist": 5}]), "x")
+        mismatch = None
+    except Exception as exc:
+        mismatch = type(exc).__name__
+    here = os.getcwd()
+    os.chdir(DATA)  # HelloBench's loader reads its path as it is, from the working directory
+    try:
+        loader = _loaded(("opencompass.configs.datasets.subjective.hellobench.hellobench", "hellobench_datasets"))
+    finally:
+        os.chdir(here)
+    return {"postprocess": post, "mismatch_error": mismatch, "loader": loader}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
     "elbench": record_elbench,
     "flames": record_flames,
     "fofo": record_fofo,
+    "hellobench": record_hellobench,
     "followbench": record_followbench,
     "mtbench": record_mtbench,
     "mtbench101": record_mtbench101,

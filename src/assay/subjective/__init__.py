@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         followbench_scores,
         read_followbench_verdict,
     )
+    from assay.subjective.hellobench import hellobench_postprocess, hellobench_weights, read_hellobench_checklist
     from assay.subjective.mtbench import (
         MTBENCH_COLUMNS,
         MTBenchSummarizer,
@@ -99,6 +100,11 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "followbench_scores",
         "read_followbench_verdict",
     ),
+    "hellobench": (
+        "hellobench_postprocess",
+        "hellobench_weights",
+        "read_hellobench_checklist",
+    ),
     "mtbench": (
         "MTBENCH_COLUMNS",
         "MTBenchSummarizer",
@@ -139,6 +145,8 @@ __all__ = [
     "fofo_scores",
     "followbench_postprocess",
     "followbench_scores",
+    "hellobench_postprocess",
+    "hellobench_weights",
     "mtbench101_postprocess",
     "mtbench101_task_scores",
     "mtbench_capability_scores",
@@ -148,6 +156,7 @@ __all__ = [
     "read_flames_score",
     "read_fofo_verdict",
     "read_followbench_verdict",
+    "read_hellobench_checklist",
     "read_judgelm_rating",
     "read_mtbench101_rating",
     "read_mtbench_rating",
