@@ -711,6 +711,34 @@ def record_hellobench() -> dict[str, Any]:
     return {"postprocess": post, "mismatch_error": mismatch, "loader": loader}
 
 
+# -- WritingBench -----------------------------------------------------------------------------------------------
+
+WB_REPLIES = ['```json\n{\n    "score": 8,\n    "reason": "The outline is clear."\n}\n```', '{"score": 3, "reason": "weak"}',
+              "{'score': 10, 'reason': 'perfect'}", '{"score": "7", "reason": "a string"}', "Score: 6/10",
+              '{"score":5}', '{"reason": "no score given"}']
+
+
+def _wb_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    domains = ["Academic & Engineering", "Literature & Art", "Finance & Business"]
+    return _samples([WB_REPLIES[rng.randrange(len(WB_REPLIES))] for _ in range(n)],
+                    [{"index": i, "domain1": domains[i % 3], "domain2": "x", "query": "q", "judge_prompt_list": []}
+                     for i in range(n)])
+
+
+def record_writingbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective import writingbench
+
+    path = ROOT / "src" / "assay" / "datasets" / "writingbench_prompt.json"
+    path.write_text(json.dumps({"judge_template": writingbench.base_prompt}, ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    post = {"every": _postprocess(writingbench.writingbench_postprocess, _wb_samples("wb", 30)),
+            "none": _postprocess(writingbench.writingbench_postprocess, _samples(["Score: 6/10"], [{"domain1": "x"}]))}
+    return {"postprocess": post,
+            "loader": _loaded(("opencompass.configs.datasets.subjective.writingbench.writingbench_judge",
+                               "writingbench_datasets"))}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
@@ -721,6 +749,7 @@ FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "followbench": record_followbench,
     "mtbench": record_mtbench,
     "mtbench101": record_mtbench101,
+    "writingbench": record_writingbench,
 }
 
 

@@ -25,6 +25,8 @@ REGISTERED: dict[str, dict[str, str]] = {
         'mtbench101': 'assay.subjective.mtbench101',
         'mtbench101_postprocess': 'assay.subjective.mtbench101',
         'mtbench_postprocess': 'assay.subjective.mtbench',
+        'writingbench': 'assay.subjective.writingbench',
+        'writingbench_postprocess': 'assay.subjective.writingbench',
     },
     'ICL_EVALUATORS': {
         'AGIEvalEvaluator': 'assay.evaluators.agieval',
@@ -262,6 +264,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'WinograndeDataset': 'assay.datasets.winogrande',
         'WinograndeDatasetV2': 'assay.datasets.winogrande',
         'WinograndeDatasetV3': 'assay.datasets.winogrande',
+        'WritingBenchDataset': 'assay.datasets.writingbench',
         'commonsenseqaDataset': 'assay.datasets.commonsenseqa',
         'dropDataset': 'assay.datasets.drop',
         'lambadaDataset': 'assay.datasets.lambada',
@@ -748,5 +751,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('WinograndeDataset', 'assay.datasets.winogrande'),
         ('WinograndeDatasetV2', 'assay.datasets.winogrande'),
         ('WinograndeDatasetV3', 'assay.datasets.winogrande'),
+        ('WritingBenchDataset', 'assay.datasets.writingbench'),
+        ('writingbench_judge_template', 'assay.datasets.writingbench'),
     ],
 }

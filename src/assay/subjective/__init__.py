@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         mtbench101_task_scores,
         read_mtbench101_rating,
     )
+    from assay.subjective.writingbench import read_writingbench_score, writingbench_postprocess
 
 #: Each module and the names exported here from it.
 _WHERE: dict[str, tuple[str, ...]] = {
@@ -118,6 +119,10 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "mtbench101_task_scores",
         "read_mtbench101_rating",
     ),
+    "writingbench": (
+        "read_writingbench_score",
+        "writingbench_postprocess",
+    ),
 }
 
 __all__ = [
@@ -160,6 +165,8 @@ __all__ = [
     "read_judgelm_rating",
     "read_mtbench101_rating",
     "read_mtbench_rating",
+    "read_writingbench_score",
+    "writingbench_postprocess",
 ]
 _getattr = lazy_names(__name__, _WHERE)
 
