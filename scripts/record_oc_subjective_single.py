@@ -739,6 +739,44 @@ def record_writingbench() -> dict[str, Any]:
                                "writingbench_datasets"))}
 
 
+# -- JudgerBench ------------------------------------------------------------------------------------------------
+
+JB_PROMPTS = ["base_prompt_prefix_en", "base_prompt_suffix_en", "base_prompt_prefix_cn", "base_prompt_suffix_cn",
+              "alignbench_judge_prompt", "alpacaeval_judge_prompt", "arenahard_judge_prompt", "wild_judge_prompt",
+              "wildbench_suffix", "fofo_en_judge_prompt", "fofo_en_suffix", "fofo_cn_judge_prompt", "fofo_cn_suffix"]
+JB_JUDGE_REPLIES = {
+    "judgerbench_A": ["A", "B", "[[A]]", "Assistant B is better", "tie", "a"],
+    "alignment_bench_v1_1": ["[[A]]", "[[B]]", "neither"],
+    "alpaca_eval": ["m", "M", "model_m"],
+    "arenahard": ["[[A>>B]]", "[[A>B]]", "[[B>>A]]", "[[A=B]]", "none"],
+    "wildbench": ['{"choice": "A++"}', '{"choice": "B+"}', '{"choice": "A=B"}', '{"choice": "C"}'],
+    "fofo_test_prompts": ['"format_correctness": 1', '"format_correctness": 0'],
+    "fofo_test_prompts_cn": ['"format_correctness": 0', "none"],
+}
+
+
+def record_judgerbench() -> dict[str, Any]:
+    from opencompass.datasets.subjective import judgerbench
+
+    path = ROOT / "src" / "assay" / "datasets" / "judgerbench_prompts.json"
+    path.write_text(json.dumps({k: getattr(judgerbench, k) for k in JB_PROMPTS}, ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    datasets_import = ("opencompass.configs.datasets.subjective.judgerbench.judgerbench", "judgerbench_datasets")
+    loader = _loaded(datasets_import)
+    rng = random.Random(9)
+    evaluated = {}
+    for abbr, rows in loader["rows"].items():
+        refs = [r["judge"] for r in rows]
+        preds = [rng.choice(JB_JUDGE_REPLIES[r["dataset_name"]]) for r in refs]
+        evaluated[abbr] = {"predictions": preds, "references": refs,
+                           "result": _jsonable(judgerbench.JudgerBenchEvaluator().score(preds, refs))}
+    # part B where one benchmark's models all got the same verdicts: a correlation of NaN
+    refs = [r["judge"] for r in loader["rows"]["judgerbench_B"] if r["judge"]["dataset_name"] == "arenahard"]
+    evaluated["constant"] = {"predictions": ["[[A=B]]"] * len(refs), "references": refs,
+                             "result": _jsonable(judgerbench.JudgerBenchEvaluator().score(["[[A=B]]"] * len(refs), refs))}
+    return {"loader": loader, "evaluator": evaluated}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
     "default": record_default,
@@ -746,6 +784,7 @@ FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "flames": record_flames,
     "fofo": record_fofo,
     "hellobench": record_hellobench,
+    "judgerbench": record_judgerbench,
     "followbench": record_followbench,
     "mtbench": record_mtbench,
     "mtbench101": record_mtbench101,

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         read_followbench_verdict,
     )
     from assay.subjective.hellobench import hellobench_postprocess, hellobench_weights, read_hellobench_checklist
+    from assay.subjective.judgerbench import JudgerBenchEvaluator, judgerbench_verdict
     from assay.subjective.mtbench import (
         MTBENCH_COLUMNS,
         MTBenchSummarizer,
@@ -106,6 +107,10 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "hellobench_weights",
         "read_hellobench_checklist",
     ),
+    "judgerbench": (
+        "JudgerBenchEvaluator",
+        "judgerbench_verdict",
+    ),
     "mtbench": (
         "MTBENCH_COLUMNS",
         "MTBenchSummarizer",
@@ -135,6 +140,7 @@ __all__ = [
     "FlamesSummarizer",
     "FofoSummarizer",
     "FollowBenchSummarizer",
+    "JudgerBenchEvaluator",
     "METRIC_BLACKLIST",
     "METRIC_WHITELIST",
     "MTBENCH_COLUMNS",
@@ -152,6 +158,7 @@ __all__ = [
     "followbench_scores",
     "hellobench_postprocess",
     "hellobench_weights",
+    "judgerbench_verdict",
     "mtbench101_postprocess",
     "mtbench101_task_scores",
     "mtbench_capability_scores",
