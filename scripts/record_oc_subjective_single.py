@@ -777,8 +777,37 @@ def record_judgerbench() -> dict[str, Any]:
     return {"loader": loader, "evaluator": evaluated}
 
 
+# -- CompassArena's subjective bench (point-wise) and CompassBench's checklists -----------------------------------
+
+CAS_PROMPTS = ["pointwise_singleturn_base_prompt", "pairwise_singleturn_base_prompt", "pointwise_multiturn_base_prompt",
+               "pairwise_multiturn_base_prompt", "writing_rule", "qa_rule", "reasoning_rule", "align_rule"]
+CAS_REPLIES = ["回复准确，结构清晰。\n[[5分]]", "回复有明显错误。[[2分]]", "[[3分]] 然后 [[4分]]", "评分：4分", "[[4]]", "[[1分]]"]
+
+
+def record_compass_arena_subjective() -> dict[str, Any]:
+    from opencompass.datasets.subjective import compass_arena_subjective_bench as cas
+
+    path = ROOT / "src" / "assay" / "datasets" / "compass_arena_subjective_prompts.json"
+    path.write_text(json.dumps({k: getattr(cas, k) for k in CAS_PROMPTS}, ensure_ascii=False, indent=1) + "\n",
+                    encoding="utf-8")
+    rng = random.Random(12)
+    cats, diffs = ["推理", "创作", "代码"], ["简单", "中等", "困难"]
+    n = 30
+    samples = _samples([CAS_REPLIES[rng.randrange(len(CAS_REPLIES))] for _ in range(n)],
+                       [{"category": cats[rng.randrange(3)], "difficulty": diffs[rng.randrange(3)], "question": "q", "answer": "a"}
+                        for _ in range(n)])
+    post = {"every": _postprocess(cas.compassarena_subjectiveeval_pointwise_postprocess, samples)}
+    base = "opencompass.configs.datasets.subjective.compass_arena_subjective_bench"
+    return {"postprocess": post, "loader": {
+        "singleturn": _loaded((f"{base}.singleturn.pointwise_judge", "compassarena_subjectivebench_singleturn_datasets")),
+        "multiturn": _loaded((f"{base}.multiturn.pointwise_judge", "compassarena_subjectivebench_multiturn_datasets")),
+        "checklist": _loaded(("opencompass.configs.datasets.subjective.compassbench.compassbench_checklist",
+                              "checklist_datasets"))}}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
+    "compass_arena_subjective": record_compass_arena_subjective,
     "default": record_default,
     "elbench": record_elbench,
     "flames": record_flames,

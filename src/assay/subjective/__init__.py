@@ -28,6 +28,10 @@ if TYPE_CHECKING:
         read_autoj_rating,
         read_judgelm_rating,
     )
+    from assay.subjective.compass_arena_subjective import (
+        compassarena_subjectiveeval_pointwise_postprocess,
+        read_pointwise_score,
+    )
     from assay.subjective.default import METRIC_BLACKLIST, METRIC_WHITELIST, DefaultSubjectiveSummarizer
     from assay.subjective.elbench import (
         ELBenchChoiceEvaluator,
@@ -73,6 +77,10 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "read_alignbench_rating",
         "read_autoj_rating",
         "read_judgelm_rating",
+    ),
+    "compass_arena_subjective": (
+        "compassarena_subjectiveeval_pointwise_postprocess",
+        "read_pointwise_score",
     ),
     "default": (
         "METRIC_BLACKLIST",
@@ -148,6 +156,7 @@ __all__ = [
     "MTBenchSummarizer",
     "alignbench_postprocess",
     "capability_scores",
+    "compassarena_subjectiveeval_pointwise_postprocess",
     "dimension_scores",
     "elbench_choice_letters",
     "elbench_highlevel_edu_postprocess",
@@ -172,6 +181,7 @@ __all__ = [
     "read_judgelm_rating",
     "read_mtbench101_rating",
     "read_mtbench_rating",
+    "read_pointwise_score",
     "read_writingbench_score",
     "writingbench_postprocess",
 ]
