@@ -86,7 +86,8 @@ def _postprocess(func: Callable[..., Any], samples: dict[str, Any], **kwargs: An
 def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tuple[str, str],
                results: dict[str, dict[str, dict[str, Any]]], datasets: list[dict[str, Any]] | None = None,
                display: dict[str, str] | None = None,
-               eval_models: list[dict[str, Any]] | None = None, one_judge: bool = False) -> dict[str, Any]:
+               eval_models: list[dict[str, Any]] | None = None, one_judge: bool = False,
+               partitioner_judges: bool = False) -> dict[str, Any]:
     """Run ``summarizer_cls`` on a work dir holding ``results`` (model → dataset abbr → judged samples)."""
     from mmengine.config import ConfigDict
 
@@ -107,7 +108,9 @@ def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tu
             models=models,
             datasets=datasets,
             judge_models=dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}") if one_judge else [dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")],
-            eval=dict(partitioner=dict(models=eval_models or models)),
+            eval=dict(partitioner=dict(models=eval_models or models,
+                                       **({"judge_models": [dict(abbr=JUDGE, path=f"thu-coai/{JUDGE}")]}
+                                          if partitioner_judges else {}))),
             work_dir=str(work),
         )
         returned = summarizer_cls(config=cfg, **options).summarize(time_str=TIME)
@@ -117,6 +120,7 @@ def _summarize(summarizer_cls: Any, options: dict[str, Any], datasets_import: tu
                 files[str(path.relative_to(work / "summary"))] = path.read_bytes().decode("utf-8")
     return {
         "datasets_import": list(datasets_import),
+        "datasets_kept": len(datasets),
         "models": models,
         "eval_models": eval_models or models,
         "judge": JUDGE,
@@ -805,8 +809,46 @@ def record_compass_arena_subjective() -> dict[str, Any]:
                               "checklist_datasets"))}}
 
 
+# -- CommonSummarizer and MultiroundSummarizer (no library config names them: run on the library's MT-Bench sets) ---
+
+
+def _rate_samples(seed: str, n: int, caps: list[str]) -> dict[str, Any]:
+    rng = random.Random(seed)
+    replies = ["Solid answer. [[8]]", "[[6.5]]", "Rating: [[9]] then [[2]]", "no rating", "[[10]]", "[[3]]"]
+    return _samples([replies[rng.randrange(len(replies))] for _ in range(n)],
+                    [{"capability": caps[i % len(caps)]} for i in range(n)])
+
+
+def _rounds_samples(seed: str, n: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    replies = ["输出：[1, 3]", "Output: []", "[2]", "[1, 2, 3]", "[one, two]", "没有问题", "Output: [1,2]"]
+    formats = ["json", "csv", "email", "markdown"]
+    return _samples([replies[rng.randrange(len(replies))] for _ in range(n)],
+                    [{"capability": formats[i % 4], "others": {"language": ["zh", "en"][i % 2], "round": 3 + i % 2}}
+                     for i in range(n)])
+
+
+def record_common_multiround() -> dict[str, Any]:
+    from opencompass.summarizers import CommonSummarizer, MultiroundSummarizer
+
+    mt = ("opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp", "mtbench_datasets")
+    abbrs = [d["abbr"] for d in _load_library(*mt)]
+    datasets = [{k: v for k, v in d.items() if k != "summarizer"} for d in _load_library(*mt)]
+    results = {MODELS[0]: {a: _rate_samples(f"c-m0-{a}", 16, ["writing", "math", "coding"]) for a in abbrs},
+               # its capabilities met in another order: its values land under the first row's names, as OpenCompass reads
+               MODELS[1]: {a: _rate_samples(f"c-m1-{a}", 9, ["math", "writing", "coding"]) for a in abbrs}}
+    common = _summarize(CommonSummarizer, {}, mt, results, datasets=datasets, eval_models=[dict(abbr=m) for m in MODELS],
+                        display={MODELS[1]: "Qwen1.5-7B-Chat"})
+    one = [datasets[0]]
+    rounds = {MODELS[0]: {abbrs[0]: _rounds_samples("r-m0", 24)}, MODELS[1]: {abbrs[0]: _rounds_samples("r-m1", 10)}}
+    multiround = _summarize(MultiroundSummarizer, {}, mt, rounds, datasets=one, eval_models=[dict(abbr=m) for m in MODELS],
+                            partitioner_judges=True)
+    return {"common": common, "multiround": multiround}
+
+
 FAMILIES: dict[str, Callable[[], dict[str, Any]]] = {
     "alignbench": record_alignbench,
+    "common_multiround": record_common_multiround,
     "compass_arena_subjective": record_compass_arena_subjective,
     "default": record_default,
     "elbench": record_elbench,

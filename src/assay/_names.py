@@ -283,6 +283,7 @@ REGISTERED: dict[str, dict[str, str]] = {
     'SUMMARIZERS': {
         'AlignmentBenchSummarizer': 'assay.subjective.alignbench',
         'CircularSummarizer': 'assay.summarize._circular',
+        'CommonSummarizer': 'assay.subjective.common',
         'DefaultSubjectiveSummarizer': 'assay.subjective.default',
         'DefaultSummarizer': 'assay.summarize._default',
         'FlamesSummarizer': 'assay.subjective.flames',
@@ -291,6 +292,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'MTBench101Summarizer': 'assay.subjective.mtbench101',
         'MTBenchSummarizer': 'assay.subjective.mtbench',
         'MultiFacetedSummarizer': 'assay.summarize._multi_faceted',
+        'MultiroundSummarizer': 'assay.subjective.multiround',
         'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizerV2': 'assay.summarize._needlebench',

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         read_autoj_rating,
         read_judgelm_rating,
     )
+    from assay.subjective.common import CommonSummarizer, read_single_rate
     from assay.subjective.compass_arena_subjective import (
         compassarena_subjectiveeval_pointwise_postprocess,
         read_pointwise_score,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
         mtbench101_task_scores,
         read_mtbench101_rating,
     )
+    from assay.subjective.multiround import MULTIROUND_CATEGORIES, MultiroundSummarizer, read_broken_rounds
     from assay.subjective.writingbench import read_writingbench_score, writingbench_postprocess
 
 #: Each module and the names exported here from it.
@@ -77,6 +79,10 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "read_alignbench_rating",
         "read_autoj_rating",
         "read_judgelm_rating",
+    ),
+    "common": (
+        "CommonSummarizer",
+        "read_single_rate",
     ),
     "compass_arena_subjective": (
         "compassarena_subjectiveeval_pointwise_postprocess",
@@ -132,6 +138,11 @@ _WHERE: dict[str, tuple[str, ...]] = {
         "mtbench101_task_scores",
         "read_mtbench101_rating",
     ),
+    "multiround": (
+        "MULTIROUND_CATEGORIES",
+        "MultiroundSummarizer",
+        "read_broken_rounds",
+    ),
     "writingbench": (
         "read_writingbench_score",
         "writingbench_postprocess",
@@ -142,6 +153,7 @@ __all__ = [
     "ALL_DIMENSIONS",
     "AlignmentBenchSummarizer",
     "CATEGORIES",
+    "CommonSummarizer",
     "DefaultSubjectiveSummarizer",
     "ELBenchChoiceEvaluator",
     "ELBenchMathEvaluator",
@@ -154,6 +166,8 @@ __all__ = [
     "MTBENCH_COLUMNS",
     "MTBench101Summarizer",
     "MTBenchSummarizer",
+    "MULTIROUND_CATEGORIES",
+    "MultiroundSummarizer",
     "alignbench_postprocess",
     "capability_scores",
     "compassarena_subjectiveeval_pointwise_postprocess",
@@ -174,6 +188,7 @@ __all__ = [
     "mtbench_postprocess",
     "read_alignbench_rating",
     "read_autoj_rating",
+    "read_broken_rounds",
     "read_flames_score",
     "read_fofo_verdict",
     "read_followbench_verdict",
@@ -182,6 +197,7 @@ __all__ = [
     "read_mtbench101_rating",
     "read_mtbench_rating",
     "read_pointwise_score",
+    "read_single_rate",
     "read_writingbench_score",
     "writingbench_postprocess",
 ]
