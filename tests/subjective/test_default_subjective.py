@@ -48,6 +48,12 @@ def test_the_summary_is_opencompass_byte_for_byte(case: str, tmp_path: Path, oc_
     writes them, with summary groups (plain, by metric, weighted) and with chosen rows."""
     rec = REC["summary"][case]
     cfg = _config(tmp_path, oc_library, monkeypatch, rec)
+    # the _new configs name assay's postprocessors
+    from assay.subjective import alignbench_postprocess, mtbench_postprocess
+
+    posts = {d["abbr"]: d["eval_cfg"]["evaluator"]["dict_postprocessor"]["type"] for d in cfg["datasets"][:4]}
+    assert posts == {"alignment_bench": alignbench_postprocess, "mtbench_0.0": mtbench_postprocess,
+                     "mtbench_0.1": mtbench_postprocess, "mtbench_0.7": mtbench_postprocess}
     summarizer = SUMMARIZERS.get(cfg["summarizer"]["type"])(cfg, **rec["options"])
     result = summarizer.summarize(time_str=rec["time"])
     assert _summary(tmp_path) == rec["files"]
