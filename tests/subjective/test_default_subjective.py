@@ -90,3 +90,26 @@ def test_a_metric_one_model_lacks_is_shown_as_a_dash(tmp_path: Path, oc_library:
     assert math_row[: -len(",-")] == whole[tuple(math_row.split(",")[:3])].rsplit(",", 1)[0]
     assert [r for r in csv if ",math," not in r and r.startswith("mtbench_0.0,")] == [
         r for k, r in whole.items() if k[0] == "mtbench_0.0" and k[2] != "math"]
+
+
+def test_assay_summarize_writes_the_subjective_summary(tmp_path: Path, oc_library: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``assay summarize`` on a run holding only ``<model>_judged-by--<judge>/`` folders (no ``<model>/``) runs the
+    configured DefaultSubjectiveSummarizer: OpenCompass's csv, and its .txt after the time stamp line."""
+    from assay.cli import main
+
+    rec = REC["summary"]["library"]
+    _config(tmp_path, oc_library, monkeypatch, rec)
+    run = tmp_path / "work" / "run1"
+    (tmp_path / "work" / "results").rename(tmp_path / "run1-results")
+    run.mkdir()
+    (tmp_path / "run1-results").rename(run / "results")
+    text = (tmp_path / "config.py").read_text(encoding="utf-8")
+    (tmp_path / "config.py").write_text(text.replace(f"work_dir = {str(tmp_path / 'work')!r}\n", ""), encoding="utf-8")
+    assert main(["summarize", str(tmp_path / "config.py"), "-w", str(tmp_path / "work"), "-r", "run1", "--no-report"]) == 0
+    (txt,) = (run / "summary").glob(f"summary_*_by_{rec['judge']}.txt")
+    (csv,) = (run / "summary").glob(f"summary_*_by_{rec['judge']}.csv")
+    want_txt = rec["files"][f"summary_{rec['time']}_by_{rec['judge']}.txt"]
+    assert csv.read_text(encoding="utf-8") == rec["files"][f"summary_{rec['time']}_by_{rec['judge']}.csv"]
+    assert txt.read_text(encoding="utf-8").split("\n", 1)[1] == want_txt.split("\n", 1)[1]
+    assert "mtbench_0.7" in capsys.readouterr().out
