@@ -52,3 +52,15 @@ def test_a_summary_without_any_results_writes_nothing(tmp_path: Path) -> None:
            "work_dir": str(tmp_path)}
     assert SUMMARIZERS.get("MTBenchSummarizer")(cfg).summarize(time_str="t") == {"MTbench": {"j": {}}}
     assert list((tmp_path / "summary" / "t").iterdir()) == []
+
+
+def test_a_judged_sample_without_a_reply_names_the_file(tmp_path: Path) -> None:
+    from assay.errors import InputFileError
+
+    folder = tmp_path / "results" / "m_judged-by--j"
+    folder.mkdir(parents=True)
+    (folder / "mtbench_0.0.json").write_text('{"0": {"gold": {"capability": "math"}}}')
+    cfg = {"models": [{"abbr": "m"}], "datasets": [{"abbr": "mtbench_0.0"}], "judge_models": [{"abbr": "j"}],
+           "work_dir": str(tmp_path)}
+    with pytest.raises(InputFileError, match=r"mtbench_0\.0\.json: judged sample '0' is not a dict with a 'prediction'"):
+        SUMMARIZERS.get("MTBenchSummarizer")(cfg).summarize(time_str="t")

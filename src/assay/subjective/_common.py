@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
-from assay.errors import ConfigError
+from assay.errors import ConfigError, InputFileError
 from assay.fileio import read_json
 
 __all__ = [
@@ -73,7 +73,7 @@ def judged_answers(
     references: list[Any] = []
     for key, sample in samples:
         if not isinstance(sample, Mapping) or "prediction" not in sample:
-            raise ConfigError(f"{where}: judged sample {key!r} is not a dict with a 'prediction', got {sample!r:.120}")
+            raise InputFileError(f"{where}: judged sample {key!r} is not a dict with a 'prediction', got {sample!r:.120}")
         read = parse(sample if whole_sample else sample["prediction"])
         if read is not None:
             answers.append(read)
@@ -113,7 +113,7 @@ def read_judged(subdir: Path, dataset_cfg: Mapping[str, Any]) -> tuple[dict[Any,
     if whole.exists():
         data = read_json(whole, what="judged result")
         if not isinstance(data, dict):
-            raise ConfigError(f"{whole}: a judged result must be a JSON object of samples, got {type(data).__name__}")
+            raise InputFileError(f"{whole}: a judged result must be a JSON object of samples, got {type(data).__name__}")
         return data, whole
     part = subdir / f"{abbr}_0.json"
     if not part.exists():
@@ -124,7 +124,7 @@ def read_judged(subdir: Path, dataset_cfg: Mapping[str, Any]) -> tuple[dict[Any,
         path = subdir / f"{abbr}_{i}.json"
         data = read_json(path, what="judged result")
         if not isinstance(data, dict):
-            raise ConfigError(f"{path}: a judged result must be a JSON object of samples, got {type(data).__name__}")
+            raise InputFileError(f"{path}: a judged result must be a JSON object of samples, got {type(data).__name__}")
         for _, sample in _samples(data):
             joined[len(joined)] = sample
         i += 1
