@@ -1,13 +1,33 @@
-"""OpenCompass's subjective benchmarks: their judges' verdicts read, scored and summarized.
+"""Subjective (LLM-judged) evaluations: the judge outputs' dict postprocessors, their summarizers and statistics.
 
-Each module is one family, under OpenCompass 0.5.4's names and computing what
-they compute (each says which of OpenCompass's quirks it keeps): the dict
-postprocessors the datasets' ``LMEvaluator`` hands the judged samples to
-(registered in ``DICT_POSTPROCESSORS``) and the summarizers that read
-``results/<model>_judged-by--<judge>/`` (registered in ``SUMMARIZERS``).
+Pairwise families (a judge compares two models' answers):
 
-Importing this package imports none of its modules: each is imported the
-first time one of its names is asked for (or a registry looks it up).
+* Arena-Hard (:mod:`assay.subjective.arena_hard`): ``arenahard_postprocess``,
+  ``arenahard_bradleyterry_postprocess``, ``ArenaHardSummarizer`` (Elo ratings,
+  win rate against the base model, bootstrap interval);
+* AlpacaEval (:mod:`assay.subjective.alpaca_eval`), CompassArena
+  (:mod:`assay.subjective.compassarena`, with its position-bias count),
+  WildBench (:mod:`assay.subjective.wildbench`), CompassArena's subjective bench
+  pairwise (:mod:`assay.subjective.compass_arena_subjective_bench_pairwise`);
+* :mod:`assay.subjective.elo`: the Elo fit, its bootstrap and predicted win rates;
+* :mod:`assay.subjective.pairwise`: assay's own statistics beside OpenCompass's numbers —
+  seeded bootstrap intervals, position bias of ``infer_order='double'`` judgements,
+  unread judge replies — as the ``pairwise`` section of a summary.
+
+Single-score families (a judge rates one model's answer), one module each: the dict
+postprocessors their ``LMEvaluator`` hands the judged samples to (registered in
+``DICT_POSTPROCESSORS``), the evaluators some name instead (``ICL_EVALUATORS``) and
+the summarizers that read ``results/<model>_judged-by--<judge>/`` (``SUMMARIZERS``):
+AlignBench, MT-Bench, MT-Bench-101, FoFo, FollowBench, Flames, HelloBench,
+JudgerBench, WritingBench, ELBench, CompassArena's subjective bench point-wise
+(:mod:`assay.subjective.compass_arena_subjective`), ``CommonSummarizer``,
+and ``MultiroundSummarizer``.  ``DefaultSubjectiveSummarizer``, a subjective run's
+per-judge summary, is :mod:`assay.summarize`'s.
+
+Each computes what OpenCompass 0.5.4 computes under the same name (its quirks
+stated in the docstrings).  Importing this package imports none of its modules:
+the registries import the one defining a name asked for, and the single-score
+families' names exported here are imported the first time one is asked for.
 """
 
 from __future__ import annotations
@@ -33,7 +53,6 @@ if TYPE_CHECKING:
         compassarena_subjectiveeval_pointwise_postprocess,
         read_pointwise_score,
     )
-    from assay.subjective.default import METRIC_BLACKLIST, METRIC_WHITELIST, DefaultSubjectiveSummarizer
     from assay.subjective.elbench import (
         ELBenchChoiceEvaluator,
         ELBenchMathEvaluator,
@@ -87,11 +106,6 @@ _WHERE: dict[str, tuple[str, ...]] = {
     "compass_arena_subjective": (
         "compassarena_subjectiveeval_pointwise_postprocess",
         "read_pointwise_score",
-    ),
-    "default": (
-        "METRIC_BLACKLIST",
-        "METRIC_WHITELIST",
-        "DefaultSubjectiveSummarizer",
     ),
     "elbench": (
         "ELBenchChoiceEvaluator",
@@ -154,15 +168,12 @@ __all__ = [
     "AlignmentBenchSummarizer",
     "CATEGORIES",
     "CommonSummarizer",
-    "DefaultSubjectiveSummarizer",
     "ELBenchChoiceEvaluator",
     "ELBenchMathEvaluator",
     "FlamesSummarizer",
     "FofoSummarizer",
     "FollowBenchSummarizer",
     "JudgerBenchEvaluator",
-    "METRIC_BLACKLIST",
-    "METRIC_WHITELIST",
     "MTBENCH_COLUMNS",
     "MTBench101Summarizer",
     "MTBenchSummarizer",

@@ -1,4 +1,4 @@
-"""DefaultSubjectiveSummarizer writes OpenCompass 0.5.4's per-judge summary of a subjective run."""
+"""DefaultSubjectiveSummarizer (assay.summarize) writes OpenCompass 0.5.4's per-judge summary of a subjective run."""
 
 from __future__ import annotations
 
