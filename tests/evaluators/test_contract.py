@@ -365,6 +365,7 @@ EXCLUDED: dict[str, str] = {
     "LCBCodeExecutionEvaluator": "executes code in the sandbox",
     "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
+    "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",
