@@ -366,6 +366,8 @@ EXCLUDED: dict[str, str] = {
     "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
+    "LCEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
+    "LCPassKEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",
