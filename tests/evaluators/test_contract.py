@@ -368,6 +368,8 @@ EXCLUDED: dict[str, str] = {
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "LCEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "LCPassKEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
+    "APPSEvaluator": "executes code in the sandbox; tests/evaluators/test_apps_taco.py",
+    "TACOEvaluator": "executes code in the sandbox; tests/evaluators/test_apps_taco.py",
     "CodeEvaluator": "executes code in a sandbox service",
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",

@@ -168,7 +168,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
     or from the folder its ``predictions`` key names (relative to the working
     directory if it exists there, else to the config file's folder).  A
     dataset's ``path`` is located with :func:`~assay.datasets.location.locate_data`
-    and its reference source decided by :func:`reference_source`.
+    (or the loader's own ``data_location(path)``, where it has one: a path that
+    names a Hugging Face Hub dataset) and its reference source decided by
+    :func:`reference_source`.
 
     A dataset whose config is wrong still has its tasks, with the mistake in
     :attr:`EvalTask.config_problem` (they cannot run; :func:`check_tasks`
@@ -194,6 +196,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             per_dataset.append((data, ReferenceSource("data")))
             continue
         loader = resolve_type(dataset.get("type"), LOAD_DATASET)
+        locate = getattr(loader, "data_location", None)
+        if callable(locate) and isinstance(path, str) and path:
+            data = locate(path)  # a loader whose path is not a file location (a Hugging Face Hub id)
         evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
         per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
     if repeats:
