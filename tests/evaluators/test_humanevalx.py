@@ -204,3 +204,23 @@ def test_the_loader_reads_opencompass_layout_and_names_a_missing_file(monkeypatc
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path))
     with pytest.raises(InputFileError, match=r"humanevalx_go\.jsonl\.gz does not exist"):
         HumanevalXDataset.load("./data/humanevalx", language="go")
+
+
+def test_the_dry_run_names_a_missing_toolchain(library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.config import load_config
+    from assay.tasks.plan import check_plan
+
+    cfg = tmp_path / "config.py"
+    cfg.write_text(
+        "from mmengine.config import read_base\n\n"
+        "with read_base():\n    from opencompass.configs.datasets.humanevalx.humanevalx_gen_620cfa import humanevalx_datasets\n\n"
+        "datasets = humanevalx_datasets\nmodels = [dict(abbr='m', path='org/model')]\n",
+        encoding="utf-8",
+    )
+    hidden = tmp_path / "bin"
+    hidden.mkdir()
+    monkeypatch.setenv("PATH", str(hidden))
+    checks = {c.dataset: c for c in check_plan(load_config(cfg))}
+    assert any("apt-get install g++" in n for n in checks["humanevalx-cpp"].notes)
+    assert any("apt-get install nodejs" in n for n in checks["humanevalx-js"].notes)
+    assert not any("apt-get" in n for n in checks["humanevalx-python"].notes)

@@ -303,6 +303,21 @@ class HumanevalXEvaluator(BaseEvaluator):
         self._pool = SandboxPool(self.step_timeout, memory, max_workers, isolation) if language == "python" else None
         self._sandbox: Any = None
 
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """What a dry run says about this machine: the language's toolchain when it is missing.
+
+        >>> HumanevalXEvaluator.dry_run_notes({'language': 'python'})
+        []
+        """
+        language = str(cfg.get("language", ""))
+        if language not in LANGUAGE_NAMES or language in ("python", "rust"):
+            return []
+        from assay.evaluators._toolchains import toolchain
+
+        missing = toolchain(language).missing
+        return [f"{missing}; the samples will be unscorable (outcome {MISSING_DEPENDENCY})"] if missing else []
+
     def _compiled_sandbox(self, roots: Sequence[str], wall: float) -> Any:
         if self._sandbox is None:
             from assay._pool import usable_cpus

@@ -445,6 +445,7 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
         if refs.problem:
             problems.append(refs.problem)
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
+        notes.extend(_evaluator_notes(evaluator_cfg))
         if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
             if missing and partial and not _missing_predictions(task, partial=True):
@@ -455,6 +456,22 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
             TaskCheck(task.model_abbr, task.dataset_abbr, loader, evaluator, tuple(posts), refs.source, task.data, tuple(problems), tuple(notes))
         )
     return checks
+
+
+def _evaluator_notes(evaluator_cfg: dict[str, Any]) -> list[str]:
+    """What the evaluator says about this machine before it runs (``dry_run_notes(cfg)``, where it has one:
+    a code evaluator's missing toolchain)."""
+    from assay.errors import ConfigError, RegistryError
+    from assay.registry import ICL_EVALUATORS, resolve_type
+
+    if evaluator_cfg.get("type") is None:
+        return []
+    try:
+        obj = resolve_type(evaluator_cfg["type"], ICL_EVALUATORS, key="evaluator.type")
+    except (ConfigError, RegistryError):
+        return []
+    hook = getattr(obj, "dry_run_notes", None)
+    return [str(n) for n in hook(evaluator_cfg)] if callable(hook) else []
 
 
 def _component(role: str, spec: Any, registry: Any) -> Component:
