@@ -69,7 +69,7 @@ class Toolchain:
 #: language → (tool name, Debian package) pairs it needs.
 _NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "cpp": (("g++", "g++"),),
-    "java": (("javac", "openjdk-17-jdk-headless"), ("java", "openjdk-17-jdk-headless")),
+    "java": (("javac", "default-jdk-headless"), ("java", "default-jdk-headless")),
     "js": (("node", "nodejs"),),
     "go": (("go", "golang-go"),),
 }

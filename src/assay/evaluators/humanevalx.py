@@ -25,7 +25,7 @@ own uid, resource limits), deciding each verdict as that service does:
 The toolchains are Debian's: ``g++`` (and ``libssl-dev`` for the MD5
 problem), ``golang-go`` with ``golang-github-stretchr-testify-dev`` (the
 tests' assertion library, read from ``/usr/share/gocode`` in GOPATH mode,
-where the service fetches it with ``go mod tidy``), ``openjdk-17-jdk-headless``,
+where the service fetches it with ``go mod tidy``), ``default-jdk-headless``,
 ``nodejs`` (the MD5 problem's ``js-md5`` module is looked up in the usual global
 module folders).  A missing toolchain makes that language's samples
 unscorable (``outcome`` ``missing-dependency``, the package to install in the
