@@ -1,0 +1,158 @@
+"""OpenCompass's subjective library configs run by ``assay run`` judge as OpenCompass 0.5.4 judges.
+
+Each case (recorded by ``scripts/record_oc_subjective.py`` in
+``tests/data/oc_families/subjective/expected``) is a run config importing
+OpenCompass's library configs unchanged — AlignBench and MT-Bench (single
+scores), AlpacaEval (pairs against a reference model's answers, the answers'
+order drawn at random) and Arena-Hard (pairs judged in both orders), and
+Arena-Hard over every pair of three models — with a judge model pointed at a
+real local server that answers every request with a reply derived from its
+messages.  assay runs the same config on the same predictions, and the test
+compares the judge tasks, the request bodies (keyed by their messages) and
+every result file with OpenCompass's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from tests.judge.fake_server import FakeJudge, subjective_reply
+
+ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "subjective"
+EXPECTED = ROOT / "expected"
+RUN = "20250101_000000"
+
+
+def _record(case: str) -> dict[str, Any]:
+    return json.loads((EXPECTED / f"{case}.json").read_text(encoding="utf-8"))
+
+
+def _key(body: dict[str, Any]) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(body.get("messages"), sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
+
+
+def _setup(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> tuple[dict[str, Any], Path]:
+    record = _record(case)
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT / "cache"))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(ROOT / "cache")
+    work = tmp_path / "work"
+    for model in sorted({m for t in record["tasks"] for m in t["models"][0].split("_")} | {"model-a", "model-b"}):
+        src = ROOT / "predictions" / model
+        if src.is_dir():
+            shutil.copytree(src, work / RUN / "predictions" / model, dirs_exist_ok=True)
+    return record, work
+
+
+def _run(record: dict[str, Any], work: Path, tmp_path: Path, server: FakeJudge, *extra: str) -> int:
+    config = tmp_path / "config.py"
+    config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+    try:
+        return main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1", *extra])
+    except SystemExit as exc:  # pragma: no cover - the command line's exit
+        return int(exc.code or 0)
+
+
+def _results(work: Path) -> dict[str, Any]:
+    results = work / RUN / "results"
+    return {p.relative_to(results).as_posix(): json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(results.rglob("*.json")) if "_judged-by--" in p.parent.name}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["single", "pairwise", "allpair"])
+def test_subjective_config_judges_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record, work = _setup(case, tmp_path, monkeypatch, oc_library)
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+        bodies, headers = list(server.bodies), list(server.headers)
+    got: dict[str, list[Any]] = {}
+    for body in bodies:
+        got.setdefault(_key(body), []).append(body)
+    # the same requests, body for body (keyed by their messages: the judge is called from threads)
+    assert sorted(got) == sorted(record["requests"])
+    for key, expected in record["requests"].items():
+        assert got[key] == expected, key
+    assert {v for h in headers for k, v in h.items() if k.lower() == "authorization"} == set(record["authorization"])
+    # every result file: OpenCompass's folders, names and content
+    assert _results(work) == record["results"]
+
+
+@pytest.mark.slow
+def test_second_run_sends_no_request(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun (forced to judge again) takes every reply from the run's cache: the judge gets no request."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+        first = len(server.bodies)
+        _run(record, work, tmp_path, server, "--force")
+        assert first == sum(len(v) for v in record["requests"].values())
+        assert len(server.bodies) == first
+    assert _results(work) == record["results"]
+
+
+def _order(record: dict[str, Any], dataset: str) -> dict[str, list[tuple[str, str]]]:
+    """Per results folder of ``dataset``: which model's answer went first and second, sample by sample."""
+    out = {}
+    for name, result in record.items():
+        folder, file = name.split("/")
+        if file == f"{dataset}.json":
+            out[folder] = [(result[str(i)]["gold"]["answer1"], result[str(i)]["gold"]["answer2"]) for i in range(len(result))]
+    return out
+
+
+@pytest.mark.slow
+def test_random_and_double_orders(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``infer_order='random'`` puts the same answer first as OpenCompass for every sample (and the draw is
+    not all one way); ``'double'`` judges every sample in both orders."""
+    record, work = _setup("pairwise", tmp_path, monkeypatch, oc_library)
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+    results = _results(work)
+    expected_random = _order(record["results"], "alpaca_eval")
+    got_random = _order(results, "alpaca_eval")
+    assert got_random == expected_random
+    for folder, pairs in got_random.items():  # the draw goes both ways
+        assert len({first for first, _ in pairs}) == 2, folder
+    for folder, pairs in _order(results, "arenahard").items():
+        half = len(pairs) // 2
+        assert pairs[half:] == [(b, a) for a, b in pairs[:half]], folder
+        assert {a for a, _ in pairs[:half]} == {"gpt4-0314"}
+
+
+@pytest.mark.slow
+def test_failed_and_garbage_replies_are_counted_unjudged(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request the judge keeps failing and a reply without a verdict are counted unjudged beside the
+    result; the result keeps OpenCompass's keys (an empty reply where none came); the run is partial."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        text = messages[-1]["content"]
+        if "Hawaii" in text and "Assistant A" in text:
+            return ("status", 500)
+        return ("reply", "Rating: [[6]]" if "Rating" in json.dumps(messages) else "no score here")
+
+    with FakeJudge(script) as server:
+        config = tmp_path / "config.py"
+        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
+                          encoding="utf-8")
+        status = main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
+    assert status == 1
+    folder = work / RUN / "results" / "model-a_judged-by--judge-model"
+    result = json.loads((folder / "mtbench_0.0.json").read_text(encoding="utf-8"))
+    assert [result[k]["prediction"] for k in ("0", "1")] == ["", "Rating: [[6]]"]
+    meta = json.loads((folder / "mtbench_0.0.meta").read_text(encoding="utf-8"))["_meta"]
+    assert list(meta["unjudged"]["failed"]) == ["0"] and meta["unjudged"]["unreadable"] == []
+    assert meta["incomplete"][0]["kind"] == "unjudged" and meta["incomplete"][0]["count"] == 1
+    align = json.loads((folder / "alignment_bench.meta").read_text(encoding="utf-8"))["_meta"]
+    assert align["unjudged"]["unreadable"] == ["0", "1", "2"] and align["unjudged"]["count"] == 3
