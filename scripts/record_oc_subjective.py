@@ -85,6 +85,26 @@ CASES: dict[str, str] = {
     + "    from opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare import arenahard_datasets\n"
     + "\ndatasets = [*alpacav2_datasets, *arenahard_datasets]\n"
     + _TWO + _JUDGE,
+    # dialogues compared in pairs (MT-Bench's pairwise prompts, both orders); AlpacaEval with the answers
+    # kept in the references and no order drawn
+    "variants": _HEAD
+    + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp import mtbench_datasets\n"
+    + "    from opencompass.configs.datasets.subjective.alpaca_eval.alpacav2_judgeby_gpt4 import alpacav2_datasets\n"
+    + "\n_alpaca = alpacav2_datasets[0]\n"
+    + "datasets = [\n"
+    + "    dict(mtbench_datasets[0], judge_type='pair', mode='m2n', infer_order='double', base_models=[dict(abbr='model-a')]),\n"
+    + "    dict(_alpaca, infer_order=None, eval_cfg=dict(_alpaca['eval_cfg'], evaluator=dict(_alpaca['eval_cfg']['evaluator'], keep_predictions=True))),\n"
+    + "]\n"
+    + _TWO + _JUDGE,
+    # a dialogue judged whole (pack_all_predictions) through a prompt that shows it
+    "packed": _HEAD
+    + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp import mtbench_datasets\n"
+    + "from opencompass.openicl.icl_prompt_template import PromptTemplate\n"
+    + "\n_mt = mtbench_datasets[0]\n"
+    + "_template = dict(type=PromptTemplate, template=dict(round=[dict(role='HUMAN', prompt='{prediction}\\n---\\n{prompt_template}')]))\n"
+    + "datasets = [dict(_mt, eval_cfg=dict(_mt['eval_cfg'], evaluator=dict(_mt['eval_cfg']['evaluator'], pack_all_predictions=True,\n"
+    + "                                                                      prompt_template=_template)))]\n"
+    + _TWO + _JUDGE,
     "allpair": _HEAD
     + "    from opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare import arenahard_datasets\n"
     + "\ndatasets = [dict(d, mode='allpair', infer_order='random') for d in arenahard_datasets]\n"

@@ -70,7 +70,7 @@ def _results(work: Path) -> dict[str, Any]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", ["single", "pairwise", "allpair"])
+@pytest.mark.parametrize("case", ["single", "pairwise", "allpair", "variants", "packed"])
 def test_subjective_config_judges_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record, work = _setup(case, tmp_path, monkeypatch, oc_library)
     with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
@@ -156,3 +156,23 @@ def test_failed_and_garbage_replies_are_counted_unjudged(oc_library: Path, tmp_p
     assert meta["incomplete"][0]["kind"] == "unjudged" and meta["incomplete"][0]["count"] == 1
     align = json.loads((folder / "alignment_bench.meta").read_text(encoding="utf-8"))["_meta"]
     assert align["unjudged"]["unreadable"] == ["0", "1", "2"] and align["unjudged"]["count"] == 3
+
+
+@pytest.mark.slow
+def test_dry_run_lists_judge_tasks_and_calls_left(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``--dry-run`` lists each judge task with its samples and the judge calls it needs beyond the reply
+    cache (all of them before a run, none after), and calls no judge."""
+    record, work = _setup("pairwise", tmp_path, monkeypatch, oc_library)
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        assert _run(record, work, tmp_path, server, "--dry-run") == 0
+        before = capsys.readouterr().out
+        assert server.requests == 0
+        _run(record, work, tmp_path, server)
+        capsys.readouterr()
+        assert _run(record, work, tmp_path, server, "--dry-run") == 0
+        after = capsys.readouterr().out
+    assert "judge gpt4-turbo_model-a_judged-by--judge-model/alpaca_eval: 7 samples, infer_order random; 7 judge calls" in before
+    assert "judge gpt4-0314_model-b_judged-by--judge-model/arenahard: 6 samples, infer_order double; 6 judge calls" in before
+    assert "4 judge tasks: 4 can run, 0 cannot; 26 judge calls to make" in before
+    assert "4 judge tasks: 4 can run, 0 cannot; 0 judge calls to make" in after
