@@ -176,3 +176,48 @@ def test_dry_run_lists_judge_tasks_and_calls_left(oc_library: Path, tmp_path: Pa
     assert "judge gpt4-0314_model-b_judged-by--judge-model/arenahard: 6 samples, infer_order double; 6 judge calls" in before
     assert "4 judge tasks: 4 can run, 0 cannot; 26 judge calls to make" in before
     assert "4 judge tasks: 4 can run, 0 cannot; 0 judge calls to make" in after
+
+
+_POSTPROCESSED = '''
+from opencompass.registry import DICT_POSTPROCESSORS
+
+
+@DICT_POSTPROCESSORS.register_module('test_mean_rating')
+def mean_rating(output, output_path, scale):
+    import json
+    import re
+
+    with open(output_path, encoding='utf-8') as f:
+        on_disk = json.load(f)
+    scores = [float(m.group(1)) * scale for v in output.values() if (m := re.search(r'Rating: \\[\\[([\\d.]+)\\]\\]', v['prediction']))]
+    return {'score': sum(scores) / len(scores) if scores else None, 'judged': len(scores), 'of': len(output),
+            'outputs_on_disk': on_disk == output, 'keys': sorted(output['0'])}
+
+
+_mt = datasets[-1]
+datasets[-1] = dict(_mt, eval_cfg=dict(_mt['eval_cfg'], evaluator=dict(
+    _mt['eval_cfg']['evaluator'], dict_postprocessor=dict(type='test_mean_rating', scale=10))))
+'''
+
+
+@pytest.mark.slow
+def test_dict_postprocessor_called_with_opencompass_signature(oc_library: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dataset's ``dict_postprocessor`` is found in ``DICT_POSTPROCESSORS`` (here one the config registers) and
+    called as OpenCompass calls it: the judge's outputs, the result's path (holding those outputs then) and its
+    options; what it returns is the result."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    record = dict(record, config=record["config"].replace("\neval = dict(", _POSTPROCESSED + "\neval = dict("))
+    with FakeJudge(lambda messages, attempt: ("reply", "Good. Rating: [[7]]" if "Hawaii" in json.dumps(messages)
+                                              else subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+    results = work / RUN / "results"
+    for model in ("model-a", "model-b"):
+        got = json.loads((results / f"{model}_judged-by--judge-model" / "mtbench_0.0.json").read_text(encoding="utf-8"))
+        outputs = record["results"][f"{model}_judged-by--judge-model/mtbench_0.0.json"]
+        assert got["of"] == 2 and got["outputs_on_disk"] is True and got["keys"] == ["gold", "origin_prompt", "prediction"]
+        assert got["judged"] >= 1 and got["score"] is not None and got["score"] >= 10
+        assert len(outputs) == 2
+    # the other dataset keeps the judge's outputs as its result
+    align = json.loads((results / "model-a_judged-by--judge-model" / "alignment_bench.json").read_text(encoding="utf-8"))
+    assert sorted(align) == ["0", "1", "2"]
