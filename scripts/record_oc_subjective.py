@@ -335,6 +335,30 @@ def record_prompts() -> dict[str, Any]:
     return out
 
 
+#: Scores as the subjective summarizers return them (dataset → judge → model → score name → value),
+#: given to OpenCompass's ``SubjectiveSummarizer`` (``summarizer.json``): two judges, a model without
+#: scores (``None``), datasets with different score names, models in no order.
+SUMMARIZER_SCORES: list[dict[str, Any]] = [
+    {"alignment_bench": {"judge-model": {"model-b": {"总分": 6.25, "中文推理": 5.5, "中文语言": 7.0},
+                                         "model-a": {"总分": 7.125, "中文推理": 8.0, "中文语言": 6.25}},
+                         "judge-2": {"model-a": {"总分": 4.0}, "model-c": None}}},
+    {"arenahard": {"judge-model": {"model-a": {"score": 61.3}, "model-c": None, "model-b": {"score": 38.7, "win_rate": 0.4}}}},
+    {"mtbench_0.0": {"judge-model": {"model-c": {"average": 8.1, "writing": 9}, "model-a": None}}},
+]
+
+
+def record_summarizer(scratch: Path) -> dict[str, Any]:
+    """The CSV files OpenCompass's ``SubjectiveSummarizer`` writes for ``SUMMARIZER_SCORES``, by name."""
+    from opencompass.summarizers.subjective.subjective import SubjectiveSummarizer
+
+    work = scratch / "summarizer"
+    shutil.rmtree(work, ignore_errors=True)
+    SubjectiveSummarizer({"work_dir": str(work)}, function="subjective").summarize(
+        subjective_scores=SUMMARIZER_SCORES, time_str=RUN)
+    folder = work / "summary" / RUN
+    return {"scores": SUMMARIZER_SCORES, "files": {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
@@ -357,13 +381,17 @@ def main() -> None:
         (REPO / "src" / "assay" / "datasets" / "subjective_prompts.json").write_text(
             json.dumps(record_prompts(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         return
+    if args.child == "summarizer":
+        (out_dir / "summarizer.json").write_text(
+            json.dumps(record_summarizer(scratch), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return
     if args.child:
         sys.path.insert(0, str(REPO))
         record = _run_case(args.child, scratch / "work")
         (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                                                     encoding="utf-8")
         return
-    for case in args.only or [*CASES, "prompts"]:
+    for case in args.only or [*CASES, "prompts", "summarizer"]:
         print(f"recording {case}", flush=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
 

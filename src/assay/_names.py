@@ -256,6 +256,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'NeedleBenchATCSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizer': 'assay.summarize._needlebench',
         'NeedleBenchSummarizerV2': 'assay.summarize._needlebench',
+        'SubjectiveSummarizer': 'assay.summarize._subjective',
     },
     'TEXT_POSTPROCESSORS': {
         'GPQA_Simple_Eval_postprocess': 'assay.postprocess.gpqa',

@@ -31,6 +31,7 @@ __all__ = [
     "judged_abbr",
     "judged_meta_path",
     "judged_result_path",
+    "subjective_summary_path",
     "read_judged_meta",
     "read_judged_result",
     "write_judged_meta",
@@ -53,6 +54,16 @@ def judged_abbr(model_abbrs: str | Sequence[str], judge_abbr: str, *, meta: bool
 def judged_result_path(run_dir: RunDir, folder: str, dataset_abbr: str) -> Path:
     """``results/<folder>/<dataset>.json`` (``folder``: a :func:`judged_abbr`)."""
     return run_dir.result_path(folder, dataset_abbr)
+
+
+def subjective_summary_path(run_dir: RunDir, time_str: str, judge_abbr: str) -> Path:
+    """The table of every subjective score a judge gave, as OpenCompass's ``SubjectiveSummarizer`` names it:
+    ``summary/<time>/Subjective_all_results-judged-by--<judge>.csv``.
+
+    >>> subjective_summary_path(RunDir(Path('run')), '20250101_000000', 'gpt-4o').as_posix()
+    'run/summary/20250101_000000/Subjective_all_results-judged-by--gpt-4o.csv'
+    """
+    return run_dir.summary / time_str / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
 
 
 def judged_meta_path(result_path: str | os.PathLike[str]) -> Path:

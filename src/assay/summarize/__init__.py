@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     )
     from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
     from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
+    from assay.summarize._subjective import SubjectiveSummarizer, flatten_scores
     from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 #: Each module and the names exported here from it, imported the first time one of them is asked for
@@ -79,6 +80,7 @@ _WHERE = {
     ),
     "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
     "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
+    "_subjective": ("SubjectiveSummarizer", "flatten_scores"),
     "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
 }
 
@@ -94,6 +96,7 @@ __all__ = [
     "NeedleBenchSummarizerV2",
     "Row",
     "Scores",
+    "SubjectiveSummarizer",
     "Subset",
     "SummaryGroup",
     "SummaryIssue",
@@ -106,6 +109,7 @@ __all__ = [
     "compile_transform",
     "leaderboard_of",
     "eval_mode",
+    "flatten_scores",
     "newest_summary_json",
     "parse_summary_groups",
     "prompt_hash",
