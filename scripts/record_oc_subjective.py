@@ -105,6 +105,14 @@ CASES: dict[str, str] = {
     + "datasets = [dict(_mt, eval_cfg=dict(_mt['eval_cfg'], evaluator=dict(_mt['eval_cfg']['evaluator'], pack_all_predictions=True,\n"
     + "                                                                      prompt_template=_template)))]\n"
     + _TWO + _JUDGE,
+    # the "_new" configs: the same benchmarks read by their dict_postprocessor (the result is its dict);
+    # Arena-Hard's fits a model to the battles, which needs wins on both sides: too few here
+    "postprocessed": _HEAD
+    + "    from opencompass.configs.datasets.subjective.alignbench.alignbench_judgeby_critiquellm_new import alignbench_datasets\n"
+    + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp_new import mtbench_datasets\n"
+    + "    from opencompass.configs.datasets.subjective.alpaca_eval.alpacav2_judgeby_gpt4_new import alpacav2_datasets\n"
+    + "\ndatasets = [*alignbench_datasets, mtbench_datasets[0], *alpacav2_datasets]\n"
+    + _TWO + _JUDGE,
     "allpair": _HEAD
     + "    from opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare import arenahard_datasets\n"
     + "\ndatasets = [dict(d, mode='allpair', infer_order='random') for d in arenahard_datasets]\n"

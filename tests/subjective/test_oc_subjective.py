@@ -221,3 +221,27 @@ def test_dict_postprocessor_called_with_opencompass_signature(oc_library: Path, 
     # the other dataset keeps the judge's outputs as its result
     align = json.loads((results / "model-a_judged-by--judge-model" / "alignment_bench.json").read_text(encoding="utf-8"))
     assert sorted(align) == ["0", "1", "2"]
+
+
+@pytest.mark.slow
+def test_postprocessed_results_are_opencompass(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``_new`` library configs (AlignBench, MT-Bench, AlpacaEval read by their ``dict_postprocessor``): the
+    requests and the result files — the postprocessors' dicts — are OpenCompass's.  Skipped, naming them, while
+    assay implements none of the postprocessors' names."""
+    from assay import load_config
+    from assay.tasks.plan import unavailable_components
+
+    record, work = _setup("postprocessed", tmp_path, monkeypatch, oc_library)
+    config = tmp_path / "config.py"
+    config.write_text(record["config"].replace("{JUDGE_BASE}", "http://127.0.0.1:9/v1"), encoding="utf-8")
+    missing = sorted({name for ds in load_config(config).datasets for _, name in unavailable_components(ds)})
+    if missing:
+        pytest.skip(f"assay does not implement {', '.join(missing)}")
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+        bodies = list(server.bodies)
+    got: dict[str, list[Any]] = {}
+    for body in bodies:
+        got.setdefault(_key(body), []).append(body)
+    assert got == record["requests"]
+    assert _results(work) == record["results"]
