@@ -245,3 +245,37 @@ def test_postprocessed_results_are_opencompass(oc_library: Path, tmp_path: Path,
         got.setdefault(_key(body), []).append(body)
     assert got == record["requests"]
     assert _results(work) == record["results"]
+
+
+@pytest.mark.slow
+def test_rerun_asks_only_for_failed_requests_and_keeps_opencompass_results(oc_library: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A partial result (requests that failed) is judged again by the next run, which sends only the failed
+    requests; a result OpenCompass wrote (no ``.meta``) is kept as it is and its task sends nothing."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    results = work / RUN / "results"
+    written_by_oc = results / "model-b_judged-by--judge-model" / "alignment_bench.json"
+    written_by_oc.parent.mkdir(parents=True)
+    written_by_oc.write_text(json.dumps(record["results"]["model-b_judged-by--judge-model/alignment_bench.json"]), encoding="utf-8")
+    before = written_by_oc.read_bytes()
+    down = {"on": True}
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        if down["on"] and "Hawaii" in json.dumps(messages):
+            return ("status", 503)
+        return ("reply", subjective_reply(messages))
+
+    with FakeJudge(script) as server:
+        config = tmp_path / "config.py"
+        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
+                          encoding="utf-8")
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 1
+        failed = [b for b in server.bodies if "Hawaii" in json.dumps(b["messages"])]
+        sent = len(server.bodies)
+        down["on"] = False
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 0
+        again = server.bodies[sent:]
+    assert failed and {json.dumps(b, sort_keys=True) for b in again} == {json.dumps(b, sort_keys=True) for b in failed}
+    assert written_by_oc.read_bytes() == before
+    expected = {k: v for k, v in record["results"].items() if k != "model-b_judged-by--judge-model/alignment_bench.json"}
+    assert {k: v for k, v in _results(work).items() if k in expected} == expected

@@ -25,7 +25,9 @@ For a model (or a pair) on a dataset, judged by one judge:
    ``unreadable``: replies the benchmark's reading gets no verdict from).
 
 A result already there is reused when its inputs (prediction files, test set,
-evaluator and judge configs, ``infer_order``) are unchanged, or when it was
+evaluator and judge configs, ``infer_order``) are unchanged and every judge
+request of it got a reply (a partial result is judged again: the replies it
+has come from the cache, the failed requests are sent again), or when it was
 written by OpenCompass (no ``.meta``: OpenCompass, too, skips a task whose
 result exists); ``force`` judges again (from the reply cache: a rerun sends
 no request it has sent before).  A task that fails leaves the result that
@@ -230,7 +232,7 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
     if out_path.is_file() and not force:
         if old_meta is None:
             return SubjectiveOutcome(task.name, "reused", "written by OpenCompass", seconds=time.perf_counter() - began)
-        if old_meta.get("fingerprint") == prepared.fingerprint and "error" not in old_meta:
+        if old_meta.get("fingerprint") == prepared.fingerprint and "error" not in old_meta and not old_meta.get("incomplete"):
             return SubjectiveOutcome(task.name, "reused", "inputs unchanged", seconds=time.perf_counter() - began)
     evaluator = prepared.evaluator
     previous = out_path.read_bytes() if out_path.is_file() else None
