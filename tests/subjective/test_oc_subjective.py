@@ -279,3 +279,20 @@ def test_rerun_asks_only_for_failed_requests_and_keeps_opencompass_results(oc_li
     assert written_by_oc.read_bytes() == before
     expected = {k: v for k, v in record["results"].items() if k != "model-b_judged-by--judge-model/alignment_bench.json"}
     assert {k: v for k, v in _results(work).items() if k in expected} == expected
+
+
+@pytest.mark.slow
+def test_verify_does_not_look_for_judged_datasets_in_model_folders(oc_library: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``assay verify`` of a subjective run reports no result of a judged dataset missing from ``results/<model>/``:
+    the judge tasks write theirs under ``results/<model>_judged-by--<judge>/``."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        _run(record, work, tmp_path, server)
+    assert sorted(_results(work)) == sorted(record["results"])
+    capsys.readouterr()
+    main(["verify", str(work / RUN)])
+    out = capsys.readouterr()
+    assert "json: missing" not in out.out + out.err
+    assert "0 results unreadable or missing" in out.out + out.err
