@@ -296,3 +296,21 @@ def test_verify_does_not_look_for_judged_datasets_in_model_folders(oc_library: P
     out = capsys.readouterr()
     assert "json: missing" not in out.out + out.err
     assert "0 results unreadable or missing" in out.out + out.err
+
+
+@pytest.mark.slow
+def test_missing_predictions_fail_that_task_only(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A model without a prediction file fails its judge task, naming the file looked for; the other tasks run."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    gone = work / RUN / "predictions" / "model-b" / "mtbench_0.0.json"
+    gone.unlink()
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        assert _run(record, work, tmp_path, server) == 1
+    err = capsys.readouterr().err
+    assert f"model-b_judged-by--judge-model/mtbench_0.0 failed (InputFileError: no predictions for dataset 'mtbench_0.0': looked for {gone}" in err
+    results = _results(work)
+    assert sorted(results) == sorted(k for k in record["results"] if k != "model-b_judged-by--judge-model/mtbench_0.0.json")
+    meta = json.loads((gone.parent.parent.parent / "results" / "model-b_judged-by--judge-model" / "mtbench_0.0.meta")
+                      .read_text(encoding="utf-8"))["_meta"]
+    assert str(gone) in meta["error"]
