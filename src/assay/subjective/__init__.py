@@ -1,9 +1,33 @@
-"""Subjective evaluation: an LLM judge scores the saved answers of models, alone or in pairs.
+"""Subjective (LLM-judged) evaluations: the judge tasks, the judge outputs' dict postprocessors, their summarizers and statistics.
 
-``plan`` lists the judge tasks of a run config as OpenCompass 0.5.4's
-subjective partitioner plans them, ``task`` runs one (its predictions, its
-test set, ``LMEvaluator``, the result in OpenCompass's ``_judged-by--``
-layout), ``verdicts`` reads a judge's reply the way each benchmark does, to
-count the replies no score can be read from.  Importing the package imports
-none of its modules.
+The judge step (a judge scores one model's answers, or compares two):
+
+* :mod:`assay.subjective.plan` lists the judge tasks of a run config as
+  OpenCompass 0.5.4's subjective partitioner plans them;
+  :mod:`assay.subjective.task` runs one (its predictions, its test set,
+  ``LMEvaluator``, the result in OpenCompass's ``_judged-by--`` layout);
+  :mod:`assay.subjective.verdicts` reads a judge's reply the way each
+  benchmark does, to count the replies no score can be read from.
+
+Pairwise families (a judge compares two models' answers):
+
+* Arena-Hard (:mod:`assay.subjective.arena_hard`): ``arenahard_postprocess``,
+  ``arenahard_bradleyterry_postprocess``, ``ArenaHardSummarizer`` (Elo ratings,
+  win rate against the base model, bootstrap interval);
+* AlpacaEval (:mod:`assay.subjective.alpaca_eval`), CompassArena
+  (:mod:`assay.subjective.compassarena`, with its position-bias count),
+  WildBench (:mod:`assay.subjective.wildbench`), CompassArena's subjective bench
+  pairwise (:mod:`assay.subjective.compass_arena_subjective_bench_pairwise`);
+* :mod:`assay.subjective.elo`: the Elo fit, its bootstrap and predicted win rates;
+* :mod:`assay.subjective.pairwise`: assay's own statistics beside OpenCompass's numbers —
+  seeded bootstrap intervals, position bias of ``infer_order='double'`` judgements,
+  unread judge replies — as the ``pairwise`` section of a summary.
+
+Each computes what OpenCompass 0.5.4 computes under the same name (its quirks
+stated in the docstrings).  Importing this package imports none of its modules:
+the registries import the one defining a name asked for.
 """
+
+from __future__ import annotations
+
+__all__: list[str] = []
