@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
+from assay.rundir.layout import RunDir
 from tests.judge.fake_server import FakeJudge, subjective_reply
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "subjective"
@@ -168,12 +169,16 @@ def test_dry_run_lists_judge_tasks_and_calls_left(oc_library: Path, tmp_path: Pa
         assert _run(record, work, tmp_path, server, "--dry-run") == 0
         before = capsys.readouterr().out
         assert server.requests == 0
+        assert not RunDir(work / RUN).judge_cache.exists()  # a dry run creates no reply cache
         _run(record, work, tmp_path, server)
         capsys.readouterr()
         assert _run(record, work, tmp_path, server, "--dry-run") == 0
         after = capsys.readouterr().out
-    assert "judge gpt4-turbo_model-a_judged-by--judge-model/alpaca_eval: 7 samples, infer_order random; 7 judge calls" in before
-    assert "judge gpt4-0314_model-b_judged-by--judge-model/arenahard: 6 samples, infer_order double; 6 judge calls" in before
+    assert ("judge gpt4-turbo_model-a_judged-by--judge-model/alpaca_eval: 7 samples, infer_order random\n"
+            "         judge judge-model: 7 calls (7 prompts, 0 in the reply cache)") in before
+    assert ("judge gpt4-0314_model-b_judged-by--judge-model/arenahard: 6 samples, infer_order double\n"
+            "         judge judge-model: 6 calls (6 prompts, 0 in the reply cache)") in before
+    assert "judge judge-model: 0 calls (6 prompts, 6 in the reply cache)" in after
     assert "4 judge tasks: 4 can run, 0 cannot; 26 judge calls to make" in before
     assert "4 judge tasks: 4 can run, 0 cannot; 0 judge calls to make" in after
 

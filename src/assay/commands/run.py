@@ -364,15 +364,14 @@ def _dry_run_judged(judged: list[Any], run_dir: Any) -> int:
     calls = 0
     for task in judged:
         try:
-            samples, pending = pending_calls(task, run_dir)
+            samples, estimate = pending_calls(task, run_dir)
         except (AssayError, OSError, KeyError, ValueError, TypeError) as exc:
             blocked += 1
             out.write(f"CANNOT judge {task.name}: {type(exc).__name__}: {exc}\n")
             continue
-        calls += pending
+        calls += estimate.calls
         order = f", infer_order {task.infer_order}" if task.infer_order else ""
-        out.write(f"ok     judge {task.name}: {samples} samples{order}; {pending} judge calls "
-                  f"({samples - pending} in the reply cache)\n")
+        out.write(f"ok     judge {task.name}: {samples} samples{order}\n         {estimate.line()}\n")
     out.write(f"{len(judged)} judge tasks: {len(judged) - blocked} can run, {blocked} cannot; {calls} judge calls to make\n")
     return 1 if blocked else 0
 

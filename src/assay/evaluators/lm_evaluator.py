@@ -326,22 +326,25 @@ class LMEvaluator:
         prompts = [api_prompt(template_prompt(template, row, output_field="reference"), meta_template) for row in rows]
         return prompts, [api_messages(p) for p in prompts]
 
-    def pending(self, rows: list[dict[str, Any]], meta: bool = False) -> int:
-        """How many of the rows' requests the reply cache does not hold (all of them without a cache)."""
-        from assay.judge import request_key
+    def estimate(self, rows: list[dict[str, Any]], meta: bool = False) -> Any:
+        """What judging the rows would cost (a :class:`assay.judge.JudgeEstimate`): the calls the reply
+        cache does not answer, and at most what they cost at the judge's ``price``; nothing is sent, and
+        the cache is only read (none is created)."""
+        from assay.judge import estimate_judge_calls, open_cache_readonly
 
         _, messages = self.conversations(rows, meta)
-        client = self.judge()
-        cache = getattr(client, "cache", None)
-        if cache is None:
-            return len(messages)
-        keys = []
-        for m in messages:
-            try:
-                keys.append(request_key(client.model, m, client.request_params(m)))
-            except ValueError:
-                keys.append("")
-        return len(keys) - cache.count_present(keys)
+        cache_path, self.cache_path = self.cache_path, None
+        try:
+            client = self.judge()  # without the cache: opening it would create it
+        finally:
+            self.cache_path = cache_path
+            self._client = None
+        cache = open_cache_readonly(cache_path)
+        try:
+            return estimate_judge_calls(client, messages, cache=cache)
+        finally:
+            if cache is not None:
+                cache.close()
 
     def score(
         self,

@@ -208,13 +208,14 @@ def _prepare(task: SubjectiveTask, run_dir: RunDir) -> _Prepared:
     return _Prepared(evaluator, answers, references, digest.hexdigest())
 
 
-def pending_calls(task: SubjectiveTask, run_dir: RunDir) -> tuple[int, int]:
-    """``(samples, judge calls not in the reply cache)`` of a task, without calling the judge."""
+def pending_calls(task: SubjectiveTask, run_dir: RunDir) -> tuple[int, Any]:
+    """``(samples, estimate)`` of a task: its judge's dataset's rows, and the judge calls they need beyond
+    the reply cache with their cost at most (a :class:`assay.judge.JudgeEstimate`), without calling the judge."""
     prepared = _prepare(task, run_dir)
     ev = prepared.evaluator
     refs = copy.deepcopy(prepared.references) if prepared.references is not None else None
     rows = ev.judge_rows(prepared.answers, None, refs, False, task.infer_order)
-    return len(rows), ev.pending(rows)
+    return len(rows), ev.estimate(rows)
 
 
 def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = False) -> SubjectiveOutcome:
