@@ -269,6 +269,47 @@ def _abbr(model: Any) -> str:
     return str(model["abbr"])
 
 
+#: The cases whose results are also summarized as OpenCompass's command line summarizes a config with
+#: ``summarizer=dict(type=SubjectiveSummarizer, function='subjective')``.
+SUMMARIZED = ("single", "pairwise")
+
+
+def _summarize(cfg: Any) -> dict[str, Any]:
+    """OpenCompass's subjective summary of a run (its command line's steps): each dataset group's summarizer
+    (the first dataset's ``summarizer['type']``, with the group's config), then ``SubjectiveSummarizer``;
+    every file written under ``summary/``, by path, and each group's scores (or its exception)."""
+    import copy
+
+    from mmengine.config import ConfigDict
+    from opencompass.registry import build_from_cfg
+    from opencompass.summarizers.subjective.subjective import SubjectiveSummarizer
+
+    cfg = ConfigDict(copy.deepcopy(dict(cfg)))
+    groups: dict[str, list[Any]] = {}
+    for dataset in cfg["datasets"]:
+        groups.setdefault(dataset["abbr"].split("_")[0], []).append(dataset)
+    scores, container = {}, []
+    for prefix, datasets in groups.items():
+        temp = copy.deepcopy(cfg)
+        temp["datasets"] = datasets
+        try:
+            got = build_from_cfg(dict(type=datasets[0]["summarizer"]["type"], config=temp)).summarize(time_str=RUN)
+        except Exception as exc:  # recorded: assay's summarizer must fail on the same input too
+            scores[prefix] = {"exception": f"{type(exc).__name__}: {exc}"}
+            continue
+        scores[prefix] = _jsonable(got)
+        if got:
+            container.append(got)
+    SubjectiveSummarizer(cfg, function="subjective").summarize(time_str=RUN, subjective_scores=container)
+    root = Path(cfg["work_dir"]) / "summary"
+    files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*")) if p.is_file()}
+    return {"scores": scores, "files": files}
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
+
+
 def _run_case(case: str, work: Path) -> dict[str, Any]:
     from mmengine.config import Config
     from opencompass.partitioners.sub_naive import SubjectiveNaivePartitioner
@@ -306,6 +347,8 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
             out["requests"].setdefault(messages_key(body), []).append(body)
         auth = sorted({v for h in server.headers for k, v in h.items() if k.lower() == "authorization"})
         out["authorization"] = auth
+    if case in SUMMARIZED:
+        out["summary"] = _summarize(cfg)
     for path in sorted((run_dir / "results").rglob("*")):
         if path.is_file():
             out["results"][path.relative_to(run_dir / "results").as_posix()] = json.loads(path.read_text(encoding="utf-8"))

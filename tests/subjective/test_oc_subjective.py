@@ -317,3 +317,33 @@ def test_missing_predictions_fail_that_task_only(oc_library: Path, tmp_path: Pat
     meta = json.loads((gone.parent.parent.parent / "results" / "model-b_judged-by--judge-model" / "mtbench_0.0.meta")
                       .read_text(encoding="utf-8"))["_meta"]
     assert str(gone) in meta["error"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["single", "pairwise"])
+def test_subjective_summary_is_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``summarizer=dict(type=SubjectiveSummarizer, function='subjective')``: the datasets' own summarizers and the
+    judges' tables write OpenCompass's files (a group whose summarizer fails in OpenCompass on these replies is
+    left out of the config).  Skipped, naming them, while assay lacks a group's summarizer."""
+    from assay import load_config
+    from assay.opencompass import is_standin
+
+    record, work = _setup(case, tmp_path, monkeypatch, oc_library)
+    failed = [prefix for prefix, got in record["summary"]["scores"].items() if isinstance(got, dict) and "exception" in got]
+    text = record["config"] + (
+        f"\ndatasets = [d for d in datasets if d['abbr'].split('_')[0] not in {failed!r}]\n"
+        "summarizer = dict(type='SubjectiveSummarizer', function='subjective')\n")
+    record = dict(record, config=text)
+    config = tmp_path / "config.py"
+    config.write_text(text.replace("{JUDGE_BASE}", "http://127.0.0.1:9/v1"), encoding="utf-8")
+    missing = sorted({getattr(ds["summarizer"]["type"], "__name__", str(ds["summarizer"]["type"]))
+                      for ds in load_config(config).datasets if is_standin(ds["summarizer"]["type"])})
+    if missing:
+        pytest.skip(f"assay does not implement {', '.join(missing)}")
+    with FakeJudge(lambda messages, attempt: ("reply", subjective_reply(messages))) as server:
+        assert _run(record, work, tmp_path, server) == 0
+    (folder,) = [p for p in (work / RUN / "summary").iterdir() if p.is_dir()]
+    got = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*")) if p.is_file()}
+    expected = {name.split("/", 1)[1]: body for name, body in record["summary"]["files"].items()
+                if not any(prefix.replace("arenahard", "arena_hard") in name for prefix in failed)}
+    assert got == expected
