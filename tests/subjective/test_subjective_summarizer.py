@@ -79,3 +79,28 @@ def test_run_summarizes_by_the_datasets_summarizers(oc_library: Path, tmp_path: 
     assert lines[0] == "Dataset,Detailed Scores,model-a,model-b"
     assert lines[1:] == [f"{ds},rated_plain,{rated[(ds, 'model-a')]},{rated[(ds, 'model-b')]}"
                          for ds in ("alignment_bench", "mtbench_0.0")]
+
+
+def test_a_failing_group_leaves_the_others(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A dataset group whose summarizer fails is named in the log and the text; the other groups' scores are written."""
+    class _Broken:
+        def __init__(self, config):
+            pass
+
+        def summarize(self, time_str):
+            raise ValueError("needs wins on both sides")
+
+    class _Fine:
+        def __init__(self, config):
+            self.cfg = config
+
+        def summarize(self, time_str):
+            return {d["abbr"]: {"judge": {"m": {"score": 1.5}}} for d in self.cfg["datasets"]}
+
+    config = {"work_dir": str(tmp_path), "datasets": [dict(abbr="arena_x", summarizer=dict(type=_Broken)),
+                                                     dict(abbr="alpaca_y", summarizer=dict(type=_Fine))]}
+    result = SubjectiveSummarizer(config).summarize(time_str=RUN)
+    assert "_Broken (arena): ValueError: needs wins on both sides" in result.text
+    assert "arena_x" in caplog.text
+    (path,) = result.paths.values()
+    assert path.read_text(encoding="utf-8") == "Dataset,Detailed Scores,m\nalpaca_y,score,1.5\n"

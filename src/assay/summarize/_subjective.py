@@ -20,6 +20,10 @@ does it:
    the order their scores first appear (the others after, sorted); a model
    without a score is empty, and a column with an empty cell is written as
    floats (``9`` → ``9.0``), as pandas writes it.
+
+Where a group's summarizer fails, OpenCompass stops; assay logs the error
+(naming the summarizer, the group and its datasets), summarizes the other
+groups and says which was left out at the end of its text.
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ class SubjectiveSummarizer:
     def __init__(self, config: Mapping[str, Any], function: str = "subjective") -> None:
         self.cfg = config
         self.function = function
+        #: the groups whose summarizer failed (``<summarizer> (<group>): <error>``)
+        self.failed: list[str] = []
 
     def group_scores(self, time_str: str) -> list[Mapping[str, Any]]:
         """Each dataset group's scores from its summarizer (groups whose summarizer returns nothing left out)."""
@@ -101,7 +107,14 @@ class SubjectiveSummarizer:
             cls = resolve_type(spec["type"], SUMMARIZERS, key=f"datasets[{datasets[0].get('abbr')!r}].summarizer.type")
             config = copy.copy(dict(self.cfg))
             config["datasets"] = datasets
-            scores = cls(config=config).summarize(time_str=time_str)
+            try:
+                scores = cls(config=config).summarize(time_str=time_str)
+            except Exception as exc:  # OpenCompass stops here; the other groups are summarized all the same
+                name = getattr(cls, "__name__", cls)
+                logger.error("subjective summary: %s of the %s group (%s) failed: %s: %s", name, prefix,
+                             ", ".join(str(d.get("abbr")) for d in datasets), type(exc).__name__, exc)
+                self.failed.append(f"{name} ({prefix}): {type(exc).__name__}: {exc}")
+                continue
             if scores:
                 out.append(scores)
             else:
@@ -129,6 +142,7 @@ class SubjectiveSummarizer:
             frame.to_csv(path, index=False)
             paths[f"judged-by--{judge}"] = path
             lines.append(f"judged by {judge}:\n{frame.to_string(index=False)}")
+        lines += [f"not summarized: {failure}" for failure in self.failed]
         return SummaryResult(text="\n\n".join(lines), paths=paths, time_str=time_str)
 
 
