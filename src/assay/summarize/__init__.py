@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     )
     from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
     from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
-    from assay.summarize._subjective import SubjectiveSummarizer, flatten_scores
+    from assay.summarize._subjective import DefaultSubjectiveSummarizer
+    from assay.summarize._subjective_summary import SubjectiveSummarizer, flatten_scores
     from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 #: Each module and the names exported here from it, imported the first time one of them is asked for
@@ -80,13 +81,15 @@ _WHERE = {
     ),
     "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
     "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
-    "_subjective": ("SubjectiveSummarizer", "flatten_scores"),
+    "_subjective": ("DefaultSubjectiveSummarizer",),
+    "_subjective_summary": ("SubjectiveSummarizer", "flatten_scores"),
     "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
 }
 
 __all__ = [
     "Cell",
     "CircularSummarizer",
+    "DefaultSubjectiveSummarizer",
     "DefaultSummarizer",
     "Leaderboard",
     "LeaderboardView",
