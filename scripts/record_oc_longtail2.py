@@ -16,6 +16,9 @@ from there:
   holds the image field), which ``datasets.load_dataset`` reads as local
   folders; ``HLEDataset.load`` and ``HLEVerifiedDataset.load`` with and without
   a category and verified class;
+* MuSR: ``MusrDataset.load`` with the options no library config sets (self
+  consistency, contrastive stories, offsets) on the benchmark families' files,
+  and ``MusrEvaluator`` on replies one by one and together;
 * ``livereasonbench_postprocess``: per judge reply the grade letter it reads,
   per batch of replies its metrics.
 
@@ -43,6 +46,7 @@ DATA = ROOT / "tests" / "data" / "oc_families" / "longtail2"
 OUT = DATA / "recorded.json"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT))
 from record_oc_judge_verdicts import REPLIES  # noqa: E402
 
 EXTRA_REPLIES = ["NOT_ATTEMPTED", "C: NOT_ATTEMPTED", "CORRECT", "INCORRECT", "c", "The grade is C", "Answer: B",
@@ -73,7 +77,11 @@ def _hle_verified_rows() -> list[dict[str, Any]]:
 
 
 def build(root: Path) -> None:
-    """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
+    """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy);
+    MuSR's are the benchmark families' (``tests/benchmarks_oc/families.py``)."""
+    from tests.benchmarks_oc.families import build_data
+
+    build_data("musr", root / "cache")
     lrb = root / "cache" / "data" / "LiveReasonBench"
     lrb.mkdir(parents=True, exist_ok=True)
     for version, n in (("livereasonbench-20241202", 9), ("livereasonbench-20250428", 7)):
@@ -94,6 +102,14 @@ LRB_CALLS: list[dict[str, Any]] = [
     {"path": "opencompass/LiveReasonBench", "num_examples": 4},
     {"path": "opencompass/LiveReasonBench", "num_examples": 7, "version": "livereasonbench-20250428"},
     {"path": "opencompass/LiveReasonBench", "n_repeats": 3, "version": "livereasonbench-20250428"},
+]
+MUSR_CALLS: list[dict[str, Any]] = [
+    {"path": "opencompass/musr", "name": "team_allocation", "self_consistency_n": 2},
+    {"path": "opencompass/musr", "name": "murder_mysteries", "exclude_contrastive_examples": True},
+    {"path": "opencompass/musr", "name": "object_placements", "exclude_contrastive_examples": True, "reverse_contrastive_sample": True},
+    {"path": "opencompass/musr", "name": "murder_mysteries", "offset": 2, "sample_size": 3},
+    {"path": "opencompass/musr", "name": "object_placements", "offset": 4, "sample_size": 5},
+    {"path": "opencompass/musr", "name": "team_allocation", "offset": 1},
 ]
 HLE_CALLS: list[dict[str, Any]] = [
     {"path": "cais/hle"},
@@ -132,6 +148,7 @@ def record() -> dict[str, Any]:
         _livereasonbench_postprocess,
         livereasonbench_postprocess,
     )
+    from opencompass.datasets.musr.musr import MusrDataset, MusrEvaluator
 
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,6 +158,7 @@ def record() -> dict[str, Any]:
         os.chdir(tmp)
         try:
             out["LiveReasonBenchDataset"] = [{"args": a, "splits": _splits(LiveReasonBenchDataset.load(**a))} for a in LRB_CALLS]
+            out["MusrDataset"] = [{"args": a, "rows": [dict(r) for r in MusrDataset.load(**a)]} for a in MUSR_CALLS]
             out["HLEDataset"] = [{"args": a, "splits": _splits(HLEDataset.load(**a))} for a in HLE_CALLS]
             out["HLEVerifiedDataset"] = [{"args": a, "splits": _splits(HLEVerifiedDataset.load(**a))} for a in HLE_VERIFIED_CALLS]
         finally:
@@ -155,6 +173,12 @@ def record() -> dict[str, Any]:
         res.pop("details")
         cases.append({"replies": batch, "golds": golds, "metrics": res})
     out["postprocess"] = cases
+    musr = [f"ANSWER: {r}" for r in ("2", "(1) Mr X", "3 or 2", "two", "", "٣", "12")] + [
+        "answer: 2", "Thinking\nANSWER: 1\nANSWER: 2", "ANSWER: x ANSWER: 2", "2", "ANSWER: 2\nmore"]
+    refs = [2, 1, 3, 2, 1, 3, 12, 2, 1, 2, 2, 2]
+    out["MusrEvaluator"] = {"predictions": musr, "references": refs,
+                            "accuracy": MusrEvaluator().score(musr, refs)["accuracy"],
+                            "each": [MusrEvaluator().score([p], [r])["accuracy"] for p, r in zip(musr, refs)]}
     return json.loads(json.dumps(out, default=str))
 
 

@@ -58,6 +58,7 @@ _ceval = tuple(f"ceval-{s}" for s in CEVAL_SUBJECTS)
 _bbh = tuple(f"bbh-{s}" for s in BBH_MCQ + BBH_FREE)
 _agieval = tuple(f"agieval-{s}" for s in AGIEVAL_SETS)
 _mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
+_musr = ("musr_murder_mysteries", "musr_object_placements", "musr_team_allocation")
 
 RUNS: tuple[Run, ...] = (
     Run("mmlu_gen", "mmlu", "mmlu/mmlu_gen", "mmlu_datasets", _mmlu, default=True),
@@ -132,6 +133,9 @@ RUNS: tuple[Run, ...] = (
     Run("SuperGLUE_BoolQ_cot_gen_1d56df", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_cot_gen_1d56df", "BoolQ_datasets", ("BoolQ",)),
     Run("SuperGLUE_BoolQ_few_shot_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_few_shot_ppl", "BoolQ_datasets", ("BoolQ",)),
     Run("agieval_gen_d3b941", "agieval", "agieval/agieval_gen_d3b941", "agieval_datasets", _agieval),
+    Run("musr_gen", "musr", "musr/musr_gen", "musr_datasets", _musr, default=True),
+    Run("musr_gen_3622bb", "musr", "musr/musr_gen_3622bb", "musr_datasets", _musr),
+    Run("musr_gen_3c6e15", "musr", "musr/musr_gen_3c6e15", "musr_datasets", _musr),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -489,6 +493,26 @@ def _build_agieval(root: Path) -> None:
         _write(root, f"data/AGIEval/data/v1/{name}.jsonl", _jsonl(rows))
 
 
+def _build_musr(root: Path) -> None:
+    """Stories of 1–3 questions with 2–3 choices; some stories share a ``story_hash_id`` (contrastive pairs)."""
+    for task in ("murder_mysteries", "object_placements", "team_allocation"):
+        stories = []
+        for i in range(6):
+            questions = []
+            for j in range(1 + i % 3):
+                k = 2 + (i + j) % 2
+                choices = _pick(_EN, _seed(f"musr-{task}-{i}-{j}"), k)
+                questions.append({
+                    "question": f"{task} story {i}, question {j}: which one?",
+                    "choices": choices,
+                    "answer": (i + 2 * j) % k,
+                    "intermediate_trees": [],
+                    "intermediate_data": [{"story_hash_id": f"{task}-{i // 2}"}],
+                })
+            stories.append({"context": f"A {task.replace('_', ' ')} story, number {i}.\nIt mentions {choices[0]}.", "questions": questions})
+        _write(root, f"data/musr/{task}.json", json.dumps(stories, ensure_ascii=False, indent=1))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -506,6 +530,7 @@ _BUILDERS = {
     "siqa": _build_siqa,
     "SuperGLUE_BoolQ": _build_boolq,
     "agieval": _build_agieval,
+    "musr": _build_musr,
 }
 
 
@@ -660,6 +685,24 @@ _PRO_BASE_REPLIES = (
 )
 
 
+#: MuSR replies: the choice on an ``ANSWER:`` line, elsewhere, twice, in lower case, after a line without a digit.
+_MUSR_REPLIES = (
+    "Step by step, the facts point one way.\nANSWER: {g}",
+    "ANSWER: ({g}) that one",
+    "ANSWER: {w}",
+    "I think it is choice {g}.",
+    "answer: {g}",
+    "ANSWER: none of them fits\nANSWER: {g}",
+    "The ANSWER: {g} or maybe {w}",
+    "Reasoning...\nFinal ANSWER: ANSWER: {g}\nANSWER: {w}",
+    "ANSWER: choice number {w}, not {g}",
+    "",
+    "ANSWER:{g}",
+    "ANSWER: {g}0",
+    "ANSWER: ٢",
+)
+
+
 def _style_index(abbr: str, index: int, count: int) -> int:
     return (index + _seed(abbr)) % count
 
@@ -705,6 +748,10 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         g = str(row["label"])
         texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
         return _mc_styled(abbr, index, g, texts, False, "ABC")
+    if fam == "musr":
+        g = int(row["gold_answer"])
+        w = g % len(row["choices"]) + 1
+        return _MUSR_REPLIES[_style_index(abbr, index, len(_MUSR_REPLIES))].format(g=g, w=w)
     gold, texts, letters, zh = _mc_view(fam, row)
     return _mc_styled(abbr, index, gold, texts, zh, letters)
 
