@@ -1,0 +1,140 @@
+"""The sample browser's data: one chunk per dataset, read in worker processes for large runs.
+
+Each chunk is one dataset's columns, every model side by side (see
+:func:`assay.report._html.sample_table`), as the compact JSON the page reads
+when the dataset is opened.  A chunk is read from the ``.stats`` files the
+eval workers wrote beside each result while they hold its present bytes
+(:func:`assay.rundir.sidecar.load_columns`), else from the result and
+prediction files.  A run of many results is read by forked workers, one
+dataset at a time, each returning its chunk's bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+#: Runs of at least this many (model, dataset) results are read by worker processes.
+FORK_AT = 2_000
+
+
+@dataclass
+class _Tables:
+    """The few parts of :class:`assay.rundir.statistics.SampleTables` a chunk is built from."""
+
+    columns: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+
+@dataclass
+class Source:
+    """Where the chunks are read from: the run, its model columns and folders, the datasets, the audits,
+    and each result's digest as the run index has it (``None``: computed from the file)."""
+
+    root: Path
+    columns: list[str]
+    abbrs: list[str]
+    folders: dict[str, str]
+    audits: Any
+    digests: dict[tuple[str, str], str | None]
+    text_limit: int
+
+
+def _columns(source: Source, column: str, abbr: str) -> Any:
+    """One (model, dataset)'s columns: from its ``.stats`` file while it matches, else read from the files."""
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sidecar import load_columns
+    from assay.rundir.statistics import Task, run_task
+    from assay.stats import StatsOptions
+
+    folder = source.folders.get(column, column)
+    path = RunDir(source.root).result_path(folder, abbr)
+    found = load_columns(path, source.digests.get((column, abbr)), source.text_limit) if path.is_file() else None
+    if found is not None:
+        return found
+    return run_task(Task(column, abbr, folder, {}, True), str(source.root), StatsOptions(text_limit=source.text_limit)).columns
+
+
+#: One dataset's chunk: its abbr, its number of samples, the JSON bytes the page holds.
+Chunk = tuple[str, int, bytes]
+
+
+def chunk(source: Source, abbr: str) -> Chunk | None:
+    """One dataset's chunk; ``None`` when no model has details of it."""
+    from assay.report._html import _payload, sample_table
+
+    tables = _Tables({(c, abbr): _columns(source, c, abbr) for c in source.columns})
+    table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
+    return None if table is None else (abbr, table["n"], _payload(table))
+
+
+def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:
+    """The chunks of sample tables already read (with the statistics)."""
+    from assay.report._html import _payload, sample_table
+
+    out = []
+    for abbr in dict.fromkeys(abbrs):
+        table = sample_table(tables, list(columns), abbr, audits, limit)
+        if table is not None:
+            out.append((abbr, table["n"], _payload(table)))
+    return out
+
+
+def read_chunks(source: Source, *, workers: int | None = None) -> list[Chunk]:
+    """Every dataset's chunk, in the datasets' order (those without details left out).
+
+    ``workers``: processes to read with; default: the usable CPUs for a run of
+    at least :data:`FORK_AT` results, else this process only.
+    """
+    from assay._pool import usable_cpus
+
+    abbrs = list(dict.fromkeys(source.abbrs))
+    if workers is None:
+        workers = usable_cpus() if len(abbrs) * len(source.columns) >= FORK_AT else 1
+    workers = min(workers, len(abbrs))
+    done: dict[str, Chunk | None] = {}
+    if workers > 1:
+        done = _forked(source, abbrs, workers)
+    for abbr in abbrs:
+        if abbr not in done:  # in this process: a small run, or what no worker reported
+            done[abbr] = chunk(source, abbr)
+    return [found for abbr in abbrs if (found := done[abbr]) is not None]
+
+
+def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk | None]:
+    """The chunks read by ``workers`` forked processes, a dataset at a time; what they could not read is left out."""
+    from assay._pool import ForkPool
+
+    def work(i: int, emit: Any) -> None:
+        try:
+            emit(("chunk", chunk(source, abbrs[i])))
+        except Exception as exc:  # read again in the parent, which reports it
+            emit(("error", f"{type(exc).__name__}: {exc}"))
+
+    chunk(source, abbrs[0])  # imports what the workers need once, before forking
+    out: dict[str, Chunk | None] = {}
+    try:
+        pool = ForkPool(workers, work, name="assay-report")
+    except OSError as exc:
+        logger.info("could not start %d worker processes (%s)", workers, exc)
+        return out
+    queue = list(range(len(abbrs) - 1, -1, -1))
+    try:
+        while queue or pool.idle() < workers:
+            while queue and pool.idle():
+                pool.submit(queue.pop())
+            for i, event in pool.events():
+                if event[0] == "chunk":
+                    out[abbrs[i]] = event[1]
+                elif event[0] in ("error", "died"):
+                    logger.debug("report: worker could not read %s: %s", abbrs[i], event[1])
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+    return out
