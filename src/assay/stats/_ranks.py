@@ -1,0 +1,602 @@
+"""Rank intervals: which ranks each model could hold on a dataset or a summary group, and paired wins.
+
+The rounds
+    One seeded bootstrap over samples, *joint across models*: round ``r`` of
+    dataset ``d`` resamples the sample indices :func:`round_indices` gives for
+    ``d`` (seeded by the seed, the dataset's abbr and its sample count), and
+    every model with that many samples of ``d`` is resampled at the same
+    indices — the samples are paired, so a question that is hard for one model
+    is drawn as often for all of them.  Datasets are resampled independently
+    of each other; a dataset's metrics share its rounds.  Per round each model's
+    dataset value is recomputed (``scale × mean`` of the resampled per-sample
+    values: for ``R`` rounds of ``n`` samples the resampling counts ``R × n``
+    times the values ``n × models``, one matrix product per dataset; a corpus
+    statistic from its summed per-sample statistics), and each summary group
+    as the group defines it (:mod:`assay.groups`: naive or weighted average
+    — divided by the sum of all the group's weights, as the summary does —,
+    sum, population standard deviation, harmonic mean with its clamp, the
+    ``transforms`` applied first, nested groups through their own rounds).
+
+Without per-sample values
+    A dataset cell whose per-sample values are unknown (no details, a metric
+    its details do not reproduce, a corpus statistic whose values were not
+    kept) is drawn in each round from ``Normal(value, se²)`` of its cell's
+    interval (independently per model, seeded by model and cell); a cell
+    without an interval either is held at its value in every round.  The
+    model's entry says which (its ``note``), and so does the ranking's.  A
+    model with a different number of samples of a dataset than the others is
+    resampled at its own indices (not paired), said so too.  A model without
+    a value for the ranked cell is left out of the ranking, with the reason.
+
+Ranks
+    In each round a model's rank is one plus the number of models with a
+    strictly higher value (ties share the better rank, as on a leaderboard;
+    higher is better).  ``rank`` is that of the observed values; the rank
+    interval ``[rank_low, rank_high]`` holds the central ``confidence`` share
+    of the rounds' ranks, widened to whole ranks: ``rank_low`` is the lower
+    and ``rank_high`` the higher order statistic at the ``(1 − confidence)/2``
+    and ``(1 + confidence)/2`` quantiles of the ranks (NumPy's ``lower`` and
+    ``higher`` quantile methods).  The value's interval ``[low, high]`` is
+    the percentile interval of the same rounds (linear interpolation).
+
+Ties
+    Walking the ranking best first, the best model not yet placed opens a
+    *tier* holding every model after it, not yet placed, whose rank interval
+    overlaps its own (``rank_low`` ≤ the opener's ``rank_high``).  The first
+    tier is thus the leader and every model that could hold a rank the leader
+    could hold; each model's ``tier`` is its tier's number, and ``ties`` lists
+    the tiers of two models or more.
+
+Paired comparisons
+    :meth:`RankBootstrap.pairs` compares the top models of a ranking two by
+    two: on a dataset whose two models have per-sample values of the same
+    samples, :func:`assay.stats.paired_compare` (McNemar's exact test for
+    0/1 outcomes, else a paired bootstrap); otherwise — a summary group, or a
+    fallback cell — the joint rounds above give the difference's draws and a
+    two-sided bootstrap p-value.  Holm's correction runs across every pair;
+    a pair whose corrected p is below ``1 − confidence`` is a win or a loss by
+    the sign of the difference, else a tie.  With ``R`` rounds a bootstrap
+    p-value is at least ``1/(R + 1)``.
+
+Everything here is a pure function of values, per-sample values and cells;
+:func:`assay.rundir.ranking.run_ranking` reads them from a run directory.
+
+Example:
+    >>> import numpy as np
+    >>> from assay.stats import SampleValues
+    >>> sv = lambda flags: SampleValues('binary', np.array(flags, dtype=float), 100.0, 1, 'correct')
+    >>> values = {'a': {'d': {'acc': 80.0}}, 'b': {'d': {'acc': 20.0}}, 'c': {'d': {'acc': 20.0}}}
+    >>> samples = {('a', 'd', 'acc'): sv([1, 1, 1, 1, 0] * 4), ('b', 'd', 'acc'): sv([0, 0, 0, 0, 1] * 4),
+    ...            ('c', 'd', 'acc'): sv([1, 0, 0, 0, 0] * 4)}
+    >>> r = RankBootstrap(['a', 'b', 'c'], values, samples, rounds=200).rank('d', 'acc')
+    >>> [(m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in r.models]
+    [('a', 1, 1, 1, 1), ('b', 2, 2, 3, 2), ('c', 2, 2, 3, 2)]
+    >>> r.ties
+    [['b', 'c']]
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.stats._groups import group_plan
+from assay.stats._intervals import DEFAULT_SEED, CellStat, holm_adjust
+from assay.stats._paired import paired_compare
+from assay.stats._samples import SampleValues, values_match
+
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "ModelRank",
+    "PairMatrix",
+    "RankBootstrap",
+    "Ranking",
+    "rank_tiers",
+    "round_indices",
+]
+
+#: Rounds of the rank bootstrap unless asked otherwise.
+DEFAULT_ROUNDS = 1000
+
+Key = tuple[str, str, str]  # (model, abbr, metric)
+
+
+def round_indices(abbr: str, n: int, rounds: int, seed: int = DEFAULT_SEED) -> Any:
+    """The sample indices each round draws of a dataset of ``n`` samples: an integer array ``(rounds, n)``.
+
+    Seeded by ``seed``, the dataset's abbr and ``n`` only, so that a dataset is
+    resampled alike whatever else is ranked.
+
+    >>> round_indices('d', 5, 3).shape, (round_indices('d', 5, 3) == round_indices('d', 5, 3)).all()
+    ((3, 5), np.True_)
+    """
+    import numpy as np
+
+    rng = np.random.default_rng([seed, zlib.crc32(abbr.encode()), n])
+    return rng.integers(0, n, (rounds, n))
+
+
+def _counts(abbr: str, n: int, rounds: int, seed: int) -> Any:
+    """How often each round draws each sample: ``(rounds, n)`` float64 counts of :func:`round_indices`."""
+    import numpy as np
+
+    idx = round_indices(abbr, n, rounds, seed)
+    idx += (np.arange(rounds) * n)[:, None]
+    return np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n).astype(float)
+
+
+@dataclass(frozen=True)
+class ModelRank:
+    """One model's place in a ranking.
+
+    Attributes:
+        value: the model's value of the ranked cell, as summarized.
+        low, high: the value's percentile interval over the rounds (``None`` without rounds).
+        rank: the rank of ``value`` (1 is best; equal values share the better rank).
+        rank_low, rank_high: the rank interval (best and worst rank the rounds allow).
+        tier: the number of the model's tier (see :func:`rank_tiers`).
+        note: what the rounds could not resample for this model, and how they did without.
+    """
+
+    model: str
+    value: float
+    low: float | None
+    high: float | None
+    rank: int
+    rank_low: int
+    rank_high: int
+    tier: int
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"model", "value", "low", "high", "rank", "rank_low", "rank_high", "tier"[, "note"]}``."""
+        out: dict[str, Any] = {
+            "model": self.model, "value": self.value, "low": self.low, "high": self.high, "rank": self.rank,
+            "rank_low": self.rank_low, "rank_high": self.rank_high, "tier": self.tier,
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class Ranking:
+    """The models ranked by one cell (a dataset's or a group's metric), best first.
+
+    Attributes:
+        abbr, metric: the ranked cell.
+        models: the ranked models, best first (by rank, then the order given).
+        ties: the tiers of two models or more, by model name, best first.
+        left_out: model → why it is not ranked (no value).
+        note: what the ranking rests on, and what it could not resample.
+        draws: the rounds' values, ``(rounds, len(models))`` in the order of ``models``.
+    """
+
+    abbr: str
+    metric: str
+    rounds: int
+    seed: int
+    confidence: float
+    models: list[ModelRank] = field(default_factory=list)
+    ties: list[list[str]] = field(default_factory=list)
+    left_out: dict[str, str] = field(default_factory=dict)
+    note: str | None = None
+    draws: Any = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"metric", "rounds", "seed", "confidence", "models", "ties", "note"[, "left_out"]}``."""
+        out: dict[str, Any] = {
+            "metric": self.metric, "rounds": self.rounds, "seed": self.seed, "confidence": self.confidence,
+            "models": [m.to_json() for m in self.models], "ties": [list(t) for t in self.ties], "note": self.note,
+        }
+        if self.left_out:
+            out["left_out"] = [{"model": m, "reason": r} for m, r in self.left_out.items()]
+        return out
+
+
+@dataclass
+class PairMatrix:
+    """Paired comparisons of the top models of a ranking: row model against column model.
+
+    ``cells[i][j]`` is ``{"result": "win"|"tie"|"loss", "p": Holm-corrected p, "delta": value_i − value_j,
+    "test": …}`` from row ``i``'s side, ``None`` on the diagonal and for a pair that cannot be tested
+    (``note`` says why).
+    """
+
+    by: str
+    metric: str
+    models: list[str]
+    cells: list[list[dict[str, Any] | None]]
+    confidence: float
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"by", "metric", "models", "cells", "confidence", "correction", "note"}``."""
+        return {"by": self.by, "metric": self.metric, "models": list(self.models),
+                "cells": [[None if c is None else dict(c) for c in row] for row in self.cells],
+                "confidence": self.confidence, "correction": "holm", "note": self.note}
+
+
+def rank_tiers(ranked: Sequence[tuple[str, int, int]]) -> list[list[str]]:
+    """The tiers of models given best first as ``(model, rank_low, rank_high)`` (see the module's *Ties*).
+
+    >>> rank_tiers([('a', 1, 2), ('b', 1, 3), ('c', 3, 4), ('d', 4, 4)])
+    [['a', 'b'], ['c', 'd']]
+    """
+    tiers: list[list[str]] = []
+    placed: set[str] = set()
+    for i, (model, _, high) in enumerate(ranked):
+        if model in placed:
+            continue
+        tier = [model]
+        placed.add(model)
+        for other, other_low, _ in ranked[i + 1:]:
+            if other not in placed and other_low <= high:
+                tier.append(other)
+                placed.add(other)
+        tiers.append(tier)
+    return tiers
+
+
+def _competition_ranks(x: Any) -> Any:
+    """Per row of ``x`` (rounds × models), each model's rank: 1 + the number of strictly higher values (NaN last)."""
+    import numpy as np
+
+    neg = np.where(np.isnan(x), np.inf, -x)
+    order = np.argsort(neg, axis=1)
+    ordered = np.take_along_axis(neg, order, axis=1)
+    rows, cols = x.shape
+    start = np.zeros((rows, cols), dtype=np.int64)
+    if cols > 1:
+        start[:, 1:] = np.where(ordered[:, 1:] != ordered[:, :-1], np.arange(1, cols), 0)
+        np.maximum.accumulate(start, axis=1, out=start)
+    ranks = np.empty((rows, cols), dtype=np.int64)
+    np.put_along_axis(ranks, order, start + 1, axis=1)
+    return ranks
+
+
+def _rank_bounds(ranks: Any, confidence: float) -> tuple[Any, Any]:
+    """Per column, the lower order statistic at (1 − confidence)/2 and the higher one at (1 + confidence)/2."""
+    import numpy as np
+
+    rounds, cols = ranks.shape
+    alpha = (1 - confidence) / 2
+    # each model's histogram of ranks, then the first rank whose cumulative count reaches each quantile's place
+    hist = np.bincount((ranks - 1 + np.arange(cols) * cols).ravel(), minlength=cols * cols).reshape(cols, cols)
+    cum = np.cumsum(hist, axis=1)
+    lo_pos = math.floor(alpha * (rounds - 1))
+    hi_pos = math.ceil((1 - alpha) * (rounds - 1))
+    low = np.argmax(cum > lo_pos, axis=1) + 1
+    high = np.argmax(cum > hi_pos, axis=1) + 1
+    return low, high
+
+
+class _Transform:
+    """A group's transform on every round's value (a failing value becomes NaN)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+
+    def __call__(self, x: Any) -> Any:
+        import numpy as np
+
+        from assay.groups import TransformError
+
+        flat = x.ravel()
+        out = np.empty(flat.shape)
+        cache: dict[float, float] = {}
+        for i, v in enumerate(flat.tolist()):
+            got = cache.get(v)
+            if got is None:
+                try:
+                    got = self.fn(v)
+                except TransformError:
+                    got = math.nan
+                cache[v] = got
+            out[i] = got
+        return out.reshape(x.shape)
+
+
+class RankBootstrap:
+    """The joint bootstrap of one set of models, ranking any dataset or group cell they have.
+
+    Args:
+        models: the model columns, in the order ties keep.
+        values: model → abbr (dataset or group) → metric → value, as summarized.
+        samples: (model, dataset abbr, metric) → its per-sample values, where known.
+        cells: (model, dataset abbr, metric) → the cell's :class:`CellStat` (the fallback's interval).
+        groups: the summary groups (:class:`assay.groups.SummaryGroup`), to recompute group cells.
+        metrics: abbr → its metrics in display order (bare groups aggregate primary metrics).
+        rounds, seed, confidence: the bootstrap's settings.
+
+    Group rounds are kept once computed (per set of models), so that ranking
+    nested groups computes each inner group once.
+    """
+
+    def __init__(
+        self,
+        models: Sequence[str],
+        values: Mapping[str, Mapping[str, Mapping[str, float]]],
+        samples: Mapping[Key, SampleValues],
+        cells: Mapping[Key, CellStat] | None = None,
+        groups: Sequence[Any] = (),
+        metrics: Mapping[str, Sequence[str]] | None = None,
+        *,
+        rounds: int = DEFAULT_ROUNDS,
+        seed: int = DEFAULT_SEED,
+        confidence: float = 0.95,
+    ) -> None:
+        if rounds < 2:
+            raise ValueError(f"a rank bootstrap needs at least 2 rounds, got {rounds}")
+        if not 0 < confidence < 1:
+            raise ValueError(f"the confidence must lie between 0 and 1, got {confidence}")
+        self.models = list(models)
+        self.values = values
+        self.samples = samples
+        self.cells = cells if cells is not None else {}
+        self.groups = {g.name: g for g in groups}
+        self.metrics = metrics if metrics is not None else {}
+        self.rounds, self.seed, self.confidence = rounds, seed, confidence
+        self._plans: dict[str, dict[str, list[tuple[str, str | None]]]] = {}
+        self._group_draws: dict[tuple[str, str, tuple[str, ...]], tuple[Any, dict[str, list[str]]]] = {}
+
+    # -- values ---------------------------------------------------------------------------------
+    def value(self, model: str, abbr: str, metric: str) -> float | None:
+        """The summarized value of one cell, or ``None``."""
+        v = self.values.get(model, {}).get(abbr, {}).get(metric)
+        return None if v is None or not math.isfinite(v) else float(v)
+
+    def _plan(self, group: Any) -> dict[str, list[tuple[str, str | None]]]:
+        plan = self._plans.get(group.name)
+        if plan is None:
+            # an input listed twice counts once, as the summary computes it
+            plan = {m: list(dict.fromkeys(inputs)) for m, inputs in group_plan(group, self.metrics).items()}
+            self._plans[group.name] = plan
+        return plan
+
+    def draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
+        """The rounds' values of one cell for ``models``: ``(rounds, len(models))``, and per model its notes."""
+        group = self.groups.get(abbr)
+        if group is None:
+            return self._dataset_draws(abbr, metric, models)
+        key = (abbr, metric, tuple(models))
+        if key not in self._group_draws:
+            self._group_draws[key] = self._aggregate(group, metric, models)
+        return self._group_draws[key]
+
+    def _dataset_draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
+        import numpy as np
+
+        rounds = self.rounds
+        out = np.empty((rounds, len(models)))
+        notes: dict[str, list[str]] = {}
+        by_n: dict[int, list[tuple[int, SampleValues]]] = {}
+        for j, model in enumerate(models):
+            value = self.value(model, abbr, metric)
+            sv = self.samples.get((model, abbr, metric))
+            if value is None:
+                out[:, j] = np.nan
+                notes.setdefault(model, []).append(f"{abbr}@{metric} has no value")
+                continue
+            problem = None
+            if sv is None:
+                problem = "no per-sample values"
+            elif sv.n < 1:
+                problem = "no samples"
+            elif not values_match(value, sv.estimate()):
+                problem = f"its per-sample values give {sv.estimate():.6g}, not {value:.6g}"
+            if problem is None and sv is not None:
+                by_n.setdefault(sv.n, []).append((j, sv))
+                continue
+            stat = self.cells.get((model, abbr, metric))
+            reason = (stat.reason if stat is not None and stat.reason else None) or problem
+            if stat is not None and stat.se is not None and math.isfinite(stat.se) and stat.se > 0:
+                key = f"{model}\x00{abbr}\x00{metric}".encode()
+                rng = np.random.default_rng([self.seed, zlib.crc32(key), 1])
+                out[:, j] = value + stat.se * rng.standard_normal(rounds)
+                notes.setdefault(model, []).append(f"{abbr}@{metric} drawn from its interval ({reason})")
+            else:
+                out[:, j] = value
+                notes.setdefault(model, []).append(f"{abbr}@{metric} held at its value ({reason})")
+        if len(by_n) > 1:
+            common = max(by_n, key=lambda k: (len(by_n[k]), k))
+            for n, members in by_n.items():
+                if n != common:
+                    for j, _ in members:
+                        notes.setdefault(models[j], []).append(
+                            f"{abbr} resampled apart: {n} samples where the others have {common}")
+        for n, members in by_n.items():
+            counts = _counts(abbr, n, rounds, self.seed)
+            plain = [(j, sv) for j, sv in members if sv.kind != "corpus"]
+            if plain:
+                units = np.column_stack([sv.units * sv.scale for _, sv in plain])
+                out[:, [j for j, _ in plain]] = counts @ units / n
+            for j, sv in members:
+                if sv.kind == "corpus":
+                    assert sv.corpus is not None
+                    summed = counts @ sv.units
+                    out[:, j] = [sv.corpus(row) for row in summed]
+        return out, notes
+
+    def _aggregate(self, group: Any, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
+        import numpy as np
+
+        from assay.groups import left_sum
+
+        rounds = self.rounds
+        plan = self._plan(group)
+        inputs = plan.get(metric)
+        notes: dict[str, list[str]] = {}
+        if not inputs:
+            for model in models:
+                notes[model] = [f"{group.name} has no metric {metric}"]
+            return np.full((rounds, len(models)), np.nan), notes
+        how = group.aggregation
+        weighted = bool(group.weights) and how in ("mean", "sum")
+        acc = np.zeros((rounds, len(models)))
+        squares = np.zeros_like(acc) if how == "std" else None
+        inverse = np.zeros_like(acc) if how == "harmonic_mean" else None
+        clamped = np.zeros_like(acc) if how == "harmonic_mean" else None
+        nonpositive = np.zeros(acc.shape, dtype=bool) if how == "harmonic_mean" else None
+        for abbr, inp_metric in inputs:
+            if inp_metric is None:
+                acc[:] = np.nan
+                for model in models:
+                    notes.setdefault(model, []).append(f"{abbr} has no metric")
+                continue
+            x, inner = self.draws(abbr, inp_metric, models)
+            for model, ns in inner.items():
+                notes.setdefault(model, []).extend(n for n in ns if n not in notes.get(model, []))
+            transform = group.transform_for(abbr, inp_metric)
+            if transform is not None:
+                x = _Transform(transform)(x)
+            if how == "std":
+                assert squares is not None
+                acc += x
+                squares += x * x
+            elif how == "harmonic_mean":
+                assert inverse is not None and clamped is not None and nonpositive is not None
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    inverse += 1.0 / x
+                    clamped += 1.0 / np.maximum(x, 1.0)
+                nonpositive |= x <= 0
+            else:
+                w = group.weight_for(abbr, inp_metric) if weighted else 1.0
+                acc += (math.nan if w is None else float(w)) * x
+        k = len(inputs)
+        if how == "std":
+            assert squares is not None
+            mean = acc / k
+            out = np.sqrt(np.maximum(squares / k - mean * mean, 0.0))
+        elif how == "harmonic_mean":
+            assert inverse is not None and clamped is not None and nonpositive is not None
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = k / np.where(nonpositive, clamped, inverse)
+        elif how == "sum":
+            out = acc
+        else:
+            total = float(left_sum(group.weights.values())) if weighted else float(k)
+            out = acc / total if total else np.full_like(acc, np.nan)
+        return out, notes
+
+    # -- ranking --------------------------------------------------------------------------------
+    def rank(self, abbr: str, metric: str) -> Ranking:
+        """Rank the models by one dataset or group cell (see the module's docstring)."""
+        import numpy as np
+
+        ranking = Ranking(abbr, metric, self.rounds, self.seed, self.confidence)
+        ranked: list[str] = []
+        observed: list[float] = []
+        for model in self.models:
+            v = self.value(model, abbr, metric)
+            if v is None:
+                ranking.left_out[model] = f"no value for {abbr}@{metric}"
+            else:
+                ranked.append(model)
+                observed.append(v)
+        if not ranked:
+            ranking.note = f"no model has a value for {abbr}@{metric}"
+            ranking.draws = np.empty((self.rounds, 0))
+            return ranking
+        x, notes = self.draws(abbr, metric, ranked)
+        obs = np.array(observed)
+        point = _competition_ranks(obs[None, :])[0]
+        ranks = _competition_ranks(x)
+        rank_low, rank_high = _rank_bounds(ranks, self.confidence)
+        alpha = (1 - self.confidence) / 2
+        finite = np.isfinite(x)
+        with np.errstate(invalid="ignore"):
+            qs = np.nanquantile(np.where(finite, x, np.nan), [alpha, 1 - alpha], axis=0)
+        order = sorted(range(len(ranked)), key=lambda j: (int(point[j]), j))
+        tiers = rank_tiers([(ranked[j], int(rank_low[j]), int(rank_high[j])) for j in order])
+        tier_of = {m: t + 1 for t, members in enumerate(tiers) for m in members}
+        for j in order:
+            model = ranked[j]
+            has = bool(finite[:, j].any())
+            ranking.models.append(ModelRank(
+                model, observed[j], float(qs[0, j]) if has else None, float(qs[1, j]) if has else None,
+                int(point[j]), int(rank_low[j]), int(rank_high[j]), tier_of[model],
+                "; ".join(notes[model]) if notes.get(model) else None,
+            ))
+        ranking.ties = [t for t in tiers if len(t) > 1]
+        ranking.draws = x[:, order]
+        ranking.note = self._note(abbr, metric, ranked, notes, ranking.left_out)
+        return ranking
+
+    def _note(self, abbr: str, metric: str, ranked: Sequence[str], notes: Mapping[str, list[str]],
+              left_out: Mapping[str, str]) -> str:
+        kind = "group" if abbr in self.groups else "dataset"
+        parts = [f"{len(ranked)} models ranked by {abbr}@{metric} ({kind}) over {self.rounds:,} rounds resampling "
+                 f"every dataset's samples jointly across models (seed {self.seed})"]
+        drawn = sum(1 for ns in notes.values() for n in ns if "drawn from its interval" in n)
+        held = sum(1 for ns in notes.values() for n in ns if "held at its value" in n)
+        apart = sum(1 for ns in notes.values() for n in ns if "resampled apart" in n)
+        if drawn:
+            parts.append(f"{drawn} cell{'s' if drawn != 1 else ''} without per-sample values drawn from "
+                         "their intervals")
+        if held:
+            parts.append(f"{held} cell{'s' if held != 1 else ''} without per-sample values or interval "
+                         "held at their values")
+        if apart:
+            parts.append(f"{apart} cell{'s' if apart != 1 else ''} with other sample counts resampled apart")
+        if left_out:
+            parts.append(f"left out: {', '.join(left_out)} (no value)")
+        return "; ".join(parts)
+
+    # -- paired comparisons ---------------------------------------------------------------------
+    def pairs(self, ranking: Ranking, top: int = 10) -> PairMatrix:
+        """Win / tie / loss of every pair of the ``top`` best models of ``ranking``, Holm-corrected across the pairs."""
+        import numpy as np
+
+        chosen = ranking.models[: max(0, top)]
+        names = [m.model for m in chosen]
+        k = len(names)
+        cells: list[list[dict[str, Any] | None]] = [[None] * k for _ in range(k)]
+        tested: list[tuple[int, int, float, float, str]] = []  # (i, j, p, delta, test)
+        untested: list[str] = []
+        is_group = ranking.abbr in self.groups
+        for i in range(k):
+            for j in range(i + 1, k):
+                a, b = chosen[i], chosen[j]
+                got = None if is_group else self._paired_test(ranking.abbr, ranking.metric, a.model, b.model)
+                if got is None:
+                    d = ranking.draws[:, i] - ranking.draws[:, j]
+                    d = d[np.isfinite(d)]
+                    delta = a.value - b.value
+                    if len(d) < 2 or float(d.std()) == 0.0:
+                        untested.append(f"{a.model} / {b.model}")
+                        continue
+                    centred = d - d.mean()
+                    p = float(min(1.0, (np.sum(np.abs(centred) >= abs(delta)) + 1) / (len(d) + 1)))
+                    got = (p, delta, "joint-bootstrap")
+                tested.append((i, j, *got))
+        adjusted = holm_adjust([t[2] for t in tested])
+        alpha = 1 - self.confidence
+        for (i, j, _, delta, test), p in zip(tested, adjusted):
+            significant = p < alpha and delta != 0
+            result = ("win" if delta > 0 else "loss") if significant else "tie"
+            flipped = {"win": "loss", "loss": "win", "tie": "tie"}[result]
+            cells[i][j] = {"result": result, "p": p, "delta": delta, "test": test}
+            cells[j][i] = {"result": flipped, "p": p, "delta": -delta, "test": test}
+        note = (f"{len(tested)} pairs of the top {k} by {ranking.abbr}@{ranking.metric}; Holm's correction across "
+                f"them; significant at {alpha:.2g}")
+        if untested:
+            note += f"; not testable (no variation in the rounds): {', '.join(untested)}"
+        return PairMatrix(ranking.abbr, ranking.metric, names, cells, self.confidence, note)
+
+    def _paired_test(self, abbr: str, metric: str, a: str, b: str) -> tuple[float, float, str] | None:
+        """``(p, delta, test)`` of :func:`assay.stats.paired_compare` on a dataset's per-sample values, when both have them."""
+        sa, sb = self.samples.get((a, abbr, metric)), self.samples.get((b, abbr, metric))
+        va, vb = self.value(a, abbr, metric), self.value(b, abbr, metric)
+        if sa is None or sb is None or va is None or vb is None or sa.n != sb.n or sa.n < 2:
+            return None
+        if not (values_match(va, sa.estimate()) and values_match(vb, sb.estimate())):
+            return None
+        try:
+            r = paired_compare(sa, sb, confidence=self.confidence, resamples=self.rounds, seed=self.seed)
+        except ValueError:
+            return None
+        return r.p, va - vb, r.test
