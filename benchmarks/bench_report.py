@@ -1,14 +1,21 @@
-"""The HTML report of a run with 50,000 samples × 2 models: generation time, file size and,
-when headless Chromium and selenium are installed, how long the browser takes to open it,
-open the sample browser, apply the "A right, B wrong" filter and search the text.
+"""The HTML report at leaderboard scale, and of a run of many samples.
 
-Then the statistics + report pass of ``assay summarize`` on the work directory of
-``bench_eval.py`` (5 models × 20 datasets × 2,000 samples; evaluated first when it has
-no results): the best wall time of ``assay summarize`` with and without ``--no-report``,
-their difference, and ``run_stats`` alone (every result and prediction file read once) in
-this process and in forked workers.  Prints figures; asserts nothing.
+By default: a run of 100 models × 500 datasets, 50 samples each, in 21
+summary groups (written with assay's own result writer and ``.stats`` files,
+the run index built, as ``assay eval`` leaves a run), then, side by side and
+each in a fresh process: ``assay summarize --no-report`` and ``assay
+summarize`` (statistics and the HTML report), the best and the median of
+``--repeat`` runs; where that time goes (the summary, the statistics, the
+leaderboard's data, the sample data, writing the page), measured in this
+process; the page's size and that of its sample files; and, when headless
+Chromium and selenium are installed, the time the browser takes to load the
+page and draw the leaderboard, open the full table and a dataset's samples.
 
-Run: python benchmarks/bench_report.py [N] [--root DIR] [--repeat 3] [--skip-browser]
+``--samples N`` also times the report of one dataset of N samples × 2 models
+(generation, size, and the sample browser's filters in the browser).  Prints
+figures; asserts nothing.
+
+Run: python benchmarks/bench_report.py [--root DIR] [--repeat 3] [--samples N] [--skip-browser]
 """
 
 from __future__ import annotations
@@ -17,27 +24,210 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import RUN, make_work_dir, run_assay
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=50_000, help="samples per model of the report run")
-    parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "assay_bench_eval",
-                        help="the work directory of bench_eval.py (made when missing)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command (the best is shown)")
+    parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "assay_bench_report",
+                        help="where the leaderboard run is made (reused when complete)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command")
+    parser.add_argument("--samples", type=int, default=0, help="also the report of N samples × 2 models")
     parser.add_argument("--skip-browser", action="store_true", help="no browser timings")
     args = parser.parse_args()
-    report_run(args.n, browser=not args.skip_browser)
-    summarize_pass(args.root.resolve(), args.repeat)
+    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser)
+    if args.samples:
+        report_run(args.samples, browser=not args.skip_browser)
+
+
+def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, datasets: int = 500,
+                details: int = 50, groups: int = 20) -> None:
+    """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser."""
+    import statistics
+    import subprocess
+
+    start = time.perf_counter()
+    config = make_leaderboard_run(root, models=models, datasets=datasets, details=details, groups=groups)
+    run = root / "work" / LEADERBOARD_RUN
+    print(f"== {models} models × {datasets} datasets × {details} samples, {groups + 1} summary groups ({run}; "
+          f"ready in {time.perf_counter() - start:.1f} s)")
+    summary = run / "summary"
+    seconds: dict[str, list[float]] = {"--no-report": [], "report": []}
+    for _ in range(repeat):
+        for label in seconds:
+            extra = ["--no-report"] if label == "--no-report" else []
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),
+                            "-r", LEADERBOARD_RUN, *extra], check=True, capture_output=True)
+            seconds[label].append(time.perf_counter() - t0)
+    for label, times in seconds.items():
+        print(f"assay summarize {label:12s} best {min(times):.2f} s, median {statistics.median(times):.2f} s")
+    added = min(seconds["report"]) - min(seconds["--no-report"])
+    print(f"the statistics and the report add {added:.2f} s (best against best)")
+    page = max(summary.glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
+    side = page.with_name(page.stem + "_files")
+    side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
+    print(f"page {page.stat().st_size / 1e6:.2f} MB; sample files beside it {side_size / 1e6:.1f} MB "
+          f"in {len(list(side.iterdir())) if side.is_dir() else 0} files")
+    phases(run, config)
+    for path in summary.glob("summary_*"):  # keep the newest report only
+        if path.stem != page.stem and not path.name.startswith(page.stem):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    if browser:
+        browse_board(page, root)
+
+
+def phases(run: Path, config: Path) -> None:
+    """Where the time of ``assay summarize`` with the report goes, measured in this process."""
+    from assay.commands._options import summary_config
+    from assay.config import load_config
+    from assay.report._html import _rankings, _render_utf8, _report_data
+    from assay.report._samples import Source, read_chunks
+    from assay.summarize import run_summarizer
+
+    variables = summary_config(load_config(str(config)), str(run))
+    t0 = time.perf_counter()
+    run_summarizer(variables, time_str="bench_plain", stats=False)
+    t1 = time.perf_counter()
+    result = run_summarizer(variables, time_str="bench_stats", stats=True)
+    t2 = time.perf_counter()
+    data, context = _report_data(run, result, stats=result.stats, max_text=600, snapshot=result.snapshot, samples=False,
+                                 ranks=False)
+    t3 = time.perf_counter()
+    data["rankings"] = _rankings(run, result.leaderboard, result.stats, None, result.snapshot, data["models"])
+    t3r = time.perf_counter()
+    snap = context.snapshot
+    digests = {(c, a): snap.digest(f"{context.folders[c]}/{a}.json") if snap is not None else None
+               for c in context.columns for a in context.abbrs}
+    chunks = read_chunks(Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, 600))
+    t4 = time.perf_counter() - (t3r - t3)  # the ranking counted apart
+    size = sum(len(p) for p in _render_utf8(data, chunks, "side"))
+    t5 = time.perf_counter() - (t3r - t3)
+    print("where the time goes (this process):")
+    print(f"  summary without statistics      {t1 - t0:.2f} s")
+    print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
+    print(f"  the leaderboard's data          {t3 - t2:.2f} s")
+    print(f"  rank intervals and pairs        {t3r - t3:.2f} s   ({len(data['rankings']['rankings'])} columns)")
+    print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's .stats file read)")
+    print(f"  the page ({size / 1e6:.2f} MB)            {t5 - t4:.2f} s")
+    for path in run.glob("summary/summary_bench_*"):
+        path.unlink()
+
+
+def browse_board(page: Path, root: Path) -> None:
+    """Time the leaderboard page in headless Chromium: load and draw, the full table, one dataset's samples."""
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+    except ImportError:
+        chromium = None
+    if not chromium or not driver_path:
+        print("browser timings skipped: needs chromium, chromedriver and selenium")
+        return
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={root / 'profile'}"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        t0 = time.perf_counter()
+        browser.get(page.as_uri())
+        browser.find_element(By.CSS_SELECTOR, "#leaderboard tbody tr")
+        loaded = time.perf_counter() - t0
+        timing = browser.execute_script(
+            "var t = performance.getEntriesByType('navigation')[0]; return [t.domContentLoadedEventEnd, t.loadEventEnd];")
+        print(f"browser: page loaded and leaderboard drawn in {loaded:.2f} s "
+              f"(DOMContentLoaded {timing[0] / 1000:.2f} s, load {timing[1] / 1000:.2f} s)")
+        t0 = time.perf_counter()
+        browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+        browser.find_element(By.CSS_SELECTOR, "#full-table tbody tr")
+        print(f"browser: full table drawn (first 200 rows) in {time.perf_counter() - t0:.2f} s")
+        t0 = time.perf_counter()
+        browser.find_element(By.ID, "more-rows").click()
+        rows = len(browser.find_elements(By.CSS_SELECTOR, "#full-table tbody tr"))
+        print(f"browser: full table drawn whole ({rows} rows) in {time.perf_counter() - t0:.2f} s")
+        section = browser.find_element(By.CSS_SELECTOR, "details.ds")
+        t0 = time.perf_counter()
+        browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", section)
+        section.find_element(By.CSS_SELECTOR, "tbody tr")
+        print(f"browser: one dataset's samples read and shown in {time.perf_counter() - t0:.2f} s")
+    finally:
+        browser.quit()
+
+
+LEADERBOARD_RUN = "20250101_000000"
+
+
+def _write_results(job: tuple[str, list[str], int, int]) -> int:
+    """Write one model's result files and their ``.stats`` as ``assay eval``'s workers do; the count written."""
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.stats import PredictionColumns
+
+    folder, abbrs, details, seed = job
+    rng = random.Random(seed)
+    skill = 0.3 + 0.6 * rng.random()
+    for d, abbr in enumerate(abbrs):
+        level = min(0.98, max(0.02, skill + 0.2 * (rng.random() - 0.5)))
+        rows = []
+        for i in range(details):
+            answer = "ABCD"[(d + i) % 4]
+            right = rng.random() < level
+            pred = answer if right else ("" if rng.random() < 0.05 else rng.choice("ABCD".replace(answer, "")))
+            rows.append({"pred": pred, "answer": answer, "correct": right, "example_abbr": f"{abbr}_{i}"})
+        result = {"accuracy": 100.0 * sum(r["correct"] for r in rows) / details, "details": rows}
+        path = Path(folder) / f"{abbr}.json"
+        digest, written = write_result_keeping(path, result, durable=False)
+        save_stats(path, digest, abbr, lambda: PredictionColumns([], []), written)
+    return len(abbrs)
+
+
+def make_leaderboard_run(root: Path, *, models: int, datasets: int, details: int, groups: int) -> Path:
+    """A leaderboard-sized run under ``root`` (reused when complete): its config file.
+
+    ``models`` × ``datasets`` results of ``details`` samples each, written with
+    assay's own result writer and their ``.stats`` as the eval workers write
+    them, the run index built from them; the config has ``groups`` summary
+    groups of consecutive datasets and one ``overall`` group of those groups.
+    """
+    import multiprocessing
+
+    from assay.rundir.statistics import index_run
+
+    run = root / "work" / LEADERBOARD_RUN
+    config = root / "config.py"
+    marker = root / f".complete_{models}x{datasets}x{details}x{groups}"
+    if marker.exists():
+        return config
+    model_names = [f"model_{m:03d}" for m in range(models)]
+    abbrs = [f"ds_{d:03d}" for d in range(datasets)]
+    for name in model_names:
+        (run / "results" / name).mkdir(parents=True, exist_ok=True)
+    jobs = [(str(run / "results" / name), abbrs, details, m) for m, name in enumerate(model_names)]
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+        sum(pool.imap_unordered(_write_results, jobs))
+    per = max(1, datasets // groups)
+    summary_groups = [{"name": f"group_{g:02d}", "subsets": abbrs[g * per:(g + 1) * per]} for g in range(groups)]
+    summary_groups.append({"name": "overall", "subsets": [g["name"] for g in summary_groups]})
+    config.write_text(
+        f"models = [dict(abbr=m) for m in {model_names!r}]\n"
+        f"datasets = [dict(abbr=a, eval_cfg=dict(evaluator=dict(type='AccEvaluator'))) for a in {abbrs!r}]\n"
+        f"summarizer = dict(summary_groups={summary_groups!r})\n"
+    )
+    index_run(run)
+    marker.write_text("")
+    return config
 
 
 def report_run(n: int, *, browser: bool) -> None:
@@ -60,57 +250,8 @@ def report_run(n: int, *, browser: bool) -> None:
         browse(out, run)
 
 
-def summarize_pass(root: Path, repeat: int, *, models: int = 5, datasets: int = 20, samples: int = 2000) -> None:
-    """Time ``assay summarize`` with and without the statistics + report pass on bench_eval's work directory."""
-    config = make_work_dir(root, models=models, datasets=datasets, samples=samples)
-    run_dir = root / "work" / RUN
-    if not any((run_dir / "results").glob("*/*.json")):
-        print("evaluating the work directory first (assay eval) …")
-        evaluated = run_assay(["eval", str(config), "-w", str(root / "work"), "-r", RUN], cwd=root)
-        if evaluated.returncode:
-            print(evaluated.stderr[-3000:])
-            return
-    summary = run_dir / "summary"
-    before = set(summary.glob("*")) if summary.is_dir() else set()
-    best: dict[str, float] = {}
-    try:
-        for label, extra in (("with", []), ("without", ["--no-report"])):
-            for _ in range(repeat):
-                measured = run_assay(["summarize", str(config), "-w", str(root / "work"), "-r", RUN, *extra], cwd=root)
-                if measured.returncode:
-                    print(measured.stderr[-3000:])
-                    return
-                best[label] = min(best.get(label, measured.seconds), measured.seconds)
-    finally:
-        for path in set(summary.glob("*")) - before:  # the files these runs wrote
-            path.unlink()
-    print(f"== statistics + report pass, {models} models × {datasets} datasets × {samples:,} samples ({run_dir})")
-    print(f"assay summarize               {best['with']:.2f} s (best of {repeat})")
-    print(f"assay summarize --no-report   {best['without']:.2f} s")
-    print(f"statistics + report pass      {best['with'] - best['without']:.2f} s")
-    # the reading of results and predictions alone, in this process and in forked workers
-    from assay.rundir.statistics import run_stats
-    from assay.stats import SAMPLE_TEXT
-    from assay.summarize import leaderboard_of
-
-    board = leaderboard_of(None, run_dir)
-    cpus = os.cpu_count() or 1
-    if threading.active_count() > 1:
-        print("(other threads run in this process: run_stats reads everything in it, without workers)")
-    for workers in sorted({1, min(cpus, 4)}):
-        seconds = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            run_stats(run_dir, board, sample_text=SAMPLE_TEXT, workers=workers)
-            seconds.append(time.perf_counter() - start)
-        label = f"run_stats, {workers} process{'es' if workers > 1 else ''}"
-        print(f"{label:30s}{min(seconds):.2f} s")
-
-
 def browse(report: Path, workdir: Path) -> None:
     """Time the report's interactions in headless Chromium (skipped when it is not installed)."""
-    import shutil
-
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     try:
         from selenium import webdriver

@@ -36,6 +36,15 @@ def board_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     return run, json.loads(summary.read_text())
 
 
+def _ranking(run: Path) -> dict[str, Any]:
+    from assay.rundir.ranking import run_ranking
+    from assay.rundir.statistics import run_stats
+    from assay.summarize import leaderboard_of
+
+    view = leaderboard_of(None, run)
+    return run_ranking(run, view, run_stats(run, view))
+
+
 def _overall(summary: dict[str, Any]) -> dict[str, float]:
     return {m: summary["scores"][m]["overall"]["naive_average"] for m in MODELS}
 
@@ -53,6 +62,35 @@ def test_the_leaderboard_ranks_by_the_last_top_level_group(board_run) -> None:
     geo = data["rows"][knowledge["inputs"][1]["row"]]
     assert geo["dataset"] == "geo"
     assert [c[0] for c in geo["cells"]] == [summary["scores"][m]["geo"]["accuracy"] for m in MODELS]
+
+
+def test_the_page_holds_the_runs_rank_intervals_in_its_model_order(board_run) -> None:
+    run, _ = board_run
+    data = build_report_data(run)
+    expected = _ranking(run)
+    assert set(data["rankings"]["rankings"]) == set(expected["rankings"]) >= {"overall", "arith", "chem"}
+    for abbr, ranking in expected["rankings"].items():
+        held = data["rankings"]["rankings"][abbr]
+        assert held["ties"] == ranking["ties"] and held["metric"] == ranking["metric"]
+        for e in ranking["models"]:
+            assert held["ranks"][MODELS.index(e["model"])] == [e["rank"], e["rank_low"], e["rank_high"], e["tier"]]
+    assert data["rankings"]["pairs"] == expected["pairs"]
+
+
+def test_rank_intervals_by_default_only_up_to_the_limit_and_on_request(board_run, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import assay.report._html as page_module
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6 - 1)  # one result fewer than the run has
+    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is None
+    assert main(["report", "-w", str(copy), "--ranks"]) == 0
+    page = Path(capsys.readouterr().out.strip())
+    assert set(board_data(page.read_text())["rankings"]["rankings"]) >= {"overall", "arith"}
+    monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6)
+    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is not None
 
 
 def test_without_groups_the_leaderboard_ranks_by_the_first_dataset(tmp_path: Path) -> None:
@@ -191,7 +229,22 @@ def test_leaderboard_in_a_browser_ranks_sorts_filters_and_opens_groups(board_run
     assert ranks["m_tie_a"] == ranks["m_tie_b"] and ranks["m_tie_a"].endswith("=")
     assert ranks[expected[0]] == "1"
     assert _column(browser, "overall") == [f"{overall[m]:.2f}" for m in expected]
-    assert "No rank intervals" in browser.find_element(By.ID, "rank-note").text
+    # each model's rank interval under its value: the run's ranking's
+    ranking = _ranking(run)["rankings"]["overall"]
+    expected_ri = {e["model"]: e for e in ranking["models"]}
+    for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr"):
+        e = expected_ri[tr.get_attribute("data-model")]
+        shown = tr.find_element(By.CSS_SELECTOR, "td[data-col='g2'] .ri").text
+        span = str(e["rank_low"]) if e["rank_low"] == e["rank_high"] else f"{e['rank_low']}–{e['rank_high']}"
+        tied = any(e["model"] in t for t in ranking["ties"])
+        assert shown == f"rank {span}" + (" ≈" if tied else "")
+    assert "Rank intervals of overall: 95% over 1000 bootstrap rounds" in browser.find_element(By.ID, "rank-note").text
+    # the top models' paired comparisons: one row and one column each, nothing against itself
+    pairs = _ranking(run)["pairs"]
+    matrix = browser.find_elements(By.CSS_SELECTOR, "#pair-matrix tbody tr")
+    assert [tr.find_element(By.TAG_NAME, "th").text for tr in matrix] == pairs["models"]
+    results = [[td.get_attribute("data-result") for td in tr.find_elements(By.TAG_NAME, "td")] for tr in matrix]
+    assert results == [[None if c is None else c["result"] for c in row] for row in pairs["cells"]]
 
     # sort by a group's column, then the other way
     knowledge = {m: summary["scores"][m]["knowledge"]["naive_average"] for m in MODELS}

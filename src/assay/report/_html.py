@@ -310,8 +310,41 @@ class _Context:
     tables: Any
 
 
+def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any, models: list[str]) -> dict[str, Any] | None:
+    """The rank intervals of every column the leaderboard can rank by and the top models' paired comparisons
+    (:func:`assay.rundir.ranking.run_ranking`), as the page holds them; ``None`` when they cannot be computed.
+
+    Each ranking keeps its settings, note and ties, and per model (in the
+    page's model order) ``[rank, rank_low, rank_high, tier]`` or ``None``
+    (not ranked); values and intervals are the cells' own.
+    """
+    from assay.rundir.ranking import run_ranking
+
+    try:
+        found = run_ranking(root, view, stats, config=config, snapshot=snapshot)
+    except Exception as exc:  # the report is written without rank intervals, and says so
+        logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
+        return None
+    where = {m: i for i, m in enumerate(models)}
+    out: dict[str, Any] = {}
+    for abbr, ranking in found["rankings"].items():
+        per: list[list[int] | None] = [None] * len(models)
+        for entry in ranking["models"]:
+            i = where.get(entry["model"])
+            if i is not None and entry.get("rank_low") is not None:
+                per[i] = [entry["rank"], entry["rank_low"], entry["rank_high"], entry["tier"]]
+        out[abbr] = {k: ranking[k] for k in ("metric", "rounds", "seed", "confidence", "ties", "note") if k in ranking}
+        out[abbr]["ranks"] = per
+    return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}
+
+
+#: Rank intervals are computed by default for runs of at most this many (model, dataset) results.
+RANK_LIMIT = 5_000
+
+
 def _report_data(
     run_dir: str | os.PathLike[str], summary: Any, *, stats: Any, max_text: int, snapshot: Any, samples: bool,
+    ranks: bool | None = None,
 ) -> tuple[dict[str, Any], _Context]:
     """:func:`build_report_data`; without ``samples`` the sample browser's data is left to the caller
     (``"datasets"`` empty; sample tables the statistics already hold are in the context)."""
@@ -407,6 +440,14 @@ def _report_data(
         first = next((r for r in rows if r["dataset"] and not r["placeholder"]), None)
         rank_by = {"dataset": first["dataset"], "metric": first["metric"]} if first else None
 
+    if ranks is None:
+        ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    rankings = _rankings(root, view, stats, config, snapshot, columns) if ranks else None
+    if rankings is not None and rankings.get("default") and rank_by is not None:
+        found = rankings["rankings"].get(rankings["default"])
+        if found is not None:
+            rank_by = {"dataset": rankings["default"], "metric": found["metric"]}
+
     datasets = []
     if samples and tables is not None:
         for abbr in view.dataset_abbrs:
@@ -419,7 +460,7 @@ def _report_data(
               if view.scores.get(c, {}).get(a) for m in ms]
     judge = [{"model": c, "dataset": a, "line": judge_line(u)} for (c, a), u in getattr(view, "judge_usage", {}).items()]
     data = {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "texts": texts.items,
-            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": None, "datasets": datasets,
+            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": rankings, "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
                        view.audits, snapshot, tables)
@@ -730,6 +771,9 @@ def _document(data: dict[str, Any]) -> list[str]:
                          f'<span class="note">({esc(g["metric"])}, {esc(g["aggregation"])}; bars: 95% interval)</span>'
                          f"</h3>{_chart_svg(g, data)}</div>")
         parts.append("</div>")
+    pairs = (data.get("rankings") or {}).get("pairs")
+    if pairs and pairs.get("models"):
+        parts.append(_pairs_html(pairs))
     if data.get("heatmaps"):
         parts.append('<h2 id="needle-heatmaps">NeedleBench: depth × length</h2><p class="note">One grid per model and '
                      "kind of NeedleBench dataset, depth and length read from the dataset names; hover a cell for its "
@@ -764,6 +808,33 @@ def _document(data: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _pairs_html(pairs: dict[str, Any]) -> str:
+    """The paired comparison matrix of the top models: each row model against each column model."""
+    esc = html.escape
+    symbol = {"win": "▲", "tie": "=", "loss": "▼"}
+    head = "".join(f'<th scope="col">{esc(m)}</th>' for m in pairs["models"])
+    rows = []
+    for model, cells in zip(pairs["models"], pairs["cells"]):
+        tds = []
+        for other, c in zip(pairs["models"], cells):
+            if c is None:
+                tds.append('<td class="pair none">·</td>')
+                continue
+            tip = (f"{model} against {other} on {pairs['by']} · {pairs['metric']}: {c['result']}, "
+                   f"difference {c['delta']:+.2f}, p = {c['p']:.3g} ({pairs.get('correction', '')}-corrected"
+                   + (f", {c['test']}" if c.get("test") else "") + ")")
+            tds.append(f'<td class="pair {esc(c["result"])}" title="{esc(tip, quote=True)}" data-result="{esc(c["result"])}">'
+                       f'{symbol.get(c["result"], "?")} {c["delta"]:+.1f}</td>')
+        rows.append(f'<tr><th scope="row">{esc(model)}</th>{"".join(tds)}</tr>')
+    note = f" {esc(pairs['note'])}" if pairs.get("note") else ""
+    return (f'<h2 id="pairs">Paired comparisons: the top {len(pairs["models"])} by {esc(pairs["by"])}</h2>'
+            f'<p class="note">Each row model against each column model, sample by sample: ▲ better, ▼ worse, = no '
+            f'difference at {round(100 * pairs.get("confidence", 0.95))}% after Holm\'s correction; the figure is the '
+            f'difference of the values. Hover a cell for the test and its p-value.{note}</p>'
+            f'<div class="scroll"><table class="pairs" id="pair-matrix"><thead><tr><th></th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
 def write_html_report(
     run_dir: str | os.PathLike[str],
     summary: Any,
@@ -773,6 +844,7 @@ def write_html_report(
     max_text: int = SAMPLE_TEXT,
     snapshot: Any = None,
     embed: bool | None = None,
+    ranks: bool | None = None,
 ) -> Path:
     """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
 
@@ -785,6 +857,11 @@ def write_html_report(
     ``embed`` false) each dataset's goes to ``summary_<time_str>_files/<i>.js``
     beside the page, which loads it when the dataset is opened (a
     ``<script>`` file, which browsers load from ``file://`` pages too).
+
+    ``ranks``: compute the rank intervals of every column the leaderboard can
+    rank by and the top models' paired comparisons
+    (:func:`assay.rundir.ranking.run_ranking`); default: for runs of at most
+    :data:`RANK_LIMIT` results (at leaderboard scale they take minutes).
     """
     import shutil
     import tempfile
@@ -793,7 +870,8 @@ def write_html_report(
     from assay.report._samples import Source, from_tables, read_chunks
     from assay.rundir.layout import RunDir
 
-    data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False)
+    data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
+                                 ranks=ranks)
     if context.tables is not None:
         chunks = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
     else:

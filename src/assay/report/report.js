@@ -153,19 +153,20 @@
     });
     return { order: order, rank: rank, tied: tied };
   }
+  // the rank intervals of a column, per model in the page's order ([rank, low, high, tier] or null), when computed
   function statRanking(col) {
     var r = D.rankings && D.rankings.rankings && D.rankings.rankings[col.abbr];
     if (!r || (r.metric && r.metric !== col.metric)) return null;
-    var by = {};
-    r.models.forEach(function (e) { by[e.model] = e; });
-    return by;
+    return r;
   }
   function rankIntervalHTML(col, m) {
-    var by = statRanking(col);
-    var e = by && by[MODELS[m]];
-    if (!e || e.rank_low === undefined || e.rank_low === null) return "";
-    var text = e.rank_low === e.rank_high ? String(e.rank_low) : e.rank_low + "–" + e.rank_high;
-    return '<span class="ri" title="rank interval">rank ' + text + "</span>";
+    var r = statRanking(col), e = r && r.ranks[m];
+    if (!e) return "";
+    var text = e[1] === e[2] ? String(e[1]) : e[1] + "–" + e[2];
+    var tier = r.ties.filter(function (t) { return t.indexOf(MODELS[m]) >= 0; })[0];
+    return '<span class="ri" title="' + Math.round(100 * r.confidence) + "% rank interval" +
+      (tier ? "; tied (overlapping rank intervals) with " + esc(tier.filter(function (x) { return x !== MODELS[m]; }).join(", ")) : "") +
+      '">rank ' + text + (tier ? " ≈" : "") + "</span>";
   }
 
   function visibleColumns() {
@@ -220,8 +221,7 @@
     var body = models.map(function (m) {
       var r = R.rank[m];
       var rank = r === null ? "-" : r + (R.tied[m] ? "=" : "");
-      var ri = by ? rankIntervalHTML(rankCol, m) : "";
-      var tds = ['<td class="c-rank" data-rank="' + (r === null ? "" : r) + '">' + rank + ri + '</td><th class="c-model" scope="row">' +
+      var tds = ['<td class="c-rank" data-rank="' + (r === null ? "" : r) + '">' + rank + '</td><th class="c-model" scope="row">' +
         esc(MODELS[m]) + "</th>"];
       cols.forEach(function (c) {
         tds.push(cellHTML(c.cells[m], MODELS[m], c.abbr, c.metric, c.row !== undefined ? c.row + ":" + m : null,
@@ -233,11 +233,12 @@
     $("board-count").textContent = models.length + " of " + MODELS.length + " models · " + cols.length + " columns";
     var note = $("rank-note");
     if (by) {
-      var rk = D.rankings.rankings[rankCol.abbr];
-      note.textContent = "Rank intervals: " + Math.round(100 * (rk.confidence || 0.95)) + "% over " + rk.rounds +
-        " bootstrap rounds (seed " + rk.seed + ")" + (rk.note ? "; " + rk.note : "") + ".";
+      note.textContent = "Rank intervals of " + rankCol.abbr + ": " + Math.round(100 * by.confidence) + "% over " + by.rounds +
+        " bootstrap rounds (seed " + by.seed + "); ≈ marks models whose rank intervals overlap the tier's leader's" +
+        (by.note ? ". " + by.note : "") + ".";
     } else {
-      note.textContent = "No rank intervals for " + rankCol.abbr + ": ranks here follow the values alone.";
+      note.textContent = "No rank intervals for " + rankCol.abbr + " (" + (D.rankings ? "not a column they are computed for" :
+        "not computed for this report; assay report --ranks computes them") + "): ranks here follow the values alone.";
     }
   }
 
