@@ -25,8 +25,9 @@ def sample_data(page: Path) -> list[dict[str, Any]]:
         if m:
             out.append(json.loads(m.group(1)))
             continue
-        text = (page.parent / board["side"] / f"{i}.js").read_text(encoding="utf-8")
-        prefix = f"assaySamples({i},"
+        name = board["samples"][i]["file"]
+        text = (page.parent / board["side"] / f"{name}.js").read_text(encoding="utf-8")
+        prefix = f'assaySamples("{name}",'
         assert text.startswith(prefix) and text.endswith(");\n"), text[:80]
         out.append(json.loads(text[len(prefix):-3]))
     return out

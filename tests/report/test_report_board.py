@@ -126,12 +126,13 @@ def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_r
     embedded = write_html_report(copy, None, "embedded", embed=True)
     beside = write_html_report(copy, None, "beside", embed=False)
     side = beside.parent / "summary_beside_files"
-    assert sorted(p.name for p in side.iterdir()) == [f"{i}.js" for i in range(6)]
+    files = [s["file"] for s in board_data(beside.read_text())["samples"]]
+    assert sorted(p.name for p in side.iterdir()) == sorted([*(f"{f}.js" for f in files), "manifest.json"])
     assert not (embedded.parent / "summary_embedded_files").exists()
     # the same samples, from the page or from the files beside it
     assert sample_data(beside) == sample_data(embedded)
     assert 'id="samples-' not in beside.read_text() and 'id="samples-' in embedded.read_text()
-    samples = sum(p.stat().st_size for p in side.iterdir())
+    samples = sum(p.stat().st_size for p in side.glob("*.js"))
     assert beside.stat().st_size < embedded.stat().st_size - samples * 0.9
     # written again: the folder is replaced, not added to
     (side / "stale.js").write_text("")
@@ -139,6 +140,49 @@ def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_r
     assert not (side / "stale.js").exists()
     # by default a small run's samples are embedded: one file to share
     assert board_data(write_html_report(copy, None, "default").read_text())["side"] is None
+
+
+def test_a_later_report_links_the_sample_files_of_unchanged_datasets(board_run, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset whose results are unchanged since an earlier report is not read again; a changed one is."""
+    import assay.report._samples as samples_module
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import index_run
+    from assay.stats import PredictionColumns
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    index_run(copy)
+    first = write_html_report(copy, None, "first", embed=False)
+    # one result of geo changes (one more sample right): its dataset's file must be made anew
+    path = copy / "results" / "m_alpha" / "geo.json"
+    result = json.loads(path.read_text())
+    wrong = next(i for i, d in enumerate(result["details"]) if not d["correct"][0])
+    result["details"][wrong]["correct"] = [True]
+    result["accuracy"] += 100 / 40
+    digest, written = write_result_keeping(path, result)
+    save_stats(path, digest, "geo", lambda: PredictionColumns([], []), written)
+    index_run(copy)
+    read: list[str] = []
+    real = samples_module.chunk
+
+    def spy(source, abbr):
+        read.append(abbr)
+        return real(source, abbr)
+
+    monkeypatch.setattr(samples_module, "chunk", spy)
+    second = write_html_report(copy, None, "second", embed=False)
+    assert read == ["geo"]
+    before = {s["abbr"]: s["file"] for s in board_data(first.read_text())["samples"]}
+    after = {s["abbr"]: s["file"] for s in board_data(second.read_text())["samples"]}
+    assert [a for a in after if after[a] != before[a]] == ["geo"]
+    old, new = first.parent / "summary_first_files", second.parent / "summary_second_files"
+    assert (new / f"{after['arith']}.js").stat().st_ino == (old / f"{before['arith']}.js").stat().st_ino  # linked
+    geo = next(d for d in sample_data(second) if d["abbr"] == "geo")
+    assert geo["ok"][geo["models"].index("m_alpha")][wrong] == 1.0
+    assert [d for d in sample_data(second) if d["abbr"] != "geo"] == [d for d in sample_data(first) if d["abbr"] != "geo"]
 
 
 def test_sample_chunks_read_by_workers_are_those_read_in_process(board_run) -> None:
@@ -358,7 +402,9 @@ def test_samples_beside_the_page_are_read_only_when_a_dataset_is_opened(board_ru
         import time
 
         time.sleep(0.05)
-    assert browser.execute_script(loaded) == [f"summary_{TIME}_files/3.js"]  # geo's only
+    geo = board_data(page.read_text())["samples"][3]
+    assert geo["abbr"] == "geo"
+    assert browser.execute_script(loaded) == [f"summary_{TIME}_files/{geo['file']}.js"]  # geo's only
     assert section.find_element(By.CSS_SELECTOR, ".count").text == "40"
     ids = [tr.find_element(By.TAG_NAME, "td").text for tr in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
     assert ids == [f"geo_{i}" for i in range(40)]

@@ -701,10 +701,11 @@ def render_report(data: dict[str, Any]) -> str:
     return b"".join(_render_utf8(data, chunks, None)).decode("utf-8")
 
 
-def _render_utf8(data: dict[str, Any], chunks: list[tuple[str, int, bytes]], side: str | None) -> list[bytes]:
-    """The page's UTF-8 bytes, in pieces; the chunks embedded, or (``side``: the folder's name) left to their files."""
+def _render_utf8(data: dict[str, Any], chunks: list[tuple[str, int, Any]], side: str | None) -> list[bytes]:
+    """The page's UTF-8 bytes, in pieces: ``chunks`` (abbr, samples, JSON bytes) embedded, or, with ``side``
+    (the folder's name), ``chunks`` (abbr, samples, the name of its file in the folder) left to their files."""
     board = {k: v for k, v in data.items() if k != "datasets"}
-    board["samples"] = [{"abbr": abbr, "n": n} for abbr, n, _ in chunks]
+    board["samples"] = [{"abbr": abbr, "n": n, **({"file": held} if side is not None else {})} for abbr, n, held in chunks]
     board["side"] = side
     before = _document(board)
     out = [p.encode("utf-8", "replace") for p in before]  # a lone surrogate in a config's name is shown as "?"
@@ -854,9 +855,13 @@ def write_html_report(
     The sample browser's data is read one dataset at a time (in worker
     processes for a large run) and embedded in the page when it is at most
     :data:`EMBED_LIMIT` bytes in all or ``embed`` is true; else (or with
-    ``embed`` false) each dataset's goes to ``summary_<time_str>_files/<i>.js``
-    beside the page, which loads it when the dataset is opened (a
-    ``<script>`` file, which browsers load from ``file://`` pages too).
+    ``embed`` false) each dataset's goes to a ``<script>`` file in
+    ``summary_<time_str>_files/`` beside the page, which loads it when the
+    dataset is opened (browsers load those from ``file://`` pages too).  The
+    files are named by what they are made of (the models' result digests,
+    folders, audits and the text limit; listed in the folder's
+    ``manifest.json``): a dataset an earlier report of the run has a file of
+    is not read again, its file linked (or copied) into the new folder.
 
     ``ranks``: compute the rank intervals of every column the leaderboard can
     rank by and the top models' paired comparisons
@@ -866,37 +871,83 @@ def write_html_report(
     import shutil
     import tempfile
 
+    import orjson
+
     from assay.fileio import atomic_write_chunks
-    from assay.report._samples import Source, from_tables, read_chunks
+    from assay.report._samples import (
+        CHUNK_FORMAT,
+        MANIFEST,
+        Source,
+        chunk_file,
+        chunk_key,
+        chunk_script,
+        earlier_chunks,
+        from_tables,
+        read_chunks,
+        script_payload,
+    )
     from assay.rundir.layout import RunDir
 
     data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
                                  ranks=ranks)
-    if context.tables is not None:
-        chunks = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
-    else:
-        snap = context.snapshot
-        digests = {}
-        for column in context.columns:
-            folder = context.folders.get(column, column)
-            for abbr in context.abbrs:
-                digests[(column, abbr)] = snap.digest(f"{folder}/{abbr}.json") if snap is not None else None
-        chunks = read_chunks(Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
-                                    digests, max_text))
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     side_dir = path.with_name(path.stem + "_files")
+    snap = context.snapshot
+    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
+                    {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
+                     for c in context.columns for a in context.abbrs}, max_text)
+    keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
+    # a dataset whose results are those of an earlier report's sample file: that file, not read again
+    earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
+    reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
+    if context.tables is not None:
+        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
+    else:
+        source.abbrs = [a for a in keys if a not in reused]
+        read = read_chunks(source)
+    fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
+    # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
+    chunks: list[tuple[str, int, bytes | Path, str | None]] = []
+    for abbr, key in keys.items():
+        if abbr in fresh_chunks:
+            chunks.append((abbr, *fresh_chunks[abbr], key))
+        elif abbr in reused:
+            chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
+    size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
-        embed = sum(len(c[2]) for c in chunks) <= EMBED_LIMIT
+        embed = size <= EMBED_LIMIT
     if embed:
-        atomic_write_chunks(path, iter(_render_utf8(data, chunks, None)), durable=False)
+        embedded = []
+        for abbr, n, held, key in chunks:
+            payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
+            if payload is None:  # an earlier file not as expected: read again
+                found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
+                                           source.digests, max_text), workers=1)
+                payload = found[0][2] if found else b"null"
+            embedded.append((abbr, n, payload))
+        atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
         shutil.rmtree(side_dir, ignore_errors=True)
     else:
         fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
-        for i, (_, _, payload) in enumerate(chunks):
-            (fresh / f"{i}.js").write_bytes(b"assaySamples(" + str(i).encode() + b"," + payload + b");\n")
+        manifest: dict[str, int] = {}
+        named = []
+        for i, (abbr, n, held, key) in enumerate(chunks):
+            name = key or f"chunk{i}"
+            target = fresh / chunk_file(name)
+            if isinstance(held, Path):
+                try:
+                    os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
+                except OSError:
+                    shutil.copyfile(held, target)
+            else:
+                target.write_bytes(chunk_script(name, held))
+            if key is not None:
+                manifest[key] = n
+            named.append((abbr, n, name))
+        (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
         shutil.rmtree(side_dir, ignore_errors=True)
         fresh.chmod(0o755)
         fresh.rename(side_dir)
-        atomic_write_chunks(path, iter(_render_utf8(data, chunks, side_dir.name)), durable=False)
+        atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
     logger.info("report written to %s", path)
     return path

@@ -138,3 +138,72 @@ def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk |
     finally:
         pool.close()
     return out
+
+
+#: The layout of a chunk (bumped when it changes: chunks of another layout are not reused).
+CHUNK_FORMAT = 1
+#: The file listing the chunks in a report's sample folder: ``{"format", "chunks": {key: samples}}``.
+MANIFEST = "manifest.json"
+
+
+def chunk_key(source: Source, abbr: str) -> str | None:
+    """What a dataset's chunk is made of, as a digest: the text limit, and per model its folder, the digest
+    of its result's bytes and its extraction audit; ``None`` when a digest is unknown (no run index)."""
+    import hashlib
+
+    import orjson
+
+    parts: list[Any] = [CHUNK_FORMAT, source.text_limit]
+    for column in source.columns:
+        digest = source.digests.get((column, abbr))
+        if digest is None:
+            return None
+        audit = (source.audits or {}).get(column, {}).get(abbr)
+        parts.append([column, source.folders.get(column, column), digest, None if audit is None else audit.to_json()])
+    return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
+
+
+def chunk_file(key: str) -> str:
+    """The name of a chunk's file in a report's sample folder."""
+    return f"{key}.js"
+
+
+def chunk_script(key: str, payload: bytes) -> bytes:
+    """A chunk as the ``<script>`` file the page loads: a call handing it over."""
+    return b'assaySamples("' + key.encode() + b'",' + payload + b");\n"
+
+
+def script_payload(key: str, data: bytes) -> bytes | None:
+    """The chunk a :func:`chunk_script` holds; ``None`` when it is not one of ``key``."""
+    head = b'assaySamples("' + key.encode() + b'",'
+    tail = b");\n"
+    return data[len(head):-len(tail)] if data.startswith(head) and data.endswith(tail) else None
+
+
+def earlier_chunks(summary_dir: Path) -> dict[str, tuple[Path, int]]:
+    """The chunks of the run's earlier reports' sample folders, by key: (their file, their sample count).
+
+    Every folder with a readable manifest of this chunk layout counts; the
+    newest folder's file is taken where several hold a key.
+    """
+    import orjson
+
+    out: dict[str, tuple[Path, int]] = {}
+    manifests = []
+    for manifest in summary_dir.glob(f"summary_*_files/{MANIFEST}"):
+        try:
+            manifests.append((manifest.stat().st_mtime_ns, manifest))
+        except OSError:
+            continue
+    for _, manifest in sorted(manifests):
+        try:
+            data = orjson.loads(manifest.read_bytes())
+            if data.get("format") != CHUNK_FORMAT:
+                continue
+            for key, n in data["chunks"].items():
+                path = manifest.parent / chunk_file(key)
+                if path.is_file():
+                    out[key] = (path, int(n))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return out

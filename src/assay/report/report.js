@@ -400,7 +400,12 @@
 
   // a dataset's data: embedded in the page, else its <script> file beside the page (read once, when opened)
   var chunks = {}, waiting = {};
-  window.assaySamples = function (i, data) {
+  // a side file hands its dataset over by its name: window.assaySamples(name, data)
+  var byFile = {};
+  (D.samples || []).forEach(function (s, i) { if (s.file) byFile[s.file] = i; });
+  window.assaySamples = function (name, data) {
+    var i = byFile[name];
+    if (i === undefined) return;
     chunks[i] = data;
     (waiting[i] || []).forEach(function (cb) { cb(data); });
     delete waiting[i];
@@ -411,9 +416,10 @@
     if (el) { chunks[i] = JSON.parse(el.textContent); cb(chunks[i]); return; }
     if (waiting[i]) { waiting[i].push(cb); return; }
     waiting[i] = [cb];
+    var file = D.side + "/" + D.samples[i].file + ".js";
     var s = document.createElement("script");
-    s.src = encodeURIComponent(D.side) + "/" + i + ".js";
-    s.onerror = function () { delete waiting[i]; fail(D.side + "/" + i + ".js"); };
+    s.src = encodeURIComponent(D.side) + "/" + encodeURIComponent(D.samples[i].file) + ".js";
+    s.onerror = function () { delete waiting[i]; fail(file); };
     document.head.appendChild(s);
   }
 
