@@ -28,7 +28,8 @@ def test_every_top_level_group_and_dataset_is_ranked_with_the_summary_values(tmp
     assert out["default"] == "overall"
     scores = _summary(run)["scores"]
     for abbr, ranking in out["rankings"].items():
-        assert {"metric", "rounds", "seed", "confidence", "models", "ties", "note"} <= set(ranking)
+        assert {"metric", "kind", "rounds", "seed", "confidence", "models", "ties", "note"} <= set(ranking)
+        assert ranking["kind"] == ("group" if abbr in ("core_weighted", "spread", "overall") else "dataset")
         assert ranking["rounds"] == 300
         for entry in ranking["models"]:
             assert entry["value"] == scores[entry["model"]][abbr][ranking["metric"]]

@@ -263,14 +263,36 @@ def test_paired_comparisons_of_a_group_use_the_joint_rounds() -> None:
     for m in skills:
         values[m]["g"] = {"naive_average": (values[m]["d1"]["accuracy"] + values[m]["d2"]["accuracy"]) / 2}
     boot = RankBootstrap(list(skills), values, samples, groups=[group], rounds=400)
-    matrix = boot.pairs(boot.rank("g", "naive_average"))
+    ranking = boot.rank("g", "naive_average")
+    matrix = boot.pairs(ranking)
     assert matrix.models[0] == "a"
     assert matrix.cells[0][1]["result"] == "win" and matrix.cells[1][0]["result"] == "loss"
     assert matrix.cells[1][2]["result"] == "tie" and matrix.cells[1][2]["test"] == "joint-bootstrap"
-    assert matrix.cells[0][1]["p"] == pytest.approx(min(1.0, 3 / 401))  # Holm over 3 pairs of the smallest p
+    # each pair: its difference over the standard deviation of its differences in the joint rounds, two-sided
+    raw = []
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        d = ranking.draws[:, i] - ranking.draws[:, j]
+        delta = ranking.models[i].value - ranking.models[j].value
+        raw.append(math.erfc(abs(delta) / float(np.std(d, ddof=1)) / math.sqrt(2)))
+    want = holm_adjust(raw)
+    assert [matrix.cells[0][1]["p"], matrix.cells[0][2]["p"], matrix.cells[1][2]["p"]] == pytest.approx(want)
+    assert want[0] < 1e-6  # a clear difference stays clear after the correction, whatever the number of rounds
 
 
 def test_the_same_seed_gives_the_same_ranking() -> None:
     samples, values = _case({"a": 0.5, "b": 0.5, "c": 0.5}, {"d": 30})
     one = RankBootstrap(["a", "b", "c"], values, samples, rounds=200, seed=1).rank("d", "accuracy").to_json()
     assert one == RankBootstrap(["a", "b", "c"], values, samples, rounds=200, seed=1).rank("d", "accuracy").to_json()
+
+
+def test_counts_of_right_answers_and_other_per_sample_values_rank_alike() -> None:
+    # the same outcomes as 0/1 (whole-number counts per round) and as 0/0.25 scaled by 400 (not whole numbers)
+    skills = {"a": 0.7, "b": 0.6, "c": 0.6, "d": 0.4, "e": 0.2}
+    samples, values = _case(skills, {"d": 45}, seed=8)
+    quarters = {key: SampleValues("mean", sv.units / 4, 400.0, 1, "details.score") for key, sv in samples.items()}
+    one = RankBootstrap(list(skills), values, samples, rounds=300).rank("d", "accuracy")
+    other = RankBootstrap(list(skills), values, quarters, rounds=300).rank("d", "accuracy")
+    assert [(m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in one.models] == [
+        (m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in other.models]
+    for x, y in zip(one.models, other.models):
+        assert x.low == pytest.approx(y.low) and x.high == pytest.approx(y.high)

@@ -127,17 +127,27 @@ def sample_values_of(
     by_abbr: dict[str, list[str]] = {}
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
+    empty: Mapping[str, Any] = {}
     for model in view.models:
         folder = folders.get(model, model)
-        per_model = view.scores.get(model, {})
+        per_model = view.scores.get(model, empty)
         for abbr, metrics in by_abbr.items():
-            have = {m: per_model.get(abbr, {}).get(m) for m in metrics}
-            want = [m for m, v in have.items() if v is not None and (model, abbr, m) not in given]
-            for m, v in have.items():
-                if v is not None and (model, abbr, m) in given:
-                    found[(model, abbr, m)] = given[(model, abbr, m)]
+            cell = per_model.get(abbr)
+            if not cell:
+                continue
+            want = []
+            for m in metrics:
+                if cell.get(m) is None:
+                    continue
+                key = (model, abbr, m)
+                sv = given.get(key)
+                if sv is not None:
+                    found[key] = sv
+                else:
+                    want.append(m)
             if not want:
                 continue
+            have = {m: cell[m] for m in want}
             digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
             saved = load_stats(layout.result_path(folder, abbr), digest) if snapshot is None or digest else None
             rest = []
@@ -205,7 +215,8 @@ def run_ranking(
             {"default": <abbr>,            # the last top-level summary group, else the first dataset
                                            # row of the table; null when nothing can be ranked
              "rankings": {<abbr>: {        # every top-level summary group, then every dataset
-                 "metric": <metric>, "rounds": int, "seed": int, "confidence": float,
+                 "metric": <metric>, "kind": "group"|"dataset", "rounds": int, "seed": int,
+                 "confidence": float,
                  "models": [{"model", "value", "low", "high", "rank", "rank_low", "rank_high",
                              "tier", ["note"]}, ...],   # best first
                  "ties": [[model, ...], ...],          # tiers of two models or more, best first
@@ -254,11 +265,12 @@ def run_ranking(
     cells = _Cells(stats, reasons, confidence)
     boot = RankBootstrap(view.models, view.scores, samples, cells, group_list, view.metrics,
                          rounds=rounds, seed=seed, confidence=confidence)
-    rankings: dict[str, Any] = {}
     chosen = by if by is not None else default
+    assert chosen is not None  # there are columns, so there is a default
+    done = boot.rank_all(list(columns.items()), keep_draws={(chosen, columns[chosen])})
+    rankings: dict[str, Any] = {}
     pairs = None
-    for abbr, metric in columns.items():
-        ranking = boot.rank(abbr, metric)
+    for (abbr, _), ranking in done.items():
         for model in list(ranking.left_out):
             reason = view.missing_reason(model, abbr) if hasattr(view, "missing_reason") else None
             if reason:

@@ -51,12 +51,15 @@ Paired comparisons
     :meth:`RankBootstrap.pairs` compares the top models of a ranking two by
     two: on a dataset whose two models have per-sample values of the same
     samples, :func:`assay.stats.paired_compare` (McNemar's exact test for
-    0/1 outcomes, else a paired bootstrap); otherwise — a summary group, or a
-    fallback cell — the joint rounds above give the difference's draws and a
-    two-sided bootstrap p-value.  Holm's correction runs across every pair;
-    a pair whose corrected p is below ``1 − confidence`` is a win or a loss by
-    the sign of the difference, else a tie.  With ``R`` rounds a bootstrap
-    p-value is at least ``1/(R + 1)``.
+    0/1 outcomes, else a paired bootstrap, whose p-value is at least
+    ``1/(rounds + 1)``); otherwise — a summary group, or a cell without
+    per-sample values — the joint rounds above give the difference's standard
+    error, and the two-sided p-value is that of the difference over it on the
+    normal distribution (not bounded below by the number of rounds, so that
+    Holm's correction over 45 pairs can still find a clear difference).
+    Holm's correction runs across every pair; a pair whose corrected p is
+    below ``1 − confidence`` is a win or a loss by the sign of the
+    difference, else a tie.
 
 Everything here is a pure function of values, per-sample values and cells;
 :func:`assay.rundir.ranking.run_ranking` reads them from a run directory.
@@ -78,6 +81,7 @@ Example:
 from __future__ import annotations
 
 import math
+import warnings
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -120,12 +124,12 @@ def round_indices(abbr: str, n: int, rounds: int, seed: int = DEFAULT_SEED) -> A
 
 
 def _counts(abbr: str, n: int, rounds: int, seed: int) -> Any:
-    """How often each round draws each sample: ``(rounds, n)`` float64 counts of :func:`round_indices`."""
+    """How often each round draws each sample: ``(rounds, n)`` integer counts of :func:`round_indices`."""
     import numpy as np
 
     idx = round_indices(abbr, n, rounds, seed)
     idx += (np.arange(rounds) * n)[:, None]
-    return np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n).astype(float)
+    return np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,7 @@ class Ranking:
     """The models ranked by one cell (a dataset's or a group's metric), best first.
 
     Attributes:
-        abbr, metric: the ranked cell.
+        abbr, metric: the ranked cell; ``kind``: ``group`` or ``dataset``.
         models: the ranked models, best first (by rank, then the order given).
         ties: the tiers of two models or more, by model name, best first.
         left_out: model → why it is not ranked (no value).
@@ -185,11 +189,12 @@ class Ranking:
     left_out: dict[str, str] = field(default_factory=dict)
     note: str | None = None
     draws: Any = field(default=None, repr=False)
+    kind: str = "dataset"
 
     def to_json(self) -> dict[str, Any]:
-        """``{"metric", "rounds", "seed", "confidence", "models", "ties", "note"[, "left_out"]}``."""
+        """``{"metric", "kind", "rounds", "seed", "confidence", "models", "ties", "note"[, "left_out"]}``."""
         out: dict[str, Any] = {
-            "metric": self.metric, "rounds": self.rounds, "seed": self.seed, "confidence": self.confidence,
+            "metric": self.metric, "kind": self.kind, "rounds": self.rounds, "seed": self.seed, "confidence": self.confidence,
             "models": [m.to_json() for m in self.models], "ties": [list(t) for t in self.ties], "note": self.note,
         }
         if self.left_out:
@@ -226,18 +231,25 @@ def rank_tiers(ranked: Sequence[tuple[str, int, int]]) -> list[list[str]]:
     >>> rank_tiers([('a', 1, 2), ('b', 1, 3), ('c', 3, 4), ('d', 4, 4)])
     [['a', 'b'], ['c', 'd']]
     """
+    # Every model before the opener is placed, so the candidates are the unplaced models whose rank_low is
+    # at most the opener's rank_high; the next opener's rank_low (hence rank_high) is higher still, so one
+    # pass over the models sorted by rank_low finds every tier.
+    by_low = sorted(range(len(ranked)), key=lambda i: (ranked[i][1], i))
+    placed = [False] * len(ranked)
     tiers: list[list[str]] = []
-    placed: set[str] = set()
-    for i, (model, _, high) in enumerate(ranked):
-        if model in placed:
+    at = 0
+    for i, (_, _, high) in enumerate(ranked):
+        if placed[i]:
             continue
-        tier = [model]
-        placed.add(model)
-        for other, other_low, _ in ranked[i + 1:]:
-            if other not in placed and other_low <= high:
-                tier.append(other)
-                placed.add(other)
-        tiers.append(tier)
+        placed[i] = True
+        members = [i]
+        while at < len(by_low) and ranked[by_low[at]][1] <= high:
+            j = by_low[at]
+            at += 1
+            if not placed[j]:
+                placed[j] = True
+                members.append(j)
+        tiers.append([ranked[j][0] for j in sorted(members)])
     return tiers
 
 
@@ -264,13 +276,11 @@ def _rank_bounds(ranks: Any, confidence: float) -> tuple[Any, Any]:
 
     rounds, cols = ranks.shape
     alpha = (1 - confidence) / 2
-    # each model's histogram of ranks, then the first rank whose cumulative count reaches each quantile's place
-    hist = np.bincount((ranks - 1 + np.arange(cols) * cols).ravel(), minlength=cols * cols).reshape(cols, cols)
-    cum = np.cumsum(hist, axis=1)
-    lo_pos = math.floor(alpha * (rounds - 1))
-    hi_pos = math.ceil((1 - alpha) * (rounds - 1))
-    low = np.argmax(cum > lo_pos, axis=1) + 1
-    high = np.argmax(cum > hi_pos, axis=1) + 1
+    # each model's histogram of ranks (rank × model), then the first rank whose running count passes each place
+    hist = np.bincount(((ranks - 1) * cols + np.arange(cols)).ravel(), minlength=cols * cols).reshape(cols, cols)
+    cum = np.cumsum(hist, axis=0)
+    low = np.argmax(cum > math.floor(alpha * (rounds - 1)), axis=0) + 1
+    high = np.argmax(cum > math.ceil((1 - alpha) * (rounds - 1)), axis=0) + 1
     return low, high
 
 
@@ -298,6 +308,93 @@ class _Transform:
                 cache[v] = got
             out[i] = got
         return out.reshape(x.shape)
+
+
+@dataclass
+class _Bucket:
+    """The models of a dataset with ``n`` samples, drawn together: their per-sample values (``n × models``)."""
+
+    n: int
+    cols: list[int]
+    units: Any = None  # scaled per-sample values, float64
+    levels: Any = None  # per-sample counts of right answers over the runs, float32 (then ``units`` is unset)
+    level_scale: float = 1.0  # a round's value = its summed levels × level_scale
+    top: int = 0  # the largest summed level a round can reach
+
+
+@dataclass
+class _DatasetPlan:
+    """How each model's values of one dataset cell are drawn."""
+
+    fixed: list[tuple[int, float]] = field(default_factory=list)  # (column, value held)
+    normal: list[tuple[int, float, float, int]] = field(default_factory=list)  # (column, value, se, seed key)
+    buckets: list[_Bucket] = field(default_factory=list)
+    corpus: list[tuple[int, int, SampleValues]] = field(default_factory=list)  # (n, column, values)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class _Capture:
+    """The dataset cells to rank as their rounds are drawn, and the rankings made."""
+
+    wanted: set[tuple[str, str]]
+    keep: Any = None  # the cells whose rankings keep their rounds' values (None: all)
+    done: dict[tuple[str, str], Ranking] = field(default_factory=dict)
+
+
+def _level_ranks(levels: Any, top: int) -> Any:
+    """:func:`_competition_ranks` of whole-number levels in ``[0, top]``, by each round's histogram."""
+    import numpy as np
+
+    rounds, cols = levels.shape
+    # level-major histograms (level × round): the running sums over levels run across all rounds at once
+    flat = (levels * rounds + np.arange(rounds)[:, None]).ravel()
+    hist = np.bincount(flat, minlength=(top + 1) * rounds).reshape(top + 1, rounds)
+    ranks = (cols + 1) - np.cumsum(hist, axis=0)  # 1 + the models strictly above each level
+    return ranks.ravel()[flat].reshape(rounds, cols)
+
+
+def _level_percentiles(levels: Any, top: int, scale: float, confidence: float) -> tuple[Any, Any]:
+    """:func:`_percentiles` of whole-number levels in ``[0, top]`` (values ``level × scale``), by each column's histogram."""
+    import numpy as np
+
+    rounds, cols = levels.shape
+    hist = np.bincount((levels * cols + np.arange(cols)).ravel(), minlength=(top + 1) * cols).reshape(top + 1, cols)
+    cum = np.cumsum(hist, axis=0)
+    alpha = (1 - confidence) / 2
+    out = []
+    for q in (alpha, 1 - alpha):
+        pos = q * (rounds - 1)
+        below = math.floor(pos)
+        above = min(below + 1, rounds - 1)
+        at_below = np.argmax(cum > below, axis=0)
+        at_above = np.argmax(cum > above, axis=0)
+        out.append((at_below + (pos - below) * (at_above - at_below)) * scale)
+    return out[0], out[1]
+
+
+def _percentiles(x: Any, confidence: float) -> tuple[Any, Any, Any]:
+    """Per column of ``x``: the percentile interval (linear interpolation) over its finite values, and
+    whether it has any."""
+    import numpy as np
+
+    alpha = (1 - confidence) / 2
+    finite = np.isfinite(x)
+    if finite.all():
+        ordered = np.sort(x, axis=0)
+        rounds = len(ordered)
+        out = []
+        for q in (alpha, 1 - alpha):
+            pos = q * (rounds - 1)
+            below = math.floor(pos)
+            above = min(below + 1, rounds - 1)
+            out.append(ordered[below] + (pos - below) * (ordered[above] - ordered[below]))
+        return out[0], out[1], np.ones(x.shape[1], dtype=bool)
+    has = finite.any(axis=0)
+    with warnings.catch_warnings():  # a column of NaN alone has no interval
+        warnings.simplefilter("ignore", RuntimeWarning)
+        qs = np.nanquantile(np.where(finite, x, np.nan), [alpha, 1 - alpha], axis=0)
+    return qs[0], qs[1], has
 
 
 class RankBootstrap:
@@ -342,12 +439,25 @@ class RankBootstrap:
         self.rounds, self.seed, self.confidence = rounds, seed, confidence
         self._plans: dict[str, dict[str, list[tuple[str, str | None]]]] = {}
         self._group_draws: dict[tuple[str, str, tuple[str, ...]], tuple[Any, dict[str, list[str]]]] = {}
+        self._capture: _Capture | None = None
+        self._ranked_cells: dict[tuple[str, str], tuple[list[str], list[float], dict[str, str]]] = {}
 
     # -- values ---------------------------------------------------------------------------------
     def value(self, model: str, abbr: str, metric: str) -> float | None:
         """The summarized value of one cell, or ``None``."""
         v = self.values.get(model, {}).get(abbr, {}).get(metric)
         return None if v is None or not math.isfinite(v) else float(v)
+
+    def _cell_values(self, abbr: str, metric: str, models: Sequence[str]) -> list[float | None]:
+        """:meth:`value` of one cell for each of ``models``."""
+        out: list[float | None] = []
+        empty: Mapping[str, Any] = {}
+        values = self.values
+        isfinite = math.isfinite
+        for model in models:
+            v = values.get(model, empty).get(abbr, empty).get(metric)
+            out.append(None if v is None or not isfinite(v) else float(v))
+        return out
 
     def _plan(self, group: Any) -> dict[str, list[tuple[str, str | None]]]:
         plan = self._plans.get(group.name)
@@ -361,65 +471,141 @@ class RankBootstrap:
         """The rounds' values of one cell for ``models``: ``(rounds, len(models))``, and per model its notes."""
         group = self.groups.get(abbr)
         if group is None:
-            return self._dataset_draws(abbr, metric, models)
+            capture = self._capture
+            wanted = capture is not None and (abbr, metric) in capture.wanted and (abbr, metric) not in capture.done
+            if wanted:
+                ranked, observed, left_out = self._ranked(abbr, metric)
+            x, notes, levels = self._dataset_draws(abbr, metric, models)
+            if wanted:
+                assert capture is not None
+                if list(models) == ranked:  # the dataset's own ranking, from the same rounds
+                    made = self._build(abbr, metric, ranked, observed, left_out, x, notes, levels)
+                    if capture.keep is not None and (abbr, metric) not in capture.keep:
+                        made.draws = None
+                    capture.done[(abbr, metric)] = made
+            return x, notes
         key = (abbr, metric, tuple(models))
         if key not in self._group_draws:
             self._group_draws[key] = self._aggregate(group, metric, models)
         return self._group_draws[key]
 
-    def _dataset_draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
+    def _dataset_plan(self, abbr: str, metric: str, models: Sequence[str]) -> _DatasetPlan:
+        """How each model's values of one dataset cell are drawn."""
         import numpy as np
 
-        rounds = self.rounds
-        out = np.empty((rounds, len(models)))
-        notes: dict[str, list[str]] = {}
-        by_n: dict[int, list[tuple[int, SampleValues]]] = {}
-        for j, model in enumerate(models):
-            value = self.value(model, abbr, metric)
-            sv = self.samples.get((model, abbr, metric))
+        plan = _DatasetPlan()
+        notes = plan.notes
+        fallback: list[tuple[int, str, float, str]] = []  # (column, model, value, why no per-sample values)
+        by_n: dict[int, list[tuple[int, float, SampleValues]]] = {}
+        known = self._ranked_cells.get((abbr, metric))
+        if known is not None and known[0] == list(models):
+            cell_values: list[float | None] = list(known[1])
+        else:
+            cell_values = self._cell_values(abbr, metric, models)
+        for j, (model, value) in enumerate(zip(models, cell_values)):
             if value is None:
-                out[:, j] = np.nan
+                plan.fixed.append((j, math.nan))
                 notes.setdefault(model, []).append(f"{abbr}@{metric} has no value")
                 continue
-            problem = None
-            if sv is None:
-                problem = "no per-sample values"
-            elif sv.n < 1:
-                problem = "no samples"
-            elif not values_match(value, sv.estimate()):
-                problem = f"its per-sample values give {sv.estimate():.6g}, not {value:.6g}"
-            if problem is None and sv is not None:
-                by_n.setdefault(sv.n, []).append((j, sv))
+            sv = self.samples.get((model, abbr, metric))
+            if sv is None or sv.n < 1:
+                fallback.append((j, model, value, "no per-sample values" if sv is None else "no samples"))
+            elif sv.kind == "corpus" and not values_match(value, estimate := sv.estimate()):
+                fallback.append((j, model, value, f"its per-sample values give {estimate:.6g}, not {value:.6g}"))
+            else:
+                by_n.setdefault(sv.n, []).append((j, value, sv))
+        buckets: dict[int, tuple[list[tuple[int, float, SampleValues]], Any]] = {}
+        for n, members in by_n.items():
+            plain = [(j, v, sv) for j, v, sv in members if sv.kind != "corpus"]
+            plan.corpus.extend((n, j, sv) for j, _, sv in members if sv.kind == "corpus")
+            if not plain:
                 continue
+            units = np.column_stack([sv.units for _, _, sv in plain])
+            scales = np.array([sv.scale for _, _, sv in plain])
+            got = units.mean(axis=0) * scales
+            want = np.array([v for _, v, _ in plain])
+            match = np.abs(want - got) <= 1e-6 + 1e-9 * np.abs(want)  # values_match, column by column
+            if not match.all():
+                for k in np.flatnonzero(~match):
+                    j, v, _ = plain[k]
+                    fallback.append((j, models[j], v, f"its per-sample values give {got[k]:.6g}, not {v:.6g}"))
+                plain = [p for p, ok in zip(plain, match) if ok]
+                units, scales = units[:, match], scales[match]
+            if plain:
+                buckets[n] = (plain, units)
+        for j, model, value, problem in fallback:
             stat = self.cells.get((model, abbr, metric))
             reason = (stat.reason if stat is not None and stat.reason else None) or problem
             if stat is not None and stat.se is not None and math.isfinite(stat.se) and stat.se > 0:
-                key = f"{model}\x00{abbr}\x00{metric}".encode()
-                rng = np.random.default_rng([self.seed, zlib.crc32(key), 1])
-                out[:, j] = value + stat.se * rng.standard_normal(rounds)
+                plan.normal.append((j, value, stat.se, zlib.crc32(f"{model}\x00{abbr}\x00{metric}".encode())))
                 notes.setdefault(model, []).append(f"{abbr}@{metric} drawn from its interval ({reason})")
             else:
-                out[:, j] = value
+                plan.fixed.append((j, value))
                 notes.setdefault(model, []).append(f"{abbr}@{metric} held at its value ({reason})")
-        if len(by_n) > 1:
-            common = max(by_n, key=lambda k: (len(by_n[k]), k))
-            for n, members in by_n.items():
+        sizes = {n: len(plain) for n, (plain, _) in buckets.items()}
+        for n, _, _ in plan.corpus:
+            sizes[n] = sizes.get(n, 0) + 1
+        if len(sizes) > 1:
+            common = max(sizes, key=lambda k: (sizes[k], k))
+            apart = [(n, j) for n, (plain, _) in buckets.items() for j, _, _ in plain]
+            apart += [(n, j) for n, j, _ in plan.corpus]
+            for n, j in sorted(apart, key=lambda t: t[1]):
                 if n != common:
-                    for j, _ in members:
-                        notes.setdefault(models[j], []).append(
-                            f"{abbr} resampled apart: {n} samples where the others have {common}")
-        for n, members in by_n.items():
-            counts = _counts(abbr, n, rounds, self.seed)
-            plain = [(j, sv) for j, sv in members if sv.kind != "corpus"]
-            if plain:
-                units = np.column_stack([sv.units * sv.scale for _, sv in plain])
-                out[:, [j for j, _ in plain]] = counts @ units / n
-            for j, sv in members:
-                if sv.kind == "corpus":
-                    assert sv.corpus is not None
-                    summed = counts @ sv.units
-                    out[:, j] = [sv.corpus(row) for row in summed]
-        return out, notes
+                    notes.setdefault(models[j], []).append(
+                        f"{abbr} resampled apart: {n} samples where the others have {common}")
+        for n, (plain, units) in buckets.items():
+            bucket = _Bucket(n, [j for j, _, _ in plain])
+            runs = {sv.runs for _, _, sv in plain}
+            scale_set = {sv.scale for _, _, sv in plain}
+            if len(runs) == 1 and len(scale_set) == 1:
+                r = runs.pop()
+                counted = units * r
+                whole = np.rint(counted)
+                if r * n < 1 << 24 and np.abs(counted - whole).max(initial=0.0) < 1e-9:
+                    # per-sample counts of right answers: each round's sums are whole numbers, exact in float32
+                    bucket.levels = whole.astype(np.float32)
+                    bucket.level_scale = scale_set.pop() / (n * r)
+                    bucket.top = int(whole.max(initial=0)) * n
+            if bucket.levels is None:
+                bucket.units = units * np.array([sv.scale for _, _, sv in plain])
+            plan.buckets.append(bucket)
+        return plan
+
+    def _dataset_draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]], Any]:
+        """The rounds' values of a dataset cell, the notes, and the rounds' whole-number levels when every
+        model's values are counts of right answers of the same samples (``None`` otherwise)."""
+        import numpy as np
+
+        plan = self._dataset_plan(abbr, metric, models)
+        rounds = self.rounds
+        out = np.empty((rounds, len(models)))
+        for j, value in plan.fixed:
+            out[:, j] = value
+        for j, value, se, crc in plan.normal:
+            out[:, j] = value + se * np.random.default_rng([self.seed, crc, 1]).standard_normal(rounds)
+        levels = None
+        counts_of: dict[int, Any] = {}
+        for bucket in plan.buckets:
+            counts = counts_of[bucket.n] = _counts(abbr, bucket.n, rounds, self.seed)
+            whole = len(bucket.cols) == len(models)
+            if bucket.levels is not None:
+                summed = counts.astype(np.float32) @ bucket.levels
+                if whole:
+                    out = summed * bucket.level_scale
+                    levels = (summed.astype(np.int64), bucket.top, bucket.level_scale)
+                else:
+                    out[:, bucket.cols] = summed * bucket.level_scale
+            elif whole:
+                out = counts @ bucket.units / bucket.n
+            else:
+                out[:, bucket.cols] = counts @ bucket.units / bucket.n
+        for n, j, sv in plan.corpus:
+            counts = counts_of.get(n)
+            if counts is None:
+                counts = counts_of[n] = _counts(abbr, n, rounds, self.seed)
+            assert sv.corpus is not None
+            out[:, j] = [sv.corpus(row) for row in counts @ sv.units]
+        return out, plan.notes, levels
 
     def _aggregate(self, group: Any, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
         import numpy as np
@@ -465,7 +651,10 @@ class RankBootstrap:
                 nonpositive |= x <= 0
             else:
                 w = group.weight_for(abbr, inp_metric) if weighted else 1.0
-                acc += (math.nan if w is None else float(w)) * x
+                if w == 1:
+                    acc += x
+                else:
+                    acc += (math.nan if w is None else float(w)) * x
         k = len(inputs)
         if how == "std":
             assert squares is not None
@@ -483,47 +672,93 @@ class RankBootstrap:
         return out, notes
 
     # -- ranking --------------------------------------------------------------------------------
-    def rank(self, abbr: str, metric: str) -> Ranking:
-        """Rank the models by one dataset or group cell (see the module's docstring)."""
-        import numpy as np
-
-        ranking = Ranking(abbr, metric, self.rounds, self.seed, self.confidence)
+    def _ranked(self, abbr: str, metric: str) -> tuple[list[str], list[float], dict[str, str]]:
+        """The models with a value of the cell, their values, and the others with why."""
+        key = (abbr, metric)
+        if key in self._ranked_cells:
+            return self._ranked_cells[key]
         ranked: list[str] = []
         observed: list[float] = []
-        for model in self.models:
-            v = self.value(model, abbr, metric)
+        left_out: dict[str, str] = {}
+        for model, v in zip(self.models, self._cell_values(abbr, metric, self.models)):
             if v is None:
-                ranking.left_out[model] = f"no value for {abbr}@{metric}"
+                left_out[model] = f"no value for {abbr}@{metric}"
             else:
                 ranked.append(model)
                 observed.append(v)
-        if not ranked:
-            ranking.note = f"no model has a value for {abbr}@{metric}"
-            ranking.draws = np.empty((self.rounds, 0))
-            return ranking
-        x, notes = self.draws(abbr, metric, ranked)
+        got = self._ranked_cells[key] = (ranked, observed, left_out)
+        return got
+
+    def rank(self, abbr: str, metric: str) -> Ranking:
+        """Rank the models by one dataset or group cell (see the module's docstring)."""
+        return self.rank_all([(abbr, metric)])[(abbr, metric)]
+
+    def rank_all(self, cells: Sequence[tuple[str, str]], *, keep_draws: Any = None) -> dict[tuple[str, str], Ranking]:
+        """Rank the models by each of ``cells`` ((abbr, metric)); the rankings in that order.
+
+        A dataset ranked by itself and as an input of a group ranked here is
+        drawn once.  ``keep_draws``: the cells whose rankings keep their rounds'
+        values (for :meth:`pairs`; default: all — each is ``rounds × models`` floats).
+        """
+        import numpy as np
+
+        wanted = list(dict.fromkeys(cells))
+        capture = self._capture = _Capture({c for c in wanted if c[0] not in self.groups}, keep_draws)
+        try:
+            for abbr, metric in sorted(wanted, key=lambda c: c[0] not in self.groups):  # groups first
+                if (abbr, metric) in capture.done:
+                    continue
+                ranked, observed, left_out = self._ranked(abbr, metric)
+                if not ranked:
+                    empty = Ranking(abbr, metric, self.rounds, self.seed, self.confidence, left_out=dict(left_out),
+                                    note=f"no model has a value for {abbr}@{metric}", draws=np.empty((self.rounds, 0)),
+                                    kind="group" if abbr in self.groups else "dataset")
+                    capture.done[(abbr, metric)] = empty
+                    continue
+                if abbr in self.groups:
+                    x, notes = self.draws(abbr, metric, ranked)
+                    capture.done[(abbr, metric)] = self._build(abbr, metric, ranked, observed, left_out, x, notes, None)
+                else:
+                    self.draws(abbr, metric, ranked)
+                if keep_draws is not None and (abbr, metric) not in keep_draws and (abbr, metric) in capture.done:
+                    capture.done[(abbr, metric)].draws = None
+        finally:
+            self._capture = None
+            self._group_draws.clear()
+            self._ranked_cells.clear()
+        return {cell: capture.done[cell] for cell in wanted}
+
+    def _build(self, abbr: str, metric: str, ranked: list[str], observed: list[float], left_out: dict[str, str],
+               x: Any, notes: Mapping[str, list[str]], levels: Any) -> Ranking:
+        """The ranking of ``ranked`` (values ``observed``) from the rounds' values ``x``."""
+        import numpy as np
+
+        ranking = Ranking(abbr, metric, self.rounds, self.seed, self.confidence, left_out=dict(left_out),
+                          kind="group" if abbr in self.groups else "dataset")
         obs = np.array(observed)
         point = _competition_ranks(obs[None, :])[0]
-        ranks = _competition_ranks(x)
+        if levels is not None and levels[1] + 1 <= max(1024, 8 * len(ranked)):
+            ranks = _level_ranks(levels[0], levels[1])
+            low, high = _level_percentiles(levels[0], levels[1], levels[2], self.confidence)
+            finite = np.ones(len(ranked), dtype=bool)
+        else:
+            ranks = _competition_ranks(x)
+            low, high, finite = _percentiles(x, self.confidence)
         rank_low, rank_high = _rank_bounds(ranks, self.confidence)
-        alpha = (1 - self.confidence) / 2
-        finite = np.isfinite(x)
-        with np.errstate(invalid="ignore"):
-            qs = np.nanquantile(np.where(finite, x, np.nan), [alpha, 1 - alpha], axis=0)
-        order = sorted(range(len(ranked)), key=lambda j: (int(point[j]), j))
-        tiers = rank_tiers([(ranked[j], int(rank_low[j]), int(rank_high[j])) for j in order])
+        points, lows, highs = point.tolist(), rank_low.tolist(), rank_high.tolist()
+        low_values, high_values, has = low.tolist(), high.tolist(), finite.tolist()
+        order = sorted(range(len(ranked)), key=lambda j: (points[j], j))
+        tiers = rank_tiers([(ranked[j], lows[j], highs[j]) for j in order])
         tier_of = {m: t + 1 for t, members in enumerate(tiers) for m in members}
+        append = ranking.models.append
         for j in order:
             model = ranked[j]
-            has = bool(finite[:, j].any())
-            ranking.models.append(ModelRank(
-                model, observed[j], float(qs[0, j]) if has else None, float(qs[1, j]) if has else None,
-                int(point[j]), int(rank_low[j]), int(rank_high[j]), tier_of[model],
-                "; ".join(notes[model]) if notes.get(model) else None,
-            ))
+            note = notes.get(model)
+            append(ModelRank(model, observed[j], low_values[j] if has[j] else None, high_values[j] if has[j] else None,
+                             points[j], lows[j], highs[j], tier_of[model], "; ".join(note) if note else None))
         ranking.ties = [t for t in tiers if len(t) > 1]
         ranking.draws = x[:, order]
-        ranking.note = self._note(abbr, metric, ranked, notes, ranking.left_out)
+        ranking.note = self._note(abbr, metric, ranked, notes, left_out)
         return ranking
 
     def _note(self, abbr: str, metric: str, ranked: Sequence[str], notes: Mapping[str, list[str]],
@@ -569,9 +804,9 @@ class RankBootstrap:
                     if len(d) < 2 or float(d.std()) == 0.0:
                         untested.append(f"{a.model} / {b.model}")
                         continue
-                    centred = d - d.mean()
-                    p = float(min(1.0, (np.sum(np.abs(centred) >= abs(delta)) + 1) / (len(d) + 1)))
-                    got = (p, delta, "joint-bootstrap")
+                    # the difference over its rounds' standard error, read on the normal distribution
+                    z = abs(delta) / float(d.std(ddof=1))
+                    got = (min(1.0, math.erfc(z / math.sqrt(2))), delta, "joint-bootstrap")
                 tested.append((i, j, *got))
         adjusted = holm_adjust([t[2] for t in tested])
         alpha = 1 - self.confidence
