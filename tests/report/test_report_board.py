@@ -283,12 +283,14 @@ def test_leaderboard_in_a_browser_ranks_sorts_filters_and_opens_groups(board_run
         tied = any(e["model"] in t for t in ranking["ties"])
         assert shown == f"rank {span}" + (" ≈" if tied else "")
     assert "Rank intervals of overall: 95% over 1000 bootstrap rounds" in browser.find_element(By.ID, "rank-note").text
-    # the top models' paired comparisons: one row and one column each, nothing against itself
+    # the pictures: the forest plot of the column ranked by, the heatmap, the top models' paired matrix
+    forest = browser.find_element(By.CSS_SELECTOR, "figure.forest[data-abbr='overall']")
+    assert forest.is_displayed() and forest.find_elements(By.CSS_SELECTOR, "svg")
     pairs = _ranking(run)["pairs"]
-    matrix = browser.find_elements(By.CSS_SELECTOR, "#pair-matrix tbody tr")
-    assert [tr.find_element(By.TAG_NAME, "th").text for tr in matrix] == pairs["models"]
-    results = [[td.get_attribute("data-result") for td in tr.find_elements(By.TAG_NAME, "td")] for tr in matrix]
-    assert results == [[None if c is None else c["result"] for c in row] for row in pairs["cells"]]
+    matrix = browser.find_element(By.CSS_SELECTOR, "figure.pairs svg")
+    results = [g.get_attribute("class") for g in matrix.find_elements(By.CSS_SELECTOR, "g[class^='pair-']")]
+    assert sorted(results) == sorted(f"pair-{c['result']}" for row in pairs["cells"] for c in row if c is not None)
+    assert browser.find_elements(By.CSS_SELECTOR, "figure.heatmap svg")
 
     # sort by a group's column, then the other way
     knowledge = {m: summary["scores"][m]["knowledge"]["naive_average"] for m in MODELS}

@@ -70,7 +70,7 @@ def test_report_in_browser(tmp_path: Path, browser) -> None:
     assert shown == table[1:]
     missing = browser.find_element(By.XPATH, "//table[@id='full-table']//tr[td[1]='broken']/td[6]")
     assert missing.text == "-" and "boom" in missing.get_attribute("title")
-    assert browser.find_elements(By.CSS_SELECTOR, ".chart svg rect")
+    assert browser.find_elements(By.CSS_SELECTOR, "figure.forest svg")  # the ranking's pictures
 
     # the "A right, B wrong" filter agrees with assay compare's discordant count
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='mcq']")

@@ -310,21 +310,27 @@ class _Context:
     tables: Any
 
 
-def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any, models: list[str]) -> dict[str, Any] | None:
+def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
+              models: list[str]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """The rank intervals of every column the leaderboard can rank by and the top models' paired comparisons
-    (:func:`assay.rundir.ranking.run_ranking`), as the page holds them; ``None`` when they cannot be computed.
+    (:func:`assay.rundir.ranking.run_ranking`) as the page holds them, and the pictures drawn from them;
+    ``(None, {})`` when they cannot be computed.
 
     Each ranking keeps its settings, note and ties, and per model (in the
     page's model order) ``[rank, rank_low, rank_high, tier]`` or ``None``
-    (not ranked); values and intervals are the cells' own.
+    (not ranked); values and intervals are the cells' own.  The pictures
+    (:mod:`assay.report._pictures`): a forest plot of every top-level group
+    and of the default column (``"forest"``: abbr → SVG), the dataset × model
+    heatmap in the default column's order and the paired comparison matrix.
     """
+    from assay.report._pictures import forest_plot, pair_matrix, ranking_heatmap
     from assay.rundir.ranking import run_ranking
 
     try:
         found = run_ranking(root, view, stats, config=config, snapshot=snapshot)
     except Exception as exc:  # the report is written without rank intervals, and says so
         logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
-        return None
+        return None, {}
     where = {m: i for i, m in enumerate(models)}
     out: dict[str, Any] = {}
     for abbr, ranking in found["rankings"].items():
@@ -333,9 +339,20 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any, mod
             i = where.get(entry["model"])
             if i is not None and entry.get("rank_low") is not None:
                 per[i] = [entry["rank"], entry["rank_low"], entry["rank_high"], entry["tier"]]
-        out[abbr] = {k: ranking[k] for k in ("metric", "rounds", "seed", "confidence", "ties", "note") if k in ranking}
+        out[abbr] = {k: ranking[k] for k in ("metric", "kind", "rounds", "seed", "confidence", "ties", "note") if k in ranking}
         out[abbr]["ranks"] = per
-    return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}
+    pictures: dict[str, Any] = {"forest": {}}
+    try:
+        for i, (abbr, ranking) in enumerate(found["rankings"].items()):
+            if ranking.get("kind") == "group" or abbr == found["default"]:
+                pictures["forest"][abbr] = forest_plot(ranking, abbr, ident=f"forest-{i}")
+        if any(r.get("kind", "dataset") == "dataset" for r in found["rankings"].values()):
+            pictures["heatmap"] = ranking_heatmap(found, ident="heatmap")
+        if found.get("pairs"):
+            pictures["pairs"] = pair_matrix(found["pairs"], ident="pairs")
+    except Exception as exc:  # the tables stand without the pictures
+        logger.warning("report: pictures not drawn: %s: %s", type(exc).__name__, exc)
+    return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}, pictures
 
 
 #: Rank intervals are computed by default for runs of at most this many (model, dataset) results.
@@ -442,7 +459,7 @@ def _report_data(
 
     if ranks is None:
         ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
-    rankings = _rankings(root, view, stats, config, snapshot, columns) if ranks else None
+    rankings, pictures = _rankings(root, view, stats, config, snapshot, columns) if ranks else (None, {})
     if rankings is not None and rankings.get("default") and rank_by is not None:
         found = rankings["rankings"].get(rankings["default"])
         if found is not None:
@@ -460,7 +477,8 @@ def _report_data(
               if view.scores.get(c, {}).get(a) for m in ms]
     judge = [{"model": c, "dataset": a, "line": judge_line(u)} for (c, a), u in getattr(view, "judge_usage", {}).items()]
     data = {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "texts": texts.items,
-            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": rankings, "datasets": datasets,
+            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": rankings, "pictures": pictures,
+            "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
                        view.audits, snapshot, tables)
@@ -704,10 +722,13 @@ def render_report(data: dict[str, Any]) -> str:
 def _render_utf8(data: dict[str, Any], chunks: list[tuple[str, int, Any]], side: str | None) -> list[bytes]:
     """The page's UTF-8 bytes, in pieces: ``chunks`` (abbr, samples, JSON bytes) embedded, or, with ``side``
     (the folder's name), ``chunks`` (abbr, samples, the name of its file in the folder) left to their files."""
-    board = {k: v for k, v in data.items() if k != "datasets"}
+    board = {k: v for k, v in data.items() if k not in ("datasets", "pictures")}
+    pictures = data.get("pictures") or {}
+    board["has_pictures"] = bool(pictures.get("forest") or pictures.get("heatmap") or pictures.get("pairs")
+                                 or (data["groups"] and len(data["models"]) <= CHART_MODELS))
     board["samples"] = [{"abbr": abbr, "n": n, **({"file": held} if side is not None else {})} for abbr, n, held in chunks]
     board["side"] = side
-    before = _document(board)
+    before = _document({**board, "pictures": pictures})
     out = [p.encode("utf-8", "replace") for p in before]  # a lone surrogate in a config's name is shown as "?"
     out.append(_BOARD_OPEN.encode() + _payload(board) + b"</script>")
     if side is None:
@@ -735,7 +756,7 @@ def _document(data: dict[str, Any]) -> list[str]:
         '<nav class="views" aria-label="views"><button type="button" class="view-tab" data-view="board" '
         'aria-pressed="true">Leaderboard</button><button type="button" class="view-tab" data-view="table" '
         'aria-pressed="false">Full table</button>'
-        + ('<a href="#pictures">Pictures</a>' if data["groups"] and len(models) <= CHART_MODELS else "")
+        + ('<a href="#pictures">Pictures</a>' if data.get("has_pictures") else "")
         + ('<a href="#samples">Samples</a>' if data["samples"] else "") + "</nav>",
         '<section id="board-view" class="view">',
         '<div class="controls"><label>rank by <select id="rank-by"></select></label>'
@@ -763,7 +784,21 @@ def _document(data: dict[str, Any]) -> list[str]:
         *_gold_note(data.get("gold") or []),
         *_judge_note(data.get("judge") or []),
     ]
-    if data["groups"] and len(models) <= CHART_MODELS:
+    pictures = data.get("pictures") or {}
+    if pictures.get("forest") or pictures.get("heatmap") or pictures.get("pairs"):
+        parts.append('<h2 id="pictures">Pictures</h2><p class="note">The forest plot of the column the leaderboard '
+                     "ranks by (where one is drawn: the top-level groups and the default column), the datasets × "
+                     "models heatmap in the ranking's order, and the top models compared two by two. Hover a mark "
+                     'for its figures.</p><div class="pictures">')
+        default = (data.get("rankings") or {}).get("default")
+        for abbr, svg in pictures.get("forest", {}).items():
+            hidden = "" if abbr == default else " hidden"
+            parts.append(f'<figure class="picture forest" data-abbr="{esc(abbr, quote=True)}"{hidden}>{svg}</figure>')
+        for name in ("heatmap", "pairs"):
+            if pictures.get(name):
+                parts.append(f'<figure class="picture {name}">{pictures[name]}</figure>')
+        parts.append("</div>")
+    elif data["groups"] and len(models) <= CHART_MODELS:
         legend = "".join(f'<span><i style="background:{_PALETTE[i % len(_PALETTE)]}"></i>{esc(m)}</span>'
                          for i, m in enumerate(models))
         parts.append(f'<h2 id="pictures">Summary groups</h2><div class="legend">{legend}</div><div class="charts">')
@@ -772,9 +807,6 @@ def _document(data: dict[str, Any]) -> list[str]:
                          f'<span class="note">({esc(g["metric"])}, {esc(g["aggregation"])}; bars: 95% interval)</span>'
                          f"</h3>{_chart_svg(g, data)}</div>")
         parts.append("</div>")
-    pairs = (data.get("rankings") or {}).get("pairs")
-    if pairs and pairs.get("models"):
-        parts.append(_pairs_html(pairs))
     if data.get("heatmaps"):
         parts.append('<h2 id="needle-heatmaps">NeedleBench: depth × length</h2><p class="note">One grid per model and '
                      "kind of NeedleBench dataset, depth and length read from the dataset names; hover a cell for its "
@@ -807,33 +839,6 @@ def _document(data: dict[str, Any]) -> list[str]:
             "<tbody></tbody></table></details>"
         )
     return parts
-
-
-def _pairs_html(pairs: dict[str, Any]) -> str:
-    """The paired comparison matrix of the top models: each row model against each column model."""
-    esc = html.escape
-    symbol = {"win": "▲", "tie": "=", "loss": "▼"}
-    head = "".join(f'<th scope="col">{esc(m)}</th>' for m in pairs["models"])
-    rows = []
-    for model, cells in zip(pairs["models"], pairs["cells"]):
-        tds = []
-        for other, c in zip(pairs["models"], cells):
-            if c is None:
-                tds.append('<td class="pair none">·</td>')
-                continue
-            tip = (f"{model} against {other} on {pairs['by']} · {pairs['metric']}: {c['result']}, "
-                   f"difference {c['delta']:+.2f}, p = {c['p']:.3g} ({pairs.get('correction', '')}-corrected"
-                   + (f", {c['test']}" if c.get("test") else "") + ")")
-            tds.append(f'<td class="pair {esc(c["result"])}" title="{esc(tip, quote=True)}" data-result="{esc(c["result"])}">'
-                       f'{symbol.get(c["result"], "?")} {c["delta"]:+.1f}</td>')
-        rows.append(f'<tr><th scope="row">{esc(model)}</th>{"".join(tds)}</tr>')
-    note = f" {esc(pairs['note'])}" if pairs.get("note") else ""
-    return (f'<h2 id="pairs">Paired comparisons: the top {len(pairs["models"])} by {esc(pairs["by"])}</h2>'
-            f'<p class="note">Each row model against each column model, sample by sample: ▲ better, ▼ worse, = no '
-            f'difference at {round(100 * pairs.get("confidence", 0.95))}% after Holm\'s correction; the figure is the '
-            f'difference of the values. Hover a cell for the test and its p-value.{note}</p>'
-            f'<div class="scroll"><table class="pairs" id="pair-matrix"><thead><tr><th></th>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def write_html_report(

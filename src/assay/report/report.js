@@ -322,7 +322,16 @@
     var timer = null;
     return function () { clearTimeout(timer); timer = setTimeout(fn, 120); };
   }
-  select.addEventListener("change", function () { state.rankBy = select.value; state.sort = { by: "rank", dir: 1 }; drawBoard(); });
+  // the forest plot of the column ranked by, where one is drawn (else the default column's stays)
+  function showForest() {
+    var col = findColumn(state.rankBy), figures = document.querySelectorAll("figure.forest");
+    var match = Array.prototype.some.call(figures, function (f) { return col && f.getAttribute("data-abbr") === col.abbr; });
+    if (!match) return;
+    Array.prototype.forEach.call(figures, function (f) { f.hidden = f.getAttribute("data-abbr") !== col.abbr; });
+  }
+  select.addEventListener("change", function () {
+    state.rankBy = select.value; state.sort = { by: "rank", dir: 1 }; drawBoard(); showForest();
+  });
   $("filter-models").addEventListener("input", debounce(function () { state.models = $("filter-models").value; drawBoard(); }));
   $("filter-columns").addEventListener("input", debounce(function () { state.columns = $("filter-columns").value; drawBoard(); }));
   $("filter-datasets").addEventListener("input", debounce(function () { tableState.datasets = $("filter-datasets").value; drawTable(); }));
