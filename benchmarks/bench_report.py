@@ -4,8 +4,10 @@ By default: a run of 100 models × 500 datasets, 50 samples each, in 21
 summary groups (written with assay's own result writer and ``.stats`` files,
 the run index built, as ``assay eval`` leaves a run), then, side by side and
 each in a fresh process: ``assay summarize --no-report`` and ``assay
-summarize`` (statistics and the HTML report), the best and the median of
-``--repeat`` runs; where that time goes (the summary, the statistics, the
+summarize`` (statistics and the HTML report), ``--repeat`` times
+alternately, the wall and the CPU time of each (the first report reads every
+dataset's samples, later ones link the files of the unchanged datasets);
+where that time goes (the summary, the statistics, the
 leaderboard's data, the sample data, writing the page), measured in this
 process; the page's size and that of its sample files; and, when headless
 Chromium and selenium are installed, the time the browser takes to load the
@@ -24,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -50,7 +53,6 @@ def main() -> None:
 def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, datasets: int = 500,
                 details: int = 50, groups: int = 20) -> None:
     """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser."""
-    import statistics
     import subprocess
 
     start = time.perf_counter()
@@ -59,18 +61,32 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, da
     print(f"== {models} models × {datasets} datasets × {details} samples, {groups + 1} summary groups ({run}; "
           f"ready in {time.perf_counter() - start:.1f} s)")
     summary = run / "summary"
-    seconds: dict[str, list[float]] = {"--no-report": [], "report": []}
+    for old in summary.glob("summary_*_files") if summary.is_dir() else []:
+        shutil.rmtree(old)  # the first report reads every dataset's samples; later ones link the unchanged ones
+    seconds: dict[str, list[tuple[float, float]]] = {"--no-report": [], "report": []}
     for _ in range(repeat):
         for label in seconds:
             extra = ["--no-report"] if label == "--no-report" else []
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),
                             "-r", LEADERBOARD_RUN, *extra], check=True, capture_output=True)
-            seconds[label].append(time.perf_counter() - t0)
-    for label, times in seconds.items():
-        print(f"assay summarize {label:12s} best {min(times):.2f} s, median {statistics.median(times):.2f} s")
-    added = min(seconds["report"]) - min(seconds["--no-report"])
-    print(f"the statistics and the report add {added:.2f} s (best against best)")
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            seconds[label].append((wall, cpu))
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall / CPU time of the process tree, each run in order)")
+    for label, runs in seconds.items():
+        shown = ", ".join(f"{w:.2f} / {c:.2f}" for w, c in runs)
+        print(f"assay summarize {label:12s} {shown} s")
+    first, later = seconds["report"][0], seconds["report"][1:]
+    plain = min(w for w, _ in seconds["--no-report"])
+    plain_cpu = min(c for _, c in seconds["--no-report"])
+    print(f"the statistics and the first report add {first[0] - plain:.2f} s of wall, {first[1] - plain_cpu:.2f} s of CPU")
+    if later:
+        print(f"a later report (sample files linked) adds {min(w for w, _ in later) - plain:.2f} s of wall, "
+              f"{min(c for _, c in later) - plain_cpu:.2f} s of CPU (best)")
     page = max(summary.glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
     side = page.with_name(page.stem + "_files")
     side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
@@ -147,16 +163,22 @@ def browse_board(page: Path, root: Path) -> None:
         loaded = time.perf_counter() - t0
         timing = browser.execute_script(
             "var t = performance.getEntriesByType('navigation')[0]; return [t.domContentLoadedEventEnd, t.loadEventEnd];")
+        drawn = browser.execute_script("return window.assayTimings.leaderboard;")
         print(f"browser: page loaded and leaderboard drawn in {loaded:.2f} s "
-              f"(DOMContentLoaded {timing[0] / 1000:.2f} s, load {timing[1] / 1000:.2f} s)")
+              f"(DOMContentLoaded {timing[0] / 1000:.2f} s, load {timing[1] / 1000:.2f} s; "
+              f"the leaderboard drawn by the script in {drawn / 1000:.2f} s)")
         t0 = time.perf_counter()
         browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
         browser.find_element(By.CSS_SELECTOR, "#full-table tbody tr")
-        print(f"browser: full table drawn (first 200 rows) in {time.perf_counter() - t0:.2f} s")
+        drawn = browser.execute_script("return window.assayTimings.table;")
+        print(f"browser: full table drawn (its first 100 rows) in {time.perf_counter() - t0:.2f} s "
+              f"(by the script in {drawn / 1000:.2f} s)")
         t0 = time.perf_counter()
-        browser.find_element(By.ID, "more-rows").click()
-        rows = len(browser.find_elements(By.CSS_SELECTOR, "#full-table tbody tr"))
-        print(f"browser: full table drawn whole ({rows} rows) in {time.perf_counter() - t0:.2f} s")
+        browser.find_element(By.CSS_SELECTOR, "#full-table thead button[data-sort='0']").click()
+        browser.find_element(By.CSS_SELECTOR, "#full-table tbody tr")
+        drawn = browser.execute_script("return window.assayTimings.table;")
+        print(f"browser: full table sorted by a model and drawn again in {time.perf_counter() - t0:.2f} s "
+              f"(by the script in {drawn / 1000:.2f} s)")
         section = browser.find_element(By.CSS_SELECTOR, "details.ds")
         t0 = time.perf_counter()
         browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", section)

@@ -777,8 +777,9 @@ def _document(data: dict[str, Any]) -> list[str]:
         '<p class="note">The summary\'s table in OpenCompass\'s layout: one row per dataset and metric, one column per '
         "model, each value with its 95% interval; hover a cell for its value in full, how its interval was computed, "
         "or why it is “-”. Click a column's name to sort by it.</p>",
-        '<div class="scroll"><table class="board" id="full-table"></table></div>'
-        '<p><button type="button" id="more-rows" hidden></button></p></section>',
+        '<p class="pager" id="table-pager" hidden><button type="button" id="table-prev">‹ prev</button> '
+        '<span id="table-page"></span> <button type="button" id="table-next">next ›</button></p>'
+        '<div class="scroll"><table class="board" id="full-table"></table></div></section>',
         '<div id="popover" role="status" hidden></div>',
         *_marks_note(data.get("incomplete") or []),
         *_gold_note(data.get("gold") or []),

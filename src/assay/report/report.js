@@ -5,7 +5,16 @@
   "use strict";
   var D = JSON.parse(document.getElementById("assay-board").textContent);
   var MODELS = D.models, TEXTS = D.texts, EXTRAS = D.extras || {};
-  var PAGE = 50, TABLE_ROWS = 200;
+  var PAGE = 50, TABLE_ROWS = 100;
+  // how long the page took to draw its tables, in milliseconds (read by the benchmarks)
+  var timings = window.assayTimings = {};
+  function timed(name, fn) {
+    return function () {
+      var t0 = performance.now();
+      fn.apply(this, arguments);
+      timings[name] = performance.now() - t0;
+    };
+  }
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -185,7 +194,7 @@
       esc(label) + mark + "</button>";
   }
 
-  function drawBoard() {
+  var drawBoard = timed("leaderboard", function () {
     var rankCol = findColumn(state.rankBy);
     var table = $("leaderboard");
     if (!rankCol) { table.innerHTML = ""; return; }
@@ -240,12 +249,12 @@
       note.textContent = "No rank intervals for " + rankCol.abbr + " (" + (D.rankings ? "not a column they are computed for" :
         "not computed for this report; assay report --ranks computes them") + "): ranks here follow the values alone.";
     }
-  }
+  });
 
   // ---- the full table ------------------------------------------------------------------------------
-  var tableState = { sort: { by: null, dir: 1 }, datasets: "", models: "", all: false, drawn: false };
+  var tableState = { sort: { by: null, dir: 1 }, datasets: "", models: "", page: 0, drawn: false };
   var TEXT_COLUMNS = ["dataset", "version", "metric", "mode"];
-  function drawTable() {
+  var drawTable = timed("table", function () {
     tableState.drawn = true;
     var s = tableState.sort, needle = lower(tableState.datasets.trim()), mneedle = lower(tableState.models.trim());
     var models = MODELS.map(function (_, m) { return m; }).filter(function (m) {
@@ -272,8 +281,11 @@
         });
       }
     }
-    var total = rows.length;
-    if (!tableState.all && rows.length > TABLE_ROWS) rows = rows.slice(0, TABLE_ROWS);
+    // a page of rows at a time: a table of a thousand rows × a hundred models is drawn a hundred rows at a time
+    var total = rows.length, pages = Math.max(1, Math.ceil(total / TABLE_ROWS));
+    tableState.page = Math.min(tableState.page, pages - 1);
+    var first = tableState.page * TABLE_ROWS;
+    rows = rows.slice(first, first + TABLE_ROWS);
     var head = TEXT_COLUMNS.map(function (c) { return "<th>" + sortButton(c, c, s) + "</th>"; });
     models.forEach(function (m) { head.push("<th>" + sortButton(String(m), MODELS[m], s) + "</th>"); });
     var body = rows.map(function (i) {
@@ -284,11 +296,13 @@
     });
     $("full-table").innerHTML = "<thead><tr>" + head.join("") + "</tr></thead><tbody>" + body.join("") + "</tbody>";
     $("table-count").textContent = total + " of " + D.rows.length + " rows · " + models.length + " of " + MODELS.length + " models";
-    var more = $("more-rows");
-    more.hidden = rows.length >= total;
-    more.textContent = "show all " + total + " rows";
-  }
-  $("more-rows").addEventListener("click", function () { tableState.all = true; drawTable(); });
+    $("table-pager").hidden = pages < 2;
+    $("table-page").textContent = "rows " + (total ? first + 1 : 0) + "–" + (first + rows.length) + " of " + total;
+    $("table-prev").disabled = tableState.page === 0;
+    $("table-next").disabled = tableState.page >= pages - 1;
+  });
+  $("table-prev").addEventListener("click", function () { tableState.page--; drawTable(); });
+  $("table-next").addEventListener("click", function () { tableState.page++; drawTable(); });
 
   function toggleSort(current, by) {
     if (current.by === by) current.dir = -current.dir;
@@ -334,7 +348,9 @@
   });
   $("filter-models").addEventListener("input", debounce(function () { state.models = $("filter-models").value; drawBoard(); }));
   $("filter-columns").addEventListener("input", debounce(function () { state.columns = $("filter-columns").value; drawBoard(); }));
-  $("filter-datasets").addEventListener("input", debounce(function () { tableState.datasets = $("filter-datasets").value; drawTable(); }));
+  $("filter-datasets").addEventListener("input", debounce(function () {
+    tableState.datasets = $("filter-datasets").value; tableState.page = 0; drawTable();
+  }));
   $("filter-table-models").addEventListener("input", debounce(function () { tableState.models = $("filter-table-models").value; drawTable(); }));
 
   function show(view) {
