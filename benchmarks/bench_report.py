@@ -17,7 +17,7 @@ page and draw the leaderboard, open the full table and a dataset's samples.
 (generation, size, and the sample browser's filters in the browser).  Prints
 figures; asserts nothing.
 
-Run: python benchmarks/bench_report.py [--root DIR] [--repeat 3] [--samples N] [--skip-browser]
+Run: python benchmarks/bench_report.py [--root DIR] [--repeat 3] [--samples N] [--skip-browser] [--ranks]
 """
 
 from __future__ import annotations
@@ -44,13 +44,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command")
     parser.add_argument("--samples", type=int, default=0, help="also the report of N samples × 2 models")
     parser.add_argument("--skip-browser", action="store_true", help="no browser timings")
+    parser.add_argument("--ranks", action="store_true", help="also time the rank intervals (minutes at this size)")
     args = parser.parse_args()
-    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser)
+    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser, ranks=args.ranks)
     if args.samples:
         report_run(args.samples, browser=not args.skip_browser)
 
 
-def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, datasets: int = 500,
+def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, models: int = 100, datasets: int = 500,
                 details: int = 50, groups: int = 20) -> None:
     """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser."""
     import subprocess
@@ -92,7 +93,7 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, da
     side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
     print(f"page {page.stat().st_size / 1e6:.2f} MB; sample files beside it {side_size / 1e6:.1f} MB "
           f"in {len(list(side.iterdir())) if side.is_dir() else 0} files")
-    phases(run, config)
+    phases(run, config, ranks=ranks)
     for path in summary.glob("summary_*"):  # keep the newest report only
         if path.stem != page.stem and not path.name.startswith(page.stem):
             shutil.rmtree(path) if path.is_dir() else path.unlink()
@@ -100,11 +101,11 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, models: int = 100, da
         browse_board(page, root)
 
 
-def phases(run: Path, config: Path) -> None:
+def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     """Where the time of ``assay summarize`` with the report goes, measured in this process."""
     from assay.commands._options import summary_config
     from assay.config import load_config
-    from assay.report._html import _rankings, _render_utf8, _report_data
+    from assay.report._html import _add_rankings, _render_utf8, _report_data
     from assay.report._samples import Source, read_chunks
     from assay.summarize import run_summarizer
 
@@ -117,22 +118,28 @@ def phases(run: Path, config: Path) -> None:
     data, context = _report_data(run, result, stats=result.stats, max_text=600, snapshot=result.snapshot, samples=False,
                                  ranks=False)
     t3 = time.perf_counter()
-    data["rankings"] = _rankings(run, result.leaderboard, result.stats, None, result.snapshot, data["models"])
-    t3r = time.perf_counter()
     snap = context.snapshot
     digests = {(c, a): snap.digest(f"{context.folders[c]}/{a}.json") if snap is not None else None
                for c in context.columns for a in context.abbrs}
     chunks = read_chunks(Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, 600))
-    t4 = time.perf_counter() - (t3r - t3)  # the ranking counted apart
-    size = sum(len(p) for p in _render_utf8(data, chunks, "side"))
-    t5 = time.perf_counter() - (t3r - t3)
+    t4 = time.perf_counter()
+    if ranks:
+        _add_rankings(data, context)
+    t4r = time.perf_counter()
+    with tempfile.TemporaryDirectory() as side:  # the sample files and the page, as the report writes them
+        for i, (_, _, payload) in enumerate(chunks):
+            (Path(side) / f"chunk{i}.js").write_bytes(payload)
+        size = sum(len(p) for p in _render_utf8(data, [(a, n, f"chunk{i}") for i, (a, n, _) in enumerate(chunks)], "side"))
+    t5 = time.perf_counter() - (t4r - t4)
     print("where the time goes (this process):")
     print(f"  summary without statistics      {t1 - t0:.2f} s")
     print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
     print(f"  the leaderboard's data          {t3 - t2:.2f} s")
-    print(f"  rank intervals and pairs        {t3r - t3:.2f} s   ({len(data['rankings']['rankings'])} columns)")
     print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's .stats file read)")
-    print(f"  the page ({size / 1e6:.2f} MB)            {t5 - t4:.2f} s")
+    if ranks:
+        print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns; "
+              "not computed by default at this size)")
+    print(f"  the page ({size / 1e6:.2f} MB) and sample files  {t5 - t4:.2f} s")
     for path in run.glob("summary/summary_bench_*"):
         path.unlink()
 

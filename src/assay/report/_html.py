@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 import logging
 import os
 from dataclasses import dataclass
@@ -11,9 +10,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from assay.audit import AuditRecord
+from assay.report._samples import payload as _payload
+from assay.report._samples import sample_table
 from assay.rundir.record import judge_line
 from assay.stats import SAMPLE_TEXT
 
@@ -47,70 +46,6 @@ def audit_note(audit: AuditRecord | None, metric: str, value: float | None) -> s
     if would is not None and value is not None:
         text += f"; {metric} would be {would:.2f} instead of {value:.2f}"
     return text
-
-
-def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, Any] | None:
-    """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
-    from assay.stats import browser_text
-
-    if audit is None or audit.error is not None:
-        return None
-    samples = [j for j in audit.samples if 0 <= j < n]
-    readings = audit.readings
-    ext: list[str] = []
-    ok: list[float | None] = []
-    for k, _ in enumerate(samples):
-        reading = readings[k] if k < len(readings) else None
-        corrected = reading.corrected if reading is not None else None
-        correct = reading.correct if reading is not None else None
-        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
-        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
-            ext.append(corrected[0])
-        else:
-            ext.append(browser_text(corrected, limit))
-        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
-            ok.append(correct[0])
-            continue
-        verdicts = [v for v in correct or [] if v is not None]
-        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
-    return {"samples": samples, "ext": ext, "ok": ok}
-
-
-def sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
-    """The sample browser's data of one dataset, or ``None`` when no model has details.
-
-    ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
-    whose sample count differs from the first one's are left out; the ids are
-    the first model's, each reference the first non-empty one.
-    """
-    per_model: list[tuple[str, Any]] = []
-    n = None
-    for column in columns:
-        found = tables.columns.get((column, abbr))
-        if found is None:
-            continue
-        if n is not None and found.n != n:
-            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           found.n, abbr, n)
-            continue
-        n = found.n
-        per_model.append((column, found))
-    if not per_model or n is None:
-        return None
-    refs = list(per_model[0][1].ref)
-    for _, found in per_model[1:]:
-        empty = [i for i, r in enumerate(refs) if not r]
-        if not empty:
-            break
-        for i in empty:
-            refs[i] = found.ref[i]
-    out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
-           "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
-           "ok": [f.ok for _, f in per_model]}
-    audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
-    if any(a is not None for a in audit):
-        out["audit"] = audit
-    return out
 
 
 def interval_text(stat: Any) -> str:
@@ -148,11 +83,28 @@ def fill_interval_text(template: str, cell: list[Any]) -> str:
 
 
 class _Texts:
-    """The page's table of repeated texts: each text once, cells holding its index."""
+    """The page's table of repeated texts: each text once, cells holding its index.
+
+    It also remembers, for a leaderboard's fifty thousand results, each
+    result's unscorable counts (read once per result, not once per metric)
+    and the text of each way an interval was computed.
+    """
 
     def __init__(self) -> None:
         self.items: list[str] = []
         self._index: dict[str, int] = {}
+        self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
+        self.methods: dict[tuple[Any, ...], int] = {}
+
+    def interval(self, stat: Any) -> int:
+        """The index of :func:`interval_text` of ``stat``."""
+        if not stat.has_interval:
+            return self(interval_text(stat))
+        key = (stat.method, stat.n, stat.runs, stat.basis, stat.confidence)
+        found = self.methods.get(key)
+        if found is None:
+            found = self.methods[key] = self(interval_text(stat))
+        return found
 
     def __call__(self, text: str) -> int:
         found = self._index.get(text)
@@ -183,13 +135,19 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
     elif stat.has_interval:
         cell = [value, round(stat.low, 2), round(stat.high, 2), None if stat.se is None else round(stat.se, 2),
-                texts(interval_text(stat))]
+                texts.interval(stat)]
     else:
-        cell = [value, None, None, None, texts(interval_text(stat))]
-    u = stats.unscorable.get((column, abbr)) if stats is not None else None
-    if u is not None and (u.count or u.describe()):
-        cell += [u.count, texts(u.describe())]
-        if u.count and metric in u.bounds:
+        cell = [value, None, None, None, texts.interval(stat)]
+    known = texts.unscorable.get((column, abbr))
+    if known is None:
+        u = stats.unscorable.get((column, abbr)) if stats is not None else None
+        described = u.describe() if u is not None else ""
+        count = u.count if u is not None else 0
+        known = texts.unscorable[(column, abbr)] = (u, count, texts(described) if u is not None and (count or described) else None)
+    u, count, said = known
+    if said is not None:
+        cell += [count, said]
+        if count and metric in u.bounds:
             cell += list(u.bounds[metric])
     extra: dict[str, Any] = {}
     notes: list[str] = []
@@ -308,6 +266,10 @@ class _Context:
     audits: Any
     snapshot: Any
     tables: Any
+    view: Any = None
+    stats: Any = None
+    config: Any = None
+    ranks: bool = False
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
@@ -361,10 +323,12 @@ RANK_LIMIT = 5_000
 
 def _report_data(
     run_dir: str | os.PathLike[str], summary: Any, *, stats: Any, max_text: int, snapshot: Any, samples: bool,
-    ranks: bool | None = None,
+    ranks: bool | None = None, defer_ranks: bool = False,
 ) -> tuple[dict[str, Any], _Context]:
     """:func:`build_report_data`; without ``samples`` the sample browser's data is left to the caller
-    (``"datasets"`` empty; sample tables the statistics already hold are in the context)."""
+    (``"datasets"`` empty; sample tables the statistics already hold are in the context).  ``ranks``:
+    compute the rankings (default: up to :data:`RANK_LIMIT` results; the context's ``ranks`` says what
+    was decided); with ``defer_ranks`` they are left to the caller (:func:`_add_rankings`)."""
     from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
     from assay.stats import group_plan
     from assay.summarize import leaderboard_of
@@ -457,14 +421,6 @@ def _report_data(
         first = next((r for r in rows if r["dataset"] and not r["placeholder"]), None)
         rank_by = {"dataset": first["dataset"], "metric": first["metric"]} if first else None
 
-    if ranks is None:
-        ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
-    rankings, pictures = _rankings(root, view, stats, config, snapshot, columns) if ranks else (None, {})
-    if rankings is not None and rankings.get("default") and rank_by is not None:
-        found = rankings["rankings"].get(rankings["default"])
-        if found is not None:
-            rank_by = {"dataset": rankings["default"], "metric": found["metric"]}
-
     datasets = []
     if samples and tables is not None:
         for abbr in view.dataset_abbrs:
@@ -477,12 +433,28 @@ def _report_data(
               if view.scores.get(c, {}).get(a) for m in ms]
     judge = [{"model": c, "dataset": a, "line": judge_line(u)} for (c, a), u in getattr(view, "judge_usage", {}).items()]
     data = {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "texts": texts.items,
-            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": rankings, "pictures": pictures,
+            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": None, "pictures": {},
             "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables)
+                       view.audits, snapshot, tables, view, stats, config)
+    if ranks is None:
+        ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    context.ranks = ranks
+    if ranks and not defer_ranks:
+        _add_rankings(data, context)
     return data, context
+
+
+def _add_rankings(data: dict[str, Any], context: _Context) -> None:
+    """Put the run's rankings and their pictures into ``data``; the default column is then the ranking's."""
+    rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
+                                   context.columns)
+    data["rankings"], data["pictures"] = rankings, pictures
+    if rankings is not None and rankings.get("default") and data["rank_by"] is not None:
+        found = rankings["rankings"].get(rankings["default"])
+        if found is not None:
+            data["rank_by"] = {"dataset": rankings["default"], "metric": found["metric"]}
 
 
 def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
@@ -549,24 +521,6 @@ def _mark_text(mark: dict[str, Any]) -> str:
         text += f": {count:,} sample{'' if count == 1 else 's'}"
     detail = mark.get("detail")
     return f"{text} — {detail}" if detail else text
-
-
-def _payload(value: Any) -> bytes:
-    """``value`` as compact JSON for a ``<script type="application/json">`` element.
-
-    Every ``<`` is written as ``\\u003c``, so that no text in the data can
-    close the element or open a comment, and the element's content stays plain
-    JSON.  orjson writes it; the standard library takes over for what orjson
-    refuses (a lone surrogate, written as an escape, or an integer beyond 64 bits).
-
-    >>> _payload({'t': ['</script>', 'é'], 'ok': [0.5, None]})
-    b'{"t":["\\\\u003c/script>","\\xc3\\xa9"],"ok":[0.5,null]}'
-    """
-    try:
-        data = orjson.dumps(value)
-    except TypeError:
-        data = json.dumps(value, separators=(",", ":")).encode("ascii")
-    return data.replace(b"<", b"\\u003c")
 
 
 def _asset(name: str) -> str:
@@ -894,8 +848,9 @@ def write_html_report(
     )
     from assay.rundir.layout import RunDir
 
+    # the rankings after the samples: their numerical libraries start threads, and the samples are read in forked workers
     data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
-                                 ranks=ranks)
+                                 ranks=ranks, defer_ranks=True)
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     side_dir = path.with_name(path.stem + "_files")
     snap = context.snapshot
@@ -919,6 +874,8 @@ def write_html_report(
             chunks.append((abbr, *fresh_chunks[abbr], key))
         elif abbr in reused:
             chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
+    if context.ranks:
+        _add_rankings(data, context)
     size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
         embed = size <= EMBED_LIMIT

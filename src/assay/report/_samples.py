@@ -11,13 +11,101 @@ dataset at a time, each returning its chunk's bytes.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
+from assay.audit import AuditRecord
+from assay.stats import SAMPLE_TEXT
+
 logger = logging.getLogger(__name__)
+
+
+def payload(value: Any) -> bytes:
+    """``value`` as compact JSON for a ``<script type="application/json">`` element.
+
+    Every ``<`` is written as ``\\u003c``, so that no text in the data can
+    close the element or open a comment, and the element's content stays plain
+    JSON.  orjson writes it; the standard library takes over for what orjson
+    refuses (a lone surrogate, written as an escape, or an integer beyond 64 bits).
+
+    >>> payload({'t': ['</script>', 'é'], 'ok': [0.5, None]})
+    b'{"t":["\\\\u003c/script>","\\xc3\\xa9"],"ok":[0.5,null]}'
+    """
+    try:
+        data = orjson.dumps(value)
+    except TypeError:
+        data = json.dumps(value, separators=(",", ":")).encode("ascii")
+    return data.replace(b"<", b"\\u003c")
+
+
+def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, Any] | None:
+    """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
+    from assay.stats import browser_text
+
+    if audit is None or audit.error is not None:
+        return None
+    samples = [j for j in audit.samples if 0 <= j < n]
+    readings = audit.readings
+    ext: list[str] = []
+    ok: list[float | None] = []
+    for k, _ in enumerate(samples):
+        reading = readings[k] if k < len(readings) else None
+        corrected = reading.corrected if reading is not None else None
+        correct = reading.correct if reading is not None else None
+        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
+        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
+            ok.append(correct[0])
+            continue
+        verdicts = [v for v in correct or [] if v is not None]
+        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
+    return {"samples": samples, "ext": ext, "ok": ok}
+
+
+def sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
+    """The sample browser's data of one dataset, or ``None`` when no model has details.
+
+    ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
+    whose sample count differs from the first one's are left out; the ids are
+    the first model's, each reference the first non-empty one.
+    """
+    per_model: list[tuple[str, Any]] = []
+    n = None
+    for column in columns:
+        found = tables.columns.get((column, abbr))
+        if found is None:
+            continue
+        if n is not None and found.n != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           found.n, abbr, n)
+            continue
+        n = found.n
+        per_model.append((column, found))
+    if not per_model or n is None:
+        return None
+    refs = list(per_model[0][1].ref)
+    for _, found in per_model[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        for i in empty:
+            refs[i] = found.ref[i]
+    out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
+           "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
+           "ok": [f.ok for _, f in per_model]}
+    audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
+    if any(a is not None for a in audit):
+        out["audit"] = audit
+    return out
 
 #: Runs of at least this many (model, dataset) results are read by worker processes.
 FORK_AT = 2_000
@@ -65,22 +153,18 @@ Chunk = tuple[str, int, bytes]
 
 def chunk(source: Source, abbr: str) -> Chunk | None:
     """One dataset's chunk; ``None`` when no model has details of it."""
-    from assay.report._html import _payload, sample_table
-
     tables = _Tables({(c, abbr): _columns(source, c, abbr) for c in source.columns})
     table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
-    return None if table is None else (abbr, table["n"], _payload(table))
+    return None if table is None else (abbr, table["n"], payload(table))
 
 
 def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:
     """The chunks of sample tables already read (with the statistics)."""
-    from assay.report._html import _payload, sample_table
-
     out = []
     for abbr in dict.fromkeys(abbrs):
         table = sample_table(tables, list(columns), abbr, audits, limit)
         if table is not None:
-            out.append((abbr, table["n"], _payload(table)))
+            out.append((abbr, table["n"], payload(table)))
     return out
 
 
