@@ -160,7 +160,7 @@ def browse_board(page: Path, root: Path) -> None:
     options.binary_location = chromium
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                f"--user-data-dir={root / 'profile'}"):
+                f"--user-data-dir={tempfile.mkdtemp(prefix='profile', dir=root)}"):
         options.add_argument(arg)
     browser = webdriver.Chrome(service=Service(driver_path), options=options)
     try:

@@ -356,6 +356,7 @@ EXCLUDED: dict[str, str] = {
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
     "GenericLLMEvaluator": "needs an LLM judge server",
+    "AssayGenericLLMEvaluator": "GenericLLMEvaluator applying its pred_postprocessor once; needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",

@@ -106,3 +106,15 @@ def test_a_run_without_groups_defaults_to_the_first_dataset_row(tmp_path: Path) 
     # the table's rows first, then the other datasets
     assert list(out["rankings"]) == ["qa", "mcq", "rep", "summ", "mcc", "broken"]
     assert out["pairs"]["by"] == "qa"
+
+
+def test_only_the_columns_asked_for_are_ranked(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    full = run_ranking(run, view, stats, rounds=200)
+    out = run_ranking(run, view, stats, rounds=200, only=["qa"])
+    assert list(out["rankings"]) == ["overall", "qa"]  # the default column is ranked for the comparisons
+    assert out["rankings"]["qa"] == full["rankings"]["qa"] and out["pairs"] == full["pairs"]
+    with pytest.raises(ValueError, match="cannot rank by 'nope'"):
+        run_ranking(run, view, stats, only=["nope"])

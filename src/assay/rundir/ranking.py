@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
-from assay.rundir.sidecar import load_stats
+from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
 from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
 
@@ -119,7 +119,7 @@ def sample_values_of(
     → why there are none where they are not.
     """
     root = Path(run_dir)
-    layout = RunDir(root)
+    results_dir = str(RunDir(root).results)
     folders = folders if folders is not None else {}
     given = given if given is not None else {}
     found: dict[Key, SampleValues] = {}
@@ -149,17 +149,19 @@ def sample_values_of(
                 continue
             have = {m: cell[m] for m in want}
             digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
-            saved = load_stats(layout.result_path(folder, abbr), digest) if snapshot is None or digest else None
+            saved = None
+            if snapshot is None or digest:
+                saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
             rest = []
             for m in want:
                 key = (model, abbr, m)
-                if saved is not None and saved.values.get(m) == have[m]:
-                    data = saved.samples.get(m)
+                if saved is not None and saved[0].get(m) == have[m]:
+                    data = saved[1].get(m)
                     if data is not None:
                         found[key] = SampleValues.from_json(data)
                         continue
-                    if m in saved.no_samples:
-                        reasons[key] = saved.no_samples[m]
+                    if m in saved[2]:
+                        reasons[key] = saved[2][m]
                         continue
                 rest.append(m)
             if not rest:
@@ -190,6 +192,7 @@ def run_ranking(
     seed: int = DEFAULT_SEED,
     top: int = 10,
     confidence: float = 0.95,
+    only: Sequence[str] | None = None,
     groups: Sequence[Any] | None = None,
     config: Mapping[str, Any] | None = None,
     snapshot: Snapshot | None = None,
@@ -205,6 +208,8 @@ def run_ranking(
         by: the column the paired comparisons are of (default: the default column below).
         rounds, seed, confidence: the bootstrap's settings (:class:`assay.stats.RankBootstrap`).
         top: how many of the best models by ``by`` are compared two by two.
+        only: rank only these columns (and ``by``), e.g. the groups and datasets a page shows
+            (default: every column that can be ranked); ``default`` is chosen among all of them.
         groups: the summary groups (default: the summary's ``group_definitions``, else the run config's).
         config: the run config (default: the newest dumped one).
         snapshot: the run index's snapshot (default: taken here, unless ``ASSAY_NO_INDEX``).
@@ -252,6 +257,13 @@ def run_ranking(
                          f"(those are: {shown or 'none'})")
     if not columns:
         return {"default": None, "rankings": {}, "pairs": None}
+    if only is not None:
+        unknown = [c for c in only if c not in columns]
+        if unknown:
+            raise ValueError(f"cannot rank by {unknown[0]!r}: it is not a top-level summary group or dataset of "
+                             "the summary")
+        wanted = {*only, by if by is not None else default}
+        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
     by_group = {g.name: g for g in group_list}
     leaves: dict[tuple[str, str], None] = {}
     seen: set[tuple[str, str]] = set()
@@ -285,7 +297,8 @@ class _Cells(Mapping[Key, CellStat]):
     """The fallback intervals: the run's statistics, with the reason a cell has no per-sample values."""
 
     def __init__(self, stats: Any, reasons: Mapping[Key, str], confidence: float) -> None:
-        self._cells = getattr(stats, "cells", None) or {}
+        cells = getattr(stats, "cells", None)
+        self._cells: Mapping[Key, CellStat] = cells if cells is not None else {}
         self._reasons = reasons
         self._confidence = confidence
 

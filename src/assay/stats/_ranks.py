@@ -80,6 +80,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import math
 import warnings
 import zlib
@@ -120,14 +121,14 @@ def round_indices(abbr: str, n: int, rounds: int, seed: int = DEFAULT_SEED) -> A
     import numpy as np
 
     rng = np.random.default_rng([seed, zlib.crc32(abbr.encode()), n])
-    return rng.integers(0, n, (rounds, n))
+    return rng.integers(0, n, (rounds, n), dtype=np.int32 if n < 1 << 31 else np.int64)
 
 
 def _counts(abbr: str, n: int, rounds: int, seed: int) -> Any:
     """How often each round draws each sample: ``(rounds, n)`` integer counts of :func:`round_indices`."""
     import numpy as np
 
-    idx = round_indices(abbr, n, rounds, seed)
+    idx = round_indices(abbr, n, rounds, seed).astype(np.int64)
     idx += (np.arange(rounds) * n)[:, None]
     return np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
 
@@ -270,14 +271,20 @@ def _competition_ranks(x: Any) -> Any:
     return ranks
 
 
-def _rank_bounds(ranks: Any, confidence: float) -> tuple[Any, Any]:
-    """Per column, the lower order statistic at (1 − confidence)/2 and the higher one at (1 + confidence)/2."""
+def _rank_bounds(ranks: Any, confidence: float, tmp: Any = None) -> tuple[Any, Any]:
+    """Per column, the lower order statistic at (1 − confidence)/2 and the higher one at (1 + confidence)/2.
+
+    ``tmp``: an int64 array of the shape of ``ranks`` to work in (default: a new one).
+    """
     import numpy as np
 
     rounds, cols = ranks.shape
     alpha = (1 - confidence) / 2
     # each model's histogram of ranks (rank × model), then the first rank whose running count passes each place
-    hist = np.bincount(((ranks - 1) * cols + np.arange(cols)).ravel(), minlength=cols * cols).reshape(cols, cols)
+    tmp = np.subtract(ranks, 1, out=tmp, dtype=np.int64)
+    tmp *= cols
+    tmp += np.arange(cols)
+    hist = np.bincount(tmp.ravel(), minlength=cols * cols).reshape(cols, cols)
     cum = np.cumsum(hist, axis=0)
     low = np.argmax(cum > math.floor(alpha * (rounds - 1)), axis=0) + 1
     high = np.argmax(cum > math.ceil((1 - alpha) * (rounds - 1)), axis=0) + 1
@@ -342,24 +349,35 @@ class _Capture:
     done: dict[tuple[str, str], Ranking] = field(default_factory=dict)
 
 
-def _level_ranks(levels: Any, top: int) -> Any:
-    """:func:`_competition_ranks` of whole-number levels in ``[0, top]``, by each round's histogram."""
+def _level_ranks(levels: Any, top: int, tmp: Any = None, out: Any = None) -> Any:
+    """:func:`_competition_ranks` of whole-number levels in ``[0, top]``, by each round's histogram.
+
+    ``tmp`` and ``out``: int64 arrays of the shape of ``levels`` to work in and to write the ranks to.
+    """
     import numpy as np
 
     rounds, cols = levels.shape
     # level-major histograms (level × round): the running sums over levels run across all rounds at once
-    flat = (levels * rounds + np.arange(rounds)[:, None]).ravel()
-    hist = np.bincount(flat, minlength=(top + 1) * rounds).reshape(top + 1, rounds)
-    ranks = (cols + 1) - np.cumsum(hist, axis=0)  # 1 + the models strictly above each level
-    return ranks.ravel()[flat].reshape(rounds, cols)
+    flat = np.multiply(levels, rounds, out=tmp)
+    flat += np.arange(rounds)[:, None]
+    hist = np.bincount(flat.ravel(), minlength=(top + 1) * rounds).reshape(top + 1, rounds)
+    np.cumsum(hist, axis=0, out=hist)
+    np.subtract(cols + 1, hist, out=hist)  # 1 + the models strictly above each level
+    if out is None:
+        out = np.empty((rounds, cols), dtype=np.int64)
+    np.take(hist.ravel(), flat.ravel(), out=out.reshape(-1))
+    return out
 
 
-def _level_percentiles(levels: Any, top: int, scale: float, confidence: float) -> tuple[Any, Any]:
-    """:func:`_percentiles` of whole-number levels in ``[0, top]`` (values ``level × scale``), by each column's histogram."""
+def _level_percentiles(levels: Any, top: int, scale: float, confidence: float, tmp: Any = None) -> tuple[Any, Any]:
+    """:func:`_percentiles` of whole-number levels in ``[0, top]`` (values ``level × scale``), by each column's
+    histogram; ``tmp``: an int64 array of the shape of ``levels`` to work in."""
     import numpy as np
 
     rounds, cols = levels.shape
-    hist = np.bincount((levels * cols + np.arange(cols)).ravel(), minlength=(top + 1) * cols).reshape(top + 1, cols)
+    flat = np.multiply(levels, cols, out=tmp)
+    flat += np.arange(cols)
+    hist = np.bincount(flat.ravel(), minlength=(top + 1) * cols).reshape(top + 1, cols)
     cum = np.cumsum(hist, axis=0)
     alpha = (1 - confidence) / 2
     out = []
@@ -371,6 +389,46 @@ def _level_percentiles(levels: Any, top: int, scale: float, confidence: float) -
         at_above = np.argmax(cum > above, axis=0)
         out.append((at_below + (pos - below) * (at_above - at_below)) * scale)
     return out[0], out[1]
+
+
+#: Products smaller than this (multiply-adds) are computed in row blocks small enough for the BLAS to
+#: keep to the calling thread: threads woken for a product this small cost more than they save, and
+#: spin on a busy machine.
+_SMALL_PRODUCT = 64_000_000
+#: Multiply-adds per block of a small product (under OpenBLAS's threshold for threading).
+_BLOCK_WORK = 200_000
+
+
+def _product(a: Any, b: Any, out: Any = None) -> Any:
+    """``a @ b``; a small product in row blocks computed in this thread (see :data:`_SMALL_PRODUCT`)."""
+    import numpy as np
+
+    rows, inner = a.shape
+    cols = b.shape[1]
+    work = rows * inner * cols
+    if out is None:
+        out = np.empty((rows, cols), dtype=np.result_type(a, b))
+    if work >= _SMALL_PRODUCT or work <= _BLOCK_WORK:
+        return np.matmul(a, b, out=out)
+    step = max(1, _BLOCK_WORK // max(1, inner * cols))
+    for start in range(0, rows, step):
+        np.matmul(a[start:start + step], b, out=out[start:start + step])
+    return out
+
+
+class _Space:
+    """Arrays reused from one dataset to the next (a fresh large array costs a page fault per 4 KiB)."""
+
+    def __init__(self) -> None:
+        self._arrays: dict[str, Any] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype: Any) -> Any:
+        import numpy as np
+
+        a = self._arrays.get(name)
+        if a is None or a.shape != shape or a.dtype != dtype:
+            a = self._arrays[name] = np.empty(shape, dtype=dtype)
+        return a
 
 
 def _percentiles(x: Any, confidence: float) -> tuple[Any, Any, Any]:
@@ -441,6 +499,7 @@ class RankBootstrap:
         self._group_draws: dict[tuple[str, str, tuple[str, ...]], tuple[Any, dict[str, list[str]]]] = {}
         self._capture: _Capture | None = None
         self._ranked_cells: dict[tuple[str, str], tuple[list[str], list[float], dict[str, str]]] = {}
+        self._space = _Space()
 
     # -- values ---------------------------------------------------------------------------------
     def value(self, model: str, abbr: str, metric: str) -> float | None:
@@ -468,7 +527,10 @@ class RankBootstrap:
         return plan
 
     def draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]]]:
-        """The rounds' values of one cell for ``models``: ``(rounds, len(models))``, and per model its notes."""
+        """The rounds' values of one cell for ``models``: ``(rounds, len(models))``, and per model its notes.
+
+        A dataset's array may be reused by the next call: copy it to keep it.
+        """
         group = self.groups.get(abbr)
         if group is None:
             capture = self._capture
@@ -479,10 +541,8 @@ class RankBootstrap:
             if wanted:
                 assert capture is not None
                 if list(models) == ranked:  # the dataset's own ranking, from the same rounds
-                    made = self._build(abbr, metric, ranked, observed, left_out, x, notes, levels)
-                    if capture.keep is not None and (abbr, metric) not in capture.keep:
-                        made.draws = None
-                    capture.done[(abbr, metric)] = made
+                    capture.done[(abbr, metric)] = self._build(abbr, metric, ranked, observed, left_out, x, notes,
+                                                               levels)
             return x, notes
         key = (abbr, metric, tuple(models))
         if key not in self._group_draws:
@@ -508,19 +568,19 @@ class RankBootstrap:
                 notes.setdefault(model, []).append(f"{abbr}@{metric} has no value")
                 continue
             sv = self.samples.get((model, abbr, metric))
-            if sv is None or sv.n < 1:
+            if sv is None or (n := len(sv.units)) < 1:
                 fallback.append((j, model, value, "no per-sample values" if sv is None else "no samples"))
             elif sv.kind == "corpus" and not values_match(value, estimate := sv.estimate()):
                 fallback.append((j, model, value, f"its per-sample values give {estimate:.6g}, not {value:.6g}"))
             else:
-                by_n.setdefault(sv.n, []).append((j, value, sv))
+                by_n.setdefault(n, []).append((j, value, sv))
         buckets: dict[int, tuple[list[tuple[int, float, SampleValues]], Any]] = {}
         for n, members in by_n.items():
             plain = [(j, v, sv) for j, v, sv in members if sv.kind != "corpus"]
             plan.corpus.extend((n, j, sv) for j, _, sv in members if sv.kind == "corpus")
             if not plain:
                 continue
-            units = np.column_stack([sv.units for _, _, sv in plain])
+            units = np.array([sv.units for _, _, sv in plain], dtype=float).T  # samples × models
             scales = np.array([sv.scale for _, _, sv in plain])
             got = units.mean(axis=0) * scales
             want = np.array([v for _, v, _ in plain])
@@ -585,20 +645,29 @@ class RankBootstrap:
             out[:, j] = value + se * np.random.default_rng([self.seed, crc, 1]).standard_normal(rounds)
         levels = None
         counts_of: dict[int, Any] = {}
+        space = self._space
         for bucket in plan.buckets:
-            counts = counts_of[bucket.n] = _counts(abbr, bucket.n, rounds, self.seed)
             whole = len(bucket.cols) == len(models)
+            if bucket.levels is not None and whole:
+                # the usual dataset, in arrays kept from the last one: the rounds' counts of right answers
+                n, k = bucket.n, len(models)
+                idx = space.get("idx", (rounds, n), np.int64)
+                np.add(round_indices(abbr, n, rounds, self.seed), (np.arange(rounds) * n)[:, None], out=idx)
+                c32 = space.get("counts", (rounds, n), np.float32)
+                c32[...] = np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
+                summed = _product(c32, bucket.levels, out=space.get("summed", (rounds, k), np.float32))
+                out = np.multiply(summed, bucket.level_scale, out=space.get("x", (rounds, k), np.float64))
+                whole_levels = space.get("levels", (rounds, k), np.int64)
+                np.copyto(whole_levels, summed, casting="unsafe")
+                levels = (whole_levels, bucket.top, bucket.level_scale)
+                continue
+            counts = counts_of[bucket.n] = _counts(abbr, bucket.n, rounds, self.seed)
             if bucket.levels is not None:
-                summed = counts.astype(np.float32) @ bucket.levels
-                if whole:
-                    out = summed * bucket.level_scale
-                    levels = (summed.astype(np.int64), bucket.top, bucket.level_scale)
-                else:
-                    out[:, bucket.cols] = summed * bucket.level_scale
+                out[:, bucket.cols] = _product(counts.astype(np.float32), bucket.levels) * bucket.level_scale
             elif whole:
-                out = counts @ bucket.units / bucket.n
+                out = _product(counts.astype(np.float64), bucket.units) / bucket.n
             else:
-                out[:, bucket.cols] = counts @ bucket.units / bucket.n
+                out[:, bucket.cols] = _product(counts.astype(np.float64), bucket.units) / bucket.n
         for n, j, sv in plan.corpus:
             counts = counts_of.get(n)
             if counts is None:
@@ -720,8 +789,6 @@ class RankBootstrap:
                     capture.done[(abbr, metric)] = self._build(abbr, metric, ranked, observed, left_out, x, notes, None)
                 else:
                     self.draws(abbr, metric, ranked)
-                if keep_draws is not None and (abbr, metric) not in keep_draws and (abbr, metric) in capture.done:
-                    capture.done[(abbr, metric)].draws = None
         finally:
             self._capture = None
             self._group_draws.clear()
@@ -735,17 +802,20 @@ class RankBootstrap:
 
         ranking = Ranking(abbr, metric, self.rounds, self.seed, self.confidence, left_out=dict(left_out),
                           kind="group" if abbr in self.groups else "dataset")
-        obs = np.array(observed)
-        point = _competition_ranks(obs[None, :])[0]
+        ascending = sorted(observed)
+        count = len(observed)
+        point = [count - bisect.bisect_right(ascending, v) + 1 for v in observed]  # 1 + the values strictly above
+        shape = (self.rounds, len(ranked))
+        tmp = self._space.get("tmp", shape, np.int64)
         if levels is not None and levels[1] + 1 <= max(1024, 8 * len(ranked)):
-            ranks = _level_ranks(levels[0], levels[1])
-            low, high = _level_percentiles(levels[0], levels[1], levels[2], self.confidence)
+            low, high = _level_percentiles(levels[0], levels[1], levels[2], self.confidence, tmp)
+            ranks = _level_ranks(levels[0], levels[1], tmp, self._space.get("ranks", shape, np.int64))
             finite = np.ones(len(ranked), dtype=bool)
         else:
             ranks = _competition_ranks(x)
             low, high, finite = _percentiles(x, self.confidence)
-        rank_low, rank_high = _rank_bounds(ranks, self.confidence)
-        points, lows, highs = point.tolist(), rank_low.tolist(), rank_high.tolist()
+        rank_low, rank_high = _rank_bounds(ranks, self.confidence, tmp)
+        points, lows, highs = point, rank_low.tolist(), rank_high.tolist()
         low_values, high_values, has = low.tolist(), high.tolist(), finite.tolist()
         order = sorted(range(len(ranked)), key=lambda j: (points[j], j))
         tiers = rank_tiers([(ranked[j], lows[j], highs[j]) for j in order])
@@ -757,7 +827,9 @@ class RankBootstrap:
             append(ModelRank(model, observed[j], low_values[j] if has[j] else None, high_values[j] if has[j] else None,
                              points[j], lows[j], highs[j], tier_of[model], "; ".join(note) if note else None))
         ranking.ties = [t for t in tiers if len(t) > 1]
-        ranking.draws = x[:, order]
+        capture = self._capture
+        if capture is None or capture.keep is None or (abbr, metric) in capture.keep:
+            ranking.draws = x[:, order]  # a copy: x may be an array reused for the next dataset
         ranking.note = self._note(abbr, metric, ranked, notes, left_out)
         return ranking
 
