@@ -305,6 +305,10 @@ def test_leaderboard_in_a_browser_ranks_sorts_filters_and_opens_groups(board_run
     assert heads[:4] == ["overall · naive_average", "reasoning · naive_average", "arith · accuracy", "logic · accuracy"]
     shown = _models(browser)
     assert _column(browser, "logic") == [f"{summary['scores'][m]['logic']['accuracy']:.2f}" for m in shown]
+    # a group of groups opens onto columns already there: none is shown twice
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='overall'] button.open").click()
+    again = [th.get_attribute("title") for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")][2:]
+    assert again == heads and len(set(again)) == len(again)
 
     # rank by another column: the order follows it
     Select(browser.find_element(By.ID, "rank-by")).select_by_visible_text("logic · accuracy")

@@ -117,6 +117,8 @@
       COLUMNS.push({ id: "r" + i, abbr: r.dataset, metric: r.metric, row: i, cells: r.cells });
     });
   }
+  var topLevel = {};
+  COLUMNS.forEach(function (c) { topLevel[c.abbr] = true; });
   // every column a ranking can be by: the leaderboard's and each group's inputs, once each
   var RANKABLE = [], seen = {};
   COLUMNS.forEach(function (c) { [c].concat(c.inputs || []).forEach(function (x) {
@@ -184,7 +186,8 @@
       // a group is shown when its name or one of its datasets' matches; its datasets, when it is open
       var matching = (c.inputs || []).filter(function (x) { return !needle || lower(x.abbr).indexOf(needle) >= 0; });
       if (!needle || lower(c.abbr).indexOf(needle) >= 0 || matching.length) out.push(c);
-      if (state.open[c.id]) out = out.concat(matching);
+      // its inputs that are columns of their own (the groups of a group of groups) are not shown again
+      if (state.open[c.id]) out = out.concat(matching.filter(function (x) { return !topLevel[x.abbr]; }));
     });
     return out;
   }
