@@ -416,3 +416,22 @@ def test_samples_beside_the_page_are_read_only_when_a_dataset_is_opened(board_ru
     assert ids == [f"geo_{i}" for i in range(40)]
     heads = [th.text for th in section.find_elements(By.CSS_SELECTOR, "thead th")]
     assert heads == ["sample", "reference", *MODELS]
+
+
+@pytest.mark.slow
+def test_printed_the_page_shows_both_tables_without_its_controls(board_run, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    run, _ = board_run
+    (page,) = (run / "summary").glob("summary_*.html")
+    browser.get(page.as_uri())
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='board']").click()
+    assert not browser.find_element(By.ID, "full-table").is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert browser.find_element(By.ID, "full-table").is_displayed() and browser.find_element(By.ID, "leaderboard").is_displayed()
+    for hidden in ("nav.views", "#board-view .controls", "#table-view .controls"):
+        assert not browser.find_element(By.CSS_SELECTOR, hidden).is_displayed()
+    # the header and the model column are not stuck to the screen on paper
+    th = browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th")
+    assert th.value_of_css_property("position") == "static"
