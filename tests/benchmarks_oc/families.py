@@ -136,6 +136,10 @@ RUNS: tuple[Run, ...] = (
     Run("musr_gen", "musr", "musr/musr_gen", "musr_datasets", _musr, default=True),
     Run("musr_gen_3622bb", "musr", "musr/musr_gen_3622bb", "musr_datasets", _musr),
     Run("musr_gen_3c6e15", "musr", "musr/musr_gen_3c6e15", "musr_datasets", _musr),
+    Run("obqa_gen", "obqa", "obqa/obqa_gen", "obqa_datasets", ("openbookqa", "openbookqa_fact"), default=True),
+    Run("obqa_ppl", "obqa", "obqa/obqa_ppl", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
+    Run("obqa_ppl_1defe8", "obqa", "obqa/obqa_ppl_1defe8", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
+    Run("obqa_ppl_6aac9e", "obqa", "obqa/obqa_ppl_6aac9e", "obqa_datasets", ("openbookqa_fact",)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -513,6 +517,20 @@ def _build_musr(root: Path) -> None:
         _write(root, f"data/musr/{task}.json", json.dumps(stories, ensure_ascii=False, indent=1))
 
 
+def _build_obqa(root: Path) -> None:
+    """The Main file (no facts) and the Additional one (with ``fact1``); some stems end with ``?``, some do not."""
+    for rel, facts in (("Main/test.jsonl", False), ("Additional/test_complete.jsonl", True)):
+        rows = []
+        for i, (stem, options, gold) in enumerate(_mc(f"obqa-{rel}", N)):
+            line: dict[str, Any] = {"id": f"{i}", "question": {"stem": stem if i % 3 else stem.rstrip("?"),
+                                                               "choices": [{"text": t, "label": L} for t, L in zip(options, "ABCD")]},
+                                    "answerKey": gold}
+            if facts:
+                line["fact1"] = f"fact {i}: {options[0]} matters"
+            rows.append(line)
+        _write(root, f"data/openbookqa/{rel}", _jsonl(rows))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -531,6 +549,7 @@ _BUILDERS = {
     "SuperGLUE_BoolQ": _build_boolq,
     "agieval": _build_agieval,
     "musr": _build_musr,
+    "obqa": _build_obqa,
 }
 
 
@@ -790,6 +809,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABC"), "ABC", False
     if fam == "SuperGLUE_BoolQ":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    if fam == "obqa":
+        return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
     raise KeyError(f"no reply view for family {fam}")
 
 
