@@ -19,6 +19,7 @@ from there:
 * MuSR: ``MusrDataset.load`` with the options no library config sets (self
   consistency, contrastive stories, offsets) on the benchmark families' files,
   and ``MusrEvaluator`` on replies one by one and together;
+* WikiBench: ``WikiBenchDataset.load`` reading its file plainly, circularly and as cloze;
 * ``livereasonbench_postprocess``: per judge reply the grade letter it reads,
   per batch of replies its metrics.
 
@@ -82,6 +83,7 @@ def build(root: Path) -> None:
     from tests.benchmarks_oc.families import build_data
 
     build_data("musr", root / "cache")
+    build_data("wikibench", root / "cache")
     lrb = root / "cache" / "data" / "LiveReasonBench"
     lrb.mkdir(parents=True, exist_ok=True)
     for version, n in (("livereasonbench-20241202", 9), ("livereasonbench-20250428", 7)):
@@ -110,6 +112,10 @@ MUSR_CALLS: list[dict[str, Any]] = [
     {"path": "opencompass/musr", "name": "murder_mysteries", "offset": 2, "sample_size": 3},
     {"path": "opencompass/musr", "name": "object_placements", "offset": 4, "sample_size": 5},
     {"path": "opencompass/musr", "name": "team_allocation", "offset": 1},
+]
+WIKIBENCH_CALLS: list[dict[str, Any]] = [
+    {"path": "opencompass/WikiBench", "filename": "single_choice_cn.jsonl", "name": name}
+    for name in ("single_choice_cn", "circular_single_choice_cn", "cloze_single_choice_cn")
 ]
 HLE_CALLS: list[dict[str, Any]] = [
     {"path": "cais/hle"},
@@ -149,6 +155,7 @@ def record() -> dict[str, Any]:
         livereasonbench_postprocess,
     )
     from opencompass.datasets.musr.musr import MusrDataset, MusrEvaluator
+    from opencompass.datasets.wikibench import WikiBenchDataset
 
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,6 +166,8 @@ def record() -> dict[str, Any]:
         try:
             out["LiveReasonBenchDataset"] = [{"args": a, "splits": _splits(LiveReasonBenchDataset.load(**a))} for a in LRB_CALLS]
             out["MusrDataset"] = [{"args": a, "rows": [dict(r) for r in MusrDataset.load(**a)]} for a in MUSR_CALLS]
+            out["WikiBenchDataset"] = [{"args": a, "rows": [dict(r) for r in WikiBenchDataset.load(**a)]}
+                                       for a in WIKIBENCH_CALLS]
             out["HLEDataset"] = [{"args": a, "splits": _splits(HLEDataset.load(**a))} for a in HLE_CALLS]
             out["HLEVerifiedDataset"] = [{"args": a, "splits": _splits(HLEVerifiedDataset.load(**a))} for a in HLE_VERIFIED_CALLS]
         finally:

@@ -58,6 +58,7 @@ _ceval = tuple(f"ceval-{s}" for s in CEVAL_SUBJECTS)
 _bbh = tuple(f"bbh-{s}" for s in BBH_MCQ + BBH_FREE)
 _agieval = tuple(f"agieval-{s}" for s in AGIEVAL_SETS)
 _mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
+_wiki = "wikibench-wiki-single_choice_cncircular"
 _musr = ("musr_murder_mysteries", "musr_object_placements", "musr_team_allocation")
 
 RUNS: tuple[Run, ...] = (
@@ -140,6 +141,8 @@ RUNS: tuple[Run, ...] = (
     Run("obqa_ppl", "obqa", "obqa/obqa_ppl", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
     Run("obqa_ppl_1defe8", "obqa", "obqa/obqa_ppl_1defe8", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
     Run("obqa_ppl_6aac9e", "obqa", "obqa/obqa_ppl_6aac9e", "obqa_datasets", ("openbookqa_fact",)),
+    Run("wikibench_gen", "wikibench", "wikibench/wikibench_gen_f96ece", "wikibench_datasets", (_wiki,), default=True),
+    Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -531,6 +534,12 @@ def _build_obqa(root: Path) -> None:
         _write(root, f"data/openbookqa/{rel}", _jsonl(rows))
 
 
+def _build_wikibench(root: Path) -> None:
+    rows = [{"question": f" {q} ", "options": options, "answer": gold, "id": f"w{i}"}
+            for i, (q, options, gold) in enumerate(_mc("wikibench", 5, zh=True))]
+    _write(root, "data/WikiBench/single_choice_cn.jsonl", _jsonl(rows))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -550,6 +559,7 @@ _BUILDERS = {
     "agieval": _build_agieval,
     "musr": _build_musr,
     "obqa": _build_obqa,
+    "wikibench": _build_wikibench,
 }
 
 
@@ -809,6 +819,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABC"), "ABC", False
     if fam == "SuperGLUE_BoolQ":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    if fam == "wikibench":
+        return str(row["answer"]).split("--")[1], dict(zip("ABCD", map(str, row["options"]))), "ABCD", True
     if fam == "obqa":
         return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
     raise KeyError(f"no reply view for family {fam}")
