@@ -20,6 +20,8 @@ from there:
   consistency, contrastive stories, offsets) on the benchmark families' files,
   and ``MusrEvaluator`` on replies one by one and together;
 * WikiBench: ``WikiBenchDataset.load`` reading its file plainly, circularly and as cloze;
+* Earth-Silver: the folder ``ai-earth/Earth-Silver`` (its ``README.md`` naming the
+  ``multiple_choice`` split) read by ``Earth_Silver_MCQDataset.load``;
 * ``livereasonbench_postprocess``: per judge reply the grade letter it reads,
   per batch of replies its metrics.
 
@@ -77,6 +79,11 @@ def _hle_verified_rows() -> list[dict[str, Any]]:
              "Verified_Classes": k, "category": c} for i, (k, c) in enumerate(zip(classes, cats))]
 
 
+def _earth_rows() -> list[dict[str, Any]]:
+    return [{"question": f"Which layer is number {i}?\nA. crust\nB. mantle\nC. core\nD. atmosphere", "answer": "ABCD"[i % 4],
+             "subject": ["geology", "oceanography", "climate"][i % 3], "id": i} for i in range(6)]
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy);
     MuSR's are the benchmark families' (``tests/benchmarks_oc/families.py``)."""
@@ -91,6 +98,12 @@ def build(root: Path) -> None:
     hle = root / "cais" / "hle"
     hle.mkdir(parents=True, exist_ok=True)
     (hle / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _hle_rows()), encoding="utf-8")
+    earth = root / "ai-earth" / "Earth-Silver"
+    earth.mkdir(parents=True, exist_ok=True)
+    (earth / "README.md").write_text("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: multiple_choice\n"
+                                     "    path: multiple_choice.jsonl\n---\n", encoding="utf-8")
+    (earth / "multiple_choice.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in _earth_rows()),
+                                                 encoding="utf-8")
     ver = root / "skylenage-ai" / "HLE-Verified"
     ver.mkdir(parents=True, exist_ok=True)
     (ver / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _hle_verified_rows()), encoding="utf-8")
@@ -148,6 +161,7 @@ def batches(replies: list[str], seed: int = 7) -> list[list[str]]:
 
 
 def record() -> dict[str, Any]:
+    from opencompass.datasets.Earth_Silver import Earth_Silver_MCQDataset
     from opencompass.datasets.hle import HLEDataset, HLEVerifiedDataset
     from opencompass.datasets.livereasonbench.livereasonbench import (
         LiveReasonBenchDataset,
@@ -168,6 +182,8 @@ def record() -> dict[str, Any]:
             out["MusrDataset"] = [{"args": a, "rows": [dict(r) for r in MusrDataset.load(**a)]} for a in MUSR_CALLS]
             out["WikiBenchDataset"] = [{"args": a, "rows": [dict(r) for r in WikiBenchDataset.load(**a)]}
                                        for a in WIKIBENCH_CALLS]
+            earth = {"path": "ai-earth/Earth-Silver", "prompt_mode": "zero-shot"}
+            out["Earth_Silver_MCQDataset"] = [{"args": earth, "rows": [dict(r) for r in Earth_Silver_MCQDataset.load(**earth)]}]
             out["HLEDataset"] = [{"args": a, "splits": _splits(HLEDataset.load(**a))} for a in HLE_CALLS]
             out["HLEVerifiedDataset"] = [{"args": a, "splits": _splits(HLEVerifiedDataset.load(**a))} for a in HLE_VERIFIED_CALLS]
         finally:
@@ -197,7 +213,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.disable(logging.WARNING)
     data = record()
-    for sub in ("cache", "cais", "skylenage-ai"):
+    for sub in ("cache", "cais", "skylenage-ai", "ai-earth"):
         shutil.rmtree(DATA / sub, ignore_errors=True)
     build(DATA)
     args.out.parent.mkdir(parents=True, exist_ok=True)

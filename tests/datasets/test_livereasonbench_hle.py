@@ -1,4 +1,4 @@
-"""LiveReasonBench's and HLE's loaders on OpenCompass's layouts, checked against OpenCompass 0.5.4's recorded rows.
+"""LiveReasonBench's, HLE's and Earth-Silver's loaders on OpenCompass's layouts, checked against OpenCompass 0.5.4's recorded rows.
 
 The recording is made by ``scripts/record_oc_longtail2.py`` with OpenCompass
 installed, from the data files under ``tests/data/oc_families/longtail2``.
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from assay.errors import InputFileError
+from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "longtail2"
@@ -22,8 +22,8 @@ RECORDED = json.loads((DATA / "recorded.json").read_text(encoding="utf-8"))
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the data files; the working folder holds ``cais/hle`` and ``skylenage-ai/HLE-Verified``."""
-    for sub in ("cache", "cais", "skylenage-ai"):
+    """A copy of the data files; the working folder holds ``cais/hle``, ``skylenage-ai/HLE-Verified`` and ``ai-earth/Earth-Silver``."""
+    for sub in ("cache", "cais", "skylenage-ai", "ai-earth"):
         shutil.copytree(DATA / sub, tmp_path / sub)
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # empty: nothing comes from the Hub's cache
@@ -41,6 +41,16 @@ CALLS = [(loader, call) for loader in ("LiveReasonBenchDataset", "HLEDataset", "
 @pytest.mark.parametrize(("loader", "call"), CALLS, ids=[f"{lo}-{json.dumps(c['args'])}" for lo, c in CALLS])
 def test_loader_rows_equal_opencompass(data: Path, loader: str, call: dict[str, Any]) -> None:
     assert _splits(LOAD_DATASET.get(loader).load(**call["args"])) == call["splits"]
+
+
+def test_earth_silver_reads_the_multiple_choice_split_as_opencompass_does(data: Path) -> None:
+    (call,) = RECORDED["Earth_Silver_MCQDataset"]
+    assert [dict(r) for r in LOAD_DATASET.get("Earth_Silver_MCQDataset").load(**call["args"])] == call["rows"]
+
+
+def test_earth_silver_refuses_a_prompt_mode_opencompass_does_not_implement(data: Path) -> None:
+    with pytest.raises(ConfigError, match=r"prompt_mode='few-shot' is not supported"):
+        LOAD_DATASET.get("Earth_Silver_MCQDataset").load("ai-earth/Earth-Silver", prompt_mode="few-shot")
 
 
 def test_livereasonbench_num_examples_draws_opencompass_s_sample_in_its_order(data: Path) -> None:
@@ -108,6 +118,8 @@ LIBRARY = {
     "HLE.hle_llmverify_gen_6ff468": ("hle_datasets", "HLEDataset"),
     "HLE.hle_biomed_llm_verify_gen_6ff468": ("hle_datasets", "HLEDataset"),
     "HLE.hle_verified_rawprompt": ("hle_datasets", "HLEVerifiedDataset"),
+    "Earth_Silver.Earth_Silver_gen": ("earth_silver_mcq_datasets", "Earth_Silver_MCQDataset"),
+    "Earth_Silver.Earth_Silver_llmjudge_gen_46140c": ("earth_silver_mcq_datasets", "Earth_Silver_MCQDataset"),
 }
 
 
@@ -124,9 +136,10 @@ def test_library_configs_load_rows_as_opencompass_does(module: str, oc_library: 
     (ds,) = load_config(config).variables[variable]
     assert ds["type"].__module__.startswith("assay.datasets.") and ds["type"].__name__ == loader
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k")}
-    recorded = [c["splits"] for c in RECORDED[loader] if c["args"] == args]
+    recorded = [c.get("splits", c.get("rows")) for c in RECORDED[loader] if c["args"] == args]
     assert recorded, f"no recording of {loader} with {args}"
-    assert _splits(ds["type"].load(**args)) == recorded[0]
+    loaded = ds["type"].load(**args)
+    assert (_splits(loaded) if "splits" in RECORDED[loader][0] else [dict(r) for r in loaded]) == recorded[0]
     dict_post = ds["eval_cfg"]["evaluator"].get("dict_postprocessor", {}).get("type")
     if module.startswith("livereasonbench"):
         assert dict_post.__module__ == "assay.judge._verdict" and dict_post.__name__ == "livereasonbench_postprocess"

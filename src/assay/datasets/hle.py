@@ -13,54 +13,15 @@ The configs grade the replies with an LLM judge (``GenericLLMEvaluator``).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
+from assay.datasets._oc_files import hub_location, hub_splits
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import DataLocation
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
 __all__ = ["HLEDataset", "HLEVerifiedDataset"]
-
-
-def _cached_snapshot(repo: str) -> str | None:
-    """The folder of ``repo``'s files in the Hugging Face Hub's cache (``HF_HUB_CACHE`` read now), else ``None``."""
-    try:
-        from huggingface_hub import snapshot_download
-
-        return str(snapshot_download(repo_id=repo, repo_type="dataset", local_files_only=True,
-                                     cache_dir=os.environ.get("HF_HUB_CACHE") or None))
-    except Exception:
-        return None
-
-
-def _location(path: str) -> DataLocation:
-    folder = Path(path).expanduser()
-    looked = (str(folder.absolute()), f"{path} in the Hugging Face Hub's cache")
-    if folder.is_dir():
-        return DataLocation(path, folder.absolute(), True, looked)
-    snapshot = _cached_snapshot(path)
-    return DataLocation(path, Path(snapshot or path), snapshot is not None, looked)
-
-
-def _load_splits(loader: str, path: str) -> Any:
-    import datasets
-
-    where = _location(path)
-    if not where.exists:
-        raise InputFileError(
-            f"{loader}: {path!r} is neither a local folder nor a dataset in the Hugging Face Hub's cache "
-            f"(looked for {', '.join(where.looked_at)}); assay does not download it: put the dataset's files in "
-            f"the folder {Path(path).expanduser().absolute()} or fetch it once (huggingface-cli download {path} --repo-type dataset)"
-        )
-    try:
-        with tempfile.TemporaryDirectory(prefix="assay-hle-") as cache:  # the rows are kept in memory
-            return datasets.load_dataset(str(where.path), cache_dir=cache, keep_in_memory=True)
-    except Exception as exc:  # the datasets library's own errors name the file
-        raise InputFileError(f"{loader}: {where.path} cannot be read as a dataset: {exc}") from None
 
 
 def _split(loader: str, splits: Any, name: str, path: str, columns: tuple[str, ...]) -> Any:
@@ -97,11 +58,11 @@ class HLEDataset(BaseDataset):
     @staticmethod
     def data_location(path: str) -> DataLocation:
         """The local folder ``path`` (relative to the working folder), else the dataset in the Hugging Face Hub's cache."""
-        return _location(path)
+        return hub_location(path)
 
     @staticmethod
     def load(path: str, category: str | None = None, **kwargs: Any) -> Any:
-        splits = _load_splits("HLEDataset", path)
+        splits = hub_splits("HLEDataset", path)
         table = _split("HLEDataset", splits, "test", path, ("image", "question") + (("category",) if category else ()))
         keep = [i for i, image in enumerate(table["image"]) if image == ""]
         return _keep(splits, table, keep, category)
@@ -118,12 +79,12 @@ class HLEVerifiedDataset(BaseDataset):
     @staticmethod
     def data_location(path: str) -> DataLocation:
         """The local folder ``path`` (relative to the working folder), else the dataset in the Hugging Face Hub's cache."""
-        return _location(path)
+        return hub_location(path)
 
     @staticmethod
     def load(path: str, verified_classes: str | None = None, category: str | None = None, **kwargs: Any) -> Any:
         loader = "HLEVerifiedDataset"
-        splits = _load_splits(loader, path)
+        splits = hub_splits(loader, path)
         columns = ("json", "question") + (("Verified_Classes",) if verified_classes else ()) + (("category",) if category else ())
         table = _split(loader, splits, "train", path, columns)
         keep = []
