@@ -142,6 +142,7 @@ RUNS: tuple[Run, ...] = (
     Run("obqa_ppl_1defe8", "obqa", "obqa/obqa_ppl_1defe8", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
     Run("obqa_ppl_6aac9e", "obqa", "obqa/obqa_ppl_6aac9e", "obqa_datasets", ("openbookqa_fact",)),
     Run("wikibench_gen", "wikibench", "wikibench/wikibench_gen_f96ece", "wikibench_datasets", (_wiki,), default=True),
+    Run("Earth_Silver_gen", "Earth_Silver", "Earth_Silver/Earth_Silver_gen", "earth_silver_mcq_datasets", ("earth_silver_mcq",), default=True),
     Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
 )
 
@@ -540,6 +541,18 @@ def _build_wikibench(root: Path) -> None:
     _write(root, "data/WikiBench/single_choice_cn.jsonl", _jsonl(rows))
 
 
+def _build_earth_silver(root: Path) -> None:
+    """A local copy of the Hugging Face dataset ``ai-earth/Earth-Silver`` in the working folder: its ``README.md``
+    names the ``multiple_choice`` split's file, as the Hub's copy does."""
+    rows = []
+    for q, options, gold in _mc("earth", N):
+        rows.append({"question": q + "\n" + "\n".join(f"{L}. {t}" for L, t in zip("ABCD", options)), "answer": gold,
+                     **{L: t for L, t in zip("ABCD", options)}})
+    _write(root, "ai-earth/Earth-Silver/README.md", "---\nconfigs:\n- config_name: default\n  data_files:\n"
+                                                   "  - split: multiple_choice\n    path: multiple_choice.jsonl\n---\n")
+    _write(root, "ai-earth/Earth-Silver/multiple_choice.jsonl", _jsonl(rows))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -560,6 +573,7 @@ _BUILDERS = {
     "musr": _build_musr,
     "obqa": _build_obqa,
     "wikibench": _build_wikibench,
+    "Earth_Silver": _build_earth_silver,
 }
 
 
@@ -821,6 +835,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
     if fam == "wikibench":
         return str(row["answer"]).split("--")[1], dict(zip("ABCD", map(str, row["options"]))), "ABCD", True
+    if fam == "Earth_Silver":
+        return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
     if fam == "obqa":
         return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
     raise KeyError(f"no reply view for family {fam}")
