@@ -29,9 +29,11 @@ from assay.rundir.layout import RunDir
 
 __all__ = [
     "judged_abbr",
+    "judged_folder",
     "judged_meta_path",
     "judged_result_path",
     "subjective_summary_path",
+    "summarizer_dir",
     "read_judged_meta",
     "read_judged_result",
     "write_judged_meta",
@@ -51,6 +53,24 @@ def judged_abbr(model_abbrs: str | Sequence[str], judge_abbr: str, *, meta: bool
     return "_".join([*names, ("summarized-by--" if meta else "judged-by--") + judge_abbr])
 
 
+def judged_folder(run_dir: RunDir, model_abbrs: str | Sequence[str], judge_abbr: str, *, meta: bool = False) -> Path:
+    """``results/<models>_judged-by--<judge>/``: the folder of a subjective task's results (see :func:`judged_abbr`).
+
+    >>> judged_folder(RunDir(Path('run')), ['base', 'model-a'], 'gpt-4o').as_posix()
+    'run/results/base_model-a_judged-by--gpt-4o'
+    """
+    return run_dir.results / judged_abbr(model_abbrs, judge_abbr, meta=meta)
+
+
+def summarizer_dir(run_dir: RunDir, time_str: str) -> Path:
+    """``summary/<time>/``: where OpenCompass's subjective summarizers write their files (not created here).
+
+    >>> summarizer_dir(RunDir(Path('run')), '20250101_000000').as_posix()
+    'run/summary/20250101_000000'
+    """
+    return run_dir.summary / time_str
+
+
 def judged_result_path(run_dir: RunDir, folder: str, dataset_abbr: str) -> Path:
     """``results/<folder>/<dataset>.json`` (``folder``: a :func:`judged_abbr`)."""
     return run_dir.result_path(folder, dataset_abbr)
@@ -63,7 +83,7 @@ def subjective_summary_path(run_dir: RunDir, time_str: str, judge_abbr: str) -> 
     >>> subjective_summary_path(RunDir(Path('run')), '20250101_000000', 'gpt-4o').as_posix()
     'run/summary/20250101_000000/Subjective_all_results-judged-by--gpt-4o.csv'
     """
-    return run_dir.summary / time_str / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
+    return summarizer_dir(run_dir, time_str) / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
 
 
 def judged_meta_path(result_path: str | os.PathLike[str]) -> Path:
