@@ -272,6 +272,13 @@ SUMMARIZERS: dict[str, dict[str, Any]] = {
                      "dataset": "language/compassbench_2601_language_sub_chat", "options": {}, "questions": 8},
     "wildbench_pos_bias": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
                            "dataset": "wildbench", "options": {"check_pos_bias": True}, "questions": 12},
+    # MT-Bench's pairwise summary hands over to CompassArenaSummarizer without its set-up: with the partitioner's
+    # compare_models missing, and with them
+    "mtbench_pair": {"class": "MTBenchSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                     "dataset": "mtbench", "options": {"judge_type": "pair"}, "questions": 12},
+    "mtbench_pair_compare_models": {"class": "MTBenchSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                                    "dataset": "mtbench", "options": {"judge_type": "pair"}, "questions": 12,
+                                    "compare_models": True},
 }
 
 
@@ -310,14 +317,17 @@ def _config(work: Path, spec: dict[str, Any]) -> Any:
         datasets=[{"abbr": a, "base_models": bases, "mode": "m2n", "infer_order": "double"}
                   for a in spec.get("datasets", [spec["dataset"]])],
         judge_models=[{"abbr": JUDGE, "path": JUDGE}],
-        eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
+        eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n",
+                              **({"compare_models": models} if spec.get("compare_models") else {})}},
     )
 
 
-def record_summarizers(out: Path) -> None:
+def record_summarizers(out: Path, only: list[str] | None = None) -> None:
     import opencompass.summarizers as summarizers
 
     for n, (case, spec) in enumerate(SUMMARIZERS.items()):
+        if only and case not in only:
+            continue
         with tempfile.TemporaryDirectory(prefix="oc_pairwise_") as tmp:
             work = Path(tmp) / "outputs" / "run"
             inputs = _write_work_dir(work, spec, seed=1000 + 10 * n)
@@ -329,12 +339,13 @@ def record_summarizers(out: Path) -> None:
             target = out / "summarizers" / case
             shutil.rmtree(target, ignore_errors=True)
             (target / "files").mkdir(parents=True)
-            for f in sorted((work / "summary" / TIME).iterdir()):
+            for f in sorted((work / "summary" / TIME).iterdir()) if (work / "summary" / TIME).is_dir() else []:
                 shutil.copy(f, target / "files" / f.name)
             inputs.update({"class": spec["class"], "options": spec["options"], "base": spec["base"],
                            "bases": spec.get("bases", [spec["base"]]),
                            "datasets": spec.get("datasets", [spec["dataset"]]),
-                           "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME})
+                           "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME,
+                           **({"compare_models": True} if spec.get("compare_models") else {})})
             (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
 
@@ -418,6 +429,8 @@ def record_loaders(out: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--summarizer", action="append", metavar="CASE",
+                        help="record only these summarizer cases (and nothing else); may be repeated")
     args = parser.parse_args()
     version = importlib.metadata.version("opencompass")
     if version != "0.5.4":
@@ -425,6 +438,13 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_pairwise_"))
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.summarizer:
+        unknown = sorted(set(args.summarizer) - set(SUMMARIZERS))
+        if unknown:
+            parser.error(f"unknown summarizer case(s) {', '.join(unknown)}; known: {', '.join(SUMMARIZERS)}")
+        record_summarizers(args.out, args.summarizer)
+        shutil.rmtree(scratch, ignore_errors=True)
+        return 0
     recorded = {"opencompass": version, **record_postprocessors()}
     (args.out / "postprocess.json").write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n")
     record_summarizers(args.out)
