@@ -132,6 +132,34 @@ RUNS: tuple[Run, ...] = (
     Run("SuperGLUE_BoolQ_cot_gen_1d56df", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_cot_gen_1d56df", "BoolQ_datasets", ("BoolQ",)),
     Run("SuperGLUE_BoolQ_few_shot_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_few_shot_ppl", "BoolQ_datasets", ("BoolQ",)),
     Run("agieval_gen_d3b941", "agieval", "agieval/agieval_gen_d3b941", "agieval_datasets", _agieval),
+    # CLUE, FewCLUE, GLUE, SuperGLUE, SummEdits: HFDataset's PPL configs and the label loaders' gen configs
+    Run("CLUE_afqmc_gen", "CLUE_afqmc", "CLUE_afqmc/CLUE_afqmc_gen_901306", "afqmc_datasets", ("afqmc-dev",), default=True),
+    Run("CLUE_afqmc_ppl_378c5b", "CLUE_afqmc", "CLUE_afqmc/CLUE_afqmc_ppl_378c5b", "afqmc_datasets", ("afqmc-dev",)),
+    Run("CLUE_ocnli_gen", "CLUE_ocnli", "CLUE_ocnli/CLUE_ocnli_gen_c4cb6c", "ocnli_datasets", ("ocnli",), default=True),
+    Run("CLUE_ocnli_ppl_fdc6de", "CLUE_ocnli", "CLUE_ocnli/CLUE_ocnli_ppl_fdc6de", "ocnli_datasets", ("ocnli",)),
+    Run("CLUE_cmnli_gen", "CLUE_cmnli", "CLUE_cmnli/CLUE_cmnli_gen_1abf97", "cmnli_datasets", ("cmnli",), default=True),
+    Run("CLUE_cmnli_ppl_fdc6de", "CLUE_cmnli", "CLUE_cmnli/CLUE_cmnli_ppl_fdc6de", "cmnli_datasets", ("cmnli",)),
+    Run("FewCLUE_bustm_gen", "FewCLUE_bustm", "FewCLUE_bustm/FewCLUE_bustm_gen_634f41", "bustm_datasets", ("bustm-dev", "bustm-test"), default=True),
+    Run("FewCLUE_bustm_ppl_e53034", "FewCLUE_bustm", "FewCLUE_bustm/FewCLUE_bustm_ppl_e53034", "bustm_datasets", ("bustm-dev", "bustm-test")),
+    Run("FewCLUE_eprstmt_gen", "FewCLUE_eprstmt", "FewCLUE_eprstmt/FewCLUE_eprstmt_gen_740ea0", "eprstmt_datasets", ("eprstmt-dev", "eprstmt-test"), default=True),
+    Run("FewCLUE_eprstmt_ppl_f1e631", "FewCLUE_eprstmt", "FewCLUE_eprstmt/FewCLUE_eprstmt_ppl_f1e631", "eprstmt_datasets", ("eprstmt-dev", "eprstmt-test")),
+    Run("FewCLUE_ocnli_fc_gen", "FewCLUE_ocnli_fc", "FewCLUE_ocnli_fc/FewCLUE_ocnli_fc_gen_f97a97", "ocnli_fc_datasets", ("ocnli_fc-dev", "ocnli_fc-test"), default=True),
+    Run("FewCLUE_ocnli_fc_ppl_c08300", "FewCLUE_ocnli_fc", "FewCLUE_ocnli_fc/FewCLUE_ocnli_fc_ppl_c08300", "ocnli_fc_datasets", ("ocnli_fc-dev", "ocnli_fc-test")),
+    Run("GLUE_CoLA_ppl", "GLUE", "GLUE_CoLA/GLUE_CoLA_ppl_77d0df", "CoLA_datasets", ("CoLA-validation",), default=True),
+    Run("GLUE_MRPC_ppl", "GLUE", "GLUE_MRPC/GLUE_MRPC_ppl_96564c", "MRPC_datasets", ("MRPC-validation", "MRPC-test")),
+    Run("GLUE_QQP_ppl", "GLUE", "GLUE_QQP/GLUE_QQP_ppl_250d00", "QQP_datasets", ("QQP-validation", "QQP-test")),
+    Run("SuperGLUE_AX_b_gen", "SuperGLUE", "SuperGLUE_AX_b/SuperGLUE_AX_b_gen_4dfefa", "AX_b_datasets", ("AX_b",), default=True),
+    Run("SuperGLUE_AX_b_ppl_6db806", "SuperGLUE", "SuperGLUE_AX_b/SuperGLUE_AX_b_ppl_6db806", "AX_b_datasets", ("AX_b",)),
+    Run("SuperGLUE_AX_g_gen", "SuperGLUE", "SuperGLUE_AX_g/SuperGLUE_AX_g_gen_68aac7", "AX_g_datasets", ("AX_g",)),
+    Run("SuperGLUE_AX_g_ppl_66caf3", "SuperGLUE", "SuperGLUE_AX_g/SuperGLUE_AX_g_ppl_66caf3", "AX_g_datasets", ("AX_g",)),
+    Run("SuperGLUE_RTE_gen", "SuperGLUE", "SuperGLUE_RTE/SuperGLUE_RTE_gen_68aac7", "RTE_datasets", ("RTE",)),
+    Run("SuperGLUE_RTE_ppl_66caf3", "SuperGLUE", "SuperGLUE_RTE/SuperGLUE_RTE_ppl_66caf3", "RTE_datasets", ("RTE",)),
+    Run("SuperGLUE_CB_gen", "SuperGLUE", "SuperGLUE_CB/SuperGLUE_CB_gen_854c6c", "CB_datasets", ("CB",)),
+    Run("SuperGLUE_CB_ppl_11c175", "SuperGLUE", "SuperGLUE_CB/SuperGLUE_CB_ppl_11c175", "CB_datasets", ("CB",)),
+    Run("SuperGLUE_COPA_gen", "SuperGLUE", "SuperGLUE_COPA/SuperGLUE_COPA_gen_91ca53", "COPA_datasets", ("COPA",)),
+    Run("SuperGLUE_COPA_ppl_9f3618", "SuperGLUE", "SuperGLUE_COPA/SuperGLUE_COPA_ppl_9f3618", "COPA_datasets", ("COPA",)),
+    Run("summedits_gen", "summedits", "summedits/summedits_gen_315438", "summedits_datasets", ("summedits",), default=True),
+    Run("summedits_ppl_3c30d0", "summedits", "summedits/summedits_ppl_3c30d0", "summedits_datasets", ("summedits",)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -489,6 +517,95 @@ def _build_agieval(root: Path) -> None:
         _write(root, f"data/AGIEval/data/v1/{name}.jsonl", _jsonl(rows))
 
 
+_PAIRS_ZH = (("今天天气怎么样", "今天的天气如何"), ("花呗怎么还款", "借呗可以提前还吗"), ("我想退货", "怎么申请退款"),
+             ("他在北京工作", "他住在上海"), ("这部电影很好看", "这部电影不好看"))
+
+
+def _pairs(tag: str, n: int, labels: tuple[Any, ...], extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    rows = []
+    for i in range(n):
+        a, b = _PAIRS_ZH[(i + _seed(tag)) % len(_PAIRS_ZH)]
+        rows.append({"sentence1": f"{a}（{tag} {i}）", "sentence2": b, "label": labels[(i * 3 + _seed(tag)) % len(labels)], **(extra or {})})
+    return rows
+
+
+def _build_clue(root: Path, which: str) -> None:
+    if which == "afqmc":
+        _write(root, "data/CLUE/AFQMC/dev.json", _jsonl(_pairs("afqmc", N, ("0", "1"))))
+    elif which in ("ocnli", "cmnli"):
+        rows = _pairs(which, N + 1, ("entailment", "contradiction", "neutral"))
+        rows[5]["label"] = "-"  # annotators disagreed: the V2 loader and CMNLIDataset drop it, HFDataset keeps it
+        rel = "data/CLUE/OCNLI/dev.json" if which == "ocnli" else "data/CLUE/cmnli/cmnli_public/dev.json"
+        _write(root, rel, _jsonl(rows))
+    elif which == "bustm":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            _write(root, f"data/FewCLUE/bustm/{split}.json", _jsonl([{"id": i, **r} for i, r in enumerate(_pairs(f"bustm-{split}", n, ("0", "1")))]))
+    elif which == "eprstmt":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            rows = [{"id": i, "sentence": f"{r['sentence1']}，{r['sentence2']}", "label": ("Positive", "Negative")[(i + len(split)) % 2]}
+                    for i, r in enumerate(_pairs(f"eprstmt-{split}", n, ("x",)))]
+            _write(root, f"data/FewCLUE/eprstmt/{split}.json", _jsonl(rows))
+    elif which == "ocnli_fc":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            rows = _pairs(f"ocnli_fc-{split}", n, ("entailment", "contradiction", "neutral"))
+            rows[2]["label"] = "-"
+            _write(root, f"data/FewCLUE/ocnli/{split}.json", _jsonl(rows))
+
+
+def _glue_readme(configs: dict[str, tuple[str, ...]]) -> str:
+    lines = ["---", "configs:"]
+    for name, splits in configs.items():
+        lines += [f"- config_name: {name}", "  data_files:"]
+        lines += [f"  - split: {split}\n    path: {name}/{split}.jsonl" for split in splits]
+    return "\n".join([*lines, "---", "", "A local copy of the dataset.", ""])
+
+
+def _build_glue(root: Path) -> None:
+    """``glue/``: a local copy of the Hub dataset, one configuration per task (``README.md``), JSON Lines per split."""
+    splits = ("train", "validation", "test")
+    for i_split, split in enumerate(splits):
+        n = 25 if split == "train" else N + i_split
+        cola = [{"sentence": f"The {w} sat on the mat ({split} {i}).", "label": (i * 5 + i_split) % 3 % 2, "idx": i}
+                for i, w in enumerate(_pick(_EN, i_split, n) if n <= len(_EN) else [*_EN, *_EN][:n])]
+        _write(root, f"glue/cola/{split}.jsonl", _jsonl(cola))
+        test = split == "test"  # GLUE's test labels are -1
+        mrpc = [{"sentence1": f"{r['sentence1']}", "sentence2": r["sentence2"], "label": -1 if test else int(r["label"]), "idx": i}
+                for i, r in enumerate(_pairs(f"mrpc-{split}", n, ("0", "1")))]
+        _write(root, f"glue/mrpc/{split}.jsonl", _jsonl(mrpc))
+        qqp = [{"question1": f"{r['sentence1']}？", "question2": f"{r['sentence2']}？", "label": -1 if test else int(r["label"]), "idx": i}
+               for i, r in enumerate(_pairs(f"qqp-{split}", n, ("1", "0")))]
+        _write(root, f"glue/qqp/{split}.jsonl", _jsonl(qqp))
+    _write(root, "glue/README.md", _glue_readme({name: splits for name in ("cola", "mrpc", "qqp")}))
+
+
+def _build_superglue(root: Path) -> None:
+    ent = ("entailment", "not_entailment")
+    ax_b = [{"idx": i, "label": ent[(i + i // 3) % 2], "sentence1": f"{a} is bigger than {b}.", "sentence2": f"{b} is smaller than {a}."}
+            for i, (a, b) in enumerate(_pick(_EN, k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/AX-b/AX-b.jsonl", _jsonl(ax_b))
+    ax_g = [{"hypothesis": f"The {a} helped.", "idx": i, "label": ent[(i * 2 + i // 4) % 2], "premise": f"The {a} asked {b} for help.", "pair_id": i // 2}
+            for i, (a, b) in enumerate(_pick(_EN, 40 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/AX-g/AX-g.jsonl", _jsonl(ax_g))
+    rte = [{"premise": f"{a} was discussed at length.", "hypothesis": f"{b} was discussed.", "label": ent[(i * 7) % 3 % 2], "idx": i}
+           for i, (a, b) in enumerate(_pick(_EN, 80 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/RTE/val.jsonl", _jsonl(rte))
+    cb_labels = ("contradiction", "entailment", "neutral")
+    cb = [{"premise": f"She said that {a} mattered.", "hypothesis": f"{b} mattered", "label": cb_labels[(i * 2 + 1) % 3], "idx": i}
+          for i, (a, b) in enumerate(_pick(_EN, 120 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/CB/val.jsonl", _jsonl(cb))
+    copa = [{"premise": f"The man studied {a}.", "choice1": f"He liked {a}.", "choice2": f"He disliked {b}.",
+             "question": ("cause", "effect")[i % 2], "idx": i, "label": (i * 3 + 1) % 5 % 2}
+            for i, (a, b) in enumerate(_pick(_EN, 160 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/COPA/val.jsonl", _jsonl(copa))
+
+
+def _build_summedits(root: Path) -> None:
+    rows = [{"doc": f"The report covers {a} and {b}.", "summary": f"The report covers {a}." if i % 3 else f"The report ignores {a}.",
+             "label": 1 if i % 3 else 0, "domain": "news", "seed_id": i}
+            for i, (a, b) in enumerate(_pick(_EN, 200 + k, 2) for k in range(N))]
+    _write(root, "data/summedits/summedits.jsonl", _jsonl(rows))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -506,6 +623,15 @@ _BUILDERS = {
     "siqa": _build_siqa,
     "SuperGLUE_BoolQ": _build_boolq,
     "agieval": _build_agieval,
+    "CLUE_afqmc": lambda root: _build_clue(root, "afqmc"),
+    "CLUE_ocnli": lambda root: _build_clue(root, "ocnli"),
+    "CLUE_cmnli": lambda root: _build_clue(root, "cmnli"),
+    "FewCLUE_bustm": lambda root: _build_clue(root, "bustm"),
+    "FewCLUE_eprstmt": lambda root: _build_clue(root, "eprstmt"),
+    "FewCLUE_ocnli_fc": lambda root: _build_clue(root, "ocnli_fc"),
+    "GLUE": _build_glue,
+    "SuperGLUE": _build_superglue,
+    "summedits": _build_summedits,
 }
 
 
@@ -742,6 +868,18 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
     if fam == "siqa":
         return str(row["answer"]), _letters_of(row, "ABC"), "ABC", False
     if fam == "SuperGLUE_BoolQ":
+        return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    if fam in ("CLUE_afqmc", "FewCLUE_bustm"):
+        return str(row["label"]), {"A": "不完全一致", "B": "完全一致"}, "AB", True
+    if fam in ("CLUE_ocnli", "CLUE_cmnli", "FewCLUE_ocnli_fc"):
+        return str(row["label"]), {"A": "对", "B": "错", "C": "可能"}, "ABC", True
+    if fam == "FewCLUE_eprstmt":
+        return str(row["label"]), {"A": "好评", "B": "差评"}, "AB", True
+    if fam == "SuperGLUE":
+        if "choice1" in row:
+            return str(row["label"]), {"A": str(row["choice1"]), "B": str(row["choice2"])}, "AB", False
+        return str(row["label"]), {"A": "Yes", "B": "No", "C": "Maybe"}, "ABC", False
+    if fam == "summedits":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
     raise KeyError(f"no reply view for family {fam}")
 

@@ -194,6 +194,7 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             per_dataset.append((data, ReferenceSource("data")))
             continue
         loader = resolve_type(dataset.get("type"), LOAD_DATASET)
+        data = _loader_location(loader, dataset, config.path.parent, data)
         evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
         per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
     if repeats:
@@ -219,6 +220,23 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
                     logger.debug("resolving the postprocessors of %s/%s failed", m_abbr, check.abbr, exc_info=True)
             tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem, chain))
     return tasks
+
+
+def _loader_location(loader: Any, dataset: dict[str, Any], config_dir: Path, default: DataLocation | None) -> DataLocation | None:
+    """Where the loader says a dataset's data is (its ``data_location(options, config_dir)``), else ``default``.
+
+    A loader whose data is not named by ``path`` alone (``HFDataset``'s
+    ``path='json'`` with ``data_files``) declares it so; the location decides
+    the gold rule and is hashed into the input fingerprint.
+    """
+    locate = getattr(loader, "data_location", None)
+    if not callable(locate):
+        return default
+    from assay.datasets.build import FRAMEWORK_KEYS
+
+    options = {k: v for k, v in dataset.items() if k not in FRAMEWORK_KEYS}
+    found = locate(options, config_dir)
+    return found if isinstance(found, DataLocation) else default
 
 
 # -- the gold rule ---------------------------------------------------------------------------
