@@ -160,6 +160,11 @@ RUNS: tuple[Run, ...] = (
     Run("SuperGLUE_COPA_ppl_9f3618", "SuperGLUE", "SuperGLUE_COPA/SuperGLUE_COPA_ppl_9f3618", "COPA_datasets", ("COPA",)),
     Run("summedits_gen", "summedits", "summedits/summedits_gen_315438", "summedits_datasets", ("summedits",), default=True),
     Run("summedits_ppl_3c30d0", "summedits", "summedits/summedits_ppl_3c30d0", "summedits_datasets", ("summedits",)),
+    # CMRC and DRCD: extractive QA in SQuAD's layout, EMEvaluator, with and without their postprocessor
+    Run("CLUE_CMRC_gen", "CLUE_CMRC", "CLUE_CMRC/CLUE_CMRC_gen", "CMRC_datasets", ("CMRC_dev",), default=True),
+    Run("CLUE_CMRC_gen_3749cd", "CLUE_CMRC", "CLUE_CMRC/CLUE_CMRC_gen_3749cd", "CMRC_datasets", ("CMRC_dev",)),
+    Run("CLUE_DRCD_gen", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen", "DRCD_datasets", ("DRCD_dev",), default=True),
+    Run("CLUE_DRCD_gen_8484b9", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen_8484b9", "DRCD_datasets", ("DRCD_dev",)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -606,6 +611,34 @@ def _build_summedits(root: Path) -> None:
     _write(root, "data/summedits/summedits.jsonl", _jsonl(rows))
 
 
+_SPANS = (("北京", "上海"), ("一九八四年", "一九九零年"), ("李白", "杜甫"), ("長江", "黃河"), ("三個", "五個"), ("蘋果", "香蕉"))
+
+
+def _build_extractive(root: Path, rel: str, tag: str) -> None:
+    """SQuAD's layout: articles of paragraphs, each question with its answers."""
+    articles = []
+    for a in range(3):
+        paragraphs = []
+        for p in range(2):
+            qas = []
+            for q in range(3 if p == 0 else 2):
+                k = a * 5 + p * 3 + q
+                right = _SPANS[k % len(_SPANS)][0]
+                # answers given more than once are listed once (several distinct ones would be listed in a
+                # set's order by OpenCompass, which changes from one process to the next)
+                answers = [{"text": right, "answer_start": 3}] * (1 + k % 3)
+                qas.append({"question": f"{tag}第{k + 1}题：文中提到的是什么？", "id": f"{tag}-{k}", "answers": answers})
+            paragraphs.append({"id": f"{tag}-{a}-{p}", "context": f"文章{a}段{p}：{_SPANS[(a + p) % len(_SPANS)][0]}出现在这里。", "qas": qas})
+        articles.append({"id": f"{tag}-{a}", "title": f"{tag}{a}", "paragraphs": paragraphs})
+    _write(root, rel, json.dumps({"version": "v1.0", "data": articles}, ensure_ascii=False))
+
+
+_EXTRACTIVE_REPLIES = (
+    "答案是{a}", "答案是{a}。", "{a}", "根据文章，答案是{a}，不是{b}。", "", "答案是{b}", "答案是{a}答案是{b}",
+    "我不知道。", "答案是 {a} ", "The answer is {a}.", "答案是：{a}", "答案是{a}市", "{b}",
+)
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -632,6 +665,8 @@ _BUILDERS = {
     "GLUE": _build_glue,
     "SuperGLUE": _build_superglue,
     "summedits": _build_summedits,
+    "CLUE_CMRC": lambda root: _build_extractive(root, "data/CLUE/CMRC/dev.json", "CMRC"),
+    "CLUE_DRCD": lambda root: _build_extractive(root, "data/CLUE/DRCD/dev.json", "DRCD"),
 }
 
 
@@ -831,6 +866,10 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         g = str(row["label"])
         texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
         return _mc_styled(abbr, index, g, texts, False, "ABC")
+    if fam in ("CLUE_CMRC", "CLUE_DRCD"):
+        answer = str(row["answers"][0])
+        other = next(b for a, b in _SPANS if a == answer)
+        return _EXTRACTIVE_REPLIES[_style_index(abbr, index, len(_EXTRACTIVE_REPLIES))].format(a=answer, b=other)
     gold, texts, letters, zh = _mc_view(fam, row)
     return _mc_styled(abbr, index, gold, texts, zh, letters)
 
