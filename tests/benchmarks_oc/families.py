@@ -59,6 +59,18 @@ _bbh = tuple(f"bbh-{s}" for s in BBH_MCQ + BBH_FREE)
 _agieval = tuple(f"agieval-{s}" for s in AGIEVAL_SETS)
 _mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
 
+#: GAOKAO-Bench's files kept: (keyword, folder, question type)
+GAOKAO_FILES = (
+    ("2010-2022_Math_II_MCQs", "Multiple-choice_Questions", "single_choice"),
+    ("2010-2022_Physics_MCQs", "Multiple-choice_Questions", "multi_choice"),
+    ("2010-2022_Chinese_Modern_Lit", "Multiple-choice_Questions", "multi_question_choice"),
+    ("2012-2022_English_Cloze_Test", "Multiple-choice_Questions", "five_out_of_seven"),
+    ("2010-2022_Math_I_Fill-in-the-Blank", "Fill-in-the-blank_Questions", "cloze"),
+    ("2010-2022_Geography_Open-ended_Questions", "Open-ended_Questions", "subjective"),
+    ("2012-2022_English_Language_Error_Correction", "Open-ended_Questions", "correction"),
+)
+_gaokao = tuple(f"GaokaoBench_{keyword}" for keyword, _, _ in GAOKAO_FILES)
+
 RUNS: tuple[Run, ...] = (
     Run("mmlu_gen", "mmlu", "mmlu/mmlu_gen", "mmlu_datasets", _mmlu, default=True),
     Run("mmlu_ppl", "mmlu", "mmlu/mmlu_ppl", "mmlu_datasets", _mmlu),
@@ -165,6 +177,10 @@ RUNS: tuple[Run, ...] = (
     Run("CLUE_CMRC_gen_3749cd", "CLUE_CMRC", "CLUE_CMRC/CLUE_CMRC_gen_3749cd", "CMRC_datasets", ("CMRC_dev",)),
     Run("CLUE_DRCD_gen", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen", "DRCD_datasets", ("DRCD_dev",), default=True),
     Run("CLUE_DRCD_gen_8484b9", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen_8484b9", "DRCD_datasets", ("DRCD_dev",)),
+    # GAOKAO-Bench: one file of each question type
+    Run("GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench", "GaokaoBench/GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench_datasets", _gaokao[:5], default=True),
+    Run("GaokaoBench_gen", "GaokaoBench", "GaokaoBench/GaokaoBench_gen", "GaokaoBench_datasets", _gaokao),
+    Run("GaokaoBench_mixed", "GaokaoBench", "GaokaoBench/GaokaoBench_mixed", "GaokaoBench_datasets", _gaokao[:3]),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -639,6 +655,42 @@ _EXTRACTIVE_REPLIES = (
 )
 
 
+def _gaokao_answer(kind: str, i: int) -> list[str]:
+    if kind == "single_choice":
+        return ["ABCD"[(i * 3 + 1) % 4]]
+    if kind == "multi_choice":
+        return [("BC", "A", "ACD", "D", "AB")[i % 5]]
+    if kind == "multi_question_choice":
+        return [("B", "C", "A", "D")[(i + j) % 4] for j in range(1 + i % 3)]
+    if kind == "five_out_of_seven":
+        return [("A", "C", "D", "F", "G", "B", "E")[(i + j) % 7] for j in range(5)]
+    if kind == "cloze":
+        return [("\\frac{1}{2}", "3", "2\\sqrt{2}")[i % 3]]
+    return [f"第{i + 1}题的参考答案。"]
+
+
+def _build_gaokao(root: Path) -> None:
+    for keyword, folder, kind in GAOKAO_FILES:
+        examples = [
+            {"year": str(2010 + i), "category": "（新课标）", "question": f"{keyword} 第{i + 1}题", "answer": _gaokao_answer(kind, i),
+             "analysis": "解析。", "index": i, "score": 5}
+            for i in range(N)
+        ]
+        _write(root, f"data/GAOKAO-BENCH/data/{folder}/{keyword}.json", json.dumps({"keywords": keyword, "example": examples}, ensure_ascii=False))
+
+
+_GAOKAO_REPLIES = {
+    "single_choice": ("【答案】{a}", "答案是{a}。", "{w}", "", "分析：A不对，B不对，所以选{a}", "The answer is {a}, not D", "无法确定",
+                      "选{a}。\nBecause", "【答案】{w} <eoa>", "{a}{w}", "答案：{a}", "a", "【解析】略【答案】{a}"),
+    "multi_choice": ("【答案】{a}", "解析：……【答案】 {a} <eoa>", "{a}", "【答案】{a}，因为选项说明了很多内容", "", "解析很长很长【答案】{w}",
+                     "【答案】A", "最后选{a}", "The answer is {a}", "BD", "解析【答案】{part}", "不确定", "解析【答案】{a}{w}"),
+    "multi_question_choice": ("{marked}", "{plain}", "【答案】{first}", "", "{marked} 【答案】D", "I think {plain}", "答案：{plain}",
+                              "无", "{marked}", "ABCD", "{plain}{plain}", "【答案】: {first}", "{marked}"),
+    "five_out_of_seven": ("{plain}", "【答案】{plain}", "ABCDE", "", "{plain}G", "答案是 {plain}", "Answers: {plain}",
+                          "{first}", "FGABC", "{plain}", "no idea", "{plain}", "A B C D E F G"),
+}
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -667,6 +719,7 @@ _BUILDERS = {
     "summedits": _build_summedits,
     "CLUE_CMRC": lambda root: _build_extractive(root, "data/CLUE/CMRC/dev.json", "CMRC"),
     "CLUE_DRCD": lambda root: _build_extractive(root, "data/CLUE/DRCD/dev.json", "DRCD"),
+    "GaokaoBench": _build_gaokao,
 }
 
 
@@ -866,6 +919,16 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         g = str(row["label"])
         texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
         return _mc_styled(abbr, index, g, texts, False, "ABC")
+    if fam == "GaokaoBench":
+        kind = next(k for keyword, _, k in GAOKAO_FILES if abbr == f"GaokaoBench_{keyword}")
+        answer = [str(a) for a in row["answer"]]
+        if kind not in _GAOKAO_REPLIES:
+            return ("{a}", "答案：{a}", "", "我不会。")[index % 4].format(a=answer[0])
+        tpl = _GAOKAO_REPLIES[kind][_style_index(abbr, index, len(_GAOKAO_REPLIES[kind]))]
+        a = answer[0]
+        w = "ABCD"[("ABCD".index(a[0]) + 1) % 4] if a[:1] in "ABCD" else "A"
+        marked = " ".join(f"【答案】{x}" for x in answer)
+        return tpl.format(a=a, w=w, part=a[:1], marked=marked, plain="".join(answer), first=answer[0])
     if fam in ("CLUE_CMRC", "CLUE_DRCD"):
         answer = str(row["answers"][0])
         other = next(b for a, b in _SPANS if a == answer)
@@ -925,8 +988,9 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
 
 def ppl_choice(index: int, labels: list[Any], gold: Any) -> Any:
     """The label a PPL (or log-likelihood) run picks for row ``index``: the gold one, except every fourth row."""
-    matching = [lab for lab in labels if str(lab) == str(gold)]
+    wanted = str(gold[0]) if isinstance(gold, list) and len(gold) == 1 else str(gold)  # GAOKAO-Bench's ['B']
+    matching = [lab for lab in labels if str(lab) == wanted]
     if matching and index % 4 != 3:
         return matching[0]
-    others = [lab for lab in labels if str(lab) != str(gold)] or list(labels)
+    others = [lab for lab in labels if str(lab) != wanted] or list(labels)
     return others[index % len(others)]
