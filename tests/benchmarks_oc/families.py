@@ -181,6 +181,13 @@ RUNS: tuple[Run, ...] = (
     Run("GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench", "GaokaoBench/GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench_datasets", _gaokao[:5], default=True),
     Run("GaokaoBench_gen", "GaokaoBench", "GaokaoBench/GaokaoBench_gen", "GaokaoBench_datasets", _gaokao),
     Run("GaokaoBench_mixed", "GaokaoBench", "GaokaoBench/GaokaoBench_mixed", "GaokaoBench_datasets", _gaokao[:3]),
+    # AdvGLUE: the attacked examples, then their originals; AccDropEvaluator
+    Run("adv_glue_sst2_gen", "adv_glue", "adv_glue/adv_glue_sst2/adv_glue_sst2_gen_ee8d3b", "adv_sst2_datasets", ("adv_sst2",), default=True),
+    Run("adv_glue_qqp_gen", "adv_glue", "adv_glue/adv_glue_qqp/adv_glue_qqp_gen_cdc277", "adv_qqp_datasets", ("adv_qqp",)),
+    Run("adv_glue_mnli_gen", "adv_glue", "adv_glue/adv_glue_mnli/adv_glue_mnli_gen_bd8ef0", "adv_mnli_datasets", ("adv_mnli",)),
+    Run("adv_glue_mnli_mm_gen", "adv_glue", "adv_glue/adv_glue_mnli_mm/adv_glue_mnli_mm_gen_bd8ef0", "adv_mnli_mm_datasets", ("adv_mnli_mm",)),
+    Run("adv_glue_qnli_gen", "adv_glue", "adv_glue/adv_glue_qnli/adv_glue_qnli_gen_0b7326", "adv_qnli_datasets", ("adv_qnli",)),
+    Run("adv_glue_rte_gen", "adv_glue", "adv_glue/adv_glue_rte/adv_glue_rte_gen_8cc547", "adv_rte_datasets", ("adv_rte",)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -691,6 +698,32 @@ _GAOKAO_REPLIES = {
 }
 
 
+_ADV_FIELDS = {
+    "sst2": ("sentence",), "qqp": ("question1", "question2"), "mnli": ("premise", "hypothesis"),
+    "mnli-mm": ("premise", "hypothesis"), "qnli": ("question", "sentence"), "rte": ("sentence1", "sentence2"),
+}
+
+
+def _build_adv_glue(root: Path) -> None:
+    """``dev_ann.json``: per task, attacked examples; a field that was perturbed keeps its original under ``original_<field>``."""
+    data: dict[str, Any] = {}
+    for task, fields in _ADV_FIELDS.items():
+        classes = 3 if task.startswith("mnli") else 2
+        examples = []
+        for i in range(N):
+            words = _pick(_EN, _seed(f"adv-{task}-{i}"), len(fields))
+            example: dict[str, Any] = {"idx": i, "label": (i * 2 + len(task)) % classes, "type": ("word", "sentence", "human")[i % 3]}
+            for j, (field, word) in enumerate(zip(fields, words)):
+                example[field] = f"The {word}s were fine ({task} {i})."
+                if (i + j) % 3 != 2:  # this field was perturbed
+                    example[f"original_{field}"] = f"The {word} was fine ({task} {i})."
+                elif i % 2:
+                    example[f"original_{field}"] = None
+            examples.append(example)
+        data[task] = examples
+    _write(root, "data/adv_glue/dev_ann.json", json.dumps(data, ensure_ascii=False))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -720,6 +753,7 @@ _BUILDERS = {
     "CLUE_CMRC": lambda root: _build_extractive(root, "data/CLUE/CMRC/dev.json", "CMRC"),
     "CLUE_DRCD": lambda root: _build_extractive(root, "data/CLUE/DRCD/dev.json", "DRCD"),
     "GaokaoBench": _build_gaokao,
+    "adv_glue": _build_adv_glue,
 }
 
 
@@ -919,6 +953,9 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         g = str(row["label"])
         texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
         return _mc_styled(abbr, index, g, texts, False, "ABC")
+    if fam == "adv_glue":  # the originals (second half) answered in other styles than their attacks
+        gold, texts, letters, zh = _mc_view(fam, row)
+        return _mc_styled(abbr, index % 5 if row.get("type") == "original" else index, gold, texts, zh, letters)
     if fam == "GaokaoBench":
         kind = next(k for keyword, _, k in GAOKAO_FILES if abbr == f"GaokaoBench_{keyword}")
         answer = [str(a) for a in row["answer"]]
@@ -981,6 +1018,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         if "choice1" in row:
             return str(row["label"]), {"A": str(row["choice1"]), "B": str(row["choice2"])}, "AB", False
         return str(row["label"]), {"A": "Yes", "B": "No", "C": "Maybe"}, "ABC", False
+    if fam == "adv_glue":
+        return str(row["label_option"]), {"A": "yes", "B": "maybe" if "premise" in row else "no", "C": "no"}, "ABC", False
     if fam == "summedits":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
     raise KeyError(f"no reply view for family {fam}")

@@ -391,6 +391,8 @@ EXCLUDED: dict[str, str] = {
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",
     "AccContaminationEvaluator": "a contamination group without rows scores NaN, as in OpenCompass; tests/evaluators/test_family_evaluators.py",
+    "AccDropEvaluator": "AdvGLUE's attacked examples then their originals: the two halves are the input, so shuffling or one "
+                        "sample changes what is compared, as in OpenCompass; tests/evaluators/test_advglue.py",
     "ToxicEvaluator": "needs the Perspective API (a local server in tests/evaluators/test_toxic.py); no per-sample details, as in OpenCompass",
 }
 
