@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 #: The packages whose submodules define the built-in components, in the order they are imported to enumerate them.
-COMPONENT_PACKAGES = ("assay.postprocess", "assay.evaluators", "assay.datasets", "assay.judge", "assay.summarize")
+COMPONENT_PACKAGES = ("assay.postprocess", "assay.evaluators", "assay.datasets", "assay.judge", "assay.summarize", "assay.subjective")
 
 #: The packages whose namespace is filled lazily from the name table.
 LAZY_PACKAGES = ("assay.postprocess", "assay.evaluators", "assay.datasets")

@@ -401,10 +401,10 @@ def _may_declare_plugins() -> bool:
 
 
 TEXT_POSTPROCESSORS = Registry("TEXT_POSTPROCESSORS", populate=("assay.postprocess",))
-DICT_POSTPROCESSORS = Registry("DICT_POSTPROCESSORS", populate=("assay.postprocess", "assay.judge"))
-ICL_EVALUATORS = Registry("ICL_EVALUATORS", populate=("assay.evaluators",))
+DICT_POSTPROCESSORS = Registry("DICT_POSTPROCESSORS", populate=("assay.postprocess", "assay.judge", "assay.subjective"))
+ICL_EVALUATORS = Registry("ICL_EVALUATORS", populate=("assay.evaluators", "assay.subjective"))
 LOAD_DATASET = Registry("LOAD_DATASET", populate=("assay.datasets",))
-SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize",))
+SUMMARIZERS = Registry("SUMMARIZERS", populate=("assay.summarize", "assay.subjective"))
 MODELS = Registry("MODELS", populate=("assay.judge",))
 ICL_PROMPT_TEMPLATES = Registry("ICL_PROMPT_TEMPLATES", populate=("assay.judge",))
 #: Every registry of assay.

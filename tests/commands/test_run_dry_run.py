@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,63 @@ def test_a_real_run_scores_the_good_datasets_and_names_the_bad_ones(tmp_path: Pa
         assert f"{task} cannot run: {cfg}: {why}" in err
         assert why.split("): ", 1)[1] in results[task.split("/")[1]]["error"]  # both 'dup' tasks write one file
     assert "9 tasks: 3 scored, 0 reused, 6 failed" in err
+
+
+JUDGED = """
+judge_cfg = dict(type='OpenAISDK', path='judge-model', key='k-123456', openai_api_base={url!r}, retry=1, timeout=30,
+                 max_out_len=16, temperature=0, price=dict(input=1.0, output=4.0))
+template = dict(type='RawPromptTemplate', messages=[dict(role='user', content='Q: {{q}}\\nGold: {{obj_gold}}\\nAnswer: {{prediction}}')])
+judge = dict(type='GenericLLMEvaluator', judge_cfg=judge_cfg, prompt_template=template)
+reader = dict(input_columns=['q'], output_column='answer')
+datasets = [
+    dict(abbr='judged', type='JsonlDataset', path='d.jsonl', reader_cfg=reader, n=2, eval_cfg=dict(evaluator=judge)),
+    dict(abbr='cascade', type='JsonlDataset', path='d.jsonl', reader_cfg=reader, eval_cfg=dict(evaluator=dict(
+        type='CascadeEvaluator', rule_evaluator=dict(type='AccEvaluator'), llm_evaluator=judge, parallel=False))),
+]
+models = [dict(abbr='m', predictions='preds')]
+"""
+
+
+def test_dry_run_says_how_many_judge_calls_each_judged_task_would_make(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sample × replica, minus the prompts the run's reply cache holds (rendered as the run renders
+    them), with the cost's bound at the price set; the cascade's count marked as an upper bound."""
+    from tests.judge.fake_server import FakeJudge
+
+    monkeypatch.setitem(sys.modules, "tiktoken", None)  # prompt tokens by the UTF-8 rule
+    (tmp_path / "d.jsonl").write_text("".join(json.dumps({"q": f"{i}+{i}", "answer": str(2 * i)}) + "\n" for i in range(3)))
+    (tmp_path / "preds").mkdir()
+    answers = ["0", "3", "4", "0", "2", "5"]  # two runs of three samples
+    (tmp_path / "preds" / "judged.json").write_text(json.dumps({str(i): {"prediction": a} for i, a in enumerate(answers)}))
+    (tmp_path / "preds" / "cascade.json").write_text(json.dumps({str(i): {"prediction": a} for i, a in enumerate(answers[:3])}))
+    flaky = {"Q: 1+1\nGold: 2\nAnswer: 3"}  # this prompt fails in the real run below
+
+    def grade(messages, attempt):
+        text = messages[-1]["content"]
+        return ("status", 500) if text in flaky else ("reply", "A")
+
+    work = tmp_path / "w"
+    with FakeJudge(grade) as server:
+        cfg = tmp_path / "cfg.py"
+        cfg.write_text(JUDGED.format(url=server.base_url))
+        assert main(["run", str(cfg), "-w", str(work), "-r", "RUN", "--dry-run"]) == 0
+        out = capsys.readouterr().out
+        assert server.requests == 0 and not work.exists()
+        lines = [line.strip() for line in out.splitlines() if line.strip().startswith("judge ")]
+        # each prompt as sent, "Q: 0+0\nGold: 0\nAnswer: 0": 24 bytes, +4 for its message, +3 for the reply
+        assert lines[0].startswith("judge judge-model: 6 calls (6 prompts, 0 in the reply cache); cost at most 0.0006 "
+                                   "(prompt tokens 186 by UTF-8 bytes")
+        assert "replies 96 at max_out_len" in lines[0]  # 6 × 16
+        assert lines[1].startswith("judge judge-model: at most 3 calls (3 prompts, 0 in the reply cache) — an upper bound: "
+                                   "parallel=False: the judge sees only the samples the rule step does not find correct")
+
+        main(["run", str(cfg), "-w", str(work), "-r", "RUN", "--workers", "1"])
+        capsys.readouterr()
+        sent = server.requests
+        assert main(["run", str(cfg), "-w", str(work), "-r", "RUN", "--dry-run"]) == 0
+        out = capsys.readouterr().out
+        assert server.requests == sent
+        lines = [line.strip() for line in out.splitlines() if line.strip().startswith(("judge ", "no judge calls"))]
+        # the failed prompt is asked again; the cascade's result is complete (its judge saw "3" only): reused
+        assert lines[0].startswith("judge judge-model: 1 calls (6 prompts, 5 in the reply cache); cost at most")
+        assert lines[1] == "no judge calls: the result would be reused (inputs unchanged)"

@@ -36,7 +36,7 @@ def grader(messages, attempt):
     answer = re.search(r"Answer: (.*)\n", text).group(1)
     gold = re.search(r"Gold: (.*)\n", text).group(1)
     if answer.startswith("slow") and attempt == 1:
-        return ("slow", 1.5, "A")
+        return ("hang",)  # held until the judge's timeout gives it up and asks again
     if answer.startswith("busy") and attempt <= 2:
         return ("status", 429)
     if answer.startswith("crash") and attempt == 1:
@@ -51,7 +51,8 @@ def grader(messages, attempt):
 
 
 def judge_cfg(url: str, **kw) -> dict:
-    cfg = dict(type="OpenAISDK", path="judge-model", key="sk-test", openai_api_base=url, retry=3, timeout=0.5,
+    # a timeout only a request the server holds on purpose reaches, however loaded the machine
+    cfg = dict(type="OpenAISDK", path="judge-model", key="sk-test", openai_api_base=url, retry=3, timeout=5.0,
                backoff=0.01, max_backoff=0.05, max_workers=4, temperature=0.0, max_out_len=16)
     cfg.update(kw)
     return cfg
@@ -162,6 +163,31 @@ def test_pred_postprocessor_runs_twice_as_in_opencompass(tmp_path):
         ev = make(server.base_url, run_dir(tmp_path), pred_postprocessor=dict(type=add_bang))
         ev.evaluate(k=1, n=1, original_dataset=ds, predictions=["hi"], references=["x"], test_set=ds)
     assert "Answer: hi!!\n" in seen[0]
+
+
+def test_the_assay_variant_applies_the_pred_postprocessor_once(tmp_path):
+    """A postprocessor dropping the reply's first line (where a model restates the question) is not
+    idempotent: OpenCompass's evaluator drops two lines before the judge sees the answer, assay's one."""
+    seen: dict[str, str] = {}
+
+    def script(messages, attempt):
+        text = messages[-1]["content"]
+        seen[re.search(r"Q: (.*)\n", text).group(1)] = re.search(r"Answer: (.*)\n", text).group(1)
+        return ("reply", "A")
+
+    def drop_first_line(text: str) -> str:
+        return text.split("\n", 1)[-1]
+
+    reply = "You ask for 2+2.\nThe answer is 4.\nFinal: 4"
+    with FakeJudge(script) as server:
+        for name in ("GenericLLMEvaluator", "AssayGenericLLMEvaluator"):
+            ev = ICL_EVALUATORS.get(name)(prompt_template=TEMPLATE, judge_cfg=judge_cfg(server.base_url), dataset_cfg=dict(abbr="toy"),
+                                          pred_postprocessor=dict(type=drop_first_line), cache_path=False)
+            ev._out_dir = str(run_dir(tmp_path / name))
+            ds = Dataset.from_dict({"question": [name], "answer": ["x"]})
+            res = ev.evaluate(k=1, n=1, original_dataset=ds, predictions=[reply], references=["x"], test_set=ds)
+            assert res["correct_count"] == 1
+    assert seen == {"GenericLLMEvaluator": "Final: 4", "AssayGenericLLMEvaluator": "The answer is 4."}
 
 
 def test_raw_prompt_template_and_roles(tmp_path):

@@ -164,3 +164,49 @@ def test_every_library_judge_prompt_renders_to_opencompass_messages(oc_library: 
             if got != expected:
                 differ.append(f"{rel}:{variable}")
     assert not differ, differ
+
+
+@pytest.mark.slow
+def test_opencompass_reply_files_in_a_work_dir_scored_in_place_are_kept_when_a_request_fails(
+        oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An OpenCompass work directory holding OpenCompass's judge-reply file (as it wrote it for this config),
+    scored in place by ``assay eval`` with a judge that refuses one of the prompts: OpenCompass's file is
+    left byte for byte, assay's replies go beside it and the result says where (R-12.1)."""
+    case = "math_500_llmjudge_gen_6ff468"
+    record = json.loads((EXPECTED / f"{case}.json").read_text(encoding="utf-8"))
+    (abbr, entry), = record["datasets"].items()
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT / "cache"))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.chdir(ROOT / "cache")
+    work = tmp_path / "work"
+    (work / RUN / "predictions" / MODEL).mkdir(parents=True)
+    shutil.copy(ROOT / "predictions" / f"{abbr}.json", work / RUN / "predictions" / MODEL / f"{abbr}.json")
+    results = work / RUN / "results" / MODEL
+    results.mkdir(parents=True)
+    (name, theirs), = entry["files"].items()
+    written = json.dumps(theirs, indent=4, ensure_ascii=False)
+    (results / name).write_text(written, encoding="utf-8")
+    refused = entry["requests"][1]["messages"][-1]["content"]
+
+    def judge(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        return ("status", 400) if messages[-1]["content"] == refused else ("reply", hashed_verdict(messages))
+
+    with FakeJudge(judge) as server:
+        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
+        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
+        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
+        config = tmp_path / "config.py"
+        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
+
+    assert (results / name).read_text(encoding="utf-8") == written
+    ours = json.loads((results / name.replace(".json", ".assay.json")).read_text(encoding="utf-8"))
+    assert len(ours) == len(theirs)
+    failed = [k for k, r in ours.items() if r["prediction"] is None]
+    assert len(failed) == 1 and "HTTP 400" in ours[failed[0]]["judge_error"]
+    # every other record is OpenCompass's, prompt and reply (the judge answers a prompt as it answered OpenCompass)
+    assert {k: r for k, r in ours.items() if k not in failed} == {k: r for k, r in theirs.items() if k not in failed}
+    result = json.loads((results / f"{abbr}.json").read_text(encoding="utf-8"))
+    (unjudged,) = result["_meta"]["incomplete"]
+    assert unjudged["kind"] == "unjudged" and f"{name} holds replies to some of them and was kept" in unjudged["detail"]

@@ -170,7 +170,8 @@ def test_a_code_evaluators_declared_outcome_counts_programs_not_run() -> None:
     outcome = _outcome("MBPPEvaluator")
     assert outcome == SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
     assert _outcome("MBPPPassKEvaluator") == outcome
-    for name in ("HumanEvalEvaluator", "LCBCodeExecutionEvaluator", "LCBTestOutputEvaluator"):
+    for name in ("HumanEvalEvaluator", "LCBCodeExecutionEvaluator", "LCBTestOutputEvaluator", "LCEvaluator", "LCPassKEvaluator", "APPSEvaluator",
+                 "TACOEvaluator"):
         assert _outcome(name) == outcome
     tests = "assert add(2, 3) == 5"
     replies = [

@@ -8,6 +8,10 @@ It returns one of:
 * ``("status", code)`` — an error status (e.g. 429, 500);
 * ``("malformed", body)`` — a 200 response whose body is not valid JSON;
 * ``("slow", seconds, text)`` — a completion sent after a delay;
+* ``("hang",)`` — no answer at all: the request is held until the client
+  asks again for the same prompt (it gave up on this one: its timeout is
+  the only clock involved) or the server stops, then the connection is
+  closed unanswered;
 * ``("trickle", seconds, text)`` — a completion sent one byte every
   ``seconds``, status line and headers included;
 * ``("echo_auth", code)`` — an error status whose body quotes the request's
@@ -53,6 +57,8 @@ class FakeJudge:
         self.bodies: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
+        self._asked = threading.Condition(self._lock)  # notified on each request and when the server stops
+        self._stopping = False
         judge = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -72,9 +78,14 @@ class FakeJudge:
                     attempt = judge.per_prompt[prompt]
                     judge.bodies.append(body)
                     judge.headers.append(dict(self.headers))
+                    judge._asked.notify_all()
                 action = judge.script(messages, attempt)
                 kind = action[0]
-                if kind == "status":
+                if kind == "hang":
+                    with judge._asked:
+                        judge._asked.wait_for(lambda: judge._stopping or judge.per_prompt[prompt] > attempt)
+                    self.close_connection = True
+                elif kind == "status":
                     self._send(action[1], b'{"error": {"message": "injected"}}')
                 elif kind == "malformed":
                     self._send(200, action[1].encode())
@@ -133,6 +144,9 @@ class FakeJudge:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        with self._asked:
+            self._stopping = True
+            self._asked.notify_all()
         self.server.shutdown()
         self.server.server_close()
 

@@ -13,7 +13,8 @@ from tests.test_import_cycles import import_graph
 ABOVE = ("assay", "assay.cli", "assay.commands", "assay.tasks", "assay.opencompass")
 #: Packages the layer serves names from or installs itself into; none of them may reach it.
 BELOW = ("assay.registry", "assay.config", "assay.evaluate", "assay.postprocess", "assay.datasets", "assay.evaluators",
-         "assay.judge", "assay.summarize", "assay.stats", "assay.groups", "assay.rundir.predictions", "assay.rundir.results")
+         "assay.judge", "assay.summarize", "assay.subjective", "assay.stats", "assay.groups", "assay.rundir.predictions",
+         "assay.rundir.results")
 
 
 def _within(module: str, packages: tuple[str, ...]) -> bool:

@@ -147,3 +147,28 @@ def test_a_result_replaced_by_hand_reads_back_as_the_file_holds(tmp_path: Path, 
     _replace_by_hand(result, b'"accuracy": 60.0', b'"accuracy": 50.0')
     assert main(["summarize", str(config), "-w", str(work), "-r", TIME, "-o", str(out)]) == 0
     assert _shown(work, out) == (50.0, 50.0)
+
+
+def test_saved_per_sample_values_are_read_alone_while_the_result_is_unchanged(tmp_path: Path) -> None:
+    from functools import partial
+
+    from assay.rundir.results import content_digest
+    from assay.rundir.sidecar import load_stats_samples
+    from tests.stats.varied_run import make_varied_run
+
+    run = make_varied_run(tmp_path, summarize=False)
+    read = 0
+    for path in sorted((run / "results").glob("*/*.json")):
+        folder, abbr = path.parent.name, path.stem
+        saved = save_stats(path, content_digest(path), abbr, partial(prediction_columns, run, folder, abbr))
+        assert saved is not None
+        got = load_stats_samples(str(path))
+        assert got == (saved.values, saved.samples, saved.no_samples)
+        read += bool(saved.samples)
+        data = path.read_bytes()
+        path.write_bytes(data + b" ")
+        assert load_stats_samples(str(path)) is None  # the result changed: its statistics are stale
+        assert load_stats_samples(str(path), content_digest(path)) is None
+        path.write_bytes(data)
+    assert read > 5
+    assert load_stats_samples(str(run / "results" / "nobody" / "nothing.json")) is None

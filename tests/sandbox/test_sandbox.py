@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -238,3 +239,40 @@ def test_the_program_of_a_checked_run_cannot_reach_its_checker(any_backend):
     assert any_backend.run("import os\nos._exit(0)", checker=_CHECKER).outcome is Outcome.FAILED
     killed = any_backend.run("def f(x):\n    import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)\n", checker=_CHECKER)
     assert killed.outcome is Outcome.KILLED and "SIGKILL" in killed.message
+
+
+@pytest.fixture
+def outside_tmp() -> Iterator[Path]:
+    """A folder outside ``/tmp`` (which the sandbox replaces), readable by anyone."""
+    import shutil
+    import tempfile
+
+    base = Path("/var/tmp")
+    if not base.is_dir():
+        pytest.skip("no /var/tmp")
+    folder = Path(tempfile.mkdtemp(prefix="assay-extra-root-", dir=base))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_extra_roots_are_shown_read_only_at_their_path(sandbox_backend: str, outside_tmp: Path) -> None:
+    (outside_tmp / "tool.cfg").write_text("setting=1")
+    (outside_tmp / "tool.cfg").chmod(0o644)
+    hidden = outside_tmp.parent / (outside_tmp.name + "-not-given")
+    sb = Sandbox(Limits(timeout=5), isolation="namespaces", extra_roots=[str(outside_tmp)])
+    read = sb.run(f"print(open({str(outside_tmp / 'tool.cfg')!r}).read())")
+    assert read.outcome is Outcome.PASSED and read.stdout.strip() == "setting=1"
+    write = sb.run(f"open({str(outside_tmp / 'new.txt')!r}, 'w').write('x')")
+    assert write.outcome is Outcome.FAILED and not (outside_tmp / "new.txt").exists()
+    # a neighbour not given stays invisible
+    other = sb.run(f"import os\nprint(sorted(os.listdir({str(outside_tmp.parent)!r})))")
+    assert other.outcome is Outcome.PASSED and hidden.name not in other.stdout and other.stdout.strip() == f"[{outside_tmp.name!r}]"
+
+
+@pytest.mark.parametrize("root", ["relative/dir", "/", "/tmp", "/tmp/x", "/proc/self", "/no/such/folder/anywhere"])
+def test_extra_roots_the_sandbox_cannot_show_are_refused(root: str) -> None:
+    with pytest.raises(ValueError, match="sandbox extra root"):
+        Sandbox(Limits(timeout=5), isolation="namespaces", extra_roots=[root])

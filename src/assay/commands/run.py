@@ -214,7 +214,9 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
             from assay.summarize import validate_summarizer_config
 
             validate_summarizer_config(summary_config(config, str(run_dir.root)))
-        return _dry_run(tasks, run_dir, partial=_allow_partial(args, config))
+        options = EvalOptions(run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force,
+                              allow_partial=_allow_partial(args, config))
+        return _dry_run(tasks, run_dir, partial=_allow_partial(args, config), options=options)
     options = EvalOptions(
         run_dir=run_dir,
         dump_details=_dump_details(args, config),
@@ -296,19 +298,27 @@ def _eval_locked(
     return status
 
 
-def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False) -> int:
-    """Print the check of every task (see :func:`assay.tasks.plan.check_tasks`); 0 when all can run, else 1."""
+def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False, options: Any = None) -> int:
+    """Print the check of every task (see :func:`assay.tasks.plan.check_tasks`) and, for each judged task
+    that can run, the judge calls it would make (:func:`assay.tasks.run.estimate_task_judging`);
+    0 when all can run, else 1."""
     from assay.tasks.plan import check_tasks
 
     checks = check_tasks(tasks, predictions=True, partial=partial)
     out = sys.stdout
     out.write(f"run directory: {run_dir.root}{'' if run_dir.root.is_dir() else ' (new)'}\n")
-    for check in checks:
+    for task, check in zip(tasks, checks):
         out.write(check.line() + "\n")
         for note in check.notes:
             out.write(f"         {note}\n")
         for problem in check.problems:
             out.write(f"         cannot run: {problem}\n")
+        if check.can_run and options is not None:
+            from assay.tasks.run import estimate_task_judging
+
+            estimate = estimate_task_judging(task, options)
+            if estimate is not None:
+                out.write(f"         {estimate if isinstance(estimate, str) else estimate.line()}\n")
     blocked = [c for c in checks if not c.can_run]
     out.write(f"{len(checks)} tasks: {len(checks) - len(blocked)} can run, {len(blocked)} cannot\n")
     if blocked:

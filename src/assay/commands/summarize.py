@@ -44,6 +44,9 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
     abbrs = list(dict.fromkeys(model_abbr(m) for m in config.models))
     if not abbrs or any(any((run_dir.results / a).glob("*.json")) for a in abbrs):
         return None
+    # a subjective run: <model>_judged-by--<judge>/ (pairwise: <base>_<model>_judged-by--<judge>/)
+    if any(any(run_dir.results.glob(f"{p}/*.json")) for a in abbrs for p in (f"{a}_judged-by--*", f"*_{a}_judged-by--*")):
+        return None
     looked = ", ".join(str(run_dir.results / a) + "/" for a in abbrs)
     there = folders_in(run_dir.results)
     if not run_dir.results.is_dir():

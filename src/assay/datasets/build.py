@@ -146,7 +146,9 @@ def build_test_set(
         resolve_path: maps a relative ``path`` option to a file (default: as
             is); a dataset id (``'opencompass/gsm8k'``) is given to the loader
             unchanged, which resolves it with
-            :func:`~assay.datasets.location.get_data_path`.
+            :func:`~assay.datasets.location.get_data_path`, and so is the path
+            of a loader with a ``data_location(path)`` of its own (a Hugging
+            Face Hub id).
         where: how to name this dataset in error messages.
     """
     abbr = dataset_cfg.get("abbr", "dataset")
@@ -156,6 +158,8 @@ def build_test_set(
     if isinstance(kwargs.get("path"), str):
         if is_dataset_id(kwargs["path"]):  # the loader resolves it, as OpenCompass's loaders do; never rewritten
             files.append(Path(get_data_path(kwargs["path"])))
+        elif callable(getattr(loader, "data_location", None)):  # a loader whose path is no file location: never rewritten
+            files.append(loader.data_location(kwargs["path"]).path)
         else:
             resolved = resolve_path(kwargs["path"]) if resolve_path else Path(kwargs["path"])
             kwargs["path"] = str(resolved)

@@ -63,7 +63,7 @@ class HFDataset(BaseDataset):
     """
 
     @staticmethod
-    def data_location(options: dict[str, Any], config_dir: str | os.PathLike[str] | None = None) -> DataLocation | None:
+    def config_data_location(options: dict[str, Any], config_dir: str | os.PathLike[str] | None = None) -> DataLocation | None:
         """Where the data of a dataset config with these options is, for planning (the gold rule).
 
         ``data_files`` of a file builder (``path='json'``) is located as the

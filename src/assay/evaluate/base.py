@@ -44,6 +44,7 @@ __all__ = [
     "g_pass_metrics",
     "incomplete_entry",
     "is_unextracted",
+    "judge_requests",
     "merge_incomplete",
     "merge_judge_usage",
 ]
@@ -398,6 +399,28 @@ class BaseEvaluator:
                     _add_g_pass(out, grouped, counts, abbrs, n, k_list)
             out["details"] = grouped
         return out
+
+
+def judge_requests(evaluator: Any, n: int, original_dataset: Any, **score_kwargs: Any) -> list[Any]:
+    """The conversations a judged evaluator would send over ``n`` runs, nothing sent.
+
+    The runs are cut and given to ``evaluator.judge_conversations`` (the
+    judged evaluators' counterpart of ``score()``, taking the same arguments)
+    as :meth:`BaseEvaluator.evaluate` gives them to ``score()``: run-major,
+    predictions through the evaluator's ``pred_postprocessor``.
+    """
+    total = _total_length(original_dataset, score_kwargs)
+    if n < 1 or total % n:
+        raise EvaluationError(f"{type(evaluator).__name__}: {total} rows cannot be split into n={n} runs of equal size")
+    size = total // n
+    conversations: list[Any] = []
+    for i in range(n):
+        evaluator._dataset_replica_idx = i
+        sliced = {key: _slice(value, i * size, (i + 1) * size) for key, value in score_kwargs.items()}
+        if sliced.get("predictions") is not None:
+            sliced["predictions"] = evaluator.pred_postprocess(sliced["predictions"])
+        conversations.extend(evaluator.judge_conversations(**sliced))
+    return conversations
 
 
 def _is_sliceable(value: Any) -> bool:

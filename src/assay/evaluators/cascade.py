@@ -179,6 +179,48 @@ class CascadeEvaluator(BaseEvaluator):
         reply = detail.get("judge_response")
         return None if reply is None else cascade_judge_correct(reply)
 
+    # -- estimating ------------------------------------------------------------------
+    @property
+    def judge_count_bound(self) -> str:
+        """Why the judge may see fewer samples than :meth:`judge_conversations` gives: with
+        ``parallel=False`` the rule step decides, so every sample is counted (an upper bound)."""
+        return "" if self.parallel else "parallel=False: the judge sees only the samples the rule step does not find correct"
+
+    def judge_conversations(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> list[Any]:
+        """The conversations the judge step would send, nothing sent and no rule run: every sample's
+        (with ``parallel=False`` only those the rule does not find correct are sent — at most these)."""
+        batch = judged_batch(self, predictions, references, test_set)
+        if isinstance(batch, dict) or test_set is None:
+            return []
+        refs, rows = batch
+        llm = self._judge_step()
+        sub_rows = [dict(row, prediction=p, reference=r) for row, p, r in zip(rows, predictions, refs)]
+        return list(llm.judge_conversations(llm.pred_postprocess(list(predictions)), refs, sub_rows))
+
+    def judge_cache_file(self) -> Any:
+        """The reply cache the judge step would use."""
+        return self._judge_step().judge_cache_file()
+
+    def uncached_judge(self) -> Any:
+        """The judge step's client, without a reply cache."""
+        return self._judge_step().uncached_judge()
+
+    def judge(self) -> Any:
+        """The judge step's client."""
+        return self._judge_step().judge()
+
+    def _judge_step(self) -> Any:
+        """The LLM evaluator set up as the judge step runs it: its replies beside the result under
+        ``_llm_judge``, reading the samples' test-set columns (OpenCompass's ``dataset_cfg=None`` path)."""
+        llm = self.llm_evaluator
+        out_dir = getattr(self, "_out_dir", None)
+        if out_dir is not None:
+            llm._out_dir = f"{out_dir}_llm_judge"  # type: ignore[attr-defined]
+        llm._dataset_replica_idx = self.dataset_replica_idx
+        llm.dataset_cfg = None  # type: ignore[attr-defined]
+        llm._cascade_columns = True  # type: ignore[attr-defined]
+        return llm
+
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
         batch = judged_batch(self, predictions, references, test_set)

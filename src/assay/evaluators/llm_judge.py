@@ -20,11 +20,15 @@ on its library configs, ``tests/evaluators/test_oc_judge_requests.py``):
   joined by newlines) and ``OpenAISDK``'s roles;
 * the body is ``OpenAISDK``'s (:class:`assay.judge.OpenAISDK`);
 * the ``pred_postprocessor`` runs twice, as in OpenCompass (in
-  ``evaluate`` and again in ``score``).
+  ``evaluate`` and again in ``score``; :class:`AssayGenericLLMEvaluator`,
+  opt-in, runs it once).
 
 The judge's replies are written where OpenCompass writes them,
 ``results/<model>/<dataset>_replica<i>.json``, in its format
-(:mod:`assay.rundir.judge_replies`).  Beyond OpenCompass: replies are cached
+(:mod:`assay.rundir.judge_replies`) — except over a file there (OpenCompass's,
+when its work directory is scored in place) holding a reply to a prompt whose
+request failed this time: that file is kept and the replies go to
+``<dataset>_replica<i>.assay.json``, which ``_meta.incomplete`` names.  Beyond OpenCompass: replies are cached
 in the run directory so a rerun sends no request, failed requests are
 retried and counted (below), and a reply that never arrived is counted in
 ``judge_failed_count`` as well.
@@ -62,7 +66,7 @@ from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["GenericLLMEvaluator", "judge_cache_path"]
+__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path"]
 
 
 def judge_cache_path(output_dir: str | Path) -> Path:
@@ -128,6 +132,8 @@ class GenericLLMEvaluator(BaseEvaluator):
     """
 
     sample_outcome = SampleOutcome(correct="correct", unscorable="judge_failed")
+    #: :meth:`score` applies the ``pred_postprocessor`` again, after :meth:`evaluate` (OpenCompass 0.5.4's bug).
+    postprocess_in_score = True
 
     def __init__(
         self,
@@ -149,6 +155,8 @@ class GenericLLMEvaluator(BaseEvaluator):
         self._judge_postprocess = build_postprocessor(judge_pp, where="judge_cfg.pred_postprocessor")
         self.dict_postprocessor = dict_postprocessor
         self._judge: Any = None
+        # (the usual judge-reply file, the one written) when the usual one was kept (R-12.1)
+        self._replies_kept: tuple[str, str] | None = None
         # set by CascadeEvaluator: the judge reads its test set's columns only (OpenCompass's dataset_cfg=None path)
         self._cascade_columns = False
 
@@ -225,17 +233,21 @@ class GenericLLMEvaluator(BaseEvaluator):
     def judge(self) -> Any:
         """The judge client built from ``judge_cfg`` (once)."""
         if self._judge is None:
-            from assay.registry import MODELS
-
-            cfg = self._judge_cfg()
-            cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
-            for option in ("abbr", "meta_template", "pred_postprocessor", "run_cfg", "batch_size"):
-                cfg.pop(option, None)
-            cache = self._resolved_cache()
-            if cache is not None and "cache_path" not in cfg:
-                cfg["cache_path"] = cache
-            self._judge = cls(**cfg)
+            self._judge = self._build_judge(self._resolved_cache())
         return self._judge
+
+    def _build_judge(self, cache: Path | None, *, uncached: bool = False) -> Any:
+        from assay.registry import MODELS
+
+        cfg = self._judge_cfg()
+        cls = resolve_type(cfg.pop("type", "OpenAISDK"), MODELS, key="judge_cfg.type")
+        for option in ("abbr", "meta_template", "pred_postprocessor", "run_cfg", "batch_size"):
+            cfg.pop(option, None)
+        if uncached:
+            cfg.pop("cache_path", None)
+        elif cache is not None and "cache_path" not in cfg:
+            cfg["cache_path"] = cache
+        return cls(**cfg)
 
     def _dict_postprocess(self) -> Any:
         from assay.judge import generic_llmjudge_postprocess
@@ -256,11 +268,7 @@ class GenericLLMEvaluator(BaseEvaluator):
         refs, _rows = batch
         name = type(self).__name__
 
-        # OpenCompass applies the pred_postprocessor here, after BaseEvaluator.evaluate has applied it
-        predictions = self.pred_postprocess(predictions)
-        entries = self._entries(list(predictions), refs, test_set)
-        meta_template = self._meta_template()
-        prompts = [self._prompt(entry, meta_template) for entry in entries]
+        predictions, entries, prompts = self._judge_prompts(predictions, refs, test_set)
         conversations = [self._messages(prompt) for prompt in prompts]
         client = self.judge()
         began = time.monotonic()
@@ -305,10 +313,50 @@ class GenericLLMEvaluator(BaseEvaluator):
         result[JUDGE_KEY] = usage
         if unjudged:
             logger.warning("%s: %d of %d judge requests failed: %s", name, len(unjudged), len(replies), _most_common(unjudged))
-            result[INCOMPLETE_KEY] = [unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))]
+            entry = unjudged_entry(len(unjudged), len(replies), _most_common(unjudged))
+            kept = self._replies_kept
+            if kept is not None:
+                entry["detail"] += f"; {kept[0]} holds replies to some of them and was kept, this run's replies are in {kept[1]}"
+            result[INCOMPLETE_KEY] = [entry]
         return result
 
+    def _judge_prompts(self, predictions: list[Any], refs: list[Any], test_set: Any) -> tuple[list[Any], list[dict[str, Any]], list[Any]]:
+        """The predictions as judged, each sample's fields and its prompt as the judge model parses it."""
+        if self.postprocess_in_score:  # OpenCompass applies it here, after BaseEvaluator.evaluate has applied it
+            predictions = self.pred_postprocess(predictions)
+        entries = self._entries(list(predictions), refs, test_set)
+        meta_template = self._meta_template()
+        return predictions, entries, [self._prompt(entry, meta_template) for entry in entries]
+
+    def judge_conversations(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> list[Any]:
+        """The conversations :meth:`score` would send the judge for these arguments (one run of the
+        samples, as :meth:`evaluate` hands them to :meth:`score`), nothing sent."""
+        batch = judged_batch(self, predictions, references, test_set)
+        if isinstance(batch, dict):
+            return []
+        _, _, prompts = self._judge_prompts(predictions, batch[0], test_set)
+        return [self._messages(prompt) for prompt in prompts]
+
+    #: Why the judge may see fewer conversations than :meth:`judge_conversations` gives (``''``: it sees them all).
+    judge_count_bound = ""
+
+    def judge_cache_file(self) -> Path | None:
+        """The reply cache the judge would use (``judge_cfg``'s ``cache_path``, else :attr:`cache_path`,
+        else the run directory's), or ``None``."""
+        cfg = self.judge_cfg.get("cache_path") if self.judge_cfg else None
+        if cfg:
+            return Path(str(cfg))
+        return self._resolved_cache()
+
+    def uncached_judge(self) -> Any:
+        """A judge client built from ``judge_cfg`` as :meth:`judge` builds it, without a reply cache
+        (nothing is opened or created)."""
+        return self._build_judge(None, uncached=True)
+
     def _write_judge_outputs(self, output: dict[str, Any]) -> str | None:
+        """Write the judge-reply file (:func:`assay.rundir.judge_replies.write_judge_replies`: a file
+        there holding replies this run's lack is kept, these go beside it); the path written."""
+        self._replies_kept = None
         out = getattr(self, "_out_dir", None)
         if out is None:
             return None
@@ -316,11 +364,37 @@ class GenericLLMEvaluator(BaseEvaluator):
 
         path = judge_replies_path(out, self.dataset_replica_idx)
         try:
-            write_judge_replies(path, output)
+            written = write_judge_replies(path, output)
         except OSError:
             logger.warning("could not write the judge outputs to %s", path, exc_info=True)
             return None
-        return str(path)
+        if written != path:
+            self._replies_kept = (path.name, written.name)
+        return str(written)
+
+
+@ICL_EVALUATORS.register_module()
+class AssayGenericLLMEvaluator(GenericLLMEvaluator):
+    """:class:`GenericLLMEvaluator` applying its ``pred_postprocessor`` once (opt-in).
+
+    OpenCompass 0.5.4's ``GenericLLMEvaluator`` applies it in ``evaluate`` and
+    again in ``score``, so a postprocessor that is not idempotent (one that
+    takes the text after the last ``</think>``, the first line, …) reaches the
+    judge's prompt applied twice; this one puts each prediction in the prompt as
+    the postprocessor gives it once.  Same arguments, requests otherwise,
+    metrics and details as :class:`GenericLLMEvaluator`; inside
+    ``CascadeEvaluator`` (as its ``llm_evaluator``) the judge's prediction is
+    likewise postprocessed once.
+
+    Example:
+        >>> ev = AssayGenericLLMEvaluator(prompt_template=dict(type='RawPromptTemplate',
+        ...     messages=[dict(role='user', content='{prediction}')]), pred_postprocessor=dict(type=str.strip),
+        ...     judge_cfg=dict(type='OpenAISDK', path='j', openai_api_base='http://127.0.0.1:9/v1'))
+        >>> ev.postprocess_in_score
+        False
+    """
+
+    postprocess_in_score = False
 
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:

@@ -19,7 +19,9 @@
 * :func:`usage_summary` / :func:`judge_usage`: what
   judging cost (calls, cache hits, failures, tokens, seconds, money at the
   ``price`` set), recorded in a result's ``_meta.judge``;
-  :func:`enable_progress` shows a progress line while judging.
+  :func:`enable_progress` shows a progress line while judging;
+  :func:`estimate_judge_calls` (a :class:`JudgeEstimate`): the calls and at
+  most what they cost, before anything is sent (``assay run --dry-run``).
 
 Importing this package imports none of its modules (each the first time one of
 its names is asked for), and never ``httpx``.
@@ -40,6 +42,7 @@ from assay._discover import lazy_names
 if TYPE_CHECKING:
     from assay.judge._cache import CachedReply, JudgeCache, request_key
     from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
+    from assay.judge._estimate import JudgeEstimate, estimate_judge_calls, open_cache_readonly
     from assay.judge._prompt import (
         DEFAULT_JUDGE_META_TEMPLATE,
         RawPromptTemplate,
@@ -71,6 +74,7 @@ if TYPE_CHECKING:
 _WHERE = {
     "_cache": ("CachedReply", "JudgeCache", "request_key"),
     "_client": ("ChatClient", "JudgeReply", "OpenAISDK", "chat_url"),
+    "_estimate": ("JudgeEstimate", "estimate_judge_calls", "open_cache_readonly"),
     "_prompt": (
         "DEFAULT_JUDGE_META_TEMPLATE", "RawPromptTemplate", "api_messages", "api_prompt", "render_messages",
         "template_prompt",
@@ -93,6 +97,7 @@ __all__ = [
     "DEFAULT_JUDGE_META_TEMPLATE",
     "ChatClient",
     "JudgeCache",
+    "JudgeEstimate",
     "JudgeProgress",
     "JudgeReply",
     "OpenAISDK",
@@ -106,10 +111,12 @@ __all__ = [
     "default_judge_cfg",
     "disable_progress",
     "enable_progress",
+    "estimate_judge_calls",
     "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",
     "judge_metrics",
     "judge_usage",
+    "open_cache_readonly",
     "opencompass_grade",
     "parse_verdict",
     "price_cost",

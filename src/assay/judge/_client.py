@@ -6,28 +6,43 @@ that answers one byte at a time cannot hold a run.  The API key is sent
 only in the ``Authorization`` header; error texts and replies never carry it
 (R-12.5).
 
-``httpx`` is imported only when a request is made.
+Requests go over the standard library's sockets, one kept-alive HTTP/1.1
+connection per request in flight (borrowed and given back; the exchange is
+the client's own, a fraction of the CPU a general HTTP client spends on it,
+which under one interpreter lock bounds the rate at high concurrency), HTTPS
+with the certificate and host name checked (against ``SSL_CERT_FILE`` /
+``SSL_CERT_DIR`` when set, else certifi's bundle when it is installed, else
+the system's).  Proxy variables (``HTTPS_PROXY``, …) are not read: the
+judge's URL is connected to directly.  User and password in the URL are sent
+as HTTP Basic authentication in place of the key.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import logging
 import os
 import queue
 import random
+import socket
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, request_key
 from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
+
+if TYPE_CHECKING:
+    import ssl
 
 logger = logging.getLogger(__name__)
 
@@ -58,55 +73,228 @@ def redact(text: str, secrets: Sequence[str | None]) -> str:
     return redact_url_credentials(text)
 
 
-def _deadline_bound(timeout: float | None, what: str) -> float | None:
-    """The wait allowed for one socket operation: ``timeout``, cut to the time left before the deadline."""
+def _wait_allowed(timeout: float | None) -> float | None:
+    """The wait allowed for one socket operation: ``timeout``, cut to the time left before this thread's deadline.
+
+    Raises:
+        TimeoutError: the deadline has passed.
+    """
     deadline = getattr(_ATTEMPT, "deadline", None)
     if deadline is None:
         return timeout
     left = deadline - time.monotonic()
     if left <= 0:
-        import httpcore
-
-        error = httpcore.ConnectTimeout if what == "connect" else httpcore.WriteTimeout if what == "write" else httpcore.ReadTimeout
-        raise error("the request's deadline has passed")
+        raise TimeoutError("the request's deadline has passed")
     return left if timeout is None else min(timeout, left)
 
 
-def _deadline_backend(inner: Any) -> Any:
-    """An ``httpcore`` network backend whose every connect, read and write ends by the thread's deadline."""
-    import httpcore
+def _ssl_context() -> ssl.SSLContext:
+    """A TLS context checking certificates and host names: ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set,
+    else certifi's bundle when installed, else the system's certificates."""
+    import ssl
 
-    class Stream(httpcore.NetworkStream):
-        def __init__(self, stream: Any) -> None:
-            self._stream = stream
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    try:
+        import certifi
+    except ImportError:
+        return ssl.create_default_context()
+    return ssl.create_default_context(cafile=certifi.where())
 
-        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-            return bytes(self._stream.read(max_bytes, _deadline_bound(timeout, "read")))
 
-        def write(self, buffer: bytes, timeout: float | None = None) -> None:
-            self._stream.write(buffer, _deadline_bound(timeout, "write"))
+class _TimedOut(Exception):
+    """A socket operation of the stage named (``connect``, ``write``, ``read``) waited past its bound."""
 
-        def close(self) -> None:
-            self._stream.close()
 
-        def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
-            return Stream(self._stream.start_tls(ssl_context, server_hostname, _deadline_bound(timeout, "connect")))
+class _Closed(ConnectionError):
+    """The server closed the connection before a whole response arrived (``answered``: in the middle of one)."""
 
-        def get_extra_info(self, info: str) -> Any:
-            return self._stream.get_extra_info(info)
+    def __init__(self, message: str, answered: bool) -> None:
+        super().__init__(message)
+        self.answered = answered
 
-    class Backend(httpcore.NetworkBackend):
-        def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                        socket_options: Any = None) -> Any:
-            return Stream(inner.connect_tcp(host, port, _deadline_bound(timeout, "connect"), local_address, socket_options))
 
-        def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> Any:
-            return Stream(inner.connect_unix_socket(path, _deadline_bound(timeout, "connect"), socket_options))
+class _Response:
+    """A response read whole: status, headers (names lower-cased) and body."""
 
-        def sleep(self, seconds: float) -> None:
-            inner.sleep(seconds)
+    __slots__ = ("content", "headers", "status_code")
 
-    return Backend()
+    def __init__(self, status_code: int, headers: dict[str, str], content: bytes) -> None:
+        self.status_code = status_code
+        self.headers = headers
+        self.content = content
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+#: The longest status line and headers read (a server sending more is broken).
+_MAX_HEAD = 1 << 16
+
+
+class _Connection:
+    """One kept-alive HTTP/1.1 connection to the judge's host, used by one thread at a time.
+
+    A request is written in one send; the response is read whole
+    (``Content-Length``, chunked, none for 204 and 304, or up to the end of
+    the connection), every
+    send and receive waiting at most ``timeout`` seconds and ending by the
+    thread's deadline.
+    """
+
+    def __init__(self, scheme: str, host: str, port: int | None, timeout: float, context: ssl.SSLContext | None) -> None:
+        default = 443 if scheme == "https" else 80
+        self.host = host
+        self.port = port or default
+        self.timeout = timeout
+        self.context = context if scheme == "https" else None
+        name = f"[{host}]" if ":" in host else host
+        self.host_header = name if self.port == default else f"{name}:{self.port}"
+        self.sock: socket.socket | None = None
+        self._buffer = bytearray(1 << 16)
+
+    def _connect(self) -> None:
+        sock = socket.create_connection((self.host, self.port), timeout=_wait_allowed(self.timeout))
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.context is not None:
+                sock.settimeout(_wait_allowed(self.timeout))  # the handshake's reads and writes
+                sock = self.context.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
+        self.sock = sock
+
+    def _recv(self, sock: socket.socket) -> bytes:
+        sock.settimeout(_wait_allowed(self.timeout))
+        n = sock.recv_into(self._buffer)
+        return bytes(self._buffer[:n])
+
+    def _more(self, sock: socket.socket, what: str) -> bytes:
+        chunk = self._recv(sock)
+        if not chunk:
+            raise _Closed(f"the server closed the connection in {what}", answered=True)
+        return chunk
+
+    def post(self, target: str, body: bytes, headers: dict[str, str]) -> _Response:
+        """POST ``body`` and read the whole response; a kept-alive connection the server closed meanwhile is
+        opened again (once, when nothing of a response came on it).
+
+        Raises:
+            _TimedOut: a connect, send or read waited past its bound or the deadline.
+            OSError: the connection failed or the response is not HTTP/1.x.
+        """
+        head = [f"POST {target} HTTP/1.1", f"Host: {self.host_header}", f"Content-Length: {len(body)}"]
+        head.extend(f"{name}: {value}" for name, value in headers.items())
+        request = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+        stage = "connect"
+        try:
+            reused = self.sock is not None
+            if not reused:
+                self._connect()
+            while True:
+                sock = self.sock
+                assert sock is not None
+                try:
+                    stage = "write"
+                    sock.settimeout(_wait_allowed(self.timeout))
+                    sock.sendall(request)
+                    stage = "read"
+                    return self._response(sock)
+                except (_Closed, ConnectionResetError, BrokenPipeError) as exc:
+                    if not reused or getattr(exc, "answered", False):
+                        raise
+                    self.close()
+                    reused = False
+                    stage = "connect"
+                    self._connect()
+        except TimeoutError as exc:
+            self.close()
+            raise _TimedOut(stage) from exc
+        except BaseException:
+            self.close()
+            raise
+
+    def _response(self, sock: socket.socket) -> _Response:
+        data = b""
+        while True:  # the status line and headers (1xx interim responses skipped)
+            end = data.find(b"\r\n\r\n")
+            while end < 0:
+                if len(data) > _MAX_HEAD:
+                    raise ConnectionError(f"a response head longer than {_MAX_HEAD} bytes")
+                chunk = self._recv(sock)
+                if not chunk:
+                    raise _Closed("the server closed the connection without a response" if not data else
+                                  "the server closed the connection in a response's head", answered=bool(data))
+                data += chunk
+                end = data.find(b"\r\n\r\n", max(0, len(data) - len(chunk) - 3))
+            lines = data[:end].decode("latin-1").split("\r\n")
+            data = data[end + 4:]
+            version, _, rest = lines[0].partition(" ")
+            code = rest[:3]
+            if not version.startswith("HTTP/1.") or not code.isdigit():
+                raise ConnectionError(f"not an HTTP/1.x response: {lines[0][:80]!r}")
+            status = int(code)
+            if not (100 <= status < 200 and status != 101):
+                break
+        fields: dict[str, str] = {}
+        for line in lines[1:]:
+            name, sep, value = line.partition(":")
+            if sep:
+                fields[name.strip().lower()] = value.strip()
+        connection = fields.get("connection", "").lower()
+        closing = connection == "close" or (version == "HTTP/1.0" and connection != "keep-alive")
+        if status in (204, 304):  # never a body
+            body = b""
+        elif "chunked" in fields.get("transfer-encoding", "").lower():
+            body = self._chunked(sock, data)
+        elif "content-length" in fields:
+            try:
+                length = int(fields["content-length"])
+            except ValueError:
+                raise ConnectionError(f"a bad Content-Length: {fields['content-length'][:40]!r}") from None
+            while len(data) < length:
+                data += self._more(sock, f"a response's body ({len(data)} of {length} bytes)")
+            body = data[:length]
+        else:  # the body runs to the end of the connection
+            parts = [data]
+            while chunk := self._recv(sock):
+                parts.append(chunk)
+            body, closing = b"".join(parts), True
+        if closing:
+            self.close()
+        return _Response(status, fields, body)
+
+    def _chunked(self, sock: socket.socket, data: bytes) -> bytes:
+        parts: list[bytes] = []
+        while True:
+            while (eol := data.find(b"\r\n")) < 0:
+                data += self._more(sock, "a chunked response")
+            size_text = data[:eol].split(b";", 1)[0].strip()
+            try:
+                size = int(size_text, 16)
+            except ValueError:
+                raise ConnectionError(f"a bad chunk size: {size_text[:20]!r}") from None
+            data = data[eol + 2:]
+            if size == 0:  # trailers, then an empty line
+                while (eol := data.find(b"\r\n")) != 0:
+                    data = data[eol + 2:] if eol > 0 else data + self._more(sock, "a chunked response's trailers")
+                return b"".join(parts)
+            while len(data) < size + 2:
+                data += self._more(sock, "a chunked response")
+            parts.append(data[:size])
+            data = data[size + 2:]
+
+    def close(self) -> None:
+        sock, self.sock = self.sock, None
+        if sock is not None:
+            sock.close()
 
 
 @dataclass
@@ -234,12 +422,27 @@ class ChatClient:
                 "give the URL again in a config (credentials in URLs are never written to a run directory)"
             )
         self.url = chat_url(base_url)
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"the judge's URL {redact_url_credentials(base_url)!r}: expected http:// or https:// and a host")
+        self._scheme, self._host = parts.scheme, parts.hostname
+        try:
+            self._port = parts.port
+        except ValueError as exc:
+            raise ConfigError(f"the judge's URL {redact_url_credentials(base_url)!r}: {exc}") from None
+        self._target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self._basic = (
+            base64.b64encode(f"{unquote(parts.username or '')}:{unquote(parts.password or '')}".encode()).decode()
+            if parts.username or parts.password else None
+        )
         self.model = model
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
         if self._api_key == REDACTED:
             raise ConfigError(
                 f"the judge's API key was redacted when the config was dumped; set {' or '.join(KEY_VARIABLES)} to the key"
             )
+        if self._api_key and any(c in self._api_key for c in "\r\n\0"):
+            raise ConfigError("the judge's API key holds a line break or a NUL character")
         self.params = dict(params or {})
         self.timeout = float(timeout)
         self.deadline = float(deadline) if deadline is not None else self.timeout
@@ -253,9 +456,9 @@ class ChatClient:
         self.cache = JudgeCache(cache) if isinstance(cache, (str, Path)) else cache
         self.price = check_price(price)
         self.last_usage: dict[str, Any] | None = None
-        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # HTTP clients not in use
-        self._opened: list[Any] = []
-        self._ssl: Any = None
+        self._idle: queue.SimpleQueue[_Connection] = queue.SimpleQueue()  # connections not in use
+        self._opened: list[_Connection] = []
+        self._ssl: ssl.SSLContext | None = None
         self._http_lock = threading.Lock()
 
     def __repr__(self) -> str:  # never show the key
@@ -317,50 +520,47 @@ class ChatClient:
         with self._http_lock:
             opened, self._opened = self._opened, []
             self._idle = queue.SimpleQueue()
-        for http in opened:
-            http.close()
+        for connection in opened:
+            connection.close()
 
     # -- HTTP ---------------------------------------------------------------------
-    # One ``httpx.Client`` of one connection per request in flight, borrowed and given back, rather
-    # than one client whose pool all threads share: httpx's pool does work under one lock in
-    # proportion to the requests waiting on it, which at 64 threads costs more CPU per request
-    # than the request itself (benchmarks/bench_judge.py).
-    def _borrow(self) -> Any:
+    # One connection per request in flight, borrowed and given back: no pool shared by the threads
+    # (a pool doing work under one lock in proportion to the requests waiting on it costs more CPU
+    # per request at 64 threads than the request itself, benchmarks/bench_judge.py).
+    def _borrow(self) -> _Connection:
         try:
             return self._idle.get_nowait()
         except queue.Empty:
             pass
-        import httpx
-
         with self._http_lock:
-            if self._ssl is None:  # one SSL context for every connection: building one is costly
-                self._ssl = httpx.create_ssl_context()
-            ssl_context = self._ssl
-        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-        transport = httpx.HTTPTransport(limits=limits, verify=ssl_context)
-        pool = getattr(transport, "_pool", None)
-        if pool is None or not hasattr(pool, "_network_backend"):  # pragma: no cover - another httpx layout
-            raise RuntimeError(f"httpx {httpx.__version__}: cannot bound judge requests by a deadline")
-        pool._network_backend = _deadline_backend(pool._network_backend)
-        http = httpx.Client(timeout=self.timeout, transport=transport)
-        with self._http_lock:
-            self._opened.append(http)
-        return http
+            if self._scheme == "https" and self._ssl is None:  # one context for every connection: building one is costly
+                self._ssl = _ssl_context()
+            connection = _Connection(self._scheme, self._host, self._port, self.timeout, self._ssl)
+            self._opened.append(connection)
+        return connection
 
-    def _post(self, body: dict[str, Any], headers: dict[str, str]) -> Any:
-        http = self._borrow()
+    def _post(self, body: bytes, headers: dict[str, str]) -> _Response:
+        connection = self._borrow()
         try:
-            return http.post(self.url, json=body, headers=headers)
+            response = connection.post(self._target, body, headers)
         finally:
-            self._idle.put(http)
+            self._idle.put(connection)
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug("HTTP Request: POST %s %d", redact_url_credentials(self.url), response.status_code)
+        return response
 
-    def _request(self, messages: Messages, params: dict[str, Any] | None = None) -> JudgeReply:
-        import httpx
-
-        body = {"model": self.model, "messages": messages, **(self.params if params is None else params)}
-        headers = {"Content-Type": "application/json"}
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        if self._basic is not None:  # credentials in the URL
+            headers["Authorization"] = f"Basic {self._basic}"
+        return headers
+
+    def _request(self, messages: Messages, params: dict[str, Any] | None = None) -> JudgeReply:
+        body = {"model": self.model, "messages": messages, **(self.params if params is None else params)}
+        payload = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        headers = self._headers()
         error = "no request was made"
         began = time.monotonic()
         for attempt in range(1, self.max_attempts + 1):
@@ -368,7 +568,7 @@ class ChatClient:
             retry_after: float | None = None
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
-                response = self._post(body, headers)
+                response = self._post(payload, headers)
                 text, prompt_tokens, completion_tokens = _parse(response)
                 return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
                                   completion_tokens=completion_tokens, seconds=time.monotonic() - began)
@@ -376,12 +576,12 @@ class ChatClient:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
                 return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
-            except httpx.TimeoutException as exc:
+            except _TimedOut as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
                 else:
-                    error = f"timeout after {self.timeout:g} s ({type(exc).__name__})"
-            except httpx.TransportError as exc:
+                    error = f"timeout after {self.timeout:g} s ({exc} timeout)"
+            except OSError as exc:
                 error = self._redact(f"connection error: {type(exc).__name__}: {exc}")
             finally:
                 _ATTEMPT.deadline = None

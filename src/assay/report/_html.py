@@ -136,8 +136,9 @@ def build_report_data(
             ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps", "judge"}``
-        (``"judge"``: one line per judged result, what its judge calls cost);
+        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps", "judge", "pairwise"}``
+        (``"judge"``: one line per judged result, what its judge calls cost, with its pairwise line
+        when it has one; ``"pairwise"``: one line per pairwise entry of the leaderboard, :func:`pairwise_line`);
         each row cell has ``v`` (the leaderboard's value at full precision, as
         the summary's ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
         with an interval ``lo``/``hi``, ``gold`` when its references came from
@@ -263,9 +264,14 @@ def build_report_data(
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     marked = [{"model": c, "dataset": a, **m.to_json()} for (c, a), ms in view.marks.items()
               if view.scores.get(c, {}).get(a) for m in ms]
-    judge = [{"model": c, "dataset": a, "line": judge_line(u)} for (c, a), u in getattr(view, "judge_usage", {}).items()]
+    pairwise = [{"model": e.get("model"), "dataset": e.get("dataset"), "judge": e.get("judge"), "line": pairwise_line(e)}
+                for e in (getattr(view, "pairwise", None) or {}).get("entries") or [] if isinstance(e, dict)]
+    lines = {(p["model"], p["dataset"]): p["line"] for p in pairwise}
+    judge = [{"model": c, "dataset": a, "line": judge_line(u) + (f"; {lines[(c, a)]}" if (c, a) in lines else "")}
+             for (c, a), u in getattr(view, "judge_usage", {}).items()]
     return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge}
+            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge,
+            "pairwise": pairwise}
 
 
 def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
@@ -409,6 +415,49 @@ def _judge_note(judge: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def pairwise_line(entry: dict[str, Any]) -> str:
+    """One pairwise result as the report says it: win rate and interval, Elo, position bias, unparsed replies.
+
+    >>> pairwise_line({'base': 'gpt4-0314', 'win_rate': 61.5, 'win_rate_interval': [52.25, 70.0], 'samples': 48,
+    ...                'unparsed': 2, 'position_bias': {'pairs': 20, 'flipped': 3, 'rate': 0.15}})
+    'win rate 61.50 [52.25, 70.00] against gpt4-0314; position bias: 3 of 20 questions flip when the answers swap (15.0%); 2 of 48 judge replies unparsed'
+    """
+    parts = []
+    rate, interval = entry.get("win_rate"), entry.get("win_rate_interval")
+    if isinstance(rate, (int, float)):
+        text = f"win rate {rate:.2f}"
+        if isinstance(interval, list) and len(interval) == 2:
+            text += f" [{interval[0]:.2f}, {interval[1]:.2f}]"
+        parts.append(f"{text} against {entry.get('base')}")
+    elo, elo_interval = entry.get("elo"), entry.get("elo_interval")
+    if isinstance(elo, (int, float)):
+        text = f"Elo {elo:.1f}"
+        if isinstance(elo_interval, list) and len(elo_interval) == 2:
+            text += f" [{elo_interval[0]:.1f}, {elo_interval[1]:.1f}]"
+        parts.append(text)
+    bias = entry.get("position_bias")
+    if isinstance(bias, dict) and bias.get("pairs"):
+        parts.append(f"position bias: {bias.get('flipped')} of {bias.get('pairs')} questions flip when the answers swap "
+                     f"({100 * float(bias.get('rate') or 0):.1f}%)")
+    parts.append(f"{entry.get('unparsed', 0)} of {entry.get('samples', 0)} judge replies unparsed")
+    return "; ".join(parts)
+
+
+def _pairwise_note(pairwise: list[dict[str, Any]]) -> list[str]:
+    """The note with one line per pairwise judged model: its win rate's interval, position bias, unparsed replies."""
+    if not pairwise:
+        return []
+    esc = html.escape
+    items = "".join(
+        f"<li>{esc(str(p['model']))} / {esc(str(p['dataset']))} (judge {esc(str(p['judge']))}): {esc(str(p['line']))}</li>"
+        for p in pairwise
+    )
+    return [
+        '<div class="note pairwise-note" id="pairwise"><p>Pairwise judgements (assay\'s statistics beside the official '
+        f"numbers; seeded bootstrap intervals):</p><ul>{items}</ul></div>"
+    ]
+
+
 def _gold_note(gold: list[dict[str, Any]]) -> list[str]:
     """The note naming the results whose references came from the prediction files' ``gold``."""
     if not gold:
@@ -537,6 +586,7 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         *_marks_note(data.get("incomplete") or []),
         *_gold_note(data.get("gold") or []),
         *_judge_note(data.get("judge") or []),
+        *_pairwise_note(data.get("pairwise") or []),
         '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
         "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
     ]

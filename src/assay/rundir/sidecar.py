@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._gc import bulk_allocations
-from assay.rundir.layout import RunDir, stats_path_of
+from assay.rundir.layout import STATS_SUFFIX, RunDir, stats_path_of
 from assay.stats import (
     SAMPLE_TEXT,
     CellStat,
@@ -48,6 +48,7 @@ __all__ = [
     "STATS_FORMAT",
     "SavedStats",
     "load_stats",
+    "load_stats_samples",
     "prediction_columns",
     "save_stats",
     "stats_json_bytes",
@@ -267,6 +268,36 @@ def load_stats(result_path: str | os.PathLike[str], digest: str | None = None) -
         logger.debug("statistics %s are stale: the result file changed", target)
         return None
     return saved
+
+
+def load_stats_samples(
+    result_path: str, digest: str | None = None
+) -> tuple[dict[str, float], dict[str, Any], dict[str, str]] | None:
+    """The per-sample values saved beside a result file, without the rest of its statistics:
+    ``(values, samples, no_samples)`` as :class:`SavedStats` holds them.
+
+    ``None`` under the conditions of :func:`load_stats` (no file, another layout, a result whose
+    bytes are not those they were computed from).  Faster than it for many files: the path is a
+    string, and the cells and the sample browser's columns are not built.
+    """
+    from assay.fileio import loads_json
+    from assay.rundir.results import content_digest
+
+    stem, _ = os.path.splitext(result_path)
+    try:
+        with open(stem + STATS_SUFFIX, "rb") as fh:
+            data = loads_json(fh.read())
+    except (OSError, ValueError):
+        return None
+    try:
+        if data.get("format") != STATS_FORMAT:
+            return None
+        if (digest if digest is not None else content_digest(result_path)) != data["result_digest"]:
+            return None
+        values = {str(m): float(v) for m, v in data["values"].items()}
+        return values, dict(data["samples"]), {str(m): str(r) for m, r in data["no_samples"].items()}
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
 
 
 def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: str) -> PredictionColumns:

@@ -2,7 +2,7 @@
 
 Each program runs in its own process tree, in private mount, pid, network,
 IPC and UTS namespaces (only the Python runtime and system libraries visible,
-read-only; an empty private working directory and ``/tmp``; no network), as a
+read-only, and the folders given as ``extra_roots``; an empty private working directory and ``/tmp``; no network), as a
 uid reserved for the run, with CPU-time, address-space, process-count,
 file-size and open-file limits, a wall-clock deadline that kills the whole
 tree, and stdout/stderr captured up to a size cap.  The namespaces come from

@@ -317,6 +317,22 @@ def _bwrap_argv(exe: str, python: str, roots: Sequence[str], limits: Limits, *, 
     return argv
 
 
+_REPLACED_DIRS = ("/tmp", "/proc", "/dev", _WORKDIR, "/opt/assay")
+
+
+def _checked_root(root: str) -> str:
+    """``root`` as a folder the sandbox can show read-only at its own path, else ``ValueError``."""
+    path = os.path.normpath(str(root))
+    if not os.path.isabs(path) or path == "/":
+        raise ValueError(f"sandbox extra root {root!r}: must be an absolute path to a folder other than /")
+    for replaced in _REPLACED_DIRS:
+        if path == replaced or path.startswith(replaced + "/"):
+            raise ValueError(f"sandbox extra root {root!r}: the sandbox replaces {replaced} with a folder of its own")
+    if not os.path.isdir(path):
+        raise ValueError(f"sandbox extra root {root!r}: no such folder")
+    return path
+
+
 def _world_readable(path: str) -> bool:
     """True when every directory from ``/`` down to ``path`` can be entered by anyone."""
     p = Path(path)
@@ -413,6 +429,12 @@ class Sandbox:
             backend works) or ``'limits-only'``.
         max_workers: runs in parallel in :meth:`run_many` (default: the
             number of cores).
+        extra_roots: more host folders the programs see, read-only at the
+            same path (besides ``/usr``, ``/bin``, ``/lib``… and the Python
+            runtime): a toolchain's files outside ``/usr``, such as a JDK's
+            configuration under ``/etc``.  Each must be an absolute path to an
+            existing folder, not ``/`` nor under ``/tmp``, ``/proc``, ``/dev`` or
+            the working directory (which the sandbox replaces with its own).
 
     Attributes:
         isolation: how runs are isolated (:class:`Isolation`).
@@ -432,12 +454,15 @@ class Sandbox:
         *,
         isolation: IsolationMode = "auto",
         max_workers: int | None = None,
+        extra_roots: Sequence[str] = (),
     ) -> None:
         self.limits = limits or Limits()
         if isolation not in ("auto", "namespaces", "limits-only"):
             raise ValueError(f"isolation must be 'auto', 'namespaces' or 'limits-only', got {isolation!r}")
         self.max_workers = max(1, max_workers or os.cpu_count() or 1)
         self._python, self._roots = _interpreter()
+        extra = [_checked_root(root) for root in extra_roots]
+        self._roots = sorted(set(self._roots) | set(extra))
         self._drop_uid = os.geteuid() == 0
         self.backend: Backend | None = None
         reason: str | None

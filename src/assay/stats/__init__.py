@@ -22,6 +22,12 @@ Each cell gets the interval of *the estimator that computed it*:
   (``matthews_correlation``, ``auc_score``, ``perf_circular``) — gets *no*
   interval, with the reason.
 
+Rank intervals (:class:`RankBootstrap`, :mod:`assay.stats._ranks`): which
+ranks each model could hold on a dataset or a summary group, from a seeded
+bootstrap resampling every dataset's samples jointly across models and
+recomputing each group as it is defined; with the top models' paired wins,
+ties and losses, Holm-corrected across the pairs.
+
 Every rule checks itself: the per-sample values must reproduce the reported
 value, or no interval is given.  Unscorable predictions (not extracted, not
 judged, not executed) are counted beside each cell from the field the
@@ -65,6 +71,15 @@ if TYPE_CHECKING:
         wilson_interval,
     )
     from assay.stats._paired import PairedResult, paired_compare
+    from assay.stats._ranks import (
+        DEFAULT_ROUNDS,
+        ModelRank,
+        PairMatrix,
+        RankBootstrap,
+        Ranking,
+        rank_tiers,
+        round_indices,
+    )
     from assay.stats._result import ResultStats, StatsOptions, result_stats
     from assay.stats._samples import (
         SampleValues,
@@ -99,6 +114,7 @@ _WHERE = {
         "wilson_interval",
     ),
     "_paired": ("PairedResult", "paired_compare"),
+    "_ranks": ("DEFAULT_ROUNDS", "ModelRank", "PairMatrix", "RankBootstrap", "Ranking", "rank_tiers", "round_indices"),
     "_result": ("ResultStats", "StatsOptions", "result_stats"),
     "_samples": (
         "SampleValues",
@@ -117,13 +133,18 @@ _WHERE = {
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
+    "DEFAULT_ROUNDS",
     "DEFAULT_SEED",
     "NOT_EXECUTED",
     "CellStat",
     "Comparison",
     "DatasetComparison",
+    "ModelRank",
+    "PairMatrix",
     "PairedResult",
     "PredictionColumns",
+    "RankBootstrap",
+    "Ranking",
     "ResultStats",
     "SAMPLE_TEXT",
     "SampleColumns",
@@ -148,7 +169,9 @@ __all__ = [
     "holm_adjust",
     "normal_quantile",
     "paired_compare",
+    "rank_tiers",
     "result_stats",
+    "round_indices",
     "sample_values",
     "t_interval",
     "t_quantile",

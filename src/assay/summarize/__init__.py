@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     )
     from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
     from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
+    from assay.summarize._subjective import DefaultSubjectiveSummarizer
     from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 #: Each module and the names exported here from it, imported the first time one of them is asked for
@@ -79,12 +80,14 @@ _WHERE = {
     ),
     "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
     "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
+    "_subjective": ("DefaultSubjectiveSummarizer",),
     "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
 }
 
 __all__ = [
     "Cell",
     "CircularSummarizer",
+    "DefaultSubjectiveSummarizer",
     "DefaultSummarizer",
     "Leaderboard",
     "LeaderboardView",

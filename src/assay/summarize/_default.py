@@ -151,11 +151,16 @@ class DefaultSummarizer:
         dataset_abbrs: Sequence[Any] | None = None,
         summary_groups: Sequence[Any] | None = None,
         prompt_db: Any = None,
+        pairwise: Mapping[str, Any] | bool | None = None,
         **unknown: Any,
     ) -> None:
         if not isinstance(config, Mapping):
             raise ConfigError(f"the summarizer needs the run config as a dict, got {type(config).__name__}")
         self.cfg = config
+        if pairwise is not None and not isinstance(pairwise, (bool, Mapping)):
+            raise ConfigError(f"summarizer.pairwise must be a dict (rounds, seed, confidence) or a bool, got {pairwise!r}")
+        #: The pairwise judge statistics' settings (``False``: none; see :meth:`pairwise_stats`).
+        self.pairwise: Mapping[str, Any] | bool = True if pairwise is None else pairwise
         #: The logger this summarizer warns through (:func:`get_logger`, looked up when it is built).
         self.logger = get_logger()
         if prompt_db:
@@ -268,10 +273,35 @@ class DefaultSummarizer:
     def leaderboard(self, scores: Scores, rows: Sequence[Row], time_str: str, **fields: Any) -> Leaderboard:
         """The leaderboard of ``scores`` with these rows: what every file of the summary renders."""
         fields.setdefault("header", [*HEADER, *scores.columns])
+        fields.setdefault("pairwise", self.pairwise_stats())
         return Leaderboard.from_scores(
             scores, rows, time=time_str, summarizer=type(self).__name__, group_definitions=self.group_definitions(),
             **fields,
         )
+
+    def pairwise_stats(self) -> dict[str, Any]:
+        """The pairwise judge statistics of the run's pairwise datasets (:mod:`assay.subjective.pairwise`), or ``{}``.
+
+        Computed beside the official numbers when the config has datasets of a pairwise
+        family (a pairwise summarizer or dict postprocessor) and a ``work_dir``;
+        ``summarizer.pairwise=False`` leaves them out, a dict sets ``rounds`` (1,000),
+        ``seed`` (0) and ``confidence`` (0.95).
+        """
+        if self.pairwise is False or self.work_dir is None:
+            return {}
+        datasets = [d for d in self.cfg.get("datasets") or [] if isinstance(d, Mapping)]
+        if not any(d.get("summarizer") or _dict_postprocessor(d) for d in datasets):
+            return {}  # no judged dataset: nothing to import
+        from assay.subjective.pairwise import family_of, pairwise_section
+
+        if not any(family_of(d) is not None for d in datasets):
+            return {}
+        options = dict(self.pairwise) if isinstance(self.pairwise, Mapping) else {}
+        unknown = set(options) - {"rounds", "seed", "confidence"}
+        if unknown:
+            raise ConfigError(f"summarizer.pairwise: unknown key(s) {', '.join(sorted(unknown))}; allowed: rounds, seed, confidence")
+        section = pairwise_section({**self.cfg, "work_dir": str(self.work_dir)}, **options)
+        return section if section["entries"] else {}
 
     def group_definitions(self) -> list[Any]:
         """The summary groups as configured (plain data), kept in the ``.json`` for re-checking."""
@@ -380,6 +410,12 @@ class DefaultSummarizer:
     def render_stdout(self, simple: str, markdown: str) -> str:
         """What the command line prints."""
         return render_stdout(simple, markdown)
+
+
+def _dict_postprocessor(dataset: Mapping[str, Any]) -> Any:
+    """A dataset config's ``eval_cfg.evaluator.dict_postprocessor``, or ``None``."""
+    evaluator = (dataset.get("eval_cfg") or {}).get("evaluator") if isinstance(dataset.get("eval_cfg"), Mapping) else None
+    return evaluator.get("dict_postprocessor") if isinstance(evaluator, Mapping) else None
 
 
 def table_with_ci(board: Leaderboard, stats: Any) -> list[list[str]]:

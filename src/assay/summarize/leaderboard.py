@@ -183,6 +183,9 @@ class Leaderboard:
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
         audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
         judge_usage: (model, dataset) → what its judge calls cost (the result's ``_meta.judge``).
+        pairwise: the pairwise judge statistics (:func:`assay.subjective.pairwise.pairwise_section`:
+            ``settings`` and ``entries``, per judge, dataset and compared model the win rate and its
+            bootstrap interval, position bias, unparsed replies, Elo), or empty.
         errors, warnings: the problems met.
         group_definitions: the summary groups as configured (plain data), or ``None`` when not kept.
         views: the named tables of a summary of views, else ``None``.
@@ -205,6 +208,7 @@ class Leaderboard:
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
     judge_usage: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    pairwise: dict[str, Any] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
     group_definitions: list[Any] | None = None
@@ -301,7 +305,8 @@ class Leaderboard:
         files whose bytes are not those assay wrote; ``not_rescored`` those the
         last run of their task failed to re-score and left in place, with why;
         ``judge_usage`` what each judged result's judge calls cost (model, dataset, ``judge``: its
-        ``_meta.judge``); ``references_from_gold`` the results whose references came from the
+        ``_meta.judge``); ``pairwise`` the pairwise judge statistics (present when any: see
+        :mod:`assay.subjective.pairwise`); ``references_from_gold`` the results whose references came from the
         prediction files' ``gold``; ``dataset_abbrs`` and ``metrics`` the rows'
         order, so that a reader needs no rule to find it.
         """
@@ -342,6 +347,8 @@ class Leaderboard:
             payload["judge_usage"] = [
                 {"model": column, "dataset": abbr, "judge": usage} for (column, abbr), usage in self.judge_usage.items()
             ]
+        if self.pairwise:
+            payload["pairwise"] = self.pairwise
         if self.metric_types is not None:
             payload["metric_types"] = list(self.metric_types)
         if self.views is not None:
@@ -429,6 +436,7 @@ class Leaderboard:
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
             audits=read_records(data.get("extraction_audits"), "summary .json"),
             judge_usage=_judge_usage(data.get("judge_usage")),
+            pairwise=dict(data["pairwise"]) if isinstance(data.get("pairwise"), Mapping) else {},
             errors=[_issue(i) for i in data.get("errors") or []],
             warnings=[_issue(i) for i in data.get("warnings") or []],
             group_definitions=data.get("group_definitions"),

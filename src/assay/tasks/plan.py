@@ -168,7 +168,11 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
     or from the folder its ``predictions`` key names (relative to the working
     directory if it exists there, else to the config file's folder).  A
     dataset's ``path`` is located with :func:`~assay.datasets.location.locate_data`
-    and its reference source decided by :func:`reference_source`.
+    (or the loader's own ``data_location(path)``, where it has one: a path that
+    names a Hugging Face Hub dataset, or its ``config_data_location(options,
+    config_dir)``: data named by other options, ``HFDataset``'s ``data_files``)
+    and its reference source decided by
+    :func:`reference_source`.
 
     A dataset whose config is wrong still has its tasks, with the mistake in
     :attr:`EvalTask.config_problem` (they cannot run; :func:`check_tasks`
@@ -194,6 +198,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             per_dataset.append((data, ReferenceSource("data")))
             continue
         loader = resolve_type(dataset.get("type"), LOAD_DATASET)
+        locate = getattr(loader, "data_location", None)
+        if callable(locate) and isinstance(path, str) and path:
+            data = locate(path)  # a loader whose path is not a file location (a Hugging Face Hub id)
         data = _loader_location(loader, dataset, config.path.parent, data)
         evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
         per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
@@ -223,13 +230,13 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
 
 
 def _loader_location(loader: Any, dataset: dict[str, Any], config_dir: Path, default: DataLocation | None) -> DataLocation | None:
-    """Where the loader says a dataset's data is (its ``data_location(options, config_dir)``), else ``default``.
+    """Where the loader says a dataset's data is (its ``config_data_location(options, config_dir)``), else ``default``.
 
     A loader whose data is not named by ``path`` alone (``HFDataset``'s
     ``path='json'`` with ``data_files``) declares it so; the location decides
     the gold rule and is hashed into the input fingerprint.
     """
-    locate = getattr(loader, "data_location", None)
+    locate = getattr(loader, "config_data_location", None)
     if not callable(locate):
         return default
     from assay.datasets.build import FRAMEWORK_KEYS
@@ -458,6 +465,7 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
         if refs.problem:
             problems.append(refs.problem)
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
+        notes.extend(_evaluator_notes(evaluator_cfg))
         if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
             if missing and partial and not _missing_predictions(task, partial=True):
@@ -468,6 +476,22 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
             TaskCheck(task.model_abbr, task.dataset_abbr, loader, evaluator, tuple(posts), refs.source, task.data, tuple(problems), tuple(notes))
         )
     return checks
+
+
+def _evaluator_notes(evaluator_cfg: dict[str, Any]) -> list[str]:
+    """What the evaluator says about this machine before it runs (``dry_run_notes(cfg)``, where it has one:
+    a code evaluator's missing toolchain)."""
+    from assay.errors import ConfigError, RegistryError
+    from assay.registry import ICL_EVALUATORS, resolve_type
+
+    if evaluator_cfg.get("type") is None:
+        return []
+    try:
+        obj = resolve_type(evaluator_cfg["type"], ICL_EVALUATORS, key="evaluator.type")
+    except (ConfigError, RegistryError):
+        return []
+    hook = getattr(obj, "dry_run_notes", None)
+    return [str(n) for n in hook(evaluator_cfg)] if callable(hook) else []
 
 
 def _component(role: str, spec: Any, registry: Any) -> Component:

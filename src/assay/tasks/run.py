@@ -53,7 +53,7 @@ from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, resolve_chain, unavailable_message
-from assay.tasks.score import ScoreStep, needed_fields, score
+from assay.tasks.score import ScoreStep, estimate_judging, is_judged, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
     exact_metrics,
@@ -67,7 +67,7 @@ from assay.tasks.shards import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ShardPlan", "TaskOutcome", "fail_task", "merge_shards", "run_shard", "run_task", "start_task"]
+__all__ = ["ShardPlan", "TaskOutcome", "estimate_task_judging", "fail_task", "merge_shards", "run_shard", "run_task", "start_task"]
 
 
 @dataclass
@@ -447,6 +447,48 @@ def _partial_test_set(task: EvalTask, setup: _Setup, preds: Any, test: TestSet, 
         count = test.size - len(rows)
         test = dataclasses.replace(test.rows(rows), size=len(rows), n=1)
     return test, {"kind": "partial_predictions", "count": count, "detail": detail}
+
+
+def estimate_task_judging(task: EvalTask, options: EvalOptions) -> Any:
+    """What scoring ``task`` would ask its LLM judge: ``None`` when its evaluator asks none; a note
+    (``str``) when no request would be made (the result would be reused) or the task cannot be
+    estimated; else the :class:`assay.judge.JudgeEstimate` (see
+    :func:`assay.tasks.score.estimate_judging`).  Reads the predictions and the test set as the
+    run would, writes nothing.
+    """
+    from assay.registry import ICL_EVALUATORS, resolve_type
+    from assay.rundir.predictions import load_predictions
+
+    evaluator_cfg = dict((task.dataset.get("eval_cfg") or {}).get("evaluator") or {})
+    try:
+        evaluator_type = resolve_type(evaluator_cfg.get("type"), ICL_EVALUATORS, key="eval_cfg.evaluator.type")
+    except AssayError:
+        return None
+    if not is_judged(evaluator_type):
+        return None
+    try:
+        setup = _setup(task, options)
+        result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
+        outcome = TaskOutcome(task.name, "ok", str(result_path), "")
+        reason = "--force" if options.force else _reuse_check(
+            result_path, setup.fingerprint, setup.inputs, outcome, allow_partial=options.allow_partial)
+        if reason is None:
+            return "no judge calls: the result would be reused (inputs unchanged)"
+        needed = needed_fields(setup.evaluator_type)
+        from_gold = task.references.source == "gold"
+        if needed is not None and from_gold:
+            needed = (*needed, "gold")
+        preds = load_predictions(task.prediction_dir, task.dataset_abbr, keep=needed, contents=setup.contents, partial=options.allow_partial)
+        setup.contents.clear()
+        test = _gold_test_set(task, setup, preds, needed) if from_gold else _test_set(task, setup)
+        if preds.missing_parts or (len(preds) < test.size * test.n and options.allow_partial):
+            test, _ = _partial_test_set(task, setup, preds, test, from_gold)
+        elif len(preds) != test.size * test.n:
+            return f"cannot estimate the judge calls: {len(preds)} predictions for {test.size * test.n} rows"
+        fields: dict[str, Any] = dict(preds.columns(None if needed is None else {*needed, "prediction"}))
+        return estimate_judging(task, setup, fields, test, preds.location, str(result_path.with_suffix("")))
+    except (AssayError, OSError, ValueError) as exc:
+        return f"cannot estimate the judge calls: {exc}"
 
 
 def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, outcome: TaskOutcome) -> ShardPlan | None:

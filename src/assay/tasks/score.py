@@ -30,7 +30,7 @@ from assay.tasks.plan import EvalTask, reads_test_set
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ScoreStep", "needed_fields", "score"]
+__all__ = ["ScoreStep", "estimate_judging", "is_judged", "needed_fields", "score"]
 
 
 @dataclass
@@ -101,33 +101,8 @@ def score(
         EvaluationError: a postprocessor or the evaluator failed; the message
             names the component, the dataset and the sample.
     """
-    from assay.postprocess.chain import build_postprocessor
-
-    where = setup.where
-    audit = setup.audit
-    references, size, n = test.references, test.size, test.n
-    # the datasets.Dataset only for an evaluator that reads the test set; else a light view of the table
-    test_dataset = test.dataset if reads_test_set(setup.evaluator_type) else test.view
-    raw = fields.get("prediction")
-    predictions: list[Any] | None = list(raw) if raw is not None else None
-    stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
-    if predictions is not None:
-        for stage, label, cfg in (
-            (0, f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
-            (1, f"{where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
-        ):
-            # with an audit, its plan holds the official chain, built once for both
-            fn = audit.postprocessor(stage) if audit is not None else build_postprocessor(
-                cfg, where=label, resolved=setup.postprocessor_types[stage])
-            if fn is not None:
-                predictions = _postprocess(fn, predictions, label, location)
-            if audit is not None:
-                stage_outputs.append(predictions)
-    fields["predictions"] = predictions
-    fields["references"] = list(references) if references is not None else None
-    fields["test_set"] = test_dataset
-    if fields.get("origin_prompt") is None:
-        fields["origin_prompt"] = [None] * (size * n)
+    size, n = test.size, test.n
+    test_dataset, raw, predictions, stage_outputs = _prepare(task, setup, fields, test, location)
 
     result = _call_evaluator(task, setup, setup.evaluator_cfg, fields, test_dataset, n, location, out_dir)
     if "error" in result:
@@ -137,6 +112,77 @@ def score(
     if setup.audit is not None and raw is not None and predictions is not None:
         result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n, scratch)
     return result
+
+
+def _prepare(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str) -> tuple[Any, Any, Any, list[list[Any]]]:
+    """Fill ``fields`` with what ``evaluate()`` takes: the predictions through the model's and the dataset's
+    ``pred_postprocessor``, the references, the test set; ``(test set, raw predictions, predictions,
+    the chain's output after each level for the extraction audit)``."""
+    from assay.postprocess.chain import build_postprocessor
+
+    audit = setup.audit
+    # the datasets.Dataset only for an evaluator that reads the test set; else a light view of the table
+    test_dataset = test.dataset if reads_test_set(setup.evaluator_type) else test.view
+    raw = fields.get("prediction")
+    predictions: list[Any] | None = list(raw) if raw is not None else None
+    stage_outputs: list[list[Any]] = []  # for the extraction audit: the chain after each level
+    if predictions is not None:
+        for stage, label, cfg in (
+            (0, f"model {task.model_abbr!r} pred_postprocessor", task.model.get("pred_postprocessor")),
+            (1, f"{setup.where} eval_cfg.pred_postprocessor", setup.eval_cfg.get("pred_postprocessor")),
+        ):
+            # with an audit, its plan holds the official chain, built once for both
+            fn = audit.postprocessor(stage) if audit is not None else build_postprocessor(
+                cfg, where=label, resolved=setup.postprocessor_types[stage])
+            if fn is not None:
+                predictions = _postprocess(fn, predictions, label, location)
+            if audit is not None:
+                stage_outputs.append(predictions)
+    fields["predictions"] = predictions
+    fields["references"] = list(test.references) if test.references is not None else None
+    fields["test_set"] = test_dataset
+    if fields.get("origin_prompt") is None:
+        fields["origin_prompt"] = [None] * (test.size * test.n)
+    return test_dataset, raw, predictions, stage_outputs
+
+
+def is_judged(evaluator_type: Any) -> bool:
+    """Whether an evaluator asks an LLM judge and can say beforehand what it would ask (``judge_conversations``)."""
+    return callable(getattr(evaluator_type, "judge_conversations", None))
+
+
+def estimate_judging(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str) -> Any:
+    """The judge calls scoring this task would make and at most what they cost
+    (:class:`assay.judge.JudgeEstimate`), nothing sent and nothing written.
+
+    The predictions go through the postprocessors as :func:`score` takes them,
+    the evaluator is built as it builds it (its judge's reply cache placed by
+    ``out_dir``, opened read-only) and its ``judge_conversations`` renders
+    every run's prompts; see :func:`assay.judge.estimate_judge_calls`.
+    """
+    import inspect
+
+    from assay.evaluate.base import judge_requests
+    from assay.judge import estimate_judge_calls, open_cache_readonly
+
+    test_dataset, _, _, _ = _prepare(task, setup, fields, test, location)
+    kwargs = {k: v for k, v in setup.evaluator_cfg.items() if k != "type"}
+    try:
+        evaluator = setup.evaluator_type(**kwargs)
+    except TypeError as exc:
+        raise EvaluationError(f"{setup.where}: cannot build {getattr(setup.evaluator_type, '__name__', setup.evaluator_type)}: {exc}") from exc
+    evaluator._out_dir = out_dir
+    evaluator.dataset_abbr = task.dataset_abbr
+    takes = inspect.signature(evaluator.judge_conversations).parameters
+    given = {k: v for k, v in fields.items() if k in takes}
+    conversations = judge_requests(evaluator, test.n, test_dataset, **given)
+    cache = open_cache_readonly(evaluator.judge_cache_file())
+    try:
+        bound = evaluator.judge_count_bound
+        return estimate_judge_calls(evaluator.uncached_judge(), conversations, cache=cache, upper_bound=bool(bound), why=bound)
+    finally:
+        if cache is not None:
+            cache.close()
 
 
 def _call_evaluator(

@@ -1,0 +1,322 @@
+"""Rank intervals and paired comparisons of a run's leaderboard, for every column the report can rank by.
+
+:func:`run_ranking` takes a run's :class:`~assay.summarize.leaderboard.Leaderboard`
+and its :class:`~assay.rundir.statistics.RunStats`, finds the per-sample
+values behind every dataset cell the rankings need, and hands them to
+:class:`assay.stats.RankBootstrap` (the mathematics, documented there).
+
+The per-sample values of a (model, dataset, metric) come, in order, from
+the statistics given (``RunStats.samples``, kept by
+:func:`~assay.rundir.statistics.run_stats` with ``keep_samples``); from the
+``.stats`` file beside the result while it was computed from the result's
+present bytes (:mod:`assay.rundir.sidecar`; checked through the run index)
+and for the value the summary shows; else from the result's details.  A cell
+none of them gives per-sample values for falls back to its interval (see
+:mod:`assay.stats._ranks`), and the ranking says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assay.rundir.layout import RunDir
+from assay.rundir.results import read_full_result
+from assay.rundir.sidecar import load_stats_samples
+from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
+from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
+
+if TYPE_CHECKING:
+    from assay.rundir.index import Snapshot
+
+__all__ = ["rankable_columns", "run_ranking", "sample_values_of"]
+
+logger = logging.getLogger(__name__)
+
+Key = tuple[str, str, str]
+
+
+def _group_metric(view: Any, group: Any) -> str | None:
+    metrics = view.metrics.get(group.name) or []
+    if group.metric in metrics:
+        return str(group.metric)
+    return str(metrics[0]) if metrics else None
+
+
+def rankable_columns(view: Any, groups: Sequence[Any]) -> dict[str, str]:
+    """Every column the report can rank by, abbr → its metric, in the order the page lists them.
+
+    The top-level summary groups first (computed groups no other computed group
+    takes as an input; their own aggregate, e.g. ``naive_average``), in the
+    summary's order, then every dataset (its primary metric): those of the table's rows in their
+    order, then the others in the summary's order.
+    """
+    computed = [g for g in groups if g.name in set(view.groups)]
+    inner = {abbr for g in computed for abbr in g.abbrs}
+    out: dict[str, str] = {}
+    by_name = {g.name: g for g in computed}
+    for name in view.groups:
+        group = by_name.get(name)
+        if group is None or name in inner:
+            continue
+        metric = _group_metric(view, group)
+        if metric is not None:
+            out[name] = metric
+    datasets = set(view.dataset_abbrs)
+    shown = [r.dataset for r in getattr(view, "rows", None) or [] if not r.placeholder and r.dataset in datasets]
+    for abbr in dict.fromkeys([*shown, *view.dataset_abbrs]):
+        metrics = view.metrics.get(abbr) or []
+        if metrics and abbr not in out:
+            out[abbr] = str(metrics[0])
+    return out
+
+
+def _default_column(view: Any, columns: Mapping[str, str], groups: Sequence[Any]) -> str | None:
+    """The last top-level summary group, else the first dataset row of the table, else the first dataset."""
+    group_names = {g.name for g in groups}
+    top = [abbr for abbr in columns if abbr in group_names]
+    if top:
+        return top[-1]
+    for row in getattr(view, "rows", None) or []:
+        if not row.placeholder and row.dataset in columns:
+            return str(row.dataset)
+    return next(iter(columns), None)
+
+
+def _leaves(abbr: str, metric: str, groups: Mapping[str, Any], metrics: Mapping[str, Sequence[str]],
+            out: dict[tuple[str, str], None], seen: set[tuple[str, str]]) -> None:
+    """The dataset cells (abbr, metric) one cell is computed from, into ``out``."""
+    from assay.stats import group_plan
+
+    if (abbr, metric) in seen:
+        return
+    seen.add((abbr, metric))
+    group = groups.get(abbr)
+    if group is None:
+        out[(abbr, metric)] = None
+        return
+    for inp_abbr, inp_metric in group_plan(group, metrics).get(metric, []):
+        if inp_metric is not None:
+            _leaves(inp_abbr, inp_metric, groups, metrics, out, seen)
+
+
+def sample_values_of(
+    run_dir: str | os.PathLike[str],
+    view: Any,
+    cells: Sequence[tuple[str, str]],
+    *,
+    folders: Mapping[str, str] | None = None,
+    given: Mapping[Key, SampleValues] | None = None,
+    snapshot: Snapshot | None = None,
+) -> tuple[dict[Key, SampleValues], dict[Key, str]]:
+    """The per-sample values of the dataset cells ``cells`` ((abbr, metric)) of every model of ``view``.
+
+    Returns ``(values, reasons)``: (model, abbr, metric) → :class:`SampleValues`
+    where they are known (see the module's docstring for where from), and
+    → why there are none where they are not.
+    """
+    root = Path(run_dir)
+    results_dir = str(RunDir(root).results)
+    folders = folders if folders is not None else {}
+    given = given if given is not None else {}
+    found: dict[Key, SampleValues] = {}
+    reasons: dict[Key, str] = {}
+    by_abbr: dict[str, list[str]] = {}
+    for abbr, metric in cells:
+        by_abbr.setdefault(abbr, []).append(metric)
+    empty: Mapping[str, Any] = {}
+    for model in view.models:
+        folder = folders.get(model, model)
+        per_model = view.scores.get(model, empty)
+        for abbr, metrics in by_abbr.items():
+            cell = per_model.get(abbr)
+            if not cell:
+                continue
+            want = []
+            for m in metrics:
+                if cell.get(m) is None:
+                    continue
+                key = (model, abbr, m)
+                sv = given.get(key)
+                if sv is not None:
+                    found[key] = sv
+                else:
+                    want.append(m)
+            if not want:
+                continue
+            have = {m: cell[m] for m in want}
+            digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
+            saved = None
+            if snapshot is None or digest:
+                saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+            rest = []
+            for m in want:
+                key = (model, abbr, m)
+                if saved is not None and saved[0].get(m) == have[m]:
+                    data = saved[1].get(m)
+                    if data is not None:
+                        found[key] = SampleValues.from_json(data)
+                        continue
+                    if m in saved[2]:
+                        reasons[key] = saved[2][m]
+                        continue
+                rest.append(m)
+            if not rest:
+                continue
+            result = read_full_result(root, folder, abbr)
+            if result is None or "error" in result:
+                for m in rest:
+                    reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
+                continue
+            for m in rest:
+                value = have[m]
+                assert value is not None
+                got = sample_values(result, m, float(value))
+                if isinstance(got, str):
+                    reasons[(model, abbr, m)] = got
+                else:
+                    found[(model, abbr, m)] = got
+    return found, reasons
+
+
+def run_ranking(
+    run_dir: str | os.PathLike[str],
+    view: Any,
+    stats: Any = None,
+    *,
+    by: str | None = None,
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = DEFAULT_SEED,
+    top: int = 10,
+    confidence: float = 0.95,
+    only: Sequence[str] | None = None,
+    groups: Sequence[Any] | None = None,
+    config: Mapping[str, Any] | None = None,
+    snapshot: Snapshot | None = None,
+) -> dict[str, Any]:
+    """Rank intervals of every column the report can rank by, and the paired comparisons of the top models.
+
+    Args:
+        run_dir: the run directory.
+        view: the summary's :class:`~assay.summarize.leaderboard.Leaderboard` (or what the summarizer returned).
+        stats: the run's :class:`~assay.rundir.statistics.RunStats` (its cells' intervals are the
+            fallback of cells without per-sample values; its ``samples``, when kept, are used first);
+            ``None``: no fallback intervals.
+        by: the column the paired comparisons are of (default: the default column below).
+        rounds, seed, confidence: the bootstrap's settings (:class:`assay.stats.RankBootstrap`).
+        top: how many of the best models by ``by`` are compared two by two.
+        only: rank only these columns (and ``by``), e.g. the groups and datasets a page shows
+            (default: every column that can be ranked); ``default`` is chosen among all of them.
+        groups: the summary groups (default: the summary's ``group_definitions``, else the run config's).
+        config: the run config (default: the newest dumped one).
+        snapshot: the run index's snapshot (default: taken here, unless ``ASSAY_NO_INDEX``).
+
+    Returns:
+        JSON-ready data, stable in shape::
+
+            {"default": <abbr>,            # the last top-level summary group, else the first dataset
+                                           # row of the table; null when nothing can be ranked
+             "rankings": {<abbr>: {        # every top-level summary group, then every dataset
+                 "metric": <metric>, "kind": "group"|"dataset", "rounds": int, "seed": int,
+                 "confidence": float,
+                 "models": [{"model", "value", "low", "high", "rank", "rank_low", "rank_high",
+                             "tier", ["note"]}, ...],   # best first
+                 "ties": [[model, ...], ...],          # tiers of two models or more, best first
+                 "note": str,                          # what the ranking rests on
+                 ["left_out": [{"model", "reason"}]]}},
+             "pairs": {"by": <abbr>, "metric": <metric>, "models": [top models, best first],
+                       "cells": [[{"result": "win"|"tie"|"loss", "p": Holm-corrected p,
+                                   "delta": value_row − value_column, "test": str} | null, ...], ...],
+                       "confidence": float, "correction": "holm", "note": str}
+                      | null}
+
+        ``cells[i][j]`` reads from row model ``i``'s side; ``null`` on the
+        diagonal and for a pair that cannot be tested.
+
+    Raises:
+        ValueError: ``by`` is not a column that can be ranked (naming it and the columns that can).
+    """
+    view = getattr(view, "leaderboard", None) or view
+    if config is None:
+        config = load_run_config(run_dir)
+    if groups is None:
+        group_list = view.summary_groups(config) if hasattr(view, "summary_groups") else []
+    else:
+        from assay.groups import SummaryGroup
+
+        group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
+    group_list = [g for g in group_list if g.name in set(view.groups)]
+    columns = rankable_columns(view, group_list)
+    default = _default_column(view, columns, group_list)
+    if by is not None and by not in columns:
+        shown = ", ".join(list(columns)[:20]) + (", …" if len(columns) > 20 else "")
+        raise ValueError(f"cannot rank by {by!r}: it is not a top-level summary group or dataset of the summary "
+                         f"(those are: {shown or 'none'})")
+    if not columns:
+        return {"default": None, "rankings": {}, "pairs": None}
+    if only is not None:
+        unknown = [c for c in only if c not in columns]
+        if unknown:
+            raise ValueError(f"cannot rank by {unknown[0]!r}: it is not a top-level summary group or dataset of "
+                             "the summary")
+        wanted = {*only, by if by is not None else default}
+        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
+    by_group = {g.name: g for g in group_list}
+    leaves: dict[tuple[str, str], None] = {}
+    seen: set[tuple[str, str]] = set()
+    for abbr, metric in columns.items():
+        _leaves(abbr, metric, by_group, view.metrics, leaves, seen)
+    folders = model_dirs_of(config, view.models)
+    if snapshot is None:
+        snapshot = index_snapshot(run_dir)
+    given = getattr(stats, "samples", None) or {}
+    samples, reasons = sample_values_of(run_dir, view, list(leaves), folders=folders, given=given, snapshot=snapshot)
+    cells = _Cells(stats, reasons, confidence)
+    boot = RankBootstrap(view.models, view.scores, samples, cells, group_list, view.metrics,
+                         rounds=rounds, seed=seed, confidence=confidence)
+    chosen = by if by is not None else default
+    assert chosen is not None  # there are columns, so there is a default
+    done = boot.rank_all(list(columns.items()), keep_draws={(chosen, columns[chosen])})
+    rankings: dict[str, Any] = {}
+    pairs = None
+    for (abbr, _), ranking in done.items():
+        for model in list(ranking.left_out):
+            reason = view.missing_reason(model, abbr) if hasattr(view, "missing_reason") else None
+            if reason:
+                ranking.left_out[model] = reason
+        rankings[abbr] = ranking.to_json()
+        if abbr == chosen:
+            pairs = boot.pairs(ranking, top).to_json()
+    return {"default": default, "rankings": rankings, "pairs": pairs}
+
+
+class _Cells(Mapping[Key, CellStat]):
+    """The fallback intervals: the run's statistics, with the reason a cell has no per-sample values."""
+
+    def __init__(self, stats: Any, reasons: Mapping[Key, str], confidence: float) -> None:
+        cells = getattr(stats, "cells", None)
+        self._cells: Mapping[Key, CellStat] = cells if cells is not None else {}
+        self._reasons = reasons
+        self._confidence = confidence
+
+    def __getitem__(self, key: Key) -> CellStat:
+        stat = self._cells.get(key)
+        reason = self._reasons.get(key)
+        if stat is None:
+            if reason is None:
+                raise KeyError(key)
+            return CellStat(float("nan"), reason=reason, confidence=self._confidence)
+        if reason is not None and not stat.reason:
+            import dataclasses
+
+            return dataclasses.replace(stat, reason=reason)
+        return stat
+
+    def __iter__(self) -> Any:
+        return iter(self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)

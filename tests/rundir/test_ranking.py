@@ -1,0 +1,120 @@
+"""Rank intervals and paired comparisons of a run directory's leaderboard (``run_ranking``)."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+import assay.rundir.ranking as ranking_module
+from assay.rundir.ranking import run_ranking
+from assay.rundir.statistics import run_stats
+from assay.summarize import leaderboard_of
+from tests.stats.workdir_builder import TIME, make_run
+
+
+def _summary(run: Path) -> dict:
+    return json.loads((run / "summary" / f"summary_{TIME}.json").read_text())
+
+
+def test_every_top_level_group_and_dataset_is_ranked_with_the_summary_values(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    out = run_ranking(run, view, run_stats(run, view), rounds=300)
+    # "core" is an input of "overall": not a column to rank by; the last top-level group is the default
+    assert list(out["rankings"]) == ["core_weighted", "spread", "overall", "mcq", "qa", "rep", "summ", "mcc", "broken"]
+    assert out["default"] == "overall"
+    scores = _summary(run)["scores"]
+    for abbr, ranking in out["rankings"].items():
+        assert {"metric", "kind", "rounds", "seed", "confidence", "models", "ties", "note"} <= set(ranking)
+        assert ranking["kind"] == ("group" if abbr in ("core_weighted", "spread", "overall") else "dataset")
+        assert ranking["rounds"] == 300
+        for entry in ranking["models"]:
+            assert entry["value"] == scores[entry["model"]][abbr][ranking["metric"]]
+            assert entry["rank_low"] <= entry["rank"] <= entry["rank_high"]
+            if entry["low"] is not None:
+                assert entry["low"] <= entry["high"]
+    overall = out["rankings"]["overall"]
+    assert [m["model"] for m in overall["models"]] == ["m1", "m2"]
+    assert overall["metric"] == "naive_average"
+    mcc = out["rankings"]["mcc"]["models"]
+    assert all("held at its value" in m["note"] and "matthews_correlation" in m["note"] for m in mcc)
+    broken = out["rankings"]["broken"]
+    assert [m["model"] for m in broken["models"]] == ["m1"]
+    assert broken["left_out"][0]["model"] == "m2" and "boom" in broken["left_out"][0]["reason"]
+    pairs = out["pairs"]
+    assert pairs["by"] == "overall" and pairs["models"] == ["m1", "m2"]
+    assert pairs["cells"][0][0] is None and pairs["cells"][0][1]["result"] in ("win", "tie", "loss")
+    assert pairs["cells"][1][0]["delta"] == -pairs["cells"][0][1]["delta"]
+    json.dumps(out, allow_nan=False)  # JSON-ready
+
+
+def test_per_sample_values_kept_by_the_statistics_give_the_same_rankings(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    from_details = run_ranking(run, view, run_stats(run, view), rounds=200)
+    kept = run_stats(run, view, keep_samples=True)
+    assert kept.samples
+    assert run_ranking(run, view, kept, rounds=200) == from_details
+
+
+def test_per_sample_values_come_from_the_stats_files_without_reading_the_details(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.rundir.results import content_digest
+    from assay.rundir.sidecar import prediction_columns, save_stats
+
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    want = run_ranking(run, view, stats, rounds=200)
+    for path in sorted((run / "results").glob("*/*.json")):
+        folder, abbr = path.parent.name, path.stem
+        save_stats(path, content_digest(path), abbr, partial(prediction_columns, run, folder, abbr))
+
+    def no_reading(*args: object) -> None:
+        raise AssertionError(f"the result {args} was read")
+
+    monkeypatch.setattr(ranking_module, "read_full_result", no_reading)
+    assert run_ranking(run, view, stats, rounds=200) == want
+
+
+def test_by_chooses_the_compared_column_and_an_unknown_one_is_named(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    out = run_ranking(run, view, stats, by="mcq", rounds=200, top=1)
+    assert out["default"] == "overall" and out["pairs"]["by"] == "mcq" and out["pairs"]["models"] == ["m1"]
+    out = run_ranking(run, view, stats, by="mcq", rounds=200)
+    assert out["pairs"]["cells"][0][1]["test"] == "mcnemar-exact"
+    with pytest.raises(ValueError, match=r"cannot rank by 'core'.*overall"):
+        run_ranking(run, view, stats, by="core")
+
+
+def test_a_run_without_groups_defaults_to_the_first_dataset_row(tmp_path: Path) -> None:
+    run = make_run(tmp_path, summarize=False)
+    from assay.summarize import run_summarizer
+    from tests.stats.workdir_builder import run_config
+
+    config = run_config(run)
+    config["summarizer"] = {"dataset_abbrs": ["qa", "mcq", "rep"]}
+    run_summarizer(config, time_str=TIME)
+    view = leaderboard_of(None, run)
+    out = run_ranking(run, view, run_stats(run, view, config=config), config=config, rounds=100)
+    assert out["default"] == "qa"
+    # the table's rows first, then the other datasets
+    assert list(out["rankings"]) == ["qa", "mcq", "rep", "summ", "mcc", "broken"]
+    assert out["pairs"]["by"] == "qa"
+
+
+def test_only_the_columns_asked_for_are_ranked(tmp_path: Path) -> None:
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    full = run_ranking(run, view, stats, rounds=200)
+    out = run_ranking(run, view, stats, rounds=200, only=["qa"])
+    assert list(out["rankings"]) == ["overall", "qa"]  # the default column is ranked for the comparisons
+    assert out["rankings"]["qa"] == full["rankings"]["qa"] and out["pairs"] == full["pairs"]
+    with pytest.raises(ValueError, match="cannot rank by 'nope'"):
+        run_ranking(run, view, stats, only=["nope"])
