@@ -185,6 +185,16 @@ def check_runnable(config: object, run_dir: Path) -> tuple[list[str], list[str]]
             problems.append(task.config_problem.split(": ", 1)[-1])
             continue
         missing += [dotted for _key, dotted in unavailable_components(task.dataset, task.model)]
+    from assay.subjective.plan import is_subjective
+
+    # a dataset an LLM judges has no task of plan_tasks' (its judge tasks need a judge the probe has not):
+    # its loader, evaluator and postprocessors are checked per model all the same (its summarizer, which
+    # only a summary by dataset summarizers runs, is not)
+    for dataset in getattr(config, "datasets", []):
+        if is_subjective(dataset):
+            judged = {k: v for k, v in dataset.items() if k != "summarizer"}
+            for model in getattr(config, "models", []) or [{}]:
+                missing += [dotted for _key, dotted in unavailable_components(judged, model)]
     return missing, problems
 
 

@@ -48,6 +48,31 @@ def hashed_verdict(messages: list[dict[str, Any]]) -> str:
     return VERDICTS[int.from_bytes(digest[:8], "big") % len(VERDICTS)]
 
 
+#: The replies :func:`subjective_reply` chooses among: verdicts in the styles of the subjective
+#: benchmarks (AlignBench, MT-Bench, AlpacaEval, Arena-Hard), and garbage.
+SUBJECTIVE_REPLIES = (
+    "The answer is accurate and clear. {'事实正确性': 8, '满足用户需求': 7, '综合得分': 7}",
+    "回答有明显错误。{'事实正确性': 2, '满足用户需求': 3, '清晰度': 5, '综合得分': 2}",
+    "Rating: [[8]]",
+    "The assistant's answer is unhelpful. Rating: [[2.5]]",
+    "m",
+    "M",
+    "My final verdict is: [[A>B]]",
+    "Assistant B is significantly better: [[B>>A]]",
+    "My final verdict is tie: [[A=B]]",
+    "",
+    "I cannot judge this.",
+)
+
+
+def subjective_reply(messages: list[dict[str, Any]]) -> str:
+    """A judge reply for the subjective benchmarks that depends only on the messages (their SHA-256)."""
+    import hashlib
+
+    digest = hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).digest()
+    return SUBJECTIVE_REPLIES[int.from_bytes(digest[:8], "big") % len(SUBJECTIVE_REPLIES)]
+
+
 class FakeJudge:
     def __init__(self, script: Script, usage: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.script = script

@@ -209,6 +209,9 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
     config = load(args)
     run_dir = resolve_run_dir(work_dir(args, config), args.reuse)
     tasks = plan_tasks(config, run_dir)
+    from assay.subjective.plan import plan_subjective
+
+    judged = plan_subjective(config)
     if args.dry_run:
         if then_summarize:
             from assay.summarize import validate_summarizer_config
@@ -216,7 +219,8 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
             validate_summarizer_config(summary_config(config, str(run_dir.root)))
         options = EvalOptions(run_dir=run_dir, dump_details=_dump_details(args, config), force=args.force,
                               allow_partial=_allow_partial(args, config))
-        return _dry_run(tasks, run_dir, partial=_allow_partial(args, config), options=options)
+        status = _dry_run(tasks, run_dir, partial=_allow_partial(args, config), options=options) if tasks or not judged else 0
+        return max(status, _dry_run_judged(judged, run_dir)) if judged else status
     options = EvalOptions(
         run_dir=run_dir,
         dump_details=_dump_details(args, config),
@@ -241,11 +245,12 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
         sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
 
     with writer_lock(run_dir, wait=args.wait, on_wait=waiting), terminated_by_signals():
-        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize)
+        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize, judged)
 
 
 def _eval_locked(
-    args: argparse.Namespace, config: Any, run_dir: Any, tasks: list[Any], options: Any, backend: Any, then_summarize: bool
+    args: argparse.Namespace, config: Any, run_dir: Any, tasks: list[Any], options: Any, backend: Any, then_summarize: bool,
+    judged: list[Any] | None = None,
 ) -> int:
     """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
     from assay.config import dump_config_source
@@ -265,10 +270,11 @@ def _eval_locked(
 
         enable_progress(sys.stderr)
     try:
-        outcomes = blocked + run_tasks(
+        outcomes = blocked + (run_tasks(
             tasks, options, workers=_workers(args, config), on_done=progress, on_shard=progress.shard, backend=backend,
             written=written,
-        )
+        ) if tasks or not judged else [])
+        outcomes += _run_judged(judged or [], run_dir, options.force)
     finally:
         if judge_progress:
             from assay.judge import disable_progress
@@ -325,6 +331,48 @@ def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False, options: 
         out.write("tasks that cannot run:\n")
         for c in blocked:
             out.write(f"  {c.name}: {'; '.join(c.problems)}\n")
+    return 1 if blocked else 0
+
+
+def _run_judged(judged: list[Any], run_dir: Any, force: bool) -> list[Any]:
+    """Run the judge tasks of the subjective datasets one after the other (each judge's requests run
+    concurrently), one line each on stderr; their outcomes."""
+    from assay.subjective.task import run_subjective_task
+
+    outcomes = []
+    for i, task in enumerate(judged, 1):
+        outcome = run_subjective_task(task, run_dir, force=force)
+        outcome.log_path = "(see the .meta beside the result)"  # type: ignore[attr-defined]
+        detail = f" ({outcome.message})" if outcome.message else ""
+        if outcome.status in ("ok", "partial"):
+            line = f"{outcome.status}: {outcome.samples} samples, {outcome.requests} judge requests{detail}"
+        else:
+            line = f"{outcome.status}{detail}"
+        sys.stderr.write(f"[judge {i}/{len(judged)}] {outcome.name} {line}\n")
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _dry_run_judged(judged: list[Any], run_dir: Any) -> int:
+    """Print each judge task with its samples and the judge calls it needs beyond the reply cache;
+    0 when all can run, else 1."""
+    from assay.errors import AssayError
+    from assay.subjective.task import pending_calls
+
+    out = sys.stdout
+    blocked = 0
+    calls = 0
+    for task in judged:
+        try:
+            samples, estimate = pending_calls(task, run_dir)
+        except (AssayError, OSError, KeyError, ValueError, TypeError) as exc:
+            blocked += 1
+            out.write(f"CANNOT judge {task.name}: {type(exc).__name__}: {exc}\n")
+            continue
+        calls += estimate.calls
+        order = f", infer_order {task.infer_order}" if task.infer_order else ""
+        out.write(f"ok     judge {task.name}: {samples} samples{order}\n         {estimate.line()}\n")
+    out.write(f"{len(judged)} judge tasks: {len(judged) - blocked} can run, {blocked} cannot; {calls} judge calls to make\n")
     return 1 if blocked else 0
 
 

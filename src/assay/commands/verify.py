@@ -375,7 +375,10 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
     pairs: list[tuple[str, str]] = []
     try:
         folders = list(dict.fromkeys(model_abbr(dict(m)) for m in config.get("models") or []))
-        abbrs = list(dict.fromkeys(dataset_abbr(dict(d)) for d in config.get("datasets") or []))
+        from assay.subjective.plan import is_subjective
+
+        # a judged dataset's results are the judge tasks' (results/<model>_judged-by--<judge>/), not results/<model>/
+        abbrs = list(dict.fromkeys(dataset_abbr(dict(d)) for d in config.get("datasets") or [] if not is_subjective(dict(d))))
     except Exception as exc:  # a config whose names cannot be derived: the results it plans are unknown
         report.notes.append(f"the results the run's config plans cannot be listed: {exc}")
         return

@@ -1,4 +1,13 @@
-"""Subjective (LLM-judged) evaluations: the judge outputs' dict postprocessors, their summarizers and statistics.
+"""Subjective (LLM-judged) evaluations: the judge tasks, the judge outputs' dict postprocessors, their summarizers and statistics.
+
+The judge step (a judge scores one model's answers, or compares two):
+
+* :mod:`assay.subjective.plan` lists the judge tasks of a run config as
+  OpenCompass 0.5.4's subjective partitioner plans them;
+  :mod:`assay.subjective.task` runs one (its predictions, its test set,
+  ``LMEvaluator``, the result in OpenCompass's ``_judged-by--`` layout);
+  :mod:`assay.subjective.verdicts` reads a judge's reply the way each
+  benchmark does, to count the replies no score can be read from.
 
 Pairwise families (a judge compares two models' answers):
 

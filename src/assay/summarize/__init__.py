@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from assay.summarize._multi_faceted import MultiFacetedSummarizer, SummaryFacet
     from assay.summarize._needlebench import NeedleBenchATCSummarizer, NeedleBenchSummarizer, NeedleBenchSummarizerV2
     from assay.summarize._subjective import DefaultSubjectiveSummarizer
+    from assay.summarize._subjective_summary import SubjectiveSummarizer, flatten_scores
     from assay.summarize.leaderboard import Cell, Leaderboard, LeaderboardView, Row, newest_summary_json
 
 #: Each module and the names exported here from it, imported the first time one of them is asked for
@@ -81,6 +82,7 @@ _WHERE = {
     "_multi_faceted": ("MultiFacetedSummarizer", "SummaryFacet"),
     "_needlebench": ("NeedleBenchATCSummarizer", "NeedleBenchSummarizer", "NeedleBenchSummarizerV2"),
     "_subjective": ("DefaultSubjectiveSummarizer",),
+    "_subjective_summary": ("SubjectiveSummarizer", "flatten_scores"),
     "leaderboard": ("Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"),
 }
 
@@ -97,6 +99,7 @@ __all__ = [
     "NeedleBenchSummarizerV2",
     "Row",
     "Scores",
+    "SubjectiveSummarizer",
     "Subset",
     "SummaryGroup",
     "SummaryIssue",
@@ -109,6 +112,7 @@ __all__ = [
     "compile_transform",
     "leaderboard_of",
     "eval_mode",
+    "flatten_scores",
     "newest_summary_json",
     "parse_summary_groups",
     "prompt_hash",

@@ -29,6 +29,7 @@ from assay.datasets.location import DataLocation, locate_data
 from assay.opencompass import is_standin, origin, standin_for_type_name, standin_name
 from assay.opencompass import unavailable_message as how_to_get
 from assay.rundir.layout import RunDir
+from assay.subjective.plan import is_subjective
 
 logger = logging.getLogger(__name__)
 
@@ -174,6 +175,10 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
     and its reference source decided by
     :func:`reference_source`.
 
+    A dataset an LLM judges through the subjective task (its evaluator is
+    ``LMEvaluator``: :func:`assay.subjective.plan.is_subjective`) has no task
+    here; :func:`assay.subjective.plan.plan_subjective` plans its judge tasks.
+
     A dataset whose config is wrong still has its tasks, with the mistake in
     :attr:`EvalTask.config_problem` (they cannot run; :func:`check_tasks`
     says so); a dataset that repeats an earlier one exactly has none.
@@ -216,7 +221,7 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
         pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
         for d_index, dataset in enumerate(config.datasets):
             check = checks[d_index]
-            if check.repeats is not None:
+            if check.repeats is not None or is_subjective(dataset):  # judged by the subjective task
                 continue
             data, refs = per_dataset[d_index]
             chain = None
