@@ -181,6 +181,10 @@ RUNS: tuple[Run, ...] = (
     Run("GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench", "GaokaoBench/GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench_datasets", _gaokao[:5], default=True),
     Run("GaokaoBench_gen", "GaokaoBench", "GaokaoBench/GaokaoBench_gen", "GaokaoBench_datasets", _gaokao),
     Run("GaokaoBench_mixed", "GaokaoBench", "GaokaoBench/GaokaoBench_mixed", "GaokaoBench_datasets", _gaokao[:3]),
+    Run("FewCLUE_tnews_gen", "FewCLUE_tnews", "FewCLUE_tnews/FewCLUE_tnews_gen_b90e4a", "tnews_datasets", ("tnews-dev", "tnews-test"), default=True),
+    Run("FewCLUE_tnews_ppl_d10e8a", "FewCLUE_tnews", "FewCLUE_tnews/FewCLUE_tnews_ppl_d10e8a", "tnews_datasets", ("tnews-dev", "tnews-test")),
+    Run("FewCLUE_cluewsc_gen", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_gen_c68933", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test"), default=True),
+    Run("FewCLUE_cluewsc_ppl_868415", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_ppl_868415", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test")),
     # AdvGLUE: the attacked examples, then their originals; AccDropEvaluator
     Run("adv_glue_sst2_gen", "adv_glue", "adv_glue/adv_glue_sst2/adv_glue_sst2_gen_ee8d3b", "adv_sst2_datasets", ("adv_sst2",), default=True),
     Run("adv_glue_qqp_gen", "adv_glue", "adv_glue/adv_glue_qqp/adv_glue_qqp_gen_cdc277", "adv_qqp_datasets", ("adv_qqp",)),
@@ -580,6 +584,25 @@ def _build_clue(root: Path, which: str) -> None:
             _write(root, f"data/FewCLUE/ocnli/{split}.json", _jsonl(rows))
 
 
+_TNEWS = ("news_agriculture", "news_travel", "news_game", "news_tech", "news_sports", "news_edu", "news_entertainment",
+          "news_finance", "news_military", "news_car", "news_house", "news_world", "news_culture", "news_story", "news_stock")
+
+
+def _build_fewclue(root: Path, which: str) -> None:
+    for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+        rows: list[dict[str, Any]] = []
+        for i, r in enumerate(_pairs(f"{which}-{split}", n, ("x",))):
+            if which == "tnews":
+                category = _TNEWS[(i * 4 + len(split)) % len(_TNEWS)]
+                rows.append({"label": str(100 + _TNEWS.index(category)), "label_desc": category, "sentence": r["sentence1"], "keywords": ""})
+            else:
+                text = f"{r['sentence1']}他说{r['sentence2']}"
+                at = text.index("他")
+                rows.append({"target": {"span2_index": at, "span1_index": 0, "span1_text": r["sentence1"][:2], "span2_text": "他"},
+                             "idx": i, "label": ("true", "false")[(i + len(split)) % 2], "text": text})
+        _write(root, f"data/FewCLUE/{which}/{split}.json", _jsonl(rows))
+
+
 def _glue_readme(configs: dict[str, tuple[str, ...]]) -> str:
     lines = ["---", "configs:"]
     for name, splits in configs.items():
@@ -754,6 +777,8 @@ _BUILDERS = {
     "CLUE_DRCD": lambda root: _build_extractive(root, "data/CLUE/DRCD/dev.json", "DRCD"),
     "GaokaoBench": _build_gaokao,
     "adv_glue": _build_adv_glue,
+    "FewCLUE_tnews": lambda root: _build_fewclue(root, "tnews"),
+    "FewCLUE_cluewsc": lambda root: _build_fewclue(root, "cluewsc"),
 }
 
 
@@ -1018,6 +1043,10 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         if "choice1" in row:
             return str(row["label"]), {"A": str(row["choice1"]), "B": str(row["choice2"])}, "AB", False
         return str(row["label"]), {"A": "Yes", "B": "No", "C": "Maybe"}, "ABC", False
+    if fam == "FewCLUE_tnews":
+        return str(row["label_desc2"]), {}, "ABCDEFGHIJKLMNO", True
+    if fam == "FewCLUE_cluewsc":
+        return str(row["label"]), {"A": "是", "B": "否"}, "AB", True
     if fam == "adv_glue":
         return str(row["label_option"]), {"A": "yes", "B": "maybe" if "premise" in row else "no", "C": "no"}, "ABC", False
     if fam == "summedits":
