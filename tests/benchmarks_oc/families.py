@@ -185,6 +185,10 @@ RUNS: tuple[Run, ...] = (
     Run("FewCLUE_tnews_ppl_d10e8a", "FewCLUE_tnews", "FewCLUE_tnews/FewCLUE_tnews_ppl_d10e8a", "tnews_datasets", ("tnews-dev", "tnews-test")),
     Run("FewCLUE_cluewsc_gen", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_gen_c68933", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test"), default=True),
     Run("FewCLUE_cluewsc_ppl_868415", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_ppl_868415", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test")),
+    Run("FewCLUE_csl_gen", "FewCLUE_csl", "FewCLUE_csl/FewCLUE_csl_gen_28b223", "csl_datasets", ("csl_dev", "csl_test"), default=True),
+    Run("FewCLUE_csl_ppl_841b62", "FewCLUE_csl", "FewCLUE_csl/FewCLUE_csl_ppl_841b62", "csl_datasets", ("csl_dev", "csl_test")),
+    Run("SuperGLUE_WiC_gen", "SuperGLUE_WiC", "SuperGLUE_WiC/SuperGLUE_WiC_gen_d06864", "WiC_datasets", ("WiC",), default=True),
+    Run("SuperGLUE_WiC_ppl_312de9", "SuperGLUE_WiC", "SuperGLUE_WiC/SuperGLUE_WiC_ppl_312de9", "WiC_datasets", ("WiC",)),
     # AdvGLUE: the attacked examples, then their originals; AccDropEvaluator
     Run("adv_glue_sst2_gen", "adv_glue", "adv_glue/adv_glue_sst2/adv_glue_sst2_gen_ee8d3b", "adv_sst2_datasets", ("adv_sst2",), default=True),
     Run("adv_glue_qqp_gen", "adv_glue", "adv_glue/adv_glue_qqp/adv_glue_qqp_gen_cdc277", "adv_qqp_datasets", ("adv_qqp",)),
@@ -592,7 +596,10 @@ def _build_fewclue(root: Path, which: str) -> None:
     for split, n in (("dev_few_all", N), ("test_public", N + 3)):
         rows: list[dict[str, Any]] = []
         for i, r in enumerate(_pairs(f"{which}-{split}", n, ("x",))):
-            if which == "tnews":
+            if which == "csl":
+                rows.append({"id": i, "abst": f"{r['sentence1']}。{r['sentence2']}。", "keyword": [*r["sentence2"][:4].split("的"), "关键词"],
+                             "label": ("0", "1")[(i * 2 + len(split)) % 3 % 2]})
+            elif which == "tnews":
                 category = _TNEWS[(i * 4 + len(split)) % len(_TNEWS)]
                 rows.append({"label": str(100 + _TNEWS.index(category)), "label_desc": category, "sentence": r["sentence1"], "keywords": ""})
             else:
@@ -601,6 +608,15 @@ def _build_fewclue(root: Path, which: str) -> None:
                 rows.append({"target": {"span2_index": at, "span1_index": 0, "span1_text": r["sentence1"][:2], "span2_text": "他"},
                              "idx": i, "label": ("true", "false")[(i + len(split)) % 2], "text": text})
         _write(root, f"data/FewCLUE/{which}/{split}.json", _jsonl(rows))
+
+
+def _build_wic(root: Path) -> None:
+    rows = []
+    for i in range(N):
+        a, b = _pick(_EN, _seed(f"wic-{i}"), 2)
+        rows.append({"word": a, "sentence1": f"I saw {a} there.", "sentence2": f"{a} and {b} differ.", "idx": i,
+                     "label": "true" if i % 3 else "false", "start1": 6, "start2": 0, "end1": 6 + len(a), "end2": len(a), "version": 1.1})
+    _write(root, "data/SuperGLUE/WiC/val.jsonl", _jsonl(rows))
 
 
 def _glue_readme(configs: dict[str, tuple[str, ...]]) -> str:
@@ -779,6 +795,8 @@ _BUILDERS = {
     "adv_glue": _build_adv_glue,
     "FewCLUE_tnews": lambda root: _build_fewclue(root, "tnews"),
     "FewCLUE_cluewsc": lambda root: _build_fewclue(root, "cluewsc"),
+    "FewCLUE_csl": lambda root: _build_fewclue(root, "csl"),
+    "SuperGLUE_WiC": _build_wic,
 }
 
 
@@ -1045,6 +1063,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["label"]), {"A": "Yes", "B": "No", "C": "Maybe"}, "ABC", False
     if fam == "FewCLUE_tnews":
         return str(row["label_desc2"]), {}, "ABCDEFGHIJKLMNO", True
+    if fam in ("FewCLUE_csl", "SuperGLUE_WiC"):
+        return str(row["label"]), {"A": "是", "B": "否"}, "AB", fam == "FewCLUE_csl"
     if fam == "FewCLUE_cluewsc":
         return str(row["label"]), {"A": "是", "B": "否"}, "AB", True
     if fam == "adv_glue":

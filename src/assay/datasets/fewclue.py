@@ -1,13 +1,16 @@
-"""FewCLUE's TNEWS and CLUEWSC as OpenCompass 0.5.4 reads them: ``TNewsDataset``, ``TNewsDatasetV2``,
-``CluewscDataset``, ``CluewscDatasetV2``.
+"""FewCLUE's TNEWS, CLUEWSC and CSL and SuperGLUE's WiC as OpenCompass 0.5.4 reads them: ``TNewsDataset``,
+``TNewsDatasetV2``, ``CluewscDataset``, ``CluewscDatasetV2``, ``CslDataset``, ``CslDatasetV2``, ``WiCDataset``,
+``WiCDatasetV2``.
 
 Files (JSON Lines, under ``$COMPASS_DATA_CACHE`` or the working directory)::
 
     data/FewCLUE/tnews/{dev_few_all,test_public}.json     {"sentence", "label_desc": "news_agriculture", ...}
     data/FewCLUE/cluewsc/{dev_few_all,test_public}.json   {"text", "target": {"span1_text", "span2_text",
                                                             "span1_index", "span2_index"}, "label": "true"|"false"}
+    data/FewCLUE/csl/{dev_few_all,test_public}.json       {"id", "abst", "keyword": [...], "label": "0"|"1"}
+    data/SuperGLUE/WiC/val.jsonl                          {"word", "sentence1", "sentence2", ..., "label": true|false}
 
-The PPL loaders (``TNewsDataset``, ``CluewscDataset``) read their options as
+The PPL loaders (``TNewsDataset``, ``CluewscDataset``, ``CslDataset``, ``WiCDataset``) read their options as
 ``HFDataset`` does (``path='json'``, ``data_files``, ``split``) and add columns
 to every row; the generation loaders (``…V2``) read the file line by line and
 keep the columns the configs use, the label as a letter.
@@ -25,7 +28,16 @@ from assay.datasets.table import RowTable
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["CluewscDataset", "CluewscDatasetV2", "TNewsDataset", "TNewsDatasetV2"]
+__all__ = [
+    "CluewscDataset",
+    "CluewscDatasetV2",
+    "CslDataset",
+    "CslDatasetV2",
+    "TNewsDataset",
+    "TNewsDatasetV2",
+    "WiCDataset",
+    "WiCDatasetV2",
+]
 
 #: TNEWS's categories in OpenCompass's order: the PPL configs' label texts, the letters A–O of the generation configs
 TNEWS_TARGETS = {
@@ -143,3 +155,85 @@ class CluewscDatasetV2(BaseDataset):
     @staticmethod
     def load(path: str) -> Any:
         return as_datasets(CluewscDatasetV2.load_table(path))
+
+
+def _joined_keywords(keywords: Any, where: str) -> str:
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        raise InputFileError(f"{where}: keyword {str(keywords)[:80]!r} is not a list of texts")
+    return "，".join(keywords)
+
+
+def _with_keywords(example: dict[str, Any]) -> dict[str, Any]:
+    example["keywords"] = _joined_keywords(example.get("keyword"), "CslDataset")
+    return example
+
+
+def _with_answer(example: dict[str, Any]) -> dict[str, Any]:
+    example["answer"] = 1 if example.get("label") == "true" else 0
+    return example
+
+
+@LOAD_DATASET.register_module()
+class CslDataset(BaseDataset):
+    """``HFDataset``'s data, each row with ``keywords``: its ``keyword`` list joined with ``'，'``."""
+
+    config_data_location = staticmethod(HFDataset.config_data_location)
+
+    @staticmethod
+    def load(**kwargs: Any) -> Any:
+        return HFDataset.load(**kwargs).map(_with_keywords, keep_in_memory=True)
+
+
+@LOAD_DATASET.register_module()
+class WiCDataset(BaseDataset):
+    """``HFDataset``'s data, each row with ``answer``: 1 where ``label`` is the text ``'true'``, else 0
+    (a JSON ``true`` gives 0, as in OpenCompass)."""
+
+    config_data_location = staticmethod(HFDataset.config_data_location)
+
+    @staticmethod
+    def load(**kwargs: Any) -> Any:
+        return HFDataset.load(**kwargs).map(_with_answer, keep_in_memory=True)
+
+
+@LOAD_DATASET.register_module()
+class CslDatasetV2(BaseDataset):
+    """``abst``, ``keywords`` (joined with ``'，'``) and ``label`` (``'AB'[int(label)]``)."""
+
+    @staticmethod
+    def load_table(path: str) -> RowTable:
+        """The rows as a table (what assay evaluates; no ``datasets`` import)."""
+        rows = []
+        for where, line in _lines("CslDatasetV2", path):
+            label = field(line, "label", where)
+            try:
+                letter = "AB"[int(label)]
+            except (TypeError, ValueError, IndexError):
+                raise InputFileError(f"{where}: label {label!r} is not an integer indexing 'AB'") from None
+            rows.append({"abst": field(line, "abst", where), "keywords": _joined_keywords(field(line, "keyword", where), where),
+                         "label": letter})
+        return rows_table(rows, path)
+
+    @staticmethod
+    def load(path: str) -> Any:
+        return as_datasets(CslDatasetV2.load_table(path))
+
+
+@LOAD_DATASET.register_module()
+class WiCDatasetV2(BaseDataset):
+    """Each object with ``label`` ``'true'`` → A, ``'false'`` → B (the text; a JSON boolean is an error, as in OpenCompass)."""
+
+    @staticmethod
+    def load_table(path: str) -> RowTable:
+        """The rows as a table (what assay evaluates; no ``datasets`` import)."""
+        rows = []
+        for where, line in _lines("WiCDatasetV2", path):
+            label = field(line, "label", where)
+            if label not in ("true", "false") or not isinstance(label, str):
+                raise InputFileError(f"{where}: label {label!r} is not 'true' or 'false'")
+            rows.append({**line, "label": "A" if label == "true" else "B"})
+        return rows_table(rows, path)
+
+    @staticmethod
+    def load(path: str) -> Any:
+        return as_datasets(WiCDatasetV2.load_table(path))
