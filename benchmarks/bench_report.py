@@ -1,14 +1,23 @@
-"""The HTML report of a run with 50,000 samples × 2 models: generation time, file size and,
-when headless Chromium and selenium are installed, how long the browser takes to open it,
-open the sample browser, apply the "A right, B wrong" filter and search the text.
+"""The HTML report at leaderboard scale, and of a run of many samples.
 
-Then the statistics + report pass of ``assay summarize`` on the work directory of
-``bench_eval.py`` (5 models × 20 datasets × 2,000 samples; evaluated first when it has
-no results): the best wall time of ``assay summarize`` with and without ``--no-report``,
-their difference, and ``run_stats`` alone (every result and prediction file read once) in
-this process and in forked workers.  Prints figures; asserts nothing.
+By default: a run of 100 models × 500 datasets, 50 samples each, in 21
+summary groups (written with assay's own result writer and ``.stats`` files,
+the run index built, as ``assay eval`` leaves a run), then, side by side and
+each in a fresh process: ``assay summarize --no-report`` and ``assay
+summarize`` (statistics and the HTML report), ``--repeat`` times
+alternately, the wall and the CPU time of each (the first report reads every
+dataset's samples, later ones link the files of the unchanged datasets);
+where that time goes (the summary, the statistics, the
+leaderboard's data, the sample data, writing the page), measured in this
+process; the page's size and that of its sample files; and, when headless
+Chromium and selenium are installed, the time the browser takes to load the
+page and draw the leaderboard, open the full table and a dataset's samples.
 
-Run: python benchmarks/bench_report.py [N] [--root DIR] [--repeat 3] [--skip-browser]
+``--samples N`` also times the report of one dataset of N samples × 2 models
+(generation, size, and the sample browser's filters in the browser).  Prints
+figures; asserts nothing.
+
+Run: python benchmarks/bench_report.py [--root DIR] [--repeat 3] [--samples N] [--skip-browser] [--ranks]
 """
 
 from __future__ import annotations
@@ -17,27 +26,237 @@ import argparse
 import json
 import os
 import random
+import resource
+import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import RUN, make_work_dir, run_assay
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=50_000, help="samples per model of the report run")
-    parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "assay_bench_eval",
-                        help="the work directory of bench_eval.py (made when missing)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command (the best is shown)")
+    parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "assay_bench_report",
+                        help="where the leaderboard run is made (reused when complete)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command")
+    parser.add_argument("--samples", type=int, default=0, help="also the report of N samples × 2 models")
     parser.add_argument("--skip-browser", action="store_true", help="no browser timings")
+    parser.add_argument("--ranks", action="store_true", help="also time the rank intervals (minutes at this size)")
     args = parser.parse_args()
-    report_run(args.n, browser=not args.skip_browser)
-    summarize_pass(args.root.resolve(), args.repeat)
+    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser, ranks=args.ranks)
+    if args.samples:
+        report_run(args.samples, browser=not args.skip_browser)
+
+
+def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, models: int = 100, datasets: int = 500,
+                details: int = 50, groups: int = 20) -> None:
+    """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser."""
+    import subprocess
+
+    start = time.perf_counter()
+    config = make_leaderboard_run(root, models=models, datasets=datasets, details=details, groups=groups)
+    run = root / "work" / LEADERBOARD_RUN
+    print(f"== {models} models × {datasets} datasets × {details} samples, {groups + 1} summary groups ({run}; "
+          f"ready in {time.perf_counter() - start:.1f} s)")
+    summary = run / "summary"
+    for old in summary.glob("summary_*_files") if summary.is_dir() else []:
+        shutil.rmtree(old)  # the first report reads every dataset's samples; later ones link the unchanged ones
+    seconds: dict[str, list[tuple[float, float]]] = {"--no-report": [], "report": []}
+    for _ in range(repeat):
+        for label in seconds:
+            extra = ["--no-report"] if label == "--no-report" else []
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),
+                            "-r", LEADERBOARD_RUN, *extra], check=True, capture_output=True)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            seconds[label].append((wall, cpu))
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall / CPU time of the process tree, each run in order)")
+    for label, runs in seconds.items():
+        shown = ", ".join(f"{w:.2f} / {c:.2f}" for w, c in runs)
+        print(f"assay summarize {label:12s} {shown} s")
+    first, later = seconds["report"][0], seconds["report"][1:]
+    plain = min(w for w, _ in seconds["--no-report"])
+    plain_cpu = min(c for _, c in seconds["--no-report"])
+    print(f"the statistics and the first report add {first[0] - plain:.2f} s of wall, {first[1] - plain_cpu:.2f} s of CPU")
+    if later:
+        print(f"a later report (sample files linked) adds {min(w for w, _ in later) - plain:.2f} s of wall, "
+              f"{min(c for _, c in later) - plain_cpu:.2f} s of CPU (best)")
+    page = max(summary.glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
+    side = page.with_name(page.stem + "_files")
+    side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
+    print(f"page {page.stat().st_size / 1e6:.2f} MB; sample files beside it {side_size / 1e6:.1f} MB "
+          f"in {len(list(side.iterdir())) if side.is_dir() else 0} files")
+    phases(run, config, ranks=ranks)
+    for path in summary.glob("summary_*"):  # keep the newest report only
+        if path.stem != page.stem and not path.name.startswith(page.stem):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    if browser:
+        browse_board(page, root)
+
+
+def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
+    """Where the time of ``assay summarize`` with the report goes, measured in this process."""
+    from assay.commands._options import summary_config
+    from assay.config import load_config
+    from assay.report._html import _add_rankings, _render_utf8, _report_data
+    from assay.report._samples import Source, read_chunks
+    from assay.summarize import run_summarizer
+
+    variables = summary_config(load_config(str(config)), str(run))
+    t0 = time.perf_counter()
+    run_summarizer(variables, time_str="bench_plain", stats=False)
+    t1 = time.perf_counter()
+    result = run_summarizer(variables, time_str="bench_stats", stats=True)
+    t2 = time.perf_counter()
+    data, context = _report_data(run, result, stats=result.stats, max_text=600, snapshot=result.snapshot, samples=False,
+                                 ranks=False)
+    t3 = time.perf_counter()
+    snap = context.snapshot
+    digests = {(c, a): snap.digest(f"{context.folders[c]}/{a}.json") if snap is not None else None
+               for c in context.columns for a in context.abbrs}
+    chunks = read_chunks(Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, 600))
+    t4 = time.perf_counter()
+    if ranks:
+        _add_rankings(data, context)
+    t4r = time.perf_counter()
+    with tempfile.TemporaryDirectory() as side:  # the sample files and the page, as the report writes them
+        for i, (_, _, payload) in enumerate(chunks):
+            (Path(side) / f"chunk{i}.js").write_bytes(payload)
+        size = sum(len(p) for p in _render_utf8(data, [(a, n, f"chunk{i}") for i, (a, n, _) in enumerate(chunks)], "side"))
+    t5 = time.perf_counter() - (t4r - t4)
+    print("where the time goes (this process):")
+    print(f"  summary without statistics      {t1 - t0:.2f} s")
+    print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
+    print(f"  the leaderboard's data          {t3 - t2:.2f} s")
+    print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's .stats file read)")
+    if ranks:
+        print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns; "
+              "not computed by default at this size)")
+    print(f"  the page ({size / 1e6:.2f} MB) and sample files  {t5 - t4:.2f} s")
+    for path in run.glob("summary/summary_bench_*"):
+        path.unlink()
+
+
+def browse_board(page: Path, root: Path) -> None:
+    """Time the leaderboard page in headless Chromium: load and draw, the full table, one dataset's samples."""
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+    except ImportError:
+        chromium = None
+    if not chromium or not driver_path:
+        print("browser timings skipped: needs chromium, chromedriver and selenium")
+        return
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tempfile.mkdtemp(prefix='profile', dir=root)}"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        t0 = time.perf_counter()
+        browser.get(page.as_uri())
+        browser.find_element(By.CSS_SELECTOR, "#leaderboard tbody tr")
+        loaded = time.perf_counter() - t0
+        timing = browser.execute_script(
+            "var t = performance.getEntriesByType('navigation')[0]; return [t.domContentLoadedEventEnd, t.loadEventEnd];")
+        drawn = browser.execute_script("return window.assayTimings.leaderboard;")
+        print(f"browser: page loaded and leaderboard drawn in {loaded:.2f} s "
+              f"(DOMContentLoaded {timing[0] / 1000:.2f} s, load {timing[1] / 1000:.2f} s; "
+              f"the leaderboard drawn by the script in {drawn / 1000:.2f} s)")
+        t0 = time.perf_counter()
+        browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+        browser.find_element(By.CSS_SELECTOR, "#full-table tbody tr")
+        drawn = browser.execute_script("return window.assayTimings.table;")
+        print(f"browser: full table drawn (its first 100 rows) in {time.perf_counter() - t0:.2f} s "
+              f"(by the script in {drawn / 1000:.2f} s)")
+        t0 = time.perf_counter()
+        browser.find_element(By.CSS_SELECTOR, "#full-table thead button[data-sort='0']").click()
+        browser.find_element(By.CSS_SELECTOR, "#full-table tbody tr")
+        drawn = browser.execute_script("return window.assayTimings.table;")
+        print(f"browser: full table sorted by a model and drawn again in {time.perf_counter() - t0:.2f} s "
+              f"(by the script in {drawn / 1000:.2f} s)")
+        section = browser.find_element(By.CSS_SELECTOR, "details.ds")
+        t0 = time.perf_counter()
+        browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", section)
+        section.find_element(By.CSS_SELECTOR, "tbody tr")
+        print(f"browser: one dataset's samples read and shown in {time.perf_counter() - t0:.2f} s")
+    finally:
+        browser.quit()
+
+
+LEADERBOARD_RUN = "20250101_000000"
+
+
+def _write_results(job: tuple[str, list[str], int, int]) -> int:
+    """Write one model's result files and their ``.stats`` as ``assay eval``'s workers do; the count written."""
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.stats import PredictionColumns
+
+    folder, abbrs, details, seed = job
+    rng = random.Random(seed)
+    skill = 0.3 + 0.6 * rng.random()
+    for d, abbr in enumerate(abbrs):
+        level = min(0.98, max(0.02, skill + 0.2 * (rng.random() - 0.5)))
+        rows = []
+        for i in range(details):
+            answer = "ABCD"[(d + i) % 4]
+            right = rng.random() < level
+            pred = answer if right else ("" if rng.random() < 0.05 else rng.choice("ABCD".replace(answer, "")))
+            rows.append({"pred": pred, "answer": answer, "correct": right, "example_abbr": f"{abbr}_{i}"})
+        result = {"accuracy": 100.0 * sum(r["correct"] for r in rows) / details, "details": rows}
+        path = Path(folder) / f"{abbr}.json"
+        digest, written = write_result_keeping(path, result, durable=False)
+        save_stats(path, digest, abbr, lambda: PredictionColumns([], []), written)
+    return len(abbrs)
+
+
+def make_leaderboard_run(root: Path, *, models: int, datasets: int, details: int, groups: int) -> Path:
+    """A leaderboard-sized run under ``root`` (reused when complete): its config file.
+
+    ``models`` × ``datasets`` results of ``details`` samples each, written with
+    assay's own result writer and their ``.stats`` as the eval workers write
+    them, the run index built from them; the config has ``groups`` summary
+    groups of consecutive datasets and one ``overall`` group of those groups.
+    """
+    import multiprocessing
+
+    from assay.rundir.statistics import index_run
+
+    run = root / "work" / LEADERBOARD_RUN
+    config = root / "config.py"
+    marker = root / f".complete_{models}x{datasets}x{details}x{groups}"
+    if marker.exists():
+        return config
+    model_names = [f"model_{m:03d}" for m in range(models)]
+    abbrs = [f"ds_{d:03d}" for d in range(datasets)]
+    for name in model_names:
+        (run / "results" / name).mkdir(parents=True, exist_ok=True)
+    jobs = [(str(run / "results" / name), abbrs, details, m) for m, name in enumerate(model_names)]
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+        sum(pool.imap_unordered(_write_results, jobs))
+    per = max(1, datasets // groups)
+    summary_groups = [{"name": f"group_{g:02d}", "subsets": abbrs[g * per:(g + 1) * per]} for g in range(groups)]
+    summary_groups.append({"name": "overall", "subsets": [g["name"] for g in summary_groups]})
+    config.write_text(
+        f"models = [dict(abbr=m) for m in {model_names!r}]\n"
+        f"datasets = [dict(abbr=a, eval_cfg=dict(evaluator=dict(type='AccEvaluator'))) for a in {abbrs!r}]\n"
+        f"summarizer = dict(summary_groups={summary_groups!r})\n"
+    )
+    index_run(run)
+    marker.write_text("")
+    return config
 
 
 def report_run(n: int, *, browser: bool) -> None:
@@ -60,57 +279,8 @@ def report_run(n: int, *, browser: bool) -> None:
         browse(out, run)
 
 
-def summarize_pass(root: Path, repeat: int, *, models: int = 5, datasets: int = 20, samples: int = 2000) -> None:
-    """Time ``assay summarize`` with and without the statistics + report pass on bench_eval's work directory."""
-    config = make_work_dir(root, models=models, datasets=datasets, samples=samples)
-    run_dir = root / "work" / RUN
-    if not any((run_dir / "results").glob("*/*.json")):
-        print("evaluating the work directory first (assay eval) …")
-        evaluated = run_assay(["eval", str(config), "-w", str(root / "work"), "-r", RUN], cwd=root)
-        if evaluated.returncode:
-            print(evaluated.stderr[-3000:])
-            return
-    summary = run_dir / "summary"
-    before = set(summary.glob("*")) if summary.is_dir() else set()
-    best: dict[str, float] = {}
-    try:
-        for label, extra in (("with", []), ("without", ["--no-report"])):
-            for _ in range(repeat):
-                measured = run_assay(["summarize", str(config), "-w", str(root / "work"), "-r", RUN, *extra], cwd=root)
-                if measured.returncode:
-                    print(measured.stderr[-3000:])
-                    return
-                best[label] = min(best.get(label, measured.seconds), measured.seconds)
-    finally:
-        for path in set(summary.glob("*")) - before:  # the files these runs wrote
-            path.unlink()
-    print(f"== statistics + report pass, {models} models × {datasets} datasets × {samples:,} samples ({run_dir})")
-    print(f"assay summarize               {best['with']:.2f} s (best of {repeat})")
-    print(f"assay summarize --no-report   {best['without']:.2f} s")
-    print(f"statistics + report pass      {best['with'] - best['without']:.2f} s")
-    # the reading of results and predictions alone, in this process and in forked workers
-    from assay.rundir.statistics import run_stats
-    from assay.stats import SAMPLE_TEXT
-    from assay.summarize import leaderboard_of
-
-    board = leaderboard_of(None, run_dir)
-    cpus = os.cpu_count() or 1
-    if threading.active_count() > 1:
-        print("(other threads run in this process: run_stats reads everything in it, without workers)")
-    for workers in sorted({1, min(cpus, 4)}):
-        seconds = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            run_stats(run_dir, board, sample_text=SAMPLE_TEXT, workers=workers)
-            seconds.append(time.perf_counter() - start)
-        label = f"run_stats, {workers} process{'es' if workers > 1 else ''}"
-        print(f"{label:30s}{min(seconds):.2f} s")
-
-
 def browse(report: Path, workdir: Path) -> None:
     """Time the report's interactions in headless Chromium (skipped when it is not installed)."""
-    import shutil
-
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     try:
         from selenium import webdriver

@@ -10,14 +10,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.report import build_report_data, write_html_report
+from assay.report import build_report_data, cell_tip, write_html_report
+from tests.report.pages import board_data, sample_data
 from tests.stats.workdir_builder import TIME, make_run
-
-
-def _embedded(html: str) -> dict:
-    m = re.search(r'<script type="application/json" id="assay-data">(.*?)</script>', html, re.S)
-    assert m
-    return json.loads(m.group(1))
 
 
 def test_report_is_one_offline_file(tmp_path: Path) -> None:
@@ -28,12 +23,13 @@ def test_report_is_one_offline_file(tmp_path: Path) -> None:
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
     assert "<link" not in html and "<script src" not in html
     assert "@import" not in html and "url(" not in html
-    data = _embedded(html)
-    mcq = next(d for d in data["datasets"] if d["abbr"] == "mcq")
+    assert board_data(html)["models"] == ["m1", "m2"]
+    mcq = next(d for d in sample_data(path) if d["abbr"] == "mcq")
     assert mcq["models"] == ["m1", "m2"] and mcq["n"] == 120
     # raw predictions come from the prediction files; the '<b>' in them is escaped JSON, not markup
     assert mcq["raw"][0][0].startswith("The answer is")
-    assert "<b>" not in html.split('id="assay-data"')[0]
+    assert "<b>" not in html.split('id="assay-board"')[0]
+    assert not (path.parent / f"{path.stem}_files").exists()  # a small run's samples are in the page
 
 
 def test_leaderboard_matches_summary_csv_and_explains_dashes(tmp_path: Path) -> None:
@@ -45,16 +41,16 @@ def test_leaderboard_matches_summary_csv_and_explains_dashes(tmp_path: Path) -> 
     assert len(data["rows"]) == len(table) - 1
     for row, expected in zip(data["rows"], table[1:]):
         shown = [row["dataset"], row["version"], row["metric"], row["mode"]] + [
-            "-" if c["v"] is None else f"{c['v']:.2f}" for c in row["cells"]
+            "-" if c[0] is None else f"{c[0]:.2f}" for c in row["cells"]
         ]
         assert shown == expected
-    broken = next(r for r in data["rows"] if r["dataset"] == "broken")
-    assert "boom" in broken["cells"][1]["tip"]
-    mcc = next(r for r in data["rows"] if r["dataset"] == "mcc")
-    assert "no interval" in mcc["cells"][0]["tip"] and "lo" not in mcc["cells"][0]
-    mcq = next(r for r in data["rows"] if r["dataset"] == "mcq")
-    assert mcq["cells"][0]["lo"] < mcq["cells"][0]["v"] < mcq["cells"][0]["hi"]
-    assert mcq["cells"][0]["u"] > 0 and "not extracted" in mcq["cells"][0]["tip"]
+    index = {r["dataset"]: i for i, r in enumerate(data["rows"])}
+    assert "boom" in cell_tip(data, index["broken"], 1)
+    mcc = data["rows"][index["mcc"]]["cells"][0]
+    assert "no interval" in cell_tip(data, index["mcc"], 0) and mcc[1] is None
+    mcq = data["rows"][index["mcq"]]["cells"][0]
+    assert mcq[1] < mcq[0] < mcq[2]
+    assert mcq[5] > 0 and "not extracted" in cell_tip(data, index["mcq"], 0)
     names = [g["name"] for g in data["groups"]]
     assert names == ["core", "core_weighted", "spread", "overall"]
 
@@ -96,7 +92,7 @@ def test_report_takes_the_summarys_statistics_and_reads_only_the_sample_columns(
     monkeypatch.setattr(statistics, "run_task", spy)
     reused = build_report_data(run, result, stats=result.stats)
     assert asked and not any(have for _, have in asked)  # the statistics were not computed again
-    assert reused["datasets"] == fresh["datasets"]
+    assert reused["datasets"] == fresh["datasets"] and reused["rows"] == fresh["rows"]
     assert {d["abbr"] for d in reused["datasets"]} >= {"plain", "multi", "orig", "split", "mism", "odd"}
     monkeypatch.undo()
     short = build_report_data(run, result, stats=result.stats, max_text=5)  # other limit: read again
@@ -151,9 +147,10 @@ def test_texts_that_look_like_markup_reach_the_browser_unchanged(tmp_path: Path)
     data = build_report_data(run, None)
     path = write_html_report(run, None, VARIED_TIME)
     document = path.read_text()
-    assert document.count("</script>") == 2  # the data's element and the script's own
-    embedded = _embedded(document)
-    assert embedded == {"datasets": data["datasets"]}
-    plain = next(d for d in embedded["datasets"] if d["abbr"] == "plain")
+    # the leaderboard's element, one per dataset's samples and the script's own
+    assert document.count("</script>") == 2 + len(data["datasets"])
+    embedded = sample_data(path)
+    assert embedded == data["datasets"]
+    plain = next(d for d in embedded if d["abbr"] == "plain")
     raw = plain["raw"][plain["models"].index("m1")]
     assert raw[: len(markup)] == markup

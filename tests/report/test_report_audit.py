@@ -100,33 +100,40 @@ def browser(tmp_path: Path) -> Iterator[Any]:
     driver.quit()
 
 
-def test_report_shows_the_audit_and_its_samples_one_click_away(audited_run: Path, browser: Any) -> None:
+def test_report_shows_the_audit_and_its_samples_two_clicks_away(audited_run: Path, browser: Any) -> None:
     from selenium.webdriver.common.by import By
 
     (page,) = (audited_run / "summary").glob("summary_*.html")
     browser.get(page.as_uri())
     differing, official, would_be = _expected()
 
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+
     def cell(dataset: str, column: int) -> Any:
-        return browser.find_element(By.XPATH, f"//table[@id='leaderboard']//tr[td[1]='{dataset}']/td[{4 + column}]")
+        return browser.find_element(By.XPATH, f"//table[@id='full-table']//tr[td[1]='{dataset}']/td[{4 + column}]")
 
     m1 = cell("gsm", 1)
     assert m1.find_element(By.CSS_SELECTOR, ".v").text == f"{official:.2f}"  # the official value stays
-    note = m1.find_element(By.CSS_SELECTOR, ".audit")
-    assert note.text == (
+    sentence = (
         f"{len(differing)} of {len(REPLIES)} replies read differently by the corrected extractor; "
         f"accuracy would be {would_be:.2f} instead of {official:.2f}"
     )
-    # no visible note where nothing differs (the hover text says so) or where there is no counterpart
+    # a small badge, its sentence on hover, and on click with the way to its samples
+    badge = m1.find_element(By.CSS_SELECTOR, "button.badge.audit")
+    assert badge.text == "≠" and badge.get_attribute("title") == sentence
+    # no badge where nothing differs (the hover text says so) or where there is no counterpart
     m2 = cell("gsm", 2)
-    assert not m2.find_elements(By.CSS_SELECTOR, ".audit")
+    assert not m2.find_elements(By.CSS_SELECTOR, ".badge.audit")
     assert f"all {len(REPLIES)} replies read the same by the corrected extractor" in m2.get_attribute("title")
     for column in (1, 2):
         plain = cell("plain", column)
-        assert not plain.find_elements(By.CSS_SELECTOR, ".audit") and "extractor" not in plain.get_attribute("title")
+        assert not plain.find_elements(By.CSS_SELECTOR, ".badge.audit") and "extractor" not in plain.get_attribute("title")
 
-    # one click: the dataset's browser opens on m1's samples read differently
-    note.find_element(By.TAG_NAME, "a").click()
+    # two clicks: the sentence, then the dataset's browser open on m1's samples read differently
+    badge.click()
+    popover = browser.find_element(By.ID, "popover")
+    assert sentence in popover.text
+    popover.find_element(By.CSS_SELECTOR, "a.audit-link").click()
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='gsm']")
     assert section.get_attribute("open") is not None
     assert section.find_element(By.CSS_SELECTOR, ".sel-rel").get_attribute("value") == "audit"
@@ -144,14 +151,13 @@ def test_report_shows_the_audit_and_its_samples_one_click_away(audited_run: Path
 
 def test_report_rebuilt_from_the_summary_json_keeps_the_audit(audited_run: Path) -> None:
     """``assay report`` reads the summary ``.json``: the notes and the browser's audit come from it."""
-    from assay.report import build_report_data
+    from assay.report import build_report_data, cell_tip
 
     data = build_report_data(audited_run, None)
     differing, official, would_be = _expected()
-    gsm = next(r for r in data["rows"] if r["dataset"] == "gsm")
-    m1, m2 = gsm["cells"]
-    assert m1["audit"].endswith(f"accuracy would be {would_be:.2f} instead of {official:.2f}")
-    assert "audit" not in m2 and "read the same" in m2["tip"]
+    row = next(i for i, r in enumerate(data["rows"]) if r["dataset"] == "gsm")
+    assert data["extras"][f"{row}:0"]["audit"].endswith(f"accuracy would be {would_be:.2f} instead of {official:.2f}")
+    assert "audit" not in data["extras"].get(f"{row}:1", {}) and "read the same" in cell_tip(data, row, 1)
     (table,) = (d for d in data["datasets"] if d["abbr"] == "gsm")
     assert table["audit"][0]["samples"] == differing and table["audit"][1]["samples"] == []
     assert table["audit"][0]["ext"] == [gsm8k_fixed(REPLIES[i]) for i in differing]

@@ -53,23 +53,24 @@ def test_report_in_browser(tmp_path: Path, browser) -> None:
     result = run_summarizer(run_config(run), time_str=TIME)
     path = write_html_report(run, result, TIME)
     browser.get(path.as_uri())
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
 
-    # leaderboard == summary .csv, cell by cell
+    # the full table == summary .csv, cell by cell
     with open(run / "summary" / f"summary_{TIME}.csv", newline="") as fh:
         table = list(csv.reader(fh))
-    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")]
+    header = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#full-table thead th")]
     assert header == table[0]
     shown = []
-    for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr"):
+    for tr in browser.find_elements(By.CSS_SELECTOR, "#full-table tbody tr"):
         cells = []
         for td in tr.find_elements(By.TAG_NAME, "td"):
             values = td.find_elements(By.CSS_SELECTOR, ".v")
             cells.append(values[0].text if values else td.text)
         shown.append(cells)
     assert shown == table[1:]
-    missing = browser.find_element(By.XPATH, "//table[@id='leaderboard']//tr[td[1]='broken']/td[6]")
+    missing = browser.find_element(By.XPATH, "//table[@id='full-table']//tr[td[1]='broken']/td[6]")
     assert missing.text == "-" and "boom" in missing.get_attribute("title")
-    assert browser.find_elements(By.CSS_SELECTOR, ".chart svg rect")
+    assert browser.find_elements(By.CSS_SELECTOR, "figure.forest svg")  # the ranking's pictures
 
     # the "A right, B wrong" filter agrees with assay compare's discordant count
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='mcq']")

@@ -119,6 +119,8 @@ def test_the_heatmap_in_a_browser_shows_each_value_and_its_interval_on_hover(tmp
     run, config, expected = make_needle_run(tmp_path)
     result = run_summarizer(config, time_str=TIME)
     browser.get(write_html_report(run, result, TIME).as_uri())
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='board']").click()
 
     grid = browser.find_element(By.CSS_SELECTOR, ".heatmap[data-model='m1'][data-kind='origin_en_4k']")
     assert grid.is_displayed()
@@ -138,7 +140,7 @@ def test_the_heatmap_in_a_browser_shows_each_value_and_its_interval_on_hover(tmp
             assert f"= {value!r}" in tip
             # the interval on hover is the leaderboard's for the same result
             board_ci = browser.find_element(
-                By.XPATH, f"//table[@id='leaderboard']//tr[td[1]='{abbr}']/td[5]//span[@class='ci']").text
+                By.XPATH, f"//table[@id='full-table']//tr[td[1]='{abbr}']/td[5]//span[@class='ci']").get_attribute('textContent')
             low, high = re.fullmatch(r"\[(\S+), (\S+)\]", board_ci).groups()  # type: ignore[union-attr]
             assert f"95% interval [{low}, {high}]" in tip
             assert f"from {abbr} · score" in tip

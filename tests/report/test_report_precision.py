@@ -9,65 +9,36 @@ shows it.
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from assay.cli import main
+from tests.report.pages import board_data
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
 
 
-class _Leaderboard(HTMLParser):
-    """Each leaderboard value of a report: (dataset, metric, model) → (the value in its hover text, its ``data-value``)."""
-
-    def __init__(self, models: list[str]) -> None:
-        super().__init__()
-        self.models = models
-        self.values: dict[tuple[str, str, str], tuple[str, str | None]] = {}
-        self._in_board = False
-        self._row: list[str] = []
-        self._text: list[str] | None = None
-        self._cell = -1
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if tag == "table":
-            self._in_board = a.get("id") == "leaderboard"
-        elif not self._in_board:
-            return
-        elif tag == "tr":
-            self._row, self._cell = [], -1
-        elif tag == "td":
-            self._cell += 1
-            if self._cell < 4:
-                self._text = []
-            elif a.get("class") == "num":
-                model = self.models[self._cell - 4]
-                tip = (a.get("title") or "").split("\n")[0]
-                assert tip.startswith(f"{model} · {self._row[0]} · {self._row[2]} = "), tip
-                self.values[(self._row[0], self._row[2], model)] = (tip.rpartition(" = ")[2], None)
-        elif tag == "span" and a.get("class") == "v":
-            key = (self._row[0], self._row[2], self.models[self._cell - 4])
-            self.values[key] = (self.values[key][0], a.get("data-value"))
-
-    def handle_data(self, data: str) -> None:
-        if self._text is not None:
-            self._text.append(data)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "td" and self._text is not None:
-            self._row.append("".join(self._text))
-            self._text = None
-        elif tag == "table":
-            self._in_board = False
-
-
 def _leaderboard(html: Path, models: list[str]) -> dict[tuple[str, str, str], tuple[str, str | None]]:
-    parser = _Leaderboard(models)
-    parser.feed(html.read_text(encoding="utf-8"))
-    return parser.values
+    """Each value of a report's table: (dataset, metric, model) → (the value in its hover text, the value it holds).
+
+    The page draws its cells from the data it holds: the hover text is
+    :func:`assay.report.cell_tip`'s, the value shown is the one held (in full).
+    """
+    from assay.report import cell_tip
+
+    data = board_data(html.read_text(encoding="utf-8"))
+    assert data["models"] == models
+    values: dict[tuple[str, str, str], tuple[str, str | None]] = {}
+    for r, row in enumerate(data["rows"]):
+        for c, model in enumerate(models):
+            cell = row["cells"][c]
+            if cell[0] is None:
+                continue
+            tip = cell_tip(data, r, c).split("\n")[0]
+            assert tip.startswith(f"{model} · {row['dataset']} · {row['metric']} = "), tip
+            values[(row["dataset"], row["metric"], model)] = (tip.rpartition(" = ")[2], repr(cell[0]))
+    return values
 
 
 @pytest.fixture(scope="module")

@@ -17,15 +17,10 @@ from assay.rundir.layout import stats_path_of
 from assay.rundir.sidecar import load_stats, prediction_columns, save_stats
 from assay.rundir.statistics import Task, run_task
 from assay.stats import SAMPLE_TEXT, StatsOptions
+from tests.report.pages import sample_data
 
 EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "quickstart"
 TIME = "20240101_000000"
-
-
-def _embedded(html: str) -> dict:
-    m = re.search(r'<script type="application/json" id="assay-data">(.*?)</script>', html, re.S)
-    assert m
-    return json.loads(m.group(1))
 
 
 @pytest.mark.parametrize("layout", ["config folders", "run folder"])
@@ -46,7 +41,7 @@ def test_run_report_is_the_one_a_later_summary_reads_from_files(tmp_path: Path, 
     monkeypatch.undo()
     (summary,) = (work / TIME / "summary").glob("*.json")
     (report,) = (work / TIME / "summary").glob("*.html")
-    shown = _embedded(report.read_text())
+    shown = sample_data(report)
     report.unlink()
 
     # a summary in a new process computes the statistics and the report from the files
@@ -57,8 +52,8 @@ def test_run_report_is_the_one_a_later_summary_reads_from_files(tmp_path: Path, 
     first, again = json.loads(summary.read_text()), json.loads((tmp_path / "again.json").read_text())
     assert first["stats"] and first["stats"] == again["stats"]
     (later,) = (work / TIME / "summary").glob("*.html")
-    assert shown == _embedded(later.read_text())
-    raws = [text for ds in shown["datasets"] for model in ds["raw"] for text in model]
+    assert shown == sample_data(later)
+    raws = [text for ds in shown for model in ds["raw"] for text in model]
     if layout == "run folder":
         assert any(t.startswith("The Red Planet is Mars") for t in raws)
     else:  # the report pass looks for predictions in the run directory only

@@ -103,20 +103,23 @@ def test_a_file_that_is_not_a_summary_is_an_error_naming_it(tmp_path: Path) -> N
 
 def test_a_mark_survives_into_the_report_of_assay_run_and_of_assay_report(marked_run: Path, tmp_path: Path) -> None:
     from assay.report import build_report_data
+    from tests.report.pages import board_data
 
     run = tmp_path / "run"
     shutil.copytree(marked_run, run)
     assert main(["summarize", str(EXAMPLE), "-w", str(run)]) == 0
     board = Leaderboard.from_json(newest_summary_json(run))
     data = build_report_data(run)  # as assay report reads the run: the newest summary .json
-    cells = {(row["dataset"], row["metric"]): dict(zip(data["models"], row["cells"])) for row in data["rows"]}
-    marked = cells[("quick_short", "score")]["chat-small"]
-    assert marked["v"] == board.cell("chat-small", "quick_short", "score").value == 37.5
-    assert marked["marks"][0] == UNJUDGED and [m["kind"] for m in marked["marks"]] == ["unjudged", "changed"]
-    assert "marks" not in cells[("quick_short", "score")]["reasoner (think)"]
+    row = next(i for i, r in enumerate(data["rows"]) if (r["dataset"], r["metric"]) == ("quick_short", "score"))
+    small, reasoner = data["models"].index("chat-small"), data["models"].index("reasoner (think)")
+    assert data["rows"][row]["cells"][small][0] == board.cell("chat-small", "quick_short", "score").value == 37.5
+    marks = data["extras"][f"{row}:{small}"]["marks"]
+    assert marks[0] == UNJUDGED and [m["kind"] for m in marks] == ["unjudged", "changed"]
+    assert "marks" not in data["extras"].get(f"{row}:{reasoner}", {})
     (html,) = (run / "summary").glob("summary_*.html")
     written_by_summarize = html.read_text()
     assert main(["report", "-w", str(run)]) == 0
     again = html.read_text()
     for text in (written_by_summarize, again):
-        assert "*unjudged, changed 2</span>" in text and "2 of 8 judge requests failed" in text
+        shown = board_data(text)["extras"][f"{row}:{small}"]
+        assert [m["kind"] for m in shown["marks"]] == ["unjudged", "changed"] and "2 of 8 judge requests failed" in text

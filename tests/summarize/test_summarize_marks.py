@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -98,22 +97,23 @@ def test_intervals_keep_the_mark_beside_the_value(run_dir: Path) -> None:
 
 
 def test_the_html_report_shows_the_marks_and_the_unjudged_count(run_dir: Path) -> None:
-    from assay.report import build_report_data, write_html_report
+    from assay.report import build_report_data, cell_tip, write_html_report
+    from tests.report.pages import board_data
 
     result = run_summarizer(_config(run_dir), time_str=FIXED_TIME)
     data = build_report_data(run_dir, result)
-    d1 = next(r for r in data["rows"] if r["dataset"] == "d1")
-    assert d1["cells"][0]["marks"] == [UNJUDGED] and "marks" not in d1["cells"][1]
-    assert "unjudged: 12 samples — 12 of 23 judge requests failed" in d1["cells"][0]["tip"]
+    d1 = next(i for i, r in enumerate(data["rows"]) if r["dataset"] == "d1")
+    assert data["extras"][f"{d1}:0"]["marks"] == [UNJUDGED] and "marks" not in data["extras"].get(f"{d1}:1", {})
+    assert "unjudged: 12 samples — 12 of 23 judge requests failed" in cell_tip(data, d1, 0)
     assert {(m["model"], m["dataset"], m["kind"], m["count"]) for m in data["incomplete"]} >= {
         ("m1", "d1", "unjudged", 12), ("m2", "d2", "partial_predictions", 750)}
     html = write_html_report(run_dir, result, FIXED_TIME).read_text(encoding="utf-8")
-    assert re.search(r'<span class="mark"[^>]*>\*unjudged 12</span>', html)
+    assert board_data(html)["extras"][f"{d1}:0"]["marks"] == [UNJUDGED]
     assert "m1 / d1: unjudged: 12 samples — 12 of 23 judge requests failed (judge unreachable)" in html
     # the report built from the summary .json alone shows the same
     saved = json.loads(result.paths["json"].read_text(encoding="utf-8"))
     again = build_report_data(run_dir, saved)
-    assert next(r for r in again["rows"] if r["dataset"] == "d1")["cells"][0]["marks"] == [UNJUDGED]
+    assert again["extras"][f"{d1}:0"]["marks"] == [UNJUDGED]
 
 
 

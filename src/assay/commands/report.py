@@ -6,7 +6,7 @@ import argparse
 import sys
 
 NAME = "report"
-HELP = "write the self-contained HTML report of a run (leaderboard with intervals, group charts, sample browser)"
+HELP = "write the HTML report of a run (ranked leaderboard with intervals, full table, pictures, sample browser)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +16,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-w", "--work-dir", required=True, help="a run directory, or the parent of the timestamped run directories"
     )
     parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
+    parser.add_argument("--ranks", action=argparse.BooleanOptionalAction, default=None,
+                        help="compute the rank intervals and the paired comparisons of the top models (default: for "
+                             "runs of at most 5,000 results; at leaderboard scale they take minutes)")
+    parser.add_argument("--embed", action=argparse.BooleanOptionalAction, default=None,
+                        help="embed every dataset's samples in the page (one file to share) or write them beside it "
+                             "(default: embedded when they are at most 4 MB in all)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
 
 
@@ -41,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
         newest = newest_summary_json(run_dir.root)
         if newest is not None:
             time_str = newest.stem.removeprefix("summary_")
-    path = write_html_report(run_dir.root, summary, time_str)
+    path = write_html_report(run_dir.root, summary, time_str, ranks=args.ranks, embed=args.embed)
     sys.stdout.write(f"{path}\n")
     return 0

@@ -1,14 +1,28 @@
 """The HTML report: ``<run_dir>/summary/summary_<time>.html``, one self-contained file.
 
-It holds the leaderboard with each cell's 95% interval and unscorable counts
-(hover a cell for its value in full, as the summary ``.json`` holds it, for how
-it was computed, or why it is ``-``), a bar chart with
-error bars for every summary group (inline SVG), and per dataset a sample
+It opens on a leaderboard: the models as rows, ranked best first by a column
+the reader picks (default: the last top-level summary group, else the first
+row of the table), the summary groups as columns, each value with its 95%
+interval and, where computed, its rank interval; equal values share a rank.
+Every column sorts, models and columns filter by text, the header and the
+model column stay in view, and a group opens into its datasets.  One click
+away is the full table in OpenCompass's layout (datasets as rows), sorting
+and filtering alike.  Unscorable counts, the extraction audit, ``gold``
+references, marks and judge figures are small badges, their sentences on
+hover, focus or click; hover a value for it in full, as the summary ``.json``
+holds it, for how its interval was computed, or why it is ``-``.  For a
+handful of models, a bar chart per summary group; per dataset a sample
 browser: every model's raw prediction, extracted answer and correctness side
-by side with the reference, filtered by a relation between two models
-("A right, B wrong", …) and by text search.  No network access is needed to
-open it: its CSS and JavaScript are inlined and sample data is embedded as
-compact JSON, rendered a page at a time.
+by side with the reference, filtered by a relation between two models ("A
+right, B wrong", …) and by text search.
+
+No network access is needed: CSS and JavaScript are inlined, the tables are
+drawn from compact JSON in the page.  Each dataset's sample data is read only
+when it is opened: embedded in the page when all of it is small
+(:data:`~assay.report._html.EMBED_LIMIT`), else one ``<script>`` file per
+dataset in ``summary_<time>_files/`` beside the page (browsers load those from
+``file://`` too); to share such a report, send the page with its folder
+(``zip -r report.zip summary_<time>.html summary_<time>_files``).
 
 Example:
     >>> import json, pathlib, tempfile
@@ -22,6 +36,6 @@ Example:
 
 from __future__ import annotations
 
-from assay.report._html import build_report_data, render_report, write_html_report
+from assay.report._html import build_report_data, cell_notes, cell_tip, render_report, write_html_report
 
-__all__ = ["build_report_data", "render_report", "write_html_report"]
+__all__ = ["build_report_data", "cell_notes", "cell_tip", "render_report", "write_html_report"]

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import html
-import json
 import logging
 import os
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from assay.audit import AuditRecord
+from assay.report._samples import payload as _payload
+from assay.report._samples import sample_table
 from assay.rundir.record import judge_line
 from assay.stats import SAMPLE_TEXT
 
@@ -48,68 +48,169 @@ def audit_note(audit: AuditRecord | None, metric: str, value: float | None) -> s
     return text
 
 
-def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, Any] | None:
-    """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
-    from assay.stats import browser_text
+def interval_text(stat: Any) -> str:
+    """How a cell's interval was computed, the bounds and the standard error left as ``{lo}``, ``{hi}`` and
+    ``{se}`` for the page to fill in (so that cells computed alike share one text); for a cell without an
+    interval, why, as :meth:`assay.stats.CellStat.describe` says it.
 
-    if audit is None or audit.error is not None:
-        return None
-    samples = [j for j in audit.samples if 0 <= j < n]
-    readings = audit.readings
-    ext: list[str] = []
-    ok: list[float | None] = []
-    for k, _ in enumerate(samples):
-        reading = readings[k] if k < len(readings) else None
-        corrected = reading.corrected if reading is not None else None
-        correct = reading.correct if reading is not None else None
-        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
-        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
-            ext.append(corrected[0])
-        else:
-            ext.append(browser_text(corrected, limit))
-        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
-            ok.append(correct[0])
-            continue
-        verdicts = [v for v in correct or [] if v is not None]
-        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
-    return {"samples": samples, "ext": ext, "ok": ok}
-
-
-def _sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
-    """The sample browser's data of one dataset, or ``None`` when no model has details.
-
-    ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
-    whose sample count differs from the first one's are left out; the ids are
-    the first model's, each reference the first non-empty one.
+    >>> from assay.stats import CellStat
+    >>> interval_text(CellStat(50.0, 5.0, 40.0, 60.0, 'wilson', n=100, basis='correct'))
+    '95% CI [{lo}, {hi}] (wilson, n=100, correct){se}'
+    >>> interval_text(CellStat(50.0, reason='no per-sample details'))
+    'no interval: no per-sample details'
     """
-    per_model: list[tuple[str, Any]] = []
-    n = None
-    for column in columns:
-        found = tables.columns.get((column, abbr))
+    if not stat.has_interval:
+        return str(stat.describe())
+    parts: list[str] = [stat.method]
+    if stat.n is not None:
+        parts.append(f"n={stat.n}" + (f"×{stat.runs} runs" if stat.runs and stat.runs > 1 else ""))
+    if stat.basis:
+        parts.append(stat.basis)
+    return f"{round(stat.confidence * 100):d}% CI [{{lo}}, {{hi}}] ({', '.join(parts)}){{se}}"
+
+
+def fill_interval_text(template: str, cell: list[Any]) -> str:
+    """An :func:`interval_text` filled in with a compact cell's bounds and standard error, as the page shows it.
+
+    >>> fill_interval_text('95% CI [{lo}, {hi}] (wilson, n=100, correct){se}', [50.0, 40.0, 60.0, 5.0, 0])
+    '95% CI [40.00, 60.00] (wilson, n=100, correct), se 5.00'
+    """
+    _, lo, hi, se = cell[:4]
+    if lo is None:
+        return template
+    return (template.replace("{lo}", f"{lo:.2f}").replace("{hi}", f"{hi:.2f}")
+            .replace("{se}", "" if se is None else f", se {se:.2f}"))
+
+
+class _Texts:
+    """The page's table of repeated texts: each text once, cells holding its index.
+
+    It also remembers, for a leaderboard's fifty thousand results, each
+    result's unscorable counts (read once per result, not once per metric)
+    and the text of each way an interval was computed.
+    """
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._index: dict[str, int] = {}
+        self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
+        self.methods: dict[tuple[Any, ...], int] = {}
+
+    def interval(self, stat: Any) -> int:
+        """The index of :func:`interval_text` of ``stat``."""
+        if not stat.has_interval:
+            return self(interval_text(stat))
+        key = (stat.method, stat.n, stat.runs, stat.basis, stat.confidence)
+        found = self.methods.get(key)
         if found is None:
-            continue
-        if n is not None and found.n != n:
-            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           found.n, abbr, n)
-            continue
-        n = found.n
-        per_model.append((column, found))
-    if not per_model or n is None:
-        return None
-    refs = list(per_model[0][1].ref)
-    for _, found in per_model[1:]:
-        empty = [i for i, r in enumerate(refs) if not r]
-        if not empty:
-            break
-        for i in empty:
-            refs[i] = found.ref[i]
-    out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
-           "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
-           "ok": [f.ok for _, f in per_model]}
-    audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
-    if any(a is not None for a in audit):
-        out["audit"] = audit
-    return out
+            found = self.methods[key] = self(interval_text(stat))
+        return found
+
+    def __call__(self, text: str) -> int:
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.items)
+            self.items.append(text)
+        return found
+
+
+def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, metric: str,
+                  value: float | None, missing: str | None) -> tuple[list[Any], dict[str, Any] | None]:
+    """One value as the page holds it, and what rarer things it has to say (``None`` when nothing).
+
+    The cell is ``[value, low, high, se, text]``, then, where its unscorable
+    counts are known, ``unscorable count, text`` and, where the metric's
+    range were they all wrong … right is known, ``low, high`` of it; without
+    a value it is ``[None, text]`` (why).  Texts index the page's ``texts``:
+    how the interval was computed, or why there is none; the unscorable
+    counts described.  The interval's bounds and standard error are rounded
+    to the two decimals the page shows of them; the value is kept in full.
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``judge`` and
+    their sentences (``notes``), shown on hover or click.
+    """
+    if value is None:
+        return [None, texts(missing or f"{column} has no value for {abbr} {metric}")], None
+    stat = stats.cell(column, abbr, metric) if stats is not None else None
+    if stat is None:
+        cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
+    elif stat.has_interval:
+        cell = [value, round(stat.low, 2), round(stat.high, 2), None if stat.se is None else round(stat.se, 2),
+                texts.interval(stat)]
+    else:
+        cell = [value, None, None, None, texts.interval(stat)]
+    known = texts.unscorable.get((column, abbr))
+    if known is None:
+        u = stats.unscorable.get((column, abbr)) if stats is not None else None
+        described = u.describe() if u is not None else ""
+        count = u.count if u is not None else 0
+        known = texts.unscorable[(column, abbr)] = (u, count, texts(described) if u is not None and (count or described) else None)
+    u, count, said = known
+    if said is not None:
+        cell += [count, said]
+        if count and metric in u.bounds:
+            cell += list(u.bounds[metric])
+    extra: dict[str, Any] = {}
+    notes: list[str] = []
+    marks = view.marks.get((column, abbr))
+    if marks:
+        extra["marks"] = [m.to_json() for m in marks]
+        notes.extend(f"* {_mark_text(m)}" for m in extra["marks"])
+    gold_reason = view.gold_references.get((column, abbr))
+    if gold_reason is not None:
+        extra["gold"] = True
+        notes.append(f"references from the prediction files' gold: {gold_reason}")
+    audit = view.audits.get(column, {}).get(abbr)
+    note = audit_note(audit, metric, value)
+    if note and audit is not None:
+        notes.append(note)
+        if audit.error is not None or audit.differ:  # a cell the correction would change
+            extra["audit"] = note
+            extra["audit_differ"] = bool(audit.differ)
+    usage = getattr(view, "judge_usage", {}).get((column, abbr))
+    if usage is not None:
+        extra["judge"] = judge_line(usage)
+        notes.append("judge: " + extra["judge"])
+    if notes:
+        extra["notes"] = notes
+    return cell, (extra or None)
+
+
+def cell_notes(data: dict[str, Any], row: int, column: int) -> list[str]:
+    """The sentences of one cell of the full table beyond its value and interval: its unscorable counts,
+    the range were they all wrong … right, its marks, gold references, extraction audit and judge figures."""
+    cell = data["rows"][row]["cells"][column]
+    lines = []
+    if len(cell) > 5:
+        described = data["texts"][cell[6]]
+        lines.append(f"unscorable: {described}" if cell[5] else described)
+        if len(cell) > 7:
+            lines.append(f"if all unscorable were wrong / right: {cell[7]:.2f} / {cell[8]:.2f}")
+    extra = data["extras"].get(f"{row}:{column}")
+    if extra:
+        lines.extend(extra.get("notes", []))
+    return lines
+
+
+def cell_tip(data: dict[str, Any], row: int, column: int) -> str:
+    """The text the page shows for one cell of the full table on hover: the value in full, its interval
+    and how it was computed (or why there is none), then its notes (:func:`cell_notes`).
+
+    ``row`` indexes ``data["rows"]``, ``column`` ``data["models"]``.
+    """
+    r = data["rows"][row]
+    cell = r["cells"][column]
+    texts = data["texts"]
+    if cell[0] is None:
+        return str(texts[cell[1]])
+    lines = [f"{data['models'][column]} · {r['dataset']} · {r['metric']} = {_exact(cell[0])}",
+             fill_interval_text(texts[cell[4]], cell), *cell_notes(data, row, column)]
+    return "\n".join(lines)
+
+
+def _top_level(groups: list[Any]) -> list[str]:
+    """The groups no other group takes as an input, in their order."""
+    inner = {s.abbr for g in groups for s in g.subsets}
+    return [g.name for g in groups if g.name not in inner]
 
 
 def build_report_data(
@@ -136,16 +237,100 @@ def build_report_data(
             ``summary.snapshot``, else taken here; see :mod:`assay.rundir.index`).
 
     Returns:
-        ``{"time", "models", "rows", "groups", "datasets", "gold", "incomplete", "heatmaps", "judge", "pairwise"}``
-        (``"judge"``: one line per judged result, what its judge calls cost, with its pairwise line
-        when it has one; ``"pairwise"``: one line per pairwise entry of the leaderboard, :func:`pairwise_line`);
-        each row cell has ``v`` (the leaderboard's value at full precision, as
-        the summary's ``.json`` holds it, or ``None``), ``tip`` (the hover text, the value in full),
-        with an interval ``lo``/``hi``, ``gold`` when its references came from
-        the prediction files' ``gold`` (``"gold"`` lists those results with
-        why), and ``marks`` when its value is marked in the summary's table
-        (``"incomplete"`` lists them: model, dataset, kind, count, detail).
+        ``{"time", "run", "models", "rows", "texts", "extras", "groups", "rank_by", "rankings",
+        "datasets", "gold", "incomplete", "heatmaps", "judge", "pairwise"}``.  Each row
+        (the full table, OpenCompass's layout) has ``cells``, one per model, in
+        the compact form the page holds: ``[value, low, high, se, text]`` or
+        ``[None, text]``, the value at full precision as the summary's
+        ``.json`` holds it, ``text`` indexing ``"texts"`` (how the interval was
+        computed, or why there is no value; see :func:`cell_tip`);
+        ``"extras"`` maps ``"<row>:<column>"`` to a cell's unscorable count
+        (``u``, ``blo``/``bhi``), ``marks``, ``gold``, ``audit``, ``judge``
+        and the sentences (``notes``) the page shows for them.  ``"groups"``
+        lists the summary groups with their inputs (each a row of the table,
+        or its own cells); ``"rank_by"`` is the leaderboard's default column;
+        ``"gold"``, ``"incomplete"`` and ``"judge"`` list the results with
+        references from ``gold``, marked values and judge figures (with its
+        pairwise line when it has one); ``"pairwise"``: one line per pairwise
+        entry of the leaderboard (:func:`pairwise_line`).
     """
+    return _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=True)[0]
+
+
+@dataclass
+class _Context:
+    """What the sample browser's data is read from, when :func:`_report_data` was asked not to read it."""
+
+    root: Path
+    columns: list[str]
+    abbrs: list[str]
+    folders: dict[str, str]
+    audits: Any
+    snapshot: Any
+    tables: Any
+    view: Any = None
+    stats: Any = None
+    config: Any = None
+    ranks: bool = False
+
+
+def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
+              models: list[str]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The rank intervals of every column the leaderboard can rank by and the top models' paired comparisons
+    (:func:`assay.rundir.ranking.run_ranking`) as the page holds them, and the pictures drawn from them;
+    ``(None, {})`` when they cannot be computed.
+
+    Each ranking keeps its settings, note and ties, and per model (in the
+    page's model order) ``[rank, rank_low, rank_high, tier]`` or ``None``
+    (not ranked); values and intervals are the cells' own.  The pictures
+    (:mod:`assay.report._pictures`): a forest plot of every top-level group
+    and of the default column (``"forest"``: abbr → SVG), the dataset × model
+    heatmap in the default column's order and the paired comparison matrix.
+    """
+    from assay.report._pictures import forest_plot, pair_matrix, ranking_heatmap
+    from assay.rundir.ranking import run_ranking
+
+    try:
+        found = run_ranking(root, view, stats, config=config, snapshot=snapshot)
+    except Exception as exc:  # the report is written without rank intervals, and says so
+        logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
+        return None, {}
+    where = {m: i for i, m in enumerate(models)}
+    out: dict[str, Any] = {}
+    for abbr, ranking in found["rankings"].items():
+        per: list[list[int] | None] = [None] * len(models)
+        for entry in ranking["models"]:
+            i = where.get(entry["model"])
+            if i is not None and entry.get("rank_low") is not None:
+                per[i] = [entry["rank"], entry["rank_low"], entry["rank_high"], entry["tier"]]
+        out[abbr] = {k: ranking[k] for k in ("metric", "kind", "rounds", "seed", "confidence", "ties", "note") if k in ranking}
+        out[abbr]["ranks"] = per
+    pictures: dict[str, Any] = {"forest": {}}
+    try:
+        for i, (abbr, ranking) in enumerate(found["rankings"].items()):
+            if ranking.get("kind") == "group" or abbr == found["default"]:
+                pictures["forest"][abbr] = forest_plot(ranking, abbr, ident=f"forest-{i}")
+        if any(r.get("kind", "dataset") == "dataset" for r in found["rankings"].values()):
+            pictures["heatmap"] = ranking_heatmap(found, ident="heatmap")
+        if found.get("pairs"):
+            pictures["pairs"] = pair_matrix(found["pairs"], ident="pairs")
+    except Exception as exc:  # the tables stand without the pictures
+        logger.warning("report: pictures not drawn: %s: %s", type(exc).__name__, exc)
+    return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}, pictures
+
+
+#: Rank intervals are computed by default for runs of at most this many (model, dataset) results.
+RANK_LIMIT = 5_000
+
+
+def _report_data(
+    run_dir: str | os.PathLike[str], summary: Any, *, stats: Any, max_text: int, snapshot: Any, samples: bool,
+    ranks: bool | None = None, defer_ranks: bool = False,
+) -> tuple[dict[str, Any], _Context]:
+    """:func:`build_report_data`; without ``samples`` the sample browser's data is left to the caller
+    (``"datasets"`` empty; sample tables the statistics already hold are in the context).  ``ranks``:
+    compute the rankings (default: up to :data:`RANK_LIMIT` results; the context's ``ranks`` says what
+    was decided); with ``defer_ranks`` they are left to the caller (:func:`_add_rankings`)."""
     from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
     from assay.stats import group_plan
     from assay.summarize import leaderboard_of
@@ -166,100 +351,84 @@ def build_report_data(
         stats = getattr(summary, "stats", None)  # what the summarizer computed, when it did
     if snapshot is None:
         snapshot = getattr(summary, "snapshot", None)
-    if snapshot is None and (stats is None or tables is None):
+    if snapshot is None and (stats is None or (tables is None and samples)):
         from assay.rundir.statistics import index_snapshot
 
         snapshot = index_snapshot(root)
     if stats is None:
-        stats = run_stats(root, view, config=config, sample_text=None if tables is not None else max_text,
-                          snapshot=snapshot)
+        want = max_text if tables is None and samples else None
+        stats = run_stats(root, view, config=config, sample_text=want, snapshot=snapshot)
         tables = tables or stats.tables
-    if tables is None:
+    if tables is None and samples:
         tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text, snapshot=snapshot)
 
+    texts = _Texts()
+    extras: dict[str, dict[str, Any]] = {}
     rows = []
-    for row in view.metric_rows():
+    where: dict[tuple[str, str], int] = {}
+    for r, row in enumerate(view.metric_rows()):
         abbr, metric = row.dataset, row.metric or ""
         cells = []
-        for column in columns:
+        for c, column in enumerate(columns):
             value = row.values.get(column)
-            cell: dict[str, Any] = {"v": value}
+            missing = None
             if value is None:
-                reason = row.missing.get(column) or view.missing_reason(column, abbr)
+                missing = row.missing.get(column) or view.missing_reason(column, abbr)
                 if row.placeholder or not abbr:
-                    reason = reason or "separator or unknown row"
-                cell["tip"] = reason or f"{column} has no value for {abbr} {metric}"
-            else:
-                stat = stats.cell(column, abbr, metric)
-                tip = [f"{column} · {abbr} · {metric} = {_exact(value)}"]
-                if stat is not None:
-                    tip.append(stat.describe())
-                    if stat.has_interval:
-                        cell["lo"], cell["hi"] = stat.low, stat.high
-                else:
-                    tip.append("no interval: no statistics for this cell")
-                u = stats.unscorable.get((column, abbr))
-                if u is not None and u.count:
-                    cell["u"] = u.count
-                    tip.append("unscorable: " + u.describe())
-                    if metric in u.bounds:
-                        lo, hi = u.bounds[metric]
-                        cell["blo"], cell["bhi"] = lo, hi
-                        tip.append(f"if all unscorable were wrong / right: {lo:.2f} / {hi:.2f}")
-                elif u is not None and u.describe():
-                    tip.append(u.describe())
-                marks = view.marks.get((column, abbr))
-                if marks:
-                    cell["marks"] = [m.to_json() for m in marks]
-                    tip.extend(f"* {_mark_text(m)}" for m in cell["marks"])
-                gold_reason = view.gold_references.get((column, abbr))
-                if gold_reason is not None:
-                    cell["gold"] = True
-                    tip.append(f"references from the prediction files' gold: {gold_reason}")
-                audit = view.audits.get(column, {}).get(abbr)
-                note = audit_note(audit, metric, value)
-                if note and audit is not None:
-                    tip.append(note)
-                    if audit.error is not None or audit.differ:  # a cell the correction would change
-                        cell["audit"] = note
-                        cell["audit_differ"] = bool(audit.differ)
-                cell["tip"] = "\n".join(tip)
+                    missing = missing or "separator or unknown row"
+            cell, extra = _compact_cell(view, stats, texts, column, abbr, metric, value, missing)
             cells.append(cell)
+            if extra is not None:
+                extras[f"{r}:{c}"] = extra
+        if abbr and not row.placeholder:
+            where.setdefault((abbr, metric), r)
         rows.append({"dataset": abbr, "version": row.version, "metric": metric,
                      "mode": row.mode, "cells": cells, "placeholder": row.placeholder})
+
+    def series(abbr: str, metric: str | None) -> dict[str, Any]:
+        """One input of a group: its row of the table, else its own cells."""
+        out: dict[str, Any] = {"dataset": abbr, "metric": metric or ""}
+        found = where.get((abbr, metric or ""))
+        if found is not None:
+            out["row"] = found
+            return out
+        cells = []
+        for column in columns:
+            value = view.scores.get(column, {}).get(abbr, {}).get(metric) if metric else None
+            cells.append(_compact_cell(view, stats, texts, column, abbr, metric or "", value,
+                                       view.missing_reason(column, abbr))[0])
+        out["cells"] = cells
+        return out
 
     groups_out = []
     try:
         groups = view.summary_groups(config)
-    except Exception as exc:  # an invalid group config: no charts
+    except Exception as exc:  # an invalid group config: no group columns
         logger.warning("report: group definitions unusable: %s", exc)
         groups = []
+    top = set(_top_level(groups))
     for group in groups:
         if group.name not in view.groups:
             continue
         plan = group_plan(group, view.metrics)
         inputs = plan.get(group.metric, [])
-        cats = [(group.name, group.metric, f"{group.name} ({group.metric})")]
-        cats += [(a, m, f"{a} · {m}") for a, m in inputs if m is not None]
-        series = []
-        for abbr, metric, label in cats:
-            points = []
-            for column in columns:
-                v = view.scores.get(column, {}).get(abbr, {}).get(metric)
-                stat = stats.cell(column, abbr, metric)
-                point: dict[str, Any] = {"v": v}
-                if v is not None and stat is not None and stat.has_interval:
-                    point["lo"], point["hi"] = stat.low, stat.high
-                points.append(point)
-            series.append({"label": label, "points": points})
         groups_out.append({"name": group.name, "metric": group.metric, "aggregation": group.aggregation,
-                           "categories": series})
+                           "top": group.name in top, **series(group.name, group.metric),
+                           "inputs": [series(a, m) for a, m in inputs if m is not None]})
+    tops = [g for g in groups_out if g["top"]]
+    rank_by: dict[str, Any] | None
+    if tops:
+        rank_by = {"dataset": tops[-1]["name"], "metric": tops[-1]["metric"]}
+    else:
+        first = next((r for r in rows if r["dataset"] and not r["placeholder"]), None)
+        rank_by = {"dataset": first["dataset"], "metric": first["metric"]} if first else None
 
     datasets = []
-    for abbr in view.dataset_abbrs:
-        table = _sample_table(tables, columns, abbr, view.audits, max_text)
-        if table is not None:
-            datasets.append(table)
+    if samples and tables is not None:
+        for abbr in view.dataset_abbrs:
+            table = sample_table(tables, columns, abbr, view.audits, max_text)
+            if table is not None:
+                datasets.append(table)
     heatmaps = needle_heatmaps(view, stats)
     gold = [{"model": c, "dataset": a, "reason": r} for (c, a), r in view.gold_references.items()]
     marked = [{"model": c, "dataset": a, **m.to_json()} for (c, a), ms in view.marks.items()
@@ -269,9 +438,29 @@ def build_report_data(
     lines = {(p["model"], p["dataset"]): p["line"] for p in pairwise}
     judge = [{"model": c, "dataset": a, "line": judge_line(u) + (f"; {lines[(c, a)]}" if (c, a) in lines else "")}
              for (c, a), u in getattr(view, "judge_usage", {}).items()]
-    return {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "groups": groups_out,
-            "datasets": datasets, "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge,
-            "pairwise": pairwise}
+    data = {"time": view.time, "run": root.resolve().name, "models": columns, "rows": rows, "texts": texts.items,
+            "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": None, "pictures": {},
+            "datasets": datasets,
+            "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
+    context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
+                       view.audits, snapshot, tables, view, stats, config)
+    if ranks is None:
+        ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    context.ranks = ranks
+    if ranks and not defer_ranks:
+        _add_rankings(data, context)
+    return data, context
+
+
+def _add_rankings(data: dict[str, Any], context: _Context) -> None:
+    """Put the run's rankings and their pictures into ``data``; the default column is then the ranking's."""
+    rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
+                                   context.columns)
+    data["rankings"], data["pictures"] = rankings, pictures
+    if rankings is not None and rankings.get("default") and data["rank_by"] is not None:
+        found = rankings["rankings"].get(rankings["default"])
+        if found is not None:
+            data["rank_by"] = {"dataset": rankings["default"], "metric": found["metric"]}
 
 
 def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
@@ -340,54 +529,8 @@ def _mark_text(mark: dict[str, Any]) -> str:
     return f"{text} — {detail}" if detail else text
 
 
-def _payload(value: Any) -> bytes:
-    """``value`` as compact JSON for a ``<script type="application/json">`` element.
-
-    Every ``<`` is written as ``\\u003c``, so that no text in the data can
-    close the element or open a comment, and the element's content stays plain
-    JSON.  orjson writes it; the standard library takes over for what orjson
-    refuses (a lone surrogate, written as an escape, or an integer beyond 64 bits).
-
-    >>> _payload({'t': ['</script>', 'é'], 'ok': [0.5, None]})
-    b'{"t":["\\\\u003c/script>","\\xc3\\xa9"],"ok":[0.5,null]}'
-    """
-    try:
-        data = orjson.dumps(value)
-    except TypeError:
-        data = json.dumps(value, separators=(",", ":")).encode("ascii")
-    return data.replace(b"<", b"\\u003c")
-
-
 def _asset(name: str) -> str:
     return resources.files("assay.report").joinpath(name).read_text(encoding="utf-8")
-
-
-def _cell_html(cell: dict[str, Any], dataset: str = "", model: str = "") -> str:
-    tip = html.escape(str(cell.get("tip", "")), quote=True)
-    v = cell.get("v")
-    if v is None:
-        return f'<td class="miss" title="{tip}">-</td>'
-    parts = [f'<span class="v" data-value="{_exact(v)}">{v:.2f}</span>']
-    if "lo" in cell:
-        parts.append(f'<span class="ci">[{cell["lo"]:.2f}, {cell["hi"]:.2f}]</span>')
-    if cell.get("marks"):
-        counts = [m["count"] for m in cell["marks"] if isinstance(m.get("count"), int)]
-        kinds = ", ".join(dict.fromkeys(str(m.get("kind")) for m in cell["marks"]))
-        figure = f" {sum(counts):,}" if counts else ""
-        parts.append(f'<span class="mark" title="{html.escape(kinds, quote=True)}">*{html.escape(kinds)}{figure}</span>')
-    if cell.get("gold"):
-        parts.append('<span class="gold" title="references from the prediction files\' gold">ᵍ</span>')
-    if cell.get("u"):
-        bounds = f" {cell['blo']:.1f}–{cell['bhi']:.1f}" if "blo" in cell else ""
-        parts.append(f'<span class="unsc">⚠{cell["u"]}{bounds}</span>')
-    if cell.get("audit"):
-        note = html.escape(cell["audit"])
-        if cell.get("audit_differ"):
-            # one click to the differing samples in the browser
-            note = (f'<a href="#samples" class="audit-link" data-dataset="{html.escape(dataset, quote=True)}" '
-                    f'data-model="{html.escape(model, quote=True)}">{note}</a>')
-        parts.append(f'<div class="audit">{note}</div>')
-    return f'<td class="num" title="{tip}">{"".join(parts)}</td>'
 
 
 def _marks_note(marked: list[dict[str, Any]]) -> list[str]:
@@ -470,43 +613,61 @@ def _gold_note(gold: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _chart_svg(group: dict[str, Any], models: list[str]) -> str:
-    cats = group["categories"]
-    values = [p.get("hi", p.get("v")) for c in cats for p in c["points"] if p.get("v") is not None]
-    lows = [p.get("lo", p.get("v")) for c in cats for p in c["points"] if p.get("v") is not None]
+def _group_cells(data: dict[str, Any], entry: dict[str, Any]) -> list[list[Any]]:
+    """The cells of a group or a group's input: its row's, else its own."""
+    return data["rows"][entry["row"]]["cells"] if "row" in entry else entry["cells"]
+
+
+#: Bar charts of the groups are drawn for runs of at most this many models.
+CHART_MODELS = 12
+
+
+def _chart_svg(group: dict[str, Any], data: dict[str, Any]) -> str:
+    """A group's bar chart: the group and each of its inputs, one bar per model with its interval."""
+    models = data["models"]
+    cats = [(f"{group['name']} ({group['metric']})", _group_cells(data, group))]
+    cats += [(f"{i['dataset']} · {i['metric']}", _group_cells(data, i)) for i in group["inputs"]]
+    values = [c[2] if c[0] is not None and c[2] is not None else c[0] for _, cells in cats for c in cells if c[0] is not None]
+    lows = [c[1] if c[1] is not None else c[0] for _, cells in cats for c in cells if c[0] is not None]
     if not values:
         return '<p class="note">no values</p>'
     top = max(max(values), 0.0)
     bottom = min(min(lows), 0.0)
     span = (top - bottom) or 1.0
-    bar, gap, height, left, pad_top, label_h = 16, 14, 180, 96, 10, 90
+    labels = [label[:40] for label, _ in cats]
+    # room for the longest label, drawn at 40 degrees down to the left of its bars (10 px font: ~5.6 px a letter)
+    longest = 5.6 * max(len(t) for t in labels)
+    label_h = 16 + round(longest * 0.643)
+    bar, gap, height, pad_top = 16, 14, 180, 10
+    left = max(40, round(longest * 0.766) - len(models) * bar // 2 + 8)
     width = left + len(cats) * (len(models) * bar + gap) + 10
     y = lambda v: pad_top + (top - v) / span * height  # noqa: E731
-    out = [f'<svg width="{width}" height="{pad_top + height + label_h}" '
+    out = [f'<svg width="{width}" height="{pad_top + height + label_h}" viewBox="0 0 {width} {pad_top + height + label_h}" '
            f'role="img" aria-label="{html.escape(group["name"])}">']
     for k in range(5):
         t = bottom + span * k / 4
         out.append(f'<line x1="{left}" x2="{width}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="#eaeef2"/>'
                    f'<text x="{left - 4}" y="{y(t) + 4:.1f}" font-size="10" text-anchor="end">{t:.0f}</text>')
     x = left + gap / 2
-    for cat in cats:
-        for m, p in enumerate(cat["points"]):
-            v = p.get("v")
+    for (label, cells), short in zip(cats, labels):
+        for m, c in enumerate(cells):
+            v = c[0]
             color = _PALETTE[m % len(_PALETTE)]
             if v is not None:
+                has_ci = c[1] is not None
                 y0, y1 = y(max(v, 0.0)), y(min(v, 0.0))
-                tip = f"{models[m]}: {v:.2f}" + (f" [{p['lo']:.2f}, {p['hi']:.2f}]" if "lo" in p else " (no interval)")
+                tip = f"{models[m]}: {v:.2f}" + (f" [{c[1]:.2f}, {c[2]:.2f}]" if has_ci else " (no interval)")
                 out.append(f'<rect x="{x:.1f}" y="{y0:.1f}" width="{bar - 2}" height="{max(y1 - y0, 0.5):.1f}" '
                            f'fill="{color}" fill-opacity=".75"><title>{html.escape(tip)}</title></rect>')
-                if "lo" in p:
+                if has_ci:
                     cx = x + (bar - 2) / 2
-                    out.append(f'<path d="M{cx:.1f} {y(p["lo"]):.1f}V{y(p["hi"]):.1f}M{cx - 4:.1f} {y(p["lo"]):.1f}'
-                               f'h8M{cx - 4:.1f} {y(p["hi"]):.1f}h8" stroke="#1d232a" stroke-width="1.2" fill="none"/>')
+                    out.append(f'<path d="M{cx:.1f} {y(c[1]):.1f}V{y(c[2]):.1f}M{cx - 4:.1f} {y(c[1]):.1f}'
+                               f'h8M{cx - 4:.1f} {y(c[2]):.1f}h8" stroke="#1d232a" stroke-width="1.2" fill="none"/>')
             x += bar
         lx = x - len(models) * bar / 2
-        ly = pad_top + height + 8
+        ly = pad_top + height + 10
         out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" text-anchor="end" '
-                   f'transform="rotate(-40 {lx:.1f} {ly:.1f})">{html.escape(cat["label"][:40])}</text>')
+                   f'transform="rotate(-40 {lx:.1f} {ly:.1f})"><title>{html.escape(label)}</title>{html.escape(short)}</text>')
         x += gap
     out.append("</svg>")
     return "".join(out)
@@ -548,24 +709,40 @@ def _heatmap_html(grid: dict[str, Any]) -> str:
     return "".join(out)
 
 
+#: Sample data of at most this many bytes in all is embedded in the page; more is written beside it,
+#: one ``<script>`` file per dataset in ``summary_<time>_files/``, loaded when the dataset is opened.
+EMBED_LIMIT = 4_000_000
+
+_BOARD_OPEN = '<script type="application/json" id="assay-board">'
+
+
 def render_report(data: dict[str, Any]) -> str:
-    """The report as one HTML document (see :func:`build_report_data` for ``data``)."""
-    return _render_utf8(data).decode("utf-8")
+    """The report as one HTML document, its sample data embedded (see :func:`build_report_data` for ``data``)."""
+    chunks = [(d["abbr"], d["n"], _payload(d)) for d in data["datasets"]]
+    return b"".join(_render_utf8(data, chunks, None)).decode("utf-8")
 
 
-def _render_utf8(data: dict[str, Any]) -> bytes:
-    """The UTF-8 bytes of :func:`render_report`, the sample data written as bytes from the start."""
-    before, after = _document(data)
-    script = _DATA_OPEN.encode() + _payload({"datasets": data["datasets"]}) + b"</script>"
-    # a lone surrogate in a name of the config has no UTF-8 bytes: it is shown as "?"
-    return b"\n".join([*(p.encode("utf-8", "replace") for p in before), script, *(p.encode("utf-8", "replace") for p in after)])
+def _render_utf8(data: dict[str, Any], chunks: list[tuple[str, int, Any]], side: str | None) -> list[bytes]:
+    """The page's UTF-8 bytes, in pieces: ``chunks`` (abbr, samples, JSON bytes) embedded, or, with ``side``
+    (the folder's name), ``chunks`` (abbr, samples, the name of its file in the folder) left to their files."""
+    board = {k: v for k, v in data.items() if k not in ("datasets", "pictures")}
+    pictures = data.get("pictures") or {}
+    board["has_pictures"] = bool(pictures.get("forest") or pictures.get("heatmap") or pictures.get("pairs")
+                                 or (data["groups"] and len(data["models"]) <= CHART_MODELS))
+    board["samples"] = [{"abbr": abbr, "n": n, **({"file": held} if side is not None else {})} for abbr, n, held in chunks]
+    board["side"] = side
+    before = _document({**board, "pictures": pictures})
+    out = [p.encode("utf-8", "replace") for p in before]  # a lone surrogate in a config's name is shown as "?"
+    out.append(_BOARD_OPEN.encode() + _payload(board) + b"</script>")
+    if side is None:
+        for i, (_, _, payload) in enumerate(chunks):
+            out.append(f'<script type="application/json" id="samples-{i}">'.encode() + payload + b"</script>")
+    out.append(f"<script>{_asset('report.js')}</script></body></html>".encode())
+    return out
 
 
-_DATA_OPEN = '<script type="application/json" id="assay-data">'
-
-
-def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """The lines of the document before and after the sample data's ``<script>``."""
+def _document(data: dict[str, Any]) -> list[str]:
+    """The lines of the document before its data."""
     models = data["models"]
     esc = html.escape
     parts = [
@@ -576,36 +753,64 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
         f"<style>{_asset('report.css')}</style></head><body>",
         f"<h1>assay report</h1><div class=\"meta\">run {esc(str(data.get('run', '')))}"
         + (f" · summary {esc(data['time'])}" if data.get("time") else "")
-        + f" · {len(models)} models · {len(data['datasets'])} datasets with samples</div>",
-        "<h2>Leaderboard</h2>",
-        '<p class="note">Values with their 95% interval in brackets; ⚠ counts predictions that could not be '
-        "extracted, judged or executed, with the metric's range if all of them had been wrong … right. "
-        "Hover a cell for its value in full, how its interval was computed, or why it is “-”. A line under a value reports the "
-        "extraction audit: how many replies the corrected counterpart of an OpenCompass postprocessor reads "
-        "differently, and the value with the correction (the official value stays); click it for those samples.</p>",
+        + f" · {len(models)} models · {len(data['rows'])} rows · {len(data['samples'])} datasets with samples</div>",
+        "<noscript><p class=\"note\">This report draws its tables with JavaScript; the summary's .csv, .md and "
+        ".txt files beside it hold the same table.</p></noscript>",
+        '<nav class="views" aria-label="views"><button type="button" class="view-tab" data-view="board" '
+        'aria-pressed="true">Leaderboard</button><button type="button" class="view-tab" data-view="table" '
+        'aria-pressed="false">Full table</button>'
+        + ('<a href="#pictures">Pictures</a>' if data.get("has_pictures") else "")
+        + ('<a href="#samples">Samples</a>' if data["samples"] else "") + "</nav>",
+        '<section id="board-view" class="view">',
+        '<div class="controls"><label>rank by <select id="rank-by"></select></label>'
+        '<label>models <input type="search" id="filter-models" placeholder="filter models"></label>'
+        '<label>columns <input type="search" id="filter-columns" placeholder="filter groups and datasets"></label>'
+        '<span class="count-note" id="board-count"></span></div>',
+        '<p class="note">Models ranked by the chosen column, best first; equal values share a rank (=). Each value has '
+        "its 95% interval below it, and its rank interval where one was computed. Click a column's name to sort by it, "
+        "▸ to open a group into its datasets. Badges: ⚠ predictions that could not be extracted, judged or executed; "
+        "≠ replies the corrected extractor reads differently; ᵍ references from the prediction files' gold; * a value "
+        "computed from fewer samples than it claims; ⚖ what the judge calls cost. Hover or focus a badge for its "
+        'sentence, click it to keep it open.</p><p class="note" id="rank-note"></p>',
+        '<div class="scroll"><table class="board" id="leaderboard"></table></div></section>',
+        '<section id="table-view" class="view" hidden>',
+        '<div class="controls"><label>datasets <input type="search" id="filter-datasets" placeholder="filter datasets">'
+        '</label><label>models <input type="search" id="filter-table-models" placeholder="filter models"></label>'
+        '<span class="count-note" id="table-count"></span></div>',
+        '<p class="note">The summary\'s table in OpenCompass\'s layout: one row per dataset and metric, one column per '
+        "model, each value with its 95% interval; hover a cell for its value in full, how its interval was computed, "
+        "or why it is “-”. Click a column's name to sort by it.</p>",
+        '<p class="pager" id="table-pager" hidden><button type="button" id="table-prev">‹ prev</button> '
+        '<span id="table-page"></span> <button type="button" id="table-next">next ›</button></p>'
+        '<div class="scroll"><table class="board" id="full-table"></table></div></section>',
+        '<div id="popover" role="status" hidden></div>',
         *_marks_note(data.get("incomplete") or []),
         *_gold_note(data.get("gold") or []),
         *_judge_note(data.get("judge") or []),
         *_pairwise_note(data.get("pairwise") or []),
-        '<table class="board" id="leaderboard"><thead><tr><th>dataset</th><th>version</th><th>metric</th>'
-        "<th>mode</th>" + "".join(f"<th>{esc(m)}</th>" for m in models) + "</tr></thead><tbody>",
     ]
-    for row in data["rows"]:
-        cls = ' class="sep"' if row["placeholder"] else ""
-        parts.append(
-            f"<tr{cls}><td>{esc(row['dataset'])}</td><td>{esc(str(row['version']))}</td><td>{esc(row['metric'])}</td>"
-            f"<td>{esc(str(row['mode']))}</td>"
-            + "".join(_cell_html(c, row["dataset"], m) for c, m in zip(row["cells"], models)) + "</tr>"
-        )
-    parts.append("</tbody></table>")
-    if data["groups"]:
+    pictures = data.get("pictures") or {}
+    if pictures.get("forest") or pictures.get("heatmap") or pictures.get("pairs"):
+        parts.append('<h2 id="pictures">Pictures</h2><p class="note">The forest plot of the column the leaderboard '
+                     "ranks by (where one is drawn: the top-level groups and the default column), the datasets × "
+                     "models heatmap in the ranking's order, and the top models compared two by two. Hover a mark "
+                     'for its figures.</p><div class="pictures">')
+        default = (data.get("rankings") or {}).get("default")
+        for abbr, svg in pictures.get("forest", {}).items():
+            hidden = "" if abbr == default else " hidden"
+            parts.append(f'<figure class="picture forest" data-abbr="{esc(abbr, quote=True)}"{hidden}>{svg}</figure>')
+        for name in ("heatmap", "pairs"):
+            if pictures.get(name):
+                parts.append(f'<figure class="picture {name}">{pictures[name]}</figure>')
+        parts.append("</div>")
+    elif data["groups"] and len(models) <= CHART_MODELS:
         legend = "".join(f'<span><i style="background:{_PALETTE[i % len(_PALETTE)]}"></i>{esc(m)}</span>'
                          for i, m in enumerate(models))
-        parts.append(f'<h2>Summary groups</h2><div class="legend">{legend}</div><div class="charts">')
+        parts.append(f'<h2 id="pictures">Summary groups</h2><div class="legend">{legend}</div><div class="charts">')
         for g in data["groups"]:
             parts.append(f'<div class="chart" data-group="{esc(g["name"])}"><h3>{esc(g["name"])} '
                          f'<span class="note">({esc(g["metric"])}, {esc(g["aggregation"])}; bars: 95% interval)</span>'
-                         f"</h3>{_chart_svg(g, models)}</div>")
+                         f"</h3>{_chart_svg(g, data)}</div>")
         parts.append("</div>")
     if data.get("heatmaps"):
         parts.append('<h2 id="needle-heatmaps">NeedleBench: depth × length</h2><p class="note">One grid per model and '
@@ -613,30 +818,32 @@ def _document(data: dict[str, Any]) -> tuple[list[str], list[str]]:
                      "value in full and its 95% interval.</p><div class=\"heatmaps\">")
         parts.extend(_heatmap_html(g) for g in data["heatmaps"])
         parts.append("</div>")
-    if data["datasets"]:
-        parts.append('<h2 id="samples">Samples</h2><p class="note">Open a dataset to browse its samples; “right” means '
-                     "correct in at least half of the runs.</p>")
+    if data["samples"]:
+        where = ("embedded in this page" if data["side"] is None else
+                 f"in the folder {esc(data['side'])}/ beside this page (keep the two together)")
+        parts.append('<h2 id="samples">Samples</h2><p class="note">Open a dataset to browse its samples (their data, '
+                     f"{where}, is read when a dataset is opened); “right” means correct in at least half of the runs."
+                     '</p><p><input type="search" id="filter-samples" placeholder="filter datasets"></p>')
     relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
                  ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
-                 ("b_better", "B scores higher"), ("differ", "A and B differ")]
-    for i, ds in enumerate(data["datasets"]):
-        rel = relations + ([("audit", "A read differently by the corrected extractor")] if ds.get("audit") else [])
-        options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in rel)
-        heads = "".join(f"<th>{esc(m)}</th>" for m in ds["models"])
+                 ("b_better", "B scores higher"), ("differ", "A and B differ"),
+                 ("audit", "A read differently by the corrected extractor")]
+    options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
+    for i, ds in enumerate(data["samples"]):
         parts.append(
-            f'<details class="ds" data-index="{i}" data-dataset="{esc(ds["abbr"])}"><summary>{esc(ds["abbr"])} '
+            f'<details class="ds" data-index="{i}" data-dataset="{esc(ds["abbr"], quote=True)}"><summary>{esc(ds["abbr"])} '
             f'<span class="note">({ds["n"]} samples)</span></summary>'
             '<div class="controls"><label>A <select class="sel-a"></select></label>'
             '<label>B <select class="sel-b"></select></label>'
-            f'<select class="sel-rel">{options}</select>'
-            '<input type="search" class="search" placeholder="search text">'
+            f'<select class="sel-rel" aria-label="relation">{options}</select>'
+            '<input type="search" class="search" placeholder="search text" aria-label="search text">'
             '<span><b class="count">0</b> matching</span>'
             '<span class="pager"><button type="button" class="prev">‹ prev</button><span class="page-info"></span>'
             '<button type="button" class="next">next ›</button></span></div>'
-            f'<table class="samples"><thead><tr><th style="width:9em">sample</th><th>reference</th>{heads}</tr></thead>'
+            '<table class="samples"><thead><tr><th style="width:9em">sample</th><th>reference</th></tr></thead>'
             "<tbody></tbody></table></details>"
         )
-    return parts, [f"<script>{_asset('report.js')}</script></body></html>"]
+    return parts
 
 
 def write_html_report(
@@ -647,18 +854,113 @@ def write_html_report(
     stats: Any = None,
     max_text: int = SAMPLE_TEXT,
     snapshot: Any = None,
+    embed: bool | None = None,
+    ranks: bool | None = None,
 ) -> Path:
     """Write ``<run_dir>/summary/summary_<time_str>.html`` (atomically) and return its path.
 
     ``summary`` is what the summarizer's ``summarize()`` returned, a leaderboard,
     the parsed summary ``.json``, or ``None`` (see :func:`build_report_data`).
-    """
-    from assay.fileio import atomic_write_bytes
 
-    data = build_report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot)
+    The sample browser's data is read one dataset at a time (in worker
+    processes for a large run) and embedded in the page when it is at most
+    :data:`EMBED_LIMIT` bytes in all or ``embed`` is true; else (or with
+    ``embed`` false) each dataset's goes to a ``<script>`` file in
+    ``summary_<time_str>_files/`` beside the page, which loads it when the
+    dataset is opened (browsers load those from ``file://`` pages too).  The
+    files are named by what they are made of (the models' result digests,
+    folders, audits and the text limit; listed in the folder's
+    ``manifest.json``): a dataset an earlier report of the run has a file of
+    is not read again, its file linked (or copied) into the new folder.
+
+    ``ranks``: compute the rank intervals of every column the leaderboard can
+    rank by and the top models' paired comparisons
+    (:func:`assay.rundir.ranking.run_ranking`); default: for runs of at most
+    :data:`RANK_LIMIT` results (at leaderboard scale they take minutes).
+    """
+    import shutil
+    import tempfile
+
+    import orjson
+
+    from assay.fileio import atomic_write_chunks
+    from assay.report._samples import (
+        CHUNK_FORMAT,
+        MANIFEST,
+        Source,
+        chunk_file,
+        chunk_key,
+        chunk_script,
+        earlier_chunks,
+        from_tables,
+        read_chunks,
+        script_payload,
+    )
     from assay.rundir.layout import RunDir
 
+    # the rankings after the samples: their numerical libraries start threads, and the samples are read in forked workers
+    data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
+                                 ranks=ranks, defer_ranks=True)
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
-    atomic_write_bytes(path, _render_utf8(data))
+    side_dir = path.with_name(path.stem + "_files")
+    snap = context.snapshot
+    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
+                    {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
+                     for c in context.columns for a in context.abbrs}, max_text)
+    keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
+    # a dataset whose results are those of an earlier report's sample file: that file, not read again
+    earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
+    reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
+    if context.tables is not None:
+        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
+    else:
+        source.abbrs = [a for a in keys if a not in reused]
+        read = read_chunks(source)
+    fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
+    # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
+    chunks: list[tuple[str, int, bytes | Path, str | None]] = []
+    for abbr, key in keys.items():
+        if abbr in fresh_chunks:
+            chunks.append((abbr, *fresh_chunks[abbr], key))
+        elif abbr in reused:
+            chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
+    if context.ranks:
+        _add_rankings(data, context)
+    size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
+    if embed is None:
+        embed = size <= EMBED_LIMIT
+    if embed:
+        embedded = []
+        for abbr, n, held, key in chunks:
+            payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
+            if payload is None:  # an earlier file not as expected: read again
+                found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
+                                           source.digests, max_text), workers=1)
+                payload = found[0][2] if found else b"null"
+            embedded.append((abbr, n, payload))
+        atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
+        shutil.rmtree(side_dir, ignore_errors=True)
+    else:
+        fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
+        manifest: dict[str, int] = {}
+        named = []
+        for i, (abbr, n, held, key) in enumerate(chunks):
+            name = key or f"chunk{i}"
+            target = fresh / chunk_file(name)
+            if isinstance(held, Path):
+                try:
+                    os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
+                except OSError:
+                    shutil.copyfile(held, target)
+            else:
+                target.write_bytes(chunk_script(name, held))
+            if key is not None:
+                manifest[key] = n
+            named.append((abbr, n, name))
+        (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+        shutil.rmtree(side_dir, ignore_errors=True)
+        fresh.chmod(0o755)
+        fresh.rename(side_dir)
+        atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
     logger.info("report written to %s", path)
     return path

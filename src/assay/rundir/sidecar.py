@@ -314,3 +314,31 @@ def prediction_columns(run_dir: str | os.PathLike[str], model_dir: str, abbr: st
         return PredictionColumns([], [])
     raw = columns.get("prediction") or []
     return PredictionColumns(raw, columns.get("gold") or [None] * len(raw))
+
+
+def load_columns(result_path: str | os.PathLike[str], digest: str | None, text_limit: int) -> SampleColumns | None:
+    """Only the sample browser's columns saved beside a result file (what the HTML report reads of the
+    ``.stats`` file), when they were computed from its present content with this text limit; else ``None``.
+
+    The statistics around them are not built into objects: the report reads
+    tens of thousands of these files.  ``digest`` is the result file's present
+    digest when the caller knows it, else it is computed from the file.
+    """
+    from assay.fileio import loads_json
+    from assay.rundir.results import content_digest
+
+    try:
+        data = loads_json(stats_path_of(result_path).read_bytes())
+    except (OSError, ValueError):
+        return None
+    try:
+        if data.get("format") != STATS_FORMAT or data["options"]["text_limit"] != text_limit:
+            return None
+        columns = data["columns"]
+        if columns is None:
+            return None
+        if (digest if digest is not None else content_digest(result_path)) != data["result_digest"]:
+            return None
+        return SampleColumns(**columns)
+    except (AttributeError, KeyError, TypeError):
+        return None

@@ -1,0 +1,293 @@
+"""The sample browser's data: one chunk per dataset, read in worker processes for large runs.
+
+Each chunk is one dataset's columns, every model side by side (see
+:func:`assay.report._html.sample_table`), as the compact JSON the page reads
+when the dataset is opened.  A chunk is read from the ``.stats`` files the
+eval workers wrote beside each result while they hold its present bytes
+(:func:`assay.rundir.sidecar.load_columns`), else from the result and
+prediction files.  A run of many results is read by forked workers, one
+dataset at a time, each returning its chunk's bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from assay.audit import AuditRecord
+from assay.stats import SAMPLE_TEXT
+
+logger = logging.getLogger(__name__)
+
+
+def payload(value: Any) -> bytes:
+    """``value`` as compact JSON for a ``<script type="application/json">`` element.
+
+    Every ``<`` is written as ``\\u003c``, so that no text in the data can
+    close the element or open a comment, and the element's content stays plain
+    JSON.  orjson writes it; the standard library takes over for what orjson
+    refuses (a lone surrogate, written as an escape, or an integer beyond 64 bits).
+
+    >>> payload({'t': ['</script>', 'é'], 'ok': [0.5, None]})
+    b'{"t":["\\\\u003c/script>","\\xc3\\xa9"],"ok":[0.5,null]}'
+    """
+    try:
+        data = orjson.dumps(value)
+    except TypeError:
+        data = json.dumps(value, separators=(",", ":")).encode("ascii")
+    return data.replace(b"<", b"\\u003c")
+
+
+def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, Any] | None:
+    """The sample browser's view of one model's audit: the differing samples and their corrected readings."""
+    from assay.stats import browser_text
+
+    if audit is None or audit.error is not None:
+        return None
+    samples = [j for j in audit.samples if 0 <= j < n]
+    readings = audit.readings
+    ext: list[str] = []
+    ok: list[float | None] = []
+    for k, _ in enumerate(samples):
+        reading = readings[k] if k < len(readings) else None
+        corrected = reading.corrected if reading is not None else None
+        correct = reading.correct if reading is not None else None
+        # the usual reading, one run: its text as browser_text gives it, its verdict as 1.0 or 0.0
+        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if correct is not None and len(correct) == 1 and correct[0] in (0.0, 1.0):
+            ok.append(correct[0])
+            continue
+        verdicts = [v for v in correct or [] if v is not None]
+        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
+    return {"samples": samples, "ext": ext, "ok": ok}
+
+
+def sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
+    """The sample browser's data of one dataset, or ``None`` when no model has details.
+
+    ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
+    whose sample count differs from the first one's are left out; the ids are
+    the first model's, each reference the first non-empty one.
+    """
+    per_model: list[tuple[str, Any]] = []
+    n = None
+    for column in columns:
+        found = tables.columns.get((column, abbr))
+        if found is None:
+            continue
+        if n is not None and found.n != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           found.n, abbr, n)
+            continue
+        n = found.n
+        per_model.append((column, found))
+    if not per_model or n is None:
+        return None
+    refs = list(per_model[0][1].ref)
+    for _, found in per_model[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        for i in empty:
+            refs[i] = found.ref[i]
+    out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
+           "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
+           "ok": [f.ok for _, f in per_model]}
+    audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
+    if any(a is not None for a in audit):
+        out["audit"] = audit
+    return out
+
+#: Runs of at least this many (model, dataset) results are read by worker processes.
+FORK_AT = 2_000
+
+
+@dataclass
+class _Tables:
+    """The few parts of :class:`assay.rundir.statistics.SampleTables` a chunk is built from."""
+
+    columns: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+
+@dataclass
+class Source:
+    """Where the chunks are read from: the run, its model columns and folders, the datasets, the audits,
+    and each result's digest as the run index has it (``None``: computed from the file)."""
+
+    root: Path
+    columns: list[str]
+    abbrs: list[str]
+    folders: dict[str, str]
+    audits: Any
+    digests: dict[tuple[str, str], str | None]
+    text_limit: int
+
+
+def _columns(source: Source, column: str, abbr: str) -> Any:
+    """One (model, dataset)'s columns: from its ``.stats`` file while it matches, else read from the files."""
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sidecar import load_columns
+    from assay.rundir.statistics import Task, run_task
+    from assay.stats import StatsOptions
+
+    folder = source.folders.get(column, column)
+    path = RunDir(source.root).result_path(folder, abbr)
+    found = load_columns(path, source.digests.get((column, abbr)), source.text_limit) if path.is_file() else None
+    if found is not None:
+        return found
+    return run_task(Task(column, abbr, folder, {}, True), str(source.root), StatsOptions(text_limit=source.text_limit)).columns
+
+
+#: One dataset's chunk: its abbr, its number of samples, the JSON bytes the page holds.
+Chunk = tuple[str, int, bytes]
+
+
+def chunk(source: Source, abbr: str) -> Chunk | None:
+    """One dataset's chunk; ``None`` when no model has details of it."""
+    tables = _Tables({(c, abbr): _columns(source, c, abbr) for c in source.columns})
+    table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
+    return None if table is None else (abbr, table["n"], payload(table))
+
+
+def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:
+    """The chunks of sample tables already read (with the statistics)."""
+    out = []
+    for abbr in dict.fromkeys(abbrs):
+        table = sample_table(tables, list(columns), abbr, audits, limit)
+        if table is not None:
+            out.append((abbr, table["n"], payload(table)))
+    return out
+
+
+def read_chunks(source: Source, *, workers: int | None = None) -> list[Chunk]:
+    """Every dataset's chunk, in the datasets' order (those without details left out).
+
+    ``workers``: processes to read with; default: the usable CPUs for a run of
+    at least :data:`FORK_AT` results, else this process only.
+    """
+    from assay._pool import usable_cpus
+
+    abbrs = list(dict.fromkeys(source.abbrs))
+    if workers is None:
+        workers = usable_cpus() if len(abbrs) * len(source.columns) >= FORK_AT else 1
+    workers = min(workers, len(abbrs))
+    done: dict[str, Chunk | None] = {}
+    if workers > 1:
+        done = _forked(source, abbrs, workers)
+    for abbr in abbrs:
+        if abbr not in done:  # in this process: a small run, or what no worker reported
+            done[abbr] = chunk(source, abbr)
+    return [found for abbr in abbrs if (found := done[abbr]) is not None]
+
+
+def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk | None]:
+    """The chunks read by ``workers`` forked processes, a dataset at a time; what they could not read is left out."""
+    from assay._pool import ForkPool
+
+    def work(i: int, emit: Any) -> None:
+        try:
+            emit(("chunk", chunk(source, abbrs[i])))
+        except Exception as exc:  # read again in the parent, which reports it
+            emit(("error", f"{type(exc).__name__}: {exc}"))
+
+    chunk(source, abbrs[0])  # imports what the workers need once, before forking
+    out: dict[str, Chunk | None] = {}
+    try:
+        pool = ForkPool(workers, work, name="assay-report")
+    except OSError as exc:
+        logger.info("could not start %d worker processes (%s)", workers, exc)
+        return out
+    queue = list(range(len(abbrs) - 1, -1, -1))
+    try:
+        while queue or pool.idle() < workers:
+            while queue and pool.idle():
+                pool.submit(queue.pop())
+            for i, event in pool.events():
+                if event[0] == "chunk":
+                    out[abbrs[i]] = event[1]
+                elif event[0] in ("error", "died"):
+                    logger.debug("report: worker could not read %s: %s", abbrs[i], event[1])
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+    return out
+
+
+#: The layout of a chunk (bumped when it changes: chunks of another layout are not reused).
+CHUNK_FORMAT = 1
+#: The file listing the chunks in a report's sample folder: ``{"format", "chunks": {key: samples}}``.
+MANIFEST = "manifest.json"
+
+
+def chunk_key(source: Source, abbr: str) -> str | None:
+    """What a dataset's chunk is made of, as a digest: the text limit, and per model its folder, the digest
+    of its result's bytes and its extraction audit; ``None`` when a digest is unknown (no run index)."""
+    import hashlib
+
+    import orjson
+
+    parts: list[Any] = [CHUNK_FORMAT, source.text_limit]
+    for column in source.columns:
+        digest = source.digests.get((column, abbr))
+        if digest is None:
+            return None
+        audit = (source.audits or {}).get(column, {}).get(abbr)
+        parts.append([column, source.folders.get(column, column), digest, None if audit is None else audit.to_json()])
+    return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
+
+
+def chunk_file(key: str) -> str:
+    """The name of a chunk's file in a report's sample folder."""
+    return f"{key}.js"
+
+
+def chunk_script(key: str, payload: bytes) -> bytes:
+    """A chunk as the ``<script>`` file the page loads: a call handing it over."""
+    return b'assaySamples("' + key.encode() + b'",' + payload + b");\n"
+
+
+def script_payload(key: str, data: bytes) -> bytes | None:
+    """The chunk a :func:`chunk_script` holds; ``None`` when it is not one of ``key``."""
+    head = b'assaySamples("' + key.encode() + b'",'
+    tail = b");\n"
+    return data[len(head):-len(tail)] if data.startswith(head) and data.endswith(tail) else None
+
+
+def earlier_chunks(summary_dir: Path) -> dict[str, tuple[Path, int]]:
+    """The chunks of the run's earlier reports' sample folders, by key: (their file, their sample count).
+
+    Every folder with a readable manifest of this chunk layout counts; the
+    newest folder's file is taken where several hold a key.
+    """
+    import orjson
+
+    out: dict[str, tuple[Path, int]] = {}
+    manifests = []
+    for manifest in summary_dir.glob(f"summary_*_files/{MANIFEST}"):
+        try:
+            manifests.append((manifest.stat().st_mtime_ns, manifest))
+        except OSError:
+            continue
+    for _, manifest in sorted(manifests):
+        try:
+            data = orjson.loads(manifest.read_bytes())
+            if data.get("format") != CHUNK_FORMAT:
+                continue
+            for key, n in data["chunks"].items():
+                path = manifest.parent / chunk_file(key)
+                if path.is_file():
+                    out[key] = (path, int(n))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return out

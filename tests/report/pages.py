@@ -1,0 +1,33 @@
+"""Reading a written report back: its leaderboard data and its sample data, embedded or beside it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+
+def board_data(html: str) -> dict[str, Any]:
+    """The page's leaderboard data (the ``assay-board`` element)."""
+    m = re.search(r'<script type="application/json" id="assay-board">(.*?)</script>', html, re.S)
+    assert m, "no leaderboard data in the page"
+    return json.loads(m.group(1))
+
+
+def sample_data(page: Path) -> list[dict[str, Any]]:
+    """Every dataset's sample data as the page reads it: embedded in it, else from its side files."""
+    html = page.read_text(encoding="utf-8")
+    board = board_data(html)
+    out = []
+    for i, _ in enumerate(board["samples"]):
+        m = re.search(rf'<script type="application/json" id="samples-{i}">(.*?)</script>', html, re.S)
+        if m:
+            out.append(json.loads(m.group(1)))
+            continue
+        name = board["samples"][i]["file"]
+        text = (page.parent / board["side"] / f"{name}.js").read_text(encoding="utf-8")
+        prefix = f'assaySamples("{name}",'
+        assert text.startswith(prefix) and text.endswith(");\n"), text[:80]
+        out.append(json.loads(text[len(prefix):-3]))
+    return out

@@ -1,0 +1,437 @@
+"""The leaderboard page: models ranked by a group, sorting, filtering, groups opened into their datasets,
+the full table one click away, badges, and sample data read when a dataset is opened.
+
+The browser tests need the Debian packages ``chromium`` and ``chromium-driver``
+and the PyPI package ``selenium``; they are skipped (with the reason) when one
+is missing.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.report import build_report_data, cell_tip, write_html_report
+from tests.report.board_run import GROUPS, MODELS, TIME, make_board_run
+from tests.report.pages import board_data, sample_data
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def board_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The run summarized by ``assay summarize`` (report included); (run directory, summary .json)."""
+    root = tmp_path_factory.mktemp("board")
+    run, config = make_board_run(root)
+    assert main(["summarize", str(config), "-w", str(root / "work"), "-r", TIME]) == 0
+    (summary,) = (run / "summary").glob("summary_*.json")
+    return run, json.loads(summary.read_text())
+
+
+def _ranking(run: Path) -> dict[str, Any]:
+    from assay.rundir.ranking import run_ranking
+    from assay.rundir.statistics import run_stats
+    from assay.summarize import leaderboard_of
+
+    view = leaderboard_of(None, run)
+    return run_ranking(run, view, run_stats(run, view))
+
+
+def _overall(summary: dict[str, Any]) -> dict[str, float]:
+    return {m: summary["scores"][m]["overall"]["naive_average"] for m in MODELS}
+
+
+def test_the_leaderboard_ranks_by_the_last_top_level_group(board_run) -> None:
+    run, summary = board_run
+    data = build_report_data(run)
+    assert data["rank_by"] == {"dataset": "overall", "metric": "naive_average"}
+    groups = {g["name"]: g for g in data["groups"]}
+    assert [g["name"] for g in data["groups"]] == [g["name"] for g in GROUPS]
+    assert [g["name"] for g in data["groups"] if g["top"]] == ["overall"]
+    # a group's inputs are its datasets, each the table's row (the same cells)
+    knowledge = groups["knowledge"]
+    assert [i["dataset"] for i in knowledge["inputs"]] == ["trivia", "geo", "bio", "chem"]
+    geo = data["rows"][knowledge["inputs"][1]["row"]]
+    assert geo["dataset"] == "geo"
+    assert [c[0] for c in geo["cells"]] == [summary["scores"][m]["geo"]["accuracy"] for m in MODELS]
+
+
+def test_the_page_holds_the_runs_rank_intervals_in_its_model_order(board_run) -> None:
+    run, _ = board_run
+    data = build_report_data(run)
+    expected = _ranking(run)
+    assert set(data["rankings"]["rankings"]) == set(expected["rankings"]) >= {"overall", "arith", "chem"}
+    for abbr, ranking in expected["rankings"].items():
+        held = data["rankings"]["rankings"][abbr]
+        assert held["ties"] == ranking["ties"] and held["metric"] == ranking["metric"]
+        for e in ranking["models"]:
+            assert held["ranks"][MODELS.index(e["model"])] == [e["rank"], e["rank_low"], e["rank_high"], e["tier"]]
+    assert data["rankings"]["pairs"] == expected["pairs"]
+
+
+def test_rank_intervals_by_default_only_up_to_the_limit_and_on_request(board_run, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import assay.report._html as page_module
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6 - 1)  # one result fewer than the run has
+    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is None
+    assert main(["report", "-w", str(copy), "--ranks"]) == 0
+    page = Path(capsys.readouterr().out.strip())
+    assert set(board_data(page.read_text())["rankings"]["rankings"]) >= {"overall", "arith"}
+    monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6)
+    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is not None
+
+
+def test_without_groups_the_leaderboard_ranks_by_the_first_dataset(tmp_path: Path) -> None:
+    run, config = make_board_run(tmp_path)
+    config.write_text(config.read_text().replace("summarizer = dict(summary_groups=", "_unused = ("))
+    assert main(["summarize", str(config), "-w", str(tmp_path / "work"), "-r", TIME]) == 0
+    data = build_report_data(run)
+    assert data["groups"] == [] and data["rank_by"] == {"dataset": "arith", "metric": "accuracy"}
+
+
+def test_a_cells_hover_text_is_its_statistics_own(board_run) -> None:
+    """The page keeps the interval at the two decimals it shows; the text is the interval's own description."""
+    from assay.rundir.statistics import run_stats
+    from assay.summarize import leaderboard_of
+
+    run, _ = board_run
+    data = build_report_data(run)
+    stats = run_stats(run, leaderboard_of(None, run))
+    for r, row in enumerate(data["rows"]):
+        for c, model in enumerate(MODELS):
+            stat = stats.cell(model, row["dataset"], row["metric"])
+            assert cell_tip(data, r, c).split("\n")[1] == stat.describe()
+    unsc = MODELS.index("m_unsc")
+    arith = next(i for i, row in enumerate(data["rows"]) if row["dataset"] == "arith")
+    cell = data["rows"][arith]["cells"][unsc]
+    assert cell[5] > 0 and "unscorable: " in cell_tip(data, arith, unsc) and "not extracted" in cell_tip(data, arith, unsc)
+
+
+def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_run, tmp_path: Path) -> None:
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    embedded = write_html_report(copy, None, "embedded", embed=True)
+    beside = write_html_report(copy, None, "beside", embed=False)
+    side = beside.parent / "summary_beside_files"
+    files = [s["file"] for s in board_data(beside.read_text())["samples"]]
+    assert sorted(p.name for p in side.iterdir()) == sorted([*(f"{f}.js" for f in files), "manifest.json"])
+    assert not (embedded.parent / "summary_embedded_files").exists()
+    # the same samples, from the page or from the files beside it
+    assert sample_data(beside) == sample_data(embedded)
+    assert 'id="samples-' not in beside.read_text() and 'id="samples-' in embedded.read_text()
+    samples = sum(p.stat().st_size for p in side.glob("*.js"))
+    assert beside.stat().st_size < embedded.stat().st_size - samples * 0.9
+    # written again: the folder is replaced, not added to
+    (side / "stale.js").write_text("")
+    write_html_report(copy, None, "beside", embed=False)
+    assert not (side / "stale.js").exists()
+    # by default a small run's samples are embedded: one file to share
+    assert board_data(write_html_report(copy, None, "default").read_text())["side"] is None
+
+
+def test_a_later_report_links_the_sample_files_of_unchanged_datasets(board_run, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dataset whose results are unchanged since an earlier report is not read again; a changed one is."""
+    import assay.report._samples as samples_module
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import index_run
+    from assay.stats import PredictionColumns
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    index_run(copy)
+    first = write_html_report(copy, None, "first", embed=False)
+    # one result of geo changes (one more sample right): its dataset's file must be made anew
+    path = copy / "results" / "m_alpha" / "geo.json"
+    result = json.loads(path.read_text())
+    wrong = next(i for i, d in enumerate(result["details"]) if not d["correct"][0])
+    result["details"][wrong]["correct"] = [True]
+    result["accuracy"] += 100 / 40
+    digest, written = write_result_keeping(path, result)
+    save_stats(path, digest, "geo", lambda: PredictionColumns([], []), written)
+    index_run(copy)
+    read: list[str] = []
+    real = samples_module.chunk
+
+    def spy(source, abbr):
+        read.append(abbr)
+        return real(source, abbr)
+
+    monkeypatch.setattr(samples_module, "chunk", spy)
+    second = write_html_report(copy, None, "second", embed=False)
+    assert read == ["geo"]
+    before = {s["abbr"]: s["file"] for s in board_data(first.read_text())["samples"]}
+    after = {s["abbr"]: s["file"] for s in board_data(second.read_text())["samples"]}
+    assert [a for a in after if after[a] != before[a]] == ["geo"]
+    old, new = first.parent / "summary_first_files", second.parent / "summary_second_files"
+    assert (new / f"{after['arith']}.js").stat().st_ino == (old / f"{before['arith']}.js").stat().st_ino  # linked
+    geo = next(d for d in sample_data(second) if d["abbr"] == "geo")
+    assert geo["ok"][geo["models"].index("m_alpha")][wrong] == 1.0
+    assert [d for d in sample_data(second) if d["abbr"] != "geo"] == [d for d in sample_data(first) if d["abbr"] != "geo"]
+
+
+def test_sample_chunks_read_by_workers_are_those_read_in_process(board_run) -> None:
+    from assay.report._samples import Source, read_chunks
+    from assay.summarize import leaderboard_of
+
+    run, _ = board_run
+    view = leaderboard_of(None, run)
+    source = Source(run, list(view.models), list(view.dataset_abbrs), {m: m for m in view.models}, view.audits, {}, 600)
+    alone = read_chunks(source, workers=1)
+    assert [c[0] for c in alone] == list(view.dataset_abbrs) and all(c[1] == 40 for c in alone)
+    assert read_chunks(source, workers=2) == alone
+
+
+# ---- in a browser -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _models(browser: Any) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [tr.get_attribute("data-model") for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")]
+
+
+def _column(browser: Any, abbr: str) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    heads = [th.get_attribute("title") for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")]
+    at = next(i for i, t in enumerate(heads) if t and t.startswith(abbr + " · ")) + 1
+    return [td.text.split("\n")[0] for td in browser.find_elements(By.CSS_SELECTOR, f"#leaderboard tbody tr > :nth-child({at})")]
+
+
+def _holds(until: Any) -> bool:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        return bool(until())
+    except StaleElementReferenceException:  # the table was drawn again meanwhile
+        return False
+
+
+def _type(browser: Any, element: Any, text: str, until: Any) -> None:
+    import time
+
+    element.clear()
+    element.send_keys(text)
+    for _ in range(60):  # the filter waits for typing to pause
+        if _holds(until):
+            break
+        time.sleep(0.05)
+    time.sleep(0.2)
+    assert _holds(until)
+
+
+@pytest.mark.slow
+def test_leaderboard_in_a_browser_ranks_sorts_filters_and_opens_groups(board_run, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    run, summary = board_run
+    (page,) = (run / "summary").glob("summary_*.html")
+    browser.get(page.as_uri())
+    overall = _overall(summary)
+    # ranked by overall, best first; the tied models share a rank, marked "="
+    expected = sorted(MODELS, key=lambda m: (-overall[m], MODELS.index(m)))
+    assert _models(browser) == expected
+    ranks = {tr.get_attribute("data-model"): tr.find_element(By.CSS_SELECTOR, "td.c-rank").text
+             for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr")}
+    assert overall["m_tie_a"] == overall["m_tie_b"]
+    assert ranks["m_tie_a"] == ranks["m_tie_b"] and ranks["m_tie_a"].endswith("=")
+    assert ranks[expected[0]] == "1"
+    assert _column(browser, "overall") == [f"{overall[m]:.2f}" for m in expected]
+    # each model's rank interval under its value: the run's ranking's
+    ranking = _ranking(run)["rankings"]["overall"]
+    expected_ri = {e["model"]: e for e in ranking["models"]}
+    for tr in browser.find_elements(By.CSS_SELECTOR, "#leaderboard tbody tr"):
+        e = expected_ri[tr.get_attribute("data-model")]
+        shown = tr.find_element(By.CSS_SELECTOR, "td[data-col='g2'] .ri").text
+        span = str(e["rank_low"]) if e["rank_low"] == e["rank_high"] else f"{e['rank_low']}–{e['rank_high']}"
+        tied = any(e["model"] in t for t in ranking["ties"])
+        assert shown == f"rank {span}" + (" ≈" if tied else "")
+    assert "Rank intervals of overall: 95% over 1000 bootstrap rounds" in browser.find_element(By.ID, "rank-note").text
+    # the pictures: the forest plot of the column ranked by, the heatmap, the top models' paired matrix
+    forest = browser.find_element(By.CSS_SELECTOR, "figure.forest[data-abbr='overall']")
+    assert forest.is_displayed() and forest.find_elements(By.CSS_SELECTOR, "svg")
+    pairs = _ranking(run)["pairs"]
+    matrix = browser.find_element(By.CSS_SELECTOR, "figure.pairs svg")
+    results = [g.get_attribute("class") for g in matrix.find_elements(By.CSS_SELECTOR, "g[class^='pair-']")]
+    assert sorted(results) == sorted(f"pair-{c['result']}" for row in pairs["cells"] for c in row if c is not None)
+    assert browser.find_elements(By.CSS_SELECTOR, "figure.heatmap svg")
+
+    # sort by a group's column, then the other way
+    knowledge = {m: summary["scores"][m]["knowledge"]["naive_average"] for m in MODELS}
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='knowledge'] button.sort").click()
+    assert _column(browser, "knowledge") == [f"{v:.2f}" for v in sorted(knowledge.values(), reverse=True)]
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='knowledge'] button.sort").click()
+    assert _column(browser, "knowledge") == [f"{v:.2f}" for v in sorted(knowledge.values())]
+
+    # open a group into its datasets: their columns follow it, with the summary's values
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='reasoning'] button.open").click()
+    heads = [th.get_attribute("title") for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")][2:]
+    assert heads[:4] == ["overall · naive_average", "reasoning · naive_average", "arith · accuracy", "logic · accuracy"]
+    shown = _models(browser)
+    assert _column(browser, "logic") == [f"{summary['scores'][m]['logic']['accuracy']:.2f}" for m in shown]
+    # a group of groups opens onto columns already there: none is shown twice
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='overall'] button.open").click()
+    again = [th.get_attribute("title") for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")][2:]
+    assert again == heads and len(set(again)) == len(again)
+
+    # rank by another column: the order follows it
+    Select(browser.find_element(By.ID, "rank-by")).select_by_visible_text("logic · accuracy")
+    logic = {m: summary["scores"][m]["logic"]["accuracy"] for m in MODELS}
+    assert _models(browser) == sorted(MODELS, key=lambda m: (-logic[m], MODELS.index(m)))
+
+    # filter the models and the columns by text
+    _type(browser, browser.find_element(By.ID, "filter-models"), "tie",
+          lambda: sorted(_models(browser)) == ["m_tie_a", "m_tie_b"])
+    _type(browser, browser.find_element(By.ID, "filter-columns"), "chem",
+          lambda: len(browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")) == 2 + 2)
+    heads = [th.get_attribute("title") for th in browser.find_elements(By.CSS_SELECTOR, "#leaderboard thead th")][2:]
+    assert heads == ["logic · accuracy", "knowledge · naive_average"]  # the ranked column stays; chem's group
+
+
+@pytest.mark.slow
+def test_full_table_in_a_browser_is_the_summary_table_and_sorts_and_filters(board_run, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    run, summary = board_run
+    (page,) = (run / "summary").glob("summary_*.html")
+    with open(page.with_suffix(".csv"), newline="") as fh:
+        table = list(csv.reader(fh))
+    browser.get(page.as_uri())
+    assert not browser.find_element(By.ID, "full-table").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+
+    def rows() -> list[list[str]]:
+        out = []
+        for tr in browser.find_elements(By.CSS_SELECTOR, "#full-table tbody tr"):
+            cells = []
+            for td in tr.find_elements(By.TAG_NAME, "td"):
+                values = td.find_elements(By.CSS_SELECTOR, ".v")
+                cells.append(values[0].text if values else td.text)
+            out.append(cells)
+        return out
+
+    assert [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#full-table thead th")] == table[0]
+    assert rows() == table[1:]
+    # sort by a model's column: its values, highest first
+    browser.find_element(By.CSS_SELECTOR, "#full-table thead button[data-sort='2']").click()
+    column = [r[4 + 2] for r in rows()]
+    assert column == sorted(column, key=float, reverse=True)
+    # filter the datasets and the models
+    _type(browser, browser.find_element(By.ID, "filter-datasets"), "geo", lambda: len(rows()) == 1)
+    _type(browser, browser.find_element(By.ID, "filter-table-models"), "m_unsc",
+          lambda: len(browser.find_elements(By.CSS_SELECTOR, "#full-table thead th")) == 5)
+    geo = next(r for r in table[1:] if r[0] == "geo")
+    assert rows() == [[*geo[:4], f"{summary['scores']['m_unsc']['geo']['accuracy']:.2f}"]]
+
+
+@pytest.mark.slow
+def test_badges_in_a_browser_say_their_sentence_on_hover_click_and_keyboard(board_run, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    run, _ = board_run
+    (page,) = (run / "summary").glob("summary_*.html")
+    data = board_data(page.read_text())
+    browser.get(page.as_uri())
+    browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th[title^='reasoning'] button.open").click()
+    cell = browser.find_element(By.CSS_SELECTOR, "#leaderboard tr[data-model='m_unsc'] td[data-col='g0.0']")
+    badge = cell.find_element(By.CSS_SELECTOR, "button.badge.unsc")
+    arith = next(i for i, row in enumerate(data["rows"]) if row["dataset"] == "arith")
+    count = data["rows"][arith]["cells"][MODELS.index("m_unsc")][5]
+    assert badge.text.startswith(f"⚠{count} ")
+    assert badge.get_attribute("title").startswith(f"unscorable: {count} of 40 not extracted")
+    # no badge where every reply was read
+    assert not browser.find_elements(By.CSS_SELECTOR, "#leaderboard tr[data-model='m_alpha'] button.badge.unsc")
+    # one row of the cell: the value; the interval and the badge below it, not a paragraph
+    assert cell.size["height"] < 70
+    # by keyboard: focus and Enter open the sentence, Escape closes it
+    badge.send_keys(Keys.ENTER)
+    popover = browser.find_element(By.ID, "popover")
+    assert popover.is_displayed() and f"unscorable: {count} of 40 not extracted" in popover.text
+    assert "if all unscorable were wrong / right" in popover.text
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    assert not popover.is_displayed()
+
+
+@pytest.mark.slow
+def test_samples_beside_the_page_are_read_only_when_a_dataset_is_opened(board_run, browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    page = write_html_report(copy, None, TIME, embed=False)
+    browser.get(page.as_uri())
+    loaded = "return Array.prototype.map.call(document.querySelectorAll('script[src]'), s => s.getAttribute('src'))"
+    assert browser.execute_script(loaded) == []  # nothing read yet
+    section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='geo']")
+    section.find_element(By.TAG_NAME, "summary").click()
+    for _ in range(100):
+        if section.get_attribute("data-loaded"):
+            break
+        import time
+
+        time.sleep(0.05)
+    geo = board_data(page.read_text())["samples"][3]
+    assert geo["abbr"] == "geo"
+    assert browser.execute_script(loaded) == [f"summary_{TIME}_files/{geo['file']}.js"]  # geo's only
+    assert section.find_element(By.CSS_SELECTOR, ".count").text == "40"
+    ids = [tr.find_element(By.TAG_NAME, "td").text for tr in section.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert ids == [f"geo_{i}" for i in range(40)]
+    heads = [th.text for th in section.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert heads == ["sample", "reference", *MODELS]
+
+
+@pytest.mark.slow
+def test_printed_the_page_shows_both_tables_without_its_controls(board_run, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    run, _ = board_run
+    (page,) = (run / "summary").glob("summary_*.html")
+    browser.get(page.as_uri())
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='table']").click()
+    browser.find_element(By.CSS_SELECTOR, "button.view-tab[data-view='board']").click()
+    assert not browser.find_element(By.ID, "full-table").is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert browser.find_element(By.ID, "full-table").is_displayed() and browser.find_element(By.ID, "leaderboard").is_displayed()
+    for hidden in ("nav.views", "#board-view .controls", "#table-view .controls"):
+        assert not browser.find_element(By.CSS_SELECTOR, hidden).is_displayed()
+    # the header and the model column are not stuck to the screen on paper
+    th = browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th")
+    assert th.value_of_css_property("position") == "static"
