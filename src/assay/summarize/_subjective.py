@@ -341,6 +341,10 @@ class DefaultSubjectiveSummarizer:
             outcome.text += f"judged by {judge}\n{simple}\n"
             if n == 0:
                 outcome.table = table
+        from assay.summarize._subjective_summary import judged_leaderboard
+
+        # for the report (no file of OpenCompass's is added): judge usage, unjudged samples, pairwise statistics
+        outcome.leaderboard = judged_leaderboard(self.cfg, time_str)
         return outcome
 
     def _output_paths(self, output_path: str | None, time_str: str, judge: str) -> tuple[Path, Path]:
