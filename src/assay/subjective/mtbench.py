@@ -28,6 +28,7 @@ from assay.subjective._common import (
     eval_models,
     judge_abbrs,
     judged_answers,
+    judged_dir,
     read_judged,
     results_dir,
     summary_dir,
@@ -152,7 +153,7 @@ class MTBenchSummarizer:
             path = out_dir / f"MTBench-judged-by--{judge}-capability.csv"
             first = True
             for model_cfg in eval_models(self.cfg):
-                subdir = results / f"{model_abbr(dict(model_cfg))}_judged-by--{judge}"
+                subdir = judged_dir(results, model_abbr(dict(model_cfg)), judge)
                 if not subdir.is_dir():
                     logger.warning("%s does not exist: no MT-Bench scores for that model", subdir)
                     continue
