@@ -362,6 +362,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'ArenaHardSummarizer': 'assay.subjective.arena_hard',
         'CircularSummarizer': 'assay.summarize._circular',
         'CommonSummarizer': 'assay.subjective.common',
+        'CompassArenaBradleyTerrySummarizer': 'assay.summarize._bradley_terry',
         'CompassArenaSummarizer': 'assay.subjective.compassarena',
         'CompassBenchSummarizer': 'assay.subjective.compassbench',
         'DefaultSubjectiveSummarizer': 'assay.summarize._subjective',
