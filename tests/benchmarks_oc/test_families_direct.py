@@ -39,7 +39,10 @@ from tests.benchmarks_oc.families import Run, build_data
 CASES = dataset_cases()
 
 #: Postprocessors of the families' own modules, checked here on the raw replies.
-OWN_POSTPROCESSORS = {"bbh_mcq_postprocess", "bbh-mcq", "bbh_freeform_postprocess", "bbh-freeform", "GPQA_Simple_Eval_postprocess"}
+OWN_POSTPROCESSORS = {
+    "bbh_mcq_postprocess", "bbh-mcq", "bbh_freeform_postprocess", "bbh-freeform", "GPQA_Simple_Eval_postprocess",
+    "cmrc_postprocess", "drcd_postprocess",
+}
 
 
 @pytest.fixture

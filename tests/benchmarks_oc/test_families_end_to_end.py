@@ -35,7 +35,7 @@ RUN_DIR = "20250101_000000"
 RUNS = recorded_runs()
 
 #: Postprocessors of the families' own modules (the generic extractors are tested with their owners).
-OWN = {"bbh_mcq_postprocess", "GPQA_Simple_Eval_postprocess"}
+OWN = {"bbh_mcq_postprocess", "GPQA_Simple_Eval_postprocess", "cmrc_postprocess", "drcd_postprocess"}
 
 
 def _workspace(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -286,6 +286,26 @@ def _long_v2(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs, "test_set": rows}
 
 
+def _gaokao(kind: str) -> Callable[[random.Random, int], Inputs]:
+    """GAOKAO-Bench's references (one answer per sub-question) and raw replies."""
+
+    def make(rng: random.Random, n: int) -> Inputs:
+        refs: list[list[str]] = []
+        for _ in range(n):
+            if kind == "multi_choice":
+                refs.append([rng.choice(["A", "BC", "ACD"])])
+            elif kind == "multi_question_choice":
+                refs.append(rng.choices("ABCD", k=rng.randint(1, 3)))
+            elif kind == "five_out_of_seven":
+                refs.append(rng.sample("ABCDEFG", 5))
+            else:
+                refs.append([rng.choice("ABCD")])
+        preds = [rng.choice([f"【答案】{''.join(r)}", "".join(r), "B", "", "答案是 A 和 C", "【答案】D 【答案】B"]) for r in refs]
+        return {"predictions": preds, "references": refs}
+
+    return make
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -355,6 +375,8 @@ INPUTS: dict[str, Spec] = {
     "LVEvalF1Evaluator": Spec(_long_qa),
     "LVEvalOPTF1Evaluator": Spec(_long_qa),
     "LVEvalOPTRougeEvaluator": Spec(_long_qa),
+    **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
+        "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
@@ -385,6 +407,8 @@ EXCLUDED: dict[str, str] = {
     "Gsm8kAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_mathqa_units.py",
     "MATHAgentEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_math_intern_agent.py",
     "AccContaminationEvaluator": "a contamination group without rows scores NaN, as in OpenCompass; tests/evaluators/test_family_evaluators.py",
+    "AccDropEvaluator": "AdvGLUE's attacked examples then their originals: the two halves are the input, so shuffling or one "
+                        "sample changes what is compared, as in OpenCompass; tests/evaluators/test_advglue.py",
     "ToxicEvaluator": "needs the Perspective API (a local server in tests/evaluators/test_toxic.py); no per-sample details, as in OpenCompass",
 }
 
@@ -526,6 +550,8 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
     elif name == "NeedleBenchParallelEvaluator":
         # one metric per depth, summed over the samples: each sample carries how many of its needles it found
         assert details and all("matched" in d for d in details)
+    elif name in {"GaokaoBenchEvaluator_cloze", "GaokaoBenchEvaluator_subjective", "GaokaoBenchEvaluator_correction"}:
+        assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

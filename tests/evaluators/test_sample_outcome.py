@@ -80,7 +80,11 @@ BACKED: dict[str, dict[str, str]] = {
     "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"}
+NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
+    # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
+    f"GaokaoBenchEvaluator_{kind}" for kind in (
+        "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
+}
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
 BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}}
 

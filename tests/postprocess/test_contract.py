@@ -73,6 +73,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gsm100_dataset_postprocess": {},
     "InfiniteBench_first_number_postprocess": {},
     "mathbench_postprocess": {"name": "cloze_en"},
+    "cmrc_postprocess": {},
+    "drcd_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -166,6 +168,8 @@ PASS_THROUGH = {
     "needlebench_dataset_postprocess",
     "gsm100_dataset_postprocess",  # only drops thousands separators
     "mathbench_postprocess",  # with no number, the reply as it is
+    "cmrc_postprocess",  # without 答案是, the reply as it is
+    "drcd_postprocess",
 }
 
 

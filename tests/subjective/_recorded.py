@@ -50,7 +50,8 @@ def config(work: Path, inputs: dict[str, Any]) -> dict[str, Any]:
         "models": models,
         "datasets": [{"abbr": a, "base_models": bases, "mode": "m2n", "infer_order": "double"} for a in inputs["datasets"]],
         "judge_models": [{"abbr": inputs["judge"], "path": inputs["judge"]}],
-        "eval": {"partitioner": {"models": models, "base_models": bases, "mode": "m2n"}},
+        "eval": {"partitioner": {"models": models, "base_models": bases, "mode": "m2n",
+                                 **({"compare_models": models} if inputs.get("compare_models") else {})}},
     }
 
 

@@ -26,7 +26,8 @@ def test_tables_are_opencompass_csv(tmp_path: Path) -> None:
         subjective_scores=record["scores"], time_str=RUN)
     folder = tmp_path / "summary" / RUN
     assert {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()} == record["files"]
-    assert sorted(p.name for p in result.paths.values()) == sorted(record["files"])
+    assert sorted(p.name for kind, p in result.paths.items() if kind != "json") == sorted(record["files"])
+    assert result.paths["json"] == tmp_path / "summary" / f"summary_{RUN}.json"  # assay's leaderboard, beside them
 
 
 _SUMMARIZED = '''
@@ -102,5 +103,5 @@ def test_a_failing_group_leaves_the_others(tmp_path: Path, caplog: pytest.LogCap
     result = SubjectiveSummarizer(config).summarize(time_str=RUN)
     assert "_Broken (arena): ValueError: needs wins on both sides" in result.text
     assert "arena_x" in caplog.text
-    (path,) = result.paths.values()
+    path = result.paths["judged-by--judge"]
     assert path.read_text(encoding="utf-8") == "Dataset,Detailed Scores,m\nalpaca_y,score,1.5\n"

@@ -104,7 +104,12 @@ def test_the_summary_json_and_the_report_say_so(tmp_path: Path, capsys: pytest.C
     (report,) = (run / "summary").glob("*.html")
     page = report.read_text()
     assert 'id="gold-references"' in page and "m / math" in page
-    assert "references from the prediction files&#x27; gold" in page  # the cell's hover text
+    from assay.report import cell_tip
+    from tests.report.pages import board_data
+
+    data = board_data(page)  # the cell's hover text, as the page draws it from its data
+    (row,) = [i for i, r in enumerate(data["rows"]) if r["dataset"] == "math"]
+    assert "references from the prediction files' gold: " in cell_tip(data, row, 0)
 
 
 def test_an_evaluator_that_reads_the_test_set_fails_naming_the_data_path(tmp_path: Path) -> None:

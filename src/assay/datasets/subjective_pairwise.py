@@ -24,6 +24,11 @@ Layouts read:
 
 The judge prompts are OpenCompass's texts, recorded from its modules into
 ``subjective_pairwise_prompts.json`` (``scripts/record_oc_subjective_pairwise.py``).
+
+Each loader's ``judge_verdict`` names how its family's summarizers read a
+judge reply (:mod:`assay.subjective.verdicts`: CompassArena's ``选择：X``,
+WildBench's and CompassBench's ``"choice": "…"``), so that the subjective task
+counts the replies they cannot read as unjudged.
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ def _problems(file: str, loader: str) -> list[Any]:
 @LOAD_DATASET.register_module()
 class CompassArenaDataset(BaseDataset):
     """CompassArena's questions: ``question``, ``capability``, ``others``, ``judge``, ``ref``."""
+
+    judge_verdict = "compassarena"
 
     @staticmethod
     def load_table(path: str, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -138,6 +145,8 @@ def _wildbench_rows(path: str, eval_mode: str, loader: str, raw_roles: bool) -> 
 class WildBenchDataset(BaseDataset):
     """WildBench's sessions: ``dialogue`` (roles ``HUMAN``/``assistant``, an empty answer turn last), ``history``, ``prompt``, ``judge``."""
 
+    judge_verdict = "wildbench"
+
     @staticmethod
     def load(path: str, K: int = -1, eval_mode: str = "pair", *args: Any, **kwargs: Any) -> Any:
         loader = "WildBenchDataset"
@@ -147,6 +156,8 @@ class WildBenchDataset(BaseDataset):
 @LOAD_DATASET.register_module()
 class WildBenchWithRawPromptDataset(BaseDataset):
     """WildBench's sessions with the turns' own roles (``user``/``assistant``) and no empty turn at the end."""
+
+    judge_verdict = "wildbench"
 
     @staticmethod
     def load(path: str, K: int = -1, eval_mode: str = "pair", *args: Any, **kwargs: Any) -> Any:
@@ -176,6 +187,8 @@ def _compassbench_rows(path: str, name: str, loader: str, prompts: str) -> list[
 class CompassBenchDataset(BaseDataset):
     """CompassBench's questions: ``question``, ``judge_prompt``, ``judge`` (``lan``, ``level``, ``category``, ``question``)."""
 
+    judge_verdict = "wildbench"
+
     @staticmethod
     def load(path: str, name: str, *args: Any, **kwargs: Any) -> Any:
         loader = f"CompassBenchDataset({name!r})"
@@ -185,6 +198,8 @@ class CompassBenchDataset(BaseDataset):
 @LOAD_DATASET.register_module()
 class CompassBenchControlLengthBiasDataset(BaseDataset):
     """CompassBench's questions with the judge prompt that shows the answers' lengths."""
+
+    judge_verdict = "wildbench"
 
     @staticmethod
     def load(path: str, name: str, *args: Any, **kwargs: Any) -> Any:

@@ -29,9 +29,12 @@ from assay.rundir.layout import RunDir
 
 __all__ = [
     "judged_abbr",
+    "judged_folder",
+    "judged_usage",
     "judged_meta_path",
     "judged_result_path",
     "subjective_summary_path",
+    "summarizer_dir",
     "read_judged_meta",
     "read_judged_result",
     "write_judged_meta",
@@ -51,6 +54,24 @@ def judged_abbr(model_abbrs: str | Sequence[str], judge_abbr: str, *, meta: bool
     return "_".join([*names, ("summarized-by--" if meta else "judged-by--") + judge_abbr])
 
 
+def judged_folder(run_dir: RunDir, model_abbrs: str | Sequence[str], judge_abbr: str, *, meta: bool = False) -> Path:
+    """``results/<models>_judged-by--<judge>/``: the folder of a subjective task's results (see :func:`judged_abbr`).
+
+    >>> judged_folder(RunDir(Path('run')), ['base', 'model-a'], 'gpt-4o').as_posix()
+    'run/results/base_model-a_judged-by--gpt-4o'
+    """
+    return run_dir.results / judged_abbr(model_abbrs, judge_abbr, meta=meta)
+
+
+def summarizer_dir(run_dir: RunDir, time_str: str) -> Path:
+    """``summary/<time>/``: where OpenCompass's subjective summarizers write their files (not created here).
+
+    >>> summarizer_dir(RunDir(Path('run')), '20250101_000000').as_posix()
+    'run/summary/20250101_000000'
+    """
+    return run_dir.summary / time_str
+
+
 def judged_result_path(run_dir: RunDir, folder: str, dataset_abbr: str) -> Path:
     """``results/<folder>/<dataset>.json`` (``folder``: a :func:`judged_abbr`)."""
     return run_dir.result_path(folder, dataset_abbr)
@@ -63,7 +84,7 @@ def subjective_summary_path(run_dir: RunDir, time_str: str, judge_abbr: str) -> 
     >>> subjective_summary_path(RunDir(Path('run')), '20250101_000000', 'gpt-4o').as_posix()
     'run/summary/20250101_000000/Subjective_all_results-judged-by--gpt-4o.csv'
     """
-    return run_dir.summary / time_str / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
+    return summarizer_dir(run_dir, time_str) / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
 
 
 def judged_meta_path(result_path: str | os.PathLike[str]) -> Path:
@@ -110,3 +131,68 @@ def read_judged_meta(result_path: str | os.PathLike[str]) -> dict[str, Any] | No
         return None
     meta = data.get("_meta") if isinstance(data, dict) else None
     return meta if isinstance(meta, dict) else None
+
+
+_SUMMED = ("calls", "cached", "failed", "requests", "prompt_tokens", "completion_tokens", "usage_unknown", "seconds",
+           "cost", "unjudged", "samples")
+
+
+def judged_usage(run_dir: RunDir) -> dict[tuple[str, str], dict[str, Any]]:
+    """What judging each (model, dataset) of the run's subjective results cost, from the ``<dataset>.meta`` files.
+
+    The key is the judged model (of a pair, the compared one: the second) and
+    the dataset; the value the meta's ``judge`` record (calls, tokens, seconds,
+    cost, …) with ``unjudged`` (the samples the judge gave no readable verdict)
+    and ``samples`` added, and ``against`` (the base models, when paired).
+    Where a model has several results of one dataset (several base models or
+    judges), the counts are added up, an unknown one (``None``) staying
+    unknown, and the judges and bases listed.  A meta that cannot be read is
+    left out.
+
+    Example:
+        >>> import tempfile
+        >>> run = RunDir(Path(tempfile.mkdtemp()))
+        >>> path = judged_result_path(run, judged_abbr(['base', 'm'], 'j'), 'd')
+        >>> write_judged_result(path, {})
+        >>> _ = write_judged_meta(path, {'models': ['base', 'm'], 'dataset': 'd', 'samples': 4,
+        ...                              'judge': {'model': 'j', 'calls': 4, 'cost': None}, 'unjudged': {'count': 1}})
+        >>> judged_usage(run)
+        {('m', 'd'): {'model': 'j', 'calls': 4, 'cost': None, 'unjudged': 1, 'samples': 4, 'against': ['base']}}
+    """
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    if not run_dir.results.is_dir():
+        return found
+    for folder in sorted(run_dir.results.iterdir()):
+        if not folder.is_dir() or ("_judged-by--" not in folder.name and "_summarized-by--" not in folder.name):
+            continue
+        for meta_file in sorted(folder.glob("*.meta")):
+            meta = read_judged_meta(meta_file.with_suffix(".json"))
+            models = meta.get("models") if meta else None
+            if not meta or not isinstance(meta.get("judge"), dict) or not isinstance(models, list) or not models:
+                continue
+            unjudged = meta.get("unjudged")
+            usage = dict(meta["judge"])
+            usage["unjudged"] = unjudged.get("count") if isinstance(unjudged, dict) else None
+            usage["samples"] = meta.get("samples")
+            if len(models) > 1:
+                usage["against"] = [str(m) for m in models[:-1]]
+            key = (str(models[-1]), str(meta.get("dataset") or meta_file.stem))
+            found[key] = _added(found[key], usage) if key in found else usage
+    return found
+
+
+def _added(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """Two usage records of one (model, dataset) as one: counts added (unknown stays unknown), judges and bases listed."""
+    out = dict(first)
+    for name in _SUMMED:
+        if name in first or name in second:
+            a, b = first.get(name), second.get(name)
+            out[name] = None if a is None or b is None else a + b
+    judges = [*(first["model"] if isinstance(first.get("model"), list) else [first.get("model")])]
+    if second.get("model") not in judges:
+        judges.append(second.get("model"))
+    out["model"] = judges if len(judges) > 1 else judges[0]
+    against = [*first.get("against", []), *(b for b in second.get("against", []) if b not in first.get("against", []))]
+    if against:
+        out["against"] = against
+    return out

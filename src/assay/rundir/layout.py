@@ -71,6 +71,8 @@ INDEX_NAME = "index.sqlite"
 #: The suffix of the statistics file beside a result (``results/<model>/<dataset>.stats``).
 STATS_SUFFIX = ".stats"
 _TIMESTAMP = re.compile(r"^\d{8}_\d{6}$")
+#: Files other summarizers write beside the summary: ``summary_<time>_<more>.json``.
+_OTHER_SUMMARY = re.compile(r"^summary_\d{8}_\d{6}_.+\.json$")
 
 
 def new_timestamp() -> str:
@@ -119,8 +121,21 @@ class RunDir:
         return self.summary / f"summary_{time_str}"
 
     def newest_summary_json(self) -> Path | None:
-        """The newest ``summary/summary_<time>.json`` (by the time in its name), or ``None``."""
-        found = sorted(self.summary.glob("summary_*.json"))
+        """The newest ``summary/summary_<time>.json`` (by the time in its name), or ``None``.
+
+        Other summarizers' files there (``summary_<time>_all_scores.json``, ``summary_<time>_by_<judge>.json``)
+        are not summaries of assay's.
+
+        Example:
+            >>> import tempfile
+            >>> run = RunDir(Path(tempfile.mkdtemp()))
+            >>> run.summary.mkdir()
+            >>> for name in ("summary_20240101_000000.json", "summary_20240101_000000_all_scores.json"):
+            ...     _ = (run.summary / name).write_text("{}")
+            >>> run.newest_summary_json().name
+            'summary_20240101_000000.json'
+        """
+        found = sorted(p for p in self.summary.glob("summary_*.json") if not _OTHER_SUMMARY.match(p.name))
         return found[-1] if found else None
 
     def eval_log_dir(self, model_abbr: str) -> Path:

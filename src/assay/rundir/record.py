@@ -117,10 +117,27 @@ def judge_line(judge: Any) -> str:
     tokens = "tokens unknown" if prompt is None or completion is None else f"tokens {prompt} in / {completion} out"
     cost = judge.get("cost")
     money = "cost unknown" if cost is None else f"cost {float(cost):.4g}"
-    return (
+    line = (
         f"judge {name}: {judge.get('calls', 0)} calls ({judge.get('cached', 0)} cached, {judge.get('failed', 0)} failed,"
         f" {judge.get('requests', 0)} requests), {tokens}, {float(judge.get('seconds') or 0):.1f} s, {money}"
     )
+    return line + _judged_part(judge)
+
+
+def _judged_part(judge: Mapping[str, Any]) -> str:
+    """What a subjective result's usage adds to its line: the base models, the samples left unjudged.
+
+    >>> _judged_part({'against': ['gpt4-0314'], 'unjudged': 2, 'samples': 6})
+    '; against gpt4-0314; 2 of 6 samples unjudged'
+    """
+    part = ""
+    against = judge.get("against")
+    if isinstance(against, list) and against:
+        part += f"; against {', '.join(map(str, against))}"
+    if "unjudged" in judge:
+        unjudged, samples = judge.get("unjudged"), judge.get("samples")
+        part += f"; {'unknown' if unjudged is None else unjudged} of {'?' if samples is None else samples} samples unjudged"
+    return part
 
 
 def encode_head(head: Mapping[str, Any]) -> bytes:

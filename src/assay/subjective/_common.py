@@ -22,6 +22,8 @@ from typing import Any
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError
 from assay.fileio import read_json
+from assay.rundir.judged import judged_folder, summarizer_dir
+from assay.rundir.layout import RunDir
 
 __all__ = [
     "append_csv_rows",
@@ -29,6 +31,7 @@ __all__ = [
     "judge_abbrs",
     "judged_answers",
     "read_judged",
+    "judged_dir",
     "results_dir",
     "summary_dir",
 ]
@@ -90,12 +93,17 @@ def results_dir(config: Mapping[str, Any]) -> Path:
     work_dir = config.get("work_dir")
     if not isinstance(work_dir, (str, Path)) or not str(work_dir):
         raise ConfigError(f"the run config has no work_dir (got {work_dir!r}): the summarizer cannot find its results")
-    return Path(work_dir) / "results"
+    return RunDir(Path(work_dir)).results
+
+
+def judged_dir(results: Path, model: str, judge: str) -> Path:
+    """``results/<model>_judged-by--<judge>/`` of the ``results`` folder :func:`results_dir` gives."""
+    return judged_folder(RunDir(results.parent), model, judge)
 
 
 def summary_dir(config: Mapping[str, Any], time_str: str) -> Path:
     """``<work_dir>/summary/<time_str>/``, created: where OpenCompass's subjective summarizers write their files."""
-    out = results_dir(config).parent / "summary" / time_str
+    out = summarizer_dir(RunDir(results_dir(config).parent), time_str)
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -19,10 +19,13 @@ import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError
+from assay.rundir.judged import judged_folder, summarizer_dir
+from assay.rundir.layout import RunDir
 
 logger = logging.getLogger(__name__)
 
@@ -177,10 +180,20 @@ def dataset_name(cfg: Mapping[str, Any]) -> str:
 
 def outdir(cfg: Mapping[str, Any], time_str: str) -> tuple[str, str]:
     """``(work_dir/summary/<time_str>, work_dir/results)``, the first made if missing (OpenCompass's ``get_outdir``)."""
-    work_dir = cfg["work_dir"]
-    output_dir = os.path.join(work_dir, "summary", time_str)
+    run_dir = RunDir(Path(cfg["work_dir"]))
+    output_dir = str(summarizer_dir(run_dir, time_str))
     os.makedirs(output_dir, exist_ok=True)
-    return output_dir, os.path.join(work_dir, "results")
+    return output_dir, str(run_dir.results)
+
+
+def pair_folder(cfg: Mapping[str, Any], models: Sequence[str], judge: str) -> str:
+    """``work_dir/results/<model1>_<model2>_judged-by--<judge>``: the results of a pair of models judged by ``judge``."""
+    return str(judged_folder(RunDir(Path(cfg["work_dir"])), models, judge))
+
+
+def results_folder(cfg: Mapping[str, Any]) -> str:
+    """``work_dir/results`` (named in messages)."""
+    return str(RunDir(Path(cfg["work_dir"])).results)
 
 
 def section(cfg: Any, key: str) -> Any:

@@ -39,6 +39,7 @@ from assay.subjective._common import (
     eval_models,
     judge_abbrs,
     judged_answers,
+    judged_dir,
     read_judged,
     results_dir,
     summary_dir,
@@ -304,7 +305,7 @@ class AlignmentBenchSummarizer:
             first_dimension = first_capability = True
             for model_cfg in eval_models(self.cfg):
                 model = model_abbr(dict(model_cfg))
-                subdir = results / f"{model}_judged-by--{judge}"
+                subdir = judged_dir(results, model, judge)
                 if not subdir.is_dir():
                     by_model[model] = None
                     continue

@@ -171,10 +171,10 @@ class AlpacaSummarizer:
             by_model: dict[str, Any] = {}
             judge = _judged.model_name(judge_cfg)
             abbr = _judged.dataset_name(self.run.datasets[0])
-            output_dir, results_folder = _judged.outdir(self.run.cfg, time_str)
+            output_dir, _ = _judged.outdir(self.run.cfg, time_str)
             for first, second in _judged.unique_pairs(self.run.base_models, self.run.compare_models):
                 model1, model2 = first["abbr"], second["abbr"]
-                subdir = os.path.join(results_folder, f"{model1}_{model2}_judged-by--{judge}")
+                subdir = _judged.pair_folder(self.run.cfg, [model1, model2], judge)
                 if not _judged.has_result(subdir, abbr):
                     by_model[model2] = None
                     continue

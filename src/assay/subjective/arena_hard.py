@@ -19,10 +19,12 @@ import os
 import re
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError, InputFileError
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
+from assay.rundir.layout import RunDir
 from assay.subjective import _judged
 from assay.subjective.elo import ANCHOR, Battle, bootstrap_elo, mle_elo, one_class, resamples, win_rate_against
 
@@ -286,7 +288,7 @@ class ArenaHardSummarizer:
         return battles_of(verdicts, references, what)
 
     def get_score(self, time_str: str) -> dict[str, Any]:
-        output_dir, results_folder = _judged.outdir(self.cfg, time_str)
+        output_dir, _ = _judged.outdir(self.cfg, time_str)
         pairs = _judged.unique_pairs(self.base_models, self.compare_models)
         all_scores: dict[str, Any] = {}
         for judge_cfg in self.judge_models:
@@ -298,7 +300,7 @@ class ArenaHardSummarizer:
                 base = None
                 for first, second in pairs:
                     base, model = first["abbr"], second["abbr"]
-                    subdir = os.path.join(results_folder, f"{base}_{model}_judged-by--{judge}")
+                    subdir = _judged.pair_folder(self.cfg, [base, model], judge)
                     if not _judged.has_result(subdir, abbr):
                         by_model[model] = None
                         logger.warning("ArenaHardSummarizer: %s does not exist", subdir)
@@ -344,10 +346,10 @@ class ArenaHardSummarizer:
 
     def _avg_tokens(self, output_dir: str, model: str, abbr: str) -> float:
         # OpenCompass finds the predictions by cutting the output folder at its first 'summary'
-        root = output_dir.split("summary")[0]
-        texts = _prediction_texts(os.path.join(root, "predictions", model, abbr + ".json"), "ArenaHardSummarizer")
+        run_dir = RunDir(Path(output_dir.split("summary")[0]))
+        texts = _prediction_texts(os.fspath(run_dir.prediction_dir(model) / f"{abbr}.json"), "ArenaHardSummarizer")
         if not texts:
-            raise InputFileError(f"ArenaHardSummarizer: no predictions of {model} for {abbr} under {os.path.join(root, 'predictions')}")
+            raise InputFileError(f"ArenaHardSummarizer: no predictions of {model} for {abbr} under {run_dir.predictions}")
         return sum(_judged.count_tokens(t, disallowed_special=()) for t in texts) / len(texts)
 
     @staticmethod

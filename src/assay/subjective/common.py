@@ -21,6 +21,7 @@ from assay.subjective._common import (
     eval_models,
     judge_abbrs,
     judged_answers,
+    judged_dir,
     read_judged,
     results_dir,
     summary_dir,
@@ -88,7 +89,7 @@ class CommonSummarizer:
         for model_cfg in eval_models(self.cfg):
             for judge_cfg in judges:
                 shown_model, shown_judge = summarizer_abbr(dict(model_cfg)), summarizer_abbr(dict(judge_cfg))
-                subdir = results_dir(self.cfg) / f"{model_abbr(dict(model_cfg))}_judged-by--{model_abbr(dict(judge_cfg))}"
+                subdir = judged_dir(results_dir(self.cfg), model_abbr(dict(model_cfg)), model_abbr(dict(judge_cfg)))
                 if not subdir.is_dir():
                     logger.warning("%s does not exist: no ratings for that model", subdir)
                     continue

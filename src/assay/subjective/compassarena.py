@@ -206,7 +206,6 @@ class CompassArenaSummarizer:
 
     def get_score(self, time_str: str) -> dict[str, Any]:
         _judged.outdir(self.run.cfg, time_str)
-        results_folder = os.path.join(self.run.cfg["work_dir"], "results")
         pairs = _judged.unique_pairs(self.run.base_models, self.run.compare_models)
         scores: dict[str, Any] = {}
         for judge_cfg in self.run.judges():
@@ -215,7 +214,7 @@ class CompassArenaSummarizer:
                 abbr = _judged.dataset_name(dataset)
                 for first, second in pairs:
                     model1, model2 = first["abbr"], second["abbr"]
-                    subdir = os.path.join(results_folder, f"{model1}_{model2}_judged-by--{judge}")
+                    subdir = _judged.pair_folder(self.run.cfg, [model1, model2], judge)
                     if not os.path.isdir(subdir):
                         logger.warning("%s: %s does not exist", type(self).__name__, subdir)
                         continue
@@ -245,7 +244,7 @@ class CompassArenaSummarizer:
             judge = _judged.model_name(judge_cfg)
             by_dataset = scores.get(judge)
             if by_dataset is None:
-                raise InputFileError(f"{who}: no result judged by {judge} was found under {os.path.join(self.run.cfg['work_dir'], 'results')}")
+                raise InputFileError(f"{who}: no result judged by {judge} was found under {_judged.results_folder(self.run.cfg)}")
             overall = []
             for dataset in self.run.datasets:
                 abbr = _judged.dataset_name(dataset)

@@ -67,7 +67,6 @@ class CompassBenchSummarizer:
 
     def get_score(self, time_str: str) -> dict[str, Any]:
         _judged.outdir(self.run.cfg, time_str)
-        results_folder = os.path.join(self.run.cfg["work_dir"], "results")
         pairs = _judged.unique_pairs(self.run.base_models, self.run.compare_models)
         what = "CompassBenchSummarizer"
         scores: dict[str, Any] = {}
@@ -81,7 +80,7 @@ class CompassBenchSummarizer:
                 scores[judge][abbr] = {}
                 for first, second in pairs:
                     base, compare = first["abbr"], second["abbr"]
-                    subdir = os.path.join(results_folder, f"{base}_{compare}_judged-by--{judge}")
+                    subdir = _judged.pair_folder(self.run.cfg, [base, compare], judge)
                     if not os.path.isdir(subdir):
                         logger.warning("%s: %s does not exist", what, subdir)
                         scores[judge][abbr][compare] = None

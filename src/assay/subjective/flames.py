@@ -21,7 +21,7 @@ import numpy as np
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError
 from assay.registry import SUMMARIZERS
-from assay.subjective._common import eval_models, judged_answers, read_judged, results_dir, summary_dir
+from assay.subjective._common import eval_models, judged_answers, judged_dir, read_judged, results_dir, summary_dir
 
 __all__ = ["FlamesSummarizer", "read_flames_score"]
 
@@ -75,7 +75,7 @@ class FlamesSummarizer:
         table: dict[str, float] = {}
         path: Path | None = None
         for model_cfg in eval_models(self.cfg):
-            subdir = results_dir(self.cfg) / f"{model_abbr(dict(model_cfg))}_judged-by--{self.judge}"
+            subdir = judged_dir(results_dir(self.cfg), model_abbr(dict(model_cfg)), self.judge)
             if subdir.is_dir():
                 path = out_dir / f"judged-by--{self.judge}.json"
                 for dataset in self.cfg.get("datasets") or []:

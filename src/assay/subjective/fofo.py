@@ -18,7 +18,15 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
-from assay.subjective._common import eval_models, judge_abbrs, judged_answers, read_judged, results_dir, summary_dir
+from assay.subjective._common import (
+    eval_models,
+    judge_abbrs,
+    judged_answers,
+    judged_dir,
+    read_judged,
+    results_dir,
+    summary_dir,
+)
 
 __all__ = ["FofoSummarizer", "fofo_postprocess", "fofo_scores", "read_fofo_verdict"]
 
@@ -94,7 +102,7 @@ class FofoSummarizer:
             abbr = dataset_abbr(dict(dataset))
             for model_cfg in eval_models(self.cfg):
                 model = model_abbr(dict(model_cfg))
-                subdir = results / f"{model}_judged-by--{judge}"
+                subdir = judged_dir(results, model, judge)
                 if not subdir.is_dir():
                     logger.warning("%s does not exist: no FoFo scores for that model", subdir)
                     continue

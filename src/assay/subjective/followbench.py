@@ -29,7 +29,15 @@ from typing import Any
 from assay.config.abbr import model_abbr
 from assay.errors import ConfigError
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
-from assay.subjective._common import eval_models, judge_abbrs, judged_answers, read_judged, results_dir, summary_dir
+from assay.subjective._common import (
+    eval_models,
+    judge_abbrs,
+    judged_answers,
+    judged_dir,
+    read_judged,
+    results_dir,
+    summary_dir,
+)
 
 __all__ = ["FollowBenchSummarizer", "followbench_postprocess", "followbench_scores", "read_followbench_verdict"]
 
@@ -126,7 +134,7 @@ class FollowBenchSummarizer:
             by_model: dict[str, Any] = {}
             for model_cfg in eval_models(self.cfg):
                 model = model_abbr(dict(model_cfg))
-                subdir = results_dir(self.cfg) / f"{model}_judged-by--{judge}"
+                subdir = judged_dir(results_dir(self.cfg), model, judge)
                 by_model[model] = None
                 if subdir.is_dir():
                     samples, where = read_judged(subdir, datasets[0])

@@ -28,6 +28,7 @@ from assay.subjective._common import (
     eval_models,
     judge_abbrs,
     judged_answers,
+    judged_dir,
     read_judged,
     results_dir,
     summary_dir,
@@ -115,8 +116,13 @@ class MTBenchSummarizer:
     values as read back from the csv file (text, as OpenCompass returns them),
     one entry per row of the file.
 
-    ``judge_type='pair'`` is OpenCompass's pairwise summary, which is
-    ``CompassArenaSummarizer``'s: it is run when that summarizer is registered.
+    ``judge_type='pair'`` hands over to ``CompassArenaSummarizer``'s summary in
+    OpenCompass 0.5.4 without setting it up, and fails there: building the
+    summarizer needs ``eval.partitioner.base_models`` and ``compare_models``
+    (a ``KeyError`` in OpenCompass), and its summary then stops on the missing
+    ``meta_judge_model`` attribute.  assay fails the same way, with a
+    :class:`~assay.errors.ConfigError` that says so; ``CompassArenaSummarizer``
+    itself summarizes pairwise MT-Bench results.
     """
 
     def __init__(self, config: Mapping[str, Any], judge_type: str = "single") -> None:
@@ -124,15 +130,21 @@ class MTBenchSummarizer:
             raise ConfigError(f"MTBenchSummarizer: judge_type must be 'single' or 'pair', got {judge_type!r}")
         self.cfg = config
         self.judge_type = judge_type
+        if judge_type == "pair":
+            partitioner = ((config.get("eval") or {}).get("partitioner") or {}) if isinstance(config, Mapping) else {}
+            for key in ("base_models", "compare_models"):
+                if key not in partitioner:
+                    raise ConfigError(f"MTBenchSummarizer(judge_type='pair'): the config's eval.partitioner has no "
+                                      f"'{key}', which OpenCompass 0.5.4's pairwise MT-Bench summary reads (a KeyError there)")
 
     def summarize(self, time_str: str | None = None) -> Any:
         """Write the csv file (see the class) and return the scores."""
         time_str = time_str or datetime.now().strftime("%Y%m%d_%H%M%S")
         if self.judge_type == "pair":
-            pairwise = SUMMARIZERS.lookup("CompassArenaSummarizer")
-            if pairwise is None:
-                raise ConfigError("MTBenchSummarizer: judge_type='pair' needs CompassArenaSummarizer, which is not available")
-            return pairwise(self.cfg).summarize(time_str=time_str)
+            raise ConfigError(
+                "MTBenchSummarizer(judge_type='pair'): OpenCompass 0.5.4's pairwise MT-Bench summary fails "
+                "('MTBenchSummarizer' object has no attribute 'meta_judge_model': it runs CompassArenaSummarizer's "
+                "summary without its set-up); summarize these results with CompassArenaSummarizer instead")
         datasets = list(self.cfg.get("datasets") or [])
         out_dir = summary_dir(self.cfg, time_str)
         results = results_dir(self.cfg)
@@ -141,7 +153,7 @@ class MTBenchSummarizer:
             path = out_dir / f"MTBench-judged-by--{judge}-capability.csv"
             first = True
             for model_cfg in eval_models(self.cfg):
-                subdir = results / f"{model_abbr(dict(model_cfg))}_judged-by--{judge}"
+                subdir = judged_dir(results, model_abbr(dict(model_cfg)), judge)
                 if not subdir.is_dir():
                     logger.warning("%s does not exist: no MT-Bench scores for that model", subdir)
                     continue

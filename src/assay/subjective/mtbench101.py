@@ -24,6 +24,7 @@ from assay.subjective._common import (
     eval_models,
     judge_abbrs,
     judged_answers,
+    judged_dir,
     read_judged,
     results_dir,
     summary_dir,
@@ -113,7 +114,7 @@ class MTBench101Summarizer:
             first = True
             for model_cfg in eval_models(self.cfg):
                 model = model_abbr(dict(model_cfg))
-                subdir = results / f"{model}_judged-by--{judge}"
+                subdir = judged_dir(results, model, judge)
                 if not subdir.is_dir():
                     logger.warning("%s does not exist: no MT-Bench-101 scores for that model", subdir)
                     continue

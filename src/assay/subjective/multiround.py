@@ -22,7 +22,15 @@ import numpy as np
 from assay.config.abbr import model_abbr
 from assay.errors import ConfigError
 from assay.registry import SUMMARIZERS
-from assay.subjective._common import append_csv_rows, eval_models, judged_answers, read_judged, results_dir, summary_dir
+from assay.subjective._common import (
+    append_csv_rows,
+    eval_models,
+    judged_answers,
+    judged_dir,
+    read_judged,
+    results_dir,
+    summary_dir,
+)
 
 __all__ = ["MULTIROUND_CATEGORIES", "MultiroundSummarizer", "read_broken_rounds"]
 
@@ -104,7 +112,7 @@ class MultiroundSummarizer:
             sub += [category + "总分", *formats]
         for model_cfg in eval_models(self.cfg):
             model = model_abbr(dict(model_cfg))
-            subdir = results_dir(self.cfg) / f"{model}_judged-by--{self.judge}"
+            subdir = judged_dir(results_dir(self.cfg), model, self.judge)
             if not subdir.is_dir():
                 logger.warning("%s does not exist: no multi-round scores for that model", subdir)
                 continue

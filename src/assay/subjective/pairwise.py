@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -222,7 +221,6 @@ def pairwise_section(config: Mapping[str, Any], *, rounds: int = DEFAULT_ROUNDS,
         raise ConfigError(f"pairwise statistics: rounds must be at least 1, got {rounds}")
     if not 0 < confidence < 1:
         raise ConfigError(f"pairwise statistics: confidence must be between 0 and 1, got {confidence}")
-    results_folder = os.path.join(config["work_dir"], "results")
     partitioner = (config.get("eval") or {}).get("partitioner") or {}
     compare = list(partitioner.get("models") or config.get("models") or [])
     judges = list(config.get("judge_models") or [])
@@ -241,7 +239,7 @@ def pairwise_section(config: Mapping[str, Any], *, rounds: int = DEFAULT_ROUNDS,
             weighted: list[tuple[str, str, str]] = []
             for first, second in _judged.unique_pairs(bases, compare):
                 base, model = first["abbr"], second["abbr"]
-                subdir = os.path.join(results_folder, f"{base}_{model}_judged-by--{judge}")
+                subdir = _judged.pair_folder(config, [base, model], judge)
                 if not _judged.has_result(subdir, abbr):
                     continue
                 what = f"pairwise statistics ({_judged.result_file(subdir, abbr)})"

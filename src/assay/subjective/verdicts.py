@@ -12,6 +12,8 @@ Example:
     7.5
     >>> read_verdict('arenahard', 'no verdict') is None
     True
+    >>> read_verdict('compassarena', '评价：… 选择：B'), read_verdict('wildbench', '{"choice": "A+"}')
+    ('B', 'A+')
 """
 
 from __future__ import annotations
@@ -72,12 +74,28 @@ def alignbench_verdict(reply: str) -> float | None:
     return float(score)
 
 
+def compassarena_verdict(reply: str) -> str | None:
+    """CompassArena's (and its Bradley-Terry variant's) choice: the first ``选择：X`` or ``Choice: X`` letter (A, B, C)."""
+    from assay.subjective.compassarena import compassarena_choice
+
+    return compassarena_choice(reply)
+
+
+def wildbench_verdict(reply: str) -> str | None:
+    """WildBench's (and CompassBench's) choice: the first ``"choice": "…"`` value (``A++`` … ``B++``)."""
+    from assay.subjective.wildbench import wildbench_choice
+
+    return wildbench_choice(reply)
+
+
 #: Reader name (a loader's ``judge_verdict``) → reader.
 READERS: dict[str, Callable[[str], Any]] = {
     "alignbench": alignbench_verdict,
     "alpaca": alpaca_verdict,
     "arenahard": arenahard_verdict,
+    "compassarena": compassarena_verdict,
     "mtbench": mtbench_verdict,
+    "wildbench": wildbench_verdict,
 }
 
 

@@ -180,7 +180,6 @@ class WildBenchPairSummarizer:
         from assay.subjective.compassarena import check_position_bias
 
         _judged.outdir(self.run.cfg, time_str)
-        results_folder = os.path.join(self.run.cfg["work_dir"], "results")
         pairs = _judged.unique_pairs(self.run.base_models, self.run.compare_models)
         what = "WildBenchPairSummarizer"
         scores: dict[str, Any] = {}
@@ -190,7 +189,7 @@ class WildBenchPairSummarizer:
                 abbr = _judged.dataset_name(dataset)
                 for first, second in pairs:
                     base, compare = first["abbr"], second["abbr"]
-                    subdir = os.path.join(results_folder, f"{base}_{compare}_judged-by--{judge}")
+                    subdir = _judged.pair_folder(self.run.cfg, [base, compare], judge)
                     if not os.path.isdir(subdir):
                         logger.warning("%s: %s does not exist", what, subdir)
                         continue

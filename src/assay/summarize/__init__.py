@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         compile_transform,
         parse_summary_groups,
     )
+    from assay.summarize._bradley_terry import CompassArenaBradleyTerrySummarizer
     from assay.summarize._circular import CircularSummarizer
     from assay.summarize._collect import eval_mode, prompt_hash, prompt_version
     from assay.summarize._default import (
@@ -69,6 +70,7 @@ _WHERE = {
         "compile_transform",
         "parse_summary_groups",
     ),
+    "_bradley_terry": ("CompassArenaBradleyTerrySummarizer",),
     "_circular": ("CircularSummarizer",),
     "_collect": ("eval_mode", "prompt_hash", "prompt_version"),
     "_default": (
@@ -89,6 +91,7 @@ _WHERE = {
 __all__ = [
     "Cell",
     "CircularSummarizer",
+    "CompassArenaBradleyTerrySummarizer",
     "DefaultSubjectiveSummarizer",
     "DefaultSummarizer",
     "Leaderboard",

@@ -274,6 +274,8 @@ class DefaultSummarizer:
         """The leaderboard of ``scores`` with these rows: what every file of the summary renders."""
         fields.setdefault("header", [*HEADER, *scores.columns])
         fields.setdefault("pairwise", self.pairwise_stats())
+        for key, usage in self.subjective_usage().items():
+            scores.judge.setdefault(key, usage)
         return Leaderboard.from_scores(
             scores, rows, time=time_str, summarizer=type(self).__name__, group_definitions=self.group_definitions(),
             **fields,
@@ -302,6 +304,16 @@ class DefaultSummarizer:
             raise ConfigError(f"summarizer.pairwise: unknown key(s) {', '.join(sorted(unknown))}; allowed: rounds, seed, confidence")
         section = pairwise_section({**self.cfg, "work_dir": str(self.work_dir)}, **options)
         return section if section["entries"] else {}
+
+    def subjective_usage(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """What judging the run's subjective results cost, by (judged model, dataset), with their unjudged samples
+        (:func:`assay.rundir.judged.judged_usage`); ``{}`` without a ``work_dir``."""
+        if self.work_dir is None:
+            return {}
+        from assay.rundir.judged import judged_usage
+        from assay.rundir.layout import RunDir
+
+        return judged_usage(RunDir(self.work_dir))
 
     def group_definitions(self) -> list[Any]:
         """The summary groups as configured (plain data), kept in the ``.json`` for re-checking."""

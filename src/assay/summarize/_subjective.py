@@ -37,6 +37,8 @@ from assay.errors import ConfigError
 from assay.fileio import read_json
 from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
+from assay.rundir.judged import judged_abbr, judged_result_path
+from assay.rundir.layout import RunDir
 from assay.summarize._collect import eval_mode, prompt_version
 
 __all__ = ["METRIC_BLACKLIST", "METRIC_WHITELIST", "DefaultSubjectiveSummarizer"]
@@ -68,7 +70,7 @@ def results_dir(config: Mapping[str, Any]) -> Path:
     work_dir = config.get("work_dir")
     if not isinstance(work_dir, (str, Path)) or not str(work_dir):
         raise ConfigError(f"the run config has no work_dir (got {work_dir!r}): the summarizer cannot find its results")
-    return Path(work_dir) / "results"
+    return RunDir(Path(work_dir)).results
 
 
 def judge_abbrs(config: Mapping[str, Any], who: str) -> list[str]:
@@ -121,7 +123,7 @@ class DefaultSubjectiveSummarizer:
         raw: dict[str, dict[str, Any]] = {}
         parsed: dict[str, dict[str, dict[str, float]]] = {}
         metrics: dict[str, list[str]] = {}
-        results = results_dir(self.cfg)
+        run_dir = RunDir(results_dir(self.cfg).parent)
         for model in self.model_cfgs:
             shown = summarizer_abbr(model)
             parsed.setdefault(shown, {})
@@ -131,8 +133,8 @@ class DefaultSubjectiveSummarizer:
                 bases = dataset.get("base_models")
                 base_abbrs = [""] if bases is None else [model_abbr(dict(b)) for b in bases]
                 for idx, base in enumerate(base_abbrs):
-                    folder = f"{base}_{model_abbr(model)}" if base else model_abbr(model)
-                    path = results / f"{folder}_judged-by--{judge}" / f"{abbr}.json"
+                    folders = [base, model_abbr(model)] if base else [model_abbr(model)]
+                    path = judged_result_path(run_dir, judged_abbr(folders, judge), abbr)
                     if not path.exists():
                         continue
                     loaded = read_json(path, what="judged result")
@@ -339,11 +341,15 @@ class DefaultSubjectiveSummarizer:
             outcome.text += f"judged by {judge}\n{simple}\n"
             if n == 0:
                 outcome.table = table
+        from assay.summarize._subjective_summary import judged_leaderboard
+
+        # for the report (no file of OpenCompass's is added): judge usage, unjudged samples, pairwise statistics
+        outcome.leaderboard = judged_leaderboard(self.cfg, time_str)
         return outcome
 
     def _output_paths(self, output_path: str | None, time_str: str, judge: str) -> tuple[Path, Path]:
         if output_path is None:
-            txt = str(results_dir(self.cfg).parent / "summary" / f"summary_{time_str}.txt")
+            txt = str(RunDir(results_dir(self.cfg).parent).summary_stem(time_str)) + ".txt"
             csv = txt[: -len(".txt")] + ".csv"
         else:
             txt, csv = output_path, output_path.replace(".txt", ".csv")

@@ -40,7 +40,7 @@ from assay.registry import SUMMARIZERS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SubjectiveSummarizer", "flatten_scores"]
+__all__ = ["SubjectiveSummarizer", "flatten_scores", "judged_leaderboard"]
 
 
 def flatten_scores(scores: list[Mapping[str, Any]]) -> tuple[dict[str, dict[str, dict[str, dict[str, Any]]]], list[str]]:
@@ -143,7 +143,36 @@ class SubjectiveSummarizer:
             paths[f"judged-by--{judge}"] = path
             lines.append(f"judged by {judge}:\n{frame.to_string(index=False)}")
         lines += [f"not summarized: {failure}" for failure in self.failed]
-        return SummaryResult(text="\n\n".join(lines), paths=paths, time_str=time_str)
+        board = self.leaderboard(time_str)
+        if board is not None:
+            from assay.summarize._default import write_json
+
+            paths["json"] = run_dir.summary_stem(time_str).with_suffix(".json")
+            write_json(paths["json"], board.to_json())
+        return SummaryResult(text="\n\n".join(lines), paths=paths, time_str=time_str, leaderboard=board)
+
+    def leaderboard(self, time_str: str) -> Any:
+        """assay's leaderboard of the run beside OpenCompass's tables (:func:`judged_leaderboard`)."""
+        return judged_leaderboard(self.cfg, time_str)
+
+
+def judged_leaderboard(config: Mapping[str, Any], time_str: str) -> Any:
+    """assay's leaderboard of a subjective run, for its ``.json`` and the report: the datasets' rows, what judging
+    each (model, dataset) cost with its unjudged samples, and the pairwise statistics
+    (:func:`assay.subjective.pairwise.pairwise_section`: win rates and Elo with their intervals, position bias,
+    unparsed replies); ``None`` (with a warning) when it cannot be computed.
+    """
+    from assay.summarize._default import DefaultSummarizer
+
+    try:
+        default = DefaultSummarizer({k: v for k, v in config.items() if k != "summarizer"})
+        default.with_stats = False
+        scores = default.load_scores()
+        return default.leaderboard(scores, default.build_rows(scores, default.dataset_abbrs), time_str)
+    except Exception as exc:  # OpenCompass's tables are written already
+        logger.warning("subjective summary: assay's leaderboard of the run could not be computed: %s: %s",
+                       type(exc).__name__, exc)
+        return None
 
 
 def _judge_table(datasets: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Any:

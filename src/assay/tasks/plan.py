@@ -170,7 +170,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
     directory if it exists there, else to the config file's folder).  A
     dataset's ``path`` is located with :func:`~assay.datasets.location.locate_data`
     (or the loader's own ``data_location(path)``, where it has one: a path that
-    names a Hugging Face Hub dataset) and its reference source decided by
+    names a Hugging Face Hub dataset, or its ``config_data_location(options,
+    config_dir)``: data named by other options, ``HFDataset``'s ``data_files``)
+    and its reference source decided by
     :func:`reference_source`.
 
     A dataset an LLM judges through the subjective task (its evaluator is
@@ -204,6 +206,7 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
         locate = getattr(loader, "data_location", None)
         if callable(locate) and isinstance(path, str) and path:
             data = locate(path)  # a loader whose path is not a file location (a Hugging Face Hub id)
+        data = _loader_location(loader, dataset, config.path.parent, data)
         evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
         per_dataset.append((data, reference_source(loader=loader, evaluator=evaluator, data=data)))
     if repeats:
@@ -229,6 +232,23 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
                     logger.debug("resolving the postprocessors of %s/%s failed", m_abbr, check.abbr, exc_info=True)
             tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem, chain))
     return tasks
+
+
+def _loader_location(loader: Any, dataset: dict[str, Any], config_dir: Path, default: DataLocation | None) -> DataLocation | None:
+    """Where the loader says a dataset's data is (its ``config_data_location(options, config_dir)``), else ``default``.
+
+    A loader whose data is not named by ``path`` alone (``HFDataset``'s
+    ``path='json'`` with ``data_files``) declares it so; the location decides
+    the gold rule and is hashed into the input fingerprint.
+    """
+    locate = getattr(loader, "config_data_location", None)
+    if not callable(locate):
+        return default
+    from assay.datasets.build import FRAMEWORK_KEYS
+
+    options = {k: v for k, v in dataset.items() if k not in FRAMEWORK_KEYS}
+    found = locate(options, config_dir)
+    return found if isinstance(found, DataLocation) else default
 
 
 # -- the gold rule ---------------------------------------------------------------------------
