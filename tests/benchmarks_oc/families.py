@@ -58,6 +58,8 @@ _ceval = tuple(f"ceval-{s}" for s in CEVAL_SUBJECTS)
 _bbh = tuple(f"bbh-{s}" for s in BBH_MCQ + BBH_FREE)
 _agieval = tuple(f"agieval-{s}" for s in AGIEVAL_SETS)
 _mmlu_pro = tuple(f"mmlu_pro_{c}" for c in MMLU_PRO_CATEGORIES)
+_wiki = "wikibench-wiki-single_choice_cncircular"
+_musr = ("musr_murder_mysteries", "musr_object_placements", "musr_team_allocation")
 
 #: GAOKAO-Bench's files kept: (keyword, folder, question type)
 GAOKAO_FILES = (
@@ -196,6 +198,16 @@ RUNS: tuple[Run, ...] = (
     Run("adv_glue_mnli_mm_gen", "adv_glue", "adv_glue/adv_glue_mnli_mm/adv_glue_mnli_mm_gen_bd8ef0", "adv_mnli_mm_datasets", ("adv_mnli_mm",)),
     Run("adv_glue_qnli_gen", "adv_glue", "adv_glue/adv_glue_qnli/adv_glue_qnli_gen_0b7326", "adv_qnli_datasets", ("adv_qnli",)),
     Run("adv_glue_rte_gen", "adv_glue", "adv_glue/adv_glue_rte/adv_glue_rte_gen_8cc547", "adv_rte_datasets", ("adv_rte",)),
+    Run("musr_gen", "musr", "musr/musr_gen", "musr_datasets", _musr, default=True),
+    Run("musr_gen_3622bb", "musr", "musr/musr_gen_3622bb", "musr_datasets", _musr),
+    Run("musr_gen_3c6e15", "musr", "musr/musr_gen_3c6e15", "musr_datasets", _musr),
+    Run("obqa_gen", "obqa", "obqa/obqa_gen", "obqa_datasets", ("openbookqa", "openbookqa_fact"), default=True),
+    Run("obqa_ppl", "obqa", "obqa/obqa_ppl", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
+    Run("obqa_ppl_1defe8", "obqa", "obqa/obqa_ppl_1defe8", "obqa_datasets", ("openbookqa", "openbookqa_fact")),
+    Run("obqa_ppl_6aac9e", "obqa", "obqa/obqa_ppl_6aac9e", "obqa_datasets", ("openbookqa_fact",)),
+    Run("wikibench_gen", "wikibench", "wikibench/wikibench_gen_f96ece", "wikibench_datasets", (_wiki,), default=True),
+    Run("Earth_Silver_gen", "Earth_Silver", "Earth_Silver/Earth_Silver_gen", "earth_silver_mcq_datasets", ("earth_silver_mcq",), default=True),
+    Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
 )
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
@@ -763,6 +775,58 @@ def _build_adv_glue(root: Path) -> None:
     _write(root, "data/adv_glue/dev_ann.json", json.dumps(data, ensure_ascii=False))
 
 
+def _build_musr(root: Path) -> None:
+    """Stories of 1–3 questions with 2–3 choices; some stories share a ``story_hash_id`` (contrastive pairs)."""
+    for task in ("murder_mysteries", "object_placements", "team_allocation"):
+        stories = []
+        for i in range(6):
+            questions = []
+            for j in range(1 + i % 3):
+                k = 2 + (i + j) % 2
+                choices = _pick(_EN, _seed(f"musr-{task}-{i}-{j}"), k)
+                questions.append({
+                    "question": f"{task} story {i}, question {j}: which one?",
+                    "choices": choices,
+                    "answer": (i + 2 * j) % k,
+                    "intermediate_trees": [],
+                    "intermediate_data": [{"story_hash_id": f"{task}-{i // 2}"}],
+                })
+            stories.append({"context": f"A {task.replace('_', ' ')} story, number {i}.\nIt mentions {choices[0]}.", "questions": questions})
+        _write(root, f"data/musr/{task}.json", json.dumps(stories, ensure_ascii=False, indent=1))
+
+
+def _build_obqa(root: Path) -> None:
+    """The Main file (no facts) and the Additional one (with ``fact1``); some stems end with ``?``, some do not."""
+    for rel, facts in (("Main/test.jsonl", False), ("Additional/test_complete.jsonl", True)):
+        rows = []
+        for i, (stem, options, gold) in enumerate(_mc(f"obqa-{rel}", N)):
+            line: dict[str, Any] = {"id": f"{i}", "question": {"stem": stem if i % 3 else stem.rstrip("?"),
+                                                               "choices": [{"text": t, "label": L} for t, L in zip(options, "ABCD")]},
+                                    "answerKey": gold}
+            if facts:
+                line["fact1"] = f"fact {i}: {options[0]} matters"
+            rows.append(line)
+        _write(root, f"data/openbookqa/{rel}", _jsonl(rows))
+
+
+def _build_wikibench(root: Path) -> None:
+    rows = [{"question": f" {q} ", "options": options, "answer": gold, "id": f"w{i}"}
+            for i, (q, options, gold) in enumerate(_mc("wikibench", 5, zh=True))]
+    _write(root, "data/WikiBench/single_choice_cn.jsonl", _jsonl(rows))
+
+
+def _build_earth_silver(root: Path) -> None:
+    """A local copy of the Hugging Face dataset ``ai-earth/Earth-Silver`` in the working folder: its ``README.md``
+    names the ``multiple_choice`` split's file, as the Hub's copy does."""
+    rows = []
+    for q, options, gold in _mc("earth", N):
+        rows.append({"question": q + "\n" + "\n".join(f"{L}. {t}" for L, t in zip("ABCD", options)), "answer": gold,
+                     **{L: t for L, t in zip("ABCD", options)}})
+    _write(root, "ai-earth/Earth-Silver/README.md", "---\nconfigs:\n- config_name: default\n  data_files:\n"
+                                                   "  - split: multiple_choice\n    path: multiple_choice.jsonl\n---\n")
+    _write(root, "ai-earth/Earth-Silver/multiple_choice.jsonl", _jsonl(rows))
+
+
 _BUILDERS = {
     "mmlu": _build_mmlu,
     "mmlu_pro": _build_mmlu_pro,
@@ -797,6 +861,10 @@ _BUILDERS = {
     "FewCLUE_cluewsc": lambda root: _build_fewclue(root, "cluewsc"),
     "FewCLUE_csl": lambda root: _build_fewclue(root, "csl"),
     "SuperGLUE_WiC": _build_wic,
+    "musr": _build_musr,
+    "obqa": _build_obqa,
+    "wikibench": _build_wikibench,
+    "Earth_Silver": _build_earth_silver,
 }
 
 
@@ -951,6 +1019,24 @@ _PRO_BASE_REPLIES = (
 )
 
 
+#: MuSR replies: the choice on an ``ANSWER:`` line, elsewhere, twice, in lower case, after a line without a digit.
+_MUSR_REPLIES = (
+    "Step by step, the facts point one way.\nANSWER: {g}",
+    "ANSWER: ({g}) that one",
+    "ANSWER: {w}",
+    "I think it is choice {g}.",
+    "answer: {g}",
+    "ANSWER: none of them fits\nANSWER: {g}",
+    "The ANSWER: {g} or maybe {w}",
+    "Reasoning...\nFinal ANSWER: ANSWER: {g}\nANSWER: {w}",
+    "ANSWER: choice number {w}, not {g}",
+    "",
+    "ANSWER:{g}",
+    "ANSWER: {g}0",
+    "ANSWER: ٢",
+)
+
+
 def _style_index(abbr: str, index: int, count: int) -> int:
     return (index + _seed(abbr)) % count
 
@@ -1013,6 +1099,10 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
         answer = str(row["answers"][0])
         other = next(b for a, b in _SPANS if a == answer)
         return _EXTRACTIVE_REPLIES[_style_index(abbr, index, len(_EXTRACTIVE_REPLIES))].format(a=answer, b=other)
+    if fam == "musr":
+        g = int(row["gold_answer"])
+        w = g % len(row["choices"]) + 1
+        return _MUSR_REPLIES[_style_index(abbr, index, len(_MUSR_REPLIES))].format(g=g, w=w)
     gold, texts, letters, zh = _mc_view(fam, row)
     return _mc_styled(abbr, index, gold, texts, zh, letters)
 
@@ -1071,6 +1161,12 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["label_option"]), {"A": "yes", "B": "maybe" if "premise" in row else "no", "C": "no"}, "ABC", False
     if fam == "summedits":
         return str(row["label"]), {"A": "Yes", "B": "No"}, "AB", False
+    if fam == "wikibench":
+        return str(row["answer"]).split("--")[1], dict(zip("ABCD", map(str, row["options"]))), "ABCD", True
+    if fam == "Earth_Silver":
+        return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam == "obqa":
+        return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
     raise KeyError(f"no reply view for family {fam}")
 
 

@@ -130,6 +130,12 @@ def _lambada(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _musr(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice([1, 2, 3]) for _ in range(n)]
+    preds = [rng.choice(["ANSWER: 2", "Reasoning\nANSWER: (1) her", "answer: 3", "ANSWER: none", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _drop(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
     preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
@@ -333,6 +339,7 @@ INPUTS: dict[str, Spec] = {
     "NQEvaluator": Spec(_open_qa),
     "SQuAD20Evaluator": Spec(_open_qa),
     "LambadaEvaluator": Spec(_lambada),
+    "MusrEvaluator": Spec(_musr),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),

@@ -46,6 +46,7 @@ BACKED: dict[str, dict[str, str]] = {
     "NQEvaluator": {"score": "correct"},
     "SQuAD20Evaluator": {"score": "correct"},
     "LambadaEvaluator": {"accuracy": "correct"},
+    "MusrEvaluator": {"accuracy": "correct"},
     "DropOpenAIEvaluator": {"accuracy": "correct"},
     "IFEvaluator": {"Prompt-level-strict-accuracy": "correct", "Prompt-level-loose-accuracy": "details.is_loose_correct"},
     "TheoremQAEvaluatorV3": {"score": "correct"},

@@ -25,6 +25,7 @@ SHARD = 4  # 13 samples -> shards of 3, 3, 3, 4
 INPUTS: dict[str, dict[str, Any]] = {
     "AccEvaluator": {"preds": ["A", "B", "C", "D", ""], "refs": ["A", "B", "C", "D"]},
     "AccwithDetailsEvaluator": {"preds": ["A", "B", "C"], "refs": ["A", "C"]},
+    "MusrEvaluator": {"preds": ["ANSWER: 2", "Reasoning\nANSWER: (1) her", "answer: 2", ""], "refs": [2, 1]},
     "BBHEvaluator": {"preds": ["So the answer is yes.", "So the answer is no.", "I cannot tell"], "refs": ["yes", "no"]},
     "BBHEvaluator_mcq": {"preds": ["A", "B", "C"], "refs": ["A", "B"]},
     "EDAccEvaluator": {

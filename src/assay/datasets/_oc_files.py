@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from assay.datasets.location import DataLocation
 from assay.errors import InputFileError
 
 __all__: list[str] = []
@@ -54,3 +56,43 @@ def dataset_dict(splits: dict[str, list[dict[str, Any]]]) -> Any:
     import datasets
 
     return datasets.DatasetDict({name: datasets.Dataset.from_list(rows) for name, rows in splits.items()})
+
+
+def _cached_snapshot(repo: str) -> str | None:
+    """The folder of ``repo``'s files in the Hugging Face Hub's cache (``HF_HUB_CACHE`` read now), else ``None``."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        return str(snapshot_download(repo_id=repo, repo_type="dataset", local_files_only=True,
+                                     cache_dir=os.environ.get("HF_HUB_CACHE") or None))
+    except Exception:
+        return None
+
+
+def hub_location(path: str) -> DataLocation:
+    """Where ``datasets.load_dataset(path)`` finds a dataset without downloading it: the local folder ``path``
+    (relative to the working folder), else the dataset's copy in the Hugging Face Hub's cache."""
+    folder = Path(path).expanduser()
+    looked = (str(folder.absolute()), f"{path} in the Hugging Face Hub's cache")
+    if folder.is_dir():
+        return DataLocation(path, folder.absolute(), True, looked)
+    snapshot = _cached_snapshot(path)
+    return DataLocation(path, Path(snapshot or path), snapshot is not None, looked)
+
+
+def hub_splits(loader: str, path: str, split: str | None = None) -> Any:
+    """``datasets.load_dataset`` of :func:`hub_location` (one ``split``, or all), rows in memory; errors name the loader."""
+    import datasets
+
+    where = hub_location(path)
+    if not where.exists:
+        raise InputFileError(
+            f"{loader}: {path!r} is neither a local folder nor a dataset in the Hugging Face Hub's cache "
+            f"(looked for {', '.join(where.looked_at)}); assay does not download it: put the dataset's files in "
+            f"the folder {Path(path).expanduser().absolute()} or fetch it once (huggingface-cli download {path} --repo-type dataset)"
+        )
+    try:
+        with tempfile.TemporaryDirectory(prefix="assay-hub-") as cache:  # the rows are kept in memory
+            return datasets.load_dataset(str(where.path), split=split, cache_dir=cache, keep_in_memory=True)
+    except Exception as exc:  # the datasets library's own errors name the file
+        raise InputFileError(f"{loader}: {where.path} cannot be read as a dataset: {exc}") from None

@@ -22,6 +22,8 @@ __all__ = [
     "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",
     "judge_metrics",
+    "livereasonbench_grade",
+    "livereasonbench_postprocess",
     "opencompass_grade",
     "parse_verdict",
 ]
@@ -277,3 +279,74 @@ def assay_llmjudge_postprocess(output: dict[str, Any], output_path: str | None =
     result: dict[str, Any] = dict(judge_metrics(verdicts))
     result["details"] = details
     return result
+
+
+_SIMPLEQA_LETTER = re.compile(r"A|B|C")
+
+
+def livereasonbench_grade(text: str | None) -> str:
+    """The grade OpenCompass 0.5.4's ``livereasonbench_postprocess`` reads from
+    a judge reply: the first ``A``, ``B`` or ``C`` anywhere in it,
+    case-sensitively, else ``'C'`` (not attempted).
+
+    OpenCompass's quirks, kept: a capital letter inside a word counts, so
+    "CORRECT" and "INCORRECT" both read as ``C`` (their first capital of the
+    three), "Based on…" as ``B`` and "NOT_ATTEMPTED" as ``A``.  A reply that
+    never arrived (``None``; OpenCompass fails on it) reads as ``'C'``.
+
+    Example:
+        >>> [livereasonbench_grade(t) for t in ('A', 'b', 'CORRECT', 'Based on it: A', 'NOT_ATTEMPTED', None)]
+        ['A', 'C', 'C', 'B', 'A', 'C']
+    """
+    match = _SIMPLEQA_LETTER.search(text) if isinstance(text, str) else None
+    return match.group(0) if match else "C"
+
+
+@DICT_POSTPROCESSORS.register_module("livereasonbench_postprocess")
+def livereasonbench_postprocess(output: dict[str, Any], output_path: str | None = None) -> dict[str, Any]:
+    """Grade LiveReasonBench's judge outputs as OpenCompass 0.5.4 does.
+
+    Each reply's grade is :func:`livereasonbench_grade` (``A`` correct,
+    ``B`` incorrect, anything else not attempted).  Metrics, computed in
+    OpenCompass's order of operations so that the floats agree to the last
+    bit: ``accuracy_given_attempted`` (correct over correct + incorrect, a
+    percentage; 0 when nothing was attempted) and ``f1`` (the harmonic mean
+    of that fraction and the fraction correct, as a fraction).  OpenCompass
+    reports no plain accuracy.  assay adds ``judge_failed_count`` (replies
+    that never arrived, graded ``C`` as OpenCompass grades a reply without a
+    letter) and per-sample ``details`` (``verdict``, ``correct``,
+    ``judge_response``, ``judge_failed``, ``gold``) where OpenCompass returns
+    the judge outputs themselves.  No sample: both metrics 0 (OpenCompass
+    divides by zero).
+
+    Example:
+        >>> r = livereasonbench_postprocess({'0': {'prediction': 'A', 'gold': '4'},
+        ...                                  '1': {'prediction': 'INCORRECT', 'gold': '5'},
+        ...                                  '2': {'prediction': 'B', 'gold': '6'}})
+        >>> r['accuracy_given_attempted'], round(r['f1'], 4), [d['verdict'] for d in r['details']]
+        (50.0, 0.4, ['A', 'C', 'B'])
+    """
+    records = _ordered(output)
+    details: list[dict[str, Any]] = []
+    correct = incorrect = failed = 0
+    for record in records:
+        reply = record.get("prediction")
+        grade = livereasonbench_grade(reply)
+        correct += grade == "A"
+        incorrect += grade == "B"
+        failed += reply is None
+        details.append(
+            {
+                "verdict": grade,
+                "correct": None if reply is None else grade == "A",
+                "judge_response": reply,
+                "judge_failed": _no_reply_reason(record) if reply is None else None,
+                "gold": record.get("gold"),
+            }
+        )
+    count = len(records)
+    share_correct = correct / count if count else 0.0
+    share_attempted = share_correct + (incorrect / count if count else 0.0)
+    given = share_correct / share_attempted if share_attempted > 0 else 0
+    f1 = 2 * given * share_correct / (given + share_correct) if (given + share_correct) > 0 else 0
+    return {"accuracy_given_attempted": given * 100, "f1": f1, "judge_failed_count": failed, "details": details}
