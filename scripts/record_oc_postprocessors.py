@@ -91,6 +91,8 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.longbench.longbench_lsht", "lsht_postprocess", [{}]),
     ("opencompass.datasets.longbench.longbench_samsum", "samsum_postprocess", [{}]),
     ("opencompass.datasets.longbench.longbench_trec", "trec_postprocess", [{}]),
+    ("opencompass.datasets.cmrc", "cmrc_postprocess", [{}]),
+    ("opencompass.datasets.drcd", "drcd_postprocess", [{}]),
     ("opencompass.datasets.mathbench", "mathbench_postprocess", [{"name": "cloze_en"}, {"name": "cloze_cn"}]),
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from assay.evaluators._common import check_batch
@@ -26,6 +27,12 @@ class AccDropEvaluator(AccEvaluator):
     >>> AccDropEvaluator().score(['A', 'B', 'A', 'A'], ['A', 'A', 'A', 'A'])
     {'acc_drop': 0.5, 'acc_after': 50.0, 'acc_before': 100.0}
     """
+
+    # the two halves are the input: a shard would pair attacked examples with the wrong originals,
+    # and there are no per-sample details to count from
+    sample_decomposable = False
+    sample_outcome = None  # type: ignore[assignment]  # AccEvaluator's is a SampleOutcome
+    sample_sums = MappingProxyType({})
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         error = check_batch(self, predictions, references)
