@@ -284,6 +284,49 @@ def test_rerun_asks_only_for_failed_requests_and_keeps_opencompass_results(oc_li
     assert {k: v for k, v in _results(work).items() if k in expected} == expected
 
 
+def test_a_run_stopped_while_judging_leaves_the_previous_result(oc_library: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run stopped while judging (Ctrl-C, or killed after writing half of its work) never leaves the judge's
+    raw outputs in the result's place: OpenCompass's result is back byte for byte, is not taken for assay's
+    and its task sends nothing; a result assay wrote comes back with its meta (R-12.1)."""
+    from assay.rundir.judged import begin_judging, judged_meta_path
+
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    results = work / RUN / "results"
+    written_by_oc = results / "model-b_judged-by--judge-model" / "alignment_bench.json"
+    written_by_oc.parent.mkdir(parents=True)
+    written_by_oc.write_text(json.dumps(record["results"]["model-b_judged-by--judge-model/alignment_bench.json"]), encoding="utf-8")
+    before = written_by_oc.read_bytes()
+    # the state a run killed mid-task leaves: the previous result set aside, raw outputs in its place
+    begin_judging(written_by_oc, None)
+    written_by_oc.write_text('{"0": {"prediction": "half"}}', encoding="utf-8")
+    asked: list[str] = []
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        asked.append(json.dumps(messages))
+        return ("reply", subjective_reply(messages))
+
+    with FakeJudge(script) as server:
+        config = tmp_path / "config.py"
+        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 0
+        assert written_by_oc.read_bytes() == before and not judged_meta_path(written_by_oc).exists()
+        assert not any(p.name.endswith(".previous") for p in results.rglob("*"))
+        # Ctrl-C while judging a result assay wrote: the result and its meta stay as they were
+        mine = results / "model-a_judged-by--judge-model" / "alignment_bench.json"
+        kept, kept_meta = mine.read_bytes(), judged_meta_path(mine).read_bytes()
+
+        def interrupted(*args: Any, **kwargs: Any) -> Any:
+            mine.write_text('{"0": {"prediction": "half"}}', encoding="utf-8")
+            raise KeyboardInterrupt
+
+        from assay.evaluators.lm_evaluator import LMEvaluator
+
+        monkeypatch.setattr(LMEvaluator, "score", interrupted)
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1", "--force"]) == 130
+    assert mine.read_bytes() == kept and judged_meta_path(mine).read_bytes() == kept_meta
+
+
 @pytest.mark.slow
 def test_verify_does_not_look_for_judged_datasets_in_model_folders(oc_library: Path, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch,

@@ -44,6 +44,14 @@ def test_allpair_and_partitioner_models() -> None:
     assert _names(config) == ["a_b_judged-by--j1/d", "a_c_judged-by--j1/d", "b_c_judged-by--j1/d"]
 
 
+def test_a_dataset_without_abbr_is_named_from_its_path_as_opencompass_names_it() -> None:
+    """No ``abbr``: ``<path>[_<name>]`` with ``/`` as ``_`` — a file name in the judged folder, never a path
+    that leads out of it (``../`` in the path stays inside)."""
+    config = _config([dict(JUDGED, path="data/subjective/alignbench", name="v1", mode="singlescore"),
+                      dict(JUDGED, path="../../../tmp/x", mode="singlescore")], ["a"])
+    assert _names(config) == ["a_judged-by--j1/data_subjective_alignbench_v1", "a_judged-by--j1/.._.._.._tmp_x"]
+
+
 @pytest.mark.parametrize(("datasets", "judges", "extra", "message"), [
     ([dict(JUDGED, abbr="d", mode="singlescore")], None, {}, "names no judge"),
     ([dict(JUDGED, abbr="d", mode="fixed")], ("j",), {}, "mode='fixed' plans no task"),

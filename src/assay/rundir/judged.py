@@ -28,6 +28,8 @@ from assay.fileio import atomic_write_text, to_jsonable
 from assay.rundir.layout import RunDir
 
 __all__ = [
+    "begin_judging",
+    "end_judging",
     "judged_abbr",
     "judged_folder",
     "judged_usage",
@@ -36,6 +38,7 @@ __all__ = [
     "subjective_summary_path",
     "summarizer_dir",
     "read_judged_meta",
+    "recover_interrupted",
     "read_judged_result",
     "write_judged_meta",
     "write_judged_result",
@@ -131,6 +134,55 @@ def read_judged_meta(result_path: str | os.PathLike[str]) -> dict[str, Any] | No
         return None
     meta = data.get("_meta") if isinstance(data, dict) else None
     return meta if isinstance(meta, dict) else None
+
+
+def _backup_path(result_path: Path) -> Path:
+    return result_path.with_name(result_path.name + ".previous")
+
+
+def begin_judging(result_path: str | os.PathLike[str], old_meta: dict[str, Any] | None) -> None:
+    """Before a judge task rewrites a subjective result: keep what is there and mark the task as judging.
+
+    The result file already there is copied to ``<dataset>.json.previous`` and
+    the ``.meta`` says ``judging`` (with the meta it had, if any), so that a
+    run killed from here on (``kill -9``, a full disk, Ctrl-C) is never
+    mistaken for a finished one: :func:`recover_interrupted` puts the previous
+    result and meta back before the next run decides what to do (R-12.1).
+    """
+    path = Path(result_path)
+    if path.is_file():
+        from assay.fileio import atomic_write_bytes
+
+        atomic_write_bytes(_backup_path(path), path.read_bytes())
+    write_judged_meta(path, {"judging": True, "before": old_meta})
+
+
+def end_judging(result_path: str | os.PathLike[str]) -> None:
+    """After the result and its meta are written: the copy kept by :func:`begin_judging` goes."""
+    _backup_path(Path(result_path)).unlink(missing_ok=True)
+
+
+def recover_interrupted(result_path: str | os.PathLike[str], meta: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Undo a judge task that stopped between :func:`begin_judging` and its end; the meta now in force.
+
+    When ``meta`` says ``judging``, the result kept before is put back (or, when
+    there was none, the half-written one removed) and the meta it had restored
+    (or removed); otherwise nothing changes and ``meta`` is returned.
+    """
+    if not meta or not meta.get("judging"):
+        return meta
+    path = Path(result_path)
+    backup = _backup_path(path)
+    if backup.is_file():
+        os.replace(backup, path)
+    else:
+        path.unlink(missing_ok=True)
+    before = meta.get("before")
+    if isinstance(before, dict):
+        write_judged_meta(path, before)
+        return before
+    judged_meta_path(path).unlink(missing_ok=True)
+    return None
 
 
 _SUMMED = ("calls", "cached", "failed", "requests", "prompt_tokens", "completion_tokens", "usage_unknown", "seconds",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
 
-from assay.config.abbr import model_abbr
+from assay.config.abbr import dataset_abbr, model_abbr
 from assay.config.loader import RunConfig
 from assay.errors import ConfigError
 
@@ -151,7 +151,7 @@ def plan_subjective(config: RunConfig) -> list[SubjectiveTask]:
     models = list(partitioner.get("models") or config.models)
     tasks: list[SubjectiveTask] = []
     for dataset in datasets:
-        abbr = str(dataset.get("abbr") or dataset.get("path"))
+        abbr = dataset_abbr(dataset)  # OpenCompass's derivation, '/' never part of a file name
         where = f"{config.path}: dataset {abbr!r}"
         mode = dataset.get("mode")
         if mode not in MODES:

@@ -221,11 +221,22 @@ def pending_calls(task: SubjectiveTask, run_dir: RunDir) -> tuple[int, Any]:
 def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = False) -> SubjectiveOutcome:
     """Run one judge task (see the module); never raises for the task's own failures."""
     from assay.evaluate.base import incomplete_entry
-    from assay.rundir.judged import judged_result_path, read_judged_meta, write_judged_meta, write_judged_result
+    from assay.rundir.judged import (
+        begin_judging,
+        end_judging,
+        judged_result_path,
+        read_judged_meta,
+        recover_interrupted,
+        write_judged_meta,
+        write_judged_result,
+    )
 
     began = time.perf_counter()
     out_path = judged_result_path(run_dir, task.folder, task.dataset_abbr)
-    old_meta = read_judged_meta(out_path)
+    try:  # a run killed while judging left its previous result aside: put it back first
+        old_meta = recover_interrupted(out_path, read_judged_meta(out_path))
+    except OSError as exc:
+        return _failed(task, out_path, None, f"could not restore the result an interrupted run left: {exc}", time.perf_counter())
     try:
         prepared = _prepare(task, run_dir)
     except (AssayError, OSError, KeyError, ValueError, TypeError) as exc:
@@ -236,16 +247,20 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
         if old_meta.get("fingerprint") == prepared.fingerprint and "error" not in old_meta and not old_meta.get("incomplete"):
             return SubjectiveOutcome(task.name, "reused", "inputs unchanged", seconds=time.perf_counter() - began)
     evaluator = prepared.evaluator
-    previous = out_path.read_bytes() if out_path.is_file() else None
+    try:
+        begin_judging(out_path, old_meta)
+    except OSError as exc:
+        return _failed(task, out_path, old_meta, f"{type(exc).__name__}: {exc}", began)
     try:
         result = evaluator.score(prepared.answers, None, prepared.references, False, task.infer_order)
         if "error" in result:
             raise AssayError(str(result["error"]))
         write_judged_result(out_path, result)
-    except Exception as exc:  # a judge or a postprocessor failing: the task fails, the others go on
+    except BaseException as exc:  # a judge or a postprocessor failing: the task fails, the others go on
         logger.debug("judge task %s failed", task.name, exc_info=True)
-        if previous is not None:  # what was there before stays
-            out_path.write_bytes(previous)
+        recover_interrupted(out_path, read_judged_meta(out_path))  # what was there before stays, with its meta
+        if not isinstance(exc, Exception):  # Ctrl-C and the like stop the run, with the result back as it was
+            raise
         return _failed(task, out_path, old_meta, f"{type(exc).__name__}: {exc}", began)
     finally:
         client = getattr(evaluator, "_client", None)
@@ -273,7 +288,11 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
             "unjudged", len(failed),
             f"{len(failed)} of {samples} judge requests failed ({common}); their replies are empty in the result; "
             "run again to ask the judge for them")]
-    write_judged_meta(out_path, meta)
+    try:
+        write_judged_meta(out_path, meta)
+    except OSError as exc:  # the meta still says judging: the next run puts the previous result back
+        return _failed(task, out_path, old_meta, f"could not write {out_path.with_suffix('.meta')}: {exc}", began)
+    end_judging(out_path)
     status = "partial" if failed else "ok"
     message = ""
     if failed or unreadable:
