@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from assay.judge import ChatClient, JudgeCache, OpenAISDK, chat_url, request_key
@@ -71,6 +73,20 @@ def test_client_errors_other_than_429_are_not_retried():
         reply = _client(server.base_url).complete(_msgs("x"))
         assert server.requests == 1
     assert reply.error.startswith("HTTP 400")
+
+
+def test_a_reply_without_text_is_a_failure_asked_again_not_an_empty_verdict(tmp_path):
+    """``"content": null`` (a refusal, a tool call, a reasoning model cut at its length limit) is no verdict:
+    the request fails, naming why, is not retried and is not kept in the cache, so the next run asks again."""
+    null = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": None},
+                                    "finish_reason": "length"}]})
+    db = tmp_path / "judge.sqlite"
+    with FakeJudge(lambda m, a: ("malformed", null)) as server:
+        reply = _client(server.base_url, cache=db).complete(_msgs("x"))
+        assert server.requests == 1
+        assert reply.text is None and "without text content" in reply.error and "'length'" in reply.error
+        _client(server.base_url, cache=db).complete(_msgs("x"))
+        assert server.requests == 2
 
 
 def test_rerun_is_served_from_the_cache_and_failures_are_asked_again(tmp_path):

@@ -621,8 +621,9 @@ def _parse(response: Any) -> tuple[str, int | None, int | None]:
         content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise _Retryable(f"malformed reply ({type(exc).__name__}): {response.text[:120]!r}") from None
-    if content is None:
-        content = ""
+    if content is None:  # a refusal, a tool call, a reasoning model cut at its limit: no verdict to read or keep
+        reason = data["choices"][0].get("finish_reason") if isinstance(data["choices"][0], dict) else None
+        raise _Fatal(f"reply without text content (finish_reason {reason!r}); not kept, asked again by the next run")
     if not isinstance(content, str):
         raise _Retryable(f"malformed reply: content of type {type(content).__name__}")
     usage = data.get("usage") if isinstance(data, dict) else None
