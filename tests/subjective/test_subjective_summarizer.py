@@ -102,6 +102,7 @@ def test_a_failing_group_leaves_the_others(tmp_path: Path, caplog: pytest.LogCap
                                                      dict(abbr="alpaca_y", summarizer=dict(type=_Fine))]}
     result = SubjectiveSummarizer(config).summarize(time_str=RUN)
     assert "_Broken (arena): ValueError: needs wins on both sides" in result.text
+    assert "_Broken (arena): ValueError: needs wins on both sides" in result.failed  # the command exits 1
     assert "arena_x" in caplog.text
     path = result.paths["judged-by--judge"]
     assert path.read_text(encoding="utf-8") == "Dataset,Detailed Scores,m\nalpaca_y,score,1.5\n"

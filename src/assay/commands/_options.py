@@ -173,4 +173,7 @@ def summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: st
             logging.getLogger(__name__).warning("the HTML report could not be written: %s: %s", type(exc).__name__, exc)
         else:
             sys.stderr.write(f"wrote {report}\n")
-    return 0
+    failed = getattr(result, "failed", None) or []
+    for part in failed:
+        sys.stderr.write(f"assay: error: not summarized: {part}\n")
+    return 1 if failed else 0

@@ -209,6 +209,9 @@ class SummaryResult:
             value at full precision, its marks, the rows; what every file of the summary renders.
         stats: intervals and unscorable counts of every cell (:class:`assay.rundir.statistics.RunStats`),
             when they were computed.
+        failed: the parts of the summary that could not be made (a benchmark's summarizer that
+            failed, a leaderboard that could not be computed): what was made is written, and the
+            command line exits 1 naming these.
     """
 
     text: str = ""
@@ -221,3 +224,4 @@ class SummaryResult:
     stats: Any = None
     #: the result files as the run index had them when the summary was made (:class:`assay.rundir.index.Snapshot`)
     snapshot: Any = None
+    failed: list[str] = field(default_factory=list)

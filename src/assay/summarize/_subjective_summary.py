@@ -144,12 +144,15 @@ class SubjectiveSummarizer:
             lines.append(f"judged by {judge}:\n{frame.to_string(index=False)}")
         lines += [f"not summarized: {failure}" for failure in self.failed]
         board = self.leaderboard(time_str)
+        failed = list(self.failed)
         if board is not None:
             from assay.summarize._default import write_json
 
             paths["json"] = run_dir.summary_stem(time_str).with_suffix(".json")
             write_json(paths["json"], board.to_json())
-        return SummaryResult(text="\n\n".join(lines), paths=paths, time_str=time_str, leaderboard=board)
+        else:
+            failed.append("assay's leaderboard of the run (no summary .json, so no report of this summary)")
+        return SummaryResult(text="\n\n".join(lines), paths=paths, time_str=time_str, leaderboard=board, failed=failed)
 
     def leaderboard(self, time_str: str) -> Any:
         """assay's leaderboard of the run beside OpenCompass's tables (:func:`judged_leaderboard`)."""
