@@ -89,6 +89,16 @@ def test_a_reply_without_text_is_a_failure_asked_again_not_an_empty_verdict(tmp_
         assert server.requests == 2
 
 
+def test_parameters_json_cannot_carry_are_a_config_error_naming_them():
+    from assay.errors import ConfigError
+
+    with FakeJudge(lambda m, a: ("reply", "A")) as server:
+        client = ChatClient(server.base_url, model="judge", params={"temperature": float("nan")})
+        with pytest.raises(ConfigError, match=r"judge 'judge': request parameters \{'temperature': nan\}"):
+            client.complete(_msgs("x"))
+        assert server.requests == 0
+
+
 def test_rerun_is_served_from_the_cache_and_failures_are_asked_again(tmp_path):
     db = tmp_path / "cache" / "judge.sqlite"
     with FakeJudge(faulty) as server:

@@ -217,6 +217,7 @@ def test_https_checks_the_certificate(certificate, monkeypatch):
         monkeypatch.delenv("SSL_CERT_FILE", raising=False)
         refused = _ask(_client(server.url))
         assert refused.text is None and "CERTIFICATE_VERIFY_FAILED" in refused.error
+        assert refused.attempts == 1 and "SSL_CERT_FILE" in refused.error  # not retried: the same certificate comes back
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the certificate trusted: the same server answers
         client = _client(server.url)
         assert [_ask(client, str(i)).text for i in range(2)] == ["A", "A"]

@@ -559,7 +559,12 @@ class ChatClient:
 
     def _request(self, messages: Messages, params: dict[str, Any] | None = None) -> JudgeReply:
         body = {"model": self.model, "messages": messages, **(self.params if params is None else params)}
-        payload = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        try:
+            payload = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:  # NaN/inf or an object JSON has no form for, in the config's params
+            odd = {k: v for k, v in body.items() if k != "messages" and not _sendable(v)}
+            raise ConfigError(f"judge {self.model!r}: request parameters {odd or body.get('params')!r} cannot be sent "
+                              f"as JSON ({exc}); fix them in the judge's config") from None
         headers = self._headers()
         error = "no request was made"
         began = time.monotonic()
@@ -582,6 +587,13 @@ class ChatClient:
                 else:
                     error = f"timeout after {self.timeout:g} s ({exc} timeout)"
             except OSError as exc:
+                import ssl
+
+                if isinstance(exc, ssl.SSLCertVerificationError):  # asking again gets the same certificate
+                    return JudgeReply(None, self._redact(f"TLS certificate not trusted: {exc.verify_message or exc} "
+                                                         "(CERTIFICATE_VERIFY_FAILED); set SSL_CERT_FILE to a bundle "
+                                                         "that holds its issuer"),
+                                      attempts=attempt, seconds=time.monotonic() - began)
                 error = self._redact(f"connection error: {type(exc).__name__}: {exc}")
             finally:
                 _ATTEMPT.deadline = None
@@ -605,6 +617,15 @@ class ChatClient:
 
 class _Fatal(Exception):
     pass
+
+
+def _sendable(value: Any) -> bool:
+    """Whether ``value`` is plain JSON with finite numbers."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _parse(response: Any) -> tuple[str, int | None, int | None]:
