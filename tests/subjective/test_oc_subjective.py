@@ -284,6 +284,41 @@ def test_rerun_asks_only_for_failed_requests_and_keeps_opencompass_results(oc_li
     assert {k: v for k, v in _results(work).items() if k in expected} == expected
 
 
+def test_a_forced_run_with_failed_requests_keeps_opencompass_result_and_writes_beside_it(
+        oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--force`` while the judge fails some requests: OpenCompass's complete result stays byte for byte and
+    assay's partial one is ``<dataset>.assay.json`` beside it, said in the meta (R-12.1) — again on a second
+    partial run; the run that gets every reply writes the result in its place and removes the side file."""
+    from assay.rundir.judged import judged_meta_path
+
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    theirs = work / RUN / "results" / "model-b_judged-by--judge-model" / "mtbench_0.0.json"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text(json.dumps(record["results"]["model-b_judged-by--judge-model/mtbench_0.0.json"]), encoding="utf-8")
+    before = theirs.read_bytes()
+    beside = theirs.with_name("mtbench_0.0.assay.json")
+    down = {"on": True}
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        if down["on"] and "Hawaii" in json.dumps(messages):
+            return ("status", 503)
+        return ("reply", subjective_reply(messages))
+
+    with FakeJudge(script) as server:
+        config = tmp_path / "config.py"
+        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
+                          encoding="utf-8")
+        for args in (["--force"], []):
+            assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1", *args]) == 1
+            assert theirs.read_bytes() == before and beside.is_file()
+            meta = json.loads(judged_meta_path(theirs).read_text())["_meta"]
+            assert meta["beside"] == beside.name and "not written by assay" in meta["incomplete"][0]["detail"]
+        down["on"] = False
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 0
+    assert theirs.read_bytes() != before and not beside.exists()
+    assert "beside" not in json.loads(judged_meta_path(theirs).read_text())["_meta"]
+
+
 def test_a_run_stopped_while_judging_leaves_the_previous_result(oc_library: Path, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A run stopped while judging (Ctrl-C, or killed after writing half of its work) never leaves the judge's

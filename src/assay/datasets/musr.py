@@ -38,7 +38,7 @@ def _tasks() -> dict[str, dict[str, Any]]:
 def musr_prompt(task: str, context: str, question: str, choices_str: str) -> str:
     """The prompt OpenCompass 0.5.4 writes for one MuSR question of ``task`` ("cot+", no worked example).
 
-    >>> print(musr_prompt('team_allocation', 'Story.', 'Who?', '1 - A\\n2 - B')[:40])
+    >>> print(musr_prompt('team_allocation', 'Story.', 'Who?', '1 - A\\n2 - B')[:48])
     Story.
     <BLANKLINE>
     Who?

@@ -30,6 +30,7 @@ from assay.rundir.layout import RunDir
 __all__ = [
     "begin_judging",
     "end_judging",
+    "keep_previous_beside",
     "judged_abbr",
     "judged_folder",
     "judged_usage",
@@ -157,9 +158,30 @@ def begin_judging(result_path: str | os.PathLike[str], old_meta: dict[str, Any] 
     write_judged_meta(path, {"judging": True, "before": old_meta})
 
 
-def end_judging(result_path: str | os.PathLike[str]) -> None:
-    """After the result and its meta are written: the copy kept by :func:`begin_judging` goes."""
-    _backup_path(Path(result_path)).unlink(missing_ok=True)
+def _beside_path(result_path: Path) -> Path:
+    return result_path.with_name(result_path.stem + ".assay.json")
+
+
+def keep_previous_beside(result_path: str | os.PathLike[str]) -> Path:
+    """A partial result must not replace a complete one assay did not write (R-12.1): the result just
+    written moves beside it, to ``<dataset>.assay.json`` (its path returned), and the one kept by
+    :func:`begin_judging` is back in place (copied: a run stopped here still finds the kept one)."""
+    from assay.fileio import atomic_write_bytes
+
+    path = Path(result_path)
+    side = _beside_path(path)
+    os.replace(path, side)
+    atomic_write_bytes(path, _backup_path(path).read_bytes())
+    return side
+
+
+def end_judging(result_path: str | os.PathLike[str], *, beside: bool = False) -> None:
+    """After the result and its meta are written: the copy kept by :func:`begin_judging` goes, and so does a
+    partial result once kept beside the file (:func:`keep_previous_beside`), unless this one is that."""
+    path = Path(result_path)
+    _backup_path(path).unlink(missing_ok=True)
+    if not beside:
+        _beside_path(path).unlink(missing_ok=True)
 
 
 def recover_interrupted(result_path: str | os.PathLike[str], meta: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -225,6 +225,7 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
         begin_judging,
         end_judging,
         judged_result_path,
+        keep_previous_beside,
         read_judged_meta,
         recover_interrupted,
         write_judged_meta,
@@ -247,6 +248,8 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
         if old_meta.get("fingerprint") == prepared.fingerprint and "error" not in old_meta and not old_meta.get("incomplete"):
             return SubjectiveOutcome(task.name, "reused", "inputs unchanged", seconds=time.perf_counter() - began)
     evaluator = prepared.evaluator
+    # a result assay did not write (OpenCompass's), or one a partial run of assay's was kept beside
+    theirs = out_path.is_file() and (old_meta is None or "beside" in old_meta)
     try:
         begin_judging(out_path, old_meta)
     except OSError as exc:
@@ -282,17 +285,27 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
     }
     if failed or unreadable:
         meta["unjudged"] = {"count": len(failed) + len(unreadable), "failed": failed, "unreadable": unreadable}
+    beside = None
     if failed:
         common = max(set(failed.values()), key=list(failed.values()).count)
+        where = "their replies are empty in the result"
+        if theirs:  # OpenCompass's complete result stays where it is; assay's partial one goes beside it
+            try:
+                beside = keep_previous_beside(out_path)
+            except OSError as exc:
+                recover_interrupted(out_path, read_judged_meta(out_path))
+                return _failed(task, out_path, old_meta, f"{type(exc).__name__}: {exc}", began)
+            meta["beside"] = beside.name
+            where = (f"the result already there (not written by assay) is kept, and assay's, with their replies "
+                     f"empty, is {beside.name} beside it")
         meta["incomplete"] = [incomplete_entry(
             "unjudged", len(failed),
-            f"{len(failed)} of {samples} judge requests failed ({common}); their replies are empty in the result; "
-            "run again to ask the judge for them")]
+            f"{len(failed)} of {samples} judge requests failed ({common}); {where}; run again to ask the judge for them")]
     try:
         write_judged_meta(out_path, meta)
     except OSError as exc:  # the meta still says judging: the next run puts the previous result back
         return _failed(task, out_path, old_meta, f"could not write {out_path.with_suffix('.meta')}: {exc}", began)
-    end_judging(out_path)
+    end_judging(out_path, beside=beside is not None)
     status = "partial" if failed else "ok"
     message = ""
     if failed or unreadable:
