@@ -297,6 +297,8 @@ def test_a_forced_run_with_failed_requests_keeps_opencompass_result_and_writes_b
     theirs.write_text(json.dumps(record["results"]["model-b_judged-by--judge-model/mtbench_0.0.json"]), encoding="utf-8")
     before = theirs.read_bytes()
     beside = theirs.with_name("mtbench_0.0.assay.json")
+    # what a failed task leaves beside it: a meta holding only the error (the result is still OpenCompass's)
+    judged_meta_path(theirs).write_text(json.dumps({"_meta": {"error": "AssayError: judge down"}}), encoding="utf-8")
     down = {"on": True}
 
     def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:

@@ -248,8 +248,9 @@ def run_subjective_task(task: SubjectiveTask, run_dir: RunDir, *, force: bool = 
         if old_meta.get("fingerprint") == prepared.fingerprint and "error" not in old_meta and not old_meta.get("incomplete"):
             return SubjectiveOutcome(task.name, "reused", "inputs unchanged", seconds=time.perf_counter() - began)
     evaluator = prepared.evaluator
-    # a result assay did not write (OpenCompass's), or one a partial run of assay's was kept beside
-    theirs = out_path.is_file() and (old_meta is None or "beside" in old_meta)
+    # a result assay did not write (OpenCompass's: no meta, or only a failure's): or one a partial result of
+    # assay's was kept beside; assay's own results always have their fingerprint in the meta
+    theirs = out_path.is_file() and (old_meta is None or "beside" in old_meta or "fingerprint" not in old_meta)
     try:
         begin_judging(out_path, old_meta)
     except OSError as exc:
