@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay.config.abbr import model_abbr
+from assay.errors import ConfigError
 from assay.fileio import atomic_write_text, to_jsonable
 from assay.rundir.layout import RunDir
 
@@ -33,6 +35,7 @@ __all__ = [
     "keep_previous_beside",
     "judged_abbr",
     "judged_folder",
+    "judge_abbrs",
     "judged_usage",
     "judged_meta_path",
     "judged_result_path",
@@ -40,6 +43,7 @@ __all__ = [
     "summarizer_dir",
     "read_judged_meta",
     "recover_interrupted",
+    "results_dir",
     "read_judged_result",
     "write_judged_meta",
     "write_judged_result",
@@ -89,6 +93,22 @@ def subjective_summary_path(run_dir: RunDir, time_str: str, judge_abbr: str) -> 
     'run/summary/20250101_000000/Subjective_all_results-judged-by--gpt-4o.csv'
     """
     return summarizer_dir(run_dir, time_str) / f"Subjective_all_results-judged-by--{judge_abbr}.csv"
+
+
+def results_dir(config: Mapping[str, Any]) -> Path:
+    """``<work_dir>/results`` of a run config (its ``work_dir`` is the run directory), as the summarizers find it."""
+    work_dir = config.get("work_dir")
+    if not isinstance(work_dir, (str, Path)) or not str(work_dir):
+        raise ConfigError(f"the run config has no work_dir (got {work_dir!r}): the summarizer cannot find its results")
+    return RunDir(Path(work_dir)).results
+
+
+def judge_abbrs(config: Mapping[str, Any], who: str) -> list[str]:
+    """The abbr of each of ``judge_models``; a clear error naming ``who`` without any."""
+    judges = config.get("judge_models")
+    if not judges or not isinstance(judges, Sequence) or isinstance(judges, (str, bytes)):
+        raise ConfigError(f"{who}: the run config has no judge_models (got {judges!r:.80}): whose verdicts to summarize?")
+    return [model_abbr(dict(j)) for j in judges]
 
 
 def judged_meta_path(result_path: str | os.PathLike[str]) -> Path:

@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from assay.config.abbr import dataset_abbr, model_abbr
+from assay.config.abbr import dataset_abbr
 from assay.errors import ConfigError, InputFileError
 from assay.fileio import read_json
-from assay.rundir.judged import judged_folder, summarizer_dir
+from assay.rundir.judged import judge_abbrs, judged_folder, results_dir, summarizer_dir
 from assay.rundir.layout import RunDir
 
 __all__ = [
@@ -88,14 +88,6 @@ def judged_answers(
     return answers, references
 
 
-def results_dir(config: Mapping[str, Any]) -> Path:
-    """``<work_dir>/results``."""
-    work_dir = config.get("work_dir")
-    if not isinstance(work_dir, (str, Path)) or not str(work_dir):
-        raise ConfigError(f"the run config has no work_dir (got {work_dir!r}): the summarizer cannot find its results")
-    return RunDir(Path(work_dir)).results
-
-
 def judged_dir(results: Path, model: str, judge: str) -> Path:
     """``results/<model>_judged-by--<judge>/`` of the ``results`` folder :func:`results_dir` gives."""
     return judged_folder(RunDir(results.parent), model, judge)
@@ -146,14 +138,6 @@ def eval_models(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     if not isinstance(models, Sequence) or isinstance(models, (str, bytes)):
         raise ConfigError(f"the run config's models must be a list of model dicts, got {models!r:.80}")
     return list(models)
-
-
-def judge_abbrs(config: Mapping[str, Any], who: str) -> list[str]:
-    """The abbr of each of ``judge_models``; a clear error naming ``who`` without any."""
-    judges = config.get("judge_models")
-    if not judges or not isinstance(judges, Sequence) or isinstance(judges, (str, bytes)):
-        raise ConfigError(f"{who}: the run config has no judge_models (got {judges!r:.80}): whose verdicts to summarize?")
-    return [model_abbr(dict(j)) for j in judges]
 
 
 def append_csv_rows(path: Path, rows: Sequence[Sequence[Any]]) -> None:

@@ -37,7 +37,7 @@ from assay.errors import ConfigError
 from assay.fileio import read_json
 from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
-from assay.rundir.judged import judged_abbr, judged_result_path
+from assay.rundir.judged import judge_abbrs, judged_abbr, judged_result_path, results_dir
 from assay.rundir.layout import RunDir
 from assay.summarize._collect import eval_mode, prompt_version
 
@@ -63,22 +63,6 @@ def _ordered_repr(value: Any) -> str:
     if isinstance(value, OrderedDict):
         return f"OrderedDict({list(value.items())!r})" if value else "OrderedDict()"
     return str(value)
-
-
-def results_dir(config: Mapping[str, Any]) -> Path:
-    """``<work_dir>/results``."""
-    work_dir = config.get("work_dir")
-    if not isinstance(work_dir, (str, Path)) or not str(work_dir):
-        raise ConfigError(f"the run config has no work_dir (got {work_dir!r}): the summarizer cannot find its results")
-    return RunDir(Path(work_dir)).results
-
-
-def judge_abbrs(config: Mapping[str, Any], who: str) -> list[str]:
-    """The abbr of each of ``judge_models``; a clear error naming ``who`` without any."""
-    judges = config.get("judge_models")
-    if not judges or not isinstance(judges, Sequence) or isinstance(judges, (str, bytes)):
-        raise ConfigError(f"{who}: the run config has no judge_models (got {judges!r:.80}): whose verdicts to summarize?")
-    return [model_abbr(dict(j)) for j in judges]
 
 
 def _is_number(value: Any) -> bool:
