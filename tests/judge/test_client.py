@@ -175,9 +175,15 @@ def test_chat_url(base):
 
 
 def test_a_server_that_trickles_bytes_is_cut_at_the_whole_request_deadline():
-    # one byte every 0.05 s: each read is well within the 0.5 s read timeout, the whole reply is not
+    # one byte every 0.05 s: each read is well within the 0.5 s read timeout, the whole reply is not;
+    # the response had begun, so the request is not sent again unless asked
     with FakeJudge(lambda m, a: ("trickle", 0.05, "A")) as server:
         reply = _client(server.base_url, max_attempts=2, deadline=1.0).complete(_msgs("x"))
+        assert server.requests == 1
+    assert reply.text is None and reply.attempts == 1
+    assert "1 s deadline" in reply.error and "not sent again" in reply.error
+    with FakeJudge(lambda m, a: ("trickle", 0.05, "A")) as server:
+        reply = _client(server.base_url, max_attempts=2, deadline=1.0, retry_interrupted=True).complete(_msgs("x"))
         assert server.requests == 2
     assert reply.text is None
     assert "1 s deadline" in reply.error and "2 attempts" in reply.error
@@ -188,7 +194,7 @@ def test_the_deadline_is_per_attempt_and_a_retry_can_succeed():
         return ("trickle", 0.05, "A") if attempt == 1 else ("reply", "B")
 
     with FakeJudge(script) as server:
-        reply = _client(server.base_url, deadline=1.0).complete(_msgs("x"))
+        reply = _client(server.base_url, deadline=1.0, retry_interrupted=True).complete(_msgs("x"))
         assert server.requests == 2
     assert reply.text == "B" and reply.attempts == 2
 

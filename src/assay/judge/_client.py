@@ -108,6 +108,16 @@ class _TimedOut(Exception):
     """A socket operation of the stage named (``connect``, ``write``, ``read``) waited past its bound."""
 
 
+class _Interrupted(Exception):
+    """The exchange failed after the whole request was sent and part of its response had arrived: the server
+    has the request, so asking again may be billed twice."""
+
+    def __init__(self, message: str, received: int, timed_out: bool) -> None:
+        super().__init__(message)
+        self.received = received
+        self.timed_out = timed_out
+
+
 class _Closed(ConnectionError):
     """The server closed the connection before a whole response arrived (``answered``: in the middle of one)."""
 
@@ -134,6 +144,9 @@ class _Response:
         return json.loads(self.content)
 
 
+#: How a connection drops: closed, reset, or waited past its bound (a response that is not HTTP is none of these).
+_DROPPED = (TimeoutError, _Closed, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)
+
 #: The longest status line and headers read (a server sending more is broken).
 _MAX_HEAD = 1 << 16
 
@@ -158,6 +171,7 @@ class _Connection:
         self.host_header = name if self.port == default else f"{name}:{self.port}"
         self.sock: socket.socket | None = None
         self._buffer = bytearray(1 << 16)
+        self.received = 0  # bytes of the current response that arrived
 
     def _connect(self) -> None:
         sock = socket.create_connection((self.host, self.port), timeout=_wait_allowed(self.timeout))
@@ -174,6 +188,7 @@ class _Connection:
     def _recv(self, sock: socket.socket) -> bytes:
         sock.settimeout(_wait_allowed(self.timeout))
         n = sock.recv_into(self._buffer)
+        self.received += n
         return bytes(self._buffer[:n])
 
     def _more(self, sock: socket.socket, what: str) -> bytes:
@@ -187,7 +202,9 @@ class _Connection:
         opened again (once, when nothing of a response came on it).
 
         Raises:
-            _TimedOut: a connect, send or read waited past its bound or the deadline.
+            _Interrupted: the connection failed, timed out or was closed after part of a response had
+                arrived (the request was sent whole and the server began answering it).
+            _TimedOut: a connect, send or read waited past its bound or the deadline, no response begun.
             OSError: the connection failed or the response is not HTTP/1.x.
         """
         head = [f"POST {target} HTTP/1.1", f"Host: {self.host_header}", f"Content-Length: {len(body)}"]
@@ -201,6 +218,7 @@ class _Connection:
             while True:
                 sock = self.sock
                 assert sock is not None
+                self.received = 0
                 try:
                     stage = "write"
                     sock.settimeout(_wait_allowed(self.timeout))
@@ -208,15 +226,21 @@ class _Connection:
                     stage = "read"
                     return self._response(sock)
                 except (_Closed, ConnectionResetError, BrokenPipeError) as exc:
-                    if not reused or getattr(exc, "answered", False):
+                    if not reused or self.received or getattr(exc, "answered", False):
                         raise
                     self.close()
                     reused = False
                     stage = "connect"
                     self._connect()
-        except TimeoutError as exc:
+        except (TimeoutError, OSError) as exc:
             self.close()
-            raise _TimedOut(stage) from exc
+            if stage == "read" and self.received and isinstance(exc, _DROPPED):
+                what = "timed out" if isinstance(exc, TimeoutError) else f"failed ({type(exc).__name__}: {exc})"
+                raise _Interrupted(f"the connection {what} after the request was sent and {self.received} bytes "
+                                   "of its response had arrived", self.received, isinstance(exc, TimeoutError)) from exc
+            if isinstance(exc, TimeoutError):
+                raise _TimedOut(stage) from exc
+            raise
         except BaseException:
             self.close()
             raise
@@ -378,7 +402,14 @@ class ChatClient:
             is abandoned and counts as a timeout.
         max_attempts: requests per prompt at most (first try plus retries);
             timeouts, connection errors, 429, 5xx and malformed replies are
-            retried with exponential backoff and jitter.
+            retried with exponential backoff and jitter — except a
+            connection that dropped or timed out after the request was sent
+            whole and part of its response had arrived (see
+            ``retry_interrupted``).
+        retry_interrupted: send a request again when its connection dropped
+            in the middle of the response (default ``False``: the server has
+            the request and may bill it, so the prompt is left unjudged, to
+            be asked for again by a later run).
         backoff: first backoff in seconds; doubles each retry.
         max_backoff: longest wait between attempts (also caps ``Retry-After``).
         max_concurrency: requests in flight at once.
@@ -415,6 +446,7 @@ class ChatClient:
         qps: float | None = None,
         cache: JudgeCache | str | Path | None = None,
         price: dict[str, float] | None = None,
+        retry_interrupted: bool = False,
     ) -> None:
         if url_has_redacted_credentials(base_url):
             raise ConfigError(
@@ -449,6 +481,7 @@ class ChatClient:
         if not self.deadline > 0:
             raise ValueError(f"judge deadline must be a positive number of seconds, got {deadline!r}")
         self.max_attempts = max(1, int(max_attempts))
+        self.retry_interrupted = bool(retry_interrupted)
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
         self.max_concurrency = max(1, int(max_concurrency))
@@ -581,6 +614,17 @@ class ChatClient:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
                 return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
+            except _Interrupted as exc:
+                if exc.timed_out and time.monotonic() >= deadline:
+                    error = (f"timeout: no complete reply within the {self.deadline:g} s deadline "
+                             f"({exc.received} bytes of the response had arrived)")
+                else:
+                    error = self._redact(f"{'timeout' if exc.timed_out else 'connection error'}: {exc}")
+                if not self.retry_interrupted:
+                    logger.warning("judge request not sent again: %s", error)
+                    return JudgeReply(None, f"{error}; not sent again, as the server may have billed it "
+                                      "(retry_interrupted=True sends it again)", attempts=attempt,
+                                      seconds=time.monotonic() - began)
             except _TimedOut as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
@@ -708,6 +752,9 @@ class OpenAISDK(ChatClient):
         cache_path: SQLite judge cache (``None``: no cache).
         price: ``dict(input=…, output=…)`` per million tokens, for the cost
             recorded in the result's ``_meta.judge`` (assay's option).
+        retry_interrupted: send a request again after its connection dropped
+            in the middle of the response (assay's option; default ``False``,
+            as the server may bill both).
 
     Each request's body is OpenCompass 0.5.4's: ``model``, ``messages``,
     ``max_tokens`` (``max_out_len``, cut to ``max_seq_len`` − the prompt's
@@ -751,6 +798,7 @@ class OpenAISDK(ChatClient):
         max_seq_len: int = 16384,
         tokenizer_path: str | None = None,
         openai_extra_kwargs: dict[str, Any] | None = None,
+        retry_interrupted: bool = False,
         **ignored: Any,
     ) -> None:
         if ignored:
@@ -780,6 +828,7 @@ class OpenAISDK(ChatClient):
             qps=query_per_second,
             cache=cache_path,
             price=price,
+            retry_interrupted=retry_interrupted,
         )
         self.params = self._body_params(self.max_out_len)
 
