@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
-from assay.judge._cache import JudgeCache, request_key
+from assay.judge._cache import JudgeCache, endpoint_id, request_key
 from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
 
@@ -454,6 +454,8 @@ class ChatClient:
                 "give the URL again in a config (credentials in URLs are never written to a run directory)"
             )
         self.url = chat_url(base_url)
+        #: The URL as the reply cache keys it (no credentials): a reply is reused only from the same server.
+        self.endpoint = endpoint_id(self.url)
         parts = urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"the judge's URL {redact_url_credentials(base_url)!r}: expected http:// or https:// and a host")
@@ -504,14 +506,14 @@ class ChatClient:
             params = self.request_params(messages)
         except ValueError as exc:  # a request that cannot be made (the prompt leaves no room to answer)
             return JudgeReply(None, str(exc))
-        key = request_key(self.model, messages, params)
+        key = request_key(self.model, messages, params, endpoint=self.endpoint)
         if self.cache is not None:
             hit = self.cache.lookup(key)
             if hit is not None:
                 return JudgeReply(hit.text, cached=True, prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens)
         reply = self._request(messages, params)
         if reply.text is not None and self.cache is not None:  # committed now: a killed run keeps it
-            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens))
+            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens), self.endpoint)
         return reply
 
     def request_params(self, messages: Messages) -> dict[str, Any]:
