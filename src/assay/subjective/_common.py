@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -21,12 +22,13 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr
 from assay.errors import ConfigError, InputFileError
-from assay.fileio import read_json
+from assay.fileio import atomic_append_bytes, read_json
 from assay.rundir.judged import judge_abbrs, judged_folder, results_dir, summarizer_dir
 from assay.rundir.layout import RunDir
 
 __all__ = [
     "append_csv_rows",
+    "csv_text",
     "eval_models",
     "judge_abbrs",
     "judged_answers",
@@ -140,9 +142,20 @@ def eval_models(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(models)
 
 
+def csv_text(rows: Iterable[Sequence[Any]], lineterminator: str = "\r\n") -> str:
+    """``rows`` as Python's ``csv.writer`` writes them (``\\r\\n`` after each by default).
+
+    >>> csv_text([['a', 'b c'], [1, 'x,y']], lineterminator='\\n')
+    'a,b c\\n1,"x,y"\\n'
+    """
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator=lineterminator)
+    for row in rows:
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
 def append_csv_rows(path: Path, rows: Sequence[Sequence[Any]]) -> None:
-    """Append rows to ``path`` as Python's ``csv.writer`` writes them (``\\r\\n``), as OpenCompass appends."""
-    with open(path, "a+", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        for row in rows:
-            writer.writerow(row)
+    """Append rows to ``path`` as Python's ``csv.writer`` writes them (``\\r\\n``), as OpenCompass appends;
+    atomically (:func:`assay.fileio.atomic_append_bytes`): a crash leaves the file as it was, or with every row."""
+    atomic_append_bytes(path, csv_text(rows).encode("utf-8"))

@@ -24,6 +24,7 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError
+from assay.fileio import atomic_write_text
 from assay.rundir.judged import judged_folder, summarizer_dir
 from assay.rundir.layout import RunDir
 
@@ -331,10 +332,7 @@ def cell(value: Any) -> Any:
 
 def write_rows(path: str, header: list[str], rows: list[list[str]]) -> None:
     """Lines of comma-joined cells (no quoting), as those summarizers write their report files."""
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(",".join(header) + "\n")
-        for row in rows:
-            fh.write(",".join(row) + "\n")
+    atomic_write_text(path, "".join(",".join(row) + "\n" for row in [header, *rows]))
 
 
 class PairwiseConfig:

@@ -20,6 +20,7 @@ import numpy as np
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError
+from assay.fileio import atomic_write_text
 from assay.registry import SUMMARIZERS
 from assay.subjective._common import eval_models, judged_answers, judged_dir, read_judged, results_dir, summary_dir
 
@@ -86,5 +87,4 @@ class FlamesSummarizer:
             else:
                 logger.warning("%s does not exist: no Flames scores for that model", subdir)
             if path is not None:
-                with open(path, "w", encoding="utf-8") as fh:
-                    json.dump(table, fh, ensure_ascii=False, indent=4)
+                atomic_write_text(path, json.dumps(table, ensure_ascii=False, indent=4))

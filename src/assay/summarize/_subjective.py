@@ -34,7 +34,7 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.errors import ConfigError
-from assay.fileio import read_json
+from assay.fileio import atomic_write_text, read_json
 from assay.groups import SummaryResult
 from assay.registry import SUMMARIZERS
 from assay.rundir.judged import judge_abbrs, judged_abbr, judged_result_path, results_dir
@@ -316,8 +316,8 @@ class DefaultSubjectiveSummarizer:
                 + divider + "\n\ncsv format\n" + "^" * _RULE + "\n" + csv_text + "\n" + "$" * _RULE + "\n\n"
                 + divider + "\n\nraw format\n" + "^" * _RULE + "\n" + raw_txt + "\n" + "$" * _RULE + "\n"
             )
-            txt_path.write_text(text, encoding="utf-8")
-            csv_path.write_text(csv_text + "\n", encoding="utf-8")
+            atomic_write_text(txt_path, text)
+            atomic_write_text(csv_path, csv_text + "\n")
             logger.info("wrote the summary judged by %s to %s", judge, os.path.abspath(txt_path))
             suffix = "" if n == 0 else f"_{judge}"
             outcome.paths[f"txt{suffix}"] = txt_path

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
+from assay.fileio import atomic_write_text
 from assay.registry import SUMMARIZERS, resolve_type
 
 logger = logging.getLogger(__name__)
@@ -138,8 +139,7 @@ class SubjectiveSummarizer:
         for judge, datasets in flat.items():
             frame = _judge_table(datasets)
             path = subjective_summary_path(run_dir, time_str, judge)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            frame.to_csv(path, index=False)
+            atomic_write_text(path, frame.to_csv(index=False))
             paths[f"judged-by--{judge}"] = path
             lines.append(f"judged by {judge}:\n{frame.to_string(index=False)}")
         lines += [f"not summarized: {failure}" for failure in self.failed]
