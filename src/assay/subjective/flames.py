@@ -1,9 +1,14 @@
 """Flames' harmlessness scores: ``FlamesSummarizer``, as OpenCompass 0.5.4 computes them.
 
 The judge's reply carries ``分数=<n>`` (the first counts); a reply without one
-scores 0 (it is counted, not left out).  Flames' datasets name no dict
-postprocessor: their result files are the judged samples, which the
-summarizer reads.
+scores 0 (it is counted, not left out) — an empty reply too, which is what a
+judge request that failed leaves in the result: OpenCompass 0.5.4's number
+counts such a sample as a judged 0, and ``FlamesSummarizer`` keeps that number.
+assay's own figures do not: the judge task counts those samples unjudged in the
+result's ``.meta`` (failed requests, and replies without a score), the summary's
+judge lines and the report show them, and the OpenCompass-format tables mark the
+partial value ``*``.  Flames' datasets name no dict postprocessor: their result
+files are the judged samples, which the summarizer reads.
 """
 
 from __future__ import annotations
