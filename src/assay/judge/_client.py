@@ -496,6 +496,9 @@ class ChatClient:
         self._ssl: ssl.SSLContext | None = None
         self._http_lock = threading.Lock()
 
+    #: ``None``: a reply's text is its ``content`` (see :func:`_parse`); OpenAISDK reads it as OpenCompass does
+    think_tag: str | None = None
+
     def __repr__(self) -> str:  # never show the key
         return f"ChatClient(url={redact_url_credentials(self.url)!r}, model={self.model!r})"
 
@@ -609,7 +612,7 @@ class ChatClient:
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
                 response = self._post(payload, headers)
-                text, prompt_tokens, completion_tokens = _parse(response)
+                text, prompt_tokens, completion_tokens = _parse(response, self.think_tag)
                 return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
                                   completion_tokens=completion_tokens, seconds=time.monotonic() - began)
             except _Retryable as exc:
@@ -674,8 +677,14 @@ def _sendable(value: Any) -> bool:
     return True
 
 
-def _parse(response: Any) -> tuple[str, int | None, int | None]:
-    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported)."""
+def _parse(response: Any, think_tag: str | None = None) -> tuple[str, int | None, int | None]:
+    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported).
+
+    ``think_tag`` ``None`` (assay's client): the message's ``content``; a reply without text content is
+    no reply.  A ``think_tag`` (OpenCompass's ``OpenAISDK``): as OpenCompass 0.5.4 reads it — a
+    ``reasoning_content`` comes first, joined to the content by the tag; a reply with neither is the
+    empty text when it stopped (``finish_reason`` ``stop`` or ``content_filter``), else asked again.
+    """
     status = response.status_code
     if status == 429 or status >= 500:
         raise _Retryable(f"HTTP {status}", _retry_after(response.headers.get("retry-after")))
@@ -688,6 +697,20 @@ def _parse(response: Any) -> tuple[str, int | None, int | None]:
         content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise _Retryable(f"malformed reply ({type(exc).__name__}): {response.text[:120]!r}") from None
+    if think_tag is not None and (content is None or isinstance(content, str)):
+        choice = data["choices"][0]
+        reasoning = choice["message"].get("reasoning_content") or ""
+        text = content or ""
+        if not isinstance(reasoning, str):
+            raise _Retryable(f"malformed reply: reasoning_content of type {type(reasoning).__name__}")
+        if not text and not reasoning:
+            reason = choice.get("finish_reason") if isinstance(choice, dict) else None
+            if reason not in ("stop", "content_filter"):
+                raise _Retryable(f"reply without text content (finish_reason {reason!r})")
+        elif reasoning:
+            text = reasoning + think_tag + text if text else reasoning
+        usage = data.get("usage") if isinstance(data, dict) else None
+        return text, _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
     if content is None:  # a refusal, a tool call, a reasoning model cut at its limit: no verdict to read or keep
         reason = data["choices"][0].get("finish_reason") if isinstance(data["choices"][0], dict) else None
         raise _Fatal(f"reply without text content (finish_reason {reason!r}); not kept, asked again by the next run")
@@ -757,6 +780,16 @@ class OpenAISDK(ChatClient):
         retry_interrupted: send a request again after its connection dropped
             in the middle of the response (assay's option; default ``False``,
             as the server may bill both).
+        think_tag: joins a reply's ``reasoning_content`` to its content.
+
+    A reply is read as OpenCompass 0.5.4's ``OpenAISDK`` reads it
+    (``tests/data/oc_families/judge/openaisdk_replies.json`` records it):
+    ``reasoning_content`` + ``think_tag`` + ``content`` (the reasoning alone
+    when the content is null or empty); with neither, the empty text when the
+    reply stopped (``finish_reason`` ``stop`` or ``content_filter``) — a reply,
+    kept in the cache — else the request is asked again up to ``retry`` times
+    and then fails (OpenCompass raises there; assay leaves the sample
+    unjudged).
 
     Each request's body is OpenCompass 0.5.4's: ``model``, ``messages``,
     ``max_tokens`` (``max_out_len``, cut to ``max_seq_len`` − the prompt's
@@ -801,6 +834,7 @@ class OpenAISDK(ChatClient):
         tokenizer_path: str | None = None,
         openai_extra_kwargs: dict[str, Any] | None = None,
         retry_interrupted: bool = False,
+        think_tag: str = "</think>",
         **ignored: Any,
     ) -> None:
         if ignored:
@@ -814,6 +848,7 @@ class OpenAISDK(ChatClient):
         self.max_seq_len = int(max_seq_len)
         self.tokenizer_path = tokenizer_path
         self.reasoning = any(mark in str(path) for mark in REASONING_MODEL_MARKS)
+        self.think_tag = str(think_tag)
         self._extra = {**(extra_body or {}), **(openai_extra_kwargs or {})}
         self._encoding: Any = None
         super().__init__(
