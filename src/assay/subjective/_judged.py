@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import os
 import re
@@ -27,6 +26,7 @@ from assay.errors import ConfigError, InputFileError
 from assay.fileio import atomic_write_text
 from assay.rundir.judged import judged_folder, summarizer_dir
 from assay.rundir.layout import RunDir
+from assay.subjective._common import read_judged_file
 
 logger = logging.getLogger(__name__)
 
@@ -105,42 +105,10 @@ def has_result(subdir: str, abbr: str) -> bool:
     )
 
 
-def _load(path: str, what: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(f"{what}: result file {path} is not JSON: {exc}") from None
-    except OSError as exc:
-        raise InputFileError(f"{what}: result file {path} cannot be read: {exc}") from None
-
-
 def read_judged(subdir: str, abbr: str, what: str) -> dict[Any, Any]:
-    """The judge output in ``subdir`` for the dataset ``abbr``, as OpenCompass's subjective summarizers read it.
-
-    The whole file ``<abbr>.json`` if there is one, else the split parts
-    ``<abbr>_0.json``, ``<abbr>_1.json``, … up to the first missing one, their
-    samples renumbered 0, 1, … (integers, as OpenCompass keys them); no file at
-    all reads as no samples.
-    """
-    whole = result_file(subdir, abbr)
-    if os.path.exists(os.path.realpath(whole)):
-        data = _load(whole, what)
-        if not isinstance(data, dict):
-            raise InputFileError(f"{what}: result file {whole} must hold a JSON object, got {type(data).__name__}")
-        return data
-    merged: dict[Any, Any] = {}
-    i = 0
-    part = os.path.join(subdir, f"{abbr}_0.json")
-    while os.path.exists(os.path.realpath(part)):
-        data = _load(part, what)
-        if not isinstance(data, dict):
-            raise InputFileError(f"{what}: result file {part} must hold a JSON object, got {type(data).__name__}")
-        for value in data.values():
-            merged[len(merged)] = value
-        i += 1
-        part = os.path.join(subdir, f"{abbr}_{i}.json")
-    return merged
+    """The judge output in ``subdir`` for the dataset ``abbr``, as OpenCompass's subjective summarizers read it
+    (:func:`assay.subjective._common.read_judged_file`: the whole file, else its split parts joined)."""
+    return read_judged_file(subdir, abbr, what)[0]
 
 
 def unique_pairs(base_models: Iterable[Mapping[str, Any]], compare_models: Iterable[Mapping[str, Any]]) -> list[tuple[Any, Any]]:
