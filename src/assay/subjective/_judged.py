@@ -7,8 +7,9 @@
 * :func:`read_judged` — one ``results/<base>_<model>_judged-by--<judge>/<dataset>.json``
   (or its split parts ``<dataset>_0.json``, ``_1.json``, …) as OpenCompass's subjective
   summarizers read it.
-* :func:`element_counts` — the style features (tokens, headers, lists, bold) OpenCompass
-  adds to each Bradley-Terry match.
+* :func:`match_row`, :func:`with_style_counts` — one match of a Bradley-Terry postprocessor
+  (winner, the family's tags, the models and their answers) and the style features
+  (:func:`element_counts`: tokens, headers, lists, bold) OpenCompass adds to each.
 """
 
 from __future__ import annotations
@@ -256,6 +257,19 @@ def element_counts(matches: list[dict[str, Any]], column: str, suffix: str) -> l
         entry["conv_metadata"].update(style_counts(text, suffix))
         out.append(entry)
     return out
+
+
+def match_row(winner: str, tags: Mapping[str, Any], ref: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """One match of a Bradley-Terry postprocessor: the winner, the family's tags, then the two models and
+    their answers from the sample's reference, in the order OpenCompass writes them."""
+    return {"winner": winner, **tags,
+            "model_a": reference_field(ref, "answer1", what), "model_b": reference_field(ref, "answer2", what),
+            "prediction1": reference_field(ref, "prediction1", what), "prediction2": reference_field(ref, "prediction2", what)}
+
+
+def with_style_counts(matches: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{'matches': …}`` with each match's style features of both answers (``_a``, ``_b``) under ``conv_metadata``."""
+    return {"matches": element_counts(element_counts(matches, "prediction1", "_a"), "prediction2", "_b")}
 
 
 def folder_judgements(

@@ -111,17 +111,8 @@ def alpacaeval_bradleyterry_postprocess(output: dict[Any, Any], output_path: str
             winner = "model_b" if base_first else "model_a"
         else:
             winner = "tie"
-        matches.append({
-            "winner": winner,
-            "capability": _judged.reference_field(ref, "capability", what),
-            "model_a": ref["answer1"],
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": ref["prediction1"],
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+        matches.append(_judged.match_row(winner, {"capability": _judged.reference_field(ref, "capability", what)}, ref, what))
+    return _judged.with_style_counts(matches)
 
 
 def alpaca_v1_rank(reply: Any) -> dict[str, int] | None:
