@@ -194,21 +194,10 @@ def _partial_cells(run_dir: Path, scores: list[Mapping[str, Any]],
     """By judge: the (benchmark, model) cells of the judges' tables whose group has a partial judged result of that
     model (the compared one, of a pair) by that judge."""
     from assay.config.abbr import dataset_abbr
-    from assay.rundir.judged import read_judged_meta
+    from assay.rundir.judged import partial_judged
     from assay.rundir.layout import RunDir
 
-    results = RunDir(run_dir).results
-    partial: set[tuple[str, str, str]] = set()  # (judged folder, dataset) with failed requests
-    if results.is_dir():
-        for folder in results.iterdir():
-            if "_judged-by--" not in folder.name or not folder.is_dir():
-                continue
-            for meta_file in folder.glob("*.meta"):
-                meta = read_judged_meta(meta_file.with_suffix(".json"))
-                if meta and meta.get("incomplete") and not meta.get("beside"):
-                    models = meta.get("models") or []
-                    partial.add((str(models[-1]) if models else "", str(meta.get("judge_model") or ""),
-                                 str(meta.get("dataset") or meta_file.stem)))
+    partial = partial_judged(RunDir(run_dir))
     marked: dict[str, set[tuple[str, str]]] = {}
     for group, datasets in zip(scores, groups):
         abbrs = {dataset_abbr(d) for d in datasets}
