@@ -306,6 +306,19 @@ def _gaokao(kind: str) -> Callable[[random.Random, int], Inputs]:
     return make
 
 
+def _med_choice(columns: dict[str, Any], *, always_a_letter: bool = False) -> Callable[[random.Random, int], Inputs]:
+    """The medical multiple-choice families: replies naming a letter somewhere (or none), rows as their loaders make them."""
+
+    def make(rng: random.Random, n: int) -> Inputs:
+        refs = [rng.choice("ABCD") for _ in range(n)]
+        pool = ["A", "The answer is B.", "I understand. C", "(D) then A"] + ([] if always_a_letter else ["E", "", "none"])
+        preds = [r if rng.random() < 0.4 else rng.choice(pool) for r in refs]
+        rows = [dict(prompt_mode="zero-shot", options=["w", "x", "y", "z"], label=r, **columns) for r in refs]
+        return {"predictions": preds, "references": refs, "test_set": rows}
+
+    return make
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -340,6 +353,10 @@ INPUTS: dict[str, Spec] = {
     "SQuAD20Evaluator": Spec(_open_qa),
     "LambadaEvaluator": Spec(_lambada),
     "MusrEvaluator": Spec(_musr),
+    "MedmcqaEvaluator": Spec(_med_choice({"subject_name": "Anatomy", "topic_name": None, "choice_type": "single"})),
+    "MedXpertQAEvaluator": Spec(_med_choice({}, always_a_letter=True)),
+    "MedbulletsEvaluator": Spec(_med_choice({"question_type": "step1"})),
+    "NejmaibenchEvaluator": Spec(_med_choice({"Subject": "Cardiology"})),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),
