@@ -19,6 +19,10 @@ working from there, records:
   it raises);
 * ``JudgeBenchDataset`` and ``RewardBenchDataset`` (``data/judgeeval/...``) rows
   and ``JudgeEvaluator`` on them;
+* SeedBench (``data/SeedBench/<stage>/<task>.json``): ``SeedBenchDataset`` rows,
+  ``my_multiple_select_postprocess`` on replies, and ``F1ScoreEvaluator``,
+  ``AverageRougeScoreEvaluator`` and ``AccScoreStr_Evaluator`` on replies
+  (``AverageRougeScoreEvaluator`` also on a reference with an empty blank, where it raises);
 * ``CompassBenchObjectiveV1_3`` rows (plain, circular and cloze names over
   ``data/compassbench_v1_3/...``), ``compassbench_objective_v1_3_postprocess``
   on replies, and openicl's ``CircularEvaluator`` after
@@ -133,6 +137,17 @@ def _cloze_items(tag: str, n: int) -> list[dict[str, Any]]:
     return [{"question": f"Compute {i} + {i * 3}. ", "answer": f" {i + i * 3} ", "level": i % 2} for i in range(n)]
 
 
+SEEDBENCH_TASKS = ["1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1", "3-2", "3-3", "3-4", "3-5"]
+
+
+def _seedbench_rows(task: str, stage: str) -> list[dict[str, Any]]:
+    rng = random.Random(f"{task}{stage}")
+    kind = {"1": "ABCD", "2": ["A, C", "B", "A, B, D", "C, D"], "3": ["氮肥，磷肥", "水稻", "光合作用, 呼吸作用", "玉米，小麦，大豆"],
+            "4": ["水稻是一种重要的粮食作物。", "Wheat needs nitrogen."], "5": ["Nitrogen", "钾"]}[task.split("-")[1]]
+    return [{"instruction": f"{stage} instruction for {task}", "question": f"Question {i} of {task}?", "answer": rng.choice(kind),
+             "id": i} for i in range(3)]
+
+
 def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
@@ -161,6 +176,15 @@ def build(root: Path) -> None:
     (judge / "rewardbench").mkdir(parents=True, exist_ok=True)
     for name in REWARDBENCH_SETS:
         (judge / "rewardbench" / name).write_text(json.dumps(_judge_items(name, 3), indent=1), encoding="utf-8")
+    for stage in ("zero-shot", "one-shot"):
+        for task in SEEDBENCH_TASKS:
+            file = root / "data" / "SeedBench" / stage / f"{task}.json"
+            file.parent.mkdir(parents=True, exist_ok=True)
+            rows = _seedbench_rows(task, stage)
+            if task == "1-1":  # a JSON list; the others one object per line
+                file.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+            else:
+                _jsonl(file, rows)
     cb = root / "data" / "compassbench_v1_3"
     for split in ("knowledge", "math"):
         _jsonl(cb / split / "single_choice_cn.jsonl", _choice_items(f"{split}-cn", 3))
@@ -260,6 +284,45 @@ def record_compassbench(out: dict[str, Any]) -> None:
     out["CircularEvaluator"] = {"replies": raw, "result": CircularEvaluator().score(preds, list(ds["answer"]))}
 
 
+SELECT_REPLIES = ["A, C", "The answer is B and D", "a c", "", "ACD", "B, D", "选 A、B", "C", "Answers: A, B, C, D", "É and B"]
+RF_REPLIES = ["正确答案：氮肥，磷肥", "氮肥, 钾肥", "Correct answer: nitrogen, phosphorus", "", "光合作用", "水稻。小麦！玉米？",
+              "玉米, 小麦, 大豆, 高粱", "氮肥", "  ", "水稻是一种重要的粮食作物……真的", "\u201c好。\u201d然后"]
+RF_REFS = ["氮肥，磷肥", "氮肥，磷肥", "nitrogen, phosphorus", "水稻", "光合作用", "水稻。小麦", "玉米，小麦，大豆", "氮肥", "钾",
+           "水稻是一种重要的粮食作物。", "好"]
+ACC_REPLIES = ["The answer is Nitrogen.", "nitrogen", "钾肥", "N", " Nitrogen ", "none"]
+
+
+def record_seedbench(out: dict[str, Any]) -> None:
+    from opencompass.datasets.SeedBench import (
+        AccScoreStr_Evaluator,
+        AverageRougeScoreEvaluator,
+        F1ScoreEvaluator,
+        SeedBenchDataset,
+        my_multiple_select_postprocess,
+    )
+
+    out["SeedBenchDataset"] = [{"args": a, "rows": _rows(SeedBenchDataset.load(**a))} for a in (
+        {"data_files": "zero-shot/1-1.json", "path": "opencompass/seedbench"},
+        {"data_files": "one-shot/3-3.json", "path": "opencompass/seedbench"},
+        {"data_files": "zero-shot/2-1.json", "path": "opencompass/seedbench", "split": "train"})]
+    out["my_multiple_select_postprocess"] = [{"text": t, "output": my_multiple_select_postprocess(t)} for t in SELECT_REPLIES]
+    select_refs = ["A, C", "B, D", "A, C", "A", "A, C, D", "B", "A, B", "C, D", "A, B, C, D", "B"]
+    selected = [my_multiple_select_postprocess(t) for t in SELECT_REPLIES]
+    out["F1ScoreEvaluator"] = [{"predictions": p, "references": r, "result": F1ScoreEvaluator().score(p, r)}
+                               for p, r in ((selected, select_refs), (SELECT_REPLIES, select_refs), (["", "B"], ["A", ""]))]
+    rouge = [{"predictions": RF_REPLIES, "references": RF_REFS}, {"predictions": RF_REPLIES[:3], "references": RF_REFS[:3]},
+             {"predictions": ["氮肥", "水稻"], "references": ["氮肥，", "水稻"]}]
+    for case in rouge:
+        try:
+            case["result"] = AverageRougeScoreEvaluator().score(list(case["predictions"]), list(case["references"]))
+        except Exception as exc:  # recorded: OpenCompass's evaluation fails on this batch
+            case["raises"] = type(exc).__name__
+    out["AverageRougeScoreEvaluator"] = rouge
+    acc_refs = ["nitrogen", "Nitrogen", "钾", "nitrogen", "nitrogen", "yes"]
+    out["AccScoreStr_Evaluator"] = {"predictions": ACC_REPLIES, "references": acc_refs,
+                                    "result": AccScoreStr_Evaluator().score(ACC_REPLIES, acc_refs)}
+
+
 def record() -> dict[str, Any]:
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -271,6 +334,7 @@ def record() -> dict[str, Any]:
             record_med(out)
             record_judge(out)
             record_compassbench(out)
+            record_seedbench(out)
         finally:
             os.chdir(cwd)
     return json.loads(json.dumps(out, default=str))

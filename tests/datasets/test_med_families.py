@@ -213,3 +213,53 @@ def test_library_compassbench_configs_load_their_files(module: str, oc_library: 
         if "circular" in ds["name"]:
             assert ds["eval_cfg"]["evaluator"]["type"] is CircularLetterEvaluator  # openicl's CircularEvaluator
             assert len(rows) % 4 == 0 and rows[1]["answer"].endswith("--BCDA")
+
+
+@pytest.mark.parametrize("call", RECORDED["SeedBenchDataset"], ids=lambda c: c["args"]["data_files"])
+def test_seedbench_rows_equal_opencompass(work: Path, call: dict[str, Any]) -> None:
+    assert _rows(LOAD_DATASET.get("SeedBenchDataset").load(**call["args"])) == call["rows"]
+
+
+def test_seedbench_unknown_split_and_missing_file_are_named(work: Path) -> None:
+    with pytest.raises(ConfigError, match=r"SeedBenchDataset: split 'test' not found in 'zero-shot/1-1\.json'; available splits: \['train'\]"):
+        LOAD_DATASET.get("SeedBenchDataset").load(data_files="zero-shot/1-1.json", path="opencompass/seedbench", split="test")
+    with pytest.raises(InputFileError, match=r"SeedBenchDataset: 'zero-shot/9-9\.json' is not a file below .*SeedBench"):
+        LOAD_DATASET.get("SeedBenchDataset").load(data_files="zero-shot/9-9.json", path="opencompass/seedbench")
+
+
+def test_seedbench_multiple_select_postprocess_equals_opencompass() -> None:
+    fn = TEXT_POSTPROCESSORS.get("my_multiple_select_postprocess")
+    assert [fn(c["text"]) for c in RECORDED["my_multiple_select_postprocess"]] == [c["output"] for c in RECORDED["my_multiple_select_postprocess"]]
+
+
+@pytest.mark.parametrize("evaluator", ["F1ScoreEvaluator", "AverageRougeScoreEvaluator"])
+def test_seedbench_evaluators_equal_opencompass(evaluator: str) -> None:
+    for case in RECORDED[evaluator]:
+        result = ICL_EVALUATORS.get(evaluator)().score(list(case["predictions"]), list(case["references"]))
+        if "raises" in case:  # a reference with an empty blank: OpenCompass's evaluation fails, here an error record
+            assert "sample 0 cannot be scored (Reference is empty.): reference '氮肥，'" in result["error"]
+        else:
+            assert result == case["result"]
+
+
+def test_seedbench_string_accuracy_equals_opencompass() -> None:
+    case = RECORDED["AccScoreStr_Evaluator"]
+    assert ICL_EVALUATORS.get("AccScoreStr_Evaluator")().score(case["predictions"], case["references"]) == case["result"]
+
+
+def test_library_seedbench_config_names_assay_s_components(oc_library: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    datasets = _library_datasets("SeedBench.seedbench_gen_5d5ea1", oc_library, work, monkeypatch)
+    assert len(datasets) == 22
+    # the config names its evaluators by their registered names
+    evaluators = {ICL_EVALUATORS.get(d["eval_cfg"]["evaluator"]["type"]) for d in datasets}
+    assert {e.__name__ for e in evaluators if e.__module__ == "assay.evaluators.seedbench"} == {
+        "F1ScoreEvaluator", "AverageRougeScoreEvaluator", "AccScoreStr_Evaluator"}
+    recorded = {c["args"]["data_files"]: c["rows"] for c in RECORDED["SeedBenchDataset"]}
+    for ds in datasets:
+        rows = _rows(ds["type"].load(**_args(ds)))
+        assert len(rows) == 3
+        if ds["data_files"] in recorded:
+            assert rows == recorded[ds["data_files"]]
+        post = ds["eval_cfg"].get("pred_postprocessor", {}).get("type")
+        if ds["eval_cfg"]["evaluator"]["type"] == "F1ScoreEvaluator":
+            assert post.__module__ == "assay.postprocess.seedbench"

@@ -319,6 +319,18 @@ def _med_choice(columns: dict[str, Any], *, always_a_letter: bool = False) -> Ca
     return make
 
 
+def _multi_select(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["A", "A, C", "B, D", "A, B, C, D"]) for _ in range(n)]
+    preds = [r if rng.random() < 0.4 else rng.choice(["A", "B, C", "", "D, A"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _blanks(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["氮肥，磷肥", "水稻", "photosynthesis, respiration"]) for _ in range(n)]
+    preds = [rng.choice(["正确答案：氮肥, 磷肥", "水稻", "", "photosynthesis", "小麦, 玉米, 大豆"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -357,6 +369,9 @@ INPUTS: dict[str, Spec] = {
     "MedXpertQAEvaluator": Spec(_med_choice({}, always_a_letter=True)),
     "MedbulletsEvaluator": Spec(_med_choice({"question_type": "step1"})),
     "NejmaibenchEvaluator": Spec(_med_choice({"Subject": "Cardiology"})),
+    "F1ScoreEvaluator": Spec(_multi_select),
+    "AverageRougeScoreEvaluator": Spec(_blanks),
+    "AccScoreStr_Evaluator": Spec(_text),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),
