@@ -16,7 +16,10 @@ working from there, records:
   ``MedmcqaDataset``, ``MedXpertQADataset``, ``MedbulletsDataset`` and
   ``NejmaibenchDataset``, and their evaluators' metrics and details on varied
   replies (MedXpertQA's also on a batch with a reply naming no option, where
-  it raises);
+  it raises), and the ``llmjudge`` configs' dict postprocessors
+  (``medmcqa_llmjudge_postprocess``, ``MedXpertQA_llmjudge_postprocess``,
+  ``medbullets_llmjudge_postprocess``) on judge replies, with the judge dataset
+  OpenCompass builds (the rows, ``prediction``, ``obj_gold``, ``reference``);
 * ``JudgeBenchDataset`` and ``RewardBenchDataset`` (``data/judgeeval/...``) rows
   and ``JudgeEvaluator`` on them;
 * SeedBench (``data/SeedBench/<stage>/<task>.json``): ``SeedBenchDataset`` rows,
@@ -240,6 +243,36 @@ def record_med(out: dict[str, Any]) -> None:
                      "scores": [_score(evaluator(), batch, refs, ds) for batch in batches]}
 
 
+#: Judge replies, sample i getting JUDGE_REPLIES[i % len(JUDGE_REPLIES)].
+JUDGE_REPLIES = ["A", "B", "CORRECT", "A: CORRECT", "", "The response is INCORRECT", "b", "**A**", "INCORRECT"]
+
+
+def record_med_judged(out: dict[str, Any]) -> None:
+    from types import SimpleNamespace
+
+    from opencompass.datasets.Medbullets import MedbulletsDataset, medbullets_llmjudge_postprocess
+    from opencompass.datasets.medmcqa import MedmcqaDataset, medmcqa_llmjudge_postprocess
+    from opencompass.datasets.MedXpertQA import MedXpertQA_llmjudge_postprocess, MedXpertQADataset
+
+    for name, loader, fn, args in (
+            ("medmcqa_llmjudge_postprocess", MedmcqaDataset, medmcqa_llmjudge_postprocess,
+             {"path": "openlifescienceai/medmcqa", "prompt_mode": "zero-shot"}),
+            ("MedXpertQA_llmjudge_postprocess", MedXpertQADataset, MedXpertQA_llmjudge_postprocess,
+             {"path": "TsinghuaC3I/MedXpertQA", "prompt_mode": "zero-shot"}),
+            ("medbullets_llmjudge_postprocess", MedbulletsDataset, medbullets_llmjudge_postprocess,
+             {"path": "opencompass/medbullets", "prompt_mode": "zero-shot"})):
+        ds = loader.load(**args)
+        refs = list(ds["label"])
+        predictions = [f"My answer is {r}" for r in refs]
+        for column, values in (("prediction", predictions), ("obj_gold", refs), ("reference", refs)):
+            ds = ds.add_column(column, values)
+        dataset = SimpleNamespace(reader=SimpleNamespace(dataset={"test": ds}))
+        replies = [JUDGE_REPLIES[i % len(JUDGE_REPLIES)] for i in range(len(refs))]
+        output = {str(i): {"origin_prompt": f"prompt {i}", "prediction": r, "gold": g} for i, (r, g) in enumerate(zip(replies, refs))}
+        out[name] = {"args": args, "predictions": predictions, "replies": replies, "output": output,
+                     "result": fn(output, "unused.json", dataset=dataset)}
+
+
 def record_judge(out: dict[str, Any]) -> None:
     from opencompass.datasets.judge.judgebench import JudgeBenchDataset
     from opencompass.datasets.judge.rewardbench import RewardBenchDataset
@@ -332,6 +365,7 @@ def record() -> dict[str, Any]:
         os.chdir(tmp)
         try:
             record_med(out)
+            record_med_judged(out)
             record_judge(out)
             record_compassbench(out)
             record_seedbench(out)

@@ -263,3 +263,53 @@ def test_library_seedbench_config_names_assay_s_components(oc_library: Path, wor
         post = ds["eval_cfg"].get("pred_postprocessor", {}).get("type")
         if ds["eval_cfg"]["evaluator"]["type"] == "F1ScoreEvaluator":
             assert post.__module__ == "assay.postprocess.seedbench"
+
+
+JUDGED = {"medmcqa_llmjudge_postprocess": ("MedmcqaDataset", "medmcqa.medmcqa_llmjudge_gen_60c8f5", r"number (\d+)\?"),
+          "MedXpertQA_llmjudge_postprocess": ("MedXpertQADataset", "MedXpertQA.MedXpertQA_llmjudge_gen", r"case (\d+)\."),
+          "medbullets_llmjudge_postprocess": ("MedbulletsDataset", "Medbullets.medbullets_llmjudge_gen_60c8f5", r"sign (\d+)\.")}
+
+
+@pytest.mark.parametrize("name", sorted(JUDGED))
+def test_medical_judge_postprocessors_equal_opencompass(work: Path, name: str) -> None:
+    from assay.evaluators.llm_judge import judge_dataset
+    from assay.registry import DICT_POSTPROCESSORS
+
+    rec = RECORDED[name]
+    rows = _rows(LOAD_DATASET.get(JUDGED[name][0]).load(**rec["args"]))
+    entries = [dict(r, prediction=p, obj_gold=r["label"], reference=r["label"]) for r, p in zip(rows, rec["predictions"])]
+    result = DICT_POSTPROCESSORS.get(name)(rec["output"], "unused.json", dataset=judge_dataset(entries))
+    assert json.loads(json.dumps(result, default=str)) == rec["result"]
+
+
+@pytest.mark.parametrize("name", sorted(JUDGED))
+def test_library_judged_medical_configs_grade_as_opencompass(work: Path, name: str, oc_library: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's llmjudge config, its evaluator asking a local judge that answers sample i with the recorded reply."""
+    import re
+
+    from tests.evaluators.test_llm_judge import judge_cfg
+    from tests.judge.fake_server import FakeJudge
+
+    loader, module, pattern = JUDGED[name]
+    rec = RECORDED[name]
+    (ds,) = _library_datasets(module, oc_library, work, monkeypatch)
+    assert ds["type"].__name__ == loader
+    rows = _rows(ds["type"].load(**_args(ds)))
+    spec = dict(ds["eval_cfg"]["evaluator"])
+    evaluator_type = spec.pop("type")
+    assert spec["dict_postprocessor"]["type"].__module__ == "assay.evaluators.med_choice"
+    spec["judge_cfg"] = judge_cfg("")
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        i = int(re.search(pattern, messages[-1]["content"]).group(1))
+        return ("reply", rec["replies"][i])
+
+    with FakeJudge(script) as server:
+        spec["judge_cfg"] = judge_cfg(server.base_url)
+        evaluator = evaluator_type(**spec)
+        evaluator._out_dir = str(work / "run" / "results" / "m" / "d")
+        result = evaluator.score(rec["predictions"], [r["label"] for r in rows], rows)
+    expected = {k: v for k, v in rec["result"].items() if k != "details"}
+    assert {k: result[k] for k in expected} == expected
+    assert [d["is_correct"] for d in result["details"]] == [d["is_correct"] for d in rec["result"]["details"]]

@@ -6,6 +6,12 @@
 in [0, 100].  They read the test set's ``prompt_mode`` (the first row's),
 ``options`` and ``label`` (the rows :mod:`assay.datasets.med_choice` loads),
 and copy a few of its columns into each sample's details.
+
+The families' ``llmjudge`` configs grade replies with ``GenericLLMEvaluator``
+and a dict postprocessor of their own (``medmcqa_llmjudge_postprocess``,
+``MedXpertQA_llmjudge_postprocess``, ``medbullets_llmjudge_postprocess``):
+accuracy overall and per category of the judge dataset's rows
+(:func:`category_llmjudge`).
 """
 
 from __future__ import annotations
@@ -16,9 +22,10 @@ from typing import Any, ClassVar
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch, percent
-from assay.registry import ICL_EVALUATORS
+from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS
 
-__all__ = ["MedXpertQAEvaluator", "MedbulletsEvaluator", "MedmcqaEvaluator", "NejmaibenchEvaluator", "med_answer"]
+__all__ = ["MedXpertQAEvaluator", "MedXpertQA_llmjudge_postprocess", "MedbulletsEvaluator", "MedmcqaEvaluator", "NejmaibenchEvaluator",
+           "category_llmjudge", "med_answer", "medbullets_llmjudge_postprocess", "medmcqa_llmjudge_postprocess"]
 
 _PHRASES = ("I understand", "A through J", "A through E", "A through D")
 
@@ -138,3 +145,81 @@ class NejmaibenchEvaluator(_MedChoiceEvaluator):
     """NEJM AI: as :class:`MedmcqaEvaluator`; details with ``Subject``."""
 
     columns = ("Subject",)
+
+
+# -- the llmjudge configs' dict postprocessors -----------------------------------------------------------
+
+
+def _verdict(reply: Any) -> str:
+    """The judge's grade as these families read it: the first ``A`` or ``B`` anywhere, else ``B``
+    (no reply: ``B``)."""
+    found = re.search(r"(A|B)", reply) if isinstance(reply, str) else None
+    return found.group(0) if found else "B"
+
+
+def category_llmjudge(output: dict[str, Any], rows: Any, prefix: str, levels: tuple[tuple[str, str], ...],
+                      detail_columns: tuple[str, ...]) -> dict[str, Any]:
+    """The families' judged accuracy, overall and per category, as OpenCompass 0.5.4 computes it.
+
+    Each judge output ``"i"`` is graded with :func:`_verdict` (``A``: correct)
+    and read with the judge dataset's row ``i``; ``levels`` are (level, column)
+    pairs whose values (``'unknown'`` when the row lacks the column) are the
+    categories.  Metrics: ``accuracy`` (round to 2 decimals, in [0, 100]),
+    ``total_correct``, ``total_count``, then ``<prefix>-<category>`` per
+    category of every level, rounded — a category that two levels share keeps
+    its first place and the last level's value, as there.  Details per sample:
+    ``id``, the row's ``detail_columns``, ``origin_prompt``, ``llm_judge``,
+    ``gold``, ``is_correct`` and each level's category.
+    """
+    stats: dict[str, dict[Any, list[int]]] = {level: {} for level, _ in levels}
+    correct = 0
+    details = []
+    for key, record in output.items():
+        row = rows[int(key)]
+        grade = _verdict(record.get("prediction"))
+        values = [(level, row.get(column, "unknown")) for level, column in levels]
+        hit = grade == "A"
+        correct += hit
+        for level, value in values:
+            counts = stats[level].setdefault(value, [0, 0])
+            counts[0] += hit
+            counts[1] += 1
+        detail: dict[str, Any] = {"id": key}
+        detail.update({c: row[c] for c in detail_columns})
+        detail.update(origin_prompt=record.get("origin_prompt"), llm_judge=grade, gold=record.get("gold", ""), is_correct=hit)
+        detail.update(dict(values))
+        details.append(detail)
+    total = len(details)
+    result: dict[str, Any] = {"accuracy": round(correct / total * 100, 2) if total > 0 else 0.00,
+                              "total_correct": correct, "total_count": total, "details": details}
+    for level, _ in levels:
+        for value, (right, count) in stats[level].items():
+            result[f"{prefix}-{value}"] = round(right / count * 100, 2)
+    return result
+
+
+def _test_rows(dataset: Any) -> Any:
+    """The judge dataset's test rows (OpenCompass hands the postprocessor the dataset whose reader holds them)."""
+    return dataset.reader.dataset["test"]
+
+
+@DICT_POSTPROCESSORS.register_module("medmcqa_llmjudge_postprocess")
+def medmcqa_llmjudge_postprocess(output: dict[str, Any], output_path: str | None = None, dataset: Any = None) -> dict[str, Any]:
+    """MedMCQA's judged accuracy by subject, topic and question type (:func:`category_llmjudge`, prefix ``medmcqa``)."""
+    return category_llmjudge(output, _test_rows(dataset), "medmcqa",
+                             (("subject", "subject_name"), ("topic", "topic_name"), ("question_type", "choice_type")),
+                             ("question", "options"))
+
+
+@DICT_POSTPROCESSORS.register_module("MedXpertQA_llmjudge_postprocess")
+def MedXpertQA_llmjudge_postprocess(output: dict[str, Any], output_path: str | None = None, dataset: Any = None) -> dict[str, Any]:
+    """MedXpertQA's judged accuracy by medical task, body system and question type (prefix ``MedXpertQA``)."""
+    return category_llmjudge(output, _test_rows(dataset), "MedXpertQA",
+                             (("medical_task", "medical_task"), ("body_system", "body_system"), ("question_type", "question_type")),
+                             ("question", "options"))
+
+
+@DICT_POSTPROCESSORS.register_module("medbullets_llmjudge_postprocess")
+def medbullets_llmjudge_postprocess(output: dict[str, Any], output_path: str | None = None, dataset: Any = None) -> dict[str, Any]:
+    """Medbullets' judged accuracy by question type (prefix ``Medbullets``)."""
+    return category_llmjudge(output, _test_rows(dataset), "Medbullets", (("question_type", "question_type"),), ())
