@@ -313,3 +313,37 @@ def test_library_judged_medical_configs_grade_as_opencompass(work: Path, name: s
     expected = {k: v for k, v in rec["result"].items() if k != "details"}
     assert {k: result[k] for k in expected} == expected
     assert [d["is_correct"] for d in result["details"]] == [d["is_correct"] for d in rec["result"]["details"]]
+
+
+E2E = {"medmcqa.medmcqa_gen_60c8f5": ("MedmcqaDataset", "medmcqa"), "MedXpertQA.MedXpertQA_gen": ("MedXpertQADataset", "medxpertqa"),
+       "Medbullets.medbullets_gen_60c8f5": ("MedbulletsDataset", "medbullets"),
+       "nejm_ai_benchmark.nejmaibench_gen_60c8f5": ("NejmaibenchDataset", "nejmaibench")}
+
+
+@pytest.mark.parametrize("module", sorted(E2E))
+def test_assay_eval_scores_the_library_config_as_opencompass(module: str, oc_library: Path, work: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``assay eval`` on the library's config, unchanged, and a prediction file in OpenCompass's format: the
+    result holds OpenCompass's accuracy and details, read from the data in OpenCompass's layout."""
+    from assay.cli import main
+    from assay.rundir.results import read_result
+
+    loader, abbr = E2E[module]
+    case = RECORDED[loader]["scores"][0]
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    rows = RECORDED[loader]["rows"]
+    preds = {str(i): {"origin_prompt": f"Q: {r['question']}", "prediction": p, "gold": r["label"]}
+             for i, (r, p) in enumerate(zip(rows, case["predictions"]))}
+    folder = work / "out" / "RUN" / "predictions" / "m"
+    folder.mkdir(parents=True)
+    (folder / f"{abbr}.json").write_text(json.dumps(preds, ensure_ascii=False), encoding="utf-8")
+    config = work / "eval_med.py"
+    config.write_text("from mmengine.config import read_base\n\nwith read_base():\n"
+                      f"    from opencompass.configs.datasets.{module} import *\n\n"
+                      "datasets = [d for k, v in list(locals().items()) if k.endswith('_datasets') for d in v]\n"
+                      "models = [dict(abbr='m', path='m')]\n", encoding="utf-8")
+    assert main(["eval", str(config), "-w", str(work / "out"), "-r", "RUN", "--workers", "1"]) == 0
+    result = read_result(work / "out" / "RUN" / "results" / "m" / f"{abbr}.json")
+    assert result["accuracy"] == case["result"]["accuracy"]
+    # each detail field holds one value per run of the sample
+    assert [d["pred"] for d in result["details"]] == [[d["pred"]] for d in case["result"]["details"]]
