@@ -26,6 +26,8 @@ working from there, records:
   ``my_multiple_select_postprocess`` on replies, and ``F1ScoreEvaluator``,
   ``AverageRougeScoreEvaluator`` and ``AccScoreStr_Evaluator`` on replies
   (``AverageRougeScoreEvaluator`` also on a reference with an empty blank, where it raises);
+* Multi-IF (``data/MultiIF/multiIF_20241018.csv``): ``MultiIFDataset`` rows and
+  ``MultiIFEvaluator`` on three replies per conversation;
 * ``CompassBenchObjectiveV1_3`` rows (plain, circular and cloze names over
   ``data/compassbench_v1_3/...``), ``compassbench_objective_v1_3_postprocess``
   on replies, and openicl's ``CircularEvaluator`` after
@@ -151,6 +153,51 @@ def _seedbench_rows(task: str, stage: str) -> list[dict[str, Any]]:
              "id": i} for i in range(3)]
 
 
+#: Multi-IF's turns: (instruction ids, keyword arguments) added turn by turn, as its data accumulates them.
+MULTIIF_TURNS = [
+    [(["punctuation:no_comma"], [{}]),
+     (["punctuation:no_comma", "change_case:english_lowercase"], [{}, {}]),
+     (["punctuation:no_comma", "change_case:english_lowercase", "keywords:existence"], [{}, {}, {"keywords": ["wheat"]}])],
+    [(["startend:end_checker"], [{"end_phrase": "Is there anything else?"}]),
+     (["startend:end_checker", "detectable_content:postscript"], [{"end_phrase": "Is there anything else?"},
+                                                                  {"postscript_marker": "P.S.", "num_bullets": None}]),
+     (["startend:end_checker", "detectable_content:postscript", "keywords:forbidden_words"],
+      [{"end_phrase": "Is there anything else?"}, {"postscript_marker": "P.S."}, {"forbidden_words": ["rain", "snow"]}])],
+    [(["detectable_format:number_bullet_lists"], [{"num_bullets": 2}]),
+     (["detectable_format:number_bullet_lists", "length_constraints:number_words"],
+      [{"num_bullets": 2}, {"relation": "less than", "num_words": 30}]),
+     (["combination:repeat_prompt"], [{"prompt_to_repeat": "Name two grains."}])],
+]
+
+
+def _multiif_csv() -> str:
+    rows = []
+    for i, turns in enumerate(MULTIIF_TURNS * 2):
+        row: list[Any] = [f"conv-{i}", ["English", "Chinese"][i % 2]]
+        for t, (ids, kwargs) in enumerate(turns, 1):
+            if i == 4 and t == 3:  # a conversation of two turns: left out
+                row += ["", "", ""]
+                continue
+            encoded = [json.dumps(kw) if (i + t) % 2 else kw for kw in kwargs]  # the kwargs' JSON texts, or objects
+            row += [json.dumps({"role": "user", "content": f"Turn {t} of conversation {i}: tell me about grains."}),
+                    json.dumps(ids), json.dumps(encoded)]
+        rows.append(row)
+    header = ["key", "language"] + [f"turn_{t}_{k}" for t in (1, 2, 3) for k in ("prompt", "instruction_id_list", "kwargs")]
+    return _csv(header, rows)
+
+
+#: Three replies per conversation, kept or broken instructions on purpose.
+MULTIIF_REPLIES = [
+    ["wheat and rice are grains", "wheat and rice are grains", "we eat wheat and rice"],
+    ["Grains, like Wheat", "grains like rice", "grains"],
+    ["Wheat feeds us. Is there anything else?", "Wheat.\nP.S. Rice too. Is there anything else?",
+     "**Wheat** and rice.\nP.S. no rain. Is there anything else?"],
+    ["Is there anything else?", "", "Sure\nWheat. P.S. snow\nIs there anything else?"],
+    ["* wheat\n* rice", "* wheat\n* rice\nshort list", "Name two grains. Wheat and rice."],
+    ["* wheat", "* wheat\n* rice\n" + "word " * 40, "Wheat and rice."],
+]
+
+
 def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
@@ -188,6 +235,8 @@ def build(root: Path) -> None:
                 file.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
             else:
                 _jsonl(file, rows)
+    (root / "data" / "MultiIF").mkdir(parents=True, exist_ok=True)
+    (root / "data" / "MultiIF" / "multiIF_20241018.csv").write_text(_multiif_csv(), encoding="utf-8")
     cb = root / "data" / "compassbench_v1_3"
     for split in ("knowledge", "math"):
         _jsonl(cb / split / "single_choice_cn.jsonl", _choice_items(f"{split}-cn", 3))
@@ -271,6 +320,17 @@ def record_med_judged(out: dict[str, Any]) -> None:
         output = {str(i): {"origin_prompt": f"prompt {i}", "prediction": r, "gold": g} for i, (r, g) in enumerate(zip(replies, refs))}
         out[name] = {"args": args, "predictions": predictions, "replies": replies, "output": output,
                      "result": fn(output, "unused.json", dataset=dataset)}
+
+
+def record_multiif(out: dict[str, Any]) -> None:
+    from opencompass.datasets.MultiIF.multiif import MultiIFDataset, MultiIFEvaluator
+
+    ds = MultiIFDataset.load(path="opencompass/MultiIF")
+    refs = list(ds["reference"])
+    replies = [MULTIIF_REPLIES[i % len(MULTIIF_REPLIES)] for i in range(len(refs))]
+    out["MultiIFDataset"] = {"args": {"path": "opencompass/MultiIF"}, "rows": _rows(ds)}
+    out["MultiIFEvaluator"] = [{"predictions": p, "result": MultiIFEvaluator().score(p, r)}
+                               for p, r in ((replies, refs), (replies[:2], refs[:2]), (replies[2:4], refs[2:4]))]
 
 
 def record_judge(out: dict[str, Any]) -> None:
@@ -366,6 +426,7 @@ def record() -> dict[str, Any]:
         try:
             record_med(out)
             record_med_judged(out)
+            record_multiif(out)
             record_judge(out)
             record_compassbench(out)
             record_seedbench(out)

@@ -347,3 +347,53 @@ def test_assay_eval_scores_the_library_config_as_opencompass(module: str, oc_lib
     assert result["accuracy"] == case["result"]["accuracy"]
     # each detail field holds one value per run of the sample
     assert [d["pred"] for d in result["details"]] == [[d["pred"]] for d in case["result"]["details"]]
+
+
+def test_multiif_rows_equal_opencompass(work: Path) -> None:
+    rec = RECORDED["MultiIFDataset"]
+    assert _rows(LOAD_DATASET.get("MultiIFDataset").load(**rec["args"])) == rec["rows"]
+
+
+@pytest.mark.parametrize("batch", range(len(RECORDED["MultiIFEvaluator"])))
+def test_multiif_evaluator_equals_opencompass(work: Path, batch: int) -> None:
+    case = RECORDED["MultiIFEvaluator"][batch]
+    refs = [r["reference"] for r in RECORDED["MultiIFDataset"]["rows"]][: len(case["predictions"])]
+    if batch == 2:
+        refs = [r["reference"] for r in RECORDED["MultiIFDataset"]["rows"]][2:4]
+    assert ICL_EVALUATORS.get("MultiIFEvaluator")().score(case["predictions"], refs) == case["result"]
+
+
+def test_multiif_prediction_that_is_not_three_replies_names_the_sample(work: Path) -> None:
+    refs = [r["reference"] for r in RECORDED["MultiIFDataset"]["rows"]][:2]
+    result = ICL_EVALUATORS.get("MultiIFEvaluator")().score([["a", "b", "c"], "one reply"], refs)
+    assert "MultiIFEvaluator: sample 1 has no three replies" in result["error"]
+
+
+def test_library_multiif_config_names_assay_s_components(oc_library: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (ds,) = _library_datasets("MultiIF.MultiIF_gen", oc_library, work, monkeypatch)
+    assert ds["type"].__module__ == "assay.datasets.multiif"
+    assert ds["eval_cfg"]["evaluator"]["type"].__module__ == "assay.evaluators.multiif"
+    assert _rows(ds["type"].load(**_args(ds))) == RECORDED["MultiIFDataset"]["rows"]
+
+
+def test_assay_eval_scores_multiif_from_multi_round_predictions(oc_library: Path, work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A multi-round prediction file (three replies per conversation, as OpenCompass's multi-round inferencer
+    writes them) scored by the library's Multi-IF config: OpenCompass's metrics."""
+    from assay.cli import main
+    from assay.rundir.results import read_result
+
+    case = RECORDED["MultiIFEvaluator"][0]
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    rows = RECORDED["MultiIFDataset"]["rows"]
+    preds = {str(i): {"origin_prompt": r["dialogue"], "prediction": p, "gold": r["reference"]}
+             for i, (r, p) in enumerate(zip(rows, case["predictions"]))}
+    folder = work / "out" / "RUN" / "predictions" / "m"
+    folder.mkdir(parents=True)
+    (folder / "Multi-IF.json").write_text(json.dumps(preds, ensure_ascii=False), encoding="utf-8")
+    config = work / "eval_multiif.py"
+    config.write_text("from mmengine.config import read_base\n\nwith read_base():\n"
+                      "    from opencompass.configs.datasets.MultiIF.MultiIF_gen import multiif_datasets\n\n"
+                      "datasets = multiif_datasets\nmodels = [dict(abbr='m', path='m')]\n", encoding="utf-8")
+    assert main(["eval", str(config), "-w", str(work / "out"), "-r", "RUN", "--workers", "1"]) == 0
+    result = read_result(work / "out" / "RUN" / "results" / "m" / "Multi-IF.json")
+    assert {k: result[k] for k in case["result"]} == case["result"]

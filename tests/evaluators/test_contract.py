@@ -331,6 +331,16 @@ def _blanks(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _multiif(rng: random.Random, n: int) -> Inputs:
+    turns = [(["punctuation:no_comma"], [{}]), (["change_case:english_lowercase"], [{"keywords": None}]),
+             (["keywords:existence"], [{"keywords": ["wheat"]}])]
+    refs = [{**{f"turn_{t}_instruction_id_list": ids for t, (ids, _) in enumerate(turns, 1)},
+             **{f"turn_{t}_kwargs": kw for t, (_, kw) in enumerate(turns, 1)},
+             **{f"turn_{t}_prompt": f"turn {t}" for t in (1, 2, 3)}} for _ in range(n)]
+    preds = [[rng.choice(["wheat, rice", "wheat rice", "Wheat", "", "**wheat**"]) for _ in range(3)] for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -372,6 +382,7 @@ INPUTS: dict[str, Spec] = {
     "F1ScoreEvaluator": Spec(_multi_select),
     "AverageRougeScoreEvaluator": Spec(_blanks),
     "AccScoreStr_Evaluator": Spec(_text),
+    "MultiIFEvaluator": Spec(_multiif),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),
@@ -584,6 +595,8 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert details and all("matched" in d for d in details)
     elif name in {"GaokaoBenchEvaluator_cloze", "GaokaoBenchEvaluator_subjective", "GaokaoBenchEvaluator_correction"}:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
+    elif name == "MultiIFEvaluator":
+        assert details is None  # per-turn rates only, as OpenCompass's
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

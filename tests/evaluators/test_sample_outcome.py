@@ -86,7 +86,7 @@ BACKED: dict[str, dict[str, str]] = {
     "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "F1ScoreEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
+NOTHING = {"MccEvaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
