@@ -104,3 +104,64 @@ def test_a_group_its_members_cannot_rebuild_is_a_row_of_its_own(tmp_path: Path) 
 def test_from_refuses_a_config_or_a_run_to_reuse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["summarize", "x.py", "--from", "lm_eval", str(OUT), "-w", str(tmp_path)]) == 2
     assert "--from summarizes the tool's results in a new run directory" in capsys.readouterr().err
+
+
+QUICKSTART = Path(__file__).parents[2] / "examples" / "quickstart"
+
+
+def _mixed_config(tmp_path: Path, sources: str) -> Path:
+    folder = tmp_path / "quickstart"
+    shutil.copytree(QUICKSTART, folder)
+    config = folder / "config.py"
+    config.write_text(config.read_text() + f"\nsources = {sources}\n")
+    return config
+
+
+def test_a_config_mixes_its_own_results_with_lm_evals_in_one_leaderboard(tmp_path: Path) -> None:
+    config = _mixed_config(tmp_path, f"[dict(type='lm_eval', path={str(OUT)!r}, models={{'scripted-b': 'lm-b'}})]")
+    assert main(["run", str(config), "-w", str(tmp_path / "w")]) == 0
+    (run,) = list((tmp_path / "w").iterdir())
+    rows = _csv(run)
+    # the config's own models and datasets, and lm-evaluation-harness's, in one table
+    assert rows[("quick_mcq", "accuracy")]["chat-small"] == "80.00"
+    assert rows[("assay_mcq_a", "acc,none")]["lm-b"] == "93.75" and rows[("assay_mcq_a", "acc,none")]["scripted-a"] == "68.75"
+    assert rows[("assay_mcq_suite", "weighted_average")]["lm-b"] == "92.86"
+    assert rows[("quick_mcq", "accuracy")]["lm-b"] == "-" and rows[("assay_mcq_a", "acc,none")]["chat-small"] == "-"
+    (html,) = (run / "summary").glob("summary_*.html")
+    assert "lm-b" in html.read_text()
+    # a later summary of the run reads the sources again, to the same table
+    (first,) = (run / "summary").glob("summary_*.csv")
+    before = first.read_text()
+    assert main(["summarize", str(config), "-w", str(run), "--no-report", "-o", str(tmp_path / "again.txt")]) == 0
+    assert (tmp_path / "again.csv").read_text() == before
+
+
+def test_a_source_that_would_overwrite_the_configs_own_result_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mapping = "models={'scripted-a': 'chat-small'}, datasets={'assay_arith': 'quick_numeric'}"
+    config = _mixed_config(tmp_path, f"[dict(type='lm_eval', path={str(OUT)!r}, {mapping})]")
+    assert main(["run", str(config), "-w", str(tmp_path / "w")]) == 2
+    err = capsys.readouterr().err
+    assert "sources[0]: lm_eval result of model 'scripted-a' on 'assay_arith' would be chat-small/quick_numeric" in err
+    assert "the config's own dataset 'quick_numeric' gives too" in err
+    assert not list((tmp_path / "w").rglob("*.json"))  # nothing scored, nothing written
+
+
+@pytest.mark.parametrize(
+    ("sources", "message"),
+    [
+        ("[dict(type='helm', path='.')]", "sources[0].type is 'helm'; assay reads: lm_eval"),
+        ("[dict(type='lm_eval', path='no/such/folder')]", "sources[0].path 'no/such/folder'"),
+        ("[dict(type='lm_eval', path='.', models=['a'])]", "sources[0].models must map the tool's names to abbrs"),
+        ("[dict(type='lm_eval', path='.', scale=1)]", "sources[0]: unknown key(s) ['scale']"),
+        ("dict(type='lm_eval')", "sources must be a list of dicts, got dict"),
+    ],
+)
+def test_bad_sources_name_the_config_and_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sources: str, message: str
+) -> None:
+    config = _mixed_config(tmp_path, sources)
+    assert main(["run", str(config), "-w", str(tmp_path / "w")]) == 2
+    err = capsys.readouterr().err
+    assert str(config) in err and message in err

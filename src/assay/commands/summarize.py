@@ -19,7 +19,9 @@ from assay.commands._options import (
     DEFAULT_WORK_DIR,
     add_common,
     add_summary_options,
+    import_sources,
     load,
+    read_sources,
     run_dir_as_work_dir,
     summarize,
     summary_config,
@@ -121,8 +123,16 @@ def run(args: argparse.Namespace) -> int:
     config = load(args)
     run_dir = resolve_run_dir(work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(summary_config(config, str(run_dir.root)))
-    missing = _no_results_message(config, run_dir)
-    if missing:
-        sys.stderr.write(f"assay: error: {missing}\n")
-        return 1
-    return summarize(config, str(run_dir.root), args, None)
+    sources = read_sources(config)
+    imported = None
+    if sources:  # other tools' results (the config's `sources`): written into the run first
+        from assay.rundir.layout import writer_lock
+
+        with writer_lock(run_dir):
+            imported = import_sources(run_dir, sources)
+    else:
+        missing = _no_results_message(config, run_dir)
+        if missing:
+            sys.stderr.write(f"assay: error: {missing}\n")
+            return 1
+    return summarize(config, str(run_dir.root), args, None, imported=imported)

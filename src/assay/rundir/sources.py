@@ -83,6 +83,13 @@ class ImportedSources:
     sources: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
 
+    def rows(self) -> list[str | list[str]]:
+        """The summary rows of these results: the groups, then every dataset's metrics (``[dataset, metric]``)."""
+        out: list[str | list[str]] = [label for label, _metric, _members, _weights in self.groups]
+        for dataset, metrics in self.datasets.items():
+            out.extend([dataset, metric] for metric in metrics)
+        return out
+
 
 def write_sources(
     run_dir: RunDir,
@@ -263,8 +270,5 @@ def source_config(imported: ImportedSources, *, note: str = "") -> str:
         extra = f", weights={ {m: weights[m] for m in members if m in weights}!r}" if weights else ""
         lines.append(f"    dict(name={label!r}, subsets={subsets!r}{extra}),")
     lines.append("]")
-    abbrs: list[Any] = [label for label, _metric, _members, _weights in imported.groups]
-    for dataset, metrics in imported.datasets.items():
-        abbrs.extend([dataset, metric] for metric in metrics)
-    lines.append(f"summarizer = dict(dataset_abbrs={abbrs!r}, summary_groups=summary_groups)")
+    lines.append(f"summarizer = dict(dataset_abbrs={imported.rows()!r}, summary_groups=summary_groups)")
     return "\n".join(lines) + "\n"
