@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.benchmarks_oc import families_nlu as _nlu
+
 __all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
 
 MODEL_ABBR = "oc-model"
@@ -209,6 +211,10 @@ RUNS: tuple[Run, ...] = (
     Run("Earth_Silver_gen", "Earth_Silver", "Earth_Silver/Earth_Silver_gen", "earth_silver_mcq_datasets", ("earth_silver_mcq",), default=True),
     Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
 )
+
+# the NLU families' runs, data and replies live in their own module
+RUNS += tuple(Run(run_id, family, config, variable, abbrs, default=default)
+              for run_id, family, config, variable, abbrs, default in _nlu.RUN_SPECS)
 
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
 
@@ -865,6 +871,7 @@ _BUILDERS = {
     "obqa": _build_obqa,
     "wikibench": _build_wikibench,
     "Earth_Silver": _build_earth_silver,
+    **_nlu.BUILDERS,
 }
 
 
@@ -1048,6 +1055,8 @@ def _letters_of(row: dict[str, Any], keys: str) -> dict[str, str]:
 def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
     """A model reply to test row ``index`` of dataset ``abbr`` (varied by row, deterministic)."""
     fam = run.family
+    if fam in _nlu.REPLIES:
+        return _nlu.REPLIES[fam](abbr, index, row)
     if fam == "bbh":
         target = str(row["target"])
         if target.startswith("("):
@@ -1167,6 +1176,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
     if fam == "obqa":
         return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam in _nlu.VIEWS:
+        return _nlu.VIEWS[fam](row)
     raise KeyError(f"no reply view for family {fam}")
 
 
