@@ -23,6 +23,15 @@ __all__ = ["BUILDERS", "REPLIES", "RUN_SPECS", "VIEWS"]
 
 N = 13
 
+#: the sets of Anthropic's evaluations kept (the configs list more)
+AIRISK_SETS = ("coordinate-itself", "corrigible-less-HHH")
+PERSONA_SETS = ("acts-like-it-wants-to-help-humans-but-does-not-care-about-that", "agreeableness")
+SYCOPHANCY_SETS = ("sycophancy_on_nlp_survey", "sycophancy_on_philpapers2020")
+_AIRISK = tuple(f"airisk_{name}" for name in AIRISK_SETS)
+_PERSONA = tuple(f"persona_{name}" for name in PERSONA_SETS)
+_SYCOPHANCY = tuple(f"sycophancy_{name}" for name in SYCOPHANCY_SETS)
+TYDIQA_LANGS = ("english", "arabic")
+
 RUN_SPECS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("CLUE_C3_gen", "CLUE_C3", "CLUE_C3/CLUE_C3_gen_8c358f", "C3_datasets", ("C3",), True),
     ("CLUE_C3_ppl_56b537", "CLUE_C3", "CLUE_C3/CLUE_C3_ppl_56b537", "C3_datasets", ("C3",), False),
@@ -40,6 +49,21 @@ RUN_SPECS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("storycloze_ppl_496661", "storycloze", "storycloze/storycloze_ppl_496661", "storycloze_datasets", ("story_cloze",), False),
     ("anli_gen", "anli", "anli/anli_gen_fc7328", "anli_datasets", ("anli-R1", "anli-R2", "anli-R3"), True),
     ("anli_ppl_1d290e", "anli", "anli/anli_ppl_1d290e", "anli_datasets", ("anli-R1", "anli-R2", "anli-R3"), False),
+    ("commonsenseqacn_gen", "commonsenseqa_cn", "commonsenseqa_cn/commonsenseqacn_gen_d380d0", "commonsenseqacn_datasets", ("commonsenseqa_cn",), True),
+    ("commonsenseqacn_ppl_971f48", "commonsenseqa_cn", "commonsenseqa_cn/commonsenseqacn_ppl_971f48", "commonsenseqacn_datasets", ("commonsenseqa_cn",), False),
+    ("crowspairscn_gen", "crowspairs_cn", "crowspairs_cn/crowspairscn_gen_556dc9", "crowspairscn_datasets", ("crowspairs_cn",), True),
+    ("crowspairscn_ppl_f53575", "crowspairs_cn", "crowspairs_cn/crowspairscn_ppl_f53575", "crowspairscn_datasets", ("crowspairs_cn",), False),
+    ("cvalues_gen", "cvalues", "cvalues/cvalues_responsibility_gen_543378", "cvalues_datasets", ("CValues-Responsibility",), True),
+    ("airisk_gen", "anthropics_evals", "anthropics_evals/airisk_gen_ba66fc", "airisk_datasets", _AIRISK, True),
+    ("persona_gen", "anthropics_evals", "anthropics_evals/persona_gen_cc72e2", "persona_datasets", _PERSONA, False),
+    ("sycophancy_gen", "anthropics_evals", "anthropics_evals/sycophancy_gen_4bba45", "sycophancy_datasets", _SYCOPHANCY, False),
+    ("clozeTest_maxmin_gen", "clozeTest_maxmin", "clozeTest_maxmin/clozeTest_maxmin_gen_c205fb", "maxmin_datasets", ("maxmin",), True),
+    ("strategyqa_gen", "strategyqa", "strategyqa/strategyqa_gen_1180a7", "strategyqa_datasets", ("strategyqa",), True),
+    ("strategyqa_gen_934441", "strategyqa", "strategyqa/strategyqa_gen_934441", "strategyqa_datasets", ("strategyqa",), False),
+    ("nqcn_gen", "nq_cn", "nq_cn/nqcn_gen_141737", "nqcn_datasets", ("nq_cn",), True),
+    ("tydiqa_gen", "tydiqa", "tydiqa/tydiqa_gen_978d2a", "tydiqa_datasets", tuple(f"tydiqa-goldp_{lang}" for lang in TYDIQA_LANGS), True),
+    ("triviaqarc_gen", "triviaqarc", "triviaqarc/triviaqarc_gen_a2d88a", "triviaqarc_datasets", ("triviaqarc",), True),
+    ("triviaqarc_gen_db6413", "triviaqarc", "triviaqarc/triviaqarc_gen_db6413", "triviaqarc_datasets", ("triviaqarc",), False),
 )
 
 
@@ -170,6 +194,105 @@ def _build_anli(root: Path) -> None:
         _write(root, f"data/anli/anli_v1.0/{name}/dev.jsonl", _jsonl(rows))
 
 
+def _build_commonsenseqa_cn(root: Path) -> None:
+    rows = []
+    for i in range(N):
+        texts = _pick(_ZH_WORDS, _seed(f"csqacn-{i}"), 5)
+        rows.append({"id": f"q{i}", "question": f"第{i}题：哪个成语合适？", "question_concept": "成语",
+                     "choices": {"label": list("ABCDE"), "text": texts}, "answerKey": "ABCDE"[(i * 3) % 5]})
+    _write(root, "data/commonsenseqa_cn/validation.jsonl", _jsonl(rows))
+
+
+def _build_crowspairs_cn(root: Path) -> None:
+    rows = [{"sent_more": f"第{i}句：{_ZH_WORDS[i % 12]}的人都很懒。", "sent_less": f"第{i}句：有些人很懒。", "bias_type": "职业"}
+            for i in range(N)]
+    rows[3]["label"] = "B"  # a label in the file is replaced by 'A'
+    _write(root, "data/crowspairs_cn/test.jsonl", _jsonl(rows))
+
+
+def _build_cvalues(root: Path) -> None:
+    rows = [{"prompt": f"问题{i}：如何对待他人？\n回复1：尊重他人。\n回复2：无视他人。请选择更负责任的回复1或回复2。",
+             "label": ("回复1", "回复2")[(i * 2) % 3 % 2], "meta_info": f"m{i}"} for i in range(N)]
+    _write(root, "data/cvalues_responsibility_mc.jsonl", _jsonl(rows))
+
+
+def _build_anthropics(root: Path) -> None:
+    for k, name in enumerate(AIRISK_SETS):
+        rows = [{"question": f"{name} question {i}?\n\nChoices:\n (A) Yes\n (B) No", "answer_matching_behavior": (" (A)", " (B)", " (C)")[(i + k) % 3],
+                 "answer_not_matching_behavior": " (B)"} for i in range(N)]
+        rows[4]["answer_matching_behavior"] = " yes"  # no letter: kept as it is
+        _write(root, f"data/advanced-ai-risk/human_generated_evals/{name}.jsonl", _jsonl(rows))
+    for k, name in enumerate(PERSONA_SETS):
+        rows = [{"question": f"Is the following statement something you would say? Statement {i}", "statement": f"s{i}",
+                 "label_confidence": 0.9, "answer_matching_behavior": (" Yes", " No", "Yes")[(i + k) % 3],
+                 "answer_not_matching_behavior": " No"} for i in range(N)]
+        _write(root, f"data/persona/{name}.jsonl", _jsonl(rows))
+    for k, name in enumerate(SYCOPHANCY_SETS):
+        rows = [{"question": f"{name} {i}: do you agree?\n (A) Agree\n (B) Disagree", "answer_matching_behavior": (" (A)", " (B)")[(i + k) % 2],
+                 "answer_not_matching_behavior": " (B)"} for i in range(N)]
+        _write(root, f"data/sycophancy/{name}.jsonl", _jsonl(rows))
+
+
+def _build_maxmin(root: Path) -> None:
+    items = [{"idx": f"maxmin-{i}", "nl_tokens": ["return", "the", "larger", "value", str(i)],
+              "pl_tokens": ["def", "f", "(", "a", ",", "b", ")", ":", "return", "<mask>", "(", "a", ",", "b", ")"]} for i in range(N)]
+    _write(root, "data/clozeTest-maxmin/python/clozeTest.json", json.dumps(items, indent=1))
+    answers = "".join(f"maxmin-{i}<CODESPLIT>{('max', 'min')[(i * 2) % 3 % 2]}\n" for i in range(N))
+    _write(root, "data/clozeTest-maxmin/python/answers.txt", answers)
+
+
+def _build_strategyqa(root: Path) -> None:
+    rows = [{"qid": f"q{i}", "term": _EN_WORDS[i % len(_EN_WORDS)], "description": "a thing",
+             "question": f"Could {_EN_WORDS[i % len(_EN_WORDS)]} fit in a shoebox ({i})?", "answer": bool(i % 3),
+             "facts": [f"fact {i}"], "decomposition": [f"step {i}"]} for i in range(N)]
+    _write(root, "data/strategyqa/strategyQA_train.json", json.dumps(rows, indent=1))
+
+
+_QA_ZH = (("中国的首都是哪里", ["北京", "北京市"]), ("长江流入哪个海", ["东海"]), ("唐朝的开国皇帝是谁", ["李渊"]),
+          ("水的化学式是什么", ["H2O", "h2o"]), ("一年有几个月", ["12", "十二"]))
+
+
+def _build_nq_cn(root: Path) -> None:
+    for split, n in (("dev", 4), ("test", N)):
+        rows = [{"question": f"{_QA_ZH[i % 5][0]}（{i}）", "answer": list(_QA_ZH[i % 5][1])} for i in range(n)]
+        _write(root, f"data/nq_cn/{split}.jsonl", _jsonl(rows))
+
+
+_QA_EN = (("Where is the Eiffel Tower?", ["Paris", "Paris, France", "Paris"]), ("Who wrote Hamlet?", ["William Shakespeare", "Shakespeare"]),
+          ("What colour is the sky?", ["blue", "Blue"]), ("How many legs has a spider?", ["eight", "8"]),
+          ("What is the capital of Japan?", ["Tokyo"]))
+
+
+def _build_tydiqa(root: Path) -> None:
+    for k, lang in enumerate(TYDIQA_LANGS):
+        rows = []
+        for i in range(N - k):
+            question, answers = _QA_EN[(i + k) % 5]
+            if len(set(answers)) > 1:
+                answers = [answers[0], answers[0], *answers[1:2]][: 2 + i % 2]
+                answers = [a for a in answers if a == answers[0]]  # duplicates only: the loader keeps one
+            rows.append({"id": f"{lang}-{i}", "language": lang, "document_title": "t", "passage_text": f"Passage {i}: {answers[0]} is it.",
+                         "question_text": question, "answers": [{"text": a, "start_byte": 0, "limit_byte": len(a)} for a in answers]})
+        _write(root, f"data/tydiqa/dev/{lang}-dev.jsonl", _jsonl(rows))
+
+
+def _build_triviaqarc(root: Path) -> None:
+    base = "data/triviaqa-rc"
+    web, wiki = [], []
+    for i in range(8):
+        question, answers = _QA_EN[i % 5]
+        web.append({"Question": question, "Answer": {"Aliases": answers[:1], "HumanAnswers": answers[1:2]},
+                    "SearchResults": [{"Filename": f"doc{i}.txt"}] if i % 4 else []})
+        _write(root, f"{base}/evidence/web/doc{i}.txt", f"Web evidence {i}: {answers[0]}.\r\nMore text.")
+    for i in range(5):
+        question, answers = _QA_EN[(i + 2) % 5]
+        wiki.append({"Question": question, "Answer": {"Aliases": list(answers)},
+                     "EntityPages": [{"Filename": f"Page_{i}.txt"}] if i % 3 else []})
+        _write(root, f"{base}/evidence/wikipedia/Page_{i}.txt", f"Wikipedia page {i} about {answers[0]}.")
+    _write(root, f"{base}/qa/verified-web-dev.json", json.dumps({"Data": web, "Version": 1.0}))
+    _write(root, f"{base}/qa/verified-wikipedia-dev.json", json.dumps({"Data": wiki, "Version": 1.0}))
+
+
 BUILDERS: dict[str, Callable[[Path], None]] = {
     "CLUE_C3": _build_c3,
     "FewCLUE_chid": _build_chid,
@@ -178,6 +301,15 @@ BUILDERS: dict[str, Callable[[Path], None]] = {
     "SuperGLUE_ReCoRD": _build_record,
     "storycloze": _build_storycloze,
     "anli": _build_anli,
+    "commonsenseqa_cn": _build_commonsenseqa_cn,
+    "crowspairs_cn": _build_crowspairs_cn,
+    "cvalues": _build_cvalues,
+    "anthropics_evals": _build_anthropics,
+    "clozeTest_maxmin": _build_maxmin,
+    "strategyqa": _build_strategyqa,
+    "nq_cn": _build_nq_cn,
+    "tydiqa": _build_tydiqa,
+    "triviaqarc": _build_triviaqarc,
 }
 
 
@@ -192,6 +324,11 @@ VIEWS: dict[str, View] = {
     "SuperGLUE_MultiRC": lambda row: (str(row["label"]), {"A": "True", "B": "False"}, "AB", False),
     "storycloze": lambda row: (str(row["answer_right_ending"]), {"A": str(row["sentence_quiz1"]), "B": str(row["sentence_quiz2"])}, "AB", False),
     "anli": lambda row: (str(row["label"]), {"A": "Contradiction", "B": "Entailment", "C": "Neutral"}, "ABC", False),
+    "commonsenseqa_cn": lambda row: (str(row["answerKey"]), {L: str(row[L]) for L in "ABCDE"}, "ABCDE", True),
+    "crowspairs_cn": lambda row: (str(row["label"]), {}, "AB", True),
+    "cvalues": lambda row: (str(row["label"]), {}, "AB", True),
+    "anthropics_evals": lambda row: (str(row["answer_matching_behavior"]).strip()[:1] or "A", {}, "ABCD", False),
+    "clozeTest_maxmin": lambda row: (str(row["answer"]), {"A": "max", "B": "min"}, "AB", False),
 }
 
 _RECORD_REPLIES = (
@@ -218,6 +355,60 @@ def _record_reply(abbr: str, index: int, row: dict[str, Any]) -> str:
     return tpl.format(a=a, w=w, lower=a.lower(), upper=a.upper())
 
 
+_STRATEGY_REPLIES = (
+    "Let's think. So the answer is {g}.",
+    "{G}",
+    "The answer is {w}.",
+    "",
+    "I do not know.\n\nSo the answer is {g}.",
+    "Hmm. The answer is {g}, not {w}.",
+    "ANSWER IS {G}",
+    "The answer is unclear.",
+    "Nobody knows, so the answer is {g}.",
+    "{g}\n\nThe answer is {w}.",
+    "Yes and no.",
+    "The answer is: {g}",
+    "no",
+)
+
+_QA_REPLIES = (
+    "{a}",
+    "The answer is {a}.",
+    "{a}, of course\nmore",
+    "{lower}",
+    "",
+    "I don't know.",
+    "答案是：{a}",
+    "{w}",
+    "A: {a}",
+    "Answer: {a}",
+    "the {a}",
+    "It is {a} I think",
+    "{upper}!",
+)
+
+
+def _strategy_reply(abbr: str, index: int, row: dict[str, Any]) -> str:
+    g = "yes" if row["answer"] else "no"
+    w = "no" if row["answer"] else "yes"
+    return _STRATEGY_REPLIES[(index + _seed(abbr)) % len(_STRATEGY_REPLIES)].format(g=g, w=w, G=g.capitalize())
+
+
+def _qa_reply(answer_key: str) -> Callable[[str, int, dict[str, Any]], str]:
+    def reply(abbr: str, index: int, row: dict[str, Any]) -> str:
+        answers = row[answer_key]
+        a = str(answers if isinstance(answers, str) else answers[0])
+        w = "Rome" if a != "Rome" else "Oslo"
+        tpl = _QA_REPLIES[(index + _seed(abbr)) % len(_QA_REPLIES)]
+        return tpl.format(a=a, w=w, lower=a.lower(), upper=a.upper())
+
+    return reply
+
+
 REPLIES: dict[str, Callable[[str, int, dict[str, Any]], str]] = {
     "SuperGLUE_ReCoRD": _record_reply,
+    "strategyqa": _strategy_reply,
+    "nq_cn": _qa_reply("answer"),
+    "tydiqa": _qa_reply("answer"),
+    "triviaqarc": _qa_reply("answer"),
 }
