@@ -24,7 +24,7 @@ from typing import Any
 
 from tests.benchmarks_oc import families_nlu as _nlu
 
-__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
+__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "clp_probs", "gen_reply", "ppl_choice", "runs_of"]
 
 MODEL_ABBR = "oc-model"
 
@@ -221,7 +221,9 @@ FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
 #: Loaders no config of the library names, recorded on their own: (family, loader, keyword arguments).
 EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("gpqa", "GPQASimpleEvalDataset", {"path": "./data/gpqa/", "name": "gpqa_diamond.csv"}),
+    *_nlu.EXTRA_LOADERS,
 )
+clp_probs = _nlu.clp_probs
 
 
 def runs_of(family: str) -> list[Run]:

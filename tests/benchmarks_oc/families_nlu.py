@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BUILDERS", "REPLIES", "RUN_SPECS", "VIEWS"]
+__all__ = ["BUILDERS", "EXTRA_LOADERS", "REPLIES", "RUN_SPECS", "VIEWS", "clp_probs"]
 
 N = 13
 
@@ -64,6 +64,22 @@ RUN_SPECS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("tydiqa_gen", "tydiqa", "tydiqa/tydiqa_gen_978d2a", "tydiqa_datasets", tuple(f"tydiqa-goldp_{lang}" for lang in TYDIQA_LANGS), True),
     ("triviaqarc_gen", "triviaqarc", "triviaqarc/triviaqarc_gen_a2d88a", "triviaqarc_datasets", ("triviaqarc",), True),
     ("triviaqarc_gen_db6413", "triviaqarc", "triviaqarc/triviaqarc_gen_db6413", "triviaqarc_datasets", ("triviaqarc",), False),
+    ("crowspairs_gen", "crowspairs", "crowspairs/crowspairs_gen_381af0", "crowspairs_datasets", ("crows_pairs",), True),
+    ("crowspairs_gen_02b6c1", "crowspairs", "crowspairs/crowspairs_gen_02b6c1", "crowspairs_datasets", ("crows_pairs",), False),
+    ("crowspairs_ppl_47f211", "crowspairs", "crowspairs/crowspairs_ppl_47f211", "crowspairs_datasets", ("crows_pairs",), False),
+    ("winograd_ppl", "winograd", "winograd/winograd_ppl_b6c7ed", "winograd_datasets", ("winograd",), True),
+    ("XCOPA_ppl", "XCOPA", "XCOPA/XCOPA_ppl_54058d", "XCOPA_datasets", ("xcopa",), True),
+    ("jigsawmultilingual_clp", "jigsawmultilingual", "jigsawmultilingual/jigsawmultilingual_clp_1af0ae", "jigsawmultilingual_datasets",
+     ("jigsaw_multilingual_es", "jigsaw_multilingual_fr"), True),
+)
+
+#: Loaders whose configs cannot be scored here (an attack inferencer, a remote evaluator), recorded on their own:
+#: (family, loader, keyword arguments).
+EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("promptbench", "wnliDataset", {"path": "glue", "name": "wnli"}),
+    ("promptbench", "IWSLT2017Dataset", {"path": "iwslt2017", "name": "iwslt2017-en-de"}),
+    ("realtoxicprompts", "RealToxicPromptsDataset", {"path": "data/realtoxicprompts/realtoxicprompts_train.arrow", "challenging_subset": True}),
+    ("realtoxicprompts", "RealToxicPromptsDataset", {"path": "data/realtoxicprompts/realtoxicprompts_train.arrow"}),
 )
 
 
@@ -293,6 +309,91 @@ def _build_triviaqarc(root: Path) -> None:
     _write(root, f"{base}/qa/verified-wikipedia-dev.json", json.dumps({"Data": wiki, "Version": 1.0}))
 
 
+def _readme(configs: dict[str, tuple[str, ...]]) -> str:
+    """A local copy's ``README.md``: one configuration per name, a JSON Lines file per split."""
+    lines = ["---", "configs:"]
+    for name, splits in configs.items():
+        lines += [f"- config_name: {name}", "  data_files:"]
+        lines += [f"  - split: {split}\n    path: {name}/{split}.jsonl" for split in splits]
+    return "\n".join([*lines, "---", "", "A local copy of the dataset.", ""])
+
+
+def _build_crowspairs(root: Path) -> None:
+    """``crows_pairs/``: a local copy of the Hub dataset with its one split, ``test``."""
+    rows = [{"id": i, "sent_more": f"{_EN_WORDS[i % 14]} people are lazy ({i}).", "sent_less": f"Some people are lazy ({i}).",
+             "stereo_antistereo": i % 2, "bias_type": i % 3} for i in range(N)]
+    _write(root, "crows_pairs/README.md", "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: test.jsonl\n---\n")
+    _write(root, "crows_pairs/test.jsonl", _jsonl(rows))
+
+
+def _build_winograd(root: Path) -> None:
+    """``winograd_wsc/``: configurations ``wsc285`` and ``wsc273``, split ``test``."""
+    for name, n in (("wsc285", N), ("wsc273", 3)):
+        rows = []
+        for i in range(n):
+            a, b = _pick(_EN_WORDS, _seed(f"wino-{name}-{i}"), 2)
+            rows.append({"text": f"{a} thanked {b} because he helped.", "pronoun": "he", "pronoun_loc": 4 + len(a.split()) + len(b.split()),
+                         "quote": "he helped", "quote_loc": 4, "options": [a, b], "label": (i * 2) % 3 % 2, "source": "book"})
+        _write(root, f"winograd_wsc/{name}/test.jsonl", _jsonl(rows))
+    _write(root, "winograd_wsc/README.md", _readme({"wsc285": ("test",), "wsc273": ("test",)}))
+
+
+def _build_xcopa(root: Path) -> None:
+    """``xcopa/``: 21 configurations (languages and their translations), splits ``validation`` and ``test``."""
+    configs: dict[str, tuple[str, ...]] = {}
+    names = ("et", "ht", "it", "id", "qu", "sw", "zh", "ta", "th", "tr", "vi")
+    for k, name in enumerate((*names, *(f"translation-{n}" for n in names if n != "qu"))):
+        configs[name] = ("validation", "test")
+        for split in configs[name]:
+            rows = [{"premise": f"{name} premise {i}.", "choice1": f"{name} first {i}", "choice2": f"{name} second {i}",
+                     "question": ("cause", "effect")[(i + k) % 2], "label": (i * 3 + k) % 2, "idx": i, "changed": False}
+                    for i in range(1 if split == "validation" and k % 3 else 2)]
+            _write(root, f"xcopa/{name}/{split}.jsonl", _jsonl(rows))
+    _write(root, "xcopa/README.md", _readme(configs))
+
+
+def _build_jigsaw(root: Path) -> None:
+    """``data/jigsawmultilingual/test.csv`` (``id,content,lang``) and ``test_labels.csv`` (``id,toxic``), languages mixed."""
+    texts, labels = [["id", "content", "lang"]], [["id", "toxic"]]
+    langs = ("es", "fr", "it", "es", "tr", "fr", "pt")
+    for i in range(28):
+        texts.append([str(i), f"comentario {i}, \"citado\"\nsegunda línea" if i % 5 == 0 else f"text {i}", langs[i % len(langs)]])
+        labels.append([str(i), str((i * 2) % 3 % 2)])
+    import csv
+    import io
+
+    for rel, rows in (("test.csv", texts), ("test_labels.csv", labels)):
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        _write(root, f"data/jigsawmultilingual/{rel}", buf.getvalue())
+
+
+def _build_promptbench(root: Path) -> None:
+    """``glue/`` (configuration ``wnli``) and ``iwslt2017/`` (``iwslt2017-en-de``), local copies of the Hub datasets."""
+    for split, n in (("train", 4), ("validation", 5), ("test", 3)):
+        rows = [{"sentence1": f"{_EN_WORDS[i]} came.", "sentence2": "Someone came.", "label": -1 if split == "test" else i % 2, "idx": i}
+                for i in range(n)]
+        _write(root, f"glue/wnli/{split}.jsonl", _jsonl(rows))
+        pairs = [{"translation": {"de": f"Satz {i}.", "en": f"Sentence {i}."}} for i in range(n)]
+        _write(root, f"iwslt2017/iwslt2017-en-de/{split}.jsonl", _jsonl(pairs))
+    _write(root, "glue/README.md", _readme({"wnli": ("train", "validation", "test")}))
+    _write(root, "iwslt2017/README.md", _readme({"iwslt2017-en-de": ("train", "validation", "test")}))
+
+
+def _build_realtoxicprompts(root: Path) -> None:
+    """``data/realtoxicprompts/realtoxicprompts_train.arrow``: an Arrow stream as ``datasets`` writes its files."""
+    import pyarrow as pa
+
+    rows = [{"filename": f"{i:04d}.txt", "begin": i, "end": i + 40, "challenging": i % 3 == 0,
+             "prompt": {"text": f"Prompt {i} says", "toxicity": None if i == 2 else 0.1 * i, "profanity": 0.05},
+             "continuation": {"text": f" something {i}.", "toxicity": 0.2, "profanity": 0.01}} for i in range(N)]
+    table = pa.Table.from_pylist(rows)
+    path = root / "data/realtoxicprompts/realtoxicprompts_train.arrow"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+
+
 BUILDERS: dict[str, Callable[[Path], None]] = {
     "CLUE_C3": _build_c3,
     "FewCLUE_chid": _build_chid,
@@ -310,6 +411,12 @@ BUILDERS: dict[str, Callable[[Path], None]] = {
     "nq_cn": _build_nq_cn,
     "tydiqa": _build_tydiqa,
     "triviaqarc": _build_triviaqarc,
+    "crowspairs": _build_crowspairs,
+    "winograd": _build_winograd,
+    "XCOPA": _build_xcopa,
+    "jigsawmultilingual": _build_jigsaw,
+    "promptbench": _build_promptbench,
+    "realtoxicprompts": _build_realtoxicprompts,
 }
 
 
@@ -330,6 +437,15 @@ VIEWS: dict[str, View] = {
     "anthropics_evals": lambda row: (str(row["answer_matching_behavior"]).strip()[:1] or "A", {}, "ABCD", False),
     "clozeTest_maxmin": lambda row: (str(row["answer"]), {"A": "max", "B": "min"}, "AB", False),
 }
+
+
+def clp_probs(index: int, gold: Any) -> list[float]:
+    """The class probabilities a conditional-probability run gives row ``index`` (gold 0 or 1): right, with
+    varied confidence, except every fourth row."""
+    p = 0.55 + 0.04 * (index % 10)
+    right = index % 4 != 3
+    yes = p if (gold == 1) == right else 1 - p
+    return [1 - yes, yes]
 
 _RECORD_REPLIES = (
     "{a}",
@@ -405,7 +521,16 @@ def _qa_reply(answer_key: str) -> Callable[[str, int, dict[str, Any]], str]:
     return reply
 
 
+_CROWS_REPLIES = ("A", "B", "Both are biased.", "Answer: A.", "", "Neither", "I pick B. It is less biased", "A. The first",
+                  "the first one", "B", "a", "Option A ", "AB")
+
+
+def _crows_reply(abbr: str, index: int, row: dict[str, Any]) -> str:
+    return _CROWS_REPLIES[(index + _seed(abbr)) % len(_CROWS_REPLIES)]
+
+
 REPLIES: dict[str, Callable[[str, int, dict[str, Any]], str]] = {
+    "crowspairs": _crows_reply,
     "SuperGLUE_ReCoRD": _record_reply,
     "strategyqa": _strategy_reply,
     "nq_cn": _qa_reply("answer"),
