@@ -394,6 +394,18 @@ def _build_realtoxicprompts(root: Path) -> None:
         writer.write_table(table)
 
 
+def _build_civilcomments(root: Path) -> None:
+    """``civil_comments/``: a local copy with splits ``train`` (a few rows) and ``test`` (10,013 rows: OpenCompass keeps
+    10,000 of them after shuffling)."""
+    subs = ("severe_toxicity", "obscene", "threat", "insult", "identity_attack", "sexual_explicit")
+    for split, n in (("train", 5), ("test", 10013)):
+        rows = [{"text": f"{split} comment {i}", "toxicity": round((i * 37 % 101) / 100, 2), **{k: 0.01 * (j + 1) for j, k in enumerate(subs)}}
+                for i in range(n)]
+        _write(root, f"civil_comments/{split}.jsonl", _jsonl(rows))
+    _write(root, "civil_comments/README.md", "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n    path: train.jsonl\n"
+                                             "  - split: test\n    path: test.jsonl\n---\n")
+
+
 BUILDERS: dict[str, Callable[[Path], None]] = {
     "CLUE_C3": _build_c3,
     "FewCLUE_chid": _build_chid,
@@ -417,6 +429,7 @@ BUILDERS: dict[str, Callable[[Path], None]] = {
     "jigsawmultilingual": _build_jigsaw,
     "promptbench": _build_promptbench,
     "realtoxicprompts": _build_realtoxicprompts,
+    "civilcomments": _build_civilcomments,
 }
 
 

@@ -18,6 +18,10 @@ loader                          what the library configs name             rows
                                 realtoxicprompts_train.arrow``            ``prompt`` field also a ``prompt_<field>``
                                                                           column; with ``challenging_subset`` only
                                                                           the challenging rows
+``CivilCommentsDataset``        ``path='civil_comments'``                 splits ``train`` and ``test`` without the six
+                                                                          sub-scores; ``test`` shuffled (seed 42),
+                                                                          its first 10,000 rows, with ``label``
+                                                                          (``toxicity >= 0.5``) and ``choices``
 ``JigsawMultilingualDataset``   ``data/jigsawmultilingual/test.csv`` and  split ``test``: ``idx``, ``text``, ``label``,
                                 ``test_labels.csv``, ``lang``              ``choices`` of the rows in that language
 ==============================  ========================================  ==========================================
@@ -48,6 +52,7 @@ from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
 __all__ = [
+    "CivilCommentsDataset",
     "CrowspairsDataset",
     "CrowspairsDatasetV2",
     "IWSLT2017Dataset",
@@ -221,6 +226,42 @@ class RealToxicPromptsDataset(BaseDataset):
         if challenging:
             return dataset.filter(_challenging, keep_in_memory=True)
         return dataset
+
+
+#: the columns CivilCommentsDataset removes from both splits
+CIVIL_DROPPED = ("severe_toxicity", "obscene", "threat", "insult", "identity_attack", "sexual_explicit")
+#: how many shuffled test rows it keeps
+CIVIL_TEST_ROWS = 10000
+
+
+def _toxic_label(example: dict[str, Any]) -> dict[str, Any]:
+    toxicity = example.get("toxicity")
+    if not isinstance(toxicity, (int, float)) or isinstance(toxicity, bool):
+        raise InputFileError(f"CivilCommentsDataset: toxicity {toxicity!r} is not a number: {str(example)[:160]!r}")
+    example["label"] = int(toxicity >= 0.5)
+    example["choices"] = ["no", "yes"]
+    return example
+
+
+@LOAD_DATASET.register_module()
+class CivilCommentsDataset(BaseDataset):
+    """Splits ``train`` and ``test`` of ``HFDataset``'s data without the six toxicity sub-scores; ``test`` shuffled with
+    seed 42 (``datasets``' shuffle), cut to its first 10,000 rows, each with ``label`` (``toxicity >= 0.5``) and
+    ``choices``.  A test split of fewer than 10,000 rows is an error, as in OpenCompass."""
+
+    config_data_location = staticmethod(HFDataset.config_data_location)
+
+    @staticmethod
+    def load(**kwargs: Any) -> Any:
+        import datasets
+
+        train = HFDataset.load(**kwargs, split="train").remove_columns(list(CIVIL_DROPPED))
+        test = HFDataset.load(**kwargs, split="test").remove_columns(list(CIVIL_DROPPED))
+        if len(test) < CIVIL_TEST_ROWS:
+            raise InputFileError(f"CivilCommentsDataset: the test split of {kwargs.get('path')} has {len(test)} rows; "
+                                 f"OpenCompass takes {CIVIL_TEST_ROWS} of them after shuffling, and fails with fewer")
+        test = test.shuffle(seed=42).select(list(range(CIVIL_TEST_ROWS))).map(_toxic_label, keep_in_memory=True)
+        return datasets.DatasetDict({"train": train, "test": test})
 
 
 _JIGSAW_LANGS = ("es", "fr", "it", "pt", "ru", "tr")
