@@ -2,23 +2,29 @@
 
 * ``CivilCommentsDataset`` keeps 10,000 shuffled test rows: compared with OpenCompass 0.5.4's
   output in brief (``scripts/record_oc_nlu.py``: rows, columns, the first rows, a digest of all);
-* values OpenCompass stops on are errors naming the file, the line and the value.
+* values OpenCompass stops on are errors naming the file, the line and the value;
+* library configs whose data is not on disk are scored from the prediction files' ``gold``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from assay.cli import main
 from assay.datasets.nlu import AnliDataset, C3Dataset_V2, CHIDDatasetV2, WSCDatasetV2
 from assay.datasets.nlu_choice import MaxminDataset
 from assay.datasets.nlu_hub import CivilCommentsDataset, JigsawMultilingualDataset
 from assay.datasets.nlu_qa import TydiQADataset
 from assay.errors import InputFileError
+from assay.rundir.results import read_result
+from tests.benchmarks_oc._knowledge import ROOT, knowledge, metrics, same_number
+from tests.benchmarks_oc.families import MODEL_ABBR, RUNS
 from tests.benchmarks_oc.families_nlu import BUILDERS
 
 RECORDED = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "nlu" / "civilcomments.json"
@@ -101,3 +107,46 @@ def test_maxmin_and_jigsaw_name_the_record_they_cannot_read(in_tmp: Path) -> Non
     (in_tmp / "l.csv").write_text("id,toxic\n2,1\n", encoding="utf-8")
     with pytest.raises(InputFileError, match=r"record 2: the label record \['2', '1'\] is not for id '1'"):
         JigsawMultilingualDataset.load_table(str(in_tmp / "t.csv"), str(in_tmp / "l.csv"), "es")
+
+
+def _eval_library(run_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
+    """``assay eval`` of a library config's recorded datasets, from the recorded prediction files."""
+    run = next(r for r in RUNS if r.run_id == run_id)
+    work = tmp_path / "work"
+    shutil.copytree(ROOT / run_id / "predictions", work / "run" / "predictions")
+    config = tmp_path / "eval_config.py"
+    config.write_text(
+        "from mmengine.config import read_base\n\n"
+        f"with read_base():\n    from {run.module} import {run.variable}\n\n"
+        f"datasets = [d for d in {run.variable} if d.get('abbr', d['path']) in {list(run.abbrs)!r}]\n"
+        f"models = [dict(abbr={MODEL_ABBR!r}, path='oc/model')]\n",
+        encoding="utf-8",
+    )
+    rc = main(["eval", str(config), "-w", str(work), "-r", "run", "--workers", "1"])
+    assert rc == 0, capsys.readouterr().err[-2000:]
+    return {abbr: read_result(work / "run" / "results" / MODEL_ABBR / f"{abbr}.json") for abbr in knowledge(run_id)["datasets"]}
+
+
+@pytest.mark.parametrize(
+    ("run_id", "missing"),
+    [("CLUE_C3_gen", "./data/CLUE/C3/dev_0.json"), ("nqcn_gen", "./data/nq_cn"), ("tydiqa_gen", "opencompass/tydiqa"),
+     ("crowspairs_gen", "crows_pairs"), ("XCOPA_ppl", "xcopa"), ("jigsawmultilingual_clp", "data/jigsawmultilingual/test.csv")],
+)
+def test_library_config_without_its_data_is_scored_from_gold_as_opencompass_scores_it(
+    run_id: str, missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The references come from the prediction files' ``gold`` because the data is not on disk; the numbers are
+    OpenCompass's on the data.  (StrategyQA cannot be: OpenCompass's prediction files leave out a ``False`` gold.)"""
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "no-data"))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    results = _eval_library(run_id, tmp_path, capsys)
+    for abbr, result in results.items():
+        assert result["_meta"]["references"] == "gold", abbr
+        note = result["_meta"]["references_note"]
+        assert note.startswith("the test set is not on disk: ") and missing in note, note
+        want, got = metrics(knowledge(run_id)["datasets"][abbr]["result"]), metrics(result)
+        assert want and set(want) <= set(got), (abbr, got)
+        for key, value in want.items():
+            assert same_number(got[key], value), f"{abbr} {key}: assay {got[key]} != OpenCompass {value}"
