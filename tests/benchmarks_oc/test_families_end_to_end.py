@@ -75,8 +75,8 @@ def test_library_config_scores_like_opencompass(
         "with read_base():\n"
         f"    from {run.module} import {run.variable}\n\n"
         # a dataset without abbr is named as OpenCompass names it: its path, then its name
-        f"datasets = [d for d in {run.variable} if d.get('abbr', (d['path'] + ('_' + d['name'] if 'name' in d else '')).replace('/', '_'))"
-        f" in {list(run.abbrs)!r}]\n"
+        f"datasets = [d for d in {run.variable} if (d['abbr'] if 'abbr' in d else (d['path'] + ('_' + d['name'] if 'name' in d else ''))"
+        f".replace('/', '_')) in {list(run.abbrs)!r}]\n"
         + _MODELS.format(model=MODEL_ABBR),
         encoding="utf-8",
     )

@@ -118,7 +118,7 @@ def _eval_library(run_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
     config.write_text(
         "from mmengine.config import read_base\n\n"
         f"with read_base():\n    from {run.module} import {run.variable}\n\n"
-        f"datasets = [d for d in {run.variable} if d.get('abbr', d['path']) in {list(run.abbrs)!r}]\n"
+        f"datasets = [d for d in {run.variable} if (d['abbr'] if 'abbr' in d else d['path']) in {list(run.abbrs)!r}]\n"
         f"models = [dict(abbr={MODEL_ABBR!r}, path='oc/model')]\n",
         encoding="utf-8",
     )
