@@ -71,6 +71,18 @@ RUN_SPECS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("XCOPA_ppl", "XCOPA", "XCOPA/XCOPA_ppl_54058d", "XCOPA_datasets", ("xcopa",), True),
     ("jigsawmultilingual_clp", "jigsawmultilingual", "jigsawmultilingual/jigsawmultilingual_clp_1af0ae", "jigsawmultilingual_datasets",
      ("jigsaw_multilingual_es", "jigsaw_multilingual_fr"), True),
+    # the other prompt variants: same loaders and evaluators, other templates and labels
+    ("CLUE_C3_ppl_e24a31", "CLUE_C3", "CLUE_C3/CLUE_C3_ppl_e24a31", "C3_datasets", ("C3",), False),
+    ("FewCLUE_chid_ppl_acccb5", "FewCLUE_chid", "FewCLUE_chid/FewCLUE_chid_ppl_acccb5", "chid_datasets", ("chid-dev", "chid-test"), False),
+    ("SuperGLUE_WSC_ppl_1c4a90", "SuperGLUE_WSC", "SuperGLUE_WSC/SuperGLUE_WSC_ppl_1c4a90", "WSC_datasets", ("WSC",), False),
+    ("SuperGLUE_WSC_ppl_d0f531", "SuperGLUE_WSC", "SuperGLUE_WSC/SuperGLUE_WSC_ppl_d0f531", "WSC_datasets", ("WSC",), False),
+    ("SuperGLUE_WSC_ppl_f37e78", "SuperGLUE_WSC", "SuperGLUE_WSC/SuperGLUE_WSC_ppl_f37e78", "WSC_datasets", ("WSC",), False),
+    ("SuperGLUE_MultiRC_ppl_ced824", "SuperGLUE_MultiRC", "SuperGLUE_MultiRC/SuperGLUE_MultiRC_ppl_ced824", "MultiRC_datasets", ("MultiRC",), False),
+    ("storycloze_ppl_afd16f", "storycloze", "storycloze/storycloze_ppl_afd16f", "storycloze_datasets", ("story_cloze",), False),
+    ("winograd_ppl_8f3049", "winograd", "winograd/winograd_ppl_8f3049", "winograd_datasets", ("winograd",), False),
+    ("crowspairs_ppl_e811e1", "crowspairs", "crowspairs/crowspairs_ppl_e811e1", "crowspairs_datasets", ("crows_pairs",), False),
+    ("jigsawmultilingual_clp_fe50d8", "jigsawmultilingual", "jigsawmultilingual/jigsawmultilingual_clp_fe50d8", "jigsawmultilingual_datasets",
+     ("jigsaw_multilingual_es", "jigsaw_multilingual_fr"), False),
 )
 
 #: Loaders whose configs cannot be scored here (an attack inferencer, a remote evaluator), recorded on their own:
