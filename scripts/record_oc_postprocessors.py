@@ -94,6 +94,11 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.cmrc", "cmrc_postprocess", [{}]),
     ("opencompass.datasets.drcd", "drcd_postprocess", [{}]),
     ("opencompass.datasets.mathbench", "mathbench_postprocess", [{"name": "cloze_en"}, {"name": "cloze_cn"}]),
+    # NLU families: ReCoRD, StrategyQA, CrowS-Pairs
+    ("opencompass.datasets.record", "ReCoRD_postprocess", [{}]),
+    ("opencompass.datasets.strategyqa", "strategyqa_pred_postprocess", [{}]),
+    ("opencompass.datasets.strategyqa", "strategyqa_dataset_postprocess", [{}]),
+    ("opencompass.datasets.crowspairs", "crowspairs_postprocess", [{}]),
 ]
 
 

@@ -124,6 +124,12 @@ def _open_qa(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _crowspairs(rng: random.Random, n: int) -> Inputs:
+    # what crowspairs_postprocess gives: a letter or 'invalid'; the first reply is valid, so valid accuracy is defined
+    preds = ["B"] + [rng.choice(["A", "B", "invalid"]) for _ in range(n - 1)]
+    return {"predictions": preds[:n], "references": ["A"] * n}
+
+
 def _lambada(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["Sarah", "him", "river", "a"]) for _ in range(n)]
     preds = [rng.choice(["Sarah, she said", " him and", "river's", "", "the"]) for _ in range(n)]
@@ -372,6 +378,9 @@ INPUTS: dict[str, Spec] = {
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
+    "NQEvaluatorCN": Spec(_open_qa),
+    "TydiQAEvaluator": Spec(_open_qa),
+    "CrowspairsEvaluator": Spec(_crowspairs),
     "SQuAD20Evaluator": Spec(_open_qa),
     "LambadaEvaluator": Spec(_lambada),
     "MusrEvaluator": Spec(_musr),

@@ -76,6 +76,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "my_multiple_select_postprocess": {},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
+    "ReCoRD_postprocess": {},
+    "strategyqa_pred_postprocess": {},
+    "strategyqa_dataset_postprocess": {},
+    "crowspairs_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -96,6 +100,8 @@ NO_ANSWER: dict[str, Any] = {
     "math_intern_postprocess": None,
     "InfiniteBench_first_number_postprocess": None,
     "needlebench_atc_postprocess_v2": "None",
+    "strategyqa_dataset_postprocess": "no",  # a reference other than True reads as 'no'
+    "crowspairs_postprocess": "invalid",
 }
 
 _MB = 1_000_000
