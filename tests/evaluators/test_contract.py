@@ -396,6 +396,7 @@ EXCLUDED: dict[str, str] = {
     "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
+    "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "LCEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "LCPassKEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "APPSEvaluator": "executes code in the sandbox; tests/evaluators/test_apps_taco.py",
