@@ -398,6 +398,8 @@ EXCLUDED: dict[str, str] = {
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
+    "HumanevalProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
+    "MBPPProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
     "DS1000ServiceEvaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
     "DS1000InterpreterEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_ds1000.py",
     "LCEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
