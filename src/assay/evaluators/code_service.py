@@ -63,7 +63,7 @@ def _status(res: Any) -> str:
 class _ProEvaluator(BaseEvaluator):
     sample_outcome = SampleOutcome(correct="correct", unscorable="outcome", unscorable_values=SANDBOX_UNSCORABLE)
 
-    def __init__(self, language: str = "py", ip_address: str = "localhost", retry: int = 5, timeout: float = 15.0,
+    def __init__(self, language: str = "py", ip_address: str = "localhost", retry: int = 5, timeout: float = 5.0,
                  memory: int = 2 * 1024**3, max_workers: int | None = None, isolation: str = "auto",
                  pred_postprocessor: Any = None) -> None:
         super().__init__(pred_postprocessor=pred_postprocessor)
@@ -130,7 +130,8 @@ class HumanevalProEvaluator(_ProEvaluator):
     (the id), ``language``, ``code``, ``status``, ``exit_code``, ``stderr``,
     ``outcome`` (the sandbox's), ``prompt`` and ``correct``.  ``ip_address``
     and ``retry`` (the service's) are accepted and not used; ``timeout`` is
-    wall-clock seconds per program.
+    wall-clock seconds per program (MultiPL-E's Python runner allows 5 s; here
+    they also cover starting the sandboxed interpreter).
     """
 
 
