@@ -44,6 +44,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
     "humaneval_postprocess_v3": {},
+    "ds1000_postprocess": {},
+    "ds1000_completion_postprocess": {},
+    "ds1000_matplotlib_postprocess": {},
     "TheoremQA_postprocess": {},
     "TheoremQA_postprocess_v2": {},
     "TheoremQA_postprocess_v3": {},
@@ -166,6 +169,10 @@ PASS_THROUGH = {
     "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
+    # DS-1000's: the reply narrowed where a tag or fence is found, else the reply itself
+    "ds1000_postprocess",
+    "ds1000_completion_postprocess",
+    "ds1000_matplotlib_postprocess",
     # LongBench's: the first line after leading newlines, spaces kept, as OpenCompass does
     "trec_postprocess",
     "lsht_postprocess",
