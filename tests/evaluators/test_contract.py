@@ -332,6 +332,8 @@ INPUTS: dict[str, Spec] = {
     "AUCROCEvaluator": Spec(_auc, single_sample_error="ROC AUC is undefined"),
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
+    "Math401Evaluator": Spec(_numbers),
+    "MGSM_Evaluator": Spec(_numbers),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

@@ -39,6 +39,8 @@ BACKED: dict[str, dict[str, str]] = {
     "AUCROCEvaluator": {"accuracy": "correct"},
     "CircularEvaluator": {"acc_circular": "correct"},
     "Gsm8kEvaluator": {"accuracy": "correct"},
+    "Math401Evaluator": {"accuracy": "correct"},
+    "MGSM_Evaluator": {"accuracy": "correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},

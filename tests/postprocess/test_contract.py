@@ -75,6 +75,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "mathbench_postprocess": {"name": "cloze_en"},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
+    "mgsm_postprocess": {"lang": "en"},
+    "scibench_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -170,6 +172,7 @@ PASS_THROUGH = {
     "mathbench_postprocess",  # with no number, the reply as it is
     "cmrc_postprocess",  # without 答案是, the reply as it is
     "drcd_postprocess",
+    "scibench_postprocess",  # with no box and no number, the reply as it is
 }
 
 
