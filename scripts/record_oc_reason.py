@@ -1,4 +1,4 @@
-"""Record what OpenCompass 0.5.4 computes on the math word-problem families' library configs.
+"""Record what OpenCompass 0.5.4 computes on the math word-problem, Mastermath and QuALITY library configs.
 
 Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
 dependency of assay::
@@ -8,8 +8,8 @@ dependency of assay::
 It writes small data files in OpenCompass's local layouts under
 ``tests/data/oc_families/reason/cache`` (the data folder is both
 ``$COMPASS_DATA_CACHE`` and the working directory): CMO's fill-in-the-blank
-file, SVAMP, GSM-Hard, Math401's cloze file, MGSM's eleven TSV files and two
-SciBench subjects.  Each family's rows are read with OpenCompass's own loader,
+file, SVAMP, GSM-Hard, Math401's cloze file, MGSM's eleven TSV files, two
+SciBench subjects, Mastermath's CSV file and QuALITY's articles.  Each family's rows are read with OpenCompass's own loader,
 and a prediction file per dataset is written under ``predictions/`` as
 OpenCompass's gen inferencer writes it (``origin_prompt``, ``prediction``,
 ``gold`` — the loader's reference), with varied replies.
@@ -55,6 +55,8 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "math401_gen": ("math401/math401_gen.py", "math401_datasets", None),
     "mgsm_gen": ("mgsm/mgsm_gen.py", "mgsm_datasets", None),
     "scibench_gen": ("scibench/scibench_gen.py", "scibench_datasets", SCIBENCH_KEPT),
+    "mastermath2024v1_gen": ("mastermath2024v1/mastermath2024v1_gen.py", "mastermath2024v1_datasets", None),
+    "QuALITY_gen": ("QuALITY/QuALITY_gen.py", "QuALITY_datasets", None),
 }
 
 
@@ -136,6 +138,30 @@ SCIBENCH_REPLIES = {
 }
 
 
+MASTERMATH_CSV = (
+    "id,question,A,B,C,D,answer,source\n"
+    "1,求极限 $\\lim_{x\\to0}\\frac{\\sin x}{x}$,0,1,2,不存在,B,2020\n"
+    "2,\"多行\r\n题目, 含逗号\",a,b,c,d,C,2021\n"
+    "3,question,A,B,C,D,answer,header again\n"
+    "4,求导 $x^2$,$x$,$2x$,$x^2$,$2$,B,2022\n"
+    "5,空答案,1,2,3,4,,2023\n"
+)
+MASTERMATH_REPLIES = ["正确答案是 (B)", "正确答案是 C", "无法确定，也许是 A", ""]
+
+QUALITY_ARTICLES = [
+    {"article_id": "1", "article": "The ship left at dawn. It never came back.", "questions": [
+        {"question": "When did the ship leave?", "options": ["dusk", "noon", "dawn", "night"], "gold_label": 3, "difficult": 0},
+        {"question": "Did it return?", "options": ["yes", "no", "twice", "unknown"], "gold_label": 2, "difficult": 1},
+        {"question": "Label zero?", "options": ["w", "x", "y", "z"], "gold_label": 0, "difficult": 1},
+        {"question": "What colour was the sea?", "options": ["grey", "blue", "green", "red"], "gold_label": 1, "difficult": 0}]},
+    {"article_id": "2", "article": "Mara planted trees on Mars.", "questions": [
+        {"question": "Who planted trees?", "options": ["Mara", "Tom", "Ann", "Lee"], "gold_label": 1, "difficult": 0},
+        {"question": "Where?", "options": ["Earth", "Moon", "Venus", "Mars"], "gold_label": 4, "difficult": 1},
+        {"question": "What did she plant?", "options": ["flowers", "trees", "rice", "moss"], "gold_label": 2, "difficult": 0}]},
+]
+QUALITY_REPLIES = ["C", "The answer is B. no", "D", "B", "A. Mara", "I think it is C", ""]
+
+
 def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
@@ -148,6 +174,10 @@ def build_data() -> None:
         path = cache / "data" / "mgsm" / f"mgsm_{lang}.tsv"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(f"{q} ({lang})\t{a}\n" for q, a in MGSM_ROWS), encoding="utf-8")
+    master = cache / "data" / "mastermath2024v1" / "kaoyan_math_1_mcq_Sheet1.csv"
+    master.parent.mkdir(parents=True, exist_ok=True)
+    master.write_bytes(MASTERMATH_CSV.encode("utf-8"))
+    _jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
     for name, rows in SCIBENCH_ROWS.items():
         path = cache / "data" / "scibench" / f"{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,6 +195,10 @@ def _replies(abbr: str) -> list[str]:
         return MATH401_REPLIES
     if abbr.startswith("mgsm_"):
         return MGSM_REPLY[abbr[len("mgsm_"):]]
+    if abbr == "Mastermath2024v1":
+        return MASTERMATH_REPLIES
+    if abbr == "QuALITY":
+        return QUALITY_REPLIES
     if abbr.startswith("scibench-"):
         return SCIBENCH_REPLIES[abbr[len("scibench-"):].split("_")[0]]
     raise KeyError(abbr)

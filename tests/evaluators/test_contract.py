@@ -136,6 +136,12 @@ def _musr(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _quality(rng: random.Random, n: int) -> Inputs:
+    made = _choice(rng, n)
+    # the first question easy: QuALITY's hard_acc divides by the number of easy ones
+    return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
+
+
 def _drop(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
     preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
@@ -334,6 +340,8 @@ INPUTS: dict[str, Spec] = {
     "Gsm8kEvaluator": Spec(_numbers),
     "Math401Evaluator": Spec(_numbers),
     "MGSM_Evaluator": Spec(_numbers),
+    "MastermathDatasetv1Evaluator": Spec(_choice),
+    "QuALITYEvaluator": Spec(_quality),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

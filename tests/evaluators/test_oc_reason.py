@@ -1,4 +1,4 @@
-"""The math word-problem families of OpenCompass's library (CMO fill-in-the-blank, SVAMP, GSM-Hard, Math401, MGSM, SciBench), against OpenCompass 0.5.4.
+"""Math word problems (CMO fill-in-the-blank, SVAMP, GSM-Hard, Math401, MGSM, SciBench, Mastermath) and QuALITY, against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason.py`` with OpenCompass
 installed: its own eval task scored the prediction files under
@@ -78,7 +78,7 @@ def _eval(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library
 
 #: Cases whose evaluator or postprocessor is the family's own; the others' (MATHEvaluator, Gsm8kEvaluator,
 #: AccEvaluator with mathbench_postprocess) are scored from gold by their own tests, and here from the data only.
-OWN_SCORING = {"math401_gen", "mgsm_gen", "scibench_gen"}
+OWN_SCORING = {"math401_gen", "mgsm_gen", "scibench_gen", "mastermath2024v1_gen"}  # QuALITY's reads the test set: data only
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(OWN_SCORING)]
 
 
@@ -113,7 +113,7 @@ def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library:
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
     (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
-    assert ds["type"].__module__ == "assay.datasets.math_word"
+    assert ds["type"].__module__.startswith("assay.datasets.")
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
     table = ds["type"].load(**args)
     rows = table.to_arrow().to_pylist() if hasattr(table, "to_arrow") else table.to_list()
@@ -167,3 +167,21 @@ def test_scibench_file_that_is_not_a_list_names_it(tmp_path: Path) -> None:
     (tmp_path / "atkins.json").write_text('{"problem_text": "p"}', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"ScibenchDataset: file .*atkins\.json holds a JSON dict"):
         LOAD_DATASET.get("ScibenchDataset").load(str(tmp_path), name="atkins")
+
+
+def test_mastermath_short_record_names_the_file_and_record(tmp_path: Path) -> None:
+    (tmp_path / "m.csv").write_text("id,question,A,B,C,D,answer\n1,q,a,b,c,d,A\n2,q,a,b\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"MastermathDatasetv1: file .*m\.csv, record 3 has 4 field\(s\)"):
+        LOAD_DATASET.get("MastermathDatasetv1").load(str(tmp_path), "m.csv")
+
+
+def test_quality_label_out_of_range_names_the_question(tmp_path: Path) -> None:
+    question = {"question": "q", "options": ["a", "b", "c", "d"], "gold_label": 5, "difficult": 0}
+    (tmp_path / "dev").write_text(json.dumps({"article": "x", "questions": [question]}) + "\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"QuALITYDataset: .*dev, line 1, question 0: gold_label 5"):
+        LOAD_DATASET.get("QuALITYDataset").load(str(tmp_path / "dev"))
+
+
+def test_quality_without_easy_questions_is_an_error_record() -> None:
+    result = ICL_EVALUATORS.get("QuALITYEvaluator")().score(["A"], ["A"], [{"difficult": 1}])
+    assert "no easy question" in result["error"]

@@ -41,6 +41,8 @@ BACKED: dict[str, dict[str, str]] = {
     "Gsm8kEvaluator": {"accuracy": "correct"},
     "Math401Evaluator": {"accuracy": "correct"},
     "MGSM_Evaluator": {"accuracy": "correct"},
+    "MastermathDatasetv1Evaluator": {"accuracy": "correct"},
+    "QuALITYEvaluator": {"all_acc": "correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},

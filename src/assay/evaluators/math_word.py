@@ -1,4 +1,5 @@
-"""Math401's and MGSM's evaluators as OpenCompass 0.5.4 computes them (``Math401Evaluator``, ``MGSM_Evaluator``)."""
+"""Math401's, MGSM's and Mastermath's evaluators as OpenCompass 0.5.4 computes them
+(``Math401Evaluator``, ``MGSM_Evaluator``, ``MastermathDatasetv1Evaluator``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, percent, share_percent
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["MGSM_Evaluator", "Math401Evaluator", "math401_close"]
+__all__ = ["MGSM_Evaluator", "MastermathDatasetv1Evaluator", "Math401Evaluator", "math401_close"]
 
 
 def math401_close(pred: Any, ref: Any) -> bool:
@@ -75,3 +76,30 @@ class MGSM_Evaluator(BaseEvaluator):
                    for i, (p, r) in enumerate(zip(predictions, references))}
         correct = sum(d["correct"] for d in details.values())
         return {"accuracy": share_percent(correct, len(details)), "details": details}
+
+
+@ICL_EVALUATORS.register_module()
+class MastermathDatasetv1Evaluator(BaseEvaluator):
+    """Mastermath accuracy: a prediction is right when it equals its reference.
+
+    Inputs: ``predictions`` (the library's config reads them with
+    ``first_option_postprocess``) and ``references``.  Metric: ``accuracy``
+    in [0, 100].  Details: ``pred``, ``answer``, ``correct``.  Predictions
+    and references of different lengths give ``{'error': ...}``.
+
+    >>> MastermathDatasetv1Evaluator().score(['A', 'B', ''], ['A', 'C', 'D'])['accuracy']
+    33.333333333333336
+    """
+
+    sample_outcome = SampleOutcome(correct="correct")
+
+    sample_decomposable = True
+    sample_sums = MappingProxyType({"accuracy": ("correct", percent)})
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        if len(predictions) != len(references):
+            return {"error": "predictions and references have different length"}
+        if not predictions:
+            return no_samples(self)
+        details = [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)]
+        return {"accuracy": percent(sum(d["correct"] for d in details), len(details)), "details": details}
