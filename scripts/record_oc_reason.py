@@ -9,7 +9,8 @@ It writes small data files in OpenCompass's local layouts under
 ``tests/data/oc_families/reason/cache`` (the data folder is both
 ``$COMPASS_DATA_CACHE`` and the working directory): CMO's fill-in-the-blank
 file, SVAMP, GSM-Hard, Math401's cloze file, MGSM's eleven TSV files, two
-SciBench subjects, Mastermath's CSV file and QuALITY's articles.  Each family's rows are read with OpenCompass's own loader,
+SciBench subjects, Mastermath's CSV file, QuALITY's articles and two CHARM
+reasoning tasks (Chinese and translated).  Each family's rows are read with OpenCompass's own loader,
 and a prediction file per dataset is written under ``predictions/`` as
 OpenCompass's gen inferencer writes it (``origin_prompt``, ``prediction``,
 ``gold`` — the loader's reference), with varied replies.
@@ -20,7 +21,8 @@ prediction postprocessor, evaluator, details dumped) scores the predictions, and
 ``expected/<case>.json`` gets, per dataset, the result file's metrics and
 details, the predictions and references the evaluator received and the test
 set's rows.  ``vectors.json`` holds ``mgsm_postprocess``,
-``scibench_postprocess`` and ``Math401Evaluator`` on further inputs.
+``scibench_postprocess``, ``charm_reason_postprocess`` and ``Math401Evaluator``
+on further inputs.
 
 ``tests/evaluators/test_oc_reason.py`` checks assay's namesakes against these.
 """
@@ -43,6 +45,8 @@ RUN = "20250101_000000"
 MODEL = "oc-model"
 
 MGSM_LANGS = ("bn", "de", "en", "es", "fr", "ja", "ru", "sw", "te", "th", "zh")
+CHARM_TASKS = ("Chinese_Anachronisms_Judgment", "Global_Time_Understanding")
+CHARM_KEPT = tuple(f"charm-reason-{t}_{c}" for t in CHARM_TASKS for c in ("Direct", "ZH-CoT", "XLT", "Translate-EN"))
 SCIBENCH_KEPT = ("scibench-atkins", "scibench-calculus", "scibench-atkins_zs-cot", "scibench-calculus_fs")
 
 #: case id → (config under opencompass/configs/datasets, variable, abbrs kept (None: all))
@@ -57,6 +61,8 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "scibench_gen": ("scibench/scibench_gen.py", "scibench_datasets", SCIBENCH_KEPT),
     "mastermath2024v1_gen": ("mastermath2024v1/mastermath2024v1_gen.py", "mastermath2024v1_datasets", None),
     "QuALITY_gen": ("QuALITY/QuALITY_gen.py", "QuALITY_datasets", None),
+    "charm_reason_gen": ("CHARM/charm_reason_gen.py", "charm_reason_datasets", CHARM_KEPT),
+    "charm_reason_cot_only_gen_f7b7d3": ("CHARM/charm_reason_cot_only_gen_f7b7d3.py", "charm_reason_datasets", CHARM_KEPT),
 }
 
 
@@ -162,6 +168,14 @@ QUALITY_ARTICLES = [
 QUALITY_REPLIES = ["C", "The answer is B. no", "D", "B", "A. Mara", "I think it is C", ""]
 
 
+CHARM_EXAMPLES = [{"input": "以下陈述是否包含时代错误？李白用钢笔写诗。\n选项：\n(A) 是\n(B) 否", "target": "(A)"},
+                  {"input": "Which date is a week later?\nOptions:\n(A) 1\n(B) 2\n(C) 3", "target": "(C)"},
+                  {"input": "第三题\n(A) 甲\n(B) 乙", "target": "(B)"},
+                  {"input": "Fourth\n(A) a\n(B) b", "target": "B"},
+                  {"input": "Fifth\n(A) a\n(B) b", "target": "(A)"}]
+CHARM_REPLIES = ["所以答案是(A)。", "So the answer is (C).", "So the answer is B and not (A)", "Answer: b (B)", "不知道"]
+
+
 def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
@@ -178,6 +192,11 @@ def build_data() -> None:
     master.parent.mkdir(parents=True, exist_ok=True)
     master.write_bytes(MASTERMATH_CSV.encode("utf-8"))
     _jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
+    for folder in ("reasoning", "reasoning_Translate-EN"):
+        for task in CHARM_TASKS:
+            path = cache / "data" / "CHARM" / folder / f"{task}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"canary": "x", "examples": CHARM_EXAMPLES}, ensure_ascii=False, indent=1), encoding="utf-8")
     for name, rows in SCIBENCH_ROWS.items():
         path = cache / "data" / "scibench" / f"{name}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -199,6 +218,8 @@ def _replies(abbr: str) -> list[str]:
         return MASTERMATH_REPLIES
     if abbr == "QuALITY":
         return QUALITY_REPLIES
+    if abbr.startswith("charm-reason-"):
+        return CHARM_REPLIES
     if abbr.startswith("scibench-"):
         return SCIBENCH_REPLIES[abbr[len("scibench-"):].split("_")[0]]
     raise KeyError(abbr)
@@ -224,7 +245,7 @@ def write_predictions(case: str) -> None:
         replies = _replies(ds["abbr"])
         assert len(replies) == len(golds), (ds["abbr"], len(replies), len(golds))
         records = {str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": q}], "prediction": r, "gold": g}
-                   for i, (q, r, g) in enumerate(zip(test["question"], replies, golds))}
+                   for i, (q, r, g) in enumerate(zip(test[ds["reader_cfg"]["input_columns"][0]], replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -286,11 +307,14 @@ MGSM_TEXTS = ["Answer: 1,018.", "Answer: 3.5.", "Answer: -4", "answer: 7", "Answ
               "Answer: ١٢", "Answer: x", "Answer 5 apples and 6", "", "Answer: 007", "Answer:\n\n42\n"]
 SCIBENCH_TEXTS = ["the answer is \\boxed{1.5} and the answer is 2", "\\boxed{\\frac{1}{2}}", "1,234,567 and 8", "no number",
                   "The answer is -0.5e3", "answer is .75", "The answer is  ", "\\boxed{} then 3", "x = 2. answer is\n\\boxed{4}"]
+CHARM_TEXTS = ["(a) then B", "answer is (C) and answer is (D)", "the answer is  ", "((B))", "Ｂ or (Ｃ)", "answer is yes", "", "(\nA)",
+               "no capitals here", "So the answer is: (D)"]
 MATH401_PAIRS = [("2.79", "2.7900"), ("2.7", "2.79"), ("3/4", "0.75"), ("inf", "inf"), ("nan", "nan"), (" 5 ", "5"), ("1e3", "1000"),
                  ("0.3333", "0.33329"), ("1_000", "1000"), ("", "1"), ("-0", "0"), ("0.0010", "0")]
 
 
 def vectors() -> dict[str, Any]:
+    from opencompass.datasets.charm import charm_reason_postprocess
     from opencompass.datasets.math401 import Math401Evaluator
     from opencompass.datasets.mgsm import mgsm_postprocess
     from opencompass.datasets.scibench import scibench_postprocess
@@ -299,6 +323,7 @@ def vectors() -> dict[str, Any]:
     return {
         "mgsm_postprocess": [[t, lang, mgsm_postprocess(t, lang)] for t in MGSM_TEXTS for lang in ("en", "zh")],
         "scibench_postprocess": [[t, scibench_postprocess(t)] for t in SCIBENCH_TEXTS],
+        "charm_reason_postprocess": [[t, charm_reason_postprocess(t)] for t in CHARM_TEXTS],
         "Math401Evaluator": {"predictions": list(preds), "references": list(refs),
                              "result": Math401Evaluator().score(list(preds), list(refs))},
     }

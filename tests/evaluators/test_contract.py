@@ -342,6 +342,7 @@ INPUTS: dict[str, Spec] = {
     "MGSM_Evaluator": Spec(_numbers),
     "MastermathDatasetv1Evaluator": Spec(_choice),
     "QuALITYEvaluator": Spec(_quality),
+    "CharmReasonEvaluator": Spec(_choice),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

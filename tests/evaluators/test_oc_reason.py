@@ -1,4 +1,4 @@
-"""Math word problems (CMO fill-in-the-blank, SVAMP, GSM-Hard, Math401, MGSM, SciBench, Mastermath) and QuALITY, against OpenCompass 0.5.4.
+"""Math word problems (CMO fill-in-the-blank, SVAMP, GSM-Hard, Math401, MGSM, SciBench, Mastermath), QuALITY and CHARM's reasoning tasks, against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason.py`` with OpenCompass
 installed: its own eval task scored the prediction files under
@@ -78,7 +78,7 @@ def _eval(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library
 
 #: Cases whose evaluator or postprocessor is the family's own; the others' (MATHEvaluator, Gsm8kEvaluator,
 #: AccEvaluator with mathbench_postprocess) are scored from gold by their own tests, and here from the data only.
-OWN_SCORING = {"math401_gen", "mgsm_gen", "scibench_gen", "mastermath2024v1_gen"}  # QuALITY's reads the test set: data only
+OWN_SCORING = {"math401_gen", "mgsm_gen", "scibench_gen", "mastermath2024v1_gen", "charm_reason_gen", "charm_reason_cot_only_gen_f7b7d3"}  # QuALITY's reads the test set: data only
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(OWN_SCORING)]
 
 
@@ -117,6 +117,10 @@ def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library:
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
     table = ds["type"].load(**args)
     rows = table.to_arrow().to_pylist() if hasattr(table, "to_arrow") else table.to_list()
+    post = ds["eval_cfg"].get("dataset_postprocessor")
+    if post:  # the recorded rows are the test set the evaluator saw: its references read by this
+        column = ds["reader_cfg"]["output_column"]
+        rows = [dict(r, **{column: post["type"](r[column])}) for r in rows]
     # OpenCompass's test set also numbers its rows (idx) and names the dataset (subdivision)
     assert rows == [{k: v for k, v in r.items() if k not in ("idx", "subdivision")} for r in record["datasets"][abbr]["test_rows"]]
 
@@ -129,6 +133,11 @@ def test_mgsm_postprocess_matches_opencompass(text: str, lang: str, expected: st
 @pytest.mark.parametrize(("text", "expected"), VECTORS["scibench_postprocess"])
 def test_scibench_postprocess_matches_opencompass(text: str, expected: str) -> None:
     assert TEXT_POSTPROCESSORS.get("scibench")(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), VECTORS["charm_reason_postprocess"])
+def test_charm_reason_postprocess_matches_opencompass(text: str, expected: str) -> None:
+    assert TEXT_POSTPROCESSORS.get("charm-reason")(text) == expected
 
 
 def test_math401_evaluator_matches_opencompass() -> None:
@@ -185,3 +194,9 @@ def test_quality_label_out_of_range_names_the_question(tmp_path: Path) -> None:
 def test_quality_without_easy_questions_is_an_error_record() -> None:
     result = ICL_EVALUATORS.get("QuALITYEvaluator")().score(["A"], ["A"], [{"difficult": 1}])
     assert "no easy question" in result["error"]
+
+
+def test_charm_file_without_examples_names_it(tmp_path: Path) -> None:
+    (tmp_path / "task.json").write_text('[{"input": "q", "target": "(A)"}]', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"CharmDataset: file .*task\.json holds no 'examples' list"):
+        LOAD_DATASET.get("CharmDataset").load(str(tmp_path), "task")

@@ -43,6 +43,7 @@ BACKED: dict[str, dict[str, str]] = {
     "MGSM_Evaluator": {"accuracy": "correct"},
     "MastermathDatasetv1Evaluator": {"accuracy": "correct"},
     "QuALITYEvaluator": {"all_acc": "correct"},
+    "CharmReasonEvaluator": {"score": "correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},

@@ -77,6 +77,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "drcd_postprocess": {},
     "mgsm_postprocess": {"lang": "en"},
     "scibench_postprocess": {},
+    "charm_reason_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -173,6 +174,7 @@ PASS_THROUGH = {
     "cmrc_postprocess",  # without 答案是, the reply as it is
     "drcd_postprocess",
     "scibench_postprocess",  # with no box and no number, the reply as it is
+    "charm_reason_postprocess",  # with no capital letter, the reply as it is
 }
 
 

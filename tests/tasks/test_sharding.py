@@ -35,6 +35,7 @@ INPUTS: dict[str, dict[str, Any]] = {
     "SQuAD20Evaluator": {"preds": ["Paris.", "The answer is Seine", "impossible to answer", ""], "refs": [["Paris"], ["Seine", "impossible to answer"]]},
     "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
+    "CharmReasonEvaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "C"]},
     "MastermathDatasetv1Evaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "D"]},
     "Math401Evaluator": {"preds": ["4992", "2.79", "1/3", "-9.0001", ""], "refs": ["4992", "2.7900", "-9"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
