@@ -10,7 +10,8 @@ It writes small data files in OpenCompass's local layouts under
 ``$COMPASS_DATA_CACHE`` and the working directory): CMO's fill-in-the-blank
 file, SVAMP, GSM-Hard, Math401's cloze file, MGSM's eleven TSV files, two
 SciBench subjects, Mastermath's CSV file, QuALITY's articles and two CHARM
-reasoning tasks (Chinese and translated).  Each family's rows are read with OpenCompass's own loader,
+reasoning tasks (Chinese and translated), and ProcessBench's four subsets (a
+local folder ``Qwen/ProcessBench`` whose ``README.md`` names its splits).  Each family's rows are read with OpenCompass's own loader,
 and a prediction file per dataset is written under ``predictions/`` as
 OpenCompass's gen inferencer writes it (``origin_prompt``, ``prediction``,
 ``gold`` — the loader's reference), with varied replies.
@@ -62,6 +63,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "mastermath2024v1_gen": ("mastermath2024v1/mastermath2024v1_gen.py", "mastermath2024v1_datasets", None),
     "QuALITY_gen": ("QuALITY/QuALITY_gen.py", "QuALITY_datasets", None),
     "charm_reason_gen": ("CHARM/charm_reason_gen.py", "charm_reason_datasets", CHARM_KEPT),
+    "processbench_gen": ("ProcessBench/processbench_gen.py", "processbench_datasets", None),
     "charm_reason_cot_only_gen_f7b7d3": ("CHARM/charm_reason_cot_only_gen_f7b7d3.py", "charm_reason_datasets", CHARM_KEPT),
 }
 
@@ -176,6 +178,18 @@ CHARM_EXAMPLES = [{"input": "以下陈述是否包含时代错误？李白用钢
 CHARM_REPLIES = ["所以答案是(A)。", "So the answer is (C).", "So the answer is B and not (A)", "Answer: b (B)", "不知道"]
 
 
+PROCESSBENCH_SUBSETS = ("gsm8k", "math", "olympiadbench", "omnimath")
+PROCESSBENCH_ROWS = [
+    {"id": "p0", "generator": "m", "problem": "1+1?", "steps": ["1+1=3", "So 3."], "final_answer_correct": False, "label": 0},
+    {"id": "p1", "generator": "m", "problem": "2*3?", "steps": ["2*3=6", "So 6."], "final_answer_correct": True, "label": -1},
+    {"id": "p2", "generator": "m", "problem": "9-4?", "steps": ["9-4=5", "5+0=6", "So 6."], "final_answer_correct": False, "label": 1},
+    {"id": "p3", "generator": "m", "problem": "5/5?", "steps": ["5/5=1"], "final_answer_correct": True, "label": -1},
+    {"id": "p4", "generator": "m", "problem": "3^2?", "steps": ["3^2=6", "So 6."], "final_answer_correct": False, "label": 0},
+]
+PROCESSBENCH_REPLIES = ["The first error is in paragraph 0. \\boxed{0}", "All steps are right: \\boxed{-1}",
+                        "\\boxed{2} no wait \\boxed{ 1 }", "\\boxed{none}", "I cannot tell."]
+
+
 def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
@@ -192,6 +206,12 @@ def build_data() -> None:
     master.parent.mkdir(parents=True, exist_ok=True)
     master.write_bytes(MASTERMATH_CSV.encode("utf-8"))
     _jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
+    bench = cache / "Qwen" / "ProcessBench"
+    bench.mkdir(parents=True, exist_ok=True)
+    files = "".join(f"  - split: {s}\n    path: {s}.jsonl\n" for s in PROCESSBENCH_SUBSETS)
+    (bench / "README.md").write_text(f"---\nconfigs:\n- config_name: default\n  data_files:\n{files}---\n", encoding="utf-8")
+    for subset in PROCESSBENCH_SUBSETS:
+        _jsonl(bench / f"{subset}.jsonl", PROCESSBENCH_ROWS)
     for folder in ("reasoning", "reasoning_Translate-EN"):
         for task in CHARM_TASKS:
             path = cache / "data" / "CHARM" / folder / f"{task}.json"
@@ -218,6 +238,8 @@ def _replies(abbr: str) -> list[str]:
         return MASTERMATH_REPLIES
     if abbr == "QuALITY":
         return QUALITY_REPLIES
+    if abbr.startswith("processbench_"):
+        return PROCESSBENCH_REPLIES
     if abbr.startswith("charm-reason-"):
         return CHARM_REPLIES
     if abbr.startswith("scibench-"):
@@ -242,10 +264,12 @@ def write_predictions(case: str) -> None:
     for ds in _datasets(case):
         test = build_dataset_from_cfg(ds).test
         golds = test[ds["reader_cfg"]["output_column"]]
+        first_input = ds["reader_cfg"]["input_columns"][0]
+        prompts = test[first_input] if first_input in test.column_names else test[test.column_names[0]]
         replies = _replies(ds["abbr"])
         assert len(replies) == len(golds), (ds["abbr"], len(replies), len(golds))
         records = {str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": q}], "prediction": r, "gold": g}
-                   for i, (q, r, g) in enumerate(zip(test[ds["reader_cfg"]["input_columns"][0]], replies, golds))}
+                   for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

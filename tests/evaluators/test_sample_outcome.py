@@ -44,6 +44,7 @@ BACKED: dict[str, dict[str, str]] = {
     "MastermathDatasetv1Evaluator": {"accuracy": "correct"},
     "QuALITYEvaluator": {"all_acc": "correct"},
     "CharmReasonEvaluator": {"score": "correct"},
+    "ProcessBenchEvaluator": {},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
