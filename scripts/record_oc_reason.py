@@ -10,8 +10,9 @@ It writes small data files in OpenCompass's local layouts under
 ``$COMPASS_DATA_CACHE`` and the working directory): CMO's fill-in-the-blank
 file, SVAMP, GSM-Hard, Math401's cloze file, MGSM's eleven TSV files, two
 SciBench subjects, Mastermath's CSV file, QuALITY's articles and two CHARM
-reasoning tasks (Chinese and translated), and ProcessBench's four subsets (a
-local folder ``Qwen/ProcessBench`` whose ``README.md`` names its splits).  Each family's rows are read with OpenCompass's own loader,
+reasoning tasks (Chinese and translated), ProcessBench's four subsets (a
+local folder ``Qwen/ProcessBench`` whose ``README.md`` names its splits) and S3Eval
+(a local folder ``FangyuLei/s3eval`` with its ``test`` split).  Each family's rows are read with OpenCompass's own loader,
 and a prediction file per dataset is written under ``predictions/`` as
 OpenCompass's gen inferencer writes it (``origin_prompt``, ``prediction``,
 ``gold`` — the loader's reference), with varied replies.
@@ -190,6 +191,17 @@ PROCESSBENCH_REPLIES = ["The first error is in paragraph 0. \\boxed{0}", "All st
                         "\\boxed{2} no wait \\boxed{ 1 }", "\\boxed{none}", "I cannot tell."]
 
 
+S3EVAL_ROWS = [
+    {"input": "SELECT count(*) FROM t", "output": "3"},
+    {"input": "SELECT a FROM t", "output": "x, y, z"},
+    {"input": "SELECT a, b FROM t", "output": "| a | b |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |\n| 1 | 2 |"},
+    {"input": "SELECT name FROM t LIMIT 1", "output": "The Big Apple"},
+    {"input": "SELECT avg(a) FROM t", "output": "2.50"},
+    {"input": "SELECT b FROM t", "output": "nan"},
+]
+S3EVAL_REPLIES = ["3.0", "z,x", "| a | b |\n|---|---|\n| 1 | 2 |\n\n| 5 | 6 |", "big apple!", "2.5", "nan"]
+
+
 def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
@@ -206,6 +218,7 @@ def build_data() -> None:
     master.parent.mkdir(parents=True, exist_ok=True)
     master.write_bytes(MASTERMATH_CSV.encode("utf-8"))
     _jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
+    _jsonl(cache / "FangyuLei" / "s3eval" / "test.jsonl", S3EVAL_ROWS)
     bench = cache / "Qwen" / "ProcessBench"
     bench.mkdir(parents=True, exist_ok=True)
     files = "".join(f"  - split: {s}\n    path: {s}.jsonl\n" for s in PROCESSBENCH_SUBSETS)
@@ -238,6 +251,8 @@ def _replies(abbr: str) -> list[str]:
         return MASTERMATH_REPLIES
     if abbr == "QuALITY":
         return QUALITY_REPLIES
+    if abbr == "s3eval":
+        return S3EVAL_REPLIES
     if abbr.startswith("processbench_"):
         return PROCESSBENCH_REPLIES
     if abbr.startswith("charm-reason-"):
@@ -341,13 +356,21 @@ def vectors() -> dict[str, Any]:
     from opencompass.datasets.charm import charm_reason_postprocess
     from opencompass.datasets.math401 import Math401Evaluator
     from opencompass.datasets.mgsm import mgsm_postprocess
+    from opencompass.datasets.s3eval import S3EvalDataset, S3EvalEvaluator
     from opencompass.datasets.scibench import scibench_postprocess
 
+    s3_rows = S3EvalDataset.load("FangyuLei/s3eval").to_list()
+    s3_refs = [r["output"] for r in s3_rows]
     preds, refs = zip(*MATH401_PAIRS)
     return {
         "mgsm_postprocess": [[t, lang, mgsm_postprocess(t, lang)] for t in MGSM_TEXTS for lang in ("en", "zh")],
         "scibench_postprocess": [[t, scibench_postprocess(t)] for t in SCIBENCH_TEXTS],
         "charm_reason_postprocess": [[t, charm_reason_postprocess(t)] for t in CHARM_TEXTS],
+        # s3eval_gen has no reader_cfg: OpenCompass's eval task cannot build its dataset, so the
+        # loader and the evaluator are recorded directly
+        "S3EvalDataset": {"args": {"path": "FangyuLei/s3eval"}, "rows": s3_rows},
+        "S3EvalEvaluator": {"predictions": S3EVAL_REPLIES, "references": s3_refs,
+                            "result": S3EvalEvaluator().score(S3EVAL_REPLIES, s3_refs)},
         "Math401Evaluator": {"predictions": list(preds), "references": list(refs),
                              "result": Math401Evaluator().score(list(preds), list(refs))},
     }

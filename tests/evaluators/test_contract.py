@@ -148,6 +148,12 @@ def _processbench(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _s3eval(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["3", "x, y", "| a |\n| - |\n| 1 |\n| 2 |", "The Big Apple"]) for _ in range(n)]
+    preds = [rng.choice(["3.0", "y,x", "| a |\n| - |\n| 2 |", "big apple", "", "nan"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _drop(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
     preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
@@ -385,6 +391,7 @@ INPUTS: dict[str, Spec] = {
     "QuALITYEvaluator": Spec(_quality),
     "CharmReasonEvaluator": Spec(_choice),
     "ProcessBenchEvaluator": Spec(_processbench),
+    "S3EvalEvaluator": Spec(_s3eval),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

@@ -208,3 +208,37 @@ def test_charm_file_without_examples_names_it(tmp_path: Path) -> None:
     (tmp_path / "task.json").write_text('[{"input": "q", "target": "(A)"}]', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"CharmDataset: file .*task\.json holds no 'examples' list"):
         LOAD_DATASET.get("CharmDataset").load(str(tmp_path), "task")
+
+
+def test_s3eval_loader_reads_the_test_split_as_opencompass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(ROOT / "cache" / "FangyuLei", tmp_path / "FangyuLei")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.chdir(tmp_path)
+    case = VECTORS["S3EvalDataset"]
+    assert LOAD_DATASET.get("S3EvalDataset").load(**case["args"]).to_arrow().to_pylist() == case["rows"]
+
+
+def test_s3eval_evaluator_matches_opencompass() -> None:
+    case = VECTORS["S3EvalEvaluator"]
+    result = ICL_EVALUATORS.get("S3EvalEvaluator")().score(case["predictions"], case["references"])
+    assert result["score"] == case["result"]["score"]
+    assert [d["score"] for d in result["details"]] == [1, 0.8, 0.4, 1, 1, 0]  # a table's rows, a list's items, numbers, words
+
+
+def test_s3eval_library_config_without_reader_cfg_is_an_error_record_naming_it(oc_library: Path, tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(ROOT / "cache" / "FangyuLei", tmp_path / "FangyuLei")
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.py").write_text("from mmengine.config import read_base\n\nwith read_base():\n"
+                                        "    from opencompass.configs.datasets.s3eval.s3eval_gen import s3eval_datasets\n\n"
+                                        f"datasets = s3eval_datasets\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
+    predictions = tmp_path / "work" / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    replies = {str(i): {"origin_prompt": "q", "prediction": r, "gold": g}
+               for i, (r, g) in enumerate(zip(VECTORS["S3EvalEvaluator"]["predictions"], VECTORS["S3EvalEvaluator"]["references"]))}
+    (predictions / "s3eval.json").write_text(json.dumps(replies), encoding="utf-8")
+    main(["eval", str(tmp_path / "config.py"), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1"])
+    result = json.loads((tmp_path / "work" / RUN / "results" / MODEL / "s3eval.json").read_text(encoding="utf-8"))
+    assert "names no reader_cfg output_column" in result["error"]

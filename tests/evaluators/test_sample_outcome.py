@@ -45,6 +45,7 @@ BACKED: dict[str, dict[str, str]] = {
     "QuALITYEvaluator": {"all_acc": "correct"},
     "CharmReasonEvaluator": {"score": "correct"},
     "ProcessBenchEvaluator": {},
+    "S3EvalEvaluator": {"score": "details.score"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
