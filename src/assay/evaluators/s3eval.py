@@ -108,9 +108,10 @@ class S3EvalEvaluator(BaseEvaluator):
             return {"error": "predictions and references have different length"}
         if not predictions:
             return no_samples(self)
-        details = []
+        scores: list[float] = []
         for pred, gold in zip(predictions, references):
             if not isinstance(pred, str) or not isinstance(gold, str):
                 return {"error": f"S3EvalEvaluator: answers and references must be text, got {pred!r} and {gold!r}"}
-            details.append({"pred": pred, "answer": gold, "score": s3eval_score(pred, gold)})
-        return {"score": sum(d["score"] for d in details) / len(details) * 100, "details": details}
+            scores.append(s3eval_score(pred, gold))
+        details = [{"pred": p, "answer": g, "score": v} for p, g, v in zip(predictions, references, scores)]
+        return {"score": sum(scores) / len(scores) * 100, "details": details}
