@@ -142,6 +142,24 @@ def _musr(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _quality(rng: random.Random, n: int) -> Inputs:
+    made = _choice(rng, n)
+    # the first question easy: QuALITY's hard_acc divides by the number of easy ones
+    return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
+
+
+def _processbench(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _s3eval(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["3", "x, y", "| a |\n| - |\n| 1 |\n| 2 |", "The Big Apple"]) for _ in range(n)]
+    preds = [rng.choice(["3.0", "y,x", "| a |\n| - |\n| 2 |", "big apple", "", "nan"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _drop(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["14|fourteen", "Jones", "300"]) for _ in range(n)]
     preds = [rng.choice(["Answer: 14 yards", "Answer: Smith", "it was 300", ""]) for _ in range(n)]
@@ -373,6 +391,13 @@ INPUTS: dict[str, Spec] = {
     "AUCROCEvaluator": Spec(_auc, single_sample_error="ROC AUC is undefined"),
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
+    "Math401Evaluator": Spec(_numbers),
+    "MGSM_Evaluator": Spec(_numbers),
+    "MastermathDatasetv1Evaluator": Spec(_choice),
+    "QuALITYEvaluator": Spec(_quality),
+    "CharmReasonEvaluator": Spec(_choice),
+    "ProcessBenchEvaluator": Spec(_processbench),
+    "S3EvalEvaluator": Spec(_s3eval),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
@@ -612,6 +637,9 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif name == "MultiIFEvaluator":
         assert details is None  # per-turn rates only, as OpenCompass's
+    elif outcome is not None and outcome.correct not in (None, "correct", "is_correct"):
+        # a verdict under the evaluator's own name (ProcessBench's 'match'), as its declared outcome says
+        assert details and all(outcome.correct in d for d in details)
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

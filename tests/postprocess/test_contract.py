@@ -83,6 +83,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "strategyqa_pred_postprocess": {},
     "strategyqa_dataset_postprocess": {},
     "crowspairs_postprocess": {},
+    "mgsm_postprocess": {"lang": "en"},
+    "scibench_postprocess": {},
+    "charm_reason_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -184,6 +187,8 @@ PASS_THROUGH = {
     "mathbench_postprocess",  # with no number, the reply as it is
     "cmrc_postprocess",  # without 答案是, the reply as it is
     "drcd_postprocess",
+    "scibench_postprocess",  # with no box and no number, the reply as it is
+    "charm_reason_postprocess",  # with no capital letter, the reply as it is
 }
 
 
