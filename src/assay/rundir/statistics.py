@@ -47,7 +47,14 @@ from assay.fileio import loads_json
 from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats, prediction_columns
-from assay.rundir.stats_index import index_lookup, index_settings, index_stats, indexed_output
+from assay.rundir.stats_index import (
+    index_lookup,
+    index_samples,
+    index_settings,
+    index_stats,
+    indexed_output,
+    sidecar_samples,
+)
 from assay.stats import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -240,6 +247,13 @@ class JsonBacked(MutableMapping[K, V]):
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
+    def json_of(self, key: K) -> Any:
+        """The JSON form of the value of ``key`` (``None`` when there is none); builds nothing."""
+        value = self._values.get(key)
+        if value is None:
+            return None
+        return loads_json(value) if type(value) is bytes else self._dump(value)
+
     def json_items(self, *, fragments: bool = False) -> Iterator[tuple[K, Any]]:
         """Every (key, the value's JSON form), in insertion order; builds nothing.
 
@@ -258,7 +272,9 @@ def _fragment() -> Callable[[bytes], Any]:
 
 
 def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
-    return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
+    if "confidence" not in data:
+        data["confidence"] = confidence
+    return CellStat.from_json(data)
 
 
 class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
@@ -569,7 +585,9 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
     Every result file is taken from the index where it still matches, else
     read; the statistics of every result (each finite metric's interval,
     the unscorable counts) the index lacks are computed from the files and
-    kept.  ``check_content`` checks every entry by content (SHA-256).
+    kept, and so are the report's samples of every result whose ``.stats``
+    file matches it (:func:`assay.rundir.stats_index.index_samples`).
+    ``check_content`` checks every entry by content (SHA-256).
 
     Returns the snapshot (what was added, changed, removed).
     """
@@ -589,6 +607,15 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
         if values:
             tasks.append(Task(folder, name[: -len(".json")], folder, values))
     run_tasks(tasks, str(run_dir), StatsOptions(), workers=workers, snapshot=snapshot)
+    layout = RunDir(Path(run_dir))
+    for task in tasks:
+        rel = f"{task.folder}/{task.abbr}.json"
+        digest = snapshot.digest(rel)
+        if digest is not None and snapshot.samples(rel) is None:
+            read = sidecar_samples(str(layout.result_path(task.folder, task.abbr)), digest)
+            if read is not None:
+                snapshot.put_samples(rel, digest, *read)
+    snapshot.flush()
     return snapshot
 
 
@@ -701,6 +728,8 @@ def run_tasks(
             saved = load_stats(layout.result_path(task.folder, task.abbr), found)
             if saved is not None and snapshot is not None and found is not None:
                 snapshot.put_stats(key, found, *index_stats(saved.options, saved.output))
+                if snapshot.samples(f"{key}.json") is None:  # the report's samples too, while the file is read
+                    snapshot.put_samples(f"{key}.json", found, *index_samples(saved))
         outputs[i] = saved.output_for(task.have, options, columns=task.columns) if saved is not None else None
     todo = [i for i, o in enumerate(outputs) if o is None]
     if todo:
