@@ -977,6 +977,7 @@ def write_html_report(
         atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
         shutil.rmtree(side_dir, ignore_errors=True)
     else:
+        path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
         fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
         manifest: dict[str, int] = {}
         named = []
