@@ -159,7 +159,13 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     """
     if value is None:
         return [None, texts(missing or f"{column} has no value for {abbr} {metric}")], None
-    stat = stats.cell(column, abbr, metric) if stats is not None else None
+    if stats is None:
+        stat = None
+    elif type(stats.cells).__name__ == "CellTable":  # the run's statistics: the row of (column, abbr) at once
+        row = stats.cells.row_of(column, abbr)
+        stat = row.get(metric) if row is not None else None
+    else:
+        stat = stats.cell(column, abbr, metric)
     if stat is None:
         cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
     elif stat.has_interval:
