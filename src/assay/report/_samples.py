@@ -138,6 +138,32 @@ class Source:
     repairs: list[tuple[str, str, str, bytes]] = field(default_factory=list)
 
 
+#: One result's columns as the page writes them: the number of samples, then the JSON of ids, ref, raw,
+#: ext and ok (see :func:`assay.rundir.stats_index.column_parts`).
+Parts = tuple[int, bytes, bytes, bytes, bytes, bytes]
+
+
+def _parts(source: Source, column: str, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Parts | None:
+    """One (model, dataset)'s columns as JSON, unparsed: as the run index holds them, else written from
+    :func:`_columns`; ``None`` without columns.
+
+    Raises:
+        TypeError: a text orjson cannot write (the caller writes the chunk as :func:`payload` does).
+    """
+    from assay.rundir.stats_index import column_parts
+
+    held = source.indexed.get((column, abbr))
+    if held is not None:
+        found = column_parts(held)
+        if found is not None:
+            return found
+    columns = _columns(source, column, abbr, repairs)
+    if columns is None:
+        return None
+    dumps = orjson.dumps
+    return columns.n, dumps(columns.ids), dumps(columns.ref), dumps(columns.raw), dumps(columns.ext), dumps(columns.ok)
+
+
 def _columns(source: Source, column: str, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Any:
     """One (model, dataset)'s columns: from the run index, else from its ``.stats`` file while it matches
     (what it holds then goes to ``repairs``), else read from the files."""
@@ -177,9 +203,51 @@ def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] 
     """One dataset's chunk; ``None`` when no model has details of it.  What is read from ``.stats`` files
     for the index goes to ``repairs`` (default: ``source.repairs``)."""
     kept = source.repairs if repairs is None else repairs
+    try:
+        return _spliced(source, abbr, kept)
+    except TypeError:  # a text orjson cannot write: the table built and written as payload() writes it
+        pass
     tables = _Tables({(c, abbr): _columns(source, c, abbr, kept) for c in source.columns})
     table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
     return None if table is None else (abbr, table["n"], payload(table))
+
+
+def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Chunk | None:
+    """:func:`chunk` from each model's columns as JSON, spliced into the chunk unparsed: the bytes
+    :func:`payload` writes of :func:`sample_table`, only the references parsed (to fill those the first
+    model lacks)."""
+    per_model: list[tuple[str, Parts]] = []
+    n = None
+    for column in source.columns:
+        found = _parts(source, column, abbr, repairs)
+        if found is None:
+            continue
+        if n is not None and found[0] != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           found[0], abbr, n)
+            continue
+        n = found[0]
+        per_model.append((column, found))
+    if not per_model or n is None:
+        return None
+    refs = orjson.loads(per_model[0][1][2])
+    for _, found in per_model[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        theirs = orjson.loads(found[2])
+        for i in empty:
+            refs[i] = theirs[i]
+    fragment = orjson.Fragment
+    out: dict[str, Any] = {
+        "abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": fragment(per_model[0][1][1]), "ref": refs,
+        "raw": [fragment(f[3]) for _, f in per_model], "ext": [fragment(f[4]) for _, f in per_model],
+        "ok": [fragment(f[5]) for _, f in per_model],
+    }
+    audit = [_audit_columns((source.audits or {}).get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
+    if any(a is not None for a in audit):
+        out["audit"] = audit
+    return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
 
 
 def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from assay.fileio import loads_json
@@ -34,6 +35,7 @@ __all__ = [
     "INDEX_STATS_FORMAT",
     "SAMPLES_FORMAT",
     "IndexedStats",
+    "column_parts",
     "columns_of",
     "index_lookup",
     "index_settings",
@@ -197,8 +199,10 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     length (4 bytes, big-endian): ``{"values", "samples", "no_samples"}`` (the
     per-sample values as the ``.stats`` file holds them, see
     :class:`assay.rundir.sidecar.SavedStats`), then the sample browser's
-    columns (``null`` when there are none); a reader of one part leaves the
-    other compressed.
+    columns: the number of samples and each column's JSON, one a line, as the
+    page writes them (:func:`column_parts`; ``null`` when there are none, or
+    when a text cannot be written so); a reader of one part leaves the other
+    compressed.
 
     >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
     >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
@@ -208,12 +212,16 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     >>> settings, samples_of(data)[0], columns_of(data).ext
     ('1.2 600', {'acc': 50.0}, ['A', 'C'])
     """
-    import dataclasses
+    import orjson
 
     values = stats_json_bytes({"values": saved.values, "samples": saved.samples, "no_samples": saved.no_samples})
     found = saved.output.columns
-    columns = b"null" if found is None else stats_json_bytes(
-        {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}, False)
+    columns = b"null"
+    if found is not None:
+        # a text orjson cannot write (a lone surrogate): none, the readers take the .stats file;
+        # compact JSON never holds a raw newline
+        with suppress(TypeError):
+            columns = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
     first = zlib.compress(values, 1)
     return samples_settings(saved.options.text_limit), len(first).to_bytes(4, "big") + first + zlib.compress(columns, 1)
 
@@ -229,13 +237,33 @@ def samples_of(data: bytes) -> tuple[dict[str, float], dict[str, Any], dict[str,
         return None
 
 
-def columns_of(data: bytes) -> SampleColumns | None:
-    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`); ``None`` when it has
-    none or is unreadable."""
+def _columns(found: SampleColumns) -> tuple[list[Any], ...]:
+    return found.ids, found.ref, found.raw, found.ext, found.ok
+
+
+def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] | None:
+    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) unparsed: the number
+    of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
+    ``None`` when it has none or is unreadable."""
     try:
-        found = loads_json(zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):]))
-        return None if found is None else SampleColumns(**found)
-    except (zlib.error, ValueError, KeyError, TypeError):
+        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
+        if text == b"null":
+            return None
+        n, ids, ref, raw, ext, ok = text.split(b"\n")
+        return int(n), ids, ref, raw, ext, ok
+    except (zlib.error, ValueError):
+        return None
+
+
+def columns_of(data: bytes) -> SampleColumns | None:
+    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`), parsed; ``None``
+    when it has none or is unreadable."""
+    parts = column_parts(data)
+    if parts is None:
+        return None
+    try:
+        return SampleColumns(*(loads_json(p) for p in parts[1:]))
+    except ValueError:
         return None
 
 
