@@ -99,6 +99,10 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.strategyqa", "strategyqa_pred_postprocess", [{}]),
     ("opencompass.datasets.strategyqa", "strategyqa_dataset_postprocess", [{}]),
     ("opencompass.datasets.crowspairs", "crowspairs_postprocess", [{}]),
+    ("opencompass.datasets.SeedBench", "my_multiple_select_postprocess", [{}]),
+    ("opencompass.datasets.charm", "charm_reason_postprocess", [{}]),
+    ("opencompass.datasets.scibench", "scibench_postprocess", [{}]),
+    ("opencompass.datasets.mgsm", "mgsm_postprocess", [{"lang": "en"}, {"lang": "zh"}, {"lang": "bn"}]),
 ]
 
 
