@@ -306,6 +306,32 @@ def _gaokao(kind: str) -> Callable[[random.Random, int], Inputs]:
     return make
 
 
+def _chem_names(rng: random.Random, n: int) -> Inputs:
+    names = ["ethanol", "methanol", "benzene", "acetic acid"]
+    refs = [f"<IUPAC> {rng.choice(names)} </IUPAC>" for _ in range(n)]
+    preds = [r if rng.random() < 0.5 else rng.choice([f"<IUPAC>{rng.choice(names)}</IUPAC>", "no idea", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _formulas(rng: random.Random, n: int) -> Inputs:
+    formulas = ["C2H6O", "CH4", "NH4+", "H2O", "C6H6"]
+    refs = [f"<MOLFORMULA> {rng.choice(formulas)} </MOLFORMULA>" for _ in range(n)]
+    preds = [rng.choice([r, f"<MOLFORMULA>{rng.choice(formulas)}</MOLFORMULA>", "C2H5(OH)", "", "OC2H6"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _number_tags(rng: random.Random, n: int) -> Inputs:
+    refs = [f"<NUMBER> {rng.uniform(-5, 5):.2f} </NUMBER>" for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{rng.uniform(-5, 5):.2f}}}", f"<NUMBER>{rng.randint(-3, 3)}</NUMBER>", "no idea"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _plain_numbers(rng: random.Random, n: int) -> Inputs:
+    refs = [f"{rng.uniform(-1, 1):.4f}" for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{rng.uniform(-1, 1):.3f}}}", f"<NUMBER> {rng.randint(-1, 1)} </NUMBER>", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -375,12 +401,18 @@ INPUTS: dict[str, Spec] = {
     "LVEvalF1Evaluator": Spec(_long_qa),
     "LVEvalOPTF1Evaluator": Spec(_long_qa),
     "LVEvalOPTRougeEvaluator": Spec(_long_qa),
+    "NCExactMatchEvaluator": Spec(_chem_names),
+    "NCElementMatchEvaluator": Spec(_formulas),
+    "RMSEEvaluator": Spec(_number_tags),
+    "MolInstructionsMAEEvaluator": Spec(_plain_numbers),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
+    **{name: "needs the chem extra (RDKit, WordNet's files); its contract is checked in tests/evaluators/test_smolinstruct.py"
+       for name in ("FTSEvaluator", "MolInstructionsFTSEvaluator", "MeteorEvaluator", "MolInstructionsMeteorEvaluator")},
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
@@ -553,6 +585,8 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
     elif name in {"GaokaoBenchEvaluator_cloze", "GaokaoBenchEvaluator_subjective", "GaokaoBenchEvaluator_correction"}:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif "predictions" in inputs:
-        assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
+        # the verdict under the usual keys, or under the key the evaluator declares (OpenCompass's `score`)
+        keys = ("correct", "is_correct", *([outcome.correct] if outcome is not None and outcome.correct else []))
+        assert details and all(any(k in d for k in keys) for d in details)
     else:
         assert details is None  # likelihood statistics have no per-sample verdict

@@ -78,6 +78,10 @@ BACKED: dict[str, dict[str, str]] = {
     "LVEvalF1Evaluator": {"f1": "details.f1"},
     "LVEvalOPTF1Evaluator": {"LVEval_f1": "details.LVEval_f1"},
     "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
+    "NCExactMatchEvaluator": {"score": "correct"},
+    "NCElementMatchEvaluator": {"score": "correct"},
+    "RMSEEvaluator": {"score": "details.score"},
+    "MolInstructionsMAEEvaluator": {"score": "details.score"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {

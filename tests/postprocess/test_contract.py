@@ -75,6 +75,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "mathbench_postprocess": {"name": "cloze_en"},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
+    "smolinstruct_acc_postprocess": {},
+    "smolinstruct_acc_0shot_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -84,6 +86,7 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "GPQA_Simple_Eval_postprocess": (type(None),),
     "math_intern_postprocess": (type(None),),
     "InfiniteBench_first_number_postprocess": (type(None),),
+    "smolinstruct_acc_postprocess": (type(None),),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -95,6 +98,7 @@ NO_ANSWER: dict[str, Any] = {
     "math_intern_postprocess": None,
     "InfiniteBench_first_number_postprocess": None,
     "needlebench_atc_postprocess_v2": "None",
+    "smolinstruct_acc_postprocess": None,
 }
 
 _MB = 1_000_000

