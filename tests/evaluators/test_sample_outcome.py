@@ -82,6 +82,7 @@ BACKED: dict[str, dict[str, str]] = {
     "NCElementMatchEvaluator": {"score": "correct"},
     "RMSEEvaluator": {"score": "details.score"},
     "MolInstructionsMAEEvaluator": {"score": "details.score"},
+    "OpenSWIMSEEvaluator": {"score": "details.score"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
