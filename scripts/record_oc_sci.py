@@ -20,6 +20,8 @@ It builds small data files in OpenCompass's layouts under
   the folder ``tsynbio/ProteinLMBench`` (configuration ``evaluation``, split
   ``train``); SciKnowEval: ``hicai-zju/SciKnowEval/data/<Subset>/sciknoweval_<subset>_test.jsonl``;
   their loaders, and their evaluators on replies (``exams``);
+* Matbench: ``$COMPASS_DATA_CACHE/data/Matbench/matbench_base_fold_0_<task>_test.json``
+  read by ``MatbenchDataset.load``, and its three evaluators on replies (``matbench``);
 * the evaluators of both chemistry modules (metrics and details) on replies written to
   reach each of their rules, and SMolInstruct's two yes/no postprocessors on
   replies.
@@ -117,6 +119,11 @@ def build(root: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"sciknoweval_{subset}_test.jsonl").write_text(
             "".join(json.dumps(r) + "\n" for r in _sciknow_rows(subset)), encoding="utf-8")
+    matbench = root / "cache" / "data" / "Matbench"
+    matbench.mkdir(parents=True, exist_ok=True)
+    for task, answers in MATBENCH.items():
+        items = [{"problem": f"{task} problem {i}: what is the value for Fe2O3?", "answer": a, "id": i} for i, a in enumerate(answers)]
+        (matbench / f"matbench_base_fold_0_{task}_test.json").write_text(json.dumps(items, indent=1), encoding="utf-8")
     mol = root / "cache" / "data" / "mol-instructions"
     mol.mkdir(parents=True, exist_ok=True)
     for task, (question, answer) in MOL_TASKS.items():
@@ -124,6 +131,21 @@ def build(root: Path) -> None:
                                                        {"role": "assistant", "content": answer}]} for i in range(3)]
         (mol / f"{task}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
 
+
+MATBENCH = {"matbench_steels": [1315.0, 1789.5, 954.3], "matbench_expt_gap": [0.0, 1.42, 3.4],
+            "matbench_expt_is_metal": [True, False, True], "matbench_glass": [False, True, True]}
+MATBENCH_REPLIES = {
+    "MatbenchEvaluator_regression": (
+        ["Answer: 1.25", "The band gap of GaAs is 1.42 eV", "about -3e0", "42", "I cannot say", "answer : 0.5 then 19.5",
+         "Fe2O3 gives 2.0 and NaCl 7.5", "It is 1,5"],
+        [1.3, 1.42, 3.0, 1315.0, 0.0, "n/a", 2.0, 1.5]),
+    "MatbenchEvaluator_classification": (
+        ["Yes", "No", "Answer: True", "answer:false", "It is not a metal", "I know it is", "", "Sn is metallic"],
+        [True, False, True, True, False, True, False, True]),
+    "MatbenchEvaluator_classification_glass": (
+        ["It has glass-forming ability", "It does not", "yes", "no", "Answer: TRUE", "hmm"],
+        [True, False, False, False, True, True]),
+}
 
 OPENSWI = {
     "shallow": {"part_b.jsonl": [[1.2, 1.5, 2.0], [0.8, 1.1, 1.9]], "part_a.jsonl": [[2.5, 2.75]]},
@@ -258,6 +280,8 @@ def _exams(protein: Any, sciknow: Any) -> dict[str, Any]:
 def record() -> dict[str, Any]:
     from opencompass.datasets import mol_instructions_chem as mol
     from opencompass.datasets import smolinstruct as smol
+    from opencompass.datasets.matbench import matbench
+    from opencompass.datasets.matbench.matbench import MatbenchDataset
     from opencompass.datasets.OpenSWI import OpenSWIDataset
     from opencompass.datasets.ProteinLMBench import ProteinLMBenchDataset
     from opencompass.datasets.SciKnowEval import SciKnowEvalDataset
@@ -286,9 +310,13 @@ def record() -> dict[str, Any]:
             out["SciKnowEvalDataset"] = [
                 {"args": {"path": "hicai-zju/SciKnowEval", "prompt_mode": "zero-shot", "subset": subset}, "rows": [dict(r) for r in ds]}
                 for subset, ds in sciknow.items()]
+            out["MatbenchDataset"] = [{"args": a, "rows": [dict(r) for r in MatbenchDataset.load(**a)]}
+                                      for a in ({"path": "opencompass/Matbench", "task": t} for t in MATBENCH)]
         finally:
             os.chdir(cwd)
         out["exams"] = _exams(protein, sciknow["biology"])
+        out["matbench"] = {name: {"predictions": p, "references": r, "result": _jsonable(getattr(matbench, name)().score(list(p), list(r)))}
+                           for name, (p, r) in MATBENCH_REPLIES.items()}
         out["evaluators"] = []
         for module, cases in (("smolinstruct", SMOL_EVALS), ("mol_instructions_chem", MOL_EVALS)):
             for name, options, preds, refs in cases:

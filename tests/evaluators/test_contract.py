@@ -338,6 +338,18 @@ def _velocity_lists(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _yes_no(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.random() < 0.5 for _ in range(n)]
+    preds = [rng.choice(["Yes", "No", "Answer: True", "It is not", "", "has"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _band_gaps(rng: random.Random, n: int) -> Inputs:
+    refs = [round(rng.uniform(0, 5), 2) for _ in range(n)]
+    preds = [rng.choice([f"Answer: {rng.uniform(0, 5):.2f}", "no idea", f"The gap of GaAs is {rng.uniform(0, 3):.1f} eV"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -412,6 +424,9 @@ INPUTS: dict[str, Spec] = {
     "RMSEEvaluator": Spec(_number_tags),
     "MolInstructionsMAEEvaluator": Spec(_plain_numbers),
     "OpenSWIMSEEvaluator": Spec(_velocity_lists),
+    "MatbenchEvaluator_regression": Spec(_band_gaps),
+    "MatbenchEvaluator_classification": Spec(_yes_no),
+    "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
 }

@@ -83,6 +83,9 @@ BACKED: dict[str, dict[str, str]] = {
     "RMSEEvaluator": {"score": "details.score"},
     "MolInstructionsMAEEvaluator": {"score": "details.score"},
     "OpenSWIMSEEvaluator": {"score": "details.score"},
+    "MatbenchEvaluator_regression": {"mae": "details.error"},
+    "MatbenchEvaluator_classification": {"accuracy": "details.correct"},
+    "MatbenchEvaluator_classification_glass": {"accuracy": "details.correct"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
