@@ -20,6 +20,9 @@ It builds small data files in OpenCompass's layouts under
   the folder ``tsynbio/ProteinLMBench`` (configuration ``evaluation``, split
   ``train``); SciKnowEval: ``hicai-zju/SciKnowEval/data/<Subset>/sciknoweval_<subset>_test.jsonl``;
   their loaders, and their evaluators on replies (``exams``);
+* SciReasoner's GUE: ``$COMPASS_DATA_CACHE/data/SciReasoner/GUE-test/<task>/{dev,test}/data.json``
+  read by ``GUE_Dataset.load`` (with ``mini_set``), ``GUE_postprocessor`` on replies and
+  ``GUE_Evaluator`` on what it reads;
 * Matbench: ``$COMPASS_DATA_CACHE/data/Matbench/matbench_base_fold_0_<task>_test.json``
   read by ``MatbenchDataset.load``, and its three evaluators on replies (``matbench``);
 * the evaluators of both chemistry modules (metrics and details) on replies written to
@@ -119,6 +122,16 @@ def build(root: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"sciknoweval_{subset}_test.jsonl").write_text(
             "".join(json.dumps(r) + "\n" for r in _sciknow_rows(subset)), encoding="utf-8")
+    for task, (n_dev, n_test) in GUE_TASKS.items():
+        for split, n in (("dev", n_dev), ("test", n_test)):
+            folder = root / "cache" / "data" / "SciReasoner" / "GUE-test" / task / split
+            folder.mkdir(parents=True, exist_ok=True)
+            items = [{"input": f"<dna>{'ACGT'[i % 4] * (3 + i % 5)}<dna> Is there a promoter? ({split} {i})",
+                      "output": "Yes, a promoter is present." if i % 3 else "No promoter here.",
+                      "meta_data": {"label": "positive" if i % 3 else "negative", "task": task}} for i in range(n)]
+            if split == "test" and n > 2:
+                del items[2]["meta_data"]["label"]
+            (folder / "data.json").write_text(json.dumps(items), encoding="utf-8")
     matbench = root / "cache" / "data" / "Matbench"
     matbench.mkdir(parents=True, exist_ok=True)
     for task, answers in MATBENCH.items():
@@ -131,6 +144,13 @@ def build(root: Path) -> None:
                                                        {"role": "assistant", "content": answer}]} for i in range(3)]
         (mol / f"{task}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
 
+
+GUE_TASKS = {"cpd-prom_core_all": (7, 8), "tf-h-0": (3, 160)}
+GUE_REPLIES = [
+    "The prediction result is positive.", "the prediction result is NEGATIVE", "<think>hmm</think> Yes, found it.",
+    "<think>unfinished", "No.", "A promoter is not present", "It contains a TATA box", "", "maybe", "Absolutely yes",
+    "It cannot be found", "Presence confirmed", "I see clear evidence of it", None,
+]
 
 MATBENCH = {"matbench_steels": [1315.0, 1789.5, 954.3], "matbench_expt_gap": [0.0, 1.42, 3.4],
             "matbench_expt_is_metal": [True, False, True], "matbench_glass": [False, True, True]}
@@ -285,6 +305,7 @@ def record() -> dict[str, Any]:
     from opencompass.datasets.OpenSWI import OpenSWIDataset
     from opencompass.datasets.ProteinLMBench import ProteinLMBenchDataset
     from opencompass.datasets.SciKnowEval import SciKnowEvalDataset
+    from opencompass.datasets.SciReasoner.GUE import GUE_Dataset, GUE_Evaluator, GUE_postprocessor
 
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass"),
                            "rdkit": importlib.metadata.version("rdkit"), "selfies": importlib.metadata.version("selfies")}
@@ -312,9 +333,20 @@ def record() -> dict[str, Any]:
                 for subset, ds in sciknow.items()]
             out["MatbenchDataset"] = [{"args": a, "rows": [dict(r) for r in MatbenchDataset.load(**a)]}
                                       for a in ({"path": "opencompass/Matbench", "task": t} for t in MATBENCH)]
+            out["GUE_Dataset"] = [{"args": a, "splits": {k: [dict(r) for r in v] for k, v in GUE_Dataset.load(**a).items()}}
+                                  for a in ({"path": "opencompass/SciReasoner-GUE", "task": "cpd-prom_core_all"},
+                                            {"path": "opencompass/SciReasoner-GUE", "task": "tf-h-0", "mini_set": True})]
         finally:
             os.chdir(cwd)
         out["exams"] = _exams(protein, sciknow["biology"])
+        out["GUE_postprocessor"] = [[r, GUE_postprocessor(r)] for r in GUE_REPLIES]
+        gue_refs = [r["output"] for r in out["GUE_Dataset"][0]["splits"]["test"]]
+        gue_cases = [(GUE_REPLIES[:8], gue_refs), (GUE_REPLIES[8:], gue_refs[:len(GUE_REPLIES) - 8]), (["maybe", "?"], gue_refs[:2])]
+        out["GUE_Evaluator"] = []
+        for replies, refs in gue_cases:
+            preds, golds = [GUE_postprocessor(r) for r in replies], [GUE_postprocessor(r) for r in refs]
+            out["GUE_Evaluator"].append({"predictions": preds, "references": golds,
+                                         "result": _jsonable(GUE_Evaluator().score(list(preds), list(golds)))})
         out["matbench"] = {name: {"predictions": p, "references": r, "result": _jsonable(getattr(matbench, name)().score(list(p), list(r)))}
                            for name, (p, r) in MATBENCH_REPLIES.items()}
         out["evaluators"] = []

@@ -350,6 +350,12 @@ def _band_gaps(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _pos_neg(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
+    preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -425,6 +431,7 @@ INPUTS: dict[str, Spec] = {
     "MolInstructionsMAEEvaluator": Spec(_plain_numbers),
     "OpenSWIMSEEvaluator": Spec(_velocity_lists),
     "MatbenchEvaluator_regression": Spec(_band_gaps),
+    "GUE_Evaluator": Spec(_pos_neg),
     "MatbenchEvaluator_classification": Spec(_yes_no),
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (

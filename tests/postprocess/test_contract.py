@@ -77,6 +77,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "drcd_postprocess": {},
     "smolinstruct_acc_postprocess": {},
     "smolinstruct_acc_0shot_postprocess": {},
+    "GUE_postprocessor": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
