@@ -23,6 +23,8 @@ It builds small data files in OpenCompass's layouts under
 * SciReasoner's GUE: ``$COMPASS_DATA_CACHE/data/SciReasoner/GUE-test/<task>/{dev,test}/data.json``
   read by ``GUE_Dataset.load`` (with ``mini_set``), ``GUE_postprocessor`` on replies and
   ``GUE_Evaluator`` on what it reads;
+* SciReasoner's LLM4Mat: ``$COMPASS_DATA_CACHE/data/SciReasoner/LLM4Mat-test/mp/{dev,test}/data.json``
+  read by ``LLM4MatDataset.load``, ``LLM4Mat_postprocessor`` on replies and ``LLM4Mat_Evaluator``;
 * Matbench: ``$COMPASS_DATA_CACHE/data/Matbench/matbench_base_fold_0_<task>_test.json``
   read by ``MatbenchDataset.load``, and its three evaluators on replies (``matbench``);
 * the evaluators of both chemistry modules (metrics and details) on replies written to
@@ -132,6 +134,16 @@ def build(root: Path) -> None:
             if split == "test" and n > 2:
                 del items[2]["meta_data"]["label"]
             (folder / "data.json").write_text(json.dumps(items), encoding="utf-8")
+    for split, n in (("dev", 7), ("test", 12)):
+        folder = root / "cache" / "data" / "SciReasoner" / "LLM4Mat-test" / "mp" / split
+        folder.mkdir(parents=True, exist_ok=True)
+        items = []
+        for i in range(n):
+            prop = ("band_gap", "is_stable", "density")[i % 3]
+            value = {"band_gap": f"{0.5 * i:.2f}", "is_stable": "True" if i % 2 else "False", "density": f"{2 + i / 10}"}[prop]
+            items.append({"input": f"What is the {prop} of material {split}-{i}?", "output": "{" + f"{prop} : {value}" + "}",
+                          "meta": i})
+        (folder / "data.json").write_text(json.dumps(items), encoding="utf-8")
     matbench = root / "cache" / "data" / "Matbench"
     matbench.mkdir(parents=True, exist_ok=True)
     for task, answers in MATBENCH.items():
@@ -150,6 +162,25 @@ GUE_REPLIES = [
     "The prediction result is positive.", "the prediction result is NEGATIVE", "<think>hmm</think> Yes, found it.",
     "<think>unfinished", "No.", "A promoter is not present", "It contains a TATA box", "", "maybe", "Absolutely yes",
     "It cannot be found", "Presence confirmed", "I see clear evidence of it", None,
+]
+
+LLM4MAT_CALLS = [
+    {"path": "opencompass/SciReasoner-LLM4Mat", "property": p, "train_path": "mp/dev/data.json", "test_path": "mp/test/data.json",
+     **extra} for p, extra in (("band_gap", {}), ("is_stable", {}), ("density", {"mini_set": True}), ("volume", {}))]
+LLM4MAT_REPLIES = [
+    ("band_gap", "{band_gap : 1.25}"), ("band_gap", '```json\n{"band_gap": 0.5}\n```'), ("band_gap", '{"band_gap": "2.0 eV"}'),
+    ("band_gap", "The value is {'band_gap': '3.5'} I think"), ("band_gap", "no idea"), ("band_gap", "<think>x</think>{band_gap : 0}"),
+    ("band_gap", "<think>unfinished {band_gap : 1}"), ("band_gap", '{"band_gap": true}'), ("band_gap", "{band_gap : nan}"),
+    ("is_stable", '{"is_stable": "yes"}'), ("is_stable", "{is_stable : False}"), ("is_stable", '{"is_stable": true}'),
+    ("is_stable", "{is_stable : maybe}"), ("is_stable", "{IS_STABLE : No}"), ("Direct_or_indirect", '{"Direct_or_indirect": "direct"}'),
+    ("Direct_or_indirect", "{Direct_or_indirect : Indirect}"), ("density", '[{"density": 2.5}]'), ("density", "3.5"),
+]
+LLM4MAT_EVALS = [
+    (["1.25", "0.5", "", "3.5", 0.0, "nan", "2.0"], [1.0, 0.5, 1.5, 3.0, 0.25, 1.0, 2.0]),
+    (["True", "False", "", "Direct", "Indirect", "True"], ["True", "False", "True", "Direct", "Direct", "Null"]),
+    (["True", "True"], ["True", "True"]),
+    (["", "x"], [1.0, 2.0]),
+    ([1.0, 1.0, 1.0], [1.0, 1.0, 1.0]),
 ]
 
 MATBENCH = {"matbench_steels": [1315.0, 1789.5, 954.3], "matbench_expt_gap": [0.0, 1.42, 3.4],
@@ -306,6 +337,7 @@ def record() -> dict[str, Any]:
     from opencompass.datasets.ProteinLMBench import ProteinLMBenchDataset
     from opencompass.datasets.SciKnowEval import SciKnowEvalDataset
     from opencompass.datasets.SciReasoner.GUE import GUE_Dataset, GUE_Evaluator, GUE_postprocessor
+    from opencompass.datasets.SciReasoner.LLM4Mat import LLM4Mat_Evaluator, LLM4Mat_postprocessor, LLM4MatDataset
 
     out: dict[str, Any] = {"opencompass": importlib.metadata.version("opencompass"),
                            "rdkit": importlib.metadata.version("rdkit"), "selfies": importlib.metadata.version("selfies")}
@@ -336,8 +368,13 @@ def record() -> dict[str, Any]:
             out["GUE_Dataset"] = [{"args": a, "splits": {k: [dict(r) for r in v] for k, v in GUE_Dataset.load(**a).items()}}
                                   for a in ({"path": "opencompass/SciReasoner-GUE", "task": "cpd-prom_core_all"},
                                             {"path": "opencompass/SciReasoner-GUE", "task": "tf-h-0", "mini_set": True})]
+            out["LLM4MatDataset"] = [{"args": a, "splits": {k: [dict(r) for r in v] for k, v in LLM4MatDataset.load(**a).items()}}
+                                     for a in LLM4MAT_CALLS]
         finally:
             os.chdir(cwd)
+        out["LLM4Mat_postprocessor"] = [[prop, r, LLM4Mat_postprocessor(r, property=prop)] for prop, r in LLM4MAT_REPLIES]
+        out["LLM4Mat_Evaluator"] = [{"predictions": p, "references": r, "result": _jsonable(LLM4Mat_Evaluator().score(list(p), list(r)))}
+                                    for p, r in LLM4MAT_EVALS]
         out["exams"] = _exams(protein, sciknow["biology"])
         out["GUE_postprocessor"] = [[r, GUE_postprocessor(r)] for r in GUE_REPLIES]
         gue_refs = [r["output"] for r in out["GUE_Dataset"][0]["splits"]["test"]]

@@ -78,6 +78,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "smolinstruct_acc_postprocess": {},
     "smolinstruct_acc_0shot_postprocess": {},
     "GUE_postprocessor": {},
+    "LLM4Mat_postprocessor": {"property": "band_gap"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -88,6 +89,7 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "math_intern_postprocess": (type(None),),
     "InfiniteBench_first_number_postprocess": (type(None),),
     "smolinstruct_acc_postprocess": (type(None),),
+    "LLM4Mat_postprocessor": (float,),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).

@@ -1,4 +1,4 @@
-"""SciReasoner's GUE task, as OpenCompass 0.5.4 reads it (``GUE_Dataset``).
+"""SciReasoner's GUE and LLM4Mat tasks, as OpenCompass 0.5.4 reads them (``GUE_Dataset``, ``LLM4MatDataset``).
 
 Layout (id ``opencompass/SciReasoner-GUE`` → ``./data/SciReasoner/GUE-test/``):
 ``<task>/dev/data.json`` and ``<task>/test/data.json``, JSON lists of objects
@@ -17,7 +17,7 @@ from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["GUE_Dataset"]
+__all__ = ["GUE_Dataset", "LLM4MatDataset"]
 
 #: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
 MINI_SET_SEED = 1024
@@ -57,3 +57,34 @@ class GUE_Dataset(BaseDataset):
                 raise InputFileError(f"GUE_Dataset: mini_set draws {MINI_SET_SIZE} questions and {test_file} holds {len(test)}")
             test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
         return dataset_dict({"train": train, "test": test})
+
+
+def _llm4mat_rows(file: str, prop: str) -> list[dict[str, Any]]:
+    items = json_value(file, "LLM4MatDataset")
+    if isinstance(items, dict):
+        items = [items]
+    if not isinstance(items, list):
+        raise InputFileError(f"LLM4MatDataset: {file} must hold a JSON list, got {type(items).__name__}")
+    rows = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("output"), str) or "input" not in item:
+            raise InputFileError(f"LLM4MatDataset: {file}, item {i} needs 'input' and an 'output' text")
+        if "{" + f"{prop} :" in item["output"]:
+            rows.append({"input": item["input"], "output": item["output"]})
+    return rows
+
+
+@LOAD_DATASET.register_module()
+class LLM4MatDataset(BaseDataset):
+    """LLM4Mat's questions about ``property``: the items of ``train_path`` and ``test_path`` (in
+    ``get_data_path(path)``, id ``opencompass/SciReasoner-LLM4Mat``; a JSON list, or one object) whose
+    ``output`` holds ``'{<property> :'``, ``input`` and ``output`` kept; ``train`` the first five,
+    ``test`` all (the first 150 with ``mini_set=True``)."""
+
+    @staticmethod
+    def load(path: str, property: str, train_path: str, test_path: str, mini_set: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _llm4mat_rows(os.path.join(root, train_path), property)[:5]
+        test = _llm4mat_rows(os.path.join(root, test_path), property)
+        return dataset_dict({"train": train, "test": test[:150] if mini_set else test})

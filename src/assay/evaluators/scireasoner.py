@@ -1,4 +1,4 @@
-"""SciReasoner's GUE evaluator, as OpenCompass 0.5.4 computes it (``GUE_Evaluator``)."""
+"""SciReasoner's GUE and LLM4Mat evaluators, as OpenCompass 0.5.4 computes them."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import check_batch
-from assay.evaluators.choice import matthews_corrcoef
+from assay.evaluators.choice import _trapezoid_roc_auc, matthews_corrcoef
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["GUE_Evaluator"]
+__all__ = ["GUE_Evaluator", "LLM4Mat_Evaluator"]
 
 
 def _label(text: Any) -> int | None:
@@ -55,3 +55,72 @@ class GUE_Evaluator(BaseEvaluator):
             "total_count": len(predictions),
             "details": [{"pred": p, "answer": r, "correct": p == r} for p, r in zip(predictions, references)],
         }
+
+
+_POSITIVE = ("Direct", "True", True)
+_NEGATIVE = ("Indirect", "False", False)
+
+
+def _regression_errors(y_true: list[float], y_pred: list[float]) -> tuple[float, float]:
+    """scikit-learn's ``mean_absolute_error`` and root mean squared error, with its array shapes and numpy's sums."""
+    import numpy as np
+
+    truth = np.asarray(y_true, dtype=float).reshape(-1, 1)
+    pred = np.asarray(y_pred, dtype=float).reshape(-1, 1)
+    mae = np.average(np.average(np.abs(pred - truth), axis=0))
+    rmse = np.average(np.sqrt(np.average((truth - pred) ** 2, axis=0)))
+    return float(mae), float(rmse)
+
+
+@ICL_EVALUATORS.register_module()
+class LLM4Mat_Evaluator(BaseEvaluator):
+    """LLM4Mat's material properties (after ``LLM4Mat_postprocessor`` on both sides).
+
+    When the first reference is a number: over the samples whose two sides
+    are finite numbers, ``MAE``, ``RMSE``, ``MAD`` (the error of predicting
+    their mean) and ``MAD/MAE`` (``None`` when ``MAE`` is 0), with ``total``
+    and ``filtered`` (the samples used; all four ``None`` when none is).
+    Otherwise ``AUC``: the ROC AUC of the yes/no answers (``Direct``/``True``
+    against ``Indirect``/``False``) over the samples both of whose sides are
+    one of them — ``None`` when it is undefined (one class only).  No details,
+    as in OpenCompass.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        import math
+
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        first = references[0]
+        if isinstance(first, (int, float)) and not isinstance(first, bool):
+            y_true: list[float] = []
+            y_pred: list[float] = []
+            for t, p in zip(references, predictions):
+                try:
+                    t_val, p_val = float(t), float(p)
+                except (TypeError, ValueError):
+                    continue
+                if math.isfinite(t_val) and math.isfinite(p_val):
+                    y_true.append(t_val)
+                    y_pred.append(p_val)
+            if not y_true:
+                return {"total": len(references), "filtered": 0, "MAE": None, "RMSE": None, "MAD": None, "MAD/MAE": None}
+            mae, rmse = _regression_errors(y_true, y_pred)
+            import numpy as np
+
+            mad, _ = _regression_errors(y_true, [float(np.mean(y_true))] * len(y_true))
+            return {"total": len(references), "filtered": len(y_true), "MAE": mae, "RMSE": rmse, "MAD": mad,
+                    "MAD/MAE": mad / mae if mae != 0 else None}
+        labels: list[int] = []
+        scores: list[float] = []
+        for t, p in zip(references, predictions):
+            truth = 1 if t in _POSITIVE else 0 if t in _NEGATIVE else None
+            guess = 1 if p in _POSITIVE else 0 if p in _NEGATIVE else None
+            if truth is not None and guess is not None:
+                labels.append(truth)
+                scores.append(guess)
+        return {"AUC": _trapezoid_roc_auc(labels, scores) if labels else None}
