@@ -47,6 +47,12 @@ BACKED: dict[str, dict[str, str]] = {
     "SQuAD20Evaluator": {"score": "correct"},
     "LambadaEvaluator": {"accuracy": "correct"},
     "MusrEvaluator": {"accuracy": "correct"},
+    "MedmcqaEvaluator": {"accuracy": "correct"},
+    "MedXpertQAEvaluator": {"accuracy": "correct"},
+    "MedbulletsEvaluator": {"accuracy": "correct"},
+    "NejmaibenchEvaluator": {"accuracy": "correct"},
+    "AverageRougeScoreEvaluator": {"AvgRougeScore": "details.correct"},
+    "AccScoreStr_Evaluator": {"ACCStrScore": "correct"},
     "DropOpenAIEvaluator": {"accuracy": "correct"},
     "IFEvaluator": {"Prompt-level-strict-accuracy": "correct", "Prompt-level-loose-accuracy": "details.is_loose_correct"},
     "TheoremQAEvaluatorV3": {"score": "correct"},
@@ -88,7 +94,7 @@ BACKED: dict[str, dict[str, str]] = {
     "MatbenchEvaluator_classification_glass": {"accuracy": "details.correct"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "GUE_Evaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
+NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
