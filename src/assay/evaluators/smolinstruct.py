@@ -310,11 +310,12 @@ def _quiet_rdkit() -> Iterator[Any]:
         from rdkit import Chem, RDLogger
     except ImportError:
         raise EvaluationError(RDKIT_MISSING) from None
-    RDLogger.DisableLog("rdApp.*")
+    logger: Any = RDLogger  # its functions come from a compiled module the type stubs do not list
+    logger.DisableLog("rdApp.*")
     try:
         yield Chem
     finally:
-        RDLogger.EnableLog("rdApp.*")
+        logger.EnableLog("rdApp.*")
 
 
 def _tanimoto(chem: Any, pred: str, answer: str) -> float | None:
