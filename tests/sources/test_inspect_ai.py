@@ -136,6 +136,23 @@ def _eval_copy(tmp_path: Path) -> Path:
     return target
 
 
+def test_an_eval_log_of_deflated_entries_reads_to_the_same_records(tmp_path: Path) -> None:
+    """Entries stored or deflated (as zip tools, and earlier inspect_ai releases, write them) read as the Zstandard ones."""
+    from assay.sources.inspect_ai import _entry
+
+    original = sorted((LOGS / "eval").glob("*assay-arith*.eval"))[0]
+    repacked = tmp_path / original.name
+    with zipfile.ZipFile(original) as src, open(original, "rb") as raw, zipfile.ZipFile(repacked, "w") as dst:
+        assert {i.compress_type for i in src.infolist()} == {93}
+        for n, info in enumerate(src.infolist()):
+            text = json.dumps(_entry(src, raw, original, info.filename))
+            dst.writestr(info.filename, text, compress_type=zipfile.ZIP_DEFLATED if n % 2 else zipfile.ZIP_STORED)
+    (a,), (b,) = read_inspect_ai(original), read_inspect_ai(repacked)
+    x, y = a.results["assay_arith"], b.results["assay_arith"]
+    assert (x.metrics, x.stderr) == (y.metrics, y.stderr)
+    assert [(s.key, s.values, s.reply) for s in x.samples] == [(s.key, s.values, s.reply) for s in y.samples]
+
+
 def test_a_truncated_eval_log_is_an_error_naming_the_file(tmp_path: Path) -> None:
     log = _eval_copy(tmp_path)
     data = log.read_bytes()

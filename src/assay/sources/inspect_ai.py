@@ -28,7 +28,8 @@ inspect_ai writes one log per task and model, in one of two formats:
   epochs (``mean`` unless the task chose another), the values its metrics were
   computed from — or, in a log without reductions, the scores themselves
   (``C``/``P``/``I``/``N`` mapped to 1/0.5/0/0 as inspect's ``value_to_float``
-  maps them, numbers as they are, averaged over epochs); the reply is the
+  maps them, numbers as they are, averaged over epochs; a value inspect cannot
+  map, such as a scorer's dict of values, gives none); the reply is the
   first epoch's completion, the reference the target, the prompt the input (a
   chat input: its messages' text, one per line), ``extracted`` each scorer's
   answer (``'match'``; with several epochs ``'match, epoch 2'`` … too), ``doc``
