@@ -153,6 +153,56 @@ def test_an_eval_log_of_deflated_entries_reads_to_the_same_records(tmp_path: Pat
     assert [(s.key, s.values, s.reply) for s in x.samples] == [(s.key, s.values, s.reply) for s in y.samples]
 
 
+def _zstd_archive(path: Path, entries: dict[str, list[bytes]]) -> None:
+    """A zip whose entries are Zstandard-compressed (method 93), each in as many frames as parts given.
+
+    :mod:`zipfile` writes each entry stored, with the compressed bytes; the method, CRC and uncompressed size
+    of its local and central headers are then set to those of the Zstandard entry."""
+    import zlib
+
+    import zstandard
+
+    plain = {name: b"".join(parts) for name, parts in entries.items()}
+    packed = {name: b"".join(zstandard.ZstdCompressor().compress(p) for p in parts) for name, parts in entries.items()}
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in packed.items():
+            archive.writestr(name, data)
+    with zipfile.ZipFile(path) as archive:
+        infos = archive.infolist()
+    raw = bytearray(path.read_bytes())
+    central = raw.index(b"PK\x01\x02")
+    for info in infos:
+        data = plain[info.filename]
+        struct.pack_into("<H", raw, info.header_offset + 8, 93)
+        struct.pack_into("<L", raw, info.header_offset + 14, zlib.crc32(data))
+        struct.pack_into("<L", raw, info.header_offset + 22, len(data))
+        at = raw.index(b"PK\x01\x02", central)
+        struct.pack_into("<H", raw, at + 10, 93)
+        struct.pack_into("<L", raw, at + 16, zlib.crc32(data))
+        struct.pack_into("<L", raw, at + 24, len(data))
+        central = at + 46 + len(info.filename.encode()) + len(info.extra) + len(info.comment)
+    path.write_bytes(bytes(raw))
+
+
+def test_an_entry_in_several_zstandard_frames_reads_whole(tmp_path: Path) -> None:
+    """inspect_ai splits a large entry into several frames; every frame is read, not the first alone."""
+    (json_log,) = sorted((LOGS / "json").glob("*assay-mcq*.json"))[:1]
+    data = json.loads(json_log.read_text())
+    samples, reductions = data.pop("samples"), data.pop("reductions")
+    header = json.dumps(data).encode()
+    entries = {"header.json": [header[:1000], header[1000:2000], header[2000:]]}
+    for sample in samples:
+        text = json.dumps(sample).encode()
+        entries[f"samples/{sample['id']}_epoch_{sample['epoch']}.json"] = [text[:7], text[7:]]
+    entries["reductions.json"] = [json.dumps(reductions).encode()]
+    log = tmp_path / json_log.with_suffix(".eval").name
+    _zstd_archive(log, entries)
+    (a,), (b,) = read_inspect_ai(json_log), read_inspect_ai(log)
+    x, y = a.results["assay_mcq"], b.results["assay_mcq"]
+    assert (x.metrics, x.stderr, x.n_samples) == (y.metrics, y.stderr, y.n_samples)
+    assert [(s.key, s.values, s.reply, s.reference) for s in x.samples] == [(s.key, s.values, s.reply, s.reference) for s in y.samples]
+
+
 def test_a_truncated_eval_log_is_an_error_naming_the_file(tmp_path: Path) -> None:
     log = _eval_copy(tmp_path)
     data = log.read_bytes()
