@@ -3,7 +3,8 @@
 One reader per tool turns the files it writes into tool-neutral records
 (:mod:`assay.sources.model`): ``lm_eval`` (lm-evaluation-harness's
 ``results_<time>.json`` and ``samples_<task>_<time>.jsonl``,
-:mod:`assay.sources.lm_eval`).  :func:`read_source` picks the reader by the
+:mod:`assay.sources.lm_eval`) and ``inspect_ai`` (inspect_ai's ``.eval`` and
+``.json`` logs, :mod:`assay.sources.inspect_ai`).  :func:`read_source` picks the reader by the
 tool's name.
 """
 
@@ -27,6 +28,12 @@ __all__ = [
 ]
 
 
+def _inspect_ai(path: str | os.PathLike[str]) -> list[ExternalRun]:
+    from assay.sources.inspect_ai import read_inspect_ai
+
+    return read_inspect_ai(path)
+
+
 def _lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
     from assay.sources.lm_eval import read_lm_eval
 
@@ -34,7 +41,7 @@ def _lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
 
 
 #: tool name → reader of its output at a path.
-READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"lm_eval": _lm_eval}
+READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"inspect_ai": _inspect_ai, "lm_eval": _lm_eval}
 
 
 def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
@@ -43,7 +50,7 @@ def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
     >>> read_source('helmet', '.')
     Traceback (most recent call last):
     ...
-    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: lm_eval
+    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: inspect_ai, lm_eval
     """
     reader = READERS.get(tool)
     if reader is None:
