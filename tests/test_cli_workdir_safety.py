@@ -22,12 +22,12 @@ RECORDED = Path(__file__).parent / "data" / "oc_workdir"
 RUN = "20250101_000000"
 MODEL = "toy-model"
 
-#: Two datasets in the form OpenCompass dumps them: one whose evaluator assay lacks (``CrowspairsEvaluator``), one split into parts.
+#: Two datasets in the form OpenCompass dumps them: one whose evaluator assay lacks (``LCBProEvaluator``, which submits to a remote judge), one split into parts.
 EXTRA_DATASETS = """\
     dict(abbr='squad2.0',
         eval_cfg=dict(
             evaluator=dict(
-                type='opencompass.datasets.CrowspairsEvaluator'),
+                type='opencompass.datasets.LCBProEvaluator'),
             pred_role='BOT'),
         infer_cfg=dict(
             inferencer=dict(
@@ -138,20 +138,20 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
     captured = capsys.readouterr()
     after = _bytes(oc_run)
     assert after["squad2.0.json"] == before["squad2.0.json"]  # byte for byte
-    assert "CrowspairsEvaluator" in captured.err and "not re-scored, so the result already there was kept" in captured.err
+    assert "LCBProEvaluator" in captured.err and "not re-scored, so the result already there was kept" in captured.err
     log = (oc_run / "logs" / "eval" / MODEL / "squad2.0.out").read_text()
     assert "not re-scored" in log and "not written by assay, e.g. by OpenCompass" in log
     # the summary shows OpenCompass's number marked, and lists under the table that it was not re-scored and why
     assert "squad2.0" in captured.out and "66.67*" in _line(captured.out, "squad2.0 ")
     mark = _line(captured.out, f"  {MODEL} / squad2.0: not_rescored: ")
-    assert "CrowspairsEvaluator" in mark and "already there" in mark
+    assert "LCBProEvaluator" in mark and "already there" in mark
     assert "Not re-scored, shown as they were" not in captured.out  # the list of marks says it
     (summary,) = (oc_run / "summary").glob("summary_*.json")
     saved = json.loads(summary.read_text())
     (note,) = saved["not_rescored"]
     assert note["model"] == MODEL and note["dataset"] == "squad2.0" and "already there" in note["reason"]
     (marked,) = [m for m in saved["incomplete"] if m["dataset"] == "squad2.0"]
-    assert (marked["kind"], marked["count"]) == ("not_rescored", None) and "CrowspairsEvaluator" in marked["detail"]
+    assert (marked["kind"], marked["count"]) == ("not_rescored", None) and "LCBProEvaluator" in marked["detail"]
     assert "66.67*" in _line((oc_run / "summary" / f"{summary.stem}.md").read_text(), "| squad2.0 |")
     assert f"- {MODEL} / squad2.0: not_rescored: " in (oc_run / "summary" / f"{summary.stem}.md").read_text()
     assert f"  {MODEL} / squad2.0: not_rescored: " in (oc_run / "summary" / f"{summary.stem}.txt").read_text()
@@ -161,7 +161,7 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
     data = board_data(html)  # the cell's mark, as the page draws it from its data
     (row,) = [i for i, r in enumerate(data["rows"]) if r["dataset"] == "squad2.0"]
     (cell_mark,) = data["extras"][f"{row}:0"]["marks"]
-    assert cell_mark["kind"] == "not_rescored" and "CrowspairsEvaluator" in cell_mark["detail"]
+    assert cell_mark["kind"] == "not_rescored" and "LCBProEvaluator" in cell_mark["detail"]
     assert f"{MODEL} / squad2.0: not_rescored — " in html
     # the other tasks were re-scored as usual
     assert json.loads(after["mcq-toy.json"])["accuracy"] == 60.0 and "_meta" in json.loads(after["mcq-toy.json"])
@@ -179,7 +179,7 @@ def test_a_task_that_cannot_run_leaves_opencompass_result_in_place(oc_run: Path,
     (results / "squad2.0.json").unlink()
     for _ in range(2):
         assert main(["eval", "-w", str(oc_run.parent), "-r", RUN, "--workers", "1"]) == 1
-        assert "CrowspairsEvaluator" in json.loads((results / "squad2.0.json").read_text())["error"]
+        assert "LCBProEvaluator" in json.loads((results / "squad2.0.json").read_text())["error"]
         assert not (oc_run / "logs" / "eval" / MODEL / "squad2.0.kept").exists()
     assert "kept" not in capsys.readouterr().err
     assert main(["summarize", "-w", str(oc_run)]) == 0

@@ -45,8 +45,8 @@ class TydiQAEvaluator(BaseEvaluator):
     OpenCompass.  Details: ``pred`` (the cut, lower-cased reply), ``answer``,
     ``correct`` (exact match), ``f1`` (in [0, 1]).
 
-    >>> TydiQAEvaluator().score(['paris, france', 'The big apple'], [['paris'], ['Big apple']])['f1']
-    100.0
+    >>> TydiQAEvaluator().score(['paris, france', 'The big apple'], [['paris'], ['Big apple']])  # 'Big' keeps its capital
+    {'exact_match': 50.0, 'f1': 75.0, 'details': [...]}
     """
 
     sample_outcome = SampleOutcome(correct="correct", scores={"f1": "f1"})
