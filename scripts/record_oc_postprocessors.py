@@ -94,6 +94,11 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.cmrc", "cmrc_postprocess", [{}]),
     ("opencompass.datasets.drcd", "drcd_postprocess", [{}]),
     ("opencompass.datasets.mathbench", "mathbench_postprocess", [{"name": "cloze_en"}, {"name": "cloze_cn"}]),
+    # the generation families: summaries and translations
+    ("opencompass.datasets.lcsts", "lcsts_postprocess", [{}]),
+    ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
+    ("opencompass.datasets.flores", "flores_postprocess", [{}]),
+    ("opencompass.datasets.flores", "flores_postprocess_chinese", [{}]),
 ]
 
 

@@ -75,6 +75,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "mathbench_postprocess": {"name": "cloze_en"},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
+    "lcsts_postprocess": {},
+    "Xsum_postprocess": {},
+    "flores_postprocess": {},
+    "flores_postprocess_chinese": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).

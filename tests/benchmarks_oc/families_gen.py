@@ -1,0 +1,349 @@
+"""Small data of the generation families (translation, summaries, long-document QA, file-based exams)
+in OpenCompass's local layouts, and their model replies.
+
+Pure standard library, like :mod:`tests.benchmarks_oc.families`, which takes its runs
+(:data:`RUN_ARGS`), builders (:data:`BUILDERS`), reply views and text replies from here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BUILDERS", "MC_VIEWS", "RUN_ARGS", "TEXT_FAMILIES", "text_reply"]
+
+N = 6
+
+_FLORES = {  # config language code -> FLORES file name, sentences
+    "eng": ("eng_Latn", ["The cat sleeps on the warm mat.", "We visited the old museum yesterday.", "Rain is expected this evening.",
+                         "She plays the violin every morning.", "The river flows quietly to the sea.", "Our train left five minutes late."]),
+    "fra": ("fra_Latn", ["Le chat dort sur le tapis chaud.", "Nous avons visité le vieux musée hier.", "De la pluie est prévue ce soir.",
+                         "Elle joue du violon chaque matin.", "La rivière coule doucement vers la mer.", "Notre train est parti avec cinq minutes de retard."]),
+    "zho_simpl": ("zho_Hans", ["猫在温暖的垫子上睡觉。", "我们昨天参观了那座老博物馆。", "今晚预计会下雨。",
+                               "她每天早上拉小提琴。", "河水静静地流向大海。", "我们的火车晚了五分钟出发。"]),
+}
+_FLORES_PAIRS = ("eng-fra", "fra-eng", "eng-zho_simpl", "zho_simpl-eng")
+_flores = tuple(f"flores_100_{p}" for p in _FLORES_PAIRS)
+
+_ARTICLES_ZH = ("今天上午，市政府召开新闻发布会，宣布将新建三座公园。", "研究人员发现，每天步行半小时有助于改善睡眠。",
+                "受强降雨影响，多条高速公路临时封闭。", "一家科技公司发布了新款手机，售价比上一代更低。",
+                "本市图书馆延长开放时间至晚上十点。", "春节假期铁路客流创下历史新高。", "这行没有摘要")
+_SUMMARIES_ZH = ("市政府将新建三座公园", "每天步行有助睡眠", "强降雨致高速封闭", "新款手机降价发布", "图书馆延长开放时间", "春节铁路客流创新高")
+
+_TEXTS_EN = (("The council met on Monday to discuss the new bridge. Residents raised concerns about traffic.",
+              "Council discusses new bridge amid traffic worries."),
+             ("A local bakery won the national bread award after ten years of trying.",
+              "Local bakery wins national bread award."),
+             ("Scientists tracked a rare bird across three countries using small radio tags.",
+              "Rare bird tracked across three countries."),
+             ("The school will open a new library wing next spring, funded by former pupils.",
+              "Former pupils fund new school library wing."),
+             ("Heavy snow closed the mountain pass for two days, stranding several lorries.",
+              "Snow closes mountain pass for two days."),
+             ("The museum returned a painting to the family that owned it before the war.",
+              "Museum returns painting to pre-war owners."))
+
+_QA = (("Who found the map?", ("the old sailor", "a sailor")), ("Where does the story begin?", ("in a small harbour town", "the harbour")),
+       ("What colour was the door?", ("green", "dark green")), ("How many brothers did she have?", ("three", "3 brothers")),
+       ("Why did they leave?", ("to escape the flood", "the flood")), ("When did the letter arrive?", ("on a Sunday", "Sunday morning")))
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def _seed(text: str) -> int:
+    return zlib.crc32(text.encode())
+
+
+def _build_flores(root: Path) -> None:
+    """Three languages, both splits; a line with spaces around it, and a Chinese line with inner spaces."""
+    for code, (name, lines) in _FLORES.items():
+        for split in ("dev", "devtest"):
+            text = [f"[{split}] {s}" if split == "dev" else s for s in lines]
+            if split == "devtest" and code == "zho_simpl":
+                text[2] = "今晚  预计 会下雨。"
+            if split == "devtest" and code == "fra":
+                text[4] = f"  {text[4]}  "
+            _write(root, f"data/flores_first100/{split}/{name}.{split}", "\n".join(text) + "\n")
+
+
+def _build_lcsts(root: Path) -> None:
+    """The source file one line longer than the summaries (dropped, as OpenCompass pairs by line)."""
+    _write(root, "data/LCSTS/test.src.txt", "\n".join(_ARTICLES_ZH) + "\n")
+    _write(root, "data/LCSTS/test.tgt.txt", "\n".join(f" {s} " for s in _SUMMARIES_ZH) + "\n")
+
+
+def _build_xsum(root: Path) -> None:
+    """dev.jsonl with a NaN summary (left out) among the lines."""
+    rows = [{"dialogue": d, "summary": s, "id": i} for i, (d, s) in enumerate(_TEXTS_EN)]
+    lines = [json.dumps(r) for r in rows]
+    lines.insert(3, '{"dialogue": "A line without a summary.", "summary": NaN, "id": 99}')
+    _write(root, "data/Xsum/dev.jsonl", "\n".join(lines) + "\n")
+
+
+def _build_narrativeqa(root: Path) -> None:
+    """qaps.csv with a header, the three sets, a document that is missing (its question left out)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["document_id", "set", "question", "answer1", "answer2", "question_tokenized", "answer1_tokenized", "answer2_tokenized"])
+    sets = ("valid", "valid", "train", "valid", "test", "valid", "valid", "valid")
+    for i, split in enumerate(sets):
+        question, answers = _QA[i % len(_QA)]
+        writer.writerow([f"doc{i % 4}" if i != 6 else "missing", split, question, answers[0], answers[1], "", "", ""])
+    _write(root, "data/narrativeqa/qaps.csv", out.getvalue())
+    for d in range(4):
+        _write(root, f"data/narrativeqa/tmp/doc{d}.content", f"Story {d}. The old sailor found the map in a small harbour town.\n" * 3)
+
+
+def _qasper_articles() -> dict[str, Any]:
+    articles = {}
+    for a in range(2):
+        paragraphs = [f"Paragraph {k} of paper {a}: the method uses {k + 2} layers." for k in range(3)]
+        qas = []
+        for q in range(4):
+            question, answers = _QA[(a * 4 + q) % len(_QA)]
+            spans = [] if q == 3 else list(answers[: 1 + q % 2])
+            evidence = [paragraphs[q % 3]] if q != 1 else ["a passage that is not in the paper"]
+            qas.append({"question": question, "question_id": f"{a}-{q}",
+                        "answers": [{"answer": {"extractive_spans": spans, "evidence": evidence, "free_form_answer": "",
+                                                "unanswerable": False, "yes_no": None}}]})
+        articles[f"paper{a}"] = {"title": f"Paper {a}", "abstract": "An abstract.",
+                                 "full_text": [{"section_name": "Introduction" if a else None, "paragraphs": paragraphs[:2]},
+                                               {"section_name": "Method", "paragraphs": paragraphs[2:]}],
+                                 "qas": qas}
+    return articles
+
+
+def _build_qasper(root: Path) -> None:
+    """``./data/QASPER/`` and, for ``qasper_rawprompt_gen``'s ``opencompass/QASPER`` read in local mode, ``./opencompass/QASPER/``."""
+    text = json.dumps(_qasper_articles(), indent=1)
+    _write(root, "data/QASPER/qasper-dev-v0.3.json", text)
+    _write(root, "opencompass/QASPER/qasper-dev-v0.3.json", text)
+
+
+def _build_govrep(root: Path) -> None:
+    ids = {"train": ["R1"], "valid": ["R2"], "test": ["R3", "R4", "R5", "R6"]}
+    for split, names in ids.items():
+        _write(root, f"data/govrep/gov-report/split_ids/crs_{split}.ids", "".join(f"{n}\n" for n in names))
+        for k, n in enumerate(names):
+            body, summary = _TEXTS_EN[(int(n[1]) - 1) % len(_TEXTS_EN)]
+            report = {"id": n, "title": f"Report {n}", "summary": [summary, "It was debated."],
+                      "reports": {"section_title": "", "paragraphs": [],
+                                  "subsections": [{"section_title": "Background" if k % 2 else None, "paragraphs": [body, "More."],
+                                                   "subsections": []}]}}
+            _write(root, f"data/govrep/gov-report/crs/{n}.json", json.dumps(report))
+
+
+def _build_summscreen(root: Path) -> None:
+    """One episode in each of ``fd`` and ``tms`` (the order of a folder's files is the file system's)."""
+    for k, sub in enumerate(("fd", "tms")):
+        body, summary = _TEXTS_EN[k]
+        episode = {"Recap": [summary, " Then they left."], "Transcript": [f"[Scene {k}]", body, "END"]}
+        _write(root, f"data/SummScreen/SummScreen_raw/{sub}/episode{k}.json", json.dumps(episode))
+
+
+_MC_EN = (("Which gas do plants take in?", ("carbon dioxide", "oxygen", "helium", "neon"), "A"),
+          ("What is 7 times 8?", ("54", "56", "58", "64"), "B"),
+          ("Which planet is largest?", ("Mars", "Venus", "Jupiter", "Mercury"), "C"),
+          ("What is the boiling point of water at sea level?", ("50 C", "75 C", "90 C", "100 C"), "D"),
+          ("Which metal is liquid at room temperature?", ("mercury", "iron", "copper", "zinc"), "A"),
+          ("How many sides does a hexagon have?", ("five", "six", "seven", "eight"), "B"))
+_MC_ZH = (("植物吸收哪种气体？", ("二氧化碳", "氧气", "氦气", "氖气"), "A"), ("七乘以八等于多少？", ("54", "56", "58", "64"), "B"),
+          ("哪颗行星最大？", ("火星", "金星", "木星", "水星"), "C"), ("海平面上水的沸点是多少？", ("50度", "75度", "90度", "100度"), "D"),
+          ("哪种金属在室温下是液体？", ("汞", "铁", "铜", "锌"), "A"), ("六边形有几条边？", ("五", "六", "七", "八"), "B"))
+
+
+def _mc(tag: str, zh: bool = False) -> list[tuple[str, tuple[str, ...], str]]:
+    base = _MC_ZH if zh else _MC_EN
+    shift = _seed(tag) % len(base)
+    return [(f"{q} ({tag})", opts, gold) for q, opts, gold in base[shift:] + base[:shift]]
+
+
+MMLU_ARABIC = ("abstract_algebra", "anatomy")
+FINANCEIQ = ("注册会计师（CPA）", "精算师-金融数学")
+CHEMBENCH = ("Name_Conversion", "Property_Prediction")
+MMMLU_LITE = ("AR-XY", "ZH-CN")
+
+
+def _csv(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue()
+
+
+def _build_mmlu_arabic(root: Path) -> None:
+    for name in MMLU_ARABIC:
+        for split in ("dev", "test"):
+            rows = [[q, *opts, gold] for q, opts, gold in _mc(f"ar-{name}-{split}")]
+            _write(root, f"data/MMLUArabic/{split}/{name}_{split}.csv", _csv(rows))
+
+
+def _build_financeiq(root: Path) -> None:
+    for name in FINANCEIQ:
+        for split in ("dev", "test"):
+            rows = [["id", "question", "A", "B", "C", "D", "answer"]]
+            rows += [[str(i), q, *opts, gold] for i, (q, opts, gold) in enumerate(_mc(f"fiq-{name}-{split}", zh=True))]
+            _write(root, f"data/FinanceIQ/{split}/{name}.csv", _csv(rows))
+
+
+def _build_chembench(root: Path) -> None:
+    for name in CHEMBENCH:
+        for split in ("dev", "test"):
+            items = [{"question": q, "A": o[0], "B": o[1], "C": o[2], "D": o[3], "answer": g, "id": i}
+                     for i, (q, o, g) in enumerate(_mc(f"chem-{name}-{split}"))]
+            _write(root, f"data/ChemBench4K/{split}/{name}_benchmark.json", json.dumps(items, ensure_ascii=False, indent=1))
+
+
+def _build_cmb(root: Path) -> None:
+    """Single and multiple answers, an option of one character (left out of ``option_str``), a five-option question."""
+    for split in ("val", "test"):
+        items = []
+        for i, (q, opts, gold) in enumerate(_mc(f"cmb-{split}", zh=True)):
+            option = dict(zip("ABCD", opts))
+            if i == 1:
+                option["E"] = "以上都不是"
+            answer = gold if i % 3 else gold + ("D" if gold != "D" else "A")
+            items.append({"exam_type": "医师考试", "exam_class": "执业医师", "question_type": "单项选择题" if i % 3 else "多项选择题",
+                          "question": q, "option": option, **({"answer": "".join(sorted(answer))} if split == "val" else {})})
+        _write(root, f"data/CMB/{split}.json", json.dumps(items, ensure_ascii=False, indent=1))
+
+
+def _xiezhi_lines(tag: str, chinese: bool) -> list[dict[str, Any]]:
+    lines = []
+    for i, (q, opts, gold) in enumerate(_mc(tag, zh=chinese)):
+        options = "\n".join(opts) + ('"\n' if i == 2 else "")
+        if i == 4:
+            options += "\n多余的选项" if chinese else "\nan extra option"  # five options: left out
+        labels = ["科学", "自然科学", "物理学与天文学"] if chinese else ["Science", "Natural science", "Physics"]
+        lines.append({"question": q, "options": options, "answer": opts["ABCD".index(gold)],
+                      ("labels" if chinese else "label"): labels[i % 3:] + labels[: i % 3]})
+    return lines
+
+
+def _build_xiezhi(root: Path) -> None:
+    for name in ("xiezhi_train_chn", "xiezhi_train_eng", "xiezhi_spec_chn", "xiezhi_spec_eng", "xiezhi_inter_chn", "xiezhi_inter_eng"):
+        _write(root, f"data/xiezhi/{name}/xiezhi.v1.json", _jsonl(_xiezhi_lines(name, "chn" in name)))
+
+
+def _build_mmmlu_lite(root: Path) -> None:
+    for lang in MMMLU_LITE:
+        rows = [{"input": q, "A": o[0], "B": o[1], "C": o[2], "D": o[3], "target": g, "subject": "college biology"}
+                for q, o, g in _mc(f"mmmlu-{lang}", zh=lang == "ZH-CN")]
+        _write(root, f"data/mmmlu_lite/{lang}/test.jsonl", _jsonl(rows))
+
+
+BUILDERS = {
+    "flores": _build_flores,
+    "lcsts": _build_lcsts,
+    "Xsum": _build_xsum,
+    "narrativeqa": _build_narrativeqa,
+    "qasper": _build_qasper,
+    "qaspercut": _build_qasper,
+    "govrepcrs": _build_govrep,
+    "summscreen": _build_summscreen,
+    "MMLUArabic": _build_mmlu_arabic,
+    "FinanceIQ": _build_financeiq,
+    "ChemBench": _build_chembench,
+    "cmb": _build_cmb,
+    "xiezhi": _build_xiezhi,
+    "mmmlu_lite": _build_mmmlu_lite,
+}
+
+_arabic = tuple(f"acegpt_MMLUArabic_{n}" for n in MMLU_ARABIC)
+_fiq = tuple(f"FinanceIQ-{n}" for n in FINANCEIQ)
+_xiezhi = tuple(f"xiezhi-{s}" for s in ("spec_eng", "spec_chn", "inter_eng", "inter_chn"))
+
+#: ``(run_id, family, config, variable, abbrs, default)`` of each recorded run.
+RUN_ARGS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
+    ("flores_gen_806ede", "flores", "flores/flores_gen_806ede", "flores_datasets", _flores, True),
+    ("flores_gen_aad4fd", "flores", "flores/flores_gen_aad4fd", "flores_datasets", _flores, False),
+    ("lcsts_gen_8ee1fe", "lcsts", "lcsts/lcsts_gen_8ee1fe", "lcsts_datasets", ("lcsts",), True),
+    ("lcsts_gen_9b0b89", "lcsts", "lcsts/lcsts_gen_9b0b89", "lcsts_datasets", ("lcsts",), False),
+    ("Xsum_gen_31397e", "Xsum", "Xsum/Xsum_gen_31397e", "Xsum_datasets", ("Xsum",), True),
+    ("Xsum_gen_8ea5f8", "Xsum", "Xsum/Xsum_gen_8ea5f8", "Xsum_datasets", ("Xsum",), False),
+    ("narrativeqa_gen_a2d88a", "narrativeqa", "narrativeqa/narrativeqa_gen_a2d88a", "narrativeqa_datasets", ("NarrativeQA",), True),
+    ("narrativeqa_gen_db6413", "narrativeqa", "narrativeqa/narrativeqa_gen_db6413", "narrativeqa_datasets", ("NarrativeQA",), False),
+    ("qasper_gen_a2d88a", "qasper", "qasper/qasper_gen_a2d88a", "qasper_datasets", ("QASPER",), True),
+    ("qasper_gen_db6413", "qasper", "qasper/qasper_gen_db6413", "qasper_datasets", ("QASPER",), False),
+    ("qasper_rawprompt_gen", "qasper", "qasper/qasper_rawprompt_gen", "qasper_datasets", ("QASPER",), False),
+    ("qaspercut_gen_a2d88a", "qaspercut", "qaspercut/qaspercut_gen_a2d88a", "qaspercut_datasets", ("qaspercut",), True),
+    ("qaspercut_gen_db6413", "qaspercut", "qaspercut/qaspercut_gen_db6413", "qaspercut_datasets", ("qaspercut",), False),
+    ("govrepcrs_gen_aa5eb3", "govrepcrs", "govrepcrs/govrepcrs_gen_aa5eb3", "govrepcrs_datasets", ("GovRepcrs",), True),
+    ("govrepcrs_gen_db7930", "govrepcrs", "govrepcrs/govrepcrs_gen_db7930", "govrepcrs_datasets", ("GovRepcrs",), False),
+    ("summscreen_gen_653185", "summscreen", "summscreen/summscreen_gen_653185", "summscreen_datasets", ("SummScreen",), True),
+    ("summscreen_gen_aa5eb3", "summscreen", "summscreen/summscreen_gen_aa5eb3", "summscreen_datasets", ("SummScreen",), False),
+    ("MMLUArabic_gen_326684", "MMLUArabic", "MMLUArabic/MMLUArabic_gen_326684", "MMLUArabic_datasets", _arabic, True),
+    ("MMLUArabic_ppl_d2333a", "MMLUArabic", "MMLUArabic/MMLUArabic_ppl_d2333a", "MMLUArabic_datasets", _arabic, False),
+    ("MMLUArabic_zero_shot_gen_3523e0", "MMLUArabic", "MMLUArabic/MMLUArabic_zero_shot_gen_3523e0", "MMLUArabic_datasets", _arabic, False),
+    ("FinanceIQ_gen_e0e6b5", "FinanceIQ", "FinanceIQ/FinanceIQ_gen_e0e6b5", "financeIQ_datasets", _fiq, True),
+    ("FinanceIQ_ppl_42b9bd", "FinanceIQ", "FinanceIQ/FinanceIQ_ppl_42b9bd", "financeIQ_datasets", _fiq, False),
+    ("ChemBench_gen_a9f753", "ChemBench", "ChemBench/ChemBench_gen_a9f753", "chembench_datasets",
+     tuple(f"ChemBench_{n}" for n in CHEMBENCH), True),
+    ("cmb_gen_dfb5c4", "cmb", "cmb/cmb_gen_dfb5c4", "cmb_datasets", ("cmb", "cmb_test"), True),
+    ("xiezhi_gen_b86cf5", "xiezhi", "xiezhi/xiezhi_gen_b86cf5", "xiezhi_datasets", _xiezhi, True),
+    ("xiezhi_ppl_ea6bd7", "xiezhi", "xiezhi/xiezhi_ppl_ea6bd7", "xiezhi_datasets", _xiezhi, False),
+    ("mmmlu_lite_gen_c51a84", "mmmlu_lite", "mmmlu_lite/mmmlu_lite_gen_c51a84", "mmmlu_lite_datasets",
+     tuple(f"openai_mmmlu_lite_{lang}" for lang in MMMLU_LITE), True),
+)
+
+
+def _letters(row: dict[str, Any]) -> dict[str, str]:
+    return {k: str(row[k]) for k in "ABCD" if k in row}
+
+
+#: ``row -> (gold letter(s), option texts by letter, option letters, Chinese?)`` of the multiple-choice families.
+MC_VIEWS = {
+    "MMLUArabic": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+    "FinanceIQ": lambda row: (str(row["answer"]), _letters(row), "ABCD", True),
+    "ChemBench": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+    "cmb": lambda row: (str(row["answer"]) if row["answer"] != "NULL" else "A", dict(row["option"]), "ABCDE", True),
+    "xiezhi": lambda row: (str(row["answer"]), _letters(row), "ABCD", False),
+    "mmmlu_lite": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+}
+
+#: The free-text families: the row's reference answer.
+TEXT_FAMILIES = {
+    "flores": lambda abbr, row: row[f"sentence_{_FLORES[abbr.rsplit('-', 1)[1]][0]}"],
+    "lcsts": lambda abbr, row: row["abst"],
+    "Xsum": lambda abbr, row: row["summary"],
+    "govrepcrs": lambda abbr, row: row["summary"],
+    "summscreen": lambda abbr, row: row["summary"],
+    "narrativeqa": lambda abbr, row: row["answer"],
+    "qasper": lambda abbr, row: row["answer"],
+    "qaspercut": lambda abbr, row: row["answer"],
+}
+
+_TEXT_STYLES = (
+    "{ref}",
+    "{ref}\nI hope this helps.",
+    "  {half}",
+    "",
+    "I am sorry, I cannot do that.",
+    "1. {ref}",
+    "- {rev}",
+    "{upper}",
+    "The answer is {ref}.",
+)
+
+
+def text_reply(family: str, abbr: str, index: int, row: dict[str, Any]) -> str:
+    """A free-text reply to row ``index``: the reference, with more lines, half of it, empty, a refusal, list marks, …"""
+    ref = TEXT_FAMILIES[family](abbr, row)
+    if isinstance(ref, list):  # the accepted answers: the first, or another
+        ref = ref[index % len(ref)]
+    words = ref.split() if " " in ref else list(ref)
+    joiner = " " if " " in ref else ""
+    style = _TEXT_STYLES[(index + _seed(abbr)) % len(_TEXT_STYLES)]
+    return style.format(ref=ref, half=joiner.join(words[: max(1, len(words) // 2)]), rev=joiner.join(reversed(words)),
+                        upper=ref.upper())
