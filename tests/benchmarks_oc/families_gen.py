@@ -243,6 +243,76 @@ def _build_mmmlu_lite(root: Path) -> None:
         _write(root, f"data/mmmlu_lite/{lang}/test.jsonl", _jsonl(rows))
 
 
+def _hub_readme(configs: dict[str, dict[str, str]]) -> str:
+    """A Hugging Face dataset card declaring ``{config: {split: file}}`` (what ``datasets.load_dataset`` reads of a folder)."""
+    lines = ["---", "configs:"]
+    for config, splits in configs.items():
+        lines += [f"- config_name: {config}", "  data_files:"]
+        lines += [f"  - split: {split}\n    path: {file}" for split, file in splits.items()]
+    return "\n".join([*lines, "---", ""])
+
+
+MMLU_CF = ("Math", "Law")
+MMMLU = ("AR-XY", "ZH-CN")
+MEDQA = ("US", "Mainland")
+BUYSIDE = ("three_statements_zh", "dcf_valuation_en")
+
+
+def _build_mmlu_cf(root: Path) -> None:
+    """``microsoft/MMLU-CF`` as a local folder: the splits ``<category>_dev`` and ``<category>_val``, an extra column."""
+    splits = {}
+    for name in MMLU_CF:
+        for split in ("dev", "val"):
+            rows = [{"Question": q, "A": o[0], "B": o[1], "C": o[2], "D": o[3], "Answer": g, "Source": f"{name}-{i}"}
+                    for i, (q, o, g) in enumerate(_mc(f"cf-{name}-{split}"))]
+            _write(root, f"microsoft/MMLU-CF/{split}/{name}_{split}.jsonl", _jsonl(rows))
+            splits[f"{name}_{split}"] = f"{split}/{name}_{split}.jsonl"
+    _write(root, "microsoft/MMLU-CF/README.md", _hub_readme({"default": splits}))
+
+
+def _build_mmmlu(root: Path) -> None:
+    """``openai/MMMLU`` as a local folder: one configuration per language (``AR_XY``), its ``test`` split a CSV file."""
+    configs = {}
+    for lang in MMMLU:
+        rows = [["", "Question", "A", "B", "C", "D", "Answer", "Subject"]]
+        rows += [[str(i), q, *o, g, "college_biology" if i % 2 else "high_school_us_history"]
+                 for i, (q, o, g) in enumerate(_mc(f"mmmlu-{lang}", zh=lang == "ZH-CN"))]
+        _write(root, f"openai/MMMLU/test/mmlu_{lang}.csv", _csv(rows))
+        configs[lang.replace("-", "_")] = {"test": f"test/mmlu_{lang}.csv"}
+    _write(root, "openai/MMMLU/README.md", _hub_readme(configs))
+
+
+def _build_medqa(root: Path) -> None:
+    """``xuxuxuxuxu/MedQA_<region>_test`` as local folders, each a ``train`` split with ``options`` objects."""
+    for region in MEDQA:
+        rows = [{"question": q, "answer": o["ABCD".index(g)], "options": dict(zip("ABCD", o)), "meta_info": "step1", "answer_idx": g}
+                for q, o, g in _mc(f"medqa-{region}", zh=region == "Mainland")]
+        _write(root, f"xuxuxuxuxu/MedQA_{region}_test/train.jsonl", _jsonl(rows))
+
+
+def _build_rbench(root: Path) -> None:
+    """``R-Bench/R-Bench`` as a local folder: the configurations ``rbench-t_en`` and ``rbench-t_zh``, six options."""
+    configs = {}
+    for lang in ("en", "zh"):
+        rows = [{"question": q, **dict(zip("ABCD", o)), "E": "none of the above", "F": "all of the above", "answer": g, "index": i}
+                for i, (q, o, g) in enumerate(_mc(f"rbench-{lang}", zh=lang == "zh"))]
+        _write(root, f"R-Bench/R-Bench/rbench-t_{lang}/test.jsonl", _jsonl(rows))
+        configs[f"rbench-t_{lang}"] = {"test": f"rbench-t_{lang}/test.jsonl"}
+    _write(root, "R-Bench/R-Bench/README.md", _hub_readme(configs))
+
+
+def _build_buyside(root: Path) -> None:
+    """``cindy90/BuySideFinBench`` as a local folder: one configuration per subject, ``dev`` and ``test`` splits."""
+    configs = {}
+    for name in BUYSIDE:
+        for split in ("dev", "test"):
+            rows = [{"question": q, "A": o[0], "B": o[1], "C": o[2], "D": o[3], "answer": g, "id": i}
+                    for i, (q, o, g) in enumerate(_mc(f"buyside-{name}-{split}", zh=name.endswith("_zh")))]
+            _write(root, f"cindy90/BuySideFinBench/{name}/{split}.jsonl", _jsonl(rows))
+        configs[name] = {"dev": f"{name}/dev.jsonl", "test": f"{name}/test.jsonl"}
+    _write(root, "cindy90/BuySideFinBench/README.md", _hub_readme(configs))
+
+
 BUILDERS = {
     "flores": _build_flores,
     "lcsts": _build_lcsts,
@@ -258,6 +328,11 @@ BUILDERS = {
     "cmb": _build_cmb,
     "xiezhi": _build_xiezhi,
     "mmmlu_lite": _build_mmmlu_lite,
+    "mmlu_cf": _build_mmlu_cf,
+    "mmmlu": _build_mmmlu,
+    "MedQA": _build_medqa,
+    "R_Bench": _build_rbench,
+    "BuySideFinBench": _build_buyside,
 }
 
 _arabic = tuple(f"acegpt_MMLUArabic_{n}" for n in MMLU_ARABIC)
@@ -295,6 +370,16 @@ RUN_ARGS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("xiezhi_ppl_ea6bd7", "xiezhi", "xiezhi/xiezhi_ppl_ea6bd7", "xiezhi_datasets", _xiezhi, False),
     ("mmmlu_lite_gen_c51a84", "mmmlu_lite", "mmmlu_lite/mmmlu_lite_gen_c51a84", "mmmlu_lite_datasets",
      tuple(f"openai_mmmlu_lite_{lang}" for lang in MMMLU_LITE), True),
+    ("mmlu_cf_gen_040615", "mmlu_cf", "mmlu_cf/mmlu_cf_gen_040615", "mmlu_cf_datasets", tuple(f"mmlu_cf_{n}" for n in MMLU_CF), True),
+    ("mmlu_cf_few_shot", "mmlu_cf", "mmlu_cf/mmlu_cf_few_shot", "mmlu_cf_datasets", tuple(f"mmlu_cf_{n}" for n in MMLU_CF), False),
+    ("mmlu_cf_zero_shot", "mmlu_cf", "mmlu_cf/mmlu_cf_zero_shot", "mmlu_cf_datasets", tuple(f"mmlu_cf_{n}" for n in MMLU_CF), False),
+    ("mmmlu_gen_c51a84", "mmmlu", "mmmlu/mmmlu_gen_c51a84", "mmmlu_datasets", tuple(f"openai_mmmlu_{lang}" for lang in MMMLU), True),
+    ("mmmlu_5_shot_gen_bcbeb3", "mmmlu", "mmmlu/mmmlu_5_shot_gen_bcbeb3", "mmmlu_datasets",
+     tuple(f"openai_mmmlu_{lang}" for lang in MMMLU), False),
+    ("MedQA_gen_3bf756", "MedQA", "MedQA/MedQA_gen_3bf756", "MedQA_datasets", tuple(f"MedQA_{r}" for r in MEDQA), True),
+    ("rbench_gen_544610", "R_Bench", "R_Bench/rbench_gen_544610", "RBench_datasets", ("R-Bench_en", "R-Bench_zh"), True),
+    ("BuySideFinBench_gen_ca1704", "BuySideFinBench", "BuySideFinBench/BuySideFinBench_gen_ca1704", "BuySideFinBench_datasets",
+     tuple(f"BuySideFinBench-{n}" for n in BUYSIDE), True),
 )
 
 
@@ -310,6 +395,11 @@ MC_VIEWS = {
     "cmb": lambda row: (str(row["answer"]) if row["answer"] != "NULL" else "A", dict(row["option"]), "ABCDE", True),
     "xiezhi": lambda row: (str(row["answer"]), _letters(row), "ABCD", False),
     "mmmlu_lite": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+    "mmlu_cf": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+    "mmmlu": lambda row: (str(row["target"]), _letters(row), "ABCD", False),
+    "MedQA": lambda row: (str(row["label"]), dict(row["options"]), "ABCD", False),
+    "R_Bench": lambda row: (str(row["target"]), {k: str(row[f"RBench_Option_{k}"]) for k in "ABCDEF"}, "ABCDEF", False),
+    "BuySideFinBench": lambda row: (str(row["answer"]), _letters(row), "ABCD", False),
 }
 
 #: The free-text families: the row's reference answer.

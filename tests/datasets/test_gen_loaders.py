@@ -99,3 +99,25 @@ def test_cmb_hides_the_test_answers_and_drops_one_character_options(root: Path) 
     by_question = {q.split(" (")[0]: text for q, text in zip(loaded["val"]["question"], loaded["val"]["option_str"])}
     assert by_question["七乘以八等于多少？"] == "A. 54\nB. 56\nC. 58\nD. 64"
     assert by_question["哪种金属在室温下是液体？"] == ""  # every option is one character
+
+
+def test_mmlu_cf_without_the_category_s_splits_names_them(root: Path) -> None:
+    build_data("mmlu_cf", root)
+    with pytest.raises(InputFileError, match=r"MMLUCFDataset: 'microsoft/MMLU-CF' has no split 'Biology_dev' \(splits: Math_dev"):
+        LOAD_DATASET.get("MMLUCFDataset").load(path="microsoft/MMLU-CF", name="Biology")
+
+
+def test_mmmlu_without_a_local_copy_says_where_it_looked(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_CACHE", str(root / "hub"))
+    with pytest.raises(InputFileError, match=r"MMMLUDataset: 'openai/MMMLU' is neither a local folder nor a dataset in the "
+                                             r"Hugging Face Hub's cache.*huggingface-cli download openai/MMMLU"):
+        LOAD_DATASET.get("MMMLUDataset").load(path="openai/MMMLU", name="mmlu_AR-XY")
+
+
+def test_medqa_without_answer_idx_names_the_columns(root: Path) -> None:
+    build_data("MedQA", root)
+    file = root / "xuxuxuxuxu" / "MedQA_US_test" / "train.jsonl"
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
+    file.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "answer_idx"}) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"MedQADataset: the 'train' split of 'xuxuxuxuxu/MedQA_US_test' has no column 'answer_idx'"):
+        LOAD_DATASET.get("MedQADataset").load(path="xuxuxuxuxu/MedQA_US_test")
