@@ -157,7 +157,12 @@ def record(run: Run) -> dict[str, Any]:
 
     get_logger()  # the shared logger exists before the evaluators' modules log
     cfg = Config.fromfile(str(_configs_root() / f"{run.config}.py"))
-    by_abbr = {d["abbr"]: d for d in cfg[run.variable]}
+    from opencompass.utils import dataset_abbr_from_cfg
+
+    by_abbr = {}
+    for d in cfg[run.variable]:  # a config without abbr (XLSum's, IWSLT's) gets the one OpenCompass derives
+        d["abbr"] = dataset_abbr_from_cfg(d)
+        by_abbr[d["abbr"]] = d
     kept = [a for a in run.abbrs if a in by_abbr]  # the datasets the family's data has, among the config's
     if not kept:
         raise SystemExit(f"{run.run_id}: {run.config} has none of the datasets {list(run.abbrs)}")
@@ -261,6 +266,9 @@ def record_extra_loaders() -> list[dict[str, Any]]:
 
 
 def main(argv: list[str]) -> int:
+    # datasets.load_dataset keeps what it read of a local folder in a cache keyed by the folder's name: a fresh
+    # cache, so that a dataset read before (another copy of the same folder name) is never served instead
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="record-oc-hf-")
     wanted = set(argv)
     runs = [r for r in RUNS if not wanted or r.run_id in wanted or r.family in wanted]
     (OUT / "knowledge").mkdir(parents=True, exist_ok=True)

@@ -313,6 +313,90 @@ def _build_buyside(root: Path) -> None:
     _write(root, "cindy90/BuySideFinBench/README.md", _hub_readme(configs))
 
 
+def _build_iwslt(root: Path) -> None:
+    """The local folder ``iwslt2017`` (the config's ``path``) with the configuration ``iwslt2017-en-de``."""
+    pairs = [(en, fr) for (en, fr) in zip(_FLORES["eng"][1], _FLORES["fra"][1])]
+    splits = {}
+    for split, chosen in (("train", pairs[:2]), ("validation", pairs[2:4]), ("test", pairs)):
+        rows = [{"translation": {"de": f"[de] {fr}", "en": en}} for en, fr in chosen]
+        _write(root, f"iwslt2017/iwslt2017-en-de/{split}.jsonl", _jsonl(rows))
+        splits[split] = f"iwslt2017-en-de/{split}.jsonl"
+    _write(root, "iwslt2017/README.md", _hub_readme({"iwslt2017-en-de": splits}))
+
+
+XLSUM_LANGUAGES = (
+    "oromo", "french", "amharic", "arabic", "azerbaijani", "bengali", "burmese", "chinese_simplified", "chinese_traditional",
+    "welsh", "english", "kirundi", "gujarati", "hausa", "hindi", "igbo", "indonesian", "japanese", "korean", "kyrgyz",
+    "marathi", "spanish", "scottish_gaelic", "nepali", "pashto", "persian", "pidgin", "portuguese", "punjabi", "russian",
+    "serbian_cyrillic", "serbian_latin", "sinhala", "somali", "swahili", "tamil", "telugu", "thai", "tigrinya", "turkish",
+    "ukrainian", "urdu", "uzbek", "vietnamese", "yoruba",
+)
+
+
+def _build_xlsum(root: Path) -> None:
+    """``csebuetnlp/xlsum`` as a local folder: 45 configurations, one per language, a ``validation`` split each (a row or two)."""
+    configs = {}
+    for k, lang in enumerate(XLSUM_LANGUAGES):
+        text, summary = _TEXTS_EN[k % len(_TEXTS_EN)]
+        rows = [{"id": f"{lang}-{j}", "url": f"https://example.org/{lang}/{j}", "title": f"{lang} {j}", "summary": f"{summary} ({lang})",
+                 "text": text} for j in range(1 + k % 2)]
+        _write(root, f"csebuetnlp/xlsum/{lang}/validation.jsonl", _jsonl(rows))
+        _write(root, f"csebuetnlp/xlsum/{lang}/test.jsonl", _jsonl(rows[:1]))
+        configs[lang] = {"validation": f"{lang}/validation.jsonl", "test": f"{lang}/test.jsonl"}
+    _write(root, "csebuetnlp/xlsum/README.md", _hub_readme(configs))
+
+
+def _build_rolebench(root: Path) -> None:
+    """``ZenMoore/RoleBench`` below the working folder: both profiles, the three parts, general and role-specific questions."""
+    base = root / "ZenMoore" / "RoleBench"
+    roles_en = {"Sherlock": "A detective in London.", "Juliet": "A young woman of Verona."}
+    roles_zh = {"孙悟空": "齐天大圣。", "林黛玉": "贾府的表小姐。"}
+    _write(base, "profiles-eng/desc.json", json.dumps(roles_en))
+    _write(base, "profiles-zh/desc.json", json.dumps(roles_zh, ensure_ascii=False))
+    for part, roles, zh in (("rolebench-eng/instruction-generalization", roles_en, False), ("rolebench-eng/role-generalization", roles_en, False),
+                            ("rolebench-zh", roles_zh, True)):
+        for kind in ("general", "role_specific"):
+            for split in ("train", "test"):
+                rows = []
+                for i in range(3 if split == "test" else 2):
+                    role = list(roles)[i % 2]
+                    if zh:
+                        answer = _SUMMARIES_ZH[(i + len(kind)) % len(_SUMMARIES_ZH)]
+                        rows.append({"role": role, "question": f"{kind}问题{i}？", "generated": [answer, "另一个回答"]})
+                    else:
+                        answer = _TEXTS_EN[(i + len(kind)) % len(_TEXTS_EN)][1]
+                        rows.append({"role": role, "question": f"{kind} question {i}?", "generated": [answer, "another answer"]})
+                _write(base, f"{part}/{kind}/{split}.jsonl", _jsonl(rows))
+
+
+def _build_py150(root: Path) -> None:
+    """Tokenized code lines with every literal placeholder, and a ``gt`` holding one too."""
+    rows = [
+        {"id": 0, "input": "<s> import os <EOL> x = <NUM_LIT> <EOL> name = <STR_LIT:hello> <EOL>", "gt": "print ( name )"},
+        {"id": 1, "input": "<s> def f ( a ) : <EOL> return a + <NUM_LIT:2> <EOL>", "gt": "y = f ( <NUM_LIT:3> )"},
+        {"id": 2, "input": "<s> c = <CHAR_LIT> <EOL> s = <STR_LIT> <EOL>", "gt": "t = s + c"},
+        {"id": 3, "input": "<s> for i in range ( <NUM_LIT:10> ) : <EOL>", "gt": "total += i"},
+        {"id": 4, "input": "<s> class A : <EOL> pass <EOL>", "gt": "a = A ( )"},
+    ]
+    _write(root, "data/py150/test.json", "".join(json.dumps(r) + "\n" for r in rows))
+
+
+OPENFINDATA = ("emotion_identification", "data_inspection", "intent_understanding", "entity_recognition")
+
+
+def _build_openfindata(root: Path) -> None:
+    """One file per kind: three, four and five options, and keywords (``、``-separated answers)."""
+    for name, letters in zip(OPENFINDATA, ("ABC", "ABCD", "ABCDE", "")):
+        items = []
+        for i, (q, opts, gold) in enumerate(_mc(f"ofd-{name}", zh=True)):
+            if letters:
+                options = dict(zip(letters, [*opts, "以上都不是"]))
+                items.append({"id": i, "question": q, **options, "answer": gold if gold in letters else "A"})
+            else:
+                items.append({"id": i, "question": f"找出句子中的公司：{q}", "answer": "、".join(opts[: 1 + i % 3])})
+        _write(root, f"data/openfindata_release/{name}.json", json.dumps(items, ensure_ascii=False, indent=1))
+
+
 BUILDERS = {
     "flores": _build_flores,
     "lcsts": _build_lcsts,
@@ -333,6 +417,11 @@ BUILDERS = {
     "MedQA": _build_medqa,
     "R_Bench": _build_rbench,
     "BuySideFinBench": _build_buyside,
+    "iwslt2017": _build_iwslt,
+    "XLSum": _build_xlsum,
+    "rolebench": _build_rolebench,
+    "py150": _build_py150,
+    "OpenFinData": _build_openfindata,
 }
 
 _arabic = tuple(f"acegpt_MMLUArabic_{n}" for n in MMLU_ARABIC)
@@ -380,6 +469,18 @@ RUN_ARGS: tuple[tuple[str, str, str, str, tuple[str, ...], bool], ...] = (
     ("rbench_gen_544610", "R_Bench", "R_Bench/rbench_gen_544610", "RBench_datasets", ("R-Bench_en", "R-Bench_zh"), True),
     ("BuySideFinBench_gen_ca1704", "BuySideFinBench", "BuySideFinBench/BuySideFinBench_gen_ca1704", "BuySideFinBench_datasets",
      tuple(f"BuySideFinBench-{n}" for n in BUYSIDE), True),
+    ("iwslt2017_gen_69ce16", "iwslt2017", "iwslt2017/iwslt2017_gen_69ce16", "iwslt2017_datasets", ("iwslt2017_iwslt2017-en-de",), True),
+    ("iwslt2017_gen_b4a814", "iwslt2017", "iwslt2017/iwslt2017_gen_b4a814", "iwslt2017_datasets", ("iwslt2017_iwslt2017-en-de",), False),
+    ("iwslt2017_gen_d0ebd1", "iwslt2017", "iwslt2017/iwslt2017_gen_d0ebd1", "iwslt2017_datasets", ("iwslt2017_iwslt2017-en-de",), False),
+    ("XLSum_gen_2bb71c", "XLSum", "XLSum/XLSum_gen_2bb71c", "XLSum_datasets", ("csebuetnlp_xlsum",), True),
+    ("instruction_generalization_eng", "rolebench", "rolebench/instruction_generalization_eng", "instruction_generalization_eng_datasets",
+     ("RoleBench_instruct_eng",), True),
+    ("role_generalization_eng", "rolebench", "rolebench/role_generalization_eng", "role_generalization_eng_datasets", ("RoleBench_role_eng",), False),
+    ("instruction_generalization_zh", "rolebench", "rolebench/instruction_generalization_zh", "instruction_generalization_zh_datasets",
+     ("RoleBench_instruct_zh",), False),
+    ("py150_gen_38b13d", "py150", "py150/py150_gen_38b13d", "py150_datasets", ("py150",), True),
+    ("OpenFinData_gen_46dedb", "OpenFinData", "OpenFinData/OpenFinData_gen_46dedb", "OpenFinData_datasets",
+     tuple(f"OpenFinData-{n}" for n in OPENFINDATA), True),
 )
 
 
@@ -400,6 +501,7 @@ MC_VIEWS = {
     "MedQA": lambda row: (str(row["label"]), dict(row["options"]), "ABCD", False),
     "R_Bench": lambda row: (str(row["target"]), {k: str(row[f"RBench_Option_{k}"]) for k in "ABCDEF"}, "ABCDEF", False),
     "BuySideFinBench": lambda row: (str(row["answer"]), _letters(row), "ABCD", False),
+    "OpenFinData": lambda row: (str(row["answer"]), {k: str(row[k]) for k in "ABCDE" if row.get(k) is not None}, "ABCDE", True),
 }
 
 #: The free-text families: the row's reference answer.
@@ -412,6 +514,11 @@ TEXT_FAMILIES = {
     "narrativeqa": lambda abbr, row: row["answer"],
     "qasper": lambda abbr, row: row["answer"],
     "qaspercut": lambda abbr, row: row["answer"],
+    "iwslt2017": lambda abbr, row: row["de"],
+    "XLSum": lambda abbr, row: row["summary"],
+    "rolebench": lambda abbr, row: row["answer"],
+    "py150": lambda abbr, row: row["gt"],
+    "OpenFinData": lambda abbr, row: row["answer"],  # the keyword set; the multiple-choice sets take MC_VIEWS
 }
 
 _TEXT_STYLES = (
@@ -429,6 +536,11 @@ _TEXT_STYLES = (
 
 def text_reply(family: str, abbr: str, index: int, row: dict[str, Any]) -> str:
     """A free-text reply to row ``index``: the reference, with more lines, half of it, empty, a refusal, list marks, …"""
+    if family == "OpenFinData" and "A" in row:
+        from tests.benchmarks_oc.families import _mc_styled  # its multiple-choice sets
+
+        gold, texts, letters, zh = MC_VIEWS[family](row)
+        return _mc_styled(abbr, index, gold, texts, zh, letters)
     ref = TEXT_FAMILIES[family](abbr, row)
     if isinstance(ref, list):  # the accepted answers: the first, or another
         ref = ref[index % len(ref)]

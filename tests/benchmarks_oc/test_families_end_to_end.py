@@ -75,7 +75,7 @@ def test_library_config_scores_like_opencompass(
         "from mmengine.config import read_base\n\n"
         "with read_base():\n"
         f"    from {run.module} import {run.variable}\n\n"
-        f"datasets = [d for d in {run.variable} if d['abbr'] in {list(run.abbrs)!r}]\n"
+        f"datasets = [d for d in {run.variable} if 'abbr' not in d or d['abbr'] in {list(run.abbrs)!r}]\n"
         + _MODELS.format(model=MODEL_ABBR),
         encoding="utf-8",
     )

@@ -121,3 +121,20 @@ def test_medqa_without_answer_idx_names_the_columns(root: Path) -> None:
     file.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "answer_idx"}) + "\n" for r in rows), encoding="utf-8")
     with pytest.raises(InputFileError, match=r"MedQADataset: the 'train' split of 'xuxuxuxuxu/MedQA_US_test' has no column 'answer_idx'"):
         LOAD_DATASET.get("MedQADataset").load(path="xuxuxuxuxu/MedQA_US_test")
+
+
+def test_rolebench_role_without_description_names_the_line(root: Path) -> None:
+    build_data("rolebench", root)
+    file = root / "ZenMoore" / "RoleBench" / "rolebench-zh" / "general" / "test.jsonl"
+    file.write_text(file.read_text(encoding="utf-8") + json.dumps({"role": "无名氏", "question": "?", "generated": ["a"]}) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"rolebench-zh/general/test\.jsonl, line 4: the role '无名氏' has no description"):
+        LOAD_DATASET.get("InstructionGeneralizationChineseDataset").load(path="ZenMoore/RoleBench")
+
+
+def test_py150_line_that_is_no_json_is_named(root: Path) -> None:
+    build_data("py150", root)
+    file = root / "data" / "py150" / "test.json"
+    file.write_text(file.read_text(encoding="utf-8") + "<s> x = <NUM_LIT> <EOL>\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"Py150Dataset: .*test\.json, line 6 is not JSON once its literals are restored"):
+        LOAD_DATASET.get("Py150Dataset").load(path="data/py150/test.json")

@@ -47,6 +47,7 @@ BACKED: dict[str, dict[str, str]] = {
     "SQuAD20Evaluator": {"score": "correct"},
     "LambadaEvaluator": {"accuracy": "correct"},
     "MusrEvaluator": {"accuracy": "correct"},
+    "OpenFinDataKWEvaluator": {"accuracy": "correct"},
     "DropOpenAIEvaluator": {"accuracy": "correct"},
     "IFEvaluator": {"Prompt-level-strict-accuracy": "correct", "Prompt-level-loose-accuracy": "details.is_loose_correct"},
     "TheoremQAEvaluatorV3": {"score": "correct"},

@@ -1,6 +1,6 @@
 """Multiple-choice exams kept in local files, as OpenCompass 0.5.4 reads them:
 ``MMLUArabicDataset``, ``FinanceIQDataset``, ``ChemBenchDataset``, ``CMBDataset``,
-``XiezhiDataset``, ``MMMLULiteDataset``.
+``XiezhiDataset``, ``MMMLULiteDataset``, ``OpenFinDataDataset``.
 
 The configs name local folders (``./data/MMLUArabic/``, ``./data/FinanceIQ/``,
 ``./data/CMB/``, ``./data/xiezhi/``), read in local mode below
@@ -17,13 +17,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from assay.datasets._oc_files import dataset_dict, field, json_value, jsonl_rows, require_file
+from assay.datasets._oc_files import dataset, dataset_dict, field, json_value, jsonl_rows, require_file
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["CMBDataset", "ChemBenchDataset", "FinanceIQDataset", "MMLUArabicDataset", "MMMLULiteDataset", "XiezhiDataset"]
+__all__ = ["CMBDataset", "ChemBenchDataset", "FinanceIQDataset", "MMLUArabicDataset", "MMMLULiteDataset", "OpenFinDataDataset",
+           "XiezhiDataset"]
 
 
 def _csv_rows(path: str | os.PathLike[str], loader: str, cells: int, header: bool) -> list[list[str]]:
@@ -182,3 +183,17 @@ class MMMLULiteDataset(BaseDataset):
                 raise InputFileError(f"MMMLULiteDataset: {file}, line {i} is not JSON: {exc}") from None
         return dataset_dict({"test": rows})
 
+
+
+@LOAD_DATASET.register_module()
+class OpenFinDataDataset(BaseDataset):
+    """``<path>/<name>.json``, a JSON list of questions, as it is (``path``: ``./data/openfindata_release``,
+    read in local mode)."""
+
+    @staticmethod
+    def load(path: str, name: str, **kwargs: Any) -> Any:
+        file = Path(get_data_path(path, local_mode=True)) / f"{name}.json"
+        items = json_value(file, "OpenFinDataDataset")
+        if not isinstance(items, list):
+            raise InputFileError(f"OpenFinDataDataset: {file} holds a JSON {type(items).__name__}, not a list")
+        return dataset(items)

@@ -1,5 +1,5 @@
 """Summarization test sets as OpenCompass 0.5.4 reads them: ``LCSTSDataset``, ``XsumDataset``,
-``GovRepcrsDataset``, ``SummScreenDataset``.
+``GovRepcrsDataset``, ``SummScreenDataset``, ``XLSUMDataset``.
 
 Every ``path`` goes through :func:`~assay.datasets.location.get_data_path`
 (``opencompass/LCSTS`` → ``./data/LCSTS``, ``opencompass/xsum`` →
@@ -14,13 +14,22 @@ import os
 from pathlib import Path
 from typing import Any
 
-from assay.datasets._oc_files import dataset, dataset_dict, field, json_value, require_file
+from assay.datasets._oc_files import dataset, dataset_dict, field, hub_location, hub_splits, json_value, require_file
 from assay.datasets.base import BaseDataset
-from assay.datasets.location import get_data_path
+from assay.datasets.location import DataLocation, get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["GovRepcrsDataset", "LCSTSDataset", "SummScreenDataset", "XsumDataset"]
+__all__ = ["GovRepcrsDataset", "LCSTSDataset", "SummScreenDataset", "XLSUMDataset", "XsumDataset"]
+
+#: XL-Sum's languages, in the order OpenCompass concatenates their validation splits.
+XLSUM_LANGUAGES = (
+    "oromo", "french", "amharic", "arabic", "azerbaijani", "bengali", "burmese", "chinese_simplified", "chinese_traditional",
+    "welsh", "english", "kirundi", "gujarati", "hausa", "hindi", "igbo", "indonesian", "japanese", "korean", "kyrgyz",
+    "marathi", "spanish", "scottish_gaelic", "nepali", "pashto", "persian", "pidgin", "portuguese", "punjabi", "russian",
+    "serbian_cyrillic", "serbian_latin", "sinhala", "somali", "swahili", "tamil", "telugu", "thai", "tigrinya", "turkish",
+    "ukrainian", "urdu", "uzbek", "vietnamese", "yoruba",
+)
 
 
 def _lines(path: str | os.PathLike[str], loader: str) -> list[str]:
@@ -128,3 +137,32 @@ class SummScreenDataset(BaseDataset):
                 rows.append({"content": "\n".join(field(data, "Transcript", "SummScreenDataset", str(file))),
                              "summary": "".join(field(data, "Recap", "SummScreenDataset", str(file)))})
         return dataset_dict({"dev": rows})
+
+
+@LOAD_DATASET.register_module()
+class XLSUMDataset(BaseDataset):
+    """The ``validation`` splits of XL-Sum's 45 languages (:data:`XLSUM_LANGUAGES`, one configuration each) of
+    ``path`` (``csebuetnlp/xlsum``), concatenated in that order, every column kept (``text``, ``summary``, …).
+
+    OpenCompass reads each with ``datasets.load_dataset(path, language)``; assay reads the local folder
+    ``path`` (relative to the working folder), else the dataset's copy in the Hugging Face Hub's cache, and
+    never downloads it.  A language missing is an error, as there.
+    """
+
+    @staticmethod
+    def data_location(path: str, **kwargs: Any) -> DataLocation:
+        """The local folder ``path`` (relative to the working folder), else the dataset in the Hugging Face Hub's cache."""
+        return hub_location(path)
+
+    @staticmethod
+    def load(path: str, **kwargs: Any) -> Any:
+        import datasets
+
+        parts = []
+        for language in XLSUM_LANGUAGES:
+            splits = hub_splits("XLSUMDataset", path, name=language)
+            if "validation" not in splits:
+                raise InputFileError(f"XLSUMDataset: the {language!r} configuration of {path!r} has no 'validation' split "
+                                     f"(splits: {', '.join(splits)})")
+            parts.append(splits["validation"])
+        return datasets.concatenate_datasets(parts)
