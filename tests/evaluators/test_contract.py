@@ -313,6 +313,41 @@ def _gaokao(kind: str) -> Callable[[random.Random, int], Inputs]:
     return make
 
 
+def _med_choice(columns: dict[str, Any], *, always_a_letter: bool = False) -> Callable[[random.Random, int], Inputs]:
+    """The medical multiple-choice families: replies naming a letter somewhere (or none), rows as their loaders make them."""
+
+    def make(rng: random.Random, n: int) -> Inputs:
+        refs = [rng.choice("ABCD") for _ in range(n)]
+        pool = ["A", "The answer is B.", "I understand. C", "(D) then A"] + ([] if always_a_letter else ["E", "", "none"])
+        preds = [r if rng.random() < 0.4 else rng.choice(pool) for r in refs]
+        rows = [dict(prompt_mode="zero-shot", options=["w", "x", "y", "z"], label=r, **columns) for r in refs]
+        return {"predictions": preds, "references": refs, "test_set": rows}
+
+    return make
+
+
+def _multi_select(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["A", "A, C", "B, D", "A, B, C, D"]) for _ in range(n)]
+    preds = [r if rng.random() < 0.4 else rng.choice(["A", "B, C", "", "D, A"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _blanks(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["氮肥，磷肥", "水稻", "photosynthesis, respiration"]) for _ in range(n)]
+    preds = [rng.choice(["正确答案：氮肥, 磷肥", "水稻", "", "photosynthesis", "小麦, 玉米, 大豆"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _multiif(rng: random.Random, n: int) -> Inputs:
+    turns = [(["punctuation:no_comma"], [{}]), (["change_case:english_lowercase"], [{"keywords": None}]),
+             (["keywords:existence"], [{"keywords": ["wheat"]}])]
+    refs = [{**{f"turn_{t}_instruction_id_list": ids for t, (ids, _) in enumerate(turns, 1)},
+             **{f"turn_{t}_kwargs": kw for t, (_, kw) in enumerate(turns, 1)},
+             **{f"turn_{t}_prompt": f"turn {t}" for t in (1, 2, 3)}} for _ in range(n)]
+    preds = [[rng.choice(["wheat, rice", "wheat rice", "Wheat", "", "**wheat**"]) for _ in range(3)] for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -348,6 +383,14 @@ INPUTS: dict[str, Spec] = {
     "LambadaEvaluator": Spec(_lambada),
     "MusrEvaluator": Spec(_musr),
     "OpenFinDataKWEvaluator": Spec(_keywords),
+    "MedmcqaEvaluator": Spec(_med_choice({"subject_name": "Anatomy", "topic_name": None, "choice_type": "single"})),
+    "MedXpertQAEvaluator": Spec(_med_choice({}, always_a_letter=True)),
+    "MedbulletsEvaluator": Spec(_med_choice({"question_type": "step1"})),
+    "NejmaibenchEvaluator": Spec(_med_choice({"Subject": "Cardiology"})),
+    "F1ScoreEvaluator": Spec(_multi_select),
+    "AverageRougeScoreEvaluator": Spec(_blanks),
+    "AccScoreStr_Evaluator": Spec(_text),
+    "MultiIFEvaluator": Spec(_multiif),
     "DropOpenAIEvaluator": Spec(_drop),
     "IFEvaluator": Spec(_ifeval),
     "TheoremQAEvaluatorV3": Spec(_theoremqa),
@@ -560,6 +603,8 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert details and all("matched" in d for d in details)
     elif name in {"GaokaoBenchEvaluator_cloze", "GaokaoBenchEvaluator_subjective", "GaokaoBenchEvaluator_correction"}:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
+    elif name == "MultiIFEvaluator":
+        assert details is None  # per-turn rates only, as OpenCompass's
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

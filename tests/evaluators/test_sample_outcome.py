@@ -48,6 +48,12 @@ BACKED: dict[str, dict[str, str]] = {
     "LambadaEvaluator": {"accuracy": "correct"},
     "MusrEvaluator": {"accuracy": "correct"},
     "OpenFinDataKWEvaluator": {"accuracy": "correct"},
+    "MedmcqaEvaluator": {"accuracy": "correct"},
+    "MedXpertQAEvaluator": {"accuracy": "correct"},
+    "MedbulletsEvaluator": {"accuracy": "correct"},
+    "NejmaibenchEvaluator": {"accuracy": "correct"},
+    "AverageRougeScoreEvaluator": {"AvgRougeScore": "details.correct"},
+    "AccScoreStr_Evaluator": {"ACCStrScore": "correct"},
     "DropOpenAIEvaluator": {"accuracy": "correct"},
     "IFEvaluator": {"Prompt-level-strict-accuracy": "correct", "Prompt-level-loose-accuracy": "details.is_loose_correct"},
     "TheoremQAEvaluatorV3": {"score": "correct"},
@@ -81,7 +87,7 @@ BACKED: dict[str, dict[str, str]] = {
     "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
+NOTHING = {"MccEvaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")

@@ -73,6 +73,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gsm100_dataset_postprocess": {},
     "InfiniteBench_first_number_postprocess": {},
     "mathbench_postprocess": {"name": "cloze_en"},
+    "my_multiple_select_postprocess": {},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
     "lcsts_postprocess": {},

@@ -142,6 +142,49 @@ def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_r
     assert board_data(write_html_report(copy, None, "default").read_text())["side"] is None
 
 
+_KILLED_AFTER_REMOVING = """
+import os, shutil, signal, sys
+from pathlib import Path
+from assay.report import write_html_report
+
+run, time_str = Path(sys.argv[1]), sys.argv[2]
+real = shutil.rmtree
+
+
+def rmtree(path, *args, **kwargs):  # the writer is killed as soon as it has removed a sample folder of this page
+    real(path, *args, **kwargs)
+    if Path(path).name.startswith(f"summary_{time_str}_files"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+shutil.rmtree = rmtree
+write_html_report(run, None, time_str, embed=False)
+"""
+
+
+def test_a_report_killed_while_replacing_its_sample_folder_leaves_a_whole_one(board_run, tmp_path: Path) -> None:
+    """The page's sample folder, written again, is swapped in whole: a writer killed (``kill -9``) right after it
+    removed a folder leaves ``summary_<time>_files/`` complete, with every file the page names."""
+    import os
+    import subprocess
+    import sys
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    page = write_html_report(copy, None, "again", embed=False)
+    side = page.parent / "summary_again_files"
+    before = {p.name: p.read_bytes() for p in side.iterdir()}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_REMOVING, str(copy), "again"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == -9, done.stderr
+    assert {p.name: p.read_bytes() for p in side.iterdir()} == before  # the same samples: the same files
+    files = [s["file"] for s in board_data(page.read_text())["samples"]]
+    assert all((side / f"{f}.js").is_file() for f in files)
+    assert sample_data(page) == sample_data(write_html_report(copy, None, "embedded", embed=True))
+
+
 def test_a_later_report_links_the_sample_files_of_unchanged_datasets(board_run, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A dataset whose results are unchanged since an earlier report is not read again; a changed one is."""

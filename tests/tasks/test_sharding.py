@@ -49,6 +49,23 @@ INPUTS: dict[str, dict[str, Any]] = {
     },
     # evaluators reading test-set columns: "columns" adds them to every row, "subjects" names the subdivisions
     "TheoremQAEvaluatorV3": {"preds": ["3.14", "2", "True", ""], "refs": ["3.14", "2"], "columns": {"Answer_type": "float"}},
+    "MedmcqaEvaluator": {
+        "preds": ["A", "The answer is B.", "C or D", "none"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "subject_name": "Anatomy",
+                    "topic_name": None, "choice_type": "single"},
+    },
+    "MedXpertQAEvaluator": {
+        "preds": ["A", "The answer is B.", "C or D"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": {"A": "w", "B": "x", "C": "y", "D": "z"}, "label": "A"},
+    },
+    "MedbulletsEvaluator": {
+        "preds": ["A", "The answer is B.", "E", ""], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "question_type": "step1"},
+    },
+    "NejmaibenchEvaluator": {
+        "preds": ["A", "(B)", "none"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "Subject": "Cardiology"},
+    },
     "LiveMathBenchEvaluator": {
         "preds": ["\\boxed{2}", "\\boxed{\\frac{1}{2}}", "no idea"],
         "refs": ["2", "\\frac{1}{2}"],

@@ -81,8 +81,8 @@ def hub_location(path: str) -> DataLocation:
 
 
 def hub_splits(loader: str, path: str, split: str | None = None, name: str | None = None) -> Any:
-    """``datasets.load_dataset`` of :func:`hub_location` (one ``split``, or all; the configuration ``name``, or the
-    default one), rows in memory; errors name the loader."""
+    """``datasets.load_dataset`` of :func:`hub_location` (its configuration ``name``; one ``split``, or all), rows in
+    memory; errors name the loader."""
     import datasets
 
     where = hub_location(path)

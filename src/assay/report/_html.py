@@ -883,7 +883,7 @@ def write_html_report(
 
     import orjson
 
-    from assay.fileio import atomic_write_chunks
+    from assay.fileio import atomic_write_chunks, replace_dir
     from assay.report._samples import (
         CHUNK_FORMAT,
         MANIFEST,
@@ -944,23 +944,27 @@ def write_html_report(
         fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
         manifest: dict[str, int] = {}
         named = []
-        for i, (abbr, n, held, key) in enumerate(chunks):
-            name = key or f"chunk{i}"
-            target = fresh / chunk_file(name)
-            if isinstance(held, Path):
-                try:
-                    os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
-                except OSError:
-                    shutil.copyfile(held, target)
-            else:
-                target.write_bytes(chunk_script(name, held))
-            if key is not None:
-                manifest[key] = n
-            named.append((abbr, n, name))
-        (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
-        shutil.rmtree(side_dir, ignore_errors=True)
-        fresh.chmod(0o755)
-        fresh.rename(side_dir)
+        try:
+            for i, (abbr, n, held, key) in enumerate(chunks):
+                name = key or f"chunk{i}"
+                target = fresh / chunk_file(name)
+                if isinstance(held, Path):
+                    try:
+                        os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
+                    except OSError:
+                        shutil.copyfile(held, target)
+                else:
+                    target.write_bytes(chunk_script(name, held))
+                if key is not None:
+                    manifest[key] = n
+                named.append((abbr, n, name))
+            (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+            fresh.chmod(0o755)
+        except BaseException:
+            shutil.rmtree(fresh, ignore_errors=True)
+            raise
+        # the new folder takes the old one's place in one step: a complete folder under its name at every instant
+        replace_dir(fresh, side_dir)
         atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
     logger.info("report written to %s", path)
     return path
