@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.benchmarks_oc import families_gen as _gen
+from tests.benchmarks_oc import families_nlu as _nlu
 
-__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
+__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "clp_probs", "gen_reply", "ppl_choice", "runs_of"]
 
 MODEL_ABBR = "oc-model"
 
@@ -213,12 +214,18 @@ RUNS: tuple[Run, ...] = (
     *(Run(run_id, fam, config, var, abbrs, default=default) for run_id, fam, config, var, abbrs, default in _gen.RUN_ARGS),
 )
 
+# the NLU families' runs, data and replies live in their own module
+RUNS += tuple(Run(run_id, family, config, variable, abbrs, default=default)
+              for run_id, family, config, variable, abbrs, default in _nlu.RUN_SPECS)
+
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
 
 #: Loaders no config of the library names, recorded on their own: (family, loader, keyword arguments).
 EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("gpqa", "GPQASimpleEvalDataset", {"path": "./data/gpqa/", "name": "gpqa_diamond.csv"}),
+    *_nlu.EXTRA_LOADERS,
 )
+clp_probs = _nlu.clp_probs
 
 
 def runs_of(family: str) -> list[Run]:
@@ -869,6 +876,7 @@ _BUILDERS = {
     "wikibench": _build_wikibench,
     "Earth_Silver": _build_earth_silver,
     **_gen.BUILDERS,
+    **_nlu.BUILDERS,
 }
 
 
@@ -1054,6 +1062,8 @@ def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
     fam = run.family
     if fam in _gen.TEXT_FAMILIES:
         return _gen.text_reply(fam, abbr, index, row)
+    if fam in _nlu.REPLIES:
+        return _nlu.REPLIES[fam](abbr, index, row)
     if fam == "bbh":
         target = str(row["target"])
         if target.startswith("("):
@@ -1175,6 +1185,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
     if fam == "obqa":
         return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam in _nlu.VIEWS:
+        return _nlu.VIEWS[fam](row)
     raise KeyError(f"no reply view for family {fam}")
 
 

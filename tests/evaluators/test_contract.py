@@ -131,6 +131,12 @@ def _open_qa(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _crowspairs(rng: random.Random, n: int) -> Inputs:
+    # what crowspairs_postprocess gives: a letter or 'invalid'; the first reply is valid, so valid accuracy is defined
+    preds = ["B"] + [rng.choice(["A", "B", "invalid"]) for _ in range(n - 1)]
+    return {"predictions": preds[:n], "references": ["A"] * n}
+
+
 def _lambada(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["Sarah", "him", "river", "a"]) for _ in range(n)]
     preds = [rng.choice(["Sarah, she said", " him and", "river's", "", "the"]) for _ in range(n)]
@@ -140,6 +146,24 @@ def _lambada(rng: random.Random, n: int) -> Inputs:
 def _musr(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice([1, 2, 3]) for _ in range(n)]
     preds = [rng.choice(["ANSWER: 2", "Reasoning\nANSWER: (1) her", "answer: 3", "ANSWER: none", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _quality(rng: random.Random, n: int) -> Inputs:
+    made = _choice(rng, n)
+    # the first question easy: QuALITY's hard_acc divides by the number of easy ones
+    return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
+
+
+def _processbench(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _s3eval(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["3", "x, y", "| a |\n| - |\n| 1 |\n| 2 |", "The Big Apple"]) for _ in range(n)]
+    preds = [rng.choice(["3.0", "y,x", "| a |\n| - |\n| 2 |", "big apple", "", "nan"]) for _ in range(n)]
     return {"predictions": preds, "references": refs}
 
 
@@ -374,11 +398,21 @@ INPUTS: dict[str, Spec] = {
     "AUCROCEvaluator": Spec(_auc, single_sample_error="ROC AUC is undefined"),
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
+    "Math401Evaluator": Spec(_numbers),
+    "MGSM_Evaluator": Spec(_numbers),
+    "MastermathDatasetv1Evaluator": Spec(_choice),
+    "QuALITYEvaluator": Spec(_quality),
+    "CharmReasonEvaluator": Spec(_choice),
+    "ProcessBenchEvaluator": Spec(_processbench),
+    "S3EvalEvaluator": Spec(_s3eval),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
+    "NQEvaluatorCN": Spec(_open_qa),
+    "TydiQAEvaluator": Spec(_open_qa),
+    "CrowspairsEvaluator": Spec(_crowspairs),
     "SQuAD20Evaluator": Spec(_open_qa),
     "LambadaEvaluator": Spec(_lambada),
     "MusrEvaluator": Spec(_musr),
@@ -447,6 +481,12 @@ EXCLUDED: dict[str, str] = {
     "LCBTestOutputEvaluator": "executes code in the sandbox",
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
+    "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
+    "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
+    "HumanevalProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
+    "MBPPProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
+    "DS1000ServiceEvaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
+    "DS1000InterpreterEvaluator": "agent runs (a 'steps' field); no per-sample details, as in OpenCompass; tests/evaluators/test_ds1000.py",
     "LCEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "LCPassKEvaluator": "executes code in the sandbox; tests/evaluators/test_lcbench.py",
     "APPSEvaluator": "executes code in the sandbox; tests/evaluators/test_apps_taco.py",
@@ -605,6 +645,9 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif name == "MultiIFEvaluator":
         assert details is None  # per-turn rates only, as OpenCompass's
+    elif outcome is not None and outcome.correct not in (None, "correct", "is_correct"):
+        # a verdict under the evaluator's own name (ProcessBench's 'match'), as its declared outcome says
+        assert details and all(outcome.correct in d for d in details)
     elif "predictions" in inputs:
         assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
     else:

@@ -240,6 +240,27 @@ def test_sample_chunks_read_by_workers_are_those_read_in_process(board_run) -> N
     assert read_chunks(source, workers=2) == alone
 
 
+def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_path: Path) -> None:
+    import sqlite3
+
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with sqlite3.connect(run / "index.sqlite") as con:  # an index written before it kept samples
+        con.execute("DROP TABLE samples")
+    first = write_html_report(run, None, "first", embed=False)
+    want = sample_data(first)
+    with sqlite3.connect(run / "index.sqlite") as con:
+        kept = con.execute("SELECT count(*) FROM samples").fetchone()[0]
+    assert kept == len(MODELS) * 6, "what the report read of the .stats files is kept in the index"
+    for stats in (run / "results").glob("*/*.stats"):
+        stats.unlink()
+    shutil.rmtree(run / "summary" / "summary_first_files")  # nothing to link: every dataset read again
+    second = write_html_report(run, None, "second", embed=False)
+    assert sample_data(second) == want
+
+
 # ---- in a browser -------------------------------------------------------------------------------
 
 

@@ -81,3 +81,16 @@ def test_a_metric_declared_rounded_is_backed_within_half_its_last_decimal() -> N
     assert isinstance(sample_values({"score": 44.44, "details": details, "_meta": {"outcome": undeclared}}, "score"), str)
     # half a unit of the last decimal, no more
     assert isinstance(sample_values({"score": 44.46, "details": details, "_meta": {"outcome": outcome}}, "score"), str)
+
+
+def test_a_percent_of_a_0_1_score_field_is_a_proportion_with_a_wilson_interval() -> None:
+    # another tool's per-sample 0/1 values, the metric in percent: an interval inside [0, 100]
+    details = [{"acc,none": 1.0}] * 15 + [{"acc,none": 0.0}]
+    result = {"acc,none": 93.75, "_meta": {"outcome": {"correct": None, "scores": {"acc,none": "acc,none"}}}, "details": details}
+    sv = sample_values(result, "acc,none")
+    assert sv.kind == "binary" and sv.scale == 100.0
+    stat = cell_stat(sv, 93.75)
+    assert stat.method == "wilson" and 0.0 <= stat.low < 93.75 < stat.high <= 100.0
+    # the same values on the 0-1 scale stay a mean (t interval), as before
+    plain = {"acc,none": 0.9375, "_meta": result["_meta"], "details": details}
+    assert sample_values(plain, "acc,none").kind == "mean"

@@ -16,7 +16,9 @@ __all__ = [
     "Terminated",
     "add_common",
     "add_summary_options",
+    "import_sources",
     "load",
+    "read_sources",
     "run_dir_as_work_dir",
     "summarize",
     "summary_config",
@@ -105,10 +107,118 @@ def work_dir(args: argparse.Namespace, config: Any) -> str:
     return str(args.work_dir or config.work_dir or DEFAULT_WORK_DIR)
 
 
-def summary_config(config: Any, run_root: str) -> dict[str, Any]:
+def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str, Any]:
+    """The variables a summary of the run reads: the config's, ``work_dir`` the run, and — with
+    ``imported`` (:func:`import_sources`) — the other tools' models, datasets and groups added."""
     variables = dict(config.variables)
     variables["work_dir"] = run_root
+    if imported is not None:
+        models = list(variables.get("models") or [])
+        have = {m.get("abbr") for m in models if isinstance(m, dict)}
+        models += [{"abbr": m, "source": imported.sources.get(m, [])} for m in imported.models if m not in have]
+        datasets = list(variables.get("datasets") or [])
+        have = {d.get("abbr") for d in datasets if isinstance(d, dict)}
+        datasets += [{"abbr": d} for d in imported.datasets if d not in have]
+        variables["models"], variables["datasets"] = models, datasets
+        summarizer = dict(variables.get("summarizer") or {})
+        if imported.groups:
+            groups = list(summarizer.get("summary_groups") or variables.get("summary_groups") or [])
+            groups += [{"name": label, "subsets": [[m, metric] for m in members], **({"weights": weights} if weights else {})}
+                       for label, metric, members, weights in imported.groups]
+            summarizer["summary_groups"] = groups
+        rows = summarizer.get("dataset_abbrs")
+        if isinstance(rows, list):
+            # rows the config lists stay as listed; when it lists none of the other tools', theirs follow
+            names = {label for label, *_ in imported.groups} | set(imported.datasets)
+            listed = {r if isinstance(r, str) else r[0] for r in rows if isinstance(r, (str, list, tuple)) and r}
+            if not names & listed:
+                summarizer["dataset_abbrs"] = [*rows, *imported.rows()]
+        if summarizer:
+            variables["summarizer"] = summarizer
     return variables
+
+
+def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict[str, Any], list[Any]]]:
+    """The config's ``sources`` (``[dict(type='lm_eval', path=…, models={…}, datasets={…}, percent=True)]``),
+    each read: ``(its settings, its runs)``.
+
+    Checked before anything is written: a ``type`` assay does not read, a path that
+    does not exist, mappings that are not ``{name: abbr}``, and a source result that
+    would land in the cell of another source or of one of the config's own ``tasks``
+    are :class:`~assay.errors.ConfigError`\\ s naming the config and the entry.
+    """
+    from assay.errors import ConfigError
+    from assay.rundir.sources import safe_name
+    from assay.sources import READERS, read_source
+
+    specs = config.variables.get("sources")
+    if not specs:
+        return []
+    where = f"{config.path}: sources"
+    if not isinstance(specs, (list, tuple)):
+        raise ConfigError(f"{where} must be a list of dicts, got {type(specs).__name__}")
+    taken: dict[tuple[str, str], str] = {}
+    for task in tasks or []:
+        taken[(task.model_abbr, task.dataset_abbr)] = f"the config's own dataset {task.dataset_abbr!r}"
+    out = []
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict):
+            raise ConfigError(f"{where}[{i}] must be a dict, got {spec!r}")
+        unknown = set(spec) - {"type", "path", "models", "datasets", "percent"}
+        if unknown:
+            raise ConfigError(f"{where}[{i}]: unknown key(s) {sorted(unknown)}; known: type, path, models, datasets, percent")
+        tool = spec.get("type")
+        if tool not in READERS:
+            raise ConfigError(f"{where}[{i}].type is {tool!r}; assay reads: {', '.join(sorted(READERS))}")
+        if not isinstance(spec.get("path"), str) or not spec["path"]:
+            raise ConfigError(f"{where}[{i}].path must be a file or folder path, got {spec.get('path')!r}")
+        for key in ("models", "datasets"):
+            mapping = spec.get(key) or {}
+            if not isinstance(mapping, dict) or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in mapping.items()):
+                raise ConfigError(f"{where}[{i}].{key} must map the tool's names to abbrs ({{name: abbr}}), got {mapping!r}")
+        if not isinstance(spec.get("percent", True), bool):
+            raise ConfigError(f"{where}[{i}].percent must be True or False, got {spec['percent']!r}")
+        path = config.resolve_path(spec["path"])
+        if not path.exists():
+            raise ConfigError(f"{where}[{i}].path {spec['path']!r}: {path} does not exist")
+        runs = read_source(tool, path)
+        settings = {**spec, "path": str(path)}
+        for run in runs:
+            model = (spec.get("models") or {}).get(run.model) or safe_name(run.model)
+            for name in [*run.results, *run.groups]:
+                dataset = (spec.get("datasets") or {}).get(name) or safe_name(name)
+                if name in run.groups and name not in (spec.get("datasets") or {}) and dataset in run.results:
+                    continue
+                other = taken.get((model, dataset))
+                if other is not None and other != f"{where}[{i}]":
+                    raise ConfigError(f"{where}[{i}]: {tool} result of model {run.model!r} on {name!r} would be "
+                                      f"{model}/{dataset}, which {other} gives too; map one of them to another name")
+                taken[(model, dataset)] = f"{where}[{i}]"
+        out.append((settings, runs))
+    return out
+
+
+def import_sources(run_dir: Any, sources: list[tuple[dict[str, Any], list[Any]]]) -> Any:
+    """Write :func:`read_sources`' runs into ``run_dir`` (the caller holds its writer lock); what was written
+    (an :class:`~assay.rundir.sources.ImportedSources` of them all), or ``None`` when there are none."""
+    if not sources:
+        return None
+    from assay.rundir.sources import ImportedSources, write_sources
+
+    total = ImportedSources()
+    for settings, runs in sources:
+        one = write_sources(run_dir, runs, models=settings.get("models") or {}, datasets=settings.get("datasets") or {},
+                            percent=settings.get("percent", True))
+        total.models += [m for m in one.models if m not in total.models]
+        for dataset, metrics in one.datasets.items():
+            listed = total.datasets.setdefault(dataset, [])
+            listed += [m for m in metrics if m not in listed]
+        total.groups += [g for g in one.groups if g[0] not in {t[0] for t in total.groups}]
+        total.group_rows += one.group_rows
+        for model, items in one.sources.items():
+            total.sources.setdefault(model, []).extend(items)
+        total.written += one.written
+    return total
 
 
 class Terminated(BaseException):
@@ -140,11 +250,13 @@ def terminated_by_signals() -> Iterator[None]:
             signal.signal(sig, old)
 
 
-def summarize(config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None) -> int:
+def summarize(
+    config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None, imported: Any = None
+) -> int:
     from assay.summarize import run_summarizer
 
     result = run_summarizer(
-        summary_config(config, run_root),
+        summary_config(config, run_root, imported),
         time_str=time_str,
         output_path=getattr(args, "output", None),
         ci=getattr(args, "ci", False),

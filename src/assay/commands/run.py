@@ -17,7 +17,9 @@ from typing import IO, Any
 from assay.commands._options import (
     add_common,
     add_summary_options,
+    import_sources,
     load,
+    read_sources,
     run_dir_as_work_dir,
     summarize,
     summary_config,
@@ -244,13 +246,14 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
     def waiting(holder: str) -> None:
         sys.stderr.write(f"run directory {run_dir.root} is being written by {holder}; waiting for it to end\n")
 
+    sources = read_sources(config, tasks)  # every other tool's file read and checked before anything is written
     with writer_lock(run_dir, wait=args.wait, on_wait=waiting), terminated_by_signals():
-        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize, judged)
+        return _eval_locked(args, config, run_dir, tasks, options, backend, then_summarize, judged, sources)
 
 
 def _eval_locked(
     args: argparse.Namespace, config: Any, run_dir: Any, tasks: list[Any], options: Any, backend: Any, then_summarize: bool,
-    judged: list[Any] | None = None,
+    judged: list[Any] | None = None, sources: list[Any] | None = None,
 ) -> int:
     """Everything of ``run``/``eval`` that writes the run directory, while the command holds its writer lock."""
     from assay.config import dump_config_source
@@ -288,9 +291,12 @@ def _eval_locked(
         f"{len(outcomes)} tasks: {scored} scored, {reused} reused, {len(failed)} failed"
         + (f", {len(partial)} partial" if partial else "") + "\n"
     )
+    imported = import_sources(run_dir, sources or [])
+    if imported is not None:
+        sys.stderr.write(f"{len(imported.written)} results of other tools written ({', '.join(imported.models)})\n")
     status = 0
     if then_summarize:  # still under the writer lock: the files just written need no second digest
-        status = summarize(config, str(run_dir.root), args, now, written)
+        status = summarize(config, str(run_dir.root), args, now, written, imported)
     if partial:  # results written, but not every sample has a verdict: not a clean run (R-12.3)
         sys.stderr.write("partial tasks:\n")
         for o in partial:

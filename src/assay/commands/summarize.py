@@ -1,5 +1,10 @@
 """``assay summarize [CONFIG]``: summarize the existing results of a run into tables (and its report).
 
+``assay summarize --from TOOL PATH`` first writes another tool's results (``lm_eval``:
+lm-evaluation-harness's output folder) into a new run directory under ``-w`` as assay's
+own result files, with a config that lists them (see :mod:`assay.rundir.sources`), then
+summarizes that run.
+
 Exit status 1 when no model of the config has a result in the run (the message names
 the folders looked for and those the run holds), 2 for a usage or configuration error.
 """
@@ -11,9 +16,12 @@ import sys
 from typing import Any
 
 from assay.commands._options import (
+    DEFAULT_WORK_DIR,
     add_common,
     add_summary_options,
+    import_sources,
     load,
+    read_sources,
     run_dir_as_work_dir,
     summarize,
     summary_config,
@@ -28,6 +36,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay summarize``."""
     add_common(parser)
     add_summary_options(parser)
+    parser.add_argument(
+        "--from", dest="source", nargs=2, metavar=("TOOL", "PATH"),
+        help="summarize another tool's results: TOOL is lm_eval (lm-evaluation-harness's --output_path folder, "
+        "a model folder in it, or one results_<time>.json); they are written into a new run directory under -w first",
+    )
+    parser.add_argument(
+        "--map", action="append", default=[], metavar="NAME=ABBR",
+        help="with --from: show the tool's model or dataset NAME as ABBR (repeatable)",
+    )
+    parser.add_argument(
+        "--tool-scale", action="store_true",
+        help="with --from: keep the tool's own scale (lm-evaluation-harness's 0-1) instead of percent",
+    )
+
+
+def _import_source(args: argparse.Namespace) -> None:
+    """``--from TOOL PATH``: the tool's results written into a new run directory with the config listing them;
+    ``args`` then names that run, so that the summary reads it as any other."""
+    from assay.errors import ConfigError
+    from assay.rundir.configs import dump_config
+    from assay.rundir.layout import new_timestamp, resolve_run_dir, writer_lock
+    from assay.rundir.sources import source_config, write_sources
+    from assay.sources import read_source
+
+    if args.config is not None or args.reuse is not None:
+        raise ConfigError("--from summarizes the tool's results in a new run directory: give no CONFIG and no -r")
+    tool, path = args.source
+    mapping = {}
+    for item in args.map:
+        name, sep, abbr = item.partition("=")
+        if not sep or not name or not abbr:
+            raise ConfigError(f"--map {item!r}: expected NAME=ABBR")
+        mapping[name] = abbr
+    runs = read_source(tool, path)
+    run_dir = resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, None)
+    with writer_lock(run_dir):
+        imported = write_sources(run_dir, runs, models=mapping, datasets=mapping, percent=not args.tool_scale)
+        files = sorted({p for run in runs for p in run.paths})
+        note = (f"Results of {', '.join(sorted({r.tool + (' ' + r.version if r.version else '') for r in runs}))} "
+                f"read by assay from:\n" + "\n".join(files))
+        dump_config(run_dir, source_config(imported, note=note), new_timestamp())
+    sys.stderr.write(f"run directory: {run_dir.root} ({len(imported.written)} results from {tool} {path})\n")
+    args.work_dir, args.reuse = str(run_dir.root.parent), run_dir.root.name
 
 
 def _no_results_message(config: Any, run_dir: Any) -> str | None:
@@ -65,12 +116,23 @@ def run(args: argparse.Namespace) -> int:
     from assay.rundir.layout import resolve_run_dir
     from assay.summarize import validate_summarizer_config
 
-    run_dir_as_work_dir(args)
+    if getattr(args, "source", None):
+        _import_source(args)
+    else:
+        run_dir_as_work_dir(args)
     config = load(args)
     run_dir = resolve_run_dir(work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(summary_config(config, str(run_dir.root)))
-    missing = _no_results_message(config, run_dir)
-    if missing:
-        sys.stderr.write(f"assay: error: {missing}\n")
-        return 1
-    return summarize(config, str(run_dir.root), args, None)
+    sources = read_sources(config)
+    imported = None
+    if sources:  # other tools' results (the config's `sources`): written into the run first
+        from assay.rundir.layout import writer_lock
+
+        with writer_lock(run_dir):
+            imported = import_sources(run_dir, sources)
+    else:
+        missing = _no_results_message(config, run_dir)
+        if missing:
+            sys.stderr.write(f"assay: error: {missing}\n")
+            return 1
+    return summarize(config, str(run_dir.root), args, None, imported=imported)

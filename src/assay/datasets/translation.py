@@ -1,4 +1,5 @@
-"""Translation test sets as OpenCompass 0.5.4 reads them: ``FloresFirst100Dataset``, ``IWSLT2017Dataset``.
+"""Translation test sets as OpenCompass 0.5.4 reads them: ``FloresFirst100Dataset`` (IWSLT 2017's
+``IWSLT2017Dataset`` is :mod:`assay.datasets.nlu_hub`'s, a Hugging Face dataset read as ``HFDataset`` reads one).
 
 ``opencompass/flores`` → ``./data/flores_first100`` (through
 :func:`~assay.datasets.location.get_data_path`), holding one file per language
@@ -11,13 +12,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from assay.datasets._oc_files import dataset_dict, hub_location, hub_splits, require_file
+from assay.datasets._oc_files import dataset_dict, require_file
 from assay.datasets.base import BaseDataset
-from assay.datasets.location import DataLocation, get_data_path
+from assay.datasets.location import get_data_path
 from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["FloresFirst100Dataset", "IWSLT2017Dataset"]
+__all__ = ["FloresFirst100Dataset"]
 
 
 def _read_lines(path: str) -> list[str]:
@@ -51,28 +52,3 @@ class FloresFirst100Dataset(BaseDataset):
             for split in ("dev", "devtest")
         })
 
-
-@LOAD_DATASET.register_module()
-class IWSLT2017Dataset(BaseDataset):
-    """Every split of the configuration ``name`` (``iwslt2017-en-de``) of ``path`` (``iwslt2017``), its
-    ``translation`` column (``{'en': …, 'de': …}``) made one column per language.
-
-    OpenCompass hands the arguments to ``datasets.load_dataset``; assay reads the local folder ``path``
-    (relative to the working folder), else the dataset's copy in the Hugging Face Hub's cache, and never
-    downloads it.  The folder declares its configurations as a Hugging Face dataset does (its ``README.md``'s
-    ``configs``); the dataset's loading script is not run.
-    """
-
-    @staticmethod
-    def data_location(path: str, **kwargs: Any) -> DataLocation:
-        """The local folder ``path`` (relative to the working folder), else the dataset in the Hugging Face Hub's cache."""
-        return hub_location(path)
-
-    @staticmethod
-    def load(path: str, name: str | None = None, **kwargs: Any) -> Any:
-        splits = hub_splits("IWSLT2017Dataset", path, name=name)
-        for split, table in splits.items():
-            if "translation" not in table.column_names:
-                raise InputFileError(f"IWSLT2017Dataset: the {split!r} split of {path!r} has no column 'translation' "
-                                     f"(columns: {', '.join(table.column_names)})")
-        return splits.map(lambda example: example["translation"]).remove_columns("translation")

@@ -406,7 +406,9 @@ def sample_values(
         mean = float(units.mean())
         for scale in (1.0, 100.0):
             if values_match(value, scale * mean, decimals):
-                return SampleValues("mean", units, scale, runs, f"details.{field}")
+                # a percent of 0/1 values is a proportion (a Wilson interval), as a verdict field's is
+                binary = scale == 100.0 and runs == 1 and bool(np.all((units == 0) | (units == 1)))
+                return SampleValues("binary" if binary else "mean", units, scale, runs, f"details.{field}")
         reasons.append(f"{metric} = {value:.6g} is not the mean of details field {field!r} ({mean:.6g})")
     if not reasons:
         reasons.append(f"no details field backs {metric} (no correctness key, no declared per-sample score)")

@@ -1,0 +1,274 @@
+"""Other tools' results in a run directory: written as assay's own result files (R-13).
+
+:func:`write_sources` writes each :class:`~assay.sources.ExternalRun`'s results
+as ``results/<model>/<dataset>.json``: the tool's metrics under the tool's keys
+and on its scale, ``_meta.source`` (the tool, its version, the files), the
+tool's standard errors (``_meta.source.stderr``), the per-sample values as
+``details`` (one per logged sample: its identity, each metric's value, the raw
+reply, the tool's extracted answers, the reference and the tool's hashes) with
+``_meta.outcome`` naming the detail field behind each metric, so that the
+summary, its intervals, ``assay compare``, the report and ``assay verify`` read
+them as they read assay's own results.  :func:`source_config` is the config a
+summary of them needs: the models, the datasets with every metric, and the
+tool's groups as summary groups where their values can be rebuilt from their
+members (a size-weighted or plain average, whichever gives the tool's value),
+else as rows of their own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.rundir.layout import RunDir
+from assay.rundir.results import write_result
+from assay.sources.model import ExternalGroup, ExternalRun
+
+__all__ = ["FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "write_sources"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
+#: Metrics (the name before the tool's ``,filter``) that tools report as a fraction in [0, 1] and assay shows in
+#: percent, as OpenCompass shows accuracy.
+FRACTION_METRICS = frozenset({
+    "acc", "acc_norm", "acc_mutual_info", "exact_match", "em", "f1", "mcc", "mc1", "mc2", "accuracy",
+    "pass@1", "pass_at_1", "prompt_level_strict_acc", "prompt_level_loose_acc", "inst_level_strict_acc",
+    "inst_level_loose_acc", "contains", "match", "correct",
+})
+#: Metrics never read as fractions although their values may lie in [0, 1].
+_NOT_FRACTIONS = re.compile(r"perplexity|bits_per_byte|brier|bleu|rouge|ter\b|chrf|loss", re.IGNORECASE)
+
+
+def fraction_metric(metric: str, values: Sequence[float]) -> bool:
+    """Whether ``metric`` (``'acc,none'``) is a fraction that assay shows in percent: named in
+    :data:`FRACTION_METRICS`, or every logged per-sample value in [0, 1] and not a perplexity, BLEU, ROUGE …
+
+    >>> fraction_metric('acc,none', []), fraction_metric('word_perplexity,none', [0.5]), fraction_metric('score,none', [0.0, 1.0])
+    (True, False, True)
+    """
+    name = metric.split(",", 1)[0]
+    if name in FRACTION_METRICS:
+        return True
+    if _NOT_FRACTIONS.search(name) or not values:
+        return False
+    return all(0.0 <= v <= 1.0 for v in values)
+
+
+def safe_name(name: str) -> str:
+    """A model or dataset name as a folder or file name: ``/`` becomes ``__`` (as lm-evaluation-harness names
+    its model folders), other characters outside ``[A-Za-z0-9._+=@-]`` become ``_``.
+
+    >>> safe_name('meta-llama/Llama-3-8B')
+    'meta-llama__Llama-3-8B'
+    """
+    out = _UNSAFE.sub("_", name.replace("/", "__")).strip(".")
+    return out or "_"
+
+
+@dataclass
+class ImportedSources:
+    """What :func:`write_sources` wrote: the model and dataset names in the run, with every metric in order."""
+
+    models: list[str] = field(default_factory=list)
+    #: dataset name in the run → its metrics in the tool's order
+    datasets: dict[str, list[str]] = field(default_factory=dict)
+    #: (group name in the run, metric, member dataset names, weights — samples per member — or None: a plain average)
+    groups: list[tuple[str, str, list[str], dict[str, int] | None]] = field(default_factory=list)
+    #: group rows written as results of their own (their values could not be rebuilt from their members)
+    group_rows: list[str] = field(default_factory=list)
+    #: model name in the run → the tool and file(s) it came from
+    sources: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    written: list[str] = field(default_factory=list)
+
+    def rows(self) -> list[str | list[str]]:
+        """The summary rows of these results: the groups, then every dataset's metrics (``[dataset, metric]``)."""
+        out: list[str | list[str]] = [label for label, _metric, _members, _weights in self.groups]
+        for dataset, metrics in self.datasets.items():
+            out.extend([dataset, metric] for metric in metrics)
+        return out
+
+
+def write_sources(
+    run_dir: RunDir,
+    runs: Sequence[ExternalRun],
+    *,
+    models: Mapping[str, str] | None = None,
+    datasets: Mapping[str, str] | None = None,
+    percent: bool = True,
+) -> ImportedSources:
+    """Write ``runs``' results into ``run_dir``; model and dataset names mapped by ``models``/``datasets``
+    (the tool's name → the name in the run; unmapped names made :func:`safe_name`).
+
+    With ``percent`` (the default) a :func:`fraction_metric` is written × 100, as
+    OpenCompass shows accuracy; the tool's own values stay in ``_meta.source.metrics``
+    (with ``_meta.source.scale``: the factor applied to each metric).
+
+    Two runs mapped to the same model and dataset are an :class:`~assay.errors.InputFileError`
+    naming both files: one would silently replace the other.
+    """
+    models = models or {}
+    datasets = datasets or {}
+    out = ImportedSources()
+    owner: dict[tuple[str, str], str] = {}
+    group_defs: dict[tuple[str, str], ExternalGroup] = {}
+    for run in runs:
+        model = models.get(run.model) or safe_name(run.model)
+        if model not in out.models:
+            out.models.append(model)
+        out.sources.setdefault(model, []).append({"tool": run.tool, "version": run.version, "model": run.model, "paths": list(run.paths)})
+        for name, result in run.results.items():
+            dataset = datasets.get(name) or safe_name(name)
+            key = (model, dataset)
+            if key in owner:
+                raise InputFileError(
+                    f"{result.source.path}: {run.tool} result of model {run.model!r} on {name!r} would be written as "
+                    f"{model}/{dataset}, which {owner[key]} already gives; map one of them to another name"
+                )
+            owner[key] = result.source.path
+            metrics = out.datasets.setdefault(dataset, [])
+            metrics.extend(m for m in result.metrics if m not in metrics)
+            path = run_dir.result_path(model, dataset)
+            write_result(path, _result_dict(run, result, percent))
+            out.written.append(str(path))
+        for name, group in run.groups.items():
+            for metric in group.metrics:
+                group_defs.setdefault((name, metric), group)
+    _plan_groups(run_dir, runs, out, group_defs, models, datasets, percent)
+    return out
+
+
+def _result_dict(run: ExternalRun, result: Any, percent: bool) -> dict[str, Any]:
+    scored = [m for m in result.metrics if result.sample_values(m)]
+    scale = {m: (100.0 if percent and fraction_metric(m, result.sample_values(m)) else 1.0) for m in result.metrics}
+    details = []
+    for sample in result.samples:
+        row: dict[str, Any] = {"id": sample.key}
+        row.update(sample.values)
+        if sample.reply is not None:
+            row["prediction"] = sample.reply
+        if sample.extracted:
+            row["extracted"] = sample.extracted
+        if sample.reference is not None:
+            row["reference"] = sample.reference
+        row.update(sample.hashes)
+        details.append(row)
+    source = {
+        "tool": run.tool, "version": run.version, "path": result.source.path, "samples_path": result.samples_path,
+        "model": run.model, "dataset": result.dataset, "metrics": dict(result.metrics), "stderr": dict(result.stderr),
+        "scale": scale, "n_samples": result.n_samples, "higher_is_better": dict(result.higher_is_better),
+    }
+    problems = result.check()
+    if problems:
+        source["inconsistent"] = problems
+    meta: dict[str, Any] = {"source": source}
+    if scored:
+        meta["outcome"] = {"correct": None, "scores": {m: m for m in scored}}
+    metrics = {m: v * scale[m] for m, v in result.metrics.items()}
+    return {**metrics, "_meta": meta, **({"details": details} if details else {})}
+
+
+def _plan_groups(
+    run_dir: RunDir,
+    runs: Sequence[ExternalRun],
+    out: ImportedSources,
+    defs: dict[tuple[str, str], ExternalGroup],
+    models: Mapping[str, str],
+    datasets: Mapping[str, str],
+    percent: bool,
+) -> None:
+    """Each (group, metric): a summary group when a plain or size-weighted average of its members gives the
+    tool's value for every model, else a row of its own, written as a result per model."""
+    first_metric: dict[str, str] = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for (name, metric), group in defs.items():
+        first_metric.setdefault(name, metric)
+        members = [datasets.get(m) or safe_name(m) for m in group.members]
+        label = name if first_metric[name] == metric else f"{name}/{metric}"
+        weights = _rebuild(runs, name, metric)
+        if not isinstance(weights, bool) and members:
+            out.groups.append((label, metric, members, weights))
+            continue
+        row = datasets.get(name) or safe_name(name)
+        if row not in out.group_rows:
+            out.group_rows.append(row)
+        listed = out.datasets.setdefault(row, [])
+        if metric not in listed:
+            listed.append(metric)
+        for run in runs:
+            g = run.groups.get(name)
+            if g is None or metric not in g.metrics:
+                continue
+            model = models.get(run.model) or safe_name(run.model)
+            result = rows.setdefault((model, row), {"_meta": {"source": {
+                "tool": run.tool, "version": run.version, "path": run.paths[-1], "model": run.model, "group": name,
+                "members": list(g.members), "metrics": {}, "stderr": {}, "scale": {}}}})
+            scale = 100.0 if percent and fraction_metric(metric, []) else 1.0
+            result[metric] = g.metrics[metric] * scale
+            source = result["_meta"]["source"]
+            source["metrics"][metric] = g.metrics[metric]
+            source["stderr"][metric] = g.stderr.get(metric)
+            source["scale"][metric] = scale
+    for (model, row), result in rows.items():
+        path = run_dir.result_path(model, row)
+        if str(path) in out.written:
+            raise InputFileError(f"{result['_meta']['source']['path']}: group {row!r} of model {model!r} has the name "
+                                 "of a dataset; map one of them to another name")
+        write_result(path, result)
+        out.written.append(str(path))
+
+
+def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, int] | bool | None:
+    """``None``: a plain average of the members gives every model's reported value of group ``name``;
+    weights (samples per member): a size-weighted one does; ``False``: neither, or a member is missing."""
+    plain_ok = weighted_ok = True
+    weights: dict[str, int] = {}
+    for run in runs:
+        g = run.groups.get(name)
+        if g is None or metric not in g.metrics:
+            continue
+        vals, sizes = [], []
+        for member in g.members:
+            result = run.results.get(member)
+            if result is None or metric not in result.metrics:
+                return False
+            n = len(result.sample_values(metric)) or result.n_samples or 0
+            vals.append(result.metrics[metric])
+            sizes.append(n)
+            weights[member] = n
+        if not vals:
+            return False
+        value = g.metrics[metric]
+        total = sum(sizes)
+        plain = math.fsum(vals) / len(vals)
+        weighted = math.fsum(v * n for v, n in zip(vals, sizes)) / total if total else math.nan
+        plain_ok = plain_ok and math.isclose(plain, value, rel_tol=1e-9, abs_tol=1e-12)
+        weighted_ok = weighted_ok and math.isclose(weighted, value, rel_tol=1e-9, abs_tol=1e-12)
+    if plain_ok:
+        return None
+    if weighted_ok:
+        return weights
+    return False
+
+
+def source_config(imported: ImportedSources, *, note: str = "") -> str:
+    """The Python config of a summary of ``imported``: models, datasets (every metric, in order), summary groups."""
+    lines = [f"# {line}" for line in note.splitlines()] if note else []
+    lines.append("models = [")
+    for model in imported.models:
+        lines.append(f"    dict(abbr={model!r}, source={imported.sources.get(model, [])!r}),")
+    lines.append("]")
+    lines.append("datasets = [")
+    for dataset in imported.datasets:
+        lines.append(f"    dict(abbr={dataset!r}),")
+    lines.append("]")
+    lines.append("summary_groups = [")
+    for label, metric, members, weights in imported.groups:
+        subsets = [[m, metric] for m in members]
+        extra = f", weights={ {m: weights[m] for m in members if m in weights}!r}" if weights else ""
+        lines.append(f"    dict(name={label!r}, subsets={subsets!r}{extra}),")
+    lines.append("]")
+    lines.append(f"summarizer = dict(dataset_abbrs={imported.rows()!r}, summary_groups=summary_groups)")
+    return "\n".join(lines) + "\n"
