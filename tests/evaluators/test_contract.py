@@ -337,6 +337,56 @@ def _gaokao(kind: str) -> Callable[[random.Random, int], Inputs]:
     return make
 
 
+def _chem_names(rng: random.Random, n: int) -> Inputs:
+    names = ["ethanol", "methanol", "benzene", "acetic acid"]
+    refs = [f"<IUPAC> {rng.choice(names)} </IUPAC>" for _ in range(n)]
+    preds = [r if rng.random() < 0.5 else rng.choice([f"<IUPAC>{rng.choice(names)}</IUPAC>", "no idea", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _formulas(rng: random.Random, n: int) -> Inputs:
+    formulas = ["C2H6O", "CH4", "NH4+", "H2O", "C6H6"]
+    refs = [f"<MOLFORMULA> {rng.choice(formulas)} </MOLFORMULA>" for _ in range(n)]
+    preds = [rng.choice([r, f"<MOLFORMULA>{rng.choice(formulas)}</MOLFORMULA>", "C2H5(OH)", "", "OC2H6"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _number_tags(rng: random.Random, n: int) -> Inputs:
+    refs = [f"<NUMBER> {rng.uniform(-5, 5):.2f} </NUMBER>" for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{rng.uniform(-5, 5):.2f}}}", f"<NUMBER>{rng.randint(-3, 3)}</NUMBER>", "no idea"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _plain_numbers(rng: random.Random, n: int) -> Inputs:
+    refs = [f"{rng.uniform(-1, 1):.4f}" for _ in range(n)]
+    preds = [rng.choice([f"\\boxed{{{rng.uniform(-1, 1):.3f}}}", f"<NUMBER> {rng.randint(-1, 1)} </NUMBER>", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _velocity_lists(rng: random.Random, n: int) -> Inputs:
+    refs = [[round(rng.uniform(1, 4), 2) for _ in range(rng.randint(1, 4))] for _ in range(n)]
+    preds = [rng.choice([str([v + 0.5 for v in r]), str(r[:-1]), "no list", str([1, 2])]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _yes_no(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.random() < 0.5 for _ in range(n)]
+    preds = [rng.choice(["Yes", "No", "Answer: True", "It is not", "", "has"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _band_gaps(rng: random.Random, n: int) -> Inputs:
+    refs = [round(rng.uniform(0, 5), 2) for _ in range(n)]
+    preds = [rng.choice([f"Answer: {rng.uniform(0, 5):.2f}", "no idea", f"The gap of GaAs is {rng.uniform(0, 3):.1f} eV"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _pos_neg(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
+    preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _med_choice(columns: dict[str, Any], *, always_a_letter: bool = False) -> Callable[[random.Random, int], Inputs]:
     """The medical multiple-choice families: replies naming a letter somewhere (or none), rows as their loaders make them."""
 
@@ -460,12 +510,27 @@ INPUTS: dict[str, Spec] = {
     "LVEvalF1Evaluator": Spec(_long_qa),
     "LVEvalOPTF1Evaluator": Spec(_long_qa),
     "LVEvalOPTRougeEvaluator": Spec(_long_qa),
+    "NCExactMatchEvaluator": Spec(_chem_names),
+    "NCElementMatchEvaluator": Spec(_formulas),
+    "RMSEEvaluator": Spec(_number_tags),
+    "MolInstructionsMAEEvaluator": Spec(_plain_numbers),
+    "OpenSWIMSEEvaluator": Spec(_velocity_lists),
+    "MatbenchEvaluator_regression": Spec(_band_gaps),
+    "GUE_Evaluator": Spec(_pos_neg),
+    "MatbenchEvaluator_classification": Spec(_yes_no),
+    "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
+    **{name: "needs the chem extra (RDKit, WordNet's files); its contract is checked in tests/evaluators/test_smolinstruct.py"
+       for name in ("FTSEvaluator", "MolInstructionsFTSEvaluator", "MeteorEvaluator", "MolInstructionsMeteorEvaluator")},
+    "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
+                         "checked in tests/evaluators/test_scireasoner.py",
+    **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
+       for name in ("ProteinLMBenchEvaluator", "SciKnowEvalEvaluator")},
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
@@ -649,6 +714,8 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         # a verdict under the evaluator's own name (ProcessBench's 'match'), as its declared outcome says
         assert details and all(outcome.correct in d for d in details)
     elif "predictions" in inputs:
-        assert details and all(any(k in d for k in ("correct", "is_correct")) for d in details)
+        # the verdict under the usual keys, or under the key the evaluator declares (OpenCompass's `score`)
+        keys = ("correct", "is_correct", *([outcome.correct] if outcome is not None and outcome.correct else []))
+        assert details and all(any(k in d for k in keys) for d in details)
     else:
         assert details is None  # likelihood statistics have no per-sample verdict

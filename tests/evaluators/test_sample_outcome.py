@@ -95,9 +95,17 @@ BACKED: dict[str, dict[str, str]] = {
     "LVEvalF1Evaluator": {"f1": "details.f1"},
     "LVEvalOPTF1Evaluator": {"LVEval_f1": "details.LVEval_f1"},
     "LVEvalOPTRougeEvaluator": {"LVEval_rouge": "details.LVEval_rouge"},
+    "NCExactMatchEvaluator": {"score": "correct"},
+    "NCElementMatchEvaluator": {"score": "correct"},
+    "RMSEEvaluator": {"score": "details.score"},
+    "MolInstructionsMAEEvaluator": {"score": "details.score"},
+    "OpenSWIMSEEvaluator": {"score": "details.score"},
+    "MatbenchEvaluator_regression": {"mae": "details.error"},
+    "MatbenchEvaluator_classification": {"accuracy": "details.correct"},
+    "MatbenchEvaluator_classification_glass": {"accuracy": "details.correct"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
+NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")

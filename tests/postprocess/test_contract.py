@@ -86,6 +86,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "mgsm_postprocess": {"lang": "en"},
     "scibench_postprocess": {},
     "charm_reason_postprocess": {},
+    "smolinstruct_acc_postprocess": {},
+    "smolinstruct_acc_0shot_postprocess": {},
+    "GUE_postprocessor": {},
+    "LLM4Mat_postprocessor": {"property": "band_gap"},
     "lcsts_postprocess": {},
     "Xsum_postprocess": {},
     "flores_postprocess": {},
@@ -99,6 +103,8 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "GPQA_Simple_Eval_postprocess": (type(None),),
     "math_intern_postprocess": (type(None),),
     "InfiniteBench_first_number_postprocess": (type(None),),
+    "smolinstruct_acc_postprocess": (type(None),),
+    "LLM4Mat_postprocessor": (float,),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -112,6 +118,7 @@ NO_ANSWER: dict[str, Any] = {
     "needlebench_atc_postprocess_v2": "None",
     "strategyqa_dataset_postprocess": "no",  # a reference other than True reads as 'no'
     "crowspairs_postprocess": "invalid",
+    "smolinstruct_acc_postprocess": None,
 }
 
 _MB = 1_000_000
