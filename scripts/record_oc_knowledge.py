@@ -282,6 +282,9 @@ def record_extra_loaders() -> list[dict[str, Any]]:
 
 
 def main(argv: list[str]) -> int:
+    # datasets.load_dataset keeps what it read of a local folder in a cache keyed by the folder's name: a fresh
+    # cache, so that a dataset read before (another copy of the same folder name) is never served instead
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="record-oc-hf-")
     wanted = set(argv)
     runs = [r for r in RUNS if not wanted or r.run_id in wanted or r.family in wanted]
     (OUT / "knowledge").mkdir(parents=True, exist_ok=True)

@@ -103,6 +103,11 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.charm", "charm_reason_postprocess", [{}]),
     ("opencompass.datasets.scibench", "scibench_postprocess", [{}]),
     ("opencompass.datasets.mgsm", "mgsm_postprocess", [{"lang": "en"}, {"lang": "zh"}, {"lang": "bn"}]),
+    # the generation families: summaries and translations
+    ("opencompass.datasets.lcsts", "lcsts_postprocess", [{}]),
+    ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
+    ("opencompass.datasets.flores", "flores_postprocess", [{}]),
+    ("opencompass.datasets.flores", "flores_postprocess_chinese", [{}]),
 ]
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.benchmarks_oc import families_gen as _gen
 from tests.benchmarks_oc import families_nlu as _nlu
 
 __all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "clp_probs", "gen_reply", "ppl_choice", "runs_of"]
@@ -210,6 +211,7 @@ RUNS: tuple[Run, ...] = (
     Run("wikibench_gen", "wikibench", "wikibench/wikibench_gen_f96ece", "wikibench_datasets", (_wiki,), default=True),
     Run("Earth_Silver_gen", "Earth_Silver", "Earth_Silver/Earth_Silver_gen", "earth_silver_mcq_datasets", ("earth_silver_mcq",), default=True),
     Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
+    *(Run(run_id, fam, config, var, abbrs, default=default) for run_id, fam, config, var, abbrs, default in _gen.RUN_ARGS),
 )
 
 # the NLU families' runs, data and replies live in their own module
@@ -873,6 +875,7 @@ _BUILDERS = {
     "obqa": _build_obqa,
     "wikibench": _build_wikibench,
     "Earth_Silver": _build_earth_silver,
+    **_gen.BUILDERS,
     **_nlu.BUILDERS,
 }
 
@@ -1057,6 +1060,8 @@ def _letters_of(row: dict[str, Any], keys: str) -> dict[str, str]:
 def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
     """A model reply to test row ``index`` of dataset ``abbr`` (varied by row, deterministic)."""
     fam = run.family
+    if fam in _gen.TEXT_FAMILIES:
+        return _gen.text_reply(fam, abbr, index, row)
     if fam in _nlu.REPLIES:
         return _nlu.REPLIES[fam](abbr, index, row)
     if fam == "bbh":
@@ -1127,6 +1132,8 @@ def _mc_styled(abbr: str, index: int, gold: str, texts: dict[str, str], zh: bool
 
 def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, bool]:
     """``(gold letter, option texts by letter, option letters, Chinese?)`` of a multiple-choice row."""
+    if fam in _gen.MC_VIEWS:
+        return _gen.MC_VIEWS[fam](row)
     if fam == "mmlu":
         return str(row["target"]), _letters_of(row, "ABCD"), "ABCD", False
     if fam == "mmlu_pro":

@@ -41,7 +41,7 @@ CASES = dataset_cases()
 #: Postprocessors of the families' own modules, checked here on the raw replies.
 OWN_POSTPROCESSORS = {
     "bbh_mcq_postprocess", "bbh-mcq", "bbh_freeform_postprocess", "bbh-freeform", "GPQA_Simple_Eval_postprocess",
-    "cmrc_postprocess", "drcd_postprocess",
+    "cmrc_postprocess", "drcd_postprocess", "lcsts_postprocess", "Xsum_postprocess", "flores", "flores-chinese",
 }
 
 

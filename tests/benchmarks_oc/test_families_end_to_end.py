@@ -35,7 +35,8 @@ RUN_DIR = "20250101_000000"
 RUNS = recorded_runs()
 
 #: Postprocessors of the families' own modules (the generic extractors are tested with their owners).
-OWN = {"bbh_mcq_postprocess", "GPQA_Simple_Eval_postprocess", "cmrc_postprocess", "drcd_postprocess"}
+OWN = {"bbh_mcq_postprocess", "GPQA_Simple_Eval_postprocess", "cmrc_postprocess", "drcd_postprocess", "lcsts_postprocess",
+       "Xsum_postprocess", "flores", "flores-chinese"}
 
 
 def _workspace(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -91,10 +92,14 @@ def _local(path: Any, root: Path) -> Any:
     return str(root / (local_location(path) if is_dataset_id(path) else path))
 
 
+#: Loaders that read an id-like ``path`` in local mode (relative to the working folder, not through the id table).
+LOCAL_MODE_IDS = {"BoolQDataset", "QASPERDataset"}
+
+
 def _dataset_cfg(abbr: str, entry: dict[str, Any], root: Path) -> dict[str, Any]:
     kwargs = dict(entry["loader_kwargs"])
     for key in ("path", "data_files"):
-        if key in kwargs and not (key == "path" and entry["loader"] == "BoolQDataset"):
+        if key in kwargs and not (key == "path" and entry["loader"] in LOCAL_MODE_IDS):
             kwargs[key] = _local(kwargs[key], root)
     return {"abbr": abbr, "type": entry["loader"], **kwargs, "reader_cfg": entry["reader_cfg"], "eval_cfg": entry["eval_cfg"]}
 

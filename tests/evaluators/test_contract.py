@@ -37,6 +37,13 @@ def _text(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _keywords(rng: random.Random, n: int) -> Inputs:
+    words = ["苹果", "香蕉", "腾讯", "阿里"]
+    refs = ["、".join(rng.sample(words, k=rng.randint(1, 3))) for _ in range(n)]
+    preds = [rng.choice(["", "苹果和香蕉", "腾讯、阿里、苹果", r.replace("、", "")]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _numbers(rng: random.Random, n: int) -> Inputs:
     refs = [str(rng.randint(0, 50)) for _ in range(n)]
     preds = [r if rng.random() < 0.5 else str(rng.randint(0, 50)) for r in refs]
@@ -459,6 +466,7 @@ INPUTS: dict[str, Spec] = {
     "SQuAD20Evaluator": Spec(_open_qa),
     "LambadaEvaluator": Spec(_lambada),
     "MusrEvaluator": Spec(_musr),
+    "OpenFinDataKWEvaluator": Spec(_keywords),
     "MedmcqaEvaluator": Spec(_med_choice({"subject_name": "Anatomy", "topic_name": None, "choice_type": "single"})),
     "MedXpertQAEvaluator": Spec(_med_choice({}, always_a_letter=True)),
     "MedbulletsEvaluator": Spec(_med_choice({"question_type": "step1"})),

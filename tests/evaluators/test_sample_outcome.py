@@ -57,6 +57,7 @@ BACKED: dict[str, dict[str, str]] = {
     "SQuAD20Evaluator": {"score": "correct"},
     "LambadaEvaluator": {"accuracy": "correct"},
     "MusrEvaluator": {"accuracy": "correct"},
+    "OpenFinDataKWEvaluator": {"accuracy": "correct"},
     "MedmcqaEvaluator": {"accuracy": "correct"},
     "MedXpertQAEvaluator": {"accuracy": "correct"},
     "MedbulletsEvaluator": {"accuracy": "correct"},

@@ -90,6 +90,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "smolinstruct_acc_0shot_postprocess": {},
     "GUE_postprocessor": {},
     "LLM4Mat_postprocessor": {"property": "band_gap"},
+    "lcsts_postprocess": {},
+    "Xsum_postprocess": {},
+    "flores_postprocess": {},
+    "flores_postprocess_chinese": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).

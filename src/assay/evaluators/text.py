@@ -1,13 +1,14 @@
-"""Text-overlap evaluators: BLEU (sacrebleu) and ROUGE (rouge-score, or jieba words for Chinese)."""
+"""Text-overlap evaluators: BLEU (sacrebleu) and ROUGE (rouge-score, or jieba words and rouge_chinese's reading for Chinese)."""
 
 from __future__ import annotations
 
 import logging
+import re
 from types import MappingProxyType
 from typing import Any
 
 from assay.evaluate.base import CORPUS_BLEU, BaseEvaluator, SampleOutcome
-from assay.evaluators._common import check_batch, mean_of
+from assay.evaluators._common import check_batch, share_percent
 from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
@@ -83,13 +84,6 @@ class BleuEvaluator(BaseEvaluator):
             "ref_len": int(corpus.ref_len),
             "details": details,
         }
-
-
-class _WhitespaceTokenizer:
-    """rouge-score tokenizer for text that is already segmented into space-separated words."""
-
-    def tokenize(self, text: str) -> list[str]:
-        return text.split()
 
 
 class _RougeBase(BaseEvaluator):
@@ -190,35 +184,97 @@ class RougeEvaluator(_RougeBase):
         return rouge_scorer.RougeScorer(list(self.rouge_types), use_stemmer=self.use_stemmer)
 
 
+_SENTENCE_ENDS = (
+    (re.compile("([。！？?])([^”’])"), "\\1\n\\2"),
+    (re.compile("(\\.{6})([^”’])"), "\\1\n\\2"),
+    (re.compile("(…{2})([^”’])"), "\\1\n\\2"),
+    (re.compile("([。！？?][”’])([^，。！？?])"), "\\1\n\\2"),
+)
+
+
+def _sentence_words(text: str) -> list[str]:
+    """The words of ``text`` as rouge_chinese reads a summary: cut into sentences after ``。！？?``, six dots
+    or two ellipses, each sentence's whitespace runs made single spaces, the sentences' words (split at
+    single spaces) in a row.  A piece holding only whitespace counts as one empty word, as there."""
+    for pattern, repl in _SENTENCE_ENDS:
+        text = pattern.sub(repl, text)
+    pieces = [" ".join(piece.split()) for piece in text.rstrip().split("\n") if len(piece) > 0]
+    return [word for piece in pieces for word in piece.split(" ")]
+
+
+def _f1(overlap: int, hyp_count: int, ref_count: int) -> float:
+    precision = overlap / hyp_count if hyp_count else 0.0
+    recall = overlap / ref_count if ref_count else 0.0
+    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
+
+
+def _ngram_f1(hyp: list[str], ref: list[str], n: int) -> float:
+    hyp_grams = {tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)}
+    ref_grams = {tuple(ref[i:i + n]) for i in range(len(ref) - n + 1)}
+    return _f1(len(hyp_grams & ref_grams), len(hyp_grams), len(ref_grams))
+
+
+def _lcs_f1(hyp: list[str], ref: list[str]) -> float:
+    previous = [0] * (len(hyp) + 1)
+    for word in ref:
+        current = [0]
+        for j, other in enumerate(hyp, 1):
+            current.append(previous[j - 1] + 1 if word == other else max(previous[j], current[j - 1]))
+        previous = current
+    llcs = previous[-1]
+    recall, precision = llcs / len(ref), llcs / len(hyp)
+    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
+
+
 @ICL_EVALUATORS.register_module()
-class JiebaRougeEvaluator(_RougeBase):
-    """ROUGE F1 over jieba words, for Chinese.
+class JiebaRougeEvaluator(BaseEvaluator):
+    """ROUGE F1 over jieba words, for Chinese, as OpenCompass 0.5.4 computes it (with rouge_chinese).
 
     Predictions and references are cleaned with
     :func:`~assay.postprocess.general.general_postprocess` (cut at the first
-    newline, ``.`` or ``,``; punctuation removed), segmented with jieba, and
-    compared word by word.  Metrics: ``rouge1``, ``rouge2``, ``rougeL``, the
-    mean per-sample F1 × 100, in [0, 100]; an empty side scores 0.  Details
-    carry the per-sample values.  No correctness is defined.
+    newline, ``.`` or ``,``; punctuation removed) and segmented with jieba;
+    an empty one becomes a placeholder word (``__PREDPLACEHOLDER__``,
+    ``__REFRPLACEHOLDER__``), so that it scores 0.  Each text is cut into
+    sentences after ``。！？?`` (rouge_chinese's cut) and read as one run of
+    words.  ROUGE-1 and ROUGE-2 count *distinct* n-grams (sets, as
+    rouge_chinese's default); ROUGE-L is the longest common subsequence of the
+    two runs of words.  Each F1 is rouge_chinese's
+    ``2·p·r / (p + r + 1e-8)`` — a perfect match scores 0.999999995, not 1.
+    Metrics: ``rouge1``, ``rouge2``, ``rougeL``, the mean F1 × 100 (the F1s
+    summed in sample order, divided by the count, then scaled, as
+    OpenCompass does).  Details carry each sample's three F1s (fractions).
+    No correctness is defined.
 
     >>> JiebaRougeEvaluator().score(['我爱北京'], ['我爱北京'])['rouge1']
-    100.0
+    99.9999995
     """
 
     sample_outcome = SampleOutcome(scores={k: k for k in ("rouge1", "rouge2", "rougeL")})
 
+    sample_decomposable = True
     rouge_types = ("rouge1", "rouge2", "rougeL")
-    sample_sums = MappingProxyType({key: (key, mean_of) for key in rouge_types})
+    sample_sums = MappingProxyType({key: (key, share_percent) for key in rouge_types})
 
-    def _scorer(self) -> Any:
-        from rouge_score import rouge_scorer
-
-        return rouge_scorer.RougeScorer(list(self.rouge_types), tokenizer=_WhitespaceTokenizer())
-
-    def _prepare(self, text: str) -> str:
-        cleaned = general_postprocess(text)
+    @staticmethod
+    def _words(text: Any, placeholder: str) -> list[str]:
+        cleaned = general_postprocess("" if text is None else str(text))
         if not cleaned:
-            return ""
+            return [placeholder]
         import jieba
 
-        return " ".join(word for word in jieba.cut(cleaned) if word.strip())
+        return _sentence_words(" ".join(jieba.cut(cleaned)))
+
+    def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        totals = dict.fromkeys(self.rouge_types, 0.0)
+        details = []
+        for pred, ref in zip(predictions, references):
+            hyp = self._words(pred, "__PREDPLACEHOLDER__")
+            target = self._words(ref, "__REFRPLACEHOLDER__")
+            sample = {"rouge1": _ngram_f1(hyp, target, 1), "rouge2": _ngram_f1(hyp, target, 2), "rougeL": _lcs_f1(hyp, target)}
+            for key, value in sample.items():
+                totals[key] += value
+            details.append({"pred": pred, "answer": ref, **sample})
+        return {**{key: share_percent(totals[key], len(details)) for key in self.rouge_types}, "details": details}
