@@ -33,8 +33,14 @@ def _lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
     return read_lm_eval(path)
 
 
+def _helm(path: str | os.PathLike[str]) -> list[ExternalRun]:
+    from assay.sources.helm import read_helm
+
+    return read_helm(path)
+
+
 #: tool name → reader of its output at a path.
-READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"lm_eval": _lm_eval}
+READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"helm": _helm, "lm_eval": _lm_eval}
 
 
 def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
@@ -43,7 +49,7 @@ def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
     >>> read_source('helmet', '.')
     Traceback (most recent call last):
     ...
-    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: lm_eval
+    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: helm, lm_eval
     """
     reader = READERS.get(tool)
     if reader is None:
