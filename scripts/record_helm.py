@@ -13,10 +13,11 @@ right, some wrong and some right but in lower case (so that HELM's
 ``exact_match`` and ``quasi_exact_match`` differ), with no network and no
 weights.  Then it runs HELM's own ``helm-run`` (``simple_mcqa`` with one train
 trial, ``simple_classification`` with two) and ``helm-summarize`` (which adds
-``instances.json`` and ``display_predictions.json`` to each run folder), and keeps
-the run folders as HELM wrote them, less ``display_requests.json`` (the
-suite's summary tables hold no rows for these scenarios, which HELM's schema
-does not list).
+``instances.json`` and ``display_predictions.json`` to each run folder, and
+``groups/<run group>.json``: its tables, per the schema
+``tests/data/sources/helm/schema.yaml`` that names the two scenarios as run
+groups), and keeps the run folders as HELM wrote them, less
+``display_requests.json``, and the tables.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def main() -> None:
             entries = [f"{entry}:model={name}" for name in MODELS]
             subprocess.run([str(bindir / "helm-run"), "--run-entries", *entries, "--suite", SUITE, "-m", "8",
                             "-t", str(trials), "-n", "1"], cwd=work, env=env, check=True)
-        subprocess.run([str(bindir / "helm-summarize"), "--suite", SUITE], cwd=work, env=env, check=True)
+        subprocess.run([str(bindir / "helm-summarize"), "--suite", SUITE, "--schema-path", str(HERE / "schema.yaml")],
+                       cwd=work, env=env, check=True)
         suite = work / "benchmark_output" / "runs" / SUITE
         out = Path(args.out) / "runs" / SUITE
         if out.exists():
@@ -129,6 +131,9 @@ def main() -> None:
         for run in sorted(suite.iterdir()):
             if (run / "run_spec.json").is_file():  # a run folder (the suite's summary tables are left out)
                 shutil.copytree(run, out / run.name, ignore=shutil.ignore_patterns("display_requests.json"))
+        (out / "groups").mkdir()
+        for table in sorted((suite / "groups").glob("*.json")):  # helm-summarize's tables, one file per run group
+            shutil.copy(table, out / "groups" / table.name)
     print(f"recorded into {out}")
 
 

@@ -51,6 +51,32 @@ def test_every_unperturbed_test_statistic_helm_wrote_is_read_back(scenario: str,
     assert "training_co2_cost" not in result.metrics  # counted nothing: no mean
 
 
+#: the columns of helm-summarize's tables (their short names in tests/data/sources/helm/schema.yaml) → HELM's metric
+_COLUMNS = {"EM": "exact_match", "QEM": "quasi_exact_match", "# eval": "num_instances"}
+#: the run groups' display names → the datasets
+_GROUPS = {"Parity (lettered)": "simple_mcqa", "Parity (word)": "simple_classification"}
+#: the models' display names (the recording's model_metadata.yaml) → the models
+_SHOWN = {"Scripted A": "assay/scripted-a", "Scripted B": "assay/scripted-b"}
+
+
+def test_every_number_in_helm_summarizes_tables_is_read_back() -> None:
+    runs = _runs()
+    checked = 0
+    for table_file in sorted((SUITE / "groups").glob("*.json")):
+        for table in json.loads(table_file.read_text()):
+            for row in table["rows"]:
+                results = runs[_SHOWN[row[0]["value"]]].results  # type: ignore[attr-defined]
+                for header, cell in zip(table["header"][1:], row[1:]):
+                    meta = header.get("metadata") or {}
+                    if meta.get("metric") not in _COLUMNS:
+                        continue  # HELM's mean win rate ranks the models; not a statistic of a run
+                    result = results[_GROUPS[meta["run_group"]]]
+                    assert cell["value"] == pytest.approx(result.metrics[_COLUMNS[meta["metric"]]], abs=1e-12), header
+                    checked += 1
+    # per scenario: 2 models × 3 columns, twice; the parity table: 2 models × 2 scenarios × 3 columns
+    assert checked == 2 * 2 * 3 + 2 * 2 * 3
+
+
 def test_the_scripted_models_scores_as_helm_computed_them() -> None:
     runs = _runs()
     a, b = (runs[m].results for m in MODELS)  # type: ignore[attr-defined]
