@@ -13,11 +13,18 @@ process; the page's size and that of its sample files; and, when headless
 Chromium and selenium are installed, the time the browser takes to load the
 page and draw the leaderboard, open the full table and a dataset's samples.
 
+``--against SRC`` runs the same commands with another source tree (``SRC``:
+the ``src`` folder of another checkout, e.g. ``git archive main src | tar -x
+-C DIR``) side by side, round by round, and gives both figures; each tree's
+first report reads every dataset's samples (the sample files of earlier
+reports are removed before it).
+
 ``--samples N`` also times the report of one dataset of N samples × 2 models
 (generation, size, and the sample browser's filters in the browser).  Prints
 figures; asserts nothing.
 
 Run: python benchmarks/bench_report.py [--root DIR] [--repeat 3] [--samples N] [--skip-browser] [--ranks]
+     [--against SRC]
 """
 
 from __future__ import annotations
@@ -44,16 +51,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each summarize command")
     parser.add_argument("--samples", type=int, default=0, help="also the report of N samples × 2 models")
     parser.add_argument("--skip-browser", action="store_true", help="no browser timings")
-    parser.add_argument("--ranks", action="store_true", help="also time the rank intervals (minutes at this size)")
+    parser.add_argument("--ranks", action="store_true", help="also time the rank intervals")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another source tree (a checkout's src folder) to time side by side")
     args = parser.parse_args()
-    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser, ranks=args.ranks)
+    leaderboard(args.root.resolve(), args.repeat, browser=not args.skip_browser, ranks=args.ranks,
+                against=args.against.resolve() if args.against else None)
     if args.samples:
         report_run(args.samples, browser=not args.skip_browser)
 
 
 def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, models: int = 100, datasets: int = 500,
-                details: int = 50, groups: int = 20) -> None:
-    """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser."""
+                details: int = 50, groups: int = 20, against: Path | None = None) -> None:
+    """Time ``assay summarize`` with and without the report on a leaderboard-sized run, and the page in a browser
+    (and, with ``against``, the same commands with that source tree, side by side)."""
     import subprocess
 
     start = time.perf_counter()
@@ -62,32 +73,46 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
     print(f"== {models} models × {datasets} datasets × {details} samples, {groups + 1} summary groups ({run}; "
           f"ready in {time.perf_counter() - start:.1f} s)")
     summary = run / "summary"
-    for old in summary.glob("summary_*_files") if summary.is_dir() else []:
-        shutil.rmtree(old)  # the first report reads every dataset's samples; later ones link the unchanged ones
-    seconds: dict[str, list[tuple[float, float]]] = {"--no-report": [], "report": []}
-    for _ in range(repeat):
-        for label in seconds:
-            extra = ["--no-report"] if label == "--no-report" else []
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),
-                            "-r", LEADERBOARD_RUN, *extra], check=True, capture_output=True)
-            wall = time.perf_counter() - t0
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            seconds[label].append((wall, cpu))
+    trees: dict[str, str | None] = {"this tree": None}
+    if against is not None:
+        trees[f"against {against}"] = str(against)
+    seconds: dict[tuple[str, str], list[tuple[float, float]]] = {
+        (tree, label): [] for tree in trees for label in ("--no-report", "report")}
+    for round_ in range(repeat):
+        for tree, src in trees.items():
+            env = dict(os.environ)
+            if src is not None:
+                env["PYTHONPATH"] = src
+            for label in ("--no-report", "report"):
+                if label == "report" and round_ == 0:
+                    # the first report reads every dataset's samples; later ones link the unchanged ones
+                    for old in summary.glob("summary_*_files") if summary.is_dir() else []:
+                        shutil.rmtree(old)
+                extra = ["--no-report"] if label == "--no-report" else []
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),
+                                "-r", LEADERBOARD_RUN, *extra], check=True, capture_output=True, env=env)
+                wall = time.perf_counter() - t0
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                seconds[(tree, label)].append((wall, cpu))
     load = os.getloadavg()[0]
     print(f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall / CPU time of the process tree, each run in order)")
-    for label, runs in seconds.items():
-        shown = ", ".join(f"{w:.2f} / {c:.2f}" for w, c in runs)
-        print(f"assay summarize {label:12s} {shown} s")
-    first, later = seconds["report"][0], seconds["report"][1:]
-    plain = min(w for w, _ in seconds["--no-report"])
-    plain_cpu = min(c for _, c in seconds["--no-report"])
-    print(f"the statistics and the first report add {first[0] - plain:.2f} s of wall, {first[1] - plain_cpu:.2f} s of CPU")
-    if later:
-        print(f"a later report (sample files linked) adds {min(w for w, _ in later) - plain:.2f} s of wall, "
-              f"{min(c for _, c in later) - plain_cpu:.2f} s of CPU (best)")
+    for tree in trees:
+        if len(trees) > 1:
+            print(f"-- {tree}")
+        for label in ("--no-report", "report"):
+            shown = ", ".join(f"{w:.2f} / {c:.2f}" for w, c in seconds[(tree, label)])
+            print(f"assay summarize {label:12s} {shown} s")
+        first, later = seconds[(tree, "report")][0], seconds[(tree, "report")][1:]
+        plain = min(w for w, _ in seconds[(tree, "--no-report")])
+        plain_cpu = min(c for _, c in seconds[(tree, "--no-report")])
+        print(f"the statistics and the first report add {first[0] - plain:.2f} s of wall, "
+              f"{first[1] - plain_cpu:.2f} s of CPU")
+        if later:
+            print(f"a later report (sample files linked) adds {min(w for w, _ in later) - plain:.2f} s of wall, "
+                  f"{min(c for _, c in later) - plain_cpu:.2f} s of CPU (best)")
     page = max(summary.glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
     side = page.with_name(page.stem + "_files")
     side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
@@ -121,7 +146,12 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     snap = context.snapshot
     digests = {(c, a): snap.digest(f"{context.folders[c]}/{a}.json") if snap is not None else None
                for c in context.columns for a in context.abbrs}
-    chunks = read_chunks(Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, 600))
+    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, 600)
+    for (c, a) in digests:  # the samples the run index holds, as the report takes them
+        held = snap.samples(f"{context.folders[c]}/{a}.json") if snap is not None else None
+        if held is not None:
+            source.indexed[(c, a)] = held[1]
+    chunks = read_chunks(source)
     t4 = time.perf_counter()
     if ranks:
         _add_rankings(data, context)
@@ -135,10 +165,11 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     print(f"  summary without statistics      {t1 - t0:.2f} s")
     print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
     print(f"  the leaderboard's data          {t3 - t2:.2f} s")
-    print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's .stats file read)")
+    print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's samples read from the run "
+          "index, in forked workers whose time is not counted here)")
     if ranks:
         print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns; "
-              "not computed by default at this size)")
+              "not computed by default at this size; per-sample values from the run index)")
     print(f"  the page ({size / 1e6:.2f} MB) and sample files  {t5 - t4:.2f} s")
     for path in run.glob("summary/summary_bench_*"):
         path.unlink()

@@ -26,7 +26,10 @@ details dumped) runs on the small fixtures under
 by this script), and ``expected/<case>.json`` receives: the config text, the
 request bodies as sent (sorted, as the judge is called from threads), the
 result file (metrics and details), and every other file the evaluation left
-in the results folder (the judge-reply files), by name.  ``openaisdk_bodies.json``
+in the results folder (the judge-reply files), by name.  ``openaisdk_replies.json``
+receives what ``OpenAISDK`` makes of replies without text (``"content": null`` with
+each ``finish_reason``, an empty text) or with ``reasoning_content``: the text it
+returns or the error it raises, and the requests it made.  ``openaisdk_bodies.json``
 receives (beside ``expected``) the bodies OpenCompass's ``OpenAISDK`` sends alone for a few settings
 (no temperature, no ``max_out_len``, a reasoning model, ``extra_body``,
 ``openai_extra_kwargs``, ``max_out_len`` cut by ``max_seq_len``).
@@ -331,6 +334,43 @@ def record_bodies() -> list[dict[str, Any]]:
     return out
 
 
+#: Replies whose message has no text, or reasoning beside it (``openaisdk_replies.json``): (name, message,
+#: finish_reason).  What OpenCompass's ``OpenAISDK`` makes of each is recorded: the text it returns, or
+#: the error it raises, and how many requests it made (``retry=2``).
+REPLY_CASES: list[tuple[str, dict[str, Any], str | None]] = [
+    ("null_stop", {"role": "assistant", "content": None}, "stop"),
+    ("null_content_filter", {"role": "assistant", "content": None}, "content_filter"),
+    ("null_length", {"role": "assistant", "content": None}, "length"),
+    ("null_tool_calls", {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "tool_calls"),
+    ("null_no_reason", {"role": "assistant", "content": None}, None),
+    ("empty_stop", {"role": "assistant", "content": ""}, "stop"),
+    ("empty_length", {"role": "assistant", "content": ""}, "length"),
+    ("null_with_reasoning", {"role": "assistant", "content": None, "reasoning_content": "thinking: A"}, "length"),
+    ("text_with_reasoning", {"role": "assistant", "content": "A", "reasoning_content": "thinking"}, "stop"),
+    ("text", {"role": "assistant", "content": "B"}, "stop"),
+]
+
+
+def record_replies() -> list[dict[str, Any]]:
+    """What OpenCompass's ``OpenAISDK`` returns (or raises) for each of ``REPLY_CASES``, and the requests it made."""
+    from opencompass.models import OpenAISDK
+    from tests.judge.fake_server import FakeJudge
+
+    out = []
+    for name, message, finish in REPLY_CASES:
+        with FakeJudge(lambda messages, attempt, m=message, f=finish: ("message", m, f)) as server:
+            model = OpenAISDK(path="judge-model", key=JUDGE_KEY, openai_api_base=server.base_url, retry=2, temperature=0.0)
+            entry: dict[str, Any] = {"name": name, "message": message, "finish_reason": finish}
+            try:
+                entry["returned"] = model.generate([f"case {name}"], max_out_len=16)[0]
+            except Exception as exc:
+                entry["raised"] = type(exc).__name__
+            entry["requests"] = server.requests
+        out.append(entry)
+    return out
+
+
 # -- every judge prompt of the library ------------------------------------------------------------
 
 #: The judge meta templates every library judge prompt is rendered with: the OC_JUDGE_* judge's,
@@ -439,6 +479,11 @@ def main() -> None:
         (FIXTURES / "library_prompts.json").write_text(json.dumps(record_library_prompts(), indent=1, sort_keys=True) + "\n",
                                                        encoding="utf-8")
         return
+    if args.child == "replies":
+        sys.path.insert(0, str(REPO))
+        (FIXTURES / "openaisdk_replies.json").write_text(json.dumps(record_replies(), ensure_ascii=False, indent=1) + "\n",
+                                                        encoding="utf-8")
+        return
     if args.child == "bodies":
         sys.path.insert(0, str(REPO))
         (FIXTURES / "openaisdk_bodies.json").write_text(json.dumps(record_bodies(), ensure_ascii=False, indent=1) + "\n",
@@ -450,7 +495,7 @@ def main() -> None:
         (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                                                     encoding="utf-8")
         return
-    for case in args.only or [*CASES, "bodies", "library"]:
+    for case in args.only or [*CASES, "bodies", "replies", "library"]:
         print(f"recording {case}", flush=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
 

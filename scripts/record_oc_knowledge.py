@@ -12,7 +12,7 @@ library and the datasets kept from it) it
    folder (``./data/...``) and works from there;
 2. loads the config with mmengine, loads each dataset with OpenCompass's own
    loader and writes a prediction file with OpenCompass's own output handler
-   (gen, PPL or log-likelihood records, with ``gold``) holding varied replies;
+   (gen, PPL, log-likelihood or conditional-probability records, with ``gold``) holding varied replies;
 3. scores them with OpenCompass's ``OpenICLEvalTask`` (the config dumped and
    reloaded as the command line does, details dumped);
 4. writes the prediction files to ``tests/data/oc_families/<run>/predictions/``
@@ -36,7 +36,16 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.benchmarks_oc.families import EXTRA_LOADERS, MODEL_ABBR, RUNS, Run, build_data, gen_reply, ppl_choice  # noqa: E402
+from tests.benchmarks_oc.families import (  # noqa: E402
+    EXTRA_LOADERS,
+    MODEL_ABBR,
+    RUNS,
+    Run,
+    build_data,
+    clp_probs,
+    gen_reply,
+    ppl_choice,
+)
 
 OUT = REPO / "tests" / "data" / "oc_families"
 FRAMEWORK = ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k")
@@ -128,6 +137,14 @@ def _write_predictions(run: Run, ds_cfg: dict[str, Any], pred_dir: Path) -> str:
                     handler.save_prompt_and_loglikelihood(label, prompt, prompt, ll, i)
         handler.save_predictions(chosen)
         handler.save_golds(golds)
+    elif mode == "CLPInferencer":
+        from opencompass.openicl.icl_inferencer.icl_base_inferencer import CLPInferencerOutputHandler
+
+        handler = CLPInferencerOutputHandler()
+        handler.save_ice(["" for _ in rows])
+        for i, gold in enumerate(golds):
+            prompt = f"<prompt of {abbr} #{i}>"
+            handler.save_prompt_and_condprob(prompt, prompt, clp_probs(i, gold), i, ["no", "yes"], gold=gold)
     else:
         raise SystemExit(f"{run.run_id}/{abbr}: unsupported inferencer {mode}")
     pred_dir.mkdir(parents=True, exist_ok=True)
@@ -157,6 +174,10 @@ def record(run: Run) -> dict[str, Any]:
 
     get_logger()  # the shared logger exists before the evaluators' modules log
     cfg = Config.fromfile(str(_configs_root() / f"{run.config}.py"))
+    from opencompass.utils import dataset_abbr_from_cfg
+
+    for d in cfg[run.variable]:  # a config without abbr is named as OpenCompass names it (path, then name)
+        d.setdefault("abbr", dataset_abbr_from_cfg(d))
     by_abbr = {d["abbr"]: d for d in cfg[run.variable]}
     kept = [a for a in run.abbrs if a in by_abbr]  # the datasets the family's data has, among the config's
     if not kept:

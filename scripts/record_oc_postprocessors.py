@@ -94,6 +94,15 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.cmrc", "cmrc_postprocess", [{}]),
     ("opencompass.datasets.drcd", "drcd_postprocess", [{}]),
     ("opencompass.datasets.mathbench", "mathbench_postprocess", [{"name": "cloze_en"}, {"name": "cloze_cn"}]),
+    # NLU families: ReCoRD, StrategyQA, CrowS-Pairs
+    ("opencompass.datasets.record", "ReCoRD_postprocess", [{}]),
+    ("opencompass.datasets.strategyqa", "strategyqa_pred_postprocess", [{}]),
+    ("opencompass.datasets.strategyqa", "strategyqa_dataset_postprocess", [{}]),
+    ("opencompass.datasets.crowspairs", "crowspairs_postprocess", [{}]),
+    ("opencompass.datasets.SeedBench", "my_multiple_select_postprocess", [{}]),
+    ("opencompass.datasets.charm", "charm_reason_postprocess", [{}]),
+    ("opencompass.datasets.scibench", "scibench_postprocess", [{}]),
+    ("opencompass.datasets.mgsm", "mgsm_postprocess", [{"lang": "en"}, {"lang": "zh"}, {"lang": "bn"}]),
 ]
 
 

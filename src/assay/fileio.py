@@ -21,6 +21,7 @@ import orjson
 from assay.errors import InputFileError
 
 __all__ = [
+    "atomic_append_bytes",
     "atomic_write_bytes",
     "atomic_write_chunks",
     "atomic_write_json",
@@ -32,6 +33,7 @@ __all__ = [
     "loads_json",
     "read_bytes",
     "read_json",
+    "replace_dir",
     "to_jsonable",
 ]
 
@@ -74,6 +76,74 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
+
+
+def atomic_append_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
+    """Append ``data`` to ``path`` (created when absent) atomically: the file is written again whole,
+    so a crash leaves it as it was or with ``data`` appended, never with part of it.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / 'a.csv'
+    >>> atomic_append_bytes(p, b'a,b\\n'); atomic_append_bytes(p, b'1,2\\n')
+    >>> p.read_bytes()
+    b'a,b\\n1,2\\n'
+    """
+    try:
+        old = Path(path).read_bytes()
+    except FileNotFoundError:
+        old = b""
+    atomic_write_chunks(path, (old, data), durable=durable)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the names ``a`` and ``b`` in one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``); ``False``
+    where the system or the file system cannot."""
+    import ctypes
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # not Linux, or a C library without it
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_cwd, exchange = -100, 2
+    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), exchange) == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: this file system or kernel cannot exchange
+        return False
+    raise OSError(errno, os.strerror(errno), os.fspath(b))
+
+
+def replace_dir(fresh: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Put the folder ``fresh`` (written whole beside ``target``, in the same folder) in ``target``'s place,
+    so that ``target`` names a complete folder at every instant: the old one, then the new one.
+
+    The two are exchanged in one step (``renameat2`` ``RENAME_EXCHANGE``), then the old one, now under
+    ``fresh``'s name, is removed; a crash in between leaves ``target`` complete and a leftover folder
+    under ``fresh``'s name.  Where the file system cannot exchange, the old folder is renamed aside first
+    (so it is never removed before the new one is in place).
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / 'f').mkdir(); _ = (d / 'f' / 'old').write_text('1')
+    >>> (d / 'n').mkdir(); _ = (d / 'n' / 'new').write_text('2')
+    >>> replace_dir(d / 'n', d / 'f')
+    >>> sorted(p.name for p in d.iterdir()), [p.name for p in (d / 'f').iterdir()]
+    (['f'], ['new'])
+    """
+    import shutil
+
+    fresh, target = Path(fresh), Path(target)
+    if not target.exists():
+        os.rename(fresh, target)
+        return
+    if _exchange(fresh, target):
+        shutil.rmtree(fresh, ignore_errors=True)
+        return
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    os.rename(target, aside / target.name)
+    os.rename(fresh, target)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def to_jsonable(obj: Any) -> Any:

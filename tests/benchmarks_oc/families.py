@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "gen_reply", "ppl_choice", "runs_of"]
+from tests.benchmarks_oc import families_nlu as _nlu
+
+__all__ = ["EXTRA_LOADERS", "FAMILIES", "RUNS", "Run", "build_data", "clp_probs", "gen_reply", "ppl_choice", "runs_of"]
 
 MODEL_ABBR = "oc-model"
 
@@ -210,12 +212,18 @@ RUNS: tuple[Run, ...] = (
     Run("wikibench_gen_0978ad", "wikibench", "wikibench/wikibench_gen_0978ad", "wikibench_datasets", (_wiki,)),
 )
 
+# the NLU families' runs, data and replies live in their own module
+RUNS += tuple(Run(run_id, family, config, variable, abbrs, default=default)
+              for run_id, family, config, variable, abbrs, default in _nlu.RUN_SPECS)
+
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(r.family for r in RUNS))
 
 #: Loaders no config of the library names, recorded on their own: (family, loader, keyword arguments).
 EXTRA_LOADERS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("gpqa", "GPQASimpleEvalDataset", {"path": "./data/gpqa/", "name": "gpqa_diamond.csv"}),
+    *_nlu.EXTRA_LOADERS,
 )
+clp_probs = _nlu.clp_probs
 
 
 def runs_of(family: str) -> list[Run]:
@@ -865,6 +873,7 @@ _BUILDERS = {
     "obqa": _build_obqa,
     "wikibench": _build_wikibench,
     "Earth_Silver": _build_earth_silver,
+    **_nlu.BUILDERS,
 }
 
 
@@ -1048,6 +1057,8 @@ def _letters_of(row: dict[str, Any], keys: str) -> dict[str, str]:
 def gen_reply(run: Run, abbr: str, index: int, row: dict[str, Any]) -> str:
     """A model reply to test row ``index`` of dataset ``abbr`` (varied by row, deterministic)."""
     fam = run.family
+    if fam in _nlu.REPLIES:
+        return _nlu.REPLIES[fam](abbr, index, row)
     if fam == "bbh":
         target = str(row["target"])
         if target.startswith("("):
@@ -1167,6 +1178,8 @@ def _mc_view(fam: str, row: dict[str, Any]) -> tuple[str, dict[str, str], str, b
         return str(row["answer"]), _letters_of(row, "ABCD"), "ABCD", False
     if fam == "obqa":
         return str(row["answerKey"]), _letters_of(row, "ABCD"), "ABCD", False
+    if fam in _nlu.VIEWS:
+        return _nlu.VIEWS[fam](row)
     raise KeyError(f"no reply view for family {fam}")
 
 

@@ -177,7 +177,8 @@ def test_loaders_no_config_names_give_opencompass_rows(entry: dict[str, Any], in
     build_data(entry["family"], in_data)
     loader = resolve_type(entry["loader"], LOAD_DATASET)
     assert plain(_rows(loader.load(**entry["loader_kwargs"]))) == entry["loaded"]
-    assert plain(_rows(loader.load_table(**entry["loader_kwargs"]))) == entry["loaded"]
+    if hasattr(loader, "load_table"):
+        assert plain(_rows(loader.load_table(**entry["loader_kwargs"]))) == entry["loaded"]
 
 
 def test_every_family_is_recorded() -> None:
@@ -187,4 +188,4 @@ def test_every_family_is_recorded() -> None:
     recorded = {r.family for r in recorded_runs()}
     assert recorded == set(FAMILIES)
     assert len(OWN_CASES) >= 5
-    assert {e["loader"] for e in EXTRA} == {"GPQASimpleEvalDataset"}
+    assert {e["loader"] for e in EXTRA} == {"GPQASimpleEvalDataset", "wnliDataset", "IWSLT2017Dataset", "RealToxicPromptsDataset"}

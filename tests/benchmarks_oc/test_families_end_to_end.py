@@ -74,7 +74,9 @@ def test_library_config_scores_like_opencompass(
         "from mmengine.config import read_base\n\n"
         "with read_base():\n"
         f"    from {run.module} import {run.variable}\n\n"
-        f"datasets = [d for d in {run.variable} if d['abbr'] in {list(run.abbrs)!r}]\n"
+        # a dataset without abbr is named as OpenCompass names it: its path, then its name
+        f"datasets = [d for d in {run.variable} if (d['abbr'] if 'abbr' in d else (d['path'] + ('_' + d['name'] if 'name' in d else ''))"
+        f".replace('/', '_')) in {list(run.abbrs)!r}]\n"
         + _MODELS.format(model=MODEL_ABBR),
         encoding="utf-8",
     )

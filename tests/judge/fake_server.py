@@ -15,7 +15,10 @@ It returns one of:
 * ``("trickle", seconds, text)`` — a completion sent one byte every
   ``seconds``, status line and headers included;
 * ``("echo_auth", code)`` — an error status whose body quotes the request's
-  ``Authorization`` header, as some servers do.
+  ``Authorization`` header, as some servers do;
+* ``("message", message, finish_reason)`` — a completion whose one choice has
+  this ``message`` object as it is (``"content": None``, a
+  ``reasoning_content``, …) and this ``finish_reason``.
 
 ``usage(prompt, text)``, when given, returns the ``usage`` object of each
 completion (``None``: the reply has none, as by default).
@@ -119,6 +122,10 @@ class FakeJudge:
                     self._reply(action[2], prompt)
                 elif kind == "trickle":
                     self._trickle(action[1], action[2])
+                elif kind == "message":
+                    data = {"id": "x", "object": "chat.completion", "model": "judge",
+                            "choices": [{"index": 0, "message": action[1], "finish_reason": action[2]}]}
+                    self._send(200, json.dumps(data).encode())
                 elif kind == "echo_auth":
                     auth = self.headers.get("Authorization", "")
                     self._send(action[1], json.dumps({"error": {"message": f"invalid credentials: {auth}"}}).encode())

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from assay.judge import ChatClient, JudgeCache, OpenAISDK, chat_url, request_key
+from assay.judge import ChatClient, JudgeCache, OpenAISDK, chat_url, endpoint_id, request_key
 from tests.judge.fake_server import FakeJudge, free_port
 
 
@@ -122,7 +122,24 @@ def test_cache_key_covers_model_messages_and_parameters_but_not_the_key(tmp_path
         ChatClient(server.base_url, "other-model", cache=db, params={"temperature": 0}).complete(_msgs("q"))
         assert server.requests == 3
     assert len(JudgeCache(db)) == 3
-    assert request_key("m", _msgs("q"), {}) != request_key("m", _msgs("q "), {})
+    url = "http://127.0.0.1:8000/v1/chat/completions"
+    assert request_key("m", _msgs("q"), {}, endpoint=url) != request_key("m", _msgs("q "), {}, endpoint=url)
+
+
+def test_judges_of_one_model_name_on_two_servers_never_share_a_reply(tmp_path):
+    db = tmp_path / "judge.sqlite"
+    with FakeJudge(lambda m, a: ("reply", "A")) as one, FakeJudge(lambda m, a: ("reply", "B")) as two:
+        assert _client(one.base_url, cache=db).complete(_msgs("q")).text == "A"
+        reply = _client(two.base_url, cache=db).complete(_msgs("q"))
+        assert (reply.text, reply.cached, two.requests) == ("B", False, 1)
+        # the same server however its URL is spelled, with or without credentials: the reply is reused
+        spelled = one.base_url.replace("http://127.0.0.1", "HTTP://user:sk-secret-1@127.0.0.1") + "/"
+        again = _client(spelled, cache=db).complete(_msgs("q"))
+        assert (again.text, again.cached, one.requests) == ("A", True, 1)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("judge.sqlite*"))  # the database and its write-ahead log
+    assert b"sk-secret-1" not in stored and b"user:" not in stored
+    assert endpoint_id("https://u:pw@H.example:443/v1/chat/completions?key=k-1&api-version=2") == \
+        "https://h.example/v1/chat/completions?api-version=2"
 
 
 def test_api_key_comes_from_the_environment(monkeypatch):
@@ -175,9 +192,15 @@ def test_chat_url(base):
 
 
 def test_a_server_that_trickles_bytes_is_cut_at_the_whole_request_deadline():
-    # one byte every 0.05 s: each read is well within the 0.5 s read timeout, the whole reply is not
+    # one byte every 0.05 s: each read is well within the 0.5 s read timeout, the whole reply is not;
+    # the response had begun, so the request is not sent again unless asked
     with FakeJudge(lambda m, a: ("trickle", 0.05, "A")) as server:
         reply = _client(server.base_url, max_attempts=2, deadline=1.0).complete(_msgs("x"))
+        assert server.requests == 1
+    assert reply.text is None and reply.attempts == 1
+    assert "1 s deadline" in reply.error and "not sent again" in reply.error
+    with FakeJudge(lambda m, a: ("trickle", 0.05, "A")) as server:
+        reply = _client(server.base_url, max_attempts=2, deadline=1.0, retry_interrupted=True).complete(_msgs("x"))
         assert server.requests == 2
     assert reply.text is None
     assert "1 s deadline" in reply.error and "2 attempts" in reply.error
@@ -188,7 +211,7 @@ def test_the_deadline_is_per_attempt_and_a_retry_can_succeed():
         return ("trickle", 0.05, "A") if attempt == 1 else ("reply", "B")
 
     with FakeJudge(script) as server:
-        reply = _client(server.base_url, deadline=1.0).complete(_msgs("x"))
+        reply = _client(server.base_url, deadline=1.0, retry_interrupted=True).complete(_msgs("x"))
         assert server.requests == 2
     assert reply.text == "B" and reply.attempts == 2
 

@@ -41,7 +41,8 @@ def test_a_read_only_cache_creates_nothing_and_unknown_prices_and_limits_say_so(
     assert open_cache_readonly(tmp_path / "absent" / "judge.sqlite") is None
     assert not (tmp_path / "absent").exists()
     db = tmp_path / "judge.sqlite"
-    JudgeCache(db).put(request_key("judge-1", _conv("x"), judge.request_params(_conv("x"))), "judge-1", "A")
+    JudgeCache(db).put(request_key("judge-1", _conv("x"), judge.request_params(_conv("x")), endpoint=judge.endpoint),
+                       "judge-1", "A")
     before = db.stat().st_mtime_ns
     cache = open_cache_readonly(db)
     est = estimate_judge_calls(judge, [_conv("x"), _conv("y")], cache=cache)

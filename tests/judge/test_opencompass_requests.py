@@ -18,6 +18,8 @@ from tests.judge.fake_server import FakeJudge
 
 BODIES = json.loads((Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge" / "openaisdk_bodies.json")
                     .read_text(encoding="utf-8"))
+REPLIES = json.loads((Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge" / "openaisdk_replies.json")
+                     .read_text(encoding="utf-8"))
 
 # As in OpenCompass's library judge configs: a SYSTEM prompt falling back to HUMAN, then HUMAN.
 TEMPLATE = dict(
@@ -120,3 +122,20 @@ def test_openaisdk_sends_the_body_opencompass_sends(case):
         assert judge.complete([{"role": "user", "content": case["prompt"]}]).text == "A"
         (body,) = server.bodies
     assert body == case["body"]
+
+
+@pytest.mark.parametrize("case", REPLIES, ids=[c["name"] for c in REPLIES])
+def test_openaisdk_reads_a_reply_without_text_as_opencompass_does(case):
+    """Recorded from OpenCompass's OpenAISDK (scripts/record_oc_judge_requests.py, ``retry=2``): a null or empty
+    content is the empty text when the reply stopped (``stop``, ``content_filter``), else asked again and then
+    failed (OpenCompass raises; assay leaves the sample unjudged); a ``reasoning_content`` comes first, joined by
+    ``</think>``."""
+    with FakeJudge(lambda m, a: ("message", case["message"], case["finish_reason"])) as server:
+        judge = OpenAISDK(path="judge-model", key="sk-test", openai_api_base=server.base_url, retry=2, backoff=0.01,
+                          temperature=0.0)
+        reply = judge.complete([{"role": "user", "content": f"case {case['name']}"}])
+        assert server.requests == case["requests"]
+    if "raised" in case:
+        assert reply.text is None and "without text content" in reply.error
+    else:
+        assert reply.text == case["returned"]

@@ -7,6 +7,7 @@ import json
 import shutil
 import socket
 import ssl
+import struct
 import subprocess
 import threading
 from collections.abc import Callable
@@ -157,7 +158,7 @@ def test_a_kept_alive_connection_the_server_closed_is_opened_again_within_the_at
         server.close()
 
 
-def test_a_response_cut_short_is_a_connection_error_retried():
+def test_a_response_cut_short_is_not_sent_again_unless_asked():
     payload = completion("A")
 
     def respond(n, body):
@@ -167,8 +168,15 @@ def test_a_response_cut_short_is_a_connection_error_retried():
 
     server = RawServer(respond)
     try:
-        reply = _ask(_client(server.url, max_attempts=2, backoff=0.01))
-        assert reply.text == "A" and reply.attempts == 2
+        reply = _ask(_client(server.url, max_attempts=3, backoff=0.01))
+        assert reply.text is None and reply.attempts == 1 and server.requests == 1
+        assert "after the request was sent" in reply.error and "retry_interrupted=True" in reply.error
+    finally:
+        server.close()
+    server = RawServer(respond)
+    try:
+        reply = _ask(_client(server.url, max_attempts=2, backoff=0.01, retry_interrupted=True))
+        assert reply.text == "A" and reply.attempts == 2 and server.requests == 2
     finally:
         server.close()
     server = RawServer(lambda n, body: [b"SSH-2.0-not-http\r\n\r\n", b""])
@@ -176,6 +184,54 @@ def test_a_response_cut_short_is_a_connection_error_retried():
         reply = _ask(_client(server.url))
         assert reply.text is None and reply.error.startswith("connection error") and "not an HTTP/1.x response" in reply.error
     finally:
+        server.close()
+
+
+def _reset(conn: socket.socket) -> None:
+    """Drop ``conn`` with a TCP reset (no orderly close), as a crashed proxy does."""
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.close()
+
+
+@pytest.mark.parametrize("drop", ["close", "reset", "stall"])
+def test_a_kept_alive_connection_dropped_mid_response_is_not_sent_again(drop):
+    # the first request is answered on a kept-alive connection; the second, on the same connection, gets
+    # part of its response and then the connection is closed, reset or stalls: the server has the request
+    payload = completion("A")
+    whole = _head("200 OK", f"Content-Length: {len(payload)}") + payload
+    conns: list[socket.socket] = []
+    released = threading.Event()
+
+    class Dropping(RawServer):
+        def _serve(self, conn: socket.socket) -> None:
+            conns.append(conn)
+            super()._serve(conn)
+
+    def respond(n, body):
+        if n != 2:
+            return [whole]
+        if drop == "close":
+            return [whole[:40], b""]
+        if drop == "reset":
+            conns[-1].sendall(whole[:40])
+            _reset(conns[-1])
+            return [b""]
+        conns[-1].sendall(whole[:40])
+        released.wait(30)  # stalls past the client's timeout
+        return [b""]
+
+    server = Dropping(respond)
+    client = _client(server.url, max_attempts=3, backoff=0.01, timeout=1 if drop == "stall" else 10)
+    try:
+        assert _ask(client, "first").text == "A"
+        reply = _ask(client, "second")
+        assert reply.text is None and "not sent again" in reply.error and reply.attempts == 1
+        assert server.requests == 2  # asked once: no second request billed
+        assert _ask(client, "third").text == "A"  # the client goes on with a new connection
+        assert server.requests == 3
+    finally:
+        released.set()
+        client.close()
         server.close()
 
 

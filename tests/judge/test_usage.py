@@ -8,7 +8,16 @@ import sqlite3
 import pytest
 
 from assay.errors import ConfigError
-from assay.judge import ChatClient, JudgeCache, OpenAISDK, disable_progress, enable_progress, request_key
+from assay.judge import (
+    ChatClient,
+    JudgeCache,
+    OpenAISDK,
+    chat_url,
+    disable_progress,
+    enable_progress,
+    endpoint_id,
+    request_key,
+)
 from tests.judge.fake_server import FakeJudge
 
 
@@ -88,18 +97,38 @@ def test_a_bad_price_is_a_config_error_naming_it(price):
 
 def test_the_cache_keeps_the_usage_and_reads_a_cache_written_without_it(tmp_path):
     db = tmp_path / "old.sqlite"
-    with sqlite3.connect(db) as conn:  # the layout of a cache written before usage was stored
-        conn.execute("CREATE TABLE replies (key TEXT PRIMARY KEY, model TEXT NOT NULL, reply TEXT NOT NULL, created REAL NOT NULL)")
-        conn.execute("INSERT INTO replies VALUES (?, 'judge-model', 'old reply', 0)", (request_key("judge-model", _msgs("a"), {}),))
     with FakeJudge(lambda m, a: ("reply", "A"), usage=_usage) as server:
+        key_a = request_key("judge-model", _msgs("a"), {}, endpoint=endpoint_id(chat_url(server.base_url)))
+        with sqlite3.connect(db) as conn:  # the layout of a cache written before usage was stored
+            conn.execute("CREATE TABLE replies (key TEXT PRIMARY KEY, model TEXT NOT NULL, reply TEXT NOT NULL, created REAL NOT NULL)")
+            conn.execute("INSERT INTO replies VALUES (?, 'judge-model', 'old reply', 0)", (key_a,))
         client = _client(server.base_url, cache=db, price=dict(input=1, output=1))
         old, _new = client.complete_many([_msgs("a"), _msgs("b")])
         assert server.requests == 1
     assert old.text == "old reply" and old.cached and old.prompt_tokens is None
     # a cached reply of unknown usage is still free this time: only the new one is priced
     assert client.last_usage["prompt_tokens"] == 101 and client.last_usage["cost"] is not None
-    stored = JudgeCache(db).lookup(request_key("judge-model", _msgs("b"), {}))
+    stored = JudgeCache(db).lookup(request_key("judge-model", _msgs("b"), {}, endpoint=client.endpoint))
     assert stored == ("A", 101, 1)
+
+
+def test_a_cache_keyed_without_the_endpoint_is_never_reused(tmp_path, caplog):
+    # a reply stored under the key of (model, messages, parameters) alone may have come from another server
+    import hashlib
+    import json
+
+    db = tmp_path / "old.sqlite"
+    blob = json.dumps({"model": "judge-model", "messages": _msgs("a"), "params": {}}, sort_keys=True, ensure_ascii=False)
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE replies (key TEXT PRIMARY KEY, model TEXT NOT NULL, reply TEXT NOT NULL, created REAL NOT NULL,"
+                     " prompt_tokens INTEGER, completion_tokens INTEGER)")
+        conn.execute("INSERT INTO replies VALUES (?, 'judge-model', 'another server', 0, 1, 1)",
+                     (hashlib.sha256(blob.encode()).hexdigest(),))
+    with FakeJudge(lambda m, a: ("reply", "A")) as server:
+        reply = _client(server.base_url, cache=db).complete(_msgs("a"))
+        assert server.requests == 1
+    assert (reply.text, reply.cached) == ("A", False)
+    assert "1 replies were stored without the judge's URL" in caplog.text
 
 
 def test_the_progress_line_shows_done_total_rate_eta_and_cost():

@@ -44,6 +44,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
     "humaneval_postprocess_v3": {},
+    "ds1000_postprocess": {},
+    "ds1000_completion_postprocess": {},
+    "ds1000_matplotlib_postprocess": {},
     "TheoremQA_postprocess": {},
     "TheoremQA_postprocess_v2": {},
     "TheoremQA_postprocess_v3": {},
@@ -73,8 +76,20 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gsm100_dataset_postprocess": {},
     "InfiniteBench_first_number_postprocess": {},
     "mathbench_postprocess": {"name": "cloze_en"},
+    "my_multiple_select_postprocess": {},
     "cmrc_postprocess": {},
     "drcd_postprocess": {},
+    "ReCoRD_postprocess": {},
+    "strategyqa_pred_postprocess": {},
+    "strategyqa_dataset_postprocess": {},
+    "crowspairs_postprocess": {},
+    "mgsm_postprocess": {"lang": "en"},
+    "scibench_postprocess": {},
+    "charm_reason_postprocess": {},
+    "smolinstruct_acc_postprocess": {},
+    "smolinstruct_acc_0shot_postprocess": {},
+    "GUE_postprocessor": {},
+    "LLM4Mat_postprocessor": {"property": "band_gap"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -84,6 +99,8 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "GPQA_Simple_Eval_postprocess": (type(None),),
     "math_intern_postprocess": (type(None),),
     "InfiniteBench_first_number_postprocess": (type(None),),
+    "smolinstruct_acc_postprocess": (type(None),),
+    "LLM4Mat_postprocessor": (float,),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
@@ -95,6 +112,9 @@ NO_ANSWER: dict[str, Any] = {
     "math_intern_postprocess": None,
     "InfiniteBench_first_number_postprocess": None,
     "needlebench_atc_postprocess_v2": "None",
+    "strategyqa_dataset_postprocess": "no",  # a reference other than True reads as 'no'
+    "crowspairs_postprocess": "invalid",
+    "smolinstruct_acc_postprocess": None,
 }
 
 _MB = 1_000_000
@@ -159,6 +179,10 @@ PASS_THROUGH = {
     "general_cn_postprocess",
     "humaneval_internal_v1_postprocess",  # indents even an empty reply, as OpenCompass does
     "humaneval_internal_v2_postprocess",
+    # DS-1000's: the reply narrowed where a tag or fence is found, else the reply itself
+    "ds1000_postprocess",
+    "ds1000_completion_postprocess",
+    "ds1000_matplotlib_postprocess",
     # LongBench's: the first line after leading newlines, spaces kept, as OpenCompass does
     "trec_postprocess",
     "lsht_postprocess",
@@ -170,6 +194,8 @@ PASS_THROUGH = {
     "mathbench_postprocess",  # with no number, the reply as it is
     "cmrc_postprocess",  # without 答案是, the reply as it is
     "drcd_postprocess",
+    "scibench_postprocess",  # with no box and no number, the reply as it is
+    "charm_reason_postprocess",  # with no capital letter, the reply as it is
 }
 
 

@@ -142,6 +142,49 @@ def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_r
     assert board_data(write_html_report(copy, None, "default").read_text())["side"] is None
 
 
+_KILLED_AFTER_REMOVING = """
+import os, shutil, signal, sys
+from pathlib import Path
+from assay.report import write_html_report
+
+run, time_str = Path(sys.argv[1]), sys.argv[2]
+real = shutil.rmtree
+
+
+def rmtree(path, *args, **kwargs):  # the writer is killed as soon as it has removed a sample folder of this page
+    real(path, *args, **kwargs)
+    if Path(path).name.startswith(f"summary_{time_str}_files"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+shutil.rmtree = rmtree
+write_html_report(run, None, time_str, embed=False)
+"""
+
+
+def test_a_report_killed_while_replacing_its_sample_folder_leaves_a_whole_one(board_run, tmp_path: Path) -> None:
+    """The page's sample folder, written again, is swapped in whole: a writer killed (``kill -9``) right after it
+    removed a folder leaves ``summary_<time>_files/`` complete, with every file the page names."""
+    import os
+    import subprocess
+    import sys
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    page = write_html_report(copy, None, "again", embed=False)
+    side = page.parent / "summary_again_files"
+    before = {p.name: p.read_bytes() for p in side.iterdir()}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_REMOVING, str(copy), "again"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == -9, done.stderr
+    assert {p.name: p.read_bytes() for p in side.iterdir()} == before  # the same samples: the same files
+    files = [s["file"] for s in board_data(page.read_text())["samples"]]
+    assert all((side / f"{f}.js").is_file() for f in files)
+    assert sample_data(page) == sample_data(write_html_report(copy, None, "embedded", embed=True))
+
+
 def test_a_later_report_links_the_sample_files_of_unchanged_datasets(board_run, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A dataset whose results are unchanged since an earlier report is not read again; a changed one is."""
@@ -195,6 +238,27 @@ def test_sample_chunks_read_by_workers_are_those_read_in_process(board_run) -> N
     alone = read_chunks(source, workers=1)
     assert [c[0] for c in alone] == list(view.dataset_abbrs) and all(c[1] == 40 for c in alone)
     assert read_chunks(source, workers=2) == alone
+
+
+def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_path: Path) -> None:
+    import sqlite3
+
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with sqlite3.connect(run / "index.sqlite") as con:  # an index written before it kept samples
+        con.execute("DROP TABLE samples")
+    first = write_html_report(run, None, "first", embed=False)
+    want = sample_data(first)
+    with sqlite3.connect(run / "index.sqlite") as con:
+        kept = con.execute("SELECT count(*) FROM samples").fetchone()[0]
+    assert kept == len(MODELS) * 6, "what the report read of the .stats files is kept in the index"
+    for stats in (run / "results").glob("*/*.stats"):
+        stats.unlink()
+    shutil.rmtree(run / "summary" / "summary_first_files")  # nothing to link: every dataset read again
+    second = write_html_report(run, None, "second", embed=False)
+    assert sample_data(second) == want
 
 
 # ---- in a browser -------------------------------------------------------------------------------

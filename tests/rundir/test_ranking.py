@@ -80,6 +80,59 @@ def test_per_sample_values_come_from_the_stats_files_without_reading_the_details
     assert run_ranking(run, view, stats, rounds=200) == want
 
 
+def _with_stats_files(run: Path) -> None:
+    from assay.rundir.results import content_digest
+    from assay.rundir.sidecar import prediction_columns, save_stats
+
+    for path in sorted((run / "results").glob("*/*.json")):
+        folder, abbr = path.parent.name, path.stem
+        save_stats(path, content_digest(path), abbr, partial(prediction_columns, run, folder, abbr))
+
+
+def _no_reading(monkeypatch: pytest.MonkeyPatch, run: Path) -> None:
+    """Reading a result's details or a ``.stats`` file fails from now on."""
+
+    def no_reading(*args: object) -> None:
+        raise AssertionError(f"the result {args} was read")
+
+    monkeypatch.setattr(ranking_module, "read_full_result", no_reading)
+    for stats in (run / "results").glob("*/*.stats"):
+        stats.unlink()
+
+
+def test_per_sample_values_come_from_the_run_index_without_reading_any_file(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.rundir.statistics import index_run
+
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    want = run_ranking(run, view, stats, rounds=200)
+    _with_stats_files(run)
+    index_run(run)  # as `assay index` leaves a run: every result's samples in the index
+    _no_reading(monkeypatch, run)
+    assert run_ranking(run, view, stats, rounds=200) == want
+
+
+def test_an_index_without_samples_takes_them_from_the_stats_files_once(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from assay.rundir.statistics import index_run
+
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    want = run_ranking(run, view, stats, rounds=200)
+    _with_stats_files(run)
+    index_run(run)
+    with sqlite3.connect(run / "index.sqlite") as con:  # an index written before it kept samples
+        con.execute("DROP TABLE samples")
+    assert run_ranking(run, view, stats, rounds=200) == want  # from the .stats files, kept in the index
+    _no_reading(monkeypatch, run)
+    assert run_ranking(run, view, stats, rounds=200) == want
+
+
 def test_by_chooses_the_compared_column_and_an_unknown_one_is_named(tmp_path: Path) -> None:
     run = make_run(tmp_path)
     view = leaderboard_of(None, run)

@@ -82,3 +82,34 @@ def test_a_partial_score_is_typed_in_the_record_and_not_reported_as_partial(tmp_
     assert isinstance(mark, Incomplete) and mark.kind == "partial_predictions" and mark.count == 2
     assert "d1_1.json" in mark.detail
     assert [m.to_json() for m in record.incomplete] == read_result(run.result_path("m", "d1"))["_meta"]["incomplete"]
+
+
+def test_the_report_reads_each_results_samples_from_the_index_the_driver_wrote(tmp_path: Path) -> None:
+    from assay.report import write_html_report
+    from tests.report.pages import sample_data
+
+    (tmp_path / "data.jsonl").write_text("".join(json.dumps({"q": i, "a": "A"}) + "\n" for i in range(5)))
+    cfg = tmp_path / "cfg.py"
+    cfg.write_text(CONFIG.replace(", predictions='preds'", ""))
+    run = RunDir(tmp_path / "w" / "RUN")
+    for abbr, replies in (("d0", "AAABA"), ("d1", "AAAAA")):  # the run's own prediction files
+        path = run.prediction_dir("m") / f"{abbr}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(replies)}))
+    writer = IndexWriter(run.root)
+    for task in plan_tasks(load_config(cfg), run):
+        writer.add(run_task(task, EvalOptions(run_dir=run, prepare_stats=True)))
+    writer.flush()
+    with sqlite3.connect(run.index) as con:
+        assert sorted(p for (p,) in con.execute("SELECT path FROM samples")) == ["m/d0.json", "m/d1.json"]
+    # the raw replies come from the prediction files: with them and the .stats files gone, the report's
+    # sample browser still shows them, as the worker read them
+    for stats in run.results.glob("*/*.stats"):
+        stats.unlink()
+    for pred in run.prediction_dir("m").iterdir():
+        pred.unlink()
+    page = write_html_report(run.root, None, "20240101_000000")
+    by_abbr = {d["abbr"]: d for d in sample_data(page)}
+    assert by_abbr["d0"]["raw"] == [["A", "A", "A", "B", "A"]]
+    assert by_abbr["d0"]["ok"] == [[1.0, 1.0, 1.0, 0.0, 1.0]]
+    assert by_abbr["d1"]["raw"] == [["A"] * 5]

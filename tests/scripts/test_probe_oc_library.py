@@ -58,3 +58,15 @@ def test_unknown_folder_is_an_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "no dataset config files in folder(s) nope" in done.stderr
+
+
+def test_a_name_that_fails_in_opencompass_is_marked(tmp_path: Path) -> None:
+    _file(tmp_path / "lib" / "opencompass" / "configs" / "datasets" / "safety" / "safety_gen.py", "safety", "dict(type=AccEvaluator)",
+          loader="SafetyDataset")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(tmp_path / "lib"), "--folders", "safety"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "SafetyDataset [fails in OpenCompass] (1)" in done.stdout
+    assert "SafetyDataset: its load() builds the test split and returns nothing" in done.stdout

@@ -33,3 +33,16 @@ def test_the_loader_reads_opencompass_rows(tmp_path: Path, oc_library: Path, mon
     """Each item with its judge instructions (braces in them kept as text) before the prompt."""
     rec = REC["loader"]
     assert library_rows(tmp_path, oc_library, monkeypatch, rec["datasets_import"]) == rec["rows"]
+
+
+def test_an_empty_or_scoreless_reply_scores_0_as_opencompass_but_is_unjudged_for_assay() -> None:
+    """OpenCompass's reading (kept under its name) scores an empty reply — a judge request that failed — and a
+    reply without ``分数=`` as 0; the reader the judge task counts unjudged samples with reads no verdict there,
+    so assay's figures (the ``.meta``, the judge lines, the report) count them unjudged, not judged 0."""
+    from assay.registry import LOAD_DATASET
+    from assay.subjective.flames import read_flames_score
+    from assay.subjective.verdicts import read_verdict
+
+    assert [read_flames_score(r) for r in ("", "无法评分", "分数=3")] == [0, 0, 3]
+    reader = LOAD_DATASET.get("FlamesDataset").judge_verdict
+    assert [read_verdict(reader, r) for r in ("", "无法评分", "分数=3", None)] == [None, None, 3, None]

@@ -427,3 +427,34 @@ def test_subjective_summary_is_opencompass(case: str, oc_library: Path, tmp_path
     expected = {name.split("/", 1)[1]: body for name, body in record["summary"]["files"].items()
                 if not any(prefix.replace("arenahard", "arena_hard") in name for prefix in failed)}
     assert got == expected
+
+
+
+@pytest.mark.slow
+def test_a_partial_result_is_marked_in_the_judges_tables(oc_library: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge request that failed leaves its sample unjudged: ``SubjectiveSummarizer``'s table of the datasets'
+    summarizers follows the values of that model in that benchmark — and only those — by ``*``."""
+    record, work = _setup("single", tmp_path, monkeypatch, oc_library)
+    failing: list[str] = []
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        text = messages[-1]["content"]
+        if ("Hawaii" in text and not failing) or failing == [text]:  # the first model's (judged first) only
+            failing[:] = [text]
+            return ("status", 500)
+        return ("reply", "Rating: [[6]]" if "Rating" in json.dumps(messages) else subjective_reply(messages))
+
+    extra = "\nsummarizer = dict(type='SubjectiveSummarizer', function='subjective')\n"
+    with FakeJudge(script) as server:
+        config = tmp_path / "config.py"
+        config.write_text((record["config"] + extra).replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
+                          encoding="utf-8")
+        assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 1  # partial
+    (table,) = (work / RUN / "summary").glob("*/Subjective_all_results-judged-by--judge-model.csv")
+    rows = [line.split(",") for line in table.read_text().splitlines()]
+    header = rows[0]
+    marked = {(row[0], header[i]) for row in rows[1:] for i, cell in enumerate(row) if cell.endswith("*")}
+    assert marked and {model for _, model in marked} == {"model-a"}
+    assert all(dataset.lower().startswith("mtbench") for dataset, _ in marked)
+    assert all(not cell.endswith("*") for row in rows[1:] if not row[0].lower().startswith("mtbench") for cell in row)

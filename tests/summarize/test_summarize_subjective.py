@@ -60,6 +60,34 @@ def test_the_summary_is_opencompass_byte_for_byte(case: str, tmp_path: Path, oc_
     assert sorted(result.paths) == ["csv", "txt"]
 
 
+def test_a_partial_result_and_its_groups_are_marked(tmp_path: Path, oc_library: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result whose judge requests partly failed (its ``.meta`` lists them as the judge task writes it): its
+    value and those of the groups computed from it are followed by ``*`` in the .csv and the .txt, listed under
+    the tabulate table; every other cell is OpenCompass's."""
+    from assay.evaluate.base import incomplete_entry
+    from assay.rundir.judged import write_judged_meta
+
+    rec = REC["summary"]["groups"]
+    cfg = _config(tmp_path, oc_library, monkeypatch, rec)
+    model = rec["models"][0]["abbr"]
+    result = tmp_path / "work" / "results" / f"{model}_judged-by--{rec['judge']}" / "mtbench_0.0.json"
+    write_judged_meta(result, {"models": [model], "dataset": "mtbench_0.0", "judge_model": rec["judge"],
+                               "incomplete": [incomplete_entry("unjudged", 2, "2 of 9 judge requests failed (HTTP 500)")]})
+    SUMMARIZERS.get("DefaultSubjectiveSummarizer")(cfg, **rec["options"]).summarize(time_str=rec["time"])
+    name = f"summary_{rec['time']}_by_{rec['judge']}.csv"
+    got, want = _summary(tmp_path)[name].splitlines(), rec["files"][name].splitlines()
+    column = want[0].split(",").index(model)
+    marked = {row.split(",")[0] for row in got if row.split(",")[column].endswith("*")}
+    groups = {g["name"] for g in rec["options"]["summary_groups"] if "mtbench_0.0" in str(g["subsets"])}
+    assert "mtbench_0.0" in marked and groups and groups <= marked
+    assert marked <= {"mtbench_0.0", *groups}
+    assert [row.replace("*", "") for row in got] == want  # the values themselves are OpenCompass's
+    assert all("*" not in c for row in got for i, c in enumerate(row.split(",")) if i != column)
+    text = _summary(tmp_path)[name.replace(".csv", ".txt")]
+    assert f"  {model} / mtbench_0.0: unjudged (2 samples): 2 of 9 judge requests failed (HTTP 500)" in text
+
+
 def test_a_group_of_several_shared_metrics_has_opencompass_rows(tmp_path: Path, oc_library: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A group of MT-Bench's three temperatures shares nine metrics: OpenCompass lists them in a set's order

@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from assay.judge import request_key
+from assay.judge import chat_url, endpoint_id, request_key
 from tests.judge.fake_server import FakeJudge
 from tests.tasks._spawn import spawn_assay
 
@@ -50,9 +50,9 @@ def _cached_keys(cache: Path) -> set[str]:
         return {row[0] for row in conn.execute("SELECT key FROM replies")}
 
 
-def _key(body: dict) -> str:
+def _key(body: dict, server: FakeJudge) -> str:
     params = {k: v for k, v in body.items() if k not in ("model", "messages")}
-    return request_key(body["model"], body["messages"], params)
+    return request_key(body["model"], body["messages"], params, endpoint=endpoint_id(chat_url(server.base_url)))
 
 
 def _settle(server: FakeJudge) -> None:
@@ -78,7 +78,7 @@ def test_a_run_killed_while_judging_resumes_with_only_the_unanswered_prompts(tmp
         os.kill(first.pid, signal.SIGKILL)
         first.wait(timeout=30)
         _settle(server)
-        asked_first = {_key(b): b["messages"][-1]["content"] for b in server.bodies}
+        asked_first = {_key(b, server): b["messages"][-1]["content"] for b in server.bodies}
         answered = _cached_keys(work / "RUN" / "cache" / "judge.sqlite")
         assert 0 < len(answered) < N
         assert answered <= set(asked_first)
@@ -88,7 +88,7 @@ def test_a_run_killed_while_judging_resumes_with_only_the_unanswered_prompts(tmp
         _, err = second.communicate(timeout=120)
         assert second.returncode == 0, err.decode()[-2000:]
         asked_second = Counter(server.per_prompt) - before
-        prompts_of = {_key(b): b["messages"][-1]["content"] for b in server.bodies}
+        prompts_of = {_key(b, server): b["messages"][-1]["content"] for b in server.bodies}
         assert len(prompts_of) == N
         unanswered = {prompt for key, prompt in prompts_of.items() if key not in answered}
         assert set(asked_second) == unanswered and set(asked_second.values()) == {1}

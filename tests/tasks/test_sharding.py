@@ -35,6 +35,9 @@ INPUTS: dict[str, dict[str, Any]] = {
     "SQuAD20Evaluator": {"preds": ["Paris.", "The answer is Seine", "impossible to answer", ""], "refs": [["Paris"], ["Seine", "impossible to answer"]]},
     "EMEvaluator": {"preds": ["Paris.", "London", "the Eiffel Tower"], "refs": [["Paris", "paris"], ["Eiffel Tower"]]},
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
+    "CharmReasonEvaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "C"]},
+    "MastermathDatasetv1Evaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "D"]},
+    "Math401Evaluator": {"preds": ["4992", "2.79", "1/3", "-9.0001", ""], "refs": ["4992", "2.7900", "-9"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
     "MATHVerifyEvaluator": {"preds": ["$\\boxed{2}$", "$\\boxed{\\frac{1}{2}}$", "no idea"], "refs": ["2", "\\frac{1}{2}"]},
     "RougeEvaluator": {"preds": ["the cat sat on the mat", "a dog", "cats sit"], "refs": ["the cat sat", "a dog barked"]},
@@ -49,6 +52,23 @@ INPUTS: dict[str, dict[str, Any]] = {
     },
     # evaluators reading test-set columns: "columns" adds them to every row, "subjects" names the subdivisions
     "TheoremQAEvaluatorV3": {"preds": ["3.14", "2", "True", ""], "refs": ["3.14", "2"], "columns": {"Answer_type": "float"}},
+    "MedmcqaEvaluator": {
+        "preds": ["A", "The answer is B.", "C or D", "none"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "subject_name": "Anatomy",
+                    "topic_name": None, "choice_type": "single"},
+    },
+    "MedXpertQAEvaluator": {
+        "preds": ["A", "The answer is B.", "C or D"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": {"A": "w", "B": "x", "C": "y", "D": "z"}, "label": "A"},
+    },
+    "MedbulletsEvaluator": {
+        "preds": ["A", "The answer is B.", "E", ""], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "question_type": "step1"},
+    },
+    "NejmaibenchEvaluator": {
+        "preds": ["A", "(B)", "none"], "refs": ["A", "B", "C"],
+        "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "Subject": "Cardiology"},
+    },
     "LiveMathBenchEvaluator": {
         "preds": ["\\boxed{2}", "\\boxed{\\frac{1}{2}}", "no idea"],
         "refs": ["2", "\\frac{1}{2}"],

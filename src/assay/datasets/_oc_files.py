@@ -80,8 +80,9 @@ def hub_location(path: str) -> DataLocation:
     return DataLocation(path, Path(snapshot or path), snapshot is not None, looked)
 
 
-def hub_splits(loader: str, path: str, split: str | None = None) -> Any:
-    """``datasets.load_dataset`` of :func:`hub_location` (one ``split``, or all), rows in memory; errors name the loader."""
+def hub_splits(loader: str, path: str, split: str | None = None, name: str | None = None) -> Any:
+    """``datasets.load_dataset`` of :func:`hub_location` (its configuration ``name``; one ``split``, or all), rows in
+    memory; errors name the loader."""
     import datasets
 
     where = hub_location(path)
@@ -93,6 +94,6 @@ def hub_splits(loader: str, path: str, split: str | None = None) -> Any:
         )
     try:
         with tempfile.TemporaryDirectory(prefix="assay-hub-") as cache:  # the rows are kept in memory
-            return datasets.load_dataset(str(where.path), split=split, cache_dir=cache, keep_in_memory=True)
+            return datasets.load_dataset(str(where.path), name, split=split, cache_dir=cache, keep_in_memory=True)
     except Exception as exc:  # the datasets library's own errors name the file
         raise InputFileError(f"{loader}: {where.path} cannot be read as a dataset: {exc}") from None

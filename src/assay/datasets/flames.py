@@ -23,7 +23,10 @@ __all__ = ["FlamesDataset"]
 @LOAD_DATASET.register_module()
 class FlamesDataset(BaseDataset):
     """Each item as it is, plus ``instruction`` (the config text, the prompt, a line ``回答: ``) and
-    ``judge`` (its ``dimension`` and ``subcomponent``)."""
+    ``judge`` (its ``dimension`` and ``subcomponent``).  A judge reply without a ``分数=<n>`` score (an
+    empty one: a failed request) is counted unjudged in the result's ``.meta``."""
+
+    judge_verdict = "flames"
 
     @staticmethod
     def load(path: str, name: str, *args: Any, **kwargs: Any) -> Any:

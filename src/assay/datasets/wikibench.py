@@ -17,7 +17,7 @@ from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["WikiBenchDataset"]
+__all__ = ["WikiBenchDataset", "choice_rows"]
 
 _LOADER = "WikiBenchDataset"
 #: The four orders of the circular evaluation, as OpenCompass's CircularEvaluator reads them.
@@ -45,27 +45,33 @@ class WikiBenchDataset(BaseDataset):
     @staticmethod
     def load(path: str, filename: str, name: str, **kwargs: Any) -> Any:
         file = get_data_path(path) + filename
-        rows: list[dict[str, Any]] = []
-        for index, entry in enumerate(jsonl_rows(file, _LOADER)):
-            where = f"{file}, line {index + 1}"
-            question = field(entry, "question", _LOADER, where)
-            if "cloze" in name:
-                rows.append({"question": question.strip(), "answer": field(entry, "answer", _LOADER, where).strip()})
-                continue
-            options = field(entry, "options", _LOADER, where)
-            if "circular" not in name:
-                entry["question"] = question.strip() + "\n" + _lettered(options)
-                rows.append(entry)
-                continue
-            answer = field(entry, "answer", _LOADER, where)
-            if not isinstance(options, list) or len(options) < 4 or answer not in ("A", "B", "C", "D"):
-                raise InputFileError(f"{_LOADER}: {where}: a circular question needs four 'options' and an 'answer' "
-                                     f"A–D, got options {options!r} and answer {answer!r}")
-            for order in CIRCULAR_PATTERNS:
-                line = copy.deepcopy(entry)
-                line["options"] = [options[ord(letter) - ord("A")] for letter in order]
-                letter = "ABCD"[order.index(answer)]
-                line["answer"] = f"{index}--{letter}--{order}"
-                line["question"] = question.strip() + "\n" + _lettered(line["options"])
-                rows.append(line)
-        return dataset(rows)
+        return dataset(choice_rows(jsonl_rows(file, _LOADER), name, _LOADER, file))
+
+
+def choice_rows(entries: list[dict[str, Any]], name: str, loader: str, file: str) -> list[dict[str, Any]]:
+    """The rows of a file of choice questions read by ``name``, as :class:`WikiBenchDataset` describes
+    (CompassBench v1.3's objective loader reads its files the same way); ``entries`` are the file's lines."""
+    rows: list[dict[str, Any]] = []
+    for index, entry in enumerate(entries):
+        where = f"{file}, line {index + 1}"
+        question = field(entry, "question", loader, where)
+        if "cloze" in name:
+            rows.append({"question": question.strip(), "answer": field(entry, "answer", loader, where).strip()})
+            continue
+        options = field(entry, "options", loader, where)
+        if "circular" not in name:
+            entry["question"] = question.strip() + "\n" + _lettered(options)
+            rows.append(entry)
+            continue
+        answer = field(entry, "answer", loader, where)
+        if not isinstance(options, list) or len(options) < 4 or answer not in ("A", "B", "C", "D"):
+            raise InputFileError(f"{loader}: {where}: a circular question needs four 'options' and an 'answer' "
+                                 f"A–D, got options {options!r} and answer {answer!r}")
+        for order in CIRCULAR_PATTERNS:
+            line = copy.deepcopy(entry)
+            line["options"] = [options[ord(letter) - ord("A")] for letter in order]
+            letter = "ABCD"[order.index(answer)]
+            line["answer"] = f"{index}--{letter}--{order}"
+            line["question"] = question.strip() + "\n" + _lettered(line["options"])
+            rows.append(line)
+    return rows

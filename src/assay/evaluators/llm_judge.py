@@ -66,7 +66,7 @@ from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path"]
+__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path", "judge_dataset"]
 
 
 def judge_cache_path(output_dir: str | Path) -> Path:
@@ -101,7 +101,9 @@ class GenericLLMEvaluator(BaseEvaluator):
         pred_postprocessor: applied to the predictions before judging (twice
             through :meth:`evaluate`, as OpenCompass does).
         dict_postprocessor: grades the judge outputs (default
-            ``generic_llmjudge_postprocess``).
+            ``generic_llmjudge_postprocess``); one that takes ``dataset`` is
+            given the judge's dataset, as OpenCompass gives it
+            (:func:`judge_dataset`).
         cache_path: the SQLite reply cache; default
             ``<run_dir>/cache/judge.sqlite`` (from :attr:`output_dir`);
             ``False`` disables caching.
@@ -291,6 +293,8 @@ class GenericLLMEvaluator(BaseEvaluator):
         out_path = self._write_judge_outputs(judge_replies(prompts, [reply.text for reply in replies], golds, errors))
         output = judge_replies(prompts, [None if reply.text is None else text for reply, text in zip(replies, texts)], golds, errors)
         fn, options = self._dict_postprocess()
+        if _takes_dataset(fn):  # as OpenCompass: the judge's dataset, its test rows under reader.dataset['test']
+            options = dict(options, dataset=judge_dataset(entries))
         result = dict(fn(output, out_path, **options))
         details = result.pop("details", None)
         if isinstance(details, dict):
@@ -395,6 +399,29 @@ class AssayGenericLLMEvaluator(GenericLLMEvaluator):
     """
 
     postprocess_in_score = False
+
+
+def _takes_dataset(fn: Any) -> bool:
+    import inspect
+
+    try:
+        return "dataset" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def judge_dataset(entries: list[dict[str, Any]]) -> Any:
+    """What OpenCompass 0.5.4 hands a ``dict_postprocessor`` that takes ``dataset``: the judge's dataset,
+    whose ``reader.dataset['test']`` holds each sample's fields (the test set's columns, ``prediction``,
+    ``obj_gold``, ``reference``), one row per judge output, in order.
+
+    Example:
+        >>> judge_dataset([{'q': '1+1', 'prediction': '2'}]).reader.dataset['test'][0]['prediction']
+        '2'
+    """
+    from types import SimpleNamespace
+
+    return SimpleNamespace(reader=SimpleNamespace(dataset={"test": [dict(e) for e in entries]}))
 
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:

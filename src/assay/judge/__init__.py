@@ -3,8 +3,8 @@
 * :class:`ChatClient` posts chat completions with a per-request timeout,
   bounded retries (exponential backoff with jitter on timeouts, connection
   errors, 429 and 5xx), bounded concurrency and a persistent
-  :class:`JudgeCache` keyed by (model, messages, parameters): a rerun of the
-  same evaluation sends no request.
+  :class:`JudgeCache` keyed by (endpoint, model, messages, parameters): a rerun of
+  the same evaluation against the same server sends no request.
 * :class:`OpenAISDK` is the same client configured the way OpenCompass
   configures its ``OpenAISDK`` judge model (registered in ``MODELS``).
 * :func:`template_prompt`, :func:`api_prompt` and :func:`api_messages` take
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from assay._discover import lazy_names
 
 if TYPE_CHECKING:
-    from assay.judge._cache import CachedReply, JudgeCache, request_key
+    from assay.judge._cache import CachedReply, JudgeCache, endpoint_id, request_key
     from assay.judge._client import ChatClient, JudgeReply, OpenAISDK, chat_url
     from assay.judge._estimate import JudgeEstimate, estimate_judge_calls, open_cache_readonly
     from assay.judge._prompt import (
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
 #: Each submodule and the names it exports, imported the first time one of them is asked for.
 _WHERE = {
-    "_cache": ("CachedReply", "JudgeCache", "request_key"),
+    "_cache": ("CachedReply", "JudgeCache", "endpoint_id", "request_key"),
     "_client": ("ChatClient", "JudgeReply", "OpenAISDK", "chat_url"),
     "_estimate": ("JudgeEstimate", "estimate_judge_calls", "open_cache_readonly"),
     "_prompt": (
@@ -115,6 +115,7 @@ __all__ = [
     "default_judge_cfg",
     "disable_progress",
     "enable_progress",
+    "endpoint_id",
     "estimate_judge_calls",
     "generic_llmjudge_academic_postprocess",
     "generic_llmjudge_postprocess",

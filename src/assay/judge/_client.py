@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
-from assay.judge._cache import JudgeCache, request_key
+from assay.judge._cache import JudgeCache, endpoint_id, request_key
 from assay.judge._usage import JudgeProgress, check_price, progress_stream, usage_summary
 from assay.registry import MODELS
 
@@ -108,6 +108,16 @@ class _TimedOut(Exception):
     """A socket operation of the stage named (``connect``, ``write``, ``read``) waited past its bound."""
 
 
+class _Interrupted(Exception):
+    """The exchange failed after the whole request was sent and part of its response had arrived: the server
+    has the request, so asking again may be billed twice."""
+
+    def __init__(self, message: str, received: int, timed_out: bool) -> None:
+        super().__init__(message)
+        self.received = received
+        self.timed_out = timed_out
+
+
 class _Closed(ConnectionError):
     """The server closed the connection before a whole response arrived (``answered``: in the middle of one)."""
 
@@ -134,6 +144,9 @@ class _Response:
         return json.loads(self.content)
 
 
+#: How a connection drops: closed, reset, or waited past its bound (a response that is not HTTP is none of these).
+_DROPPED = (TimeoutError, _Closed, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)
+
 #: The longest status line and headers read (a server sending more is broken).
 _MAX_HEAD = 1 << 16
 
@@ -158,6 +171,7 @@ class _Connection:
         self.host_header = name if self.port == default else f"{name}:{self.port}"
         self.sock: socket.socket | None = None
         self._buffer = bytearray(1 << 16)
+        self.received = 0  # bytes of the current response that arrived
 
     def _connect(self) -> None:
         sock = socket.create_connection((self.host, self.port), timeout=_wait_allowed(self.timeout))
@@ -174,6 +188,7 @@ class _Connection:
     def _recv(self, sock: socket.socket) -> bytes:
         sock.settimeout(_wait_allowed(self.timeout))
         n = sock.recv_into(self._buffer)
+        self.received += n
         return bytes(self._buffer[:n])
 
     def _more(self, sock: socket.socket, what: str) -> bytes:
@@ -187,7 +202,9 @@ class _Connection:
         opened again (once, when nothing of a response came on it).
 
         Raises:
-            _TimedOut: a connect, send or read waited past its bound or the deadline.
+            _Interrupted: the connection failed, timed out or was closed after part of a response had
+                arrived (the request was sent whole and the server began answering it).
+            _TimedOut: a connect, send or read waited past its bound or the deadline, no response begun.
             OSError: the connection failed or the response is not HTTP/1.x.
         """
         head = [f"POST {target} HTTP/1.1", f"Host: {self.host_header}", f"Content-Length: {len(body)}"]
@@ -201,6 +218,7 @@ class _Connection:
             while True:
                 sock = self.sock
                 assert sock is not None
+                self.received = 0
                 try:
                     stage = "write"
                     sock.settimeout(_wait_allowed(self.timeout))
@@ -208,15 +226,21 @@ class _Connection:
                     stage = "read"
                     return self._response(sock)
                 except (_Closed, ConnectionResetError, BrokenPipeError) as exc:
-                    if not reused or getattr(exc, "answered", False):
+                    if not reused or self.received or getattr(exc, "answered", False):
                         raise
                     self.close()
                     reused = False
                     stage = "connect"
                     self._connect()
-        except TimeoutError as exc:
+        except (TimeoutError, OSError) as exc:
             self.close()
-            raise _TimedOut(stage) from exc
+            if stage == "read" and self.received and isinstance(exc, _DROPPED):
+                what = "timed out" if isinstance(exc, TimeoutError) else f"failed ({type(exc).__name__}: {exc})"
+                raise _Interrupted(f"the connection {what} after the request was sent and {self.received} bytes "
+                                   "of its response had arrived", self.received, isinstance(exc, TimeoutError)) from exc
+            if isinstance(exc, TimeoutError):
+                raise _TimedOut(stage) from exc
+            raise
         except BaseException:
             self.close()
             raise
@@ -378,7 +402,14 @@ class ChatClient:
             is abandoned and counts as a timeout.
         max_attempts: requests per prompt at most (first try plus retries);
             timeouts, connection errors, 429, 5xx and malformed replies are
-            retried with exponential backoff and jitter.
+            retried with exponential backoff and jitter — except a
+            connection that dropped or timed out after the request was sent
+            whole and part of its response had arrived (see
+            ``retry_interrupted``).
+        retry_interrupted: send a request again when its connection dropped
+            in the middle of the response (default ``False``: the server has
+            the request and may bill it, so the prompt is left unjudged, to
+            be asked for again by a later run).
         backoff: first backoff in seconds; doubles each retry.
         max_backoff: longest wait between attempts (also caps ``Retry-After``).
         max_concurrency: requests in flight at once.
@@ -415,6 +446,7 @@ class ChatClient:
         qps: float | None = None,
         cache: JudgeCache | str | Path | None = None,
         price: dict[str, float] | None = None,
+        retry_interrupted: bool = False,
     ) -> None:
         if url_has_redacted_credentials(base_url):
             raise ConfigError(
@@ -422,6 +454,8 @@ class ChatClient:
                 "give the URL again in a config (credentials in URLs are never written to a run directory)"
             )
         self.url = chat_url(base_url)
+        #: The URL as the reply cache keys it (no credentials): a reply is reused only from the same server.
+        self.endpoint = endpoint_id(self.url)
         parts = urlsplit(self.url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"the judge's URL {redact_url_credentials(base_url)!r}: expected http:// or https:// and a host")
@@ -449,6 +483,7 @@ class ChatClient:
         if not self.deadline > 0:
             raise ValueError(f"judge deadline must be a positive number of seconds, got {deadline!r}")
         self.max_attempts = max(1, int(max_attempts))
+        self.retry_interrupted = bool(retry_interrupted)
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
         self.max_concurrency = max(1, int(max_concurrency))
@@ -461,6 +496,9 @@ class ChatClient:
         self._ssl: ssl.SSLContext | None = None
         self._http_lock = threading.Lock()
 
+    #: ``None``: a reply's text is its ``content`` (see :func:`_parse`); OpenAISDK reads it as OpenCompass does
+    think_tag: str | None = None
+
     def __repr__(self) -> str:  # never show the key
         return f"ChatClient(url={redact_url_credentials(self.url)!r}, model={self.model!r})"
 
@@ -471,14 +509,14 @@ class ChatClient:
             params = self.request_params(messages)
         except ValueError as exc:  # a request that cannot be made (the prompt leaves no room to answer)
             return JudgeReply(None, str(exc))
-        key = request_key(self.model, messages, params)
+        key = request_key(self.model, messages, params, endpoint=self.endpoint)
         if self.cache is not None:
             hit = self.cache.lookup(key)
             if hit is not None:
                 return JudgeReply(hit.text, cached=True, prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens)
         reply = self._request(messages, params)
         if reply.text is not None and self.cache is not None:  # committed now: a killed run keeps it
-            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens))
+            self.cache.put(key, self.model, reply.text, (reply.prompt_tokens, reply.completion_tokens), self.endpoint)
         return reply
 
     def request_params(self, messages: Messages) -> dict[str, Any]:
@@ -574,13 +612,24 @@ class ChatClient:
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
                 response = self._post(payload, headers)
-                text, prompt_tokens, completion_tokens = _parse(response)
+                text, prompt_tokens, completion_tokens = _parse(response, self.think_tag)
                 return JudgeReply(self._redact(text), attempts=attempt, prompt_tokens=prompt_tokens,
                                   completion_tokens=completion_tokens, seconds=time.monotonic() - began)
             except _Retryable as exc:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
                 return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
+            except _Interrupted as exc:
+                if exc.timed_out and time.monotonic() >= deadline:
+                    error = (f"timeout: no complete reply within the {self.deadline:g} s deadline "
+                             f"({exc.received} bytes of the response had arrived)")
+                else:
+                    error = self._redact(f"{'timeout' if exc.timed_out else 'connection error'}: {exc}")
+                if not self.retry_interrupted:
+                    logger.warning("judge request not sent again: %s", error)
+                    return JudgeReply(None, f"{error}; not sent again, as the server may have billed it "
+                                      "(retry_interrupted=True sends it again)", attempts=attempt,
+                                      seconds=time.monotonic() - began)
             except _TimedOut as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
@@ -628,8 +677,14 @@ def _sendable(value: Any) -> bool:
     return True
 
 
-def _parse(response: Any) -> tuple[str, int | None, int | None]:
-    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported)."""
+def _parse(response: Any, think_tag: str | None = None) -> tuple[str, int | None, int | None]:
+    """The reply's text and its ``usage`` (prompt, completion tokens; ``None`` where not reported).
+
+    ``think_tag`` ``None`` (assay's client): the message's ``content``; a reply without text content is
+    no reply.  A ``think_tag`` (OpenCompass's ``OpenAISDK``): as OpenCompass 0.5.4 reads it — a
+    ``reasoning_content`` comes first, joined to the content by the tag; a reply with neither is the
+    empty text when it stopped (``finish_reason`` ``stop`` or ``content_filter``), else asked again.
+    """
     status = response.status_code
     if status == 429 or status >= 500:
         raise _Retryable(f"HTTP {status}", _retry_after(response.headers.get("retry-after")))
@@ -642,6 +697,20 @@ def _parse(response: Any) -> tuple[str, int | None, int | None]:
         content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise _Retryable(f"malformed reply ({type(exc).__name__}): {response.text[:120]!r}") from None
+    if think_tag is not None and (content is None or isinstance(content, str)):
+        choice = data["choices"][0]
+        reasoning = choice["message"].get("reasoning_content") or ""
+        text = content or ""
+        if not isinstance(reasoning, str):
+            raise _Retryable(f"malformed reply: reasoning_content of type {type(reasoning).__name__}")
+        if not text and not reasoning:
+            reason = choice.get("finish_reason") if isinstance(choice, dict) else None
+            if reason not in ("stop", "content_filter"):
+                raise _Retryable(f"reply without text content (finish_reason {reason!r})")
+        elif reasoning:
+            text = reasoning + think_tag + text if text else reasoning
+        usage = data.get("usage") if isinstance(data, dict) else None
+        return text, _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
     if content is None:  # a refusal, a tool call, a reasoning model cut at its limit: no verdict to read or keep
         reason = data["choices"][0].get("finish_reason") if isinstance(data["choices"][0], dict) else None
         raise _Fatal(f"reply without text content (finish_reason {reason!r}); not kept, asked again by the next run")
@@ -708,6 +777,19 @@ class OpenAISDK(ChatClient):
         cache_path: SQLite judge cache (``None``: no cache).
         price: ``dict(input=…, output=…)`` per million tokens, for the cost
             recorded in the result's ``_meta.judge`` (assay's option).
+        retry_interrupted: send a request again after its connection dropped
+            in the middle of the response (assay's option; default ``False``,
+            as the server may bill both).
+        think_tag: joins a reply's ``reasoning_content`` to its content.
+
+    A reply is read as OpenCompass 0.5.4's ``OpenAISDK`` reads it
+    (``tests/data/oc_families/judge/openaisdk_replies.json`` records it):
+    ``reasoning_content`` + ``think_tag`` + ``content`` (the reasoning alone
+    when the content is null or empty); with neither, the empty text when the
+    reply stopped (``finish_reason`` ``stop`` or ``content_filter``) — a reply,
+    kept in the cache — else the request is asked again up to ``retry`` times
+    and then fails (OpenCompass raises there; assay leaves the sample
+    unjudged).
 
     Each request's body is OpenCompass 0.5.4's: ``model``, ``messages``,
     ``max_tokens`` (``max_out_len``, cut to ``max_seq_len`` − the prompt's
@@ -751,6 +833,8 @@ class OpenAISDK(ChatClient):
         max_seq_len: int = 16384,
         tokenizer_path: str | None = None,
         openai_extra_kwargs: dict[str, Any] | None = None,
+        retry_interrupted: bool = False,
+        think_tag: str = "</think>",
         **ignored: Any,
     ) -> None:
         if ignored:
@@ -764,6 +848,7 @@ class OpenAISDK(ChatClient):
         self.max_seq_len = int(max_seq_len)
         self.tokenizer_path = tokenizer_path
         self.reasoning = any(mark in str(path) for mark in REASONING_MODEL_MARKS)
+        self.think_tag = str(think_tag)
         self._extra = {**(extra_body or {}), **(openai_extra_kwargs or {})}
         self._encoding: Any = None
         super().__init__(
@@ -780,6 +865,7 @@ class OpenAISDK(ChatClient):
             qps=query_per_second,
             cache=cache_path,
             price=price,
+            retry_interrupted=retry_interrupted,
         )
         self.params = self._body_params(self.max_out_len)
 

@@ -203,7 +203,7 @@ def estimate_judge_calls(
         except ValueError:  # the prompt leaves no room for a reply: the client refuses it
             unsendable += 1
             continue
-        key = request_key(client.model, messages, params)
+        key = request_key(client.model, messages, params, endpoint=str(getattr(client, "endpoint", "")))
         tokens = REPLY_PRIMING_TOKENS + sum(
             MESSAGE_TOKENS + count(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content")))
             for m in messages)

@@ -210,6 +210,20 @@ def _needlebench_atc_names() -> dict[str, Any]:
     }
 
 
+def _mol_instructions_chem_names() -> dict[str, Any]:
+    # Mol-Instructions' evaluators share their class names with SMolInstruct's and compute differently
+    from assay.datasets import smolinstruct as loaders
+    from assay.evaluators import smolinstruct
+
+    return {
+        **_dataset_base(),
+        "MolInstructionsDataset": loaders.MolInstructionsDataset,
+        "FTSEvaluator": smolinstruct.MolInstructionsFTSEvaluator,
+        "MAEEvaluator": smolinstruct.MolInstructionsMAEEvaluator,
+        "MeteorEvaluator": smolinstruct.MolInstructionsMeteorEvaluator,
+    }
+
+
 #: OpenCompass modules served as one of assay's modules itself, so that patching one of its names (as tests
 #: do) reaches the functions of the module that call it.
 _SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {
@@ -292,6 +306,9 @@ _SPECS: dict[str, _Spec] = {
     ),
     "opencompass.datasets.needlebench_v2": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_needlebench_v2_names
+    ),
+    "opencompass.datasets.mol_instructions_chem": _Spec(
+        sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_mol_instructions_chem_names
     ),
     "opencompass.datasets.MedCalc_Bench": _Spec(
         sources=(_datasets, *_POSTPROCESS_SOURCES, *_EVALUATOR_SOURCES), names=_medcalc_names

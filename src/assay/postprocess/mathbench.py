@@ -1,4 +1,8 @@
-"""MathBench's postprocessor for cloze answers, as OpenCompass 0.5.4 computes it (``mathbench_postprocess``)."""
+"""MathBench's postprocessor for cloze answers, as OpenCompass 0.5.4 computes it (``mathbench_postprocess``).
+
+CompassBench v1.3's ``compassbench_objective_v1_3_postprocess`` computes the same, and is registered
+under that name too.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ _DIGIT_COMMA = re.compile(r"(\d),(\d)")
 _NUMBER = re.compile(r"-?\d*\.?/?\d+|\d+")
 
 
-@TEXT_POSTPROCESSORS.register_module(["mathbench_postprocess"])
+@TEXT_POSTPROCESSORS.register_module(["mathbench_postprocess", "compassbench_objective_v1_3_postprocess"])
 @deterministic
 def mathbench_postprocess(text: Any, name: str) -> str:
     """The number a MathBench reply gives as its answer.

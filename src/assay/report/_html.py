@@ -95,6 +95,35 @@ class _Texts:
         self._index: dict[str, int] = {}
         self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
         self.methods: dict[tuple[Any, ...], int] = {}
+        self._described: dict[tuple[Any, ...], tuple[int, str]] = {}
+
+    def unscorable_of(self, stats: Any, column: str, abbr: str) -> tuple[Any, int, int | None]:
+        """The unscorable counts of one result as a cell shows them: ``(bounds by metric, count, the index
+        of their description)``, the description ``None`` when nothing is known; read once per result."""
+        known = self.unscorable.get((column, abbr))
+        if known is not None:
+            return known
+        table = stats.unscorable if stats is not None else None
+        json_of = getattr(table, "json_of", None)
+        if json_of is not None:  # the run index's JSON, read without building the counts' object
+            data = json_of((column, abbr))
+        else:
+            u = table.get((column, abbr)) if table is not None else None
+            data = u.to_json() if u is not None else None
+        if data is None:
+            known = self.unscorable[(column, abbr)] = ({}, 0, None)
+            return known
+        counts = (data.get("total"), data.get("unextracted"), data.get("judge_failed"), data.get("not_executed"))
+        found = self._described.get(counts)
+        if found is None:
+            from assay.stats import Unscorable
+
+            u = Unscorable(*counts)
+            found = self._described[counts] = (u.count, u.describe())
+        count, described = found
+        said = self(described) if count or described else None
+        known = self.unscorable[(column, abbr)] = (data.get("bounds") or {}, count, said)
+        return known
 
     def interval(self, stat: Any) -> int:
         """The index of :func:`interval_text` of ``stat``."""
@@ -130,7 +159,13 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     """
     if value is None:
         return [None, texts(missing or f"{column} has no value for {abbr} {metric}")], None
-    stat = stats.cell(column, abbr, metric) if stats is not None else None
+    if stats is None:
+        stat = None
+    elif type(stats.cells).__name__ == "CellTable":  # the run's statistics: the row of (column, abbr) at once
+        row = stats.cells.row_of(column, abbr)
+        stat = row.get(metric) if row is not None else None
+    else:
+        stat = stats.cell(column, abbr, metric)
     if stat is None:
         cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
     elif stat.has_interval:
@@ -138,17 +173,11 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
                 texts.interval(stat)]
     else:
         cell = [value, None, None, None, texts.interval(stat)]
-    known = texts.unscorable.get((column, abbr))
-    if known is None:
-        u = stats.unscorable.get((column, abbr)) if stats is not None else None
-        described = u.describe() if u is not None else ""
-        count = u.count if u is not None else 0
-        known = texts.unscorable[(column, abbr)] = (u, count, texts(described) if u is not None and (count or described) else None)
-    u, count, said = known
+    bounds, count, said = texts.unscorable_of(stats, column, abbr)
     if said is not None:
         cell += [count, said]
-        if count and metric in u.bounds:
-            cell += list(u.bounds[metric])
+        if count and metric in bounds:
+            cell += list(bounds[metric][:2])
     extra: dict[str, Any] = {}
     notes: list[str] = []
     marks = view.marks.get((column, abbr))
@@ -883,7 +912,7 @@ def write_html_report(
 
     import orjson
 
-    from assay.fileio import atomic_write_chunks
+    from assay.fileio import atomic_write_chunks, replace_dir
     from assay.report._samples import (
         CHUNK_FORMAT,
         MANIFEST,
@@ -915,7 +944,20 @@ def write_html_report(
         read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
     else:
         source.abbrs = [a for a in keys if a not in reused]
+        if snap is not None and source.abbrs:  # the samples the run index holds, read at once
+            from assay.rundir.stats_index import samples_settings
+
+            settings = samples_settings(max_text)
+            for abbr in source.abbrs:
+                for c in context.columns:
+                    held = snap.samples(f"{context.folders.get(c, c)}/{abbr}.json")
+                    if held is not None and held[0] == settings:
+                        source.indexed[(c, abbr)] = held[1]
         read = read_chunks(source)
+        if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
+            for rel, digest, settings, held in source.repairs:
+                snap.put_samples(rel, digest, settings, held)
+            snap.flush()
     fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
     # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
     chunks: list[tuple[str, int, bytes | Path, str | None]] = []
@@ -941,26 +983,31 @@ def write_html_report(
         atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
         shutil.rmtree(side_dir, ignore_errors=True)
     else:
+        path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
         fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
         manifest: dict[str, int] = {}
         named = []
-        for i, (abbr, n, held, key) in enumerate(chunks):
-            name = key or f"chunk{i}"
-            target = fresh / chunk_file(name)
-            if isinstance(held, Path):
-                try:
-                    os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
-                except OSError:
-                    shutil.copyfile(held, target)
-            else:
-                target.write_bytes(chunk_script(name, held))
-            if key is not None:
-                manifest[key] = n
-            named.append((abbr, n, name))
-        (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
-        shutil.rmtree(side_dir, ignore_errors=True)
-        fresh.chmod(0o755)
-        fresh.rename(side_dir)
+        try:
+            for i, (abbr, n, held, key) in enumerate(chunks):
+                name = key or f"chunk{i}"
+                target = fresh / chunk_file(name)
+                if isinstance(held, Path):
+                    try:
+                        os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
+                    except OSError:
+                        shutil.copyfile(held, target)
+                else:
+                    target.write_bytes(chunk_script(name, held))
+                if key is not None:
+                    manifest[key] = n
+                named.append((abbr, n, name))
+            (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+            fresh.chmod(0o755)
+        except BaseException:
+            shutil.rmtree(fresh, ignore_errors=True)
+            raise
+        # the new folder takes the old one's place in one step: a complete folder under its name at every instant
+        replace_dir(fresh, side_dir)
         atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
     logger.info("report written to %s", path)
     return path

@@ -2,11 +2,12 @@
 
 Each chunk is one dataset's columns, every model side by side (see
 :func:`assay.report._html.sample_table`), as the compact JSON the page reads
-when the dataset is opened.  A chunk is read from the ``.stats`` files the
-eval workers wrote beside each result while they hold its present bytes
-(:func:`assay.rundir.sidecar.load_columns`), else from the result and
-prediction files.  A run of many results is read by forked workers, one
-dataset at a time, each returning its chunk's bytes.
+when the dataset is opened.  A chunk is read from the run index, where the
+eval workers put each result's columns (:func:`assay.rundir.stats_index.index_samples`),
+else from the ``.stats`` files they wrote beside each result while they hold its
+present bytes (what is read there is then kept in the index for the next
+report), else from the result and prediction files.  A run of many results is
+read by forked workers, one dataset at a time, each returning its chunk's bytes.
 """
 
 from __future__ import annotations
@@ -130,18 +131,65 @@ class Source:
     audits: Any
     digests: dict[tuple[str, str], str | None]
     text_limit: int
+    #: (column, abbr) → what the run index holds of the result's samples (:func:`assay.rundir.stats_index.index_samples`)
+    indexed: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    #: what was read from ``.stats`` files for want of the index's samples, for the index:
+    #: (path relative to ``results/``, digest, settings, data)
+    repairs: list[tuple[str, str, str, bytes]] = field(default_factory=list)
 
 
-def _columns(source: Source, column: str, abbr: str) -> Any:
-    """One (model, dataset)'s columns: from its ``.stats`` file while it matches, else read from the files."""
+#: One result's columns as the page writes them: the number of samples, then the JSON of ids, ref, raw,
+#: ext and ok (see :func:`assay.rundir.stats_index.column_parts`).
+Parts = tuple[int, bytes, bytes, bytes, bytes, bytes]
+
+
+def _parts(source: Source, column: str, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Parts | None:
+    """One (model, dataset)'s columns as JSON, unparsed: as the run index holds them, else written from
+    :func:`_columns`; ``None`` without columns.
+
+    Raises:
+        TypeError: a text orjson cannot write (the caller writes the chunk as :func:`payload` does).
+    """
+    from assay.rundir.stats_index import column_parts
+
+    held = source.indexed.get((column, abbr))
+    if held is not None:
+        found = column_parts(held)
+        if found is not None:
+            return found
+    columns = _columns(source, column, abbr, repairs)
+    if columns is None:
+        return None
+    dumps = orjson.dumps
+    return columns.n, dumps(columns.ids), dumps(columns.ref), dumps(columns.raw), dumps(columns.ext), dumps(columns.ok)
+
+
+def _columns(source: Source, column: str, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Any:
+    """One (model, dataset)'s columns: from the run index, else from its ``.stats`` file while it matches
+    (what it holds then goes to ``repairs``), else read from the files."""
     from assay.rundir.layout import RunDir
     from assay.rundir.sidecar import load_columns
     from assay.rundir.statistics import Task, run_task
+    from assay.rundir.stats_index import columns_of, samples_settings, sidecar_samples
     from assay.stats import StatsOptions
 
+    held = source.indexed.get((column, abbr))
+    if held is not None:
+        found = columns_of(held)
+        if found is not None:
+            return found
     folder = source.folders.get(column, column)
     path = RunDir(source.root).result_path(folder, abbr)
-    found = load_columns(path, source.digests.get((column, abbr)), source.text_limit) if path.is_file() else None
+    digest = source.digests.get((column, abbr))
+    found = None
+    if digest is not None and held is None:  # an index without this result's samples: kept there now
+        read = sidecar_samples(str(path), digest)
+        if read is not None:
+            repairs.append((f"{folder}/{abbr}.json", digest, *read))
+            if read[0] == samples_settings(source.text_limit):
+                found = columns_of(read[1])
+    elif path.is_file():
+        found = load_columns(path, digest, source.text_limit)
     if found is not None:
         return found
     return run_task(Task(column, abbr, folder, {}, True), str(source.root), StatsOptions(text_limit=source.text_limit)).columns
@@ -151,11 +199,55 @@ def _columns(source: Source, column: str, abbr: str) -> Any:
 Chunk = tuple[str, int, bytes]
 
 
-def chunk(source: Source, abbr: str) -> Chunk | None:
-    """One dataset's chunk; ``None`` when no model has details of it."""
-    tables = _Tables({(c, abbr): _columns(source, c, abbr) for c in source.columns})
+def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] | None = None) -> Chunk | None:
+    """One dataset's chunk; ``None`` when no model has details of it.  What is read from ``.stats`` files
+    for the index goes to ``repairs`` (default: ``source.repairs``)."""
+    kept = source.repairs if repairs is None else repairs
+    try:
+        return _spliced(source, abbr, kept)
+    except TypeError:  # a text orjson cannot write: the table built and written as payload() writes it
+        pass
+    tables = _Tables({(c, abbr): _columns(source, c, abbr, kept) for c in source.columns})
     table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
     return None if table is None else (abbr, table["n"], payload(table))
+
+
+def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Chunk | None:
+    """:func:`chunk` from each model's columns as JSON, spliced into the chunk unparsed: the bytes
+    :func:`payload` writes of :func:`sample_table`, only the references parsed (to fill those the first
+    model lacks)."""
+    per_model: list[tuple[str, Parts]] = []
+    n = None
+    for column in source.columns:
+        found = _parts(source, column, abbr, repairs)
+        if found is None:
+            continue
+        if n is not None and found[0] != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           found[0], abbr, n)
+            continue
+        n = found[0]
+        per_model.append((column, found))
+    if not per_model or n is None:
+        return None
+    refs = orjson.loads(per_model[0][1][2])
+    for _, found in per_model[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        theirs = orjson.loads(found[2])
+        for i in empty:
+            refs[i] = theirs[i]
+    fragment = orjson.Fragment
+    out: dict[str, Any] = {
+        "abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": fragment(per_model[0][1][1]), "ref": refs,
+        "raw": [fragment(f[3]) for _, f in per_model], "ext": [fragment(f[4]) for _, f in per_model],
+        "ok": [fragment(f[5]) for _, f in per_model],
+    }
+    audit = [_audit_columns((source.audits or {}).get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
+    if any(a is not None for a in audit):
+        out["audit"] = audit
+    return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
 
 
 def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:
@@ -195,7 +287,8 @@ def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk |
 
     def work(i: int, emit: Any) -> None:
         try:
-            emit(("chunk", chunk(source, abbrs[i])))
+            repairs: list[tuple[str, str, str, bytes]] = []
+            emit(("chunk", chunk(source, abbrs[i], repairs), repairs))
         except Exception as exc:  # read again in the parent, which reports it
             emit(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -214,6 +307,7 @@ def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk |
             for i, event in pool.events():
                 if event[0] == "chunk":
                     out[abbrs[i]] = event[1]
+                    source.repairs.extend(event[2])
                 elif event[0] in ("error", "died"):
                     logger.debug("report: worker could not read %s: %s", abbrs[i], event[1])
     except BaseException:

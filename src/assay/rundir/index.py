@@ -59,6 +59,12 @@ file the worker wrote beside the result, when there is one.
 
 The statistics of a result that is one file are kept in that file's row (one
 table to read); those of results split into parts, in a table of their own.
+What the report reads of every sample of a result file (its per-sample values
+and the sample browser's columns, compressed; see
+:func:`assay.rundir.stats_index.index_samples`) is kept in a third table,
+read only by the report (:meth:`Snapshot.samples`), with the digest of the
+bytes it was computed from; an index written before it had that table gains it
+on its next update, and its readers read the ``.stats`` files meanwhile.
 
 Deleting the index loses nothing: it is rebuilt from the result files (and
 the ``.stats`` files beside them) on the next use.
@@ -122,6 +128,10 @@ LOCK_TIMEOUT = 30.0
 #: while its reader goes on (:meth:`RunIndex.snapshot` with ``deferred``).
 DEFER_MIN_FILES = 2_000
 
+# what the report reads of every sample of a result file, computed from the bytes with this digest
+_SAMPLES_TABLE = ("CREATE TABLE IF NOT EXISTS samples ("
+                  " path TEXT PRIMARY KEY, digest TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)")
+
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # a result file, with the statistics of its result (s_*) when the result is this one file
@@ -132,6 +142,7 @@ _SCHEMA = (
     # the statistics of results that are not one indexed file (split into parts)
     "CREATE TABLE IF NOT EXISTS stats ("
     " result TEXT PRIMARY KEY, digests TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)",
+    _SAMPLES_TABLE,
 )
 
 
@@ -201,6 +212,8 @@ class Snapshot:
     _index: RunIndex | None = None
     _stats: dict[str, tuple[str, str, bytes]] | None = None
     _pending_stats: list[tuple[str, str, str, bytes]] = field(default_factory=list)
+    _samples: dict[str, tuple[str, str, bytes]] | None = None
+    _pending_samples: list[tuple[str, str, str, bytes]] = field(default_factory=list)
     _check: Beside | None = None
     _finalizer: Any = None
     _folders_from_rows: bool = False
@@ -218,6 +231,7 @@ class Snapshot:
                 self._finalizer.detach()
             check.discard()
             self._pending_stats = []
+            self._pending_samples = []
 
     def confirm(self) -> bool:
         """Wait for the check of a deferred snapshot (:meth:`RunIndex.snapshot`); True when every
@@ -234,6 +248,7 @@ class Snapshot:
         fresh = check.wait()[1]
         if fresh is None:
             self._pending_stats = []  # computed from files the snapshot may not describe
+            self._pending_samples = []
             return False
         for entry in fresh:
             row = self.rows.get(entry.path)
@@ -311,14 +326,35 @@ class Snapshot:
             self._stats[key] = (digests, settings, data)
         self._pending_stats.append((key, digests, settings, data))
 
+    def samples(self, rel: str) -> tuple[str, bytes] | None:
+        """What the report reads of every sample of ``results/<rel>`` (see
+        :func:`assay.rundir.stats_index.index_samples`), ``(settings, data)``, when it was computed from the
+        file's present bytes; ``None`` otherwise.  The index's samples are read once, on the first call."""
+        if self._samples is None:
+            self._samples = self._index._load_samples() if self._index is not None and self.persisted else {}
+        found = self._samples.get(rel)
+        if found is None:
+            return None
+        row = self.rows.get(rel)
+        return (found[1], found[2]) if row is not None and row[DIGEST] == found[0] else None
+
+    def put_samples(self, rel: str, digest: str, settings: str, data: bytes) -> None:
+        """Keep what the report reads of every sample of ``results/<rel>``, computed from the bytes with
+        ``digest`` (written by :meth:`flush`)."""
+        if self._samples is not None:
+            self._samples[rel] = (digest, settings, data)
+        self._pending_samples.append((rel, digest, settings, data))
+
     def flush(self) -> None:
-        """Write the statistics kept by :meth:`put_stats` into the index (when it is usable); for a
-        deferred snapshot, once :meth:`confirm` has found the files as indexed."""
+        """Write the statistics kept by :meth:`put_stats` (and the samples kept by :meth:`put_samples`) into
+        the index (when it is usable); for a deferred snapshot, once :meth:`confirm` has found the files as
+        indexed."""
         if self._check is not None:
             return
         pending, self._pending_stats = self._pending_stats, []
-        if pending and self._index is not None and self.persisted:
-            self._index.record((), pending)
+        samples, self._pending_samples = self._pending_samples, []
+        if (pending or samples) and self._index is not None and self.persisted:
+            self._index.record((), pending, samples=samples)
 
 
 class RunIndex:
@@ -416,17 +452,30 @@ class RunIndex:
             return {}
         return {r[0]: (r[1], r[2], bytes(r[3])) for r in rows}
 
+    def _load_samples(self) -> dict[str, tuple[str, str, bytes]]:
+        """What the report reads of every sample of each result file: path → (digest, settings, data)."""
+        try:
+            with closing(self._connect(create=False)) as con:
+                rows = con.execute("SELECT path, digest, settings, data FROM samples").fetchall()
+        except (_Unusable, sqlite3.Error) as exc:  # an index written before the table was: none
+            logger.debug("the samples in the run index %s cannot be read: %s", self.path, exc)
+            return {}
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
     def record(
         self,
         entries: Iterable[ResultRecord],
         stats: Iterable[tuple[str, str, str, bytes]] = (),
         *,
         removed: Iterable[str] = (),
+        samples: Iterable[tuple[str, str, str, bytes]] = (),
     ) -> bool:
-        """Add or replace entries (and per-result statistics), remove others — all in one transaction.
+        """Add or replace entries (and per-result statistics and samples), remove others — all in one transaction.
 
         The statistics an entry carries (:attr:`ResultRecord.stats`) are recorded with it; ``stats`` items are ``(key '<model>/<dataset>', the digests of its files joined by ',', the settings
         they were computed with, data)``; the index stores them as given (their layout is the statistics').
+        Likewise the samples an entry carries (:attr:`ResultRecord.samples`) and ``samples`` items
+        ``(path relative to results/, the digest of the bytes they were computed from, settings, data)``.
         The statistics of a result that is one indexed file are kept in its row.  A replaced entry keeps
         its statistics: they are keyed by the digests they were computed from; and its written digest,
         unless the new entry gives one.
@@ -435,8 +484,9 @@ class RunIndex:
         entries = list(entries)
         rows = [e.row() for e in entries]
         stat_rows = [row for e in entries if (row := e.stats_row()) is not None] + list(stats)
+        sample_rows = [(e.path, e.digest, *e.samples) for e in entries if e.samples is not None] + list(samples)
         gone = [(p,) for p in removed]
-        if not rows and not stat_rows and not gone:
+        if not rows and not stat_rows and not gone and not sample_rows:
             return True
         try:
             with closing(self._connect(create=True)) as con:
@@ -460,6 +510,10 @@ class RunIndex:
                             con.execute("DELETE FROM stats WHERE result = ?", (key,))
                         else:
                             con.execute("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)", (key, digests, settings, data))
+                    if sample_rows or gone:
+                        con.execute(_SAMPLES_TABLE)  # an index of this layout written before the table was
+                        con.executemany("INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?)", sample_rows)
+                        con.executemany("DELETE FROM samples WHERE path = ?", gone)
                     con.execute("COMMIT")
                 except BaseException:
                     with suppress(sqlite3.Error):

@@ -33,6 +33,7 @@ __all__ = [
     "begin_judging",
     "end_judging",
     "keep_previous_beside",
+    "partial_judged",
     "judged_abbr",
     "judged_folder",
     "judge_abbrs",
@@ -272,6 +273,37 @@ def judged_usage(run_dir: RunDir) -> dict[tuple[str, str], dict[str, Any]]:
                 usage["against"] = [str(m) for m in models[:-1]]
             key = (str(models[-1]), str(meta.get("dataset") or meta_file.stem))
             found[key] = _added(found[key], usage) if key in found else usage
+    return found
+
+
+def partial_judged(run_dir: RunDir) -> set[tuple[str, str, str]]:
+    """The run's partial subjective results: (judged model — of a pair, the compared one —, judge, dataset) of
+    each whose ``<dataset>.meta`` lists ``incomplete`` entries (judge requests that failed) for the result
+    file itself (not for a partial result written beside one assay did not write).
+
+    Example:
+        >>> import tempfile
+        >>> run = RunDir(Path(tempfile.mkdtemp()))
+        >>> path = judged_result_path(run, judged_abbr(['base', 'm'], 'j'), 'd')
+        >>> write_judged_result(path, {})
+        >>> _ = write_judged_meta(path, {'models': ['base', 'm'], 'judge_model': 'j', 'dataset': 'd',
+        ...                              'incomplete': [{'kind': 'unjudged', 'count': 1, 'detail': ''}]})
+        >>> partial_judged(run)
+        {('m', 'j', 'd')}
+    """
+    found: set[tuple[str, str, str]] = set()
+    if not run_dir.results.is_dir():
+        return found
+    for folder in sorted(run_dir.results.iterdir()):
+        if not folder.is_dir() or "_judged-by--" not in folder.name:
+            continue
+        for meta_file in sorted(folder.glob("*.meta")):
+            meta = read_judged_meta(meta_file.with_suffix(".json"))
+            if not meta or not meta.get("incomplete") or meta.get("beside"):
+                continue
+            models = meta.get("models") if isinstance(meta.get("models"), list) else []
+            found.add((str(models[-1]) if models else "", str(meta.get("judge_model") or ""),
+                       str(meta.get("dataset") or meta_file.stem)))
     return found
 
 

@@ -331,6 +331,14 @@ def _is_label_record(rec: dict[str, Any]) -> bool:
     return any(key.startswith("label: ") for key in rec)
 
 
+def _is_probability_record(rec: dict[str, Any]) -> bool:
+    """A conditional-probability record (OpenCompass's ``CLPInferencer``: ``pred_label`` beside it): its prediction is
+    one probability per choice."""
+    pred = rec.get("prediction")
+    return ("pred_label" in rec and isinstance(pred, list) and bool(pred)
+            and all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in pred))
+
+
 def _check_record(rec: Any, path: Path, where: str, label_record: bool = False) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise InputFileError(f"prediction file {path}: record {where} must be a JSON object, got {type(rec).__name__}")
@@ -342,6 +350,7 @@ def _check_record(rec: Any, path: Path, where: str, label_record: bool = False) 
         or isinstance(pred, (str, dict))
         or (isinstance(pred, list) and all(isinstance(p, (str, dict)) or p is None for p in pred))
         or (isinstance(pred, (int, float)) and (label_record or _is_label_record(rec)))
+        or _is_probability_record(rec)
     ):
         raise InputFileError(
             f"prediction file {path}: record {where} has prediction of type {type(pred).__name__} "

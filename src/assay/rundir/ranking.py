@@ -8,8 +8,10 @@ values behind every dataset cell the rankings need, and hands them to
 The per-sample values of a (model, dataset, metric) come, in order, from
 the statistics given (``RunStats.samples``, kept by
 :func:`~assay.rundir.statistics.run_stats` with ``keep_samples``); from the
-``.stats`` file beside the result while it was computed from the result's
-present bytes (:mod:`assay.rundir.sidecar`; checked through the run index)
+run index, where the eval workers put them
+(:func:`assay.rundir.stats_index.index_samples`), or the ``.stats`` file
+beside the result (:mod:`assay.rundir.sidecar`; what is read there is then
+kept in the index), while they were computed from the result's present bytes
 and for the value the summary shows; else from the result's details.  A cell
 none of them gives per-sample values for falls back to its interval (see
 :mod:`assay.stats._ranks`), and the ranking says so.
@@ -27,6 +29,7 @@ from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
+from assay.rundir.stats_index import samples_current, samples_of, sidecar_samples
 from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
 
 if TYPE_CHECKING:
@@ -148,9 +151,18 @@ def sample_values_of(
             if not want:
                 continue
             have = {m: cell[m] for m in want}
-            digest = snapshot.digest(f"{folder}/{abbr}.json") if snapshot is not None else None
+            rel = f"{folder}/{abbr}.json"
+            digest = snapshot.digest(rel) if snapshot is not None else None
             saved = None
-            if snapshot is None or digest:
+            if snapshot is not None and digest:
+                held = snapshot.samples(rel)
+                if held is None:  # an index without them: from the .stats file, kept in the index
+                    held = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+                    if held is not None:
+                        snapshot.put_samples(rel, digest, *held)
+                if held is not None and samples_current(held[0]):
+                    saved = samples_of(held[1])
+            elif snapshot is None:
                 saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
             rest = []
             for m in want:
@@ -274,6 +286,8 @@ def run_ranking(
         snapshot = index_snapshot(run_dir)
     given = getattr(stats, "samples", None) or {}
     samples, reasons = sample_values_of(run_dir, view, list(leaves), folders=folders, given=given, snapshot=snapshot)
+    if snapshot is not None:
+        snapshot.flush()  # the samples read from .stats files, kept for the next reader
     cells = _Cells(stats, reasons, confidence)
     boot = RankBootstrap(view.models, view.scores, samples, cells, group_list, view.metrics,
                          rounds=rounds, seed=seed, confidence=confidence)

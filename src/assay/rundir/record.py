@@ -180,6 +180,9 @@ class ResultRecord:
             written by assay, or, when recorded, the index's value is kept).
         stats: the result's statistics as the run index keeps them, ``(settings, data)``, when the
             worker computed them from the bytes it wrote (see :func:`assay.rundir.sidecar.save_stats`).
+        samples: what the report reads of every sample (per-sample values, the sample browser's
+            columns) as the run index keeps it, ``(settings, data)``, when the worker computed it
+            (see :func:`assay.rundir.stats_index.index_samples`).
     """
 
     path: str
@@ -190,6 +193,7 @@ class ResultRecord:
     head: bytes
     written: str | None = None
     stats: tuple[str, bytes] | None = field(default=None, compare=False)
+    samples: tuple[str, bytes] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_written(cls, results_root: str | os.PathLike[str], result_path: str | os.PathLike[str],

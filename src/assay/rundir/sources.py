@@ -49,16 +49,18 @@ _NOT_FRACTIONS = re.compile(
 
 
 def fraction_metric(metric: str, values: Sequence[float]) -> bool:
-    """Whether ``metric`` (``'acc,none'``) is a fraction that assay shows in percent: named in
-    :data:`FRACTION_METRICS`, or every logged per-sample value in [0, 1] and not a perplexity, BLEU, ROUGE …
+    """Whether ``metric`` (``'acc,none'``, ``'match/accuracy'``) is a fraction that assay shows in percent: named
+    (or, after a ``/``, its last part named) in :data:`FRACTION_METRICS`, or every logged per-sample value in [0, 1] and not a perplexity, BLEU, ROUGE …
 
     >>> fraction_metric('acc,none', []), fraction_metric('word_perplexity,none', [0.5]), fraction_metric('score,none', [0.0, 1.0])
     (True, False, True)
     >>> fraction_metric('quasi_exact_match', []), fraction_metric('num_train_trials', [1.0, 1.0])
     (True, False)
+    >>> fraction_metric('match/accuracy', [])
+    True
     """
     name = metric.split(",", 1)[0]
-    if name in FRACTION_METRICS:
+    if name in FRACTION_METRICS or name.rsplit("/", 1)[-1] in FRACTION_METRICS:  # inspect_ai's 'match/accuracy'
         return True
     if _NOT_FRACTIONS.search(name) or not values:
         return False

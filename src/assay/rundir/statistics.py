@@ -47,7 +47,14 @@ from assay.fileio import loads_json
 from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats, prediction_columns
-from assay.rundir.stats_index import index_lookup, index_settings, index_stats, indexed_output
+from assay.rundir.stats_index import (
+    index_lookup,
+    index_samples,
+    index_settings,
+    index_stats,
+    indexed_output,
+    sidecar_samples,
+)
 from assay.stats import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -240,6 +247,13 @@ class JsonBacked(MutableMapping[K, V]):
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
+    def json_of(self, key: K) -> Any:
+        """The JSON form of the value of ``key`` (``None`` when there is none); builds nothing."""
+        value = self._values.get(key)
+        if value is None:
+            return None
+        return loads_json(value) if type(value) is bytes else self._dump(value)
+
     def json_items(self, *, fragments: bool = False) -> Iterator[tuple[K, Any]]:
         """Every (key, the value's JSON form), in insertion order; builds nothing.
 
@@ -258,7 +272,9 @@ def _fragment() -> Callable[[bytes], Any]:
 
 
 def _cell_from_json(confidence: float, data: dict[str, Any]) -> CellStat:
-    return CellStat.from_json(data if "confidence" in data else {**data, "confidence": confidence})
+    if "confidence" not in data:
+        data["confidence"] = confidence
+    return CellStat.from_json(data)
 
 
 class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
@@ -278,8 +294,8 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
 
     def __init__(self, confidence: float = 0.95) -> None:
         self.confidence = confidence
-        # (column, abbr) → its cells, built, or kept as (their metrics, JSON bytes)
-        self._rows: dict[tuple[str, str], dict[str, CellStat] | tuple[Collection[str], bytes]] = {}
+        # (column, abbr) → its cells, or kept as their JSON bytes (built when first read, the bytes kept)
+        self._rows: dict[tuple[str, str], dict[str, CellStat] | _KeptCells] = {}
 
     def reserve(self, column: str, abbr: str) -> None:
         """Keep the place, in iteration and :meth:`json_rows`, of the cells of (column, abbr), set later."""
@@ -287,31 +303,44 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
 
     def keep(self, column: str, abbr: str, metrics: Collection[str], data: bytes) -> None:
         """Keep the cells ``metrics`` of (column, abbr) as ``data``, JSON ``{metric: CellStat JSON}`` of exactly them."""
-        self._rows[(column, abbr)] = (metrics, data)
+        self._rows[(column, abbr)] = _KeptCells(metrics, data)
 
-    def _row(self, column: str, abbr: str) -> dict[str, CellStat] | None:
+    def row_of(self, column: str, abbr: str) -> Mapping[str, CellStat] | None:
+        """The cells of (column, abbr) by metric (``None`` when there are none), built once; not to be modified."""
         row = self._rows.get((column, abbr))
-        if isinstance(row, tuple):
-            metrics, data = row
-            parsed = loads_json(data)
-            confidence = self.confidence
-            row = self._rows[(column, abbr)] = {m: _cell_from_json(confidence, parsed[m]) for m in metrics}
+        if isinstance(row, _KeptCells):
+            built = row.built
+            if built is None:
+                parsed = loads_json(row.data)
+                confidence = self.confidence
+                built = row.built = {m: _cell_from_json(confidence, parsed[m]) for m in row.metrics}
+            return built
+        return row
+
+    def _own(self, column: str, abbr: str) -> dict[str, CellStat] | None:
+        """The cells of (column, abbr) as a dict of their own, to modify (their JSON bytes no longer stand for them)."""
+        row = self.row_of(column, abbr)
+        if row is None:
+            return None
+        if isinstance(self._rows[(column, abbr)], _KeptCells):
+            row = self._rows[(column, abbr)] = dict(row)
+        assert isinstance(row, dict)
         return row
 
     def __getitem__(self, key: tuple[str, str, str]) -> CellStat:
-        row = self._row(key[0], key[1])
+        row = self.row_of(key[0], key[1])
         if row is None:
             raise KeyError(key)
         return row[key[2]]
 
     def __setitem__(self, key: tuple[str, str, str], value: CellStat) -> None:
-        row = self._row(key[0], key[1])
+        row = self._own(key[0], key[1])
         if row is None:
             row = self._rows[(key[0], key[1])] = {}
         row[key[2]] = value
 
     def __delitem__(self, key: tuple[str, str, str]) -> None:
-        row = self._row(key[0], key[1])
+        row = self._own(key[0], key[1])
         if row is None:
             raise KeyError(key)
         del row[key[2]]
@@ -324,27 +353,38 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         row = self._rows.get((key[0], key[1]))
         if row is None:
             return False
-        return key[2] in (row[0] if isinstance(row, tuple) else row)
+        return key[2] in (row.metrics if isinstance(row, _KeptCells) else row)
 
     def __iter__(self) -> Iterator[tuple[str, str, str]]:
         for (column, abbr), row in self._rows.items():
-            for metric in row[0] if isinstance(row, tuple) else row:
+            for metric in row.metrics if isinstance(row, _KeptCells) else row:
                 yield column, abbr, metric
 
     def __len__(self) -> int:
-        return sum(len(row[0]) if isinstance(row, tuple) else len(row) for row in self._rows.values())
+        return sum(len(row.metrics if isinstance(row, _KeptCells) else row) for row in self._rows.values())
 
     def json_rows(self, *, fragments: bool = False) -> Iterator[tuple[str, str, Any]]:
         """Every (column, abbr, its cells' JSON ``{metric: …}``); builds nothing.
 
-        Cells kept as bytes are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
+        Cells kept as bytes (read or not) are given as :class:`orjson.Fragment` with ``fragments``, else parsed.
         """
         fragment = _fragment() if fragments else loads_json
         for (column, abbr), row in self._rows.items():
-            if isinstance(row, tuple):
-                yield column, abbr, fragment(row[1])
+            if isinstance(row, _KeptCells):
+                yield column, abbr, fragment(row.data)
             elif row:
                 yield column, abbr, {m: c.to_json() for m, c in row.items()}
+
+
+class _KeptCells:
+    """The cells of one (column, abbr) kept as the run index's JSON: their metrics, the bytes, and the
+    cells once built."""
+
+    __slots__ = ("built", "data", "metrics")
+
+    def __init__(self, metrics: Collection[str], data: bytes) -> None:
+        self.metrics, self.data = metrics, data
+        self.built: dict[str, CellStat] | None = None
 
 
 def _cell_table(confidence: float = 0.95) -> CellTable:
@@ -414,6 +454,13 @@ class _ColumnCells(Mapping[tuple[str, str], CellStat]):
 
     def __getitem__(self, key: tuple[str, str]) -> CellStat:
         return self._cells[(self._column, *key)]
+
+    def get(self, key: tuple[str, str], default: Any = None) -> Any:
+        cells = self._cells
+        if type(cells) is CellTable:  # the usual table: one lookup, not three
+            row = cells.row_of(self._column, key[0])
+            return default if row is None else row.get(key[1], default)
+        return cells.get((self._column, *key), default)
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         values = self._values
@@ -569,7 +616,9 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
     Every result file is taken from the index where it still matches, else
     read; the statistics of every result (each finite metric's interval,
     the unscorable counts) the index lacks are computed from the files and
-    kept.  ``check_content`` checks every entry by content (SHA-256).
+    kept, and so are the report's samples of every result whose ``.stats``
+    file matches it (:func:`assay.rundir.stats_index.index_samples`).
+    ``check_content`` checks every entry by content (SHA-256).
 
     Returns the snapshot (what was added, changed, removed).
     """
@@ -589,6 +638,15 @@ def index_run(run_dir: str | os.PathLike[str], *, check_content: bool = False, w
         if values:
             tasks.append(Task(folder, name[: -len(".json")], folder, values))
     run_tasks(tasks, str(run_dir), StatsOptions(), workers=workers, snapshot=snapshot)
+    layout = RunDir(Path(run_dir))
+    for task in tasks:
+        rel = f"{task.folder}/{task.abbr}.json"
+        digest = snapshot.digest(rel)
+        if digest is not None and snapshot.samples(rel) is None:
+            read = sidecar_samples(str(layout.result_path(task.folder, task.abbr)), digest)
+            if read is not None:
+                snapshot.put_samples(rel, digest, *read)
+    snapshot.flush()
     return snapshot
 
 
@@ -701,6 +759,8 @@ def run_tasks(
             saved = load_stats(layout.result_path(task.folder, task.abbr), found)
             if saved is not None and snapshot is not None and found is not None:
                 snapshot.put_stats(key, found, *index_stats(saved.options, saved.output))
+                if snapshot.samples(f"{key}.json") is None:  # the report's samples too, while the file is read
+                    snapshot.put_samples(f"{key}.json", found, *index_samples(saved))
         outputs[i] = saved.output_for(task.have, options, columns=task.columns) if saved is not None else None
     todo = [i for i, o in enumerate(outputs) if o is None]
     if todo:

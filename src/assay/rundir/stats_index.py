@@ -7,27 +7,45 @@ settings they were computed with (:func:`index_settings`).  The worker that
 writes a result puts its statistics in this layout (:func:`index_stats`);
 a summary takes them from the index unparsed, for exactly the values it
 shows (:func:`index_lookup`), or parsed (:func:`indexed_output`).
+
+Beside them, per result file, the index keeps what the report reads of every
+sample (:func:`index_samples`): the per-sample values of each metric (for
+rank intervals and paired comparisons) and the sample browser's columns,
+compressed, so that a report of fifty thousand results reads them from one
+file instead of fifty thousand ``.stats`` files.  They are taken back with
+:func:`samples_of` (the values) and :func:`columns_of` (the browser's columns).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
 
 from assay.fileio import loads_json
 from assay.rundir.sidecar import STATS_FORMAT, stats_json_bytes
-from assay.stats import CellStat, ResultStats, StatsOptions, Unscorable
+from assay.stats import CellStat, ResultStats, SampleColumns, StatsOptions, Unscorable
 
 if TYPE_CHECKING:
     from assay.rundir.index import Snapshot
+    from assay.rundir.sidecar import SavedStats
 
 __all__ = [
     "INDEX_STATS_FORMAT",
+    "SAMPLES_FORMAT",
     "IndexedStats",
+    "column_parts",
+    "columns_of",
     "index_lookup",
     "index_settings",
     "index_stats",
+    "index_samples",
     "indexed_output",
+    "samples_current",
+    "samples_of",
+    "samples_settings",
+    "sidecar_samples",
     "values_key",
 ]
 
@@ -150,3 +168,113 @@ def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, st
         return (cells, None if u == b"null" or u == b"{}" else u) if sep else None
 
     return lookup
+
+
+#: The version of the samples' layout in the run index (part of the settings they are stored with).
+SAMPLES_FORMAT = 1
+
+
+def samples_settings(text_limit: int) -> str:
+    """What the samples in the run index were computed with: their layout and the browser's text limit.
+
+    >>> samples_settings(600)
+    '1.2 600'
+    """
+    return f"{SAMPLES_FORMAT}.{STATS_FORMAT} {text_limit}"
+
+
+def samples_current(settings: str) -> bool:
+    """Whether samples stored with ``settings`` are in this version's layout (whatever their text limit).
+
+    >>> samples_current(samples_settings(80)), samples_current('0.1 600')
+    (True, False)
+    """
+    return settings.partition(" ")[0] == f"{SAMPLES_FORMAT}.{STATS_FORMAT}"
+
+
+def index_samples(saved: SavedStats) -> tuple[str, bytes]:
+    """What the report reads of every sample of one result, as the run index keeps it: ``(settings, data)``.
+
+    ``data`` is two parts, each zlib-compressed JSON, the first preceded by its
+    length (4 bytes, big-endian): ``{"values", "samples", "no_samples"}`` (the
+    per-sample values as the ``.stats`` file holds them, see
+    :class:`assay.rundir.sidecar.SavedStats`), then the sample browser's
+    columns: the number of samples and each column's JSON, one a line, as the
+    page writes them (:func:`column_parts`; ``null`` when there are none, or
+    when a text cannot be written so); a reader of one part leaves the other
+    compressed.
+
+    >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
+    >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
+    ...     ['a', 'b'], ['A', 'B'], ['x', 'y'], ['A', 'C'], [1.0, 0.0])),
+    ...     {'acc': {'kind': 'binary', 'units': [1.0, 0.0], 'scale': 100.0, 'runs': 1, 'basis': 'correct'}})
+    >>> settings, data = index_samples(saved)
+    >>> settings, samples_of(data)[0], columns_of(data).ext
+    ('1.2 600', {'acc': 50.0}, ['A', 'C'])
+    """
+    import orjson
+
+    values = stats_json_bytes({"values": saved.values, "samples": saved.samples, "no_samples": saved.no_samples})
+    found = saved.output.columns
+    columns = b"null"
+    if found is not None:
+        # a text orjson cannot write (a lone surrogate): none, the readers take the .stats file;
+        # compact JSON never holds a raw newline
+        with suppress(TypeError):
+            columns = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
+    first = zlib.compress(values, 1)
+    return samples_settings(saved.options.text_limit), len(first).to_bytes(4, "big") + first + zlib.compress(columns, 1)
+
+
+def samples_of(data: bytes) -> tuple[dict[str, float], dict[str, Any], dict[str, str]] | None:
+    """The per-sample values in the run index's ``data`` (:func:`index_samples`): ``(values, samples,
+    no_samples)`` as :func:`assay.rundir.sidecar.load_stats_samples` gives them; ``None`` when unreadable."""
+    try:
+        found = loads_json(zlib.decompress(data[4: 4 + int.from_bytes(data[:4], "big")]))
+        return ({str(m): float(v) for m, v in found["values"].items()}, dict(found["samples"]),
+                {str(m): str(r) for m, r in found["no_samples"].items()})
+    except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _columns(found: SampleColumns) -> tuple[list[Any], ...]:
+    return found.ids, found.ref, found.raw, found.ext, found.ok
+
+
+def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] | None:
+    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) unparsed: the number
+    of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
+    ``None`` when it has none or is unreadable."""
+    try:
+        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
+        if text == b"null":
+            return None
+        n, ids, ref, raw, ext, ok = text.split(b"\n")
+        return int(n), ids, ref, raw, ext, ok
+    except (zlib.error, ValueError):
+        return None
+
+
+def columns_of(data: bytes) -> SampleColumns | None:
+    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`), parsed; ``None``
+    when it has none or is unreadable."""
+    parts = column_parts(data)
+    if parts is None:
+        return None
+    try:
+        return SampleColumns(*(loads_json(p) for p in parts[1:]))
+    except ValueError:
+        return None
+
+
+def sidecar_samples(result_path: str, digest: str | None) -> tuple[str, bytes] | None:
+    """:func:`index_samples` of the ``.stats`` file beside a result, while it was computed from the
+    result's present bytes (``digest``, when the caller knows it); ``None`` otherwise.
+
+    A run indexed before the index kept samples is read from its ``.stats``
+    files once, and what is read kept in the index (:meth:`assay.rundir.index.Snapshot.put_samples`).
+    """
+    from assay.rundir.sidecar import load_stats
+
+    saved = load_stats(result_path, digest)
+    return None if saved is None else index_samples(saved)

@@ -106,6 +106,38 @@ def _interpreter() -> tuple[str, list[str]]:
     return exe, sorted(roots)
 
 
+def missing_modules(names: Sequence[str]) -> list[str]:
+    """Those of the top-level module ``names`` the sandbox's Python cannot import (not installed for it).
+
+    The programs run by the base interpreter (not a virtual environment's), with
+    its own ``site-packages``; a module installed only in this process's
+    environment is missing there.  Each name is looked up without being
+    imported; the answers are kept for the life of the process.
+
+    Example:
+        >>> missing_modules(['json', 'no_such_module_here'])
+        ['no_such_module_here']
+    """
+    wanted = sorted({str(n).split(".")[0] for n in names if str(n).strip()} - set(_module_answers))
+    if wanted:
+        exe, _ = _interpreter()
+        probe = (
+            "import importlib.util, json, sys\n"
+            "print(json.dumps([n for n in json.loads(sys.argv[1]) if importlib.util.find_spec(n) is None]))"
+        )
+        proc = subprocess.run([exe, "-c", probe, json.dumps(wanted)], capture_output=True, text=True, timeout=60,
+                              env=_program_env(tempfile.gettempdir()), check=False)
+        if proc.returncode != 0:
+            raise RuntimeError(f"cannot ask the sandbox's Python {exe} which modules it has: {proc.stderr.strip()[-500:]}")
+        absent = set(json.loads(proc.stdout))
+        for name in wanted:
+            _module_answers[name] = name not in absent
+    return sorted({str(n).split(".")[0] for n in names if str(n).strip() and not _module_answers[str(n).split(".")[0]]})
+
+
+_module_answers: dict[str, bool] = {}
+
+
 _probe_lock = threading.Lock()
 _probe_result: dict[tuple[str, bool], str | None] = {}
 

@@ -3,8 +3,10 @@
 One reader per tool turns the files it writes into tool-neutral records
 (:mod:`assay.sources.model`): ``lm_eval`` (lm-evaluation-harness's
 ``results_<time>.json`` and ``samples_<task>_<time>.jsonl``,
-:mod:`assay.sources.lm_eval`).  :func:`read_source` picks the reader by the
-tool's name.
+:mod:`assay.sources.lm_eval`), ``inspect_ai`` (inspect_ai's ``.eval`` and
+``.json`` logs, :mod:`assay.sources.inspect_ai`) and ``helm`` (HELM's run
+folders, :mod:`assay.sources.helm`).  :func:`read_source` picks the reader by
+the tool's name.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ __all__ = [
 ]
 
 
+def _inspect_ai(path: str | os.PathLike[str]) -> list[ExternalRun]:
+    from assay.sources.inspect_ai import read_inspect_ai
+
+    return read_inspect_ai(path)
+
+
 def _lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
     from assay.sources.lm_eval import read_lm_eval
 
@@ -40,7 +48,9 @@ def _helm(path: str | os.PathLike[str]) -> list[ExternalRun]:
 
 
 #: tool name → reader of its output at a path.
-READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"helm": _helm, "lm_eval": _lm_eval}
+READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {
+    "helm": _helm, "inspect_ai": _inspect_ai, "lm_eval": _lm_eval,
+}
 
 
 def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
@@ -49,7 +59,7 @@ def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
     >>> read_source('helmet', '.')
     Traceback (most recent call last):
     ...
-    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: helm, lm_eval
+    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: helm, inspect_ai, lm_eval
     """
     reader = READERS.get(tool)
     if reader is None:

@@ -46,7 +46,7 @@ class ExternalSample:
 
     Attributes:
         key: the sample's identity within its dataset, as the tool names it
-            (lm-evaluation-harness's ``doc_id``), as a string.
+            (lm-evaluation-harness's ``doc_id``, inspect_ai's sample id), as a string.
         values: metric (the tool's key, e.g. ``'exact_match,strict-match'``) →
             this sample's value.
         reply: the model's raw output, where the tool logged one (a generation;

@@ -48,18 +48,27 @@ class _Linear:
     plain: bool = True
 
 
-def _domain(lin: _Linear, base: Mapping[Cell, CellStat]) -> tuple[float, float] | None:
+def _percent(stat: CellStat | None) -> bool:
+    """Whether a dataset cell is a percentage of correct answers (a Wilson interval within [0, 100])."""
+    return stat is not None and stat.method == "wilson" and stat.high is not None and not stat.high > 100.0 + 1e-9
+
+
+def _domain(
+    lin: _Linear, base: Mapping[Cell, CellStat], percent: Callable[[Cell], bool] | None = None
+) -> tuple[float, float] | None:
     """The range a linear group can take when every input is a percentage of correct answers.
 
     A Wilson cell lies in [0, 100]; a combination without transforms lies in the
     weighted range of its inputs, and its interval is clipped to it.
+    ``percent``: whether a cell is such a percentage (default: :func:`_percent` of ``base``'s cell).
     """
     if not lin.plain:
         return None
+    if percent is None:
+        percent = lambda cell: _percent(base.get(cell))  # noqa: E731
     low = high = 0.0
     for cell, c in lin.coefs.items():
-        stat = base.get(cell)
-        if stat is None or stat.method != "wilson" or stat.high is None or stat.high > 100.0 + 1e-9:
+        if not percent(cell):
             return None
         low += min(0.0, 100.0 * c)
         high += max(0.0, 100.0 * c)
@@ -145,6 +154,16 @@ def group_stats(
     reps: dict[Cell, _Linear | _Draws | str] = {}
     out: dict[Cell, CellStat] = {}
     normals: dict[Cell, Any] = {}
+    # each dataset cell's standard error and whether it is a percentage, looked up in ``base`` once:
+    # an outer group of a leaderboard combines hundreds of them, for every model
+    ses: dict[Cell, float] = {}
+    percents: dict[Cell, bool] = {}
+
+    def percent(cell: Cell) -> bool:
+        found = percents.get(cell)
+        if found is None:
+            found = percents[cell] = _percent(base.get(cell))
+        return found
 
     def normal(cell: Cell) -> Any:
         if cell not in normals:
@@ -163,14 +182,14 @@ def group_stats(
             return f"{cell[0]}@{cell[1]} has no interval ({stat.reason or 'unknown'})"
         r = _Linear({cell: 1.0})
         reps[cell] = r
+        ses[cell] = stat.se
+        percents[cell] = _percent(stat)
         return r
 
     def se_of(lin: _Linear) -> float:
         total = 0.0
         for cell, c in lin.coefs.items():
-            se = base[cell].se
-            assert se is not None
-            total += (c * se) ** 2
+            total += (c * ses[cell]) ** 2
         return math.sqrt(total)
 
     def draws_of(r: _Linear | _Draws, value: float) -> Any:
@@ -178,9 +197,7 @@ def group_stats(
             return r.draws
         acc = np.full(resamples, value, dtype=float)
         for cell, c in r.coefs.items():
-            se = base[cell].se
-            assert se is not None
-            acc = acc + c * se * normal(cell)
+            acc = acc + c * ses[cell] * normal(cell)
         return acc
 
     for group in groups:
@@ -236,7 +253,7 @@ def group_stats(
                 reps[cell] = lin
                 se = se_of(lin)
                 basis = f"{len(parts)} inputs, {len(coefs)} dataset cells"
-                low, high = _clip(value - z * se, value + z * se, _domain(lin, base))
+                low, high = _clip(value - z * se, value + z * se, _domain(lin, base, percent))
                 out[cell] = CellStat(value, se, low, high, "propagated", basis=basis, confidence=confidence)
                 continue
             matrix = np.vstack([draws_of(r, x) for r, x, _ in parts])

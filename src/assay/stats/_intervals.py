@@ -124,10 +124,15 @@ class CellStat:
         >>> CellStat.from_json(CellStat(1.0, 0.5, 0.0, 2.0, 't', n=9).to_json()).n
         9
         """
-        known = {"value", "se", "low", "high", "method", "n", "runs", "basis", "reason", "confidence"}
-        kwargs = {k: v for k, v in data.items() if k in known}
-        extra = {k: v for k, v in data.items() if k not in known}
+        if _CELL_FIELDS.issuperset(data):  # the usual cell: no extra fields (a leaderboard has fifty thousand)
+            return cls(**data)
+        kwargs = {k: v for k, v in data.items() if k in _CELL_FIELDS}
+        extra = {k: v for k, v in data.items() if k not in _CELL_FIELDS}
         return cls(**kwargs, extra=extra)
+
+
+#: The fields of :class:`CellStat` its JSON names (the others are its ``extra``).
+_CELL_FIELDS = frozenset({"value", "se", "low", "high", "method", "n", "runs", "basis", "reason", "confidence"})
 
 
 def normal_quantile(p: float) -> float:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -21,16 +22,18 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr
 from assay.errors import ConfigError, InputFileError
-from assay.fileio import read_json
+from assay.fileio import atomic_append_bytes, read_json
 from assay.rundir.judged import judge_abbrs, judged_folder, results_dir, summarizer_dir
 from assay.rundir.layout import RunDir
 
 __all__ = [
     "append_csv_rows",
+    "csv_text",
     "eval_models",
     "judge_abbrs",
     "judged_answers",
     "read_judged",
+    "read_judged_file",
     "judged_dir",
     "results_dir",
     "summary_dir",
@@ -101,34 +104,42 @@ def summary_dir(config: Mapping[str, Any], time_str: str) -> Path:
 
 
 def read_judged(subdir: Path, dataset_cfg: Mapping[str, Any]) -> tuple[dict[Any, Any], Path]:
-    """The judged samples of one dataset in ``subdir``, and the file named in messages.
+    """The judged samples of one dataset in ``subdir``, and the file named in messages (:func:`read_judged_file`)."""
+    return read_judged_file(subdir, dataset_abbr(dict(dataset_cfg)))
+
+
+def read_judged_file(subdir: str | Path, abbr: str, what: str = "") -> tuple[dict[Any, Any], Path]:
+    """The judged samples of the dataset ``abbr`` in ``subdir`` as OpenCompass's subjective summarizers read
+    them, and the file to name in messages.
 
     ``<abbr>.json`` when it exists, else its parts ``<abbr>_0.json``,
     ``<abbr>_1.json``, … (up to the first missing one) with their samples
-    numbered 0, 1, … across the parts, as OpenCompass joins them; neither:
-    no samples.
+    numbered 0, 1, … (integers) across the parts, as OpenCompass joins them;
+    neither: no samples.  An error names ``what`` (the component reading), the
+    file and the fault.
     """
-    abbr = dataset_abbr(dict(dataset_cfg))
+    subdir = Path(subdir)
     whole = subdir / f"{abbr}.json"
     if whole.exists():
-        data = read_json(whole, what="judged result")
-        if not isinstance(data, dict):
-            raise InputFileError(f"{whole}: a judged result must be a JSON object of samples, got {type(data).__name__}")
-        return data, whole
-    part = subdir / f"{abbr}_0.json"
-    if not part.exists():
-        return {}, whole
+        return _judged_object(whole, what), whole
     joined: dict[Any, Any] = {}
     i = 0
-    while (subdir / f"{abbr}_{i}.json").exists():
-        path = subdir / f"{abbr}_{i}.json"
-        data = read_json(path, what="judged result")
-        if not isinstance(data, dict):
-            raise InputFileError(f"{path}: a judged result must be a JSON object of samples, got {type(data).__name__}")
-        for _, sample in _samples(data):
+    while (part := subdir / f"{abbr}_{i}.json").exists():
+        for _, sample in _samples(_judged_object(part, what)):
             joined[len(joined)] = sample
         i += 1
-    return joined, part
+    return joined, (subdir / f"{abbr}_0.json" if i else whole)
+
+
+def _judged_object(path: Path, what: str) -> dict[Any, Any]:
+    prefix = f"{what}: " if what else ""
+    try:
+        data = read_json(path, what="judged result")
+    except InputFileError as exc:
+        raise InputFileError(f"{prefix}{exc}") from None
+    if not isinstance(data, dict):
+        raise InputFileError(f"{prefix}{path}: a judged result must be a JSON object of samples, got {type(data).__name__}")
+    return data
 
 
 def eval_models(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -140,9 +151,20 @@ def eval_models(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(models)
 
 
+def csv_text(rows: Iterable[Sequence[Any]], lineterminator: str = "\r\n") -> str:
+    """``rows`` as Python's ``csv.writer`` writes them (``\\r\\n`` after each by default).
+
+    >>> csv_text([['a', 'b c'], [1, 'x,y']], lineterminator='\\n')
+    'a,b c\\n1,"x,y"\\n'
+    """
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator=lineterminator)
+    for row in rows:
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
 def append_csv_rows(path: Path, rows: Sequence[Sequence[Any]]) -> None:
-    """Append rows to ``path`` as Python's ``csv.writer`` writes them (``\\r\\n``), as OpenCompass appends."""
-    with open(path, "a+", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        for row in rows:
-            writer.writerow(row)
+    """Append rows to ``path`` as Python's ``csv.writer`` writes them (``\\r\\n``), as OpenCompass appends;
+    atomically (:func:`assay.fileio.atomic_append_bytes`): a crash leaves the file as it was, or with every row."""
+    atomic_append_bytes(path, csv_text(rows).encode("utf-8"))

@@ -7,14 +7,14 @@
 * :func:`read_judged` — one ``results/<base>_<model>_judged-by--<judge>/<dataset>.json``
   (or its split parts ``<dataset>_0.json``, ``_1.json``, …) as OpenCompass's subjective
   summarizers read it.
-* :func:`element_counts` — the style features (tokens, headers, lists, bold) OpenCompass
-  adds to each Bradley-Terry match.
+* :func:`match_row`, :func:`with_style_counts` — one match of a Bradley-Terry postprocessor
+  (winner, the family's tags, the models and their answers) and the style features
+  (:func:`element_counts`: tokens, headers, lists, bold) OpenCompass adds to each.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import os
 import re
@@ -24,8 +24,10 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError
+from assay.fileio import atomic_write_text
 from assay.rundir.judged import judged_folder, summarizer_dir
 from assay.rundir.layout import RunDir
+from assay.subjective._common import read_judged_file
 
 logger = logging.getLogger(__name__)
 
@@ -104,42 +106,10 @@ def has_result(subdir: str, abbr: str) -> bool:
     )
 
 
-def _load(path: str, what: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(f"{what}: result file {path} is not JSON: {exc}") from None
-    except OSError as exc:
-        raise InputFileError(f"{what}: result file {path} cannot be read: {exc}") from None
-
-
 def read_judged(subdir: str, abbr: str, what: str) -> dict[Any, Any]:
-    """The judge output in ``subdir`` for the dataset ``abbr``, as OpenCompass's subjective summarizers read it.
-
-    The whole file ``<abbr>.json`` if there is one, else the split parts
-    ``<abbr>_0.json``, ``<abbr>_1.json``, … up to the first missing one, their
-    samples renumbered 0, 1, … (integers, as OpenCompass keys them); no file at
-    all reads as no samples.
-    """
-    whole = result_file(subdir, abbr)
-    if os.path.exists(os.path.realpath(whole)):
-        data = _load(whole, what)
-        if not isinstance(data, dict):
-            raise InputFileError(f"{what}: result file {whole} must hold a JSON object, got {type(data).__name__}")
-        return data
-    merged: dict[Any, Any] = {}
-    i = 0
-    part = os.path.join(subdir, f"{abbr}_0.json")
-    while os.path.exists(os.path.realpath(part)):
-        data = _load(part, what)
-        if not isinstance(data, dict):
-            raise InputFileError(f"{what}: result file {part} must hold a JSON object, got {type(data).__name__}")
-        for value in data.values():
-            merged[len(merged)] = value
-        i += 1
-        part = os.path.join(subdir, f"{abbr}_{i}.json")
-    return merged
+    """The judge output in ``subdir`` for the dataset ``abbr``, as OpenCompass's subjective summarizers read it
+    (:func:`assay.subjective._common.read_judged_file`: the whole file, else its split parts joined)."""
+    return read_judged_file(subdir, abbr, what)[0]
 
 
 def unique_pairs(base_models: Iterable[Mapping[str, Any]], compare_models: Iterable[Mapping[str, Any]]) -> list[tuple[Any, Any]]:
@@ -289,6 +259,19 @@ def element_counts(matches: list[dict[str, Any]], column: str, suffix: str) -> l
     return out
 
 
+def match_row(winner: str, tags: Mapping[str, Any], ref: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """One match of a Bradley-Terry postprocessor: the winner, the family's tags, then the two models and
+    their answers from the sample's reference, in the order OpenCompass writes them."""
+    return {"winner": winner, **tags,
+            "model_a": reference_field(ref, "answer1", what), "model_b": reference_field(ref, "answer2", what),
+            "prediction1": reference_field(ref, "prediction1", what), "prediction2": reference_field(ref, "prediction2", what)}
+
+
+def with_style_counts(matches: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{'matches': …}`` with each match's style features of both answers (``_a``, ``_b``) under ``conv_metadata``."""
+    return {"matches": element_counts(element_counts(matches, "prediction1", "_a"), "prediction2", "_b")}
+
+
 def folder_judgements(
     subdir: str, abbr: str, extract: Callable[[Any], Any], what: str
 ) -> tuple[list[Any], list[Any], int]:
@@ -331,10 +314,7 @@ def cell(value: Any) -> Any:
 
 def write_rows(path: str, header: list[str], rows: list[list[str]]) -> None:
     """Lines of comma-joined cells (no quoting), as those summarizers write their report files."""
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(",".join(header) + "\n")
-        for row in rows:
-            fh.write(",".join(row) + "\n")
+    atomic_write_text(path, "".join(",".join(row) + "\n" for row in [header, *rows]))
 
 
 class PairwiseConfig:

@@ -8,17 +8,17 @@ anything else is no judgement.
 from __future__ import annotations
 
 import ast
-import csv
-import os
 import re
 from collections import defaultdict
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError, InputFileError
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
 from assay.subjective import _judged
+from assay.subjective._common import append_csv_rows
 
 __all__ = [
     "AlpacaSummarizer",
@@ -111,17 +111,8 @@ def alpacaeval_bradleyterry_postprocess(output: dict[Any, Any], output_path: str
             winner = "model_b" if base_first else "model_a"
         else:
             winner = "tie"
-        matches.append({
-            "winner": winner,
-            "capability": _judged.reference_field(ref, "capability", what),
-            "model_a": ref["answer1"],
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": ref["prediction1"],
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+        matches.append(_judged.match_row(winner, {"capability": _judged.reference_field(ref, "capability", what)}, ref, what))
+    return _judged.with_style_counts(matches)
 
 
 def alpaca_v1_rank(reply: Any) -> dict[str, int] | None:
@@ -197,10 +188,8 @@ class AlpacaSummarizer:
                     raise InputFileError(f"{what}: no judgement of {model2} could be read in {subdir} ({abbr})")
                 columns = list(win2)
                 columns.insert(0, columns.pop(columns.index("total")))
-                with open(os.path.join(output_dir, f"AlpacaEval2-judged-by--{judge}.csv"), "a+", newline="", encoding="utf-8") as fh:
-                    writer = csv.writer(fh)
-                    writer.writerow([f"{model1}_vs_{model2}", *columns])
-                    writer.writerow([f"win_{model2}", *(win2[c] for c in columns)])
+                append_csv_rows(Path(output_dir) / f"AlpacaEval2-judged-by--{judge}.csv",
+                                [[f"{model1}_vs_{model2}", *columns], [f"win_{model2}", *(win2[c] for c in columns)]])
                 total = win2.pop("total")
                 by_model[model2] = {"total": total, **win2}
             all_scores[judge] = by_model

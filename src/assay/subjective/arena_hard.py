@@ -12,7 +12,6 @@ against the base model is its score.
 
 from __future__ import annotations
 
-import csv
 import json
 import logging
 import os
@@ -23,9 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError, InputFileError
+from assay.fileio import atomic_write_text
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
 from assay.rundir.layout import RunDir
 from assay.subjective import _judged
+from assay.subjective._common import csv_text
 from assay.subjective.elo import ANCHOR, Battle, bootstrap_elo, mle_elo, one_class, resamples, win_rate_against
 
 logger = logging.getLogger(__name__)
@@ -138,17 +139,8 @@ def arenahard_bradleyterry_postprocess(output: dict[Any, Any], output_path: str)
         winner = _BT_WINNER.get(verdict)
         if winner is None:
             continue
-        matches.append({
-            "winner": winner,
-            "capability": _judged.reference_field(ref, "capability", what),
-            "model_a": _judged.reference_field(ref, "answer1", what),
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": _judged.reference_field(ref, "prediction1", what),
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+        matches.append(_judged.match_row(winner, {"capability": _judged.reference_field(ref, "capability", what)}, ref, what))
+    return _judged.with_style_counts(matches)
 
 
 # -- the summarizer ---------------------------------------------------------------------------------
@@ -354,20 +346,15 @@ class ArenaHardSummarizer:
 
     @staticmethod
     def _write_lines(output_dir: str, name: str, records: list[dict[str, Any]]) -> None:
-        text = "".join(_records_line(r) + "\n" for r in records)
-        with open(os.path.join(output_dir, name), "w", encoding="utf-8") as fh:
-            fh.write(text)
+        atomic_write_text(os.path.join(output_dir, name), "".join(_records_line(r) + "\n" for r in records))
 
     @staticmethod
     def _write_leaderboard(output_dir: str, judge: str, rows: list[dict[str, Any]]) -> None:
         keys = ("results", "model", "score", "lower", "upper", "avg_tokens")
-        with open(os.path.join(output_dir, f"arena_hard_leaderboard_judged-by--{judge}.json"), "w", encoding="utf-8") as fh:
-            fh.write(_pandas_json([{k: r[k] for k in keys} for r in rows], indent=4))
-        with open(os.path.join(output_dir, f"arena_hard_leaderboard_judged-by--{judge}.csv"), "w", encoding="utf-8", newline="") as fh:
-            writer = csv.writer(fh, lineterminator="\n")
-            writer.writerow(["", *keys])
-            for r in rows:
-                writer.writerow([r["index"], *(r[k] for k in keys)])
+        atomic_write_text(os.path.join(output_dir, f"arena_hard_leaderboard_judged-by--{judge}.json"),
+                          _pandas_json([{k: r[k] for k in keys} for r in rows], indent=4))
+        atomic_write_text(os.path.join(output_dir, f"arena_hard_leaderboard_judged-by--{judge}.csv"),
+                          csv_text([["", *keys], *([r["index"], *(r[k] for k in keys)] for r in rows)], lineterminator="\n"))
 
     def summarize(self, time_str: str | None = None) -> dict[str, Any]:
         """Write the files above for ``time_str`` (now, by default) and return the scores."""

@@ -15,9 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
+from assay.fileio import atomic_append_bytes, atomic_write_text
 from assay.registry import SUMMARIZERS
 from assay.subjective._common import (
     append_csv_rows,
+    csv_text,
     eval_models,
     judge_abbrs,
     judged_answers,
@@ -103,9 +105,10 @@ class CommonSummarizer:
                     scores = _capabilities(answers, references)
                     columns = ["total", *(k for k in scores if k != "total")]
                     row = [shown_model, shown_judge, last_dataset, *(scores[c] for c in columns)]
-                    if first:
-                        rows_path.write_text("", encoding="utf-8")
-                    append_csv_rows(rows_path, ([["model", "judge_model", "dataset", *columns]] if first else []) + [row])
+                    if first:  # a file of this summary's own: the header and the first row replace what was there
+                        atomic_write_text(rows_path, csv_text([["model", "judge_model", "dataset", *columns], row]))
+                    else:
+                        append_csv_rows(rows_path, [row])
                     first = False
                     returned.setdefault(shown_judge, {})[shown_model] = {c: scores[c] for c in columns}
         if not rows_path.exists():
@@ -114,7 +117,5 @@ class CommonSummarizer:
             header, *table = list(csv.reader(fh))
         new_header = ["", *(line[0] for line in table)]
         turned = [[h, *(line[i] if i < len(line) else "" for line in table)] for i, h in enumerate(header[1:], start=1)]
-        with open(total_path, "a", encoding="utf-8") as fh:
-            fh.write(",".join(new_header) + "\n")
-            fh.writelines(",".join(map(str, line)) + "\n" for line in turned)
+        atomic_append_bytes(total_path, "".join(",".join(map(str, line)) + "\n" for line in [new_header, *turned]).encode("utf-8"))
         return {f"qa_bench_{last_dataset}": returned}

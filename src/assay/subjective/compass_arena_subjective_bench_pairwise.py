@@ -92,15 +92,7 @@ def compassarena_subjectiveeval_bradleyterry_postprocess(output: dict[Any, Any],
         winner = _WINNER.get(verdict)
         if winner is None:
             continue
-        matches.append({
-            "winner": winner,
-            "category": _judged.reference_field(ref, "category", what),
-            "difficulty": _judged.reference_field(ref, "difficulty", what),
-            "model_a": _judged.reference_field(ref, "answer1", what),
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": ref["prediction1"],
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+        tags = {"category": _judged.reference_field(ref, "category", what),
+                "difficulty": _judged.reference_field(ref, "difficulty", what)}
+        matches.append(_judged.match_row(winner, tags, ref, what))
+    return _judged.with_style_counts(matches)

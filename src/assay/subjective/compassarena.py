@@ -127,17 +127,8 @@ def compassarena_bradleyterry_postprocess(output: dict[Any, Any], output_path: s
             winner = "tie"
         else:
             continue
-        matches.append({
-            "winner": winner,
-            "capability": _judged.reference_field(ref, "capability", what),
-            "model_a": _judged.reference_field(ref, "answer1", what),
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": ref["prediction1"],
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+        matches.append(_judged.match_row(winner, {"capability": _judged.reference_field(ref, "capability", what)}, ref, what))
+    return _judged.with_style_counts(matches)
 
 
 # -- the summarizer ---------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import logging
 import os
 from collections import defaultdict
@@ -11,8 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from assay.errors import ConfigError, InputFileError
+from assay.fileio import atomic_write_text
 from assay.registry import SUMMARIZERS
 from assay.subjective import _judged
+from assay.subjective._common import csv_text
 from assay.subjective.wildbench import _SCORE, wildbench_choice
 
 logger = logging.getLogger(__name__)
@@ -123,8 +124,6 @@ class CompassBenchSummarizer:
                         columns.append(model)
                     for abbr in abbrs:
                         rows[f"{category}_{abbr}"][model] = values.get(abbr)
-            with open(os.path.join(output_dir, f"summarized-by--{judge}--report.csv"), "w", encoding="utf-8", newline="") as fh:
-                writer = csv.writer(fh, lineterminator="\n")
-                writer.writerow(["", *columns])
-                for name, values in rows.items():
-                    writer.writerow([name, *(_csv_value(values.get(m)) for m in columns)])
+            atomic_write_text(os.path.join(output_dir, f"summarized-by--{judge}--report.csv"), csv_text(
+                [["", *columns], *([name, *(_csv_value(values.get(m)) for m in columns)] for name, values in rows.items())],
+                lineterminator="\n"))

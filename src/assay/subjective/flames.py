@@ -1,9 +1,14 @@
 """Flames' harmlessness scores: ``FlamesSummarizer``, as OpenCompass 0.5.4 computes them.
 
 The judge's reply carries ``分数=<n>`` (the first counts); a reply without one
-scores 0 (it is counted, not left out).  Flames' datasets name no dict
-postprocessor: their result files are the judged samples, which the
-summarizer reads.
+scores 0 (it is counted, not left out) — an empty reply too, which is what a
+judge request that failed leaves in the result: OpenCompass 0.5.4's number
+counts such a sample as a judged 0, and ``FlamesSummarizer`` keeps that number.
+assay's own figures do not: the judge task counts those samples unjudged in the
+result's ``.meta`` (failed requests, and replies without a score), the summary's
+judge lines and the report show them, and the OpenCompass-format tables mark the
+partial value ``*``.  Flames' datasets name no dict postprocessor: their result
+files are the judged samples, which the summarizer reads.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError
+from assay.fileio import atomic_write_text
 from assay.registry import SUMMARIZERS
 from assay.subjective._common import eval_models, judged_answers, judged_dir, read_judged, results_dir, summary_dir
 
@@ -86,5 +92,4 @@ class FlamesSummarizer:
             else:
                 logger.warning("%s does not exist: no Flames scores for that model", subdir)
             if path is not None:
-                with open(path, "w", encoding="utf-8") as fh:
-                    json.dump(table, fh, ensure_ascii=False, indent=4)
+                atomic_write_text(path, json.dumps(table, ensure_ascii=False, indent=4))

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
+from assay.fileio import atomic_write_text
 from assay.registry import DICT_POSTPROCESSORS, SUMMARIZERS
 from assay.subjective._common import (
     eval_models,
@@ -135,8 +136,7 @@ class FofoSummarizer:
                         line.append(f"{value:.2f}" if isinstance(value, float) else str(value))
                     table.append(line)
                 overall[abbr] = table[0][1:]
-                with open(out_dir / f"{abbr}-judged-by--{judge}--report.csv", "w", encoding="utf-8") as fh:
-                    fh.write(",".join([abbr, *models]) + "\n")
-                    fh.writelines(",".join(line) + "\n" for line in table)
+                atomic_write_text(out_dir / f"{abbr}-judged-by--{judge}--report.csv",
+                                  "".join(",".join(line) + "\n" for line in [[abbr, *models], *table]))
             everything[judge] = {m: {abbr: values[i] for abbr, values in overall.items()} for i, m in enumerate(models)}
         return {"Fofo": everything}

@@ -28,6 +28,7 @@ _MTBENCH = re.compile(r"Rating:\s*\[\[([\d.]+)\]\]")
 _ARENAHARD = re.compile(r"\[\[([AB<>=]+)\]\]")
 _LAST_BRACES = re.compile(r"{(.*?)}(?![^{]*{)")
 _SCORE_PAIR = re.compile(r"'(.*?)': (\d+)")
+_FLAMES = re.compile(r"分数=(\d+)")
 #: The dimensions AlignBench's judge may score (any other key makes the rating unreadable).
 ALIGNBENCH_DIMENSIONS = frozenset({
     "事实正确性", "满足用户需求", "安全无害", "清晰度", "逻辑性", "完备性", "创造性", "可负责程度", "逻辑连贯性",
@@ -74,6 +75,13 @@ def alignbench_verdict(reply: str) -> float | None:
     return float(score)
 
 
+def flames_verdict(reply: str) -> int | None:
+    """Flames' score: the first ``分数=<n>``.  (OpenCompass scores a reply without one, an empty one included,
+    as 0; here it is counted unreadable.)"""
+    found = _FLAMES.search(reply)
+    return int(found.group(1)) if found else None
+
+
 def compassarena_verdict(reply: str) -> str | None:
     """CompassArena's (and its Bradley-Terry variant's) choice: the first ``选择：X`` or ``Choice: X`` letter (A, B, C)."""
     from assay.subjective.compassarena import compassarena_choice
@@ -94,6 +102,7 @@ READERS: dict[str, Callable[[str], Any]] = {
     "alpaca": alpaca_verdict,
     "arenahard": arenahard_verdict,
     "compassarena": compassarena_verdict,
+    "flames": flames_verdict,
     "mtbench": mtbench_verdict,
     "wildbench": wildbench_verdict,
 }

@@ -129,21 +129,12 @@ def wildbench_bradleyterry_postprocess(output: dict[Any, Any], output_path: str)
             skipped += 1
             continue
         secondary = _judged.reference_field(ref, "secondary_tag", what)
-        matches.append({
-            "winner": _WINNER[choice],
-            "primary_tag": _judged.reference_field(ref, "primary_tag", what),
-            "secondary_tag": secondary[0] if len(secondary) > 0 else "Others",
-            "secondary_tags": secondary,
-            "model_a": _judged.reference_field(ref, "answer1", what),
-            "model_b": _judged.reference_field(ref, "answer2", what),
-            "prediction1": ref["prediction1"],
-            "prediction2": _judged.reference_field(ref, "prediction2", what),
-        })
+        tags = {"primary_tag": _judged.reference_field(ref, "primary_tag", what),
+                "secondary_tag": secondary[0] if len(secondary) > 0 else "Others", "secondary_tags": secondary}
+        matches.append(_judged.match_row(_WINNER[choice], tags, ref, what))
     if skipped:
         logger.warning("%s: %d judge choices of %s cannot be read; their samples are skipped", what, skipped, output_path)
-    matches = _judged.element_counts(matches, "prediction1", "_a")
-    matches = _judged.element_counts(matches, "prediction2", "_b")
-    return {"matches": matches}
+    return _judged.with_style_counts(matches)
 
 
 # -- the summarizer ---------------------------------------------------------------------------------

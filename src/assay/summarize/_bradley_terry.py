@@ -42,7 +42,7 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError
-from assay.fileio import read_json
+from assay.fileio import atomic_write_text, read_json
 from assay.registry import SUMMARIZERS
 from assay.rundir.judged import judged_abbr, judged_result_path
 from assay.rundir.layout import RunDir
@@ -201,10 +201,10 @@ class CompassArenaBradleyTerrySummarizer:
             all_scores[judge] = {str(m): float(v) for m, v in zip(table["model_name"], table[column])}
             all_coefs[judge] = coefs
         summary = self.run_dir.summary
-        pd.concat(all_frames).to_csv(self.run_dir.summary_stem(time_str).with_name(f"summary_{time_str}_all_scores_df.csv"))
+        atomic_write_text(self.run_dir.summary_stem(time_str).with_name(f"summary_{time_str}_all_scores_df.csv"),
+                          pd.concat(all_frames).to_csv())
         for suffix, payload in (("all_scores", all_scores), ("all_scores_ctrl_coefs", all_coefs)):
-            with open(summary / f"summary_{time_str}_{suffix}.json", "w", encoding="utf-8") as f:
-                json.dump(payload, f, ensure_ascii=False, indent=4)
+            atomic_write_text(summary / f"summary_{time_str}_{suffix}.json", json.dumps(payload, ensure_ascii=False, indent=4))
         return {"CompassArenaSubjBenchBradleyTerry": all_scores}
 
     def _write_tables(self, output_path: str | None, time_str: str, judge: str, tables: dict[str, dict[str, Any]],
@@ -217,9 +217,7 @@ class CompassArenaBradleyTerrySummarizer:
         else:
             json_path, csv_path = output_path, output_path.replace(".json", ".csv")
         json_path = json_path.split(".json")[0] + "_by_" + judge + ".json"
-        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-        with open(json_path, "w", encoding="utf-8") as f:
-            json.dump(coefficients, f, ensure_ascii=False, indent=4)
+        atomic_write_text(json_path, json.dumps(coefficients, ensure_ascii=False, indent=4))
         frames = []
         for base, datasets in tables.items():
             for abbr, table in datasets.items():
@@ -231,4 +229,4 @@ class CompassArenaBradleyTerrySummarizer:
                 frames.append(table)
         if not frames:
             raise InputFileError(f"CompassArenaBradleyTerrySummarizer: no matches judged by {judge} were found")
-        pd.concat(frames)[_COLUMNS].to_csv(csv_path.split(".csv")[0] + "_by_" + judge + ".csv", index=False)
+        atomic_write_text(csv_path.split(".csv")[0] + "_by_" + judge + ".csv", pd.concat(frames)[_COLUMNS].to_csv(index=False))

@@ -9,6 +9,16 @@ computes the ``summary_groups`` as OpenCompass's subjective summarizer does, and
 writes for each judge ``summary/summary_<time>_by_<judge>.txt`` (tabulate, csv
 and raw sections) and ``.csv``, byte for byte as OpenCompass writes them.
 
+A value from a result that is partial — judge requests failed, so some samples
+have an empty reply that the benchmark's reading scores (Flames as 0) or leaves
+out (its ``<dataset>.meta`` lists them under ``incomplete``; a partial result
+assay wrote beside OpenCompass's complete one is not the one read) — and a group
+computed from such a value are followed by :data:`~assay.groups.MARK`
+(``'62.50*'``) in the tables, the ``.csv`` included, and listed under the
+tabulate table with the samples affected and why, as assay marks partial
+results in its other tables.  A replied verdict the benchmark cannot read is
+the benchmark's own rule, not a mark (the summary's judge lines count them).
+
 Where OpenCompass stops, assay goes on and says so in a warning:
 
 * two models whose results of one dataset have different metrics (a
@@ -34,10 +44,10 @@ from typing import Any
 
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.errors import ConfigError
-from assay.fileio import read_json
-from assay.groups import SummaryResult
+from assay.fileio import atomic_write_text, read_json
+from assay.groups import MARK, SummaryResult
 from assay.registry import SUMMARIZERS
-from assay.rundir.judged import judge_abbrs, judged_abbr, judged_result_path, results_dir
+from assay.rundir.judged import judge_abbrs, judged_abbr, judged_result_path, read_judged_meta, results_dir
 from assay.rundir.layout import RunDir
 from assay.summarize._collect import eval_mode, prompt_version
 
@@ -56,6 +66,22 @@ _RULE = 128
 
 def _metric_order(metric: str) -> int:
     return METRIC_WHITELIST.index(metric) if metric in METRIC_WHITELIST else len(METRIC_WHITELIST)
+
+
+def _partial(path: Path) -> list[str]:
+    """Why the subjective result at ``path`` is partial (its ``.meta``'s ``incomplete`` entries), ``[]`` when it is not.
+
+    A partial result assay wrote beside one it did not write (``beside`` in the meta) leaves ``path`` complete.
+    """
+    meta = read_judged_meta(path)
+    if not meta or meta.get("beside"):
+        return []
+    found = []
+    for entry in meta.get("incomplete") or []:
+        if isinstance(entry, Mapping):
+            count = entry.get("count")
+            found.append(f"{entry.get('kind', 'incomplete')} ({'?' if count is None else count} samples): {entry.get('detail', '')}")
+    return found
 
 
 def _ordered_repr(value: Any) -> str:
@@ -101,6 +127,9 @@ class DefaultSubjectiveSummarizer:
             shown = summarizer_abbr(model)
             if shown not in self.model_abbrs:
                 self.model_abbrs.append(shown)
+        #: (model, dataset or group) → why its value is marked, for the judge being summarized
+        self._marks: dict[tuple[str, str], list[str]] = {}
+        self._shown_marks: set[tuple[str, str]] = set()  # those of values the table shows
 
     # -- reading -----------------------------------------------------------------------------------
     def _pick_up_results(self, judge: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[str]], dict[str, str]]:
@@ -124,6 +153,9 @@ class DefaultSubjectiveSummarizer:
                     loaded = read_json(path, what="judged result")
                     if not isinstance(loaded, dict):
                         raise ConfigError(f"{path}: a result must be a JSON object, got {type(loaded).__name__}")
+                    partial = _partial(path)
+                    if partial:
+                        self._marks.setdefault((shown, abbr), []).extend(partial)
                     result = OrderedDict(sorted((k, v) for k, v in loaded.items() if k != "details" and k != "_meta"))
                     if idx == 0:
                         raw[shown][abbr] = result
@@ -281,7 +313,10 @@ class DefaultSubjectiveSummarizer:
             row = [abbr, versions.get(abbr, "-"), metric, modes.get(abbr, "-")]
             for model in self.model_abbrs:
                 value = parsed[model].get(abbr, {}).get(metric) if abbr in parsed[model] else None
-                row.append("-" if value is None else f"{value:.02f}")
+                marked = value is not None and (model, abbr) in self._marks
+                if marked:
+                    self._shown_marks.add((model, abbr))
+                row.append("-" if value is None else f"{value:.02f}{MARK if marked else ''}")
             table.append(row)
         return table
 
@@ -295,13 +330,36 @@ class DefaultSubjectiveSummarizer:
             lines += [f"{abbr}: {_ordered_repr(raw[model].get(abbr, '{}'))}" for abbr in seen]
         return "\n".join(lines)
 
+    def _mark_groups(self, parsed: dict[str, Any]) -> None:
+        """Mark each group value computed from a marked value (groups of groups in their order)."""
+        for group in self.summary_groups:
+            name = group["name"]
+            for model in self.model_abbrs:
+                if name not in parsed[model]:
+                    continue
+                marked = [s[0] if isinstance(s, (list, tuple)) else s for s in group["subsets"]]
+                marked = [abbr for abbr in marked if (model, abbr) in self._marks]
+                if marked:
+                    self._marks[(model, name)] = [f"computed from marked values ({', '.join(marked)})"]
+
+    def _marks_text(self) -> str:
+        """What each mark of the table means, as the lines under it (``''`` when no value is marked)."""
+        shown = [(cell, whys) for cell, whys in self._marks.items() if cell in self._shown_marks]
+        if not shown:
+            return ""
+        lines = [f"{MARK} marks a value computed from fewer samples than it claims (judge requests that failed):"]
+        lines += [f"  {model} / {abbr}: {why}" for (model, abbr), whys in shown for why in whys]
+        return "\n".join(lines)
+
     def summarize(self, output_path: str | None = None, time_str: str | None = None) -> SummaryResult:
         """Write ``summary_<time>_by_<judge>.{txt,csv}`` for each judge (see the module)."""
         time_str = time_str or datetime.now().strftime("%Y%m%d_%H%M%S")
         outcome = SummaryResult(time_str=time_str)
         for n, judge in enumerate(judge_abbrs(self.cfg, "DefaultSubjectiveSummarizer")):
+            self._marks, self._shown_marks = {}, set()
             raw, parsed, metrics, modes = self._pick_up_results(judge)
             self._calculate_group_metrics(raw, parsed, metrics, modes)
+            self._mark_groups(parsed)
             table = self._format_table(parsed, metrics, modes)
             raw_txt = self._format_raw_txt(raw)
             txt_path, csv_path = self._output_paths(output_path, time_str, judge)
@@ -309,6 +367,8 @@ class DefaultSubjectiveSummarizer:
             import tabulate  # here only: importing it is slow
 
             simple = tabulate.tabulate(table, headers="firstrow", floatfmt=".2f")
+            if self._marks_text():
+                simple = f"{simple}\n\n{self._marks_text()}"
             csv_text = "\n".join(",".join(row) for row in table)
             divider = "-" * _RULE + " THIS IS A DIVIDER " + "-" * _RULE
             text = (
@@ -316,8 +376,8 @@ class DefaultSubjectiveSummarizer:
                 + divider + "\n\ncsv format\n" + "^" * _RULE + "\n" + csv_text + "\n" + "$" * _RULE + "\n\n"
                 + divider + "\n\nraw format\n" + "^" * _RULE + "\n" + raw_txt + "\n" + "$" * _RULE + "\n"
             )
-            txt_path.write_text(text, encoding="utf-8")
-            csv_path.write_text(csv_text + "\n", encoding="utf-8")
+            atomic_write_text(txt_path, text)
+            atomic_write_text(csv_path, csv_text + "\n")
             logger.info("wrote the summary judged by %s to %s", judge, os.path.abspath(txt_path))
             suffix = "" if n == 0 else f"_{judge}"
             outcome.paths[f"txt{suffix}"] = txt_path

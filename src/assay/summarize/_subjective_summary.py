@@ -21,6 +21,11 @@ does it:
    without a score is empty, and a column with an empty cell is written as
    floats (``9`` → ``9.0``), as pandas writes it.
 
+A model's values in a group whose judged results hold a partial one (judge
+requests that failed: its ``<dataset>.meta`` lists them under ``incomplete``)
+are followed by ``*`` in that table (``50.0*``), as assay marks partial results
+in its other tables; the summary's ``.json`` and the report list why.
+
 Where a group's summarizer fails, OpenCompass stops; assay logs the error
 (naming the summarizer, the group and its datasets), summarizes the other
 groups and says which was left out at the end of its text.
@@ -36,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
+from assay.fileio import atomic_write_text
 from assay.registry import SUMMARIZERS, resolve_type
 
 logger = logging.getLogger(__name__)
@@ -91,6 +97,8 @@ class SubjectiveSummarizer:
         self.function = function
         #: the groups whose summarizer failed (``<summarizer> (<group>): <error>``)
         self.failed: list[str] = []
+        #: the datasets of each group whose scores :meth:`group_scores` returned, in its order
+        self.group_datasets: list[list[dict[str, Any]]] = []
 
     def group_scores(self, time_str: str) -> list[Mapping[str, Any]]:
         """Each dataset group's scores from its summarizer (groups whose summarizer returns nothing left out)."""
@@ -117,6 +125,7 @@ class SubjectiveSummarizer:
                 continue
             if scores:
                 out.append(scores)
+                self.group_datasets.append(datasets)
             else:
                 logger.info("subjective summary: the %s group's summarizer returned no scores", prefix)
         return out
@@ -129,8 +138,11 @@ class SubjectiveSummarizer:
         from assay.rundir.layout import RunDir
 
         time_str = time_str or datetime.now().strftime("%Y%m%d_%H%M%S")
+        marked: dict[str, set[tuple[str, str]]] = {}
         if subjective_scores is None:
+            self.group_datasets = []
             subjective_scores = self.group_scores(time_str)
+            marked = _partial_cells(Path(str(self.cfg["work_dir"])), subjective_scores, self.group_datasets)
         run_dir = RunDir(Path(str(self.cfg["work_dir"])))
         flat, _ = flatten_scores(subjective_scores)
         paths: dict[str, Path] = {}
@@ -138,8 +150,7 @@ class SubjectiveSummarizer:
         for judge, datasets in flat.items():
             frame = _judge_table(datasets)
             path = subjective_summary_path(run_dir, time_str, judge)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            frame.to_csv(path, index=False)
+            atomic_write_text(path, _marked_csv(frame.to_csv(index=False), marked.get(judge, set())))
             paths[f"judged-by--{judge}"] = path
             lines.append(f"judged by {judge}:\n{frame.to_string(index=False)}")
         lines += [f"not summarized: {failure}" for failure in self.failed]
@@ -176,6 +187,44 @@ def judged_leaderboard(config: Mapping[str, Any], time_str: str) -> Any:
         logger.warning("subjective summary: assay's leaderboard of the run could not be computed: %s: %s",
                        type(exc).__name__, exc)
         return None
+
+
+def _partial_cells(run_dir: Path, scores: list[Mapping[str, Any]],
+                   groups: list[list[dict[str, Any]]]) -> dict[str, set[tuple[str, str]]]:
+    """By judge: the (benchmark, model) cells of the judges' tables whose group has a partial judged result of that
+    model (the compared one, of a pair) by that judge."""
+    from assay.config.abbr import dataset_abbr
+    from assay.rundir.judged import partial_judged
+    from assay.rundir.layout import RunDir
+
+    partial = partial_judged(RunDir(run_dir))
+    marked: dict[str, set[tuple[str, str]]] = {}
+    for group, datasets in zip(scores, groups):
+        abbrs = {dataset_abbr(d) for d in datasets}
+        for benchmark, by_judge in group.items():
+            for judge, by_model in by_judge.items():
+                for model in by_model or {}:
+                    if any((model, judge, abbr) in partial for abbr in abbrs):
+                        marked.setdefault(judge, set()).add((benchmark, model))
+    return marked
+
+
+def _marked_csv(text: str, marked: set[tuple[str, str]]) -> str:
+    """A judges' table as pandas wrote it, with ``*`` after each non-empty value of a marked (benchmark, model)."""
+    if not marked:
+        return text
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text)))
+    header = rows[0]
+    for row in rows[1:]:
+        for j, model in enumerate(header[2:], start=2):
+            if (row[0], model) in marked and row[j] != "":
+                row[j] += "*"
+    out = io.StringIO(newline="")
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
 
 
 def _judge_table(datasets: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Any:

@@ -28,6 +28,7 @@ grid is drawn) with every cell's value written in it.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -35,6 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from assay.fileio import atomic_write_bytes
 
 __all__ = [
     "MODEL_TITLES",
@@ -401,9 +404,10 @@ def draw_grid(grid: NeedleGrid, path: Path) -> Path:
     cax = fig.add_axes((1 - 0.8 / (width / _DPI), 1.0 / (height / _DPI), 0.15 / (width / _DPI),
                         (_CELL_H * n_depths) / (height / _DPI)))
     fig.colorbar(image, cax=cax)
-    path.parent.mkdir(parents=True, exist_ok=True)
     meta = json.dumps(grid.to_json(), separators=(",", ":"))
-    fig.savefig(path, format="png", dpi=_DPI, metadata={GRID_CHUNK: meta})
+    image_bytes = io.BytesIO()
+    fig.savefig(image_bytes, format="png", dpi=_DPI, metadata={GRID_CHUNK: meta})
+    atomic_write_bytes(path, image_bytes.getvalue())
     return path
 
 

@@ -629,9 +629,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         saved = _save_stats(task, options, result_path, digest, raw, gold, written)
         del written
         if saved is not None and record is not None:
-            from assay.rundir.stats_index import index_stats
+            from assay.rundir.stats_index import index_samples, index_stats
 
             record.stats = index_stats(saved.options, saved.output)
+            record.samples = index_samples(saved)
     return None
 
 

@@ -1,0 +1,90 @@
+"""SciReasoner's GUE and LLM4Mat tasks, as OpenCompass 0.5.4 reads them (``GUE_Dataset``, ``LLM4MatDataset``).
+
+Layout (id ``opencompass/SciReasoner-GUE`` → ``./data/SciReasoner/GUE-test/``):
+``<task>/dev/data.json`` and ``<task>/test/data.json``, JSON lists of objects
+with ``input``, ``output`` and ``meta_data.label``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+from assay.datasets._oc_files import dataset_dict, json_value
+from assay.datasets.base import BaseDataset
+from assay.datasets.location import get_data_path
+from assay.errors import InputFileError
+from assay.registry import LOAD_DATASET
+
+__all__ = ["GUE_Dataset", "LLM4MatDataset"]
+
+#: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
+MINI_SET_SEED = 1024
+MINI_SET_SIZE = 150
+
+
+def _labelled(items: Any, file: str) -> list[dict[str, Any]]:
+    if not isinstance(items, list):
+        raise InputFileError(f"GUE_Dataset: {file} must hold a JSON list, got {type(items).__name__}")
+    rows = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("output"), str):
+            raise InputFileError(f"GUE_Dataset: {file}, item {i} needs an 'output' text")
+        meta = item.get("meta_data", {})
+        label = meta.get("label", "") if isinstance(meta, dict) else ""
+        rows.append({**item, "output": item["output"] + f" The prediction result is {label}."})
+    return rows
+
+
+@LOAD_DATASET.register_module()
+class GUE_Dataset(BaseDataset):
+    """GUE's ``task``: ``train`` the first five questions of ``dev``, ``test`` every question of ``test``;
+    each ``output`` followed by ``' The prediction result is <meta_data.label>.'`` (the label ``''`` when
+    missing).  With ``mini_set=True`` the test split is ``random.sample`` of 150 questions drawn after
+    ``random.seed(1024)``, as OpenCompass draws it (fewer than 150 fail, as there)."""
+
+    @staticmethod
+    def load(path: str, task: str, mini_set: bool = False, **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train_file = os.path.join(root, f"{task}/dev/data.json")
+        test_file = os.path.join(root, f"{task}/test/data.json")
+        train_items = json_value(train_file, "GUE_Dataset")
+        test = _labelled(json_value(test_file, "GUE_Dataset"), test_file)
+        train = _labelled(train_items[:5] if isinstance(train_items, list) else train_items, train_file)
+        if mini_set:
+            if len(test) < MINI_SET_SIZE:
+                raise InputFileError(f"GUE_Dataset: mini_set draws {MINI_SET_SIZE} questions and {test_file} holds {len(test)}")
+            test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
+        return dataset_dict({"train": train, "test": test})
+
+
+def _llm4mat_rows(file: str, prop: str) -> list[dict[str, Any]]:
+    items = json_value(file, "LLM4MatDataset")
+    if isinstance(items, dict):
+        items = [items]
+    if not isinstance(items, list):
+        raise InputFileError(f"LLM4MatDataset: {file} must hold a JSON list, got {type(items).__name__}")
+    rows = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("output"), str) or "input" not in item:
+            raise InputFileError(f"LLM4MatDataset: {file}, item {i} needs 'input' and an 'output' text")
+        if "{" + f"{prop} :" in item["output"]:
+            rows.append({"input": item["input"], "output": item["output"]})
+    return rows
+
+
+@LOAD_DATASET.register_module()
+class LLM4MatDataset(BaseDataset):
+    """LLM4Mat's questions about ``property``: the items of ``train_path`` and ``test_path`` (in
+    ``get_data_path(path)``, id ``opencompass/SciReasoner-LLM4Mat``; a JSON list, or one object) whose
+    ``output`` holds ``'{<property> :'``, ``input`` and ``output`` kept; ``train`` the first five,
+    ``test`` all (the first 150 with ``mini_set=True``)."""
+
+    @staticmethod
+    def load(path: str, property: str, train_path: str, test_path: str, mini_set: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _llm4mat_rows(os.path.join(root, train_path), property)[:5]
+        test = _llm4mat_rows(os.path.join(root, test_path), property)
+        return dataset_dict({"train": train, "test": test[:150] if mini_set else test})

@@ -1,0 +1,1 @@
+# generated the pickles
