@@ -183,6 +183,8 @@ def test_a_truncated_file_of_each_kind_is_an_error_naming_it(tmp_path: Path, nam
         ("stats.json", [{"name": {"name": "exact_match", "split": "train"}, "count": 1, "mean": 1.0}],
          r"stats\.json: no unperturbed statistic of the test or valid split \(splits: \['train'\]\)"),
         ("per_instance_stats.json", [{"stats": []}], r"per_instance_stats\.json: entry 0 has no instance_id and stats"),
+        ("per_instance_stats.json", [{"instance_id": "id1", "stats": [{"count": 1}, {"mean": 1}]}],
+         r"per_instance_stats\.json: entry 0, stat 0 is not a statistic"),
         ("scenario_state.json", {"adapter_spec": {}}, r"scenario_state\.json: no 'request_states' list"),
     ],
 )

@@ -130,11 +130,11 @@ def _number(value: Any, file: Path, where: str) -> float:
     raise InputFileError(f"HELM stats file {file}: {where} is {value!r}, not a number")
 
 
-def _stat_name(stat: Any, file: Path, index: int) -> tuple[str, str, bool]:
+def _stat_name(stat: Any, file: Path, where: str) -> tuple[str, str, bool]:
     """(metric, split, perturbed) of one statistic; anything else is an error naming the file and the entry."""
     name = stat.get("name") if isinstance(stat, dict) else None
     if not isinstance(name, dict) or not isinstance(name.get("name"), str):
-        raise InputFileError(f"HELM stats file {file}: entry {index} is not a statistic (no name.name): {str(stat)[:120]}")
+        raise InputFileError(f"HELM stats file {file}: {where} is not a statistic (no name.name): {str(stat)[:120]}")
     perturbed = name.get("perturbation") is not None or name.get("sub_split") is not None
     return name["name"], str(name.get("split")), perturbed
 
@@ -149,7 +149,7 @@ def _stats(file: Path, what: str) -> list[Any]:
 def _split(stats: list[Any], file: Path) -> str:
     splits = set()
     for i, stat in enumerate(stats):
-        _metric, split, perturbed = _stat_name(stat, file, i)
+        _metric, split, perturbed = _stat_name(stat, file, f"entry {i}")
         if not perturbed:
             splits.add(split)
     for split in _SPLITS:
@@ -164,7 +164,7 @@ def _result(folder: Path, dataset: str, spec: dict[str, Any]) -> ExternalResult:
     split = _split(stats, stats_file)
     metrics: dict[str, float] = {}
     for i, stat in enumerate(stats):
-        metric, s, perturbed = _stat_name(stat, stats_file, i)
+        metric, s, perturbed = _stat_name(stat, stats_file, f"entry {i}")
         if perturbed or s != split or not stat.get("count"):
             continue
         metrics[metric] = _number(stat.get("mean"), stats_file, f"entry {i} ({metric}).mean")
@@ -210,7 +210,7 @@ def _samples(file: Path, split: str, trials: int, metrics: set[str]) -> Iterator
         seen.add(key)
         sample = ExternalSample(key=key)
         for j, stat in enumerate(entry["stats"]):
-            metric, s, perturbed = _stat_name(stat, file, i)
+            metric, s, perturbed = _stat_name(stat, file, f"entry {i}, stat {j}")
             if perturbed or s != split or not stat.get("count") or metric not in metrics:
                 continue
             sample.values[metric] = _number(stat.get("mean"), file, f"entry {i}, stat {j} ({metric}).mean")
