@@ -151,7 +151,7 @@ def test_a_source_that_would_overwrite_the_configs_own_result_is_refused_before_
 @pytest.mark.parametrize(
     ("sources", "message"),
     [
-        ("[dict(type='helm', path='.')]", "sources[0].type is 'helm'; assay reads: inspect_ai, lm_eval"),
+        ("[dict(type='helmet', path='.')]", "sources[0].type is 'helmet'; assay reads: helm, inspect_ai, lm_eval"),
         ("[dict(type='lm_eval', path='no/such/folder')]", "sources[0].path 'no/such/folder'"),
         ("[dict(type='lm_eval', path='.', models=['a'])]", "sources[0].models must map the tool's names to abbrs"),
         ("[dict(type='lm_eval', path='.', scale=1)]", "sources[0]: unknown key(s) ['scale']"),

@@ -120,8 +120,8 @@ def test_a_repeated_sample_a_missing_folder_and_an_unknown_tool_are_errors(tmp_p
         read_lm_eval(tmp_path / "empty")
     with pytest.raises(InputFileError, match="does not exist"):
         read_lm_eval(tmp_path / "nowhere")
-    with pytest.raises(ConfigError, match="unknown source tool 'helm'; assay reads: inspect_ai, lm_eval"):
-        read_source("helm", tmp_path)
+    with pytest.raises(ConfigError, match="unknown source tool 'helmet'; assay reads: helm, inspect_ai, lm_eval"):
+        read_source("helmet", tmp_path)
 
 
 def test_without_logged_samples_the_numbers_still_read(tmp_path: Path) -> None:

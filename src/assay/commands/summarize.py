@@ -1,7 +1,7 @@
 """``assay summarize [CONFIG]``: summarize the existing results of a run into tables (and its report).
 
 ``assay summarize --from TOOL PATH`` first writes another tool's results (``lm_eval``:
-lm-evaluation-harness's output folder; ``inspect_ai``: inspect_ai's logs) into a new run directory under ``-w`` as assay's
+lm-evaluation-harness's output folder; ``inspect_ai``: inspect_ai's logs; ``helm``: HELM's run folders) into a new run directory under ``-w`` as assay's
 own result files, with a config that lists them (see :mod:`assay.rundir.sources`), then
 summarizes that run.
 
@@ -39,8 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--from", dest="source", nargs=2, metavar=("TOOL", "PATH"),
         help="summarize another tool's results: TOOL is lm_eval (lm-evaluation-harness's --output_path folder, "
-        "a model folder in it, or one results_<time>.json) or inspect_ai (a .eval or .json log, or a folder of them); "
-        "they are written into a new run directory under -w first",
+        "a model folder in it, or one results_<time>.json), inspect_ai (a .eval or .json log, or a folder of them) "
+        "or helm (HELM's benchmark_output, a suite or a run folder); they are written into a new run directory under -w first",
     )
     parser.add_argument(
         "--map", action="append", default=[], metavar="NAME=ABBR",
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tool-scale", action="store_true",
-        help="with --from: keep the tool's own scale (lm-evaluation-harness's and inspect_ai's 0-1) instead of percent",
+        help="with --from: keep the tool's own scale (lm-evaluation-harness's, inspect_ai's and HELM's 0-1) instead of percent",
     )
 
 

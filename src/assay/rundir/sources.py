@@ -37,9 +37,15 @@ FRACTION_METRICS = frozenset({
     "acc", "acc_norm", "acc_mutual_info", "exact_match", "em", "f1", "mcc", "mc1", "mc2", "accuracy",
     "pass@1", "pass_at_1", "prompt_level_strict_acc", "prompt_level_loose_acc", "inst_level_strict_acc",
     "inst_level_loose_acc", "contains", "match", "correct",
+    # HELM's
+    "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match", "classification_macro_f1",
+    "classification_micro_f1", "f1_score",
 })
-#: Metrics never read as fractions although their values may lie in [0, 1].
-_NOT_FRACTIONS = re.compile(r"perplexity|bits_per_byte|brier|bleu|rouge|ter\b|chrf|loss", re.IGNORECASE)
+#: Metrics never read as fractions although their values may lie in [0, 1]: perplexities, BLEU, ROUGE …, and
+#: HELM's counts, sizes, times and log-probabilities (``num_train_trials``, ``batch_size``, ``inference_runtime`` …).
+_NOT_FRACTIONS = re.compile(
+    r"perplexity|bits_per_byte|brier|bleu|rouge|ter\b|chrf|loss|^num_|^batch_size$|runtime|logprob|_cost$", re.IGNORECASE
+)
 
 
 def fraction_metric(metric: str, values: Sequence[float]) -> bool:
@@ -48,6 +54,8 @@ def fraction_metric(metric: str, values: Sequence[float]) -> bool:
 
     >>> fraction_metric('acc,none', []), fraction_metric('word_perplexity,none', [0.5]), fraction_metric('score,none', [0.0, 1.0])
     (True, False, True)
+    >>> fraction_metric('quasi_exact_match', []), fraction_metric('num_train_trials', [1.0, 1.0])
+    (True, False)
     >>> fraction_metric('match/accuracy', [])
     True
     """

@@ -3,9 +3,10 @@
 One reader per tool turns the files it writes into tool-neutral records
 (:mod:`assay.sources.model`): ``lm_eval`` (lm-evaluation-harness's
 ``results_<time>.json`` and ``samples_<task>_<time>.jsonl``,
-:mod:`assay.sources.lm_eval`) and ``inspect_ai`` (inspect_ai's ``.eval`` and
-``.json`` logs, :mod:`assay.sources.inspect_ai`).  :func:`read_source` picks the reader by the
-tool's name.
+:mod:`assay.sources.lm_eval`), ``inspect_ai`` (inspect_ai's ``.eval`` and
+``.json`` logs, :mod:`assay.sources.inspect_ai`) and ``helm`` (HELM's run
+folders, :mod:`assay.sources.helm`).  :func:`read_source` picks the reader by
+the tool's name.
 """
 
 from __future__ import annotations
@@ -40,8 +41,16 @@ def _lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
     return read_lm_eval(path)
 
 
+def _helm(path: str | os.PathLike[str]) -> list[ExternalRun]:
+    from assay.sources.helm import read_helm
+
+    return read_helm(path)
+
+
 #: tool name → reader of its output at a path.
-READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {"inspect_ai": _inspect_ai, "lm_eval": _lm_eval}
+READERS: dict[str, Callable[[str | os.PathLike[str]], list[ExternalRun]]] = {
+    "helm": _helm, "inspect_ai": _inspect_ai, "lm_eval": _lm_eval,
+}
 
 
 def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
@@ -50,7 +59,7 @@ def read_source(tool: str, path: str | os.PathLike[str]) -> list[ExternalRun]:
     >>> read_source('helmet', '.')
     Traceback (most recent call last):
     ...
-    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: inspect_ai, lm_eval
+    assay.errors.ConfigError: unknown source tool 'helmet'; assay reads: helm, inspect_ai, lm_eval
     """
     reader = READERS.get(tool)
     if reader is None:
