@@ -103,6 +103,10 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.charm", "charm_reason_postprocess", [{}]),
     ("opencompass.datasets.scibench", "scibench_postprocess", [{}]),
     ("opencompass.datasets.mgsm", "mgsm_postprocess", [{"lang": "en"}, {"lang": "zh"}, {"lang": "bn"}]),
+    ("opencompass.datasets.smolinstruct", "smolinstruct_acc_postprocess", [{}]),
+    ("opencompass.datasets.smolinstruct", "smolinstruct_acc_0shot_postprocess", [{}]),
+    ("opencompass.datasets.SciReasoner.GUE", "GUE_postprocessor", [{}]),
+    ("opencompass.datasets.SciReasoner.LLM4Mat", "LLM4Mat_postprocessor", [{"property": "band_gap"}, {"property": "is_stable"}]),
     # the generation families: summaries and translations
     ("opencompass.datasets.lcsts", "lcsts_postprocess", [{}]),
     ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
