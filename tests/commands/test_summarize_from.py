@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -165,3 +166,103 @@ def test_bad_sources_name_the_config_and_the_entry(
     assert main(["run", str(config), "-w", str(tmp_path / "w")]) == 2
     err = capsys.readouterr().err
     assert str(config) in err and message in err
+
+
+def _lm_copy(tmp_path: Path, model: str = "scripted-a") -> Path:
+    target = tmp_path / "lm" / model
+    shutil.copytree(OUT / model, target)
+    return target
+
+
+def test_a_summary_config_whose_source_would_replace_an_opencompass_result_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "w" / "20250101_000000"
+    existing = run / "results" / "scripted-a" / "assay_mcq_a.json"
+    existing.parent.mkdir(parents=True)
+    existing.write_text('{"accuracy": 80.0}')  # as OpenCompass leaves it
+    config = tmp_path / "config.py"
+    config.write_text(
+        "models = [dict(abbr='scripted-a')]\ndatasets = [dict(abbr='assay_mcq_a')]\n"
+        f"sources = [dict(type='lm_eval', path={str(OUT / 'scripted-a')!r})]\n"
+    )
+    assert main(["summarize", str(config), "-w", str(run), "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert "would be scripted-a/assay_mcq_a, which the config's own dataset 'assay_mcq_a' gives too" in err
+    assert existing.read_text() == '{"accuracy": 80.0}' and sorted(p.name for p in existing.parent.iterdir()) == ["assay_mcq_a.json"]
+
+
+def test_an_import_that_would_replace_a_result_of_another_kind_writes_nothing(tmp_path: Path) -> None:
+    run = RunDir(tmp_path / "run")
+    theirs = run.result_path("scripted-b", "assay_mcq_b")
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text('{"accuracy": 80.0}')
+    with pytest.raises(InputFileError, match=r"assay_mcq_b\.json holds a result not imported from another tool .* Nothing was written"):
+        write_sources(run, read_source("lm_eval", OUT))
+    assert theirs.read_text() == '{"accuracy": 80.0}'
+    assert not (run.results / "scripted-a").exists() and sorted(p.name for p in theirs.parent.iterdir()) == ["assay_mcq_b.json"]
+    # two runs mapped to one cell: refused before the first file is written too
+    with pytest.raises(InputFileError, match=r"nothing was written"):
+        write_sources(RunDir(tmp_path / "run2"), read_source("lm_eval", OUT), models={"scripted-a": "same", "scripted-b": "same"})
+    assert not (tmp_path / "run2").exists()
+    # a result imported from the same tool before is replaced (a summary reads its sources again)
+    first = write_sources(RunDir(tmp_path / "run3"), read_source("lm_eval", OUT))
+    again = write_sources(RunDir(tmp_path / "run3"), read_source("lm_eval", OUT))
+    assert first.written == again.written
+
+
+def test_one_metric_row_has_one_scale_whether_or_not_a_model_logged_samples(tmp_path: Path) -> None:
+    folder_b = _lm_copy(tmp_path, "scripted-b")
+    _lm_copy(tmp_path, "scripted-a")
+    for samples in folder_b.glob("samples_*.jsonl"):
+        samples.unlink()
+    # a metric whose name says nothing: its scale comes from the samples model a logged
+    for results in (tmp_path / "lm").rglob("results_*.json"):
+        results.write_text(results.read_text().replace("acc_norm", "score"))
+    for samples in (tmp_path / "lm").rglob("samples_*.jsonl"):
+        samples.write_text(samples.read_text().replace("acc_norm", "score"))
+    assert main(["summarize", "--from", "lm_eval", str(tmp_path / "lm"), "-w", str(tmp_path / "w"), "--no-report"]) == 0
+    (run,) = list((tmp_path / "w").iterdir())
+    rows = _csv(run)
+    assert rows[("assay_mcq_a", "score,none")]["scripted-a"] == "62.50" and rows[("assay_mcq_a", "score,none")]["scripted-b"] == "93.75"
+
+
+def test_a_size_weighted_group_whose_models_have_different_sizes_is_a_row_per_model(tmp_path: Path) -> None:
+    for model in ("scripted-a", "scripted-b"):
+        _lm_copy(tmp_path, model)
+    # model b scored only 8 of assay_mcq_b's 12 documents: its weighted group value differs from a's weights
+    (results,) = (tmp_path / "lm" / "scripted-b").glob("results_*.json")
+    (samples,) = (tmp_path / "lm" / "scripted-b").glob("samples_assay_mcq_b_*.jsonl")
+    kept = samples.read_text().splitlines()[:8]
+    samples.write_text("\n".join(kept) + "\n")
+    data = json.loads(results.read_text())
+    values = [json.loads(line)["acc"] for line in kept]
+    data["results"]["assay_mcq_b"]["acc,none"] = sum(values) / 8
+    data["results"]["assay_mcq_b"].pop("acc_stderr,none")
+    data["n-samples"]["assay_mcq_b"]["effective"] = 8
+    a = data["results"]["assay_mcq_a"]["acc,none"]
+    data["groups"]["assay_mcq_suite"]["acc,none"] = (16 * a + sum(values)) / 24
+    results.write_text(json.dumps(data))
+    assert main(["summarize", "--from", "lm_eval", str(tmp_path / "lm"), "-w", str(tmp_path / "w"), "--no-report"]) == 0
+    (run,) = list((tmp_path / "w").iterdir())
+    rows = _csv(run)
+    assert rows[("assay_mcq_suite", "acc,none")]["scripted-b"] == f"{100 * (16 * a + sum(values)) / 24:.2f}"
+    assert rows[("assay_mcq_suite", "acc,none")]["scripted-a"] == "53.57"
+
+
+def test_two_imports_started_in_one_second_get_run_directories_of_their_own(tmp_path: Path) -> None:
+    from assay.commands.summarize import _new_run_dir
+
+    first, second = _new_run_dir(str(tmp_path)), _new_run_dir(str(tmp_path))
+    assert first.root != second.root and first.root.is_dir() and second.root.is_dir()
+
+
+@pytest.mark.parametrize(("key", "value"), [("n-samples", [1, 2]), ("higher_is_better", "yes"), ("group_subtasks", [])])
+def test_a_results_member_of_the_wrong_type_is_an_error_naming_the_file(tmp_path: Path, key: str, value: object) -> None:
+    folder = _lm_copy(tmp_path)
+    (results,) = folder.glob("results_*.json")
+    data = json.loads(results.read_text())
+    data[key] = value
+    results.write_text(json.dumps(data))
+    with pytest.raises(InputFileError, match=rf"{re.escape(str(results))}: '{key}' is"):
+        read_source("lm_eval", tmp_path / "lm")

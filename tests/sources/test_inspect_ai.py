@@ -46,9 +46,9 @@ def test_every_number_inspect_shows_of_a_log_is_read_back(dump: Path) -> None:
 
 def test_json_logs_give_the_same_records_as_eval_logs() -> None:
     from_eval, from_json = read_inspect_ai(LOGS / "eval"), read_inspect_ai(LOGS / "json")
-    assert len(from_eval) == len(from_json) == 4
-    for run in from_eval:
-        (task,) = run.results
+    # one run per model, holding both tasks (each task's log read)
+    assert len(from_eval) == len(from_json) == 2 and all(len(run.results) == 2 and len(run.paths) == 2 for run in from_eval)
+    for run, task in [(r, t) for r in from_eval for t in r.results]:
         twin = _one(from_json, run.model, task)
         a, b = run.results[task], twin.results[task]
         assert Path(b.source.path).suffix == ".json" and Path(a.source.path).suffix == ".eval"
@@ -255,3 +255,18 @@ def test_a_log_without_results_is_skipped_and_a_folder_without_logs_is_an_error(
         read_inspect_ai(tmp_path / "empty")
     with pytest.raises(InputFileError, match="do not exist"):
         read_inspect_ai(tmp_path / "nowhere")
+
+
+def test_a_task_logged_twice_for_a_model_keeps_the_newest_log(tmp_path: Path) -> None:
+    import shutil
+
+    (older,) = [f for f in (LOGS / "json").iterdir() if "assay-mcq" in f.name][:1]
+    runs = read_inspect_ai(LOGS / "json")
+    model = next(r.model for r in runs if str(older) in r.paths)
+    # the same log again under a later time, as a retried evaluation leaves it
+    retried = tmp_path / ("2099" + older.name[4:])
+    shutil.copy(older, tmp_path / older.name)
+    shutil.copy(older, retried)
+    (run,) = read_inspect_ai(tmp_path)
+    assert run.model == model and run.paths == [str(tmp_path / older.name), str(retried)]
+    assert run.results["assay_mcq"].source.path == str(retried)

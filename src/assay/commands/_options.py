@@ -158,8 +158,15 @@ def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict
     if not isinstance(specs, (list, tuple)):
         raise ConfigError(f"{where} must be a list of dicts, got {type(specs).__name__}")
     taken: dict[tuple[str, str], str] = {}
-    for task in tasks or []:
-        taken[(task.model_abbr, task.dataset_abbr)] = f"the config's own dataset {task.dataset_abbr!r}"
+    if tasks is not None:
+        own = [(task.model_abbr, task.dataset_abbr) for task in tasks]
+    else:  # a summary: every (model, dataset) the config names
+        from assay.config import dataset_abbr, model_abbr
+
+        own = [(model_abbr(m), dataset_abbr(d)) for m in config.models for d in config.datasets
+               if isinstance(m, dict) and isinstance(d, dict)]
+    for model, dataset in own:
+        taken[(model, dataset)] = f"the config's own dataset {dataset!r}"
     out = []
     for i, spec in enumerate(specs):
         if not isinstance(spec, dict):

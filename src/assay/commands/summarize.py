@@ -52,12 +52,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _new_run_dir(work_dir: str) -> Any:
+    """A new timestamped run directory under ``work_dir``, made here and now: another command starting in
+    the same second waits for the next one rather than share it."""
+    import time
+    from pathlib import Path
+
+    from assay.rundir.layout import RunDir, new_timestamp
+
+    Path(work_dir).mkdir(parents=True, exist_ok=True)
+    while True:
+        root = Path(work_dir) / new_timestamp()
+        try:
+            root.mkdir()
+        except FileExistsError:
+            time.sleep(0.2)
+            continue
+        return RunDir(root)
+
+
 def _import_source(args: argparse.Namespace) -> None:
     """``--from TOOL PATH``: the tool's results written into a new run directory with the config listing them;
     ``args`` then names that run, so that the summary reads it as any other."""
     from assay.errors import ConfigError
     from assay.rundir.configs import dump_config
-    from assay.rundir.layout import new_timestamp, resolve_run_dir, writer_lock
+    from assay.rundir.layout import new_timestamp, writer_lock
     from assay.rundir.sources import source_config, write_sources
     from assay.sources import read_source
 
@@ -71,7 +90,7 @@ def _import_source(args: argparse.Namespace) -> None:
             raise ConfigError(f"--map {item!r}: expected NAME=ABBR")
         mapping[name] = abbr
     runs = read_source(tool, path)
-    run_dir = resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, None)
+    run_dir = _new_run_dir(args.work_dir or DEFAULT_WORK_DIR)
     with writer_lock(run_dir):
         imported = write_sources(run_dir, runs, models=mapping, datasets=mapping, percent=not args.tool_scale)
         files = sorted({p for run in runs for p in run.paths})

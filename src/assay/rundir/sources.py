@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
@@ -112,18 +113,23 @@ def write_sources(
     """Write ``runs``' results into ``run_dir``; model and dataset names mapped by ``models``/``datasets``
     (the tool's name → the name in the run; unmapped names made :func:`safe_name`).
 
-    With ``percent`` (the default) a :func:`fraction_metric` is written × 100, as
-    OpenCompass shows accuracy; the tool's own values stay in ``_meta.source.metrics``
-    (with ``_meta.source.scale``: the factor applied to each metric).
+    With ``percent`` (the default) a fraction (:func:`fraction_metric`, decided per dataset and
+    metric over every run, so that one cell row has one scale) is written × 100, as OpenCompass
+    shows accuracy; the tool's own values stay in ``_meta.source.metrics`` (with
+    ``_meta.source.scale``: the factor applied to each metric).
 
-    Two runs mapped to the same model and dataset are an :class:`~assay.errors.InputFileError`
-    naming both files: one would silently replace the other.
+    Every file is planned before the first is written: two runs mapped to the same model and
+    dataset, and a result already in the run that was not imported from the same tool (assay's
+    own, OpenCompass's), are :class:`~assay.errors.InputFileError`\\ s naming the files, and then
+    nothing is written.
     """
     models = models or {}
     datasets = datasets or {}
     out = ImportedSources()
     owner: dict[tuple[str, str], str] = {}
     group_defs: dict[tuple[str, str], ExternalGroup] = {}
+    scales = _scales(runs, datasets, percent)
+    plan: list[tuple[Path, dict[str, Any]]] = []
     for run in runs:
         model = models.get(run.model) or safe_name(run.model)
         if model not in out.models:
@@ -135,24 +141,69 @@ def write_sources(
             if key in owner:
                 raise InputFileError(
                     f"{result.source.path}: {run.tool} result of model {run.model!r} on {name!r} would be written as "
-                    f"{model}/{dataset}, which {owner[key]} already gives; map one of them to another name"
+                    f"{model}/{dataset}, which {owner[key]} already gives; map one of them to another name "
+                    "(nothing was written)"
                 )
             owner[key] = result.source.path
             metrics = out.datasets.setdefault(dataset, [])
             metrics.extend(m for m in result.metrics if m not in metrics)
-            path = run_dir.result_path(model, dataset)
-            write_result(path, _result_dict(run, result, percent))
-            out.written.append(str(path))
+            plan.append((run_dir.result_path(model, dataset), _result_dict(run, result, scales.get(dataset, {}))))
         for name, group in run.groups.items():
             for metric in group.metrics:
                 group_defs.setdefault((name, metric), group)
-    _plan_groups(run_dir, runs, out, group_defs, models, datasets, percent)
+    plan += _plan_groups(run_dir, runs, out, group_defs, models, datasets, percent, owner)
+    for path, data in plan:
+        _check_replaceable(path, data["_meta"]["source"])
+    for path, data in plan:
+        write_result(path, data)
+        out.written.append(str(path))
     return out
 
 
-def _result_dict(run: ExternalRun, result: Any, percent: bool) -> dict[str, Any]:
+def _scales(runs: Sequence[ExternalRun], datasets: Mapping[str, str], percent: bool) -> dict[str, dict[str, float]]:
+    """Dataset (its name in the run) → metric → the factor its values are written with: 100 for a fraction,
+    decided over every run — by the metric's name, else by every logged value and every reported value
+    lying in [0, 1] — so that a model without logged samples gets the scale of one with them."""
+    values: dict[tuple[str, str], list[float]] = {}
+    reported: dict[tuple[str, str], list[float]] = {}
+    for run in runs:
+        for name, result in run.results.items():
+            dataset = datasets.get(name) or safe_name(name)
+            for metric, value in result.metrics.items():
+                values.setdefault((dataset, metric), []).extend(result.sample_values(metric))
+                reported.setdefault((dataset, metric), []).append(value)
+    out: dict[str, dict[str, float]] = {}
+    for (dataset, metric), logged in values.items():
+        fraction = percent and fraction_metric(metric, logged) and all(0.0 <= v <= 1.0 for v in reported[(dataset, metric)])
+        out.setdefault(dataset, {})[metric] = 100.0 if fraction else 1.0
+    return out
+
+
+def _check_replaceable(path: Path, source: Mapping[str, Any]) -> None:
+    """A result file already at ``path`` may be replaced only when it was imported from the same tool."""
+    if not path.exists():
+        return
+    from assay.rundir.results import read_result_without_details
+
+    head: Any
+    try:
+        head, _ = read_result_without_details(path)
+    except Exception:  # unreadable: not ours to replace either
+        head = {}
+    meta = head.get("_meta") if isinstance(head, dict) else None
+    there = meta.get("source") if isinstance(meta, dict) else None
+    if isinstance(there, dict) and there.get("tool") == source.get("tool"):
+        return
+    what = f"a result imported from {there.get('tool')!r}" if isinstance(there, dict) else "a result not imported from another tool (assay's or OpenCompass's)"
+    raise InputFileError(
+        f"{path} holds {what}; the {source.get('tool')} result of {source.get('path')} would replace it. "
+        "Nothing was written: map the tool's model or dataset to another name, or import into a new run directory"
+    )
+
+
+def _result_dict(run: ExternalRun, result: Any, scales: Mapping[str, float]) -> dict[str, Any]:
     scored = [m for m in result.metrics if result.sample_values(m)]
-    scale = {m: (100.0 if percent and fraction_metric(m, result.sample_values(m)) else 1.0) for m in result.metrics}
+    scale = {m: scales.get(m, 1.0) for m in result.metrics}
     details = []
     for sample in result.samples:
         row: dict[str, Any] = {"id": sample.key}
@@ -188,9 +239,10 @@ def _plan_groups(
     models: Mapping[str, str],
     datasets: Mapping[str, str],
     percent: bool,
-) -> None:
+    owner: Mapping[tuple[str, str], str],
+) -> list[tuple[Path, dict[str, Any]]]:
     """Each (group, metric): a summary group when a plain or size-weighted average of its members gives the
-    tool's value for every model, else a row of its own, written as a result per model."""
+    tool's value for every model, else a row of its own: the result files to write for those."""
     first_metric: dict[str, str] = {}
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for (name, metric), group in defs.items():
@@ -221,20 +273,22 @@ def _plan_groups(
             source["metrics"][metric] = g.metrics[metric]
             source["stderr"][metric] = g.stderr.get(metric)
             source["scale"][metric] = scale
+    plan = []
     for (model, row), result in rows.items():
-        path = run_dir.result_path(model, row)
-        if str(path) in out.written:
+        if (model, row) in owner:
             raise InputFileError(f"{result['_meta']['source']['path']}: group {row!r} of model {model!r} has the name "
-                                 "of a dataset; map one of them to another name")
-        write_result(path, result)
-        out.written.append(str(path))
+                                 "of a dataset; map one of them to another name (nothing was written)")
+        plan.append((run_dir.result_path(model, row), result))
+    return plan
 
 
 def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, int] | bool | None:
     """``None``: a plain average of the members gives every model's reported value of group ``name``;
-    weights (samples per member): a size-weighted one does; ``False``: neither, or a member is missing."""
+    weights (samples per member): a size-weighted one does, with the same sizes for every model; ``False``:
+    neither, the models' sizes differ, or a member is missing."""
     plain_ok = weighted_ok = True
     weights: dict[str, int] = {}
+    sizes_seen: set[tuple[int, ...]] = set()
     for run in runs:
         g = run.groups.get(name)
         if g is None or metric not in g.metrics:
@@ -250,6 +304,7 @@ def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, i
             weights[member] = n
         if not vals:
             return False
+        sizes_seen.add(tuple(sizes))
         value = g.metrics[metric]
         total = sum(sizes)
         plain = math.fsum(vals) / len(vals)
@@ -258,7 +313,7 @@ def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, i
         weighted_ok = weighted_ok and math.isclose(weighted, value, rel_tol=1e-9, abs_tol=1e-12)
     if plain_ok:
         return None
-    if weighted_ok:
+    if weighted_ok and len(sizes_seen) == 1:  # one summary group's weights serve every model only when their sizes agree
         return weights
     return False
 

@@ -119,7 +119,9 @@ def log_files(path: str | os.PathLike[str]) -> list[Path]:
 
 
 def read_inspect_ai(path: str | os.PathLike[str], *, use_inspect: bool = False) -> list[ExternalRun]:
-    """The runs in inspect_ai's logs at ``path`` (a log or a folder): one per (model, log), in file order.
+    """The runs in inspect_ai's logs at ``path`` (a log or a folder): one per model, in the order first found;
+    a task logged more than once for a model (a retried evaluation) keeps the log that comes last in
+    file-name order — inspect's names start with the time, so the newest in one folder.
 
     ``use_inspect`` reads each log through inspect_ai's own ``read_eval_log`` (an
     :class:`ImportError` where it is not installed) instead of the file format.
@@ -127,7 +129,7 @@ def read_inspect_ai(path: str | os.PathLike[str], *, use_inspect: bool = False) 
     :class:`~assay.errors.InputFileError` naming the file (and the zip entry); a log
     without results (an evaluation that failed or still runs) is skipped with a warning.
     """
-    runs = []
+    runs: dict[str, ExternalRun] = {}
     for file in log_files(path):
         if use_inspect:
             header, samples, reductions = _read_with_inspect(file)
@@ -136,9 +138,18 @@ def read_inspect_ai(path: str | os.PathLike[str], *, use_inspect: bool = False) 
         else:
             header, samples, reductions = _read_json_log(file)
         run = _run(file, header, samples, reductions)
-        if run is not None:
-            runs.append(run)
-    return runs
+        if run is None:
+            continue
+        merged = runs.get(run.model)
+        if merged is None:
+            runs[run.model] = run
+            continue
+        for task, result in run.results.items():
+            if task in merged.results:
+                logger.info("%s: task %s of model %s replaces the one in %s", file, task, run.model, merged.results[task].source.path)
+            merged.results[task] = result
+        merged.paths += run.paths
+    return list(runs.values())
 
 
 # -- the two formats -------------------------------------------------------------------------------------------------

@@ -101,10 +101,22 @@ def read_lm_eval(path: str | os.PathLike[str]) -> list[ExternalRun]:
             metrics, stderr = _metrics(entry, file, f"groups[{name!r}]")
             counts = entry.get("sample_count")
             counts = counts if isinstance(counts, dict) else {}
-            members = (data.get("group_subtasks") or {}).get(name) or []
+            members = _object(data, "group_subtasks", file).get(name) or []
+            if not isinstance(members, list):
+                raise InputFileError(f"{_WHAT} {file}: group_subtasks[{name!r}] is {type(members).__name__}, not a list")
             run.groups[name] = ExternalGroup(name=name, members=list(members), metrics=metrics, stderr=stderr,
                                              n_samples={k: int(v) for k, v in counts.items()})
     return list(runs.values())
+
+
+def _object(data: dict[str, Any], key: str, file: Path) -> dict[str, Any]:
+    """``data[key]``, an object (``{}`` when absent); another type is an error naming the file and the key."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InputFileError(f"{_WHAT} {file}: {key!r} is {type(value).__name__}, not an object")
+    return value
 
 
 def _model_name(data: dict[str, Any], file: Path) -> str:
@@ -167,15 +179,19 @@ def _number(value: Any, file: Path, where: str) -> float:
 
 def _result(task: str, entry: dict[str, Any], data: dict[str, Any], source: SourceInfo, file: Path) -> ExternalResult:
     metrics, stderr = _metrics(entry, file, f"results[{task!r}]")
-    config = (data.get("configs") or {}).get(task) or {}
+    config = _object(data, "configs", file).get(task) or {}
+    if not isinstance(config, dict):
+        raise InputFileError(f"{_WHAT} {file}: configs[{task!r}] is {type(config).__name__}, not an object")
     aggregation: dict[str, str] = {}
     for item in config.get("metric_list") or []:
         if isinstance(item, dict) and isinstance(item.get("metric"), str):
             agg = item.get("aggregation", "mean")
             aggregation[item["metric"]] = agg if isinstance(agg, str) else str(agg)
-    counts = (data.get("n-samples") or {}).get(task) or {}
+    counts = _object(data, "n-samples", file).get(task) or {}
     n = counts.get("effective", counts.get("original")) if isinstance(counts, dict) else None
-    higher = (data.get("higher_is_better") or {}).get(task) or {}
+    higher = _object(data, "higher_is_better", file).get(task) or {}
+    if not isinstance(higher, dict):
+        raise InputFileError(f"{_WHAT} {file}: higher_is_better[{task!r}] is {type(higher).__name__}, not an object")
     result = ExternalResult(
         dataset=task, metrics=metrics, stderr=stderr, source=source,
         n_samples=int(n) if isinstance(n, (int, float)) else None,
