@@ -270,3 +270,20 @@ def test_a_task_logged_twice_for_a_model_keeps_the_newest_log(tmp_path: Path) ->
     (run,) = read_inspect_ai(tmp_path)
     assert run.model == model and run.paths == [str(tmp_path / older.name), str(retried)]
     assert run.results["assay_mcq"].source.path == str(retried)
+
+
+def test_a_scorer_reduced_by_two_reducers_gives_one_metric_each(tmp_path: Path) -> None:
+    import json
+
+    (log,) = [f for f in (LOGS / "json").iterdir() if "assay-arith" in f.name][:1]
+    data = json.loads(log.read_text())
+    first = data["results"]["scores"][0]
+    mean = {**first, "reducer": "mean", "metrics": {"accuracy": {"name": "accuracy", "value": 0.25, "params": {}}}}
+    top = {**first, "reducer": "max", "metrics": {"accuracy": {"name": "accuracy", "value": 0.5, "params": {}}}}
+    data["results"]["scores"] = [mean, top, *data["results"]["scores"][1:]]
+    (tmp_path / log.name).write_text(json.dumps(data))
+    (run,) = read_inspect_ai(tmp_path)
+    (result,) = run.results.values()
+    name = first["name"]
+    assert result.metrics[f"{name}[mean]/accuracy"] == 0.25 and result.metrics[f"{name}[max]/accuracy"] == 0.5
+    assert f"{name}/accuracy" not in result.metrics and result.check() == []

@@ -275,7 +275,10 @@ def _run(file: Path, header: dict[str, Any], samples: list[Any], reductions: lis
     if header.get("status") not in ("success", None):
         logger.warning("%s: the evaluation of %s on %s has status %r; its results are read as they are",
                        file, model, task, header.get("status"))
-    version = (ev.get("packages") or {}).get("inspect_ai")
+    packages = ev.get("packages") or {}
+    if not isinstance(packages, dict):
+        raise InputFileError(f"{_WHAT} {file}: eval.packages is {type(packages).__name__}, not an object")
+    version = packages.get("inspect_ai")
     version = str(version) if version else None
     source = SourceInfo(TOOL, version, str(file))
     metrics: dict[str, float] = {}
@@ -283,10 +286,21 @@ def _run(file: Path, header: dict[str, Any], samples: list[Any], reductions: lis
     aggregation: dict[str, str] = {}
     per_scorer: dict[str, list[str]] = {}
     scored: int | None = None
-    for n, score in enumerate(results.get("scores") or []):
+    entries = results.get("scores") or []
+    if not isinstance(entries, list):
+        raise InputFileError(f"{_WHAT} {file}: results.scores is {type(entries).__name__}, not a list")
+    names = [e.get("name") for e in entries if isinstance(e, dict)]
+    for n, score in enumerate(entries):
         if not isinstance(score, dict) or not isinstance(score.get("name"), str):
             raise InputFileError(f"{_WHAT} {file}: results.scores[{n}] has no name")
         name = score["name"]
+        if names.count(name) > 1:
+            # one scorer reduced over epochs by several reducers (``Epochs(n, ['mean', 'max'])``): one entry
+            # each; their metrics are told apart by the reducer, and no per-sample values are attached to them
+            # (each sample has one value per reducer)
+            if not isinstance(score.get("reducer"), str):
+                raise InputFileError(f"{_WHAT} {file}: results.scores holds scorer {name!r} twice without a reducer")
+            name = f"{name}[{score['reducer']}]"
         found = score.get("metrics") or {}
         if not isinstance(found, dict):
             raise InputFileError(f"{_WHAT} {file}: results.scores[{n}].metrics is {type(found).__name__}, not an object")
@@ -300,7 +314,7 @@ def _run(file: Path, header: dict[str, Any], samples: list[Any], reductions: lis
             key = f"{name}/{metric}"
             metrics[key] = _number(value, file, where)
             aggregation[key] = "mean" if metric in _MEAN_METRICS else metric
-            if metric in _MEAN_METRICS:
+            if metric in _MEAN_METRICS and name == score["name"]:
                 per_scorer.setdefault(name, []).append(key)
         for key in per_scorer.get(name, []):
             stderr[key] = error
