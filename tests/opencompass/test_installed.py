@@ -22,7 +22,7 @@ pytestmark = [
 ]
 
 #: Evaluators of OpenCompass that need no model, network or sandbox, in order of preference.
-CANDIDATES = ("TriviaQAEvaluator", "NQEvaluator", "SQuAD20Evaluator", "TydiQAEvaluator")
+CANDIDATES = ("TriviaQAEvaluator", "NQEvaluator", "SQuAD20Evaluator", "TydiQAEvaluator", "MedBenchEvaluator_Cloze", "ZebraLogicMCEvaluator")
 
 CONFIG = """
 from opencompass.datasets import JsonlDataset, {evaluator}
