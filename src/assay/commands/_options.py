@@ -216,15 +216,7 @@ def import_sources(run_dir: Any, sources: list[tuple[dict[str, Any], list[Any]]]
     for settings, runs in sources:
         one = write_sources(run_dir, runs, models=settings.get("models") or {}, datasets=settings.get("datasets") or {},
                             percent=settings.get("percent", True))
-        total.models += [m for m in one.models if m not in total.models]
-        for dataset, metrics in one.datasets.items():
-            listed = total.datasets.setdefault(dataset, [])
-            listed += [m for m in metrics if m not in listed]
-        total.groups += [g for g in one.groups if g[0] not in {t[0] for t in total.groups}]
-        total.group_rows += one.group_rows
-        for model, items in one.sources.items():
-            total.sources.setdefault(model, []).extend(items)
-        total.written += one.written
+        total.merge(one)
     return total
 
 

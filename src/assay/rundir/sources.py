@@ -88,11 +88,20 @@ class ImportedSources:
     datasets: dict[str, list[str]] = field(default_factory=dict)
     #: (group name in the run, metric, member dataset names, weights — samples per member — or None: a plain average)
     groups: list[tuple[str, str, list[str], dict[str, int] | None]] = field(default_factory=list)
-    #: group rows written as results of their own (their values could not be rebuilt from their members)
-    group_rows: list[str] = field(default_factory=list)
     #: model name in the run → the tool and file(s) it came from
     sources: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
+
+    def merge(self, other: ImportedSources) -> None:
+        """Add what another source wrote (models, datasets and metrics not listed yet, groups of a new name)."""
+        self.models += [m for m in other.models if m not in self.models]
+        for dataset, metrics in other.datasets.items():
+            listed = self.datasets.setdefault(dataset, [])
+            listed += [m for m in metrics if m not in listed]
+        self.groups += [g for g in other.groups if g[0] not in {t[0] for t in self.groups}]
+        for model, items in other.sources.items():
+            self.sources.setdefault(model, []).extend(items)
+        self.written += other.written
 
     def rows(self) -> list[str | list[str]]:
         """The summary rows of these results: the groups, then every dataset's metrics (``[dataset, metric]``)."""
@@ -254,8 +263,6 @@ def _plan_groups(
             out.groups.append((label, metric, members, weights))
             continue
         row = datasets.get(name) or safe_name(name)
-        if row not in out.group_rows:
-            out.group_rows.append(row)
         listed = out.datasets.setdefault(row, [])
         if metric not in listed:
             listed.append(metric)
