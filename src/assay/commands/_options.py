@@ -112,6 +112,9 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
     ``imported`` (:func:`import_sources`) — the other tools' models, datasets and groups added."""
     variables = dict(config.variables)
     variables["work_dir"] = run_root
+    rescored = _rescored_models(config)
+    if rescored:  # the models of other tools' replies that the config's datasets score
+        variables["models"] = [*(variables.get("models") or []), *rescored]
     if imported is not None:
         models = list(variables.get("models") or [])
         have = {m.get("abbr") for m in models if isinstance(m, dict)}
@@ -136,6 +139,21 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
         if summarizer:
             variables["summarizer"] = summarizer
     return variables
+
+
+def _rescored_models(config: Any) -> list[dict[str, Any]]:
+    """The models that datasets taking another tool's replies add (:func:`assay.tasks.sources.source_models`);
+    none, with a warning, when the tool's output cannot be read now."""
+    from assay.errors import AssayError
+    from assay.tasks.sources import feed_spec, source_models
+
+    if not any(feed_spec(d) is not None for d in config.datasets):
+        return []
+    try:
+        return source_models(config)
+    except AssayError as exc:
+        logging.getLogger(__name__).warning("the models of other tools' replies are left out of the summary: %s", exc)
+        return []
 
 
 def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict[str, Any], list[Any]]]:
