@@ -120,6 +120,33 @@ def test_the_replies_are_the_runs_prediction_files_and_a_second_run_reuses_the_r
     assert (run / "results" / "scripted-a" / "arith-assay.json").read_bytes() == before
 
 
+def test_the_dry_run_names_the_tools_replies_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.py"
+    config.write_text(LM_EVAL_CONFIG + f"\nwork_dir = {str(tmp_path / 'out')!r}\n")
+    assert main(["run", str(config), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"ok +scripted-a/arith-assay: .*\n.*\n +replies of lm_eval 0\.4\.13 \(task 'assay_arith', model 'scripted-a', "
+                     r"24 samples\): .*samples_assay_arith_", out), out
+    assert not list(tmp_path.glob("out/*/predictions/**/*.json"))
+
+
+def test_a_test_set_on_disk_gives_the_references_instead_of_the_logged_targets(tmp_path: Path) -> None:
+    body = f"""
+datasets = [dict(abbr='arith', type='JsonlDataset', path={str(DATA / 'lm_eval' / 'tasks' / 'arith.jsonl')!r},
+                 reader_cfg=dict(input_columns=['question'], output_column='answer'),
+                 predictions=dict(source='lm_eval', path={str(LM_EVAL / 'scripted-b')!r}, task='assay_arith'),
+                 {GSM8K_EVAL.format(extra=", dataset_postprocessor=dict(type='gsm8k_dataset_postprocess')")})]
+"""
+    status, run = _run(tmp_path, body)
+    assert status == 0 and run is not None
+    result = _result(run, "scripted-b", "arith")
+    assert "references" not in result["_meta"]  # the test set's answer column, not the logged targets
+    rows = [json.loads(line) for line in (DATA / "lm_eval" / "tasks" / "arith.jsonl").read_text().splitlines() if line.strip()]
+    samples = _lm_eval_samples("scripted-b", "assay_arith", "strict-match")
+    right = [_last_number(s["resps"][0][0]) == row["answer"].split("#### ")[-1] for s, row in zip(samples, rows, strict=True)]
+    assert result["accuracy"] == pytest.approx(100 * sum(right) / len(right))
+
+
 def test_inspect_ai_replies_scored_again_with_models_mapped(tmp_path: Path) -> None:
     body = f"""
 datasets = [dict(abbr='arith',

@@ -489,7 +489,11 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
             problems.append(refs.problem)
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
         notes.extend(_evaluator_notes(evaluator_cfg))
-        if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
+        if task.source is not None:  # another tool's replies, written as the run's prediction file when the task runs
+            described = task.source.describe(task.model_abbr)
+            notes.append(f"replies of {described['tool']} {described['version'] or ''} (task {described['task']!r}, model "
+                         f"{described['model']!r}, {described['samples']} samples): {described['samples_path'] or described['path']}")
+        elif predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
             if missing and partial and not _missing_predictions(task, partial=True):
                 notes.append(f"partial score asked for: {missing}")
