@@ -617,9 +617,9 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     del fields  # raw predictions are not needed to write the result
     compared = result.pop(TOOL_EXTRACTION_KEY, None)
     if compared is not None:  # the tool's own answers against the chain's
-        meta["rescored"]["extraction_audit"] = compared
-        if "differ" in compared:
-            log(f"{compared['differ']} of {compared['replies']} replies read differently by {task.source.tool}'s "
+        meta["rescored"]["extraction_audit"] = compared.to_json()
+        if compared.ok:
+            log(f"{compared.differ} of {compared.replies} replies read differently by {task.source.tool}'s "
                 f"{task.source.extraction!r} and the postprocessors")
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:

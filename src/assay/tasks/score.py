@@ -105,7 +105,7 @@ def score(
             reply, run-major), when the task scores that tool's replies and names its
             extraction: compared with the chain's final answers and scored by the same
             evaluator, the comparison under :data:`TOOL_EXTRACTION_KEY` (an
-            :class:`~assay.audit.AuditRecord`'s JSON: the chain as ``official``, the tool as
+            :class:`~assay.audit.AuditRecord`: the chain as ``official``, the tool as
             ``corrected``).
 
     Raises:
@@ -130,10 +130,10 @@ def score(
 def _tool_extraction(
     task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test_dataset: Any, location: str,
     predictions: list[Any], tool_answers: list[Any], size: int, n: int,
-) -> dict[str, Any]:
+) -> Any:
     """Another tool's answers against the chain's final ones: the replies read differently, each such sample's
     readings, and every metric of the evaluator given the tool's answers (no evaluator-level postprocessor);
-    an :class:`~assay.audit.AuditRecord`'s JSON (never raises: a failure is its ``error``)."""
+    an :class:`~assay.audit.AuditRecord` (never raises: a failure is its ``error``)."""
     import tempfile
 
     from assay.audit import AuditRecord, Reading
@@ -165,10 +165,10 @@ def _tool_extraction(
             verdicts = sample_correctness(details[j]) if isinstance(details, list) and j < len(details) else None
             readings.append(Reading([plain_reading(final[i]) for i in rows], [plain_reading(tool_answers[i]) for i in rows],
                                     verdicts if verdicts and any(v is not None for v in verdicts) else None))
-        return AuditRecord(corrections, len(final), differ, samples, readings, dict(numeric_metrics(scored))).to_json()
+        return AuditRecord(corrections, len(final), differ, samples, readings, dict(numeric_metrics(scored)))
     except Exception as exc:
         logger.warning("%s: comparing %s's answers failed: %s: %s", task.name, feed.tool, type(exc).__name__, exc, exc_info=True)
-        return AuditRecord.failed(corrections, f"{type(exc).__name__}: {exc}").to_json()
+        return AuditRecord.failed(corrections, f"{type(exc).__name__}: {exc}")
 
 
 def _prepare(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str) -> tuple[Any, Any, Any, list[list[Any]]]:
