@@ -222,3 +222,24 @@ def test_a_prediction_file_not_taken_from_a_tool_is_never_replaced(tmp_path: Pat
     with pytest.raises(InputFileError, match=r"arith\.json holds predictions that were not taken from another tool"):
         write_source_predictions(run_dir, "m", "arith", {"0": {"prediction": "41", "gold": "42", "source_key": "0"}}, "lm_eval")
     assert json.loads(own.read_text())["0"]["prediction"] == "42"
+
+
+def test_a_summary_from_the_dumped_config_finds_the_models_when_the_source_path_was_relative(tmp_path: Path) -> None:
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "lm_out").symlink_to(LM_EVAL, target_is_directory=True)
+    body = f"""
+datasets = [dict(abbr='arith-assay', predictions=dict(source='lm_eval', path='lm_out', task='assay_arith'),
+                 {GSM8K_EVAL.format(extra=", dataset_postprocessor=dict(type='gsm8k_dataset_postprocess')")})]
+work_dir = {str(tmp_path / 'out')!r}
+"""
+    (conf / "config.py").write_text(body)
+    assert main(["run", str(conf / "config.py")]) == 0
+    (run,) = list((tmp_path / "out").iterdir())
+    for summary in (run / "summary").iterdir():
+        summary.unlink()
+    # the dumped config lies in the run's configs/ folder, where 'lm_out' is not
+    assert main(["summarize", "-w", str(run)]) == 0
+    rows = _csv(run)
+    for model in ("scripted-a", "scripted-b"):
+        assert rows[("arith-assay", "accuracy")][model] == f"{_result(run, model, 'arith-assay')['accuracy']:.2f}"

@@ -112,7 +112,7 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
     ``imported`` (:func:`import_sources`) — the other tools' models, datasets and groups added."""
     variables = dict(config.variables)
     variables["work_dir"] = run_root
-    rescored = _rescored_models(config)
+    rescored = _rescored_models(config, run_root)
     if rescored:  # the models of other tools' replies that the config's datasets score
         variables["models"] = [*(variables.get("models") or []), *rescored]
     if imported is not None:
@@ -141,19 +141,34 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
     return variables
 
 
-def _rescored_models(config: Any) -> list[dict[str, Any]]:
-    """The models that datasets taking another tool's replies add (:func:`assay.tasks.sources.source_models`);
-    none, with a warning, when the tool's output cannot be read now."""
+def _rescored_models(config: Any, run_root: str) -> list[dict[str, Any]]:
+    """The models that datasets taking another tool's replies add (:func:`assay.tasks.sources.source_models`); when
+    the tool's output cannot be read now (a config dumped in the run names it by a relative path), the models
+    whose prediction file of such a dataset the run holds."""
+    from pathlib import Path
+
+    from assay.config import dataset_abbr, model_abbr
     from assay.errors import AssayError
     from assay.tasks.sources import feed_spec, source_models
 
-    if not any(feed_spec(d) is not None for d in config.datasets):
+    fed = [d for d in config.datasets if feed_spec(d) is not None]
+    if not fed:
         return []
     try:
         return source_models(config)
     except AssayError as exc:
-        logging.getLogger(__name__).warning("the models of other tools' replies are left out of the summary: %s", exc)
-        return []
+        from assay.rundir.layout import RunDir
+        from assay.rundir.sources import source_prediction_models
+
+        logging.getLogger(__name__).info("the models of other tools' replies are taken from the run's prediction files: %s", exc)
+        have = {model_abbr(m) for m in config.models if isinstance(m, dict)}
+        out: list[dict[str, Any]] = []
+        for d in fed:
+            for model in source_prediction_models(RunDir(Path(run_root)), dataset_abbr(d)):
+                if model not in have:
+                    have.add(model)
+                    out.append({"abbr": model, "rescored_from": (feed_spec(d) or {}).get("source")})
+        return out
 
 
 def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict[str, Any], list[Any]]]:

@@ -30,7 +30,8 @@ from assay.rundir.results import write_result
 from assay.sources.model import ExternalGroup, ExternalRun
 
 __all__ = [
-    "FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "write_source_predictions", "write_sources",
+    "FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "source_prediction_models",
+    "write_source_predictions", "write_sources",
 ]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
@@ -377,3 +378,12 @@ def write_source_predictions(run_dir: RunDir, model: str, dataset: str, records:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, data)
     return path
+
+
+def source_prediction_models(run_dir: RunDir, dataset: str) -> list[str]:
+    """The models whose prediction file of ``dataset`` the run holds (in folder-name order): where the summary of a
+    dataset scoring another tool's replies finds its models when the tool's output can no longer be read."""
+    from assay.rundir.layout import folders_in
+
+    root = run_dir.predictions
+    return [model for model in folders_in(root) if (run_dir.prediction_dir(model) / f"{dataset}.json").is_file()] if root.is_dir() else []
