@@ -323,6 +323,7 @@ REASONS: dict[str, str] = {
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
+    "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",
 }
 

@@ -136,6 +136,7 @@ OFFLINE_REASONS: dict[str, str] = {
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
+    "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
 }
 
 #: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
@@ -162,6 +163,15 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.openicl.icl_evaluator.icl_plugin_evaluator.TEvalEvaluator": (
         "model weights", "T-Eval's planning and reasoning scores embed replies with thenlper/gte-large (sentence-transformers)",
+    ),
+    "opencompass.datasets.perspectivegap.PerspectiveGapRoleAssignmentEvaluator": (
+        "scorer outside PyPI", "PerspectiveGap's scores come from its `perspective_gap` package, installed from its Git repository",
+    ),
+    "opencompass.datasets.perspectivegap.PerspectiveGapPromptWritingEvaluator": (
+        "scorer outside PyPI", "PerspectiveGap's scores come from its `perspective_gap` package, installed from its Git repository",
+    ),
+    "opencompass.datasets.internsandbox.InternSandboxEvaluator": (
+        "scorer outside PyPI", "each task's verifier is a class of the `intern_sandbox` package (InternBootcamp), not on PyPI",
     ),
     "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
         "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
