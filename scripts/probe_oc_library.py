@@ -32,6 +32,7 @@ import ast
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -335,11 +336,15 @@ def file_reason(o: Outcome) -> tuple[str, str]:
     if o.runnable:
         return "", ""
     if not o.loaded:
-        return ("OpenCompass fails too" if o.module in OPENCOMPASS_FAILS_TO_LOAD else "does not load"), o.error
+        # the error without the wrapper's place and the library's folder, which differ between machines
+        error = re.sub(r"^ConfigError: <wrapper>:\d+: ", "", o.error)
+        error = re.sub(r"No module named '([\w.]+)' \(no such file in OpenCompass's config library [^)]*\)",
+                       r"imports \1, which the library does not have", error)
+        return ("OpenCompass fails too" if o.module in OPENCOMPASS_FAILS_TO_LOAD else "does not load"), error
     if o.module in OPENCOMPASS_FILE_FAILS:
         return "OpenCompass fails too", OPENCOMPASS_FILE_FAILS[o.module]
     if not o.planned:
-        return "config problem", o.error
+        return "config problem", re.sub(r"^ConfigError: <wrapper>(:\d+)?: ", "", o.error)
     missing = sorted(set(o.missing))
     lacking = [n for n in missing if opencompass_lacks(n)]
     if lacking:
