@@ -243,3 +243,24 @@ work_dir = {str(tmp_path / 'out')!r}
     rows = _csv(run)
     for model in ("scripted-a", "scripted-b"):
         assert rows[("arith-assay", "accuracy")][model] == f"{_result(run, model, 'arith-assay')['accuracy']:.2f}"
+
+
+def test_the_tools_models_score_only_its_replies_and_the_configs_models_only_their_own_datasets(tmp_path: Path) -> None:
+    from assay.config import load_config
+    from assay.tasks import plan_tasks
+
+    config = tmp_path / "config.py"
+    config.write_text(f"""
+models = [dict(abbr='scripted-a', pred_postprocessor=dict(type='first_capital_postprocess')), dict(abbr='own-only')]
+datasets = [dict(abbr='own', type='JsonlDataset', path={str(DATA / 'lm_eval' / 'tasks' / 'arith.jsonl')!r},
+                 reader_cfg=dict(input_columns=['question'], output_column='answer'),
+                 eval_cfg=dict(evaluator=dict(type='AccEvaluator'))),
+            dict(abbr='arith-assay', predictions=dict(source='lm_eval', path={str(LM_EVAL)!r}, task='assay_arith'),
+                 {GSM8K_EVAL.format(extra='')})]
+""")
+    tasks = plan_tasks(load_config(config), RunDir(tmp_path / "run"))
+    assert sorted(t.name for t in tasks) == ["own-only/own", "scripted-a/arith-assay", "scripted-a/own", "scripted-b/arith-assay"]
+    fed = {t.name: t for t in tasks}["scripted-a/arith-assay"]
+    # the config's model of the same abbr lends its postprocessor; the replies go to the run's prediction folder
+    assert fed.model["pred_postprocessor"] == {"type": "first_capital_postprocess"}
+    assert fed.prediction_dir == tmp_path / "run" / "predictions" / "scripted-a"
