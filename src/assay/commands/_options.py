@@ -142,33 +142,35 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
 
 
 def _rescored_models(config: Any, run_root: str) -> list[dict[str, Any]]:
-    """The models that datasets taking another tool's replies add (:func:`assay.tasks.sources.source_models`); when
-    the tool's output cannot be read now (a config dumped in the run names it by a relative path), the models
-    whose prediction file of such a dataset the run holds."""
+    """The models that datasets taking another tool's replies add: those whose prediction file of such a dataset
+    the run holds (written when their tasks ran), else — before any ran — the tool's
+    (:func:`assay.tasks.sources.source_models`, which reads its output)."""
+    fed = [d for d in config.datasets if isinstance(d, dict) and isinstance(d.get("predictions"), dict)]
+    if not fed:  # the usual summary: nothing of the tasks package imported
+        return []
     from pathlib import Path
 
     from assay.config import dataset_abbr, model_abbr
     from assay.errors import AssayError
-    from assay.tasks.sources import feed_spec, source_models
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sources import source_prediction_models
 
-    fed = [d for d in config.datasets if feed_spec(d) is not None]
-    if not fed:
-        return []
+    have = {model_abbr(m) for m in config.models if isinstance(m, dict)}
+    out: list[dict[str, Any]] = []
+    for d in fed:
+        for model in source_prediction_models(RunDir(Path(run_root)), dataset_abbr(d)):
+            if model not in have:
+                have.add(model)
+                out.append({"abbr": model, "rescored_from": d["predictions"].get("source")})
+    if out:
+        return out
+    from assay.tasks.sources import source_models
+
     try:
         return source_models(config)
     except AssayError as exc:
-        from assay.rundir.layout import RunDir
-        from assay.rundir.sources import source_prediction_models
-
-        logging.getLogger(__name__).info("the models of other tools' replies are taken from the run's prediction files: %s", exc)
-        have = {model_abbr(m) for m in config.models if isinstance(m, dict)}
-        out: list[dict[str, Any]] = []
-        for d in fed:
-            for model in source_prediction_models(RunDir(Path(run_root)), dataset_abbr(d)):
-                if model not in have:
-                    have.add(model)
-                    out.append({"abbr": model, "rescored_from": (feed_spec(d) or {}).get("source")})
-        return out
+        logging.getLogger(__name__).warning("the models of other tools' replies are left out of the summary: %s", exc)
+        return []
 
 
 def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict[str, Any], list[Any]]]:

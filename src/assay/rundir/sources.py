@@ -382,7 +382,8 @@ def write_source_predictions(run_dir: RunDir, model: str, dataset: str, records:
 
 def source_prediction_models(run_dir: RunDir, dataset: str) -> list[str]:
     """The models whose prediction file of ``dataset`` the run holds (in folder-name order): where the summary of a
-    dataset scoring another tool's replies finds its models when the tool's output can no longer be read."""
+    dataset scoring another tool's replies finds its models without reading the tool's output again (which a
+    config dumped in the run may name by a path relative to another folder)."""
     from assay.rundir.layout import folders_in
 
     root = run_dir.predictions
