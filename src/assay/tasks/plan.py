@@ -491,7 +491,8 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
         notes.extend(_evaluator_notes(evaluator_cfg))
         if task.source is not None:  # another tool's replies, written as the run's prediction file when the task runs
             described = task.source.describe(task.model_abbr)
-            notes.append(f"replies of {described['tool']} {described['version'] or ''} (task {described['task']!r}, model "
+            tool = " ".join(str(x) for x in (described["tool"], described["version"]) if x)
+            notes.append(f"replies of {tool} (task {described['task']!r}, model "
                          f"{described['model']!r}, {described['samples']} samples): {described['samples_path'] or described['path']}")
         elif predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
