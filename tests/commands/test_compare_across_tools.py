@@ -179,3 +179,43 @@ def test_one_tools_results_pair_by_id_checked_by_the_document_hash(
     _, hashed = _compare(copy, capsys, "scripted-a", "scripted-b", "--datasets", "arith", "--metric", LM_METRIC)
     assert hashed["alignment"]["conflicts"] == 1 and hashed["n"] == 23
     assert hashed["alignment"]["examples"]["conflicts"] == [{"a": "23", "b": "23", "why": "different document hashes"}]
+
+
+def test_assay_own_result_pairs_with_a_tools_by_the_question_its_prompt_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """assay scores saved predictions of lm-evaluation-harness's questions under a template of its own; compared
+    with lm-evaluation-harness's model, the questions pair whatever the order of the predictions."""
+    rows = [json.loads(line) for line in (LM_EVAL / "tasks" / "arith.jsonl").read_text().splitlines()]
+    order = list(range(len(rows)))[::-1]  # assay's dataset lists them the other way round
+    (tmp_path / "arith.jsonl").write_text("".join(json.dumps(rows[k]) + "\n" for k in order))
+    preds = {}
+    for n, k in enumerate(order):
+        number = int(rows[k]["answer"].rsplit("#### ", 1)[1])
+        reply = f"The answer is {number if k % 3 else number + 1}."
+        preds[str(n)] = {"origin_prompt": [{"role": "HUMAN", "prompt": f"Q: {rows[k]['question']}\nA:"}], "prediction": reply}
+    (tmp_path / "predictions" / "own").mkdir(parents=True)
+    (tmp_path / "predictions" / "own" / "arith.json").write_text(json.dumps(preds))
+    config = tmp_path / "config.py"
+    config.write_text(
+        "from opencompass.datasets import Gsm8kEvaluator, JsonlDataset, gsm8k_dataset_postprocess, gsm8k_postprocess\n"
+        "datasets = [dict(abbr='arith', type=JsonlDataset, path='arith.jsonl',\n"
+        "    reader_cfg=dict(input_columns=['question'], output_column='answer'),\n"
+        "    eval_cfg=dict(evaluator=dict(type=Gsm8kEvaluator), pred_postprocessor=dict(type=gsm8k_postprocess),\n"
+        "                  dataset_postprocessor=dict(type=gsm8k_dataset_postprocess)))]\n"
+        "models = [dict(abbr='own', path='own', predictions='predictions/own')]\n"
+        f"sources = [dict(type='lm_eval', path={str(LM_EVAL / 'out' / 'scripted-a')!r}, datasets={{'assay_arith': 'arith'}})]\n"
+    )
+    work = tmp_path / "w"
+    assert main(["run", str(config), "-w", str(work), "--no-report"]) == 0
+    (run,) = work.iterdir()
+    _, row = _compare(run, capsys, "own", "scripted-a", "--datasets", "arith", "--metric", "accuracy", "--metric-b", LM_METRIC)
+    assert row["alignment"]["mode"] == "content" and row["alignment"]["aligned"] == 24 and row["n"] == 24
+    lm = _lm_eval_by_question()
+    own = {rows[k]["question"]: float(k % 3 != 0) for k in order}
+    a_only = sum(own[q] == 1 and lm[q] == 0 for q in lm)
+    b_only = sum(own[q] == 0 and lm[q] == 1 for q in lm)
+    assert (row["a_only"], row["b_only"]) == (a_only, b_only)
+    assert row["p"] == pytest.approx(binomial_two_sided_p(a_only, b_only))
+    by_position = [(float(order[n] % 3 != 0), lm[rows[n]["question"]]) for n in range(len(rows))]
+    assert (sum(x > y for x, y in by_position), sum(x < y for x, y in by_position)) != (a_only, b_only)

@@ -242,7 +242,13 @@ def _mode(align: str, tool_a: str | None, tool_b: str | None) -> str | None:
 
 
 def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+    """A string as it is; OpenCompass's chat prompt (a list of ``{'role', 'prompt'}`` turns) as its turns' text, one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        turns = [t.get("prompt") for t in value if isinstance(t, dict)]
+        return "\n".join(t for t in turns if isinstance(t, str)) or None
+    return None
 
 
 def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]) -> list[SampleIdentity] | str:
@@ -250,7 +256,8 @@ def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]
 
     An imported result's details carry the tool's ``id``, the ``question``, ``prompt``, ``reference`` and
     ``doc_hash`` :mod:`assay.rundir.sources` wrote.  Assay's own: the ``example_abbr`` (else the sample's
-    index) as id, the ``origin_prompt`` and ``gold`` of the detail or of the matching prediction record.
+    index) as id, the ``origin_prompt`` and ``gold`` of the detail or of the prediction record of the same
+    index (the prediction file the result names in ``_meta.prediction_files``, else the run's own).
     """
     details = result.get("details")
     if not isinstance(details, list) or not details:
@@ -265,11 +272,14 @@ def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]
                 reference=d.get("reference"), doc_hash=_text(d.get("doc_hash")),
             ))
         return out
+    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    files = meta.get("prediction_files") if isinstance(meta, dict) else None
+    where = Path(files[0]).parent if isinstance(files, list) and files and Path(str(files[0])).exists() else RunDir(root).prediction_dir(folder)
     records: list[dict[str, Any]] = []
     try:
         from assay.rundir.predictions import load_predictions
 
-        records = load_predictions(RunDir(root).predictions / folder, abbr).records
+        records = load_predictions(where, abbr).records
     except Exception:  # no prediction file: the details alone say what they say
         records = []
     if len(records) != len(details):
