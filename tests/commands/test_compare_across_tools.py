@@ -80,9 +80,9 @@ def test_two_tools_align_by_question_and_report_what_did_not(run: Path, capsys: 
     alignment = row["alignment"]
     assert alignment["mode"] == "content"
     assert {k: alignment[k] for k in ("samples_a", "samples_b", "aligned", "unaligned_a", "unaligned_b",
-                                      "duplicates_a", "duplicates_b", "ambiguous", "conflicts")} == {
+                                      "duplicates_a", "duplicates_b", "ambiguous_a", "ambiguous_b", "conflicts")} == {
         "samples_a": 24, "samples_b": 23, "aligned": 19, "unaligned_a": 4, "unaligned_b": 2,
-        "duplicates_a": 1, "duplicates_b": 2, "ambiguous": 0, "conflicts": 0,
+        "duplicates_a": 1, "duplicates_b": 2, "ambiguous_a": 0, "ambiguous_b": 0, "conflicts": 0,
     }
     examples = alignment["examples"]
     # lm-evaluation-harness's documents 0-3 were not asked through inspect; document 5 was asked there twice

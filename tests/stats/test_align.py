@@ -22,12 +22,16 @@ def test_a_question_pairs_with_the_one_prompt_that_quotes_it_on_word_boundaries(
     a = [_q("0", prompt="Question: What is 5 plus 6?\nAnswer:"), _q("1", prompt="Question: What is 5 plus 66?\nAnswer:")]
     b = [_q("s1", "What is 5 plus 6?")]
     al = align_samples(a, b, "content")
-    assert al.pairs == [(0, 0)] and al.unaligned_a == ["1"] and al.ambiguous == []
+    assert al.pairs == [(0, 0)] and al.unaligned_a == ["1"] and al.ambiguous_a == al.ambiguous_b == []
     # "5 plus 6" is quoted whole by the first prompt only (the second has "66"); "What is 5" by both
     short = align_samples(a, [_q("s2", "5 plus 6")], "content")
     assert short.pairs == [(0, 0)]
     wide = align_samples(a, [_q("s3", "What is 5")], "content")
-    assert wide.pairs == [] and wide.ambiguous == ["0", "1"]
+    assert wide.pairs == [] and wide.ambiguous_b == ["s3"] and wide.unaligned_a == ["0", "1"]
+    assert "B ambiguous refused 1 (s3)" in wide.describe()
+    # the other way round: one question of A quoted by two prompts of B
+    back = align_samples([_q("q", "What is 5")], [_q("p1", prompt=a[0].prompt), _q("p2", prompt=a[1].prompt)], "content")
+    assert back.pairs == [] and back.ambiguous_a == ["q"] and back.unaligned_b == ["p1", "p2"]
 
 
 def test_a_repeated_question_is_refused_on_both_sides_and_counted() -> None:
@@ -39,7 +43,7 @@ def test_a_repeated_question_is_refused_on_both_sides_and_counted() -> None:
     assert al.unaligned_a == [] and al.unaligned_b == []
     assert al.counts() | {} == {
         "samples_a": 2, "samples_b": 3, "aligned": 1, "unaligned_a": 0, "unaligned_b": 0, "duplicates_a": 1,
-        "duplicates_b": 2, "ambiguous": 0, "conflicts": 0, "unidentified_a": 0, "unidentified_b": 0,
+        "duplicates_b": 2, "ambiguous_a": 0, "ambiguous_b": 0, "conflicts": 0, "unidentified_a": 0, "unidentified_b": 0,
     }
 
 

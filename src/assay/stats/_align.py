@@ -26,8 +26,10 @@ instance ids, and each sends the question inside a prompt of its own template.
   words in order, the pair is refused (``conflicts``).
 
 Either way a sample whose identity occurs twice on either side
-(``duplicates``: both copies and the other side's sample of that identity), or whose question several prompts of the other side quote
-(``ambiguous``), is refused rather than guessed at.
+(``duplicates``: both copies and the other side's sample of that identity),
+or that has several candidates by quotation (``ambiguous``: a question several
+prompts quote, a prompt that quotes several questions), is refused rather than
+guessed at, and counted.
 
 >>> a = [SampleIdentity('0', question='What is 2 plus 3?', reference='2 + 3 = 5\\n#### 5'),
 ...      SampleIdentity('1', question='What is 4 plus 4?', reference='8')]
@@ -132,8 +134,9 @@ class Alignment:
     """How two results' samples paired: ``pairs`` of (index in A, index in B), in A's order, and what did not pair.
 
     ``unaligned_a``/``unaligned_b`` hold the ids of samples that found no partner; ``duplicates_*`` those whose
-    identity occurs more than once on either side (the copies, and the sample of the other side they would pair with); ``ambiguous`` ids of A whose question several of B's prompts quote
-    (or that several of A's questions claim); ``conflicts`` (id in A, id in B, why) pairs refused for a differing
+    identity occurs more than once on either side (the copies, and the sample of the other side they would pair with);
+    ``ambiguous_a``/``ambiguous_b`` those with several candidates: a question several prompts of the other side
+    quote, a prompt several questions of the other side are quoted by; ``conflicts`` (id in A, id in B, why) pairs refused for a differing
     document hash or reference.
     """
 
@@ -145,7 +148,8 @@ class Alignment:
     unaligned_b: list[str] = field(default_factory=list)
     duplicates_a: list[str] = field(default_factory=list)
     duplicates_b: list[str] = field(default_factory=list)
-    ambiguous: list[str] = field(default_factory=list)
+    ambiguous_a: list[str] = field(default_factory=list)
+    ambiguous_b: list[str] = field(default_factory=list)
     conflicts: list[tuple[str, str, str]] = field(default_factory=list)
     #: samples without the identity the mode needs (no question nor prompt), per side
     unidentified_a: list[str] = field(default_factory=list)
@@ -157,7 +161,7 @@ class Alignment:
             "samples_a": self.n_a, "samples_b": self.n_b, "aligned": len(self.pairs),
             "unaligned_a": len(self.unaligned_a), "unaligned_b": len(self.unaligned_b),
             "duplicates_a": len(self.duplicates_a), "duplicates_b": len(self.duplicates_b),
-            "ambiguous": len(self.ambiguous), "conflicts": len(self.conflicts),
+            "ambiguous_a": len(self.ambiguous_a), "ambiguous_b": len(self.ambiguous_b), "conflicts": len(self.conflicts),
             "unidentified_a": len(self.unidentified_a), "unidentified_b": len(self.unidentified_b),
         }
 
@@ -165,7 +169,8 @@ class Alignment:
         """The counts and a few example ids of each kind (at most :data:`EXAMPLES`)."""
         out: dict[str, Any] = {"mode": self.mode, **self.counts()}
         examples: dict[str, Any] = {}
-        for name in ("unaligned_a", "unaligned_b", "duplicates_a", "duplicates_b", "ambiguous", "unidentified_a", "unidentified_b"):
+        for name in ("unaligned_a", "unaligned_b", "duplicates_a", "duplicates_b", "ambiguous_a", "ambiguous_b",
+                     "unidentified_a", "unidentified_b"):
             ids = getattr(self, name)
             if ids:
                 examples[name] = ids[:EXAMPLES]
@@ -175,13 +180,15 @@ class Alignment:
         return out
 
     def describe(self) -> str:
-        """One line: ``aligned 20 of 24 (A) and 22 (B) by content; A left 4 (3, 5, …); B left 2 (…)``."""
+        """One line: ``aligned 19 of 24 (A) and 23 (B) samples by content; A unaligned 4 (0, 1, 2, 3); …``, each kind
+        of sample left out counted, with up to :data:`EXAMPLES` ids."""
         c = self.counts()
         parts = [f"aligned {c['aligned']} of {self.n_a} (A) and {self.n_b} (B) samples by {self.mode}"]
         for label, ids in (
             ("A unaligned", self.unaligned_a), ("B unaligned", self.unaligned_b),
             ("A duplicates refused", self.duplicates_a), ("B duplicates refused", self.duplicates_b),
-            ("ambiguous refused", self.ambiguous), ("A without identity", self.unidentified_a),
+            ("A ambiguous refused", self.ambiguous_a), ("B ambiguous refused", self.ambiguous_b),
+            ("A without identity", self.unidentified_a),
             ("B without identity", self.unidentified_b),
         ):
             if ids:
@@ -238,9 +245,8 @@ def align_samples(a: Sequence[SampleIdentity], b: Sequence[SampleIdentity], mode
         used_b.add(j)
     paired_a = {i for i, _ in out.pairs}
     conflicted_a = {a[i].id for i in matched if i not in paired_a}
-    ambiguous = set(out.ambiguous)
-    skip_a = {a[i].id for i in dup_a} | conflicted_a | ambiguous | set(out.unidentified_a)
-    skip_b = {b[j].id for j in dup_b} | {cb for _, cb, _ in out.conflicts} | set(out.unidentified_b)
+    skip_a = {a[i].id for i in dup_a} | conflicted_a | set(out.ambiguous_a) | set(out.unidentified_a)
+    skip_b = {b[j].id for j in dup_b} | {cb for _, cb, _ in out.conflicts} | set(out.ambiguous_b) | set(out.unidentified_b)
     out.unaligned_a = [s.id for i, s in enumerate(a) if i not in paired_a and s.id not in skip_a]
     out.unaligned_b = [s.id for j, s in enumerate(b) if j not in used_b and s.id not in skip_b]
     return out
@@ -256,35 +262,30 @@ def _by_quote(
     left_b = [j for j in range(len(b)) if j not in taken_b and j not in skip_b and keys_b[j] is not None]
     prompts_a = {i: f" {p} " for i in left_a if (p := _key(a[i].prompt))}
     prompts_b = {j: f" {p} " for j in left_b if (p := _key(b[j].prompt))}
-    claims: dict[tuple[int, int], None] = {}
-    for i in left_a:  # A's question in B's prompts
+    # candidates of each sample: the other side's prompts quoting its question, the other side's questions its prompt quotes
+    cand_a: dict[int, set[int]] = {}
+    cand_b: dict[int, set[int]] = {}
+    for i in left_a:
         q = _key(a[i].question)
-        if q is None:
-            continue
-        hits = [j for j, p in prompts_b.items() if f" {q} " in p]
-        if len(hits) > 1:
-            out.ambiguous.append(a[i].id)
-        elif hits:
-            claims[(i, hits[0])] = None
-    for j in left_b:  # B's question in A's prompts
+        if q is not None:
+            for j, p in prompts_b.items():
+                if f" {q} " in p:
+                    cand_a.setdefault(i, set()).add(j)
+                    cand_b.setdefault(j, set()).add(i)
+    for j in left_b:
         q = _key(b[j].question)
-        if q is None:
-            continue
-        hits = [i for i, p in prompts_a.items() if f" {q} " in p]
-        if len(hits) > 1:
-            out.ambiguous.extend(a[i].id for i in hits if a[i].id not in out.ambiguous)
-        elif hits:
-            claims[(hits[0], j)] = None
-    per_a = Counter(i for i, _ in claims)
-    per_b = Counter(j for _, j in claims)
-    for i, j in claims:
-        if a[i].id in out.ambiguous:
-            continue
-        if per_a[i] > 1 or per_b[j] > 1:
-            if a[i].id not in out.ambiguous:
-                out.ambiguous.append(a[i].id)
-            continue
-        matched[i] = j
+        if q is not None:
+            for i, p in prompts_a.items():
+                if f" {q} " in p:
+                    cand_a.setdefault(i, set()).add(j)
+                    cand_b.setdefault(j, set()).add(i)
+    out.ambiguous_a = [a[i].id for i in sorted(cand_a) if len(cand_a[i]) > 1]
+    out.ambiguous_b = [b[j].id for j in sorted(cand_b) if len(cand_b[j]) > 1]
+    for i, js in cand_a.items():
+        if len(js) == 1:
+            (j,) = js
+            if len(cand_b[j]) == 1:
+                matched[i] = j
 
 
 def _conflict(x: SampleIdentity, y: SampleIdentity, mode: str) -> str | None:
