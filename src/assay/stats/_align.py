@@ -47,6 +47,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 __all__ = ["ALIGN_MODES", "Alignment", "SampleIdentity", "align_samples", "normalize_text", "references_agree"]
@@ -72,6 +73,8 @@ def normalize_text(text: Any) -> str | None:
 
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+#: How many first words of a question index it for finding it in prompts.
+_HEAD = 3
 
 
 def _words(text: str) -> list[str]:
@@ -79,9 +82,15 @@ def _words(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def _key(text: Any) -> str | None:
+@lru_cache(maxsize=1 << 16)
+def _tokens(text: str) -> tuple[str, ...]:
+    """A text's normalized words and punctuation marks (kept for the key and the quotation search alike)."""
     norm = normalize_text(text)
-    return " ".join(_words(norm)) if norm else None
+    return tuple(_words(norm)) if norm else ()
+
+
+def _key(text: Any) -> str | None:
+    return " ".join(_tokens(text)) or None if isinstance(text, str) else None
 
 
 def _contains(longer: list[str], shorter: list[str]) -> bool:
@@ -260,25 +269,15 @@ def _by_quote(
     taken_b = set(matched.values())
     left_a = [i for i in range(len(a)) if i not in matched and i not in skip_a and keys_a[i] is not None]
     left_b = [j for j in range(len(b)) if j not in taken_b and j not in skip_b and keys_b[j] is not None]
-    prompts_a = {i: f" {p} " for i in left_a if (p := _key(a[i].prompt))}
-    prompts_b = {j: f" {p} " for j in left_b if (p := _key(b[j].prompt))}
     # candidates of each sample: the other side's prompts quoting its question, the other side's questions its prompt quotes
     cand_a: dict[int, set[int]] = {}
     cand_b: dict[int, set[int]] = {}
-    for i in left_a:
-        q = _key(a[i].question)
-        if q is not None:
-            for j, p in prompts_b.items():
-                if f" {q} " in p:
-                    cand_a.setdefault(i, set()).add(j)
-                    cand_b.setdefault(j, set()).add(i)
-    for j in left_b:
-        q = _key(b[j].question)
-        if q is not None:
-            for i, p in prompts_a.items():
-                if f" {q} " in p:
-                    cand_a.setdefault(i, set()).add(j)
-                    cand_b.setdefault(j, set()).add(i)
+    for i, j in _quotations({i: a[i].question for i in left_a}, {j: b[j].prompt for j in left_b}):
+        cand_a.setdefault(i, set()).add(j)
+        cand_b.setdefault(j, set()).add(i)
+    for j, i in _quotations({j: b[j].question for j in left_b}, {i: a[i].prompt for i in left_a}):
+        cand_a.setdefault(i, set()).add(j)
+        cand_b.setdefault(j, set()).add(i)
     out.ambiguous_a = [a[i].id for i in sorted(cand_a) if len(cand_a[i]) > 1]
     out.ambiguous_b = [b[j].id for j in sorted(cand_b) if len(cand_b[j]) > 1]
     for i, js in cand_a.items():
@@ -286,6 +285,30 @@ def _by_quote(
             (j,) = js
             if len(cand_b[j]) == 1:
                 matched[i] = j
+
+
+def _quotations(questions: dict[int, str | None], prompts: dict[int, str | None]) -> set[tuple[int, int]]:
+    """(question, prompt) for every prompt that quotes a question whole, as words and punctuation marks.
+
+    The questions are indexed by their first words, so that each prompt is read once, word by word.
+    """
+    index: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = {}
+    for q, text in questions.items():
+        quoted = _tokens(text) if isinstance(text, str) else ()
+        if quoted:
+            index.setdefault(quoted[:_HEAD], []).append((q, quoted))
+    found: set[tuple[int, int]] = set()
+    if not index:
+        return found
+    heads = {len(k) for k in index}
+    for p, text in prompts.items():
+        words = _tokens(text) if isinstance(text, str) else ()
+        for start in range(len(words)):
+            for k in heads:
+                for q, quoted in index.get(words[start : start + k], ()):
+                    if words[start : start + len(quoted)] == quoted:
+                        found.add((q, p))
+    return found
 
 
 def _conflict(x: SampleIdentity, y: SampleIdentity, mode: str) -> str | None:
