@@ -24,8 +24,8 @@ lm-evaluation-harness's ``tests/data/sources/lm_eval/tasks/arith.jsonl`` questio
 documents 4 to 23 under ids of their own, shuffled, with the number alone as target, as
 inspect's tasks take GSM8K's; one question a second time under another id, and two
 questions lm-evaluation-harness was not asked) for ``mockllm/scripted-b`` into
-``<out>/shared/``, leaving the other logs as they are: the same questions answered through
-two tools, for ``assay compare`` across them.
+``<out>/shared/`` (which a full run records too), leaving the other logs as they are: the
+same questions answered through two tools, for ``assay compare`` across them.
 
 Offline, ``mockllm`` still counts tokens with tiktoken's ``o200k_base``, which
 tiktoken downloads on first use.  The npm package ``js-tiktoken`` carries the same
@@ -166,13 +166,13 @@ def main() -> None:
 
         tasks = _tasks()
         shared = tasks.pop("assay_arith_shared")
+        (log,) = inspect_eval(
+            shared(), model=get_model("mockllm/scripted-b", custom_outputs=_replier("b", [0])),
+            log_dir=str(out / "shared"), log_format="eval", display="none", max_connections=1, max_samples=1,
+        )
+        if log.status != "success":
+            raise SystemExit(f"assay_arith_shared with scripted-b: {log.status}: {log.error}")
         if args.shared:
-            (log,) = inspect_eval(
-                shared(), model=get_model("mockllm/scripted-b", custom_outputs=_replier("b", [0])),
-                log_dir=str(out / "shared"), log_format="eval", display="none", max_connections=1, max_samples=1,
-            )
-            if log.status != "success":
-                raise SystemExit(f"assay_arith_shared with scripted-b: {log.status}: {log.error}")
             return
         runs = [("eval", "eval", 1), ("json", "json", 1), ("epochs", "eval", 2)]
         for folder, log_format, epochs in runs:
