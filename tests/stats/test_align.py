@@ -70,3 +70,11 @@ def test_by_id_the_document_hashes_must_agree() -> None:
 def test_samples_without_a_question_or_prompt_are_counted_not_paired() -> None:
     al = align_samples([_q("0"), _q("1", "Q")], [_q("b", "Q")], "content")
     assert al.pairs == [(1, 0)] and al.unidentified_a == ["0"] and al.to_json()["examples"] == {"unidentified_a": ["0"]}
+
+
+def test_by_id_the_same_id_over_two_questions_is_refused() -> None:
+    """inspect_ai and HELM log no document hash: the questions check the pair instead."""
+    a = [_q("s1", "What is 2 plus 3?"), _q("s2", "What is 4 plus 4?")]
+    b = [_q("s1", "what is 2 plus 3?"), _q("s2", "What is 4 plus 5?")]
+    al = align_samples(a, b, "id")
+    assert al.pairs == [(0, 0)] and al.conflicts == [("s2", "s2", "different questions")]

@@ -8,8 +8,9 @@ of two tools do not: lm-evaluation-harness numbers its documents
 instance ids, and each sends the question inside a prompt of its own template.
 
 * **by id** — a sample's identity is its tool's id.  Where both samples carry
-  a document hash (lm-evaluation-harness's ``doc_hash``) the hashes must agree:
-  the same id over two different documents is refused (``conflicts``).
+  a document hash (lm-evaluation-harness's ``doc_hash``) the hashes must agree,
+  and where both carry a question the questions must: the same id over two
+  different documents is refused (``conflicts``).
 * **by content** — a sample's identity is its question text, normalized
   (Unicode NFKC, case folded, runs of white space made one space): the
   question the tool logged before any template (inspect_ai's input, HELM's
@@ -314,6 +315,8 @@ def _quotations(questions: dict[int, str | None], prompts: dict[int, str | None]
 def _conflict(x: SampleIdentity, y: SampleIdentity, mode: str) -> str | None:
     if x.doc_hash and y.doc_hash and x.doc_hash != y.doc_hash:
         return "different document hashes"
+    if mode == "id" and (qx := _key(x.question)) and (qy := _key(y.question)) and qx != qy:
+        return "different questions"
     if mode == "content" and references_agree(x.reference, y.reference) is False:
         return f"references {_short(x.reference)} and {_short(y.reference)} differ"
     return None
