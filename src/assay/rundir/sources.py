@@ -5,7 +5,8 @@ as ``results/<model>/<dataset>.json``: the tool's metrics under the tool's keys
 and on its scale, ``_meta.source`` (the tool, its version, the files), the
 tool's standard errors (``_meta.source.stderr``), the per-sample values as
 ``details`` (one per logged sample: its identity, each metric's value, the raw
-reply, the tool's extracted answers, the reference and the tool's hashes) with
+reply, the tool's extracted answers, the reference, the prompt, the question before the tool's template
+(:func:`~assay.sources.identity.sample_question`) and the tool's hashes) with
 ``_meta.outcome`` naming the detail field behind each metric, so that the
 summary, its intervals, ``assay compare``, the report and ``assay verify`` read
 them as they read assay's own results.  :func:`source_config` is the config a
@@ -27,6 +28,7 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.rundir.layout import RunDir
 from assay.rundir.results import write_result
+from assay.sources.identity import sample_question
 from assay.sources.model import ExternalGroup, ExternalRun
 
 __all__ = [
@@ -226,6 +228,11 @@ def _result_dict(run: ExternalRun, result: Any, scales: Mapping[str, float]) -> 
             row["extracted"] = sample.extracted
         if sample.reference is not None:
             row["reference"] = sample.reference
+        if sample.prompt is not None:
+            row["prompt"] = sample.prompt
+        question = sample_question(run.tool, sample)
+        if question is not None:
+            row["question"] = question  # what assay compare aligns two tools' samples by
         row.update(sample.hashes)
         details.append(row)
     source = {
