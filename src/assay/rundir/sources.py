@@ -31,7 +31,10 @@ from assay.rundir.results import write_result
 from assay.sources.identity import sample_question
 from assay.sources.model import ExternalGroup, ExternalRun
 
-__all__ = ["FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "write_sources"]
+__all__ = [
+    "FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "source_prediction_models",
+    "write_source_predictions", "write_sources",
+]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
 #: Metrics (the name before the tool's ``,filter``) that tools report as a fraction in [0, 1] and assay shows in
@@ -351,3 +354,44 @@ def source_config(imported: ImportedSources, *, note: str = "") -> str:
     lines.append("]")
     lines.append(f"summarizer = dict(dataset_abbrs={imported.rows()!r}, summary_groups=summary_groups)")
     return "\n".join(lines) + "\n"
+
+
+def write_source_predictions(run_dir: RunDir, model: str, dataset: str, records: Mapping[str, Any], tool: str) -> Path:
+    """Write another tool's replies of ``model`` on ``dataset`` as the run's prediction file
+    ``predictions/<model>/<dataset>.json`` (see :mod:`assay.tasks.sources`); unchanged bytes are not written again,
+    so that the result's input fingerprint holds.  A prediction file there that did not come from another tool
+    (no ``source_key`` in its records: OpenCompass's, or one a user put there) is never replaced: an
+    :class:`~assay.errors.InputFileError` names it."""
+    import orjson
+
+    from assay.fileio import atomic_write_bytes, dumps_json
+
+    path = run_dir.prediction_dir(model) / f"{dataset}.json"
+    data = dumps_json(dict(records))
+    if path.exists():
+        try:
+            there = path.read_bytes()
+        except OSError as exc:
+            raise InputFileError(f"{path}: cannot read the prediction file there ({exc}); the {tool} replies of {model!r} go there") from exc
+        if there == data:
+            return path
+        try:
+            first: Any = next(iter(orjson.loads(there).values()), {})
+        except (orjson.JSONDecodeError, AttributeError, TypeError):
+            first = {}
+        if not isinstance(first, dict) or "source_key" not in first:
+            raise InputFileError(f"{path} holds predictions that were not taken from another tool; the {tool} replies of "
+                                 f"model {model!r} on {dataset!r} would replace them. Nothing was written: give the dataset another abbr")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, data)
+    return path
+
+
+def source_prediction_models(run_dir: RunDir, dataset: str) -> list[str]:
+    """The models whose prediction file of ``dataset`` the run holds (in folder-name order): where the summary of a
+    dataset scoring another tool's replies finds its models without reading the tool's output again (which a
+    config dumped in the run may name by a path relative to another folder)."""
+    from assay.rundir.layout import folders_in
+
+    root = run_dir.predictions
+    return [model for model in folders_in(root) if (run_dir.prediction_dir(model) / f"{dataset}.json").is_file()] if root.is_dir() else []
