@@ -65,7 +65,7 @@ from assay.stats import (
     StatsOptions,
     Unscorable,
     group_plan,
-    group_stats,
+    group_stats_columns,
     result_stats,
 )
 
@@ -570,15 +570,14 @@ def run_stats(
         else:
             del unscorable[(column, abbr)]
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
+    found_groups = group_stats_columns(
+        group_list, view.models, {c: view.scores.get(c, {}) for c in view.models}, view.metrics,
+        {c: _ColumnCells(cells, c, column_abbrs[c], view.scores.get(c, {})) for c in view.models},
+        confidence=confidence, resamples=resamples, seed=seed, plans=plans) if group_list else {}
     for column in view.models:
         column_values = view.scores.get(column, {})
-        abbrs = column_abbrs[column]
-        base = _ColumnCells(cells, column, abbrs, column_values)
-        if group_list:
-            stats = group_stats(group_list, column_values, view.metrics, base, column=column,
-                                confidence=confidence, resamples=resamples, seed=seed, plans=plans)
-            for (abbr, metric), stat in stats.items():
-                out.cells[(column, abbr, metric)] = stat
+        for (abbr, metric), stat in found_groups.get(column, {}).items():
+            out.cells[(column, abbr, metric)] = stat
         for abbr in view.groups:
             for metric, value in column_values.get(abbr, {}).items():
                 if (column, abbr, metric) not in out.cells:
