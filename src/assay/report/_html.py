@@ -96,6 +96,7 @@ class _Texts:
         self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
         self.methods: dict[tuple[Any, ...], int] = {}
         self._described: dict[tuple[Any, ...], tuple[int, str]] = {}
+        self._reasons: dict[Any, int] = {}
 
     def unscorable_of(self, stats: Any, column: str, abbr: str) -> tuple[Any, int, int | None]:
         """The unscorable counts of one result as a cell shows them: ``(bounds by metric, count, the index
@@ -135,6 +136,23 @@ class _Texts:
             found = self.methods[key] = self(interval_text(stat))
         return found
 
+    def interval_of_json(self, data: dict[str, Any], confidence: float) -> int:
+        """:meth:`interval` of the cell whose JSON (:meth:`assay.stats.CellStat.to_json`) is ``data``, its
+        confidence ``confidence`` when the JSON has none; a cell is built only for a way not met before."""
+        ranged = data.get("low") is not None and data.get("high") is not None
+        if ranged:
+            found = self.methods.get((data.get("method", "none"), data.get("n"), data.get("runs"), data.get("basis"),
+                                      data.get("confidence", confidence)))
+        else:  # the text of a cell without an interval is its reason
+            found = self._reasons.get(data.get("reason"))
+        if found is None:
+            from assay.stats import CellStat
+
+            found = self.interval(CellStat.from_json({"confidence": confidence, **data}))
+            if not ranged:
+                self._reasons[data.get("reason")] = found
+        return found
+
     def __call__(self, text: str) -> int:
         found = self._index.get(text)
         if found is None:
@@ -159,15 +177,23 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     """
     if value is None:
         return [None, texts(missing or f"{column} has no value for {abbr} {metric}")], None
-    if stats is None:
+    table = stats.cells if stats is not None else None
+    if type(table).__name__ == "CellTable":  # the run's statistics: the row of (column, abbr) at once, as JSON
+        row = table.json_row(column, abbr)  # type: ignore[union-attr]
+        data = row.get(metric) if row is not None else None
         stat = None
-    elif type(stats.cells).__name__ == "CellTable":  # the run's statistics: the row of (column, abbr) at once
-        row = stats.cells.row_of(column, abbr)
-        stat = row.get(metric) if row is not None else None
     else:
-        stat = stats.cell(column, abbr, metric)
-    if stat is None:
-        cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
+        data = None
+        stat = stats.cell(column, abbr, metric) if stats is not None else None
+    if data is not None:
+        low, high, se = data.get("low"), data.get("high"), data.get("se")
+        if low is not None and high is not None:
+            cell: list[Any] = [value, round(low, 2), round(high, 2), None if se is None else round(se, 2),
+                               texts.interval_of_json(data, table.confidence)]  # type: ignore[union-attr]
+        else:
+            cell = [value, None, None, None, texts.interval_of_json(data, table.confidence)]  # type: ignore[union-attr]
+    elif stat is None:
+        cell = [value, None, None, None, texts("no interval: no statistics for this cell")]
     elif stat.has_interval:
         cell = [value, round(stat.low, 2), round(stat.high, 2), None if stat.se is None else round(stat.se, 2),
                 texts.interval(stat)]

@@ -56,7 +56,16 @@ class _Linear:
 
 def _percent(stat: CellStat | None) -> bool:
     """Whether a dataset cell is a percentage of correct answers (a Wilson interval within [0, 100])."""
-    return stat is not None and stat.method == "wilson" and stat.high is not None and not stat.high > 100.0 + 1e-9
+    return stat is not None and percent_cell(stat.method, stat.high)
+
+
+def percent_cell(method: str | None, high: float | None) -> bool:
+    """Whether a cell of this method and upper bound is a percentage of correct answers (see :func:`_percent`).
+
+    >>> percent_cell('wilson', 88.0), percent_cell('wilson', 130.0), percent_cell('t', 88.0)
+    (True, False, False)
+    """
+    return method == "wilson" and high is not None and not high > 100.0 + 1e-9
 
 
 def _domain(
@@ -433,13 +442,18 @@ def group_stats_columns(
 def _clean_inputs(layout: _Layout, values: Mapping[str, Mapping[str, float]],
                   base: Mapping[Cell, CellStat]) -> tuple[list[float], list[bool]] | None:
     """The standard error and whether it is a percentage of each of ``layout``'s dataset cells for one model,
-    ``None`` when a group cell or an input lacks a value or a dataset cell lacks an interval."""
+    ``None`` when a group cell or an input lacks a value or a dataset cell lacks an interval.  A ``base``
+    with ``intervals_of(cells)`` (the run's statistics have one) gives both at once."""
     for name, out_metric, inputs, _, _ in layout.cells:
         if values.get(name, {}).get(out_metric) is None:
             return None
         for abbr, metric in inputs:
             if values.get(abbr, {}).get(metric or "") is None:
                 return None
+    fields = getattr(base, "intervals_of", None)
+    if fields is not None:  # a base that reads them without building each cell
+        found: tuple[list[float], list[bool]] | None = fields(layout.datasets)
+        return found
     ses: list[float] = []
     percents: list[bool] = []
     for cell in layout.datasets:
