@@ -248,6 +248,11 @@ class JsonBacked(MutableMapping[K, V]):
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
+    def kept_json(self, key: K) -> bytes | None:
+        """The JSON bytes the value of ``key`` is kept as, ``None`` when it is not kept so (or there is none)."""
+        value = self._values.get(key)
+        return value if type(value) is bytes else None
+
     def json_of(self, key: K) -> Any:
         """The JSON form of the value of ``key`` (``None`` when there is none); builds nothing."""
         value = self._values.get(key)
