@@ -154,7 +154,8 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     how the interval was computed, or why there is none; the unscorable
     counts described.  The interval's bounds and standard error are rounded
     to the two decimals the page shows of them; the value is kept in full.
-    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``judge`` and
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``source`` (the
+    badge's label of a value another tool computed: :func:`source_label`), ``judge`` and
     their sentences (``notes``), shown on hover or click.
     """
     if value is None:
@@ -195,6 +196,10 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         if audit.error is not None or audit.differ:  # a cell the correction would change
             extra["audit"] = note
             extra["audit_differ"] = bool(audit.differ)
+    source = getattr(view, "sources", {}).get((column, abbr))
+    if source is not None:
+        extra["source"] = source_label(source)
+        notes.append(source_note(source, metric))
     usage = getattr(view, "judge_usage", {}).get((column, abbr))
     if usage is not None:
         extra["judge"] = judge_line(usage)
@@ -540,6 +545,45 @@ def _exact(value: float) -> str:
     ('64.16666666666667', '50.0', '92.5')
     """
     return repr(float(value))
+
+
+def source_label(source: dict[str, Any]) -> str:
+    """The badge of a value another tool computed: the tool's name; a group's tools joined with ``+``.
+
+    >>> source_label({'tool': 'lm_eval', 'version': '0.4.8'}), source_label({'tools': ['assay', 'lm_eval'], 'mixed': True})
+    ('lm_eval', 'assay+lm_eval')
+    """
+    if "tool" in source:
+        return str(source["tool"])
+    return "+".join(str(t) for t in source.get("tools") or [])
+
+
+def source_note(source: dict[str, Any], metric: str) -> str:
+    """The sentence of a value another tool computed: the tool, its version, the files, and the tool's own
+    value of ``metric`` with the factor assay shows it with.
+
+    >>> source_note({'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json'],
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}, 'acc,none')
+    "from lm_eval 0.4.8: out/results.json; lm_eval's value 0.625, shown × 100 (in percent)"
+    >>> source_note({'tools': ['assay', 'lm_eval'], 'mixed': True, 'from': {'a': 'assay', 'b': 'lm_eval'}}, 'avg')
+    'from several sources: a (assay), b (lm_eval)'
+    """
+    if "tool" not in source:
+        leaves = ", ".join(f"{leaf} ({tool})" for leaf, tool in (source.get("from") or {}).items())
+        if source.get("mixed"):
+            return f"from several sources: {leaves}"
+        return f"from {source_label(source)}: {leaves}"
+    tool = str(source["tool"])
+    text = f"from {tool} {source.get('version') or ''}".rstrip()
+    files = source.get("files") or []
+    if files:
+        text += ": " + ", ".join(str(f) for f in files)
+    value = (source.get("metrics") or {}).get(metric)
+    if value is not None:
+        scale = (source.get("scale") or {}).get(metric, 1.0)
+        text += f"; {tool}'s value {value!r}" + (" (shown as is)" if scale == 1 else
+                                                 f", shown × {scale:g}" + (" (in percent)" if scale == 100 else ""))
+    return text
 
 
 def _mark_text(mark: dict[str, Any]) -> str:
