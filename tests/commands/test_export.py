@@ -40,7 +40,7 @@ def test_every_jsonl_line_fits_the_documented_schema_and_gives_back_the_runs_num
 
     before = _tree(mixed)
     out = tmp_path / "run.jsonl"
-    assert main(["export", "-w", str(mixed), "--format", "jsonl", "--out", str(out)]) == 0
+    assert main(["export", str(mixed), "--format", "jsonl", "--out", str(out)]) == 0
     assert _tree(mixed) == before
     validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
     lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -79,7 +79,7 @@ def test_every_jsonl_line_fits_the_documented_schema_and_gives_back_the_runs_num
 def test_the_opencompass_work_dir_reads_back_to_the_same_summary(mixed: Path, tmp_path: Path) -> None:
     before = _tree(mixed)
     out = tmp_path / "oc"
-    assert main(["export", "-w", str(mixed), "--format", "opencompass", "--out", str(out)]) == 0
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(out)]) == 0
     assert _tree(mixed) == before
     assert sorted(p.name for p in out.iterdir()) == ["configs", "predictions", "results", "summary"]
     assert sorted(p.suffix for p in (out / "summary").iterdir()) == [".csv", ".md", ".txt"]
@@ -107,26 +107,26 @@ def test_bad_targets_are_refused_and_leave_the_run_as_it_was(mixed: Path, tmp_pa
     full = tmp_path / "full"
     full.mkdir()
     (full / "kept.txt").write_text("mine")
-    assert main(["export", "-w", str(mixed), "--format", "opencompass", "--out", str(full)]) != 0
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(full)]) != 0
     assert "a non-empty folder already there; --force replaces it" in capsys.readouterr().err
     assert (full / "kept.txt").read_text() == "mine"
-    assert main(["export", "-w", str(mixed), "--format", "opencompass", "--out", str(full), "--force"]) == 0
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(full), "--force"]) == 0
     assert not (full / "kept.txt").exists() and (full / "results" / "lm-a" / "assay_arith.json").is_file()
 
     inside = mixed / "summary" / "export.jsonl"
-    assert main(["export", "-w", str(mixed), "--format", "jsonl", "--out", str(inside)]) != 0
+    assert main(["export", str(mixed), "--format", "jsonl", "--out", str(inside)]) != 0
     assert "inside the run directory" in capsys.readouterr().err
     not_a_run = tmp_path / "empty"
     not_a_run.mkdir()
-    assert main(["export", "-w", str(not_a_run), "--format", "jsonl", "--out", str(tmp_path / "x.jsonl")]) != 0
+    assert main(["export", str(not_a_run), "--format", "jsonl", "--out", str(tmp_path / "x.jsonl")]) != 0
     assert str(not_a_run) in capsys.readouterr().err and not (tmp_path / "x.jsonl").exists()
     if os.geteuid() != 0:  # root writes anywhere
         locked = tmp_path / "locked"
         locked.mkdir()
         locked.chmod(0o500)
-        assert main(["export", "-w", str(mixed), "--format", "jsonl", "--out", str(locked / "x.jsonl")]) != 0
+        assert main(["export", str(mixed), "--format", "jsonl", "--out", str(locked / "x.jsonl")]) != 0
         assert "cannot write in" in capsys.readouterr().err
     missing = tmp_path / "no" / "such" / "x.jsonl"
-    assert main(["export", "-w", str(mixed), "--format", "jsonl", "--out", str(missing)]) != 0
+    assert main(["export", str(mixed), "--format", "jsonl", "--out", str(missing)]) != 0
     assert "does not exist" in capsys.readouterr().err
     assert _tree(mixed) == before

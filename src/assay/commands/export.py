@@ -32,9 +32,7 @@ logger = logging.getLogger(__name__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay export``."""
-    parser.add_argument(
-        "-w", "--work-dir", required=True, help="a run directory, or the parent of the timestamped run directories"
-    )
+    parser.add_argument("work_dir", metavar="WORK_DIR", help="a run directory, or the parent of the timestamped run directories")
     parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("--format", choices=("jsonl", "opencompass"), required=True,
                         help="jsonl: one JSON Lines file (results and samples); opencompass: an OpenCompass work dir")

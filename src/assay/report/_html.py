@@ -843,7 +843,8 @@ def _document(data: dict[str, Any]) -> list[str]:
         "its 95% interval below it, and its rank interval where one was computed. Click a column's name to sort by it, "
         "▸ to open a group into its datasets. Badges: ⚠ predictions that could not be extracted, judged or executed; "
         "≠ replies the corrected extractor reads differently; ᵍ references from the prediction files' gold; * a value "
-        "computed from fewer samples than it claims; ⚖ what the judge calls cost. Hover or focus a badge for its "
+        "computed from fewer samples than it claims; ⚖ what the judge calls cost; a tool's name (lm_eval, inspect_ai …) "
+        "a value that tool computed, imported from its files (a+b: a group of values from several sources). Hover or focus a badge for its "
         'sentence, click it to keep it open.</p><p class="note" id="rank-note"></p>',
         '<div class="scroll"><table class="board" id="leaderboard"></table></div></section>',
         '<section id="table-view" class="view" hidden>',
