@@ -91,14 +91,28 @@ def test_the_opencompass_work_dir_reads_back_to_the_same_summary(mixed: Path, tm
     assert len(predictions) == 16 and set(predictions["0"]) == {"origin_prompt", "prediction", "gold"}
     own = json.loads((out / "predictions" / "chat-small" / "quick_mcq.json").read_text())
     assert own == json.loads((mixed.parent.parent / "quickstart" / "predictions" / "chat-small" / "quick_mcq.json").read_text())
-    # the exported summary and assay's summary of the exported folder show the run's table
+    # the exported summary and assay's summary of the exported folder show the run's table (an imported
+    # dataset's version is that of the empty infer_cfg the export gives it, for OpenCompass's summarizer)
     (original,) = (mixed / "summary").glob("summary_*.csv")
     (exported,) = (out / "summary").glob("summary_*.csv")
-    assert exported.read_text() == original.read_text()
+    assert _values(exported.read_text()) == _values(original.read_text())
     assert main(["summarize", "-w", str(out), "-r", "--no-report", "-o", str(tmp_path / "again.txt")]) == 0
-    assert (tmp_path / "again.csv").read_text() == original.read_text()
+    assert (tmp_path / "again.csv").read_text() == exported.read_text()
     rows = {(r["dataset"], r["metric"]): r for r in csv.DictReader((tmp_path / "again.csv").open())}
     assert rows[("assay_mcq_a", "acc none")]["source"] == "chat-small: lm_eval 0.4.13; lm-a: lm_eval 0.4.13"
+    assert rows[("quick_mcq", "accuracy")]["version"] == "90cd88"  # the config's own datasets as they were
+    # OpenCompass's own summarizer read the exported folder to the same numbers (scripts/record_oc_export.py)
+    recorded = (Path(__file__).parents[1] / "data" / "export" / "opencompass_summary.csv").read_text()
+    assert _values(recorded) == _values(original.read_text())
+    assert _values(recorded)[("assay_mcq_a", "acc none")] == {"chat-small": "93.75", "reasoner (think)": "-",
+                                                             "lm-a": "68.75", "inspect-a": "-"}
+
+
+def _values(text: str) -> dict[tuple[str, str], dict[str, str]]:
+    """(dataset, metric) → model column → the value shown, of a summary csv (its version, mode and source left out)."""
+    rows = list(csv.reader(text.splitlines()))
+    models = [c for c in rows[0][4:] if c != "source"]
+    return {(r[0], r[2]): dict(zip(models, r[4:4 + len(models)])) for r in rows[1:]}
 
 
 def test_bad_targets_are_refused_and_leave_the_run_as_it_was(mixed: Path, tmp_path: Path,

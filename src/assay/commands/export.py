@@ -126,7 +126,8 @@ def _summary_rows(board: Any) -> list[Any]:
 def export_config(run_dir: Any, models: list[str], datasets: list[str]) -> dict[str, Any]:
     """The config of the exported work dir: the run's newest dumped config (when there is one) without
     its ``sources`` (their results are in the export) and ``work_dir``, every model and dataset of the
-    results listed, the summarizer showing the rows and groups of the run's newest summary."""
+    results listed (a dataset the config lacks with an empty ``infer_cfg``, which OpenCompass's summarizer
+    needs), the summarizer showing the rows and groups of the run's newest summary."""
     from assay.config.dump import plainify
     from assay.errors import AssayError
     from assay.summarize import Leaderboard
@@ -151,7 +152,9 @@ def export_config(run_dir: Any, models: list[str], datasets: list[str]) -> dict[
     config["models"] = listed_models + [{"abbr": m} for m in models if m not in known]
     listed = [d for d in config.get("datasets") or [] if isinstance(d, dict)]
     known = {d.get("abbr") for d in listed}
-    config["datasets"] = listed + [{"abbr": d} for d in datasets if d not in known]
+    # OpenCompass's summarizer hashes every dataset's infer_cfg (its retriever included) for the version column:
+    # a dataset imported from another tool, which has none, gets an empty one (version: its hash, mode: unknown)
+    config["datasets"] = listed + [{"abbr": d, "infer_cfg": {"retriever": {}}} for d in datasets if d not in known]
     summarizer = dict(config.get("summarizer") or {})
     if board is not None:
         summarizer["dataset_abbrs"] = _summary_rows(board)
