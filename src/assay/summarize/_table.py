@@ -211,6 +211,8 @@ def source_tags(board: Leaderboard, table: Sequence[Sequence[str]]) -> list[list
     ...                     sources={'m2': {'tool': 'lm_eval', 'version': '0.4.8'}})])
     >>> source_tags(board, board.table())[1][4:]
     ['1.00', '2.00[1]']
+    >>> source_tags(board, [board.table()[0], ['d', '-', '-', '-', '1.00', '2.00 [1.50, 2.50]']])[1][5]
+    '2.00[1] [1.50, 2.50]'
     """
     notes = _footnotes(board)
     if not notes and not board.sources:
@@ -221,8 +223,10 @@ def source_tags(board: Leaderboard, table: Sequence[Sequence[str]]) -> list[list
         line = list(line)
         for j, column in enumerate(board.models):
             source = row.sources.get(column)
-            if source is not None and line[first + j] != DASH:
-                line[first + j] += _tag(board, notes, column, row.dataset, source)
+            shown = line[first + j]
+            if source is not None and shown != DASH:  # right after the value, before an interval
+                value, sep, rest = shown.partition(" ")
+                line[first + j] = f"{value}{_tag(board, notes, column, row.dataset, source)}{sep}{rest}"
         out.append(line)
     out.extend(list(r) for r in table[len(board.rows) + 1:])
     return out
