@@ -73,6 +73,9 @@ def test_every_jsonl_line_fits_the_documented_schema_and_gives_back_the_runs_num
     assert results[("lm-a", "assay_mcq_a")]["source"]["metrics"]["acc,none"] == 0.6875
     own = samples[("chat-small", "quick_mcq")]
     assert [s["source"] for s in own] == [None] * 10 and own[0]["id"] == "quick_mcq_0"
+    replies = json.loads((mixed.parent.parent / "quickstart" / "predictions" / "chat-small" / "quick_mcq.json").read_text())
+    assert [s["prediction"] for s in own] == [replies[str(i)]["prediction"] for i in range(10)]
+    assert own[0]["extracted"] == ["B"] and own[0]["reference"] == ["B"] and own[0]["values"] == {"accuracy": 1.0}
     assert results[("chat-small", "quick_mcq")]["source"] is None
 
 

@@ -5,8 +5,9 @@
 one ``run`` line, then per result (model, dataset) one ``result`` line — its
 metrics, the per-sample field and scale behind each, where its value came
 from — followed by one ``sample`` line per sample of its details: its identity,
-each metric's per-sample value, the reply, the extracted answer and the
-reference where the result keeps them, and the tool that computed it.
+each metric's per-sample value, the reply (from the run's prediction files
+when the details lack it), the extracted answer and the reference where the
+result keeps them, and the tool that computed it.
 
 :func:`write_opencompass` writes the files an OpenCompass work dir holds:
 ``results/<model>/<dataset>.json`` (the result files, byte for byte: assay's
@@ -125,6 +126,11 @@ def export_records(run_dir: RunDir, *, summary: str | None = None) -> Iterator[d
             line["error"] = str(result["error"])
         yield line
         tool = source["tool"] if source is not None else None
+        replies: dict[str, Any] | None = None  # the prediction files' raw replies, read when the details lack them
+        if details and not any(isinstance(d, Mapping) and _first(d, _REPLY) is not None for _, d in details):
+            replies = _predictions_of(result)
+            if replies is not None and len(replies) != len(details):
+                replies = None
         for i, (key, detail) in enumerate(details):
             d = detail if isinstance(detail, Mapping) else {}
             identity = d.get("id", d.get("example_abbr", key))
@@ -134,6 +140,9 @@ def export_records(run_dir: RunDir, *, summary: str | None = None) -> Iterator[d
             }
             for name, keys in (("prediction", _REPLY), ("extracted", _EXTRACTED), ("reference", _REFERENCE)):
                 value = _first(d, keys)
+                if value is None and name == "prediction" and replies is not None:
+                    entry = replies.get(str(i))
+                    value = entry.get("prediction") if isinstance(entry, Mapping) else None
                 if value is not None:
                     sample[name] = value
             sample["source"] = tool
