@@ -147,3 +147,18 @@ def test_bad_targets_are_refused_and_leave_the_run_as_it_was(mixed: Path, tmp_pa
     assert main(["export", str(mixed), "--format", "jsonl", "--out", str(missing)]) != 0
     assert "does not exist" in capsys.readouterr().err
     assert _tree(mixed) == before
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "opencompass"])
+def test_an_unreadable_result_names_its_file_and_nothing_is_written(mixed: Path, tmp_path: Path, fmt: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(mixed, run)
+    broken = run / "results" / "lm-a" / "assay_mcq_b.json"
+    broken.write_text('{"acc,none": 33.3, "details": [')
+    out = tmp_path / "out"
+    assert main(["export", str(run), "--format", fmt, "--out", str(out)]) != 0
+    assert str(broken) in capsys.readouterr().err
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["run"]
