@@ -1,4 +1,4 @@
-"""Other tools' results in a run directory: written as assay's own result files (R-13).
+"""Other tools' results in a run directory: written as assay's own result files.
 
 :func:`write_sources` writes each :class:`~assay.sources.ExternalRun`'s results
 as ``results/<model>/<dataset>.json``: the tool's metrics under the tool's keys
