@@ -200,3 +200,17 @@ def test_the_report_shows_the_tools_reading_as_a_badge_and_in_the_sample_browser
         assert reading.text.startswith("lm_eval strict-match:")
         assert reading.find_element(By.CSS_SELECTOR, ".ext").text == theirs
 
+
+def test_a_task_split_into_shards_compares_the_tools_answers_as_a_whole_one_does(run: Path, tmp_path: Path) -> None:
+    """24 samples in shards of 10: each shard compares its replies, the merge gives the record of the whole task."""
+    status, split = _run(tmp_path, LM_EVAL_CONFIG + "eval = dict(shard_size=10)\n")
+    assert status == 0 and split is not None
+    for model in MODELS:
+        log = (split / "logs" / "eval" / model / f"{ABBR}.out").read_text()
+        assert "split into 3 shards" in log
+        e = _expected(model)
+        record = json.loads((split / "results" / model / f"{ABBR}.json").read_text())["_meta"]["rescored"]["extraction_audit"]
+        whole = json.loads((run / "results" / model / f"{ABBR}.json").read_text())["_meta"]["rescored"]["extraction_audit"]
+        assert (record["replies"], record["differ"], record["samples"]) == (e["replies"], len(e["differ"]), e["differ"])
+        assert record["metrics"]["accuracy"] == pytest.approx(e["tool"])
+        assert record == whole
