@@ -160,6 +160,15 @@ SCIENCE = [
 SCIENCE_PRED = ["ANSWER: B", "ANSWER: A", "hat"]
 
 
+def _olym_rows(subset: str) -> list[dict[str, Any]]:
+    i = OLYM_SUBSETS.index(subset)
+    return [dict(r, problem=f"({subset}) {r['problem']}") for r in OLYM_ROWS[i % 3:] + OLYM_ROWS[: i % 3]]
+
+
+def _physics_rows(name: str) -> list[dict[str, Any]]:
+    return [dict(r, questions=f"[{name.split('_')[0]}] {r['questions']}") for r in PHYSICS_ROWS]
+
+
 def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
@@ -199,11 +208,11 @@ def write_fixtures() -> dict[str, list[tuple[str, str]]]:
         for task, (header, rows) in CLIMA.items():
             _csv(data / level / task / f"{task}.csv", header, rows if level == "climaqa_gold" else rows[::-1])
     for name in PHYSICS_SETS:
-        _jsonl(data / "PHYSICS-textonly" / name / "data.jsonl", PHYSICS_ROWS)
+        _jsonl(data / "PHYSICS-textonly" / name / "data.jsonl", _physics_rows(name))
     olym = CACHE / "RUC-AIBOX" / "OlymMATH"
     _readme(olym, {s: {"test": f"{s}/test.jsonl"} for s in OLYM_SUBSETS})
-    for i, s in enumerate(OLYM_SUBSETS):
-        _jsonl(olym / s / "test.jsonl", OLYM_ROWS[i % 3:] + OLYM_ROWS[: i % 3])
+    for s in OLYM_SUBSETS:  # each subset's questions its own (a judge asked the same twice may answer from a cache)
+        _jsonl(olym / s / "test.jsonl", _olym_rows(s))
     _csv(CACHE / "NIH-CARD" / "CARDBiomedBench" / "data" / "CARDBiomedBench.csv", CARD_HEADER, CARD_ROWS)
     _jsonl(CACHE / "ByteDance-Seed" / "BeyondAIME" / "test.jsonl", BEYOND)
     _jsonl(CACHE / "xuxuxuxuxu" / "Pharmacology-QA" / "train.jsonl", CLINIC)
@@ -223,9 +232,9 @@ def write_fixtures() -> dict[str, list[tuple[str, str]]]:
         for task, (_, rows) in CLIMA.items():
             preds[f"ClimaQA_{level}_{task}"] = [(r[0], p) for r, p in zip(rows, CLIMA_PRED)]
     for name in PHYSICS_SETS:
-        preds[f"PHYSICS_{name}"] = [(r["questions"], p) for r, p in zip(PHYSICS_ROWS, PHYSICS_PRED)]
+        preds[f"PHYSICS_{name}"] = [(r["questions"], p) for r, p in zip(_physics_rows(name), PHYSICS_PRED)]
     for s in OLYM_SUBSETS:
-        preds[f"olymmath_{s}"] = preds[f"olymmath_llmjudge_{s}"] = [(r["problem"], p) for r, p in zip(OLYM_ROWS, OLYM_PRED)]
+        preds[f"olymmath_{s}"] = preds[f"olymmath_llmjudge_{s}"] = [(r["problem"], p) for r, p in zip(_olym_rows(s), OLYM_PRED)]
     preds["cardbiomedbench"] = [(r[0], p) for r, p in zip(CARD_ROWS, CARD_PRED)]
     preds["beyondaime"] = [(r["problem"], p) for r, p in zip(BEYOND, BEYOND_PRED)]
     preds["ClinicBench"] = [(r["question"], p) for r, p in zip(CLINIC, CLINIC_PRED)]
@@ -299,6 +308,7 @@ def main() -> None:
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["HF_DATASETS_OFFLINE"] = "1"
     os.environ["HF_HUB_CACHE"] = str(scratch / "hub")  # empty: every dataset is read from its local folder
+    os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")  # a fresh one: no table prepared from earlier files
     os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
     os.environ.pop("DATASET_SOURCE", None)
     for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
