@@ -186,7 +186,9 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     how the interval was computed, or why there is none; the unscorable
     counts described.  The interval's bounds and standard error are rounded
     to the two decimals the page shows of them; the value is kept in full.
-    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``judge`` and
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``tool_audit``/``tool_audit_name``/``tool_audit_differ``
+    (what another tool's own extraction of the replies assay scored again would give), ``source`` (the
+    badge's label of a value another tool computed: :func:`source_label`), ``judge`` and
     their sentences (``notes``), shown on hover or click.
     """
     if value is None:
@@ -269,6 +271,18 @@ def _cell_extra(view: Any, column: str, abbr: str, metric: str, value: float) ->
         if audit.error is not None or audit.differ:  # a cell the correction would change
             extra["audit"] = note
             extra["audit_differ"] = bool(audit.differ)
+    tool_audit = getattr(view, "tool_audits", {}).get(column, {}).get(abbr)
+    if tool_audit is not None:  # another tool's own extraction of the replies assay scored again
+        said = tool_audit.note(metric, value)
+        notes.append(said)
+        if tool_audit.record.error is not None or tool_audit.record.differ:  # a cell the tool's reading would change
+            extra["tool_audit"] = said
+            extra["tool_audit_name"] = f"{tool_audit.tool} {tool_audit.extraction}"
+            extra["tool_audit_differ"] = bool(tool_audit.record.differ)
+    source = getattr(view, "sources", {}).get((column, abbr))
+    if source is not None:
+        extra["source"] = source_label(source)
+        notes.append(source_note(source, metric))
     usage = getattr(view, "judge_usage", {}).get((column, abbr))
     if usage is not None:
         extra["judge"] = judge_line(usage)
@@ -375,6 +389,7 @@ class _Context:
     stats: Any = None
     config: Any = None
     ranks: bool = False
+    tool_audits: Any = None
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
@@ -530,7 +545,7 @@ def _report_data(
     datasets = []
     if samples and tables is not None:
         for abbr in view.dataset_abbrs:
-            table = sample_table(tables, columns, abbr, view.audits, max_text)
+            table = sample_table(tables, columns, abbr, view.audits, max_text, getattr(view, "tool_audits", None))
             if table is not None:
                 datasets.append(table)
     heatmaps = needle_heatmaps(view, stats)
@@ -547,7 +562,7 @@ def _report_data(
             "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables, view, stats, config)
+                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
     if ranks is None:
         ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
     context.ranks = ranks
@@ -615,6 +630,45 @@ def _exact(value: float) -> str:
     ('64.16666666666667', '50.0', '92.5')
     """
     return repr(float(value))
+
+
+def source_label(source: dict[str, Any]) -> str:
+    """The badge of a value another tool computed: the tool's name; a group's tools joined with ``+``.
+
+    >>> source_label({'tool': 'lm_eval', 'version': '0.4.8'}), source_label({'tools': ['assay', 'lm_eval'], 'mixed': True})
+    ('lm_eval', 'assay+lm_eval')
+    """
+    if "tool" in source:
+        return str(source["tool"])
+    return "+".join(str(t) for t in source.get("tools") or [])
+
+
+def source_note(source: dict[str, Any], metric: str) -> str:
+    """The sentence of a value another tool computed: the tool, its version, the files, and the tool's own
+    value of ``metric`` with the factor assay shows it with.
+
+    >>> source_note({'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json'],
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}, 'acc,none')
+    "from lm_eval 0.4.8: out/results.json; lm_eval's value 0.625, shown × 100 (in percent)"
+    >>> source_note({'tools': ['assay', 'lm_eval'], 'mixed': True, 'from': {'a': 'assay', 'b': 'lm_eval'}}, 'avg')
+    'from several sources: a (assay), b (lm_eval)'
+    """
+    if "tool" not in source:
+        leaves = ", ".join(f"{leaf} ({tool})" for leaf, tool in (source.get("from") or {}).items())
+        if source.get("mixed"):
+            return f"from several sources: {leaves}"
+        return f"from {source_label(source)}: {leaves}"
+    tool = str(source["tool"])
+    text = f"from {tool} {source.get('version') or ''}".rstrip()
+    files = source.get("files") or []
+    if files:
+        text += ": " + ", ".join(str(f) for f in files)
+    value = (source.get("metrics") or {}).get(metric)
+    if value is not None:
+        scale = (source.get("scale") or {}).get(metric, 1.0)
+        text += f"; {tool}'s value {value!r}" + (" (shown as is)" if scale == 1 else
+                                                 f", shown × {scale:g}" + (" (in percent)" if scale == 100 else ""))
+    return text
 
 
 def _mark_text(mark: dict[str, Any]) -> str:
@@ -874,7 +928,8 @@ def _document(data: dict[str, Any]) -> list[str]:
         "its 95% interval below it, and its rank interval where one was computed. Click a column's name to sort by it, "
         "▸ to open a group into its datasets. Badges: ⚠ predictions that could not be extracted, judged or executed; "
         "≠ replies the corrected extractor reads differently; ᵍ references from the prediction files' gold; * a value "
-        "computed from fewer samples than it claims; ⚖ what the judge calls cost. Hover or focus a badge for its "
+        "computed from fewer samples than it claims; ⚖ what the judge calls cost; a tool's name (lm_eval, inspect_ai …) "
+        "a value that tool computed, imported from its files (a+b: a group of values from several sources). Hover or focus a badge for its "
         'sentence, click it to keep it open.</p><p class="note" id="rank-note"></p>',
         '<div class="scroll"><table class="board" id="leaderboard"></table></div></section>',
         '<section id="table-view" class="view" hidden>',
@@ -931,7 +986,8 @@ def _document(data: dict[str, Any]) -> list[str]:
     relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
                  ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
                  ("b_better", "B scores higher"), ("differ", "A and B differ"),
-                 ("audit", "A read differently by the corrected extractor")]
+                 ("audit", "A read differently by the corrected extractor"),
+                 ("tool", "A read differently by the other tool's own extraction")]
     options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
     for i, ds in enumerate(data["samples"]):
         parts.append(
@@ -1010,13 +1066,13 @@ def write_html_report(
     snap = context.snapshot
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
                     {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
-                     for c in context.columns for a in context.abbrs}, max_text)
+                     for c in context.columns for a in context.abbrs}, max_text, tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
     # a dataset whose results are those of an earlier report's sample file: that file, not read again
     earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
     reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
     if context.tables is not None:
-        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
+        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
     else:
         source.abbrs = [a for a in keys if a not in reused]
         if snap is not None and source.abbrs:  # the samples the run index holds, read at once
@@ -1052,7 +1108,7 @@ def write_html_report(
             payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
             if payload is None:  # an earlier file not as expected: read again
                 found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
-                                           source.digests, max_text), workers=1)
+                                           source.digests, max_text, tool_audits=source.tool_audits), workers=1)
                 payload = found[0][2] if found else b"null"
             embedded.append((abbr, n, payload))
         atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
