@@ -9,7 +9,7 @@ It writes small data files in OpenCompass's local layouts under
 ``tests/data/oc_families/multi/cache`` (the data folder is both
 ``$COMPASS_DATA_CACHE`` and the working directory): ARC-AGI-1's and ARC-AGI-2's
 task folders (a few task files each, one file not on the version's list) and
-P-MMEval's FLORES, MGSM, mHellaSwag, mLogiQA, MMMLU (easy and hard) and XNLI
+P-MMEval's FLORES, MGSM, mHellaSwag, mIFEval, mLogiQA, MMMLU (easy and hard) and XNLI
 files for every language the library's configs name.  Each dataset's rows are
 read with OpenCompass's own loader, and a prediction file per dataset is written
 under ``predictions/`` as OpenCompass's gen inferencer writes it
@@ -21,7 +21,9 @@ eval task (``OpenICLEvalTask``: loader, prediction postprocessor, evaluator,
 details dumped) scores the predictions, and ``expected/<case>.json`` gets, per
 dataset, the result file's metrics and details, the predictions and references
 the evaluator received and the test set's rows (for ARC, also the task files in
-the order the loader read them: the folder's listing order).
+the order the loader read them: the folder's listing order; for mIFEval, each
+sample's strict and loose verdicts, from OpenCompass's own functions, as its
+evaluator gives no details).
 ``vectors.json`` holds P-MMEval's answer readers on further replies.
 
 ``tests/evaluators/test_oc_multi.py`` checks assay's namesakes against these.
@@ -57,6 +59,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "pmmeval_mhellaswag_gen_1a6b73": ("PMMEval/mhellaswag_gen_1a6b73.py", "PMMEval_MHellaswag_datasets", None),
     "pmmeval_mlogiqa_gen_36c4f9": ("PMMEval/mlogiqa_gen_36c4f9.py", "PMMEval_MLogiQA_datasets", None),
     "pmmeval_xnli_gen_973734": ("PMMEval/xnli_gen_973734.py", "PMMEval_XNLI_datasets", None),
+    "pmmeval_mifeval_gen_79f8fb": ("PMMEval/mifeval_gen_79f8fb.py", "PMMEval_MIFEval_datasets", None),
     "pmmeval_flores_gen_2697d7": ("PMMEval/flores_gen_2697d7.py", "PMMEval_flores_datasets", None),
 }
 
@@ -157,6 +160,39 @@ def _flores_replies(lang: str) -> list[str]:
     return [f"Translation:\n\n{t[0]}\nDone.", t[1][:-1] if len(t[1]) > 2 else t[1], f"{t[2]}\n{t[0]}\n\n"]
 
 
+#: OpenCompass's loader gives every kwargs dict every option any row names (None where it names none), and
+#: its loose reading lets a later dict's None replace an earlier value: rows of several instructions put
+#: first the ones whose checkers read None as "not followed" (where others stop OpenCompass).
+MIFEVAL_ROWS = [
+    {"prompt": "Write without commas.", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]},
+    {"prompt": "Two bullets, end with 'Done.'", "instruction_id_list": ["detectable_format:number_bullet_lists", "startend:end_checker"],
+     "kwargs": [{"num_bullets": 2}, {"end_phrase": "Done."}]},
+    {"prompt": "At least 5 words, a title.", "instruction_id_list": ["length_constraints:number_words", "detectable_format:title"],
+     "kwargs": [{"relation": "at least", "num_words": 5}, {}]},
+    {"prompt": "Answer in JSON, quoted?", "instruction_id_list": ["detectable_format:json_format"], "kwargs": [{}]},
+    {"prompt": "Three paragraphs.", "instruction_id_list": ["length_constraints:number_paragraphs", "detectable_content:postscript"],
+     "kwargs": [{"num_paragraphs": 3}, {"postscript_marker": "P.S."}]},
+    {"prompt": "Say yes or no.", "instruction_id_list": ["detectable_format:constrained_response", "startend:quotation"],
+     "kwargs": [{}, {}]},
+    {"prompt": "Repeat: Tell me a joke.", "instruction_id_list": ["combination:repeat_prompt"],
+     "kwargs": [{"prompt_to_repeat": "Tell me a joke."}]},
+    {"prompt": "Do not say cat or dog.", "instruction_id_list": ["keywords:forbidden_words"],
+     "kwargs": [{"forbidden_words": ["cat", "dog"]}]},
+]
+
+
+def _mifeval_replies(lang: str) -> list[str]:
+    from opencompass.datasets.PMMEval.mifeval_utils.detectable_format_checker import constrained_response
+
+    yes = constrained_response[lang][0]
+    return ["No commas here at all" if lang != "zh" else "这里没有逗号，真的", "* one\n- two\nDone.",
+            "<<A Title>> one two three four five" if lang in ("en", "fr") else "<<标题>> 短",
+            "```json\n{\"a\": 1}\n```" if lang != "ja" else "{'a': 1}",
+            "one *** two *** three\nP.S. bye" if lang != "ko" else "one *** two",
+            f'"{yes}"' if lang != "th" else yes, "Tell me a joke. A cat walks in." if lang == "en" else "tell me a JOKE. ok",
+            "A cat walks in." if lang in ("en", "es") else ("" if lang == "zh" else "A bird sings.")]
+
+
 def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
@@ -170,6 +206,7 @@ def build_data() -> None:
     root = cache / "data" / "P-MMEval"
     for lang in LANGS:
         _jsonl(root / "mgsm" / "test" / f"{lang}.jsonl", _mgsm_rows(lang))
+        _jsonl(root / "mifeval" / "test" / f"{lang}.jsonl", MIFEVAL_ROWS)
         for kind in ("mhellaswag", "mlogiqa", "xnli"):
             _jsonl(root / kind / "test" / f"{lang}.jsonl", _mc_rows(kind, lang))
     for region in REGIONS:
@@ -189,6 +226,8 @@ def _replies(ds: dict[str, Any], golds: list[Any]) -> list[str]:
         return _mgsm_replies(lang)
     if kind == "flores":
         return _flores_replies(lang)
+    if kind == "mifeval":
+        return _mifeval_replies(lang)
     return _mc_replies(kind, lang)
 
 
@@ -208,7 +247,8 @@ def write_predictions(case: str) -> None:
 
     for ds in _datasets(case):
         test = build_dataset_from_cfg(ds).test
-        golds = test[ds["reader_cfg"]["output_column"]]
+        column = ds["reader_cfg"]["output_column"]
+        golds = test[column] if column else [None] * len(test)
         first_input = ds["reader_cfg"]["input_columns"][0]
         prompts = [str(p) for p in test[first_input]]
         replies = _replies(ds, golds)
@@ -269,6 +309,12 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
             result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
             entry: dict[str, Any] = {"details": result.pop("details", None), "result": result}
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
+            if abbr.startswith("mifeval-"):  # OpenCompass writes no details: each sample's verdicts, by its own functions
+                from opencompass.datasets.PMMEval import mifeval
+
+                pairs = list(zip(captured["predictions"], captured["test_rows"]))
+                entry["strict"] = [mifeval.test_instruction_following_strict(row, p, lang) for (p, lang), row in pairs]
+                entry["loose"] = [mifeval.test_instruction_following_loose(row, p, lang) for (p, lang), row in pairs]
             if abbr.startswith("ARC_"):  # the order the loader read the task files in (the folder's listing)
                 version = ARC1_TASKS if ds["version"] == "arc_agi_1" else ARC2_TASKS
                 entry["files"] = [name for name in os.listdir(get_data_path(ds["path"])) if name[:-5] in version]

@@ -444,6 +444,14 @@ def _pmmeval_flores(rng: random.Random, n: int) -> Inputs:
             "references": data["references"]}
 
 
+def _pmmeval_mifeval(rng: random.Random, n: int) -> Inputs:
+    rows = [rng.choice([{"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{"num_words": None}]},
+                        {"instruction_id_list": ["length_constraints:number_words"], "kwargs": [{"relation": "at least", "num_words": 3}]},
+                        {"instruction_id_list": ["startend:end_checker"], "kwargs": [{"end_phrase": "Done."}]}]) for _ in range(n)]
+    preds = [(rng.choice(["one, two", "one two three. Done.", "", "短短的回答"]), rng.choice(["en", "zh"])) for _ in range(n)]
+    return {"predictions": preds, "references": [None] * n, "test_set": rows}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -478,6 +486,7 @@ INPUTS: dict[str, Spec] = {
     "PMMEvalMLogiQAEvaluator": Spec(_pmmeval_choice("en", labels=True, strict=True)),
     "PMMEvalXNLIEvaluator": Spec(_pmmeval_choice("en", labels=False)),
     "PMMEvalFloresEvaluator": Spec(_pmmeval_flores),
+    "PMMEvalMIFEvalEvaluator": Spec(_pmmeval_mifeval),
     "MGSM_Evaluator": Spec(_numbers),
     "MastermathDatasetv1Evaluator": Spec(_choice),
     "QuALITYEvaluator": Spec(_quality),

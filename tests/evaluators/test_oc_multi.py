@@ -1,5 +1,5 @@
-"""ARC Prize's public evaluation sets and P-MMEval's MGSM, MMMLU, mHellaSwag, mLogiQA, XNLI and
-FLORES, against OpenCompass 0.5.4.
+"""ARC Prize's public evaluation sets and P-MMEval's MGSM, MMMLU, mHellaSwag, mIFEval, mLogiQA, XNLI
+and FLORES, against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_multi.py`` with OpenCompass
 installed: its own eval task scored the prediction files under
@@ -96,7 +96,9 @@ def _eval(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library
     return work / RUN / "results" / MODEL, orders
 
 
-SCORE_CASES = [(case, with_data) for case in sorted(EXPECTED) for with_data in (True, False)]
+#: mIFEval's evaluator reads the test set's instructions: scored from the data only
+SCORE_CASES = [(case, with_data) for case in sorted(EXPECTED) for with_data in (True, False)
+               if with_data or case != "pmmeval_mifeval_gen_79f8fb"]
 
 
 @pytest.mark.parametrize(("case", "with_data"), SCORE_CASES, ids=[f"{c}-{'data' if d else 'gold'}" for c, d in SCORE_CASES])
@@ -111,11 +113,19 @@ def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_lib
             # assay by the whole abbr
             ours_key = f"{abbr}/{key.split('/', 1)[1]}" if "/" in key else key
             assert result[ours_key] == pytest.approx(value, abs=1e-12), (abbr, key)
+        if entry["details"] is None:  # mIFEval: OpenCompass writes none; assay's are each sample's verdicts
+            ours = _rows(result["details"])
+            assert [d["strict_acc"] for d in ours] == [[v] for v in entry["strict"]], abbr
+            assert [d["loose_acc"] for d in ours] == [[v] for v in entry["loose"]], abbr
+            continue
         oc_rows = [{k: v for k, v in d.items() if k != "example_abbr"} for d in _rows(entry["details"])]
         ours = _rows(result["details"])
         ours = [ours[orders[abbr].index(i)] for i in range(len(oc_rows))]
-        if "origin_prediction" in oc_rows[0]:  # OpenCompass formats the details of an evaluator that gives none (FLORES)
-            assert [d["pred"][0] for d in ours] == entry["predictions"], abbr
+        if "origin_prediction" in oc_rows[0]:  # OpenCompass formats the details of an evaluator that gives none
+            if "pred" in ours[0]:  # FLORES's details name the pair scored
+                assert [d["pred"][0] for d in ours] == entry["predictions"], abbr
+            else:
+                raise AssertionError(f"{abbr}: no details to compare")
         else:
             assert [{k: d[k] for k in oc} for d, oc in zip(ours, oc_rows, strict=True)] == oc_rows, abbr
 
@@ -189,3 +199,12 @@ def test_arc_task_folder_missing_is_named(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path))
     with pytest.raises(InputFileError, match="arc_prize_public_evaluation"):
         ARCPrizeDataset.load("opencompass/arc_prize_public_evaluation", version="arc_agi_1")
+
+
+def test_mifeval_loose_reading_stopped_by_a_later_none_is_an_error_naming_the_sample() -> None:
+    # OpenCompass's loader gives each kwargs dict every option of the column, None where unset; the loose
+    # reading lets the second dict's None replace the first's end phrase, and OpenCompass stops there
+    rows = [{"instruction_id_list": ["startend:end_checker", "punctuation:no_comma"],
+             "kwargs": [{"end_phrase": "Done.", "num_words": None}, {"end_phrase": None, "num_words": None}]}]
+    result = ICL_EVALUATORS.get("PMMEvalMIFEvalEvaluator")().score([("All good. Done.", "en")], None, rows)
+    assert set(result) == {"error"} and "sample 0" in result["error"] and "end_checker" in result["error"]

@@ -47,6 +47,7 @@ BACKED: dict[str, dict[str, str]] = {
     "PMMEvalMLogiQAEvaluator": {"accuracy": "correct"},
     "PMMEvalXNLIEvaluator": {"accuracy": "correct"},
     "PMMEvalFloresEvaluator": {},
+    "PMMEvalMIFEvalEvaluator": {"strict_acc": "details.strict_acc", "loose_acc": "details.loose_acc"},
     "MGSM_Evaluator": {"accuracy": "correct"},
     "MastermathDatasetv1Evaluator": {"accuracy": "correct"},
     "QuALITYEvaluator": {"all_acc": "correct"},

@@ -96,6 +96,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "flores_postprocess_chinese": {},
     "pmmeval_flores_postprocess": {"lang_fullname": "French"},
     "pmmeval_mhellaswag_postprocess": {"lang_code": "en"},
+    "pmmeval_mifeval_postprocess": {"lang_code": "en"},
     "pmmeval_mlogiqa_postprocess": {"lang_code": "en"},
     "pmmeval_mmmlu_postprocess": {"lang_code": "EN-US"},
     "pmmeval_xnli_postprocess": {"lang_code": "en"},
@@ -159,7 +160,7 @@ IDS = [f.__name__ for f in POSTPROCESSORS]
 
 #: Postprocessors that pair the reply with an option (P-MMEval's: the language): the contract holds for the reply
 #: they return, and the option comes back unchanged.
-PAIRED = {"pmmeval_flores_postprocess", "pmmeval_mhellaswag_postprocess", "pmmeval_mlogiqa_postprocess",
+PAIRED = {"pmmeval_flores_postprocess", "pmmeval_mhellaswag_postprocess", "pmmeval_mifeval_postprocess", "pmmeval_mlogiqa_postprocess",
           "pmmeval_mmmlu_postprocess", "pmmeval_xnli_postprocess"}
 
 

@@ -1,5 +1,5 @@
 """P-MMEval's multilingual tasks as OpenCompass 0.5.4 reads them (``PMMEvalFloresDataset``,
-``PMMEvalMGSMDataset``, ``PMMEvalMHellaswagDataset``, ``PMMEvalMLogiQADataset``,
+``PMMEvalMGSMDataset``, ``PMMEvalMIFEvalDataset``, ``PMMEvalMHellaswagDataset``, ``PMMEvalMLogiQADataset``,
 ``PMMEvalMMMLUDataset``, ``PMMEvalXNLIDataset``).
 
 Layout (the library's configs: ``path='P-MMEval'``, OpenCompass's table placing it at
@@ -10,6 +10,7 @@ Layout (the library's configs: ``path='P-MMEval'``, OpenCompass's table placing 
     mhellaswag/test/<lang>.jsonl
     mlogiqa/test/<lang>.jsonl
     xnli/test/<lang>.jsonl
+    mifeval/test/<lang>.jsonl
     mmmlu/easy/test/mmlu_<code>.jsonl        (lang='EN-US', ...; difficulty 'easy', 'hard' or 'all')
     mmmlu/hard/test/mmlu_<code>.jsonl
 
@@ -32,6 +33,7 @@ from assay.registry import LOAD_DATASET
 __all__ = [
     "PMMEvalFloresDataset",
     "PMMEvalMGSMDataset",
+    "PMMEvalMIFEvalDataset",
     "PMMEvalMHellaswagDataset",
     "PMMEvalMLogiQADataset",
     "PMMEvalMMMLUDataset",
@@ -90,6 +92,16 @@ class PMMEvalXNLIDataset(BaseDataset):
     @staticmethod
     def load(path: str, lang: str, **kwargs: Any) -> Any:
         return _table("PMMEvalXNLIDataset", path, "xnli", "test", f"{lang}.jsonl")
+
+
+@LOAD_DATASET.register_module()
+class PMMEvalMIFEvalDataset(BaseDataset):
+    """Multilingual instruction following in one language: ``mifeval/test/<lang>.jsonl``
+    (``prompt``, ``instruction_id_list``, ``kwargs``)."""
+
+    @staticmethod
+    def load(path: str, lang: str, **kwargs: Any) -> Any:
+        return _table("PMMEvalMIFEvalDataset", path, "mifeval", "test", f"{lang}.jsonl")
 
 
 @LOAD_DATASET.register_module()

@@ -1,5 +1,5 @@
 """P-MMEval's prediction postprocessors, as OpenCompass 0.5.4 defines them (``pmmeval_flores_postprocess``,
-``pmmeval_mhellaswag_postprocess``, ``pmmeval_mlogiqa_postprocess``, ``pmmeval_mmmlu_postprocess``,
+``pmmeval_mhellaswag_postprocess``, ``pmmeval_mifeval_postprocess``, ``pmmeval_mlogiqa_postprocess``, ``pmmeval_mmmlu_postprocess``,
 ``pmmeval_xnli_postprocess``).
 
 None of them reads the reply: each pairs it with the dataset's language, which
@@ -15,6 +15,7 @@ from assay.registry import TEXT_POSTPROCESSORS
 __all__ = [
     "pmmeval_flores_postprocess",
     "pmmeval_mhellaswag_postprocess",
+    "pmmeval_mifeval_postprocess",
     "pmmeval_mlogiqa_postprocess",
     "pmmeval_mmmlu_postprocess",
     "pmmeval_xnli_postprocess",
@@ -33,6 +34,12 @@ def pmmeval_flores_postprocess(text: str, lang_fullname: str) -> tuple[str, str]
 
 @TEXT_POSTPROCESSORS.register_module(["pmmeval_mhellaswag", "pmmeval_mhellaswag_postprocess"])
 def pmmeval_mhellaswag_postprocess(text: str, lang_code: str) -> tuple[str, str]:
+    """The reply with its language code (``'en'``, ``'zh'``, …)."""
+    return ("" if text is None else text), lang_code
+
+
+@TEXT_POSTPROCESSORS.register_module(["pmmeval_mifeval", "pmmeval_mifeval_postprocess"])
+def pmmeval_mifeval_postprocess(text: str, lang_code: str) -> tuple[str, str]:
     """The reply with its language code (``'en'``, ``'zh'``, …)."""
     return ("" if text is None else text), lang_code
 
