@@ -422,6 +422,36 @@ def _multiif(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _arc_grids(rng: random.Random, n: int) -> Inputs:
+    refs = [[[rng.randint(0, 9) for _ in range(2)] for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    preds = [rng.choice([f"The grid: {r}", "[[0]]", "no grid", str([row[::-1] for row in r]), "[[1, 2], [x]]"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _pmmeval_choice(lang: str, labels: bool, strict: bool = False) -> Callable[[random.Random, int], Inputs]:
+    def make(rng: random.Random, n: int) -> Inputs:
+        letters = [rng.choice("ABCD") for _ in range(n)]
+        refs: list[Any] = ["ABCD".index(x) for x in letters] if labels else letters
+        forms = ['{{"answer": "{}"}}', "So the answer is {}.", "'answer': '{}'"] + ([] if strict else ["Maybe {} or B", "none"])
+        preds = [(rng.choice(forms).format(x if rng.random() < 0.6 else rng.choice("ABCD")), lang) for x in letters]
+        return {"predictions": preds, "references": refs}
+    return make
+
+
+def _pmmeval_flores(rng: random.Random, n: int) -> Inputs:
+    data = _text(rng, n)
+    return {"predictions": [(p, rng.choice(["French", "Chinese", "Thai"])) for p in data["predictions"]],
+            "references": data["references"]}
+
+
+def _pmmeval_mifeval(rng: random.Random, n: int) -> Inputs:
+    rows = [rng.choice([{"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{"num_words": None}]},
+                        {"instruction_id_list": ["length_constraints:number_words"], "kwargs": [{"relation": "at least", "num_words": 3}]},
+                        {"instruction_id_list": ["startend:end_checker"], "kwargs": [{"end_phrase": "Done."}]}]) for _ in range(n)]
+    preds = [(rng.choice(["one, two", "one two three. Done.", "", "短短的回答"]), rng.choice(["en", "zh"])) for _ in range(n)]
+    return {"predictions": preds, "references": [None] * n, "test_set": rows}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -449,6 +479,14 @@ INPUTS: dict[str, Spec] = {
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
     "Math401Evaluator": Spec(_numbers),
+    "ARCPrizeEvaluator": Spec(_arc_grids),
+    "PMMEvalMGSMEvaluator": Spec(_numbers),
+    "PMMEvalMMMLUEvaluator": Spec(_pmmeval_choice("EN-US", labels=False)),
+    "PMMEvalMHellaswagEvaluator": Spec(_pmmeval_choice("en", labels=True)),
+    "PMMEvalMLogiQAEvaluator": Spec(_pmmeval_choice("en", labels=True, strict=True)),
+    "PMMEvalXNLIEvaluator": Spec(_pmmeval_choice("en", labels=False)),
+    "PMMEvalFloresEvaluator": Spec(_pmmeval_flores),
+    "PMMEvalMIFEvalEvaluator": Spec(_pmmeval_mifeval),
     "MGSM_Evaluator": Spec(_numbers),
     "MastermathDatasetv1Evaluator": Spec(_choice),
     "QuALITYEvaluator": Spec(_quality),

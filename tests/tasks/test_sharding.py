@@ -37,6 +37,8 @@ INPUTS: dict[str, dict[str, Any]] = {
     "Gsm8kEvaluator": {"preds": ["42", "41.0", "7", ""], "refs": ["42", "7"]},
     "CharmReasonEvaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "C"]},
     "MastermathDatasetv1Evaluator": {"preds": ["A", "B", "C", ""], "refs": ["A", "B", "D"]},
+    "ARCPrizeEvaluator": {"preds": ["[[1, 2]]", "It is [[3], [4]]", "[[1, 2], [x]]", "no grid", "[[5]]"],
+                          "refs": [[[1, 2]], [[3], [4]], [[5, 6]]]},
     "Math401Evaluator": {"preds": ["4992", "2.79", "1/3", "-9.0001", ""], "refs": ["4992", "2.7900", "-9"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
     "MATHVerifyEvaluator": {"preds": ["$\\boxed{2}$", "$\\boxed{\\frac{1}{2}}$", "no idea"], "refs": ["2", "\\frac{1}{2}"]},
