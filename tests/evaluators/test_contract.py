@@ -155,6 +155,16 @@ def _quality(rng: random.Random, n: int) -> Inputs:
     return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
 
 
+def _korbench(rng: random.Random, n: int) -> Inputs:
+    # single questions of every category; mixed tasks read their data folder (tests/evaluators/test_oc_reason_longtail.py)
+    cases = [("cipher", "1", "[[BCD]]", ["[[ B C D ]]", "[[BCE]]", "none"]), ("counterfactual", "1", "[[A]]", ["[A]", "[[B]]"]),
+             ("logic", "5", "[[X;Y]]", ["[[X; Y]]", "[[Y;X]]"]), ("operation", "7", "[[1 or 2]]", ["[[2 or 1]]", "[[1]]"]),
+             ("puzzle", "10", "[[(1+2+3)*4=24]]", ["[[4*(1+2+3)]]", "[[4*(1+2)+3]]", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[3]) for c in made], "references": [c[2] for c in made],
+            "test_set": [{"prompt_mode": rng.choice(["0_shot", "3_shot"]), "category": c[0], "rule_id": c[1]} for c in made]}
+
+
 def _processbench(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
     preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
@@ -455,6 +465,7 @@ INPUTS: dict[str, Spec] = {
     "CharmReasonEvaluator": Spec(_choice),
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
+    "korbenchEvaluator": Spec(_korbench),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

@@ -46,6 +46,7 @@ BACKED: dict[str, dict[str, str]] = {
     "CharmReasonEvaluator": {"score": "correct"},
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
+    "korbenchEvaluator": {"accuracy": "correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},

@@ -1,0 +1,285 @@
+"""Record what OpenCompass 0.5.4 computes on KOR-Bench's library configs.
+
+Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
+dependency of assay::
+
+    python scripts/record_oc_reason_longtail.py [--only CASE ...]
+
+It writes small data files in OpenCompass's local layout under
+``tests/data/oc_families/reason_longtail/cache`` (the data folder is both
+``$COMPASS_DATA_CACHE`` and the working directory): KOR-Bench's five
+categories (rules, samples, three-shot examples; one category's files as
+JSON Lines) and its three mixed tasks.  Each family's rows are read with
+OpenCompass's own loader, and a prediction file per dataset is written under
+``predictions/`` as OpenCompass's gen inferencer writes it (``origin_prompt``,
+``prediction``, ``gold`` — the loader's reference), with varied replies.
+
+Then, per case (a config of OpenCompass's library, unchanged), OpenCompass's own
+eval task (``OpenICLEvalTask``: loader, evaluator, details dumped) scores the
+predictions, and ``expected/<case>.json`` gets, per dataset, the result file's
+metrics and details, the predictions and references the evaluator received and
+the test set's rows.  ``vectors.json`` holds KOR-Bench's answer matching
+(``evaluate_response_vs_answer``) on further inputs.
+
+``tests/evaluators/test_oc_reason_longtail.py`` checks assay's namesakes against these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "data" / "oc_families" / "reason_longtail"
+RUN = "20250101_000000"
+MODEL = "oc-model"
+
+#: case id → (config under opencompass/configs/datasets, variable, abbrs kept (None: all))
+CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
+    "korbench_single_0_shot_gen": ("korbench/korbench_single_0_shot_gen.py", "korbench_0shot_single_datasets", None),
+    "korbench_single_3_shot_gen": ("korbench/korbench_single_3_shot_gen.py", "korbench_3shot_single_datasets", None),
+    "korbench_mixed_gen_d00bdd": ("korbench/korbench_mixed_gen_d00bdd.py", "korbench_mixed_datasets", None),
+}
+
+#: category → (rules, samples, replies); rule 99 of each category is named by no sample, and each category's
+#: last sample names a rule that does not exist (skipped by the loader)
+KOR_DATA: dict[str, tuple[list[tuple[str, str]], list[tuple[str, str, str]], list[str]]] = {
+    "cipher": ([("1", "Shift each letter one place forward: A becomes B."), ("2", "Write the letters in reverse order.")],
+               [("1", "Plaintext: \"ABC\". Encrypt it; answer in [[...]].", "[[BCD]]"),
+                ("2", "Plaintext: \"XY\". Encrypt it.", "[[YX]]"),
+                ("1", "Plaintext: \"AZ\". Encrypt it.", "[[BA]]"),
+                ("7", "A question whose rule is missing.", "[[Q]]")],
+               ["The answer is [[ B C D ]].", "\"YX\" it is: $\\boxed{YX}$", "[BA]"]),
+    "counterfactual": ([("1", "In this world water flows uphill.")],
+                       [("1", "Where does a river end?\nA. At the top of a hill\nB. In the sea", "[[A]]"),
+                        ("1", "Which way does rain run off a roof?", "[[up]]"),
+                        ("5", "Missing rule.", "[[B]]")],
+                       ["[[A]]", "It runs [up]."]),
+    "logic": ([("5", "List the true statements separated by ';'."), ("6", "Give the number.")],
+              [("5", "Which of X, Y hold?", "[[X;Y]]"), ("5", "Which of P, Q hold?", "[[P;Q]]"), ("6", "How many?", "[[3.]]"),
+               ("6", "Yes or no?", "[[no]]"), ("8", "Missing rule.", "[[1]]")],
+              ["[[ X; Y ]]", "[[Q;P]]", "[[ 3 ]]", "no brackets at all"]),
+    "operation": ([("18", "Sort the letters."), ("23", "List the numbers."), ("7", "Solve the equation.")],
+                  [("18", "Sort c, b, a.", "[[cba]]"), ("23", "Which numbers?", "[[1, 2, 3]]"), ("7", "x^2 = 3x - 2", "[[1 or 2]]"),
+                   ("7", "2 + 3 = ?", "[[5]]"), ("7", "3 - 3 = ?", "[[0]]"), ("9", "Missing rule.", "[[0]]")],
+                  ["[[a, b, c]]", "[[1 2 3]]", "[[2\\text{or}1]]", "[[ 5 ]]", "zero"]),
+    "puzzle": ([("1", "Answer with the word."), ("9", "Fill in the operators."), ("10", "Make 24."), ("3", "Give the words."),
+                ("12", "Give the grid.")],
+               [("1", "Which greeting?", "[[Hello]]"), ("9", "3 ? 4 = 7", "[[3+4=7]]"), ("10", "1 2 3 4", "[[(1+2+3)*4=24]]"),
+                ("10", "2 3 4 6", "[[6*4*(3-2)=24]]"), ("3", "Which two letters?", "[[b a]]"), ("12", "The grid?", "[[1,2;3,4]]"),
+                ("4", "Missing rule.", "[[x]]")],
+               ["[[hello!]]", "[[4+3=7]]", "[[4*(1+2+3)]]", "[[6*4*3-2]]", "[[A, B]]", "[[1 2 3 4]]"]),
+}
+
+#: mixed task → [(rule names, question names)], and its replies
+KOR_MIXED: dict[str, tuple[list[tuple[list[str], list[str]]], list[str]]] = {
+    "Multi-Q": ([(["cipher_1"], ["cipher_1", "cipher_3"]), (["logic_6"], ["logic_3", "logic_4"]),
+                 (["operation_7"], ["operation_3", "operation_4", "operation_5"])],
+                ["Answers: {\"question1\": \"[[BCD]]\", \"question2\": \"[[BA]]\"}",
+                 "{\"question1\": \"[[3]]\", \"question2\": \"[[yes]]\"}",
+                 "{\"question1\": \"[[1 or 2]]\", \"question2\": 5}"]),
+    "Multi-R": ([(["cipher_1", "cipher_2"], ["cipher_2"]), (["puzzle_9", "puzzle_10"], ["puzzle_2"])],
+                ["{\"q\": \"[[YX]]\"}", "no JSON here"]),
+    "Multi-RQ": ([(["puzzle_1", "counterfactual_1"], ["puzzle_1", "counterfactual_1"])],
+                 ["{\n\"question1\": \"[[hello]]\",\n\"question2\": \"[[A]]\"\n}"]),
+}
+
+
+def _shots(rule_id: str) -> list[dict[str, Any]]:
+    return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
+            for n in range(1, 4)]
+
+
+def _write(path: Path, rows: list[dict[str, Any]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".jsonl":
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def build_data() -> None:
+    """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
+    cache = FIXTURES / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    root = cache / "data" / "korbench"
+    for category, (rules, samples, _) in KOR_DATA.items():
+        ext = "jsonl" if category == "logic" else "json"
+        _write(root / category / f"rule.{ext}", [{"idx": i, "rule_content": text} for i, text in [*rules, ("99", "Unused.")]])
+        _write(root / category / f"sample.{ext}", [{"idx": str(n), "rule_id": r, "question": q, "answer": a}
+                                                   for n, (r, q, a) in enumerate(samples, 1)])
+        _write(root / category / f"three-shot.{ext}", [shot for rule_id, _ in rules for shot in _shots(rule_id)])
+    for task, (items, _) in KOR_MIXED.items():
+        _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
+
+
+def _replies(abbr: str) -> list[str]:
+    if abbr.startswith("korbench_mixed_"):
+        return KOR_MIXED[abbr[len("korbench_mixed_"):]][1]
+    return KOR_DATA[abbr[len("korbench_"):]][2]
+
+
+def _datasets(case: str) -> list[dict[str, Any]]:
+    from mmengine.config import Config
+
+    import opencompass
+
+    rel, variable, kept = CASES[case]
+    datasets = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
+    return [d for d in datasets if kept is None or d["abbr"] in kept]
+
+
+def write_predictions(case: str) -> None:
+    """A prediction file per dataset of ``case``, as the gen inferencer writes one (the references from OpenCompass's loader)."""
+    from opencompass.utils import build_dataset_from_cfg
+
+    for ds in _datasets(case):
+        test = build_dataset_from_cfg(ds).test
+        golds = test[ds["reader_cfg"]["output_column"]]
+        prompts = test[ds["reader_cfg"]["input_columns"][0]]
+        replies = _replies(ds["abbr"])
+        assert len(replies) == len(golds), (ds["abbr"], len(replies), len(golds))
+        records = {str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": q}], "prediction": r, "gold": g}
+                   for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
+        out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if hasattr(value, "item") and callable(value.item):
+        return _jsonable(value.item())
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def _without_cache_path(value: Any) -> Any:
+    """``value`` with the data folder's path (which mixed rows hold as ``base_path``) written ``$COMPASS_DATA_CACHE``."""
+    if isinstance(value, dict):
+        return {k: _without_cache_path(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_cache_path(v) for v in value]
+    if isinstance(value, str):
+        return value.replace(str(FIXTURES / "cache"), "$COMPASS_DATA_CACHE")
+    return value
+
+
+def run_case(case: str, work: Path) -> dict[str, Any]:
+    from mmengine.config import ConfigDict
+    from opencompass.openicl.icl_evaluator import icl_base_evaluator
+    from opencompass.tasks import OpenICLEvalTask
+
+    rel, variable, kept = CASES[case]
+    shutil.rmtree(work / case, ignore_errors=True)
+    captured: dict[str, Any] = {}
+    original = icl_base_evaluator.BaseEvaluator.evaluate
+
+    def evaluate(self: Any, k: Any, n: Any, original_dataset: Any, **kwargs: Any) -> Any:
+        captured["predictions"] = list(kwargs["predictions"]) if kwargs.get("predictions") is not None else None
+        captured["references"] = list(kwargs["references"]) if kwargs.get("references") is not None else None
+        captured["test_rows"] = original_dataset.to_list()
+        return original(self, k, n, original_dataset, **kwargs)
+
+    icl_base_evaluator.BaseEvaluator.evaluate = evaluate
+    out: dict[str, Any] = {"config": rel, "variable": variable, "kept": list(kept) if kept else None, "datasets": {}}
+    try:
+        for ds in _datasets(case):
+            abbr = ds["abbr"]
+            run_dir = work / case / RUN
+            pred_dir = run_dir / "predictions" / MODEL
+            pred_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copy(FIXTURES / "predictions" / f"{abbr}.json", pred_dir / f"{abbr}.json")
+            cfg = ConfigDict(models=[dict(abbr=MODEL, path="org/model")], datasets=[[ds]], work_dir=str(run_dir),
+                             eval=dict(runner=dict(task=dict(dump_details=True))))
+            captured.clear()
+            OpenICLEvalTask(cfg).run()
+            result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
+            entry: dict[str, Any] = {"details": result.pop("details", None), "result": result}
+            entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
+            out["datasets"][abbr] = _without_cache_path(_jsonable(entry))
+    finally:
+        icl_base_evaluator.BaseEvaluator.evaluate = original
+    return out
+
+
+#: (response, answer, category, rule id, index) for KOR-Bench's answer matching
+KOR_MATCHES: list[tuple[str, str, str, str, Any]] = [
+    ("[[x = \\frac{1}{2}]]", "[[\\frac{1}{2}]]", "operation", "7", 18),
+    ("[[ \\frac{1}{2} ]]", "[[\\frac{1}{2}]]", "operation", "7", 18),
+    ("$\\boxed{x=3}$", "[[3]]", "operation", "7", 73),
+    ("[[1 or 2]]", "[[1 or 2]]", "operation", "7", 152),
+    ("[[\\left(1\\right)]]", "[[(1)]]", "operation", "7", 211),
+    ("no answer", "[[5]]", "operation", "7", 18),
+    ("[[x≥3, y≤-1.5]]", "y≤-1.5 and x≥3", "operation", "7", "178"),
+    ("[[12, 7]]", "[[7 12]]", "operation", "24", 0),
+    ("nothing", "[[ ]]", "operation", "25", 0),
+    ("[[ab c]]", "[[cba]]", "operation", "18", 0),
+    ("[[for]]", "[[for]]", "operation", "4", 0),
+    ("[[a word]]", "[[word]]", "operation", "4", 0),
+    ("[[Yes]]", "[[yes]]", "cipher", "1", 0),
+    ("[ A ]", "[[A]]", "counterfactual", "2", 0),
+    ("[[P;Q]]", "P;Q", "logic", "5", 0),
+    ("[[ P; Q ]]", "[[P;Q]]", "logic", "5", 0),
+    ("[[2.]]", "[[2]]", "logic", "3", 0),
+    ("[[hello]]", "[[Hi,hello,hey]]", "puzzle", "2", 0),
+    ("[[b]]", "[[abc]]", "puzzle", "4", 0),
+    ("[[1, 3,2]]", "[[1,2,3]]", "puzzle", "5", 0),
+    ("[[2 × 3 + 1 = 7]]", "[[2×3+1=7]]", "puzzle", "9", 0),
+    ("[[2 + 3 × 1 = 7]]", "[[2×3+1=7]]", "puzzle", "9", 0),
+    ("[[2*3+1]]", "[[2*3-1=5]]", "puzzle", "9", 0),
+    ("[[abs(24)]]", "[[24]]", "puzzle", "10", 0),
+    ("[[8*3]]", "[[3*8=24]]", "puzzle", "10", 0),
+    ("[[3<<3]]", "[[3*3=9]]", "puzzle", "10", 0),
+    ("[[(8/(3-8/3))]]", "[[8/(3-8/3)=24]]", "puzzle", "10", 0),
+    ("[[3,8]]", "[[3 8]]", "puzzle", "18", 0),
+    ("[[A-B]]", "[[AB]]", "puzzle", "12", 0),
+    ("no brackets", "[[A]]", "puzzle", "12", 0),
+]
+
+
+def vectors() -> dict[str, Any]:
+    from opencompass.datasets.korbench.korbench_utils import evaluate_response_vs_answer
+
+    return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
+                               for r, a, c, rule, idx in KOR_MATCHES]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
+    args = parser.parse_args()
+    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
+    os.environ.pop("DATASET_SOURCE", None)
+    cases = args.only or list(CASES)
+    if not args.only:
+        build_data()
+    os.chdir(FIXTURES / "cache")
+    out_dir = FIXTURES / "expected"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as work:
+        for case in cases:
+            print(f"recording {case}", flush=True)
+            write_predictions(case)
+            record = run_case(case, Path(work))
+            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                                                   encoding="utf-8")
+    (FIXTURES / "vectors.json").write_text(json.dumps(_jsonable(vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print("done", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

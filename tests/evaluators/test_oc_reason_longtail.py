@@ -1,0 +1,147 @@
+"""KOR-Bench against OpenCompass 0.5.4.
+
+The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
+OpenCompass installed: its own eval task scored the prediction files under
+``tests/data/oc_families/reason_longtail/predictions`` on the data under
+``cache``.  Each case imports a config of OpenCompass's library unchanged
+(through ``read_base``, the library from the ``oc_library`` fixture) and runs
+``assay eval`` on the same prediction files with the data on disk (the files'
+``gold`` replaced, so that only the data gives the references: KOR-Bench's
+evaluator reads the test set's rows); every metric and every sample's details
+must be OpenCompass's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.errors import ConfigError, InputFileError
+from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+
+ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "reason_longtail"
+EXPECTED = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "expected").glob("*.json"))}
+VECTORS = json.loads((ROOT / "vectors.json").read_text(encoding="utf-8"))
+RUN = "20250101_000000"
+MODEL = "oc-model"
+
+
+def _config(record: dict[str, Any]) -> str:
+    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
+    variable = record["variable"]
+    keep = "" if record["kept"] is None else f" if d['abbr'] in {record['kept']!r}"
+    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
+            f"datasets = [d for d in {variable}{keep}]\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
+
+
+def _rows(details: Any) -> list[dict[str, Any]]:
+    """The per-sample details, each field of assay's one-run lists read as its one value."""
+    rows = list(details.values()) if isinstance(details, dict) else list(details)
+    return [{k: v[0] if isinstance(v, list) and len(v) == 1 else v for k, v in d.items() if k != "example_abbr"}
+            for d in rows if isinstance(d, dict)]
+
+
+def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
+    data = tmp_path / "cache"
+    shutil.copytree(ROOT / "cache", data)
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.cache/opencompass copy either
+    monkeypatch.chdir(data)
+    return data
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED))
+def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = EXPECTED[case]
+    _with_data(tmp_path, monkeypatch, oc_library)
+    config = tmp_path / "config.py"
+    config.write_text(_config(record), encoding="utf-8")
+    work = tmp_path / "work"
+    predictions = work / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    for abbr in record["datasets"]:
+        replies = json.loads((ROOT / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
+        replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
+        (predictions / f"{abbr}.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
+    main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
+    for abbr, entry in record["datasets"].items():
+        result = json.loads((work / RUN / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
+        assert "error" not in result, (abbr, result)
+        assert {k: result[k] for k in entry["result"]} == entry["result"], abbr
+        oc_rows = _rows(entry["details"])
+        assert [{k: d[k] for k in oc} for d, oc in zip(_rows(result["details"]), oc_rows, strict=True)] == oc_rows, abbr
+
+
+LOADER_CASES = [(case, abbr) for case, record in EXPECTED.items() for abbr in record["datasets"]]
+
+
+@pytest.mark.parametrize(("case", "abbr"), LOADER_CASES, ids=[f"{c}-{a}" for c, a in LOADER_CASES])
+def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay import load_config
+
+    record = EXPECTED[case]
+    data = _with_data(tmp_path, monkeypatch, oc_library)
+    config = tmp_path / "config.py"
+    config.write_text(_config(record), encoding="utf-8")
+    (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
+    assert ds["type"].__module__.startswith("assay.datasets.")
+    args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
+    rows = ds["type"].load(**args).to_arrow().to_pylist()
+    # OpenCompass's test set also numbers its rows (idx) and names the dataset (subdivision)
+    expected = [{k: v.replace("$COMPASS_DATA_CACHE", str(data)) if k == "base_path" else v for k, v in r.items()
+                 if k not in ("idx", "subdivision")} for r in record["datasets"][abbr]["test_rows"]]
+    assert rows == expected
+
+
+@pytest.mark.parametrize(("response", "answer", "category", "rule_id", "position", "expected"), VECTORS["korbench_match"])
+def test_korbench_match_matches_opencompass(response: str, answer: str, category: str, rule_id: str, position: Any,
+                                            expected: bool) -> None:
+    from assay.evaluators.korbench import korbench_match
+
+    assert korbench_match(response, answer, category, rule_id, position) == expected
+
+
+def test_korbench_reply_expression_is_computed_without_running_it() -> None:
+    from assay.evaluators.korbench import korbench_match
+
+    # OpenCompass evaluates these as Python; assay computes arithmetic only and refuses names and huge powers
+    assert korbench_match("[[9**9**9**9]]", "[[9*9*9*9=24]]", "puzzle", "10", 0) is False
+    assert korbench_match("[[__import__('os')]]", "[[1=1]]", "puzzle", "9", 0) is False
+    assert korbench_match("[[(4+2)*(3+1)]]", "[[(1+3)*(2+4)=24]]", "puzzle", "10", 0) is True
+
+
+def test_korbench_missing_category_file_names_it(tmp_path: Path) -> None:
+    (tmp_path / "cipher").mkdir()
+    (tmp_path / "cipher" / "rule.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"korbenchDataset: neither .*cipher/sample\.json nor \.jsonl exists"):
+        LOAD_DATASET.get("korbenchDataset").load(str(tmp_path), prompt_mode="0_shot", category="cipher")
+
+
+def test_korbench_unknown_prompt_mode_and_category_are_named(tmp_path: Path) -> None:
+    loader = LOAD_DATASET.get("korbenchDataset")
+    with pytest.raises(ConfigError, match=r"korbenchDataset: unsupported prompt_mode '5_shot'"):
+        loader.load(str(tmp_path), prompt_mode="5_shot", category="cipher")
+    with pytest.raises(ConfigError, match=r"korbenchDataset: prompt_mode '0_shot' has no prompt for category 'riddle'"):
+        loader.load(str(tmp_path), prompt_mode="0_shot", category="riddle")
+
+
+def test_korbench_mixed_task_naming_a_missing_question_names_it(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "cache" / "data" / "korbench", tmp_path / "korbench")
+    (tmp_path / "korbench" / "mixed" / "Multi-Q.json").write_text(
+        json.dumps([{"rule_list": ["cipher_1"], "question_list": ["cipher_42"]}]), encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"korbenchDataset: .*cipher/sample\.json\(l\) has no record with idx '42'"):
+        LOAD_DATASET.get("korbenchDataset").load(str(tmp_path / "korbench"), prompt_mode="mixed", category="Multi-Q")
+
+
+def test_korbench_rule9_answer_without_result_is_an_error_record() -> None:
+    row = {"prompt_mode": "0_shot", "category": "puzzle", "rule_id": "9"}
+    result = ICL_EVALUATORS.get("korbenchEvaluator")().score(["[[1+2]]"], ["[[1+2]]"], [row])
+    assert "sample 0" in result["error"] and "'= <integer>'" in result["error"]
