@@ -46,6 +46,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "korbench_single_0_shot_gen": ("korbench/korbench_single_0_shot_gen.py", "korbench_0shot_single_datasets", None),
     "korbench_single_3_shot_gen": ("korbench/korbench_single_3_shot_gen.py", "korbench_3shot_single_datasets", None),
     "korbench_mixed_gen_d00bdd": ("korbench/korbench_mixed_gen_d00bdd.py", "korbench_mixed_datasets", None),
+    "supergpqa_gen": ("supergpqa/supergpqa_gen.py", "supergpqa_datasets", None),
 }
 
 #: category → (rules, samples, replies); rule 99 of each category is named by no sample, and each category's
@@ -92,6 +93,30 @@ KOR_MIXED: dict[str, tuple[list[tuple[list[str], list[str]]], list[str]]] = {
 }
 
 
+def _gpqa_row(n: int, question: str, options: list[str], letter: str, discipline: str, field: str, subfield: str,
+              difficulty: str) -> dict[str, Any]:
+    return {"uuid": f"u{n}", "question": question, "options": options, "answer": options[ord(letter) - 65],
+            "answer_letter": letter, "discipline": discipline, "field": field, "subfield": subfield, "difficulty": difficulty,
+            "is_calculation": n % 2 == 0}
+
+
+SUPERGPQA_ROWS = [
+    _gpqa_row(1, "The angular magnification of the telescope is", ["10", "40", "6", "25"], "B", "Science", "Physics", "Optics", "easy"),
+    _gpqa_row(2, "Which gas is noble?", ["Oxygen", "Argon", "Nitrogen"], "B", "Science", "Chemistry", "Inorganic", "middle"),
+    _gpqa_row(3, "Pick the prime.", ["4", "6", "7", "9", "10"], "C", "Science", "Mathematics", "Number Theory", "hard"),
+    _gpqa_row(4, "Which court hears appeals?", ["District", "Appellate", "Small claims"], "B", "Law", "Law", "Procedure", "easy"),
+    _gpqa_row(5, "Select the (a.b) form.", ["a.b", "a+b", "a*b"], "A", "Science", "Mathematics", "Algebra", "middle"),
+    _gpqa_row(6, "Best sorting for nearly sorted data?", ["Insertion sort", "Heap sort", "Radix sort", "Shell sort"], "A",
+              "Engineering", "Computer Science and Technology", "Algorithms", "hard"),
+    _gpqa_row(7, "Which is a tree?", ["Oak", "Rose"], "A", "Agronomy", "Forestry", "Botany", "easy"),
+    _gpqa_row(8, "Which is largest?", ["1", "2", "3"], "C", "Science", "Mathematics", "Algebra", "hard"),
+]
+SUPERGPQA_REPLIES = ["Thinking...\nAnswer: B", "the answer is b", "The answer is 7", "Appellate, I think.\n(B)",
+                     "Answer: a.b", "Answer: $\\boxed{A}$.", "I do not know.", "The correct option is: \\textbf{C}\nAnswer: C"]
+#: canned judge replies for the judged files' dict postprocessor
+SUPERGPQA_JUDGE = ["A", "B", "CORRECT: A", "", "b", "A", "INCORRECT", "A"]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -118,9 +143,12 @@ def build_data() -> None:
         _write(root / category / f"three-shot.{ext}", [shot for rule_id, _ in rules for shot in _shots(rule_id)])
     for task, (items, _) in KOR_MIXED.items():
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
+    _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
 
 
 def _replies(abbr: str) -> list[str]:
+    if abbr == "supergpqa":
+        return SUPERGPQA_REPLIES
     if abbr.startswith("korbench_mixed_"):
         return KOR_MIXED[abbr[len("korbench_mixed_"):]][1]
     return KOR_DATA[abbr[len("korbench_"):]][2]
@@ -251,11 +279,38 @@ KOR_MATCHES: list[tuple[str, str, str, str, Any]] = [
 ]
 
 
+SUPERGPQA_TEXTS = ["Answer: (C).", "answer : **D**", "The best option is $\\boxed{B}$:", "The final answer is: E", "ANSWER: j",
+                   "Option A is wrong.\nB", "[D]:", "The answer isn't clear", "the answer is 40", "Answer 6", "x\nThe answer is Oxygen.",
+                   "The answer is Oak or Rose", "", "The answer is: \\text{a.b}", "Answer:\n\nF"]
+
+
+class _JudgeDataset:
+    """What OpenCompass hands a judge's dict postprocessor: an object whose reader holds the test rows."""
+
+    def __init__(self, rows: Any) -> None:
+        self.reader = type("Reader", (), {"dataset": {"test": rows}})()
+
+
 def vectors() -> dict[str, Any]:
     from opencompass.datasets.korbench.korbench_utils import evaluate_response_vs_answer
+    from opencompass.datasets.supergpqa.supergpqa import SuperGPQADataset, supergpqa_llmjudge_postprocess
+    from opencompass.datasets.supergpqa.supergpqa_eval import extract_option_content, extract_option_labels
 
+    rows = SuperGPQADataset.load("m-a-p/SuperGPQA", prompt_mode="zero-shot")
+    output = {str(i): {"prediction": reply, "origin_prompt": [{"role": "HUMAN", "prompt": row["infer_prompt"]}],
+                       "gold": row["answer_letter"]} for i, (reply, row) in enumerate(zip(SUPERGPQA_JUDGE, rows))}
+    del output["3"]["gold"]  # a judged sample without gold: OpenCompass reads ''
+    options = ["10", "40", "6", "Oxygen", "a.b", "Oak", "Rose"]
     return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
-                               for r, a, c, rule, idx in KOR_MATCHES]}
+                               for r, a, c, rule, idx in KOR_MATCHES],
+            "supergpqa_extract": [[t, options, extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, options)]
+                                  for t in SUPERGPQA_TEXTS],
+            "SuperGPQADataset_field": {"args": {"path": "m-a-p/SuperGPQA", "prompt_mode": "five-shot", "discipline": "Science",
+                                                "field": "Mathematics"},
+                                       "rows": SuperGPQADataset.load("m-a-p/SuperGPQA", prompt_mode="five-shot", discipline="Science",
+                                                                     field="Mathematics").to_list()},
+            "supergpqa_llmjudge_postprocess": {"output": output,
+                                               "result": supergpqa_llmjudge_postprocess(output, "", _JudgeDataset(rows))}}
 
 
 def main() -> None:

@@ -165,6 +165,15 @@ def _korbench(rng: random.Random, n: int) -> Inputs:
             "test_set": [{"prompt_mode": rng.choice(["0_shot", "3_shot"]), "category": c[0], "rule_id": c[1]} for c in made]}
 
 
+def _supergpqa(rng: random.Random, n: int) -> Inputs:
+    options = ["10", "40", "6", "25"]
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["Answer: A", "the answer is B", "The answer is 6", "(D)", "no idea", "", "Answer: $\\boxed{C}$"]) for _ in range(n)]
+    rows = [{"prompt_mode": "zero-shot", "options": options, "difficulty": rng.choice(["easy", "middle", "hard"]), "answer_letter": r,
+             "answer": options[ord(r) - 65]} for r in refs]
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
 def _processbench(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
     preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
@@ -466,6 +475,7 @@ INPUTS: dict[str, Spec] = {
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
     "korbenchEvaluator": Spec(_korbench),
+    "SuperGPQAEvaluator": Spec(_supergpqa),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),

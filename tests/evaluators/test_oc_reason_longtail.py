@@ -1,4 +1,4 @@
-"""KOR-Bench against OpenCompass 0.5.4.
+"""KOR-Bench and SuperGPQA against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
 OpenCompass installed: its own eval task scored the prediction files under
@@ -6,8 +6,8 @@ OpenCompass installed: its own eval task scored the prediction files under
 ``cache``.  Each case imports a config of OpenCompass's library unchanged
 (through ``read_base``, the library from the ``oc_library`` fixture) and runs
 ``assay eval`` on the same prediction files with the data on disk (the files'
-``gold`` replaced, so that only the data gives the references: KOR-Bench's
-evaluator reads the test set's rows); every metric and every sample's details
+``gold`` replaced, so that only the data gives the references: both
+evaluators read the test set's rows); every metric and every sample's details
 must be OpenCompass's.
 """
 
@@ -53,6 +53,7 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
     monkeypatch.delenv("DATASET_SOURCE", raising=False)
     monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.cache/opencompass copy either
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # nor a copy in the Hub's cache
     monkeypatch.chdir(data)
     return data
 
@@ -145,3 +146,40 @@ def test_korbench_rule9_answer_without_result_is_an_error_record() -> None:
     row = {"prompt_mode": "0_shot", "category": "puzzle", "rule_id": "9"}
     result = ICL_EVALUATORS.get("korbenchEvaluator")().score(["[[1+2]]"], ["[[1+2]]"], [row])
     assert "sample 0" in result["error"] and "'= <integer>'" in result["error"]
+
+
+@pytest.mark.parametrize(("text", "options", "label", "content"), VECTORS["supergpqa_extract"])
+def test_supergpqa_answer_reading_matches_opencompass(text: str, options: list[str], label: str | None, content: str | None) -> None:
+    from assay.evaluators.supergpqa import supergpqa_option_content, supergpqa_option_label
+
+    assert (supergpqa_option_label(text), supergpqa_option_content(text, options)) == (label, content)
+
+
+def test_supergpqa_loader_filters_and_fills_the_five_shot_prompt_as_opencompass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                 oc_library: Path) -> None:
+    _with_data(tmp_path, monkeypatch, oc_library)
+    case = VECTORS["SuperGPQADataset_field"]
+    assert LOAD_DATASET.get("SuperGPQADataset").load(**case["args"]).to_arrow().to_pylist() == case["rows"]
+
+
+def test_supergpqa_llmjudge_postprocess_matches_opencompass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> None:
+    from assay.registry import DICT_POSTPROCESSORS
+
+    _with_data(tmp_path, monkeypatch, oc_library)
+    rows = LOAD_DATASET.get("SuperGPQADataset").load("m-a-p/SuperGPQA", prompt_mode="zero-shot").to_arrow().to_pylist()
+    dataset = type("Judged", (), {"reader": type("Reader", (), {"dataset": {"test": rows}})()})()
+    case = VECTORS["supergpqa_llmjudge_postprocess"]
+    result = DICT_POSTPROCESSORS.get("supergpqa_llmjudge_postprocess")(case["output"], "", dataset=dataset)
+    assert result == case["result"]
+    assert list(result) == list(case["result"])  # the per-category metrics in OpenCompass's order
+
+
+def test_supergpqa_unknown_difficulty_is_an_error_record_naming_it() -> None:
+    row = {"prompt_mode": "zero-shot", "options": ["x", "y"], "difficulty": "expert", "answer_letter": "A", "answer": "x"}
+    result = ICL_EVALUATORS.get("SuperGPQAEvaluator")().score(["Answer: A"], ["A"], [row])
+    assert result == {"error": "SuperGPQAEvaluator: sample 0: difficulty 'expert' is not hard, middle or easy"}
+
+
+def test_supergpqa_unknown_prompt_mode_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"SuperGPQADataset: unsupported prompt_mode 'ten-shot'"):
+        LOAD_DATASET.get("SuperGPQADataset").load(str(tmp_path), prompt_mode="ten-shot")

@@ -47,6 +47,7 @@ BACKED: dict[str, dict[str, str]] = {
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
     "korbenchEvaluator": {"accuracy": "correct"},
+    "SuperGPQAEvaluator": {"accuracy": "details.correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
