@@ -47,6 +47,8 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "korbench_single_3_shot_gen": ("korbench/korbench_single_3_shot_gen.py", "korbench_3shot_single_datasets", None),
     "korbench_mixed_gen_d00bdd": ("korbench/korbench_mixed_gen_d00bdd.py", "korbench_mixed_datasets", None),
     "supergpqa_gen": ("supergpqa/supergpqa_gen.py", "supergpqa_datasets", None),
+    "bbeh_gen": ("bbeh/bbeh_gen.py", "bbeh_datasets", ("bbeh_boolean_expressions", "bbeh_hyperbaton", "bbeh_word_sorting",
+                                                      "bbeh_multistep_arithmetic")),
 }
 
 #: category → (rules, samples, replies); rule 99 of each category is named by no sample, and each category's
@@ -117,6 +119,21 @@ SUPERGPQA_REPLIES = ["Thinking...\nAnswer: B", "the answer is b", "The answer is
 SUPERGPQA_JUDGE = ["A", "B", "CORRECT: A", "", "b", "A", "INCORRECT", "A"]
 
 
+#: BBEH task → [(input, target)], replies
+BBEH_DATA: dict[str, tuple[list[tuple[str, str]], list[str]]] = {
+    "bbeh_boolean_expressions": ([("Which is true? (A) x (B) y", "(B)"), ("Which? (A) p (B) q", "(A)"), ("Pick (C).", "C")],
+                                 ["The answer is: (B)", "The answer is (b)\nmore", "I pick (C)"]),
+    "bbeh_hyperbaton": ([("Order? (A) (B)", "(A)"), ("Order again?", "(B)")], ["The final answer is: A", "**The answer is: (B)**"]),
+    "bbeh_word_sorting": ([("Sort: b a c", "a b c"), ("Sort: y, x", "x, y"), ("Sort: one", "'one'")],
+                          ["The answer is: A B C", "The answer is: x ,y", "The answer is: \\text{one}"]),
+    "bbeh_multistep_arithmetic": ([("2+2?", "4"), ("1/2?", "\\frac{1}{2}"), ("3*3?", "9"), ("(1)?", "(1)")],
+                                  ["The answer is: \\boxed{4}", "The answer is: \\boxed{\\frac{1}{2}}", "The answer is: **9**.",
+                                   "The answer is: 1"]),
+}
+BBEH_TEXTS = ["The answer is: (A)", "The answer is (b)", "The final answer is: \\boxed{\\text{Yes}}", "The final answer is **No**\nok",
+              "(C)", "((D))", "The answer is: The answer is 5", "answer: 3", "The answer is: \\texttt{x}, \\text{y}", "", "  \n  "]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -144,11 +161,17 @@ def build_data() -> None:
     for task, (items, _) in KOR_MIXED.items():
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
     _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
+    for task, (examples, _) in BBEH_DATA.items():
+        path = cache / "data" / "bbeh" / task / "task.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"examples": [{"input": q, "target": t} for q, t in examples]}, indent=1), encoding="utf-8")
 
 
 def _replies(abbr: str) -> list[str]:
     if abbr == "supergpqa":
         return SUPERGPQA_REPLIES
+    if abbr in BBEH_DATA:
+        return BBEH_DATA[abbr][1]
     if abbr.startswith("korbench_mixed_"):
         return KOR_MIXED[abbr[len("korbench_mixed_"):]][1]
     return KOR_DATA[abbr[len("korbench_"):]][2]
@@ -301,8 +324,13 @@ def vectors() -> dict[str, Any]:
                        "gold": row["answer_letter"]} for i, (reply, row) in enumerate(zip(SUPERGPQA_JUDGE, rows))}
     del output["3"]["gold"]  # a judged sample without gold: OpenCompass reads ''
     options = ["10", "40", "6", "Oxygen", "a.b", "Oak", "Rose"]
+    from opencompass.datasets.bbeh import bbeh_freeform_postprocess, bbeh_mcq_postprocess
+
+    corpus = [json.loads(line)["text"] for line in (REPO / "tests" / "data" / "postprocess" / "opencompass_corpus" /
+                                                    "replies.jsonl").read_text(encoding="utf-8").splitlines()]
     return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
                                for r, a, c, rule, idx in KOR_MATCHES],
+            "bbeh_postprocess": [[t, bbeh_mcq_postprocess(t), bbeh_freeform_postprocess(t)] for t in BBEH_TEXTS + corpus],
             "supergpqa_extract": [[t, options, extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, options)]
                                   for t in SUPERGPQA_TEXTS],
             "SuperGPQADataset_field": {"args": {"path": "m-a-p/SuperGPQA", "prompt_mode": "five-shot", "discipline": "Science",

@@ -165,6 +165,12 @@ def _korbench(rng: random.Random, n: int) -> Inputs:
             "test_set": [{"prompt_mode": rng.choice(["0_shot", "3_shot"]), "category": c[0], "rule_id": c[1]} for c in made]}
 
 
+def _bbeh(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["(A)", "yes", "a, b", "'one'", "4"]) for _ in range(n)]
+    preds = [rng.choice(["The answer is: (A)", "The answer is: Yes", "The answer is: a ,b", "one", "\\boxed{4}", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _supergpqa(rng: random.Random, n: int) -> Inputs:
     options = ["10", "40", "6", "25"]
     refs = [rng.choice("ABCD") for _ in range(n)]
@@ -475,6 +481,8 @@ INPUTS: dict[str, Spec] = {
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
     "korbenchEvaluator": Spec(_korbench),
+    "BBEHEvaluator": Spec(_bbeh),
+    "BBEHEvaluator_mcq": Spec(_bbeh),
     "SuperGPQAEvaluator": Spec(_supergpqa),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),

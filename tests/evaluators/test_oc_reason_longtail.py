@@ -1,4 +1,4 @@
-"""KOR-Bench and SuperGPQA against OpenCompass 0.5.4.
+"""KOR-Bench, SuperGPQA and BBEH against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
 OpenCompass installed: its own eval task scored the prediction files under
@@ -6,9 +6,10 @@ OpenCompass installed: its own eval task scored the prediction files under
 ``cache``.  Each case imports a config of OpenCompass's library unchanged
 (through ``read_base``, the library from the ``oc_library`` fixture) and runs
 ``assay eval`` on the same prediction files with the data on disk (the files'
-``gold`` replaced, so that only the data gives the references: both
-evaluators read the test set's rows); every metric and every sample's details
-must be OpenCompass's.
+``gold`` replaced, so that only the data gives the references) and, where the
+evaluator reads the references alone (BBEH's), without it (the references then
+come from the files' ``gold``); every metric and every sample's details must be
+OpenCompass's.
 """
 
 from __future__ import annotations
@@ -58,10 +59,19 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
     return data
 
 
-@pytest.mark.parametrize("case", sorted(EXPECTED))
-def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+#: Cases whose evaluator reads the references alone: scored from the prediction files' gold too.
+GOLD_CASES = {"bbeh_gen"}
+SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(GOLD_CASES)]
+
+
+@pytest.mark.parametrize(("case", "with_data"), SCORE_CASES, ids=[f"{c}-{'data' if d else 'gold'}" for c, d in SCORE_CASES])
+def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_library: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     record = EXPECTED[case]
-    _with_data(tmp_path, monkeypatch, oc_library)
+    data = _with_data(tmp_path, monkeypatch, oc_library)
+    if not with_data:
+        shutil.rmtree(data)
+        data.mkdir()
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
     work = tmp_path / "work"
@@ -69,7 +79,8 @@ def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_p
     predictions.mkdir(parents=True)
     for abbr in record["datasets"]:
         replies = json.loads((ROOT / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
-        replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
+        if with_data:  # the references must come from the data: the files' gold is made useless
+            replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
         (predictions / f"{abbr}.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
     main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
     for abbr, entry in record["datasets"].items():
@@ -96,6 +107,10 @@ def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library:
     assert ds["type"].__module__.startswith("assay.datasets.")
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
     rows = ds["type"].load(**args).to_arrow().to_pylist()
+    post = ds["eval_cfg"].get("dataset_postprocessor")
+    if post:  # the recorded rows are the test set the evaluator saw: its references read by this
+        column = ds["reader_cfg"]["output_column"]
+        rows = [dict(r, **{column: post["type"](r[column])}) for r in rows]
     # OpenCompass's test set also numbers its rows (idx) and names the dataset (subdivision)
     expected = [{k: v.replace("$COMPASS_DATA_CACHE", str(data)) if k == "base_path" else v for k, v in r.items()
                  if k not in ("idx", "subdivision")} for r in record["datasets"][abbr]["test_rows"]]
@@ -183,3 +198,17 @@ def test_supergpqa_unknown_difficulty_is_an_error_record_naming_it() -> None:
 def test_supergpqa_unknown_prompt_mode_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"SuperGPQADataset: unsupported prompt_mode 'ten-shot'"):
         LOAD_DATASET.get("SuperGPQADataset").load(str(tmp_path), prompt_mode="ten-shot")
+
+
+@pytest.mark.parametrize(("text", "mcq", "freeform"), VECTORS["bbeh_postprocess"])
+def test_bbeh_postprocessors_match_opencompass(text: str, mcq: str, freeform: str) -> None:
+    from assay.registry import TEXT_POSTPROCESSORS
+
+    assert (TEXT_POSTPROCESSORS.get("bbeh_mcq")(text), TEXT_POSTPROCESSORS.get("bbeh_freeform")(text)) == (mcq, freeform)
+
+
+def test_bbeh_task_without_examples_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "bbeh_nycc").mkdir()
+    (tmp_path / "bbeh_nycc" / "task.json").write_text('{"canary": "x"}', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"BBEHDataset\('bbeh_nycc'\): file .*task\.json must hold an object whose 'examples'"):
+        LOAD_DATASET.get("BBEHDataset").load(str(tmp_path), "bbeh_nycc")

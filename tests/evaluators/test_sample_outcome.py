@@ -47,6 +47,8 @@ BACKED: dict[str, dict[str, str]] = {
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
     "korbenchEvaluator": {"accuracy": "correct"},
+    "BBEHEvaluator": {"score": "correct"},
+    "BBEHEvaluator_mcq": {"score": "correct"},
     "SuperGPQAEvaluator": {"accuracy": "details.correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},

@@ -40,6 +40,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "math_intern_postprocess": {},
     "bbh_mcq_postprocess": {},
     "bbh_freeform_postprocess": {},
+    "bbeh_mcq_postprocess": {},
+    "bbeh_freeform_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
