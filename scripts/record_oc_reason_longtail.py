@@ -134,6 +134,16 @@ BBEH_TEXTS = ["The answer is: (A)", "The answer is (b)", "The final answer is: \
               "(C)", "((D))", "The answer is: The answer is 5", "answer: 3", "The answer is: \\texttt{x}, \\text{y}", "", "  \n  "]
 
 
+OMNI_ROWS = [
+    {"domain": ["Mathematics -> Algebra -> Linear Algebra"], "difficulty": 2.5, "problem": "Solve $2x = 4$.", "solution": "Divide.",
+     "answer": "2", "source": "test_source"},
+    {"domain": ["Mathematics -> Number Theory"], "difficulty": 6.0, "problem": "Find the least prime above 10.",
+     "solution": "11 is prime.", "answer": "11", "source": "olympiad"},
+    {"domain": [], "difficulty": 9.0, "problem": "Show $\\sqrt{2}$ is irrational; give $p^2/q^2$.", "solution": "By parity.",
+     "answer": "$2$", "source": "imo"},
+]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -161,6 +171,7 @@ def build_data() -> None:
     for task, (items, _) in KOR_MIXED.items():
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
     _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
+    _write(cache / "KbsdJames" / "Omni-MATH" / "test.jsonl", OMNI_ROWS)
     for task, (examples, _) in BBEH_DATA.items():
         path = cache / "data" / "bbeh" / task / "task.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -325,11 +336,13 @@ def vectors() -> dict[str, Any]:
     del output["3"]["gold"]  # a judged sample without gold: OpenCompass reads ''
     options = ["10", "40", "6", "Oxygen", "a.b", "Oak", "Rose"]
     from opencompass.datasets.bbeh import bbeh_freeform_postprocess, bbeh_mcq_postprocess
+    from opencompass.datasets.omni_math import OmniMathDataset
 
     corpus = [json.loads(line)["text"] for line in (REPO / "tests" / "data" / "postprocess" / "opencompass_corpus" /
                                                     "replies.jsonl").read_text(encoding="utf-8").splitlines()]
     return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
                                for r, a, c, rule, idx in KOR_MATCHES],
+            "OmniMathDataset": OmniMathDataset.load().to_list(),
             "bbeh_postprocess": [[t, bbeh_mcq_postprocess(t), bbeh_freeform_postprocess(t)] for t in BBEH_TEXTS + corpus],
             "supergpqa_extract": [[t, options, extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, options)]
                                   for t in SUPERGPQA_TEXTS],

@@ -212,3 +212,25 @@ def test_bbeh_task_without_examples_names_the_file(tmp_path: Path) -> None:
     (tmp_path / "bbeh_nycc" / "task.json").write_text('{"canary": "x"}', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"BBEHDataset\('bbeh_nycc'\): file .*task\.json must hold an object whose 'examples'"):
         LOAD_DATASET.get("BBEHDataset").load(str(tmp_path), "bbeh_nycc")
+
+
+@pytest.mark.parametrize("config", ["omni_math_llmverify_gen_ccf9c0", "omni_math_cascade_eval_gen_ccf9c0"])
+def test_omni_math_judged_configs_load_opencompass_rows(config: str, oc_library: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay import load_config
+
+    _with_data(tmp_path, monkeypatch, oc_library)
+    record = {"config": f"omni_math/{config}.py", "variable": "omnimath_datasets", "kept": None}
+    (tmp_path / "config.py").write_text(_config(record), encoding="utf-8")
+    (ds,) = load_config(tmp_path / "config.py").variables["datasets"]
+    assert ds["type"].__module__ == "assay.datasets.omni_math"
+    assert ds["type"].load().to_arrow().to_pylist() == VECTORS["OmniMathDataset"]
+    judge_dataset = ds["eval_cfg"]["evaluator"].get("dataset_cfg") or ds["eval_cfg"]["evaluator"]["llm_evaluator"]["dataset_cfg"]
+    assert judge_dataset["type"] is ds["type"]
+
+
+def test_omni_math_without_a_local_copy_names_where_it_looked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(InputFileError, match=r"OmniMathDataset: 'KbsdJames/Omni-MATH' is neither a local folder nor a dataset"):
+        LOAD_DATASET.get("OmniMathDataset").load()
