@@ -47,6 +47,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "korbench_single_3_shot_gen": ("korbench/korbench_single_3_shot_gen.py", "korbench_3shot_single_datasets", None),
     "korbench_mixed_gen_d00bdd": ("korbench/korbench_mixed_gen_d00bdd.py", "korbench_mixed_datasets", None),
     "supergpqa_gen": ("supergpqa/supergpqa_gen.py", "supergpqa_datasets", None),
+    "game24_gen_52a460": ("game24/game24_gen_52a460.py", "game24_datasets", None),
     "bbeh_gen": ("bbeh/bbeh_gen.py", "bbeh_datasets", ("bbeh_boolean_expressions", "bbeh_hyperbaton", "bbeh_word_sorting",
                                                       "bbeh_multistep_arithmetic")),
 }
@@ -144,6 +145,16 @@ OMNI_ROWS = [
 ]
 
 
+#: puzzles 901-905 (the ones OpenCompass keeps) and the replies to them; the other 900 fill the file
+GAME24_KEPT = ["4 4 6 8", "3 3 8 8", "1 2 3 4", "2 9 10 12", "1 1 4 6"]
+GAME24_REPLIES = ["Steps...\nAnswer: (4 + 8) * (6 - 4) = 24", "Answer: 8/(3-8/3) = 24", "answer: 1*2*3*4", "12 * 2 * (10 - 9)",
+                  "Answer: (1 + 1) * 4 + 6.0"]
+GAME24_EXPRESSIONS = [("2^3*3", "2 3 3"), ("24.0", "24"), ("4*6.0", "4 6"), ("(4+8)*(6-4) ", "4 4 6 8"), ("8/(3-8/3)", "3 3 8 8"),
+                      ("4(6)", "4 6"), ("-(-24)", "24"), ("6*4", "4 6 1"), ("48//2", "2 48"), ("100%76", "76 100"), ("x*24", "24"),
+                      ("24/0", "0 24"), ("", ""), ("2**3*3", "2 3 3"), ("(1+1+1+1)!", "1 1 1 1"), ("24 + 0*5", "0 5 24"),
+                      ("4 × 6", "4 6"), ("12*2^1", "1 2 12")]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -172,6 +183,9 @@ def build_data() -> None:
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
     _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
     _write(cache / "KbsdJames" / "Omni-MATH" / "test.jsonl", OMNI_ROWS)
+    filler = [f"{1 + n % 9} {1 + n // 9 % 9} {1 + n // 81 % 9} 13" for n in range(900)]
+    _write(cache / "test-time-compute" / "game-of-24" / "train.jsonl",
+           [{"Rank": n, "Puzzles": p} for n, p in enumerate(filler + GAME24_KEPT + ["1 1 1 1", "2 2 2 2"], 1)])
     for task, (examples, _) in BBEH_DATA.items():
         path = cache / "data" / "bbeh" / task / "task.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -181,6 +195,8 @@ def build_data() -> None:
 def _replies(abbr: str) -> list[str]:
     if abbr == "supergpqa":
         return SUPERGPQA_REPLIES
+    if abbr == "game24":
+        return GAME24_REPLIES
     if abbr in BBEH_DATA:
         return BBEH_DATA[abbr][1]
     if abbr.startswith("korbench_mixed_"):
@@ -336,6 +352,7 @@ def vectors() -> dict[str, Any]:
     del output["3"]["gold"]  # a judged sample without gold: OpenCompass reads ''
     options = ["10", "40", "6", "Oxygen", "a.b", "Oak", "Rose"]
     from opencompass.datasets.bbeh import bbeh_freeform_postprocess, bbeh_mcq_postprocess
+    from opencompass.datasets.game24 import Game24Evaluator
     from opencompass.datasets.omni_math import OmniMathDataset
 
     corpus = [json.loads(line)["text"] for line in (REPO / "tests" / "data" / "postprocess" / "opencompass_corpus" /
@@ -343,6 +360,7 @@ def vectors() -> dict[str, Any]:
     return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
                                for r, a, c, rule, idx in KOR_MATCHES],
             "OmniMathDataset": OmniMathDataset.load().to_list(),
+            "game24_check": [[p, r, Game24Evaluator().check_nums(p, r)] for p, r in GAME24_EXPRESSIONS],
             "bbeh_postprocess": [[t, bbeh_mcq_postprocess(t), bbeh_freeform_postprocess(t)] for t in BBEH_TEXTS + corpus],
             "supergpqa_extract": [[t, options, extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, options)]
                                   for t in SUPERGPQA_TEXTS],

@@ -171,6 +171,12 @@ def _bbeh(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _game24(rng: random.Random, n: int) -> Inputs:
+    cases = [("4 4 6 8", ["(4 + 8) * (6 - 4) ", "4*4+6+8", "4 * 6"]), ("3 3 8 8", ["8/(3-8/3)", "8*3+3-8", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
 def _supergpqa(rng: random.Random, n: int) -> Inputs:
     options = ["10", "40", "6", "25"]
     refs = [rng.choice("ABCD") for _ in range(n)]
@@ -481,6 +487,7 @@ INPUTS: dict[str, Spec] = {
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
     "korbenchEvaluator": Spec(_korbench),
+    "Game24Evaluator": Spec(_game24),
     "BBEHEvaluator": Spec(_bbeh),
     "BBEHEvaluator_mcq": Spec(_bbeh),
     "SuperGPQAEvaluator": Spec(_supergpqa),

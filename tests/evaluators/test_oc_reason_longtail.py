@@ -1,4 +1,4 @@
-"""KOR-Bench, SuperGPQA and BBEH against OpenCompass 0.5.4.
+"""KOR-Bench, SuperGPQA, BBEH, Omni-MATH's loader and the Game of 24 against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
 OpenCompass installed: its own eval task scored the prediction files under
@@ -7,7 +7,7 @@ OpenCompass installed: its own eval task scored the prediction files under
 (through ``read_base``, the library from the ``oc_library`` fixture) and runs
 ``assay eval`` on the same prediction files with the data on disk (the files'
 ``gold`` replaced, so that only the data gives the references) and, where the
-evaluator reads the references alone (BBEH's), without it (the references then
+evaluator reads the references alone (BBEH's, the Game of 24's), without it (the references then
 come from the files' ``gold``); every metric and every sample's details must be
 OpenCompass's.
 """
@@ -60,7 +60,7 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
 
 
 #: Cases whose evaluator reads the references alone: scored from the prediction files' gold too.
-GOLD_CASES = {"bbeh_gen"}
+GOLD_CASES = {"bbeh_gen", "game24_gen_52a460"}
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(GOLD_CASES)]
 
 
@@ -72,6 +72,7 @@ def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_lib
     if not with_data:
         shutil.rmtree(data)
         data.mkdir()
+        monkeypatch.chdir(data)
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
     work = tmp_path / "work"
@@ -88,7 +89,10 @@ def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_lib
         assert "error" not in result, (abbr, result)
         assert {k: result[k] for k in entry["result"]} == entry["result"], abbr
         oc_rows = _rows(entry["details"])
-        assert [{k: d[k] for k in oc} for d, oc in zip(_rows(result["details"]), oc_rows, strict=True)] == oc_rows, abbr
+        if "correct" in oc_rows[0] or "is_correct" in oc_rows[0]:  # the evaluator's own details
+            assert [{k: d[k] for k in oc} for d, oc in zip(_rows(result["details"]), oc_rows, strict=True)] == oc_rows, abbr
+        else:  # OpenCompass formats the details of an evaluator that gives none (Game24Evaluator)
+            assert [d["pred"] for d in _rows(result["details"])] == entry["predictions"], abbr
 
 
 LOADER_CASES = [(case, abbr) for case, record in EXPECTED.items() for abbr in record["datasets"]]
@@ -234,3 +238,15 @@ def test_omni_math_without_a_local_copy_names_where_it_looked(tmp_path: Path, mo
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     with pytest.raises(InputFileError, match=r"OmniMathDataset: 'KbsdJames/Omni-MATH' is neither a local folder nor a dataset"):
         LOAD_DATASET.get("OmniMathDataset").load()
+
+
+@pytest.mark.parametrize(("expression", "puzzle", "expected"), VECTORS["game24_check"])
+def test_game24_answer_check_matches_opencompass(expression: str, puzzle: str, expected: int) -> None:
+    result = ICL_EVALUATORS.get("Game24Evaluator")().score([expression], [puzzle])
+    assert result["acc score"] == expected
+
+
+def test_game24_expression_is_computed_without_running_it() -> None:
+    # SymPy runs the text as Python; assay computes numbers and operators only
+    result = ICL_EVALUATORS.get("Game24Evaluator")().score(["__import__('os').getpid() * 0 + 24", "9**9**9**9"], ["0 24", "9 9 9 9"])
+    assert [d["correct"] for d in result["details"]] == [False, False]

@@ -47,6 +47,7 @@ BACKED: dict[str, dict[str, str]] = {
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
     "korbenchEvaluator": {"accuracy": "correct"},
+    "Game24Evaluator": {"acc score": "details.correct"},
     "BBEHEvaluator": {"score": "correct"},
     "BBEHEvaluator_mcq": {"score": "correct"},
     "SuperGPQAEvaluator": {"accuracy": "details.correct"},

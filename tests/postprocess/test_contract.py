@@ -42,6 +42,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "bbh_freeform_postprocess": {},
     "bbeh_mcq_postprocess": {},
     "bbeh_freeform_postprocess": {},
+    "game24_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
