@@ -48,6 +48,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "korbench_mixed_gen_d00bdd": ("korbench/korbench_mixed_gen_d00bdd.py", "korbench_mixed_datasets", None),
     "supergpqa_gen": ("supergpqa/supergpqa_gen.py", "supergpqa_datasets", None),
     "game24_gen_52a460": ("game24/game24_gen_52a460.py", "game24_datasets", None),
+    "zebralogic_rawprompt_gen_9446ef": ("ZebraLogic/zebralogic_rawprompt_gen_9446ef.py", "zebralogic_datasets", None),
     "bbeh_gen": ("bbeh/bbeh_gen.py", "bbeh_datasets", ("bbeh_boolean_expressions", "bbeh_hyperbaton", "bbeh_word_sorting",
                                                       "bbeh_multistep_arithmetic")),
 }
@@ -155,6 +156,23 @@ GAME24_EXPRESSIONS = [("2^3*3", "2 3 3"), ("24.0", "24"), ("4*6.0", "4 6"), ("(4
                       ("4 × 6", "4 6"), ("12*2^1", "1 2 12")]
 
 
+_ZEBRA_PUZZLE = "There are 2 houses, numbered 1 to 2. Alice lives left of the cat owner."
+ZEBRA_MC = [
+    {"id": "mc-1", "puzzle": _ZEBRA_PUZZLE, "question": "Who lives in house 1?", "choices": ["Alice", "Bob"], "answer": "Alice"},
+    {"id": "mc-2", "puzzle": _ZEBRA_PUZZLE, "question": "Which pet is in house 2?", "choices": ["cat", "dog", "fish"], "answer": "cat"},
+    {"id": "mc-3", "puzzle": _ZEBRA_PUZZLE, "question": "How many houses?", "choices": ["1", "2", "3", "4"], "answer": "2"},
+    {"id": "mc-4", "puzzle": _ZEBRA_PUZZLE, "question": "Odd one?", "choices": ["x", "y"], "answer": "z"},
+]
+ZEBRA_MC_REPLIES = ["Thinking.\nThe answer is: A", "**a** maybe\n(B)", "Options (A) (B)\n  (b)  \nthanks", "The answer is z"]
+_ZEBRA_SOLUTION = {"header": ["House", "Name", "Pet"], "rows": [["1", "Alice", "dog"], ["2", "Bob", "cat"]]}
+ZEBRA_GRID = [{"id": "grid-1", "size": "2*2", "puzzle": _ZEBRA_PUZZLE, "solution": _ZEBRA_SOLUTION},
+              {"id": "grid-2", "size": "2*2", "puzzle": _ZEBRA_PUZZLE, "solution": _ZEBRA_SOLUTION},
+              {"id": "grid-3", "size": "2*2", "puzzle": _ZEBRA_PUZZLE, "solution": _ZEBRA_SOLUTION}]
+ZEBRA_GRID_REPLIES = ["| House | Name | Pet |\n|---|---|---|\n| 1 | alice | Dog |\n| 2 | Bob | fish |",
+                      "House 1: Alice with the dog; house 2: Bob with the cat.",
+                      "| 1 | Alice | dog |\n| 2 | Bob | cat |"]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -183,6 +201,12 @@ def build_data() -> None:
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
     _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
     _write(cache / "KbsdJames" / "Omni-MATH" / "test.jsonl", OMNI_ROWS)
+    zebra = cache / "WildEval" / "ZebraLogic"
+    _write(zebra / "mc_mode" / "test.jsonl", ZEBRA_MC)
+    _write(zebra / "grid_mode" / "test.jsonl", ZEBRA_GRID)
+    (zebra / "README.md").write_text("---\nconfigs:\n" + "".join(
+        f"- config_name: {c}\n  data_files:\n  - split: test\n    path: {c}/test.jsonl\n" for c in ("mc_mode", "grid_mode")) + "---\n",
+        encoding="utf-8")
     filler = [f"{1 + n % 9} {1 + n // 9 % 9} {1 + n // 81 % 9} 13" for n in range(900)]
     _write(cache / "test-time-compute" / "game-of-24" / "train.jsonl",
            [{"Rank": n, "Puzzles": p} for n, p in enumerate(filler + GAME24_KEPT + ["1 1 1 1", "2 2 2 2"], 1)])
@@ -195,6 +219,10 @@ def build_data() -> None:
 def _replies(abbr: str) -> list[str]:
     if abbr == "supergpqa":
         return SUPERGPQA_REPLIES
+    if abbr == "zebralogic_mc":
+        return ZEBRA_MC_REPLIES
+    if abbr == "zebralogic_grid":
+        return ZEBRA_GRID_REPLIES
     if abbr == "game24":
         return GAME24_REPLIES
     if abbr in BBEH_DATA:

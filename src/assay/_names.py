@@ -194,6 +194,8 @@ REGISTERED: dict[str, dict[str, str]] = {
         'ToxicEvaluator': 'assay.evaluators.toxic',
         'TriviaQAEvaluator': 'assay.evaluators.triviaqa',
         'TydiQAEvaluator': 'assay.evaluators.nlu',
+        'ZebraLogicGridEvaluator': 'assay.evaluators.zebralogic',
+        'ZebraLogicMCEvaluator': 'assay.evaluators.zebralogic',
         'korbenchEvaluator': 'assay.evaluators.korbench',
         'needlebench_atc_evaluator': 'assay.evaluators.needlebench',
     },
@@ -501,6 +503,7 @@ REGISTERED: dict[str, dict[str, str]] = {
         'XLSUMDataset': 'assay.datasets.summarization',
         'XiezhiDataset': 'assay.datasets.exam_files',
         'XsumDataset': 'assay.datasets.summarization',
+        'ZebraLogicDataset': 'assay.datasets.zebralogic',
         'commonsenseqaDataset': 'assay.datasets.commonsenseqa',
         'dropDataset': 'assay.datasets.drop',
         'korbenchDataset': 'assay.datasets.korbench',
@@ -970,6 +973,9 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('ToxicEvaluator', 'assay.evaluators.toxic'),
         ('TriviaQAEvaluator', 'assay.evaluators.triviaqa'),
         ('open_qa_score', 'assay.evaluators.triviaqa'),
+        ('ZebraLogicGridEvaluator', 'assay.evaluators.zebralogic'),
+        ('ZebraLogicMCEvaluator', 'assay.evaluators.zebralogic'),
+        ('zebralogic_letter', 'assay.evaluators.zebralogic'),
     ],
     'assay.datasets': [
         ('AdvMnliDataset', 'assay.datasets.advglue'),
@@ -1325,5 +1331,6 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('WinograndeDatasetV3', 'assay.datasets.winogrande'),
         ('WritingBenchDataset', 'assay.datasets.writingbench'),
         ('writingbench_judge_template', 'assay.datasets.writingbench'),
+        ('ZebraLogicDataset', 'assay.datasets.zebralogic'),
     ],
 }

@@ -177,6 +177,19 @@ def _game24(rng: random.Random, n: int) -> Inputs:
     return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
 
 
+def _zebra_grid(rng: random.Random, n: int) -> Inputs:
+    gold = {"header": ["House", "Name"], "rows": [["1", "Alice"], ["2", "Bob"]]}
+    preds = [rng.choice(["| House | Name |\n|---|---|\n| 1 | Alice |\n| 2 | Bob |", "| 1 | bob |\n| 2 | alice |", "Alice then Bob", ""])
+             for _ in range(n)]
+    return {"predictions": preds, "references": [gold] * n}
+
+
+def _zebra_mc(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["The answer is: A", "**b**", "(C)", "D", "none", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _supergpqa(rng: random.Random, n: int) -> Inputs:
     options = ["10", "40", "6", "25"]
     refs = [rng.choice("ABCD") for _ in range(n)]
@@ -487,6 +500,8 @@ INPUTS: dict[str, Spec] = {
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
     "korbenchEvaluator": Spec(_korbench),
+    "ZebraLogicMCEvaluator": Spec(_zebra_mc),
+    "ZebraLogicGridEvaluator": Spec(_zebra_grid),
     "Game24Evaluator": Spec(_game24),
     "BBEHEvaluator": Spec(_bbeh),
     "BBEHEvaluator_mcq": Spec(_bbeh),

@@ -1,4 +1,4 @@
-"""KOR-Bench, SuperGPQA, BBEH, Omni-MATH's loader and the Game of 24 against OpenCompass 0.5.4.
+"""KOR-Bench, SuperGPQA, BBEH, ZebraLogic, Omni-MATH's loader and the Game of 24 against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
 OpenCompass installed: its own eval task scored the prediction files under
@@ -7,7 +7,7 @@ OpenCompass installed: its own eval task scored the prediction files under
 (through ``read_base``, the library from the ``oc_library`` fixture) and runs
 ``assay eval`` on the same prediction files with the data on disk (the files'
 ``gold`` replaced, so that only the data gives the references) and, where the
-evaluator reads the references alone (BBEH's, the Game of 24's), without it (the references then
+evaluator reads the references alone (BBEH's, ZebraLogic's, the Game of 24's), without it (the references then
 come from the files' ``gold``); every metric and every sample's details must be
 OpenCompass's.
 """
@@ -60,7 +60,7 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
 
 
 #: Cases whose evaluator reads the references alone: scored from the prediction files' gold too.
-GOLD_CASES = {"bbeh_gen", "game24_gen_52a460"}
+GOLD_CASES = {"bbeh_gen", "game24_gen_52a460", "zebralogic_rawprompt_gen_9446ef"}
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(GOLD_CASES)]
 
 
@@ -110,7 +110,8 @@ def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library:
     (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
     assert ds["type"].__module__.startswith("assay.datasets.")
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
-    rows = ds["type"].load(**args).to_arrow().to_pylist()
+    table = ds["type"].load(**args)
+    rows = (table["test"] if isinstance(table, dict) else table).to_arrow().to_pylist()
     post = ds["eval_cfg"].get("dataset_postprocessor")
     if post:  # the recorded rows are the test set the evaluator saw: its references read by this
         column = ds["reader_cfg"]["output_column"]
@@ -250,3 +251,8 @@ def test_game24_expression_is_computed_without_running_it() -> None:
     # SymPy runs the text as Python; assay computes numbers and operators only
     result = ICL_EVALUATORS.get("Game24Evaluator")().score(["__import__('os').getpid() * 0 + 24", "9**9**9**9"], ["0 24", "9 9 9 9"])
     assert [d["correct"] for d in result["details"]] == [False, False]
+
+
+def test_zebralogic_grid_reference_without_rows_is_skipped_but_counted_as_opencompass_does() -> None:
+    result = ICL_EVALUATORS.get("ZebraLogicGridEvaluator")().score(["| 1 | a |\n| 2 | b |", "x"], [{"rows": [["1", "a"], ["2", "b"]]}, "not a grid"])
+    assert (result["score"], result["perfect_accuracy"], len(result["details"])) == (100.0, 50.0, 1)

@@ -47,6 +47,8 @@ BACKED: dict[str, dict[str, str]] = {
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
     "korbenchEvaluator": {"accuracy": "correct"},
+    "ZebraLogicMCEvaluator": {"score": "correct"},
+    "ZebraLogicGridEvaluator": {"perfect_accuracy": "details.correct"},
     "Game24Evaluator": {"acc score": "details.correct"},
     "BBEHEvaluator": {"score": "correct"},
     "BBEHEvaluator_mcq": {"score": "correct"},
