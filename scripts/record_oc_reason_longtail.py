@@ -49,6 +49,7 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "supergpqa_gen": ("supergpqa/supergpqa_gen.py", "supergpqa_datasets", None),
     "game24_gen_52a460": ("game24/game24_gen_52a460.py", "game24_datasets", None),
     "zebralogic_rawprompt_gen_9446ef": ("ZebraLogic/zebralogic_rawprompt_gen_9446ef.py", "zebralogic_datasets", None),
+    "TabMWP_gen_2aef96": ("TabMWP/TabMWP_gen_2aef96.py", "TabMWP_datasets", None),
     "bbeh_gen": ("bbeh/bbeh_gen.py", "bbeh_datasets", ("bbeh_boolean_expressions", "bbeh_hyperbaton", "bbeh_word_sorting",
                                                       "bbeh_multistep_arithmetic")),
 }
@@ -173,6 +174,19 @@ ZEBRA_GRID_REPLIES = ["| House | Name | Pet |\n|---|---|---|\n| 1 | alice | Dog 
                       "| 1 | Alice | dog |\n| 2 | Bob | cat |"]
 
 
+def _tab(question: str, answer: str, unit: str | None = None, choices: list[str] | None = None, title: str | None = "Prices") -> dict[str, Any]:
+    return {"question": question, "unit": unit, "choices": choices, "table": "Item | Price\napple | $1.40\npear | $0.75",
+            "table_title": title, "answer": answer, "solution": "Look at the table.\nRead the row.", "grade": 3}
+
+
+TABMWP_TEST = {"11": _tab("How much is an apple?", "$1.40"), "12": _tab("How much for 1,000 pears?", "750", title=None),
+               "13": _tab("Which is cheaper?", "pear", choices=["apple", "pear"]), "14": _tab("What fraction?", "3/4"),
+               "15": _tab("How long is it?", "12", unit="cm"), "16": _tab("Is it more or less?", "more", choices=["less", "more"]),
+               "17": _tab("When does it open?", "7:25 P.M.", title=""), "18": _tab("Pick one.", "blue", choices=["red", "blue"])}
+TABMWP_REPLIES = ["An apple costs $1.40. The answer is $1.40.", "1,000 * 0.75 = 750.00", "(B)", "The answer is \\frac{3}{4}",
+                  "It will be 12 cm long.", "The answer is D", "The shop opens at 7:25 P.M.", "red or blue? red blue"]
+
+
 def _shots(rule_id: str) -> list[dict[str, Any]]:
     return [{"rule_id": rule_id, "question": f"Example question {n} for rule {rule_id}.", "answer": f"[[example {n}]]"}
             for n in range(1, 4)]
@@ -201,6 +215,11 @@ def build_data() -> None:
         _write(root / "mixed" / f"{task}.json", [{"rule_list": r, "question_list": q} for r, q in items])
     _write(cache / "m-a-p" / "SuperGPQA" / "train.jsonl", SUPERGPQA_ROWS)
     _write(cache / "KbsdJames" / "Omni-MATH" / "test.jsonl", OMNI_ROWS)
+    for split, problems in (("dev", {"1": _tab("How much is a pear?", "$0.75")}), ("test", TABMWP_TEST),
+                            ("train", {"2": _tab("Which costs more?", "apple", choices=["apple", "pear"])})):
+        path = cache / "data" / "tabmwp" / f"problems_{split}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(problems, indent=1), encoding="utf-8")
     zebra = cache / "WildEval" / "ZebraLogic"
     _write(zebra / "mc_mode" / "test.jsonl", ZEBRA_MC)
     _write(zebra / "grid_mode" / "test.jsonl", ZEBRA_GRID)
@@ -219,6 +238,8 @@ def build_data() -> None:
 def _replies(abbr: str) -> list[str]:
     if abbr == "supergpqa":
         return SUPERGPQA_REPLIES
+    if abbr == "._data_tabmwp_":
+        return TABMWP_REPLIES
     if abbr == "zebralogic_mc":
         return ZEBRA_MC_REPLIES
     if abbr == "zebralogic_grid":
@@ -244,9 +265,10 @@ def _datasets(case: str) -> list[dict[str, Any]]:
 
 def write_predictions(case: str) -> None:
     """A prediction file per dataset of ``case``, as the gen inferencer writes one (the references from OpenCompass's loader)."""
-    from opencompass.utils import build_dataset_from_cfg
+    from opencompass.utils import build_dataset_from_cfg, dataset_abbr_from_cfg
 
     for ds in _datasets(case):
+        ds["abbr"] = dataset_abbr_from_cfg(ds)  # TabMWP's config names none
         test = build_dataset_from_cfg(ds).test
         golds = test[ds["reader_cfg"]["output_column"]]
         prompts = test[ds["reader_cfg"]["input_columns"][0]]
@@ -302,9 +324,11 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
 
     icl_base_evaluator.BaseEvaluator.evaluate = evaluate
     out: dict[str, Any] = {"config": rel, "variable": variable, "kept": list(kept) if kept else None, "datasets": {}}
+    from opencompass.utils import dataset_abbr_from_cfg
+
     try:
         for ds in _datasets(case):
-            abbr = ds["abbr"]
+            abbr = dataset_abbr_from_cfg(ds)
             run_dir = work / case / RUN
             pred_dir = run_dir / "predictions" / MODEL
             pred_dir.mkdir(parents=True, exist_ok=True)
@@ -369,6 +393,19 @@ class _JudgeDataset:
         self.reader = type("Reader", (), {"dataset": {"test": rows}})()
 
 
+def _tabmwp_normalized() -> list[list[Any]]:
+    """Per reply of TABMWP_REPLIES: the reply, its problem's test elements, the answer and reference as compared."""
+    from opencompass.datasets.tabmwp import extract_prediction, normalize_answer
+
+    out = []
+    for reply, problem in zip(TABMWP_REPLIES, TABMWP_TEST.values()):
+        unit = problem["unit"]
+        out.append([reply, {"answer": problem["answer"], "unit": unit, "choices": problem["choices"]},
+                    normalize_answer(extract_prediction(reply, problem["choices"]), unit).lower(),
+                    normalize_answer(problem["answer"], unit).lower()])
+    return out
+
+
 def vectors() -> dict[str, Any]:
     from opencompass.datasets.korbench.korbench_utils import evaluate_response_vs_answer
     from opencompass.datasets.supergpqa.supergpqa import SuperGPQADataset, supergpqa_llmjudge_postprocess
@@ -388,6 +425,7 @@ def vectors() -> dict[str, Any]:
     return {"korbench_match": [[r, a, c, rule, idx, evaluate_response_vs_answer(r, a, c, rule, idx)]
                                for r, a, c, rule, idx in KOR_MATCHES],
             "OmniMathDataset": OmniMathDataset.load().to_list(),
+            "tabmwp_normalized": _tabmwp_normalized(),
             "game24_check": [[p, r, Game24Evaluator().check_nums(p, r)] for p, r in GAME24_EXPRESSIONS],
             "bbeh_postprocess": [[t, bbeh_mcq_postprocess(t), bbeh_freeform_postprocess(t)] for t in BBEH_TEXTS + corpus],
             "supergpqa_extract": [[t, options, extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, options)]

@@ -190,6 +190,14 @@ def _zebra_mc(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _tabmwp(rng: random.Random, n: int) -> Inputs:
+    cases = [({"answer": "$1.40", "unit": None, "choices": None}, ["The answer is $1.40.", "It is 1.5", ""]),
+             ({"answer": "pear", "unit": None, "choices": ["apple", "pear"]}, ["(B)", "The answer is D", "apple"]),
+             ({"answer": "12", "unit": "cm", "choices": None}, ["It will be 12 cm long.", "13 cm"])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
 def _supergpqa(rng: random.Random, n: int) -> Inputs:
     options = ["10", "40", "6", "25"]
     refs = [rng.choice("ABCD") for _ in range(n)]
@@ -500,6 +508,7 @@ INPUTS: dict[str, Spec] = {
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
     "korbenchEvaluator": Spec(_korbench),
+    "TabMWPEvaluator": Spec(_tabmwp),
     "ZebraLogicMCEvaluator": Spec(_zebra_mc),
     "ZebraLogicGridEvaluator": Spec(_zebra_grid),
     "Game24Evaluator": Spec(_game24),

@@ -1,4 +1,4 @@
-"""KOR-Bench, SuperGPQA, BBEH, ZebraLogic, Omni-MATH's loader and the Game of 24 against OpenCompass 0.5.4.
+"""KOR-Bench, SuperGPQA, BBEH, ZebraLogic, TabMWP, Omni-MATH's loader and the Game of 24 against OpenCompass 0.5.4.
 
 The recordings are made by ``scripts/record_oc_reason_longtail.py`` with
 OpenCompass installed: its own eval task scored the prediction files under
@@ -7,7 +7,7 @@ OpenCompass installed: its own eval task scored the prediction files under
 (through ``read_base``, the library from the ``oc_library`` fixture) and runs
 ``assay eval`` on the same prediction files with the data on disk (the files'
 ``gold`` replaced, so that only the data gives the references) and, where the
-evaluator reads the references alone (BBEH's, ZebraLogic's, the Game of 24's), without it (the references then
+evaluator reads the references alone (BBEH's, ZebraLogic's, TabMWP's, the Game of 24's), without it (the references then
 come from the files' ``gold``); every metric and every sample's details must be
 OpenCompass's.
 """
@@ -60,7 +60,7 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
 
 
 #: Cases whose evaluator reads the references alone: scored from the prediction files' gold too.
-GOLD_CASES = {"bbeh_gen", "game24_gen_52a460", "zebralogic_rawprompt_gen_9446ef"}
+GOLD_CASES = {"bbeh_gen", "game24_gen_52a460", "zebralogic_rawprompt_gen_9446ef", "TabMWP_gen_2aef96"}
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(GOLD_CASES)]
 
 
@@ -91,6 +91,8 @@ def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_lib
         oc_rows = _rows(entry["details"])
         if "correct" in oc_rows[0] or "is_correct" in oc_rows[0]:  # the evaluator's own details
             assert [{k: d[k] for k in oc} for d, oc in zip(_rows(result["details"]), oc_rows, strict=True)] == oc_rows, abbr
+        elif case == "TabMWP_gen_2aef96":  # details of its own: the answers as compared (test_tabmwp_... below)
+            assert len(_rows(result["details"])) == len(entry["predictions"]), abbr
         else:  # OpenCompass formats the details of an evaluator that gives none (Game24Evaluator)
             assert [d["pred"] for d in _rows(result["details"])] == entry["predictions"], abbr
 
@@ -102,12 +104,13 @@ LOADER_CASES = [(case, abbr) for case, record in EXPECTED.items() for abbr in re
 def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library: Path, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from assay import load_config
+    from assay.config.abbr import dataset_abbr
 
     record = EXPECTED[case]
     data = _with_data(tmp_path, monkeypatch, oc_library)
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
-    (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
+    (ds,) = [d for d in load_config(config).variables["datasets"] if dataset_abbr(d) == abbr]
     assert ds["type"].__module__.startswith("assay.datasets.")
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
     table = ds["type"].load(**args)
@@ -256,3 +259,15 @@ def test_game24_expression_is_computed_without_running_it() -> None:
 def test_zebralogic_grid_reference_without_rows_is_skipped_but_counted_as_opencompass_does() -> None:
     result = ICL_EVALUATORS.get("ZebraLogicGridEvaluator")().score(["| 1 | a |\n| 2 | b |", "x"], [{"rows": [["1", "a"], ["2", "b"]]}, "not a grid"])
     assert (result["score"], result["perfect_accuracy"], len(result["details"])) == (100.0, 50.0, 1)
+
+
+def test_tabmwp_answers_are_compared_as_opencompass_compares_them() -> None:
+    cases = VECTORS["tabmwp_normalized"]
+    result = ICL_EVALUATORS.get("TabMWPEvaluator")().score([c[0] for c in cases], [c[1] for c in cases])
+    assert [(d["pred"], d["answer"]) for d in result["details"]] == [(c[2], c[3]) for c in cases]
+
+
+def test_tabmwp_missing_split_file_names_it(tmp_path: Path) -> None:
+    (tmp_path / "problems_dev.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"TabMWPDataset: file .*problems_test\.json does not exist"):
+        LOAD_DATASET.get("TabMWPDataset").load(str(tmp_path))

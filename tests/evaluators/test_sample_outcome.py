@@ -47,6 +47,7 @@ BACKED: dict[str, dict[str, str]] = {
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
     "korbenchEvaluator": {"accuracy": "correct"},
+    "TabMWPEvaluator": {"accuracy": "correct"},
     "ZebraLogicMCEvaluator": {"score": "correct"},
     "ZebraLogicGridEvaluator": {"perfect_accuracy": "details.correct"},
     "Game24Evaluator": {"acc score": "details.correct"},
