@@ -155,6 +155,58 @@ def _quality(rng: random.Random, n: int) -> Inputs:
     return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
 
 
+def _korbench(rng: random.Random, n: int) -> Inputs:
+    # single questions of every category; mixed tasks read their data folder (tests/evaluators/test_oc_reason_longtail.py)
+    cases = [("cipher", "1", "[[BCD]]", ["[[ B C D ]]", "[[BCE]]", "none"]), ("counterfactual", "1", "[[A]]", ["[A]", "[[B]]"]),
+             ("logic", "5", "[[X;Y]]", ["[[X; Y]]", "[[Y;X]]"]), ("operation", "7", "[[1 or 2]]", ["[[2 or 1]]", "[[1]]"]),
+             ("puzzle", "10", "[[(1+2+3)*4=24]]", ["[[4*(1+2+3)]]", "[[4*(1+2)+3]]", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[3]) for c in made], "references": [c[2] for c in made],
+            "test_set": [{"prompt_mode": rng.choice(["0_shot", "3_shot"]), "category": c[0], "rule_id": c[1]} for c in made]}
+
+
+def _bbeh(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["(A)", "yes", "a, b", "'one'", "4"]) for _ in range(n)]
+    preds = [rng.choice(["The answer is: (A)", "The answer is: Yes", "The answer is: a ,b", "one", "\\boxed{4}", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _game24(rng: random.Random, n: int) -> Inputs:
+    cases = [("4 4 6 8", ["(4 + 8) * (6 - 4) ", "4*4+6+8", "4 * 6"]), ("3 3 8 8", ["8/(3-8/3)", "8*3+3-8", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
+def _zebra_grid(rng: random.Random, n: int) -> Inputs:
+    gold = {"header": ["House", "Name"], "rows": [["1", "Alice"], ["2", "Bob"]]}
+    preds = [rng.choice(["| House | Name |\n|---|---|\n| 1 | Alice |\n| 2 | Bob |", "| 1 | bob |\n| 2 | alice |", "Alice then Bob", ""])
+             for _ in range(n)]
+    return {"predictions": preds, "references": [gold] * n}
+
+
+def _zebra_mc(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["The answer is: A", "**b**", "(C)", "D", "none", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _tabmwp(rng: random.Random, n: int) -> Inputs:
+    cases = [({"answer": "$1.40", "unit": None, "choices": None}, ["The answer is $1.40.", "It is 1.5", ""]),
+             ({"answer": "pear", "unit": None, "choices": ["apple", "pear"]}, ["(B)", "The answer is D", "apple"]),
+             ({"answer": "12", "unit": "cm", "choices": None}, ["It will be 12 cm long.", "13 cm"])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
+def _supergpqa(rng: random.Random, n: int) -> Inputs:
+    options = ["10", "40", "6", "25"]
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["Answer: A", "the answer is B", "The answer is 6", "(D)", "no idea", "", "Answer: $\\boxed{C}$"]) for _ in range(n)]
+    rows = [{"prompt_mode": "zero-shot", "options": options, "difficulty": rng.choice(["easy", "middle", "hard"]), "answer_letter": r,
+             "answer": options[ord(r) - 65]} for r in refs]
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
 def _processbench(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
     preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
@@ -493,6 +545,14 @@ INPUTS: dict[str, Spec] = {
     "CharmReasonEvaluator": Spec(_choice),
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
+    "korbenchEvaluator": Spec(_korbench),
+    "TabMWPEvaluator": Spec(_tabmwp),
+    "ZebraLogicMCEvaluator": Spec(_zebra_mc),
+    "ZebraLogicGridEvaluator": Spec(_zebra_grid),
+    "Game24Evaluator": Spec(_game24),
+    "BBEHEvaluator": Spec(_bbeh),
+    "BBEHEvaluator_mcq": Spec(_bbeh),
+    "SuperGPQAEvaluator": Spec(_supergpqa),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
