@@ -112,6 +112,9 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess_chinese", [{}]),
+    # the science families
+    ("opencompass.datasets.arxivrollbench", "arxivrollbench_selection_postprocess", [{}]),
+    ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),
 ]
 
 

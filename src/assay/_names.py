@@ -539,6 +539,8 @@ REGISTERED: dict[str, dict[str, str]] = {
         'TheoremQA_postprocess_v4': 'assay.postprocess.theoremqa',
         'Xsum': 'assay.postprocess.summaries',
         'Xsum_postprocess': 'assay.postprocess.summaries',
+        'arxivrollbench_choice_postprocess': 'assay.postprocess.arxivrollbench',
+        'arxivrollbench_selection_postprocess': 'assay.postprocess.arxivrollbench',
         'assay-bbh-freeform': 'assay.postprocess.bbh',
         'assay-bbh-mcq': 'assay.postprocess.bbh',
         'assay-first-capital-multi': 'assay.postprocess.options',
@@ -647,6 +649,8 @@ REGISTERED: dict[str, dict[str, str]] = {
 
 EXPORTED: dict[str, list[tuple[str, str]]] = {
     'assay.postprocess': [
+        ('arxivrollbench_choice_postprocess', 'assay.postprocess.arxivrollbench'),
+        ('arxivrollbench_selection_postprocess', 'assay.postprocess.arxivrollbench'),
         ('bbh_freeform_extract', 'assay.postprocess.bbh'),
         ('bbh_freeform_postprocess', 'assay.postprocess.bbh'),
         ('bbh_mcq_extract', 'assay.postprocess.bbh'),

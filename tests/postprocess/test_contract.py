@@ -94,6 +94,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "Xsum_postprocess": {},
     "flores_postprocess": {},
     "flores_postprocess_chinese": {},
+    "arxivrollbench_selection_postprocess": {},
+    "arxivrollbench_choice_postprocess": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
