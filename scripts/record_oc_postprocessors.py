@@ -115,6 +115,7 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     # the science families
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_selection_postprocess", [{}]),
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),
+    ("opencompass.datasets.SciReasoner.uncond_material", "material_postprocessor", [{}]),
 ]
 
 

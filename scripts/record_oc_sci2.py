@@ -1,7 +1,7 @@
-"""Record what OpenCompass 0.5.4's Kaoshi components (and further science families) compute.
+"""Record what OpenCompass 0.5.4's Kaoshi and SciReasoner materials components (and further science families) compute.
 
-Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
-dependency of assay::
+Run it with a Python that has opencompass==0.5.4 installed, with SMACT (``smact``);
+OpenCompass is not a dependency of assay::
 
     python scripts/record_oc_sci2.py [--out FILE]
 
@@ -11,10 +11,18 @@ recording and of the tests) and works from there:
 
 * Kaoshi: ``data/Kaoshi/<exam>/<question type>.jsonl`` read by ``KaoshiDataset.load``
   for one file of each question type the library's config names, and
-  ``KaoshiEvaluator`` on replies written to reach each of its readers.
+  ``KaoshiEvaluator`` on replies written to reach each of its readers;
+* SciReasoner's materials generation: ``data/SciReasoner/Conditional_generation/``
+  ``conditional_generation/composition_material/{dev,test}/data.json`` and
+  ``bulk_modulus_material/{dev,test}/data.json`` read by ``Composition_material_Dataset``
+  and ``Bulk_modulus_material_Dataset`` (with ``mini_set``), ``Uncond_material_Dataset``'s
+  rows, ``material_postprocessor`` on replies, and the three evaluators
+  (``uncond_material_Evaluator``, ``composition_Evaluator``, ``material_Evaluator``) on
+  what it reads.
 
 The output goes to ``tests/data/oc_families/sci2/recorded.json``;
-``tests/datasets/test_kaoshi.py`` checks assay's namesakes against it.
+``tests/datasets/test_kaoshi.py``, ``tests/evaluators/test_kaoshi.py`` and
+``tests/evaluators/test_scireasoner_material.py`` check assay's namesakes against it.
 """
 
 from __future__ import annotations
@@ -84,6 +92,45 @@ KAOSHI_EVALS: dict[str, list[tuple[list[str], list[Any]]]] = {
 }
 
 
+MATERIALS = [("Na", "Cl"), ("Fe", "Fe", "O", "O", "O"), ("Li", "Fe", "P", "O", "O", "O", "O"), ("K", "Br"),
+             ("Mg", "O"), ("Ca", "F", "F"), ("Zn", "S")]
+LEADS = ["composed of", "that has", "characterized by", "with the composition", "based on", "featuring", "whose makeup is"]
+
+
+def _material_items(n: int, kind: str) -> list[dict[str, Any]]:
+    items = []
+    for i in range(n):
+        elements = MATERIALS[i % len(MATERIALS)]
+        listed = ", ".join(dict.fromkeys(elements))
+        if kind == "composition":
+            prompt = (f"Generate a material {LEADS[i % len(LEADS)]} {listed}." if i % 5 != 4
+                      else f"Give Me A crystal of {' '.join(dict.fromkeys(elements))}")
+        else:
+            prompt = f"Generate a material with a bulk modulus of {40 + i} GPa."
+        output = f"<material> {' '.join(elements)} <sg> <sg{200 + i}> </material>"
+        if kind == "bulk" and i == 5:
+            output = "no structure given"
+        items.append({"input": prompt, "output": output, "id": i})
+    return items
+
+
+#: replies, before ``material_postprocessor``
+MATERIAL_REPLIES = [
+    "<material> Na Cl <sg> <sg200> </material>",
+    "Sure: <material>Fe Fe O O O <sg><sg167></material>",
+    "<material> Na Na Cl <sg> <sg225> </material>",
+    "<material> Li Fe P O O O O ⟨sg⟩ ⟨sg62⟩ </material>",
+    "<MATERIAL> K Br <sg225> </MATERIAL> and more",
+    "I think NaCl",
+    "<material> Xx Cl <sg> <sg1> </material>",
+    "",
+    "<material> He <sg> <sg225> </material>",
+    "<material>Zn S <sg> <sg216></material>",
+    "<material> Na Cl </material>",
+    "<material> Ca F F <sg> <sg225> </material>",
+]
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     for (exam, kind, _), rows in KAOSHI_FILES.items():
@@ -91,6 +138,13 @@ def build(root: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{kind}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                                               encoding="utf-8")
+    conditional = root / "cache" / "data" / "SciReasoner" / "Conditional_generation"
+    for folder, kind, n_test in (("conditional_generation/composition_material", "composition", 151),
+                                 ("bulk_modulus_material", "bulk", 12)):
+        for split, n in (("dev", 7), ("test", n_test)):
+            target = conditional / folder / split
+            target.mkdir(parents=True, exist_ok=True)
+            (target / "data.json").write_text(json.dumps(_material_items(n, kind), ensure_ascii=False), encoding="utf-8")
 
 
 def record() -> dict[str, Any]:
@@ -107,7 +161,43 @@ def record() -> dict[str, Any]:
         {"question_type": kind, "predictions": p, "references": r,
          "result": KaoshiEvaluator(question_type=kind).score(list(p), list(r))}
         for kind, cases in KAOSHI_EVALS.items() for p, r in cases]
+    _record_materials(out)
     return out
+
+
+def _splits(loaded: Any) -> dict[str, list[dict[str, Any]]]:
+    return {k: [dict(r) for r in v] for k, v in loaded.items()}
+
+
+def _record_materials(out: dict[str, Any]) -> None:
+    from opencompass.datasets.SciReasoner.bulk_modulus_material import Bulk_modulus_material_Dataset, material_Evaluator
+    from opencompass.datasets.SciReasoner.composition_material import (
+        Composition_material_Dataset,
+        composition_Evaluator,
+    )
+    from opencompass.datasets.SciReasoner.uncond_material import (
+        Uncond_material_Dataset,
+        material_postprocessor,
+        uncond_material_Evaluator,
+    )
+
+    path = "opencompass/SciReasoner-Conditional_generation"
+    out["Composition_material_Dataset"] = [{"args": a, "splits": _splits(Composition_material_Dataset.load(**a))}
+                                           for a in ({"path": path}, {"path": path, "mini_set": True})]
+    out["Bulk_modulus_material_Dataset"] = [{"args": {"path": path}, "splits": _splits(Bulk_modulus_material_Dataset.load(path=path))}]
+    out["Uncond_material_Dataset"] = [{"args": {"num": 3, "prompt": "Produce a material"},
+                                       "rows": [dict(r) for r in Uncond_material_Dataset.load(num=3, prompt="Produce a material")]}]
+    out["material_postprocessor"] = [[r, material_postprocessor(r)] for r in [*MATERIAL_REPLIES, None, "<material>\n a \n</material>"]]
+    preds = [material_postprocessor(r) for r in MATERIAL_REPLIES]
+    cases = [preds, preds[:5], ["", "x"], [MATERIAL_REPLIES[0].strip(), "Na Cl <sg> <sg200>", "Mg O <sg> <sg204>"]]
+    out["material_evaluators"] = []
+    for name, build_evaluator in (("uncond_material_Evaluator", uncond_material_Evaluator),
+                                  ("composition_Evaluator", lambda: composition_Evaluator(data_path=path)),
+                                  ("material_Evaluator", lambda: material_Evaluator(data_path=path))):
+        for case in cases:
+            result = build_evaluator().score(list(case))
+            out["material_evaluators"].append({"evaluator": name, "predictions": case, "result": result})
+    out["smact"] = importlib.metadata.version("smact")
 
 
 def main() -> None:

@@ -96,6 +96,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "flores_postprocess_chinese": {},
     "arxivrollbench_selection_postprocess": {},
     "arxivrollbench_choice_postprocess": {},
+    "material_postprocessor": {},
 }
 
 #: Return types allowed besides ``str`` (documented per function).

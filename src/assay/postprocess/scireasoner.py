@@ -9,7 +9,7 @@ from typing import Any
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor"]
+__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor", "material_postprocessor"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -138,3 +138,24 @@ def LLM4Mat_postprocessor(text: Any, property: str) -> Any:
     if text == "":
         return ""
     return _llm4mat_value(text, property)
+
+
+_MATERIAL = re.compile(r"<material>(.*?)</material>", re.DOTALL | re.IGNORECASE)
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def material_postprocessor(text: Any) -> str:
+    """SciReasoner's materials reader: the stripped text inside the first ``<material>…</material>`` (any case), else ``''``.
+
+    An empty or missing reply gives ``''``; any other value is read as its ``str``.
+
+    >>> material_postprocessor('Here: <MATERIAL> Na Cl <sg> <sg225> </material>')
+    'Na Cl <sg> <sg225>'
+    >>> material_postprocessor('Na Cl <sg225>')
+    ''
+    """
+    if not text:
+        return ""
+    found = _MATERIAL.search(text if isinstance(text, str) else str(text))
+    return found.group(1).strip() if found else ""
