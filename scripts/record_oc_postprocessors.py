@@ -116,6 +116,7 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_selection_postprocess", [{}]),
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),
     ("opencompass.datasets.SciReasoner.uncond_material", "material_postprocessor", [{}]),
+    ("opencompass.datasets.SciReasoner.opi.evaluator", "opi_postprocess", [{"task": "GO"}]),
 ]
 
 

@@ -18,7 +18,10 @@ recording and of the tests) and works from there:
   and ``Bulk_modulus_material_Dataset`` (with ``mini_set``), ``Uncond_material_Dataset``'s
   rows, ``material_postprocessor`` on replies, and the three evaluators
   (``uncond_material_Evaluator``, ``composition_Evaluator``, ``material_Evaluator``) on
-  what it reads.
+  what it reads;
+* SciReasoner's OPI: ``data/SciReasoner/OPI_test/<task>/{dev,test}/data.json`` read by
+  ``OpiDataset`` (with ``mini_set``), ``opi_postprocess`` and ``Opi_Evaluator`` (every branch
+  of its ``task``, and the task names the library's configs pass) on replies.
 
 The output goes to ``tests/data/oc_families/sci2/recorded.json``;
 ``tests/datasets/test_kaoshi.py``, ``tests/evaluators/test_kaoshi.py`` and
@@ -131,6 +134,36 @@ MATERIAL_REPLIES = [
 ]
 
 
+OPI_TASKS: dict[str, list[tuple[str, str]]] = {
+    "Function_UniProtSeq_function": [
+        ("MKTAYIAKQR", "Catalyzes the phosphorylation of serine residues in target proteins."),
+        ("MSTNPKPQRK", "Binds DNA and regulates transcription of stress response genes."),
+        ("MAHHHHHHVG", "Involved in the transport of sugars across the membranes."),
+        ("MGSSHHHHHH", "Acts as a chaperone."),
+    ],
+    "GO_UniProtSeq_go": [("MKTAYIAKQR", "GO:0005524; GO:0004672; GO:0005737"), ("MSTNPKPQRK", "GO:0003677, GO:0006355"),
+                         ("MAHHHHHHVG", "GO:0016020"), ("MGSSHHHHHH", "")],
+    "EC_number_CLEAN_EC_number_new": [("MKTAYIAKQR", "2.7.11.1"), ("MSTNPKPQRK", "3.1.1.4; 3.1.1.5")],
+    "Subcellular_localization_subcell_loc": [("MKTAYIAKQR", "Cytoplasm"), ("MSTNPKPQRK", "Nucleus")],
+    "Fold_type_fold_type": [("MKTAYIAKQR", "12"), ("MSTNPKPQRK", "1125")],
+}
+#: (reply, reference) pairs before ``opi_postprocess``, scored under every task name
+OPI_PAIRS = [
+    ("Catalyzes the phosphorylation of serine residues.<|im_end|>", "Catalyzes the phosphorylation of serine residues in target proteins."),
+    ("  binds dna and regulates transcription  ", "Binds DNA and regulates transcription of stress response genes."),
+    ("GO:0005524; GO:0004672 <|endoftext|>", "GO:0005524; GO:0004672; GO:0005737"),
+    ("GO:0003677，GO:0006355；GO:0003677", "GO:0003677, GO:0006355"),
+    ("", "GO:0016020"),
+    ("GO:0016020", ""),
+    ("2.7.11.1", "2.7.11.1"),
+    ("cytoplasm", "Cytoplasm"),
+    ("Nucleus <|im_end|>", "Nucleus"),
+    ("Running transporters", "Involved in the transport of sugars across the membranes."),
+]
+OPI_EVAL_TASKS = ["Function", "GO", "Keywords", "gSymbol2Tissue", "gSymbol2Cancer", "EC_number", "EC", "Subcellular_localization",
+                  "Subcellular", "Fold_type", "Fold", "gName2Cancer"]
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     for (exam, kind, _), rows in KAOSHI_FILES.items():
@@ -145,6 +178,13 @@ def build(root: Path) -> None:
             target = conditional / folder / split
             target.mkdir(parents=True, exist_ok=True)
             (target / "data.json").write_text(json.dumps(_material_items(n, kind), ensure_ascii=False), encoding="utf-8")
+    for task, pairs in OPI_TASKS.items():
+        for split, items in (("dev", pairs[:1] + pairs[-1:]), ("test", pairs)):
+            target = root / "cache" / "data" / "SciReasoner" / "OPI_test" / task / split
+            target.mkdir(parents=True, exist_ok=True)
+            rows = [{"input": f"Protein sequence: {seq}. {split} question {i}", "output": answer, "meta": {"i": i}}
+                    for i, (seq, answer) in enumerate(items)]
+            (target / "data.json").write_text(json.dumps(rows), encoding="utf-8")
 
 
 def record() -> dict[str, Any]:
@@ -162,7 +202,25 @@ def record() -> dict[str, Any]:
          "result": KaoshiEvaluator(question_type=kind).score(list(p), list(r))}
         for kind, cases in KAOSHI_EVALS.items() for p, r in cases]
     _record_materials(out)
+    _record_opi(out)
     return out
+
+
+def _record_opi(out: dict[str, Any]) -> None:
+    from opencompass.datasets.SciReasoner.opi.evaluator import Opi_Evaluator, OpiDataset, opi_postprocess
+
+    path = "opencompass/SciReasoner-OPI"
+    calls = [{"path": path, "task": t} for t in OPI_TASKS] + [{"path": path, "task": "GO_UniProtSeq_go", "mini_set": True}]
+    out["OpiDataset"] = [{"args": a, "splits": _splits(OpiDataset.load(**a))} for a in calls]
+    texts = [t for pair in OPI_PAIRS for t in pair]
+    out["opi_postprocess"] = [[t, opi_postprocess(t, task="GO")] for t in texts]
+    preds = [opi_postprocess(p, task="x") for p, _ in OPI_PAIRS]
+    refs = [opi_postprocess(r, task="x") for _, r in OPI_PAIRS]
+    out["Opi_Evaluator"] = []
+    for task in OPI_EVAL_TASKS:
+        for p, r in ((preds, refs), (preds[:3], refs[:3]), ([[x] for x in preds[4:6]], refs[4:6])):
+            out["Opi_Evaluator"].append({"task": task, "predictions": p, "references": r,
+                                         "result": Opi_Evaluator(task=task).score(list(p), list(r))})
 
 
 def _splits(loaded: Any) -> dict[str, list[dict[str, Any]]]:

@@ -97,6 +97,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "arxivrollbench_selection_postprocess": {},
     "arxivrollbench_choice_postprocess": {},
     "material_postprocessor": {},
+    "opi_postprocess": {"task": "GO"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).

@@ -18,7 +18,7 @@ from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
 __all__ = ["Bulk_modulus_material_Dataset", "Composition_material_Dataset", "GUE_Dataset", "LLM4MatDataset",
-           "Uncond_material_Dataset"]
+           "OpiDataset", "Uncond_material_Dataset"]
 
 #: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
 MINI_SET_SEED = 1024
@@ -142,3 +142,22 @@ class Uncond_material_Dataset(BaseDataset):
         if not isinstance(num, int) or isinstance(num, bool) or num < 0:
             raise ConfigError(f"Uncond_material_Dataset: num must be a count of rows, got {num!r}")
         return dataset([{"input": prompt, "output": ""} for _ in range(num)])
+
+
+@LOAD_DATASET.register_module()
+class OpiDataset(BaseDataset):
+    """OPI's ``task``: ``<task>/dev/data.json`` and ``<task>/test/data.json`` in ``get_data_path(path)``
+    (id ``opencompass/SciReasoner-OPI``), JSON lists of objects kept as they are; ``train`` every item of
+    ``dev``, ``test`` every item of ``test`` (with ``mini_set=True``, ``min(150, all)`` drawn after
+    ``random.seed(1024)``, as OpenCompass draws them).  ``max_cut`` and ``hf_hub`` are accepted and not
+    read, as in OpenCompass."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _json_list(os.path.join(root, task, "dev", "data.json"), "OpiDataset")
+        test = _json_list(os.path.join(root, task, "test", "data.json"), "OpiDataset")
+        if mini_set:
+            test = random.Random(MINI_SET_SEED).sample(test, min(len(test), MINI_SET_SIZE))
+        return dataset_dict({"train": train, "test": test})
