@@ -73,11 +73,9 @@ class Opi_Evaluator(BaseEvaluator):
         if self.task in MULTILABEL:
             return self._multilabel(pairs)
         fold = self.task not in ("Subcellular_localization", "Fold_type")
-        details = []
-        for pred, ref in pairs:
-            correct = pred.lower() == ref.lower() if fold else pred == ref
-            details.append({"pred": pred, "answer": ref, "correct": correct})
-        return {"Accuracy": round(sum(d["correct"] for d in details) / len(details), 4), "details": details}
+        right = [pred.lower() == ref.lower() if fold else pred == ref for pred, ref in pairs]
+        details = [{"pred": pred, "answer": ref, "correct": ok} for (pred, ref), ok in zip(pairs, right)]
+        return {"Accuracy": round(sum(right) / len(right), 4), "details": details}
 
     @staticmethod
     def _rouge(pairs: list[tuple[str, str]]) -> dict[str, Any]:
