@@ -21,7 +21,9 @@ recording and of the tests) and works from there:
   what it reads;
 * SciReasoner's OPI: ``data/SciReasoner/OPI_test/<task>/{dev,test}/data.json`` read by
   ``OpiDataset`` (with ``mini_set``), ``opi_postprocess`` and ``Opi_Evaluator`` (every branch
-  of its ``task``, and the task names the library's configs pass) on replies.
+  of its ``task``, and the task names the library's configs pass) on replies;
+* MP-20: ``data/mp20/mp20_test.jsonl`` read by ``MP20Dataset`` and ``MP20Evaluator`` on
+  replies written to reach each of its readers (pymatgen, which SMACT brings).
 
 The output goes to ``tests/data/oc_families/sci2/recorded.json``;
 ``tests/datasets/test_kaoshi.py``, ``tests/evaluators/test_kaoshi.py`` and
@@ -164,6 +166,41 @@ OPI_EVAL_TASKS = ["Function", "GO", "Keywords", "gSymbol2Tissue", "gSymbol2Cance
                   "Subcellular", "Fold_type", "Fold", "gName2Cancer"]
 
 
+def _site(element: str, xyz: list[float]) -> dict[str, Any]:
+    return {"element": element, "fractional_coordinates": xyz}
+
+
+MP20_TRUTHS = [
+    {"lattice": [[4.12, 0, 0], [0, 4.12, 0], [0, 0, 4.12]], "sites": [_site("Cs", [0, 0, 0]), _site("Cl", [0.5, 0.5, 0.5])]},
+    {"lattice": [[3.35, 0, 0], [0, 3.35, 0], [0, 0, 3.35]], "sites": [_site("Po", [0, 0, 0])]},
+    {"lattice": [[3.0, 0, 0], [-1.5, 2.598076, 0], [0, 0, 5.0]],
+     "sites": [_site("Zn", [0.3333, 0.6667, 0]), _site("O", [0.3333, 0.6667, 0.38])]},
+]
+
+
+def _structure(a: float, b: float, c: float, gamma: float, coords: list[list[float]], **extra: Any) -> dict[str, Any]:
+    return {"lattice_parameters": {"a": a, "b": b, "c": c, "alpha": 90, "beta": 90, "gamma": gamma, **extra},
+            "atomic_sites": [{"element": "X", "coordinate": xyz} for xyz in coords]}
+
+
+#: (reply, index of the reference) pairs
+MP20_REPLIES = [
+    ("```json\n" + json.dumps(_structure(4.12, 4.12, 4.12, 90, [[0, 0, 0], [0.5, 0.5, 0.5]])) + "\n```", 0),
+    ("<material>" + json.dumps(_structure(4.2, 4.2, 4.2, 90, [[0, 0, 0], [0.52, 0.5, 0.5]])) + "</material>", 0),
+    ("<material>" + repr(_structure(3.35, 3.35, 3.35, 90, [[0.1, 0.1, 0.1]], ok=True)) + "</material>", 1),
+    ("no idea", 1),
+    ("<material>" + json.dumps(_structure(4.12, 4.12, 4.12, 90, [[0, 0, 0]])) + "</material>", 0),
+    ("Thinking... output:\n" + json.dumps(_structure(3.0, 3.0, 5.0, 120, [[0.3333, 0.6667, 0], [0.3333, 0.6667, 0.38]]))
+     + "\n </think> done", 2),
+    ("The structure is " + json.dumps(_structure(3.0, 3.0, 5.0, 120, [[0.3333, 0.6667, 0], [0.6667, 0.3333, 0.5]]))
+     + " and that is all {\"note\": 1}", 2),
+    ("<material>{'lattice_parameters': {'a': 6.0, 'b': 6.0, 'c': 6.0}, 'atomic_sites': [{'coordinate': [0, 0, 0]}, "
+     "{'coordinate': [0.5, 0.5, 0.5]}], 'flag': True, 'x': None, 'bad': [1,]} trailing</material>", 0),
+    ("<material>[1, 2, 3]</material>", 1),
+    ("<material>{\"lattice_parameters\": {\"a\": \"big\"}, \"atomic_sites\": []}</material>", 1),
+]
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     for (exam, kind, _), rows in KAOSHI_FILES.items():
@@ -178,6 +215,11 @@ def build(root: Path) -> None:
             target = conditional / folder / split
             target.mkdir(parents=True, exist_ok=True)
             (target / "data.json").write_text(json.dumps(_material_items(n, kind), ensure_ascii=False), encoding="utf-8")
+    mp20 = root / "cache" / "data" / "mp20"
+    mp20.mkdir(parents=True, exist_ok=True)
+    lines = [{"id_ddm": f"mp-{i}", "system_prompt": "You are a crystallographer.", "user_input": f"Generate structure {i}.",
+              "ground_truth": truth, "extra": i} for i, truth in enumerate(MP20_TRUTHS)]
+    (mp20 / "mp20_test.jsonl").write_text("\n".join(json.dumps(r) for r in lines) + "\n\n", encoding="utf-8")
     for task, pairs in OPI_TASKS.items():
         for split, items in (("dev", pairs[:1] + pairs[-1:]), ("test", pairs)):
             target = root / "cache" / "data" / "SciReasoner" / "OPI_test" / task / split
@@ -203,7 +245,19 @@ def record() -> dict[str, Any]:
         for kind, cases in KAOSHI_EVALS.items() for p, r in cases]
     _record_materials(out)
     _record_opi(out)
+    _record_mp20(out)
     return out
+
+
+def _record_mp20(out: dict[str, Any]) -> None:
+    from opencompass.datasets.mp20.mp20 import MP20Dataset, MP20Evaluator
+
+    out["MP20Dataset"] = [{"args": {"path": "opencompass/mp20"}, "rows": [dict(r) for r in MP20Dataset.load(path="opencompass/mp20")]}]
+    replies = [r for r, _ in MP20_REPLIES]
+    truths = [MP20_TRUTHS[i] for _, i in MP20_REPLIES]
+    out["MP20Evaluator"] = [{"predictions": p, "references": r, "result": MP20Evaluator().score(list(p), list(r))}
+                            for p, r in ((replies, truths), (replies[:2], truths[:2]), (replies[3:5], truths[3:5]))]
+    out["pymatgen"] = importlib.metadata.version("pymatgen")
 
 
 def _record_opi(out: dict[str, Any]) -> None:
