@@ -23,7 +23,10 @@ recording and of the tests) and works from there:
   ``OpiDataset`` (with ``mini_set``), ``opi_postprocess`` and ``Opi_Evaluator`` (every branch
   of its ``task``, and the task names the library's configs pass) on replies;
 * MP-20: ``data/mp20/mp20_test.jsonl`` read by ``MP20Dataset`` and ``MP20Evaluator`` on
-  replies written to reach each of its readers (pymatgen, which SMACT brings).
+  replies written to reach each of its readers (pymatgen, which SMACT brings);
+* S2-TOMG-Bench: ``data/S2-TOMG-Bench/<task>.csv`` for each of its nine tasks read by
+  ``S2TOMGBenchDataset`` and ``S2TOMGBenchEvaluator`` (metrics and details) on replies
+  (RDKit).
 
 The output goes to ``tests/data/oc_families/sci2/recorded.json``;
 ``tests/datasets/test_kaoshi.py``, ``tests/evaluators/test_kaoshi.py`` and
@@ -33,6 +36,7 @@ The output goes to ``tests/data/oc_families/sci2/recorded.json``;
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib.metadata
 import json
 import os
@@ -201,6 +205,40 @@ MP20_REPLIES = [
 ]
 
 
+#: task → (CSV header, rows, replies)
+S2TOMG: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
+    "MolCustom_AtomNum": (["index", "Instruction", "carbon", "oxygen", "nitrogen"],
+                          [["a1", "Make a molecule with 2 carbons and 1 oxygen.", "2", "1", ""],
+                           ["", "Make a molecule with 6 carbons.", "6", "0", "0"]],
+                          ['{"molecule": "CCO"}', "c1ccccc1"]),
+    "MolCustom_BondNum": (["Instruction", "single", "double", "aromatic"],
+                          [["Two single bonds.", "2", "0", "0"], ["Aromatic ring.", "0", "", "6"]],
+                          ["CCO", "[c1ccccc1]"]),
+    "MolCustom_FunctionalGroup": (["Instruction", "hydroxyl", "thioether", "carboxyl"],
+                                  [["One hydroxyl.", "1", "5", "0"], ["A carboxyl.", "0", "0", "1"]],
+                                  ["OCCSC", "The answer: CC(=O)O"]),
+    "MolEdit_AddComponent": (["Instruction", "molecule", "added_group"],
+                             [["Add a hydroxyl to CCC.", "CCC", "hydroxyl"], ["Add a benzene ring.", "CCO", "benzene ring"]],
+                             ["CCC => CCCO", '{"molecule": "c1ccccc1CCO"}']),
+    "MolEdit_DelComponent": (["Instruction", "molecule", "removed_group"],
+                             [["Remove the hydroxyl.", "OCCO", "hydroxyl"], ["Remove the halo.", "ClCCCl", "halo"]],
+                             ["OCC", "{molecule: CCCl}"]),
+    "MolEdit_SubComponent": (["Instruction", "molecule", "added_group", "removed_group"],
+                             [["Replace the hydroxyl with an amine.", "CCO", "amine", "hydroxyl"],
+                              ["Swap.", "CCO", "nitrile", "hydroxyl"]],
+                             ["CCN", "no molecule here"]),
+    "MolOpt_LogP": (["Instruction", "molecule", "logP"],
+                    [["Make it more lipophilic.", "CCO", "-0.0014"], ["Lower the LogP.", "CCCCCC", ""]],
+                    ["CCCCO", "CCCCCCO"]),
+    "MolOpt_MR": (["Instruction", "molecule", "MR"],
+                  [["Increase MR.", "CCO", "12.0"], ["Decrease MR please.", "CCCC", "20.0"]],
+                  ["CCCO", '{"molecule": 5}']),
+    "MolOpt_QED": (["Instruction", "molecule", "QED"],
+                   [["Improve drug-likeness.", "CC(=O)Oc1ccccc1C(=O)O", ""], ["Raise QED.", "CCO", "0.4"]],
+                   ["CC(=O)Nc1ccc(O)cc1", "-> [CCO]"]),
+}
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     for (exam, kind, _), rows in KAOSHI_FILES.items():
@@ -220,6 +258,11 @@ def build(root: Path) -> None:
     lines = [{"id_ddm": f"mp-{i}", "system_prompt": "You are a crystallographer.", "user_input": f"Generate structure {i}.",
               "ground_truth": truth, "extra": i} for i, truth in enumerate(MP20_TRUTHS)]
     (mp20 / "mp20_test.jsonl").write_text("\n".join(json.dumps(r) for r in lines) + "\n\n", encoding="utf-8")
+    s2 = root / "cache" / "data" / "S2-TOMG-Bench"
+    s2.mkdir(parents=True, exist_ok=True)
+    for task, (header, rows, _) in S2TOMG.items():
+        with (s2 / f"{task}.csv").open("w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows([header, *rows])
     for task, pairs in OPI_TASKS.items():
         for split, items in (("dev", pairs[:1] + pairs[-1:]), ("test", pairs)):
             target = root / "cache" / "data" / "SciReasoner" / "OPI_test" / task / split
@@ -246,7 +289,25 @@ def record() -> dict[str, Any]:
     _record_materials(out)
     _record_opi(out)
     _record_mp20(out)
+    _record_s2tomg(out)
     return out
+
+
+def _record_s2tomg(out: dict[str, Any]) -> None:
+    from opencompass.datasets.s2_tomg_bench import S2TOMGBenchDataset, S2TOMGBenchEvaluator
+
+    out["S2TOMGBenchDataset"] = []
+    out["S2TOMGBenchEvaluator"] = []
+    for task, (_, _, replies) in S2TOMG.items():
+        args = {"path": "opencompass/S2-TOMG-Bench", "name": task}
+        rows = [dict(r) for r in S2TOMGBenchDataset.load(**args)]
+        out["S2TOMGBenchDataset"].append({"args": args, "rows": rows})
+        refs = [r["reference"] for r in rows]
+        out["S2TOMGBenchEvaluator"].append({"task": task, "predictions": replies, "references": refs,
+                                            "result": S2TOMGBenchEvaluator().score(list(replies), list(refs))})
+    args = {"path": "opencompass/S2-TOMG-Bench", "name": "MolOpt_QED.csv", "max_samples": 1}
+    out["S2TOMGBenchDataset"].append({"args": args, "rows": [dict(r) for r in S2TOMGBenchDataset.load(**args)]})
+    out["rdkit"] = importlib.metadata.version("rdkit")
 
 
 def _record_mp20(out: dict[str, Any]) -> None:

@@ -533,6 +533,8 @@ EXCLUDED: dict[str, str] = {
              "checked in tests/evaluators/test_scireasoner_material.py"
        for name in ("uncond_material_Evaluator", "composition_Evaluator", "material_Evaluator")},
     "MP20Evaluator": "needs the chem extra (pymatgen) and matches structures in a worker process; checked in tests/evaluators/test_mp20.py",
+    "S2TOMGBenchEvaluator": "its references are task records (constraints, source molecules) and it needs the chem extra (RDKit); "
+                            "checked in tests/evaluators/test_s2_tomg_bench.py",
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
