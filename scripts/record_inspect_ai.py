@@ -2,7 +2,7 @@
 
 Run with a Python that has ``inspect_ai`` installed (not a dependency of assay)::
 
-    python scripts/record_inspect_ai.py [--out tests/data/sources/inspect_ai/logs] [--js-tiktoken DIR]
+    python scripts/record_inspect_ai.py [--out tests/data/sources/inspect_ai/logs] [--js-tiktoken DIR] [--shared]
 
 Two small local tasks read the JSON datasets in ``tests/data/sources/inspect_ai/data``:
 ``assay_arith`` (solver ``generate()``, scorers ``match()`` and ``includes()``) and
@@ -18,6 +18,14 @@ formats (``log_format='eval'``, a zip of Zstandard-compressed JSON entries, into
 ``mean`` reducer).  ``inspect log dump --header-only`` of every ``.eval`` log —
 what inspect itself shows of it, its results' metrics included — is kept in
 ``<out>/../dumps/<log name>.json``.
+
+``--shared`` records only ``assay_arith_shared`` (``data/arith_shared.json``: twenty of
+lm-evaluation-harness's ``tests/data/sources/lm_eval/tasks/arith.jsonl`` questions, its
+documents 4 to 23 under ids of their own, shuffled, with the number alone as target, as
+inspect's tasks take GSM8K's; one question a second time under another id, and two
+questions lm-evaluation-harness was not asked) for ``mockllm/scripted-b`` into
+``<out>/shared/`` (which a full run records too), leaving the other logs as they are: the
+same questions answered through two tools, for ``assay compare`` across them.
 
 Offline, ``mockllm`` still counts tokens with tiktoken's ``o200k_base``, which
 tiktoken downloads on first use.  The npm package ``js-tiktoken`` carries the same
@@ -133,6 +141,10 @@ def _tasks() -> dict[str, Any]:
         "assay_mcq": lambda: Task(
             name="assay_mcq", dataset=json_dataset(str(data / "mcq.json")), solver=multiple_choice(), scorer=choice()
         ),
+        "assay_arith_shared": lambda: Task(
+            name="assay_arith_shared", dataset=json_dataset(str(data / "arith_shared.json")), solver=generate(),
+            scorer=[match(), includes()],
+        ),
     }
 
 
@@ -140,9 +152,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE / "logs")
     parser.add_argument("--js-tiktoken", type=Path, default=None)
+    parser.add_argument("--shared", action="store_true", help="record only assay_arith_shared into <out>/shared")
     args = parser.parse_args()
     out = args.out.resolve()
-    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(out / "shared" if args.shared else out, ignore_errors=True)
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         os.environ["TIKTOKEN_CACHE_DIR"] = str(_o200k_cache(args.js_tiktoken, scratch))
@@ -152,6 +165,15 @@ def main() -> None:
         from inspect_ai.model import get_model
 
         tasks = _tasks()
+        shared = tasks.pop("assay_arith_shared")
+        (log,) = inspect_eval(
+            shared(), model=get_model("mockllm/scripted-b", custom_outputs=_replier("b", [0])),
+            log_dir=str(out / "shared"), log_format="eval", display="none", max_connections=1, max_samples=1,
+        )
+        if log.status != "success":
+            raise SystemExit(f"assay_arith_shared with scripted-b: {log.status}: {log.error}")
+        if args.shared:
+            return
         runs = [("eval", "eval", 1), ("json", "json", 1), ("epochs", "eval", 2)]
         for folder, log_format, epochs in runs:
             for profile in ("a", "b"):

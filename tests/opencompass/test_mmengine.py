@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +54,24 @@ def test_mmengine_config_serves_it() -> None:
     from mmengine.config import read_base
 
     assert Served is ConfigDict and read_base is assay.opencompass.read_base
+
+
+def test_a_library_file_that_deletes_its_own_dunders_can_be_imported_again(oc_library: Path, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # GaokaoBench_gen_5cfe9e ends by deleting every global starting with '_', __spec__ included; a second
+    # config importing it in the same process (a notebook, a script loading several configs) must still load
+    from assay.config import load_config
+
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    star = tmp_path / "star.py"
+    star.write_text("from mmengine.config import read_base\nwith read_base():\n"
+                    "    from opencompass.configs.datasets.GaokaoBench.GaokaoBench_gen_5cfe9e import *\n"
+                    "datasets = GaokaoBench_datasets\nmodels = [dict(abbr='m', path='m')]\n", encoding="utf-8")
+    named = tmp_path / "named.py"
+    named.write_text("from mmengine.config import read_base\nwith read_base():\n"
+                     "    from opencompass.configs.datasets.GaokaoBench.GaokaoBench_gen import GaokaoBench_datasets\n"
+                     "datasets = GaokaoBench_datasets\nmodels = [dict(abbr='m', path='m')]\n", encoding="utf-8")
+    first = load_config(star)
+    second = load_config(named)
+    assert len(first.datasets) == len(second.datasets) > 0
+    assert [d["abbr"] for d in first.datasets] == [d["abbr"] for d in second.datasets]

@@ -51,3 +51,20 @@ def test_compare_takes_the_per_sample_values_saved_with_each_result(tmp_path: Pa
     from_details = compare_models(run, "chat-small", "reasoner")
     assert len(read) == 2 * len(saved.datasets)
     assert saved.to_json() == from_details.to_json()
+
+
+def test_assays_own_results_aligned_by_id_or_content_give_the_comparison_by_position(tmp_path: Path) -> None:
+    """The quickstart's two models answered the same prompts in the same order: by ``example_abbr`` and by the
+    prompt (OpenCompass's chat turns in the prediction files) every sample pairs as by position."""
+    example = Path(__file__).parents[2] / "examples" / "quickstart" / "config.py"
+    work = tmp_path / "w"
+    assert main(["eval", str(example), "-w", str(work)]) == 0
+    (run,) = work.iterdir()
+    by_position = compare_models(run, "chat-small", "reasoner").to_json()
+    for align in ("id", "content"):
+        aligned = compare_models(run, "chat-small", "reasoner", align=align).to_json()
+        for row, plain in zip(aligned["datasets"], by_position["datasets"], strict=True):
+            alignment = row.pop("alignment")
+            assert alignment["mode"] == align
+            assert alignment["aligned"] == alignment["samples_a"] == alignment["samples_b"] == plain["n"]
+            assert row == plain

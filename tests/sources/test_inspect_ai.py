@@ -117,7 +117,7 @@ def test_without_reductions_the_scores_letters_are_mapped_and_averaged(tmp_path:
 
 def test_inspects_own_reader_gives_the_same_records() -> None:
     pytest.importorskip("inspect_ai")
-    for folder in ("eval", "json", "epochs"):
+    for folder in ("eval", "json", "epochs", "shared"):
         ours, theirs = read_inspect_ai(LOGS / folder), read_inspect_ai(LOGS / folder, use_inspect=True)
         for a, b in zip(ours, theirs, strict=True):
             assert (a.model, a.version, list(a.results)) == (b.model, b.version, list(b.results))

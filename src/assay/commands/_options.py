@@ -112,6 +112,9 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
     ``imported`` (:func:`import_sources`) — the other tools' models, datasets and groups added."""
     variables = dict(config.variables)
     variables["work_dir"] = run_root
+    rescored = _rescored_models(config, run_root)
+    if rescored:  # the models of other tools' replies that the config's datasets score
+        variables["models"] = [*(variables.get("models") or []), *rescored]
     if imported is not None:
         models = list(variables.get("models") or [])
         have = {m.get("abbr") for m in models if isinstance(m, dict)}
@@ -136,6 +139,38 @@ def summary_config(config: Any, run_root: str, imported: Any = None) -> dict[str
         if summarizer:
             variables["summarizer"] = summarizer
     return variables
+
+
+def _rescored_models(config: Any, run_root: str) -> list[dict[str, Any]]:
+    """The models that datasets taking another tool's replies add: those whose prediction file of such a dataset
+    the run holds (written when their tasks ran), else — before any ran — the tool's
+    (:func:`assay.tasks.sources.source_models`, which reads its output)."""
+    fed = [d for d in config.datasets if isinstance(d, dict) and isinstance(d.get("predictions"), dict)]
+    if not fed:  # the usual summary: nothing of the tasks package imported
+        return []
+    from pathlib import Path
+
+    from assay.config import dataset_abbr, model_abbr
+    from assay.errors import AssayError
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sources import source_prediction_models
+
+    have = {model_abbr(m) for m in config.models if isinstance(m, dict)}
+    out: list[dict[str, Any]] = []
+    for d in fed:
+        for model in source_prediction_models(RunDir(Path(run_root)), dataset_abbr(d)):
+            if model not in have:
+                have.add(model)
+                out.append({"abbr": model, "rescored_from": d["predictions"].get("source")})
+    if out:
+        return out
+    from assay.tasks.sources import source_models
+
+    try:
+        return source_models(config)
+    except AssayError as exc:
+        logging.getLogger(__name__).warning("the models of other tools' replies are left out of the summary: %s", exc)
+        return []
 
 
 def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict[str, Any], list[Any]]]:

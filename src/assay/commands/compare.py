@@ -4,6 +4,14 @@ Prints a table (difference A − B with its interval, discordant pairs, the
 test's p-value and its Holm-corrected value) and writes it as JSON to
 ``<run_dir>/summary/compare_<A>_vs_<B>_<time>.json``.
 
+Samples pair by position for two results of assay's own; results imported from
+another tool (:mod:`assay.rundir.sources`) pair by the tool's sample ids when
+both come from one tool, by their question text when not (``--align``:
+:mod:`assay.stats._align`), and the test runs on the samples that aligned; the
+table is followed by each such dataset's alignment (how many samples aligned,
+how many of each side did not, duplicates, ambiguous and conflicting pairs
+refused, with example ids), also in the JSON (``alignment``).
+
 A dataset where the run's newest summary marks either model's value (an
 incomplete result, one changed after assay computed it, one not re-scored:
 see :class:`assay.summarize.leaderboard.Leaderboard`) is followed by ``*`` in
@@ -32,6 +40,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("--datasets", nargs="+", metavar="ABBR", help="datasets to compare (default: all)")
     parser.add_argument("--metric", help="compare this metric (default: per dataset the first with per-sample values)")
+    parser.add_argument(
+        "--metric-b", metavar="METRIC", help="model B's metric when its tool names it otherwise (--metric is then model A's)"
+    )
+    parser.add_argument(
+        "--align", choices=("auto", "id", "content"), default="auto",
+        help="pair samples by the tools' ids or by their question text (default auto: assay's own results by "
+        "position, one tool's by id, two tools' by content)",
+    )
+    parser.add_argument(
+        "--min-aligned", type=float, default=0.5, metavar="FRACTION",
+        help="refuse a dataset where fewer than this share of the smaller side's samples align (default 0.5)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed")
     parser.add_argument("--resamples", type=int, default=None, help="bootstrap resamples")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
@@ -63,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
         args.model_b,
         datasets=args.datasets,
         metric=args.metric,
+        metric_b=args.metric_b,
+        align=args.align,
+        min_aligned=args.min_aligned,
         seed=DEFAULT_SEED if args.seed is None else args.seed,
         resamples=DEFAULT_BOOTSTRAP if args.resamples is None else args.resamples,
     )
@@ -81,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
         ])
     header = ["dataset", "metric", "n", args.model_a, args.model_b, "A-B [95% CI]", "A>B/B>A", "p", "p (Holm)", "test"]
     sys.stdout.write(tabulate(rows, headers=header, disable_numparse=True) + "\n")
+    aligned = [d for d in comparison.datasets if d.alignment is not None]
+    if aligned:
+        sys.stdout.write("samples paired by id or content (A: " + args.model_a + ", B: " + args.model_b + "):\n")
+        for d in aligned:
+            assert d.alignment is not None
+            sys.stdout.write(f"  {d.dataset}: {d.alignment.describe()}\n")
     if marks:
         sys.stdout.write("* the run's summary marks a value compared here:\n")
         for (model, abbr), found in marks.items():

@@ -49,6 +49,11 @@ def _check_postprocessor(cfg: Any, where: str) -> None:
 def validate_models(config: RunConfig) -> list[str]:
     """Check the ``models`` list; return the model abbrs in order."""
     abbrs: list[str] = []
+    datasets = config.variables.get("datasets")
+    if not config.variables.get("models") and isinstance(datasets, list) and datasets and all(
+        isinstance(d, dict) and isinstance(d.get("predictions"), dict) for d in datasets
+    ):
+        return abbrs  # every dataset takes its replies from another tool, whose models are the run's
     for where, m in _components(config, "models"):
         try:
             abbr = model_abbr(m)
@@ -145,9 +150,10 @@ def validate_datasets(config: RunConfig) -> list[DatasetCheck]:
 def _dataset_problem(d: dict[str, Any]) -> str:
     """Why one dataset's tasks cannot run (``''``: they can)."""
     try:
-        if "type" not in d:
+        if "type" in d:
+            resolve_type(d["type"], LOAD_DATASET, key="type")
+        elif not isinstance(d.get("predictions"), dict):  # replies of another tool: references from its logged targets
             raise ConfigError("no loader 'type'")
-        resolve_type(d["type"], LOAD_DATASET, key="type")
         reader = d.get("reader_cfg") or {}
         if not isinstance(reader, dict):
             raise ConfigError(f"reader_cfg must be a dict, got {reader!r:.200}")

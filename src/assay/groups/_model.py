@@ -135,6 +135,11 @@ class Scores:
         kept: (column, abbr) → why that result was not re-scored by the last run of its task,
             which failed and left it in place.
         judge: (column, abbr) → what that result's judge calls cost (its ``_meta.judge``).
+        sources: (column, abbr) → where that cell's value came from when another tool computed it (a result
+            imported with ``_meta.source``: ``tool``, ``version``, ``files``, the tool's own ``metrics`` and
+            ``scale``), or, for a group computed from such cells, ``tools`` and ``from`` (each input
+            dataset → the tool that gave it, ``assay`` for assay's own) and whether it is ``mixed``.
+            A cell assay scored itself has no entry.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -158,6 +163,7 @@ class Scores:
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
     kept: dict[tuple[str, str], str] = field(default_factory=dict)
     judge: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -44,6 +44,8 @@ from assay.opencompass.finder import install, origin, prefer_builtin, uninstall
 from assay.opencompass.mmengine import ConfigDict
 from assay.opencompass.names import LIBRARY_ENV, MODE_ENV, library_root, opencompass_mode, opencompass_version
 from assay.opencompass.standins import (
+    OFFLINE_LIMITS,
+    OFFLINE_REASONS,
     ComponentUnavailable,
     InertComponent,
     StandIn,
@@ -62,6 +64,8 @@ __all__ = [
     "ComponentUnavailable",
     "ConfigDict",
     "InertComponent",
+    "OFFLINE_LIMITS",
+    "OFFLINE_REASONS",
     "StandIn",
     "install",
     "is_inert",

@@ -195,7 +195,13 @@ class _LibraryLoader(importlib.machinery.SourceFileLoader):
         module_builtins = dict(vars(builtins))
         module_builtins["__import__"] = _library_import(builtins.__import__)
         module.__dict__["__builtins__"] = module_builtins
+        # some library files delete every global whose name starts with '_' when they end (GaokaoBench's
+        # `del globals()[_t]`), dunders included: put back the module's own, so that the import system
+        # still finds its spec when another file imports it later in the same process
+        dunders = {k: v for k, v in vars(module).items() if k.startswith("__") and k.endswith("__")}
         super().exec_module(module)
+        for key, value in dunders.items():
+            module.__dict__.setdefault(key, value)
         seen: dict[int, Any] = {}
         for name, value in list(vars(module).items()):
             if not name.startswith("__") and type(value) in (dict, list):

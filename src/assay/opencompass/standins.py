@@ -27,6 +27,8 @@ from assay.opencompass.names import _table, opencompass_mode, opencompass_versio
 __all__ = [
     "ComponentUnavailable",
     "InertComponent",
+    "OFFLINE_LIMITS",
+    "OFFLINE_REASONS",
     "StandIn",
     "is_inert",
     "is_standin",
@@ -92,6 +94,12 @@ def unavailable_message(dotted: str | list[str]) -> str:
             f"{'this name' if len(unknown) == 1 else 'these names'} (misspelt, or from another OpenCompass version); "
             "register an implementation under the name to use it"
         ) + ("; " + unavailable_message([n for n in names if n not in _UNKNOWN]) if len(unknown) < len(names) else "")
+    offline = [n for n in names if n in OFFLINE_LIMITS]
+    if offline:
+        rest = [n for n in names if n not in OFFLINE_LIMITS]
+        return "; ".join(
+            f"{n} cannot be scored offline ({OFFLINE_LIMITS[n][0]}): {OFFLINE_LIMITS[n][1]}" for n in offline
+        ) + ("; " + unavailable_message(rest) if rest else "")
     judged = [n for n in names if n in JUDGED]
     if judged:
         rest = [n for n in names if n not in JUDGED]
@@ -117,6 +125,59 @@ JUDGED: dict[str, str] = {
         "turbo-16k-0613's, read from a file opencompass/datasets/leval/turbo-16k-0613.pred.jsonl relative to "
         "the working directory; assay does not implement it — score L-Eval's open-ended tasks with "
         "RougeEvaluator (the library configs' choice) or an LLM judge (GenericLLMEvaluator with a judge_cfg)"
+    ),
+}
+
+
+#: Why a file of OpenCompass's library cannot be scored on a machine that has the predictions but reaches no
+#: service or model hub: the documented reasons (docs/benchmarks.md, "The whole library") of
+#: :data:`OFFLINE_LIMITS`.
+OFFLINE_REASONS: dict[str, str] = {
+    "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
+    "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
+    "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
+}
+
+#: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
+#: and how OpenCompass scores them; :func:`unavailable_message` says so instead of the general advice.
+OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
+    "opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator.LCBProEvaluator": (
+        "remote service",
+        "OpenCompass submits each program to LiveCodeBench Pro's judge (lightcpverifier), which holds the problems' test cases",
+    ),
+    "opencompass.datasets.livecodebench_pro.livecodebench_pro.LCBProDataset": (
+        "remote service", "its evaluator submits each program to LiveCodeBench Pro's remote judge",
+    ),
+    "opencompass.datasets.multipl_e.MultiplEEvaluator": (
+        "remote service", "OpenCompass sends the programs to a code-evaluation service at the config's ip_address",
+    ),
+    "opencompass.datasets.multipl_e.MultiplEDataset": (
+        "remote service", "its evaluator sends the programs to a code-evaluation service",
+    ),
+    "opencompass.datasets.teval.TEvalDataset": (
+        "model weights", "T-Eval's planning and reasoning scores embed replies with thenlper/gte-large (sentence-transformers)",
+    ),
+    "opencompass.datasets.teval.teval_postprocess": (
+        "model weights", "T-Eval's evaluator embeds replies with thenlper/gte-large (sentence-transformers)",
+    ),
+    "opencompass.openicl.icl_evaluator.icl_plugin_evaluator.TEvalEvaluator": (
+        "model weights", "T-Eval's planning and reasoning scores embed replies with thenlper/gte-large (sentence-transformers)",
+    ),
+    "opencompass.datasets.perspectivegap.PerspectiveGapRoleAssignmentEvaluator": (
+        "scorer outside PyPI", "PerspectiveGap's scores come from its `perspective_gap` package, installed from its Git repository",
+    ),
+    "opencompass.datasets.perspectivegap.PerspectiveGapPromptWritingEvaluator": (
+        "scorer outside PyPI", "PerspectiveGap's scores come from its `perspective_gap` package, installed from its Git repository",
+    ),
+    "opencompass.datasets.internsandbox.InternSandboxEvaluator": (
+        "scorer outside PyPI", "each task's verifier is a class of the `intern_sandbox` package (InternBootcamp), not on PyPI",
+    ),
+    "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
+        "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
+    ),
+    "opencompass.evaluator.vlmevalkit.VLMEvalKitEvaluator": (
+        "multimodal", "MMBench and MMMU-Pro are image benchmarks scored through VLMEvalKit",
     ),
 }
 

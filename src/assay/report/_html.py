@@ -154,7 +154,8 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     how the interval was computed, or why there is none; the unscorable
     counts described.  The interval's bounds and standard error are rounded
     to the two decimals the page shows of them; the value is kept in full.
-    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``judge`` and
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``source`` (the
+    badge's label of a value another tool computed: :func:`source_label`), ``judge`` and
     their sentences (``notes``), shown on hover or click.
     """
     if value is None:
@@ -195,6 +196,10 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         if audit.error is not None or audit.differ:  # a cell the correction would change
             extra["audit"] = note
             extra["audit_differ"] = bool(audit.differ)
+    source = getattr(view, "sources", {}).get((column, abbr))
+    if source is not None:
+        extra["source"] = source_label(source)
+        notes.append(source_note(source, metric))
     usage = getattr(view, "judge_usage", {}).get((column, abbr))
     if usage is not None:
         extra["judge"] = judge_line(usage)
@@ -542,6 +547,45 @@ def _exact(value: float) -> str:
     return repr(float(value))
 
 
+def source_label(source: dict[str, Any]) -> str:
+    """The badge of a value another tool computed: the tool's name; a group's tools joined with ``+``.
+
+    >>> source_label({'tool': 'lm_eval', 'version': '0.4.8'}), source_label({'tools': ['assay', 'lm_eval'], 'mixed': True})
+    ('lm_eval', 'assay+lm_eval')
+    """
+    if "tool" in source:
+        return str(source["tool"])
+    return "+".join(str(t) for t in source.get("tools") or [])
+
+
+def source_note(source: dict[str, Any], metric: str) -> str:
+    """The sentence of a value another tool computed: the tool, its version, the files, and the tool's own
+    value of ``metric`` with the factor assay shows it with.
+
+    >>> source_note({'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json'],
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}, 'acc,none')
+    "from lm_eval 0.4.8: out/results.json; lm_eval's value 0.625, shown × 100 (in percent)"
+    >>> source_note({'tools': ['assay', 'lm_eval'], 'mixed': True, 'from': {'a': 'assay', 'b': 'lm_eval'}}, 'avg')
+    'from several sources: a (assay), b (lm_eval)'
+    """
+    if "tool" not in source:
+        leaves = ", ".join(f"{leaf} ({tool})" for leaf, tool in (source.get("from") or {}).items())
+        if source.get("mixed"):
+            return f"from several sources: {leaves}"
+        return f"from {source_label(source)}: {leaves}"
+    tool = str(source["tool"])
+    text = f"from {tool} {source.get('version') or ''}".rstrip()
+    files = source.get("files") or []
+    if files:
+        text += ": " + ", ".join(str(f) for f in files)
+    value = (source.get("metrics") or {}).get(metric)
+    if value is not None:
+        scale = (source.get("scale") or {}).get(metric, 1.0)
+        text += f"; {tool}'s value {value!r}" + (" (shown as is)" if scale == 1 else
+                                                 f", shown × {scale:g}" + (" (in percent)" if scale == 100 else ""))
+    return text
+
+
 def _mark_text(mark: dict[str, Any]) -> str:
     """One mark as the report says it: ``'unjudged: 12 samples — 12 of 23 judge requests failed'``.
 
@@ -799,7 +843,8 @@ def _document(data: dict[str, Any]) -> list[str]:
         "its 95% interval below it, and its rank interval where one was computed. Click a column's name to sort by it, "
         "▸ to open a group into its datasets. Badges: ⚠ predictions that could not be extracted, judged or executed; "
         "≠ replies the corrected extractor reads differently; ᵍ references from the prediction files' gold; * a value "
-        "computed from fewer samples than it claims; ⚖ what the judge calls cost. Hover or focus a badge for its "
+        "computed from fewer samples than it claims; ⚖ what the judge calls cost; a tool's name (lm_eval, inspect_ai …) "
+        "a value that tool computed, imported from its files (a+b: a group of values from several sources). Hover or focus a badge for its "
         'sentence, click it to keep it open.</p><p class="note" id="rank-note"></p>',
         '<div class="scroll"><table class="board" id="leaderboard"></table></div></section>',
         '<section id="table-view" class="view" hidden>',

@@ -88,6 +88,7 @@
       });
       out.push(badge("mark", "*" + kinds.join(", ") + (counted ? " " + count.toLocaleString("en-US") : ""), notesLike(extra, "* "), key));
     }
+    if (extra.source) out.push(badge("source", extra.source, notesLike(extra, "from "), key));
     if (extra.judge) out.push(badge("judge", "⚖", "judge: " + extra.judge, key));
     return out.length ? '<span class="badges">' + out.join("") + "</span>" : "";
   }

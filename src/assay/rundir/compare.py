@@ -8,6 +8,7 @@ paired tests and Holm's correction are :mod:`assay.stats`'s.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,11 +19,15 @@ from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import SavedStats, load_stats
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
 from assay.stats import (
+    ALIGN_MODES,
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
+    Alignment,
     Comparison,
     DatasetComparison,
+    SampleIdentity,
     SampleValues,
+    align_samples,
     example_misalignment,
     paired_compare,
     sample_misalignment,
@@ -32,24 +37,38 @@ from assay.stats import (
 if TYPE_CHECKING:
     from assay.rundir.index import Snapshot
 
-__all__ = ["compare_models"]
+__all__ = ["align_results", "compare_models", "sample_identities"]
 
 
 def _choose_metric(
-    result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None
+    result_a: dict[str, Any], result_b: dict[str, Any], metric: str | None, metric_b: str | None = None
 ) -> tuple[str, SampleValues, SampleValues] | str:
-    """The metric to compare two results by, with both models' per-sample values; else why there is none."""
+    """The metric to compare two results by, with both models' per-sample values; else why there is none.
+
+    With ``metric_b``, model B's metric is that one and model A's ``metric`` (two tools name one measure
+    differently: ``exact_match,strict-match`` and ``match/accuracy``); the name returned is ``'A-name | B-name'``.
+    """
     from assay.rundir.results import numeric_metrics, order_metrics
 
     names_a = numeric_metrics(result_a)
     names_b = numeric_metrics(result_b)
+    if metric_b is not None:
+        if metric is None or metric not in names_a:
+            return f"metric {metric!r} is not in model A's result (one of {sorted(names_a)})"
+        if metric_b not in names_b:
+            return f"metric {metric_b!r} is not in model B's result (one of {sorted(names_b)})"
+        sa = sample_values(result_a, metric, float(names_a[metric]))
+        sb = sample_values(result_b, metric_b, float(names_b[metric_b]))
+        if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
+            return f"{metric} | {metric_b}", sa, sb
+        return f"no per-sample values: {sa if isinstance(sa, str) else sb}"
     shared = [m for m in order_metrics(list(names_a)) if m in names_b]
     if metric is not None:
         shared = [m for m in shared if m == metric]
         if not shared:
             return f"metric {metric!r} is not in both results"
     if not shared:
-        return "the two results share no metric"
+        return "the two results share no metric (name each model's with --metric and --metric-b)"
     reasons = []
     for name in shared:
         sa = sample_values(result_a, name, float(names_a[name]))
@@ -112,6 +131,9 @@ def compare_models(
     confidence: float = 0.95,
     resamples: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
+    metric_b: str | None = None,
+    align: str = "auto",
+    min_aligned: float = 0.5,
 ) -> Comparison:
     """Compare two models sample by sample on every dataset both have results for.
 
@@ -122,11 +144,20 @@ def compare_models(
     saved with each result when they were computed from its present bytes
     (checked through the run index), else from the result's details.
 
+    Samples pair by position (checked by ``example_abbr``) when both results are assay's own and ``align`` is
+    ``auto``; otherwise they are aligned (:func:`align_results`): ``id`` by the tools' sample ids, ``content``
+    by the question, ``auto`` by id when both results come from one tool and by content when not.  The
+    paired test then runs on the aligned samples only, and is refused when fewer than two align or fewer
+    than ``min_aligned`` of the smaller side's samples.
+
     Args:
         run_dir: the run directory.
         model_a, model_b: model columns (``summarizer_abbr``) or result folder names.
         datasets: dataset abbrs to compare (default: every result file of model A, in name order).
+        metric_b: model B's metric, when it is named otherwise than model A's ``metric``.
     """
+    if align not in ALIGN_MODES:
+        raise ValueError(f"align must be one of {', '.join(ALIGN_MODES)}, not {align!r}")
     root = Path(run_dir)
     config = load_run_config(root)
     folders = model_dirs_of(config, [model_a, model_b])
@@ -151,7 +182,8 @@ def compare_models(
             if any(h is not None and "error" in h[0] for h in heads):
                 out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
                 continue
-            saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)]
+            positional = align == "auto" and metric_b is None and not any(h is not None and _tool(h[0]) for h in heads)
+            saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)] if positional else [None, None]
             if saved[0] is not None and saved[1] is not None:
                 found = _from_saved(abbr, saved[0], saved[1], metric, confidence, resamples, seed)
                 if found is not None:
@@ -166,11 +198,18 @@ def compare_models(
         if "error" in ra or "error" in rb:
             out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
             continue
+        mode = _mode(align, _tool(ra), _tool(rb))
+        if mode is not None:
+            out.datasets.append(_aligned(
+                abbr, (root, dir_a, abbr, ra), (root, dir_b, abbr, rb), mode, metric, metric_b, min_aligned,
+                confidence, resamples, seed,
+            ))
+            continue
         misaligned = sample_misalignment(ra.get("details"), rb.get("details"))
         if misaligned:
             out.datasets.append(DatasetComparison(abbr, reason=misaligned))
             continue
-        chosen = _choose_metric(ra, rb, metric)
+        chosen = _choose_metric(ra, rb, metric, metric_b)
         if isinstance(chosen, str):
             out.datasets.append(DatasetComparison(abbr, reason=chosen))
             continue
@@ -183,3 +222,120 @@ def compare_models(
         out.datasets.append(DatasetComparison(abbr, metric=name, result=res))
     out.adjust_holm()
     return out
+
+
+def _tool(result: dict[str, Any]) -> str | None:
+    """The tool a result was imported from (``_meta.source.tool``); ``None`` for assay's own."""
+    meta = result.get("_meta")
+    source = meta.get("source") if isinstance(meta, dict) else None
+    tool = source.get("tool") if isinstance(source, dict) else None
+    return tool if isinstance(tool, str) else None
+
+
+def _mode(align: str, tool_a: str | None, tool_b: str | None) -> str | None:
+    """How to pair two results' samples: ``id``, ``content`` or ``None`` (by position, assay's own two results)."""
+    if align != "auto":
+        return align
+    if tool_a is None and tool_b is None:
+        return None
+    return "id" if tool_a == tool_b else "content"
+
+
+def _text(value: Any) -> str | None:
+    """A string as it is; OpenCompass's chat prompt (a list of ``{'role', 'prompt'}`` turns) as its turns' text, one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        turns = [t.get("prompt") for t in value if isinstance(t, dict)]
+        return "\n".join(t for t in turns if isinstance(t, str)) or None
+    return None
+
+
+def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]) -> list[SampleIdentity] | str:
+    """Each detail's identity (see :class:`~assay.stats.SampleIdentity`); else why there are none.
+
+    An imported result's details carry the tool's ``id``, the ``question``, ``prompt``, ``reference`` and
+    ``doc_hash`` :mod:`assay.rundir.sources` wrote.  Assay's own: the ``example_abbr`` (else the sample's
+    index) as id, the ``origin_prompt`` and ``gold`` of the detail or of the prediction record of the same
+    index (the prediction file the result names in ``_meta.prediction_files``, else the run's own).
+    """
+    details = result.get("details")
+    if not isinstance(details, list) or not details:
+        return "the result has no per-sample details"
+    if _tool(result) is not None:
+        out = []
+        for i, d in enumerate(details):
+            if not isinstance(d, dict) or d.get("id") is None:
+                return f"detail {i} has no sample id"
+            out.append(SampleIdentity(
+                str(d["id"]), question=_text(d.get("question")), prompt=_text(d.get("prompt")),
+                reference=d.get("reference"), doc_hash=_text(d.get("doc_hash")),
+            ))
+        return out
+    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    files = meta.get("prediction_files") if isinstance(meta, dict) else None
+    where = Path(files[0]).parent if isinstance(files, list) and files and Path(str(files[0])).exists() else RunDir(root).prediction_dir(folder)
+    records: list[dict[str, Any]] = []
+    try:
+        from assay.rundir.predictions import load_predictions
+
+        records = load_predictions(where, abbr).records
+    except Exception:  # no prediction file: the details alone say what they say
+        records = []
+    if len(records) != len(details):
+        records = [{} for _ in details]
+    out = []
+    for i, (d, rec) in enumerate(zip(details, records)):
+        d = d if isinstance(d, dict) else {}
+        ex = d.get("example_abbr")
+        out.append(SampleIdentity(
+            str(ex) if ex is not None else str(i),
+            prompt=_text(d.get("origin_prompt")) or _text(rec.get("origin_prompt")),
+            reference=d.get("gold", rec.get("gold")),
+        ))
+    return out
+
+
+def align_results(
+    side_a: tuple[Path, str, str, dict[str, Any]], side_b: tuple[Path, str, str, dict[str, Any]], mode: str
+) -> Alignment | str:
+    """The :class:`~assay.stats.Alignment` of two results' samples (each side: run root, result folder,
+    dataset abbr, result with its details); else why they cannot be aligned."""
+    ids_a = sample_identities(*side_a)
+    ids_b = sample_identities(*side_b)
+    if isinstance(ids_a, str) or isinstance(ids_b, str):
+        return f"model {'A' if isinstance(ids_a, str) else 'B'}: {ids_a if isinstance(ids_a, str) else ids_b}"
+    return align_samples(ids_a, ids_b, "id" if mode == "id" else "content")
+
+
+def _aligned(
+    abbr: str, side_a: tuple[Path, str, str, dict[str, Any]], side_b: tuple[Path, str, str, dict[str, Any]], mode: str,
+    metric: str | None, metric_b: str | None, min_aligned: float, confidence: float, resamples: int, seed: int,
+) -> DatasetComparison:
+    """One dataset compared on the samples that align (see :func:`compare_models`)."""
+    alignment = align_results(side_a, side_b, mode)
+    if isinstance(alignment, str):
+        return DatasetComparison(abbr, reason=f"the samples cannot be aligned: {alignment}")
+    chosen = _choose_metric(side_a[3], side_b[3], metric, metric_b)
+    if isinstance(chosen, str):
+        return DatasetComparison(abbr, reason=chosen, alignment=alignment)
+    name, sa, sb = chosen
+    if sa.n != alignment.n_a or sb.n != alignment.n_b:
+        return DatasetComparison(abbr, metric=name, alignment=alignment,
+                                 reason="the per-sample values are not one per detail; the samples cannot be aligned")
+    n = len(alignment.pairs)
+    needed = max(2, math.ceil(min_aligned * min(alignment.n_a, alignment.n_b)))
+    if n < needed:
+        return DatasetComparison(abbr, metric=name, alignment=alignment, reason=(
+            f"too few samples align by {alignment.mode}: {n} of {alignment.n_a} (A) and {alignment.n_b} (B), "
+            f"{needed} needed (--min-aligned {min_aligned:g}); are these the same dataset?"
+        ))
+    idx_a = [i for i, _ in alignment.pairs]
+    idx_b = [j for _, j in alignment.pairs]
+    sa = SampleValues(sa.kind, sa.units[idx_a], sa.scale, sa.runs, sa.basis, sa.corpus)
+    sb = SampleValues(sb.kind, sb.units[idx_b], sb.scale, sb.runs, sb.basis, sb.corpus)
+    try:
+        res = paired_compare(sa, sb, confidence=confidence, resamples=resamples, seed=seed)
+    except ValueError as exc:
+        return DatasetComparison(abbr, metric=name, reason=str(exc), alignment=alignment)
+    return DatasetComparison(abbr, metric=name, result=res, alignment=alignment)

@@ -1,11 +1,12 @@
-"""Other tools' results in a run directory: written as assay's own result files (R-13).
+"""Other tools' results in a run directory: written as assay's own result files.
 
 :func:`write_sources` writes each :class:`~assay.sources.ExternalRun`'s results
 as ``results/<model>/<dataset>.json``: the tool's metrics under the tool's keys
 and on its scale, ``_meta.source`` (the tool, its version, the files), the
 tool's standard errors (``_meta.source.stderr``), the per-sample values as
 ``details`` (one per logged sample: its identity, each metric's value, the raw
-reply, the tool's extracted answers, the reference and the tool's hashes) with
+reply, the tool's extracted answers, the reference, the prompt, the question before the tool's template
+(:func:`~assay.sources.identity.sample_question`) and the tool's hashes) with
 ``_meta.outcome`` naming the detail field behind each metric, so that the
 summary, its intervals, ``assay compare``, the report and ``assay verify`` read
 them as they read assay's own results.  :func:`source_config` is the config a
@@ -27,9 +28,13 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.rundir.layout import RunDir
 from assay.rundir.results import write_result
+from assay.sources.identity import sample_question
 from assay.sources.model import ExternalGroup, ExternalRun
 
-__all__ = ["FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "write_sources"]
+__all__ = [
+    "FRACTION_METRICS", "ImportedSources", "cell_source", "fraction_metric", "safe_name", "source_config",
+    "source_prediction_models", "write_source_predictions", "write_sources",
+]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
 #: Metrics (the name before the tool's ``,filter``) that tools report as a fraction in [0, 1] and assay shows in
@@ -223,6 +228,11 @@ def _result_dict(run: ExternalRun, result: Any, scales: Mapping[str, float]) -> 
             row["extracted"] = sample.extracted
         if sample.reference is not None:
             row["reference"] = sample.reference
+        if sample.prompt is not None:
+            row["prompt"] = sample.prompt
+        question = sample_question(run.tool, sample)
+        if question is not None:
+            row["question"] = question  # what assay compare aligns two tools' samples by
         row.update(sample.hashes)
         details.append(row)
     source = {
@@ -325,6 +335,35 @@ def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, i
     return False
 
 
+def cell_source(source: Any) -> dict[str, Any] | None:
+    """Where an imported result's value came from, as a summary keeps it per cell: a result's
+    ``_meta.source`` (written by :func:`assay.rundir.sources.write_sources`) read to ``tool``, ``version``,
+    ``files`` (the tool's files it was read from, as the import recorded them), the tool's names
+    of the model and dataset (``tool_model``, ``tool_dataset``; a group's ``tool_group``), its own ``metrics`` (on its scale) and each metric's ``scale`` (the factor
+    assay shows it with: 100 for a fraction shown in percent); ``None`` for a result without one
+    (assay's own, OpenCompass's).
+
+    >>> cell_source({'tool': 'lm_eval', 'version': '0.4.8', 'path': 'out/results.json', 'samples_path': 'out/s.jsonl',
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}, 'stderr': {}})
+    {'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json', 'out/s.jsonl'], 'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}
+    >>> cell_source(None) is None, cell_source({'version': '1'}) is None
+    (True, True)
+    """
+    if not isinstance(source, Mapping) or not isinstance(source.get("tool"), str) or not source["tool"]:
+        return None
+    out: dict[str, Any] = {"tool": source["tool"], "version": str(source.get("version") or "")}
+    files = [source.get(k) for k in ("path", "samples_path")]
+    out["files"] = [str(f) for f in files if isinstance(f, str) and f]
+    for key in ("model", "dataset", "group"):
+        if isinstance(source.get(key), str):
+            out[f"tool_{key}"] = source[key]
+    for key in ("metrics", "scale"):
+        value = source.get(key)
+        if isinstance(value, Mapping):
+            out[key] = {str(m): v for m, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    return out
+
+
 def source_config(imported: ImportedSources, *, note: str = "") -> str:
     """The Python config of a summary of ``imported``: models, datasets (every metric, in order), summary groups."""
     lines = [f"# {line}" for line in note.splitlines()] if note else []
@@ -344,3 +383,44 @@ def source_config(imported: ImportedSources, *, note: str = "") -> str:
     lines.append("]")
     lines.append(f"summarizer = dict(dataset_abbrs={imported.rows()!r}, summary_groups=summary_groups)")
     return "\n".join(lines) + "\n"
+
+
+def write_source_predictions(run_dir: RunDir, model: str, dataset: str, records: Mapping[str, Any], tool: str) -> Path:
+    """Write another tool's replies of ``model`` on ``dataset`` as the run's prediction file
+    ``predictions/<model>/<dataset>.json`` (see :mod:`assay.tasks.sources`); unchanged bytes are not written again,
+    so that the result's input fingerprint holds.  A prediction file there that did not come from another tool
+    (no ``source_key`` in its records: OpenCompass's, or one a user put there) is never replaced: an
+    :class:`~assay.errors.InputFileError` names it."""
+    import orjson
+
+    from assay.fileio import atomic_write_bytes, dumps_json
+
+    path = run_dir.prediction_dir(model) / f"{dataset}.json"
+    data = dumps_json(dict(records))
+    if path.exists():
+        try:
+            there = path.read_bytes()
+        except OSError as exc:
+            raise InputFileError(f"{path}: cannot read the prediction file there ({exc}); the {tool} replies of {model!r} go there") from exc
+        if there == data:
+            return path
+        try:
+            first: Any = next(iter(orjson.loads(there).values()), {})
+        except (orjson.JSONDecodeError, AttributeError, TypeError):
+            first = {}
+        if not isinstance(first, dict) or "source_key" not in first:
+            raise InputFileError(f"{path} holds predictions that were not taken from another tool; the {tool} replies of "
+                                 f"model {model!r} on {dataset!r} would replace them. Nothing was written: give the dataset another abbr")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, data)
+    return path
+
+
+def source_prediction_models(run_dir: RunDir, dataset: str) -> list[str]:
+    """The models whose prediction file of ``dataset`` the run holds (in folder-name order): where the summary of a
+    dataset scoring another tool's replies finds its models without reading the tool's output again (which a
+    config dumped in the run may name by a path relative to another folder)."""
+    from assay.rundir.layout import folders_in
+
+    root = run_dir.predictions
+    return [model for model in folders_in(root) if (run_dir.prediction_dir(model) / f"{dataset}.json").is_file()] if root.is_dir() else []

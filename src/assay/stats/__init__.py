@@ -54,6 +54,14 @@ from typing import TYPE_CHECKING, Any
 from assay._discover import lazy_names
 
 if TYPE_CHECKING:
+    from assay.stats._align import (
+        ALIGN_MODES,
+        Alignment,
+        SampleIdentity,
+        align_samples,
+        normalize_text,
+        references_agree,
+    )
     from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns
     from assay.stats._columns import text as browser_text
     from assay.stats._compare import Comparison, DatasetComparison, example_misalignment, sample_misalignment
@@ -98,6 +106,7 @@ if TYPE_CHECKING:
 #: Each submodule and the names it exports (``exported=defined`` where they differ), imported the first
 #: time one of them is asked for.
 _WHERE = {
+    "_align": ("ALIGN_MODES", "Alignment", "SampleIdentity", "align_samples", "normalize_text", "references_agree"),
     "_columns": ("SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "browser_text=text"),
     "_compare": ("Comparison", "DatasetComparison", "example_misalignment", "sample_misalignment"),
     "_groups": ("group_plan", "group_stats"),
@@ -132,10 +141,12 @@ _WHERE = {
 }
 
 __all__ = [
+    "ALIGN_MODES",
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_ROUNDS",
     "DEFAULT_SEED",
     "NOT_EXECUTED",
+    "Alignment",
     "CellStat",
     "Comparison",
     "DatasetComparison",
@@ -148,9 +159,11 @@ __all__ = [
     "ResultStats",
     "SAMPLE_TEXT",
     "SampleColumns",
+    "SampleIdentity",
     "SampleValues",
     "StatsOptions",
     "Unscorable",
+    "align_samples",
     "base_metric",
     "binomial_two_sided_p",
     "bootstrap_interval",
@@ -168,8 +181,10 @@ __all__ = [
     "group_stats",
     "holm_adjust",
     "normal_quantile",
+    "normalize_text",
     "paired_compare",
     "rank_tiers",
+    "references_agree",
     "result_stats",
     "round_indices",
     "sample_values",

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.stats._align import Alignment
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult
 
@@ -18,12 +19,14 @@ __all__ = ["Comparison", "DatasetComparison", "example_misalignment", "sample_mi
 
 @dataclass
 class DatasetComparison:
-    """One dataset of a comparison: the result, or why it could not be compared."""
+    """One dataset of a comparison: the result, or why it could not be compared; ``alignment`` when the
+    samples were paired by id or content (:mod:`assay.stats._align`) rather than by position."""
 
     dataset: str
     metric: str | None = None
     result: PairedResult | None = None
     reason: str | None = None
+    alignment: Alignment | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dataset": self.dataset}
@@ -33,6 +36,8 @@ class DatasetComparison:
             out.update(self.result.to_json())
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.alignment is not None:
+            out["alignment"] = self.alignment.to_json()
         return out
 
 

@@ -403,6 +403,15 @@ class _ModelReader:
             scores.judge[(column, abbr)] = meta["judge"]
         else:
             scores.judge.pop((column, abbr), None)  # left by an earlier model of this column
+        source = None
+        if isinstance(meta, dict) and "source" in meta:  # imported from another tool
+            from assay.rundir.sources import cell_source
+
+            source = cell_source(meta["source"])
+        if source is not None:
+            scores.sources[(column, abbr)] = source
+        else:
+            scores.sources.pop((column, abbr), None)  # left by an earlier model of this column
         scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
         if scores.marks:
             scores.marks.pop((column, abbr), None)  # left by an earlier model of this column

@@ -57,6 +57,8 @@ class Row:
         marked: the model columns whose value is marked (:data:`~assay.groups.MARK`).
         metric_values: model column → metric → value, in a table whose columns
             are metrics; ``None`` otherwise.
+        sources: model column → where its value came from, for the cells another tool computed
+            (:attr:`Leaderboard.sources`); a cell assay scored itself has none.
     """
 
     dataset: str
@@ -68,6 +70,7 @@ class Row:
     placeholder: bool = False
     marked: tuple[str, ...] = ()
     metric_values: dict[str, dict[str, float | None]] | None = None
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def cells(self, models: Sequence[str]) -> list[str]:
         """The row as the text table shows it: the text columns, then each value with two decimals.
@@ -93,7 +96,7 @@ class Row:
         metrics = list(dict.fromkeys(m for per in self.metric_values.values() for m in per))
         return [
             Row(self.dataset, self.version, metric, self.mode, {c: per.get(metric) for c, per in self.metric_values.items()},
-                dict(self.missing), self.placeholder, self.marked)
+                dict(self.missing), self.placeholder, self.marked, sources=dict(self.sources))
             for metric in metrics
         ]
 
@@ -113,6 +116,8 @@ class Row:
             out["placeholder"] = True
         if self.marked:
             out["marked"] = list(self.marked)
+        if self.sources:
+            out["source"] = {c: dict(s) for c, s in self.sources.items()}
         return out
 
     @classmethod
@@ -122,6 +127,7 @@ class Row:
         per_metric = isinstance(values, Mapping) and any(isinstance(v, Mapping) for v in values.values())
         marked = tuple(str(c) for c in data.get("marked") or [])
         missing = {str(c): str(r) for c, r in (data.get("missing") or {}).items()}
+        sources = {str(c): dict(s) for c, s in (data.get("source") or {}).items() if isinstance(s, Mapping)}
         if per_metric or "metric" not in data:
             placeholder = bool(data.get("placeholder"))
             return cls(
@@ -129,11 +135,12 @@ class Row:
                 missing=missing, placeholder=placeholder, marked=marked,
                 metric_values=None if placeholder else
                 {str(c): {str(m): _number(x) for m, x in (v or {}).items()} for c, v in values.items()},
+                sources=sources,
             )
         return cls(
             str(data.get("dataset", "")), str(data.get("version", DASH)), str(data.get("metric", DASH)),
             str(data.get("mode", DASH)), {str(c): _number(v) for c, v in values.items()}, missing,
-            bool(data.get("placeholder")), marked,
+            bool(data.get("placeholder")), marked, sources=sources,
         )
 
 
@@ -183,6 +190,10 @@ class Leaderboard:
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
         audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
         judge_usage: (model, dataset) → what its judge calls cost (the result's ``_meta.judge``).
+        sources: (model, dataset or group) → where its value came from when another tool computed it
+            (:func:`assay.rundir.sources.cell_source`: ``tool``, ``version``, ``files``, the tool's own ``metrics``
+            and ``scale``; for a group, ``tools``, ``mixed`` and ``from``: each input → its tool, ``assay``
+            for assay's own); a value assay computed has none.
         pairwise: the pairwise judge statistics (:func:`assay.subjective.pairwise.pairwise_section`:
             ``settings`` and ``entries``, per judge, dataset and compared model the win rate and its
             bootstrap interval, position bias, unparsed replies, Elo), or empty.
@@ -208,6 +219,7 @@ class Leaderboard:
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
     judge_usage: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     pairwise: dict[str, Any] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
@@ -239,6 +251,7 @@ class Leaderboard:
             gold_references=dict(scores.gold_references),
             audits=scores.audits,
             judge_usage=dict(scores.judge),
+            sources={key: s for key, s in scores.sources.items() if key[1] in scores.values.get(key[0], {})},
             errors=scores.errors,
             warnings=scores.warnings,
             **fields,
@@ -304,6 +317,8 @@ class Leaderboard:
         "dataset", "kind", "count", "detail"}``; ``changed_results`` the result
         files whose bytes are not those assay wrote; ``not_rescored`` those the
         last run of their task failed to re-score and left in place, with why;
+        ``sources`` (present when any) where each value another tool computed came from (model, dataset,
+        then :attr:`sources`' record; each row holds its cells' records too, under ``source``);
         ``judge_usage`` what each judged result's judge calls cost (model, dataset, ``judge``: its
         ``_meta.judge``); ``pairwise`` the pairwise judge statistics (present when any: see
         :mod:`assay.subjective.pairwise`); ``references_from_gold`` the results whose references came from the
@@ -346,6 +361,10 @@ class Leaderboard:
         if self.judge_usage:
             payload["judge_usage"] = [
                 {"model": column, "dataset": abbr, "judge": usage} for (column, abbr), usage in self.judge_usage.items()
+            ]
+        if self.sources:
+            payload["sources"] = [
+                {"model": column, "dataset": abbr, **source} for (column, abbr), source in self.sources.items()
             ]
         if self.pairwise:
             payload["pairwise"] = self.pairwise
@@ -436,6 +455,7 @@ class Leaderboard:
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
             audits=read_records(data.get("extraction_audits"), "summary .json"),
             judge_usage=_judge_usage(data.get("judge_usage")),
+            sources=_sources(data.get("sources")),
             pairwise=dict(data["pairwise"]) if isinstance(data.get("pairwise"), Mapping) else {},
             errors=[_issue(i) for i in data.get("errors") or []],
             warnings=[_issue(i) for i in data.get("warnings") or []],
@@ -449,6 +469,13 @@ class Leaderboard:
 
 def _pairs(items: Any, key: str) -> dict[tuple[str, str], str]:
     return {(str(i.get("model")), str(i.get("dataset"))): str(i.get(key, "")) for i in items or [] if isinstance(i, Mapping)}
+
+
+def _sources(items: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (str(i.get("model")), str(i.get("dataset"))): {k: v for k, v in i.items() if k not in ("model", "dataset")}
+        for i in items or [] if isinstance(i, Mapping)
+    }
 
 
 def _judge_usage(items: Any) -> dict[tuple[str, str], dict[str, Any]]:

@@ -156,6 +156,9 @@ class EvalTask:
     config_problem: str = ""
     #: Its postprocessor chain resolved when it was planned (``None``: the task resolves it itself).
     chain: ResolvedChain | None = None
+    #: Where its replies come from when another tool logged them (a :class:`~assay.tasks.sources.SourceFeed`;
+    #: ``None``: the prediction files).
+    source: Any = None
 
     @property
     def name(self) -> str:
@@ -189,9 +192,11 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             ``DATASET_SOURCE`` asks for a hub.
     """
     from assay.registry import ICL_EVALUATORS, LOAD_DATASET, resolve_type
+    from assay.tasks.sources import read_feeds, source_models, source_only
 
     validate_models(config)
     checks = validate_datasets(config)
+    feeds = read_feeds(config)  # other tools' replies: read and checked before anything runs
     per_dataset: list[tuple[DataLocation | None, ReferenceSource]] = []
     repeats = []
     for d_index, (dataset, check) in enumerate(zip(config.datasets, checks)):
@@ -201,6 +206,13 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
         data = locate_data(path, config.path.parent) if isinstance(path, str) and path else None
         if check.problem or check.repeats is not None:
             per_dataset.append((data, ReferenceSource("data")))
+            continue
+        if d_index in feeds and dataset.get("type") is None:  # no loader: the tool's logged targets
+            evaluator = resolve_type(((dataset.get("eval_cfg") or {}).get("evaluator") or {}).get("type"), ICL_EVALUATORS)
+            why = f"the replies and their targets come from {feeds[d_index].tool}'s output and no loader is named"
+            per_dataset.append((None, ReferenceSource("gold", why) if not reads_test_set(evaluator) else ReferenceSource(
+                "gold", why, f"{_name(evaluator)} reads the test set beyond its references: name the loader "
+                "(type, path) of a test set on disk")))
             continue
         loader = resolve_type(dataset.get("type"), LOAD_DATASET)
         locate = getattr(loader, "data_location", None)
@@ -215,7 +227,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             config.path, len(repeats), ", ".join(repeats[:5]), ", …" if len(repeats) > 5 else "",
         )
     tasks: list[EvalTask] = []
-    for model in config.models:
+    models = [*config.models, *source_models(config, feeds)]
+    added = source_only(models)
+    for model in models:
         m_abbr = model_abbr(model)
         folder = model.get("predictions")
         pred_dir = config.resolve_path(folder) if isinstance(folder, str) else run_dir.prediction_dir(m_abbr)
@@ -223,6 +237,9 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
             check = checks[d_index]
             if check.repeats is not None or is_subjective(dataset):  # judged by the subjective task
                 continue
+            feed = feeds.get(d_index)
+            if (feed is None and m_abbr in added) or (feed is not None and m_abbr not in feed.runs):
+                continue  # a dataset of the config's own predictions, or of a tool's run without this model
             data, refs = per_dataset[d_index]
             chain = None
             if not check.problem:  # resolved once here, for every worker that scores it
@@ -230,7 +247,8 @@ def plan_tasks(config: RunConfig, run_dir: RunDir) -> list[EvalTask]:
                     chain = resolve_chain(model, dataset)
                 except Exception:  # a config the task itself reports on when it runs
                     logger.debug("resolving the postprocessors of %s/%s failed", m_abbr, check.abbr, exc_info=True)
-            tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, pred_dir, config, d_index, data, refs, check.problem, chain))
+            tasks.append(EvalTask(model, dataset, m_abbr, check.abbr, run_dir.prediction_dir(m_abbr) if feed is not None else pred_dir,
+                                  config, d_index, data, refs, check.problem, chain, feed))
     return tasks
 
 
@@ -471,7 +489,12 @@ def check_tasks(tasks: list[EvalTask], *, predictions: bool | None = True, parti
             problems.append(refs.problem)
         notes = [f"references from the prediction files' `gold`: {refs.reason}"] if refs.source == "gold" else []
         notes.extend(_evaluator_notes(evaluator_cfg))
-        if predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
+        if task.source is not None:  # another tool's replies, written as the run's prediction file when the task runs
+            described = task.source.describe(task.model_abbr)
+            tool = " ".join(str(x) for x in (described["tool"], described["version"]) if x)
+            notes.append(f"replies of {tool} (task {described['task']!r}, model "
+                         f"{described['model']!r}, {described['samples']} samples): {described['samples_path'] or described['path']}")
+        elif predictions or (predictions is None and isinstance(task.model.get("predictions"), str)):
             missing = _missing_predictions(task)
             if missing and partial and not _missing_predictions(task, partial=True):
                 notes.append(f"partial score asked for: {missing}")

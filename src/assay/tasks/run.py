@@ -53,7 +53,7 @@ from assay.rundir.results import META_KEY, write_result, write_result_keeping
 from assay.rundir.shards import ShardFolder
 from assay.tasks.fingerprint import changed_inputs, files_digest, fingerprint_of, source_digest, task_inputs
 from assay.tasks.plan import EvalOptions, EvalTask, resolve_chain, unavailable_message
-from assay.tasks.score import ScoreStep, estimate_judging, is_judged, needed_fields, score
+from assay.tasks.score import TOOL_EXTRACTION_KEY, ScoreStep, estimate_judging, is_judged, needed_fields, score
 from assay.tasks.shards import (
     ShardPart,
     exact_metrics,
@@ -182,6 +182,8 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
     log(f"task {task.name} (assay {__version__})")
     outcome = TaskOutcome(task.name, "ok", str(result_path), str(log.path))
     try:
+        if task.source is not None:  # another tool's replies: the run's prediction file of them first
+            _write_source_predictions(task, options, log)
         done = _score(task, options, result_path, log, outcome)
         if isinstance(done, ShardPlan):
             return done
@@ -191,6 +193,18 @@ def start_task(task: EvalTask, options: EvalOptions) -> TaskOutcome | ShardPlan:
     log(f"{outcome.status} in {outcome.seconds:.2f}s")
     log.flush()
     return outcome
+
+
+def _write_source_predictions(task: EvalTask, options: EvalOptions, log: _Log) -> None:
+    from assay.rundir.sources import write_source_predictions
+    from assay.tasks.sources import prediction_records
+
+    feed = task.source
+    path = write_source_predictions(options.run_dir, task.model_abbr, task.dataset_abbr,
+                                    prediction_records(feed, task.model_abbr), feed.tool)
+    described = feed.describe(task.model_abbr)
+    log(f"replies of {feed.tool} ({described['samples_path'] or described['path']}, task {feed.task!r}, "
+        f"model {described['model']!r}) as {path}")
 
 
 def _record_failure(task: EvalTask, options: EvalOptions, outcome: TaskOutcome, log: _Log, exc: BaseException) -> None:
@@ -400,8 +414,12 @@ def _gold_test_set(task: EvalTask, setup: _Setup, preds: Any, needed: tuple[str,
     from assay.datasets.build import build_gold_test_set
 
     gold = preds.columns({"gold"}).get("gold")
+    dataset = task.dataset
+    reader = dataset.get("reader_cfg") or {}
+    if task.source is not None and not reader.get("output_column"):  # another tool's targets: a column of their own
+        dataset = {**dataset, "reader_cfg": {**reader, "output_column": "target"}}
     return build_gold_test_set(
-        task.dataset,
+        dataset,
         gold,
         length=len(preds),
         needs_references=needed is None or "references" in needed,
@@ -551,7 +569,10 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if total == 0:
         raise InputFileError(f"{setup.where}: the test set is empty; nothing to score")
     # the raw predictions always (postprocessing, details); other fields only when score() can take them
-    fields: dict[str, Any] = dict(preds.columns(None if needed is None else {*needed, "prediction"}))
+    extraction = task.source is not None and task.source.extraction is not None
+    wanted = None if needed is None else {*needed, "prediction", *(["source_extracted"] if extraction else [])}
+    fields: dict[str, Any] = dict(preds.columns(wanted))
+    tool_answers = fields.pop("source_extracted", None) if extraction else None
     preds.records = []  # the columns hold the values now; free the per-record dicts
     for name in preds.dropped:
         fields.setdefault(name, None)  # not passed to score(), but named in its messages
@@ -573,6 +594,8 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     if from_gold:
         meta["references"] = "gold"
         meta["references_note"] = task.references.reason
+    if task.source is not None:  # assay's score of another tool's replies: which tool, version, files
+        meta["rescored"] = task.source.describe(task.model_abbr)
     if incomplete is not None:
         meta["incomplete"] = [incomplete]
     repeated = preds.duplicates_meta()
@@ -589,8 +612,15 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
 
     t0 = time.perf_counter()
     raw, gold = fields.get("prediction"), fields.get("gold")
-    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")), str(options.run_dir.scratch))
+    result = score(task, setup, fields, test, preds.location, str(result_path.with_suffix("")), str(options.run_dir.scratch),
+                   tool_answers=tool_answers)
     del fields  # raw predictions are not needed to write the result
+    compared = result.pop(TOOL_EXTRACTION_KEY, None)
+    if compared is not None:  # the tool's own answers against the chain's
+        meta["rescored"]["extraction_audit"] = compared.to_json()
+        if compared.ok:
+            log(f"{compared.differ} of {compared.replies} replies read differently by {task.source.tool}'s "
+                f"{task.source.extraction!r} and the postprocessors")
     log(f"scored in {time.perf_counter() - t0:.2f}s")
     if not options.dump_details:
         result.pop("details", None)

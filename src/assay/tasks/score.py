@@ -30,7 +30,11 @@ from assay.tasks.plan import EvalTask, reads_test_set
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ScoreStep", "estimate_judging", "is_judged", "needed_fields", "score"]
+__all__ = ["TOOL_EXTRACTION_KEY", "ScoreStep", "estimate_judging", "is_judged", "needed_fields", "score"]
+
+#: The key under which :func:`score` returns the comparison of another tool's own answers with the chain's
+#: (the task writes it as ``_meta.rescored.extraction_audit``).
+TOOL_EXTRACTION_KEY = "__tool_extraction__"
 
 
 @dataclass
@@ -80,7 +84,8 @@ def _score_parameters(evaluator_type: Any) -> tuple[str, ...] | None:
 
 
 def score(
-    task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str, scratch: str | None = None
+    task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str, out_dir: str, scratch: str | None = None,
+    *, tool_answers: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Postprocess the predictions, build the evaluator and call its ``evaluate``: the result dict (details kept).
 
@@ -96,6 +101,12 @@ def score(
         scratch: where temporary folders go (the run directory's scratch folder, emptied
             when the next writer starts, so a killed run leaves none behind); ``None``:
             the system's temporary folder.
+        tool_answers: the answers another tool extracted from the same replies (one per
+            reply, run-major), when the task scores that tool's replies and names its
+            extraction: compared with the chain's final answers and scored by the same
+            evaluator, the comparison under :data:`TOOL_EXTRACTION_KEY` (an
+            :class:`~assay.audit.AuditRecord`: the chain as ``official``, the tool as
+            ``corrected``).
 
     Raises:
         EvaluationError: a postprocessor or the evaluator failed; the message
@@ -111,7 +122,53 @@ def score(
         result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
     if setup.audit is not None and raw is not None and predictions is not None:
         result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n, scratch)
+    if tool_answers is not None and predictions is not None:
+        result[TOOL_EXTRACTION_KEY] = _tool_extraction(task, setup, fields, test_dataset, location, predictions, tool_answers, size, n)
     return result
+
+
+def _tool_extraction(
+    task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test_dataset: Any, location: str,
+    predictions: list[Any], tool_answers: list[Any], size: int, n: int,
+) -> Any:
+    """Another tool's answers against the chain's final ones: the replies read differently, each such sample's
+    readings, and every metric of the evaluator given the tool's answers (no evaluator-level postprocessor);
+    an :class:`~assay.audit.AuditRecord` (never raises: a failure is its ``error``)."""
+    import tempfile
+
+    from assay.audit import AuditRecord, Reading
+    from assay.audit.run import compare_chains, plain_reading
+    from assay.postprocess.chain import apply_postprocessor, build_postprocessor
+    from assay.rundir.results import numeric_metrics
+    from assay.stats import sample_correctness
+
+    feed = task.source
+    chain = [cfg.get("type") if isinstance(cfg, dict) else cfg for cfg in (
+        task.model.get("pred_postprocessor"), setup.eval_cfg.get("pred_postprocessor"), setup.evaluator_cfg.get("pred_postprocessor"))]
+    names = [c if isinstance(c, str) else getattr(c, "__name__", repr(c)) for c in chain if c]
+    corrections = [{"at": "source extraction", "official": " → ".join(names) or "the raw reply",
+                    "corrected": f"{feed.tool} {feed.extraction}"}]
+    try:
+        final = apply_postprocessor(build_postprocessor(setup.evaluator_cfg.get("pred_postprocessor"),
+                                                        where=f"{setup.where} eval_cfg.evaluator.pred_postprocessor"), predictions)
+        differ, samples = compare_chains(final, tool_answers, size, n)
+        evaluator_cfg = {k: v for k, v in setup.evaluator_cfg.items() if k != "pred_postprocessor"}
+        with tempfile.TemporaryDirectory(prefix="assay-source-") as folder:
+            scored = _call_evaluator(task, setup, evaluator_cfg, {**fields, "predictions": list(tool_answers)}, test_dataset, n,
+                                     location, str(Path(folder) / task.dataset_abbr))
+        if "error" in scored:
+            raise RuntimeError(f"the evaluator failed on {feed.tool}'s answers: {scored['error']}")
+        details = scored.get("details")
+        readings = []
+        for j in samples:
+            rows = [r * size + j for r in range(n)]
+            verdicts = sample_correctness(details[j]) if isinstance(details, list) and j < len(details) else None
+            readings.append(Reading([plain_reading(final[i]) for i in rows], [plain_reading(tool_answers[i]) for i in rows],
+                                    verdicts if verdicts and any(v is not None for v in verdicts) else None))
+        return AuditRecord(corrections, len(final), differ, samples, readings, dict(numeric_metrics(scored)))
+    except Exception as exc:
+        logger.warning("%s: comparing %s's answers failed: %s: %s", task.name, feed.tool, type(exc).__name__, exc, exc_info=True)
+        return AuditRecord.failed(corrections, f"{type(exc).__name__}: {exc}")
 
 
 def _prepare(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], test: TestSet, location: str) -> tuple[Any, Any, Any, list[list[Any]]]:
