@@ -26,7 +26,10 @@ recording and of the tests) and works from there:
   replies written to reach each of its readers (pymatgen, which SMACT brings);
 * S2-TOMG-Bench: ``data/S2-TOMG-Bench/<task>.csv`` for each of its nine tasks read by
   ``S2TOMGBenchDataset`` and ``S2TOMGBenchEvaluator`` (metrics and details) on replies
-  (RDKit).
+  (RDKit);
+* SciReasoner 1.5: ``data/SciReasoner1.5/test-1.5/`` (the two materials files, GO, TM-score,
+  DUD-E) read by ``SciReasoner15Dataset`` (with ``mini_set`` and ``sample_size``) and its four
+  evaluators on replies.
 
 The output goes to ``tests/data/oc_families/sci2/recorded.json``;
 ``tests/datasets/test_kaoshi.py``, ``tests/evaluators/test_kaoshi.py`` and
@@ -239,6 +242,32 @@ S2TOMG: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
 }
 
 
+SR15_MATERIALS = {
+    "oqmd_test.json": [{"input": f"Predict the band gap of material {i}.", "output": out} for i, out in enumerate([
+        '{"bandgap": 1.25}', "{'bandgap' : 0.5 eV}", "no value here", "<think>x</think>```json\n{\"bandgap\": 3}\n```",
+        "The e_form is {e_form: -1.5}", "2.0"])],
+    "jarvis_dft_test.json": {"input": "Predict the ehull of X.", "output": '{"ehull": 0.02}'},
+}
+SR15_TASKS = {
+    "go_test_bp.json": [
+        {"input": "Protein A?", "output": "GO:0006355; GO:0045893", "name": "P1", "chain": "A"},
+        {"input": "Protein B?", "output": "regulation of transcription, cell cycle"},
+        {"input": "Protein C?", "output": ""},
+    ],
+    "tmscore_test.json": [{"input": f"Pair {i}?", "output": v, "meta": {"sid1": f"s{i}", "sid2": f"t{i}"}}
+                          for i, v in enumerate(["0.5", 0.75, "0.2", "0.9"])] + [{"input": "Pair x?", "output": "0.33"}],
+}
+SR15_DUDE = [{"input": f"Is ligand {i} active?", "label": lab, "metadata": {"target": tgt} if tgt else {}}
+             for i, (lab, tgt) in enumerate([(1, "akt1"), (0, "akt1"), (1, "ampc"), (0, "ampc"), ("1", None), (0, "akt1")])]
+SR15_REPLIES = {
+    "material": ['{"bandgap": 1.0}', "The band gap is {bandgap: 0.7}", "nothing", "<think>1</think>2.5 eV",
+                 '{"bandgap": "inf"}', "-0.4"],
+    "go_bp": ["GO:0006355; go:0045893", "Regulation of transcription\ncell cycle, apoptosis", "<think>a</think>"],
+    "tmscore": ["0.55", "TM-score: 1.2", "unknown", "```\n0.85\n```", "-0.1"],
+    "dude_count": ["label: 1", "0.2", "It is inactive", "probably active", "maybe", "answer=0"],
+}
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     for (exam, kind, _), rows in KAOSHI_FILES.items():
@@ -263,6 +292,11 @@ def build(root: Path) -> None:
     for task, (header, rows, _) in S2TOMG.items():
         with (s2 / f"{task}.csv").open("w", encoding="utf-8", newline="") as f:
             csv.writer(f).writerows([header, *rows])
+    sr15 = root / "cache" / "data" / "SciReasoner1.5" / "test-1.5"
+    sr15.mkdir(parents=True, exist_ok=True)
+    for file, items in {**SR15_MATERIALS, **SR15_TASKS}.items():
+        (sr15 / file).write_text(json.dumps(items), encoding="utf-8")
+    (sr15 / "dude_count.jsonl").write_text("\n".join(json.dumps(r) for r in SR15_DUDE) + "\n\n", encoding="utf-8")
     for task, pairs in OPI_TASKS.items():
         for split, items in (("dev", pairs[:1] + pairs[-1:]), ("test", pairs)):
             target = root / "cache" / "data" / "SciReasoner" / "OPI_test" / task / split
@@ -290,7 +324,42 @@ def record() -> dict[str, Any]:
     _record_opi(out)
     _record_mp20(out)
     _record_s2tomg(out)
+    _record_sr15(out)
     return out
+
+
+def _record_sr15(out: dict[str, Any]) -> None:
+    from opencompass.datasets import SciReasoner1_5 as sr
+
+    path = "opencompass/SciReasoner1.5"
+    calls = [
+        {"path": path, "name": "OQMD-bandgap", "task_type": "material", "source": "oqmd", "property_name": "bandgap"},
+        {"path": path, "name": "OQMD-bandgap", "task_type": "material", "source": "oqmd", "property_name": "bandgap",
+         "sample_size": 2, "seed": 7},
+        {"path": path, "name": "JARVISDFT-ehull", "task_type": "material", "source": "jarvis_dft", "property_name": "ehull"},
+        {"path": path, "name": "go_bp", "task_type": "go_bp"},
+        {"path": path, "name": "tmscore", "task_type": "tmscore", "mini_set": True},
+        {"path": path, "name": "dude_count", "task_type": "dude_count"},
+        # as the library's config passes them
+        {"path": path, "name": "oqmd:bandgap", "source": "oqmd", "task_type": "material", "property_name": "bandgap",
+         "mini_set": False, "sample_size": None},
+        {"path": path, "name": "go_bp", "task_type": "go_bp", "mini_set": False, "sample_size": None},
+        {"path": path, "name": "dude_count", "task_type": "dude_count", "mini_set": False, "sample_size": None},
+    ]
+    out["SciReasoner15Dataset"] = [{"args": a, "rows": [dict(r) for r in sr.SciReasoner15Dataset.load(**a)]} for a in calls]
+    answers: dict[str, list[Any]] = {}
+    for c in out["SciReasoner15Dataset"]:  # the first call of each task type
+        answers.setdefault(c["args"]["task_type"], [r["answer"] for r in c["rows"]])
+    evaluators = {"material": lambda: sr.SciReasoner15MaterialEvaluator(property_name="bandgap"),
+                  "go_bp": sr.SciReasoner15GOEvaluator, "tmscore": sr.SciReasoner15TMScoreEvaluator,
+                  "dude_count": sr.SciReasoner15DudeEvaluator}
+    out["SciReasoner15Evaluators"] = []
+    for task, replies in SR15_REPLIES.items():
+        refs = answers[task][:len(replies)]
+        replies = replies[:len(refs)]
+        for p, r in ((replies, refs), (replies[:1], [json.dumps(refs[0])])):
+            out["SciReasoner15Evaluators"].append({"task_type": task, "predictions": p, "references": r,
+                                                   "result": evaluators[task]().score(list(p), list(r))})
 
 
 def _record_s2tomg(out: dict[str, Any]) -> None:

@@ -535,6 +535,10 @@ EXCLUDED: dict[str, str] = {
     "MP20Evaluator": "needs the chem extra (pymatgen) and matches structures in a worker process; checked in tests/evaluators/test_mp20.py",
     "S2TOMGBenchEvaluator": "its references are task records (constraints, source molecules) and it needs the chem extra (RDKit); "
                             "checked in tests/evaluators/test_s2_tomg_bench.py",
+    **{name: "returns None where a metric is undefined and extras that are not numbers (invalid_examples, target_metrics), "
+             "as OpenCompass's; checked in tests/evaluators/test_scireasoner1_5.py"
+       for name in ("SciReasoner15MaterialEvaluator", "SciReasoner15GOEvaluator", "SciReasoner15TMScoreEvaluator",
+                    "SciReasoner15DudeEvaluator")},
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
