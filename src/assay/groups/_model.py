@@ -127,6 +127,8 @@ class Scores:
         gold_references: (column, abbr) → why that result's references were
             taken from the prediction files' ``gold`` (its test set was not read).
         audits: column → dataset abbr → the result's extraction audit (an :class:`assay.audit.AuditRecord`), where it has one.
+        tool_audits: column → dataset abbr → the comparison of another tool's own extraction with assay's
+            chain (an :class:`assay.audit.ToolAudit`), for a result scoring that tool's replies.
         marks: (column, abbr) → why that cell is marked in the table: its result's ``_meta.incomplete``,
             a result changed after assay computed it, one not re-scored (``kept``), or a group computed
             from marked cells.
@@ -159,6 +161,7 @@ class Scores:
     issues: list[SummaryIssue] = field(default_factory=list)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tool_audits: dict[str, dict[str, Any]] = field(default_factory=dict)
     marks: dict[tuple[str, str], list[CellMark]] = field(default_factory=dict)
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
     kept: dict[tuple[str, str], str] = field(default_factory=dict)

@@ -154,7 +154,8 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     how the interval was computed, or why there is none; the unscorable
     counts described.  The interval's bounds and standard error are rounded
     to the two decimals the page shows of them; the value is kept in full.
-    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``source`` (the
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``tool_audit``/``tool_audit_name``/``tool_audit_differ``
+    (what another tool's own extraction of the replies assay scored again would give), ``source`` (the
     badge's label of a value another tool computed: :func:`source_label`), ``judge`` and
     their sentences (``notes``), shown on hover or click.
     """
@@ -196,6 +197,14 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         if audit.error is not None or audit.differ:  # a cell the correction would change
             extra["audit"] = note
             extra["audit_differ"] = bool(audit.differ)
+    tool_audit = getattr(view, "tool_audits", {}).get(column, {}).get(abbr)
+    if tool_audit is not None:  # another tool's own extraction of the replies assay scored again
+        said = tool_audit.note(metric, value)
+        notes.append(said)
+        if tool_audit.record.error is not None or tool_audit.record.differ:  # a cell the tool's reading would change
+            extra["tool_audit"] = said
+            extra["tool_audit_name"] = f"{tool_audit.tool} {tool_audit.extraction}"
+            extra["tool_audit_differ"] = bool(tool_audit.record.differ)
     source = getattr(view, "sources", {}).get((column, abbr))
     if source is not None:
         extra["source"] = source_label(source)
@@ -306,6 +315,7 @@ class _Context:
     stats: Any = None
     config: Any = None
     ranks: bool = False
+    tool_audits: Any = None
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
@@ -460,7 +470,7 @@ def _report_data(
     datasets = []
     if samples and tables is not None:
         for abbr in view.dataset_abbrs:
-            table = sample_table(tables, columns, abbr, view.audits, max_text)
+            table = sample_table(tables, columns, abbr, view.audits, max_text, getattr(view, "tool_audits", None))
             if table is not None:
                 datasets.append(table)
     heatmaps = needle_heatmaps(view, stats)
@@ -477,7 +487,7 @@ def _report_data(
             "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables, view, stats, config)
+                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
     if ranks is None:
         ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
     context.ranks = ranks
@@ -901,7 +911,8 @@ def _document(data: dict[str, Any]) -> list[str]:
     relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
                  ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
                  ("b_better", "B scores higher"), ("differ", "A and B differ"),
-                 ("audit", "A read differently by the corrected extractor")]
+                 ("audit", "A read differently by the corrected extractor"),
+                 ("tool", "A read differently by the other tool's own extraction")]
     options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
     for i, ds in enumerate(data["samples"]):
         parts.append(
@@ -980,13 +991,13 @@ def write_html_report(
     snap = context.snapshot
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
                     {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
-                     for c in context.columns for a in context.abbrs}, max_text)
+                     for c in context.columns for a in context.abbrs}, max_text, tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
     # a dataset whose results are those of an earlier report's sample file: that file, not read again
     earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
     reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
     if context.tables is not None:
-        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
+        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
     else:
         source.abbrs = [a for a in keys if a not in reused]
         if snap is not None and source.abbrs:  # the samples the run index holds, read at once
@@ -1022,7 +1033,7 @@ def write_html_report(
             payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
             if payload is None:  # an earlier file not as expected: read again
                 found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
-                                           source.digests, max_text), workers=1)
+                                           source.digests, max_text, tool_audits=source.tool_audits), workers=1)
                 payload = found[0][2] if found else b"null"
             embedded.append((abbr, n, payload))
         atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)

@@ -27,6 +27,8 @@ from assay.summarize._table import (
     render_sources,
     render_sources_markdown,
     render_stdout,
+    render_tool_audits,
+    render_tool_audits_markdown,
     render_txt,
     source_column,
     source_tags,
@@ -378,6 +380,10 @@ class DefaultSummarizer:
         if sources_md:  # which tool computed each value so marked
             markdown = f"{markdown}\n{sources_md}"
             marks = f"{marks}\n\n{sources}" if marks else sources
+        tools, tools_md = render_tool_audits(board, shown_abbrs), render_tool_audits_markdown(board, shown_abbrs)
+        if tools_md:  # what another tool's own extraction of the replies scored again would give
+            markdown = f"{markdown}\n{tools_md}"
+            marks = f"{marks}\n\n{tools}" if marks else tools
 
         def write_texts() -> str:
             simple = self.render_simple(shown)

@@ -37,6 +37,8 @@ __all__ = [
     "render_raw",
     "render_sources",
     "render_sources_markdown",
+    "render_tool_audits",
+    "render_tool_audits_markdown",
     "source_column",
     "source_tags",
     "render_simple",
@@ -168,6 +170,48 @@ def render_marks_markdown(board: Leaderboard, abbrs: Collection[str] | None = No
     for column, abbr, marks in cells:
         lines.extend(f"- {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines) + "\n"
+
+
+_TOOL_AUDITS = "Other tools' own extraction of the replies assay scored again:"
+
+
+def _tool_audit_lines(board: Leaderboard, abbrs: Collection[str] | None) -> list[str]:
+    """``column / abbr: sentence`` of each comparison with another tool's extraction, in the table's order."""
+    lines = []
+    shown = board.dataset_abbrs if abbrs is None else [a for a in board.dataset_abbrs if a in abbrs]
+    for abbr in shown:
+        metrics = board.metrics.get(abbr) or []
+        for column in board.models:
+            audit = board.tool_audits.get(column, {}).get(abbr)
+            if audit is None:
+                continue
+            metric = metrics[0] if metrics else ""
+            value = board.scores.get(column, {}).get(abbr, {}).get(metric)
+            lines.append(f"{column} / {abbr}: {audit.note(metric, value)}")
+    return lines
+
+
+def render_tool_audits(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
+    """The list under the table of what another tool's own extraction of the replies assay scored again would
+    give (``''`` when no result compares one); with ``abbrs``, of those datasets' rows only.
+
+    >>> from assay.audit import AuditRecord, ToolAudit
+    >>> board = Leaderboard(['m1'], scores={'m1': {'ds': {'accuracy': 62.5}}}, dataset_abbrs=['ds'],
+    ...                     metrics={'ds': ['accuracy']},
+    ...                     tool_audits={'m1': {'ds': ToolAudit('lm_eval', 'strict-match',
+    ...                                                         AuditRecord([], 24, 7, metrics={'accuracy': 50.0}))}})
+    >>> print(render_tool_audits(board))
+    Other tools' own extraction of the replies assay scored again:
+      m1 / ds: lm_eval's strict-match extraction would give accuracy 50.00 instead of 62.50 (7 of 24 replies read differently)
+    """
+    lines = _tool_audit_lines(board, abbrs)
+    return "\n".join([_TOOL_AUDITS, *(f"  {line}" for line in lines)]) if lines else ""
+
+
+def render_tool_audits_markdown(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
+    """:func:`render_tool_audits` as a markdown list (``''`` when no result compares one)."""
+    lines = _tool_audit_lines(board, abbrs)
+    return "\n".join([_TOOL_AUDITS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
 
 
 MIXED = "mixed"

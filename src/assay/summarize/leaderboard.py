@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.audit import AuditRecord, read_records, records_json
+from assay.audit import AuditRecord, ToolAudit, read_records, read_tool_records, records_json, tool_records_json
 from assay.groups import MARK, CellMark, Scores, SummaryIssue
 
 __all__ = ["HEADER", "Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"]
@@ -189,6 +189,8 @@ class Leaderboard:
         not_rescored: (model, dataset) → why the last run of its task left the result as it was.
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
         audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
+        tool_audits: model → dataset → for a result scoring another tool's replies with its extraction named,
+            that extraction against assay's chain (:class:`assay.audit.ToolAudit`).
         judge_usage: (model, dataset) → what its judge calls cost (the result's ``_meta.judge``).
         sources: (model, dataset or group) → where its value came from when another tool computed it
             (:func:`assay.rundir.sources.cell_source`: ``tool``, ``version``, ``files``, the tool's own ``metrics``
@@ -218,6 +220,7 @@ class Leaderboard:
     not_rescored: dict[tuple[str, str], str] = field(default_factory=dict)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
+    tool_audits: dict[str, dict[str, ToolAudit]] = field(default_factory=dict)
     judge_usage: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     pairwise: dict[str, Any] = field(default_factory=dict)
@@ -250,6 +253,7 @@ class Leaderboard:
             not_rescored=dict(scores.kept),
             gold_references=dict(scores.gold_references),
             audits=scores.audits,
+            tool_audits=scores.tool_audits,
             judge_usage=dict(scores.judge),
             sources={key: s for key, s in scores.sources.items() if key[1] in scores.values.get(key[0], {})},
             errors=scores.errors,
@@ -322,7 +326,10 @@ class Leaderboard:
         ``judge_usage`` what each judged result's judge calls cost (model, dataset, ``judge``: its
         ``_meta.judge``); ``pairwise`` the pairwise judge statistics (present when any: see
         :mod:`assay.subjective.pairwise`); ``references_from_gold`` the results whose references came from the
-        prediction files' ``gold``; ``dataset_abbrs`` and ``metrics`` the rows'
+        prediction files' ``gold``; ``extraction_audits`` each result's extraction audit;
+        ``tool_extraction_audits`` (present when any) for a result scoring another tool's replies, that
+        tool's own extraction against assay's chain (model → dataset → ``tool``, ``extraction`` and the
+        audit record's keys); ``dataset_abbrs`` and ``metrics`` the rows'
         order, so that a reader needs no rule to find it.
         """
         payload: dict[str, Any] = {"time": self.time, "summarizer": self.summarizer, "models": list(self.models)}
@@ -358,6 +365,8 @@ class Leaderboard:
             ]
         if self.audits:
             payload["extraction_audits"] = records_json(self.audits)
+        if self.tool_audits:
+            payload["tool_extraction_audits"] = tool_records_json(self.tool_audits)
         if self.judge_usage:
             payload["judge_usage"] = [
                 {"model": column, "dataset": abbr, "judge": usage} for (column, abbr), usage in self.judge_usage.items()
@@ -454,6 +463,7 @@ class Leaderboard:
             not_rescored=_pairs(data.get("not_rescored"), "reason"),
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
             audits=read_records(data.get("extraction_audits"), "summary .json"),
+            tool_audits=read_tool_records(data.get("tool_extraction_audits"), "summary .json"),
             judge_usage=_judge_usage(data.get("judge_usage")),
             sources=_sources(data.get("sources")),
             pairwise=dict(data["pairwise"]) if isinstance(data.get("pairwise"), Mapping) else {},
