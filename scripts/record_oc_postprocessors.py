@@ -112,6 +112,16 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess_chinese", [{}]),
+    # BIG-Bench Extra Hard
+    ("opencompass.datasets.bbeh", "bbeh_freeform_postprocess", [{}]),
+    ("opencompass.datasets.bbeh", "bbeh_mcq_postprocess", [{}]),
+    # P-MMEval: each returns the reply with the language its evaluator reads it in
+    ("opencompass.datasets.PMMEval.flores", "pmmeval_flores_postprocess", [{"lang_fullname": "Chinese"}]),
+    ("opencompass.datasets.PMMEval.mhellaswag", "pmmeval_mhellaswag_postprocess", [{"lang_code": "en"}]),
+    ("opencompass.datasets.PMMEval.mifeval", "pmmeval_mifeval_postprocess", [{"lang_code": "zh"}]),
+    ("opencompass.datasets.PMMEval.mlogiqa", "pmmeval_mlogiqa_postprocess", [{"lang_code": "ar"}]),
+    ("opencompass.datasets.PMMEval.mmmlu", "pmmeval_mmmlu_postprocess", [{"lang_code": "ja"}]),
+    ("opencompass.datasets.PMMEval.xnli", "pmmeval_xnli_postprocess", [{"lang_code": "fr"}]),
     # the science families
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_selection_postprocess", [{}]),
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),

@@ -70,6 +70,8 @@ def test_agrees_with_opencompass_on_the_whole_corpus(call: dict[str, Any]) -> No
             continue
         got = fn(reply["text"], **call["kwargs"])
         want = _expected(recorded, reply["text"])
+        if isinstance(want, dict) and "repr" in want:  # a value JSON does not hold (P-MMEval's (reply, language) pairs)
+            got = {"repr": repr(got)}
         if got != want:
             differences.append((reply["id"], reply["text"][:80], got, want))
     assert not differences, f"{len(differences)} of {len(REPLIES)} differ: {differences[:5]}"
