@@ -219,3 +219,16 @@ def test_assay_own_result_pairs_with_a_tools_by_the_question_its_prompt_quotes(
     assert row["p"] == pytest.approx(binomial_two_sided_p(a_only, b_only))
     by_position = [(float(order[n] % 3 != 0), lm[rows[n]["question"]]) for n in range(len(rows))]
     assert (sum(x > y for x, y in by_position), sum(x < y for x, y in by_position)) != (a_only, b_only)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "2", "half"])
+def test_a_min_aligned_that_is_no_share_of_the_samples_is_refused_by_name(
+    run: Path, value: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "-w", str(run), "scripted-a", "mockllm__scripted-b", "--datasets", "arith",
+              "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC, "--min-aligned", value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--min-aligned: {value!r} is not" in err and "above 0 and at most 1" in err and "Traceback" not in err

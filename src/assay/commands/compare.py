@@ -30,6 +30,17 @@ NAME = "compare"
 HELP = "paired comparison of two models: differences with intervals, McNemar / paired bootstrap, Holm"
 
 
+def _fraction(text: str) -> float:
+    """``--min-aligned``: a share of the samples, above 0 and at most 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a share of the samples above 0 and at most 1 (e.g. 0.5)") from None
+    if not 0 < value <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share of the samples: give a number above 0 and at most 1 (e.g. 0.5)")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay compare``."""
     parser.add_argument("model_a", metavar="MODEL_A", help="model column or result folder name")
@@ -49,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "position, one tool's by id, two tools' by content)",
     )
     parser.add_argument(
-        "--min-aligned", type=float, default=0.5, metavar="FRACTION",
+        "--min-aligned", type=_fraction, default=0.5, metavar="FRACTION",
         help="refuse a dataset where fewer than this share of the smaller side's samples align (default 0.5)",
     )
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed")
