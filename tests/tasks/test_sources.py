@@ -214,6 +214,23 @@ def test_a_wrong_source_is_an_error_naming_the_config_the_dataset_and_the_value_
     assert run is None or not list(run.glob("results/**/*.json"))
 
 
+@pytest.mark.parametrize("content", ["", "{not json"])
+def test_an_empty_or_unreadable_tool_output_is_an_error_naming_the_config_and_the_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    out = tmp_path / "lm_out"
+    out.mkdir()
+    if content:
+        (out / "results_2026-01-01T00-00-00.json").write_text(content)
+    body = (f"datasets = [dict(abbr='arith-assay', predictions=dict(source='lm_eval', path={str(out)!r}, task='assay_arith'), "
+            f"{GSM8K_EVAL.format(extra='')})]\n")
+    status, run = _run(tmp_path, body)
+    err = capsys.readouterr().err
+    assert status != 0
+    assert re.search(rf"config\.py: datasets\[0\] \('arith-assay'\) predictions\.path '{re.escape(str(out))}': .*{re.escape(str(out))}", err), err
+    assert run is None or not list(run.glob("results/**/*.json"))
+
+
 def test_a_prediction_file_not_taken_from_a_tool_is_never_replaced(tmp_path: Path) -> None:
     run_dir = RunDir(tmp_path / "run")
     own = run_dir.prediction_dir("m") / "arith.json"

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.errors import ConfigError
+from assay.errors import ConfigError, InputFileError
 from assay.sources.model import ExternalResult, ExternalRun
 
 __all__ = ["FEED_KEYS", "SourceFeed", "feed_spec", "prediction_records", "read_feed", "read_feeds", "source_models", "source_only"]
@@ -93,6 +93,8 @@ def read_feed(
         ConfigError: an unknown key or tool, a path that does not exist, a task the tool's output lacks, a
             model mapping that is not ``{name: abbr}``, an ``extraction`` no sample has, or a sample
             without a logged reply (a log-likelihood task has nothing to re-score).
+        InputFileError: the tool's output cannot be read (none there, a file that is not what the tool
+            writes); the message starts with ``where`` and the path as the config gives it.
     """
     from assay.rundir.sources import safe_name
     from assay.sources import READERS, read_source
@@ -120,7 +122,10 @@ def read_feed(
     key = (str(tool), str(path))
     runs = cache.get(key) if cache is not None else None
     if runs is None:
-        runs = read_source(str(tool), path)
+        try:
+            runs = read_source(str(tool), path)
+        except InputFileError as exc:  # an empty folder, an unreadable file: say which entry of which config named it
+            raise InputFileError(f"{where}.path {raw_path!r}: {exc}") from exc
         if cache is not None:
             cache[key] = runs
     feed = SourceFeed(str(tool), str(path), task, extraction)
