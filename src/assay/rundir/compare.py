@@ -60,7 +60,7 @@ def _choose_metric(
         sa = sample_values(result_a, metric, float(names_a[metric]))
         sb = sample_values(result_b, metric_b, float(names_b[metric_b]))
         if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
-            return f"{metric} | {metric_b}", sa, sb
+            return _on_one_scale(f"{metric} | {metric_b}", sa, sb)
         return f"no per-sample values: {sa if isinstance(sa, str) else sb}"
     shared = [m for m in order_metrics(list(names_a)) if m in names_b]
     if metric is not None:
@@ -74,9 +74,25 @@ def _choose_metric(
         sa = sample_values(result_a, name, float(names_a[name]))
         sb = sample_values(result_b, name, float(names_b[name]))
         if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
-            return name, sa, sb
+            return _on_one_scale(name, sa, sb)
         reasons.append(f"{name}: {sa if isinstance(sa, str) else sb}")
     return "no metric has per-sample values for both models (" + "; ".join(reasons[:3]) + ")"
+
+
+def _on_one_scale(name: str, sa: SampleValues, sb: SampleValues) -> tuple[str, SampleValues, SampleValues] | str:
+    """Both models' values on one scale: a fraction (0–1) on one side and a percent on the other are both
+    taken as percent; any other difference of scale is a reason not to compare (naming both scales)."""
+    if sa.scale == sb.scale or "corpus" in (sa.kind, sb.kind):
+        return name, sa, sb
+    if {sa.scale, sb.scale} == {1.0, 100.0}:
+        fraction = sa if sa.scale == 1.0 else sb
+        units = fraction.units
+        if units.size and float(units.min()) >= 0.0 and float(units.max()) <= 1.0:
+            binary = fraction.runs == 1 and bool(((units == 0) | (units == 1)).all())
+            percent = SampleValues("binary" if binary else "mean", units, 100.0, fraction.runs, fraction.basis)
+            return (name, percent, sb) if fraction is sa else (name, sa, percent)
+    return (f"{name}: model A's values are on a scale of {sa.scale:g} and model B's of {sb.scale:g} "
+            f"(not a fraction against a percent); they cannot be compared")
 
 
 def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats | None:
