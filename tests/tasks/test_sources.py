@@ -228,6 +228,20 @@ datasets = [dict(abbr='arith',
         assert result["_meta"]["rescored"]["model"] == f"mockllm/scripted-{model}"
 
 
+def test_inspect_ai_replies_of_several_epochs_say_only_the_first_is_scored(tmp_path: Path) -> None:
+    pytest.importorskip("zstandard")  # the .eval archives of the epochs log are Zstandard-compressed
+    epochs = DATA / "inspect_ai" / "logs" / "epochs"
+    body = f"""
+datasets = [dict(abbr='arith', predictions=dict(source='inspect_ai', path={str(epochs)!r}, task='assay_arith'),
+                 {GSM8K_EVAL.format(extra='')})]
+"""
+    status, run = _run(tmp_path, body)
+    assert status == 0 and run is not None
+    result = _result(run, "mockllm__scripted-a", "arith")
+    assert result["_meta"]["rescored"]["epochs"] == {"logged": 2, "scored": 1}
+    assert len(result["details"]) == result["_meta"]["rescored"]["samples"] == 12  # one reply per sample, not per epoch
+
+
 def test_helm_completions_scored_again_against_their_single_reference(tmp_path: Path) -> None:
     body = f"""
 datasets = [dict(abbr='parity', predictions=dict(source='helm', path={str(HELM)!r}, task='simple_classification'),

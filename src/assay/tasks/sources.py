@@ -75,7 +75,8 @@ class SourceFeed:
     runs: dict[str, tuple[ExternalRun, ExternalResult]] = field(default_factory=dict)
 
     def describe(self, model: str) -> dict[str, Any]:
-        """What ``_meta.rescored`` says of the replies of ``model`` (its abbr): the tool, its version, the files, the task."""
+        """What ``_meta.rescored`` says of the replies of ``model`` (its abbr): the tool, its version, the files, the task;
+        with several epochs logged (inspect_ai), ``epochs``: how many, and that only the first epoch's replies are scored."""
         run, result = self.runs[model]
         out: dict[str, Any] = {
             "tool": run.tool, "version": run.version, "path": result.source.path, "samples_path": result.samples_path,
@@ -83,6 +84,9 @@ class SourceFeed:
         }
         if self.extraction is not None:
             out["extraction"] = self.extraction
+        epochs = max((len(s.doc["epochs"]) for s in result.samples if s.doc and isinstance(s.doc.get("epochs"), list)), default=1)
+        if epochs > 1:  # inspect_ai's epochs: the reply of the first is the one scored
+            out["epochs"] = {"logged": epochs, "scored": 1}
         return out
 
 
