@@ -96,6 +96,8 @@ class _Texts:
         self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
         self.methods: dict[tuple[Any, ...], int] = {}
         self._described: dict[tuple[Any, ...], tuple[int, str]] = {}
+        self._reasons: dict[Any, int] = {}
+        self._kept: dict[bytes, tuple[Any, int, int | None]] = {}
 
     def unscorable_of(self, stats: Any, column: str, abbr: str) -> tuple[Any, int, int | None]:
         """The unscorable counts of one result as a cell shows them: ``(bounds by metric, count, the index
@@ -105,6 +107,12 @@ class _Texts:
             return known
         table = stats.unscorable if stats is not None else None
         json_of = getattr(table, "json_of", None)
+        kept = table.kept_json((column, abbr)) if json_of is not None else None  # type: ignore[union-attr]
+        if kept is not None:  # results of the same counts and bounds (a leaderboard has many) read once
+            known = self._kept.get(kept)
+            if known is not None:
+                self.unscorable[(column, abbr)] = known
+                return known
         if json_of is not None:  # the run index's JSON, read without building the counts' object
             data = json_of((column, abbr))
         else:
@@ -113,6 +121,14 @@ class _Texts:
         if data is None:
             known = self.unscorable[(column, abbr)] = ({}, 0, None)
             return known
+        if kept is not None:
+            self._kept[kept] = self._unscorable_of_json(data)
+            known = self.unscorable[(column, abbr)] = self._kept[kept]
+            return known
+        known = self.unscorable[(column, abbr)] = self._unscorable_of_json(data)
+        return known
+
+    def _unscorable_of_json(self, data: dict[str, Any]) -> tuple[Any, int, int | None]:
         counts = (data.get("total"), data.get("unextracted"), data.get("judge_failed"), data.get("not_executed"))
         found = self._described.get(counts)
         if found is None:
@@ -122,8 +138,7 @@ class _Texts:
             found = self._described[counts] = (u.count, u.describe())
         count, described = found
         said = self(described) if count or described else None
-        known = self.unscorable[(column, abbr)] = (data.get("bounds") or {}, count, said)
-        return known
+        return data.get("bounds") or {}, count, said
 
     def interval(self, stat: Any) -> int:
         """The index of :func:`interval_text` of ``stat``."""
@@ -133,6 +148,23 @@ class _Texts:
         found = self.methods.get(key)
         if found is None:
             found = self.methods[key] = self(interval_text(stat))
+        return found
+
+    def interval_of_json(self, data: dict[str, Any], confidence: float) -> int:
+        """:meth:`interval` of the cell whose JSON (:meth:`assay.stats.CellStat.to_json`) is ``data``, its
+        confidence ``confidence`` when the JSON has none; a cell is built only for a way not met before."""
+        ranged = data.get("low") is not None and data.get("high") is not None
+        if ranged:
+            found = self.methods.get((data.get("method", "none"), data.get("n"), data.get("runs"), data.get("basis"),
+                                      data.get("confidence", confidence)))
+        else:  # the text of a cell without an interval is its reason
+            found = self._reasons.get(data.get("reason"))
+        if found is None:
+            from assay.stats import CellStat
+
+            found = self.interval(CellStat.from_json({"confidence": confidence, **data}))
+            if not ranged:
+                self._reasons[data.get("reason")] = found
         return found
 
     def __call__(self, text: str) -> int:
@@ -180,6 +212,48 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         cell += [count, said]
         if count and metric in bounds:
             cell += list(bounds[metric][:2])
+    return cell, _cell_extra(view, column, abbr, metric, value)
+
+
+def _table_cells(view: Any, stats: Any, texts: _Texts, columns: list[str], abbr: str, metric: str,
+                 values: dict[str, Any], r: int, extras: dict[str, dict[str, Any]]) -> list[list[Any]] | None:
+    """The cells of one row of the table, :func:`_compact_cell`'s, read from the statistics' JSON as the
+    run index keeps them (no cell object built); ``None`` when the statistics are not the run's table.
+    ``values``: column → the row's value; a cell's extra goes into ``extras`` under ``"<r>:<column>"``."""
+    table: Any = stats.cells if stats is not None else None
+    if type(table).__name__ != "CellTable" or any(values.get(column) is None for column in columns):
+        return None  # a cell without a value says why, as :func:`_compact_cell` does
+    json_row, confidence, interval_of, unscorable_of = (table.json_row, table.confidence, texts.interval_of_json,
+                                                        texts.unscorable_of)
+    cells = []
+    for c, column in enumerate(columns):
+        value = values[column]
+        row = json_row(column, abbr)
+        data = row.get(metric) if row is not None else None
+        if data is None:
+            cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
+        else:
+            low, high = data.get("low"), data.get("high")
+            if low is not None and high is not None:
+                se = data.get("se")
+                cell = [value, round(low, 2), round(high, 2), None if se is None else round(se, 2),
+                        interval_of(data, confidence)]
+            else:
+                cell = [value, None, None, None, interval_of(data, confidence)]
+        bounds, count, said = unscorable_of(stats, column, abbr)
+        if said is not None:
+            cell += [count, said]
+            if count and metric in bounds:
+                cell += list(bounds[metric][:2])
+        cells.append(cell)
+        extra = _cell_extra(view, column, abbr, metric, value)
+        if extra is not None:
+            extras[f"{r}:{c}"] = extra
+    return cells
+
+
+def _cell_extra(view: Any, column: str, abbr: str, metric: str, value: float) -> dict[str, Any] | None:
+    """What rarer things a cell with a value has to say (see :func:`_compact_cell`), ``None`` when nothing."""
     extra: dict[str, Any] = {}
     notes: list[str] = []
     marks = view.marks.get((column, abbr))
@@ -215,7 +289,7 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         notes.append("judge: " + extra["judge"])
     if notes:
         extra["notes"] = notes
-    return cell, (extra or None)
+    return extra or None
 
 
 def cell_notes(data: dict[str, Any], row: int, column: int) -> list[str]:
@@ -412,8 +486,9 @@ def _report_data(
     where: dict[tuple[str, str], int] = {}
     for r, row in enumerate(view.metric_rows()):
         abbr, metric = row.dataset, row.metric or ""
-        cells = []
-        for c, column in enumerate(columns):
+        fast = _table_cells(view, stats, texts, columns, abbr, metric, row.values, r, extras) if abbr else None
+        cells = fast if fast is not None else []
+        for c, column in enumerate(columns if fast is None else ()):
             value = row.values.get(column)
             missing = None
             if value is None:
