@@ -619,12 +619,24 @@ INPUTS: dict[str, Spec] = {
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
+    "Opi_Evaluator": Spec(_choice, build=lambda: ICL_EVALUATORS.get("Opi_Evaluator")(task="Fold")),
+    "KaoshiEvaluator": Spec(_gaokao("multi_choice"), build=lambda: ICL_EVALUATORS.get("KaoshiEvaluator")(question_type="multi_choice")),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
     **{name: "needs the chem extra (RDKit, WordNet's files); its contract is checked in tests/evaluators/test_smolinstruct.py"
        for name in ("FTSEvaluator", "MolInstructionsFTSEvaluator", "MeteorEvaluator", "MolInstructionsMeteorEvaluator")},
+    **{name: "needs the chem extra (SMACT) and, but for the unconditional one, its dataset's test file; "
+             "checked in tests/evaluators/test_scireasoner_material.py"
+       for name in ("uncond_material_Evaluator", "composition_Evaluator", "material_Evaluator")},
+    "MP20Evaluator": "needs the chem extra (pymatgen) and matches structures in a worker process; checked in tests/evaluators/test_mp20.py",
+    "S2TOMGBenchEvaluator": "its references are task records (constraints, source molecules) and it needs the chem extra (RDKit); "
+                            "checked in tests/evaluators/test_s2_tomg_bench.py",
+    **{name: "returns None where a metric is undefined and extras that are not numbers (invalid_examples, target_metrics), "
+             "as OpenCompass's; checked in tests/evaluators/test_scireasoner1_5.py"
+       for name in ("SciReasoner15MaterialEvaluator", "SciReasoner15GOEvaluator", "SciReasoner15TMScoreEvaluator",
+                    "SciReasoner15DudeEvaluator")},
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"

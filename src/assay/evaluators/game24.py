@@ -23,13 +23,17 @@ from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
-from assay.postprocess._text import as_text
 from assay.postprocess.chain import deterministic
 from assay.registry import ICL_EVALUATORS, TEXT_POSTPROCESSORS
 
 __all__ = ["Game24Evaluator", "game24_postprocess", "game24_value"]
 
 _NUMBER = re.compile(r"\d+")
+
+
+def as_text(value: Any) -> str:
+    """The text of a reply or a puzzle: ``None`` is ``''``."""
+    return "" if value is None else str(value)
 
 
 @TEXT_POSTPROCESSORS.register_module("game24_postprocess")
