@@ -219,3 +219,38 @@ def test_assay_own_result_pairs_with_a_tools_by_the_question_its_prompt_quotes(
     assert row["p"] == pytest.approx(binomial_two_sided_p(a_only, b_only))
     by_position = [(float(order[n] % 3 != 0), lm[rows[n]["question"]]) for n in range(len(rows))]
     assert (sum(x > y for x, y in by_position), sum(x < y for x, y in by_position)) != (a_only, b_only)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "2", "half"])
+def test_a_min_aligned_that_is_no_share_of_the_samples_is_refused_by_name(
+    run: Path, value: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "-w", str(run), "scripted-a", "mockllm__scripted-b", "--datasets", "arith",
+              "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC, "--min-aligned", value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--min-aligned: {value!r} is not" in err and "above 0 and at most 1" in err and "Traceback" not in err
+
+
+def test_a_fraction_against_a_percent_is_compared_in_percent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.py"
+    config.write_text(
+        "models = []\ndatasets = []\nsources = [\n"
+        f"    dict(type='lm_eval', path={str(LM_EVAL / 'out')!r}, datasets={{'assay_arith': 'arith'}}, percent=False),\n"
+        f"    dict(type='inspect_ai', path={str(SHARED)!r}, datasets={{'assay_arith_shared': 'arith'}}),\n"
+        "]\n"
+    )
+    fraction_run = tmp_path / "w" / "20250101_000000"
+    (fraction_run / "results").mkdir(parents=True)
+    assert main(["summarize", str(config), "-w", str(fraction_run), "--no-report"]) == 0
+    assert json.loads((fraction_run / "results" / "scripted-a" / "arith.json").read_text())[LM_METRIC] <= 1  # lm-eval's 0–1
+    _, row = _across(fraction_run, capsys)
+    lm, insp = _lm_eval_by_question(), _inspect_by_question()
+    shared = [q for q in lm if q in insp and not math.isnan(insp[q])]
+    a, b = [lm[q] for q in shared], [insp[q] for q in shared]
+    assert row["value_a"] == pytest.approx(100 * sum(a) / len(a)) and row["value_b"] == pytest.approx(100 * sum(b) / len(b))
+    assert row["diff"] == pytest.approx(100 * (sum(a) - sum(b)) / len(a))
+    assert row["test"] == "mcnemar-exact"
+    assert (row["a_only"], row["b_only"]) == (sum(x == 1 and y == 0 for x, y in zip(a, b)), sum(x == 0 and y == 1 for x, y in zip(a, b)))

@@ -162,3 +162,20 @@ def test_an_unreadable_result_names_its_file_and_nothing_is_written(mixed: Path,
     assert main(["export", str(run), "--format", fmt, "--out", str(out)]) != 0
     assert str(broken) in capsys.readouterr().err
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("where", ["run", "work_dir", "above"])
+def test_a_target_holding_the_run_is_refused_and_the_run_kept(mixed: Path, tmp_path: Path, where: str, force: list[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    work_dir = tmp_path / "above" / "work_dir"
+    run = work_dir / mixed.name
+    shutil.copytree(mixed, run)
+    before = _tree(tmp_path / "above")
+    target = {"run": run, "work_dir": work_dir, "above": tmp_path / "above"}[where]
+    assert main(["export", str(run), "--format", "opencompass", "--out", str(target), *force]) != 0
+    err = capsys.readouterr().err
+    assert f"--out {target}" in err and str(run) in err
+    assert _tree(tmp_path / "above") == before

@@ -147,6 +147,65 @@ datasets = [dict(abbr='arith', type='JsonlDataset', path={str(DATA / 'lm_eval' /
     assert result["accuracy"] == pytest.approx(100 * sum(right) / len(right))
 
 
+def _reordered_lm_eval(tmp_path: Path, model: str, keep: Any = None) -> Path:
+    """A copy of ``model``'s lm-evaluation-harness output whose arithmetic samples file holds the same rows in
+    reverse order (as a run on several devices writes them, rank by rank), those ``keep`` accepts."""
+    import shutil
+
+    out = tmp_path / "lm_out" / model
+    shutil.copytree(LM_EVAL / model, out)
+    (path,) = out.glob("samples_assay_arith_*.jsonl")
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    path.write_text("\n".join(line for line in reversed(lines) if keep is None or keep(json.loads(line))) + "\n")
+    return out
+
+
+TEST_SET = DATA / "lm_eval" / "tasks" / "arith.jsonl"
+
+
+def _on_disk(replies: Path) -> str:
+    return f"""
+datasets = [dict(abbr='arith', type='JsonlDataset', path={str(TEST_SET)!r},
+                 reader_cfg=dict(input_columns=['question'], output_column='answer'),
+                 predictions=dict(source='lm_eval', path={str(replies)!r}, task='assay_arith'),
+                 {GSM8K_EVAL.format(extra=", dataset_postprocessor=dict(type='gsm8k_dataset_postprocess')")})]
+"""
+
+
+def test_replies_logged_out_of_order_meet_their_own_rows_of_the_test_set(tmp_path: Path) -> None:
+    status, run = _run(tmp_path, _on_disk(_reordered_lm_eval(tmp_path, "scripted-b")))
+    assert status == 0 and run is not None
+    rows = [json.loads(line) for line in TEST_SET.read_text().splitlines() if line.strip()]
+    samples = _lm_eval_samples("scripted-b", "assay_arith", "strict-match")  # joined to the rows by doc_id
+    right = [_last_number(s["resps"][0][0]) == rows[s["doc_id"]]["answer"].split("#### ")[-1] for s in samples]
+    assert _result(run, "scripted-b", "arith")["accuracy"] == pytest.approx(100 * sum(right) / len(right))
+    preds = json.loads((run / "predictions" / "scripted-b" / "arith.json").read_text())
+    assert [p["source_key"] for p in preds.values()] == [str(i) for i in range(len(rows))]  # the file in doc_id order
+
+
+@pytest.mark.parametrize(
+    ("predictions", "message"),
+    [
+        ("helm", r"helm task 'simple_classification' .*cannot tell which row of the test set each reply answers: "
+                 r"helm names its samples by ids of its own"),
+        ("lm_eval", r"lm_eval task 'assay_arith' .*cannot tell which row of the test set each reply answers: "
+                    r"its doc_ids are not the rows 0 to 22 of the task's documents \(no doc_id 3\)"),
+    ],
+)
+def test_replies_that_name_no_row_of_the_test_set_are_refused_rather_than_paired_by_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], predictions: str, message: str
+) -> None:
+    if predictions == "helm":
+        body = _on_disk(HELM).replace("source='lm_eval'", "source='helm'").replace("'assay_arith'", "'simple_classification'")
+    else:
+        body = _on_disk(_reordered_lm_eval(tmp_path, "scripted-b", keep=lambda row: row["doc_id"] != 3))
+    status, run = _run(tmp_path, body)
+    err = capsys.readouterr().err
+    assert status != 0
+    assert re.search(r"config\.py: datasets\[0\] \('arith'\) predictions: " + message, err), err
+    assert run is None or not list(run.glob("results/**/*.json"))
+
+
 def test_inspect_ai_replies_scored_again_with_models_mapped(tmp_path: Path) -> None:
     body = f"""
 datasets = [dict(abbr='arith',
@@ -167,6 +226,20 @@ datasets = [dict(abbr='arith',
         answers = [s["scores"]["match"]["answer"] for s in samples]
         assert audit["differ"] == sum(a != _last_number(r) for a, r in zip(answers, replies, strict=True)) > 0
         assert result["_meta"]["rescored"]["model"] == f"mockllm/scripted-{model}"
+
+
+def test_inspect_ai_replies_of_several_epochs_say_only_the_first_is_scored(tmp_path: Path) -> None:
+    pytest.importorskip("zstandard")  # the .eval archives of the epochs log are Zstandard-compressed
+    epochs = DATA / "inspect_ai" / "logs" / "epochs"
+    body = f"""
+datasets = [dict(abbr='arith', predictions=dict(source='inspect_ai', path={str(epochs)!r}, task='assay_arith'),
+                 {GSM8K_EVAL.format(extra='')})]
+"""
+    status, run = _run(tmp_path, body)
+    assert status == 0 and run is not None
+    result = _result(run, "mockllm__scripted-a", "arith")
+    assert result["_meta"]["rescored"]["epochs"] == {"logged": 2, "scored": 1}
+    assert len(result["details"]) == result["_meta"]["rescored"]["samples"] == 12  # one reply per sample, not per epoch
 
 
 def test_helm_completions_scored_again_against_their_single_reference(tmp_path: Path) -> None:
@@ -211,6 +284,23 @@ def test_a_wrong_source_is_an_error_naming_the_config_the_dataset_and_the_value_
     err = capsys.readouterr().err
     assert status != 0
     assert re.search(rf"config\.py: datasets\[0\] \('arith-assay'\) predictions.*{message}", err), err
+    assert run is None or not list(run.glob("results/**/*.json"))
+
+
+@pytest.mark.parametrize("content", ["", "{not json"])
+def test_an_empty_or_unreadable_tool_output_is_an_error_naming_the_config_and_the_dataset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    out = tmp_path / "lm_out"
+    out.mkdir()
+    if content:
+        (out / "results_2026-01-01T00-00-00.json").write_text(content)
+    body = (f"datasets = [dict(abbr='arith-assay', predictions=dict(source='lm_eval', path={str(out)!r}, task='assay_arith'), "
+            f"{GSM8K_EVAL.format(extra='')})]\n")
+    status, run = _run(tmp_path, body)
+    err = capsys.readouterr().err
+    assert status != 0
+    assert re.search(rf"config\.py: datasets\[0\] \('arith-assay'\) predictions\.path '{re.escape(str(out))}': .*{re.escape(str(out))}", err), err
     assert run is None or not list(run.glob("results/**/*.json"))
 
 

@@ -5,8 +5,9 @@ test's p-value and its Holm-corrected value) and writes it as JSON to
 ``<run_dir>/summary/compare_<A>_vs_<B>_<time>.json``.
 
 Samples pair by position for two results of assay's own; results imported from
-another tool (:mod:`assay.rundir.sources`) pair by the tool's sample ids when
-both come from one tool, by their question text when not (``--align``:
+another tool (:mod:`assay.rundir.sources`), or whose replies assay scored again
+from a tool's output (``_meta.rescored``: by each reply's ``source_key``), pair by
+the tool's sample ids when both come from one tool, by their question text when not (``--align``:
 :mod:`assay.stats._align`), and the test runs on the samples that aligned; the
 table is followed by each such dataset's alignment (how many samples aligned,
 how many of each side did not, duplicates, ambiguous and conflicting pairs
@@ -30,6 +31,17 @@ NAME = "compare"
 HELP = "paired comparison of two models: differences with intervals, McNemar / paired bootstrap, Holm"
 
 
+def _fraction(text: str) -> float:
+    """``--min-aligned``: a share of the samples, above 0 and at most 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a share of the samples above 0 and at most 1 (e.g. 0.5)") from None
+    if not 0 < value <= 1:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share of the samples: give a number above 0 and at most 1 (e.g. 0.5)")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``assay compare``."""
     parser.add_argument("model_a", metavar="MODEL_A", help="model column or result folder name")
@@ -46,10 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--align", choices=("auto", "id", "content"), default="auto",
         help="pair samples by the tools' ids or by their question text (default auto: assay's own results by "
-        "position, one tool's by id, two tools' by content)",
+        "position, one tool's (imported or re-scored) by id, two tools' by content)",
     )
     parser.add_argument(
-        "--min-aligned", type=float, default=0.5, metavar="FRACTION",
+        "--min-aligned", type=_fraction, default=0.5, metavar="FRACTION",
         help="refuse a dataset where fewer than this share of the smaller side's samples align (default 0.5)",
     )
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed")

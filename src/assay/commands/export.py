@@ -51,6 +51,8 @@ def _target(args: argparse.Namespace, root: Path) -> Path:
     resolved, run = target.resolve(), root.resolve()
     if resolved == run or run in resolved.parents:
         raise InputFileError(f"--out {target}: inside the run directory {root}; the export never writes there")
+    if resolved in run.parents:  # replacing the target (--force) would delete the run being exported
+        raise InputFileError(f"--out {target}: holds the run directory {root}; the export never replaces the run it reads")
     if target.exists() and not args.force:
         if target.is_dir() and any(target.iterdir()):
             raise InputFileError(f"--out {target}: a non-empty folder already there; --force replaces it")

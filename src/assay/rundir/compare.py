@@ -60,7 +60,7 @@ def _choose_metric(
         sa = sample_values(result_a, metric, float(names_a[metric]))
         sb = sample_values(result_b, metric_b, float(names_b[metric_b]))
         if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
-            return f"{metric} | {metric_b}", sa, sb
+            return _on_one_scale(f"{metric} | {metric_b}", sa, sb)
         return f"no per-sample values: {sa if isinstance(sa, str) else sb}"
     shared = [m for m in order_metrics(list(names_a)) if m in names_b]
     if metric is not None:
@@ -74,9 +74,25 @@ def _choose_metric(
         sa = sample_values(result_a, name, float(names_a[name]))
         sb = sample_values(result_b, name, float(names_b[name]))
         if isinstance(sa, SampleValues) and isinstance(sb, SampleValues):
-            return name, sa, sb
+            return _on_one_scale(name, sa, sb)
         reasons.append(f"{name}: {sa if isinstance(sa, str) else sb}")
     return "no metric has per-sample values for both models (" + "; ".join(reasons[:3]) + ")"
+
+
+def _on_one_scale(name: str, sa: SampleValues, sb: SampleValues) -> tuple[str, SampleValues, SampleValues] | str:
+    """Both models' values on one scale: a fraction (0–1) on one side and a percent on the other are both
+    taken as percent; any other difference of scale is a reason not to compare (naming both scales)."""
+    if sa.scale == sb.scale or "corpus" in (sa.kind, sb.kind):
+        return name, sa, sb
+    if {sa.scale, sb.scale} == {1.0, 100.0}:
+        fraction = sa if sa.scale == 1.0 else sb
+        units = fraction.units
+        if units.size and float(units.min()) >= 0.0 and float(units.max()) <= 1.0:
+            binary = fraction.runs == 1 and bool(((units == 0) | (units == 1)).all())
+            percent = SampleValues("binary" if binary else "mean", units, 100.0, fraction.runs, fraction.basis)
+            return (name, percent, sb) if fraction is sa else (name, sa, percent)
+    return (f"{name}: model A's values are on a scale of {sa.scale:g} and model B's of {sb.scale:g} "
+            f"(not a fraction against a percent); they cannot be compared")
 
 
 def _saved(root: Path, snapshot: Snapshot, folder: str, abbr: str) -> SavedStats | None:
@@ -144,8 +160,8 @@ def compare_models(
     saved with each result when they were computed from its present bytes
     (checked through the run index), else from the result's details.
 
-    Samples pair by position (checked by ``example_abbr``) when both results are assay's own and ``align`` is
-    ``auto``; otherwise they are aligned (:func:`align_results`): ``id`` by the tools' sample ids, ``content``
+    Samples pair by position (checked by ``example_abbr``) when both results are assay's own (not re-scored from
+    another tool's replies) and ``align`` is ``auto``; otherwise they are aligned (:func:`align_results`): ``id`` by the tools' sample ids, ``content``
     by the question, ``auto`` by id when both results come from one tool and by content when not.  The
     paired test then runs on the aligned samples only, and is refused when fewer than two align or fewer
     than ``min_aligned`` of the smaller side's samples.
@@ -182,7 +198,7 @@ def compare_models(
             if any(h is not None and "error" in h[0] for h in heads):
                 out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
                 continue
-            positional = align == "auto" and metric_b is None and not any(h is not None and _tool(h[0]) for h in heads)
+            positional = align == "auto" and metric_b is None and not any(h is not None and _origin(h[0]) for h in heads)
             saved = [_saved(root, snapshot, d, abbr) for d in (dir_a, dir_b)] if positional else [None, None]
             if saved[0] is not None and saved[1] is not None:
                 found = _from_saved(abbr, saved[0], saved[1], metric, confidence, resamples, seed)
@@ -198,7 +214,7 @@ def compare_models(
         if "error" in ra or "error" in rb:
             out.datasets.append(DatasetComparison(abbr, reason="an evaluation failed"))
             continue
-        mode = _mode(align, _tool(ra), _tool(rb))
+        mode = _mode(align, _origin(ra), _origin(rb))
         if mode is not None:
             out.datasets.append(_aligned(
                 abbr, (root, dir_a, abbr, ra), (root, dir_b, abbr, rb), mode, metric, metric_b, min_aligned,
@@ -232,6 +248,19 @@ def _tool(result: dict[str, Any]) -> str | None:
     return tool if isinstance(tool, str) else None
 
 
+def _rescored(result: dict[str, Any]) -> str | None:
+    """The tool whose logged replies assay scored again for a result (``_meta.rescored.tool``); ``None`` otherwise."""
+    meta = result.get("_meta")
+    rescored = meta.get("rescored") if isinstance(meta, dict) else None
+    tool = rescored.get("tool") if isinstance(rescored, dict) else None
+    return tool if isinstance(tool, str) else None
+
+
+def _origin(result: dict[str, Any]) -> str | None:
+    """The tool a result's samples come from: imported from it, or its replies re-scored; ``None`` for assay's own."""
+    return _tool(result) or _rescored(result)
+
+
 def _mode(align: str, tool_a: str | None, tool_b: str | None) -> str | None:
     """How to pair two results' samples: ``id``, ``content`` or ``None`` (by position, assay's own two results)."""
     if align != "auto":
@@ -257,7 +286,9 @@ def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]
     An imported result's details carry the tool's ``id``, the ``question``, ``prompt``, ``reference`` and
     ``doc_hash`` :mod:`assay.rundir.sources` wrote.  Assay's own: the ``example_abbr`` (else the sample's
     index) as id, the ``origin_prompt`` and ``gold`` of the detail or of the prediction record of the same
-    index (the prediction file the result names in ``_meta.prediction_files``, else the run's own).
+    index (the prediction file the result names in ``_meta.prediction_files``, else the run's own).  A
+    re-scored result (``_meta.rescored``): the tool's id of each reply, the ``source_key`` of its prediction
+    record, never its position (which is only the order the tool logged); without those records, none.
     """
     details = result.get("details")
     if not isinstance(details, list) or not details:
@@ -284,10 +315,14 @@ def sample_identities(root: Path, folder: str, abbr: str, result: dict[str, Any]
         records = []
     if len(records) != len(details):
         records = [{} for _ in details]
+    rescored = _rescored(result) is not None
+    if rescored and not all(isinstance(rec, dict) and rec.get("source_key") is not None for rec in records):
+        return (f"its replies were re-scored from {_rescored(result)}'s output, and the prediction file in {where} does not "
+                f"give the tool's id of each of its {len(details)} samples")
     out = []
     for i, (d, rec) in enumerate(zip(details, records)):
         d = d if isinstance(d, dict) else {}
-        ex = d.get("example_abbr")
+        ex = rec.get("source_key") if rescored else d.get("example_abbr")
         out.append(SampleIdentity(
             str(ex) if ex is not None else str(i),
             prompt=_text(d.get("origin_prompt")) or _text(rec.get("origin_prompt")),

@@ -6,7 +6,8 @@ one ``run`` line, then per result (model, dataset) one ``result`` line — its
 metrics, the per-sample field and scale behind each, where its value came
 from — followed by one ``sample`` line per sample of its details: its identity,
 each metric's per-sample value, the reply (from the run's prediction files
-when the details lack it), the extracted answer and the reference where the
+where the result names them and they are still there — some evaluators keep the
+answer they read as a detail's ``prediction`` — else from the details), the extracted answer and the reference where the
 result keeps them, and the tool that computed it.
 
 :func:`write_opencompass` writes the files an OpenCompass work dir holds:
@@ -126,11 +127,10 @@ def export_records(run_dir: RunDir, *, summary: str | None = None) -> Iterator[d
             line["error"] = str(result["error"])
         yield line
         tool = source["tool"] if source is not None else None
-        replies: dict[str, Any] | None = None  # the prediction files' raw replies, read when the details lack them
-        if details and not any(isinstance(d, Mapping) and _first(d, _REPLY) is not None for _, d in details):
-            replies = _predictions_of(result)
-            if replies is not None and len(replies) != len(details):
-                replies = None
+        # the prediction files' raw replies: some evaluators keep the extracted answer as a detail's ``prediction``
+        replies = _predictions_of(result) if details else None
+        if replies is not None and len(replies) != len(details):
+            replies = None
         for i, (key, detail) in enumerate(details):
             d = detail if isinstance(detail, Mapping) else {}
             identity = d.get("id", d.get("example_abbr", key))
@@ -138,13 +138,17 @@ def export_records(run_dir: RunDir, *, summary: str | None = None) -> Iterator[d
                 "kind": "sample", "model": model, "dataset": dataset, "index": i, "id": identity,
                 "values": {m: float(units[i]) for m, units in per_metric.items() if len(units) == len(details)},
             }
+            entry = replies.get(str(i)) if replies is not None else None
+            raw = entry.get("prediction") if isinstance(entry, Mapping) else None
             for name, keys in (("prediction", _REPLY), ("extracted", _EXTRACTED), ("reference", _REFERENCE)):
                 value = _first(d, keys)
-                if value is None and name == "prediction" and replies is not None:
-                    entry = replies.get(str(i))
-                    value = entry.get("prediction") if isinstance(entry, Mapping) else None
+                if name == "prediction" and raw is not None:
+                    one = value[0] if isinstance(value, list) and len(value) == 1 else value  # one run's value
+                    if value is not None and one != raw and _first(d, _EXTRACTED) is None:
+                        sample["extracted"] = value  # the detail's "prediction" is the answer read from the reply
+                    value = raw
                 if value is not None:
-                    sample[name] = value
+                    sample.setdefault(name, value)
             sample["source"] = tool
             yield sample
 

@@ -14,13 +14,16 @@ output of another tool instead of a prediction file::
 Its tasks are one per model of the tool's output that ran ``task`` (the
 config's model of the same abbr lends its ``pred_postprocessor``; a model the
 config does not list is added).  Each sample the tool logged becomes one
-prediction record, in the order the tool logged them: the raw reply
+prediction record (:func:`ordered_samples`: lm-evaluation-harness's by ``doc_id``,
+the others' in the order the tool logged them): the raw reply
 (:attr:`~assay.sources.model.ExternalSample.reply`) as ``prediction``, the
 logged target as ``gold`` (a one-element list of references, as HELM logs
 them, as that element), the prompt as ``origin_prompt``, the tool's identity
 of the sample as ``source_key`` and, with ``extraction``, the tool's own answer
 as ``source_extracted``.  References come from ``gold`` unless the entry names
-a loader (``type``, ``path``) whose test set is on disk.  The result is
+a loader (``type``, ``path``) whose test set is on disk: then the record of row
+``i`` must be the reply to row ``i``, and :func:`row_mapping_problem` says when the
+tool's identities do not give that (the run is refused rather than paired by guess).  The result is
 assay's score of the replies; its ``_meta.rescored`` names the tool, its
 version, the files and the task (:meth:`SourceFeed.describe`).
 
@@ -36,10 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.errors import ConfigError
-from assay.sources.model import ExternalResult, ExternalRun
+from assay.errors import ConfigError, InputFileError
+from assay.sources.model import ExternalResult, ExternalRun, ExternalSample
 
-__all__ = ["FEED_KEYS", "SourceFeed", "feed_spec", "prediction_records", "read_feed", "read_feeds", "source_models", "source_only"]
+__all__ = [
+    "FEED_KEYS", "SourceFeed", "feed_spec", "ordered_samples", "prediction_records", "read_feed", "read_feeds", "row_mapping_problem",
+    "source_models", "source_only",
+]
 
 #: The keys of a dataset's ``predictions`` dict.
 FEED_KEYS = ("source", "path", "task", "models", "extraction")
@@ -69,7 +75,8 @@ class SourceFeed:
     runs: dict[str, tuple[ExternalRun, ExternalResult]] = field(default_factory=dict)
 
     def describe(self, model: str) -> dict[str, Any]:
-        """What ``_meta.rescored`` says of the replies of ``model`` (its abbr): the tool, its version, the files, the task."""
+        """What ``_meta.rescored`` says of the replies of ``model`` (its abbr): the tool, its version, the files, the task;
+        with several epochs logged (inspect_ai), ``epochs``: how many, and that only the first epoch's replies are scored."""
         run, result = self.runs[model]
         out: dict[str, Any] = {
             "tool": run.tool, "version": run.version, "path": result.source.path, "samples_path": result.samples_path,
@@ -77,6 +84,9 @@ class SourceFeed:
         }
         if self.extraction is not None:
             out["extraction"] = self.extraction
+        epochs = max((len(s.doc["epochs"]) for s in result.samples if s.doc and isinstance(s.doc.get("epochs"), list)), default=1)
+        if epochs > 1:  # inspect_ai's epochs: the reply of the first is the one scored
+            out["epochs"] = {"logged": epochs, "scored": 1}
         return out
 
 
@@ -93,6 +103,8 @@ def read_feed(
         ConfigError: an unknown key or tool, a path that does not exist, a task the tool's output lacks, a
             model mapping that is not ``{name: abbr}``, an ``extraction`` no sample has, or a sample
             without a logged reply (a log-likelihood task has nothing to re-score).
+        InputFileError: the tool's output cannot be read (none there, a file that is not what the tool
+            writes); the message starts with ``where`` and the path as the config gives it.
     """
     from assay.rundir.sources import safe_name
     from assay.sources import READERS, read_source
@@ -120,7 +132,10 @@ def read_feed(
     key = (str(tool), str(path))
     runs = cache.get(key) if cache is not None else None
     if runs is None:
-        runs = read_source(str(tool), path)
+        try:
+            runs = read_source(str(tool), path)
+        except InputFileError as exc:  # an empty folder, an unreadable file: say which entry of which config named it
+            raise InputFileError(f"{where}.path {raw_path!r}: {exc}") from exc
         if cache is not None:
             cache[key] = runs
     feed = SourceFeed(str(tool), str(path), task, extraction)
@@ -164,8 +179,60 @@ def read_feeds(config: Any) -> dict[int, SourceFeed]:
     for i, dataset in enumerate(config.datasets):
         spec = feed_spec(dataset)
         if spec is not None:
-            out[i] = read_feed(spec, _where(config.path, i, dataset), config.resolve_path, cache)
+            where = _where(config.path, i, dataset)
+            feed = out[i] = read_feed(spec, where, config.resolve_path, cache)
+            if dataset.get("type") is not None:  # a test set on disk: each reply must be placed on its row
+                for abbr, (run, result) in feed.runs.items():
+                    problem = row_mapping_problem(feed.tool, result, ordered_samples(feed, abbr))
+                    if problem is not None:
+                        raise ConfigError(
+                            f"{where}: {feed.tool} task {feed.task!r} of model {run.model!r} ({result.samples_path or result.source.path}): "
+                            f"cannot tell which row of the test set each reply answers: {problem}. Drop the dataset's type and path "
+                            "to score the replies against the targets the tool logged")
     return out
+
+
+def ordered_samples(feed: SourceFeed, model: str) -> list[ExternalSample]:
+    """The samples of ``model``'s (its abbr) replies in the order their prediction records take.
+
+    lm-evaluation-harness's by ``doc_id`` (its samples file is written rank by rank in a run on several
+    devices, so the logged order may differ from one run to the next); inspect_ai's in the dataset's order
+    as the log gives it (``eval.dataset.sample_ids``); HELM's as logged.
+    """
+    _run, result = feed.runs[model]
+    samples = list(result.samples)
+    if feed.tool == "lm_eval" and all(s.key.isdigit() for s in samples):
+        samples.sort(key=lambda s: int(s.key))
+    return samples
+
+
+def row_mapping_problem(tool: str, result: ExternalResult, samples: Sequence[ExternalSample]) -> str | None:
+    """Why the ``i``-th of ``samples`` (:func:`ordered_samples`) cannot be taken as the reply to row ``i`` of the
+    test set on disk; ``None`` when it can.
+
+    lm-evaluation-harness: its ``doc_id`` is the row of the task's documents, so the ids must be the rows
+    ``0 … n-1``.  inspect_ai numbers samples without ids after any shuffle, so its ids are no rows: the log
+    must hold every sample of a dataset it did not shuffle (``eval.dataset``), in the dataset's order.  HELM
+    names instances by ids of its own: no mapping.
+    """
+    keys = [s.key for s in samples]
+    if tool == "lm_eval":
+        if keys != [str(i) for i in range(len(keys))]:
+            missing = sorted(set(range(len(keys))) - {int(k) for k in keys if k.isdigit()})[:3]
+            return (f"its doc_ids are not the rows 0 to {len(keys) - 1} of the task's documents"
+                    + (f" (no doc_id {', '.join(map(str, missing))})" if missing else ""))
+        return None
+    if tool == "inspect_ai":
+        logged = result.config.get("dataset")
+        dataset: dict[str, Any] = logged if isinstance(logged, dict) else {}
+        if dataset.get("shuffled"):
+            return "inspect_ai shuffled the dataset, and numbers samples without ids after shuffling"
+        ids = dataset.get("sample_ids")
+        if not isinstance(ids, list) or dataset.get("samples") != len(ids) or [str(i) for i in ids] != keys:
+            return (f"the log holds {len(keys)} samples, not every sample of the dataset ({dataset.get('samples')!r}) "
+                    "in its order")
+        return None
+    return f"{tool} names its samples by ids of its own ({', '.join(keys[:2])} …), not by rows of a test set"
 
 
 def source_models(config: Any, feeds: Mapping[int, SourceFeed] | None = None) -> list[dict[str, Any]]:
@@ -191,10 +258,10 @@ def _reference(value: Any) -> Any:
 
 
 def prediction_records(feed: SourceFeed, model: str) -> dict[str, dict[str, Any]]:
-    """The prediction records of ``model``'s (its abbr) replies, as OpenCompass's prediction files hold them."""
-    _run, result = feed.runs[model]
+    """The prediction records of ``model``'s (its abbr) replies, as OpenCompass's prediction files hold them,
+    in :func:`ordered_samples`'s order."""
     out: dict[str, dict[str, Any]] = {}
-    for i, sample in enumerate(result.samples):
+    for i, sample in enumerate(ordered_samples(feed, model)):
         record: dict[str, Any] = {"origin_prompt": sample.prompt, "prediction": sample.reply, "gold": _reference(sample.reference),
                                   "source_key": sample.key}
         if feed.extraction is not None:
