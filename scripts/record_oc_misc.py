@@ -19,7 +19,14 @@ from there:
 * SciEval: the folder ``OpenDFM/SciEval`` (a ``test`` split of several question
   types and categories), which ``datasets.load_dataset`` reads as a local folder;
   ``SciEvalDataset.load`` with the library configs' arguments (a list as
-  ``category``) and with a category string or none.
+  ``category``) and with a category string or none;
+* SciCode: ``$COMPASS_DATA_CACHE/data/scicode/SciCode_datasets.json`` (and the
+  file with background) and ``test_data/<step>.h5`` (values, byte strings, tuples,
+  lists, sparse matrices, dicts; one step without its file); ``SciCodeDataset.load``,
+  and ``SciCodeEvaluator`` on batches of replies (right, wrong, without a fence, with
+  import lines it strips).  OpenCompass pairs scripts with exit statuses in the order
+  the runs finish; the recording has ``as_completed`` give them in the order they
+  were submitted, so that the metrics are OpenCompass's for runs finishing in order.
 
 The output goes to ``tests/data/oc_families/misc/recorded.json`` with the data
 files under ``tests/data/oc_families/misc/``; ``tests/datasets/test_text_corpora_scieval.py``
@@ -85,6 +92,64 @@ def _scieval_rows() -> list[dict[str, Any]]:
     ]
 
 
+SCICODE_PROBLEMS: list[dict[str, Any]] = [
+    {"id": "1", "import": "import numpy as np\n",
+     "sub_steps": [{"step_number": "1.1", "function_header": "def double(x):"}, {"step_number": "1.2", "function_header": "def greet():"}],
+     "test": [["assert np.allclose(double(np.array([1.0, 2.0])), target)", "assert np.allclose(double(np.array([[3.0]])), target)"],
+              ["assert greet() == target"]]},
+    {"id": "62", "import": "import numpy as np\nimport scipy.sparse as sp\n",
+     "sub_steps": [{"step_number": "62.1"}, {"step_number": "62.2"}, {"step_number": "62.3"}],
+     "test": [["assert False, 'never run: problem 62 skips its first step'"],
+              ["assert np.allclose(eye3().toarray(), target.toarray())", "a = target\nassert np.allclose(coo2().toarray(), a.toarray())"],
+              ["n, d, xs = target\nassert n == pair()[0] and d == pair()[1] and [float(v) for v in xs] == pair()[2]"]]},
+    {"id": "7", "import": "import numpy as np\n", "sub_steps": [{"step_number": "7.1"}],
+     "test": [["assert seven() == target"]]},
+]
+SCICODE_REPLIES: dict[str, list[list[str]]] = {
+    "right": [
+        ["Here:\n```python\ndef double(x):\n    return 2 * x\n```", "```python\nimport numpy as np\ndef greet():\n    return 'hello'\n```"],
+        ["```python\ndef eye3():\n    return sp.identity(3, format='csr')\ndef coo2():\n    return sp.coo_matrix(np.array([[0, 5.0], [1.5, 0]]))\n```",
+         "```python\ndef pair():\n    return 3, {0.5: 2.0, 'name': 'x'}, [1.0, 2.0]\n```"],
+        ["```python\ndef seven():\n    return 7\n```"],
+    ],
+    "mixed": [
+        ["```python\ndef double(x):\n    return 2 * x\n```", "```python\ndef greet():\n    return 'Hello'\n```"],
+        ["no code this time", "```python\ndef pair():\n    return 3, {0.5: 2.0, 'name': 'x'}, [1.0, 2.0]\n```"],
+        ["```python\nfrom math import sqrt\ndef seven():\n    return int(sqrt(49))\n```"],
+    ],
+    "imports": [
+        ["```python\nfrom math import fsum\ndef double(x):\n    return x * fsum([1, 1])\n```",
+         "```python\n   import os\ndef greet():\n    return 'hello'\n```"],
+        ["```python\ndef eye3():\n    return sp.identity(3, format='csr')\ndef coo2():\n    return sp.coo_matrix(np.array([[0, 5.0], [1.5, 0]]))\n```"],
+    ],
+    "short": [
+        ["```python\ndef double(x):\n    return 2 * x\n```"],
+    ],
+}
+
+
+def _scicode_h5(folder: Path) -> None:
+    import h5py
+    import numpy as np
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with h5py.File(folder / "1.1.h5", "w") as f:
+        f["1.1/test1/var1"] = np.array([2.0, 4.0])
+        f["1.1/test2/var1"] = np.array([[6.0]])
+    with h5py.File(folder / "1.2.h5", "w") as f:
+        f["1.2/test1/var1"] = b"hello"
+    with h5py.File(folder / "62.2.h5", "w") as f:
+        g = f.create_group("62.2/test1/var1/sparse_matrix")
+        g["data"], g["indices"], g["indptr"], g["shape"] = np.ones(3), np.arange(3), np.arange(4), np.array([3, 3])
+        g = f.create_group("62.2/test2/var1/sparse_matrix")
+        g["data"], g["row"], g["col"], g["shape"] = np.array([5.0, 1.5]), np.array([0, 1]), np.array([1, 0]), np.array([2, 2])
+    with h5py.File(folder / "62.3.h5", "w") as f:
+        f["62.3/test1/var1"] = 3
+        d = f.create_group("62.3/test1/var2")
+        d["0.5"], d["name"] = 2.0, b"x"
+        f["62.3/test1/var3/list/0"], f["62.3/test1/var3/list/1"] = 1.0, 2.0
+
+
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under ``root`` (the recording's and the tests' copy)."""
     comp = root / "cache" / "data" / "llm-compression"
@@ -106,6 +171,13 @@ def build(root: Path) -> None:
     sci = root / "OpenDFM" / "SciEval"
     sci.mkdir(parents=True, exist_ok=True)
     (sci / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _scieval_rows()), encoding="utf-8")
+    code = root / "cache" / "data" / "scicode"
+    code.mkdir(parents=True, exist_ok=True)
+    (code / "SciCode_datasets.json").write_text(json.dumps(SCICODE_PROBLEMS, indent=1), encoding="utf-8")
+    with_bg = [{**p, "sub_steps": [{**s, "step_background": f"Background of {s['step_number']}."} for s in p["sub_steps"]]}
+               for p in SCICODE_PROBLEMS]
+    (code / "SciCode_datasets_with_background.json").write_text(json.dumps(with_bg, indent=1), encoding="utf-8")
+    _scicode_h5(code / "test_data")
 
 
 COMPRESSION_CALLS: list[dict[str, Any]] = [
@@ -135,6 +207,23 @@ INFERENCE_PPL_SCORES: list[dict[str, Any]] = [
 ]
 
 
+def _scicode_score(replies: list[list[str]], out_dir: Path) -> dict[str, Any]:
+    import concurrent.futures
+
+    from opencompass.datasets.scicode import SciCodeEvaluator
+
+    evaluator = SciCodeEvaluator(dataset_path="./data/scicode", with_bg=False)
+    evaluator._out_dir = str(out_dir)
+    in_order, pool = concurrent.futures.as_completed, concurrent.futures.ThreadPoolExecutor
+    concurrent.futures.as_completed = lambda fs, timeout=None: iter(list(fs))  # runs taken in the order submitted
+    # two at a time: each script imports opencompass.datasets, slow enough under load to reach the 120 s limit
+    concurrent.futures.ThreadPoolExecutor = lambda *a, **k: pool(max_workers=2)  # type: ignore[misc]
+    try:
+        return dict(evaluator.score(replies, [None] * len(replies)))
+    finally:
+        concurrent.futures.as_completed, concurrent.futures.ThreadPoolExecutor = in_order, pool
+
+
 def _splits(ds: Any) -> dict[str, list[dict[str, Any]]]:
     return {name: [dict(r) for r in ds[name]] for name in ds}
 
@@ -143,6 +232,7 @@ def record() -> dict[str, Any]:
     from opencompass.datasets.hungarian_math import HungarianExamMathDataset
     from opencompass.datasets.inference_ppl import InferencePPLDataset
     from opencompass.datasets.llm_compression import LLMCompressionDataset
+    from opencompass.datasets.scicode import SciCodeDataset
     from opencompass.datasets.SciEval import SciEvalDataset
     from opencompass.openicl.icl_evaluator.icl_misc_evaluator import AverageInferencePPLEvaluator
 
@@ -160,6 +250,10 @@ def record() -> dict[str, Any]:
             out["HungarianExamMathDataset"] = [{"args": a, "rows": [dict(r) for r in HungarianExamMathDataset.load(**a)]}
                                                for a in HUNGARIAN_CALLS]
             out["SciEvalDataset"] = [{"args": a, "splits": _splits(SciEvalDataset.load(**a))} for a in SCIEVAL_CALLS]
+            out["SciCodeDataset"] = [{"args": a, "rows": [dict(r) for r in SciCodeDataset.load(**a)]}
+                                     for a in ({"path": "./data/scicode", "with_bg": False}, {"path": "./data/scicode", "with_bg": True})]
+            out["SciCodeEvaluator"] = [{"batch": name, "predictions": replies, "metrics": _scicode_score(replies, Path(tmp) / name)}
+                                       for name, replies in SCICODE_REPLIES.items()]
         finally:
             os.chdir(cwd)
     out["AverageInferencePPLEvaluator"] = [{"inputs": c, "metrics": AverageInferencePPLEvaluator().score(**c)}

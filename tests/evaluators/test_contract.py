@@ -553,6 +553,7 @@ EXCLUDED: dict[str, str] = {
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
+    "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
     "HumanevalProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
     "MBPPProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
     "DS1000ServiceEvaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
