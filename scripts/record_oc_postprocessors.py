@@ -112,6 +112,11 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.xsum", "Xsum_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess", [{}]),
     ("opencompass.datasets.flores", "flores_postprocess_chinese", [{}]),
+    # the science families
+    ("opencompass.datasets.arxivrollbench", "arxivrollbench_selection_postprocess", [{}]),
+    ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),
+    ("opencompass.datasets.SciReasoner.uncond_material", "material_postprocessor", [{}]),
+    ("opencompass.datasets.SciReasoner.opi.evaluator", "opi_postprocess", [{"task": "GO"}]),
 ]
 
 

@@ -2,11 +2,13 @@
 
 Writes ``docs/report_leaderboard.png`` (100 models × 500 datasets in 21 summary
 groups, the run of ``benchmarks/bench_report.py``, ``group_00`` opened into
-its datasets) and ``docs/report_two_models.png`` (the quickstart example's two
-models).  Needs the Debian packages ``chromium`` and ``chromium-driver`` and
+its datasets), ``docs/report_two_models.png`` (the quickstart example's two
+models) and ``docs/report_mixed_sources.png`` (the quickstart's results beside
+lm-evaluation-harness's and inspect_ai's recorded ones, ``assay_mcq_suite``
+opened into its datasets and the mixed group's badge open).  Needs the Debian packages ``chromium`` and ``chromium-driver`` and
 the PyPI package ``selenium``.
 
-Run: python scripts/report_screenshots.py [--root DIR]
+Run: python scripts/report_screenshots.py [--root DIR] [--mixed-only]
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO))
 
 
 def browser(width: int, height: int, profile: Path):
@@ -40,7 +43,8 @@ def newest_page(run: Path) -> Path:
     return max((run / "summary").glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
 
 
-def shoot(page: Path, out: Path, width: int, height: int, profile: Path, *, open_group: str | None) -> None:
+def shoot(page: Path, out: Path, width: int, height: int, profile: Path, *, open_group: str | None,
+          badge: str | None = None) -> None:
     from selenium.webdriver.common.by import By
 
     driver = browser(width, height, profile)
@@ -49,6 +53,9 @@ def shoot(page: Path, out: Path, width: int, height: int, profile: Path, *, open
         driver.find_element(By.CSS_SELECTOR, "#leaderboard tbody tr")
         if open_group:  # a group opened into its datasets, their badges in view
             driver.find_element(By.CSS_SELECTOR, f"#leaderboard thead th[title^='{open_group} '] button.open").click()
+        if badge:  # one badge's sentences kept open
+            driver.find_element(By.CSS_SELECTOR, badge).click()
+            driver.execute_script("window.scrollTo(0, 0)")
         time.sleep(0.3)
         driver.save_screenshot(str(out))
     finally:
@@ -60,11 +67,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "assay_bench_report",
                         help="where the 100-model run is made (reused when there)")
+    parser.add_argument("--mixed-only", action="store_true", help="only the screenshot of the mixed-sources run")
     args = parser.parse_args()
     from bench_report import LEADERBOARD_RUN, make_leaderboard_run
+    from tests.sources.mixed_run import make_mixed_run
 
     with tempfile.TemporaryDirectory() as tmp:
         profile = Path(tmp) / "profile"
+        mixed, _ = make_mixed_run(Path(tmp) / "mixed")
+        shoot(newest_page(mixed), REPO / "docs" / "report_mixed_sources.png", 1300, 720, profile,
+              open_group="assay_mcq_suite", badge="#leaderboard tr[data-model='chat-small'] td[data-col='g2'] button.badge.source")
+        if args.mixed_only:
+            return
         config = make_leaderboard_run(args.root, models=100, datasets=500, details=50, groups=20)
         subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(args.root / "work"),
                         "-r", LEADERBOARD_RUN], check=True, capture_output=True)

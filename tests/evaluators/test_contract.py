@@ -159,6 +159,58 @@ def _quality(rng: random.Random, n: int) -> Inputs:
     return made | {"test_set": [{"difficult": 0 if i == 0 else rng.choice([0, 1])} for i in range(n)]}
 
 
+def _korbench(rng: random.Random, n: int) -> Inputs:
+    # single questions of every category; mixed tasks read their data folder (tests/evaluators/test_oc_reason_longtail.py)
+    cases = [("cipher", "1", "[[BCD]]", ["[[ B C D ]]", "[[BCE]]", "none"]), ("counterfactual", "1", "[[A]]", ["[A]", "[[B]]"]),
+             ("logic", "5", "[[X;Y]]", ["[[X; Y]]", "[[Y;X]]"]), ("operation", "7", "[[1 or 2]]", ["[[2 or 1]]", "[[1]]"]),
+             ("puzzle", "10", "[[(1+2+3)*4=24]]", ["[[4*(1+2+3)]]", "[[4*(1+2)+3]]", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[3]) for c in made], "references": [c[2] for c in made],
+            "test_set": [{"prompt_mode": rng.choice(["0_shot", "3_shot"]), "category": c[0], "rule_id": c[1]} for c in made]}
+
+
+def _bbeh(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["(A)", "yes", "a, b", "'one'", "4"]) for _ in range(n)]
+    preds = [rng.choice(["The answer is: (A)", "The answer is: Yes", "The answer is: a ,b", "one", "\\boxed{4}", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _game24(rng: random.Random, n: int) -> Inputs:
+    cases = [("4 4 6 8", ["(4 + 8) * (6 - 4) ", "4*4+6+8", "4 * 6"]), ("3 3 8 8", ["8/(3-8/3)", "8*3+3-8", ""])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
+def _zebra_grid(rng: random.Random, n: int) -> Inputs:
+    gold = {"header": ["House", "Name"], "rows": [["1", "Alice"], ["2", "Bob"]]}
+    preds = [rng.choice(["| House | Name |\n|---|---|\n| 1 | Alice |\n| 2 | Bob |", "| 1 | bob |\n| 2 | alice |", "Alice then Bob", ""])
+             for _ in range(n)]
+    return {"predictions": preds, "references": [gold] * n}
+
+
+def _zebra_mc(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["The answer is: A", "**b**", "(C)", "D", "none", ""]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
+def _tabmwp(rng: random.Random, n: int) -> Inputs:
+    cases = [({"answer": "$1.40", "unit": None, "choices": None}, ["The answer is $1.40.", "It is 1.5", ""]),
+             ({"answer": "pear", "unit": None, "choices": ["apple", "pear"]}, ["(B)", "The answer is D", "apple"]),
+             ({"answer": "12", "unit": "cm", "choices": None}, ["It will be 12 cm long.", "13 cm"])]
+    made = [rng.choice(cases) for _ in range(n)]
+    return {"predictions": [rng.choice(c[1]) for c in made], "references": [c[0] for c in made]}
+
+
+def _supergpqa(rng: random.Random, n: int) -> Inputs:
+    options = ["10", "40", "6", "25"]
+    refs = [rng.choice("ABCD") for _ in range(n)]
+    preds = [rng.choice(["Answer: A", "the answer is B", "The answer is 6", "(D)", "no idea", "", "Answer: $\\boxed{C}$"]) for _ in range(n)]
+    rows = [{"prompt_mode": "zero-shot", "options": options, "difficulty": rng.choice(["easy", "middle", "hard"]), "answer_letter": r,
+             "answer": options[ord(r) - 65]} for r in refs]
+    return {"predictions": preds, "references": refs, "test_set": rows}
+
+
 def _processbench(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice([-1, 0, 1, 2]) for _ in range(n)]
     preds = [rng.choice([f"\\boxed{{{r}}}" for r in (-1, 0, 1, 2)] + ["no box", "\\boxed{none}", ""]) for _ in range(n)]
@@ -426,6 +478,36 @@ def _multiif(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _arc_grids(rng: random.Random, n: int) -> Inputs:
+    refs = [[[rng.randint(0, 9) for _ in range(2)] for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    preds = [rng.choice([f"The grid: {r}", "[[0]]", "no grid", str([row[::-1] for row in r]), "[[1, 2], [x]]"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _pmmeval_choice(lang: str, labels: bool, strict: bool = False) -> Callable[[random.Random, int], Inputs]:
+    def make(rng: random.Random, n: int) -> Inputs:
+        letters = [rng.choice("ABCD") for _ in range(n)]
+        refs: list[Any] = ["ABCD".index(x) for x in letters] if labels else letters
+        forms = ['{{"answer": "{}"}}', "So the answer is {}.", "'answer': '{}'"] + ([] if strict else ["Maybe {} or B", "none"])
+        preds = [(rng.choice(forms).format(x if rng.random() < 0.6 else rng.choice("ABCD")), lang) for x in letters]
+        return {"predictions": preds, "references": refs}
+    return make
+
+
+def _pmmeval_flores(rng: random.Random, n: int) -> Inputs:
+    data = _text(rng, n)
+    return {"predictions": [(p, rng.choice(["French", "Chinese", "Thai"])) for p in data["predictions"]],
+            "references": data["references"]}
+
+
+def _pmmeval_mifeval(rng: random.Random, n: int) -> Inputs:
+    rows = [rng.choice([{"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{"num_words": None}]},
+                        {"instruction_id_list": ["length_constraints:number_words"], "kwargs": [{"relation": "at least", "num_words": 3}]},
+                        {"instruction_id_list": ["startend:end_checker"], "kwargs": [{"end_phrase": "Done."}]}]) for _ in range(n)]
+    preds = [(rng.choice(["one, two", "one two three. Done.", "", "短短的回答"]), rng.choice(["en", "zh"])) for _ in range(n)]
+    return {"predictions": preds, "references": [None] * n, "test_set": rows}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -453,12 +535,28 @@ INPUTS: dict[str, Spec] = {
     "CircularEvaluator": Spec(_circular),
     "Gsm8kEvaluator": Spec(_numbers),
     "Math401Evaluator": Spec(_numbers),
+    "ARCPrizeEvaluator": Spec(_arc_grids),
+    "PMMEvalMGSMEvaluator": Spec(_numbers),
+    "PMMEvalMMMLUEvaluator": Spec(_pmmeval_choice("EN-US", labels=False)),
+    "PMMEvalMHellaswagEvaluator": Spec(_pmmeval_choice("en", labels=True)),
+    "PMMEvalMLogiQAEvaluator": Spec(_pmmeval_choice("en", labels=True, strict=True)),
+    "PMMEvalXNLIEvaluator": Spec(_pmmeval_choice("en", labels=False)),
+    "PMMEvalFloresEvaluator": Spec(_pmmeval_flores),
+    "PMMEvalMIFEvalEvaluator": Spec(_pmmeval_mifeval),
     "MGSM_Evaluator": Spec(_numbers),
     "MastermathDatasetv1Evaluator": Spec(_choice),
     "QuALITYEvaluator": Spec(_quality),
     "CharmReasonEvaluator": Spec(_choice),
     "ProcessBenchEvaluator": Spec(_processbench),
     "S3EvalEvaluator": Spec(_s3eval),
+    "korbenchEvaluator": Spec(_korbench),
+    "TabMWPEvaluator": Spec(_tabmwp),
+    "ZebraLogicMCEvaluator": Spec(_zebra_mc),
+    "ZebraLogicGridEvaluator": Spec(_zebra_grid),
+    "Game24Evaluator": Spec(_game24),
+    "BBEHEvaluator": Spec(_bbeh),
+    "BBEHEvaluator_mcq": Spec(_bbeh),
+    "SuperGPQAEvaluator": Spec(_supergpqa),
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
@@ -526,12 +624,24 @@ INPUTS: dict[str, Spec] = {
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
+    "Opi_Evaluator": Spec(_choice, build=lambda: ICL_EVALUATORS.get("Opi_Evaluator")(task="Fold")),
+    "KaoshiEvaluator": Spec(_gaokao("multi_choice"), build=lambda: ICL_EVALUATORS.get("KaoshiEvaluator")(question_type="multi_choice")),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
 EXCLUDED: dict[str, str] = {
     **{name: "needs the chem extra (RDKit, WordNet's files); its contract is checked in tests/evaluators/test_smolinstruct.py"
        for name in ("FTSEvaluator", "MolInstructionsFTSEvaluator", "MeteorEvaluator", "MolInstructionsMeteorEvaluator")},
+    **{name: "needs the chem extra (SMACT) and, but for the unconditional one, its dataset's test file; "
+             "checked in tests/evaluators/test_scireasoner_material.py"
+       for name in ("uncond_material_Evaluator", "composition_Evaluator", "material_Evaluator")},
+    "MP20Evaluator": "needs the chem extra (pymatgen) and matches structures in a worker process; checked in tests/evaluators/test_mp20.py",
+    "S2TOMGBenchEvaluator": "its references are task records (constraints, source molecules) and it needs the chem extra (RDKit); "
+                            "checked in tests/evaluators/test_s2_tomg_bench.py",
+    **{name: "returns None where a metric is undefined and extras that are not numbers (invalid_examples, target_metrics), "
+             "as OpenCompass's; checked in tests/evaluators/test_scireasoner1_5.py"
+       for name in ("SciReasoner15MaterialEvaluator", "SciReasoner15GOEvaluator", "SciReasoner15TMScoreEvaluator",
+                    "SciReasoner15DudeEvaluator")},
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
@@ -542,6 +652,7 @@ EXCLUDED: dict[str, str] = {
     "GenericLLMEvaluator": "needs an LLM judge server",
     "AssayGenericLLMEvaluator": "GenericLLMEvaluator applying its pred_postprocessor once; needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
+    "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
     "MBPPEvaluator": "executes code in the sandbox",

@@ -40,12 +40,28 @@ BACKED: dict[str, dict[str, str]] = {
     "CircularEvaluator": {"acc_circular": "correct"},
     "Gsm8kEvaluator": {"accuracy": "correct"},
     "Math401Evaluator": {"accuracy": "correct"},
+    "ARCPrizeEvaluator": {"accuracy": "details.correct"},
+    "PMMEvalMGSMEvaluator": {"accuracy": "correct"},
+    "PMMEvalMMMLUEvaluator": {"accuracy": "correct"},
+    "PMMEvalMHellaswagEvaluator": {"accuracy": "correct"},
+    "PMMEvalMLogiQAEvaluator": {"accuracy": "correct"},
+    "PMMEvalXNLIEvaluator": {"accuracy": "correct"},
+    "PMMEvalFloresEvaluator": {},
+    "PMMEvalMIFEvalEvaluator": {"strict_acc": "details.strict_acc", "loose_acc": "details.loose_acc"},
     "MGSM_Evaluator": {"accuracy": "correct"},
     "MastermathDatasetv1Evaluator": {"accuracy": "correct"},
     "QuALITYEvaluator": {"all_acc": "correct"},
     "CharmReasonEvaluator": {"score": "correct"},
     "ProcessBenchEvaluator": {},
     "S3EvalEvaluator": {"score": "details.score"},
+    "korbenchEvaluator": {"accuracy": "correct"},
+    "TabMWPEvaluator": {"accuracy": "correct"},
+    "ZebraLogicMCEvaluator": {"score": "correct"},
+    "ZebraLogicGridEvaluator": {"perfect_accuracy": "details.correct"},
+    "Game24Evaluator": {"acc score": "details.correct"},
+    "BBEHEvaluator": {"score": "correct"},
+    "BBEHEvaluator_mcq": {"score": "correct"},
+    "SuperGPQAEvaluator": {"accuracy": "details.correct"},
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
@@ -105,8 +121,8 @@ BACKED: dict[str, dict[str, str]] = {
     "MatbenchEvaluator_classification_glass": {"accuracy": "details.correct"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
-NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "AverageInferencePPLEvaluator",
-           "NeedleBenchParallelEvaluator"} | {
+NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator",
+           "AverageInferencePPLEvaluator", "KaoshiEvaluator", "Opi_Evaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")

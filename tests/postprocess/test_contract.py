@@ -40,6 +40,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "math_intern_postprocess": {},
     "bbh_mcq_postprocess": {},
     "bbh_freeform_postprocess": {},
+    "bbeh_mcq_postprocess": {},
+    "bbeh_freeform_postprocess": {},
+    "game24_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
@@ -94,6 +97,16 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "Xsum_postprocess": {},
     "flores_postprocess": {},
     "flores_postprocess_chinese": {},
+    "arxivrollbench_selection_postprocess": {},
+    "arxivrollbench_choice_postprocess": {},
+    "material_postprocessor": {},
+    "opi_postprocess": {"task": "GO"},
+    "pmmeval_flores_postprocess": {"lang_fullname": "French"},
+    "pmmeval_mhellaswag_postprocess": {"lang_code": "en"},
+    "pmmeval_mifeval_postprocess": {"lang_code": "en"},
+    "pmmeval_mlogiqa_postprocess": {"lang_code": "en"},
+    "pmmeval_mmmlu_postprocess": {"lang_code": "EN-US"},
+    "pmmeval_xnli_postprocess": {"lang_code": "en"},
 }
 
 #: Return types allowed besides ``str`` (documented per function).
@@ -152,8 +165,19 @@ POSTPROCESSORS = _unique_postprocessors()
 IDS = [f.__name__ for f in POSTPROCESSORS]
 
 
+#: Postprocessors that pair the reply with an option (P-MMEval's: the language): the contract holds for the reply
+#: they return, and the option comes back unchanged.
+PAIRED = {"pmmeval_flores_postprocess", "pmmeval_mhellaswag_postprocess", "pmmeval_mifeval_postprocess", "pmmeval_mlogiqa_postprocess",
+          "pmmeval_mmmlu_postprocess", "pmmeval_xnli_postprocess"}
+
+
 def _call(fn: Callable[..., Any], text: Any) -> Any:
-    return fn(text, **OPTIONS.get(fn.__name__, {}))
+    options = OPTIONS.get(fn.__name__, {})
+    result = fn(text, **options)
+    if fn.__name__ in PAIRED:
+        assert isinstance(result, tuple) and len(result) == 2 and result[1] == next(iter(options.values())), result
+        return result[0]
+    return result
 
 
 def _check_type(fn: Callable[..., Any], result: Any) -> None:
@@ -200,6 +224,7 @@ PASS_THROUGH = {
     "drcd_postprocess",
     "scibench_postprocess",  # with no box and no number, the reply as it is
     "charm_reason_postprocess",  # with no capital letter, the reply as it is
+    *PAIRED,  # the reply as it is, with its language
 }
 
 

@@ -499,3 +499,36 @@ def test_printed_the_page_shows_both_tables_without_its_controls(board_run, brow
     # the header and the model column are not stuck to the screen on paper
     th = browser.find_element(By.CSS_SELECTOR, "#leaderboard thead th")
     assert th.value_of_css_property("position") == "static"
+
+
+@pytest.mark.parametrize("kind", ["board", "varied"])
+def test_the_leaderboards_data_is_read_from_the_cells_json_and_is_that_of_the_cells(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's cells are read from the statistics as the run index keeps them (JSON), building a cell
+    object only for each way of computing an interval met first; the data is exactly what the cells give."""
+    from assay.report._html import _report_data
+    from assay.rundir.statistics import RunStats, index_run, run_stats
+    from assay.stats import CellStat
+    from assay.summarize import leaderboard_of
+    from tests.stats.varied_run import make_varied_run
+
+    if kind == "board":
+        run, config = make_board_run(tmp_path)
+        assert main(["summarize", str(config), "-w", str(tmp_path / "work"), "-r", TIME, "--no-report"]) == 0
+    else:
+        run = make_varied_run(tmp_path)
+    index_run(run)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    cells = dict(stats.cells.items())
+    plain = RunStats(cells=cells, unscorable=stats.unscorable)  # every cell an object
+    built: list[Any] = []
+    original = CellStat.from_json.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(CellStat, "from_json", classmethod(lambda cls, d: built.append(d) or original(cls, d)))
+    fresh = run_stats(run, view)
+    built.clear()
+    data = _report_data(run, view, stats=fresh, max_text=600, snapshot=None, samples=False, ranks=False)[0]
+    assert 0 < len(built) < len(cells) / 2
+    expected = _report_data(run, view, stats=plain, max_text=600, snapshot=None, samples=False, ranks=False)[0]
+    assert json.dumps(data) == json.dumps(expected)
+    assert sum(len(r["cells"]) for r in data["rows"]) >= len(cells)

@@ -245,3 +245,31 @@ def test_small_runs_are_read_in_this_process(varied: Path) -> None:
     outputs = run_tasks(tasks, str(varied), StatsOptions(), workers=1)
     assert all("is not 100 × mean(correct)" in str(o.cells["accuracy"].reason) for o in outputs)
     assert all(o.columns is None and o.unscorable is not None for o in outputs)
+
+
+def test_group_intervals_of_the_whole_run_are_each_models_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's group cells (every model's at once, the dataset cells read as the run index keeps them,
+    no cell object built for them) are to the last bit those of each model computed alone from its dataset cells."""
+    from assay.cli import main
+    from assay.groups import SummaryGroup
+    from assay.stats import CellStat, group_plan, group_stats
+    from tests.report.board_run import GROUPS, MODELS, make_board_run
+    from tests.report.board_run import TIME as BOARD_TIME
+
+    run, config = make_board_run(tmp_path)
+    assert main(["summarize", str(config), "-w", str(tmp_path / "work"), "-r", BOARD_TIME, "--no-report"]) == 0
+    index_run(run)  # the dataset cells' statistics kept in the run index, as after ``assay eval``
+    view = leaderboard_of(None, run)
+    built: list[Any] = []
+    original = CellStat.from_json.__func__  # type: ignore[attr-defined]
+    with monkeypatch.context() as patch:
+        patch.setattr(CellStat, "from_json", classmethod(lambda cls, d: built.append(d) or original(cls, d)))
+        stats = run_stats(run, view)
+    assert not built
+    groups = [SummaryGroup.from_config(g) for g in GROUPS]
+    plans = {g.name: group_plan(g, view.metrics) for g in groups}
+    for model in MODELS:
+        base = {(a, m): stats.cells[(model, a, m)] for a in view.dataset_abbrs for m in view.scores[model].get(a, {})}
+        alone = group_stats(groups, view.scores[model], view.metrics, base, column=model, plans=plans)
+        assert alone and all(stats.cell(model, a, m) == stat for (a, m), stat in alone.items())
+        assert stats.cell(model, "overall", "naive_average").method == "propagated"

@@ -72,6 +72,23 @@ def test_a_name_that_fails_in_opencompass_is_marked(tmp_path: Path) -> None:
     assert "SafetyDataset: its load() builds the test split and returns nothing" in done.stdout
 
 
+def test_a_model_file_that_cannot_run_says_why(tmp_path: Path) -> None:
+    """A file evaluated by a model that cannot run either (its model postprocessor comes from a module OpenCompass
+    0.5.4 lacks, as the library's xFinder files import it) names the reason on its line."""
+    path = tmp_path / "lib" / "opencompass" / "configs" / "datasets" / "fam" / "xfinder_gen.py"
+    _file(path, "xfinder", "dict(type=AccEvaluator), model_postprocessor=dict(type=xfinder_postprocess, question_type='math')",
+          extra="from opencompass.utils.model_postprocessors import xfinder_postprocess\n")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(tmp_path / "lib"), "--folders", "fam",
+         "--verbose"],
+        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")), check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "xfinder_gen (eval_cfg.model_postprocessor" in done.stdout
+    assert "; not runnable: xfinder_postprocess [not in OpenCompass]" in done.stdout
+    assert "opencompass.utils.model_postprocessors.xfinder_postprocess [not in OpenCompass]" in done.stdout
+
+
 def _probe(lib: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(lib), *args],

@@ -177,3 +177,23 @@ def test_details_columns() -> None:
     assert view.column("a") == [[1, 2], [3, 4]] and view.column("b") is None
     assert view.runs("a") == ([1, 2, 3, 4], 2) and view.runs("b") is None
     assert not Details([{"a": 1}, "x"]).all_dicts
+
+
+def test_another_tools_samples_show_its_reply_extracted_answer_and_verdict(tmp_path: Path) -> None:
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sources import write_sources
+    from assay.sources import read_source
+    from assay.stats import StatsOptions, result_stats
+
+    logs = Path(__file__).parents[1] / "data" / "sources" / "inspect_ai" / "logs" / "eval"
+    imported = write_sources(RunDir(tmp_path / "run"), read_source("inspect_ai", logs))
+    (written,) = [p for p in imported.written if p.endswith("scripted-a/assay_mcq.json")]
+    result = json.loads(Path(written).read_text())
+    details = result["details"]
+    columns = result_stats(result, {}, StatsOptions(text_limit=SAMPLE_TEXT), columns=True, abbr="assay_mcq").columns
+    assert columns is not None
+    assert columns.raw == [d["prediction"] for d in details]  # the tool's reply, not read from prediction files
+    assert [json.loads(e) for e in columns.ext] == [d["extracted"] for d in details]
+    assert columns.ref == [d["reference"] for d in details]
+    assert columns.ok == [float(d["choice/accuracy"]) for d in details]  # the 0/1 per-sample values as verdicts
+    assert 100 * sum(columns.ok) / len(columns.ok) == result["choice/accuracy"]

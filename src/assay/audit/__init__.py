@@ -33,13 +33,18 @@ from assay.audit.plan import STAGES, AuditPlan, audit_plan, chain_configs
 from assay.audit.record import (
     AuditRecord,
     Reading,
+    ToolAudit,
     attach,
     detach,
     has_record,
     read_record,
     read_records,
+    read_tool_record,
+    read_tool_records,
     record_of,
     records_json,
+    tool_record_of,
+    tool_records_json,
 )
 
 __all__ = [
@@ -49,6 +54,7 @@ __all__ = [
     "AuditRecord",
     "Pair",
     "Reading",
+    "ToolAudit",
     "attach",
     "audit_plan",
     "chain_configs",
@@ -60,7 +66,11 @@ __all__ = [
     "has_record",
     "read_record",
     "read_records",
+    "read_tool_record",
+    "read_tool_records",
     "record_of",
     "records_json",
+    "tool_record_of",
+    "tool_records_json",
     "withdraw_correction",
 ]

@@ -18,6 +18,14 @@ or, when the audit failed, ``{"corrections": [...], "error": "..."}``.
 :meth:`AuditRecord.from_json`, and the writers put it with :func:`attach`,
 so that no other module knows its keys.  :meth:`AuditRecord.to_json` gives
 back the same JSON, key for key and in the same order.
+
+A result scoring another tool's logged replies with a named ``extraction``
+holds, in the same form, the comparison of the tool's own answers (as
+``corrected``) with the chain's (as ``official``) under
+``_meta.rescored.extraction_audit`` — apart from the top-level record, which
+is checked against the declared postprocessor pairs.  :class:`ToolAudit` is
+that record with the tool and its extraction named; :func:`tool_record_of`
+reads it from a result.
 """
 
 from __future__ import annotations
@@ -33,13 +41,18 @@ __all__ = [
     "AUDIT_KEY",
     "AuditRecord",
     "Reading",
+    "ToolAudit",
     "attach",
     "detach",
     "has_record",
     "read_record",
     "read_records",
+    "read_tool_record",
+    "read_tool_records",
     "record_of",
     "records_json",
+    "tool_record_of",
+    "tool_records_json",
 ]
 
 #: The result-file key of the audit record (and of its input in ``_meta.inputs``).
@@ -286,4 +299,103 @@ def read_records(data: Any, source: str) -> dict[str, dict[str, AuditRecord]]:
                 out.setdefault(str(column), {})[str(abbr)] = AuditRecord.from_json(item)
             except ValueError as exc:
                 logger.warning("%s: the extraction audit of %s/%s is left out: %s", source, column, abbr, exc)
+    return out
+
+
+@dataclass(frozen=True)
+class ToolAudit:
+    """Another tool's own extraction of the replies assay scored again, against assay's chain.
+
+    Attributes:
+        tool: the tool whose replies were scored (``lm_eval``, ``inspect_ai``, ``helm``).
+        extraction: the tool's extraction compared (a filter, a scorer).
+        record: the comparison: assay's chain as ``official``, the tool's answers as
+            ``corrected``, ``metrics`` every metric of the evaluator given the tool's answers.
+    """
+
+    tool: str
+    extraction: str
+    record: AuditRecord
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the summary ``.json`` keeps it: ``tool``, ``extraction``, then the audit record's keys."""
+        return {"tool": self.tool, "extraction": self.extraction, **self.record.to_json()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> ToolAudit:
+        """The record of :meth:`to_json`'s form.
+
+        Raises:
+            ValueError: ``data`` is not such a record (the message names the field at fault).
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{AUDIT_KEY}: expected an object, got {type(data).__name__}")
+        tool, extraction = data.get("tool"), data.get("extraction")
+        if not isinstance(tool, str) or not isinstance(extraction, str):
+            raise ValueError(f"{AUDIT_KEY}: expected the tool and its extraction named, got {tool!r:.40} and {extraction!r:.40}")
+        return cls(tool, extraction, AuditRecord.from_json({k: v for k, v in data.items() if k not in ("tool", "extraction")}))
+
+    def note(self, metric: str, value: float | None) -> str:
+        """One sentence on a cell: what the tool's extraction would give, and how many replies it reads differently.
+
+        >>> audit = ToolAudit('lm_eval', 'strict-match', AuditRecord([], 24, 7, metrics={'accuracy': 50.0}))
+        >>> audit.note('accuracy', 62.5)
+        "lm_eval's strict-match extraction would give accuracy 50.00 instead of 62.50 (7 of 24 replies read differently)"
+        >>> ToolAudit('lm_eval', 'strict-match', AuditRecord([], 24, 0, metrics={'accuracy': 62.5})).note('accuracy', 62.5)
+        "lm_eval's strict-match extraction reads all 24 replies as assay's postprocessors do"
+        >>> ToolAudit('helm', 'exact_match', AuditRecord.failed([], 'ValueError: boom')).note('accuracy', 62.5)
+        "comparing helm's exact_match extraction failed: ValueError: boom"
+        """
+        record, who = self.record, f"{self.tool}'s {self.extraction} extraction"
+        if record.error is not None:
+            return f"comparing {who} failed: {record.error}"
+        if not record.differ:
+            return f"{who} reads all {record.replies:,} replies as assay's postprocessors do"
+        counted = f"{record.differ:,} of {record.replies:,} repl{'y' if record.replies == 1 else 'ies'} read differently"
+        would = record.would_be(metric)
+        if would is None or value is None:
+            return f"{who}: {counted}"
+        return f"{who} would give {metric} {would:.2f} instead of {value:.2f} ({counted})"
+
+
+def tool_record_of(result: Mapping[str, Any]) -> ToolAudit | None:
+    """The comparison with another tool's extraction a result holds in ``_meta.rescored`` (``None`` when none).
+
+    Raises:
+        ValueError: the record is malformed.
+    """
+    meta = result.get("_meta")
+    rescored = meta.get("rescored") if isinstance(meta, Mapping) else None
+    if not isinstance(rescored, Mapping) or AUDIT_KEY not in rescored:
+        return None
+    return ToolAudit(str(rescored.get("tool")), str(rescored.get("extraction")), AuditRecord.from_json(rescored[AUDIT_KEY]))
+
+
+def read_tool_record(result: Mapping[str, Any], source: str) -> ToolAudit | None:
+    """:func:`tool_record_of` for a summary or a report: a malformed record is left out with a warning naming ``source``."""
+    try:
+        return tool_record_of(result)
+    except ValueError as exc:
+        logger.warning("%s: the comparison with the tool's own extraction is left out: %s", source, exc)
+        return None
+
+
+def tool_records_json(records: Mapping[str, Mapping[str, ToolAudit]]) -> dict[str, dict[str, Any]]:
+    """Tool comparisons by model column and dataset as plain data (the summary ``.json``'s ``tool_extraction_audits``)."""
+    return {column: {abbr: r.to_json() for abbr, r in per.items()} for column, per in records.items()}
+
+
+def read_tool_records(data: Any, source: str) -> dict[str, dict[str, ToolAudit]]:
+    """The records of :func:`tool_records_json`'s plain data; a malformed one is left out with a warning naming ``source``."""
+    out: dict[str, dict[str, ToolAudit]] = {}
+    if not isinstance(data, Mapping):
+        return out
+    for column, per in data.items():
+        if not isinstance(per, Mapping):
+            continue
+        for abbr, item in per.items():
+            try:
+                out.setdefault(str(column), {})[str(abbr)] = ToolAudit.from_json(item)
+            except ValueError as exc:
+                logger.warning("%s: the comparison with the tool's extraction of %s/%s is left out: %s", source, column, abbr, exc)
     return out

@@ -18,7 +18,12 @@ whatever its size and times, and the index repaired.
 
 A result's extraction audit is recomputed too (:func:`assay.audit.check.check_audit`):
 both postprocessor chains applied again to the replies, and its would-be
-accuracy from the details with the corrected verdicts.
+accuracy from the details with the corrected verdicts.  So is the comparison
+of another tool's own extraction with assay's chain that a result scoring
+that tool's replies holds in ``_meta.rescored``
+(:func:`assay.audit.check.check_tool_audit`): the tool's answers of the
+prediction file against the replies read again by the postprocessors, and
+the accuracy the tool's answers would give from the details.
 
 Other metrics are counted as "not checked".  The newest summary ``.json``,
 read as its leaderboard at full precision: each dataset cell against its result file, and each group cell re-aggregated
@@ -229,7 +234,7 @@ def _bleu_check(result: dict[str, Any], metric: str, value: float) -> tuple[floa
 
 def verify_run(run_root: str | Path) -> VerifyReport:
     """Check every result file and the newest summary of a run directory."""
-    from assay.audit import has_record
+    from assay.audit import has_record, tool_record_of
     from assay.rundir.results import numeric_metrics, read_result, read_result_without_details
     from assay.rundir.statistics import load_run_config, model_dirs_of
     from assay.summarize import newest_summary_json
@@ -274,6 +279,12 @@ def verify_run(run_root: str | Path) -> VerifyReport:
                 )
         if has_record(result):
             _verify_audit(report, root, rel, model, abbr, result, configs)
+        try:
+            tool_audit = tool_record_of(result) is not None
+        except ValueError:  # malformed: the check names what is wrong with it
+            tool_audit = True
+        if tool_audit:
+            _verify_audit(report, root, rel, model, abbr, result, configs, tool=True)
 
     _check_expected(report, root, files)
 
@@ -390,9 +401,12 @@ def _check_expected(report: VerifyReport, root: Path, files: list[Path]) -> None
                                    f"{folder!r} on dataset {abbr!r}, and there is no result file")
 
 
-def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any]) -> None:
-    """Recompute the result's extraction audit (see :func:`assay.audit.check.check_audit`)."""
-    from assay.audit.check import check_audit
+def _verify_audit(
+    report: VerifyReport, root: Path, rel: str, model: str, abbr: str, result: dict[str, Any], configs: list[Any], *, tool: bool = False,
+) -> None:
+    """Recompute the result's extraction audit (see :func:`assay.audit.check.check_audit`), or with ``tool`` its
+    comparison with another tool's extraction (:func:`assay.audit.check.check_tool_audit`)."""
+    from assay.audit.check import check_audit, check_tool_audit
     from assay.rundir.statistics import load_run_config
 
     if not configs:
@@ -400,7 +414,7 @@ def _verify_audit(report: VerifyReport, root: Path, rel: str, model: str, abbr: 
     meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
     files = meta.get("prediction_files") if isinstance(meta, dict) else None
     folder = Path(files[0]).parent if isinstance(files, list) and files and Path(files[0]).exists() else RunDir(root).prediction_dir(model)
-    check = check_audit(result, config=configs[0], prediction_dir=folder, model=model, abbr=abbr)
+    check = (check_tool_audit if tool else check_audit)(result, config=configs[0], prediction_dir=folder, model=model, abbr=abbr)
     report.checked += check.checked
     report.unchecked.extend(f"{rel}: {item}" for item in check.unchecked)
     for what, reported, recomputed, how in check.mismatches:

@@ -80,9 +80,10 @@ def hub_location(path: str) -> DataLocation:
     return DataLocation(path, Path(snapshot or path), snapshot is not None, looked)
 
 
-def hub_splits(loader: str, path: str, split: str | None = None, name: str | None = None) -> Any:
-    """``datasets.load_dataset`` of :func:`hub_location` (its configuration ``name``; one ``split``, or all), rows in
-    memory; errors name the loader."""
+def hub_splits(loader: str, path: str, split: str | None = None, name: str | None = None,
+               data_files: Any = None) -> Any:
+    """``datasets.load_dataset`` of :func:`hub_location` (its configuration ``name``, or the ``data_files`` given,
+    relative to the dataset's folder; one ``split``, or all), rows in memory; errors name the loader."""
     import datasets
 
     where = hub_location(path)
@@ -94,6 +95,22 @@ def hub_splits(loader: str, path: str, split: str | None = None, name: str | Non
         )
     try:
         with tempfile.TemporaryDirectory(prefix="assay-hub-") as cache:  # the rows are kept in memory
-            return datasets.load_dataset(str(where.path), name, split=split, cache_dir=cache, keep_in_memory=True)
+            return datasets.load_dataset(str(where.path), name, split=split, cache_dir=cache, keep_in_memory=True,
+                                         **({"data_files": data_files} if data_files is not None else {}))
     except Exception as exc:  # the datasets library's own errors name the file
         raise InputFileError(f"{loader}: {where.path} cannot be read as a dataset: {exc}") from None
+
+
+def pick_split(tables: Any, split: str, loader: str, where: Any) -> Any:
+    """``tables[split]`` of a ``DatasetDict``; else an error naming the loader, the data and the splits it has."""
+    if split not in tables:
+        raise InputFileError(f"{loader}: {where} has no {split!r} split (splits: {', '.join(tables) or 'none'})")
+    return tables[split]
+
+
+def require_columns(table: Any, columns: tuple[str, ...], loader: str, where: Any) -> None:
+    """An error naming the loader, the data and the missing columns when ``table`` lacks one of ``columns``."""
+    missing = [c for c in columns if c not in table.column_names]
+    if missing:
+        raise InputFileError(f"{loader}: {where} has no column {', '.join(map(repr, missing))} "
+                             f"(columns: {', '.join(table.column_names) or 'none'})")

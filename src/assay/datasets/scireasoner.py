@@ -1,4 +1,4 @@
-"""SciReasoner's GUE and LLM4Mat tasks, as OpenCompass 0.5.4 reads them (``GUE_Dataset``, ``LLM4MatDataset``).
+"""SciReasoner's GUE, LLM4Mat and materials generation tasks, as OpenCompass 0.5.4 reads them.
 
 Layout (id ``opencompass/SciReasoner-GUE`` → ``./data/SciReasoner/GUE-test/``):
 ``<task>/dev/data.json`` and ``<task>/test/data.json``, JSON lists of objects
@@ -11,13 +11,14 @@ import os
 import random
 from typing import Any
 
-from assay.datasets._oc_files import dataset_dict, json_value
+from assay.datasets._oc_files import dataset, dataset_dict, json_value
 from assay.datasets.base import BaseDataset
 from assay.datasets.location import get_data_path
-from assay.errors import InputFileError
+from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["GUE_Dataset", "LLM4MatDataset"]
+__all__ = ["Bulk_modulus_material_Dataset", "Composition_material_Dataset", "GUE_Dataset", "LLM4MatDataset",
+           "OpiDataset", "Uncond_material_Dataset"]
 
 #: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
 MINI_SET_SEED = 1024
@@ -88,3 +89,75 @@ class LLM4MatDataset(BaseDataset):
         train = _llm4mat_rows(os.path.join(root, train_path), property)[:5]
         test = _llm4mat_rows(os.path.join(root, test_path), property)
         return dataset_dict({"train": train, "test": test[:150] if mini_set else test})
+
+
+def _json_list(file: str, loader: str) -> list[Any]:
+    items = json_value(file, loader)
+    if not isinstance(items, list):
+        raise InputFileError(f"{loader}: {file} must hold a JSON list, got {type(items).__name__}")
+    return items
+
+
+def _material_splits(root: str, folder: str, mini_set: bool, loader: str) -> Any:
+    train = _json_list(os.path.join(root, folder, "dev", "data.json"), loader)[:5]
+    test_file = os.path.join(root, folder, "test", "data.json")
+    test = _json_list(test_file, loader)
+    if mini_set:
+        if len(test) < MINI_SET_SIZE:
+            raise InputFileError(f"{loader}: mini_set draws {MINI_SET_SIZE} questions and {test_file} holds {len(test)}")
+        test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
+    return dataset_dict({"train": train, "test": test})
+
+
+@LOAD_DATASET.register_module()
+class Composition_material_Dataset(BaseDataset):
+    """Materials from a composition: ``conditional_generation/composition_material/{dev,test}/data.json``
+    in ``get_data_path(path)`` (id ``opencompass/SciReasoner-Conditional_generation``), JSON lists of
+    objects kept as they are; ``train`` the first five of ``dev``, ``test`` all of ``test`` (with
+    ``mini_set=True`` 150 drawn as GUE's are)."""
+
+    @staticmethod
+    def load(path: str, mini_set: bool = False, **kwargs: Any) -> Any:
+        return _material_splits(get_data_path(path), "conditional_generation/composition_material", mini_set,
+                                "Composition_material_Dataset")
+
+
+@LOAD_DATASET.register_module()
+class Bulk_modulus_material_Dataset(BaseDataset):
+    """Materials with a bulk modulus: ``bulk_modulus_material/{dev,test}/data.json`` in ``get_data_path(path)``
+    (not below ``conditional_generation``, as OpenCompass reads them), read as
+    ``Composition_material_Dataset`` reads its files."""
+
+    @staticmethod
+    def load(path: str, mini_set: bool = False, **kwargs: Any) -> Any:
+        return _material_splits(get_data_path(path), "bulk_modulus_material", mini_set, "Bulk_modulus_material_Dataset")
+
+
+@LOAD_DATASET.register_module()
+class Uncond_material_Dataset(BaseDataset):
+    """Unconditional material generation: ``num`` rows, each ``{'input': prompt, 'output': ''}`` (no file read)."""
+
+    @staticmethod
+    def load(num: int, prompt: str, **kwargs: Any) -> Any:
+        if not isinstance(num, int) or isinstance(num, bool) or num < 0:
+            raise ConfigError(f"Uncond_material_Dataset: num must be a count of rows, got {num!r}")
+        return dataset([{"input": prompt, "output": ""} for _ in range(num)])
+
+
+@LOAD_DATASET.register_module()
+class OpiDataset(BaseDataset):
+    """OPI's ``task``: ``<task>/dev/data.json`` and ``<task>/test/data.json`` in ``get_data_path(path)``
+    (id ``opencompass/SciReasoner-OPI``), JSON lists of objects kept as they are; ``train`` every item of
+    ``dev``, ``test`` every item of ``test`` (with ``mini_set=True``, ``min(150, all)`` drawn after
+    ``random.seed(1024)``, as OpenCompass draws them).  ``max_cut`` and ``hf_hub`` are accepted and not
+    read, as in OpenCompass."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _json_list(os.path.join(root, task, "dev", "data.json"), "OpiDataset")
+        test = _json_list(os.path.join(root, task, "test", "data.json"), "OpiDataset")
+        if mini_set:
+            test = random.Random(MINI_SET_SEED).sample(test, min(len(test), MINI_SET_SIZE))
+        return dataset_dict({"train": train, "test": test})

@@ -426,16 +426,21 @@ def judge_dataset(entries: list[dict[str, Any]]) -> Any:
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:
     """The judge-reply records, as OpenCompass's inferencer keeps them: ``"0".."N-1"`` → ``origin_prompt``
-    (the prompt as the judge model parsed it), ``prediction`` (the reply), ``gold`` (the reference);
-    a reply that never arrived has ``prediction`` ``None`` and ``judge_error`` saying why.
+    (the prompt as the judge model parsed it), ``prediction`` (the reply), ``gold`` (the reference — left
+    out when it is falsy, ``False``, ``0``, ``''``, as OpenCompass's inferencer leaves it out); a reply that
+    never arrived has ``prediction`` ``None`` and ``judge_error`` saying why.
 
     Example:
         >>> judge_replies([[{'role': 'HUMAN', 'prompt': 'q'}]], [None], ['4'], ['HTTP 500'])
         {'0': {'origin_prompt': [{'role': 'HUMAN', 'prompt': 'q'}], 'prediction': None, 'gold': '4', 'judge_error': 'HTTP 500'}}
+        >>> judge_replies(['q'], ['A'], [False], [None])
+        {'0': {'origin_prompt': 'q', 'prediction': 'A'}}
     """
     output: dict[str, Any] = {}
     for i, (prompt, reply, gold, error) in enumerate(zip(prompts, replies, golds, errors)):
-        record: dict[str, Any] = {"origin_prompt": prompt, "prediction": reply, "gold": gold}
+        record: dict[str, Any] = {"origin_prompt": prompt, "prediction": reply}
+        if gold:
+            record["gold"] = gold
         if reply is None:
             record["judge_error"] = error or "no reply"
         output[str(i)] = record

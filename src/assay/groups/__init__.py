@@ -13,11 +13,21 @@ without importing each other.
 from __future__ import annotations
 
 from assay.groups._expr import Transform, TransformError, compile_transform
-from assay.groups._groups import Subset, SummaryGroup, aggregate, apply_groups, left_sum, parse_summary_groups
+from assay.groups._groups import (
+    OWN_SOURCE,
+    Subset,
+    SummaryGroup,
+    aggregate,
+    apply_groups,
+    group_source,
+    left_sum,
+    parse_summary_groups,
+)
 from assay.groups._model import MARK, CellMark, Scores, SummaryIssue, SummaryResult, incomplete_marks
 
 __all__ = [
     "MARK",
+    "OWN_SOURCE",
     "CellMark",
     "Scores",
     "Subset",
@@ -29,6 +39,7 @@ __all__ = [
     "aggregate",
     "apply_groups",
     "compile_transform",
+    "group_source",
     "incomplete_marks",
     "left_sum",
     "parse_summary_groups",

@@ -44,11 +44,13 @@ from assay.groups._model import CellMark, Scores, SummaryIssue
 
 __all__ = [
     "GROUP_KEYS",
+    "OWN_SOURCE",
     "Aggregation",
     "Subset",
     "SummaryGroup",
     "aggregate",
     "apply_groups",
+    "group_source",
     "left_sum",
     "parse_summary_groups",
 ]
@@ -669,6 +671,43 @@ def _compute_for_model(scores: Scores, group: SummaryGroup, plan: dict[str, list
         marks = _inherited_marks(scores, group, column)
         if marks:
             scores.marks[(column, group.name)] = marks
+    if scores.sources:
+        source = group_source(scores, group.abbrs, column)
+        if source is None:
+            scores.sources.pop((column, group.name), None)
+        else:
+            scores.sources[(column, group.name)] = source
+
+
+#: The tool name of a value assay computed itself, in a group's sources.
+OWN_SOURCE = "assay"
+
+
+def group_source(scores: Scores, abbrs: Sequence[str], column: str) -> dict[str, Any] | None:
+    """Where a group's value came from when another tool gave any of its inputs (through nested groups
+    too): ``{"tools": [...], "mixed": bool, "from": {dataset: tool}}``, ``assay`` naming the inputs assay
+    scored itself; ``None`` when assay scored every input.
+
+    >>> s = Scores(columns=['m'], sources={('m', 'a'): {'tool': 'lm_eval'}})
+    >>> group_source(s, ['a', 'b'], 'm')
+    {'tools': ['lm_eval', 'assay'], 'mixed': True, 'from': {'a': 'lm_eval', 'b': 'assay'}}
+    >>> group_source(s, ['b'], 'm') is None
+    True
+    """
+    leaves: dict[str, str] = {}
+    for abbr in abbrs:
+        source = scores.sources.get((column, abbr))
+        if source is None:
+            leaves.setdefault(abbr, OWN_SOURCE)
+        elif isinstance(source.get("from"), dict):
+            for leaf, tool in source["from"].items():
+                leaves.setdefault(str(leaf), str(tool))
+        else:
+            leaves.setdefault(abbr, str(source.get("tool")))
+    tools = list(dict.fromkeys(leaves.values()))
+    if tools == [OWN_SOURCE] or not tools:
+        return None
+    return {"tools": tools, "mixed": len(tools) > 1, "from": leaves}
 
 
 def _inherited_marks(scores: Scores, group: SummaryGroup, column: str) -> list[CellMark]:

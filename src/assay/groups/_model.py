@@ -127,6 +127,8 @@ class Scores:
         gold_references: (column, abbr) → why that result's references were
             taken from the prediction files' ``gold`` (its test set was not read).
         audits: column → dataset abbr → the result's extraction audit (an :class:`assay.audit.AuditRecord`), where it has one.
+        tool_audits: column → dataset abbr → the comparison of another tool's own extraction with assay's
+            chain (an :class:`assay.audit.ToolAudit`), for a result scoring that tool's replies.
         marks: (column, abbr) → why that cell is marked in the table: its result's ``_meta.incomplete``,
             a result changed after assay computed it, one not re-scored (``kept``), or a group computed
             from marked cells.
@@ -135,6 +137,11 @@ class Scores:
         kept: (column, abbr) → why that result was not re-scored by the last run of its task,
             which failed and left it in place.
         judge: (column, abbr) → what that result's judge calls cost (its ``_meta.judge``).
+        sources: (column, abbr) → where that cell's value came from when another tool computed it (a result
+            imported with ``_meta.source``: ``tool``, ``version``, ``files``, the tool's own ``metrics`` and
+            ``scale``), or, for a group computed from such cells, ``tools`` and ``from`` (each input
+            dataset → the tool that gave it, ``assay`` for assay's own) and whether it is ``mixed``.
+            A cell assay scored itself has no entry.
 
     >>> s = Scores(columns=['m1'])
     >>> s.set_values('m1', 'ds', {'accuracy': 50.0})
@@ -154,10 +161,12 @@ class Scores:
     issues: list[SummaryIssue] = field(default_factory=list)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tool_audits: dict[str, dict[str, Any]] = field(default_factory=dict)
     marks: dict[tuple[str, str], list[CellMark]] = field(default_factory=dict)
     changed: dict[tuple[str, str], str] = field(default_factory=dict)
     kept: dict[tuple[str, str], str] = field(default_factory=dict)
     judge: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for column in self.columns:

@@ -173,6 +173,16 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     "opencompass.datasets.internsandbox.InternSandboxEvaluator": (
         "scorer outside PyPI", "each task's verifier is a class of the `intern_sandbox` package (InternBootcamp), not on PyPI",
     ),
+    "opencompass.datasets.SciReasoner.bio_instruction.bio_instruction_Evaluator": (
+        "model weights", "SciReasoner's bio_instruction falls back to facebook/bart-large-mnli (transformers, torch) "
+                         "to classify replies",
+    ),
+    "opencompass.datasets.SciReasoner.Mol_Instructions.biotext.Mol_Instructions_Evaluator_BioText": (
+        "model weights", "Mol-Instructions' biotext scores replies with BERTScore, which runs a model from a model hub",
+    ),
+    "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
+        "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
     "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
         "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
     ),

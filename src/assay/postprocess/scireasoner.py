@@ -9,7 +9,7 @@ from typing import Any
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor"]
+__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor", "material_postprocessor", "opi_postprocess"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -138,3 +138,42 @@ def LLM4Mat_postprocessor(text: Any, property: str) -> Any:
     if text == "":
         return ""
     return _llm4mat_value(text, property)
+
+
+_MATERIAL = re.compile(r"<material>(.*?)</material>", re.DOTALL | re.IGNORECASE)
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def material_postprocessor(text: Any) -> str:
+    """SciReasoner's materials reader: the stripped text inside the first ``<material>…</material>`` (any case), else ``''``.
+
+    An empty or missing reply gives ``''``; any other value is read as its ``str``.
+
+    >>> material_postprocessor('Here: <MATERIAL> Na Cl <sg> <sg225> </material>')
+    'Na Cl <sg> <sg225>'
+    >>> material_postprocessor('Na Cl <sg225>')
+    ''
+    """
+    if not text:
+        return ""
+    found = _MATERIAL.search(text if isinstance(text, str) else str(text))
+    return found.group(1).strip() if found else ""
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def opi_postprocess(text: Any, task: Any = None, *args: Any, **kwargs: Any) -> str:
+    """OPI's (protein instructions) reader: the stripped text without ``<|endoftext|>`` and ``<|im_end|>``.
+
+    The text is stripped first and the two tokens removed after, so white space
+    before a removed token stays, as in OpenCompass.  ``task`` is accepted and not
+    read.  ``None`` gives ``''``; any other value is read as its ``str``.
+
+    >>> opi_postprocess('  2.7.11.1; 2.7.10.2 <|im_end|>', task='EC')
+    '2.7.11.1; 2.7.10.2 '
+    """
+    if text is None:
+        return ""
+    text = (text if isinstance(text, str) else str(text)).strip()
+    return text.replace("<|endoftext|>", "").replace("<|im_end|>", "")

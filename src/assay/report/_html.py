@@ -96,6 +96,8 @@ class _Texts:
         self.unscorable: dict[tuple[str, str], tuple[Any, int, int | None]] = {}
         self.methods: dict[tuple[Any, ...], int] = {}
         self._described: dict[tuple[Any, ...], tuple[int, str]] = {}
+        self._reasons: dict[Any, int] = {}
+        self._kept: dict[bytes, tuple[Any, int, int | None]] = {}
 
     def unscorable_of(self, stats: Any, column: str, abbr: str) -> tuple[Any, int, int | None]:
         """The unscorable counts of one result as a cell shows them: ``(bounds by metric, count, the index
@@ -105,6 +107,12 @@ class _Texts:
             return known
         table = stats.unscorable if stats is not None else None
         json_of = getattr(table, "json_of", None)
+        kept = table.kept_json((column, abbr)) if json_of is not None else None  # type: ignore[union-attr]
+        if kept is not None:  # results of the same counts and bounds (a leaderboard has many) read once
+            known = self._kept.get(kept)
+            if known is not None:
+                self.unscorable[(column, abbr)] = known
+                return known
         if json_of is not None:  # the run index's JSON, read without building the counts' object
             data = json_of((column, abbr))
         else:
@@ -113,6 +121,14 @@ class _Texts:
         if data is None:
             known = self.unscorable[(column, abbr)] = ({}, 0, None)
             return known
+        if kept is not None:
+            self._kept[kept] = self._unscorable_of_json(data)
+            known = self.unscorable[(column, abbr)] = self._kept[kept]
+            return known
+        known = self.unscorable[(column, abbr)] = self._unscorable_of_json(data)
+        return known
+
+    def _unscorable_of_json(self, data: dict[str, Any]) -> tuple[Any, int, int | None]:
         counts = (data.get("total"), data.get("unextracted"), data.get("judge_failed"), data.get("not_executed"))
         found = self._described.get(counts)
         if found is None:
@@ -122,8 +138,7 @@ class _Texts:
             found = self._described[counts] = (u.count, u.describe())
         count, described = found
         said = self(described) if count or described else None
-        known = self.unscorable[(column, abbr)] = (data.get("bounds") or {}, count, said)
-        return known
+        return data.get("bounds") or {}, count, said
 
     def interval(self, stat: Any) -> int:
         """The index of :func:`interval_text` of ``stat``."""
@@ -133,6 +148,23 @@ class _Texts:
         found = self.methods.get(key)
         if found is None:
             found = self.methods[key] = self(interval_text(stat))
+        return found
+
+    def interval_of_json(self, data: dict[str, Any], confidence: float) -> int:
+        """:meth:`interval` of the cell whose JSON (:meth:`assay.stats.CellStat.to_json`) is ``data``, its
+        confidence ``confidence`` when the JSON has none; a cell is built only for a way not met before."""
+        ranged = data.get("low") is not None and data.get("high") is not None
+        if ranged:
+            found = self.methods.get((data.get("method", "none"), data.get("n"), data.get("runs"), data.get("basis"),
+                                      data.get("confidence", confidence)))
+        else:  # the text of a cell without an interval is its reason
+            found = self._reasons.get(data.get("reason"))
+        if found is None:
+            from assay.stats import CellStat
+
+            found = self.interval(CellStat.from_json({"confidence": confidence, **data}))
+            if not ranged:
+                self._reasons[data.get("reason")] = found
         return found
 
     def __call__(self, text: str) -> int:
@@ -154,7 +186,9 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
     how the interval was computed, or why there is none; the unscorable
     counts described.  The interval's bounds and standard error are rounded
     to the two decimals the page shows of them; the value is kept in full.
-    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``judge`` and
+    The rest: ``marks``, ``gold``, ``audit``/``audit_differ``, ``tool_audit``/``tool_audit_name``/``tool_audit_differ``
+    (what another tool's own extraction of the replies assay scored again would give), ``source`` (the
+    badge's label of a value another tool computed: :func:`source_label`), ``judge`` and
     their sentences (``notes``), shown on hover or click.
     """
     if value is None:
@@ -178,6 +212,48 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         cell += [count, said]
         if count and metric in bounds:
             cell += list(bounds[metric][:2])
+    return cell, _cell_extra(view, column, abbr, metric, value)
+
+
+def _table_cells(view: Any, stats: Any, texts: _Texts, columns: list[str], abbr: str, metric: str,
+                 values: dict[str, Any], r: int, extras: dict[str, dict[str, Any]]) -> list[list[Any]] | None:
+    """The cells of one row of the table, :func:`_compact_cell`'s, read from the statistics' JSON as the
+    run index keeps them (no cell object built); ``None`` when the statistics are not the run's table.
+    ``values``: column → the row's value; a cell's extra goes into ``extras`` under ``"<r>:<column>"``."""
+    table: Any = stats.cells if stats is not None else None
+    if type(table).__name__ != "CellTable" or any(values.get(column) is None for column in columns):
+        return None  # a cell without a value says why, as :func:`_compact_cell` does
+    json_row, confidence, interval_of, unscorable_of = (table.json_row, table.confidence, texts.interval_of_json,
+                                                        texts.unscorable_of)
+    cells = []
+    for c, column in enumerate(columns):
+        value = values[column]
+        row = json_row(column, abbr)
+        data = row.get(metric) if row is not None else None
+        if data is None:
+            cell: list[Any] = [value, None, None, None, texts("no interval: no statistics for this cell")]
+        else:
+            low, high = data.get("low"), data.get("high")
+            if low is not None and high is not None:
+                se = data.get("se")
+                cell = [value, round(low, 2), round(high, 2), None if se is None else round(se, 2),
+                        interval_of(data, confidence)]
+            else:
+                cell = [value, None, None, None, interval_of(data, confidence)]
+        bounds, count, said = unscorable_of(stats, column, abbr)
+        if said is not None:
+            cell += [count, said]
+            if count and metric in bounds:
+                cell += list(bounds[metric][:2])
+        cells.append(cell)
+        extra = _cell_extra(view, column, abbr, metric, value)
+        if extra is not None:
+            extras[f"{r}:{c}"] = extra
+    return cells
+
+
+def _cell_extra(view: Any, column: str, abbr: str, metric: str, value: float) -> dict[str, Any] | None:
+    """What rarer things a cell with a value has to say (see :func:`_compact_cell`), ``None`` when nothing."""
     extra: dict[str, Any] = {}
     notes: list[str] = []
     marks = view.marks.get((column, abbr))
@@ -195,13 +271,25 @@ def _compact_cell(view: Any, stats: Any, texts: _Texts, column: str, abbr: str, 
         if audit.error is not None or audit.differ:  # a cell the correction would change
             extra["audit"] = note
             extra["audit_differ"] = bool(audit.differ)
+    tool_audit = getattr(view, "tool_audits", {}).get(column, {}).get(abbr)
+    if tool_audit is not None:  # another tool's own extraction of the replies assay scored again
+        said = tool_audit.note(metric, value)
+        notes.append(said)
+        if tool_audit.record.error is not None or tool_audit.record.differ:  # a cell the tool's reading would change
+            extra["tool_audit"] = said
+            extra["tool_audit_name"] = f"{tool_audit.tool} {tool_audit.extraction}"
+            extra["tool_audit_differ"] = bool(tool_audit.record.differ)
+    source = getattr(view, "sources", {}).get((column, abbr))
+    if source is not None:
+        extra["source"] = source_label(source)
+        notes.append(source_note(source, metric))
     usage = getattr(view, "judge_usage", {}).get((column, abbr))
     if usage is not None:
         extra["judge"] = judge_line(usage)
         notes.append("judge: " + extra["judge"])
     if notes:
         extra["notes"] = notes
-    return cell, (extra or None)
+    return extra or None
 
 
 def cell_notes(data: dict[str, Any], row: int, column: int) -> list[str]:
@@ -301,6 +389,7 @@ class _Context:
     stats: Any = None
     config: Any = None
     ranks: bool = False
+    tool_audits: Any = None
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
@@ -397,8 +486,9 @@ def _report_data(
     where: dict[tuple[str, str], int] = {}
     for r, row in enumerate(view.metric_rows()):
         abbr, metric = row.dataset, row.metric or ""
-        cells = []
-        for c, column in enumerate(columns):
+        fast = _table_cells(view, stats, texts, columns, abbr, metric, row.values, r, extras) if abbr else None
+        cells = fast if fast is not None else []
+        for c, column in enumerate(columns if fast is None else ()):
             value = row.values.get(column)
             missing = None
             if value is None:
@@ -455,7 +545,7 @@ def _report_data(
     datasets = []
     if samples and tables is not None:
         for abbr in view.dataset_abbrs:
-            table = sample_table(tables, columns, abbr, view.audits, max_text)
+            table = sample_table(tables, columns, abbr, view.audits, max_text, getattr(view, "tool_audits", None))
             if table is not None:
                 datasets.append(table)
     heatmaps = needle_heatmaps(view, stats)
@@ -472,7 +562,7 @@ def _report_data(
             "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables, view, stats, config)
+                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
     if ranks is None:
         ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
     context.ranks = ranks
@@ -540,6 +630,45 @@ def _exact(value: float) -> str:
     ('64.16666666666667', '50.0', '92.5')
     """
     return repr(float(value))
+
+
+def source_label(source: dict[str, Any]) -> str:
+    """The badge of a value another tool computed: the tool's name; a group's tools joined with ``+``.
+
+    >>> source_label({'tool': 'lm_eval', 'version': '0.4.8'}), source_label({'tools': ['assay', 'lm_eval'], 'mixed': True})
+    ('lm_eval', 'assay+lm_eval')
+    """
+    if "tool" in source:
+        return str(source["tool"])
+    return "+".join(str(t) for t in source.get("tools") or [])
+
+
+def source_note(source: dict[str, Any], metric: str) -> str:
+    """The sentence of a value another tool computed: the tool, its version, the files, and the tool's own
+    value of ``metric`` with the factor assay shows it with.
+
+    >>> source_note({'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json'],
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}, 'acc,none')
+    "from lm_eval 0.4.8: out/results.json; lm_eval's value 0.625, shown × 100 (in percent)"
+    >>> source_note({'tools': ['assay', 'lm_eval'], 'mixed': True, 'from': {'a': 'assay', 'b': 'lm_eval'}}, 'avg')
+    'from several sources: a (assay), b (lm_eval)'
+    """
+    if "tool" not in source:
+        leaves = ", ".join(f"{leaf} ({tool})" for leaf, tool in (source.get("from") or {}).items())
+        if source.get("mixed"):
+            return f"from several sources: {leaves}"
+        return f"from {source_label(source)}: {leaves}"
+    tool = str(source["tool"])
+    text = f"from {tool} {source.get('version') or ''}".rstrip()
+    files = source.get("files") or []
+    if files:
+        text += ": " + ", ".join(str(f) for f in files)
+    value = (source.get("metrics") or {}).get(metric)
+    if value is not None:
+        scale = (source.get("scale") or {}).get(metric, 1.0)
+        text += f"; {tool}'s value {value!r}" + (" (shown as is)" if scale == 1 else
+                                                 f", shown × {scale:g}" + (" (in percent)" if scale == 100 else ""))
+    return text
 
 
 def _mark_text(mark: dict[str, Any]) -> str:
@@ -799,7 +928,8 @@ def _document(data: dict[str, Any]) -> list[str]:
         "its 95% interval below it, and its rank interval where one was computed. Click a column's name to sort by it, "
         "▸ to open a group into its datasets. Badges: ⚠ predictions that could not be extracted, judged or executed; "
         "≠ replies the corrected extractor reads differently; ᵍ references from the prediction files' gold; * a value "
-        "computed from fewer samples than it claims; ⚖ what the judge calls cost. Hover or focus a badge for its "
+        "computed from fewer samples than it claims; ⚖ what the judge calls cost; a tool's name (lm_eval, inspect_ai …) "
+        "a value that tool computed, imported from its files (a+b: a group of values from several sources). Hover or focus a badge for its "
         'sentence, click it to keep it open.</p><p class="note" id="rank-note"></p>',
         '<div class="scroll"><table class="board" id="leaderboard"></table></div></section>',
         '<section id="table-view" class="view" hidden>',
@@ -856,7 +986,8 @@ def _document(data: dict[str, Any]) -> list[str]:
     relations = [("any", "any relation"), ("a_right_b_wrong", "A right, B wrong"), ("a_wrong_b_right", "A wrong, B right"),
                  ("both_right", "both right"), ("both_wrong", "both wrong"), ("a_better", "A scores higher"),
                  ("b_better", "B scores higher"), ("differ", "A and B differ"),
-                 ("audit", "A read differently by the corrected extractor")]
+                 ("audit", "A read differently by the corrected extractor"),
+                 ("tool", "A read differently by the other tool's own extraction")]
     options = "".join(f'<option value="{v}">{esc(label)}</option>' for v, label in relations)
     for i, ds in enumerate(data["samples"]):
         parts.append(
@@ -935,13 +1066,13 @@ def write_html_report(
     snap = context.snapshot
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
                     {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
-                     for c in context.columns for a in context.abbrs}, max_text)
+                     for c in context.columns for a in context.abbrs}, max_text, tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
     # a dataset whose results are those of an earlier report's sample file: that file, not read again
     earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
     reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
     if context.tables is not None:
-        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text)
+        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
     else:
         source.abbrs = [a for a in keys if a not in reused]
         if snap is not None and source.abbrs:  # the samples the run index holds, read at once
@@ -977,7 +1108,7 @@ def write_html_report(
             payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
             if payload is None:  # an earlier file not as expected: read again
                 found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
-                                           source.digests, max_text), workers=1)
+                                           source.digests, max_text, tool_audits=source.tool_audits), workers=1)
                 payload = found[0][2] if found else b"null"
             embedded.append((abbr, n, payload))
         atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from assay.audit import AuditRecord
+from assay.audit import AuditRecord, ToolAudit
 from assay.stats import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
@@ -72,12 +72,34 @@ def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, A
     return {"samples": samples, "ext": ext, "ok": ok}
 
 
-def sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT) -> dict[str, Any] | None:
+def _tool_columns(audit: ToolAudit | None, n: int, limit: int) -> dict[str, Any] | None:
+    """The sample browser's view of one model's comparison with another tool's extraction: the tool and its
+    extraction (``name``), the samples it reads differently, its readings and their verdicts."""
+    if audit is None:
+        return None
+    found = _audit_columns(audit.record, n, limit)
+    return None if found is None else {"name": f"{audit.tool} {audit.extraction}", **found}
+
+
+def _add_tool_columns(out: dict[str, Any], tool_audits: Any, columns: Sequence[str], abbr: str, n: int, limit: int) -> None:
+    """Put each model's :func:`_tool_columns` under the chunk's ``tool`` when any model has one."""
+    if not tool_audits:
+        return
+    tool = [_tool_columns(tool_audits.get(c, {}).get(abbr), n, limit) for c in columns]
+    if any(t is not None for t in tool):
+        out["tool"] = tool
+
+
+def sample_table(
+    tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT, tool_audits: Any = None,
+) -> dict[str, Any] | None:
     """The sample browser's data of one dataset, or ``None`` when no model has details.
 
     ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
     whose sample count differs from the first one's are left out; the ids are
-    the first model's, each reference the first non-empty one.
+    the first model's, each reference the first non-empty one.  ``audits`` give
+    each model's extraction audit (the chunk's ``audit``), ``tool_audits`` each
+    model's comparison with another tool's own extraction (its ``tool``), by column and dataset.
     """
     per_model: list[tuple[str, Any]] = []
     n = None
@@ -106,6 +128,7 @@ def sample_table(tables: Any, columns: list[str], abbr: str, audits: Any = None,
     audit = [_audit_columns((audits or {}).get(c, {}).get(abbr), n, limit) for c, _ in per_model]
     if any(a is not None for a in audit):
         out["audit"] = audit
+    _add_tool_columns(out, tool_audits, [c for c, _ in per_model], abbr, n, limit)
     return out
 
 #: Runs of at least this many (model, dataset) results are read by worker processes.
@@ -136,6 +159,8 @@ class Source:
     #: what was read from ``.stats`` files for want of the index's samples, for the index:
     #: (path relative to ``results/``, digest, settings, data)
     repairs: list[tuple[str, str, str, bytes]] = field(default_factory=list)
+    #: column → dataset → its comparison with another tool's own extraction (:class:`assay.audit.ToolAudit`)
+    tool_audits: Any = None
 
 
 #: One result's columns as the page writes them: the number of samples, then the JSON of ids, ref, raw,
@@ -208,7 +233,7 @@ def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] 
     except TypeError:  # a text orjson cannot write: the table built and written as payload() writes it
         pass
     tables = _Tables({(c, abbr): _columns(source, c, abbr, kept) for c in source.columns})
-    table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit)
+    table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit, source.tool_audits)
     return None if table is None else (abbr, table["n"], payload(table))
 
 
@@ -247,14 +272,17 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
     audit = [_audit_columns((source.audits or {}).get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
     if any(a is not None for a in audit):
         out["audit"] = audit
+    _add_tool_columns(out, source.tool_audits, [c for c, _ in per_model], abbr, n, source.text_limit)
     return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
 
 
-def from_tables(tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int) -> list[Chunk]:
+def from_tables(
+    tables: Any, columns: Sequence[str], abbrs: Sequence[str], audits: Any, limit: int, tool_audits: Any = None,
+) -> list[Chunk]:
     """The chunks of sample tables already read (with the statistics)."""
     out = []
     for abbr in dict.fromkeys(abbrs):
-        table = sample_table(tables, list(columns), abbr, audits, limit)
+        table = sample_table(tables, list(columns), abbr, audits, limit, tool_audits)
         if table is not None:
             out.append((abbr, table["n"], payload(table)))
     return out
@@ -337,7 +365,9 @@ def chunk_key(source: Source, abbr: str) -> str | None:
         if digest is None:
             return None
         audit = (source.audits or {}).get(column, {}).get(abbr)
-        parts.append([column, source.folders.get(column, column), digest, None if audit is None else audit.to_json()])
+        tool = (source.tool_audits or {}).get(column, {}).get(abbr)
+        parts.append([column, source.folders.get(column, column), digest, None if audit is None else audit.to_json(),
+                      *([] if tool is None else [tool.to_json()])])
     return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
 
 

@@ -79,6 +79,7 @@
     }
     if (!extra) return out.length ? '<span class="badges">' + out.join("") + "</span>" : "";
     if (extra.audit) out.push(badge("audit", "≠", extra.audit, key));
+    if (extra.tool_audit) out.push(badge("tool-audit", "≠ " + extra.tool_audit_name, extra.tool_audit, key));
     if (extra.gold) out.push(badge("gold", "ᵍ", notesLike(extra, "references from"), key));
     if (extra.marks) {
       var kinds = [], count = 0, counted = false;
@@ -88,6 +89,7 @@
       });
       out.push(badge("mark", "*" + kinds.join(", ") + (counted ? " " + count.toLocaleString("en-US") : ""), notesLike(extra, "* "), key));
     }
+    if (extra.source) out.push(badge("source", extra.source, notesLike(extra, "from "), key));
     if (extra.judge) out.push(badge("judge", "⚖", "judge: " + extra.judge, key));
     return out.length ? '<span class="badges">' + out.join("") + "</span>" : "";
   }
@@ -387,6 +389,10 @@
       html += '<p><a href="#samples" class="audit-link" data-dataset="' + esc(row.dataset) + '" data-model="' + esc(model) +
         '">show the samples read differently</a></p>';
     }
+    if (extra.tool_audit_differ) {
+      html += '<p><a href="#samples" class="audit-link" data-rel="tool" data-dataset="' + esc(row.dataset) + '" data-model="' +
+        esc(model) + '">show the samples ' + esc(extra.tool_audit_name) + ' reads differently</a></p>';
+    }
     popover.innerHTML = html + '<button type="button" class="close">close</button>';
     var box = b.getBoundingClientRect();
     popover.style.left = Math.max(4, Math.min(window.innerWidth - 380, box.left + window.scrollX)) + "px";
@@ -402,7 +408,7 @@
     if (!link) return;
     ev.preventDefault();
     closePopover();
-    openAudit(link.getAttribute("data-dataset"), link.getAttribute("data-model"));
+    openAudit(link.getAttribute("data-dataset"), link.getAttribute("data-model"), link.getAttribute("data-rel") || "audit");
   });
   document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") closePopover(); });
 
@@ -475,6 +481,7 @@
       head.appendChild(th);
     });
     if (!ds.audit) this.rel.querySelector("option[value=audit]").remove();
+    if (!ds.tool) this.rel.querySelector("option[value=tool]").remove();
     if (ds.models.length > 1) this.selB.value = "1";
     var timer = null;
     var update = function () { self.page = 0; self.filter(); };
@@ -504,8 +511,9 @@
     return this.lower[i];
   };
   // the samples whose reply model m's corrected extractor reads differently: index -> position in its audit
-  function auditIndex(ds, m) {
-    var audit = ds.audit && ds.audit[m], out = {};
+  // (with key "tool": the samples the other tool's own extraction reads differently from the postprocessors)
+  function auditIndex(ds, m, key) {
+    var audit = ds[key || "audit"] && ds[key || "audit"][m], out = {};
     if (!audit) return out;
     for (var k = 0; k < audit.samples.length; k++) out[audit.samples[k]] = k;
     return out;
@@ -513,8 +521,8 @@
   Browser.prototype.filter = function () {
     var ds = this.ds, a = +this.selA.value, b = +this.selB.value;
     var fn = RELATIONS[this.rel.value] || RELATIONS.any;
-    if (this.rel.value === "audit") {
-      var differs = auditIndex(ds, a);
+    if (this.rel.value === "audit" || this.rel.value === "tool") {
+      var differs = auditIndex(ds, a, this.rel.value);
       fn = function (x, y, i) { return Object.prototype.hasOwnProperty.call(differs, i); };
     }
     var needle = this.search.value.trim().toLowerCase();
@@ -533,7 +541,11 @@
     var end = Math.min(this.matches.length, start + PAGE);
     if (!this.audits) {
       this.audits = [];
-      for (var k = 0; k < ds.models.length; k++) this.audits.push(auditIndex(ds, k));
+      this.tools = [];
+      for (var k = 0; k < ds.models.length; k++) {
+        this.audits.push(auditIndex(ds, k));
+        this.tools.push(auditIndex(ds, k, "tool"));
+      }
     }
     for (var r = start; r < end; r++) {
       var i = this.matches[r];
@@ -543,6 +555,12 @@
         if (at !== undefined) {
           fix = '<div class="fix" title="the corrected extractor\'s reading (not the official one)">corrected: ' +
             verdict(ds.audit[m].ok[at]) + ' <span class="ext">' + esc(ds.audit[m].ext[at]) + "</span></div>";
+        }
+        var other = this.tools[m][i];
+        if (other !== undefined) {
+          var tool = ds.tool[m];
+          fix += '<div class="tool-reading" title="' + esc(tool.name) + '\'s own reading (assay\'s is the one above)">' + esc(tool.name) +
+            ": " + verdict(tool.ok[other]) + ' <span class="ext">' + esc(tool.ext[other]) + "</span></div>";
         }
         cells.push("<td>" + verdict(ds.ok[m][i]) + ' <span class="ext" title="extracted answer">' +
           esc(ds.ext[m][i]) + "</span>" + fix + "<pre>" + esc(ds.raw[m][i]) + "</pre></td>");
@@ -584,7 +602,7 @@
     }));
   }
   // the audit's samples: the dataset's browser, filtered to model's replies read differently
-  function openAudit(name, model) {
+  function openAudit(name, model, rel) {
     var el = null;
     Array.prototype.forEach.call(document.querySelectorAll("details.ds"), function (d) {
       if (d.getAttribute("data-dataset") === name) el = d;
@@ -595,7 +613,7 @@
     open(el, function (b) {
       var m = b.ds.models.indexOf(model);
       if (m >= 0) b.selA.value = String(m);
-      b.rel.value = "audit";
+      b.rel.value = rel || "audit";
       b.search.value = "";
       b.page = 0;
       b.filter();

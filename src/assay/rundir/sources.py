@@ -1,4 +1,4 @@
-"""Other tools' results in a run directory: written as assay's own result files (R-13).
+"""Other tools' results in a run directory: written as assay's own result files.
 
 :func:`write_sources` writes each :class:`~assay.sources.ExternalRun`'s results
 as ``results/<model>/<dataset>.json``: the tool's metrics under the tool's keys
@@ -32,8 +32,8 @@ from assay.sources.identity import sample_question
 from assay.sources.model import ExternalGroup, ExternalRun
 
 __all__ = [
-    "FRACTION_METRICS", "ImportedSources", "fraction_metric", "safe_name", "source_config", "source_prediction_models",
-    "write_source_predictions", "write_sources",
+    "FRACTION_METRICS", "ImportedSources", "cell_source", "fraction_metric", "safe_name", "source_config",
+    "source_prediction_models", "write_source_predictions", "write_sources",
 ]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
@@ -333,6 +333,35 @@ def _rebuild(runs: Sequence[ExternalRun], name: str, metric: str) -> dict[str, i
     if weighted_ok and len(sizes_seen) == 1:  # one summary group's weights serve every model only when their sizes agree
         return weights
     return False
+
+
+def cell_source(source: Any) -> dict[str, Any] | None:
+    """Where an imported result's value came from, as a summary keeps it per cell: a result's
+    ``_meta.source`` (written by :func:`assay.rundir.sources.write_sources`) read to ``tool``, ``version``,
+    ``files`` (the tool's files it was read from, as the import recorded them), the tool's names
+    of the model and dataset (``tool_model``, ``tool_dataset``; a group's ``tool_group``), its own ``metrics`` (on its scale) and each metric's ``scale`` (the factor
+    assay shows it with: 100 for a fraction shown in percent); ``None`` for a result without one
+    (assay's own, OpenCompass's).
+
+    >>> cell_source({'tool': 'lm_eval', 'version': '0.4.8', 'path': 'out/results.json', 'samples_path': 'out/s.jsonl',
+    ...              'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}, 'stderr': {}})
+    {'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json', 'out/s.jsonl'], 'metrics': {'acc,none': 0.625}, 'scale': {'acc,none': 100.0}}
+    >>> cell_source(None) is None, cell_source({'version': '1'}) is None
+    (True, True)
+    """
+    if not isinstance(source, Mapping) or not isinstance(source.get("tool"), str) or not source["tool"]:
+        return None
+    out: dict[str, Any] = {"tool": source["tool"], "version": str(source.get("version") or "")}
+    files = [source.get(k) for k in ("path", "samples_path")]
+    out["files"] = [str(f) for f in files if isinstance(f, str) and f]
+    for key in ("model", "dataset", "group"):
+        if isinstance(source.get(key), str):
+            out[f"tool_{key}"] = source[key]
+    for key in ("metrics", "scale"):
+        value = source.get(key)
+        if isinstance(value, Mapping):
+            out[key] = {str(m): v for m, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    return out
 
 
 def source_config(imported: ImportedSources, *, note: str = "") -> str:

@@ -65,7 +65,8 @@ from assay.stats import (
     StatsOptions,
     Unscorable,
     group_plan,
-    group_stats,
+    group_stats_columns,
+    percent_cell,
     result_stats,
 )
 
@@ -247,6 +248,11 @@ class JsonBacked(MutableMapping[K, V]):
     def __contains__(self, key: object) -> bool:
         return key in self._values
 
+    def kept_json(self, key: K) -> bytes | None:
+        """The JSON bytes the value of ``key`` is kept as, ``None`` when it is not kept so (or there is none)."""
+        value = self._values.get(key)
+        return value if type(value) is bytes else None
+
     def json_of(self, key: K) -> Any:
         """The JSON form of the value of ``key`` (``None`` when there is none); builds nothing."""
         value = self._values.get(key)
@@ -311,11 +317,25 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         if isinstance(row, _KeptCells):
             built = row.built
             if built is None:
-                parsed = loads_json(row.data)
+                parsed = row.parsed if row.parsed is not None else loads_json(row.data)
                 confidence = self.confidence
                 built = row.built = {m: _cell_from_json(confidence, parsed[m]) for m in row.metrics}
             return built
         return row
+
+    def json_row(self, column: str, abbr: str) -> Mapping[str, dict[str, Any]] | None:
+        """The cells of (column, abbr) by metric as their JSON (:meth:`CellStat.to_json`; a cell without
+        ``confidence`` has the table's), ``None`` when there are none; cells kept as bytes are parsed once
+        and kept, no :class:`CellStat` built.  Not to be modified."""
+        row = self._rows.get((column, abbr))
+        if isinstance(row, _KeptCells):
+            parsed = row.parsed
+            if parsed is None:
+                parsed = row.parsed = loads_json(row.data)
+            return parsed
+        if row is None:
+            return None
+        return {m: c.to_json() for m, c in row.items()}
 
     def _own(self, column: str, abbr: str) -> dict[str, CellStat] | None:
         """The cells of (column, abbr) as a dict of their own, to modify (their JSON bytes no longer stand for them)."""
@@ -380,11 +400,12 @@ class _KeptCells:
     """The cells of one (column, abbr) kept as the run index's JSON: their metrics, the bytes, and the
     cells once built."""
 
-    __slots__ = ("built", "data", "metrics")
+    __slots__ = ("built", "data", "metrics", "parsed")
 
     def __init__(self, metrics: Collection[str], data: bytes) -> None:
         self.metrics, self.data = metrics, data
         self.built: dict[str, CellStat] | None = None
+        self.parsed: dict[str, dict[str, Any]] | None = None
 
 
 def _cell_table(confidence: float = 0.95) -> CellTable:
@@ -461,6 +482,32 @@ class _ColumnCells(Mapping[tuple[str, str], CellStat]):
             row = cells.row_of(self._column, key[0])
             return default if row is None else row.get(key[1], default)
         return cells.get((self._column, *key), default)
+
+    def intervals_of(self, keys: Sequence[tuple[str, str]]) -> tuple[list[float], list[bool]] | None:
+        """The standard error of each cell of ``keys`` (abbr, metric) and whether it is a percentage of
+        correct answers (:func:`assay.stats.percent_cell`), ``None`` when one has no interval;
+        read from the cells' JSON, no :class:`CellStat` built."""
+        cells, column = self._cells, self._column
+        ses: list[float] = []
+        percents: list[bool] = []
+        if type(cells) is not CellTable:
+            for key in keys:
+                stat = self.get(key)
+                if stat is None or stat.se is None:
+                    return None
+                ses.append(stat.se)
+                percents.append(percent_cell(stat.method, stat.high))
+            return ses, percents
+        json_row = cells.json_row
+        for abbr, metric in keys:
+            row = json_row(column, abbr)
+            data = row.get(metric) if row is not None else None
+            se = data.get("se") if data is not None else None
+            if se is None:
+                return None
+            ses.append(se)
+            percents.append(percent_cell(data.get("method"), data.get("high")))  # type: ignore[union-attr]
+        return ses, percents
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         values = self._values
@@ -570,15 +617,14 @@ def run_stats(
         else:
             del unscorable[(column, abbr)]
     plans = {g.name: group_plan(g, view.metrics) for g in group_list}
+    found_groups = group_stats_columns(
+        group_list, view.models, {c: view.scores.get(c, {}) for c in view.models}, view.metrics,
+        {c: _ColumnCells(cells, c, column_abbrs[c], view.scores.get(c, {})) for c in view.models},
+        confidence=confidence, resamples=resamples, seed=seed, plans=plans) if group_list else {}
     for column in view.models:
         column_values = view.scores.get(column, {})
-        abbrs = column_abbrs[column]
-        base = _ColumnCells(cells, column, abbrs, column_values)
-        if group_list:
-            stats = group_stats(group_list, column_values, view.metrics, base, column=column,
-                                confidence=confidence, resamples=resamples, seed=seed, plans=plans)
-            for (abbr, metric), stat in stats.items():
-                out.cells[(column, abbr, metric)] = stat
+        for (abbr, metric), stat in found_groups.get(column, {}).items():
+            out.cells[(column, abbr, metric)] = stat
         for abbr in view.groups:
             for metric, value in column_values.get(abbr, {}).items():
                 if (column, abbr, metric) not in out.cells:

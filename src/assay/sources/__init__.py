@@ -1,4 +1,4 @@
-"""Results of other evaluation tools, read from their own files (R-13).
+"""Results of other evaluation tools, read from their own files.
 
 One reader per tool turns the files it writes into tool-neutral records
 (:mod:`assay.sources.model`): ``lm_eval`` (lm-evaluation-harness's

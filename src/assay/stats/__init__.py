@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from assay.stats._columns import SAMPLE_TEXT, PredictionColumns, SampleColumns
     from assay.stats._columns import text as browser_text
     from assay.stats._compare import Comparison, DatasetComparison, example_misalignment, sample_misalignment
-    from assay.stats._groups import group_plan, group_stats
+    from assay.stats._groups import group_plan, group_stats, group_stats_columns, percent_cell
     from assay.stats._intervals import (
         DEFAULT_BOOTSTRAP,
         DEFAULT_SEED,
@@ -109,7 +109,7 @@ _WHERE = {
     "_align": ("ALIGN_MODES", "Alignment", "SampleIdentity", "align_samples", "normalize_text", "references_agree"),
     "_columns": ("SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "browser_text=text"),
     "_compare": ("Comparison", "DatasetComparison", "example_misalignment", "sample_misalignment"),
-    "_groups": ("group_plan", "group_stats"),
+    "_groups": ("group_plan", "group_stats", "group_stats_columns", "percent_cell"),
     "_intervals": (
         "DEFAULT_BOOTSTRAP",
         "DEFAULT_SEED",
@@ -179,10 +179,12 @@ __all__ = [
     "sample_misalignment",
     "group_plan",
     "group_stats",
+    "group_stats_columns",
     "holm_adjust",
     "normal_quantile",
     "normalize_text",
     "paired_compare",
+    "percent_cell",
     "rank_tiers",
     "references_agree",
     "result_stats",

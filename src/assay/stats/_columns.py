@@ -22,6 +22,9 @@ __all__ = ["SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "sample_columns"
 SAMPLE_TEXT = 600
 REFERENCE_FIELDS = ("answer", "reference", "refr", "gold", "references")
 EXTRACTED_FIELDS = ("pred", "prediction", "completion")
+#: Details imported from another tool (:mod:`assay.rundir.sources`) keep the tool's extracted answers under
+#: this key, and the raw reply under ``prediction``.
+IMPORTED_EXTRACTED = "extracted"
 
 
 @dataclass
@@ -147,6 +150,11 @@ def sample_columns(
                 golds = preds().gold
                 ref.append(text(golds[i] if i < len(golds) else None, limit))
 
+    imported = IMPORTED_EXTRACTED in view.keys and "prediction" in view.keys
+    if imported:  # another tool's samples: the reply and the tool's extracted answers
+        raw = [text(d.get("prediction"), limit) for d in entries()]
+        ext = [text(d.get(IMPORTED_EXTRACTED), limit) for d in entries()]
+        return SampleColumns(ids, ref, raw, ext, _shares(correct, n))
     if view.column("origin_prediction") is not None:
         raw = _first_texts(view, "origin_prediction", limit)
     elif view.all_dicts and "origin_prediction" not in view.keys:

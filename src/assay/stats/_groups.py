@@ -20,6 +20,12 @@ bootstrap — every dataset cell is drawn from ``Normal(value, se²)`` (the
 same draws for every group of a model), the group is recomputed on each draw,
 and the percentile interval and the draws' standard deviation are reported
 (``method='simulated'``).
+
+:func:`group_stats_columns` gives the same cells for every model of a
+leaderboard at once: where every group is a linear combination without
+transforms and a model's every input has a value and an interval, the
+standard errors of all such models are computed together as arrays, with
+the same arithmetic in the same order (the same numbers to the last bit).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from typing import Any
 
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat, normal_quantile
 
-__all__ = ["group_plan", "group_stats"]
+__all__ = ["group_plan", "group_stats", "group_stats_columns"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +56,16 @@ class _Linear:
 
 def _percent(stat: CellStat | None) -> bool:
     """Whether a dataset cell is a percentage of correct answers (a Wilson interval within [0, 100])."""
-    return stat is not None and stat.method == "wilson" and stat.high is not None and not stat.high > 100.0 + 1e-9
+    return stat is not None and percent_cell(stat.method, stat.high)
+
+
+def percent_cell(method: str | None, high: float | None) -> bool:
+    """Whether a cell of this method and upper bound is a percentage of correct answers (see :func:`_percent`).
+
+    >>> percent_cell('wilson', 88.0), percent_cell('wilson', 130.0), percent_cell('t', 88.0)
+    (True, False, False)
+    """
+    return method == "wilson" and high is not None and not high > 100.0 + 1e-9
 
 
 def _domain(
@@ -284,3 +299,167 @@ def group_stats(
                                  basis=f"{len(parts)} inputs, parametric bootstrap", confidence=confidence,
                                  extra={"resamples": resamples, "seed": seed})
     return out
+
+
+@dataclass
+class _Layout:
+    """The linear groups of a summary, the same for every model: each group cell's dataset coefficients."""
+
+    #: (group name, output metric, its inputs, coefficients by dataset cell, number of inputs), in order
+    cells: list[tuple[str, str, Sequence[tuple[str, str | None]], dict[Cell, float], int]]
+    #: every dataset cell some group combines, in the order first met
+    datasets: list[Cell]
+    #: each output cell's domain when all its dataset cells are percentages
+    domains: list[tuple[float, float]]
+
+
+def _linear_layout(groups: Sequence[Any], metrics: Mapping[str, Sequence[str]],
+                   plans: Mapping[str, Mapping[str, Sequence[tuple[str, str | None]]]] | None) -> _Layout | None:
+    """The coefficients :func:`group_stats` gives every group cell of a model whose inputs all have values
+    and intervals, when they do not depend on the model: ``None`` when a group is not a mean or a sum,
+    transforms an input, or names an input without a metric."""
+    reps: dict[Cell, dict[Cell, float]] = {}
+    cells: list[tuple[str, str, Sequence[tuple[str, str | None]], dict[Cell, float], int]] = []
+    datasets: dict[Cell, None] = {}
+    for group in groups:
+        if group.aggregation not in ("mean", "sum"):
+            return None
+        plan = plans.get(group.name) if plans is not None else None
+        for out_metric, inputs in (plan if plan is not None else group_plan(group, metrics)).items():
+            parts: list[tuple[dict[Cell, float], float]] = []
+            for abbr, metric in inputs:
+                if metric is None or group.transform_for(abbr, metric) is not None:
+                    return None
+                found = reps.get((abbr, metric))
+                if found is None:
+                    found = reps[(abbr, metric)] = {(abbr, metric): 1.0}
+                    datasets[(abbr, metric)] = None
+                w = group.weight_for(abbr, metric) if group.weights else 1.0
+                parts.append((found, 1.0 if w is None else float(w)))
+            total_w = math.fsum(w for _, w in parts)
+            norm = total_w if group.aggregation == "mean" else 1.0
+            if not norm:  # weights summing to zero: each model's own computation says what happens
+                return None
+            coefs: dict[Cell, float] = {}
+            for r, w in parts:
+                for k, c in r.items():
+                    coefs[k] = coefs.get(k, 0.0) + c * w / norm
+            reps[(group.name, out_metric)] = coefs
+            cells.append((group.name, out_metric, inputs, coefs, len(parts)))
+    domains = []
+    for _, _, _, coefs, _ in cells:
+        low = high = 0.0
+        for c in coefs.values():
+            low += min(0.0, 100.0 * c)
+            high += max(0.0, 100.0 * c)
+        domains.append((low, high))
+    return _Layout(cells, list(datasets), domains)
+
+
+def group_stats_columns(
+    groups: Sequence[Any],
+    columns: Sequence[str],
+    values: Mapping[str, Mapping[str, Mapping[str, float]]],
+    metrics: Mapping[str, Sequence[str]],
+    bases: Mapping[str, Mapping[Cell, CellStat]],
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    plans: Mapping[str, Mapping[str, Sequence[tuple[str, str | None]]]] | None = None,
+) -> dict[str, dict[Cell, CellStat]]:
+    """:func:`group_stats` of every model: column → (group name, metric) → :class:`CellStat`, the same cells.
+
+    When every group is a mean or a sum without transforms, the models whose
+    every group cell and every input has a value, and every dataset input an
+    interval, are computed together: each dataset cell's standard errors as
+    one array over those models, each group cell's standard error summed
+    over its dataset cells in :func:`group_stats`'s order.  Other models
+    (and every model of a summary with other groups) go through
+    :func:`group_stats` one by one.
+
+    Args:
+        columns: the models, in order.
+        values: column → abbr → metric → value (datasets and groups), as summarized.
+        bases: column → (dataset abbr, metric) → the dataset cell's :class:`CellStat`.
+        groups, metrics, confidence, resamples, seed, plans: as for :func:`group_stats`.
+
+    >>> from assay.groups import SummaryGroup
+    >>> g = SummaryGroup.from_config({'name': 'g', 'subsets': [['a', 'acc'], ['b', 'acc']]})
+    >>> base = {('a', 'acc'): CellStat(60.0, 3.0, 54.0, 66.0, 'wilson'), ('b', 'acc'): CellStat(80.0, 4.0, 72.0, 88.0, 'wilson')}
+    >>> values = {'a': {'acc': 60.0}, 'b': {'acc': 80.0}, 'g': {'naive_average': 70.0}}
+    >>> out = group_stats_columns([g], ['m1', 'm2'], {'m1': values, 'm2': values}, {'a': ['acc'], 'b': ['acc']},
+    ...                           {'m1': base, 'm2': base})
+    >>> out['m2'][('g', 'naive_average')].se
+    2.5
+    """
+    import numpy as np
+
+    layout = _linear_layout(groups, metrics, plans) if groups else None
+    out: dict[str, dict[Cell, CellStat]] = {}
+    together: list[str] = []
+    ses: list[list[float]] = []  # per model of ``together``: the standard error of each dataset cell
+    percents: list[list[bool]] = []
+    for column in columns:
+        column_values = values.get(column, {})
+        row = _clean_inputs(layout, column_values, bases.get(column, {})) if layout is not None else None
+        if row is None:
+            out[column] = group_stats(groups, column_values, metrics, bases.get(column, {}), column=column,
+                                      confidence=confidence, resamples=resamples, seed=seed, plans=plans)
+            continue
+        out[column] = {}
+        together.append(column)
+        ses.append(row[0])
+        percents.append(row[1])
+    if not together:
+        return out
+    assert layout is not None
+    z = normal_quantile(0.5 + confidence / 2)
+    where = {cell: i for i, cell in enumerate(layout.datasets)}
+    se_of = np.array(ses, dtype=float).T.copy()  # dataset cell × model
+    percent_of = np.array(percents, dtype=bool).T.copy()
+    found = [out[c] for c in together]
+    for (name, out_metric, _, coefs, n), domain in zip(layout.cells, layout.domains):
+        total = np.zeros(len(together))
+        rows = []
+        for k, c in coefs.items():
+            i = where[k]
+            rows.append(i)
+            total = total + (c * se_of[i]) ** 2
+        se = np.sqrt(total)
+        value = np.array([values[c][name][out_metric] for c in together], dtype=float)
+        low, high = value - z * se, value + z * se
+        bounded = percent_of[rows].all(axis=0)
+        low = np.where(bounded, np.maximum(low, domain[0]), low)
+        high = np.where(bounded, np.minimum(high, domain[1]), high)
+        basis = f"{n} inputs, {len(coefs)} dataset cells"
+        for j, cells in enumerate(found):
+            cells[(name, out_metric)] = CellStat(values[together[j]][name][out_metric], float(se[j]), float(low[j]),
+                                                 float(high[j]), "propagated", basis=basis, confidence=confidence)
+    return out
+
+
+def _clean_inputs(layout: _Layout, values: Mapping[str, Mapping[str, float]],
+                  base: Mapping[Cell, CellStat]) -> tuple[list[float], list[bool]] | None:
+    """The standard error and whether it is a percentage of each of ``layout``'s dataset cells for one model,
+    ``None`` when a group cell or an input lacks a value or a dataset cell lacks an interval.  A ``base``
+    with ``intervals_of(cells)`` (the run's statistics have one) gives both at once."""
+    for name, out_metric, inputs, _, _ in layout.cells:
+        if values.get(name, {}).get(out_metric) is None:
+            return None
+        for abbr, metric in inputs:
+            if values.get(abbr, {}).get(metric or "") is None:
+                return None
+    fields = getattr(base, "intervals_of", None)
+    if fields is not None:  # a base that reads them without building each cell
+        found: tuple[list[float], list[bool]] | None = fields(layout.datasets)
+        return found
+    ses: list[float] = []
+    percents: list[bool] = []
+    for cell in layout.datasets:
+        stat = base.get(cell)
+        if stat is None or stat.se is None:
+            return None
+        ses.append(stat.se)
+        percents.append(_percent(stat))
+    return ses, percents

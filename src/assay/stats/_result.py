@@ -112,5 +112,14 @@ def result_stats(
         else:
             out.unscorable = unscorable_of(result, backed)
     if columns and view is not None and "error" not in result:
+        if correct is None and outcome is not None and outcome.scores:
+            # no verdict field but per-sample scores (another tool's samples): the first metric whose values are 0/1
+            metrics = list(have) or [m for m, v in result.items()
+                                     if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            for metric in metrics:
+                sv = sample_values(result, metric, have.get(metric))
+                if isinstance(sv, SampleValues) and sv.kind == "binary" and sv.n == view.n:
+                    correct = sv.units.reshape(-1, 1)
+                    break
         out.columns = sample_columns(view, abbr, options.text_limit, predictions, correct)
     return out

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.audit import has_record, read_record
+from assay.audit import has_record, read_record, read_tool_record
 from assay.config.abbr import dataset_abbr, model_abbr, summarizer_abbr
 from assay.config.dump import plainify, type_path
 from assay.errors import InputFileError
@@ -231,6 +231,9 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
             audit = read_record(result, f"{reader.rel_dir}/{abbr}.json")
             if audit is not None:
                 scores.audits.setdefault(column, {})[abbr] = audit
+            tool_audit = read_tool_record(result, f"{reader.rel_dir}/{abbr}.json")
+            if tool_audit is not None:  # another tool's own extraction of the replies, against the chain's
+                scores.tool_audits.setdefault(column, {})[abbr] = tool_audit
             seen_metrics.setdefault(abbr, {})[column] = tuple(values)
     _kept_results(scores, run_dir, model_files)
 
@@ -403,6 +406,15 @@ class _ModelReader:
             scores.judge[(column, abbr)] = meta["judge"]
         else:
             scores.judge.pop((column, abbr), None)  # left by an earlier model of this column
+        source = None
+        if isinstance(meta, dict) and "source" in meta:  # imported from another tool
+            from assay.rundir.sources import cell_source
+
+            source = cell_source(meta["source"])
+        if source is not None:
+            scores.sources[(column, abbr)] = source
+        else:
+            scores.sources.pop((column, abbr), None)  # left by an earlier model of this column
         scores.raw[column][abbr] = {k: v for k, v in result.items() if k != META_KEY} if META_KEY in result else result
         if scores.marks:
             scores.marks.pop((column, abbr), None)  # left by an earlier model of this column

@@ -24,8 +24,14 @@ from assay.summarize._table import (
     render_marks_markdown,
     render_raw,
     render_simple,
+    render_sources,
+    render_sources_markdown,
     render_stdout,
+    render_tool_audits,
+    render_tool_audits_markdown,
     render_txt,
+    source_column,
+    source_tags,
 )
 from assay.summarize.leaderboard import HEADER, Leaderboard, Row
 
@@ -359,19 +365,32 @@ class DefaultSummarizer:
         a child process writes the text files (see :mod:`assay._beside`).
         """
         paths = self.output_paths(output_path, board.time)
+        own_rows = table is None  # the leaderboard's rows: the values another tool computed are marked
         table = board.table() if table is None else table
         shown = display_table if display_table is not None else table
+        csv_table = table
+        sources = sources_md = ""
+        if own_rows and board.sources:
+            shown, csv_table = source_tags(board, shown), source_column(board, table)
+            sources, sources_md = render_sources(board), render_sources_markdown(board)
         markdown = render_markdown(shown)
         marks, marks_md = render_marks(board, shown_abbrs), render_marks_markdown(board, shown_abbrs)
         if marks_md:  # what each marked value's mark means, under the table
             markdown = f"{markdown}\n{marks_md}"
+        if sources_md:  # which tool computed each value so marked
+            markdown = f"{markdown}\n{sources_md}"
+            marks = f"{marks}\n\n{sources}" if marks else sources
+        tools, tools_md = render_tool_audits(board, shown_abbrs), render_tool_audits_markdown(board, shown_abbrs)
+        if tools_md:  # what another tool's own extraction of the replies scored again would give
+            markdown = f"{markdown}\n{tools_md}"
+            marks = f"{marks}\n\n{tools}" if marks else tools
 
         def write_texts() -> str:
             simple = self.render_simple(shown)
             if marks:
                 simple = f"{simple}\n\n{marks}"
-            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, table, markdown, raw))
-            atomic_write_text(paths["csv"], self.render_csv(table))
+            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, csv_table, markdown, raw))
+            atomic_write_text(paths["csv"], self.render_csv(csv_table))
             atomic_write_text(paths["md"], markdown)
             return simple
 

@@ -35,6 +35,12 @@ __all__ = [
     "render_marks",
     "render_marks_markdown",
     "render_raw",
+    "render_sources",
+    "render_sources_markdown",
+    "render_tool_audits",
+    "render_tool_audits_markdown",
+    "source_column",
+    "source_tags",
     "render_simple",
     "render_stdout",
     "render_txt",
@@ -122,9 +128,13 @@ def build_rows(
         marked: tuple[str, ...] = ()
         if scores.marks:
             marked = tuple(c for c, v in zip(columns, values) if v is not None and (c, abbr) in scores.marks)
+        sources: dict[str, dict[str, Any]] = {}
+        if scores.sources:
+            sources = {c: scores.sources[(c, abbr)] for c, v in zip(columns, values)
+                       if v is not None and (c, abbr) in scores.sources}
         rows.append(
             Row(abbr, scores.versions.get(abbr, DASH), metric, scores.modes.get(abbr, DASH), dict(zip(columns, values)),
-                missing, marked=marked)
+                missing, marked=marked, sources=sources)
         )
     return rows
 
@@ -160,6 +170,203 @@ def render_marks_markdown(board: Leaderboard, abbrs: Collection[str] | None = No
     for column, abbr, marks in cells:
         lines.extend(f"- {column} / {abbr}: {m.describe()}" for m in marks)
     return "\n".join(lines) + "\n"
+
+
+_TOOL_AUDITS = "Other tools' own extraction of the replies assay scored again:"
+
+
+def _tool_audit_lines(board: Leaderboard, abbrs: Collection[str] | None) -> list[str]:
+    """``column / abbr: sentence`` of each comparison with another tool's extraction, in the table's order."""
+    lines = []
+    shown = board.dataset_abbrs if abbrs is None else [a for a in board.dataset_abbrs if a in abbrs]
+    for abbr in shown:
+        metrics = board.metrics.get(abbr) or []
+        for column in board.models:
+            audit = board.tool_audits.get(column, {}).get(abbr)
+            if audit is None:
+                continue
+            metric = metrics[0] if metrics else ""
+            value = board.scores.get(column, {}).get(abbr, {}).get(metric)
+            lines.append(f"{column} / {abbr}: {audit.note(metric, value)}")
+    return lines
+
+
+def render_tool_audits(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
+    """The list under the table of what another tool's own extraction of the replies assay scored again would
+    give (``''`` when no result compares one); with ``abbrs``, of those datasets' rows only.
+
+    >>> from assay.audit import AuditRecord, ToolAudit
+    >>> board = Leaderboard(['m1'], scores={'m1': {'ds': {'accuracy': 62.5}}}, dataset_abbrs=['ds'],
+    ...                     metrics={'ds': ['accuracy']},
+    ...                     tool_audits={'m1': {'ds': ToolAudit('lm_eval', 'strict-match',
+    ...                                                         AuditRecord([], 24, 7, metrics={'accuracy': 50.0}))}})
+    >>> print(render_tool_audits(board))
+    Other tools' own extraction of the replies assay scored again:
+      m1 / ds: lm_eval's strict-match extraction would give accuracy 50.00 instead of 62.50 (7 of 24 replies read differently)
+    """
+    lines = _tool_audit_lines(board, abbrs)
+    return "\n".join([_TOOL_AUDITS, *(f"  {line}" for line in lines)]) if lines else ""
+
+
+def render_tool_audits_markdown(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
+    """:func:`render_tool_audits` as a markdown list (``''`` when no result compares one)."""
+    lines = _tool_audit_lines(board, abbrs)
+    return "\n".join([_TOOL_AUDITS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
+
+
+MIXED = "mixed"
+
+
+def _footnotes(board: Leaderboard) -> dict[tuple[str, str], str]:
+    """(tool, version) → its footnote number, in the order the table's cells meet them."""
+    out: dict[tuple[str, str], str] = {}
+    for row in board.rows:
+        for column in board.models:
+            source = row.sources.get(column)
+            if source is not None and "tool" in source:
+                out.setdefault((str(source["tool"]), str(source.get("version", ""))), str(len(out) + 1))
+    for source in board.sources.values():
+        if "tool" in source:
+            out.setdefault((str(source["tool"]), str(source.get("version", ""))), str(len(out) + 1))
+    return out
+
+
+def _tag(board: Leaderboard, notes: dict[tuple[str, str], str], column: str, abbr: str, source: dict[str, Any]) -> str:
+    if "tool" in source:
+        return f"[{notes[(str(source['tool']), str(source.get('version', '')))]}]"
+    if source.get("mixed"):
+        return f"[{MIXED}]"
+    numbers = []  # a group of one tool's values: that tool's footnotes
+    for leaf in (source.get("from") or {}):
+        leaf_source = board.sources.get((column, leaf))
+        if leaf_source is not None and "tool" in leaf_source:
+            number = notes.get((str(leaf_source["tool"]), str(leaf_source.get("version", ""))))
+            if number is not None and number not in numbers:
+                numbers.append(number)
+    return f"[{','.join(numbers) or '?'}]"
+
+
+def source_tags(board: Leaderboard, table: Sequence[Sequence[str]]) -> list[list[str]]:
+    """``table`` (the header, then one line per row of ``board.rows``) with each value another tool computed
+    followed by its footnote (``'62.50[1]'``: :func:`render_sources` says what ``[1]`` is; ``[mixed]``: a
+    group of values from several sources).  A value assay computed is shown as it is.
+
+    >>> board = Leaderboard(['m1', 'm2'], rows=[Row('d', values={'m1': 1.0, 'm2': 2.0},
+    ...                     sources={'m2': {'tool': 'lm_eval', 'version': '0.4.8'}})])
+    >>> source_tags(board, board.table())[1][4:]
+    ['1.00', '2.00[1]']
+    >>> source_tags(board, [board.table()[0], ['d', '-', '-', '-', '1.00', '2.00 [1.50, 2.50]']])[1][5]
+    '2.00[1] [1.50, 2.50]'
+    """
+    notes = _footnotes(board)
+    if not notes and not board.sources:
+        return [list(r) for r in table]
+    out = [list(table[0])]
+    first = len(table[0]) - len(board.models)
+    for line, row in zip(table[1:], board.rows):
+        line = list(line)
+        for j, column in enumerate(board.models):
+            source = row.sources.get(column)
+            shown = line[first + j]
+            if source is not None and shown != DASH:  # right after the value, before an interval
+                value, sep, rest = shown.partition(" ")
+                line[first + j] = f"{value}{_tag(board, notes, column, row.dataset, source)}{sep}{rest}"
+        out.append(line)
+    out.extend(list(r) for r in table[len(board.rows) + 1:])
+    return out
+
+
+def _legend(board: Leaderboard) -> list[tuple[str, str]]:
+    """(footnote, what it says) of every footnote the table shows."""
+    notes = _footnotes(board)
+    shown = {(c, r.dataset) for r in board.rows for c in r.sources}
+    lines = []
+    for (tool, version), number in notes.items():
+        cells: dict[str, list[str]] = {}
+        percent = False
+        for (column, abbr), source in board.sources.items():
+            if (column, abbr) in shown and source.get("tool") == tool and str(source.get("version", "")) == version:
+                files = cells.setdefault(column, [])
+                files += [n for f in source.get("files", [])[:1] if (n := _file_name(f)) not in files]
+                percent = percent or any(v != 1 for v in (source.get("scale") or {}).values())
+        if not cells:
+            continue
+        where = "; ".join(
+            f"{column} ({', '.join(files[:2])}{f' and {len(files) - 2} more' if len(files) > 2 else ''})" if files else column
+            for column, files in cells.items()
+        )
+        scale = " (its fractions shown in percent; its own values in each result's _meta.source)" if percent else ""
+        lines.append((f"[{number}]", f"computed by {tool} {version}{scale}: {where}".replace("  ", " ")))
+    mixed = [(c, r.dataset, r.sources[c]) for r in board.rows for c in board.models
+             if c in r.sources and r.sources[c].get("mixed")]
+    if mixed:
+        items = []
+        for column, abbr, source in mixed:
+            by_tool: dict[str, list[str]] = {}
+            for leaf, tool in (source.get("from") or {}).items():
+                by_tool.setdefault(str(tool), []).append(str(leaf))
+            items.append(f"{column} / {abbr}: " + "; ".join(f"{t} ({', '.join(ls)})" for t, ls in by_tool.items()))
+        lines.append((f"[{MIXED}]", "a group of values from several sources: " + " | ".join(items)))
+    return lines
+
+
+def _file_name(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
+def render_sources(board: Leaderboard) -> str:
+    """The legend under the text table of the footnotes :func:`source_tags` adds (``''`` when there are none).
+
+    >>> board = Leaderboard(['m1'], rows=[Row('d', values={'m1': 62.5})], dataset_abbrs=['d'],
+    ...                     sources={('m1', 'd'): {'tool': 'lm_eval', 'version': '0.4.8', 'files': ['out/results.json']}})
+    >>> board.rows[0].sources = {'m1': board.sources[('m1', 'd')]}
+    >>> print(render_sources(board))
+    Values another tool computed (assay computed the others):
+      [1] computed by lm_eval 0.4.8: m1 (results.json)
+    """
+    legend = _legend(board)
+    if not legend:
+        return ""
+    return "\n".join(["Values another tool computed (assay computed the others):",
+                      *(f"  {note} {text}" for note, text in legend)])
+
+
+def render_sources_markdown(board: Leaderboard) -> str:
+    """:func:`render_sources` as a markdown list (``''`` when there are no footnotes)."""
+    legend = _legend(board)
+    if not legend:
+        return ""
+    lines = ["Values another tool computed (assay computed the others):", ""]
+    lines.extend(f"- \\{note[:-1]}\\] {text}" for note, text in legend)
+    return "\n".join(lines) + "\n"
+
+
+def source_column(board: Leaderboard, table: Sequence[Sequence[str]]) -> list[list[str]]:
+    """``table`` with a last column ``source`` naming, per row, the model columns whose value another tool
+    computed and that tool (``'m2: lm_eval 0.4.8; m3: inspect_ai 0.3.105'``; a group:
+    ``'m2: lm_eval+assay'``), for the ``.csv``: its value columns stay plain numbers.  The table as it is
+    when no value came from another tool.
+
+    >>> board = Leaderboard(['m1', 'm2'], rows=[Row('d', values={'m1': 1.0, 'm2': 2.0},
+    ...                     sources={'m2': {'tool': 'lm_eval', 'version': '0.4.8'}})], sources={('m2', 'd'): {}})
+    >>> source_column(board, board.table())
+    [['dataset', 'version', 'metric', 'mode', 'm1', 'm2', 'source'], ['d', '-', '-', '-', '1.00', '2.00', 'm2: lm_eval 0.4.8']]
+    """
+    if not board.sources:
+        return [list(r) for r in table]
+    out = [[*table[0], "source"]]
+    for line, row in zip(table[1:], board.rows):
+        said = []
+        for column in board.models:
+            source = row.sources.get(column)
+            if source is None:
+                continue
+            if "tool" in source:
+                said.append(f"{column}: {source['tool']} {source.get('version', '')}".rstrip())
+            else:
+                said.append(f"{column}: {'+'.join(str(t) for t in source.get('tools') or [])}")
+        out.append([*line, "; ".join(said)])
+    return out
 
 
 def _placeholder_reason(scores: Scores, abbr: str, metric: str | None) -> str:

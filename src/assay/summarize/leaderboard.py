@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay.audit import AuditRecord, read_records, records_json
+from assay.audit import AuditRecord, ToolAudit, read_records, read_tool_records, records_json, tool_records_json
 from assay.groups import MARK, CellMark, Scores, SummaryIssue
 
 __all__ = ["HEADER", "Cell", "Leaderboard", "LeaderboardView", "Row", "newest_summary_json"]
@@ -57,6 +57,8 @@ class Row:
         marked: the model columns whose value is marked (:data:`~assay.groups.MARK`).
         metric_values: model column → metric → value, in a table whose columns
             are metrics; ``None`` otherwise.
+        sources: model column → where its value came from, for the cells another tool computed
+            (:attr:`Leaderboard.sources`); a cell assay scored itself has none.
     """
 
     dataset: str
@@ -68,6 +70,7 @@ class Row:
     placeholder: bool = False
     marked: tuple[str, ...] = ()
     metric_values: dict[str, dict[str, float | None]] | None = None
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def cells(self, models: Sequence[str]) -> list[str]:
         """The row as the text table shows it: the text columns, then each value with two decimals.
@@ -93,7 +96,7 @@ class Row:
         metrics = list(dict.fromkeys(m for per in self.metric_values.values() for m in per))
         return [
             Row(self.dataset, self.version, metric, self.mode, {c: per.get(metric) for c, per in self.metric_values.items()},
-                dict(self.missing), self.placeholder, self.marked)
+                dict(self.missing), self.placeholder, self.marked, sources=dict(self.sources))
             for metric in metrics
         ]
 
@@ -113,6 +116,8 @@ class Row:
             out["placeholder"] = True
         if self.marked:
             out["marked"] = list(self.marked)
+        if self.sources:
+            out["source"] = {c: dict(s) for c, s in self.sources.items()}
         return out
 
     @classmethod
@@ -122,6 +127,7 @@ class Row:
         per_metric = isinstance(values, Mapping) and any(isinstance(v, Mapping) for v in values.values())
         marked = tuple(str(c) for c in data.get("marked") or [])
         missing = {str(c): str(r) for c, r in (data.get("missing") or {}).items()}
+        sources = {str(c): dict(s) for c, s in (data.get("source") or {}).items() if isinstance(s, Mapping)}
         if per_metric or "metric" not in data:
             placeholder = bool(data.get("placeholder"))
             return cls(
@@ -129,11 +135,12 @@ class Row:
                 missing=missing, placeholder=placeholder, marked=marked,
                 metric_values=None if placeholder else
                 {str(c): {str(m): _number(x) for m, x in (v or {}).items()} for c, v in values.items()},
+                sources=sources,
             )
         return cls(
             str(data.get("dataset", "")), str(data.get("version", DASH)), str(data.get("metric", DASH)),
             str(data.get("mode", DASH)), {str(c): _number(v) for c, v in values.items()}, missing,
-            bool(data.get("placeholder")), marked,
+            bool(data.get("placeholder")), marked, sources=sources,
         )
 
 
@@ -182,7 +189,13 @@ class Leaderboard:
         not_rescored: (model, dataset) → why the last run of its task left the result as it was.
         gold_references: (model, dataset) → why its references came from the prediction files' ``gold``.
         audits: model → dataset → the result's extraction audit (:class:`assay.audit.AuditRecord`).
+        tool_audits: model → dataset → for a result scoring another tool's replies with its extraction named,
+            that extraction against assay's chain (:class:`assay.audit.ToolAudit`).
         judge_usage: (model, dataset) → what its judge calls cost (the result's ``_meta.judge``).
+        sources: (model, dataset or group) → where its value came from when another tool computed it
+            (:func:`assay.rundir.sources.cell_source`: ``tool``, ``version``, ``files``, the tool's own ``metrics``
+            and ``scale``; for a group, ``tools``, ``mixed`` and ``from``: each input → its tool, ``assay``
+            for assay's own); a value assay computed has none.
         pairwise: the pairwise judge statistics (:func:`assay.subjective.pairwise.pairwise_section`:
             ``settings`` and ``entries``, per judge, dataset and compared model the win rate and its
             bootstrap interval, position bias, unparsed replies, Elo), or empty.
@@ -207,7 +220,9 @@ class Leaderboard:
     not_rescored: dict[tuple[str, str], str] = field(default_factory=dict)
     gold_references: dict[tuple[str, str], str] = field(default_factory=dict)
     audits: dict[str, dict[str, AuditRecord]] = field(default_factory=dict)
+    tool_audits: dict[str, dict[str, ToolAudit]] = field(default_factory=dict)
     judge_usage: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     pairwise: dict[str, Any] = field(default_factory=dict)
     errors: list[SummaryIssue] = field(default_factory=list)
     warnings: list[SummaryIssue] = field(default_factory=list)
@@ -238,7 +253,9 @@ class Leaderboard:
             not_rescored=dict(scores.kept),
             gold_references=dict(scores.gold_references),
             audits=scores.audits,
+            tool_audits=scores.tool_audits,
             judge_usage=dict(scores.judge),
+            sources={key: s for key, s in scores.sources.items() if key[1] in scores.values.get(key[0], {})},
             errors=scores.errors,
             warnings=scores.warnings,
             **fields,
@@ -304,10 +321,15 @@ class Leaderboard:
         "dataset", "kind", "count", "detail"}``; ``changed_results`` the result
         files whose bytes are not those assay wrote; ``not_rescored`` those the
         last run of their task failed to re-score and left in place, with why;
+        ``sources`` (present when any) where each value another tool computed came from (model, dataset,
+        then :attr:`sources`' record; each row holds its cells' records too, under ``source``);
         ``judge_usage`` what each judged result's judge calls cost (model, dataset, ``judge``: its
         ``_meta.judge``); ``pairwise`` the pairwise judge statistics (present when any: see
         :mod:`assay.subjective.pairwise`); ``references_from_gold`` the results whose references came from the
-        prediction files' ``gold``; ``dataset_abbrs`` and ``metrics`` the rows'
+        prediction files' ``gold``; ``extraction_audits`` each result's extraction audit;
+        ``tool_extraction_audits`` (present when any) for a result scoring another tool's replies, that
+        tool's own extraction against assay's chain (model → dataset → ``tool``, ``extraction`` and the
+        audit record's keys); ``dataset_abbrs`` and ``metrics`` the rows'
         order, so that a reader needs no rule to find it.
         """
         payload: dict[str, Any] = {"time": self.time, "summarizer": self.summarizer, "models": list(self.models)}
@@ -343,9 +365,15 @@ class Leaderboard:
             ]
         if self.audits:
             payload["extraction_audits"] = records_json(self.audits)
+        if self.tool_audits:
+            payload["tool_extraction_audits"] = tool_records_json(self.tool_audits)
         if self.judge_usage:
             payload["judge_usage"] = [
                 {"model": column, "dataset": abbr, "judge": usage} for (column, abbr), usage in self.judge_usage.items()
+            ]
+        if self.sources:
+            payload["sources"] = [
+                {"model": column, "dataset": abbr, **source} for (column, abbr), source in self.sources.items()
             ]
         if self.pairwise:
             payload["pairwise"] = self.pairwise
@@ -435,7 +463,9 @@ class Leaderboard:
             not_rescored=_pairs(data.get("not_rescored"), "reason"),
             gold_references=_pairs(data.get("references_from_gold"), "reason"),
             audits=read_records(data.get("extraction_audits"), "summary .json"),
+            tool_audits=read_tool_records(data.get("tool_extraction_audits"), "summary .json"),
             judge_usage=_judge_usage(data.get("judge_usage")),
+            sources=_sources(data.get("sources")),
             pairwise=dict(data["pairwise"]) if isinstance(data.get("pairwise"), Mapping) else {},
             errors=[_issue(i) for i in data.get("errors") or []],
             warnings=[_issue(i) for i in data.get("warnings") or []],
@@ -449,6 +479,13 @@ class Leaderboard:
 
 def _pairs(items: Any, key: str) -> dict[tuple[str, str], str]:
     return {(str(i.get("model")), str(i.get("dataset"))): str(i.get(key, "")) for i in items or [] if isinstance(i, Mapping)}
+
+
+def _sources(items: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (str(i.get("model")), str(i.get("dataset"))): {k: v for k, v in i.items() if k not in ("model", "dataset")}
+        for i in items or [] if isinstance(i, Mapping)
+    }
 
 
 def _judge_usage(items: Any) -> dict[tuple[str, str], dict[str, Any]]:

@@ -608,7 +608,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
         )
         meta["incomplete"] = merge_incomplete([meta.get("incomplete"), [mark]])
     if decomposable and test.size > options.shard_size:
-        return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason)
+        return _write_shards(task, options, setup, fields, test, meta, preds.location, log, reason, tool_answers)
 
     t0 = time.perf_counter()
     raw, gold = fields.get("prediction"), fields.get("gold")
@@ -762,8 +762,13 @@ def _write_shards(
     location: str,
     log: _Log,
     reason: str,
+    tool_answers: list[Any] | None = None,
 ) -> ShardPlan:
-    """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`."""
+    """Write each shard's inputs and the plan; the shards are scored by :func:`run_shard`.
+
+    ``tool_answers``: another tool's own answers to the replies (see :func:`assay.tasks.score.score`), each
+    shard given its rows of them, so that each shard compares them and the merge puts the comparisons together.
+    """
     folder = ShardFolder.of(options.run_dir, task.model_abbr, task.dataset_abbr)
     folder.start()
     t0 = time.perf_counter()
@@ -776,6 +781,8 @@ def _write_shards(
             "none_fields": [name for name, col in fields.items() if col is None],
             "test": dataclasses.replace(test.rows(rows), size=hi - lo, n=test.n),  # the shard's rows of every run
         }
+        if tool_answers is not None:
+            payload["tool_answers"] = [tool_answers[i] for i in rows]
         folder.write_input(s, payload)
     log(f"split into {len(ranges)} shards of up to {options.shard_size} samples in {time.perf_counter() - t0:.2f}s")
     plan = {
@@ -809,7 +816,9 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
         test: TestSet = payload["test"]
         size = test.size
         result_path = options.run_dir.result_path(task.model_abbr, task.dataset_abbr)
-        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")), str(options.run_dir.scratch))
+        result = score(task, setup, fields, test, plan["location"], str(result_path.with_suffix("")), str(options.run_dir.scratch),
+                       tool_answers=payload.get("tool_answers"))
+        compared = result.pop(TOOL_EXTRACTION_KEY, None)
         declared = getattr(setup.evaluator_type, "sample_sums", None) or {}
         kept_fields = {name: fields[name] for name, _ in declared.values() if fields.get(name) is not None}
         del payload, fields
@@ -824,6 +833,8 @@ def run_shard(task: EvalTask, options: EvalOptions, shard: int) -> str | None:
             audit = detach(result)
             if audit is not None:
                 header["audit"] = audit.to_json()
+            if compared is not None:  # the tool's own answers against the chain's, on this shard's samples
+                header["tool_audit"] = compared.to_json()
             header["result"] = result
             header["subdivisions"] = _subdivisions(test.view, size, task.dataset_abbr)
             g_pass = any(_G_PASS_KEY.fullmatch(key.rpartition("/")[2]) for key in result)
@@ -855,14 +866,15 @@ def _subdivisions(dataset: Any, size: int, dataset_abbr: str) -> dict[str, int]:
     return {dataset_abbr or "dataset": size}
 
 
-def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]]) -> AuditRecord:
-    """The shards' audit records merged; their would-be metrics as the shards' metrics are."""
+def _merge_shard_audits(ranges: list[Any], headers: list[dict[str, Any]], key: str = "audit") -> AuditRecord:
+    """The shards' audit records (under ``key`` in their headers: ``tool_audit`` for the comparison with another
+    tool's own answers) merged; their would-be metrics as the shards' metrics are."""
     from assay.audit.merge import merge_records
 
     def merge(items: list[tuple[dict[str, Any], int, Any]]) -> dict[str, Any]:
         return merge_metrics([ShardPart(metrics, samples, dict(subs)) for metrics, samples, subs in items])[0]
 
-    parts = [(AuditRecord.from_json(h["audit"]) if "audit" in h else None, int(lo), h["samples"], h["subdivisions"])
+    parts = [(AuditRecord.from_json(h[key]) if key in h else None, int(lo), h["samples"], h["subdivisions"])
              for (lo, _), h in zip(ranges, headers)]
     return merge_records(parts, merge)
 
@@ -906,6 +918,13 @@ def merge_shards(task: EvalTask, options: EvalOptions) -> TaskOutcome:
                         "averaged over the shards, which may differ from an unsplit run in the last bits")
             if any("audit" in h for h in headers):
                 attach(merged, _merge_shard_audits(plan["ranges"], headers))
+            if any("tool_audit" in h for h in headers) and isinstance(meta.get("rescored"), dict):
+                compared = _merge_shard_audits(plan["ranges"], headers, "tool_audit")
+                meta = {**meta, "rescored": dict(meta["rescored"])}
+                meta["rescored"]["extraction_audit"] = compared.to_json()
+                if compared.ok:
+                    log(f"{compared.differ} of {compared.replies} replies read differently by {meta['rescored'].get('tool')}'s "
+                        f"{meta['rescored'].get('extraction')!r} and the postprocessors")
             for note in notes:
                 log(f"merging shards: {note}")
             with_details = options.dump_details and all(h.get("has_details") for h in headers)

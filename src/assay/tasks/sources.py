@@ -1,4 +1,4 @@
-"""Other tools' logged replies scored again by assay: a dataset whose predictions come from a source (R-13).
+"""Other tools' logged replies scored again by assay: a dataset whose predictions come from a source.
 
 A ``datasets`` entry with a ``predictions`` dict takes its replies from the
 output of another tool instead of a prediction file::

@@ -1,0 +1,189 @@
+"""``assay export``: a run's results for other readers — JSON Lines, or an OpenCompass work dir.
+
+``--format jsonl`` writes one JSON Lines file (``docs/export.md`` describes its schema):
+a ``run`` line, then per result a ``result`` line (metrics, the per-sample field and scale
+behind each, where the value came from) and its ``sample`` lines.  ``--format opencompass``
+writes a folder in OpenCompass's run layout: ``results/<model>/<dataset>.json``,
+``predictions/<model>/<dataset>.json``, ``configs/<time>.py`` (the run's config, its
+imported models and datasets listed, its summary's rows) and
+``summary/summary_<time>.{txt,csv,md}`` computed from those files.
+
+The target (``--out``; default beside the run directory: ``<run>.jsonl`` or
+``<run>_opencompass``) is written whole or not at all; an existing non-empty target is
+replaced only with ``--force``; a target inside the run directory is refused, and nothing
+in the run directory is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+NAME = "export"
+HELP = "export a run's results and samples as JSON Lines or as an OpenCompass work dir"
+
+logger = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``assay export``."""
+    parser.add_argument("work_dir", metavar="WORK_DIR", help="a run directory, or the parent of the timestamped run directories")
+    parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
+    parser.add_argument("--format", choices=("jsonl", "opencompass"), required=True,
+                        help="jsonl: one JSON Lines file (results and samples); opencompass: an OpenCompass work dir")
+    parser.add_argument("--out", metavar="PATH", default=None,
+                        help="the file (jsonl) or folder (opencompass) to write (default: beside the run directory, "
+                             "<run>.jsonl or <run>_opencompass)")
+    parser.add_argument("--force", action="store_true", help="replace an existing non-empty target")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+
+
+def _target(args: argparse.Namespace, root: Path) -> Path:
+    from assay.errors import InputFileError
+
+    default = root.parent / (f"{root.name}.jsonl" if args.format == "jsonl" else f"{root.name}_opencompass")
+    target = Path(args.out).absolute() if args.out else default
+    resolved, run = target.resolve(), root.resolve()
+    if resolved == run or run in resolved.parents:
+        raise InputFileError(f"--out {target}: inside the run directory {root}; the export never writes there")
+    if target.exists() and not args.force:
+        if target.is_dir() and any(target.iterdir()):
+            raise InputFileError(f"--out {target}: a non-empty folder already there; --force replaces it")
+        if target.is_file() and (args.format == "opencompass" or target.stat().st_size):
+            raise InputFileError(f"--out {target}: a file already there; --force replaces it")
+    if target.exists() and target.is_dir() != (args.format == "opencompass"):
+        raise InputFileError(f"--out {target}: a {'folder' if target.is_dir() else 'file'} already there, "
+                             f"the {args.format} export writes a {'folder' if args.format == 'opencompass' else 'file'}")
+    parent = target.parent
+    if not parent.is_dir():
+        raise InputFileError(f"--out {target}: its folder {parent} does not exist")
+    if not _writable(parent):
+        raise InputFileError(f"--out {target}: cannot write in {parent} (permission denied)")
+    return target
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export; 0 on success."""
+    from assay.rundir.layout import resolve_run_dir
+
+    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    target = _target(args, run_dir.root)
+    if args.format == "jsonl":
+        count = export_jsonl(run_dir, target)
+        sys.stdout.write(f"{target}\n")
+        logger.info("%d lines written", count)
+        return 0
+    export_opencompass(run_dir, target)
+    sys.stdout.write(f"{target}\n")
+    return 0
+
+
+def export_jsonl(run_dir: Any, target: Path) -> int:
+    """Write the JSON Lines export of ``run_dir`` to ``target`` atomically; the number of lines."""
+    import orjson
+
+    from assay.fileio import atomic_write_chunks, to_jsonable
+    from assay.rundir.export import export_records
+
+    summary = run_dir.newest_summary_json()
+    lines = 0
+
+    def chunks() -> Any:
+        nonlocal lines
+        for record in export_records(run_dir, summary=summary.name if summary is not None else None):
+            lines += 1
+            yield orjson.dumps(to_jsonable(record)) + b"\n"
+
+    atomic_write_chunks(target, chunks())
+    return lines
+
+
+def _summary_rows(board: Any) -> list[Any]:
+    rows: list[Any] = []
+    for row in board.rows:
+        if not row.dataset:
+            rows.append("")
+        elif row.placeholder or row.metric is None:
+            rows.append(row.dataset)
+        else:
+            rows.append([row.dataset, row.metric])
+    return rows
+
+
+def export_config(run_dir: Any, models: list[str], datasets: list[str]) -> dict[str, Any]:
+    """The config of the exported work dir: the run's newest dumped config (when there is one) without
+    its ``sources`` (their results are in the export) and ``work_dir``, every model and dataset of the
+    results listed (a dataset the config lacks with an empty ``infer_cfg``, which OpenCompass's summarizer
+    needs), the summarizer showing the rows and groups of the run's newest summary."""
+    from assay.config.dump import plainify
+    from assay.errors import AssayError
+    from assay.summarize import Leaderboard
+
+    variables: dict[str, Any] = {}
+    try:
+        import assay.opencompass  # noqa: F401 - dumped configs name opencompass.* types
+        from assay.config import load_config
+        from assay.rundir.configs import newest_dumped_config
+
+        variables = dict(load_config(newest_dumped_config(run_dir)).variables)
+    except (AssayError, OSError) as exc:
+        logger.info("no dumped config read (%s); the export lists the results' models and datasets", exc)
+    config: dict[str, Any] = {k: v for k, v in variables.items() if k in ("models", "datasets", "summarizer")}
+    listed_models = [m for m in config.get("models") or [] if isinstance(m, dict)]
+    known = {m.get("abbr") for m in listed_models}
+    newest = run_dir.newest_summary_json()
+    board = Leaderboard.from_json(newest) if newest is not None else None
+    if board is not None:  # the summary's column order
+        order = {c: i for i, c in enumerate(board.models)}
+        models = sorted(models, key=lambda m: order.get(m, len(order)))
+    config["models"] = listed_models + [{"abbr": m} for m in models if m not in known]
+    listed = [d for d in config.get("datasets") or [] if isinstance(d, dict)]
+    known = {d.get("abbr") for d in listed}
+    # OpenCompass's summarizer hashes every dataset's infer_cfg (its retriever included) for the version column:
+    # a dataset imported from another tool, which has none, gets an empty one (version: its hash, mode: unknown)
+    config["datasets"] = listed + [{"abbr": d, "infer_cfg": {"retriever": {}}} for d in datasets if d not in known]
+    summarizer = dict(config.get("summarizer") or {})
+    if board is not None:
+        summarizer["dataset_abbrs"] = _summary_rows(board)
+        if board.group_definitions is not None:
+            summarizer["summary_groups"] = board.group_definitions
+    config["summarizer"] = summarizer
+    return dict(plainify(config))
+
+
+def export_opencompass(run_dir: Any, target: Path) -> None:
+    """Write the OpenCompass work dir of ``run_dir`` into a folder beside ``target``, then put it in place."""
+    from assay.config.dump import dump_config_source
+    from assay.fileio import atomic_write_text, replace_dir
+    from assay.rundir.export import write_opencompass
+    from assay.rundir.layout import RunDir, new_timestamp
+    from assay.summarize import run_summarizer
+
+    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
+    try:
+        written = write_opencompass(run_dir, fresh)
+        config = export_config(run_dir, list(dict.fromkeys(m for m, _ in written)), list(dict.fromkeys(d for _, d in written)))
+        out = RunDir(fresh)
+        time_str = new_timestamp()
+        atomic_write_text(out.configs / f"{time_str}.py", dump_config_source(config), durable=False)
+        result = run_summarizer({**config, "work_dir": str(fresh)}, time_str=time_str, stats=False, index=False)
+        json_path = result.paths.get("json")
+        if json_path is not None:  # OpenCompass writes the .txt, .csv and .md only
+            Path(json_path).unlink(missing_ok=True)
+        replace_dir(fresh, target)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
