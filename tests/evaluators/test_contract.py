@@ -125,6 +125,10 @@ def _bpc(rng: random.Random, n: int) -> Inputs:
     return {"loss": [50 * rng.random() for _ in range(n)], "total_chr_num": [1000] * n}
 
 
+def _inference_ppl(rng: random.Random, n: int) -> Inputs:
+    return {"ppl": [50 * rng.random() for _ in range(n)], "token_len": [rng.randint(1, 40) for _ in range(n)]}
+
+
 def _open_qa(rng: random.Random, n: int) -> Inputs:
     refs = [rng.sample(["Paris", "the Eiffel Tower", "Rome", "blue"], k=2) for _ in range(n)]
     preds = [rng.choice(["The answer is Paris.", "eiffel tower\nmore", "A: red", ""]) for _ in range(n)]
@@ -581,6 +585,7 @@ INPUTS: dict[str, Spec] = {
     "AveragePPLEvaluator": Spec(_ppl),
     "AverageMinKEvaluator": Spec(_mink),
     "BPCEvaluator": Spec(_bpc),
+    "AverageInferencePPLEvaluator": Spec(_inference_ppl),
     "RulerNiahEvaluator": Spec(_ruler),
     "RulerVtEvaluator": Spec(_ruler),
     "RulerCweEvaluator": Spec(_ruler),
@@ -659,6 +664,7 @@ EXCLUDED: dict[str, str] = {
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
+    "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
     "HumanevalProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
     "MBPPProEvaluator": "runs programs in the sandbox; tests/evaluators/test_code_pro.py",
     "DS1000ServiceEvaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",

@@ -17,6 +17,21 @@ def test_fields_are_collected_from_every_record(tmp_path: Path) -> None:
     assert cols == {"prediction": ["A", "B"], "gold": [None, "B"], "steps": [None, [1]]}
 
 
+def test_likelihood_inferencer_records_without_prediction_are_read(tmp_path: Path) -> None:
+    """OpenCompass's PPL, Min-K% and sliding cross-entropy inferencers write their statistics and no reply."""
+    (tmp_path / "ppl.json").write_text(json.dumps({"0": {"origin_prompt": "x", "ppl": 12.5, "token_len": 5},
+                                                   "1": {"origin_prompt": "y", "ppl": 3.0, "token_len": 2}}))
+    (tmp_path / "bpc.json").write_text(json.dumps({"0": {"loss": 6.9, "total_chr_num": 20}}))
+    (tmp_path / "mink.json").write_text(json.dumps({"0": {"origin_prompt": "z", "mink": -1.5}}))
+    assert load_predictions(tmp_path, "ppl").columns() == {"origin_prompt": ["x", "y"], "ppl": [12.5, 3.0], "token_len": [5, 2],
+                                                           "prediction": ["", ""]}
+    assert load_predictions(tmp_path, "bpc").columns()["loss"] == [6.9]
+    assert load_predictions(tmp_path, "mink").columns()["prediction"] == [""]
+    (tmp_path / "other.json").write_text(json.dumps({"0": {"origin_prompt": "z", "score": 1.5}}))
+    with pytest.raises(InputFileError, match=r"other\.json: record \"0\" has no 'prediction' field \(fields: origin_prompt, score\)"):
+        load_predictions(tmp_path, "other")
+
+
 def test_split_files_are_concatenated_in_order(tmp_path: Path) -> None:
     (tmp_path / "d_0.json").write_text(json.dumps({"0": {"prediction": "a"}, "1": {"prediction": "b"}}))
     (tmp_path / "d_1.json").write_text(json.dumps({"0": {"prediction": "c"}}))

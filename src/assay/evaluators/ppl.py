@@ -1,6 +1,6 @@
 """Evaluators over likelihood statistics written by PPL-style inferencers: perplexity, Min-K%, bits per character.
 
-They read prediction-file columns (``ppl``, ``mink``, ``loss``, ``total_chr_num``)
+They read prediction-file columns (``ppl``, ``mink``, ``loss``, ``total_chr_num``, ``token_len``)
 instead of predictions and references, and return no details.
 """
 
@@ -16,7 +16,7 @@ from assay.evaluate.base import BaseEvaluator
 from assay.evaluators._common import mean_of, no_samples
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["AverageMinKEvaluator", "AveragePPLEvaluator", "BPCEvaluator"]
+__all__ = ["AverageInferencePPLEvaluator", "AverageMinKEvaluator", "AveragePPLEvaluator", "BPCEvaluator"]
 
 
 def _numbers(evaluator: object, column: str, values: Sequence[Any] | None) -> list[float] | dict[str, Any]:
@@ -107,3 +107,36 @@ class BPCEvaluator(BaseEvaluator):
         if counts[0] <= 0:
             return {"error": f"{name}: total_chr_num is {counts[0]}; it must be positive"}
         return {"bpc": sum(losses) / (counts[0] * math.log(2))}
+
+
+@ICL_EVALUATORS.register_module()
+class AverageInferencePPLEvaluator(BaseEvaluator):
+    """The loss per token over a corpus, as OpenCompass 0.5.4 computes it for inference perplexity.
+
+    Inputs: ``ppl`` (per sample the summed natural-log loss of its tokens, as
+    OpenCompass's inference-PPL inferencer writes it under that name) and
+    ``token_len`` (per sample the number of tokens scored).  Metric:
+    ``average_ppl`` = Σ ppl / Σ token_len — the mean token loss, not its
+    exponential, whatever the name says (as in OpenCompass); lower is better.
+    No details.  A missing, infinite or non-numeric value, or no token at all,
+    is an error record.  Corpus-level: shards do not merge exactly.
+
+    >>> AverageInferencePPLEvaluator().score(ppl=[6.0, 3.0], token_len=[4, 2])
+    {'average_ppl': 1.5}
+    """
+
+    sample_decomposable = False
+
+    def score(self, ppl: Sequence[Any], token_len: Sequence[Any]) -> dict[str, Any]:
+        name = type(self).__name__
+        losses = _numbers(self, "ppl", ppl)
+        if isinstance(losses, dict):
+            return losses
+        counts = _numbers(self, "token_len", token_len)
+        if isinstance(counts, dict):
+            return counts
+        if len(counts) != len(losses):
+            return {"error": f"{name}: {len(losses)} ppl values but {len(counts)} token_len values"}
+        if sum(counts) == 0:
+            return {"error": f"{name}: token_len sums to 0; no token was scored"}
+        return {"average_ppl": sum(losses) / sum(counts)}

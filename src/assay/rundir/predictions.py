@@ -13,6 +13,11 @@ Formats, for one (model, dataset):
 * ``<abbr>.jsonl``: one record per line, ordered by an ``id`` field when every
   record has one, else in file order.
 
+A record of OpenCompass's likelihood inferencers holds no ``prediction``, only
+its statistics (``ppl``, ``mink``, ``loss``: perplexity, Min-K% and sliding
+cross-entropy, with ``token_len`` or ``total_chr_num`` beside them), which
+their evaluators read; its prediction is read as ``''`` (there is no reply).
+
 A JSON object that gives a sample key more than once is read as OpenCompass
 reads it (Python's ``json``: the last value wins), and reported: a warning
 naming the file and the keys, and :attr:`Predictions.duplicates` (R-12.2).
@@ -49,6 +54,8 @@ from assay.fileio import iter_jsonl
 logger = logging.getLogger(__name__)
 
 _PREDICTION = operator.methodcaller("get", "prediction")
+#: The fields that make a record without ``prediction`` a likelihood inferencer's record.
+_LIKELIHOOD_FIELDS = ("ppl", "mink", "loss")
 
 __all__ = ["Predictions", "find_prediction_files", "load_predictions"]
 
@@ -342,6 +349,8 @@ def _is_probability_record(rec: dict[str, Any]) -> bool:
 def _check_record(rec: Any, path: Path, where: str, label_record: bool = False) -> dict[str, Any]:
     if not isinstance(rec, dict):
         raise InputFileError(f"prediction file {path}: record {where} must be a JSON object, got {type(rec).__name__}")
+    if "prediction" not in rec and any(key in rec for key in _LIKELIHOOD_FIELDS):
+        rec["prediction"] = ""  # a likelihood inferencer's statistics: no reply
     if "prediction" not in rec:
         raise InputFileError(f"prediction file {path}: record {where} has no 'prediction' field (fields: {', '.join(sorted(rec)) or 'none'})")
     pred = rec["prediction"]
