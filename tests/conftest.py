@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +152,36 @@ def sandbox_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     if reason is not None:
         pytest.skip(f"{request.param}: {reason}")
     return str(request.param)
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def chromium_missing() -> str | None:
+    """Why the headless-browser tests cannot run here (``None``: they can)."""
+    if importlib.util.find_spec("selenium") is None:
+        return "selenium is not installed (pip install selenium)"
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        return "headless browser test needs the Debian packages chromium and chromium-driver"
+    return None
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """A headless Chromium (selenium's driver) with a profile of its own, no network services, 1400×1000."""
+    missing = chromium_missing()
+    if missing:
+        pytest.skip(missing)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,27 +143,7 @@ def test_verify_finds_a_tool_answer_changed_in_the_prediction_file(tmp_path: Pat
     assert not any(": extraction_audit." in ln for ln in mismatches), out
 
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 @pytest.mark.slow

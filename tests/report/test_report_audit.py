@@ -7,7 +7,6 @@ package ``selenium`` for the browser part; skipped (with the reason) when one is
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +19,6 @@ from assay.fileio import read_json
 from assay.postprocess.math import gsm8k_postprocess
 from tests.audit.test_run import FIXED, REFERENCES, REPLIES, gsm8k_fixed
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 RUN = "RUN"
 #: the second model answers with bare numbers: both extractors read them alike
 PLAIN_REPLIES = list(REFERENCES)
@@ -80,24 +77,6 @@ def test_summary_json_carries_the_audit_never_a_row(audited_run: Path) -> None:
     assert "plain" not in summary["extraction_audits"]["m1"]
     assert [r["dataset"] for r in summary["rows"]] == ["gsm", "plain"]  # no row of its own
 
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def test_report_shows_the_audit_and_its_samples_two_clicks_away(audited_run: Path, browser: Any) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,6 @@ from assay.cli import main
 from assay.report import build_report_data, cell_tip, write_html_report
 from tests.report.board_run import GROUPS, MODELS, TIME, make_board_run
 from tests.report.pages import board_data, sample_data
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
@@ -263,24 +259,6 @@ def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_pat
 
 # ---- in a browser -------------------------------------------------------------------------------
 
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Any]:
-    pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def _models(browser: Any) -> list[str]:

@@ -7,37 +7,18 @@ package ``selenium``; skipped (with the reason) when one is missing.
 from __future__ import annotations
 
 import csv
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 from assay.rundir.compare import compare_models
+from tests.conftest import chromium_missing
 from tests.stats.workdir_builder import TIME, make_run
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-    pytest.skip("headless browser test needs the Debian packages chromium and chromium-driver", allow_module_level=True)
-
-
-@pytest.fixture
-def browser(tmp_path: Path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                f"--user-data-dir={tmp_path / 'chrome-profile'}"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
+missing = chromium_missing()
+if missing:
+    pytest.skip(missing, allow_module_level=True)
 
 
 @pytest.mark.slow
