@@ -43,17 +43,27 @@ def fixed_gsm8k() -> Any:
         withdraw_correction("gsm8k_postprocess")
 
 
-def _config(tmp_path: Path, base_url: str, judge: str = "judge-model") -> Path:
+def _evaluator(kind: str, base_url: str, judge: str) -> str:
+    judge_cfg = f"dict(type='OpenAISDK', path={judge!r}, key='k-123456', openai_api_base={base_url!r}, retry=1, timeout=30)"
+    generic = (f"dict(type='GenericLLMEvaluator', judge_cfg={judge_cfg},\n"
+               "    prompt_template=dict(type='RawPromptTemplate', messages=[\n"
+               "        dict(role='user', content='Question: {question}\\nGold: {obj_gold}\\nAnswer: {prediction}\\n')]))")
+    if kind == "cascade":
+        return f"dict(type='CascadeEvaluator', rule_evaluator=dict(type='AccEvaluator'), llm_evaluator={generic}, parallel=True)"
+    if kind == "gaokao":
+        return f"dict(type='GaoKaoMATHEvaluator', model_name={judge!r}, url=[{base_url!r}])"
+    return generic
+
+
+def _config(tmp_path: Path, base_url: str, judge: str = "judge-model", kind: str = "generic") -> Path:
     (tmp_path / "d.jsonl").write_text("".join(json.dumps({"question": f"q{i}", "answer": a}) + "\n" for i, a in enumerate(REFERENCES)))
     preds = tmp_path / "work" / "RUN" / "predictions" / "m"
     preds.mkdir(parents=True, exist_ok=True)
-    (preds / "d.json").write_text(json.dumps({str(i): {"prediction": r} for i, r in enumerate(REPLIES)}))
+    (preds / "d.json").write_text(json.dumps({str(i): {"origin_prompt": [{"role": "HUMAN", "prompt": f"q{i}"}], "prediction": r}
+                                              for i, r in enumerate(REPLIES)}))
     cfg = tmp_path / "cfg.py"
     cfg.write_text(
-        f"judge_cfg = dict(type='OpenAISDK', path={judge!r}, key='k-123456', openai_api_base={base_url!r}, retry=1, timeout=30)\n"
-        "evaluator = dict(type='GenericLLMEvaluator', judge_cfg=judge_cfg,\n"
-        "    prompt_template=dict(type='RawPromptTemplate', messages=[\n"
-        "        dict(role='user', content='Question: {question}\\nGold: {obj_gold}\\nAnswer: {prediction}\\n')]))\n"
+        f"evaluator = {_evaluator(kind, base_url, judge)}\n"
         "datasets = [dict(abbr='d', type='JsonlDataset', path='d.jsonl', reader_cfg=dict(input_columns=['question'], output_column='answer'),"
         " eval_cfg=dict(evaluator=evaluator, pred_postprocessor=dict(type='gsm8k_postprocess')))]\n"
         "models = [dict(abbr='m')]\n"
@@ -62,7 +72,12 @@ def _config(tmp_path: Path, base_url: str, judge: str = "judge-model") -> Path:
 
 
 def _grade(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+    """Correct when the answer is the gold one: ``A``/``B`` to the generic prompt, ``\\boxed{yes}``/``{no}`` to the Gaokao one."""
     text = messages[-1]["content"]
+    if "标准答案：" in text:
+        gold = text.split("标准答案：")[1].split("\n")[0]
+        answer = text.split("考生答案：")[1].split("\n")[0]
+        return ("reply", "\\boxed{yes}" if gold == answer else "\\boxed{no}")
     gold = text.split("Gold: ")[1].split("\n")[0]
     answer = text.split("Answer: ")[1].split("\n")[0]
     return ("reply", "A" if gold == answer else "B")
@@ -77,13 +92,14 @@ def _accuracy(answers: list[str]) -> float:
     return 100 * sum(a == r for a, r in zip(answers, REFERENCES)) / len(REFERENCES)
 
 
-def test_the_audit_asks_the_judge_only_for_the_answers_read_differently(tmp_path: Path, fixed_gsm8k: None) -> None:
+@pytest.mark.parametrize("kind", ["generic", "cascade", "gaokao"])
+def test_the_audit_asks_the_judge_only_for_the_answers_read_differently(kind: str, tmp_path: Path, fixed_gsm8k: None) -> None:
     official = [gsm8k_postprocess(r) for r in REPLIES]
     corrected = [gsm8k_fixed(r) for r in REPLIES]
     differing = [i for i, (a, b) in enumerate(zip(official, corrected)) if a != b]
     assert 0 < len(differing) < len(REPLIES)
     with FakeJudge(_grade) as server:
-        cfg = _config(tmp_path, server.base_url)
+        cfg = _config(tmp_path, server.base_url, kind=kind)
         result = _run(cfg, tmp_path)
         # n requests for the scoring, one more for each answer the corrected reading changes: no request twice
         assert server.requests == len(REPLIES) + len(differing)
