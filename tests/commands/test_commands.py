@@ -9,7 +9,7 @@ import pytest
 
 from assay.cli import main
 
-COMMANDS = ["run", "eval", "summarize", "list", "compare", "index", "report", "verify"]
+COMMANDS = ["run", "eval", "summarize", "list", "compare", "export", "index", "report", "verify"]
 
 
 def test_help_lists_every_command_in_order_each_served_by_its_module(capsys: pytest.CaptureFixture[str]) -> None:
