@@ -174,3 +174,28 @@ def test_library_config_runs_unchanged(library: Path, tmp_path: Path) -> None:
 def test_unknown_languages_are_refused() -> None:
     with pytest.raises(ValueError, match="'kotlin'"):
         HumanevalMultiEvaluator(language="kotlin")
+
+
+def test_the_dry_run_names_a_missing_toolchain_and_a_language_not_run(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.config import load_config
+    from assay.tasks.plan import check_plan
+
+    cfg = tmp_path / "config.py"
+    cfg.write_text(
+        "from mmengine.config import read_base\n\n"
+        "with read_base():\n    from opencompass.configs.datasets.humaneval_multi.humaneval_multi_gen_82cf85 import "
+        "humaneval_multi_datasets\n\n"
+        "datasets = humaneval_multi_datasets\nmodels = [dict(abbr='m', path='org/model')]\n",
+        encoding="utf-8",
+    )
+    hidden = tmp_path / "bin"
+    hidden.mkdir()
+    monkeypatch.setenv("PATH", str(hidden))
+    checks = {c.dataset: c for c in check_plan(load_config(cfg))}
+    assert len(checks) == 19
+    assert any("apt-get install g++" in n for n in checks["humaneval_multiple-cpp"].notes)
+    assert any("apt-get install nodejs" in n for n in checks["humaneval_multiple-js"].notes)
+    assert any("does not run MultiPL-E's 'rb' programs" in n for n in checks["humaneval_multiple-rb"].notes)
+    assert not any("apt-get" in n for n in checks["humaneval_multiple-py"].notes)
