@@ -199,3 +199,18 @@ def test_the_dry_run_names_a_missing_toolchain_and_a_language_not_run(
     assert any("apt-get install nodejs" in n for n in checks["humaneval_multiple-js"].notes)
     assert any("does not run MultiPL-E's 'rb' programs" in n for n in checks["humaneval_multiple-rb"].notes)
     assert not any("apt-get" in n for n in checks["humaneval_multiple-py"].notes)
+
+
+@needs_sandbox
+def test_a_perl_run_that_writes_error_fails_even_with_status_0() -> None:
+    """MultiPL-E's Perl harness: status 0 and no ``ERROR`` on either stream (tests without Test::Deep, so Perl alone runs them)."""
+    row = {"name": "HumanEval_0_add", "prompt": "sub add {\n    my($x, $y) = @_;\n",
+           "tests": "if (add(1, 2) != 3) { exit 1; }\nprint \"ok\\n\";\n", "stop_tokens": ["\nsub", "\n#", "\n\n"]}
+    replies = ["    return $x + $y;\n}", "    print STDERR \"ERROR: noisy\\n\";\n    return $x + $y;\n}", "    return $x - $y;\n}"]
+    result = HumanevalMultiEvaluator(language="pl", isolation="namespaces").score(
+        replies, [row["tests"]] * 3, [{**row, "name": f"p{i}"} for i in range(3)])
+    statuses = [d["status"] for d in result["details"]]
+    assert statuses[0] == "OK", statuses
+    assert statuses[1].startswith("Exception: ERROR: noisy"), statuses
+    assert statuses[2].startswith("Exception"), statuses
+    assert result["pass@1"] == (1.0 + 0.0 + 0.0) / 3 * 100  # the service: the mean of the per-problem pass@1, times 100

@@ -6,7 +6,7 @@ problem's ``prompt``, ``tests`` and cut completions into a file and posts the
 files to a code-evaluation service.  The service runs MultiPL-E's harness on
 each completion: the program is ``prompt + completion + "\\n" + tests``
 (:func:`multiple_program`), run with the language's toolchain; a completion
-passes when its run ends with status 0.  assay runs the same programs itself,
+passes when its run ends with status 0 (for Perl, also without ``ERROR`` in its output).  assay runs the same programs itself,
 each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 
 * ``py``: the sandbox's Python runs ``test.py``;
@@ -14,7 +14,9 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 * ``cpp``: ``g++ test.cpp -o test.out -std=c++17``, then ``./test.out``
   (a compiler error is ``SyntaxError``);
 * ``sh``: ``bash test.sh``;
-* ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``).
+* ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``); a run that writes
+  ``ERROR`` on standard output or error fails even with status 0, as
+  MultiPL-E's Perl harness decides.
 
 The other languages of the library's config (C#, D, Go, Java, Julia, Lua,
 PHP, R, Ruby, Racket, Rust, Scala, Swift, TypeScript) are not run by assay:
@@ -87,8 +89,12 @@ def multiple_program(problem: Mapping[str, Any], completion: str) -> str:
     return str(problem.get("prompt") or "") + completion + "\n" + str(problem.get("tests") or "")
 
 
-def _missing(language: str) -> tuple[dict[str, str], str]:
-    """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install."""
+def _missing(language: str, programs: Sequence[str] = ()) -> tuple[dict[str, str], str]:
+    """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install.
+
+    Perl modules count when one of ``programs`` uses them (``use <module>``; MultiPL-E's tests all do); with no
+    programs given, they always count.
+    """
     tools: dict[str, str] = {}
     absent: list[tuple[str, str]] = []
     for tool, package in RUNNABLE[language][1]:
@@ -99,6 +105,8 @@ def _missing(language: str) -> tuple[dict[str, str], str]:
             tools[tool] = os.path.realpath(found)
     if language == "pl" and not absent:
         for module, package in PERL_MODULES:
+            if programs and not any(f"use {module}" in p for p in programs):
+                continue
             done = subprocess.run([tools["perl"], f"-M{module}", "-e", "1"], capture_output=True, timeout=30)
             if done.returncode != 0:
                 absent.append((f"the Perl module {module}", package))
@@ -120,7 +128,8 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
     if language == "sh":
         return [run([tools["bash"], "test.sh"])]
     if language == "pl":
-        return [run([tools["perl"], "test.pl"])]
+        # MultiPL-E's Perl harness also fails a run that writes ERROR on either stream
+        return [{**run([tools["perl"], "test.pl"]), "fail_on": ["ERROR"], "fail_on_result": "Exception: {err}"}]
     if language == "cpp":
         return [
             {"kind": "compile", "argv": [tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"], "timeout": timeout,
@@ -258,7 +267,8 @@ class HumanevalMultiEvaluator(BaseEvaluator):
             message = f"{self.language}: assay does not run MultiPL-E's {self.language!r} programs"
             logger.warning("%s: %s", name, message)
             return [("not run", UNSUPPORTED, message) for _ in samples]
-        tools, missing = _missing(self.language)
+        sources = [multiple_program(problem, completion) for problem, completion in samples]
+        tools, missing = _missing(self.language, sources)
         if missing:
             logger.warning("%s: %s", name, missing)
             return [("not run", MISSING_DEPENDENCY, missing) for _ in samples]
@@ -270,7 +280,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         file_name = RUNNABLE[self.language][0]
         steps = _steps(self.language, tools, python, self.step_timeout)
         wall = sum(float(s["timeout"]) for s in steps) + 3
-        programs = [driver_program({file_name: multiple_program(problem, completion)}, steps) for problem, completion in samples]
+        programs = [driver_program({file_name: source}, steps) for source in sources]
         if self._sandbox is None:
             limits = Limits(timeout=wall, cpu_time=int(wall) + 1, memory=self.memory,
                             processes=256, file_size=64 * 1024**2, open_files=1024, tmpfs=256 * 1024**2)
