@@ -5,7 +5,7 @@ Output, under ``tests/data/oc_families/humaneval_multi``::
     data/multi-data/humaneval_multipl-e/humaneval-<language>-reworded.jsonl   two problems per language
     predictions/humaneval_multiple-<language>.json                            replies, as OpenCompass writes them
 
-Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl`` (those assay runs) and
+Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl``, ``go`` (those assay runs) and
 ``rb`` (one it does not).  Each language has two problems in MultiPL-E's row
 format (``add``: the sum of two integers; ``max_of``: the larger of two), each
 with its own tests and the language's stop tokens.  The replies: for ``add``
@@ -93,6 +93,18 @@ LANGUAGES: dict[str, dict[str, Any]] = {
                    "testhumaneval();"),
         "reworded": ["    return $x + $y;\n}\n\nprint add(1, 2);\n", "    return $a < $b ? $a : $b;\n}\n"],
         "remove": ["    return $x + $y;\n}\n", "    return $x - $y;\n}\n", "    return $a > $b ? $a : $b;\n}\n", "    return $a >;\n}\n"],
+    },
+    "go": {
+        "stop": ["\nfunc", "struct", "\n// "],
+        "add": ("package add_test\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\n// Add two numbers x and y\n"
+                "func add(x int, y int) int {\n",
+                "func TestAdd(t *testing.T) {\n  candidate := add\n\ttype test struct {\n\t\tactual   interface{}\n\t\texpected interface{}\n\t}\n   tests := []test{\n     { actual: candidate(1, 2), expected: 3 },\n     { actual: candidate(-4, 4), expected: 0 },\n   }\n\n\tfor i, tc := range tests {\n\t\tt.Run(fmt.Sprintf(\"test num % d\", i), func(t *testing.T) {\n\t\t\tif fmt.Sprintf(\"%v\", tc.actual) != fmt.Sprintf(\"%v\", tc.expected) {\n\t\t\t\tt.Errorf(\"expected '%s', got '%s'\", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n"),
+        "max_of": ("package max_of_test\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\n// The larger of a and b\n"
+                   "func max_of(a int, b int) int {\n",
+                   "func TestMax_Of(t *testing.T) {\n  candidate := max_of\n\ttype test struct {\n\t\tactual   interface{}\n\t\texpected interface{}\n\t}\n   tests := []test{\n     { actual: candidate(1, 7), expected: 7 },\n     { actual: candidate(9, 2), expected: 9 },\n   }\n\n\tfor i, tc := range tests {\n\t\tt.Run(fmt.Sprintf(\"test num % d\", i), func(t *testing.T) {\n\t\t\tif fmt.Sprintf(\"%v\", tc.actual) != fmt.Sprintf(\"%v\", tc.expected) {\n\t\t\t\tt.Errorf(\"expected '%s', got '%s'\", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n"),
+        "reworded": ["    return x + y\n}\n\nfunc main() {}\n", "    if a < b {\n        return a\n    }\n    return b\n}\n"],
+        "remove": ["    return x + y\n}\n", "    return x * y\n}\n", "    if a > b {\n        return a\n    }\n    return b\n}\n",
+                   "    return a >\n}\n"],
     },
     "rb": {
         "stop": ["\nclass", "\ndef", "\n#", "\n\n"],

@@ -34,7 +34,7 @@ MODEL = "oc-model"
 _NO_SANDBOX = isolation_unavailable("namespaces")
 needs_sandbox = pytest.mark.skipif(_NO_SANDBOX is not None, reason=f"no namespace sandbox: {_NO_SANDBOX}")
 #: The languages whose programs run here (their toolchains are installed on the test machines).
-RUN_HERE = ("py", "js", "cpp", "sh")
+RUN_HERE = ("py", "js", "cpp", "sh", "go")
 
 #: (language, version) -> the hand-checked start of each sample's status.
 STATUSES = {
@@ -42,6 +42,7 @@ STATUSES = {
     ("js", "remove"): ["OK", "Exception: node:assert", "OK", "Exception: "],
     ("cpp", "remove"): ["OK", "Exception: test.out: test.cpp", "OK", "SyntaxError: test.cpp"],
     ("sh", "remove"): ["OK", "Exception: ", "OK", "Exception: "],
+    ("go", "remove"): ["OK", "Exception: --- FAIL: TestAdd", "OK", "Exception: # command-line-arguments"],
 }
 
 
@@ -61,7 +62,7 @@ def _unwrap(value: Any) -> Any:
 
 def test_completions_are_those_opencompass_sends() -> None:
     """Each reply cut at the first row's stop tokens, grouped by problem as OpenCompass posts them."""
-    assert len(_runs()) == 12
+    assert len(_runs()) == 14
     for run in _runs():
         stops = run["rows"][0]["stop_tokens"]
         replies = _replies(run["predictions"])

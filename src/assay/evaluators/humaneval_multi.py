@@ -14,11 +14,14 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 * ``cpp``: ``g++ test.cpp -o test.out -std=c++17``, then ``./test.out``
   (a compiler error is ``SyntaxError``);
 * ``sh``: ``bash test.sh``;
+* ``go``: ``go test main_test.go`` (30 s; GOPATH mode, no network): status 0
+  and neither ``FAIL`` nor ``[build failed]``/``[setup failed]`` on standard
+  output passes;
 * ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``); a run that writes
   ``ERROR`` on standard output or error fails even with status 0, as
   MultiPL-E's Perl harness decides.
 
-The other languages of the library's config (C#, D, Go, Java, Julia, Lua,
+The other languages of the library's config (C#, D, Java, Julia, Lua,
 PHP, R, Ruby, Racket, Rust, Scala, Swift, TypeScript) are not run by assay:
 their samples are unscorable (``outcome`` ``unsupported-language``), and a
 missing toolchain makes its language's samples unscorable (``outcome``
@@ -58,7 +61,11 @@ RUNNABLE: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "cpp": ("test.cpp", (("g++", "g++"),)),
     "sh": ("test.sh", (("bash", "bash"),)),
     "pl": ("test.pl", (("perl", "perl"),)),
+    "go": ("main_test.go", (("go", "golang-go"),)),
 }
+#: Go's environment: GOPATH mode, nothing fetched, the build cache in the run's folder.
+GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOFLAGS": "", "GOTOOLCHAIN": "local", "GOPROXY": "off",
+          "GOCACHE": "{cwd}/.gocache"}
 #: Perl modules MultiPL-E's Perl tests use, and their Debian packages.
 PERL_MODULES = (("Test::Deep", "libtest-deep-perl"),)
 
@@ -130,6 +137,11 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
     if language == "pl":
         # MultiPL-E's Perl harness also fails a run that writes ERROR on either stream
         return [{**run([tools["perl"], "test.pl"]), "fail_on": ["ERROR"], "fail_on_result": "Exception: {err}"}]
+    if language == "go":
+        # MultiPL-E's Go harness: 30 s; a build or setup failure, or FAIL on standard output, fails the run
+        return [{"kind": "run", "argv": [tools["go"], "test", "main_test.go"], "timeout": 2 * timeout, "timeout_result": "Timeout",
+                 "by_status": {}, "otherwise": "Exception: {err}", "fail_on_stdout": ["[setup failed]", "[build failed]", "FAIL"],
+                 "fail_on_result": "Exception: {err}"}]
     if language == "cpp":
         return [
             {"kind": "compile", "argv": [tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"], "timeout": timeout,
@@ -280,12 +292,22 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         file_name = RUNNABLE[self.language][0]
         steps = _steps(self.language, tools, python, self.step_timeout)
         wall = sum(float(s["timeout"]) for s in steps) + 3
-        programs = [driver_program({file_name: source}, steps) for source in sources]
+        env: dict[str, str] = {}
+        copy_tree = None
+        roots: list[str] = []
+        if self.language == "go":
+            from assay.evaluators._toolchains import toolchain
+
+            env = dict(GO_ENV)
+            warm = toolchain("go").go_cache  # standard packages compiled once, when Debian's testify is there to build it
+            if warm:
+                copy_tree, roots = (warm, "{cwd}/.gocache"), [warm]
+        programs = [driver_program({file_name: source}, steps, env, copy_tree) for source in sources]
         if self._sandbox is None:
             limits = Limits(timeout=wall, cpu_time=int(wall) + 1, memory=self.memory,
                             processes=256, file_size=64 * 1024**2, open_files=1024, tmpfs=256 * 1024**2)
             self._sandbox = Sandbox(limits, isolation=self.isolation,  # type: ignore[arg-type]
-                                    max_workers=self.max_workers or usable_cpus())
+                                    max_workers=self.max_workers or usable_cpus(), extra_roots=roots)
         logger.info("%s: running %d %s programs (%s isolation)", name, len(programs), self.language,
                     self._sandbox.isolation.value)
         runs = []
