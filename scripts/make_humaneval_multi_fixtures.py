@@ -5,7 +5,7 @@ Output, under ``tests/data/oc_families/humaneval_multi``::
     data/multi-data/humaneval_multipl-e/humaneval-<language>-reworded.jsonl   two problems per language
     predictions/humaneval_multiple-<language>.json                            replies, as OpenCompass writes them
 
-Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl``, ``go`` (those assay runs) and
+Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl``, ``go``, ``java`` (those assay runs) and
 ``rb`` (one it does not).  Each language has two problems in MultiPL-E's row
 format (``add``: the sum of two integers; ``max_of``: the larger of two), each
 with its own tests and the language's stop tokens.  The replies: for ``add``
@@ -105,6 +105,18 @@ LANGUAGES: dict[str, dict[str, Any]] = {
         "reworded": ["    return x + y\n}\n\nfunc main() {}\n", "    if a < b {\n        return a\n    }\n    return b\n}\n"],
         "remove": ["    return x + y\n}\n", "    return x * y\n}\n", "    if a > b {\n        return a\n    }\n    return b\n}\n",
                    "    return a >\n}\n"],
+    },
+    "java": {
+        "stop": ["\n    }\n"],
+        "add": ("import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\nimport java.security.*;\nimport java.math.*;\nimport java.io.*;\nimport java.util.stream.*;\nclass Problem {\n    // Add two numbers x and y\n    public static long add(long x, long y) {\n",
+                "    }\n    public static void main(String[] args) {\n    assert(add((1l), (2l)) == (3l));\n"
+                "    assert(add((-4l), (4l)) == (0l));\n    }\n\n}\n"),
+        "max_of": ("import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\nimport java.security.*;\nimport java.math.*;\nimport java.io.*;\nimport java.util.stream.*;\nclass Problem {\n    // The larger of a and b\n    public static long maxOf(long a, long b) {\n",
+                   "    }\n    public static void main(String[] args) {\n    assert(maxOf((1l), (7l)) == (7l));\n"
+                   "    assert(maxOf((9l), (2l)) == (9l));\n    }\n\n}\n"),
+        "reworded": ["        return x + y;\n    }\n    static int unused() { return 0; }\n", "        return Math.min(a, b);\n    }\n"],
+        "remove": ["        return x + y;\n    }\n", "        return x - y;\n    }\n", "        return Math.max(a, b);\n    }\n",
+                   "        return Pair.with(a, b);\n    }\n"],
     },
     "rb": {
         "stop": ["\nclass", "\ndef", "\n#", "\n\n"],

@@ -62,7 +62,7 @@ def _unwrap(value: Any) -> Any:
 
 def test_completions_are_those_opencompass_sends() -> None:
     """Each reply cut at the first row's stop tokens, grouped by problem as OpenCompass posts them."""
-    assert len(_runs()) == 14
+    assert len(_runs()) == 16
     for run in _runs():
         stops = run["rows"][0]["stop_tokens"]
         replies = _replies(run["predictions"])
@@ -215,3 +215,26 @@ def test_a_perl_run_that_writes_error_fails_even_with_status_0() -> None:
     assert statuses[1].startswith("Exception: ERROR: noisy"), statuses
     assert statuses[2].startswith("Exception"), statuses
     assert result["pass@1"] == (1.0 + 0.0 + 0.0) / 3 * 100  # the service: the mean of the per-problem pass@1, times 100
+
+
+@needs_sandbox
+def test_java_runs_with_javatuples_or_names_its_package() -> None:
+    """Java's programs import javatuples: with Debian's jar, the service's verdicts; without it, the package named."""
+    from assay.evaluators.humaneval_multi import JAVATUPLES
+
+    if not shutil.which("javac"):
+        pytest.skip("no JDK")
+    run = _runs("java", "remove")[0]
+    rows = run["rows"]
+    result = HumanevalMultiEvaluator(language="java", isolation="namespaces").score(
+        _replies(run["predictions"]), [r["tests"] for r in rows], rows)
+    if any(Path(p).is_file() for p in JAVATUPLES):
+        statuses = [d["status"] for d in result["details"]]
+        assert result["pass@1"] == 50.0, statuses
+        assert statuses[0] == "OK" and statuses[2] == "OK", statuses
+        assert "java.lang.AssertionError" in statuses[1], statuses
+        # javatuples is on the class path: the reply's Pair is a type error, not a missing package
+        assert statuses[3].startswith("SyntaxError: Problem.java") and "incompatible types" in statuses[3], statuses
+    else:
+        assert result["outcomes"] == {"missing-dependency": 4}
+        assert "apt-get install libjavatuples-java" in result["details"][0]["message"]

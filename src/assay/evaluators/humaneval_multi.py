@@ -17,11 +17,14 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 * ``go``: ``go test main_test.go`` (30 s; GOPATH mode, no network): status 0
   and neither ``FAIL`` nor ``[build failed]``/``[setup failed]`` on standard
   output passes;
+* ``java``: ``javac -encoding UTF8 -d classes Problem.java`` (a compiler
+  error is ``SyntaxError``), then ``java -ea -cp classes:<javatuples> Problem``,
+  with the javatuples jar the prompts import (Debian's ``libjavatuples-java``);
 * ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``); a run that writes
   ``ERROR`` on standard output or error fails even with status 0, as
   MultiPL-E's Perl harness decides.
 
-The other languages of the library's config (C#, D, Java, Julia, Lua,
+The other languages of the library's config (C#, D, Julia, Lua,
 PHP, R, Ruby, Racket, Rust, Scala, Swift, TypeScript) are not run by assay:
 their samples are unscorable (``outcome`` ``unsupported-language``), and a
 missing toolchain makes its language's samples unscorable (``outcome``
@@ -62,7 +65,10 @@ RUNNABLE: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "sh": ("test.sh", (("bash", "bash"),)),
     "pl": ("test.pl", (("perl", "perl"),)),
     "go": ("main_test.go", (("go", "golang-go"),)),
+    "java": ("Problem.java", (("javac", "default-jdk-headless"), ("java", "default-jdk-headless"))),
 }
+#: Where the javatuples library MultiPL-E's Java prompts import is looked for (Debian's, then the service's).
+JAVATUPLES = ("/usr/share/java/javatuples.jar", "/usr/multiple/javatuples-1.2.jar")
 #: Go's environment: GOPATH mode, nothing fetched, the build cache in the run's folder.
 GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOFLAGS": "", "GOTOOLCHAIN": "local", "GOPROXY": "off",
           "GOCACHE": "{cwd}/.gocache"}
@@ -96,7 +102,14 @@ def multiple_program(problem: Mapping[str, Any], completion: str) -> str:
     return str(problem.get("prompt") or "") + completion + "\n" + str(problem.get("tests") or "")
 
 
-def _missing(language: str, programs: Sequence[str] = ()) -> tuple[dict[str, str], str]:
+def _javatuples(given: str | None) -> str:
+    """The javatuples jar: ``given`` when set, else the first of :data:`JAVATUPLES` that exists ('' when none)."""
+    if given:
+        return os.path.realpath(given) if os.path.isfile(given) else ""
+    return next((os.path.realpath(p) for p in JAVATUPLES if os.path.isfile(p)), "")
+
+
+def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None = None) -> tuple[dict[str, str], str]:
     """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install.
 
     Perl modules count when one of ``programs`` uses them (``use <module>``; MultiPL-E's tests all do); with no
@@ -117,6 +130,12 @@ def _missing(language: str, programs: Sequence[str] = ()) -> tuple[dict[str, str
             done = subprocess.run([tools["perl"], f"-M{module}", "-e", "1"], capture_output=True, timeout=30)
             if done.returncode != 0:
                 absent.append((f"the Perl module {module}", package))
+    if language == "java" and not absent:
+        jar = _javatuples(javatuples)
+        if jar:
+            tools["javatuples"] = jar
+        else:
+            absent.append((f"the javatuples jar ({javatuples or ' or '.join(JAVATUPLES)})", "libjavatuples-java"))
     if absent:
         names = ", ".join(f"{tool} (Debian package {package})" for tool, package in absent)
         return tools, f"{language}: {names} not found; install it (apt-get install {' '.join(sorted({p for _, p in absent}))})"
@@ -142,6 +161,12 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
         return [{"kind": "run", "argv": [tools["go"], "test", "main_test.go"], "timeout": 2 * timeout, "timeout_result": "Timeout",
                  "by_status": {}, "otherwise": "Exception: {err}", "fail_on_stdout": ["[setup failed]", "[build failed]", "FAIL"],
                  "fail_on_result": "Exception: {err}"}]
+    if language == "java":
+        return [
+            {"kind": "compile", "argv": [tools["javac"], "-encoding", "UTF8", "-d", "classes", "Problem.java"], "timeout": timeout,
+             "timeout_result": "Timeout", "failure": "SyntaxError: {err}"},
+            run([tools["java"], "-ea", "-cp", "classes:" + tools["javatuples"], "Problem"]),
+        ]
     if language == "cpp":
         return [
             {"kind": "compile", "argv": [tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"], "timeout": timeout,
@@ -174,14 +199,21 @@ class HumanevalMultiEvaluator(BaseEvaluator):
     Differences from OpenCompass 0.5.4: no service is called (``ip_address``,
     ``port``, ``retry`` and ``timeout`` are accepted and unused); only the
     languages listed in the module's docstring are run, the others' samples are
-    unscorable and counted as not executed.
+    unscorable and counted as not executed; MultiPL-E's harness reads at most
+    2 KB of each output stream, assay reads all of it (an ``ERROR`` or ``FAIL``
+    past the first 2 KB fails the run here only); rows that are not a whole
+    number of repeats of the problems are an error (OpenCompass truncates).
 
     Args:
         language: MultiPL-E's language key (``'py'``, ``'js'``, ``'cpp'``, …).
         ip_address, port, retry, timeout: OpenCompass's service address; unused.
         step_timeout: seconds per step (MultiPL-E's 15).
-        memory: address-space bytes per process.
+        memory: address-space bytes per process (the JVM reserves much).
         max_workers, isolation: see :class:`assay.sandbox.Sandbox`.
+        javatuples: the javatuples jar for Java (default: Debian's
+            ``/usr/share/java/javatuples.jar``, else the service's
+            ``/usr/multiple/javatuples-1.2.jar``); not under ``/tmp``, which
+            the sandbox replaces.
     """
 
     sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=UNSCORABLE)
@@ -194,9 +226,10 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         retry: int = 2,
         timeout: Any = 600,
         step_timeout: float = 15.0,
-        memory: int = 2 * 1024**3,
+        memory: int = 4 * 1024**3,
         max_workers: int | None = None,
         isolation: str = "auto",
+        javatuples: str | None = None,
         pred_postprocessor: Any = None,
     ) -> None:
         from assay.datasets.humaneval_multi import HUMANEVAL_MULTI_LANGUAGES
@@ -210,6 +243,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         self.memory = int(memory)
         self.max_workers = max_workers
         self.isolation = isolation
+        self.javatuples = javatuples
         self._sandbox: Any = None
 
     @staticmethod
@@ -223,7 +257,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         if language not in RUNNABLE:
             return [f"{language}: assay does not run MultiPL-E's {language!r} programs; "
                     f"the samples will be unscorable (outcome {UNSUPPORTED})"]
-        missing = _missing(language)[1]
+        missing = _missing(language, (), cfg.get("javatuples"))[1]
         return [f"{missing}; the samples will be unscorable (outcome {MISSING_DEPENDENCY})"] if missing else []
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any = None) -> dict[str, Any]:
@@ -280,7 +314,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
             logger.warning("%s: %s", name, message)
             return [("not run", UNSUPPORTED, message) for _ in samples]
         sources = [multiple_program(problem, completion) for problem, completion in samples]
-        tools, missing = _missing(self.language, sources)
+        tools, missing = _missing(self.language, sources, self.javatuples)
         if missing:
             logger.warning("%s: %s", name, missing)
             return [("not run", MISSING_DEPENDENCY, missing) for _ in samples]
@@ -302,12 +336,22 @@ class HumanevalMultiEvaluator(BaseEvaluator):
             warm = toolchain("go").go_cache  # standard packages compiled once, when Debian's testify is there to build it
             if warm:
                 copy_tree, roots = (warm, "{cwd}/.gocache"), [warm]
+        if self.language == "java":
+            from assay.evaluators._toolchains import toolchain
+
+            env = {"CLASSPATH": tools["javatuples"]}
+            roots = list(toolchain("java").roots)
+            if not tools["javatuples"].startswith("/usr/"):
+                roots.append(os.path.dirname(tools["javatuples"]))
         programs = [driver_program({file_name: source}, steps, env, copy_tree) for source in sources]
         if self._sandbox is None:
             limits = Limits(timeout=wall, cpu_time=int(wall) + 1, memory=self.memory,
                             processes=256, file_size=64 * 1024**2, open_files=1024, tmpfs=256 * 1024**2)
-            self._sandbox = Sandbox(limits, isolation=self.isolation,  # type: ignore[arg-type]
-                                    max_workers=self.max_workers or usable_cpus(), extra_roots=roots)
+            try:
+                self._sandbox = Sandbox(limits, isolation=self.isolation,  # type: ignore[arg-type]
+                                        max_workers=self.max_workers or usable_cpus(), extra_roots=roots)
+            except ValueError as exc:  # a folder the sandbox cannot show (the javatuples jar under /tmp)
+                return [("not run", MISSING_DEPENDENCY, f"{self.language}: {exc}") for _ in samples]
         logger.info("%s: running %d %s programs (%s isolation)", name, len(programs), self.language,
                     self._sandbox.isolation.value)
         runs = []
