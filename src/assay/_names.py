@@ -972,6 +972,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('GenericLLMEvaluator', 'assay.evaluators.llm_judge'),
         ('judge_cache_path', 'assay.evaluators.llm_judge'),
         ('judge_dataset', 'assay.evaluators.llm_judge'),
+        ('run_judge_cache', 'assay.evaluators.llm_judge'),
         ('LMEvaluator', 'assay.evaluators.lm_evaluator'),
         ('order_predictions', 'assay.evaluators.lm_evaluator'),
         ('LongBenchClassificationEvaluator', 'assay.evaluators.longbench'),

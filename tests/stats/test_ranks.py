@@ -296,3 +296,54 @@ def test_counts_of_right_answers_and_other_per_sample_values_rank_alike() -> Non
         (m.model, m.rank, m.rank_low, m.rank_high, m.tier) for m in other.models]
     for x, y in zip(one.models, other.models):
         assert x.low == pytest.approx(y.low) and x.high == pytest.approx(y.high)
+
+
+def _reference_bootstrap(models: list[str], per_sample: dict[str, list[int]], runs: int, scale: float, abbr: str,
+                         rounds: int, seed: int, confidence: float) -> dict[str, tuple[int, int, float, float]]:
+    """The rank and value intervals written out with whole numbers: each round, each model's count of right
+    answers over the drawn samples, its rank one plus the models with a larger count, the order statistics of
+    the sorted ranks and NumPy's percentile of the values."""
+    n = len(next(iter(per_sample.values())))
+    drawn = round_indices(abbr, n, rounds, seed)
+    ranks: dict[str, list[int]] = {m: [] for m in models}
+    values: dict[str, list[float]] = {m: [] for m in models}
+    for r in range(rounds):
+        count = {m: sum(per_sample[m][int(i)] for i in drawn[r]) for m in models}
+        for m in models:
+            ranks[m].append(1 + sum(1 for o in models if count[o] > count[m]))
+            values[m].append(scale * count[m] / (n * runs))
+    alpha = (1 - confidence) / 2
+    out = {}
+    for m in models:
+        s = sorted(ranks[m])
+        out[m] = (s[math.floor(alpha * (rounds - 1))], s[math.ceil((1 - alpha) * (rounds - 1))],
+                  float(np.quantile(values[m], alpha)), float(np.quantile(values[m], 1 - alpha)))
+    return out
+
+
+@pytest.mark.parametrize(("runs", "rounds"), [(1, 301), (3, 301), (1, 40)])
+def test_rank_intervals_of_many_tied_models_match_a_reference_bootstrap(runs: int, rounds: int) -> None:
+    # 40 models on 23 samples, right-answer counts out of `runs` per sample, many exact ties (copied models)
+    rng = random.Random(runs)
+    models = [f"m{i:02d}" for i in range(40)]
+    per_sample: dict[str, list[int]] = {}
+    for i, m in enumerate(models):
+        if i % 4 == 3:
+            per_sample[m] = list(per_sample[models[i - 1]])
+        else:
+            skill = rng.random()
+            per_sample[m] = [sum(rng.random() < skill for _ in range(runs)) for _ in range(23)]
+    kind = "binary" if runs == 1 else "mean"
+    samples = {(m, "d", "score"): SampleValues(kind, np.array(c, dtype=float) / runs, 100.0, runs, "correct")
+               for m, c in per_sample.items()}
+    values = {m: {"d": {"score": sv.estimate()}} for (m, _, _), sv in samples.items()}
+    boot = RankBootstrap(models, values, samples, rounds=rounds, seed=SEED, confidence=0.9)
+    got = {m.model: m for m in boot.rank("d", "score").models}
+    want = _reference_bootstrap(models, per_sample, runs, 100.0, "d", rounds, SEED, 0.9)
+    assert {m: (got[m].rank_low, got[m].rank_high) for m in models} == {m: w[:2] for m, w in want.items()}
+    for m, (_, _, low, high) in want.items():
+        assert got[m].low == pytest.approx(low) and got[m].high == pytest.approx(high), m
+    # the copied models share every round, so their intervals and ranks are the same
+    for i in range(3, 40, 4):
+        a, b = got[models[i]], got[models[i - 1]]
+        assert (a.rank, a.rank_low, a.rank_high, a.low, a.high) == (b.rank, b.rank_low, b.rank_high, b.low, b.high)

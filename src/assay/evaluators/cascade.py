@@ -216,6 +216,8 @@ class CascadeEvaluator(BaseEvaluator):
         out_dir = getattr(self, "_out_dir", None)
         if out_dir is not None:
             llm._out_dir = f"{out_dir}_llm_judge"  # type: ignore[attr-defined]
+        if getattr(self, "_judge_cache", None) is not None:  # the cache the task names, the judge step's too
+            llm._judge_cache = self._judge_cache  # type: ignore[attr-defined]
         llm._dataset_replica_idx = self.dataset_replica_idx
         llm.dataset_cfg = None  # type: ignore[attr-defined]
         llm._cascade_columns = True  # type: ignore[attr-defined]
@@ -238,6 +240,8 @@ class CascadeEvaluator(BaseEvaluator):
         out_dir = getattr(self, "_out_dir", None)
         if out_dir is not None:
             llm._out_dir = f"{out_dir}_llm_judge"  # type: ignore[attr-defined]
+        if getattr(self, "_judge_cache", None) is not None:  # the cache the task names, the judge step's too
+            llm._judge_cache = self._judge_cache  # type: ignore[attr-defined]
         llm._dataset_replica_idx = self.dataset_replica_idx
         llm_details: dict[int, dict[str, Any]] = {}
         llm_metrics: dict[str, Any] = {}

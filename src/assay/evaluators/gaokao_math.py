@@ -111,12 +111,9 @@ class GaoKaoMATHEvaluator(BaseEvaluator):
             return None
         if self.cache_path not in (None, True):
             return Path(str(self.cache_path))
-        out = getattr(self, "_out_dir", None)
-        if out is None:
-            return None
-        from assay.evaluators.llm_judge import judge_cache_path
+        from assay.evaluators.llm_judge import run_judge_cache
 
-        return judge_cache_path(out)
+        return run_judge_cache(self)
 
     def _clients(self, model: str, urls: list[str], max_seq_len: int, temperature: float) -> list[Any]:
         from assay.judge import OpenAISDK

@@ -66,7 +66,7 @@ from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, resolve_type
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path", "judge_dataset"]
+__all__ = ["AssayGenericLLMEvaluator", "GenericLLMEvaluator", "judge_cache_path", "judge_dataset", "run_judge_cache"]
 
 
 def judge_cache_path(output_dir: str | Path) -> Path:
@@ -81,6 +81,31 @@ def judge_cache_path(output_dir: str | Path) -> Path:
     from assay.rundir.layout import run_dir_of_output
 
     return run_dir_of_output(output_dir).judge_cache
+
+
+def run_judge_cache(evaluator: Any) -> Path | None:
+    """The run's judge cache an evaluator's judge uses by default: the one the task names (its
+    ``_judge_cache``), else :func:`judge_cache_path` of its output stem, else ``None`` (no run is known).
+
+    The extraction audit's evaluator writes its side files in the run directory's scratch folder,
+    but is named the run's cache: its requests identical to the scoring's (every answer the corrected
+    reading leaves as it was) are answered from there, and a rerun sends none.  Replies are keyed by
+    the judge's endpoint and model (:func:`assay.judge.request_key`), so one cache file serves
+    any number of judges without mixing their replies.
+
+    Example:
+        >>> class E: _out_dir = '/runs/r/.scratch/assay-audit-1-0-d'
+        >>> run_judge_cache(E()).as_posix()
+        '/runs/r/.scratch/cache/judge.sqlite'
+        >>> E._judge_cache = '/runs/r/cache/judge.sqlite'
+        >>> run_judge_cache(E()).as_posix()
+        '/runs/r/cache/judge.sqlite'
+    """
+    named = getattr(evaluator, "_judge_cache", None)
+    if named is not None:
+        return Path(named)
+    out = getattr(evaluator, "_out_dir", None)
+    return None if out is None else judge_cache_path(out)
 
 
 @ICL_EVALUATORS.register_module()
@@ -226,11 +251,10 @@ class GenericLLMEvaluator(BaseEvaluator):
             return None
         if self.cache_path not in (None, True):
             return Path(str(self.cache_path))
-        out = getattr(self, "_out_dir", None)
-        if out is None:
+        cache = run_judge_cache(self)
+        if cache is None:
             logger.warning("%s: no run directory is known, so judge replies are not cached", type(self).__name__)
-            return None
-        return judge_cache_path(out)
+        return cache
 
     def judge(self) -> Any:
         """The judge client built from ``judge_cfg`` (once)."""

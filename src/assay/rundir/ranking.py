@@ -131,6 +131,8 @@ def sample_values_of(
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
     empty: Mapping[str, Any] = {}
+    current: dict[str, bool] = {}  # samples_current of each settings text met
+    from_json = SampleValues.from_json
     for model in view.models:
         folder = folders.get(model, model)
         per_model = view.scores.get(model, empty)
@@ -150,7 +152,6 @@ def sample_values_of(
                     want.append(m)
             if not want:
                 continue
-            have = {m: cell[m] for m in want}
             rel = f"{folder}/{abbr}.json"
             digest = snapshot.digest(rel) if snapshot is not None else None
             saved = None
@@ -160,17 +161,21 @@ def sample_values_of(
                     held = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
                     if held is not None:
                         snapshot.put_samples(rel, digest, *held)
-                if held is not None and samples_current(held[0]):
-                    saved = samples_of(held[1])
+                if held is not None:
+                    ok = current.get(held[0])
+                    if ok is None:
+                        ok = current[held[0]] = samples_current(held[0])
+                    if ok:
+                        saved = samples_of(held[1])
             elif snapshot is None:
                 saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
             rest = []
             for m in want:
                 key = (model, abbr, m)
-                if saved is not None and saved[0].get(m) == have[m]:
+                if saved is not None and saved[0].get(m) == cell[m]:
                     data = saved[1].get(m)
                     if data is not None:
-                        found[key] = SampleValues.from_json(data)
+                        found[key] = from_json(data)
                         continue
                     if m in saved[2]:
                         reasons[key] = saved[2][m]
@@ -184,7 +189,7 @@ def sample_values_of(
                     reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
                 continue
             for m in rest:
-                value = have[m]
+                value = cell[m]
                 assert value is not None
                 got = sample_values(result, m, float(value))
                 if isinstance(got, str):

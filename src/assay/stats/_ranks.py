@@ -279,16 +279,11 @@ def _rank_bounds(ranks: Any, confidence: float, tmp: Any = None) -> tuple[Any, A
     import numpy as np
 
     rounds, cols = ranks.shape
-    alpha = (1 - confidence) / 2
     # each model's histogram of ranks (rank × model), then the first rank whose running count passes each place
     tmp = np.subtract(ranks, 1, out=tmp, dtype=np.int64)
     tmp *= cols
     tmp += np.arange(cols)
-    hist = np.bincount(tmp.ravel(), minlength=cols * cols).reshape(cols, cols)
-    cum = np.cumsum(hist, axis=0)
-    low = np.argmax(cum > math.floor(alpha * (rounds - 1)), axis=0) + 1
-    high = np.argmax(cum > math.ceil((1 - alpha) * (rounds - 1)), axis=0) + 1
-    return low, high
+    return _bound_places(np.bincount(tmp.ravel(), minlength=cols * cols).reshape(cols, cols), rounds, confidence)
 
 
 class _Transform:
@@ -349,10 +344,11 @@ class _Capture:
     done: dict[tuple[str, str], Ranking] = field(default_factory=dict)
 
 
-def _level_ranks(levels: Any, top: int, tmp: Any = None, out: Any = None) -> Any:
-    """:func:`_competition_ranks` of whole-number levels in ``[0, top]``, by each round's histogram.
+def _level_rank_bounds(levels: Any, top: int, confidence: float, tmp: Any, keys: Any) -> tuple[Any, Any]:
+    """:func:`_rank_bounds` of the :func:`_competition_ranks` of whole-number levels in ``[0, top]``, from each
+    round's histogram of levels, without the ranks themselves.
 
-    ``tmp`` and ``out``: int64 arrays of the shape of ``levels`` to work in and to write the ranks to.
+    ``tmp`` and ``keys``: int64 arrays of the shape of ``levels`` to work in.
     """
     import numpy as np
 
@@ -361,12 +357,38 @@ def _level_ranks(levels: Any, top: int, tmp: Any = None, out: Any = None) -> Any
     flat = np.multiply(levels, rounds, out=tmp)
     flat += np.arange(rounds)[:, None]
     hist = np.bincount(flat.ravel(), minlength=(top + 1) * rounds).reshape(top + 1, rounds)
-    np.cumsum(hist, axis=0, out=hist)
-    np.subtract(cols + 1, hist, out=hist)  # 1 + the models strictly above each level
-    if out is None:
-        out = np.empty((rounds, cols), dtype=np.int64)
-    np.take(hist.ravel(), flat.ravel(), out=out.reshape(-1))
-    return out
+    _running_sum(hist)
+    # a level's rank − 1 is the number of models strictly above it: cols − the models at or below it; each
+    # (round, model) then looks up its place in the rank × model histogram, (rank − 1) × cols + model
+    np.subtract(cols, hist, out=hist)
+    hist *= cols
+    np.take(hist.ravel(), flat.ravel(), out=keys.reshape(-1), mode="clip")
+    keys += np.arange(cols)
+    return _bound_places(np.bincount(keys.ravel(), minlength=cols * cols).reshape(cols, cols), rounds, confidence)
+
+
+def _running_sum(hist: Any) -> None:
+    """``hist`` replaced by its running sums down the rows (``np.cumsum(hist, axis=0)``, exact for integers); row
+    by row when the rows are long, where it is faster than NumPy's accumulation down a C-ordered array."""
+    import numpy as np
+
+    if hist.shape[1] < 64:
+        np.cumsum(hist, axis=0, out=hist)
+        return
+    for i in range(1, len(hist)):
+        np.add(hist[i - 1], hist[i], out=hist[i])
+
+
+def _bound_places(hist: Any, rounds: int, confidence: float) -> tuple[Any, Any]:
+    """The lower order statistic at (1 − confidence)/2 and the higher one at (1 + confidence)/2 of each column's
+    ranks, from their histogram (rank − 1 × column)."""
+    import numpy as np
+
+    alpha = (1 - confidence) / 2
+    cum = np.cumsum(hist, axis=0)
+    low = np.argmax(cum > math.floor(alpha * (rounds - 1)), axis=0) + 1
+    high = np.argmax(cum > math.ceil((1 - alpha) * (rounds - 1)), axis=0) + 1
+    return low, high
 
 
 def _level_percentiles(levels: Any, top: int, scale: float, confidence: float, tmp: Any = None) -> tuple[Any, Any]:
@@ -809,12 +831,12 @@ class RankBootstrap:
         tmp = self._space.get("tmp", shape, np.int64)
         if levels is not None and levels[1] + 1 <= max(1024, 8 * len(ranked)):
             low, high = _level_percentiles(levels[0], levels[1], levels[2], self.confidence, tmp)
-            ranks = _level_ranks(levels[0], levels[1], tmp, self._space.get("ranks", shape, np.int64))
+            rank_low, rank_high = _level_rank_bounds(levels[0], levels[1], self.confidence, tmp,
+                                                     self._space.get("keys", shape, np.int64))
             finite = np.ones(len(ranked), dtype=bool)
         else:
-            ranks = _competition_ranks(x)
             low, high, finite = _percentiles(x, self.confidence)
-        rank_low, rank_high = _rank_bounds(ranks, self.confidence, tmp)
+            rank_low, rank_high = _rank_bounds(_competition_ranks(x), self.confidence, tmp)
         points, lows, highs = point, rank_low.tolist(), rank_high.tolist()
         low_values, high_values, has = low.tolist(), high.tolist(), finite.tolist()
         order = sorted(range(len(ranked)), key=lambda j: (points[j], j))

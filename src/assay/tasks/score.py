@@ -121,7 +121,7 @@ def score(
     if "details" not in result and predictions is not None:
         result["details"] = _plain_details(raw or [], predictions, fields["references"], size, n)
     if setup.audit is not None and raw is not None and predictions is not None:
-        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n, scratch)
+        result = _with_audit(task, setup, fields, test_dataset, location, result, raw, stage_outputs, size, n, scratch, out_dir)
     if tool_answers is not None and predictions is not None:
         result[TOOL_EXTRACTION_KEY] = _tool_extraction(task, setup, fields, test_dataset, location, predictions, tool_answers, size, n)
     return result
@@ -251,8 +251,13 @@ def _call_evaluator(
     n: int,
     location: str,
     out_dir: str,
+    judge_cache: str | None = None,
 ) -> dict[str, Any]:
-    """Build the evaluator of ``evaluator_cfg`` and call ``evaluate`` on ``fields``; its result (a new dict)."""
+    """Build the evaluator of ``evaluator_cfg`` and call ``evaluate`` on ``fields``; its result (a new dict).
+
+    ``judge_cache``: the judge-reply cache its judge uses by default (``None``: the run's of ``out_dir``,
+    :func:`assay.evaluators.llm_judge.run_judge_cache`).
+    """
     from assay.evaluate.assemble import assemble_score_kwargs
 
     where = setup.where
@@ -263,6 +268,8 @@ def _call_evaluator(
     except TypeError as exc:
         raise EvaluationError(f"{where}: cannot build {getattr(evaluator_type, '__name__', evaluator_type)}({', '.join(kwargs)}): {exc}") from exc
     evaluator._out_dir = out_dir
+    if judge_cache is not None:
+        evaluator._judge_cache = judge_cache
     evaluator.dataset_abbr = task.dataset_abbr
     name = type(evaluator).__name__
     score_kwargs = assemble_score_kwargs(evaluator.score, fields, evaluator=name, source=location)
@@ -292,13 +299,22 @@ def _with_audit(
     size: int,
     n: int,
     scratch: str | None = None,
+    out_dir: str | None = None,
 ) -> dict[str, Any]:
-    """``result`` with its audit record (before ``details``); the official values untouched."""
+    """``result`` with its audit record (before ``details``); the official values untouched.
+
+    The evaluator scoring the corrected answers writes its side files elsewhere (``scratch``) but
+    judges through the run's judge cache (of ``out_dir``, as the scoring did): a request the scoring
+    sent (an answer both readings take alike) is answered from there, not sent again.
+    """
     import tempfile
 
     from assay.audit import attach
     from assay.audit.run import SampleRescore, run_audit
+    from assay.rundir.layout import run_dir_of_output
     from assay.tasks.shards import ShardPart, exact_metrics, sample_subdivisions, shard_sums
+
+    judge_cache = None if out_dir is None else str(run_dir_of_output(out_dir).judge_cache)
 
     def call(evaluator_pp: Any, given: dict[str, Any], dataset: Any) -> dict[str, Any]:
         evaluator_cfg = dict(setup.evaluator_cfg)
@@ -306,14 +322,16 @@ def _with_audit(
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
         if scratch is None:  # side files of the evaluator (if any) go to a folder of their own, removed after
             with tempfile.TemporaryDirectory(prefix="assay-audit-") as folder:
-                return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr))
+                return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr),
+                                       judge_cache)
         # in the run directory's scratch folder, side files are named after a prefix of their own, removed
         # after (or, when the process is killed, with the folder by the next writer of the run directory):
         # no folder is made and removed for each audit
         Path(scratch).mkdir(parents=True, exist_ok=True)
         prefix = f"assay-audit-{os.getpid()}-{next(_AUDIT_CALLS)}-"
         try:
-            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, os.path.join(scratch, prefix + task.dataset_abbr))
+            return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, os.path.join(scratch, prefix + task.dataset_abbr),
+                                   judge_cache)
         finally:
             _remove_named(scratch, prefix)
 
