@@ -15,7 +15,9 @@ Step kinds and how each decides:
   standard output; ``{stderr}`` by its standard error alone); a timeout ends as ``timeout`` with the step's
   ``timeout_result``; ``retries`` more attempts after a timeout.
 * ``run``: status 0 passes (``quiet``: only when standard error and standard
-  output are both empty, whatever the status); ``by_status`` maps other statuses
+  output are both empty, whatever the status; ``fail_on``: only when neither
+  holds any of these texts, and ``fail_on_stdout``: the standard output none
+  of these, else ``fail_on_result``); ``by_status`` maps other statuses
   to results (``{err}`` replaced; a result may require a text in the standard
   error, else falls to ``otherwise``).
 """
@@ -85,6 +87,10 @@ for _step in _SPEC["steps"]:
         _passed = True
         continue
     if _done.returncode == 0:
+        _bad = [_n for _n in _step.get("fail_on", ()) if _n in _out or _n in _err]
+        _bad += [_n for _n in _step.get("fail_on_stdout", ()) if _n in _out]
+        if _bad:
+            _end("failed", _step["fail_on_result"].replace("{err}", _shown))
         _passed = True
         continue
     _rule = _step["by_status"].get(str(_done.returncode), _step["otherwise"])

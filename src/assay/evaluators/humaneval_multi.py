@@ -1,0 +1,379 @@
+"""MultiPL-E's HumanEval: ``HumanevalMultiEvaluator``, as OpenCompass 0.5.4 and its code-evaluation service score it.
+
+OpenCompass cuts each reply at the first of the problem set's stop tokens
+(the first row's ``stop_tokens``, :func:`stop_at_stop_token`), packs each
+problem's ``prompt``, ``tests`` and cut completions into a file and posts the
+files to a code-evaluation service.  The service runs MultiPL-E's harness on
+each completion: the program is ``prompt + completion + "\\n" + tests``
+(:func:`multiple_program`), run with the language's toolchain; a completion
+passes when its run ends with status 0 (for Perl, also without ``ERROR`` in its output).  assay runs the same programs itself,
+each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
+
+* ``py``: the sandbox's Python runs ``test.py``;
+* ``js``: ``node test.js``;
+* ``cpp``: ``g++ test.cpp -o test.out -std=c++17``, then ``./test.out``
+  (a compiler error is ``SyntaxError``);
+* ``sh``: ``bash test.sh``;
+* ``go``: ``go test main_test.go`` (30 s; GOPATH mode, no network): status 0
+  and neither ``FAIL`` nor ``[build failed]``/``[setup failed]`` on standard
+  output passes;
+* ``java``: ``javac -encoding UTF8 -d classes Problem.java`` (a compiler
+  error is ``SyntaxError``), then ``java -ea -cp classes:<javatuples> Problem``,
+  with the javatuples jar the prompts import (Debian's ``libjavatuples-java``);
+* ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``); a run that writes
+  ``ERROR`` on standard output or error fails even with status 0, as
+  MultiPL-E's Perl harness decides.
+
+The other languages of the library's config (C#, D, Julia, Lua,
+PHP, R, Ruby, Racket, Rust, Scala, Swift, TypeScript) are not run by assay:
+their samples are unscorable (``outcome`` ``unsupported-language``), and a
+missing toolchain makes its language's samples unscorable (``outcome``
+``missing-dependency``, the Debian package to install in the message); other
+languages are scored as usual.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
+from assay.evaluators._code_exec import count_outcomes
+from assay.evaluators._common import check_batch
+from assay.evaluators._compiled_driver import driver_program, read_verdict
+from assay.evaluators.code import estimate_pass_at_k
+from assay.registry import ICL_EVALUATORS
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["HumanevalMultiEvaluator", "multiple_program", "stop_at_stop_token"]
+
+#: The outcome of a language whose toolchain is not installed, and of one assay does not run.
+MISSING_DEPENDENCY = "missing-dependency"
+UNSUPPORTED = "unsupported-language"
+UNSCORABLE = {**SANDBOX_UNSCORABLE, MISSING_DEPENDENCY: "not_executed", UNSUPPORTED: "not_executed"}
+
+#: The languages assay runs: language → (the file name, the tools and their Debian packages).
+RUNNABLE: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "py": ("test.py", ()),
+    "js": ("test.js", (("node", "nodejs"),)),
+    "cpp": ("test.cpp", (("g++", "g++"),)),
+    "sh": ("test.sh", (("bash", "bash"),)),
+    "pl": ("test.pl", (("perl", "perl"),)),
+    "go": ("main_test.go", (("go", "golang-go"),)),
+    "java": ("Problem.java", (("javac", "default-jdk-headless"), ("java", "default-jdk-headless"))),
+}
+#: Where the javatuples library MultiPL-E's Java prompts import is looked for (Debian's, then the service's).
+JAVATUPLES = ("/usr/share/java/javatuples.jar", "/usr/multiple/javatuples-1.2.jar")
+#: Go's environment: GOPATH mode, nothing fetched, the build cache in the run's folder.
+GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOFLAGS": "", "GOTOOLCHAIN": "local", "GOPROXY": "off",
+          "GOCACHE": "{cwd}/.gocache"}
+#: Perl modules MultiPL-E's Perl tests use, and their Debian packages.
+PERL_MODULES = (("Test::Deep", "libtest-deep-perl"),)
+
+
+def stop_at_stop_token(text: Any, stop_tokens: Sequence[str]) -> str:
+    """``text`` up to the earliest occurrence of any of ``stop_tokens`` (all of it when none occurs).
+
+    Example:
+        >>> stop_at_stop_token('    return x\\n\\ndef g():\\n', ['\\ndef', '\\nclass'])
+        '    return x\\n'
+    """
+    text = "" if text is None else str(text)
+    end = len(text)
+    for token in stop_tokens:
+        found = text.find(token)
+        if found != -1 and found < end:
+            end = found
+    return text[:end]
+
+
+def multiple_program(problem: Mapping[str, Any], completion: str) -> str:
+    """The program MultiPL-E's harness runs for one completion of ``problem``: prompt, completion, a newline, tests.
+
+    Example:
+        >>> multiple_program({'prompt': 'def f(x):\\n', 'tests': 'assert f(1) == 2\\n'}, '    return x + 1')
+        'def f(x):\\n    return x + 1\\nassert f(1) == 2\\n'
+    """
+    return str(problem.get("prompt") or "") + completion + "\n" + str(problem.get("tests") or "")
+
+
+def _javatuples(given: str | None) -> str:
+    """The javatuples jar: ``given`` when set, else the first of :data:`JAVATUPLES` that exists ('' when none)."""
+    if given:
+        return os.path.realpath(given) if os.path.isfile(given) else ""
+    return next((os.path.realpath(p) for p in JAVATUPLES if os.path.isfile(p)), "")
+
+
+def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None = None) -> tuple[dict[str, str], str]:
+    """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install.
+
+    Perl modules count when one of ``programs`` uses them (``use <module>``; MultiPL-E's tests all do); with no
+    programs given, they always count.
+    """
+    tools: dict[str, str] = {}
+    absent: list[tuple[str, str]] = []
+    for tool, package in RUNNABLE[language][1]:
+        found = shutil.which(tool)
+        if found is None:
+            absent.append((tool, package))
+        else:
+            tools[tool] = os.path.realpath(found)
+    if language == "pl" and not absent:
+        for module, package in PERL_MODULES:
+            if programs and not any(f"use {module}" in p for p in programs):
+                continue
+            done = subprocess.run([tools["perl"], f"-M{module}", "-e", "1"], capture_output=True, timeout=30)
+            if done.returncode != 0:
+                absent.append((f"the Perl module {module}", package))
+    if language == "java" and not absent:
+        jar = _javatuples(javatuples)
+        if jar:
+            tools["javatuples"] = jar
+        else:
+            absent.append((f"the javatuples jar ({javatuples or ' or '.join(JAVATUPLES)})", "libjavatuples-java"))
+    if absent:
+        names = ", ".join(f"{tool} (Debian package {package})" for tool, package in absent)
+        return tools, f"{language}: {names} not found; install it (apt-get install {' '.join(sorted({p for _, p in absent}))})"
+    return tools, ""
+
+
+def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float) -> list[dict[str, Any]]:
+    def run(argv: list[str]) -> dict[str, Any]:
+        return {"kind": "run", "argv": argv, "timeout": timeout, "timeout_result": "Timeout", "by_status": {},
+                "otherwise": "Exception: {err}"}
+
+    if language == "py":
+        return [run([python, "test.py"])]
+    if language == "js":
+        return [run([tools["node"], "test.js"])]
+    if language == "sh":
+        return [run([tools["bash"], "test.sh"])]
+    if language == "pl":
+        # MultiPL-E's Perl harness also fails a run that writes ERROR on either stream
+        return [{**run([tools["perl"], "test.pl"]), "fail_on": ["ERROR"], "fail_on_result": "Exception: {err}"}]
+    if language == "go":
+        # MultiPL-E's Go harness: 30 s; a build or setup failure, or FAIL on standard output, fails the run
+        return [{"kind": "run", "argv": [tools["go"], "test", "main_test.go"], "timeout": 2 * timeout, "timeout_result": "Timeout",
+                 "by_status": {}, "otherwise": "Exception: {err}", "fail_on_stdout": ["[setup failed]", "[build failed]", "FAIL"],
+                 "fail_on_result": "Exception: {err}"}]
+    if language == "java":
+        return [
+            {"kind": "compile", "argv": [tools["javac"], "-encoding", "UTF8", "-d", "classes", "Problem.java"], "timeout": timeout,
+             "timeout_result": "Timeout", "failure": "SyntaxError: {err}"},
+            run([tools["java"], "-ea", "-cp", "classes:" + tools["javatuples"], "Problem"]),
+        ]
+    if language == "cpp":
+        return [
+            {"kind": "compile", "argv": [tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"], "timeout": timeout,
+             "timeout_result": "Timeout", "failure": "SyntaxError: {err}"},
+            run(["./test.out"]),
+        ]
+    raise ValueError(f"HumanevalMultiEvaluator: no steps for language {language!r}")
+
+
+@ICL_EVALUATORS.register_module()
+class HumanevalMultiEvaluator(BaseEvaluator):
+    """MultiPL-E HumanEval's pass@k for one language, the programs run locally as OpenCompass's service runs them.
+
+    Inputs: ``predictions`` (replies), ``references`` (the reader's output
+    column, ``tests``; unused) and ``test_set`` (the MultiPL-E rows: ``name``,
+    ``prompt``, ``tests``, ``stop_tokens``).  As OpenCompass: the stop tokens
+    are the first row's, for every reply; the problems are the rows with a
+    distinct ``name``, in order, and the repeats are ``len(rows) //
+    problems``, problem ``i`` taking replies ``i*repeats`` to
+    ``(i+1)*repeats`` (repeated rows are consecutive, as the loader writes
+    them).
+
+    Metrics (the service's, 0–100): ``pass@1`` — the mean over problems of the
+    unbiased pass@1 — and ``pass@10``/``pass@100`` when there are at least 10/100
+    repeats.  ``outcomes`` counts the outcomes.  Details per sample (the
+    service returns none to OpenCompass): ``name``, ``completion`` (the cut
+    reply), ``status`` (MultiPL-E's: ``OK``, ``SyntaxError: …``,
+    ``Exception: …``, ``Timeout``), ``is_correct``, ``outcome`` and ``message``.
+
+    Differences from OpenCompass 0.5.4: no service is called (``ip_address``,
+    ``port``, ``retry`` and ``timeout`` are accepted and unused); only the
+    languages listed in the module's docstring are run, the others' samples are
+    unscorable and counted as not executed; MultiPL-E's harness reads at most
+    2 KB of each output stream, assay reads all of it (an ``ERROR`` or ``FAIL``
+    past the first 2 KB fails the run here only); rows that are not a whole
+    number of repeats of the problems are an error (OpenCompass truncates).
+
+    Args:
+        language: MultiPL-E's language key (``'py'``, ``'js'``, ``'cpp'``, …).
+        ip_address, port, retry, timeout: OpenCompass's service address; unused.
+        step_timeout: seconds per step (MultiPL-E's 15).
+        memory: address-space bytes per process (the JVM reserves much).
+        max_workers, isolation: see :class:`assay.sandbox.Sandbox`.
+        javatuples: the javatuples jar for Java (default: Debian's
+            ``/usr/share/java/javatuples.jar``, else the service's
+            ``/usr/multiple/javatuples-1.2.jar``); not under ``/tmp``, which
+            the sandbox replaces.
+    """
+
+    sample_outcome = SampleOutcome(correct="is_correct", unscorable="outcome", unscorable_values=UNSCORABLE)
+
+    def __init__(
+        self,
+        language: str,
+        ip_address: str = "localhost",
+        port: Any = 5000,
+        retry: int = 2,
+        timeout: Any = 600,
+        step_timeout: float = 15.0,
+        memory: int = 4 * 1024**3,
+        max_workers: int | None = None,
+        isolation: str = "auto",
+        javatuples: str | None = None,
+        pred_postprocessor: Any = None,
+    ) -> None:
+        from assay.datasets.humaneval_multi import HUMANEVAL_MULTI_LANGUAGES
+
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if language not in HUMANEVAL_MULTI_LANGUAGES:
+            raise ValueError(f"HumanevalMultiEvaluator: language must be one of {list(HUMANEVAL_MULTI_LANGUAGES)}, got {language!r}")
+        self.language = language
+        self.ip_address, self.port, self.retry, self.service_timeout = ip_address, port, retry, timeout
+        self.step_timeout = float(step_timeout)
+        self.memory = int(memory)
+        self.max_workers = max_workers
+        self.isolation = isolation
+        self.javatuples = javatuples
+        self._sandbox: Any = None
+
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """What a dry run says about this machine: a language assay does not run, or its missing toolchain.
+
+        >>> HumanevalMultiEvaluator.dry_run_notes({'language': 'py'})
+        []
+        """
+        language = str(cfg.get("language", ""))
+        if language not in RUNNABLE:
+            return [f"{language}: assay does not run MultiPL-E's {language!r} programs; "
+                    f"the samples will be unscorable (outcome {UNSUPPORTED})"]
+        missing = _missing(language, (), cfg.get("javatuples"))[1]
+        return [f"{missing}; the samples will be unscorable (outcome {MISSING_DEPENDENCY})"] if missing else []
+
+    def score(self, predictions: list[Any], references: list[Any], test_set: Any = None) -> dict[str, Any]:
+        name = type(self).__name__
+        error = check_batch(self, predictions, references)
+        if error:
+            return error
+        rows = _rows(test_set)
+        if rows is None:
+            return {"error": f"{name}: needs the test set (the MultiPL-E rows)"}
+        if len(rows) != len(predictions):
+            return {"error": f"{name}: {len(predictions)} predictions but the test set has {len(rows)} rows"}
+        for i, row in enumerate(rows):
+            missing = [c for c in ("name", "prompt", "tests", "stop_tokens") if c not in row]
+            if missing:
+                return {"error": f"{name}: test set row {i} lacks {', '.join(missing)}"}
+        if not rows:
+            return {"error": f"{name}: the test set has no rows"}
+        stop_tokens = [str(t) for t in (rows[0]["stop_tokens"] or [])]
+        problems: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for row in rows:
+            if str(row["name"]) not in seen:
+                seen.add(str(row["name"]))
+                problems.append(row)
+        repeats = len(rows) // len(problems)
+        if repeats * len(problems) != len(rows):
+            return {"error": f"{name}: {len(rows)} rows are not a whole number of repeats of {len(problems)} problems"}
+        samples = [(problem, stop_at_stop_token(predictions[i * repeats + j], stop_tokens))
+                   for i, problem in enumerate(problems) for j in range(repeats)]
+        runs = self._run(samples)
+        passed = [status == "OK" for status, _, _ in runs]
+        totals = [repeats] * len(problems)
+        corrects = [sum(passed[i * repeats:(i + 1) * repeats]) for i in range(len(problems))]
+        out: dict[str, Any] = {"pass@1": estimate_pass_at_k(totals, corrects, 1) * 100}
+        for k in (10, 100):
+            if repeats >= k:
+                out[f"pass@{k}"] = estimate_pass_at_k(totals, corrects, k) * 100
+        out["outcomes"] = count_outcomes(o for _, o, _ in runs)
+        missing = sorted({m for (_, o, m) in runs if o in (MISSING_DEPENDENCY, UNSUPPORTED)})
+        if missing:
+            out["missing_dependencies"] = missing
+        out["details"] = [
+            {"name": str(problem["name"]), "completion": completion, "status": status, "is_correct": ok, "outcome": outcome,
+             "message": message}
+            for (problem, completion), (status, outcome, message), ok in zip(samples, runs, passed)
+        ]
+        return out
+
+    def _run(self, samples: list[tuple[dict[str, Any], str]]) -> list[tuple[str, str, str]]:
+        name = type(self).__name__
+        if self.language not in RUNNABLE:
+            message = f"{self.language}: assay does not run MultiPL-E's {self.language!r} programs"
+            logger.warning("%s: %s", name, message)
+            return [("not run", UNSUPPORTED, message) for _ in samples]
+        sources = [multiple_program(problem, completion) for problem, completion in samples]
+        tools, missing = _missing(self.language, sources, self.javatuples)
+        if missing:
+            logger.warning("%s: %s", name, missing)
+            return [("not run", MISSING_DEPENDENCY, missing) for _ in samples]
+        from assay._pool import usable_cpus
+        from assay.sandbox import Limits, Sandbox
+        from assay.sandbox._runner import _interpreter
+
+        python, _ = _interpreter()
+        file_name = RUNNABLE[self.language][0]
+        steps = _steps(self.language, tools, python, self.step_timeout)
+        wall = sum(float(s["timeout"]) for s in steps) + 3
+        env: dict[str, str] = {}
+        copy_tree = None
+        roots: list[str] = []
+        if self.language == "go":
+            from assay.evaluators._toolchains import toolchain
+
+            env = dict(GO_ENV)
+            warm = toolchain("go").go_cache  # standard packages compiled once, when Debian's testify is there to build it
+            if warm:
+                copy_tree, roots = (warm, "{cwd}/.gocache"), [warm]
+        if self.language == "java":
+            from assay.evaluators._toolchains import toolchain
+
+            env = {"CLASSPATH": tools["javatuples"]}
+            roots = list(toolchain("java").roots)
+            if not tools["javatuples"].startswith("/usr/"):
+                roots.append(os.path.dirname(tools["javatuples"]))
+        programs = [driver_program({file_name: source}, steps, env, copy_tree) for source in sources]
+        if self._sandbox is None:
+            limits = Limits(timeout=wall, cpu_time=int(wall) + 1, memory=self.memory,
+                            processes=256, file_size=64 * 1024**2, open_files=1024, tmpfs=256 * 1024**2)
+            try:
+                self._sandbox = Sandbox(limits, isolation=self.isolation,  # type: ignore[arg-type]
+                                        max_workers=self.max_workers or usable_cpus(), extra_roots=roots)
+            except ValueError as exc:  # a folder the sandbox cannot show (the javatuples jar under /tmp)
+                return [("not run", MISSING_DEPENDENCY, f"{self.language}: {exc}") for _ in samples]
+        logger.info("%s: running %d %s programs (%s isolation)", name, len(programs), self.language,
+                    self._sandbox.isolation.value)
+        runs = []
+        for res in self._sandbox.run_many(programs):
+            if res.passed:
+                runs.append(("OK", "passed", ""))
+                continue
+            verdict = read_verdict(res.stdout)
+            if verdict is None:
+                runs.append(("Timeout", res.outcome.value, res.message))
+                continue
+            kind, result = verdict
+            runs.append((result, "timeout" if kind == "timeout" else "failed", result[:2000]))
+        return runs
+
+
+def _rows(test_set: Any) -> list[dict[str, Any]] | None:
+    if test_set is None:
+        return None
+    names = list(getattr(test_set, "column_names", None) or [])
+    if names:
+        table = {c: list(test_set[c]) for c in names}
+        n = len(table[names[0]])
+        return [{c: table[c][i] for c in names} for i in range(n)]
+    return [dict(r) for r in test_set]
