@@ -319,10 +319,9 @@ class HumanevalMultiEvaluator(BaseEvaluator):
             logger.warning("%s: %s", name, missing)
             return [("not run", MISSING_DEPENDENCY, missing) for _ in samples]
         from assay._pool import usable_cpus
-        from assay.sandbox import Limits, Sandbox
-        from assay.sandbox._runner import _interpreter
+        from assay.sandbox import Limits, Sandbox, sandbox_python
 
-        python, _ = _interpreter()
+        python = sandbox_python()
         file_name = RUNNABLE[self.language][0]
         steps = _steps(self.language, tools, python, self.step_timeout)
         wall = sum(float(s["timeout"]) for s in steps) + 3

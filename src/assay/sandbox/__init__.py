@@ -35,6 +35,7 @@ from assay.sandbox._runner import (
     missing_modules,
     namespaces_available,
     run_program,
+    sandbox_python,
     unshare_available,
 )
 from assay.sandbox._types import Isolation, Limits, Outcome, RunResult
@@ -51,5 +52,6 @@ __all__ = [
     "missing_modules",
     "namespaces_available",
     "run_program",
+    "sandbox_python",
     "unshare_available",
 ]

@@ -106,6 +106,11 @@ def _interpreter() -> tuple[str, list[str]]:
     return exe, sorted(roots)
 
 
+def sandbox_python() -> str:
+    """The Python interpreter the sandbox runs programs with: the base interpreter, not a virtual environment's."""
+    return _interpreter()[0]
+
+
 def missing_modules(names: Sequence[str]) -> list[str]:
     """Those of the top-level module ``names`` the sandbox's Python cannot import (not installed for it).
 
