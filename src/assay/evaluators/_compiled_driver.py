@@ -25,7 +25,7 @@ Step kinds and how each decides:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__: list[str] = []
@@ -127,3 +127,37 @@ def read_verdict(stdout: str) -> tuple[str, str] | None:
                 return None
             return str(kind), str(result)
     return None
+
+
+def driver_runs(results: Iterable[Any], passed: str, no_verdict: str) -> list[tuple[str, str, str]]:
+    """Each sandbox run of a driver program as ``(status, outcome, message)``.
+
+    A run that passed is ``(passed, 'passed', '')``; one that ended without the
+    driver's verdict (the whole run's deadline, a kill, the sandbox) is
+    ``(no_verdict, <the sandbox's outcome>, <its message>)``; otherwise the
+    verdict's result is the status (a timeout of a step is outcome ``timeout``,
+    anything else ``failed``), its first 2,000 characters the message.
+    """
+    runs = []
+    for res in results:
+        if res.passed:
+            runs.append((passed, "passed", ""))
+            continue
+        verdict = read_verdict(res.stdout)
+        if verdict is None:
+            runs.append((no_verdict, res.outcome.value, res.message))
+            continue
+        kind, result = verdict
+        runs.append((result, "timeout" if kind == "timeout" else "failed", result[:2000]))
+    return runs
+
+
+def test_set_rows(test_set: Any) -> list[dict[str, Any]] | None:
+    """The rows of a test set (a table with ``column_names``, or an iterable of mappings) as dicts; ``None`` for none."""
+    if test_set is None:
+        return None
+    names = list(getattr(test_set, "column_names", None) or [])
+    if names:
+        table = {c: list(test_set[c]) for c in names}
+        return [{c: table[c][i] for c in names} for i in range(len(table[names[0]]))]
+    return [dict(r) for r in test_set]

@@ -44,7 +44,7 @@ from typing import Any
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import count_outcomes
 from assay.evaluators._common import check_batch
-from assay.evaluators._compiled_driver import driver_program, read_verdict
+from assay.evaluators._compiled_driver import driver_program, driver_runs, test_set_rows
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
 
@@ -265,7 +265,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
-        rows = _rows(test_set)
+        rows = test_set_rows(test_set)
         if rows is None:
             return {"error": f"{name}: needs the test set (the MultiPL-E rows)"}
         if len(rows) != len(predictions):
@@ -353,26 +353,5 @@ class HumanevalMultiEvaluator(BaseEvaluator):
                 return [("not run", MISSING_DEPENDENCY, f"{self.language}: {exc}") for _ in samples]
         logger.info("%s: running %d %s programs (%s isolation)", name, len(programs), self.language,
                     self._sandbox.isolation.value)
-        runs = []
-        for res in self._sandbox.run_many(programs):
-            if res.passed:
-                runs.append(("OK", "passed", ""))
-                continue
-            verdict = read_verdict(res.stdout)
-            if verdict is None:
-                runs.append(("Timeout", res.outcome.value, res.message))
-                continue
-            kind, result = verdict
-            runs.append((result, "timeout" if kind == "timeout" else "failed", result[:2000]))
-        return runs
+        return driver_runs(self._sandbox.run_many(programs), "OK", "Timeout")
 
-
-def _rows(test_set: Any) -> list[dict[str, Any]] | None:
-    if test_set is None:
-        return None
-    names = list(getattr(test_set, "column_names", None) or [])
-    if names:
-        table = {c: list(test_set[c]) for c in names}
-        n = len(table[names[0]])
-        return [{c: table[c][i] for c in names} for i in range(n)]
-    return [dict(r) for r in test_set]

@@ -43,7 +43,7 @@ from typing import Any
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import Checked, SandboxPool, checked_program, count_outcomes
 from assay.evaluators._common import check_batch
-from assay.evaluators._compiled_driver import driver_program, read_verdict
+from assay.evaluators._compiled_driver import driver_program, driver_runs, test_set_rows
 from assay.evaluators.code import estimate_pass_at_k
 from assay.postprocess.code import humaneval_postprocess_v2
 from assay.registry import ICL_EVALUATORS
@@ -334,7 +334,7 @@ class HumanevalXEvaluator(BaseEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
-        rows = _rows(test_set)
+        rows = test_set_rows(test_set)
         if rows is None:
             return {"error": f"{name}: needs the test set (the HumanEval-X rows)"}
         if len(rows) != len(predictions):
@@ -412,27 +412,5 @@ class HumanevalXEvaluator(BaseEvaluator):
         sandbox = self._compiled_sandbox(roots, wall)
         logger.info("%s: running %d %s programs (%s isolation)", type(self).__name__, len(programs), self.language,
                     sandbox.isolation.value)
-        runs = []
-        for res in sandbox.run_many(programs):
-            if res.passed:
-                runs.append(("passed", "passed", ""))
-                continue
-            verdict = read_verdict(res.stdout)
-            if verdict is None:
-                # the run ended without the driver's verdict: the whole run's deadline, a kill, the sandbox
-                runs.append(("timed out", res.outcome.value, res.message))
-                continue
-            kind, result = verdict
-            runs.append((result, "timeout" if kind == "timeout" else "failed", result[:2000]))
-        return runs
+        return driver_runs(sandbox.run_many(programs), "passed", "timed out")
 
-
-def _rows(test_set: Any) -> list[dict[str, Any]] | None:
-    if test_set is None:
-        return None
-    names = list(getattr(test_set, "column_names", None) or [])
-    if names:
-        table = {c: list(test_set[c]) for c in names}
-        n = len(table[names[0]]) if names else 0
-        return [{c: table[c][i] for c in names} for i in range(n)]
-    return [dict(r) for r in test_set]
