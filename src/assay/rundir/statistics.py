@@ -323,6 +323,12 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
             return built
         return row
 
+    def kept_json(self, column: str, abbr: str) -> bytes | None:
+        """The JSON bytes the cells of (column, abbr) are kept as (``{metric: CellStat JSON}``, a cell without
+        ``confidence`` having the table's), ``None`` when they are not kept so (or there are none)."""
+        row = self._rows.get((column, abbr))
+        return row.data if type(row) is _KeptCells else None
+
     def json_row(self, column: str, abbr: str) -> Mapping[str, dict[str, Any]] | None:
         """The cells of (column, abbr) by metric as their JSON (:meth:`CellStat.to_json`; a cell without
         ``confidence`` has the table's), ``None`` when there are none; cells kept as bytes are parsed once
