@@ -1160,8 +1160,12 @@ def write_html_report(
 
     ``ranks``: compute the rank intervals of every column the leaderboard can
     rank by and the top models' paired comparisons
-    (:func:`assay.rundir.ranking.run_ranking`); default: for runs of at most
-    :data:`RANK_LIMIT` results (100 models × 500 datasets of 50 samples take about 5 s of CPU).
+    (:func:`assay.rundir.ranking.run_ranking`); default: every column for runs
+    of at most :data:`RANK_LIMIT` results, only the top-level summary groups
+    (every dataset resampled for them) for larger ones; ``False``: none.  The
+    rankings and their pictures are kept in the sample folder under a key of
+    what they are computed from (:func:`_rankings_key`): a later report of the
+    same results and summary takes them from an earlier report's folder.
     """
     import shutil
     import tempfile
