@@ -166,7 +166,7 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
     print(f"  the leaderboard's data          {t3 - t2:.2f} s")
     print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's samples read from the run "
-          "index, in forked workers whose time is not counted here)")
+          "index, in this process: forked workers only for results read from files)")
     if ranks:
         print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns: "
               "the top-level groups, as a report of this size ranks by default; computed by the first report, "
