@@ -1167,6 +1167,18 @@ def write_html_report(
     what they are computed from (:func:`_rankings_key`): a later report of the
     same results and summary takes them from an earlier report's folder.
     """
+    from assay._gc import bulk_allocations
+
+    with bulk_allocations():  # a leaderboard's cells, samples and rankings: many small containers, no cycles
+        return _write_html_report(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot,
+                                  embed=embed, ranks=ranks)
+
+
+def _write_html_report(
+    run_dir: str | os.PathLike[str], summary: Any, time_str: str, *, stats: Any, max_text: int, snapshot: Any,
+    embed: bool | None, ranks: bool | None,
+) -> Path:
+    """:func:`write_html_report`."""
     import shutil
     import tempfile
 
