@@ -1,4 +1,4 @@
-"""Record OpenCompass 0.5.4's verdicts where it runs a reply as Python: KOR-Bench's arithmetic puzzles and the Game of 24.
+"""Record OpenCompass 0.5.4's verdicts where it runs a reply as Python (KOR-Bench, the Game of 24) or times its searches (SuperGPQA).
 
 Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
 dependency of assay::
@@ -10,7 +10,9 @@ Python's ``eval``, the Game of 24 with SymPy's ``simplify``: the replies here
 name builtins, SymPy's functions, the names OpenCompass's comparison holds and
 powers too large for a safe arithmetic, each with OpenCompass's own function
 (``evaluate_response_vs_answer``, ``Game24Evaluator.check_nums``) and its
-evaluators' ``score`` on a batch of them.  It writes
+evaluators' ``score`` on a batch of them.  SuperGPQA's answer searches are
+recorded on replies with runs of marks that make them backtrack, short (the
+searches end within OpenCompass's five-second limit) and long (past it).  It writes
 ``tests/data/oc_families/reason_longtail/python_vectors.json``;
 ``tests/evaluators/test_oc_rules.py`` checks assay's namesakes against it.
 """
@@ -52,6 +54,16 @@ GAME24_CASES = [
 ]
 
 
+#: Replies on which SuperGPQA's answer searches backtrack through runs of marks: short runs (the searches end
+#: within OpenCompass's five seconds) and long ones (they run past it and find nothing).
+SUPERGPQA_SHAPES = [
+    "Answer: A" + "}" * 12 + "x Answer: B", "Answer: A" + "}" * 18 + "x Answer: B",
+    "The answer is " + "$" * 16 + "x The answer is C", "The answer is " + "$" * 26 + "x The answer is C",
+    "*" * 30 + "\nThe answer is D", "The answer is " + "*" * 30 + "B**", "Answer: " + "(" * 30 + "x\nAnswer: (E)",
+    "Answer: 40" + "]" * 18 + "x Answer: 10",
+]
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
@@ -66,6 +78,7 @@ def main() -> None:
     from opencompass.datasets.game24 import Game24Evaluator
     from opencompass.datasets.korbench.korbench import korbenchEvaluator
     from opencompass.datasets.korbench.korbench_utils import evaluate_response_vs_answer
+    from opencompass.datasets.supergpqa.supergpqa_eval import extract_option_content, extract_option_labels
 
     rows = [{"prompt_mode": "0_shot", "category": c, "rule_id": rule} for _, _, c, rule, _ in KOR_CASES]
     korbench = korbenchEvaluator().score([r for r, *_ in KOR_CASES], [a for _, a, *_ in KOR_CASES], rows)
@@ -77,6 +90,8 @@ def main() -> None:
         "game24_check": [[p, r, game24.check_nums(p, r)] for p, r in GAME24_CASES],
         "game24_score": {"predictions": [p for p, _ in GAME24_CASES], "references": [r for _, r in GAME24_CASES],
                          "result": game24.score([p for p, _ in GAME24_CASES], [r for _, r in GAME24_CASES])},
+        "supergpqa_shapes": [[t, ["10", "40"], extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, ["10", "40"])]
+                             for t in SUPERGPQA_SHAPES],
     }
     OUT.write_text(json.dumps(_jsonable(record), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(REPO)}")

@@ -82,3 +82,22 @@ def test_game24_reading_past_the_limit_is_an_error_record_naming_the_sample() ->
     result = ICL_EVALUATORS.get("Game24Evaluator")(expression_timeout=1).score(["4*6", "9**9**9**9"], ["4 6", "9 9 9 9"])
     assert "details" not in result
     assert result["error"].startswith("Game24Evaluator: sample 1: SymPy's reading of '9**9**9**9'")
+
+
+def test_supergpqa_searches_that_backtrack_read_as_opencompass_reads_them() -> None:
+    from assay.evaluators.supergpqa import supergpqa_option_content, supergpqa_option_label
+
+    for text, options, label, content in VECTORS["supergpqa_shapes"]:
+        assert (supergpqa_option_label(text), supergpqa_option_content(text, options)) == (label, content), text
+
+
+def test_supergpqa_time_outs_are_decided_from_the_text_and_counted() -> None:
+    # a failing run of 18 closing marks after an answer: OpenCompass's search runs past its five seconds and finds
+    # nothing; assay counts it as timed out without running it, whatever the machine; 12 marks: searched to the end
+    rows = [{"prompt_mode": "zero-shot", "options": ["10", "40"], "difficulty": "easy", "answer_letter": "B", "answer": "40"}] * 2
+    replies = ["Answer: A" + "}" * 18 + "x Answer: B", "Answer: A" + "}" * 12 + "x Answer: B"]
+    result = ICL_EVALUATORS.get("SuperGPQAEvaluator")().score(replies, ["B", "B"], rows)
+    assert [d["parsed_answer"] for d in result["details"]] == [None, "B"]
+    assert result["details"][0]["search_timeouts"] == 2  # the letter's second pattern, on the line and on the whole reply
+    assert "search_timeouts" not in result["details"][1]
+    assert result["accuracy"] == 0.5 and result["miss_rate"] == 0.5
