@@ -101,3 +101,16 @@ def test_supergpqa_time_outs_are_decided_from_the_text_and_counted() -> None:
     assert result["details"][0]["search_timeouts"] == 2  # the letter's second pattern, on the line and on the whole reply
     assert "search_timeouts" not in result["details"][1]
     assert result["accuracy"] == 0.5 and result["miss_rate"] == 0.5
+
+
+def test_dry_run_notes_say_when_the_sandbox_cannot_run_the_replies() -> None:
+    korbench, game24 = ICL_EVALUATORS.get("korbenchEvaluator"), ICL_EVALUATORS.get("Game24Evaluator")
+    assert korbench.dry_run_notes({}) == [] and game24.dry_run_notes({}) == []  # a sandbox runs here
+    (note,) = korbench.dry_run_notes({"isolation": "none"})
+    assert note.startswith("korbenchEvaluator runs the replies as Python in the sandbox, which cannot run here (isolation must be")
+    assert "eval_mode='arithmetic'" in note
+    assert game24.dry_run_notes({"isolation": "none", "eval_mode": "arithmetic"}) == []
+    result = korbench(isolation="none").score(["[[4*6]]"], ["[[4*6=24]]"], [{"prompt_mode": "0_shot", "category": "puzzle",
+                                                                             "rule_id": "10"}])
+    assert result["error"].startswith("korbenchEvaluator: puzzle rules 9 and 10 run the reply's expression as Python, in the "
+                                      "sandbox, which cannot run here: isolation must be")

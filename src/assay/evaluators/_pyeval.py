@@ -23,8 +23,9 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -188,6 +189,27 @@ def _sympy_roots() -> list[str]:
             raise SandboxUnavailable(f"SymPy's package {name} is installed neither for the sandbox's Python nor here")
         roots.append(os.path.dirname(os.path.realpath(next(iter(spec.submodule_search_locations)))))
     return sorted(set(roots))
+
+
+def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool) -> list[str]:
+    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot."""
+    if cfg.get("eval_mode", default_mode) != default_mode:
+        return []
+    from assay.sandbox import isolation_unavailable
+
+    try:
+        reason = isolation_unavailable(str(cfg.get("isolation", "auto")))  # type: ignore[arg-type]
+    except ValueError as exc:  # an isolation the sandbox does not know
+        reason = str(exc)
+    if reason is None and sympy:
+        try:
+            _sympy_roots()
+        except SandboxUnavailable as exc:
+            reason = str(exc)
+    if reason is None:
+        return []
+    return [f"{name} runs the replies as Python in the sandbox, which cannot run here ({reason}): its tasks will be "
+            f"error records; eval_mode='arithmetic' scores them without running them"]
 
 
 def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolation: str = "auto",

@@ -20,13 +20,13 @@ import ast
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
-from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, run_checks
+from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, run_checks, sandbox_notes
 from assay.postprocess.chain import deterministic
 from assay.registry import ICL_EVALUATORS, TEXT_POSTPROCESSORS
 
@@ -164,6 +164,11 @@ class Game24Evaluator(BaseEvaluator):
     """
 
     sample_outcome = SampleOutcome(correct="correct", scores={"acc score": "correct"})
+
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """Why the sandbox the replies run in cannot run here, if it cannot (nothing with ``eval_mode='arithmetic'``)."""
+        return sandbox_notes("Game24Evaluator", cfg, "sympy", True)
 
     def __init__(self, eval_mode: str = "sympy", expression_timeout: float = DEFAULT_LIMIT, isolation: str = "auto",
                  pred_postprocessor: Any = None) -> None:

@@ -24,14 +24,14 @@ import ast
 import json
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from assay.datasets.korbench import korbench_entry
 from assay.errors import InputFileError
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, share_percent
-from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, Verdict, run_checks
+from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, Verdict, run_checks, sandbox_notes
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["arithmetic_verdict", "korbench_extract", "korbench_match", "korbenchEvaluator"]
@@ -400,6 +400,11 @@ class korbenchEvaluator(BaseEvaluator):
     """
 
     sample_outcome = SampleOutcome(correct="is_correct")
+
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """Why the sandbox the replies run in cannot run here, if it cannot (nothing with ``eval_mode='arithmetic'``)."""
+        return sandbox_notes("korbenchEvaluator", cfg, "python", False)
 
     def __init__(self, eval_mode: str = "python", expression_timeout: float = DEFAULT_LIMIT, isolation: str = "auto",
                  pred_postprocessor: Any = None) -> None:
