@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,24 @@ def test_steps_and_references_of_different_lengths_are_an_error() -> None:
     ref = {"outputs": ["1"], "tags": ["general"], "metadata": {}, "experiment": "./x.ipynb"}
     assert _evaluator().score(["", ""], [ref, ref], [[[]]], [["q"], ["q"]]) == {
         "error": "CIBenchStepEvaluator: 1 step lists but 2 references"}
+
+
+def test_without_scikit_image_the_dry_run_and_the_image_steps_say_so(oc_library: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from assay.evaluators.cibench import IMAGES_MISSING
+
+    for module in ("skimage", "skimage.metrics", "skimage.transform"):  # not importable, and find_spec finds nothing
+        monkeypatch.setitem(sys.modules, module, None)
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    shutil.copytree(ROOT / "data", tmp_path / "cwd" / "data")
+    monkeypatch.chdir(tmp_path / "cwd")
+    case, abbr = "CIBench_template_gen_e6b12a", "cibench_template/pandas"
+    config = tmp_path / "config.py"
+    config.write_text(_config(EXPECTED[case], abbr), encoding="utf-8")
+    main(["eval", str(config), "-w", str(tmp_path / "work"), "--dry-run"])
+    out = capsys.readouterr()
+    assert f"{IMAGES_MISSING}; missing: scikit-image" in out.out + out.err
+    inputs = SCORING["inputs"]
+    result = _evaluator().score([""], inputs["references"][:1], inputs["steps"][:1], inputs["origin_prompt"][:1])
+    assert set(result) == {"error"} and result["error"].startswith(f"CIBenchStepEvaluator: {IMAGES_MISSING}: ")

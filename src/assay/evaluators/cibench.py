@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["CIBenchStepEvaluator", "image_ssim"]
+__all__ = ["IMAGES_MISSING", "CIBenchStepEvaluator", "image_ssim"]
 
 _INTERPRETER = "IPythonInterpreter"
 _EXEC_RESULT = re.compile(r"execute_result:\n\n```\n(.*?)\n```", re.DOTALL)
@@ -59,6 +59,10 @@ def image_ssim(predicted: str, reference_png: str) -> float:
     image = resize(_read_image(predicted), reference.shape[:2])
     image = (255 * image).astype(np.uint8)
     return float(structural_similarity(image, reference, channel_axis=-1))
+
+
+#: what the dry run and an image step say when the image packages are missing
+IMAGES_MISSING = "image steps need scikit-image and imageio (pip install scikit-image imageio, or pip install 'assay[cibench]')"
 
 
 class _MissingPackage(Exception):
@@ -133,6 +137,15 @@ class CIBenchStepEvaluator(BaseEvaluator):
             self.text_metric = cfg.pop("metric_name")
             self._text_cfg = cfg
         self._text: Any = None
+
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """What a dry run says about this machine: scikit-image or imageio when one is missing."""
+        import importlib.util
+
+        missing = [name for name, module in (("scikit-image", "skimage"), ("imageio", "imageio"))
+                   if importlib.util.find_spec(module) is None]
+        return [f"{IMAGES_MISSING}; missing: {', '.join(missing)}"] if missing else []
 
     def _text_evaluator(self) -> Any:
         if self._text is None:
@@ -222,8 +235,7 @@ class CIBenchStepEvaluator(BaseEvaluator):
             try:
                 result, outputs = self._experiment(reference, sample_steps or [], prompts or [])
             except _MissingPackage as exc:
-                return {"error": f"{type(self).__name__}: image steps need scikit-image and imageio ({exc}; "
-                                 "pip install scikit-image imageio, or pip install 'assay[cibench]')"}
+                return {"error": f"{type(self).__name__}: {IMAGES_MISSING}: {exc}"}
             except (KeyError, TypeError, ValueError) as exc:
                 where = reference.get("experiment") if isinstance(reference, dict) else repr(reference)
                 return {"error": f"{type(self).__name__}: sample {index} ({where}): {exc}"}
