@@ -249,13 +249,14 @@ def scoring_inputs(refs: dict[str, str]) -> dict[str, Any]:
     ]
     typed = {"outputs": [None, "3.14", "the quick brown fox jumps", refs["base"], None, None],
              "tags": ["exec", "general", "general", "vis", "exec", "exec"],
-             "metadata": {"step_types": ["exec", "num", "text", "vis", "num", "exec"]}, "experiment": "./exp_typed.ipynb"}
+             "metadata": {"step_types": ["exec", "num", "text", "vis", "num", "text"]}, "experiment": "./exp_typed.ipynb"}
     typed_steps = [
         [act("x", text="", errmsg="NameError: name 'x' is not defined")],
         [act("pi", text="stdout:\n\n```\n3.14159\n```")],
         [act("s", text="```\nthe quick red fox jumps high\n```")],
         [act("plot()", image="![fig-2](images/noisy.png)")],
         [act("v", text="stdout:\n\n```\n1\n```")],
+        [act("w", text="```\nsome words\n```")],
     ]
     short = {"outputs": ["1", "2", "3"], "tags": ["general", "general", "general"],
              "metadata": {"step_types": None}, "experiment": "./exp_short.ipynb"}

@@ -110,7 +110,8 @@ class CIBenchStepEvaluator(BaseEvaluator):
     ``vis_sim``).  OpenCompass's readings are kept: an interpreter run whose
     result is empty or matches no block passes the question to the run before
     it; an image step whose result names no figure or whose image cannot be
-    read or compared scores 0; any error reading a result scores 0; steps
+    read or compared scores 0; so does a text or number step whose reference is
+    no text (a cell without output); any error reading a result scores 0; steps
     beyond the shorter of tags, steps, outputs and prompts are not scored.
 
     Metrics: each, summed over every scored step of every notebook, divided by
@@ -175,6 +176,8 @@ class CIBenchStepEvaluator(BaseEvaluator):
                     match = _BLOCK.search(action["result"]["text"])
                     if match:
                         out = match.group(1)
+                        if not isinstance(target, str):  # OpenCompass's ROUGE fails on it
+                            raise TypeError(f"the reference is {target!r}, not a text")
                         value = self._text_evaluator().score([out], [target])[self.text_metric] / 100
                         return {"score": value, "gt_text": target, "pred_text": out}
                 except Exception:
