@@ -886,6 +886,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('MccEvaluator', 'assay.evaluators.choice'),
         ('matthews_corrcoef', 'assay.evaluators.choice'),
         ('roc_auc', 'assay.evaluators.choice'),
+        ('IMAGES_MISSING', 'assay.evaluators.cibench'),
         ('CIBenchStepEvaluator', 'assay.evaluators.cibench'),
         ('image_ssim', 'assay.evaluators.cibench'),
         ('CircularLetterEvaluator', 'assay.evaluators.circular_letters'),

@@ -117,6 +117,8 @@ class CIBenchStepEvaluator(BaseEvaluator):
     Metrics: each, summed over every scored step of every notebook, divided by
     their number, × 100; a metric no step feeds is -1.  Details per notebook:
     each step's scores.  Image steps need scikit-image and imageio.
+    ``text_evaluator`` is OpenCompass's option: another evaluator's config with
+    the ``metric_name`` it reports (default ``RougeEvaluator``'s ``rouge1``).
 
     >>> step = [{'type': 'IPythonInterpreter', 'result': {'text': 'stdout:\\n\\n```\\n42\\n```'}, 'errmsg': None}]
     >>> ref = {'outputs': ['42', None], 'tags': ['general', 'exec'], 'metadata': {}}
