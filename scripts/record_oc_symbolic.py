@@ -1,4 +1,4 @@
-"""Record what OpenCompass 0.5.4 computes on NPHardEval's library config.
+"""Record what OpenCompass 0.5.4 computes on NPHardEval's and PI-LLM's library configs.
 
 Run it with a Python that has opencompass==0.5.4 installed; OpenCompass is not a
 dependency of assay::
@@ -8,17 +8,20 @@ dependency of assay::
 It writes small data files in OpenCompass's local layout under
 ``tests/data/oc_families/symbolic/cache`` (the data folder is both
 ``$COMPASS_DATA_CACHE`` and the working directory): NPHardEval's nine problems
-(DIMACS graphs, CSV distance matrices, JSON instances).  Each problem's rows are
+(DIMACS graphs, CSV distance matrices, JSON instances) and PI-LLM's two
+configurations (a local dataset folder, ``giantfish-fly/pi-llm``, whose
+``README.md`` names their JSON Lines files).  Each dataset's rows are
 read with OpenCompass's own loader, and a prediction file per dataset is written
 under ``predictions/`` as OpenCompass's gen inferencer writes it
 (``origin_prompt``, ``prediction``, ``gold`` — the loader's reference), with
 varied replies.
 
 Then OpenCompass's own eval task (``OpenICLEvalTask``: loader, evaluator, details
-dumped) scores the predictions of the config ``NPHardEval_gen_22aac5``
-(unchanged), and ``expected/<case>.json`` gets, per dataset, the result file's
-metrics, the predictions and references the evaluator received, the test set's
-rows and, per sample, whether OpenCompass's evaluator passes it scored alone.
+dumped) scores the predictions of each case's config (unchanged), and
+``expected/<case>.json`` gets, per dataset, the result file's metrics, the
+predictions and references the evaluator received, the test set's rows and, per
+sample, whether NPHardEval's evaluator passes it scored alone (``passed``), or
+PI-LLM's grade of it (``accuracy``).
 The travelling-salesman instances are ones on which OpenCompass's greedy tour
 from a random start has one length whatever the start, so that the recording
 does not depend on the draw.
@@ -26,7 +29,8 @@ does not depend on the draw.
 The benchmark's prompt texts the loaders use are written to
 ``src/assay/datasets/nphardeval_prompts.json`` (data assay's loader reads).
 
-``tests/evaluators/test_oc_nphardeval.py`` checks assay's namesakes against these.
+``tests/evaluators/test_oc_nphardeval.py`` and ``tests/evaluators/test_oc_pi_llm.py`` check assay's
+namesakes against these.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ MODEL = "oc-model"
 #: case id → (config under opencompass/configs/datasets, variable)
 CASES: dict[str, tuple[str, str]] = {
     "NPHardEval_gen_22aac5": ("NPHardEval/NPHardEval_gen_22aac5.py", "NPHardEval_datasets"),
+    "pi_llm_gen": ("PI_LLM/pi_llm_gen.py", "pi_llm_datasets"),
 }
 
 
@@ -191,6 +196,40 @@ SPP_REPLIES = [
 ]
 
 
+# -- PI-LLM ------------------------------------------------------------------------------------------------------
+
+def _pi_row(experiment: str, n_updates: int, answer: dict[str, Any], prompt: Any = None) -> dict[str, Any]:
+    if prompt is None:
+        prompt = json.dumps([{"role": "user", "content": f"Track the keys ({experiment}, {n_updates} updates)."}])
+    return {"experiment": experiment, "n_updates": n_updates, "prompt": prompt, "answer_formatted": json.dumps(answer)}
+
+
+PI_CORE = [
+    _pi_row("exp_updates_n2", 2, {"apple": "red", "pear": "green"}),
+    _pi_row("exp_updates_randomoff_n5", 5, {"apple": "blue"}),
+    _pi_row("exp_updates_n40", 40, {"fig": "tall", "kiwi": "round", "lime": "sour"}, prompt="Not JSON: track the keys."),
+    _pi_row("exp_keys_k10", 100, {"a": "one", "b": "two"}),
+    _pi_row("exp_keys_k20", 350, {"a": "three", "b": "four"}),
+    _pi_row("exp_keys_k30", 200, {"c": "five"}),
+    _pi_row("exp_valuelength_v2", 4, {"dog": "big brown"}),
+    _pi_row("exp_valuelength_v9", 20, {"dog": "small", "cat": "grey"}),
+    _pi_row("exp_updates_n400", 400, {}),
+]
+PI_SEQUENTIAL = [
+    _pi_row("extra_exp_updates_randomoff_n3", 3, {"key1": "v1", "key2": "v2"}),
+    _pi_row("extra_exp_updates_randomoff_n300", 300, {"key1": "v9"}),
+    _pi_row("other", 7, {"key1": "v1"}),
+]
+PI_REPLIES = {
+    "pi_llm_exp_updates": ["apple: red\n**pear**: \"green\"", "The final value of fig is tall.\nkiwi: square\nlime: sour",
+                           "There was an error."],
+    "pi_llm_exp_keys": ["The current value of a is one, and the last value for key b was two.", "a: three\nb: 4\nkey: x",
+                        "Error: none"],
+    "pi_llm_exp_valuelength": ["dog: big brown", "The latest value of [dog] is small; cat: grey"],
+    "pi_llm_exp_sequential": ["key1: v1\\nkey2: v2\\", "The most recent value of key1 is <v9>."],
+}
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -216,9 +255,16 @@ def build_data() -> None:
     for folder, name, rows in (("MSP", "msp_instances.json", MSP), ("KSP", "ksp_instances.json", KSP), ("BSP", "bsp_instances.json", BSP),
                                ("EDP", "edp_instances.json", EDP), ("SPP", "spp_instances.json", SPP)):
         _write(root / folder / name, json.dumps(rows, indent=1))
+    pi = cache / "giantfish-fly" / "pi-llm"
+    for config, rows in (("core", PI_CORE), ("sequential_additional", PI_SEQUENTIAL)):
+        _write(pi / config / "test.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    _write(pi / "README.md", "---\nconfigs:\n" + "".join(
+        f"- config_name: {c}\n  data_files:\n  - split: test\n    path: {c}/test.jsonl\n" for c in ("core", "sequential_additional")) + "---\n")
 
 
 def _replies(abbr: str) -> list[str]:
+    if abbr in PI_REPLIES:
+        return PI_REPLIES[abbr]
     if abbr == "hard_TSP":
         return [_tsp_reply(level, instance) for level in range(10) for instance in range(1, 11)]
     if abbr == "cmp_TSP_D":
@@ -331,7 +377,11 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
             evaluator = captured.pop("evaluator")
             entry: dict[str, Any] = {"result": result}
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
-            entry["passed"] = [_passes(evaluator, p, r) for p, r in zip(captured["predictions"], captured["references"])]
+            pairs = list(zip(captured["predictions"], captured["references"]))
+            if abbr.startswith("pi_llm"):
+                entry["accuracy"] = [evaluator.grade_pi_response(p, r) for p, r in pairs]
+            else:
+                entry["passed"] = [_passes(evaluator, p, r) for p, r in pairs]
             out["datasets"][abbr] = _jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
