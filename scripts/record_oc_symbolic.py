@@ -99,8 +99,11 @@ def _dimacs(colours: int, vertices: int, edges: list[tuple[int, int]], decision:
 
 # -- travelling salesman ----------------------------------------------------------------------------------------
 
-def _tsp_matrix(level: int, instance: int) -> list[list[int]]:
-    """A matrix on which every greedy tour has one length: three cities, or four at equal distances."""
+def _tsp_matrix(level: int, instance: int) -> list[list[Any]]:
+    """A matrix on which every greedy tour has one length: three cities, or four at equal distances (one matrix with a
+    column of decimals, which the prompt writes as such and the integer columns as integers)."""
+    if (level, instance) == (9, 10):
+        return [[0, 1.5, 2], [1.5, 0, 3], [2, 3, 0]]
     if (level + instance) % 4 == 0:
         d = 2 + level
         return [[0 if i == j else d for j in range(4)] for i in range(4)]

@@ -182,3 +182,30 @@ def test_missing_file_is_an_error_naming_the_loader_and_file(tmp_path: Path) -> 
     (tmp_path / "spp_instances.json").write_text(json.dumps([{"nodes": [0], "edges": []}]), encoding="utf-8")
     with pytest.raises(InputFileError, match=r"P_SPP_Dataset: file .*spp_instances\.json: instance 0 .*complexity_level"):
         LOAD_DATASET.get("P_SPP_Dataset").load(path=f"{tmp_path}/")
+
+
+def test_tsp_decision_without_networkx_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "networkx" else real(name, *a))
+    evaluator = ICL_EVALUATORS.get("CMP_TSP_D_Evaluator")
+    assert evaluator.dry_run_notes({}) == ["networkx is not installed (pip install networkx, or pip install 'assay[nphardeval]')"]
+    result = _score("CMP_TSP_D_Evaluator", ["x"], [_frame_reference(1, [[0, 1], [1, 0], [5, 0]])])
+    assert set(result) == {"error"} and "CMP_TSP_D_Evaluator: networkx is not installed" in result["error"]
+
+
+def test_msp_schedules_read_as_opencompass() -> None:
+    instance = json.dumps({"time_slots": 3, "meetings": [{"id": 0, "duration": 2}, {"id": 1, "duration": 1}],
+                           "participants": {"0": {"available_slots": [0, 1, 2], "meetings": [0, 1]}}})
+    cases = [
+        ("<root><final_answer>{0: [0, 1], 1: [2]}</final_answer></root>", True),
+        ("<root><final_answer>{'0': [1, 2], '1': [0]}</final_answer></root>", True),  # keys read as integers
+        ("<root><final_answer>{0: [0, 1], 1: [1]}</final_answer></root>", False),  # participant 0 booked twice
+        ("<root><final_answer>{0: [1, 0], 1: [2]}</final_answer></root>", False),  # not contiguous in order
+        ("<root><final_answer>{0: [0, 1], 1: [2], 2: [0]}</final_answer></root>", False),  # a meeting the instance lacks
+        ("<final_answer>0: [0, 1], 1: [2]</final_answer><reasoning>r</reasoning> & not XML", True),  # read inside braces
+        ("<root><final_answer>None</final_answer></root>", False),
+    ]
+    for reply, passed in cases:
+        assert _score("Hard_MSP_Evaluator", [reply], [f"2####\n{instance}"])["Weighted Accuracy"] == (100 if passed else 0), reply
