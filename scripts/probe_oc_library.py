@@ -333,6 +333,7 @@ REASONS: dict[str, str] = {
                       "configs, pass@k with k above n, no evaluator)",
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",

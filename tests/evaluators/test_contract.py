@@ -659,6 +659,12 @@ EXCLUDED: dict[str, str] = {
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
        for name in ("ProteinLMBenchEvaluator", "SciKnowEvalEvaluator")},
+    **{name: "its references are NPHardEval's instances ('<level>####\\n<instance>') and its metric is weighted by level; "
+             "checked in tests/evaluators/test_oc_nphardeval.py"
+       for name in ("HardGCPEvaluator", "Hard_TSP_Evaluator", "Hard_MSP_Evaluator", "CMP_GCP_D_Evaluator", "CMP_TSP_D_Evaluator",
+                    "CMP_KSP_Evaluator", "P_BSP_Evaluator", "P_EDP_Evaluator", "P_SPP_Evaluator")},
+    "PILLMEvaluator": "reads each sample's experiment and n_updates from its test set's rows; "
+                      "checked in tests/evaluators/test_oc_pi_llm.py",
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",

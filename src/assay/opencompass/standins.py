@@ -158,6 +158,7 @@ OPENCOMPASS_FAILS: dict[str, str] = {
 OFFLINE_REASONS: dict[str, str] = {
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
 }
@@ -205,6 +206,11 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
+    "opencompass.datasets.IFBench.ifbench.IFBenchEvaluator": (
+        "NLTK data", "IFBench's checkers read NLTK's English stop words (corpora/stopwords) and its averaged perceptron "
+                     "tagger's weights (taggers/averaged_perceptron_tagger_eng), which nltk.download fetches and no PyPI "
+                     "package ships",
     ),
     "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
         "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
