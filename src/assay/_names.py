@@ -975,6 +975,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('simpleqa_grade', 'assay.evaluators.judged_qa'),
         ('simpleqa_postprocess', 'assay.evaluators.judged_qa'),
         ('KaoshiEvaluator', 'assay.evaluators.kaoshi'),
+        ('arithmetic_verdict', 'assay.evaluators.korbench'),
         ('korbench_extract', 'assay.evaluators.korbench'),
         ('korbench_match', 'assay.evaluators.korbench'),
         ('korbenchEvaluator', 'assay.evaluators.korbench'),
