@@ -6,6 +6,7 @@ import contextlib
 import html
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -655,9 +656,9 @@ def _rankings_key(context: _Context, digests: dict[tuple[str, str], str | None])
 
     view = context.view
     config = context.config or {}
-    summarizer = config.get("summarizer") if isinstance(config, dict) else None
+    summarizer = config.get("summarizer") if isinstance(config, Mapping) else None
     definitions = getattr(view, "group_definitions", None) or (
-        summarizer.get("summary_groups") if isinstance(summarizer, dict) else None)
+        summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None)
     missing = [[r.dataset, r.metric, r.missing] for r in getattr(view, "rows", None) or [] if r.missing]
     errors = [[str(e.model), str(e.dataset), str(e.message)] for e in getattr(view, "errors", None) or []]
     parts = [RANKINGS_FORMAT, __version__, context.rank_datasets, context.columns, context.folders,
