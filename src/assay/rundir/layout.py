@@ -11,6 +11,7 @@
     .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
     .scratch/            temporary files of that command, removed when the next one starts
     .shards/             the parts of split tasks (see :mod:`assay.rundir.shards`)
+    .assay.import        there while other tools' results are being written in (see :mod:`assay.rundir.sources`)
 
 Only one command writes a run directory at a time (R-12.4): ``assay run`` and
 ``assay eval`` hold an exclusive ``flock`` on ``.assay.lock`` while they work.
@@ -66,6 +67,8 @@ LOCK_NAME = ".assay.lock"
 SCRATCH_NAME = ".scratch"
 #: The folder of split tasks' parts.
 SHARDS_NAME = ".shards"
+#: The file that names the imports of other tools' results begun in the run and not finished yet.
+IMPORT_NAME = ".assay.import"
 #: The run index's file (see :mod:`assay.rundir.index`).
 INDEX_NAME = "index.sqlite"
 #: The suffix of the statistics file beside a result (``results/<model>/<dataset>.stats``).
@@ -169,6 +172,11 @@ class RunDir:
     @property
     def shards(self) -> Path:
         return self.root / SHARDS_NAME
+
+    @property
+    def import_marker(self) -> Path:
+        """Names the imports of other tools' results begun and not finished (see :mod:`assay.rundir.sources`)."""
+        return self.root / IMPORT_NAME
 
 
 def stats_path_of(result_path: str | os.PathLike[str]) -> Path:
