@@ -682,6 +682,7 @@ EXCLUDED: dict[str, str] = {
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "HumanevalMultiEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humaneval_multi.py",
+    "PMMEvalHumanEvalXLEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_pmmeval_humanevalxl.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
     "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
