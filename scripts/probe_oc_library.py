@@ -307,6 +307,10 @@ OPENCOMPASS_BROKEN: dict[str, str] = {
     "opencompass.datasets.omni_math.OmniMathEvaluator": "the library's config lists no Omni-Judge server (url=[]), "
                                                          "over which its batches are divided (a division by zero), "
                                                          "and it loads the Omni-Judge tokenizer's code from the Hub",
+    "opencompass.datasets.cibench.CIBenchEvaluator": "its constructor assigns output_dir, a read-only property of "
+                                                     "OpenCompass's BaseEvaluator (AttributeError before anything is "
+                                                     "scored), and its score() imports opencompass.lagent, which "
+                                                     "OpenCompass does not ship",
 }
 
 

@@ -508,6 +508,18 @@ def _pmmeval_mifeval(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": [None] * n, "test_set": rows}
 
 
+def _cibench(rng: random.Random, n: int) -> Inputs:
+    refs, steps, prompts = [], [], []
+    for _ in range(n):
+        tags = [rng.choice(["exec", "general"]) for _ in range(rng.randint(1, 4))]
+        refs.append({"outputs": [None if t == "exec" else str(rng.randint(0, 9)) for t in tags], "tags": tags,
+                     "metadata": {}, "experiment": "x.ipynb"})
+        steps.append([[{"type": "IPythonInterpreter", "result": {"text": f"stdout:\n\n```\n{rng.randint(0, 9)}\n```"},
+                        "errmsg": rng.choice([None, "NameError"])}] if rng.random() < 0.8 else [] for _ in tags])
+        prompts.append(["q"] * len(tags))
+    return {"predictions": [""] * n, "references": refs, "steps": steps, "origin_prompt": prompts}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -518,6 +530,7 @@ class Spec:
 
 INPUTS: dict[str, Spec] = {
     "AccEvaluator": Spec(_choice),
+    "CIBenchStepEvaluator": Spec(_cibench),
     "AccwithDetailsEvaluator": Spec(_choice),
     "EMEvaluator": Spec(_em),
     "BBHEvaluator": Spec(_bbh),
@@ -670,6 +683,7 @@ EXCLUDED: dict[str, str] = {
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "HumanevalMultiEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humaneval_multi.py",
+    "PMMEvalHumanEvalXLEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_pmmeval_humanevalxl.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
     "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
@@ -835,6 +849,9 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif name == "MultiIFEvaluator":
         assert details is None  # per-turn rates only, as OpenCompass's
+    elif name == "CIBenchStepEvaluator":
+        # means over notebook steps: each notebook carries its steps' scores, no verdict of its own
+        assert details and all(len(d["steps"]) == len(d["executable"]) == len(d["tool_rate"]) for d in details)
     elif outcome is not None and outcome.correct not in (None, "correct", "is_correct"):
         # a verdict under the evaluator's own name (ProcessBench's 'match'), as its declared outcome says
         assert details and all(outcome.correct in d for d in details)

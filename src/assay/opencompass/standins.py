@@ -29,6 +29,7 @@ __all__ = [
     "InertComponent",
     "OFFLINE_LIMITS",
     "OFFLINE_REASONS",
+    "OPENCOMPASS_FAILS",
     "StandIn",
     "is_inert",
     "is_standin",
@@ -100,6 +101,13 @@ def unavailable_message(dotted: str | list[str]) -> str:
         return "; ".join(
             f"{n} cannot be scored offline ({OFFLINE_LIMITS[n][0]}): {OFFLINE_LIMITS[n][1]}" for n in offline
         ) + ("; " + unavailable_message(rest) if rest else "")
+    broken = [n for n in names if n in OPENCOMPASS_FAILS]
+    if broken:
+        rest = [n for n in names if n not in OPENCOMPASS_FAILS]
+        return "; ".join(
+            f"{n} fails in OpenCompass {opencompass_version()} too, and assay does not implement it: {OPENCOMPASS_FAILS[n]}"
+            for n in broken
+        ) + ("; " + unavailable_message(rest) if rest else "")
     judged = [n for n in names if n in JUDGED]
     if judged:
         rest = [n for n in names if n not in JUDGED]
@@ -125,6 +133,21 @@ JUDGED: dict[str, str] = {
         "turbo-16k-0613's, read from a file opencompass/datasets/leval/turbo-16k-0613.pred.jsonl relative to "
         "the working directory; assay does not implement it — score L-Eval's open-ended tasks with "
         "RougeEvaluator (the library configs' choice) or an LLM judge (GenericLLMEvaluator with a judge_cfg)"
+    ),
+}
+
+
+#: OpenCompass components that OpenCompass 0.5.4 defines but whose own code fails whenever a task uses them, and
+#: why (what :func:`unavailable_message` says of them instead of the general advice, which is to install OpenCompass).
+OPENCOMPASS_FAILS: dict[str, str] = {
+    "opencompass.datasets.cibench.CIBenchEvaluator": (
+        "its constructor assigns self.output_dir, a read-only property of OpenCompass's BaseEvaluator, so building it "
+        "raises AttributeError (\"property 'output_dir' of 'CIBenchEvaluator' object has no setter\") before anything "
+        "is scored; past that, its score() imports opencompass.lagent, which OpenCompass does not ship"
+    ),
+    "opencompass.datasets.omni_math.OmniMathEvaluator": (
+        "the library's config lists no Omni-Judge server (url=[]), over which its batches are divided (a division by "
+        "zero), and it loads the Omni-Judge tokenizer's code from the Hub"
     ),
 }
 
@@ -183,6 +206,14 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
+    "opencompass.datasets.truthfulqa.TruthfulQAEvaluator": (
+        "scorer outside PyPI", "TruthfulQA's BLEU, ROUGE and BLEURT are the Hugging Face Hub's evaluate-metric scripts "
+                               "(evaluate.load fetches their code when scoring); its truth and info metrics run "
+                               "allenai's truthfulqa judge models",
+    ),
+    "opencompass.datasets.truthfulqa.TruthfulQADataset": (
+        "scorer outside PyPI", "its evaluator's metrics are the Hugging Face Hub's evaluate-metric scripts or judge models",
     ),
     "opencompass.datasets.IFBench.ifbench.IFBenchEvaluator": (
         "NLTK data", "IFBench's checkers read NLTK's English stop words (corpora/stopwords) and its averaged perceptron "
