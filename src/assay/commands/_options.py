@@ -287,8 +287,13 @@ def terminated_by_signals() -> Iterator[None]:
 def summarize(
     config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None, imported: Any = None
 ) -> int:
+    from pathlib import Path
+
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sources import check_import_finished
     from assay.summarize import run_summarizer
 
+    check_import_finished(RunDir(Path(run_root)))  # an import into the run that did not finish: no table of it
     result = run_summarizer(
         summary_config(config, run_root, imported),
         time_str=time_str,

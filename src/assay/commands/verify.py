@@ -465,8 +465,13 @@ def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: l
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
     from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.sources import unfinished_import
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    unfinished = unfinished_import(run_dir)
+    if unfinished is not None:  # its results are partly of the import, partly older or missing: nothing to check against
+        sys.stderr.write(f"assay verify: FAILED: {unfinished}\n")
+        return 1
     report = verify_run(run_dir.root)
     for m in report.mismatches:
         sys.stdout.write(f"MISMATCH {m.describe()}\n")
