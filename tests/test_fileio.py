@@ -104,3 +104,25 @@ def test_two_processes_appending_to_one_file_lose_no_row(tmp_path: Path) -> None
         assert [line for line in lines if line.startswith(f"{who},")] == [f"{who},{i}" for i in range(rows)]
     assert len(lines) == 2 * rows
     assert sorted(p.name for p in tmp_path.iterdir()) == ["go", "total.csv"]  # nothing left beside the file
+
+
+def test_written_files_get_the_usual_permissions_not_a_temp_file_s(tmp_path: Path) -> None:
+    """A new file is readable as one ``open`` would create it (umask applied); a replaced file keeps its mode."""
+    import os
+
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        atomic_write_json(fresh, {"a": 1})
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("x")
+        kept.chmod(0o640)
+        atomic_write_text(kept, "y")
+        assert kept.stat().st_mode & 0o777 == 0o640
+        os.umask(0o077)
+        private = tmp_path / "private.txt"
+        atomic_write_text(private, "z")
+        assert private.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)

@@ -31,6 +31,7 @@ __all__ = [
     "dumps_json",
     "iter_jsonl",
     "loads_json",
+    "new_file_umask",
     "read_bytes",
     "read_json",
     "replace_dir",
@@ -60,6 +61,7 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _new_file_mode(target))
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)
@@ -71,6 +73,30 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _new_file_mode(target: Path) -> int:
+    """The permission bits the file written to ``target`` gets: the replaced file's when there is one,
+    else those ``open`` gives a new file (``0o666`` less the process's umask), not ``mkstemp``'s ``0o600``."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~new_file_umask()
+
+
+def new_file_umask() -> int:
+    """The process's file-creation mask: from ``/proc/self/status`` where Linux gives it (reading it
+    changes nothing), else by setting it and setting it back."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:

@@ -211,13 +211,14 @@ def export_config(run_dir: Any, models: list[str], datasets: list[str]) -> dict[
 def export_opencompass(run_dir: Any, target: Path) -> None:
     """Write the OpenCompass work dir of ``run_dir`` into a folder beside ``target``, then put it in place."""
     from assay.config.dump import dump_config_source
-    from assay.fileio import atomic_write_text, replace_dir
+    from assay.fileio import atomic_write_text, new_file_umask, replace_dir
     from assay.rundir.export import write_opencompass
     from assay.rundir.layout import RunDir, new_timestamp
     from assay.summarize import run_summarizer
 
     fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
     try:
+        fresh.chmod(0o777 & ~new_file_umask())  # as a folder made with mkdir, not mkdtemp's 0o700
         written = write_opencompass(run_dir, fresh)
         config = export_config(run_dir, list(dict.fromkeys(m for m, _ in written)), list(dict.fromkeys(d for _, d in written)))
         out = RunDir(fresh)
