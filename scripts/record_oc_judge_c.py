@@ -225,8 +225,8 @@ def write_fixtures() -> None:
             docs[f"lcr/{category}/{set_id}/{name}"] = f"Text of {name} in {set_id}: figures {{x}} and facts for {category}."
     (folder / "AA-LCR_Dataset.csv").write_text(buf.getvalue(), encoding="utf-8")
     with zipfile.ZipFile(folder / "extracted_text" / "AA-LCR_extracted-text.zip", "w") as archive:
-        for name, text in sorted(docs.items()):
-            archive.writestr(name, text)
+        for name, text in sorted(docs.items()):  # a fixed time: the same bytes on every run
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0)), text)
     _pred_file("AA-LCR", [q for *_, q, _ in AA_LCR], AA_LCR_PREDICTIONS)
 
     rows = []
