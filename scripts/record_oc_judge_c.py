@@ -1,5 +1,5 @@
 """Record what OpenCompass 0.5.4 computes for the rubric- and verdict-judged families CL-bench, AA-LCR,
-AdvancedIF and Inverse IFEval.
+AdvancedIF, Inverse IFEval and ATLAS.
 
 Run it with a Python that has ``opencompass==0.5.4`` installed; OpenCompass is
 not a dependency of assay::
@@ -11,7 +11,9 @@ The families: CL-bench and CL-bench-Life (``CLBenchDataset``,
 (``AALCRDataset``, ``aa_lcr_llmjudge_postprocess``), AdvancedIF
 (``AdvancedIFDataset``, ``advancedif_rubric_postprocess``) and Inverse IFEval
 (``InverseIFEvalDataset``, ``InverseIFEvalJudgePromptTemplate``,
-``inverse_ifeval_judge_postprocess``).
+``inverse_ifeval_judge_postprocess``) and ATLAS (``ATLASDataset``, ``atlas_pred_postprocess``,
+``ATLASLLMEvaluator``, ``atlas_judge_postprocess``; four runs per question, the judges' URLs
+replaced by the local server's).
 
 The script writes small data files in OpenCompass's layouts under
 ``tests/data/oc_families/judge_c/cache`` (the working folder: each Hugging Face
@@ -75,6 +77,17 @@ CASES: dict[str, tuple[str, str, str]] = {
         "datasets = inverse_ifeval_datasets\n", _JUDGE_CFG), "eval", "inverse_ifeval"),
 }
 
+# ATLAS's judges are listed in its config with a placeholder server: one thing changed, each judge's URL
+_ATLAS_URLS = """datasets = []
+for d in atlas_datasets:
+    ev = d['eval_cfg']['evaluator']
+    judgers = [dict(j, openai_api_base='{JUDGE_BASE}') for j in ev['judge_cfg']['judgers']]
+    evaluator = dict(ev, judge_cfg=dict(ev['judge_cfg'], judgers=judgers))
+    datasets.append(dict(d, eval_cfg=dict(d['eval_cfg'], evaluator=evaluator)))
+"""
+for _name in ("atlas_val_gen_b2d1b6", "atlas_val_rawprompt_gen_277bee"):
+    CASES[_name] = (_case(f"atlas.{_name}", "atlas_datasets").replace("datasets = atlas_datasets\n", _ATLAS_URLS), "eval", "atlas")
+
 #: per reply family, the judge's canned replies: sample ``item N`` gets ``REPLIES[family][N % len]``
 REPLIES: dict[str, list[str]] = {
     "clbench": ['{"Grading Rationale": "ok", "List of Requirement Satisfaction Status": ["yes"], "Overall Score": 1}',
@@ -90,6 +103,13 @@ REPLIES: dict[str, list[str]] = {
                    '{"rubrics_check": {"q1": "Yes", "q2": 1}, "SATISFIED_ALL_REQUIREMENTS": "maybe"}',
                    'broken {"SATISFIED_ALL_REQUIREMENTS": "yes", "rubrics_check": {"q": "yes"}',
                    "", "no json here", '{"rubrics_check": [], "SATISFIED_ALL_REQUIREMENTS": "NO"} and {"x": 1}'],
+    "atlas": ['```json\n{"judgements": [{"label": "A", "explanation": "matches"}]}\n```',
+              '```json\n{"judgements": [{"label": "A", "explanation": "x"}, {"label": "B", "explanation": "y"}]}\n```',
+              '<think>draft</think>```\n{"judgements": [{"label": "A", "explanation": "c:\\path"}]}\n```',
+              'The verdict: "judgements": [{"label": "A", "explanation": "ok"}]}',
+              'finally "label": "A", "explanation": "ok"', '', "I cannot grade this.", '```json\n[{"label": "A"}]\n```',
+              '```json\n{"judgements": {"label": "A", "explanation": "one"}}\n```', '```json\n{"verdict": "A"}\n```',
+              '```json\n{"judgements": [{"label": "C", "explanation": "refusal"}]}\n```'],
     "inverse_ifeval": ['```json\n{"answer_score": 1}\n```', '{"reason": "bad", "answer_score": 0}', '"answer_score": "1"',
                        "【评分】：1分", "评分: 0 分", "", "answer_score: 1", '```json\n{"answer_score": 2}\n```',
                        "I cannot decide", '{"answer_score": "0"}'],
@@ -196,6 +216,21 @@ def _inverse_ifeval() -> list[dict[str, Any]]:
     return rows
 
 
+ATLAS = [("Compute the band gap of {material} A in eV.", "1.1"), ("Give the two roots of x^2 - 5x + 6.", "2; 3"),
+         ("Name the product of the reaction.", None), ("What is the order of the group Z/6?", "6"),
+         ("Find k for the rate law.", "0.05 s^-1")]
+
+
+def _atlas_prediction(run: int, i: int) -> str:
+    """A reply of run ``run`` to question ``i``: its ``item N`` (which picks the judge's canned reply) differs per run."""
+    n = run * len(ATLAS) + i
+    forms = [f'Reasoning...\n```json\n{{"answers": ["item {n}: answer"]}}\n```',
+             f'<think>long</think>```\n{{"answers": ["item {n}", "3"]}}\n```',
+             f'The final: "answers": ["item {n} \\frac{{1}}{{2}}"]}}',
+             f"item {n}: no JSON at all", ""]
+    return forms[(run + i) % len(forms)]
+
+
 def _pred_file(name: str, questions: list[Any], answers: list[str]) -> None:
     preds = FIXTURES / "predictions" / MODEL
     body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
@@ -238,6 +273,13 @@ def write_fixtures() -> None:
                          ("advancedIF_SS", "system_steerability_v2")):
         picked = [(h, p) for (n, h, _), p in zip(ADVANCEDIF, ADVANCEDIF_PREDICTIONS) if n == subset]
         _pred_file(abbr, [h for h, _ in picked], [p for _, p in picked])
+
+    atlas_rows = [{"question": q, "refined_standard_answer": a, "subject": "physics"} for q, a in ATLAS]
+    _jsonl(CACHE / "opencompass" / "ATLAS" / "data" / "val.jsonl", atlas_rows)
+    (CACHE / "opencompass" / "ATLAS" / "README.md").write_text(  # the Hub dataset's split is named val
+        "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: val\n    path: data/val.jsonl\n---\n", encoding="utf-8")
+    _pred_file("atlas-val", [q for _ in range(4) for q, _ in ATLAS],
+               [_atlas_prediction(run, i) for run in range(4) for i in range(len(ATLAS))])
 
     rows = _inverse_ifeval()
     _jsonl(CACHE / "m-a-p" / "Inverse_IFEval" / "train.jsonl", rows)

@@ -55,6 +55,10 @@ def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
 
 
+def _unique(bodies: list[dict[str, Any]]) -> list[str]:
+    return sorted({json.dumps(b, sort_keys=True, ensure_ascii=False) for b in bodies})
+
+
 @pytest.fixture
 def oc_env(oc_library: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
@@ -85,7 +89,7 @@ def test_library_config_loads_opencompass_rows(case: str, oc_env: Path, tmp_path
         loader = record["datasets"][ds["abbr"]]["loader"]
         args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg", "mode", "n", "k")}
         assert args == loader["args"]
-        assert ds["type"].__module__ == "assay.datasets.rubric_judged"
+        assert ds["type"].__module__ in ("assay.datasets.rubric_judged", "assay.datasets.atlas")
         loaded = ds["type"].load(**args)
         test = loaded["test"] if isinstance(loaded, dict) and "test" in loaded else loaded
         assert json.loads(json.dumps([dict(r) for r in test], ensure_ascii=False)) == loader["rows"], ds["abbr"]
@@ -111,7 +115,10 @@ def test_library_config_judges_as_opencompass(case: str, oc_env: Path, tmp_path:
     """``assay eval`` on the library config: OpenCompass's judge requests, metrics, per-sample verdicts and judge-reply files."""
     record = _record(case)
     results, bodies = _eval(record, tmp_path, monkeypatch)
-    assert _sorted(bodies) == _sorted([b for e in record["datasets"].values() for b in e["requests"]])
+    want = [b for e in record["datasets"].values() for b in e["requests"]]
+    assert _unique(bodies) == _unique(want)
+    if len(_unique(want)) == len(want):  # (a request repeated across runs is answered from assay's reply cache)
+        assert len(bodies) == len(want)
     for abbr, entry in record["datasets"].items():
         result = json.loads((results / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
         assert "error" not in result, result
