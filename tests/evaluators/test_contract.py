@@ -672,6 +672,7 @@ EXCLUDED: dict[str, str] = {
     "GenericLLMEvaluator": "needs an LLM judge server",
     "AssayGenericLLMEvaluator": "GenericLLMEvaluator applying its pred_postprocessor once; needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
+    "ATLASLLMEvaluator": "asks several LLM judges per sample; tests/evaluators/test_rubric_judged.py",
     "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",

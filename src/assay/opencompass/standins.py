@@ -166,6 +166,13 @@ OFFLINE_REASONS: dict[str, str] = {
 #: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
 #: and how OpenCompass scores them; :func:`unavailable_message` says so instead of the general advice.
 OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
+    "opencompass.datasets.dingo.DingoEvaluator": (
+        "model weights", "OpenCompass hands the replies to dingo-python's llm_base rules, which detect each reply's language "
+        "with fastText's lid.176.bin, a model it downloads on first use",
+    ),
+    "opencompass.datasets.dingo.DingoDataset": (
+        "model weights", "its evaluator runs dingo-python's rules, which need fastText's lid.176.bin, a downloaded model",
+    ),
     "opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator.LCBProEvaluator": (
         "remote service",
         "OpenCompass submits each program to LiveCodeBench Pro's judge (lightcpverifier), which holds the problems' test cases",
