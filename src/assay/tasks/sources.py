@@ -37,10 +37,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.errors import ConfigError, InputFileError
-from assay.sources.model import ExternalResult, ExternalRun, ExternalSample
+
+if TYPE_CHECKING:  # the records are built by the readers, imported only when a dataset names another tool's output
+    from assay.sources.model import ExternalResult, ExternalRun, ExternalSample
 
 __all__ = [
     "FEED_KEYS", "SourceFeed", "feed_spec", "ordered_samples", "prediction_records", "read_feed", "read_feeds", "row_mapping_problem",
