@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assay._dataclass import DataclassMethods
 from assay.errors import ConfigError, InputFileError
 
 if TYPE_CHECKING:  # the records are built by the readers, imported only when a dataset names another tool's output
@@ -65,8 +66,8 @@ def feed_spec(dataset: Any) -> dict[str, Any] | None:
     return dict(spec) if isinstance(spec, Mapping) else None
 
 
-@dataclass
-class SourceFeed:
+@dataclass(repr=False, eq=False)
+class SourceFeed(DataclassMethods):
     """One dataset's replies from another tool: per model abbr, the tool's run and its result on the task."""
 
     tool: str
