@@ -307,6 +307,10 @@ OPENCOMPASS_BROKEN: dict[str, str] = {
     "opencompass.datasets.omni_math.OmniMathEvaluator": "the library's config lists no Omni-Judge server (url=[]), "
                                                          "over which its batches are divided (a division by zero), "
                                                          "and it loads the Omni-Judge tokenizer's code from the Hub",
+    "opencompass.datasets.cibench.CIBenchEvaluator": "its constructor assigns output_dir, a read-only property of "
+                                                     "OpenCompass's BaseEvaluator (AttributeError before anything is "
+                                                     "scored), and its score() imports opencompass.lagent, which "
+                                                     "OpenCompass does not ship",
 }
 
 
@@ -329,6 +333,7 @@ REASONS: dict[str, str] = {
                       "configs, pass@k with k above n, no evaluator)",
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",

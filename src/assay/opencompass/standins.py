@@ -29,6 +29,7 @@ __all__ = [
     "InertComponent",
     "OFFLINE_LIMITS",
     "OFFLINE_REASONS",
+    "OPENCOMPASS_FAILS",
     "StandIn",
     "is_inert",
     "is_standin",
@@ -100,6 +101,13 @@ def unavailable_message(dotted: str | list[str]) -> str:
         return "; ".join(
             f"{n} cannot be scored offline ({OFFLINE_LIMITS[n][0]}): {OFFLINE_LIMITS[n][1]}" for n in offline
         ) + ("; " + unavailable_message(rest) if rest else "")
+    broken = [n for n in names if n in OPENCOMPASS_FAILS]
+    if broken:
+        rest = [n for n in names if n not in OPENCOMPASS_FAILS]
+        return "; ".join(
+            f"{n} fails in OpenCompass {opencompass_version()} too, and assay does not implement it: {OPENCOMPASS_FAILS[n]}"
+            for n in broken
+        ) + ("; " + unavailable_message(rest) if rest else "")
     judged = [n for n in names if n in JUDGED]
     if judged:
         rest = [n for n in names if n not in JUDGED]
@@ -129,12 +137,28 @@ JUDGED: dict[str, str] = {
 }
 
 
+#: OpenCompass components that OpenCompass 0.5.4 defines but whose own code fails whenever a task uses them, and
+#: why (what :func:`unavailable_message` says of them instead of the general advice, which is to install OpenCompass).
+OPENCOMPASS_FAILS: dict[str, str] = {
+    "opencompass.datasets.cibench.CIBenchEvaluator": (
+        "its constructor assigns self.output_dir, a read-only property of OpenCompass's BaseEvaluator, so building it "
+        "raises AttributeError (\"property 'output_dir' of 'CIBenchEvaluator' object has no setter\") before anything "
+        "is scored; past that, its score() imports opencompass.lagent, which OpenCompass does not ship"
+    ),
+    "opencompass.datasets.omni_math.OmniMathEvaluator": (
+        "the library's config lists no Omni-Judge server (url=[]), over which its batches are divided (a division by "
+        "zero), and it loads the Omni-Judge tokenizer's code from the Hub"
+    ),
+}
+
+
 #: Why a file of OpenCompass's library cannot be scored on a machine that has the predictions but reaches no
 #: service or model hub: the documented reasons (docs/benchmarks.md, "The whole library") of
 #: :data:`OFFLINE_LIMITS`.
 OFFLINE_REASONS: dict[str, str] = {
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
 }
@@ -182,6 +206,11 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
+    "opencompass.datasets.IFBench.ifbench.IFBenchEvaluator": (
+        "NLTK data", "IFBench's checkers read NLTK's English stop words (corpora/stopwords) and its averaged perceptron "
+                     "tagger's weights (taggers/averaged_perceptron_tagger_eng), which nltk.download fetches and no PyPI "
+                     "package ships",
     ),
     "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
         "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
