@@ -573,6 +573,7 @@ INPUTS: dict[str, Spec] = {
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
+    "MathEEDEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MathEEDEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
     "NQEvaluatorCN": Spec(_open_qa),
@@ -682,6 +683,7 @@ EXCLUDED: dict[str, str] = {
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "HumanevalMultiEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humaneval_multi.py",
+    "PMMEvalHumanEvalXLEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_pmmeval_humanevalxl.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
     "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
@@ -782,8 +784,8 @@ def test_single_sample(name: str) -> None:
 
 
 def _slow_evaluators(names: list[str]) -> list[Any]:
-    """MATHVerifyEvaluator starts worker processes for every evaluation: slow where it evaluates many times."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in names]
+    """MATHVerifyEvaluator and MathEEDEvaluator start worker processes for every evaluation: slow where they evaluate many times."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in names]
 
 
 @pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if n not in ORDER_DEPENDENT]))

@@ -207,6 +207,14 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
     ),
+    "opencompass.datasets.truthfulqa.TruthfulQAEvaluator": (
+        "scorer outside PyPI", "TruthfulQA's BLEU, ROUGE and BLEURT are the Hugging Face Hub's evaluate-metric scripts "
+                               "(evaluate.load fetches their code when scoring); its truth and info metrics run "
+                               "allenai's truthfulqa judge models",
+    ),
+    "opencompass.datasets.truthfulqa.TruthfulQADataset": (
+        "scorer outside PyPI", "its evaluator's metrics are the Hugging Face Hub's evaluate-metric scripts or judge models",
+    ),
     "opencompass.datasets.IFBench.ifbench.IFBenchEvaluator": (
         "NLTK data", "IFBench's checkers read NLTK's English stop words (corpora/stopwords) and its averaged perceptron "
                      "tagger's weights (taggers/averaged_perceptron_tagger_eng), which nltk.download fetches and no PyPI "
