@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from assay.summarize import Leaderboard
 
+from assay._dataclass import DataclassMethods
 from assay.rundir.layout import STATS_SUFFIX, RunDir
 
 NAME = "verify"
@@ -72,8 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
 
 
-@dataclass
-class Mismatch:
+@dataclass(repr=False, eq=False)
+class Mismatch(DataclassMethods):
     """A value that does not match its recomputation."""
 
     file: str
@@ -89,8 +90,8 @@ class Mismatch:
         return f"{self.file}: {self.metric} = {self.reported:.6g}, recomputed {got} ({self.how})"
 
 
-@dataclass
-class VerifyReport:
+@dataclass(repr=False, eq=False)
+class VerifyReport(DataclassMethods):
     """What :func:`verify_run` found."""
 
     checked: int = 0

@@ -22,7 +22,7 @@ import importlib
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.opencompass.names import _table, opencompass_mode, opencompass_version
+from assay.opencompass.names import _registered, opencompass_mode, opencompass_version
 
 __all__ = [
     "ComponentUnavailable",
@@ -330,7 +330,7 @@ def registered_name(registry: str, name: str) -> Any:
     importing :mod:`assay.opencompass` installs it as the registries' fallback
     (:func:`assay.registry.set_fallback`).
     """
-    entry = _table().get("registered", {}).get(registry, {}).get(name)
+    entry = _registered().get(registry, {}).get(name)
     if entry is None:
         if opencompass_mode() == "full":  # registered in OpenCompass's registry by the user's own code
             real = getattr(importlib.import_module("opencompass.registry"), registry, None)
@@ -362,7 +362,7 @@ def standin_for_type_name(name: str) -> Any:
         except (ImportError, AttributeError):
             return None
         return obj if is_standin(obj) else None
-    for reg_name in _table().get("registered", {}):
+    for reg_name in _registered():
         found = registered_name(reg_name, name)
         if found is not None:
             return found if is_standin(found) else None

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from assay._dataclass import FrozenMethods
 from assay.errors import AssayError, InputFileError
 
 logger = logging.getLogger(__name__)
@@ -83,8 +84,8 @@ def new_timestamp() -> str:
     return datetime.now().strftime("%Y%m%d_%H%M%S")
 
 
-@dataclass(frozen=True)
-class RunDir:
+@dataclass(repr=False, eq=False)
+class RunDir(FrozenMethods):
     """Paths inside one run directory."""
 
     root: Path

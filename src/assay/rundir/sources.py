@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.errors import InputFileError
 from assay.rundir.layout import RunDir
 from assay.rundir.results import write_result
@@ -93,8 +94,8 @@ def safe_name(name: str) -> str:
     return out or "_"
 
 
-@dataclass
-class ImportedSources:
+@dataclass(repr=False, eq=False)
+class ImportedSources(DataclassMethods):
     """What :func:`write_sources` wrote: the model and dataset names in the run, with every metric in order."""
 
     models: list[str] = field(default_factory=list)

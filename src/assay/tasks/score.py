@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError
 from assay.evaluate.base import JUDGE_KEY, merge_judge_usage
@@ -38,8 +39,8 @@ __all__ = ["TOOL_EXTRACTION_KEY", "ScoreStep", "estimate_judging", "is_judged", 
 TOOL_EXTRACTION_KEY = "__tool_extraction__"
 
 
-@dataclass
-class ScoreStep:
+@dataclass(repr=False, eq=False)
+class ScoreStep(DataclassMethods):
     """What scoring a task needs of its config: where it is (for messages), ``eval_cfg``, the evaluator.
 
     Attributes:
