@@ -573,6 +573,7 @@ INPUTS: dict[str, Spec] = {
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
+    "MathEEDEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MathEEDEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
     "NQEvaluatorCN": Spec(_open_qa),
@@ -671,6 +672,7 @@ EXCLUDED: dict[str, str] = {
     "GenericLLMEvaluator": "needs an LLM judge server",
     "AssayGenericLLMEvaluator": "GenericLLMEvaluator applying its pred_postprocessor once; needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
+    "ATLASLLMEvaluator": "asks several LLM judges per sample; tests/evaluators/test_rubric_judged.py",
     "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
@@ -783,8 +785,8 @@ def test_single_sample(name: str) -> None:
 
 
 def _slow_evaluators(names: list[str]) -> list[Any]:
-    """MATHVerifyEvaluator starts worker processes for every evaluation: slow where it evaluates many times."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in names]
+    """MATHVerifyEvaluator and MathEEDEvaluator start worker processes for every evaluation: slow where they evaluate many times."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in names]
 
 
 @pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if n not in ORDER_DEPENDENT]))

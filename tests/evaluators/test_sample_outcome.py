@@ -65,6 +65,7 @@ BACKED: dict[str, dict[str, str]] = {
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
+    "MathEEDEvaluator": {"accuracy": "details.score"},
     "TriviaQAEvaluator": {"score": "correct"},
     "NQEvaluator": {"score": "correct"},
     "NQEvaluatorCN": {"score": "correct"},
@@ -129,7 +130,7 @@ NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluato
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
 }
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
-BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}}
+BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}}
 
 
 def _outcome(name: str) -> SampleOutcome | None:

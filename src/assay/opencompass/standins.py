@@ -22,7 +22,7 @@ import importlib
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.opencompass.names import _table, opencompass_mode, opencompass_version
+from assay.opencompass.names import _registered, opencompass_mode, opencompass_version
 
 __all__ = [
     "ComponentUnavailable",
@@ -166,6 +166,13 @@ OFFLINE_REASONS: dict[str, str] = {
 #: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
 #: and how OpenCompass scores them; :func:`unavailable_message` says so instead of the general advice.
 OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
+    "opencompass.datasets.dingo.DingoEvaluator": (
+        "model weights", "OpenCompass hands the replies to dingo-python's llm_base rules, which detect each reply's language "
+        "with fastText's lid.176.bin, a model it downloads on first use",
+    ),
+    "opencompass.datasets.dingo.DingoDataset": (
+        "model weights", "its evaluator runs dingo-python's rules, which need fastText's lid.176.bin, a downloaded model",
+    ),
     "opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator.LCBProEvaluator": (
         "remote service",
         "OpenCompass submits each program to LiveCodeBench Pro's judge (lightcpverifier), which holds the problems' test cases",
@@ -323,7 +330,7 @@ def registered_name(registry: str, name: str) -> Any:
     importing :mod:`assay.opencompass` installs it as the registries' fallback
     (:func:`assay.registry.set_fallback`).
     """
-    entry = _table().get("registered", {}).get(registry, {}).get(name)
+    entry = _registered().get(registry, {}).get(name)
     if entry is None:
         if opencompass_mode() == "full":  # registered in OpenCompass's registry by the user's own code
             real = getattr(importlib.import_module("opencompass.registry"), registry, None)
@@ -355,7 +362,7 @@ def standin_for_type_name(name: str) -> Any:
         except (ImportError, AttributeError):
             return None
         return obj if is_standin(obj) else None
-    for reg_name in _table().get("registered", {}):
+    for reg_name in _registered():
         found = registered_name(reg_name, name)
         if found is not None:
             return found if is_standin(found) else None

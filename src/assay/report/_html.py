@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord
 from assay.report._samples import payload as _payload
 from assay.report._samples import sample_table
@@ -420,8 +421,8 @@ def build_report_data(
     return _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=True)[0]
 
 
-@dataclass
-class _Context:
+@dataclass(repr=False, eq=False)
+class _Context(DataclassMethods):
     """What the sample browser's data is read from, when :func:`_report_data` was asked not to read it."""
 
     root: Path

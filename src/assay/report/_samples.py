@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord, ToolAudit
 from assay.stats import SAMPLE_TEXT
 
@@ -136,15 +137,15 @@ def sample_table(
 FORK_AT = 2_000
 
 
-@dataclass
-class _Tables:
+@dataclass(repr=False, eq=False)
+class _Tables(DataclassMethods):
     """The few parts of :class:`assay.rundir.statistics.SampleTables` a chunk is built from."""
 
     columns: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
-@dataclass
-class Source:
+@dataclass(repr=False, eq=False)
+class Source(DataclassMethods):
     """Where the chunks are read from: the run, its model columns and folders, the datasets, the audits,
     and each result's digest as the run index has it (``None``: computed from the file)."""
 

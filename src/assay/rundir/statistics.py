@@ -42,6 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay._gc import bulk_allocations
 from assay.fileio import loads_json
 from assay.rundir.layout import RunDir
@@ -102,8 +103,8 @@ MAX_WORKERS = 4
 POOL_MIN_BYTES = 4 << 20
 
 
-@dataclass(frozen=True)
-class Task:
+@dataclass(repr=False, eq=False)
+class Task(FrozenMethods):
     """One (model, dataset): ``have`` are the summary's values to explain (empty: none)."""
 
     column: str
@@ -175,8 +176,8 @@ def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> d
     return out
 
 
-@dataclass
-class SampleTables:
+@dataclass(repr=False, eq=False)
+class SampleTables(DataclassMethods):
     """The sample browser's columns of every (model, dataset) read for the HTML report.
 
     Attributes:
@@ -431,8 +432,8 @@ def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
     return JsonBacked(Unscorable.from_json, Unscorable.to_json)
 
 
-@dataclass
-class RunStats:
+@dataclass(repr=False, eq=False)
+class RunStats(DataclassMethods):
     """Intervals and unscorable counts of every cell of a run.
 
     ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets
