@@ -209,3 +209,17 @@ def test_msp_schedules_read_as_opencompass() -> None:
     ]
     for reply, passed in cases:
         assert _score("Hard_MSP_Evaluator", [reply], [f"2####\n{instance}"])["Weighted Accuracy"] == (100 if passed else 0), reply
+
+
+@pytest.mark.parametrize(("instance", "named"), [
+    ({"items": [{"id": 0, "weight": 1, "value": 1}]}, "knapsack_capacity"),
+    ({"knapsack_capacity": 3, "items": [{"id": 0, "value": 1}]}, "weight"),
+    ({"knapsack_capacity": 2.5, "items": [{"id": 0, "weight": 1, "value": 1}]}, "TypeError"),
+    ({"knapsack_capacity": -1, "items": []}, "IndexError"),
+])
+def test_knapsack_instance_opencompass_cannot_check_is_an_error_naming_the_sample(instance: dict[str, Any], named: str) -> None:
+    good = json.dumps({"knapsack_capacity": 3, "items": [{"id": 0, "weight": 1, "value": 1}]})
+    result = _score("CMP_KSP_Evaluator", ["x", "y"], [f"1####\n{good}", f"1####\n{json.dumps(instance)}"])
+    assert set(result) == {"error"} and "CMP_KSP_Evaluator" in result["error"] and "reference 1" in result["error"]
+    assert named in result["error"]
+    assert _score("CMP_KSP_Evaluator", ["x"], [f"1####\n{good}"])["Weighted Accuracy"] == 0

@@ -103,6 +103,29 @@ def test_supergpqa_time_outs_are_decided_from_the_text_and_counted() -> None:
     assert result["accuracy"] == 0.5 and result["miss_rate"] == 0.5
 
 
+def test_supergpqa_runs_of_opening_and_closing_marks_together_are_one_cost() -> None:
+    # 12 opening and 8 closing marks around an answer: neither run alone is long, together OpenCompass's search runs
+    # past its five seconds (twice: on the line and on the whole reply) and finds nothing, not the later B;
+    # 10 and 8: OpenCompass's search ends within them, finding nothing, and the B after it is read
+    rows = [{"prompt_mode": "zero-shot", "options": ["10", "40"], "difficulty": "easy", "answer_letter": "B", "answer": "40"}] * 4
+    replies = ["Answer: " + "(" * 12 + "A" + "}" * 8 + "x Answer: B", "Answer: " + "(" * 12 + "A" + "}" * 10 + "x",
+               "Answer: " + "(" * 14 + "A" + "}" * 10 + "x", "Answer: " + "(" * 10 + "A" + "}" * 8 + "x Answer: B"]
+    result = ICL_EVALUATORS.get("SuperGPQAEvaluator")().score(replies, ["B"] * 4, rows)
+    assert [d["parsed_answer"] for d in result["details"]] == [None, None, None, "B"]
+    assert [d.get("search_timeouts") for d in result["details"]] == [2, 2, 2, None]
+
+
+def test_supergpqa_search_past_the_safety_net_counts_as_timed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a search the cost model puts below the five seconds runs in a child process, stopped at the net
+    from assay.evaluators import supergpqa
+
+    monkeypatch.setattr(supergpqa, "NET_SECONDS", 0.05)
+    reply = "Answer: " + "(" * 10 + "A" + "}" * 7 + "x"
+    assert supergpqa._option_label(reply) == (None, 2)
+    monkeypatch.setattr(supergpqa, "NET_SECONDS", 600.0)
+    assert supergpqa._option_label("Answer: " + "(" * 8 + "A" + "}" * 6 + "x Answer: (B)") == ("B", 0)
+
+
 def test_dry_run_notes_say_when_the_sandbox_cannot_run_the_replies() -> None:
     korbench, game24 = ICL_EVALUATORS.get("korbenchEvaluator"), ICL_EVALUATORS.get("Game24Evaluator")
     assert korbench.dry_run_notes({}) == [] and game24.dry_run_notes({}) == []  # a sandbox runs here

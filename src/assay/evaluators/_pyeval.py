@@ -6,8 +6,17 @@ as Python too (the Game of 24).  Here all such checks of one scoring batch
 run in a single :mod:`assay.sandbox` run: the program there forks one child
 per check, so that a check that never ends, runs out of memory or crashes
 costs only itself.  Each check has ``limit`` wall-clock seconds; one that
-does not end within them is reported as timed out, the caller names the
-sample.  No model text is run in the evaluating process.
+does not end within them, or that a limit kills (SIGKILL, SIGXCPU), is
+reported as timed out; one that runs out of the sandbox's memory is a failure
+(``ran out of memory``), as is one whose expression ends its process
+otherwise (``os._exit``, a crash: ``the expression ended its process (status
+N)``); the caller names the sample.  No model text is run in the evaluating
+process.  A check's process reaches only its own verdict: it runs with its
+standard streams on ``/dev/null`` and every other descriptor closed but its
+own pipe, the process that collects the verdicts is undumpable (no
+``/proc/<pid>/fd`` of it for another process of its uid), and that process's
+output must hold exactly one verdict per check, in order, else the batch
+fails.
 
 A check is a ``kind`` the sandboxed program knows (``korbench9``,
 ``korbench10``, ``game24``) and its text arguments; its verdict is the bool
@@ -77,6 +86,8 @@ def korbench9(response_text, answer):
              "expected_result": expected_result, "left_side": left_side}
     try:
         result = eval(left_side, _korbench_globals(left_side), scope)
+    except MemoryError:
+        raise
     except Exception:
         return False
     return result == expected_result
@@ -89,6 +100,8 @@ def korbench10(response_text, answer):
     scope = {"response_text": response_text, "answer": answer, "response_ops": response_ops, "answer_ops": answer_ops}
     try:
         result = eval(response_text, _korbench_globals(response_text), scope)
+    except MemoryError:
+        raise
     except Exception:
         return False
     return result == 24
@@ -97,17 +110,26 @@ def game24(prediction):
     sympy = _sympy()
     try:
         return int(sympy.simplify(prediction) == 24)
+    except MemoryError:
+        raise
     except Exception:
         return 0
 
 KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24}
 
 def child(kind, args, out):
+    # the check reaches neither the batch's output nor its marker: it can write its own verdict only
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
+    os.close(devnull)
+    os.closerange(3, out)
+    os.closerange(out + 1, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
+    globals().pop("TOKEN", None)
     try:
         record = {"v": bool(KINDS[kind](*args))}
+    except MemoryError:
+        record = {"m": True}
     except BaseException as exc:
         try:
             text = f"{type(exc).__name__}: {exc}"
@@ -117,6 +139,11 @@ def child(kind, args, out):
     os.write(out, json.dumps(record).encode())
     os._exit(0)
 
+try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+except (OSError, AttributeError):
+    pass
 if any(kind == "game24" for kind, _ in CHECKS):
     _sympy()  # imported once, before the children are forked
 for index, (kind, args) in enumerate(CHECKS):
@@ -146,10 +173,13 @@ for index, (kind, args) in enumerate(CHECKS):
     os.close(read)
     if timed_out:
         record = {"t": True}
-    elif data:
-        record = json.loads(data)
     else:
-        record = {"k": os.waitstatus_to_exitcode(status)}
+        try:
+            record = json.loads(data) if data else None
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or len(record) != 1 or not set(record) <= {"v", "m", "e"}:
+            record = {"k": os.waitstatus_to_exitcode(status)}
     sys.stdout.write(TOKEN + json.dumps([index, record]) + "\n")
     sys.stdout.flush()
 '''
@@ -165,11 +195,13 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """How one check ended: ``value`` (OpenCompass's bool) or ``failure`` (what stopped it) and ``timed_out``."""
+    """How one check ended: ``value`` (OpenCompass's bool) or ``failure`` (what stopped it), ``timed_out`` and
+    ``out_of_memory`` (stopped by a limit OpenCompass does not set)."""
 
     value: bool | None = None
     failure: str | None = None
     timed_out: bool = False
+    out_of_memory: bool = False
 
 
 class SandboxUnavailable(RuntimeError):
@@ -212,6 +244,26 @@ def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: b
             f"error records; eval_mode='arithmetic' scores them without running them"]
 
 
+#: The exit codes (``-signal``) of a check's process killed by a limit: the time limit's SIGKILL, the CPU limit's SIGXCPU.
+_LIMIT_CODES = frozenset({-9, -24})
+
+
+def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
+    """The verdict of one check from the record the sandboxed program writes for it."""
+    if "v" in record:
+        return Verdict(value=bool(record["v"]))
+    if "t" in record:
+        return Verdict(failure=f"did not end within {limit:g} s", timed_out=True)
+    if "m" in record:
+        return Verdict(failure="ran out of memory (the sandbox's memory limit)", out_of_memory=True)
+    if "e" in record:
+        return Verdict(failure=str(record["e"]))
+    code = record.get("k")
+    if code in _LIMIT_CODES:
+        return Verdict(failure=f"its process ended with status {code} (killed by a limit)", timed_out=True)
+    return Verdict(failure=f"the expression ended its process (status {code})")
+
+
 def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolation: str = "auto",
                memory: int = 1024**3) -> list[Verdict]:
     """The verdict of each check, all run in one sandbox run, each in a process of its own with ``limit`` seconds.
@@ -239,15 +291,15 @@ def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolati
     for line in result.stdout.splitlines():
         if not line.startswith(token):
             continue
-        index, record = json.loads(line[len(token):])
-        if "v" in record:
-            found[index] = Verdict(value=bool(record["v"]))
-        elif "t" in record:
-            found[index] = Verdict(failure=f"did not end within {limit:g} s", timed_out=True)
-        elif "e" in record:
-            found[index] = Verdict(failure=str(record["e"]))
-        else:
-            found[index] = Verdict(failure=f"its process ended with status {record.get('k')} (killed by a limit)", timed_out=True)
+        try:
+            index, record = json.loads(line[len(token):])
+        except (ValueError, TypeError):
+            raise SandboxUnavailable(f"the sandbox run wrote an unreadable verdict: {line[:200]!r}") from None
+        # one line per check, in order: anything else is not the program's
+        if index != len(found) or index >= len(checks) or not isinstance(record, dict):
+            raise SandboxUnavailable(f"the sandbox run's verdicts are out of order: check {index!r} after {len(found)} "
+                                     f"verdict(s) for {len(checks)} check(s)")
+        found[index] = _verdict(record, limit)
     if len(found) < len(checks) and result.outcome is not Outcome.PASSED:
         missing = min(set(range(len(checks))) - set(found))
         if result.outcome is Outcome.SANDBOX_ERROR:

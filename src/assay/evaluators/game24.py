@@ -148,7 +148,8 @@ class Game24Evaluator(BaseEvaluator):
     a process of its own limited to ``expression_timeout`` seconds (SymPy's
     version is the one installed for the sandbox's Python, else this
     environment's).  OpenCompass sets no limit; an answer whose reading does
-    not end within it gives an error record naming the sample, and where no
+    not end within it, runs out of the sandbox's memory or ends its process
+    (``os._exit``, a crash) gives an error record naming the sample, and where no
     sandbox can be created the batch is an error record saying why.
 
     Details (assay's; OpenCompass gives none): ``pred``, ``answer``, ``correct``.

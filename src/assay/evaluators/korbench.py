@@ -348,6 +348,9 @@ class _Collected:
         if verdict.timed_out:
             raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} {verdict.failure} "
                              f"(OpenCompass evaluates it without a time limit; expression_timeout sets this one)")
+        if verdict.out_of_memory:
+            raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} {verdict.failure} "
+                             f"(OpenCompass evaluates it without a memory limit)")
         if verdict.value is None:
             raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} stops OpenCompass's "
                              f"comparison: {verdict.failure}")
@@ -383,8 +386,9 @@ class korbenchEvaluator(BaseEvaluator):
     :mod:`assay.sandbox`: one sandbox run per batch, each expression in a
     process of its own, limited to ``expression_timeout`` seconds.
     OpenCompass has no limit (a reply such as ``9**9**9`` stalls its
-    scoring); one that does not end within it, or is killed by the sandbox's
-    memory limit, gives an error record naming the sample.  The names
+    scoring); one that does not end within it, runs out of the sandbox's
+    memory or ends its process (``os._exit``, a crash) gives an error record
+    naming the sample.  The names
     OpenCompass's module imports (``json``, ``os``, ``re``, ``sp`` — SymPy —,
     ``yaml``, ``parse_latex``) are there; its own helper functions are not (a
     reply calling one is wrong).  Where no sandbox can be created the batch

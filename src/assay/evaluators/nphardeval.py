@@ -32,7 +32,9 @@ What passes (OpenCompass's checks, their quirks included):
   (``traveling_salesman_problem``: Christofides) finds is within the threshold; a zero distance is
   no road, as networkx reads the matrix.  This one needs networkx (``pip install 'assay[nphardeval]'``).
 * KSP: never: OpenCompass's evaluator reads the instance in place of the reply, so every sample
-  fails and the metric is 0.
+  fails and the metric is 0; an instance whose best value cannot be computed (no ``knapsack_capacity``,
+  an item without ``weight`` or ``value``, a capacity that is not an integer) stops OpenCompass, and
+  is an error record naming the sample here.
 * BSP: never: OpenCompass's checker reads the already-read answer as a reply again, which it cannot
   be, so every sample fails and the metric is 0.
 * EDP: ``Operations`` (an integer, or a string of one) is the edit distance of the two strings.
@@ -535,7 +537,32 @@ class CMP_TSP_D_Evaluator(_NPHardEvaluator):
 
 @ICL_EVALUATORS.register_module()
 class CMP_KSP_Evaluator(_NPHardEvaluator):
-    """The knapsack: every sample fails, as OpenCompass checks the instance in place of the reply (see the module)."""
+    """The knapsack: every sample fails, as OpenCompass checks the instance in place of the reply (see the module).
+
+    OpenCompass's check still computes the instance's best value first, and
+    stops where it cannot (the instance is not an object, lacks
+    ``knapsack_capacity``, an item lacks ``id``, ``weight`` or ``value``, a
+    capacity or weight is not an integer): such a reference is an error
+    record naming the sample.
+    """
+
+    def read_instance(self, text: str) -> Any:
+        instance = super().read_instance(text)
+        try:
+            items = instance.get("items", [])
+            knapsacks = {item["id"]: (item["weight"], item["value"]) for item in items}
+            capacity = instance["knapsack_capacity"]
+            best = [0] * (capacity + 1)
+            for weight, value in knapsacks.values():
+                for room in range(capacity, weight - 1, -1):
+                    best[room] = max(best[room], value + best[room - weight])
+            _ = best[capacity]  # read as OpenCompass reads it: an index error for a negative capacity
+        except KeyError as exc:
+            raise _BadReference(f"the instance or one of its items lacks {exc}, which OpenCompass's knapsack check reads") from None
+        except (AttributeError, TypeError, IndexError) as exc:
+            raise _BadReference(f"OpenCompass's knapsack check cannot compute the instance's best value: "
+                                f"{type(exc).__name__}: {exc}") from None
+        return instance
 
     def answer(self, reply: Any) -> Any:
         return ""
