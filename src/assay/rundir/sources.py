@@ -271,7 +271,9 @@ def unfinished_import(run_dir: RunDir) -> str | None:
             "the run holds some of those results and lacks, or holds older versions of, the others. Run the import "
             "again (`assay summarize --from TOOL PATH` imports into a new run directory; a config's `sources` are "
             "imported again by its summary) — it removes "
-            f"{run_dir.import_marker.name} once every file is written")
+            f"{run_dir.import_marker.name} once every file is written. If that import is no longer wanted (its "
+            "files are gone, or the config now names others), check the results it left in the run, then delete "
+            f"{run_dir.import_marker}")
 
 
 def check_import_finished(run_dir: RunDir) -> None:
