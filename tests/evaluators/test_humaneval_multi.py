@@ -158,6 +158,24 @@ def test_each_debian_toolchain_gives_multipl_es_verdicts_or_names_its_package(la
     assert [d["completion"] for d in result["details"]] == [c for f in run["files"] for c in f["completions"]]
 
 
+@needs_sandbox
+def test_a_csharp_run_ending_with_a_nonzero_status_fails_though_its_standard_error_is_silent() -> None:
+    """MultiPL-E's C# harness calls such a run ``OK`` beside mono's exit code; the service counts only status 0."""
+    from assay.evaluators.humaneval_multi import _missing
+
+    if _missing("cs")[1]:
+        pytest.skip("no mono")
+    row = _runs("cs", "remove")[0]["rows"][0]
+    replies = ["        return x + y;", "        System.Environment.Exit(3);\n        return x + y;", "        return x - y;"]
+    result = HumanevalMultiEvaluator(language="cs", isolation="namespaces").score(
+        replies, [row["tests"]] * 3, [{**row, "name": f"p{i}"} for i in range(3)])
+    statuses = [d["status"] for d in result["details"]]
+    assert [d["is_correct"] for d in result["details"]] == [True, False, False], statuses
+    assert statuses[0] == "OK" and statuses[1] == "Exception: exit status 3: ", statuses
+    assert statuses[2].startswith("Exception: Fail: "), statuses
+    assert result["pass@1"] == pytest.approx(100 / 3)
+
+
 def test_a_toolchain_outside_the_sandboxs_folders_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A per-user install first on PATH (rustup's ``~/.cargo/bin/rustc``) is passed over for Debian's, or named."""
     from assay.evaluators.humaneval_multi import _missing

@@ -31,9 +31,11 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 * ``cs``: ``mcs -d:DEBUG -r:System.Numerics.dll test.cs -out:test.exe``
   (Debian's mono compiler; MultiPL-E calls Roslyn's ``csc`` with the same
   options), then ``mono test.exe`` with ``MONO_TRACE_LISTENER=Console.Error``:
-  whatever its status, the run fails when standard error holds
-  ``System.Diagnostics.DefaultTraceListener.Fail`` (a failed ``Debug.Assert``)
-  or ``Unhandled Exception``, and passes otherwise;
+  the run passes with status 0 and a standard error holding neither
+  ``System.Diagnostics.DefaultTraceListener.Fail`` (a failed ``Debug.Assert``,
+  which leaves the status 0) nor ``Unhandled Exception`` (MultiPL-E's harness
+  calls a run with another status ``OK`` but reports the status, and the
+  service counts the sample only when that status is 0 too);
 * ``d``: ``ldc2 -unittest --main test.d -of=test`` (LDC; MultiPL-E calls
   ``rdmd -unittest -main`` with DMD, which Debian does not package), then ``./test``;
 * ``rkt``: ``racket test.rkt``: status 0 and a silent standard error pass
@@ -269,10 +271,11 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
         # Node's TypeScript compiler alone takes seconds to start: four times the step's time
         return [{**compile_([tools["tsc"], "--target", "esnext", "test.ts"]), "timeout": 4 * timeout}, run([tools["node"], "test.js"])]
     if language == "cs":
-        # mono's status is ignored, as MultiPL-E's harness ignores it: a failed Debug.Assert (written on standard
-        # error with MONO_TRACE_LISTENER=Console.Error) or an unhandled exception fails the run
+        # MultiPL-E's C# harness calls a run OK when standard error holds neither a failed Debug.Assert (written
+        # there with MONO_TRACE_LISTENER=Console.Error) nor an unhandled exception, and reports mono's exit code
+        # beside it; the service counts a sample only when both are fine: status 0 and neither text
         return [compile_([tools["mcs"], "-d:DEBUG", "-r:System.Numerics.dll", "test.cs", "-out:test.exe"]),
-                {**run([tools["mono"], "test.exe"]), "any_status": True,
+                {**run([tools["mono"], "test.exe"]), "otherwise": "Exception: exit status {status}: {err}",
                  "fail_on_stderr": ["System.Diagnostics.DefaultTraceListener.Fail", "Unhandled Exception"],
                  "fail_on_result": "Exception: {err}"}]
     if language == "d":
