@@ -55,7 +55,10 @@ Julia and Swift, which Debian does not package, are not run: their samples are
 unscorable (``outcome`` ``unsupported-language``), and a missing toolchain
 makes its language's samples unscorable (``outcome`` ``missing-dependency``,
 the Debian package to install in the message); other languages are scored as
-usual.
+usual.  A module the tests use (Perl's ``Test::Deep``, luaunit, rackunit) is
+looked for as a program in the sandbox finds it: with the sandbox's environment
+(not this process's ``LUA_PATH``, ``PERL5LIB``, ``PLTCOLLECTS`` …), in an empty
+folder; a check that fails to run counts the module as missing and says why.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ import logging
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -117,6 +121,8 @@ MODULES: Mapping[str, tuple[tuple[str, str, tuple[str, ...], str], ...]] = {
     "lua": (("luaunit", "require('luaunit')", ("-e", "require('luaunit')"), "lua-unit"),),
     "rkt": (("rackunit", "rackunit", ("-l", "racket/base", "-l", "rackunit", "-e", "1"), "racket"),),
 }
+#: Seconds the check for one of :data:`MODULES` may take.
+MODULE_CHECK_SECONDS = 60.0
 #: Configuration folders outside ``/usr`` a toolchain reads (shown to the sandbox read-only when they exist).
 CONFIG_ROOTS: Mapping[str, tuple[str, ...]] = {"r": ("/etc/R", "/etc/alternatives"), "cs": ("/etc/mono",), "php": ("/etc/php",),
                                                "rkt": ("/etc/racket",)}
@@ -175,13 +181,34 @@ def _which_shown(tool: str) -> tuple[str | None, str | None]:
     return None, elsewhere
 
 
+def _module_check(tool: str, argv: Sequence[str]) -> str | None:
+    """``None`` when ``tool`` runs ``argv`` with status 0 as the sandbox would run it, else what went wrong ('' for a
+    non-zero status).
+
+    The check runs with the sandbox's environment (its ``PATH``, ``LANG``, an empty ``HOME``; nothing of this
+    process's, such as ``LUA_PATH``, ``PERL5LIB`` or ``PLTCOLLECTS``) in an empty folder, so that it finds a module
+    where a program in the sandbox finds it.
+    """
+    from assay.sandbox import program_environment
+
+    with tempfile.TemporaryDirectory(prefix="assay-module-check-") as empty:
+        try:
+            done = subprocess.run([tool, *argv], capture_output=True, timeout=MODULE_CHECK_SECONDS, cwd=empty,
+                                  env=program_environment(empty), stdin=subprocess.DEVNULL, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f" (checking it with {tool} failed: {exc})"
+    return None if done.returncode == 0 else ""
+
+
 def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None = None) -> tuple[dict[str, str], str]:
     """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install.
 
     A tool counts when a copy on ``PATH`` resolves into a folder the sandbox shows (``/usr``, ``/bin``, ``/lib``);
     a per-user install (rustup's ``~/.cargo/bin``) is passed over for the next one.  The modules of
     :data:`MODULES` count when one of ``programs`` uses them (MultiPL-E's tests all do); with no programs given,
-    they always count.
+    they always count.  A module is looked for as a program in the sandbox looks for it (:func:`_module_check`);
+    a check that cannot run or does not finish within :data:`MODULE_CHECK_SECONDS` counts the module as missing,
+    the tool and the error named.
     """
     tools: dict[str, str] = {}
     absent: list[tuple[str, str]] = []
@@ -196,9 +223,9 @@ def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None
         for module, use, argv, package in MODULES.get(language, ()):
             if programs and not any(use in p for p in programs):
                 continue
-            done = subprocess.run([tools[RUNNABLE[language][1][0][0]], *argv], capture_output=True, timeout=60)
-            if done.returncode != 0:
-                absent.append((f"the {module} module", package))
+            failure = _module_check(tools[RUNNABLE[language][1][0][0]], argv)
+            if failure is not None:
+                absent.append((f"the {module} module{failure}", package))
     if language == "java" and not absent:
         jar = _javatuples(javatuples)
         if jar:
