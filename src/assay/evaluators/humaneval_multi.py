@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -75,6 +74,7 @@ from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import count_outcomes
 from assay.evaluators._common import check_batch
 from assay.evaluators._compiled_driver import driver_program, driver_runs, test_set_rows
+from assay.evaluators._toolchains import which_shown
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
 
@@ -126,8 +126,6 @@ MODULE_CHECK_SECONDS = 60.0
 #: Configuration folders outside ``/usr`` a toolchain reads (shown to the sandbox read-only when they exist).
 CONFIG_ROOTS: Mapping[str, tuple[str, ...]] = {"r": ("/etc/R", "/etc/alternatives"), "cs": ("/etc/mono",), "php": ("/etc/php",),
                                                "rkt": ("/etc/racket",)}
-#: The folders the sandbox shows: a tool found elsewhere on PATH (a per-user install) is passed over.
-_SHOWN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 
 
 def stop_at_stop_token(text: Any, stop_tokens: Sequence[str]) -> str:
@@ -163,24 +161,6 @@ def _javatuples(given: str | None) -> str:
     return next((os.path.realpath(p) for p in JAVATUPLES if os.path.isfile(p)), "")
 
 
-def _which_shown(tool: str) -> tuple[str | None, str | None]:
-    """``tool``'s resolved path in the first ``PATH`` folder whose copy resolves into a folder the sandbox shows.
-
-    Returns ``(path, None)``, or ``(None, elsewhere)`` with the first copy found outside those folders (``None`` when
-    there is none at all).
-    """
-    elsewhere = None
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
-        found = shutil.which(tool, path=folder) if folder else None
-        if found is None:
-            continue
-        real = os.path.realpath(found)
-        if real.startswith(_SHOWN):
-            return real, None
-        elsewhere = elsewhere or real
-    return None, elsewhere
-
-
 def _module_check(tool: str, argv: Sequence[str]) -> str | None:
     """``None`` when ``tool`` runs ``argv`` with status 0 as the sandbox would run it, else what went wrong ('' for a
     non-zero status).
@@ -213,7 +193,7 @@ def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None
     tools: dict[str, str] = {}
     absent: list[tuple[str, str]] = []
     for tool, package in RUNNABLE[language][1]:
-        found, elsewhere = _which_shown(tool)
+        found, elsewhere = which_shown(tool)
         if found is None:
             absent.append((tool if elsewhere is None else f"{tool} ({elsewhere} is outside the folders the sandbox shows)",
                            package))
