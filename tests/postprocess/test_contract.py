@@ -101,6 +101,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "arxivrollbench_choice_postprocess": {},
     "material_postprocessor": {},
     "opi_postprocess": {"task": "GO"},
+    "LLM4Chem_postprocess": {"task": "forward_synthesis"},
+    "Retrosynthesis_postprocess": {},
     "pmmeval_flores_postprocess": {"lang_fullname": "French"},
     "pmmeval_mhellaswag_postprocess": {"lang_code": "en"},
     "pmmeval_mifeval_postprocess": {"lang_code": "en"},

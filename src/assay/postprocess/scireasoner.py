@@ -9,7 +9,8 @@ from typing import Any
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor", "material_postprocessor", "opi_postprocess"]
+__all__ = ["GUE_postprocessor", "LLM4CHEM_TAGS", "LLM4Chem_postprocess", "LLM4Mat_postprocessor", "Retrosynthesis_postprocess",
+           "material_postprocessor", "opi_postprocess"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -177,3 +178,104 @@ def opi_postprocess(text: Any, task: Any = None, *args: Any, **kwargs: Any) -> s
         return ""
     text = (text if isinstance(text, str) else str(text)).strip()
     return text.replace("<|endoftext|>", "").replace("<|im_end|>", "")
+
+
+#: LLM4Chem's tasks (SciReasoner's ``smol``) and the tags around their answers; ``molecule_captioning`` has none.
+LLM4CHEM_TAGS: dict[str, tuple[str | None, str | None]] = {
+    "forward_synthesis": ("<SMILES>", "</SMILES>"),
+    "retrosynthesis": ("<SMILES>", "</SMILES>"),
+    "molecule_generation": ("<SMILES>", "</SMILES>"),
+    "molecule_captioning": (None, None),
+    "name_conversion-i2f": ("<MOLFORMULA>", "</MOLFORMULA>"),
+    "name_conversion-i2s": ("<SMILES>", "</SMILES>"),
+    "name_conversion-s2f": ("<MOLFORMULA>", "</MOLFORMULA>"),
+    "name_conversion-s2i": ("<IUPAC>", "</IUPAC>"),
+    "property_prediction-esol": ("<NUMBER>", "</NUMBER>"),
+    "property_prediction-lipo": ("<NUMBER>", "</NUMBER>"),
+    "property_prediction-bbbp": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-clintox": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-hiv": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-sider": ("<BOOLEAN>", "</BOOLEAN>"),
+}
+#: The tasks whose SMILES answers have their ``;`` read as ``.`` (parts of one answer).
+_SEMICOLON_TASKS = ("forward_synthesis", "retrosynthesis", "molecule_generation", "name_conversion-i2s")
+_YES_NO = re.compile(r"\b(?:yes|true|no|false)\b", re.IGNORECASE)
+_SMILES_SPAN = re.compile(r"<SMILES>.*?</SMILES>", re.DOTALL)
+_LAST_NUMBER = re.compile(r"-?\d*\.\d+|-?\d+")
+_FORMULA_LIKE = re.compile(
+    r"[\[\(]?[A-Z][a-z]?\d*(?:\([A-Za-z0-9]+\)\d*)?[\]\)]?"
+    r"(?:[A-Z][a-z]?\d*|\([^\)]+\)\d*|\[[^\]]+\]\d*)"
+    r"*(?:[+-]{1,2})?(?:·\d*[A-Z][a-z]?\d*)*"
+)
+
+
+def _between_tags(text: str, left: str | None, right: str | None) -> str:
+    if left is None and right is None:
+        return text.replace("<unk>", "").replace("</s>", "").strip()
+    assert left is not None and right is not None
+    start = text.find(left)
+    end = text.find(right)
+    if start == -1 or end == -1:
+        return ""
+    return text[start + len(left):end].strip()
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def LLM4Chem_postprocess(text: Any, task: str, *args: Any, **kwargs: Any) -> str:
+    """LLM4Chem's reader (SciReasoner's ``smol``), on replies and references alike.
+
+    ``<think>…</think>`` is removed; the answer is the stripped text from the
+    first opening tag of ``task`` to the first closing one (``''`` when either is
+    missing — or when the closing tag comes first, the slice being empty then);
+    ``molecule_captioning`` takes the whole text without ``<unk>`` and ``</s>``.
+    For the four SMILES-answer tasks every ``;`` becomes ``.``.  An empty answer
+    is read again from the whole text for three kinds of task: ``<BOOLEAN>`` —
+    the last ``yes``/``true``/``no``/``false`` word (any case) as ``'Yes'`` or
+    ``'No'``; ``<NUMBER>`` — the last number outside ``<SMILES>…</SMILES>``;
+    ``<MOLFORMULA>`` — the last run that looks like a formula (an English word
+    with a capital reads as one, as in OpenCompass).  ``None`` reads as ``''``.
+
+    Raises:
+        KeyError: ``task`` is not one of LLM4Chem's (:data:`LLM4CHEM_TAGS`), as in OpenCompass.
+
+    >>> LLM4Chem_postprocess('<think>hmm</think> It is <SMILES> CC;O </SMILES>', task='forward_synthesis')
+    'CC.O'
+    >>> LLM4Chem_postprocess('I think yes, not false... so TRUE', task='property_prediction-bbbp')
+    'Yes'
+    """
+    left, right = LLM4CHEM_TAGS[task]
+    text = _THINK.sub("", "" if text is None else text if isinstance(text, str) else str(text))
+    pred = _between_tags(text, left, right)
+    if task in _SEMICOLON_TASKS:
+        pred = pred.replace(";", ".")
+    if pred:
+        return pred
+    if left == "<BOOLEAN>":
+        words = _YES_NO.findall(text)
+        return ("Yes" if words[-1].lower() in ("yes", "true") else "No") if words else ""
+    if left == "<NUMBER>":
+        numbers = _LAST_NUMBER.findall(_SMILES_SPAN.sub("", text))
+        return numbers[-1] if numbers else ""
+    if left == "<MOLFORMULA>":
+        formulas = _FORMULA_LIKE.findall(text)
+        return formulas[-1] if formulas else ""
+    return pred
+
+
+_SMILES_TAG = re.compile(r"<SMILES>(.*?)</SMILES>", re.DOTALL)
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Retrosynthesis_postprocess(text: Any) -> str:
+    """USPTO-50K's retrosynthesis reader: the stripped text of the last ``<SMILES>…</SMILES>`` outside
+    ``<think>…</think>``, else ``''`` (also for a value that is not text).
+
+    >>> Retrosynthesis_postprocess('<SMILES>C</SMILES> or rather <SMILES> CC(=O)O.N </SMILES>')
+    'CC(=O)O.N'
+    """
+    if not isinstance(text, str):
+        return ""
+    found = _SMILES_TAG.findall(_THINK.sub("", text))
+    return found[-1].strip() if found else ""
