@@ -147,6 +147,34 @@ RETRO: list[tuple[int, int, int, list[str], list[str]]] = [
      ["C", "CC.N"]),
 ]
 
+#: Mol-Instructions' molecule tasks: (task, replies, references written raw as the data holds them)
+MOL_EVALS: list[tuple[str, list[str], list[str]]] = [
+    ("property_prediction_str",
+     ["The HOMO-LUMO gap is - 0. 25 Hartree", "<think>maybe 3</think> 0.0123", "no idea", "1 2.5<|im_end|>"],
+     ["-0.2", "0.0101", "0.005", "12.5"]),
+    ("forward_reaction_prediction",
+     ["<SMILES> OCC </SMILES>", "It gives <SMILES> c1ccccc1Br </SMILES>", "<SMILES> C[C@H](N)C(=O)O </SMILES>",
+      "<SMILES> XYZ </SMILES>", "no tag", "<think><SMILES>C</SMILES></think><SMILES>CCN</SMILES>",
+      "<SMILES> [Na+].[Cl-] </SMILES>"],
+     ["<SMILES> CCO </SMILES>", "<SMILES> Brc1ccccc1 </SMILES>", "<SMILES> CC(N)C(=O)O </SMILES>", "<SMILES> CC </SMILES>",
+      "<SMILES> CO </SMILES>", "<SMILES> CCNC </SMILES>", "<SMILES> [Na+].[Cl-] </SMILES>"]),
+    ("retrosynthesis", ["<SMILES> CC(=O)O.OCC </SMILES>", "<SMILES> C1CC1 </SMILES>"],
+     ["<SMILES> CCO.CC(=O)O </SMILES>", "<SMILES> C1CCC1 </SMILES>"]),
+    ("reagent_prediction", ["<SMILES> Q </SMILES>", "none"], ["<SMILES> O </SMILES>", "<SMILES> N </SMILES>"]),
+    ("molecular_description_generation",
+     ["The molecule is an alcohol derived from ethane. It is", "<think>hm</think>It is a gas", "An aromatic amine.\n"],
+     ["The molecule is a primary alcohol derived from ethane.", "It is a gas.", "An aromatic compound; it is toxic!"]),
+]
+
+#: replies read by Mol_Instructions_postprocess_Mol beyond the evaluation cases: (task, reply)
+MOL_READER_EXTRA: list[tuple[str, str]] = [
+    ("property_prediction_str", "stray</think> answer: 4 2 . 5"),
+    ("description_guided_molecule_design", "<SMILES>\nCCO\n</SMILES>"),
+    ("description_guided_molecule_design", "<SMILES> C[C@@H](O)CC </SMILES> and <SMILES> N </SMILES>"),
+    ("molecular_description_generation", "  <|endoftext|>A text. <think>a</think>"),
+    ("other_task", "  kept as is "),
+]
+
 RETRO_READER = ["<SMILES>C</SMILES> or rather <SMILES> CC(=O)O.N </SMILES>", "<think><SMILES>X</SMILES></think>none",
                 "plain CCO", "<SMILES>\nCCO\n</SMILES>"]
 
@@ -180,6 +208,14 @@ def build_files() -> None:
         rows = [{"input": f"Reactants of {p}?", "output": _tagged("SMILES", r)} for p, r in
                 (("CCOC(C)=O", "CCO.CC(=O)O"), ("Brc1ccccc1", "c1ccccc1.BrBr"), ("CCN", "CC=O.N"))]
         (uspto / split / "data.json").write_text(json.dumps(rows), encoding="utf-8")
+    mol = DATA / "cache" / "data" / "SciReasoner" / "Mol-Instructions-test"
+    for task, rows in (("property_prediction_str", [{"input": f"Gap of molecule {i}?", "output": f"{i / 1000:.4f}"}
+                                                    for i in range(155)]),
+                       ("forward_reaction_prediction", [{"input": "Product of CCO?", "output": "<SMILES> CCO </SMILES>"},
+                                                        {"input": "Product of N?", "output": "<SMILES> N </SMILES>"}])):
+        for split in ("dev", "test"):
+            (mol / task / split).mkdir(parents=True, exist_ok=True)
+            (mol / task / split / "data.json").write_text(json.dumps(rows if split == "test" else rows[:7]), encoding="utf-8")
     vocab = DATA / "vocab"
     vocab.mkdir(parents=True, exist_ok=True)
     (vocab / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
@@ -223,6 +259,36 @@ def record() -> dict[str, Any]:
                         "result": _clean(calculate_text_metrics([[x] for x in p], [[x] for x in r],
                                                                 text_model=str(DATA / "vocab"), text_trunc_length=2048))}
                        for p, r in CAPTIONS]
+    from opencompass.datasets.SciReasoner.Mol_Instructions.molecule import (
+        Mol_Instructions_Dataset,
+        Mol_Instructions_Evaluator_Mol,
+        Mol_Instructions_postprocess_Mol,
+    )
+    mol_loads = []
+    for args in ({"path": "opencompass/SciReasoner-Mol_Instructions", "task": "forward_reaction_prediction"},
+                 {"path": "opencompass/SciReasoner-Mol_Instructions", "task": "property_prediction_str", "mini_set": True},
+                 {"path": "opencompass/SciReasoner-Mol_Instructions", "task": "property_prediction_str", "max_cut": 4}):
+        loaded = Mol_Instructions_Dataset.load(**args)
+        mol_loads.append({"args": args, "splits": {k: [dict(r) for r in loaded[k]] for k in loaded}})
+    out["Mol_Instructions_Dataset"] = mol_loads
+    mol_reads = [(task, t, Mol_Instructions_postprocess_Mol(t, task)) for task, replies, refs in MOL_EVALS
+                 for t in replies + refs]
+    mol_reads += [(task, t, Mol_Instructions_postprocess_Mol(t, task)) for task, t in MOL_READER_EXTRA]
+    out["Mol_Instructions_postprocess_Mol"] = mol_reads
+    import transformers
+
+    real = transformers.BertTokenizerFast.from_pretrained
+    transformers.BertTokenizerFast.from_pretrained = lambda name, *a, **k: real(str(DATA / "vocab"), *a, **k)
+    import opencompass.datasets.SciReasoner.Mol_Instructions.molecule as molecule_module
+
+    molecule_module.BertTokenizerFast = transformers.BertTokenizerFast  # the same class, its vocabulary ours
+    mol_cases = []
+    for task, replies, refs in MOL_EVALS:
+        preds = [Mol_Instructions_postprocess_Mol(t, task) for t in replies]
+        golds = [Mol_Instructions_postprocess_Mol(t, task) for t in refs]
+        mol_cases.append({"task": task, "predictions": preds, "references": golds,
+                          "result": _clean(Mol_Instructions_Evaluator_Mol(task=task).score(list(preds), list(golds)))})
+    out["Mol_Instructions_Evaluator_Mol"] = mol_cases
     out["Retrosynthesis_postprocess"] = [(t, Retrosynthesis_postprocess(t)) for t in RETRO_READER]
     retro = []
     for beam, n_best, aug, preds, refs in RETRO:

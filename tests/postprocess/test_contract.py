@@ -103,6 +103,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "opi_postprocess": {"task": "GO"},
     "LLM4Chem_postprocess": {"task": "forward_synthesis"},
     "Retrosynthesis_postprocess": {},
+    "Mol_Instructions_postprocess_Mol": {"task": "molecular_description_generation"},
     "pmmeval_flores_postprocess": {"lang_fullname": "French"},
     "pmmeval_mhellaswag_postprocess": {"lang_code": "en"},
     "pmmeval_mifeval_postprocess": {"lang_code": "en"},

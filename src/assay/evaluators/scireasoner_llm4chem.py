@@ -37,7 +37,8 @@ from assay.evaluators.smolinstruct import RDKIT_MISSING, parse_molecule, wordnet
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["CAPTION_TOKENIZER", "LLM4Chem_Evaluator", "RetrosynthesisEvaluator", "WordPieceTokenizer",
-           "caption_metrics", "canonical_smiles"]
+           "caption_metrics", "caption_tokenizer_missing", "caption_vocabulary", "canonical_smiles", "rdkit_quiet",
+           "text_scores"]
 
 #: The tokenizer OpenCompass splits captions with (its vocabulary from the Hugging Face Hub).
 CAPTION_TOKENIZER = "allenai/scibert_scivocab_uncased"
@@ -52,7 +53,7 @@ TASKS = ("forward_synthesis", "retrosynthesis", "molecule_captioning", "molecule
 
 
 @contextmanager
-def _rdkit() -> Iterator[Any]:
+def rdkit_quiet() -> Iterator[Any]:
     """RDKit's ``Chem`` with its log silenced meanwhile (InChI warnings, bad SMILES, deprecations)."""
     try:
         from rdkit import Chem, RDLogger
@@ -206,7 +207,7 @@ def _fingerprints(chem: Any, preds: list[str], golds: list[list[str]], name: str
 
 def _smiles_metrics(preds: list[str], golds_raw: list[list[str]], name: str, multiple: bool) -> dict[str, Any]:
     n = len(preds)
-    with _rdkit() as chem:
+    with rdkit_quiet() as chem:
         canonical: list[str | None] = []
         no_answer: list[bool] = []
         invalid: list[bool] = []
@@ -471,7 +472,7 @@ def _hub_snapshot(repo: str) -> str | None:
     return max(found, key=os.path.getmtime) if found else None
 
 
-def _caption_tokenizer_missing() -> list[str]:
+def caption_tokenizer_missing() -> list[str]:
     if _hub_snapshot(CAPTION_TOKENIZER) is not None:
         return []
     return [f"molecule captions are split with {CAPTION_TOKENIZER}'s vocabulary, which only a model hub provides and "
@@ -479,49 +480,62 @@ def _caption_tokenizer_missing() -> list[str]:
             f"{CAPTION_TOKENIZER} vocab.txt, on a machine that reaches the Hub)"]
 
 
-def caption_metrics(preds: Sequence[str], golds: Sequence[str], tokenizer: WordPieceTokenizer,
-                    truncation: int = CAPTION_TRUNCATION) -> dict[str, Any]:
-    """LLM4Chem's caption scores: NLTK's corpus BLEU-2 and BLEU-4 and the mean METEOR over the word pieces
-    (the first ``truncation``), rouge_score's ROUGE-1, -2 and -L F-measures (reply as the target, as in
-    OpenCompass), each over the samples with a reply; ``num_all``, ``num_no_answer``.  With no reply at
-    all the means are NaN, as NumPy's mean of nothing."""
+def text_scores(pairs: Sequence[tuple[str, str]], tokenizer: WordPieceTokenizer, truncation: int) -> dict[str, float]:
+    """NLTK's corpus BLEU-2 and BLEU-4 and the mean METEOR over the word pieces (the first ``truncation``) of
+    each (reference, reply), and the mean rouge_score ROUGE-1, -2 and -L F-measures of the texts (reply as
+    the target, as in OpenCompass): ``bleu2``, ``bleu4``, ``meteor``, ``rouge1``, ``rouge2``, ``rougeL``.
+    With no pair the means are NaN, as NumPy's mean of nothing."""
+    import warnings
+
     import numpy as np
     from nltk.translate.bleu_score import corpus_bleu
     from nltk.translate.meteor_score import meteor_score
     from rouge_score import rouge_scorer
 
     wordnet = wordnet_reader()
-    preds = [p.strip() for p in preds]
-    golds = [g.strip() for g in golds]
     references: list[list[list[str]]] = []
     hypotheses: list[list[str]] = []
     meteors: list[float] = []
     rouges = []
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
-    for gold, pred in zip(golds, preds):
-        if pred == "":
-            continue
+    for gold, pred in pairs:
         gold_pieces = tokenizer.tokenize(gold)[:truncation]
         pred_pieces = tokenizer.tokenize(pred)[:truncation]
         references.append([gold_pieces])
         hypotheses.append(pred_pieces)
         meteors.append(meteor_score([gold_pieces], pred_pieces, wordnet=wordnet))
         rouges.append(scorer.score(pred, gold))
-    with np.errstate(all="ignore"):
-        import warnings
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "bleu2": float(corpus_bleu(references, hypotheses, weights=(.5, .5))),
+            "bleu4": float(corpus_bleu(references, hypotheses, weights=(.25, .25, .25, .25))),
+            "meteor": float(np.mean(meteors)),
+            "rouge1": float(np.mean([r["rouge1"].fmeasure for r in rouges])),
+            "rouge2": float(np.mean([r["rouge2"].fmeasure for r in rouges])),
+            "rougeL": float(np.mean([r["rougeL"].fmeasure for r in rouges])),
+        }
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return {
-                "num_all": len(preds),
-                "num_no_answer": sum(p == "" for p in preds),
-                "bleu2": float(corpus_bleu(references, hypotheses, weights=(.5, .5))),
-                "bleu4": float(corpus_bleu(references, hypotheses, weights=(.25, .25, .25, .25))),
-                "rouge_1": float(np.mean([r["rouge1"].fmeasure for r in rouges])),
-                "rouge_2": float(np.mean([r["rouge2"].fmeasure for r in rouges])),
-                "rouge_l": float(np.mean([r["rougeL"].fmeasure for r in rouges])),
-                "meteor_score": float(np.mean(meteors)),
-            }
+
+def caption_metrics(preds: Sequence[str], golds: Sequence[str], tokenizer: WordPieceTokenizer,
+                    truncation: int = CAPTION_TRUNCATION) -> dict[str, Any]:
+    """LLM4Chem's caption scores: :func:`text_scores` over the samples with a (stripped) reply, as
+    ``bleu2``, ``bleu4``, ``rouge_1``, ``rouge_2``, ``rouge_l``, ``meteor_score``, with ``num_all`` and
+    ``num_no_answer``."""
+    preds = [p.strip() for p in preds]
+    golds = [g.strip() for g in golds]
+    scores = text_scores([(g, p) for g, p in zip(golds, preds) if p != ""], tokenizer, truncation)
+    return {"num_all": len(preds), "num_no_answer": sum(p == "" for p in preds), "bleu2": scores["bleu2"],
+            "bleu4": scores["bleu4"], "rouge_1": scores["rouge1"], "rouge_2": scores["rouge2"],
+            "rouge_l": scores["rougeL"], "meteor_score": scores["meteor"]}
+
+
+def caption_vocabulary(name: str) -> WordPieceTokenizer:
+    """SciBERT's tokenizer from the Hugging Face cache; an error naming ``name`` (the evaluator) when it is not there."""
+    folder = _hub_snapshot(CAPTION_TOKENIZER)
+    if folder is None:
+        raise EvaluationError(f"{name}: {caption_tokenizer_missing()[0]}")
+    return WordPieceTokenizer(folder)
 
 
 # -- the evaluators ---------------------------------------------------------------------------------
@@ -595,7 +609,7 @@ class LLM4Chem_Evaluator(BaseEvaluator):
 
         task = cfg.get("task")
         if task == "molecule_captioning":
-            return _caption_tokenizer_missing() + _wordnet_missing()
+            return caption_tokenizer_missing() + _wordnet_missing()
         if task in _SMILES_TASKS or task == "retrosynthesis":
             return _rdkit_missing()
         return []
@@ -611,10 +625,7 @@ class LLM4Chem_Evaluator(BaseEvaluator):
         if task in _SMILES_TASKS or task == "retrosynthesis":
             result = _smiles_metrics(preds, [[g] for g in golds], name, multiple=task == "retrosynthesis")
         elif task == "molecule_captioning":
-            folder = _hub_snapshot(CAPTION_TOKENIZER)
-            if folder is None:
-                raise EvaluationError(f"{name}: {_caption_tokenizer_missing()[0]}")
-            result = caption_metrics(preds, golds, WordPieceTokenizer(folder))
+            result = caption_metrics(preds, golds, caption_vocabulary(name))
         elif task in ("name_conversion-i2f", "name_conversion-s2f", "name_conversion-s2i"):
             result = _formula_metrics(preds, [[g] for g in golds], task == "name_conversion-s2i", name)
         elif task in ("property_prediction-esol", "property_prediction-lipo"):
@@ -730,7 +741,7 @@ class RetrosynthesisEvaluator(BaseEvaluator):
             for i, value in enumerate(values):
                 if not isinstance(value, str):
                     return {"error": f"RetrosynthesisEvaluator: {side} {i} is {value!r:.80}, expected text"}
-        with _rdkit() as chem:
+        with rdkit_quiet() as chem:
             preds = [_clear_map_canonical(chem, p, self.synthon, True) for p in predictions]
             golds = [_clear_map_canonical(chem, r, self.synthon, True) for r in references]
         accuracy = [0] * self.n_best

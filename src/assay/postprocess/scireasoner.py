@@ -9,8 +9,8 @@ from typing import Any
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["GUE_postprocessor", "LLM4CHEM_TAGS", "LLM4Chem_postprocess", "LLM4Mat_postprocessor", "Retrosynthesis_postprocess",
-           "material_postprocessor", "opi_postprocess"]
+__all__ = ["GUE_postprocessor", "LLM4CHEM_TAGS", "LLM4Chem_postprocess", "LLM4Mat_postprocessor", "MOL_INSTRUCTIONS_SMILES_TASKS",
+           "Mol_Instructions_postprocess_Mol", "Retrosynthesis_postprocess", "material_postprocessor", "opi_postprocess"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -279,3 +279,65 @@ def Retrosynthesis_postprocess(text: Any) -> str:
         return ""
     found = _SMILES_TAG.findall(_THINK.sub("", text))
     return found[-1].strip() if found else ""
+
+
+#: Mol-Instructions' molecule tasks whose answers are SMILES.
+MOL_INSTRUCTIONS_SMILES_TASKS = ("description_guided_molecule_design", "forward_reaction_prediction", "retrosynthesis",
+                                 "reagent_prediction")
+_END_TOKENS = re.compile(r"<\|endoftext\|>|<\|im_end\|>")
+_UP_TO_THINK_END = re.compile(r".*?</think>\s*", re.DOTALL)
+_DIGIT_GAPS = re.compile(r"(?<=\d) +(?=\d)|(?<=\.) +(?=\d)")
+_FIRST_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")
+_FIRST_SMILES = re.compile(r"<SMILES>(.*?)</SMILES>")
+
+
+def _without_thoughts(text: str) -> str:
+    text = _END_TOKENS.sub("", text.strip())
+    return _UP_TO_THINK_END.sub("", _THINK.sub("", text))
+
+
+def _rdkit_canonical(smiles: str) -> str | None:
+    try:
+        from rdkit import Chem, RDLogger
+    except ImportError:
+        raise ImportError("RDKit is not installed (pip install rdkit, or pip install 'assay[chem]'); "
+                          "Mol_Instructions_postprocess_Mol reads SMILES with it") from None
+    log: Any = RDLogger
+    log.DisableLog("rdApp.*")
+    try:
+        mol = Chem.MolFromSmiles(smiles)
+        return None if mol is None else str(Chem.MolToSmiles(mol, isomericSmiles=False, canonical=True))
+    finally:
+        log.EnableLog("rdApp.*")
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Mol_Instructions_postprocess_Mol(text: Any, task: str, *args: Any, **kwargs: Any) -> Any:
+    """Mol-Instructions' molecule reader (SciReasoner), on replies and references alike.
+
+    The text is stripped, ``<|endoftext|>`` and ``<|im_end|>`` removed, then every
+    ``<think>…</think>`` and everything up to the first remaining ``</think>``.
+    ``property_prediction_str``: spaces between digits (and after a ``.`` before a
+    digit) are removed and the first number is the answer — a text, or the integer
+    ``0`` when there is none, as in OpenCompass; the SMILES tasks
+    (:data:`MOL_INSTRUCTIONS_SMILES_TASKS`): the first ``<SMILES>…</SMILES>`` on one
+    line, stripped and written by RDKit as canonical SMILES without stereochemistry —
+    ``None`` when there is no tag or RDKit cannot read it; ``molecular_description_generation``:
+    the text so cleaned.  Any other task gives the text unchanged.  A value that is
+    not text gives ``None`` (OpenCompass fails on it).
+
+    >>> Mol_Instructions_postprocess_Mol('<think>x</think> The value is - 0. 25 or 3', task='property_prediction_str')
+    '0.25'
+    """
+    if not isinstance(text, str):
+        return None
+    if task == "property_prediction_str":
+        found = _FIRST_NUMBER.search(_DIGIT_GAPS.sub("", _without_thoughts(text)))
+        return found.group(0) if found else 0
+    if task in MOL_INSTRUCTIONS_SMILES_TASKS:
+        found = _FIRST_SMILES.search(_without_thoughts(text))
+        return _rdkit_canonical(found.group(1).strip()) if found else None
+    if task == "molecular_description_generation":
+        return _without_thoughts(text)
+    return text
