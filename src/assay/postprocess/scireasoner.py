@@ -285,15 +285,22 @@ def Retrosynthesis_postprocess(text: Any) -> str:
 MOL_INSTRUCTIONS_SMILES_TASKS = ("description_guided_molecule_design", "forward_reaction_prediction", "retrosynthesis",
                                  "reagent_prediction")
 _END_TOKENS = re.compile(r"<\|endoftext\|>|<\|im_end\|>")
-_UP_TO_THINK_END = re.compile(r".*?</think>\s*", re.DOTALL)
 _DIGIT_GAPS = re.compile(r"(?<=\d) +(?=\d)|(?<=\.) +(?=\d)")
+_LEADING_SPACE = re.compile(r"\s*")
 _FIRST_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")
 _FIRST_SMILES = re.compile(r"<SMILES>(.*?)</SMILES>")
 
 
 def _without_thoughts(text: str) -> str:
-    text = _END_TOKENS.sub("", text.strip())
-    return _UP_TO_THINK_END.sub("", _THINK.sub("", text))
+    """The text without end tokens and thoughts: what OpenCompass's ``re.sub(r'.*?</think>\\s*', '', …)`` leaves
+    after ``<think>…</think>`` is removed — the text after the last ``</think>`` and the white space after it —,
+    found in one pass (the expression scans the rest of the text from every position, quadratic on long replies)."""
+    text = _THINK.sub("", _END_TOKENS.sub("", text.strip()))
+    end = text.rfind("</think>")
+    if end == -1:
+        return text
+    rest = text[end + len("</think>"):]
+    return rest[_LEADING_SPACE.match(rest).end():]  # type: ignore[union-attr]
 
 
 def _rdkit_canonical(smiles: str) -> str | None:
@@ -324,14 +331,13 @@ def Mol_Instructions_postprocess_Mol(text: Any, task: str, *args: Any, **kwargs:
     (:data:`MOL_INSTRUCTIONS_SMILES_TASKS`): the first ``<SMILES>…</SMILES>`` on one
     line, stripped and written by RDKit as canonical SMILES without stereochemistry —
     ``None`` when there is no tag or RDKit cannot read it; ``molecular_description_generation``:
-    the text so cleaned.  Any other task gives the text unchanged.  A value that is
-    not text gives ``None`` (OpenCompass fails on it).
+    the text so cleaned.  Any other task gives the text unchanged.  ``None`` reads as
+    ``''`` and another value as its ``str`` (OpenCompass fails on them).
 
     >>> Mol_Instructions_postprocess_Mol('<think>x</think> The value is - 0. 25 or 3', task='property_prediction_str')
     '0.25'
     """
-    if not isinstance(text, str):
-        return None
+    text = "" if text is None else text if isinstance(text, str) else str(text)
     if task == "property_prediction_str":
         found = _FIRST_NUMBER.search(_DIGIT_GAPS.sub("", _without_thoughts(text)))
         return found.group(0) if found else 0
