@@ -192,6 +192,8 @@ class Measured:
     max_child_rss: int
     returncode: int
     stderr: str
+    #: user + system CPU seconds of the process tree (the command and every process it waited for)
+    cpu_seconds: float = 0.0
 
 
 def run_assay(args: list[str], cwd: Path) -> Measured:
@@ -207,13 +209,18 @@ def run_assay(args: list[str], cwd: Path) -> Measured:
     stderr_chunks: list[bytes] = []
     reader = threading.Thread(target=lambda: stderr_chunks.append(proc.stderr.read() if proc.stderr else b""))
     reader.start()
-    while proc.poll() is None:
+    while True:
         now, hwm = _tree_rss(proc.pid)
         peak, largest = max(peak, now), max(largest, hwm)
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # the usage includes the children it waited for
+        if pid:
+            break
         time.sleep(0.02)
     seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     reader.join()
-    return Measured(seconds, peak, largest, proc.returncode, b"".join(stderr_chunks).decode(errors="replace"))
+    return Measured(seconds, peak, largest, proc.returncode, b"".join(stderr_chunks).decode(errors="replace"),
+                    usage.ru_utime + usage.ru_stime)
 
 
 def report(title: str, measured: Measured, predictions: int, floor_seconds: float) -> None:
@@ -221,6 +228,7 @@ def report(title: str, measured: Measured, predictions: int, floor_seconds: floa
     print(f"== {title}")
     print(f"exit status            {measured.returncode}")
     print(f"wall seconds           {measured.seconds:.2f}")
+    print(f"CPU seconds, tree      {measured.cpu_seconds:.2f}")
     print(f"predictions            {predictions:,}")
     print(f"predictions/s          {predictions / measured.seconds:,.0f}")
     print(f"peak RSS, process tree {measured.peak_tree_rss / 2**20:,.0f} MiB (polled every 20 ms)")

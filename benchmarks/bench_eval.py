@@ -66,7 +66,8 @@ def _clean(root: Path) -> None:
 def workload(root: Path, config: Path, extra: list[str], only: list[str] | None = None) -> dict[str, dict[str, object]]:
     """Time each of :data:`STEPS` (or those ``only`` names) once with the assay that ``python -m assay`` imports.
 
-    Returns label → ``{"seconds": total, "parts": [seconds per command], "error": message or None}``;
+    Returns label → ``{"seconds": total, "cpu": CPU seconds of the process trees, "parts": [seconds per command],
+    "error": message or None}``;
     a command that fails (say, one an older version lacks) gives its exit status and last stderr line.
     """
     out: dict[str, dict[str, object]] = {}
@@ -75,6 +76,7 @@ def workload(root: Path, config: Path, extra: list[str], only: list[str] | None 
             continue
         _clean(root)
         parts: list[float] = []
+        cpu = 0.0
         error = None
         for command in commands:
             args: list[str] = []
@@ -93,7 +95,8 @@ def workload(root: Path, config: Path, extra: list[str], only: list[str] | None 
                 error = f"assay {command[0]} exited {measured.returncode}: {tail[0][:200]}"
                 break
             parts.append(measured.seconds)
-        out[label] = {"seconds": None if error else sum(parts), "parts": parts, "error": error}
+            cpu += measured.cpu_seconds
+        out[label] = {"seconds": None if error else sum(parts), "cpu": None if error else cpu, "parts": parts, "error": error}
     return out
 
 
@@ -155,13 +158,14 @@ def compare(args: argparse.Namespace) -> None:
     for name in versions:
         print(f"   {name}: {imported[name]}")
     width = max(len(label) for label in STEPS)
-    print(f"{'':{width}}  {'this':>9}  {'other':>9}  this/other")
+    print(f"{'':{width + 6}}  {'this':>9}  {'other':>9}  this/other")
     for label in STEPS:
-        mine = _median([r[label]["seconds"] for r in rounds["this checkout"]])
-        theirs = _median([r[label]["seconds"] for r in rounds[other]])
-        ratio = f"{mine / theirs:.2f}x" if mine is not None and theirs else "n/a"
-        cells = [f"{v:8.2f}s" if v is not None else f"{'n/a':>9}" for v in (mine, theirs)]
-        print(f"{label:{width}}  {cells[0]}  {cells[1]}  {ratio}")
+        for key, what in (("seconds", "wall"), ("cpu", "CPU")):
+            mine = _median([r[label].get(key) for r in rounds["this checkout"]])
+            theirs = _median([r[label].get(key) for r in rounds[other]])
+            ratio = f"{mine / theirs:.2f}x" if mine is not None and theirs else "n/a"
+            cells = [f"{v:8.2f}s" if v is not None else f"{'n/a':>9}" for v in (mine, theirs)]
+            print(f"{label + ', ' + what:{width + 6}}  {cells[0]}  {cells[1]}  {ratio}")
         for name in versions:
             errors = {str(r[label]["error"]) for r in rounds[name] if r[label]["error"]}
             for error in sorted(errors):
@@ -201,6 +205,7 @@ def main() -> None:
     # (a shared machine's speed drifts from minute to minute)
     floors: list[float] = []
     times: dict[str, list[float]] = {label: [] for label in labels}
+    cpus: dict[str, list[float]] = {label: [] for label in labels}
     ratios: dict[str, list[float]] = {label: [] for label in labels}
     split: list[list[float]] = []
     count = 0
@@ -212,6 +217,7 @@ def main() -> None:
             measured = run_assay(["run", str(config), "-w", str(root / "work"), "-r", RUN, "--force", *flags, *extra], cwd=root)
             report(f"{label}, {size} (round {i + 1})", measured, count, floor)
             times[label].append(measured.seconds)
+            cpus[label].append(measured.cpu_seconds)
             ratios[label].append(measured.seconds / floor)
         figures = workload(root, config, extra, only=[SPLIT])[SPLIT]
         if figures["error"] is None:
@@ -224,7 +230,9 @@ def main() -> None:
         seconds = min(times[label])
         print(
             f"{label}: best {seconds:.2f} s ({count / seconds:,.0f} predictions/s), {seconds / floor:.2f}x the best floor; "
-            f"ratio to the floor of its round: median {statistics.median(ratios[label]):.2f}x, best {min(ratios[label]):.2f}x"
+            f"ratio to the floor of its round: median {statistics.median(ratios[label]):.2f}x, best {min(ratios[label]):.2f}x; "
+            f"CPU of the process tree: median {statistics.median(cpus[label]):.2f} s, {statistics.median(cpus[label]) / floor:.2f}x "
+            "the best floor"
         )
     if split:
         one = statistics.median(times["eval + summary + intervals + HTML report (run)"])

@@ -141,7 +141,7 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     result = run_summarizer(variables, time_str="bench_stats", stats=True)
     t2 = time.perf_counter()
     data, context = _report_data(run, result, stats=result.stats, max_text=600, snapshot=result.snapshot, samples=False,
-                                 ranks=False)
+                                 ranks=None, defer_ranks=True)
     t3 = time.perf_counter()
     snap = context.snapshot
     digests = {(c, a): snap.digest(f"{context.folders[c]}/{a}.json") if snap is not None else None
@@ -166,10 +166,11 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
     print(f"  summary with statistics         {t2 - t1:.2f} s   (intervals of every cell and group)")
     print(f"  the leaderboard's data          {t3 - t2:.2f} s")
     print(f"  the sample data ({len(chunks)} datasets) {t4 - t3:.2f} s   (every result's samples read from the run "
-          "index, in forked workers whose time is not counted here)")
+          "index, in this process: forked workers only for results read from files)")
     if ranks:
-        print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns; "
-              "not computed by default at this size; per-sample values from the run index)")
+        print(f"  rank intervals and pictures     {t4r - t4:.2f} s   ({len(data['rankings']['rankings'])} columns: "
+              "the top-level groups, as a report of this size ranks by default; computed by the first report, "
+              "taken from its folder by later ones; per-sample values from the run index)")
     print(f"  the page ({size / 1e6:.2f} MB) and sample files  {t5 - t4:.2f} s")
     for path in run.glob("summary/summary_bench_*"):
         path.unlink()

@@ -404,6 +404,29 @@ def build_table(root: Path) -> dict[str, Any]:
     return {"opencompass_version": version, "requires": requires, "modules": modules, "registered": registered_names(source)}
 
 
+def dump_table(table: dict[str, Any]) -> str:
+    """The table as one JSON object, a line per part, so that assay reads the lines it needs
+    (:mod:`assay.opencompass.names`): the version and ``requires``, ``registered``, then
+    ``"modules":{`` and a line per module, sorted.
+
+    >>> print(dump_table({"opencompass_version": "1", "requires": [], "registered": {}, "modules": {"a": {}, "b": {}}}), end="")
+    {"opencompass_version":"1","requires":[],
+    "registered":{},
+    "modules":{
+    "a":{},
+    "b":{}
+    }}
+    """
+    def compact(value: Any) -> str:
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+    head = {k: table[k] for k in ("opencompass_version", "requires")}
+    lines = [compact(head)[:-1] + ",", '"registered":' + compact(table["registered"]) + ",", '"modules":{']
+    modules = sorted(table["modules"].items())
+    lines += [f"{compact(name)}:{compact(info)}" + ("," if i < len(modules) - 1 else "") for i, (name, info) in enumerate(modules)]
+    return "\n".join([*lines, "}}"]) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("root", type=Path, help="folder holding the opencompass package")
@@ -412,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.root / "opencompass" / "__init__.py").is_file():
         parser.error(f"{args.root} holds no opencompass/__init__.py")
     table = build_table(args.root)
-    args.output.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    args.output.write_text(dump_table(table), encoding="utf-8")
     count = sum(len(m["names"]) for m in table["modules"].values())
     print(f"{args.output}: {len(table['modules'])} modules, {count} names, OpenCompass {table['opencompass_version']}")
     return 0

@@ -5,8 +5,9 @@ Output, under ``tests/data/oc_families/humaneval_multi``::
     data/multi-data/humaneval_multipl-e/humaneval-<language>-reworded.jsonl   two problems per language
     predictions/humaneval_multiple-<language>.json                            replies, as OpenCompass writes them
 
-Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl``, ``go``, ``java`` (those assay runs) and
-``rb`` (one it does not).  Each language has two problems in MultiPL-E's row
+Languages: ``py``, ``js``, ``cpp``, ``sh``, ``pl``, ``go``, ``java``, ``rb``, ``lua``, ``php``,
+``r``, ``rs``, ``ts``, ``cs``, ``d``, ``rkt`` and ``scala`` (those assay runs) and ``jl`` (one it does
+not: Debian packages no Julia).  Each language has two problems in MultiPL-E's row
 format (``add``: the sum of two integers; ``max_of``: the larger of two), each
 with its own tests and the language's stop tokens.  The replies: for ``add``
 a correct body followed by text past a stop token, for ``max_of`` a wrong body
@@ -128,6 +129,124 @@ LANGUAGES: dict[str, dict[str, Any]] = {
                    "    candidate = method(:max_of)\n    assert_equal(7, candidate.call(1, 7))\n  end\nend\n"),
         "reworded": ["  x + y\nend\n", "  [a, b].min\nend\n"],
         "remove": ["  x + y\nend\n", "  x - y\nend\n", "  [a, b].max\nend\n", "  a >\nend\n"],
+    },
+    "lua": {
+        "stop": ["\nlocal", "\nfunction", "\n--", "\n\n"],
+        "add": ("-- Add two numbers x and y\n-- >>> add(2, 3)\n-- 5\nlocal function add(x, y)\n",
+                "lu = require('luaunit')\n\nfunction test_humaneval()\nlocal candidate = add\n    lu.assertEquals(candidate(1, 2), 3)\n"
+                "    lu.assertEquals(candidate(-4, 4), 0)\nend\n\nos.exit(lu.LuaUnit.run())"),
+        "max_of": ("-- The larger of a and b\n-- >>> max_of(1, 7)\n-- 7\nlocal function max_of(a, b)\n",
+                   "lu = require('luaunit')\n\nfunction test_humaneval()\nlocal candidate = max_of\n    lu.assertEquals(candidate(1, 7), 7)\n"
+                   "    lu.assertEquals(candidate(9, 2), 9)\nend\n\nos.exit(lu.LuaUnit.run())"),
+        "reworded": ["    return x + y\nend\n\nprint(add(1, 2))\n", "    return math.min(a, b)\nend\n"],
+        "remove": ["    return x + y\nend\n", "    return x - y\nend\n", "    if a > b then return a end\n    return b\nend\n",
+                   "    return a >\nend\n"],
+    },
+    "php": {
+        "stop": ["\nfunction", "\n?>", "\n//", "\n#"],
+        "add": ("<?php\n// Add two numbers x and y\n// >>> add(2, 3)\n// 5\nfunction add($x, $y) {\n",
+                "function candidate(...$args) {\n    return add(...$args);\n}\n\nfunction test(): void {\n"
+                "    if (candidate(1, 2) !== 3) { throw new Exception(\"Test failed!\"); }\n"
+                "    if (candidate(-4, 4) !== 0) { throw new Exception(\"Test failed!\"); }\n}\n\ntest();"),
+        "max_of": ("<?php\n// The larger of a and b\n// >>> max_of(1, 7)\n// 7\nfunction max_of($a, $b) {\n",
+                   "function candidate(...$args) {\n    return max_of(...$args);\n}\n\nfunction test(): void {\n"
+                   "    if (candidate(1, 7) !== 7) { throw new Exception(\"Test failed!\"); }\n"
+                   "    if (candidate(9, 2) !== 9) { throw new Exception(\"Test failed!\"); }\n}\n\ntest();"),
+        "reworded": ["  return $x + $y;\n}\n\nfunction unused() { return 0; }\n", "  return min($a, $b);\n}\n"],
+        "remove": ["  return $x + $y;\n}\n", "  return $x * $y;\n}\n", "  return max($a, $b);\n}\n", "  return $a >;\n}\n"],
+    },
+    "r": {
+        "stop": ["\n#", "\n```"],
+        "add": ("# Add two numbers x and y\n# >>> add(2, 3)\n# 5\nadd <- function(x, y) {\n",
+                "test_humaneval <- function() {\ncandidate <- add\n    if(!identical(candidate(1, 2), 3)){quit('no', 1)}\n"
+                "    if(!identical(candidate(-4, 4), 0)){quit('no', 1)}\n}\ntest_humaneval()"),
+        "max_of": ("# The larger of a and b\n# >>> max_of(1, 7)\n# 7\nmax_of <- function(a, b) {\n",
+                   "test_humaneval <- function() {\ncandidate <- max_of\n    if(!identical(candidate(1, 7), 7)){quit('no', 1)}\n"
+                   "    if(!identical(candidate(9, 2), 9)){quit('no', 1)}\n}\ntest_humaneval()"),
+        "reworded": ["  x + y\n}\n# done\n", "  min(a, b)\n}\n"],
+        "remove": ["  x + y\n}\n", "  x * y\n}\n", "  max(a, b)\n}\n", "  stop('not done')\n}\n"],
+    },
+    "rs": {
+        "stop": ["\n}"],
+        "add": ("/// Add two numbers x and y\n/// >>> add(2, 3)\n/// 5\nfn add(x: isize, y: isize) -> isize {\n",
+                "}\n\nfn main() {\n    let candidate = add;\n    assert_eq!(candidate(1, 2), 3);\n    assert_eq!(candidate(-4, 4), 0);\n}\n"),
+        "max_of": ("/// The larger of a and b\n/// >>> max_of(1, 7)\n/// 7\nfn max_of(a: isize, b: isize) -> isize {\n",
+                   "}\n\nfn main() {\n    let candidate = max_of;\n    assert_eq!(candidate(1, 7), 7);\n    assert_eq!(candidate(9, 2), 9);\n}\n"),
+        "reworded": ["    x + y\n}\nfn main() {}\n", "    a.min(b)\n}\n"],
+        "remove": ["    x + y\n}\n", "    x - y\n}\n", "    a.max(b)\n}\n", "    a >\n}\n"],
+    },
+    "ts": {
+        "stop": ["\nfunction ", "\n/*", "\n//", "\nclass"],
+        "add": ("//Add two numbers x and y\n// >>> add(2, 3)\n// 5\nfunction add(x: number, y: number): number {\n",
+                "declare var require: any;\nconst assert = require('node:assert');\n\n\nfunction test() {\n  let candidate = add;\n"
+                "  assert.deepEqual(candidate(1, 2),3);\n  assert.deepEqual(candidate(-4, 4),0);\n}\n\ntest();"),
+        "max_of": ("//The larger of a and b\n// >>> max_of(1, 7)\n// 7\nfunction max_of(a: number, b: number): number {\n",
+                   "declare var require: any;\nconst assert = require('node:assert');\n\n\nfunction test() {\n  let candidate = max_of;\n"
+                   "  assert.deepEqual(candidate(1, 7),7);\n  assert.deepEqual(candidate(9, 2),9);\n}\n\ntest();"),
+        "reworded": ["  return x + y;\n}\n\nfunction unused(): number { return 0; }\n", "  return Math.min(a, b);\n}\n"],
+        "remove": ["  return x + y;\n}\n", "  return x * y;\n}\n", "  return Math.max(a, b);\n}\n", "  return a > b ? a : \"b\";\n}\n"],
+    },
+    "cs": {
+        "stop": ["\n    }\n"],
+        "add": ("using System;\nusing System.Numerics;\nusing System.Diagnostics;\nusing System.Collections.Generic;\nusing System.Linq;\n"
+                "using System.Text;\nusing System.Security.Cryptography;\nclass Problem {\n    // Add two numbers x and y\n"
+                "    // >>> Add((2L), (3L))\n    // (5L)\n    public static long Add(long x, long y) {\n",
+                "    }\n    public static void Main(string[] args) {\n    Debug.Assert(Add((1L), (2L)) == (3L));\n"
+                "    Debug.Assert(Add((-4L), (4L)) == (0L));\n    }\n\n}\n"),
+        "max_of": ("using System;\nusing System.Numerics;\nusing System.Diagnostics;\nusing System.Collections.Generic;\nusing System.Linq;\n"
+                   "using System.Text;\nusing System.Security.Cryptography;\nclass Problem {\n    // The larger of a and b\n"
+                   "    // >>> MaxOf((1L), (7L))\n    // (7L)\n    public static long MaxOf(long a, long b) {\n",
+                   "    }\n    public static void Main(string[] args) {\n    Debug.Assert(MaxOf((1L), (7L)) == (7L));\n"
+                   "    Debug.Assert(MaxOf((9L), (2L)) == (9L));\n    }\n\n}\n"),
+        "reworded": ["        return x + y;\n    }\n    static int Unused() { return 0; }\n", "        return Math.Min(a, b);\n    }\n"],
+        "remove": ["        return x + y;\n    }\n", "        return x - y;\n    }\n", "        return Math.Max(a, b);\n    }\n",
+                   "        return a >;\n    }\n"],
+    },
+    "d": {
+        "stop": ["\n\n", "\nvoid", "\nbool", "\nint"],
+        "add": ("import std.math;\nimport std.typecons;\n/*\nAdd two numbers x and y\n    >>> add(2L, 3L)\n    5L\n    \n*/\n"
+                "long add(long x, long y) \n{\n",
+                "unittest\n{\n    alias candidate = add;\n\n    assert(candidate(1L, 2L) == 3L);\n    assert(candidate(-4L, 4L) == 0L);\n}\n"
+                "void main(){}"),
+        "max_of": ("import std.math;\nimport std.typecons;\n/*\nThe larger of a and b\n    >>> max_of(1L, 7L)\n    7L\n    \n*/\n"
+                   "long max_of(long a, long b) \n{\n",
+                   "unittest\n{\n    alias candidate = max_of;\n\n    assert(candidate(1L, 7L) == 7L);\n    assert(candidate(9L, 2L) == 9L);\n}\n"
+                   "void main(){}"),
+        "reworded": ["    return x + y;\n}\n\nlong unused() { return 0; }\n", "    return a < b ? a : b;\n}\n"],
+        "remove": ["    return x + y;\n}\n", "    return x - y;\n}\n", "    return a > b ? a : b;\n}\n", "    return a >;\n}\n"],
+    },
+    "rkt": {
+        "stop": ["\n(define ", "\n#|", "\n;", "\n("],
+        "add": ("#lang racket\n\n;; Add two numbers x and y\n;; >>> (add 2 3)\n;; 5\n(define (add x y)\n",
+                "(require rackunit)\n\n(define (test-humaneval) \n\n  (let (( candidate add))\n    (check-equal? (candidate 1 2) 3)\n"
+                "    (check-equal? (candidate -4 4) 0)\n))\n\n(test-humaneval)"),
+        "max_of": ("#lang racket\n\n;; The larger of a and b\n;; >>> (max_of 1 7)\n;; 7\n(define (max_of a b)\n",
+                   "(require rackunit)\n\n(define (test-humaneval) \n\n  (let (( candidate max_of))\n    (check-equal? (candidate 1 7) 7)\n"
+                   "    (check-equal? (candidate 9 2) 9)\n))\n\n(test-humaneval)"),
+        "reworded": ["  (+ x y))\n\n(define (unused) 0)\n", "  (min a b))\n"],
+        "remove": ["  (+ x y))\n", "  (- x y))\n", "  (max a b))\n", "  (+ a b)\n"],
+    },
+    "scala": {
+        "stop": ["\n    }\n"],
+        "add": ("import scala.math._\nimport scala.collection.mutable._\nobject Problem {\n    // Add two numbers x and y\n"
+                "    // >>> add((2l), (3l))\n    // (5l)\n    def add(x : Long, y : Long) : Long = {\n",
+                "    }\n    def main(args: Array[String]) = {\n    assert(add((1l), (2l)) == (3l));\n"
+                "    assert(add((-4l), (4l)) == (0l));\n    }\n\n}\n"),
+        "max_of": ("import scala.math._\nimport scala.collection.mutable._\nobject Problem {\n    // The larger of a and b\n"
+                   "    // >>> maxOf((1l), (7l))\n    // (7l)\n    def maxOf(a : Long, b : Long) : Long = {\n",
+                   "    }\n    def main(args: Array[String]) = {\n    assert(maxOf((1l), (7l)) == (7l));\n"
+                   "    assert(maxOf((9l), (2l)) == (9l));\n    }\n\n}\n"),
+        "reworded": ["        x + y\n    }\n    def unused() : Long = 0\n", "        min(a, b)\n    }\n"],
+        "remove": ["        x + y\n    }\n", "        x - y\n    }\n", "        max(a, b)\n    }\n", "        a >\n    }\n"],
+    },
+    "jl": {
+        "stop": ["\nfunction", "\nmacro", "\n\n"],
+        "add": ("\"\"\"Add two numbers x and y\n>>> add(2, 3)\n5\"\"\"\nfunction add(x::Int64, y::Int64)::Int64 \n",
+                "using Test\n\n@testset begin\n\ncandidate = add;\n\t@test(candidate(1, 2) == 3)\n\t@test(candidate(-4, 4) == 0)\nend\n"),
+        "max_of": ("\"\"\"The larger of a and b\n>>> max_of(1, 7)\n7\"\"\"\nfunction max_of(a::Int64, b::Int64)::Int64 \n",
+                   "using Test\n\n@testset begin\n\ncandidate = max_of;\n\t@test(candidate(1, 7) == 7)\n\t@test(candidate(9, 2) == 9)\nend\n"),
+        "reworded": ["    return x + y\nend\n", "    return min(a, b)\nend\n"],
+        "remove": ["    return x + y\nend\n", "    return x - y\nend\n", "    return max(a, b)\nend\n", "    return a >\nend\n"],
     },
 }
 

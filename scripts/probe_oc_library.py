@@ -186,13 +186,16 @@ def check_runnable(config: object, run_dir: Path) -> tuple[list[str], list[str]]
             problems.append(task.config_problem.split(": ", 1)[-1])
             continue
         missing += [dotted for _key, dotted in unavailable_components(task.dataset, task.model)]
-    from assay.subjective.plan import is_subjective
+    from assay.subjective.plan import MODES, is_subjective
 
     # a dataset an LLM judges has no task of plan_tasks' (its judge tasks need a judge the probe has not):
     # its loader, evaluator and postprocessors are checked per model all the same (its summarizer, which
-    # only a summary by dataset summarizers runs, is not)
+    # only a summary by dataset summarizers runs, is not), and its mode, without which no judge task is planned
     for dataset in getattr(config, "datasets", []):
         if is_subjective(dataset):
+            if dataset.get("mode") not in MODES:
+                problems.append(f"dataset {dataset.get('abbr')!r}: mode={dataset.get('mode')!r}; a judged dataset needs "
+                                f"mode one of {', '.join(MODES)}")
             judged = {k: v for k, v in dataset.items() if k != "summarizer"}
             for model in getattr(config, "models", []) or [{}]:
                 missing += [dotted for _key, dotted in unavailable_components(judged, model)]
@@ -278,6 +281,8 @@ def folder_table(outcomes: list[Outcome]) -> list[dict[str, object]]:
             line = f"{o.module.rsplit('.', 1)[-1]} ({', '.join(sorted(set(o.model_uses))[:3])})"
             if o.planned and not o.runnable and o.missing:  # evaluated by a model, and not runnable either: why
                 line += f"; not runnable: {', '.join(_short(n) for n in sorted(set(o.missing)))}"
+            elif o.planned and not o.runnable and o.problems:
+                line += f"; not runnable: config problem: {o.problems[0]}"
             row["model_files"].append(line)  # type: ignore[attr-defined]
         if o.model_uses:
             row["needs_model"] += 1  # type: ignore[operator]
@@ -307,6 +312,10 @@ OPENCOMPASS_BROKEN: dict[str, str] = {
     "opencompass.datasets.omni_math.OmniMathEvaluator": "the library's config lists no Omni-Judge server (url=[]), "
                                                          "over which its batches are divided (a division by zero), "
                                                          "and it loads the Omni-Judge tokenizer's code from the Hub",
+    "opencompass.datasets.cibench.CIBenchEvaluator": "its constructor assigns output_dir, a read-only property of "
+                                                     "OpenCompass's BaseEvaluator (AttributeError before anything is "
+                                                     "scored), and its score() imports opencompass.lagent, which "
+                                                     "OpenCompass does not ship",
 }
 
 
@@ -314,6 +323,9 @@ OPENCOMPASS_BROKEN: dict[str, str] = {
 OPENCOMPASS_FILE_FAILS: dict[str, str] = {
     "opencompass.configs.datasets.truthfulqa.truthfulqa_gen_1e7d8d": (
         "TruthfulQAEvaluator wraps its metrics argument in a list, so the tuple ('truth', 'info') fails its own check"
+    ),
+    "opencompass.configs.datasets.CHARM.charm_memory_gen_bbbd53": (
+        "its judged datasets name no mode, which every subjective partitioner of OpenCompass 0.5.4 reads (a KeyError)"
     ),
     "opencompass.configs.datasets.PJExam.PJExam_gen_8cd97c": (
         "its reader_cfg is a one-element tuple (a trailing comma), which OpenCompass's dataset reader cannot take"
@@ -329,6 +341,7 @@ REASONS: dict[str, str] = {
                       "configs, pass@k with k above n, no evaluator)",
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",

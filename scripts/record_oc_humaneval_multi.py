@@ -35,7 +35,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "data" / "oc_families" / "humaneval_multi"
 CONFIG = "humaneval_multi_gen_82cf85"
-LANGUAGES = ("py", "js", "cpp", "sh", "pl", "go", "java", "rb")
+LANGUAGES = ("py", "js", "cpp", "sh", "pl", "go", "java", "rb", "lua", "php", "r", "rs", "ts", "cs", "d", "rkt", "scala", "jl")
 POSTED: list[dict[str, Any]] = []
 
 

@@ -105,7 +105,7 @@ NOT_NEEDED_INLINE = (
     "multiprocessing", "assay._pool", "ctypes", "assay.commands.verify", "assay.commands.compare", "assay.commands.report",
     "assay.judge._client", "assay.judge._cache", "assay.summarize._circular", "assay.summarize._multi_faceted",
     "assay.stats._compare", "assay.stats._paired", "assay.stats._groups", "statistics", "difflib", "socket", "pickle",
-    "importlib.abc", "pkgutil",
+    "importlib.abc", "pkgutil", "assay.sources", "assay.rundir.sources", "assay.subjective.task",
 )
 
 
@@ -128,3 +128,40 @@ def test_a_small_run_is_scored_in_the_driver_with_the_bytes_of_a_run_with_worker
     inline, forked = _outputs(tmp_path / "one" / "r"), _outputs(tmp_path / "two" / "r")
     assert len(inline) == 6 + 4 and inline == forked
 
+
+
+_STARTUP_WRAPPER = """
+import atexit, dataclasses, json, sys
+out = sys.argv.pop(1)
+
+def dump():
+    generated = sorted(f"{cls.__module__}.{cls.__qualname__}" for name, module in list(sys.modules.items())
+                       if name.startswith("assay") for cls in vars(module).values()
+                       if isinstance(cls, type) and cls.__module__ == name and dataclasses.is_dataclass(cls)
+                       and (cls.__dataclass_params__.repr or cls.__dataclass_params__.eq))
+    names = sys.modules["assay.opencompass.names"]
+    with open(out, "w") as fh:
+        json.dump({"generated": generated, "parsed": sorted(names._modules()._parsed), "modules": len(names._modules())}, fh)
+
+atexit.register(dump)
+from assay.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_quickstart_compiles_no_dataclass_method_but_init_and_reads_the_name_table_of_its_imports(tmp_path: Path) -> None:
+    """What a short run pays before its work: its dataclasses take ``repr``, equality and hashing from
+    :mod:`assay._dataclass` rather than having them written and compiled per class, and of OpenCompass's
+    name table only the modules the config imports from are parsed."""
+    out = tmp_path / "startup.json"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-c", _STARTUP_WRAPPER, str(out), "run", str(EXAMPLE / "config.py"), "-w",
+                           str(tmp_path / "w"), "--no-report"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(out.read_text())
+    assert found["generated"] == []
+    assert found["modules"] > 800
+    assert set(found["parsed"]) <= {"opencompass", "opencompass.datasets", "opencompass.models", "opencompass.openicl",
+                                    "opencompass.openicl.icl_evaluator", "opencompass.openicl.icl_inferencer",
+                                    "opencompass.openicl.icl_prompt_template", "opencompass.openicl.icl_retriever",
+                                    "opencompass.utils", "opencompass.utils.text_postprocessors"}

@@ -77,3 +77,52 @@ def test_pieces_serialized_apart_splice_into_the_whole(tmp_path: Path) -> None:
     spliced = b"".join(splice_details({**result, "details": []}, parts))
     assert spliced == whole.read_bytes()
     assert read_json(whole)["details"][0]["score"] == "NaN"
+
+
+APPENDER = """
+import sys, time
+from assay.fileio import atomic_append_bytes
+path, who, rows, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+import os
+while not os.path.exists(go):
+    time.sleep(0.001)
+for i in range(rows):
+    atomic_append_bytes(path, f"{who},{i}\\n".encode(), durable=False)
+"""
+
+
+def test_two_processes_appending_to_one_file_lose_no_row(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path, go, rows = tmp_path / "total.csv", tmp_path / "go", 300
+    procs = [subprocess.Popen([sys.executable, "-c", APPENDER, str(path), who, str(rows), str(go)]) for who in ("a", "b")]
+    go.touch()  # both start appending at once
+    assert [p.wait(timeout=300) for p in procs] == [0, 0]
+    lines = path.read_text().splitlines()
+    for who in ("a", "b"):  # every row of each, in the order it appended them
+        assert [line for line in lines if line.startswith(f"{who},")] == [f"{who},{i}" for i in range(rows)]
+    assert len(lines) == 2 * rows
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["go", "total.csv"]  # nothing left beside the file
+
+
+def test_written_files_get_the_usual_permissions_not_a_temp_file_s(tmp_path: Path) -> None:
+    """A new file is readable as one ``open`` would create it (umask applied); a replaced file keeps its mode."""
+    import os
+
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        atomic_write_json(fresh, {"a": 1})
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.txt"
+        kept.write_text("x")
+        kept.chmod(0o640)
+        atomic_write_text(kept, "y")
+        assert kept.stat().st_mode & 0o777 == 0o640
+        os.umask(0o077)
+        private = tmp_path / "private.txt"
+        atomic_write_text(private, "z")
+        assert private.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)

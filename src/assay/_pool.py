@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from assay._dataclass import DataclassMethods
+
 __all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety", "die_with_parent", "usable_cpus"]
 
 logger = logging.getLogger(__name__)
@@ -117,8 +119,8 @@ def _worker_main(
         conn.send(("end",))
 
 
-@dataclass
-class _Worker:
+@dataclass(repr=False, eq=False)
+class _Worker(DataclassMethods):
     proc: Any
     conn: Connection
     item: Any = None

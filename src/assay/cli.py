@@ -67,7 +67,20 @@ def _setup_logging(verbose: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``assay`` command."""
+    """Entry point of the ``assay`` command.
+
+    The whole command runs with the cyclic collector's bulk thresholds
+    (:func:`assay._gc.bulk_allocations`): importing assay's modules and the
+    name tables builds tens of thousands of long-lived objects, which the
+    default thresholds would scan again and again while a short run starts.
+    """
+    from assay._gc import bulk_allocations
+
+    with bulk_allocations():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser(argv[0] if argv else None).parse_args(argv)
     _setup_logging(getattr(args, "verbose", 0))

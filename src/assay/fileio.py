@@ -31,6 +31,7 @@ __all__ = [
     "dumps_json",
     "iter_jsonl",
     "loads_json",
+    "new_file_umask",
     "read_bytes",
     "read_json",
     "replace_dir",
@@ -60,6 +61,7 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _new_file_mode(target))
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk)
@@ -73,6 +75,30 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
         raise
 
 
+def _new_file_mode(target: Path) -> int:
+    """The permission bits the file written to ``target`` gets: the replaced file's when there is one,
+    else those ``open`` gives a new file (``0o666`` less the process's umask), not ``mkstemp``'s ``0o600``."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~new_file_umask()
+
+
+def new_file_umask() -> int:
+    """The process's file-creation mask: from ``/proc/self/status`` where Linux gives it (reading it
+    changes nothing), else by setting it and setting it back."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
@@ -80,7 +106,10 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool 
 
 def atomic_append_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
     """Append ``data`` to ``path`` (created when absent) atomically: the file is written again whole,
-    so a crash leaves it as it was or with ``data`` appended, never with part of it.
+    so a crash leaves it as it was or with ``data`` appended, never with part of it.  Appends to
+    files of one folder take turns (an exclusive ``flock`` on the folder, else on a lock file beside
+    ``path`` where the file system cannot lock a folder), so that two processes appending to one file
+    lose no row.
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / 'a.csv'
@@ -88,11 +117,33 @@ def atomic_append_bytes(path: str | os.PathLike[str], data: bytes, *, durable: b
     >>> p.read_bytes()
     b'a,b\\n1,2\\n'
     """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _folder_lock(target):
+        try:
+            old = target.read_bytes()
+        except FileNotFoundError:
+            old = b""
+        atomic_write_chunks(target, (old, data), durable=durable)
+
+
+@contextlib.contextmanager
+def _folder_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path``'s folder (on NFS, which cannot lock a folder, on ``.<name>.lock``
+    beside ``path``) while the block runs."""
+    import fcntl
+
+    fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        old = Path(path).read_bytes()
-    except FileNotFoundError:
-        old = b""
-    atomic_write_chunks(path, (old, data), durable=durable)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:  # a folder this file system cannot lock: a lock file of its own
+        os.close(fd)
+        fd = os.open(path.parent / f".{path.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 def _exchange(a: Path, b: Path) -> bool:

@@ -76,3 +76,17 @@ def test_a_value_the_summary_marks_is_marked_in_the_comparison(tmp_path: Path, c
     assert json.loads(written.read_text())["marks"] == [
         {"model": "m1", "dataset": "mcq", "kind": "unjudged", "count": 2, "detail": "2 judge requests failed"}
     ]
+
+
+@pytest.mark.parametrize("command", [["compare", "-w", "{run}", "m1", "m2", "--datasets", "mcq"], ["index", "{run}"]])
+def test_a_run_an_import_left_half_written_is_refused_naming_the_way_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    from assay.rundir.layout import RunDir
+
+    run = make_run(tmp_path)
+    marker = RunDir(run).import_marker
+    marker.write_text(json.dumps({"imports": [{"tool": "lm_eval", "paths": ["/gone/results.json"]}]}))
+    assert main([part.format(run=run) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert "did not finish" in err and "/gone/results.json" in err and str(marker) in err
+    assert not list((run / "summary").glob("compare_*.json"))

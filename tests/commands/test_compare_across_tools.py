@@ -43,18 +43,18 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run
 
 
-def _compare(run: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, dict[str, Any]]:
+def _compare(run: Path, capsys: pytest.CaptureFixture[str], *args: str, status: int = 0) -> tuple[str, dict[str, Any]]:
     capsys.readouterr()
-    assert main(["compare", "-w", str(run), *args]) == 0
+    assert main(["compare", "-w", str(run), *args]) == status
     out = capsys.readouterr().out
     newest = max((run / "summary").glob("compare_*.json"), key=lambda p: p.stat().st_mtime_ns)
     (row,) = json.loads(newest.read_text())["datasets"]
     return out, row
 
 
-def _across(run: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[str, dict[str, Any]]:
+def _across(run: Path, capsys: pytest.CaptureFixture[str], *extra: str, status: int = 0) -> tuple[str, dict[str, Any]]:
     return _compare(run, capsys, "scripted-a", "mockllm__scripted-b", "--datasets", "arith",
-                    "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC, *extra)
+                    "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC, *extra, status=status)
 
 
 def _lm_eval_by_question() -> dict[str, float]:
@@ -133,28 +133,38 @@ def test_each_pair_is_one_question_asked_through_both_tools(run: Path) -> None:
 
 
 def test_too_few_aligned_samples_are_refused_with_the_counts(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out, row = _across(run, capsys, "--min-aligned", "0.9")
+    # the one dataset refused: nothing was compared, which the exit status says (the table and the JSON say why)
+    out, row = _across(run, capsys, "--min-aligned", "0.9", status=1)
     assert "p" not in row and row["alignment"]["aligned"] == 19
     assert row["reason"] == ("too few samples align by content: 19 of 24 (A) and 23 (B), 21 needed "
                              "(--min-aligned 0.9); are these the same dataset?")
     assert "too few samples align by content" in out
     # by the tools' ids nothing aligns: lm-evaluation-harness numbers its documents, inspect_ai names them
-    _, by_id = _across(run, capsys, "--align", "id")
+    _, by_id = _across(run, capsys, "--align", "id", status=1)
     assert "p" not in by_id and by_id["alignment"]["aligned"] == 0 and by_id["alignment"]["unaligned_a"] == 24
 
 
 def test_another_dataset_under_the_same_name_is_refused(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """inspect's own arithmetic task shares one question with lm-evaluation-harness's: far too few."""
     out, row = _compare(run, capsys, "scripted-a", "other-b", "--datasets", "arith",
-                        "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC)
+                        "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC, status=1)
     assert "p" not in row and "diff" not in row
     assert row["alignment"]["aligned"] == 1 and (row["alignment"]["samples_a"], row["alignment"]["samples_b"]) == (24, 12)
     assert row["reason"].startswith("too few samples align by content: 1 of 24 (A) and 12 (B), 6 needed")
     assert "are these the same dataset?" in out
 
 
+def test_a_comparison_that_compared_nothing_exits_non_zero_and_says_so(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["compare", "-w", str(run), "scripted-a", "other-b", "--datasets", "arith",
+                 "--metric", LM_METRIC, "--metric-b", INSPECT_METRIC]) == 1
+    err = capsys.readouterr().err
+    assert "assay compare: nothing was compared — every dataset was refused (arith: too few samples align by content" in err
+    assert list((run / "summary").glob("compare_scripted-a_vs_other-b_*.json"))  # what was found is still written
+
+
 def test_without_metric_names_two_tools_are_asked_for_them(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, row = _compare(run, capsys, "scripted-a", "mockllm__scripted-b", "--datasets", "arith")
+    _, row = _compare(run, capsys, "scripted-a", "mockllm__scripted-b", "--datasets", "arith", status=1)
     assert row["reason"] == "the two results share no metric (name each model's with --metric and --metric-b)"
 
 

@@ -68,9 +68,9 @@ def rescored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return _rescore(tmp_path_factory.mktemp("rescored"))
 
 
-def _compare(run: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[str, dict[str, Any]]:
+def _compare(run: Path, capsys: pytest.CaptureFixture[str], *extra: str, status: int = 0) -> tuple[str, dict[str, Any]]:
     capsys.readouterr()
-    assert main(["compare", "-w", str(run), "a", "b", "--datasets", "arith", *extra]) == 0
+    assert main(["compare", "-w", str(run), "a", "b", "--datasets", "arith", *extra]) == status
     out = capsys.readouterr().out
     newest = max((run / "summary").glob("compare_*.json"), key=lambda p: p.stat().st_mtime_ns)
     (row,) = json.loads(newest.read_text())["datasets"]
@@ -99,6 +99,6 @@ def test_rescored_replies_without_the_tools_ids_are_not_paired_by_id(tmp_path: P
     path = run / "predictions" / "b" / "arith.json"
     records = json.loads(path.read_text())
     path.write_text(json.dumps({k: {f: v for f, v in r.items() if f != "source_key"} for k, r in records.items()}))
-    _, row = _compare(run, capsys, "--align", "id")
+    _, row = _compare(run, capsys, "--align", "id", status=1)  # the one dataset refused: nothing compared
     assert "result" not in row and "a_only" not in row
     assert "re-scored from inspect_ai's output" in row["reason"] and "does not give the tool's id" in row["reason"], row

@@ -86,6 +86,13 @@ def test_the_opencompass_work_dir_reads_back_to_the_same_summary(mixed: Path, tm
     assert _tree(mixed) == before
     assert sorted(p.name for p in out.iterdir()) == ["configs", "predictions", "results", "summary"]
     assert sorted(p.suffix for p in (out / "summary").iterdir()) == [".csv", ".md", ".txt"]
+    # readable by others as folders and files made with mkdir and open are (the umask applied), not private
+    # as temporary ones are
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask
+    assert (out / "summary").stat().st_mode & 0o777 == 0o777 & ~umask
+    assert all(p.stat().st_mode & 0o777 == 0o666 & ~umask for p in out.rglob("*") if p.is_file())
     # the results are the run's, byte for byte; the predictions in OpenCompass's format
     for model in ("chat-small", "lm-a", "inspect-a", "reasoner"):
         for path in (mixed / "results" / model).glob("*.json"):

@@ -508,6 +508,18 @@ def _pmmeval_mifeval(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": [None] * n, "test_set": rows}
 
 
+def _cibench(rng: random.Random, n: int) -> Inputs:
+    refs, steps, prompts = [], [], []
+    for _ in range(n):
+        tags = [rng.choice(["exec", "general"]) for _ in range(rng.randint(1, 4))]
+        refs.append({"outputs": [None if t == "exec" else str(rng.randint(0, 9)) for t in tags], "tags": tags,
+                     "metadata": {}, "experiment": "x.ipynb"})
+        steps.append([[{"type": "IPythonInterpreter", "result": {"text": f"stdout:\n\n```\n{rng.randint(0, 9)}\n```"},
+                        "errmsg": rng.choice([None, "NameError"])}] if rng.random() < 0.8 else [] for _ in tags])
+        prompts.append(["q"] * len(tags))
+    return {"predictions": [""] * n, "references": refs, "steps": steps, "origin_prompt": prompts}
+
+
 @dataclass(frozen=True)
 class Spec:
     make: Callable[[random.Random, int], Inputs]
@@ -518,6 +530,7 @@ class Spec:
 
 INPUTS: dict[str, Spec] = {
     "AccEvaluator": Spec(_choice),
+    "CIBenchStepEvaluator": Spec(_cibench),
     "AccwithDetailsEvaluator": Spec(_choice),
     "EMEvaluator": Spec(_em),
     "BBHEvaluator": Spec(_bbh),
@@ -560,6 +573,7 @@ INPUTS: dict[str, Spec] = {
     "MATHEvaluator": Spec(_numbers),
     "MATHInternEvaluator": Spec(_numbers),
     "MATHVerifyEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MATHVerifyEvaluator")(workers=1)),
+    "MathEEDEvaluator": Spec(_math_replies, build=lambda: ICL_EVALUATORS.get("MathEEDEvaluator")(workers=1)),
     "TriviaQAEvaluator": Spec(_open_qa),
     "NQEvaluator": Spec(_open_qa),
     "NQEvaluatorCN": Spec(_open_qa),
@@ -652,12 +666,19 @@ EXCLUDED: dict[str, str] = {
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
        for name in ("ProteinLMBenchEvaluator", "SciKnowEvalEvaluator")},
+    **{name: "its references are NPHardEval's instances ('<level>####\\n<instance>') and its metric is weighted by level; "
+             "checked in tests/evaluators/test_oc_nphardeval.py"
+       for name in ("HardGCPEvaluator", "Hard_TSP_Evaluator", "Hard_MSP_Evaluator", "CMP_GCP_D_Evaluator", "CMP_TSP_D_Evaluator",
+                    "CMP_KSP_Evaluator", "P_BSP_Evaluator", "P_EDP_Evaluator", "P_SPP_Evaluator")},
+    "PILLMEvaluator": "reads each sample's experiment and n_updates from its test set's rows; "
+                      "checked in tests/evaluators/test_oc_pi_llm.py",
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
     "GenericLLMEvaluator": "needs an LLM judge server",
     "AssayGenericLLMEvaluator": "GenericLLMEvaluator applying its pred_postprocessor once; needs an LLM judge server",
     "LMEvaluator": "needs an LLM judge server",
+    "ATLASLLMEvaluator": "asks several LLM judges per sample; tests/evaluators/test_rubric_judged.py",
     "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
@@ -669,6 +690,7 @@ EXCLUDED: dict[str, str] = {
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "HumanevalMultiEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humaneval_multi.py",
+    "PMMEvalHumanEvalXLEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_pmmeval_humanevalxl.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",
     "SciCodeEvaluator": "runs each step's tests in the sandbox against HDF5 test data; tests/evaluators/test_scicode.py",
@@ -769,8 +791,8 @@ def test_single_sample(name: str) -> None:
 
 
 def _slow_evaluators(names: list[str]) -> list[Any]:
-    """MATHVerifyEvaluator starts worker processes for every evaluation: slow where it evaluates many times."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in names]
+    """MATHVerifyEvaluator and MathEEDEvaluator start worker processes for every evaluation: slow where they evaluate many times."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in names]
 
 
 @pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if n not in ORDER_DEPENDENT]))
@@ -834,6 +856,9 @@ def test_details_carry_correctness_where_defined(name: str) -> None:
         assert result["score"] == 0 and details is None  # OpenCompass does not read these replies: 0, without details
     elif name == "MultiIFEvaluator":
         assert details is None  # per-turn rates only, as OpenCompass's
+    elif name == "CIBenchStepEvaluator":
+        # means over notebook steps: each notebook carries its steps' scores, no verdict of its own
+        assert details and all(len(d["steps"]) == len(d["executable"]) == len(d["tool_rate"]) for d in details)
     elif outcome is not None and outcome.correct not in (None, "correct", "is_correct"):
         # a verdict under the evaluator's own name (ProcessBench's 'match'), as its declared outcome says
         assert details and all(outcome.correct in d for d in details)

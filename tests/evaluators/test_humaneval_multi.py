@@ -9,7 +9,9 @@ tests and completions cut at the stop tokens.
 
 The verdicts are checked by hand: in the ``reworded`` runs ``add`` passes and
 ``max_of`` fails (pass@1 50); in the ``remove`` runs (two replies per problem)
-each problem has one passing reply and one failing (pass@1 50).
+each problem has one passing reply and one failing (pass@1 50), in each of the
+sixteen languages assay runs (the toolchains of some are checked where Debian's
+package is installed, else the package is named).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ _NO_SANDBOX = isolation_unavailable("namespaces")
 needs_sandbox = pytest.mark.skipif(_NO_SANDBOX is not None, reason=f"no namespace sandbox: {_NO_SANDBOX}")
 #: The languages whose programs run here (their toolchains are installed on the test machines).
 RUN_HERE = ("py", "js", "cpp", "sh", "go")
+#: Languages whose toolchain a machine may lack: their verdicts where it is installed, else the package named.
+DEBIAN_TOOLCHAINS = {"rb": "ruby", "lua": "lua5.4", "php": "php-cli", "r": "r-base-core", "rs": "rustc", "ts": "node-typescript",
+                     "cs": "mono-mcs", "d": "ldc", "rkt": "racket", "scala": "scala"}
 
 #: (language, version) -> the hand-checked start of each sample's status.
 STATUSES = {
@@ -43,6 +48,16 @@ STATUSES = {
     ("cpp", "remove"): ["OK", "Exception: test.out: test.cpp", "OK", "SyntaxError: test.cpp"],
     ("sh", "remove"): ["OK", "Exception: ", "OK", "Exception: "],
     ("go", "remove"): ["OK", "Exception: --- FAIL: TestAdd", "OK", "Exception: # command-line-arguments"],
+    ("rb", "remove"): ["OK", "Exception: Loaded suite test", "OK", "Exception: test.rb:6: syntax error"],
+    ("lua", "remove"): ["OK", "Exception: F\nFailed tests:", "OK", "Exception: "],
+    ("php", "remove"): ["OK", "Exception: PHP Fatal error:  Uncaught Exception: Test failed!", "OK", "Exception: PHP Parse error"],
+    ("r", "remove"): ["OK", "Exception: ", "OK", "Exception: Error in candidate(1, 7) : not done"],
+    ("rs", "remove"): ["OK", "Exception: thread 'main' panicked", "OK", "SyntaxError: error: expected expression"],
+    ("ts", "remove"): ["OK", "Exception: node:assert", "OK", "SyntaxError: test.ts(5,3): error TS2322"],
+    ("cs", "remove"): ["OK", "Exception: Fail: ", "OK", "SyntaxError: test.cs(13,18): error CS1525"],
+    ("d", "remove"): ["OK", "Exception: 1/1 modules FAILED unittests", "OK", "SyntaxError: test.d(11): Error: expression expected"],
+    ("rkt", "remove"): ["OK", "Exception: --------------------\nFAILURE", "OK", "Exception: test.rkt:6:0: read-syntax"],
+    ("scala", "remove"): ["OK", "Exception: java.lang.AssertionError: assertion failed", "OK", "SyntaxError: test.scala:8: error"],
 }
 
 
@@ -62,7 +77,7 @@ def _unwrap(value: Any) -> Any:
 
 def test_completions_are_those_opencompass_sends() -> None:
     """Each reply cut at the first row's stop tokens, grouped by problem as OpenCompass posts them."""
-    assert len(_runs()) == 16
+    assert len(_runs()) == 36
     for run in _runs():
         stops = run["rows"][0]["stop_tokens"]
         replies = _replies(run["predictions"])
@@ -117,6 +132,55 @@ def test_repeated_replies_give_the_services_pass_at_1_and_statuses(language: str
 
 
 @needs_sandbox
+@pytest.mark.parametrize("language", sorted(DEBIAN_TOOLCHAINS))
+def test_each_debian_toolchain_gives_multipl_es_verdicts_or_names_its_package(language: str) -> None:
+    """One right and one wrong (or not compiling, or raising) reply per problem, run as MultiPL-E's harness runs them.
+
+    C# passes on a silent Debug.Assert, fails on one that writes the trace listener's failure; Racket's rackunit
+    fails a check on standard error with status 0; Scala fails on anything written to standard error.
+    """
+    from assay.evaluators.humaneval_multi import _missing
+
+    run = _runs(language, "remove")[0]
+    rows = run["rows"]
+    result = HumanevalMultiEvaluator(language=language, isolation="namespaces").score(
+        _replies(run["predictions"]), [r["tests"] for r in rows], rows)
+    if _missing(language)[1]:
+        assert result["outcomes"] == {"missing-dependency": 4}
+        assert "apt-get install" in result["details"][0]["message"], result["details"][0]["message"]
+        assert DEBIAN_TOOLCHAINS[language] in result["details"][0]["message"] or "gcc" in result["details"][0]["message"]
+        return
+    statuses = [d["status"] for d in result["details"]]
+    assert result["pass@1"] == 50.0, statuses
+    for got, want in zip(statuses, STATUSES[(language, "remove")]):
+        assert got.startswith(want), (language, statuses)
+    assert [d["is_correct"] for d in result["details"]] == [True, False, True, False]
+    assert [d["completion"] for d in result["details"]] == [c for f in run["files"] for c in f["completions"]]
+
+
+def test_a_toolchain_outside_the_sandboxs_folders_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A per-user install first on PATH (rustup's ``~/.cargo/bin/rustc``) is passed over for Debian's, or named."""
+    from assay.evaluators.humaneval_multi import _missing
+
+    user_bin = tmp_path / "bin"
+    user_bin.mkdir()
+    for tool in ("rustc", "cc"):
+        (user_bin / tool).write_text("#!/bin/sh\nexit 0\n")
+        (user_bin / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{user_bin}:/usr/bin:/bin")
+    tools, missing = _missing("rs")
+    if Path("/usr/bin/rustc").exists():
+        assert missing == ""
+        assert tools["rustc"].startswith("/usr/") and tools["cc"].startswith("/usr/"), tools
+    else:
+        assert f"{user_bin / 'rustc'} is outside the folders the sandbox shows" in missing
+        assert "apt-get install rustc" in missing
+    monkeypatch.setenv("PATH", str(user_bin))
+    tools, missing = _missing("rs")
+    assert "is outside the folders the sandbox shows" in missing and "apt-get install gcc rustc" in missing, missing
+
+
+@needs_sandbox
 def test_perl_runs_with_test_deep_or_names_its_package() -> None:
     run = _runs("pl", "remove")[0]
     rows = run["rows"]
@@ -142,8 +206,8 @@ def library(oc_library: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 @needs_sandbox
 def test_library_config_runs_unchanged(library: Path, tmp_path: Path) -> None:
-    """``humaneval_multi_gen_82cf85`` unchanged: each language run in the sandbox; Ruby, not run by assay, unscorable."""
-    languages = (*RUN_HERE, "rb")
+    """``humaneval_multi_gen_82cf85`` unchanged: each language run in the sandbox; Julia, not run by assay, unscorable."""
+    languages = (*RUN_HERE, "jl")
     cfg = tmp_path / "config.py"
     cfg.write_text(
         "from mmengine.config import read_base\n\n"
@@ -167,9 +231,10 @@ def test_library_config_runs_unchanged(library: Path, tmp_path: Path) -> None:
         assert result["pass@1"] == 50.0, (lang, [d["status"][:200] for d in details])
         assert [d["completion"] for d in details] == [f["completions"][0] for f in run["files"]]
         assert [d["status"] == "OK" for d in details] == [True, False]
-    ruby = read_result(results / "humaneval_multiple-rb.json")
-    assert ruby["pass@1"] == 0.0
-    assert ruby["outcomes"] == {"unsupported-language": 2}
+    julia = read_result(results / "humaneval_multiple-jl.json")
+    assert julia["pass@1"] == 0.0
+    assert julia["outcomes"] == {"unsupported-language": 2}
+    assert "Debian packages no Julia toolchain" in _unwrap(julia["details"][0]["message"])
 
 
 def test_unknown_languages_are_refused() -> None:
@@ -198,7 +263,12 @@ def test_the_dry_run_names_a_missing_toolchain_and_a_language_not_run(
     assert len(checks) == 19
     assert any("apt-get install g++" in n for n in checks["humaneval_multiple-cpp"].notes)
     assert any("apt-get install nodejs" in n for n in checks["humaneval_multiple-js"].notes)
-    assert any("does not run MultiPL-E's 'rb' programs" in n for n in checks["humaneval_multiple-rb"].notes)
+    assert any("does not run MultiPL-E's 'jl' programs (Debian packages no Julia toolchain)" in n
+               for n in checks["humaneval_multiple-jl"].notes)
+    assert any("does not run MultiPL-E's 'swift' programs" in n for n in checks["humaneval_multiple-swift"].notes)
+    assert any("apt-get install ruby" in n for n in checks["humaneval_multiple-rb"].notes)
+    assert any("apt-get install lua5.4" in n for n in checks["humaneval_multiple-lua"].notes)
+    assert any("apt-get install mono-mcs mono-runtime" in n for n in checks["humaneval_multiple-cs"].notes)
     assert not any("apt-get" in n for n in checks["humaneval_multiple-py"].notes)
 
 

@@ -244,16 +244,20 @@ def test_omni_math_without_a_local_copy_names_where_it_looked(tmp_path: Path, mo
         LOAD_DATASET.get("OmniMathDataset").load()
 
 
-@pytest.mark.parametrize(("expression", "puzzle", "expected"), VECTORS["game24_check"])
-def test_game24_answer_check_matches_opencompass(expression: str, puzzle: str, expected: int) -> None:
-    result = ICL_EVALUATORS.get("Game24Evaluator")().score([expression], [puzzle])
-    assert result["acc score"] == expected
+def test_game24_answer_check_matches_opencompass() -> None:
+    cases = VECTORS["game24_check"]  # one batch: one sandbox run
+    result = ICL_EVALUATORS.get("Game24Evaluator")().score([c[0] for c in cases], [c[1] for c in cases])
+    assert [int(d["correct"]) for d in result["details"]] == [c[2] for c in cases]
 
 
-def test_game24_expression_is_computed_without_running_it() -> None:
-    # SymPy runs the text as Python; assay computes numbers and operators only
-    result = ICL_EVALUATORS.get("Game24Evaluator")().score(["__import__('os').getpid() * 0 + 24", "9**9**9**9"], ["0 24", "9 9 9 9"])
+def test_game24_arithmetic_mode_computes_the_expression_without_running_it() -> None:
+    # SymPy runs the text as Python; assay's arithmetic computes numbers and operators only
+    result = ICL_EVALUATORS.get("Game24Evaluator")(eval_mode="arithmetic").score(
+        ["__import__('os').getpid() * 0 + 24", "9**9**9**9"], ["0 24", "9 9 9 9"])
     assert [d["correct"] for d in result["details"]] == [False, False]
+    cases = VECTORS["game24_check"]
+    result = ICL_EVALUATORS.get("Game24Evaluator")(eval_mode="arithmetic").score([c[0] for c in cases], [c[1] for c in cases])
+    assert [int(d["correct"]) for d in result["details"]] == [c[2] for c in cases]
 
 
 def test_zebralogic_grid_reference_without_rows_is_skipped_but_counted_as_opencompass_does() -> None:

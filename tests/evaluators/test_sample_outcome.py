@@ -65,6 +65,7 @@ BACKED: dict[str, dict[str, str]] = {
     "MATHEvaluator": {"accuracy": "correct"},
     "MATHInternEvaluator": {"accuracy": "correct"},
     "MATHVerifyEvaluator": {"accuracy": "correct"},
+    "MathEEDEvaluator": {"accuracy": "details.score"},
     "TriviaQAEvaluator": {"score": "correct"},
     "NQEvaluator": {"score": "correct"},
     "NQEvaluatorCN": {"score": "correct"},
@@ -123,13 +124,14 @@ BACKED: dict[str, dict[str, str]] = {
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator",
            "AverageInferencePPLEvaluator", "KaoshiEvaluator", "Opi_Evaluator",
-           "LLM4Chem_Evaluator", "RetrosynthesisEvaluator", "Mol_Instructions_Evaluator_Mol"} | {
+           "LLM4Chem_Evaluator", "RetrosynthesisEvaluator", "Mol_Instructions_Evaluator_Mol",
+           "CIBenchStepEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
 }
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
-BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}}
+BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}}
 
 
 def _outcome(name: str) -> SampleOutcome | None:

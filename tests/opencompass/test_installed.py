@@ -1,7 +1,10 @@
 """With OpenCompass 0.5.4 fully installed next to assay: OpenCompass serves the names assay lacks.
 
 These tests run only where ``opencompass`` and its dependencies are installed
-(``.ci/run`` makes such an environment); elsewhere they skip.
+(``.ci/run`` makes such an environment); elsewhere they skip.  A name assay
+lacks is made by hiding one of assay's own evaluators from its answers to
+OpenCompass's names, so the test never depends on what assay has yet to
+implement.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ pytestmark = [
     pytest.mark.skipif(oc.opencompass_mode() != "full", reason="OpenCompass 0.5.4 is not fully installed here"),
 ]
 
-#: Evaluators of OpenCompass that need no model, network or sandbox, in order of preference.
-CANDIDATES = ("TriviaQAEvaluator", "NQEvaluator", "SQuAD20Evaluator", "TydiQAEvaluator", "MedBenchEvaluator_Cloze", "ZebraLogicMCEvaluator")
+#: An evaluator both assay and OpenCompass define that needs no model, network or sandbox: the test hides
+#: assay's, so that OpenCompass's must serve it.
+HIDDEN = "TriviaQAEvaluator"
 
 CONFIG = """
 from opencompass.datasets import JsonlDataset, {evaluator}
@@ -47,19 +51,26 @@ ROWS = [
 PREDICTIONS = ["The answer is Paris.", "Four", "Saturn\nmore text", "shakespeare"]
 
 
-def _evaluator_assay_lacks() -> str:
+@pytest.fixture
+def hidden(monkeypatch: pytest.MonkeyPatch) -> str:
+    """:data:`HIDDEN` hidden from assay's answers to OpenCompass's names, as a name assay lacks is."""
     import opencompass.datasets as oc_datasets
 
-    for name in CANDIDATES:  # one OpenCompass defines and assay does not
-        if oc.finder._assay_object("opencompass.datasets", name) is None and hasattr(oc_datasets, name):
-            return name
-    pytest.skip(f"assay implements every one of {', '.join(CANDIDATES)}")
+    assert oc.finder._assay_object("opencompass.datasets", HIDDEN) is not None, f"assay no longer implements {HIDDEN}"
+    assert hasattr(oc_datasets, HIDDEN), f"OpenCompass does not define {HIDDEN}"
+    own = oc.finder._assay_object
+
+    def without(module: str, name: str) -> object:
+        return None if name == HIDDEN else own(module, name)
+
+    monkeypatch.setattr(oc.finder, "_assay_object", without)
+    return HIDDEN
 
 
-def test_an_evaluator_assay_lacks_gives_opencompass_result(tmp_path: Path) -> None:
+def test_an_evaluator_assay_lacks_gives_opencompass_result(tmp_path: Path, hidden: str) -> None:
     import opencompass.datasets as oc_datasets
 
-    evaluator = _evaluator_assay_lacks()
+    evaluator = hidden
     data = tmp_path / "qa.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     cfg = tmp_path / "eval_qa.py"

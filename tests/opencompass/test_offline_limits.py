@@ -31,6 +31,10 @@ def test_message_says_the_reason_and_keeps_the_other_names() -> None:
     ("livecodebench_pro", "livecodebench_pro_gen", "LCBProEvaluator cannot be scored offline (remote service)"),
     ("MMBench", "MMBench_DEV_EN_vlmevalkit_gen", "VLMEvalKitEvaluator cannot be scored offline (multimodal)"),
     ("teval", "teval_en_gen_1ac254", "TEvalEvaluator cannot be scored offline (model weights)"),
+    ("dingo", "dingo_gen", "DingoEvaluator cannot be scored offline (model weights): OpenCompass hands the replies to "
+                           "dingo-python's llm_base rules"),
+    ("truthfulqa", "truthfulqa_gen_5ddc62", "TruthfulQAEvaluator cannot be scored offline (scorer outside PyPI)"),
+    ("IFBench", "IFBench_gen", "IFBenchEvaluator cannot be scored offline (NLTK data): IFBench's checkers read NLTK's English stop words"),
 ])
 def test_dry_run_says_why_a_library_file_cannot_be_scored_offline(
     oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -43,6 +43,8 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "bbeh_mcq_postprocess": {},
     "bbeh_freeform_postprocess": {},
     "game24_postprocess": {},
+    "clbench_pred_postprocess": {},
+    "atlas_pred_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},
     "cruxeval_o_postprocess": {},
     "humaneval_postprocess_v2": {},
@@ -121,10 +123,12 @@ NON_STR_RESULTS: dict[str, tuple[type, ...]] = {
     "InfiniteBench_first_number_postprocess": (type(None),),
     "smolinstruct_acc_postprocess": (type(None),),
     "LLM4Mat_postprocessor": (float,),
+    "atlas_pred_postprocess": (dict,),
 }
 
 #: OpenCompass's no-answer values, which its namesakes reproduce (for the same numbers).
 NO_ANSWER: dict[str, Any] = {
+    "atlas_pred_postprocess": {"extract_error": True, "answers": '{"answers": []}'},
     "gsm8k_postprocess": "NULL",
     "xml_tag_postprocessor": "NO ANSWER FOUND",
     "first_number_postprocess": None,

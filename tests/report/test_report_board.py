@@ -73,20 +73,71 @@ def test_the_page_holds_the_runs_rank_intervals_in_its_model_order(board_run) ->
     assert data["rankings"]["pairs"] == expected["pairs"]
 
 
-def test_rank_intervals_by_default_only_up_to_the_limit_and_on_request(board_run, tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+def test_every_column_ranked_by_default_up_to_the_limit_the_groups_above_it(board_run, tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch,
+                                                                               capsys) -> None:
+    """Above the limit the leaderboard still has the rank intervals of its top-level groups (every dataset
+    resampled for them, none ranked itself), the same as when every column is ranked; ``--ranks`` ranks every
+    column, ``--no-ranks`` none."""
     import assay.report._html as page_module
 
     run, _ = board_run
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6 - 1)  # one result fewer than the run has
-    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is None
+    data = board_data(write_html_report(copy, None, TIME).read_text())
+    top = {g["name"] for g in data["groups"] if g["top"]}
+    assert top and set(data["rankings"]["rankings"]) == top
+    assert data["rank_by"]["dataset"] == data["rankings"]["default"] in top
+    everything = _ranking(run)
+    for abbr in top:
+        held, expected = data["rankings"]["rankings"][abbr], everything["rankings"][abbr]
+        assert held["ties"] == expected["ties"] and held["note"] == expected["note"]
+        for e in expected["models"]:
+            assert held["ranks"][MODELS.index(e["model"])] == [e["rank"], e["rank_low"], e["rank_high"], e["tier"]]
+    assert data["rankings"]["pairs"] == everything["pairs"]
     assert main(["report", "-w", str(copy), "--ranks"]) == 0
     page = Path(capsys.readouterr().out.strip())
     assert set(board_data(page.read_text())["rankings"]["rankings"]) >= {"overall", "arith"}
+    assert main(["report", "-w", str(copy), "--no-ranks"]) == 0
+    page = Path(capsys.readouterr().out.strip())
+    assert board_data(page.read_text())["rankings"] is None
     monkeypatch.setattr(page_module, "RANK_LIMIT", len(MODELS) * 6)
-    assert board_data(write_html_report(copy, None, TIME).read_text())["rankings"] is not None
+    assert set(board_data(write_html_report(copy, None, TIME).read_text())["rankings"]["rankings"]) >= {"overall",
+                                                                                                         "arith"}
+
+
+def test_a_later_report_of_the_same_results_takes_the_rankings_kept_beside_the_earlier_one(
+        board_run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rankings are kept in the report's sample folder under a key of the results' digests and what they were
+    computed with: a later report of the same results takes them from there (the same page, nothing resampled);
+    once a result changes they are computed again."""
+    import assay.rundir.ranking as ranking_module
+    from assay.rundir.results import write_result_keeping
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    first = board_data(write_html_report(copy, None, "first", embed=False).read_text())
+    assert first["rankings"] is not None
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("resampled")
+
+    monkeypatch.setattr(ranking_module, "run_ranking", refused)
+    later = board_data(write_html_report(copy, None, "later", embed=False).read_text())
+    assert later["rankings"] == first["rankings"] and later["rank_by"] == first["rank_by"]
+    # the earlier report's folder may go: the later one holds the rankings too
+    shutil.rmtree(copy / "summary" / "summary_first_files")
+    assert board_data(write_html_report(copy, None, "again", embed=False).read_text())["rankings"] == first["rankings"]
+    # one result changed (one more sample right): its digest and value differ, the rankings are computed again
+    path = copy / "results" / MODELS[0] / "arith.json"
+    result = json.loads(path.read_text())
+    wrong = next(d for d in result["details"] if not d["correct"][0])
+    wrong["correct"], wrong["pred"] = [True], wrong["answer"]
+    result["accuracy"] = 100.0 * sum(d["correct"][0] for d in result["details"]) / len(result["details"])
+    write_result_keeping(path, result)
+    assert board_data(write_html_report(copy, None, "changed", embed=False).read_text())["rankings"] is None
 
 
 def test_without_groups_the_leaderboard_ranks_by_the_first_dataset(tmp_path: Path) -> None:
@@ -123,7 +174,10 @@ def test_large_sample_data_goes_beside_the_page_and_the_page_stays_small(board_r
     beside = write_html_report(copy, None, "beside", embed=False)
     side = beside.parent / "summary_beside_files"
     files = [s["file"] for s in board_data(beside.read_text())["samples"]]
-    assert sorted(p.name for p in side.iterdir()) == sorted([*(f"{f}.js" for f in files), "manifest.json"])
+    # beside the sample files, the rankings, kept for a later report of the same results
+    kept = [p.name for p in side.iterdir() if p.name.startswith("rankings_")]
+    assert len(kept) == 1 and kept[0].endswith(".json")
+    assert sorted(p.name for p in side.iterdir()) == sorted([*(f"{f}.js" for f in files), "manifest.json", *kept])
     assert not (embedded.parent / "summary_embedded_files").exists()
     # the same samples, from the page or from the files beside it
     assert sample_data(beside) == sample_data(embedded)

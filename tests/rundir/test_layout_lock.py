@@ -91,11 +91,14 @@ def test_the_next_writer_removes_what_killed_writers_left(tmp_path: Path) -> Non
         path.write_text("{")
     audit = run / ".scratch" / "assay-audit-x1y2z3" / "d"
     audit.mkdir(parents=True)
-    own = run / "predictions" / "m" / ".keep.abcdefgh.tmp"  # predictions are never assay's
+    own = run / "predictions" / "m" / ".keep.abcdefgh.tmp"  # not a prediction file's: another program's
     own.parent.mkdir(parents=True)
     own.write_text("x")
+    reply = run / "predictions" / "m" / ".d.json.abcdefgh.tmp"  # another tool's replies being written as d.json
+    reply.write_text("{")
     assert _eval(cfg, tmp_path / "work") == 0
     assert not any(p.exists() for p in left)
+    assert not reply.exists()
     assert not (run / ".scratch").exists()
     assert own.exists()
 

@@ -89,6 +89,23 @@ def test_a_model_file_that_cannot_run_says_why(tmp_path: Path) -> None:
     assert "opencompass.utils.model_postprocessors.xfinder_postprocess [not in OpenCompass]" in done.stdout
 
 
+def test_a_judged_dataset_without_a_mode_cannot_run(tmp_path: Path) -> None:
+    """An LMEvaluator dataset without ``mode`` (no judge task can be planned for it, in assay as in OpenCompass, whose
+    subjective partitioners read it) is not runnable, and the file's line says why; with a mode it is."""
+    datasets = tmp_path / "lib" / "opencompass" / "configs" / "datasets"
+    judged = "dict(type=LMEvaluator)"
+    _file(datasets / "fam" / "nomode_gen.py", "nomode", judged, extra="from opencompass.openicl.icl_evaluator import LMEvaluator\n")
+    _file(datasets / "fam" / "mode_gen.py", "mode", judged, extra="from opencompass.openicl.icl_evaluator import LMEvaluator\n")
+    with open(datasets / "fam" / "mode_gen.py", "a", encoding="utf-8") as handle:
+        handle.write("mode_datasets[0]['mode'] = 'singlescore'\n")
+    out = tmp_path / "report.json"
+    done = _probe(tmp_path / "lib", "--folders", "fam", "--verbose", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "nomode_gen (eval_cfg.evaluator.type=LMEvaluator); not runnable: config problem: dataset 'nomode': mode=None" in done.stdout
+    assert "mode_gen (eval_cfg.evaluator.type=LMEvaluator)\n" in done.stdout
+    assert json.loads(out.read_text())["runnable"] == 1
+
+
 def _probe(lib: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "probe_oc_library.py"), "--library", str(lib), *args],

@@ -127,3 +127,35 @@ def test_another_judge_model_is_asked_again_by_both_the_scoring_and_the_audit(tm
         assert server.requests - sent == len(REPLIES) + len(differing)
         assert {b["model"] for b in server.bodies[sent:]} == {"other-judge"}
         assert result["extraction_audit"]["samples"] == differing
+
+
+@pytest.mark.parametrize("kind", ["generic", "cascade", "gaokao"])
+def test_the_audits_judge_requests_are_counted_in_the_results_judge_usage(kind: str, tmp_path: Path, fixed_gsm8k: None) -> None:
+    differing = [i for i, r in enumerate(REPLIES) if gsm8k_postprocess(r) != gsm8k_fixed(r)]
+    with FakeJudge(_grade) as server:
+        result = _run(_config(tmp_path, server.base_url, kind=kind), tmp_path)
+        judge = result["_meta"]["judge"]
+        # every request the server received is in _meta.judge: the scoring's and the audit's
+        assert judge["requests"] == server.requests == len(REPLIES) + len(differing)
+        assert judge["calls"] - judge["cached"] == len(REPLIES) + len(differing)
+        again = _run(_config(tmp_path, server.base_url, kind=kind), tmp_path, "--force")["_meta"]["judge"]
+        # scored again: both readings' prompts answered from the run's cache, none sent
+        assert again["requests"] == 0 and again["calls"] == again["cached"] >= len(REPLIES) + len(differing)
+
+
+def test_the_dry_run_counts_the_audits_judge_requests(tmp_path: Path, fixed_gsm8k: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """GenericLLMEvaluator, whose prompts the dry run renders: the estimate is what the run then sends."""
+    kind = "generic"
+    differing = [i for i, r in enumerate(REPLIES) if gsm8k_postprocess(r) != gsm8k_fixed(r)]
+    total = len(REPLIES) + len(differing)
+    with FakeJudge(_grade) as server:
+        cfg = _config(tmp_path, server.base_url, kind=kind)
+        capsys.readouterr()
+        assert main(["run", str(cfg), "-w", str(tmp_path / "work"), "-r", "RUN", "--dry-run"]) == 0
+        assert f"judge judge-model: {total} calls ({total} prompts, 0 in the reply cache" in capsys.readouterr().out
+        assert server.requests == 0
+        _run(cfg, tmp_path)
+        assert server.requests == total  # the estimate was the requests the run sent
+        capsys.readouterr()
+        assert main(["run", str(cfg), "-w", str(tmp_path / "work"), "-r", "RUN", "--dry-run", "--force"]) == 0
+        assert f"judge judge-model: 0 calls ({total} prompts, {total} in the reply cache" in capsys.readouterr().out

@@ -45,6 +45,7 @@ INPUTS: dict[str, dict[str, Any]] = {
     "Math401Evaluator": {"preds": ["4992", "2.79", "1/3", "-9.0001", ""], "refs": ["4992", "2.7900", "-9"]},
     "MATHEvaluator": {"preds": ["\\frac{1}{2}", "0.5", "2", "x+1"], "refs": ["\\frac12", "2"]},
     "MATHVerifyEvaluator": {"preds": ["$\\boxed{2}$", "$\\boxed{\\frac{1}{2}}$", "no idea"], "refs": ["2", "\\frac{1}{2}"]},
+    "MathEEDEvaluator": {"preds": ["\\boxed{\\frac{m v^2}{2}}", "\\boxed{m v}", "v = 2 g"], "refs": ["\\frac{1}{2} m v^2", "2 g h"]},
     "RougeEvaluator": {"preds": ["the cat sat on the mat", "a dog", "cats sit"], "refs": ["the cat sat", "a dog barked"]},
     "JiebaRougeEvaluator": {"preds": ["今天天气很好", "我喜欢猫", "天气"], "refs": ["今天天气不错", "我喜欢狗"]},
     "AveragePPLEvaluator": {"preds": ["x"], "refs": ["x"], "fields": {"ppl": [1.5, 2.25, 3.0, 10.125]}},
@@ -156,8 +157,8 @@ def test_every_decomposable_builtin_evaluator_is_covered() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    # MATHVerifyEvaluator starts its worker processes once per shard
-    [pytest.param(n, marks=pytest.mark.slow) if n == "MATHVerifyEvaluator" else n for n in _decomposable()],
+    # MATHVerifyEvaluator and MathEEDEvaluator start their worker processes once per shard
+    [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in _decomposable()],
 )
 def test_sharded_equals_unsharded(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = _write(tmp_path, name)

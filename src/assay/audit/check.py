@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.audit.record import AUDIT_KEY, AuditRecord, record_of, tool_record_of
 
 __all__ = ["TOOL_AUDIT_AT", "AuditCheck", "check_audit", "check_tool_audit"]
@@ -24,8 +25,8 @@ __all__ = ["TOOL_AUDIT_AT", "AuditCheck", "check_audit", "check_tool_audit"]
 TOOL_AUDIT_AT = f"_meta.rescored.{AUDIT_KEY}"
 
 
-@dataclass
-class AuditCheck:
+@dataclass(repr=False, eq=False)
+class AuditCheck(DataclassMethods):
     """What :func:`check_audit` found: values checked, mismatches ``(what, reported, recomputed, how)``, and why not."""
 
     checked: int = 0

@@ -45,6 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -63,8 +64,8 @@ __all__ = [
 OptionMap = Mapping[str, str | None] | Callable[[dict[str, Any]], Mapping[str, Any]] | None
 
 
-@dataclass(frozen=True)
-class Pair:
+@dataclass(repr=False, eq=False)
+class Pair(FrozenMethods):
     """An OpenCompass-named postprocessor and its corrected counterpart.
 
     Attributes:
@@ -260,8 +261,8 @@ def correction_for(spec: Any) -> Pair | None:
 # -- built-in pairs ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class KeepOptions:
+@dataclass(repr=False, eq=False)
+class KeepOptions(FrozenMethods):
     """An option mapping that passes on the named options and drops the others.
 
     >>> KeepOptions(('tag',))({'tag': 'answer', 'other': 1})

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.audit.pairs import Pair
 
 __all__ = ["STAGES", "AuditPlan", "audit_plan", "chain_configs"]
@@ -25,8 +26,8 @@ STAGES: tuple[str, ...] = ("model pred_postprocessor", "eval_cfg.pred_postproces
 _FAILED = "__error__"
 
 
-@dataclass(frozen=True)
-class AuditPlan:
+@dataclass(repr=False, eq=False)
+class AuditPlan(FrozenMethods):
     """The chains of one task: per stage, the official config, its resolved type, and the pair that applies.
 
     Attributes:

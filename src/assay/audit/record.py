@@ -35,6 +35,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import FrozenMethods
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -76,8 +78,8 @@ def _verdict_value(value: Any, where: str) -> float | None:
     raise ValueError(f"{where}: a verdict must be true, false, a number or null, got {value!r}")
 
 
-@dataclass(frozen=True)
-class Reading:
+@dataclass(init=False, repr=False, eq=False)
+class Reading(FrozenMethods):
     """One listed sample: each run's final answer by both chains and, when known, the corrected verdicts.
 
     Attributes:
@@ -92,6 +94,10 @@ class Reading:
     official: list[Any]
     corrected: list[Any]
     correct: list[float | None] | None = None
+
+    def __init__(self, official: list[Any], corrected: list[Any], correct: list[float | None] | None = None) -> None:
+        # written out (one per listed sample, read and written by the thousand): the fields set at once
+        self.__dict__.update(official=official, corrected=corrected, correct=correct)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"official": self.official, "corrected": self.corrected}
@@ -113,8 +119,8 @@ class Reading:
         return cls(list(official), list(corrected), verdicts)
 
 
-@dataclass(frozen=True)
-class AuditRecord:
+@dataclass(repr=False, eq=False)
+class AuditRecord(FrozenMethods):
     """A result's extraction audit (see the module docs).
 
     Attributes:
@@ -302,8 +308,8 @@ def read_records(data: Any, source: str) -> dict[str, dict[str, AuditRecord]]:
     return out
 
 
-@dataclass(frozen=True)
-class ToolAudit:
+@dataclass(repr=False, eq=False)
+class ToolAudit(FrozenMethods):
     """Another tool's own extraction of the replies assay scored again, against assay's chain.
 
     Attributes:

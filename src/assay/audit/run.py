@@ -30,6 +30,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from assay._dataclass import FrozenMethods
 from assay.audit.record import AuditRecord, Reading
 
 if TYPE_CHECKING:
@@ -135,8 +136,8 @@ def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Seque
     return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
 
 
-@dataclass(frozen=True)
-class SampleRescore:
+@dataclass(repr=False, eq=False)
+class SampleRescore(FrozenMethods):
     """How to score some samples only, for an evaluator whose metrics come from per-sample sums.
 
     Attributes:

@@ -182,13 +182,13 @@ def read_sources(config: Any, tasks: list[Any] | None = None) -> list[tuple[dict
     would land in the cell of another source or of one of the config's own ``tasks``
     are :class:`~assay.errors.ConfigError`\\ s naming the config and the entry.
     """
+    specs = config.variables.get("sources")
+    if not specs:  # the usual run: neither the readers nor the writer of other tools' files imported
+        return []
     from assay.errors import ConfigError
     from assay.rundir.sources import safe_name
     from assay.sources import READERS, read_source
 
-    specs = config.variables.get("sources")
-    if not specs:
-        return []
     where = f"{config.path}: sources"
     if not isinstance(specs, (list, tuple)):
         raise ConfigError(f"{where} must be a list of dicts, got {type(specs).__name__}")
@@ -287,8 +287,13 @@ def terminated_by_signals() -> Iterator[None]:
 def summarize(
     config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any = None, imported: Any = None
 ) -> int:
+    from pathlib import Path
+
+    from assay.rundir.layout import RunDir
+    from assay.rundir.sources import check_import_finished
     from assay.summarize import run_summarizer
 
+    check_import_finished(RunDir(Path(run_root)))  # an import into the run that did not finish: no table of it
     result = run_summarizer(
         summary_config(config, run_root, imported),
         time_str=time_str,

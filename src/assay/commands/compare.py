@@ -17,6 +17,10 @@ A dataset where the run's newest summary marks either model's value (an
 incomplete result, one changed after assay computed it, one not re-scored:
 see :class:`assay.summarize.leaderboard.Leaderboard`) is followed by ``*`` in
 the table, with the marks listed under it and kept in the JSON (``marks``).
+
+The command exits with status 1 when it compared nothing — every dataset was
+refused (too few aligned samples, a missing metric, …) —, after printing the
+table and writing the JSON, which say why for each.
 """
 
 from __future__ import annotations
@@ -80,15 +84,17 @@ def _fmt_p(p: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compare, print the table, write the JSON; 0 on success."""
+    """Compare, print the table, write the JSON; 0 when some dataset was compared, 1 when every one was refused."""
     from tabulate import tabulate
 
     from assay.fileio import atomic_write_json
     from assay.rundir.compare import compare_models
     from assay.rundir.layout import new_timestamp, resolve_run_dir
+    from assay.rundir.sources import check_import_finished
     from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    check_import_finished(run_dir)  # a run an import left half written: no comparison of it
     comparison = compare_models(
         run_dir.root,
         args.model_a,
@@ -133,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
     path = run_dir.summary / f"compare_{safe(args.model_a)}_vs_{safe(args.model_b)}_{new_timestamp()}.json"
     atomic_write_json(path, data)
     sys.stderr.write(f"wrote {path}\n")
+    if not any(d.result is not None for d in comparison.datasets):
+        why = "; ".join(f"{d.dataset}: {d.reason or 'refused'}" for d in comparison.datasets) or "no dataset"
+        sys.stderr.write(f"assay compare: nothing was compared — every dataset was refused ({why})\n")
+        return 1
     return 0
 
 

@@ -11,13 +11,17 @@ imported models and datasets listed, its summary's rows) and
 The target (``--out``; default beside the run directory: ``<run>.jsonl`` or
 ``<run>_opencompass``) is written whole or not at all; an existing non-empty target is
 replaced only with ``--force``; a target inside the run directory is refused, and nothing
-in the run directory is written.
+in the run directory is written.  An export killed halfway leaves the target as it was, or
+(killed once its output is in place) the new one; what it wrote beside the target (hidden
+``.<target>.<random>.new``/``.old`` folders, a ``.<target>.<random>.tmp`` file) is removed by the
+next export to the same target.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shutil
 import sys
 import tempfile
@@ -53,6 +57,8 @@ def _target(args: argparse.Namespace, root: Path) -> Path:
         raise InputFileError(f"--out {target}: inside the run directory {root}; the export never writes there")
     if resolved in run.parents:  # replacing the target (--force) would delete the run being exported
         raise InputFileError(f"--out {target}: holds the run directory {root}; the export never replaces the run it reads")
+    if target.parent.is_dir():
+        remove_leftovers(target)
     if target.exists() and not args.force:
         if target.is_dir() and any(target.iterdir()):
             raise InputFileError(f"--out {target}: a non-empty folder already there; --force replaces it")
@@ -77,11 +83,47 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+def remove_leftovers(target: Path) -> list[Path]:
+    """Remove what exports to ``target`` that were killed left beside it: the folder a new output was being
+    written into (``.<name>.<random>.new``: a partial output, or the old one once the new was exchanged for
+    it), the old output renamed aside (``.old``; put back first when the target is missing: the export was
+    killed between its two renames), a JSON Lines file being written (``.tmp``); what was removed.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / '.out.ab_cd123.new').mkdir(); _ = (d / '.out.ab_cd123.tmp').write_text('x')
+    >>> (d / '.other.ab_cd123.new').mkdir(); (d / 'out').mkdir()
+    >>> [p.name for p in remove_leftovers(d / 'out')], sorted(p.name for p in d.iterdir())
+    (['.out.ab_cd123.new', '.out.ab_cd123.tmp'], ['.other.ab_cd123.new', 'out'])
+    """
+    import re
+
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.(new|old|tmp)$")
+    removed = []
+    for entry in sorted(target.parent.iterdir()):
+        if not pattern.match(entry.name):
+            continue
+        aside = entry / target.name
+        if entry.name.endswith(".old") and aside.is_dir() and not target.exists():
+            # killed between the two renames of a file system that cannot exchange folders: the old output back
+            os.rename(aside, target)
+            logger.warning("%s put back from %s, where an export that did not finish had moved it", target, aside)
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        logger.info("removed %s, left by an export to %s that did not finish", entry, target)
+        removed.append(entry)
+    return removed
+
+
 def run(args: argparse.Namespace) -> int:
     """Export; 0 on success."""
     from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.sources import check_import_finished
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    check_import_finished(run_dir)
     target = _target(args, run_dir.root)
     if args.format == "jsonl":
         count = export_jsonl(run_dir, target)
@@ -169,13 +211,14 @@ def export_config(run_dir: Any, models: list[str], datasets: list[str]) -> dict[
 def export_opencompass(run_dir: Any, target: Path) -> None:
     """Write the OpenCompass work dir of ``run_dir`` into a folder beside ``target``, then put it in place."""
     from assay.config.dump import dump_config_source
-    from assay.fileio import atomic_write_text, replace_dir
+    from assay.fileio import atomic_write_text, new_file_umask, replace_dir
     from assay.rundir.export import write_opencompass
     from assay.rundir.layout import RunDir, new_timestamp
     from assay.summarize import run_summarizer
 
     fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
     try:
+        fresh.chmod(0o777 & ~new_file_umask())  # as a folder made with mkdir, not mkdtemp's 0o700
         written = write_opencompass(run_dir, fresh)
         config = export_config(run_dir, list(dict.fromkeys(m for m, _ in written)), list(dict.fromkeys(d for _, d in written)))
         out = RunDir(fresh)

@@ -17,8 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-r", "--reuse", metavar="TIMESTAMP", default=None, help="the run directory in WORK_DIR (default: the newest)")
     parser.add_argument("--ranks", action=argparse.BooleanOptionalAction, default=None,
-                        help="compute the rank intervals and the paired comparisons of the top models (default: for "
-                             "runs of at most 5,000 results; at leaderboard scale they take minutes)")
+                        help="compute the rank intervals of every column and the paired comparisons of the top models "
+                             "(default: every column for runs of at most 5,000 results, the top-level summary groups "
+                             "for larger ones; --no-ranks: none)")
     parser.add_argument("--embed", action=argparse.BooleanOptionalAction, default=None,
                         help="embed every dataset's samples in the page (one file to share) or write them beside it "
                              "(default: embedded when they are at most 4 MB in all)")
@@ -29,8 +30,10 @@ def run(args: argparse.Namespace) -> int:
     """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
     from assay.report import write_html_report
     from assay.rundir.layout import new_timestamp, resolve_run_dir
+    from assay.rundir.sources import check_import_finished
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    check_import_finished(run_dir)
     summary = None
     time_str = new_timestamp()
     if args.config:

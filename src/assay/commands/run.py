@@ -343,6 +343,8 @@ def _dry_run(tasks: list[Any], run_dir: Any, *, partial: bool = False, options: 
 def _run_judged(judged: list[Any], run_dir: Any, force: bool) -> list[Any]:
     """Run the judge tasks of the subjective datasets one after the other (each judge's requests run
     concurrently), one line each on stderr; their outcomes."""
+    if not judged:
+        return []
     from assay.subjective.task import run_subjective_task
 
     outcomes = []

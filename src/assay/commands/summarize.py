@@ -6,7 +6,9 @@ own result files, with a config that lists them (see :mod:`assay.rundir.sources`
 summarizes that run.
 
 Exit status 1 when no model of the config has a result in the run (the message names
-the folders looked for and those the run holds), 2 for a usage or configuration error.
+the folders looked for and those the run holds), 2 for a usage or configuration error,
+and for a run whose import of another tool's results did not finish (a summary of a
+config whose ``sources`` name that import imports it again and finishes it).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def _import_source(args: argparse.Namespace) -> None:
     from assay.errors import ConfigError
     from assay.rundir.configs import dump_config
     from assay.rundir.layout import new_timestamp, writer_lock
-    from assay.rundir.sources import source_config, write_sources
+    from assay.rundir.sources import finish_import, source_config, write_sources
     from assay.sources import read_source
 
     if args.config is not None or args.reuse is not None:
@@ -92,11 +94,13 @@ def _import_source(args: argparse.Namespace) -> None:
     runs = read_source(tool, path)
     run_dir = _new_run_dir(args.work_dir or DEFAULT_WORK_DIR)
     with writer_lock(run_dir):
-        imported = write_sources(run_dir, runs, models=mapping, datasets=mapping, percent=not args.tool_scale)
+        # the run is whole once its config is dumped: until then its import marker says the import did not finish
+        imported = write_sources(run_dir, runs, models=mapping, datasets=mapping, percent=not args.tool_scale, finish=False)
         files = sorted({p for run in runs for p in run.paths})
         note = (f"Results of {', '.join(sorted({r.tool + (' ' + r.version if r.version else '') for r in runs}))} "
                 f"read by assay from:\n" + "\n".join(files))
         dump_config(run_dir, source_config(imported, note=note), new_timestamp())
+        finish_import(run_dir, imported)
     sys.stderr.write(f"run directory: {run_dir.root} ({len(imported.written)} results from {tool} {path})\n")
     args.work_dir, args.reuse = str(run_dir.root.parent), run_dir.root.name
 
@@ -140,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         _import_source(args)
     else:
         run_dir_as_work_dir(args)
+        if args.config is None and args.reuse is not None:  # the run's own config: none is dumped before its import ends
+            from assay.rundir.sources import check_import_finished
+
+            check_import_finished(resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, args.reuse, must_exist=True))
     config = load(args)
     run_dir = resolve_run_dir(work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(summary_config(config, str(run_dir.root)))

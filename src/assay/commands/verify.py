@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from assay.summarize import Leaderboard
 
+from assay._dataclass import DataclassMethods
 from assay.rundir.layout import STATS_SUFFIX, RunDir
 
 NAME = "verify"
@@ -72,8 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
 
 
-@dataclass
-class Mismatch:
+@dataclass(repr=False, eq=False)
+class Mismatch(DataclassMethods):
     """A value that does not match its recomputation."""
 
     file: str
@@ -89,8 +90,8 @@ class Mismatch:
         return f"{self.file}: {self.metric} = {self.reported:.6g}, recomputed {got} ({self.how})"
 
 
-@dataclass
-class VerifyReport:
+@dataclass(repr=False, eq=False)
+class VerifyReport(DataclassMethods):
     """What :func:`verify_run` found."""
 
     checked: int = 0
@@ -465,8 +466,13 @@ def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: l
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
     from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.sources import unfinished_import
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
+    unfinished = unfinished_import(run_dir)
+    if unfinished is not None:  # its results are partly of the import, partly older or missing: nothing to check against
+        sys.stderr.write(f"assay verify: FAILED: {unfinished}\n")
+        return 1
     report = verify_run(run_dir.root)
     for m in report.mismatches:
         sys.stdout.write(f"MISMATCH {m.describe()}\n")

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from assay._dataclass import DataclassMethods
 from assay.errors import ConfigError
 
 __all__ = ["ImportLayer", "RunConfig", "load_config", "read_base", "set_import_layer"]
@@ -82,8 +83,8 @@ def set_import_layer(layer: ImportLayer | None) -> ImportLayer | None:
     return previous
 
 
-@dataclass
-class RunConfig:
+@dataclass(repr=False, eq=False)
+class RunConfig(DataclassMethods):
     """A loaded config: its file and its top-level variables."""
 
     path: Path

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.config.loader import RunConfig
 from assay.datasets.reader import select_indices
@@ -69,8 +70,8 @@ def validate_models(config: RunConfig) -> list[str]:
     return abbrs
 
 
-@dataclass(frozen=True)
-class DatasetCheck:
+@dataclass(repr=False, eq=False)
+class DatasetCheck(FrozenMethods):
     """The check of one entry of ``datasets``.
 
     Attributes:

@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.datasets.location import get_data_path, is_dataset_id
 from assay.datasets.reader import select_indices
 from assay.datasets.table import RowTable, TableView, column_values, hf_dataset, to_table
@@ -37,8 +38,8 @@ __all__ = ["FRAMEWORK_KEYS", "TestSet", "build_test_set", "build_gold_test_set"]
 FRAMEWORK_KEYS = frozenset({"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k", "summarizer"})
 
 
-@dataclass
-class TestSet:
+@dataclass(repr=False, eq=False)
+class TestSet(DataclassMethods):
     """The evaluated rows, ``n`` copies laid out run-major.
 
     Held as the loader's Arrow table (``source``) and the recipe to derive the

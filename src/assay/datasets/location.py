@@ -38,6 +38,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from assay._dataclass import FrozenMethods
 from assay.errors import ConfigError, InputFileError
 
 __all__ = ["DataLocation", "get_data_path", "is_dataset_id", "local_location", "locate_data"]
@@ -123,8 +124,8 @@ def _existing_or_default(path: str) -> str:
     return path
 
 
-@dataclass(frozen=True)
-class DataLocation:
+@dataclass(repr=False, eq=False)
+class DataLocation(FrozenMethods):
     """Where a dataset config's ``path`` points.
 
     Attributes:

@@ -1,6 +1,6 @@
 """P-MMEval's multilingual tasks as OpenCompass 0.5.4 reads them (``PMMEvalFloresDataset``,
-``PMMEvalMGSMDataset``, ``PMMEvalMIFEvalDataset``, ``PMMEvalMHellaswagDataset``, ``PMMEvalMLogiQADataset``,
-``PMMEvalMMMLUDataset``, ``PMMEvalXNLIDataset``).
+``PMMEvalHumanEvalXLDataset``, ``PMMEvalMGSMDataset``, ``PMMEvalMIFEvalDataset``, ``PMMEvalMHellaswagDataset``,
+``PMMEvalMLogiQADataset``, ``PMMEvalMMMLUDataset``, ``PMMEvalXNLIDataset``).
 
 Layout (the library's configs: ``path='P-MMEval'``, OpenCompass's table placing it at
 ``./data/P-MMEval/``, under ``$COMPASS_DATA_CACHE`` when set)::
@@ -13,6 +13,7 @@ Layout (the library's configs: ``path='P-MMEval'``, OpenCompass's table placing 
     mifeval/test/<lang>.jsonl
     mmmlu/easy/test/mmlu_<code>.jsonl        (lang='EN-US', ...; difficulty 'easy', 'hard' or 'all')
     mmmlu/hard/test/mmlu_<code>.jsonl
+    humaneval-xl/test/<program_lang>/<lang>.jsonl   (program_lang='python', 'java', 'javascript'; lang='English', ...)
 
 Each line is one JSON object, read whole as a row (its surrounding white space
 stripped first, so a blank line is an error, as it is for OpenCompass); the
@@ -32,6 +33,7 @@ from assay.registry import LOAD_DATASET
 
 __all__ = [
     "PMMEvalFloresDataset",
+    "PMMEvalHumanEvalXLDataset",
     "PMMEvalMGSMDataset",
     "PMMEvalMIFEvalDataset",
     "PMMEvalMHellaswagDataset",
@@ -125,3 +127,14 @@ class PMMEvalMMMLUDataset(BaseDataset):
             if difficulty in (level, "all"):
                 rows += _rows(loader, path, "mmmlu", level, "test", f"mmlu_{lang}.jsonl")
         return rows_table(rows, os.path.join(get_data_path(path), "mmmlu"))
+
+
+@LOAD_DATASET.register_module()
+class PMMEvalHumanEvalXLDataset(BaseDataset):
+    """HumanEval-XL's problems of one program language, described in one natural language:
+    ``humaneval-xl/test/<program_lang>/<lang>.jsonl``, each row as it is (``task_id``, ``prompt``,
+    ``entry_point``, ``test``, ``declaration``, …)."""
+
+    @staticmethod
+    def load(path: str, lang: str, program_lang: str, **kwargs: Any) -> Any:
+        return _table("PMMEvalHumanEvalXLDataset", path, "humaneval-xl", "test", program_lang, f"{lang}.jsonl")

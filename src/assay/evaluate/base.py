@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from assay._dataclass import FrozenMethods
 from assay.errors import EvaluationError
 from assay.evaluate.gpass import THRESHOLDS, g_pass_at_k, mg_pass_at_k
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
@@ -112,8 +113,8 @@ SANDBOX_UNSCORABLE: Mapping[str, str] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
-class SampleOutcome:
+@dataclass(repr=False, eq=False)
+class SampleOutcome(FrozenMethods):
     """Which per-sample ``details`` field backs each metric of an evaluator, and which marks a sample unscorable.
 
     Attributes:

@@ -16,8 +16,11 @@ Step kinds and how each decides:
   ``timeout_result``; ``retries`` more attempts after a timeout.
 * ``run``: status 0 passes (``quiet``: only when standard error and standard
   output are both empty, whatever the status; ``fail_on``: only when neither
-  holds any of these texts, and ``fail_on_stdout``: the standard output none
-  of these, else ``fail_on_result``); ``by_status`` maps other statuses
+  holds any of these texts, ``fail_on_stdout``: the standard output none
+  of these, and ``fail_on_stderr``: the standard error none of these, else
+  ``fail_on_result``; ``stderr_empty``: only when standard error is empty,
+  else ``fail_on_result``; ``any_status``: every status counts as 0, only
+  the texts decide); ``by_status`` maps other statuses
   to results (``{err}`` replaced; a result may require a text in the standard
   error, else falls to ``otherwise``).
 """
@@ -86,9 +89,12 @@ for _step in _SPEC["steps"]:
             _end("failed", "failed: " + _out)
         _passed = True
         continue
-    if _done.returncode == 0:
+    if _done.returncode == 0 or _step.get("any_status"):
         _bad = [_n for _n in _step.get("fail_on", ()) if _n in _out or _n in _err]
         _bad += [_n for _n in _step.get("fail_on_stdout", ()) if _n in _out]
+        _bad += [_n for _n in _step.get("fail_on_stderr", ()) if _n in _err]
+        if _step.get("stderr_empty") and _done.stderr:
+            _bad.append("standard error")
         if _bad:
             _end("failed", _step["fail_on_result"].replace("{err}", _shown))
         _passed = True

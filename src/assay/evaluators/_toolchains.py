@@ -106,7 +106,7 @@ def _resolve(language: str) -> Toolchain:
         return Toolchain(language, missing=f"{language}: {', '.join(absent)} not found on PATH; install it "
                                             f"(apt-get install {' '.join(sorted({p for t, p in _NEEDS[language] if t not in tools}))})")
     if language == "java":
-        return Toolchain(language, tools, roots=tuple(_outside_usr(Path(tools["javac"]).parent.parent)))
+        return Toolchain(language, tools, roots=tuple(java_config_roots(Path(tools["javac"]).parent.parent)))
     if language == "js":
         return Toolchain(language, tools, env={"NODE_PATH": "/usr/local/lib/node_modules:/usr/lib/node_modules:/usr/share/nodejs"})
     if language == "go":
@@ -114,7 +114,7 @@ def _resolve(language: str) -> Toolchain:
     return Toolchain(language, tools)
 
 
-def _outside_usr(home: Path) -> list[str]:
+def java_config_roots(home: Path) -> list[str]:
     """Folders outside ``/usr`` that the symbolic links of a JDK's top levels lead to (its configuration under ``/etc``)."""
     found: set[str] = set()
     for folder in (home, home / "lib", home / "conf"):

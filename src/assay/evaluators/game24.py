@@ -1,14 +1,17 @@
 """The Game of 24's answer reader and evaluator as OpenCompass 0.5.4 computes them
 (``game24_postprocess``, ``Game24Evaluator``).
 
-OpenCompass hands each answer to SymPy (``sympy.simplify`` of the text, which
-runs it as Python with SymPy's numbers) and counts it right when the result
-equals 24.  assay computes the same arithmetic without running the text:
-integers and fractions exactly (``8/(3-8/3)`` is 24), ``^`` as a power (as
-SymPy reads it), a decimal number making the result a float, which SymPy
-never finds equal to 24, ``n!`` a factorial.  An answer naming anything (a
-symbol, a function), or a power with a fractional exponent, counts as not
-computed, wrong, where SymPy would compute it.
+OpenCompass hands each answer using the puzzle's numbers to SymPy
+(``sympy.simplify`` of the text, which runs it as Python with SymPy's names)
+and counts it right when the result equals 24.  ``Game24Evaluator`` does the
+same in :mod:`assay.sandbox` (one sandbox run per batch), so ``sqrt(576)``,
+``x*24/x`` or ``(2^(1/2))^2*12`` count as OpenCompass counts them.  With
+``eval_mode='arithmetic'`` (assay's option) it computes the arithmetic
+in-process instead, nothing run (:func:`game24_value`): integers and
+fractions exactly (``8/(3-8/3)`` is 24), ``^`` as a power (as SymPy reads
+it), a decimal number making the result a float, which SymPy never finds
+equal to 24, ``n!`` a factorial; an answer naming anything (a symbol, a
+function), or a power with a fractional exponent, counts as wrong.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import ast
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
+from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, run_checks, sandbox_notes
 from assay.postprocess.chain import deterministic
 from assay.registry import ICL_EVALUATORS, TEXT_POSTPROCESSORS
 
@@ -138,25 +142,72 @@ class Game24Evaluator(BaseEvaluator):
     """The share of answers, in [0, 1], that use the puzzle's numbers (the same digit runs, in any order)
     and compute exactly 24 (``acc score``).
 
+    Each answer using the puzzle's numbers is read by SymPy as OpenCompass
+    reads it (``int(sympy.simplify(answer) == 24)``, an exception counting as
+    wrong), in :mod:`assay.sandbox`: one sandbox run per batch, each answer in
+    a process of its own limited to ``expression_timeout`` seconds (SymPy's
+    version is the one installed for the sandbox's Python, else this
+    environment's).  OpenCompass sets no limit; an answer whose reading does
+    not end within it, runs out of the sandbox's memory or ends its process
+    (``os._exit``, a crash) gives an error record naming the sample, and where no
+    sandbox can be created the batch is an error record saying why.
+
     Details (assay's; OpenCompass gives none): ``pred``, ``answer``, ``correct``.
 
-    >>> Game24Evaluator().score(['(4 + 8) * (6 - 4) ', '4 * 6'], ['4 4 6 8', '1 4 6 9'])['acc score']
+    Args:
+        eval_mode: ``'sympy'`` (OpenCompass's verdicts, in the sandbox) or
+            ``'arithmetic'`` (assay's: :func:`game24_value`, nothing run).
+        expression_timeout: seconds each answer may take in the sandbox.
+        isolation: see :class:`assay.sandbox.Sandbox`.
+
+    >>> Game24Evaluator(eval_mode='arithmetic').score(['(4 + 8) * (6 - 4) ', '4 * 6'], ['4 4 6 8', '1 4 6 9'])['acc score']
     0.5
     """
 
     sample_outcome = SampleOutcome(correct="correct", scores={"acc score": "correct"})
+
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """Why the sandbox the replies run in cannot run here, if it cannot (nothing with ``eval_mode='arithmetic'``)."""
+        return sandbox_notes("Game24Evaluator", cfg, "sympy", True)
+
+    def __init__(self, eval_mode: str = "sympy", expression_timeout: float = DEFAULT_LIMIT, isolation: str = "auto",
+                 pred_postprocessor: Any = None) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if eval_mode not in ("sympy", "arithmetic"):
+            raise ValueError(f"Game24Evaluator: eval_mode must be 'sympy' or 'arithmetic', got {eval_mode!r}")
+        if not float(expression_timeout) > 0:
+            raise ValueError(f"Game24Evaluator: expression_timeout must be positive, got {expression_timeout!r}")
+        self.eval_mode = eval_mode
+        self.expression_timeout = float(expression_timeout)
+        self.isolation = isolation
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         if len(predictions) != len(references):
             return {"error": f"Game24Evaluator: {len(predictions)} predictions but {len(references)} references"}
         if not predictions:
             return no_samples(self)
-        details = []
-        for pred, ref in zip(predictions, references):
-            text, puzzle = as_text(pred), as_text(ref)
-            correct = sorted(_NUMBER.findall(text)) == sorted(_NUMBER.findall(puzzle))
-            if correct:
-                value = game24_value(text)
-                correct = isinstance(value, Fraction) and value == 24
-            details.append({"pred": pred, "answer": ref, "correct": correct})
+        texts = [as_text(pred) for pred in predictions]
+        same = [sorted(_NUMBER.findall(text)) == sorted(_NUMBER.findall(as_text(ref))) for text, ref in zip(texts, references)]
+        if self.eval_mode == "arithmetic":
+            verdicts = []
+            for text, ok in zip(texts, same):
+                value = game24_value(text) if ok else None
+                verdicts.append(isinstance(value, Fraction) and value == 24)
+        else:
+            asked = list(dict.fromkeys(text for text, ok in zip(texts, same) if ok))
+            try:
+                found = dict(zip(asked, run_checks([Check("game24", (t,)) for t in asked], limit=self.expression_timeout,
+                                                   isolation=self.isolation)))
+            except SandboxUnavailable as exc:
+                return {"error": f"Game24Evaluator: SymPy reads the answers as Python, in the sandbox, which cannot run here: "
+                                 f"{exc} (eval_mode='arithmetic' computes them without running them)"}
+            verdicts = []
+            for i, (text, ok) in enumerate(zip(texts, same)):
+                verdict = found.get(text) if ok else None
+                if verdict is not None and verdict.value is None:
+                    limit = " (OpenCompass reads it without a time limit; expression_timeout sets this one)" if verdict.timed_out else ""
+                    return {"error": f"Game24Evaluator: sample {i}: SymPy's reading of {text!r} {verdict.failure}{limit}"}
+                verdicts.append(bool(verdict is not None and verdict.value))
+        details = [{"pred": pred, "answer": ref, "correct": ok} for pred, ref, ok in zip(predictions, references, verdicts)]
         return {"acc score": sum(d["correct"] for d in details) / len(details), "details": details}

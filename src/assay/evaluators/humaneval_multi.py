@@ -6,7 +6,7 @@ problem's ``prompt``, ``tests`` and cut completions into a file and posts the
 files to a code-evaluation service.  The service runs MultiPL-E's harness on
 each completion: the program is ``prompt + completion + "\\n" + tests``
 (:func:`multiple_program`), run with the language's toolchain; a completion
-passes when its run ends with status 0 (for Perl, also without ``ERROR`` in its output).  assay runs the same programs itself,
+passes when its run ends with status 0 (for some languages, with more conditions, below).  assay runs the same programs itself,
 each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 
 * ``py``: the sandbox's Python runs ``test.py``;
@@ -22,14 +22,38 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
   with the javatuples jar the prompts import (Debian's ``libjavatuples-java``);
 * ``pl``: ``perl test.pl`` (the tests use ``Test::Deep``); a run that writes
   ``ERROR`` on standard output or error fails even with status 0, as
-  MultiPL-E's Perl harness decides.
+  MultiPL-E's Perl harness decides;
+* ``rb``: ``ruby test.rb``; ``lua``: ``lua test.lua`` (the tests use
+  luaunit); ``php``: ``php test.php``; ``r``: ``Rscript test.r``;
+* ``rs``: ``rustc test.rs -o test`` (the linker named by its path), then ``./test``;
+* ``ts``: ``tsc --target esnext test.ts`` (60 s: the compiler alone takes
+  seconds to start), then ``node test.js``;
+* ``cs``: ``mcs -d:DEBUG -r:System.Numerics.dll test.cs -out:test.exe``
+  (Debian's mono compiler; MultiPL-E calls Roslyn's ``csc`` with the same
+  options), then ``mono test.exe`` with ``MONO_TRACE_LISTENER=Console.Error``:
+  whatever its status, the run fails when standard error holds
+  ``System.Diagnostics.DefaultTraceListener.Fail`` (a failed ``Debug.Assert``)
+  or ``Unhandled Exception``, and passes otherwise;
+* ``d``: ``ldc2 -unittest --main test.d -of=test`` (LDC; MultiPL-E calls
+  ``rdmd -unittest -main`` with DMD, which Debian does not package), then ``./test``;
+* ``rkt``: ``racket test.rkt``: status 0 and a silent standard error pass
+  (rackunit reports a failed check there and ends with status 0);
+* ``scala``: ``scalac -d . test.scala`` (45 s), then ``scala -cp . Problem``:
+  status 0 and a silent standard error pass.
 
-The other languages of the library's config (C#, D, Julia, Lua,
-PHP, R, Ruby, Racket, Rust, Scala, Swift, TypeScript) are not run by assay:
-their samples are unscorable (``outcome`` ``unsupported-language``), and a
-missing toolchain makes its language's samples unscorable (``outcome``
-``missing-dependency``, the Debian package to install in the message); other
-languages are scored as usual.
+A compiler's error is ``SyntaxError``.  Each tool is the first on ``PATH``
+whose copy lies in a folder the sandbox shows (``/usr``, ``/bin``, ``/lib``):
+a per-user install (rustup's ``~/.cargo/bin``) is passed over.  What a
+toolchain reads under ``/etc`` is shown read-only (R's configuration and
+``/etc/alternatives``, where Debian's BLAS is chosen; mono's and PHP's
+configuration; the JDK's for Java and Scala); LDC's configuration is copied
+beside the program.
+
+Julia and Swift, which Debian does not package, are not run: their samples are
+unscorable (``outcome`` ``unsupported-language``), and a missing toolchain
+makes its language's samples unscorable (``outcome`` ``missing-dependency``,
+the Debian package to install in the message); other languages are scored as
+usual.
 """
 
 from __future__ import annotations
@@ -66,14 +90,36 @@ RUNNABLE: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "pl": ("test.pl", (("perl", "perl"),)),
     "go": ("main_test.go", (("go", "golang-go"),)),
     "java": ("Problem.java", (("javac", "default-jdk-headless"), ("java", "default-jdk-headless"))),
+    "rb": ("test.rb", (("ruby", "ruby"),)),
+    "lua": ("test.lua", (("lua", "lua5.4"),)),
+    "php": ("test.php", (("php", "php-cli"),)),
+    "r": ("test.r", (("Rscript", "r-base-core"),)),
+    "rs": ("test.rs", (("rustc", "rustc"), ("cc", "gcc"))),
+    "ts": ("test.ts", (("tsc", "node-typescript"), ("node", "nodejs"))),
+    "cs": ("test.cs", (("mcs", "mono-mcs"), ("mono", "mono-runtime"))),
+    "d": ("test.d", (("ldc2", "ldc"), ("cc", "gcc"))),
+    "rkt": ("test.rkt", (("racket", "racket"),)),
+    "scala": ("test.scala", (("scalac", "scala"), ("scala", "scala"), ("java", "default-jdk-headless"))),
 }
+#: Languages of the library's config whose toolchain Debian does not package: not run.
+NOT_PACKAGED = {"jl": "Julia", "swift": "Swift"}
 #: Where the javatuples library MultiPL-E's Java prompts import is looked for (Debian's, then the service's).
 JAVATUPLES = ("/usr/share/java/javatuples.jar", "/usr/multiple/javatuples-1.2.jar")
 #: Go's environment: GOPATH mode, nothing fetched, the build cache in the run's folder.
 GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOFLAGS": "", "GOTOOLCHAIN": "local", "GOPROXY": "off",
           "GOCACHE": "{cwd}/.gocache"}
-#: Perl modules MultiPL-E's Perl tests use, and their Debian packages.
-PERL_MODULES = (("Test::Deep", "libtest-deep-perl"),)
+#: Modules MultiPL-E's tests use (language → (module, the check's argv after the tool, Debian package)), checked
+#: when a program uses them.
+MODULES: Mapping[str, tuple[tuple[str, str, tuple[str, ...], str], ...]] = {
+    "pl": (("Test::Deep", "use Test::Deep", ("-MTest::Deep", "-e", "1"), "libtest-deep-perl"),),
+    "lua": (("luaunit", "require('luaunit')", ("-e", "require('luaunit')"), "lua-unit"),),
+    "rkt": (("rackunit", "rackunit", ("-l", "racket/base", "-l", "rackunit", "-e", "1"), "racket"),),
+}
+#: Configuration folders outside ``/usr`` a toolchain reads (shown to the sandbox read-only when they exist).
+CONFIG_ROOTS: Mapping[str, tuple[str, ...]] = {"r": ("/etc/R", "/etc/alternatives"), "cs": ("/etc/mono",), "php": ("/etc/php",),
+                                               "rkt": ("/etc/racket",)}
+#: The folders the sandbox shows: a tool found elsewhere on PATH (a per-user install) is passed over.
+_SHOWN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 
 
 def stop_at_stop_token(text: Any, stop_tokens: Sequence[str]) -> str:
@@ -109,27 +155,48 @@ def _javatuples(given: str | None) -> str:
     return next((os.path.realpath(p) for p in JAVATUPLES if os.path.isfile(p)), "")
 
 
+def _which_shown(tool: str) -> tuple[str | None, str | None]:
+    """``tool``'s resolved path in the first ``PATH`` folder whose copy resolves into a folder the sandbox shows.
+
+    Returns ``(path, None)``, or ``(None, elsewhere)`` with the first copy found outside those folders (``None`` when
+    there is none at all).
+    """
+    elsewhere = None
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which(tool, path=folder) if folder else None
+        if found is None:
+            continue
+        real = os.path.realpath(found)
+        if real.startswith(_SHOWN):
+            return real, None
+        elsewhere = elsewhere or real
+    return None, elsewhere
+
+
 def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None = None) -> tuple[dict[str, str], str]:
     """The resolved tools of ``language``, or a message naming what is missing and the Debian package to install.
 
-    Perl modules count when one of ``programs`` uses them (``use <module>``; MultiPL-E's tests all do); with no
-    programs given, they always count.
+    A tool counts when a copy on ``PATH`` resolves into a folder the sandbox shows (``/usr``, ``/bin``, ``/lib``);
+    a per-user install (rustup's ``~/.cargo/bin``) is passed over for the next one.  The modules of
+    :data:`MODULES` count when one of ``programs`` uses them (MultiPL-E's tests all do); with no programs given,
+    they always count.
     """
     tools: dict[str, str] = {}
     absent: list[tuple[str, str]] = []
     for tool, package in RUNNABLE[language][1]:
-        found = shutil.which(tool)
+        found, elsewhere = _which_shown(tool)
         if found is None:
-            absent.append((tool, package))
+            absent.append((tool if elsewhere is None else f"{tool} ({elsewhere} is outside the folders the sandbox shows)",
+                           package))
         else:
-            tools[tool] = os.path.realpath(found)
-    if language == "pl" and not absent:
-        for module, package in PERL_MODULES:
-            if programs and not any(f"use {module}" in p for p in programs):
+            tools[tool] = found
+    if not absent:
+        for module, use, argv, package in MODULES.get(language, ()):
+            if programs and not any(use in p for p in programs):
                 continue
-            done = subprocess.run([tools["perl"], f"-M{module}", "-e", "1"], capture_output=True, timeout=30)
+            done = subprocess.run([tools[RUNNABLE[language][1][0][0]], *argv], capture_output=True, timeout=60)
             if done.returncode != 0:
-                absent.append((f"the Perl module {module}", package))
+                absent.append((f"the {module} module", package))
     if language == "java" and not absent:
         jar = _javatuples(javatuples)
         if jar:
@@ -142,10 +209,31 @@ def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None
     return tools, ""
 
 
+def _not_run(language: str) -> str:
+    """Why ``language``'s programs are not run."""
+    why = f" (Debian packages no {NOT_PACKAGED[language]} toolchain)" if language in NOT_PACKAGED else ""
+    return f"{language}: assay does not run MultiPL-E's {language!r} programs{why}"
+
+
+def _ldc2_conf(ldc2: str) -> str:
+    """LDC's configuration file (the first of ``<ldc2's folder>/ldc2.conf``, ``<its parent>/etc/ldc2.conf``,
+    ``/etc/ldc2.conf``), or ``''`` when there is none."""
+    folder = os.path.dirname(ldc2)
+    for candidate in (os.path.join(folder, "ldc2.conf"), os.path.join(os.path.dirname(folder), "etc", "ldc2.conf"),
+                      "/etc/ldc2.conf"):
+        if os.path.isfile(candidate):
+            with open(candidate, encoding="utf-8") as f:
+                return f.read()
+    return ""
+
+
 def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float) -> list[dict[str, Any]]:
     def run(argv: list[str]) -> dict[str, Any]:
         return {"kind": "run", "argv": argv, "timeout": timeout, "timeout_result": "Timeout", "by_status": {},
                 "otherwise": "Exception: {err}"}
+
+    def compile_(argv: list[str]) -> dict[str, Any]:
+        return {"kind": "compile", "argv": argv, "timeout": timeout, "timeout_result": "Timeout", "failure": "SyntaxError: {err}"}
 
     if language == "py":
         return [run([python, "test.py"])]
@@ -162,17 +250,44 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
                  "by_status": {}, "otherwise": "Exception: {err}", "fail_on_stdout": ["[setup failed]", "[build failed]", "FAIL"],
                  "fail_on_result": "Exception: {err}"}]
     if language == "java":
-        return [
-            {"kind": "compile", "argv": [tools["javac"], "-encoding", "UTF8", "-d", "classes", "Problem.java"], "timeout": timeout,
-             "timeout_result": "Timeout", "failure": "SyntaxError: {err}"},
-            run([tools["java"], "-ea", "-cp", "classes:" + tools["javatuples"], "Problem"]),
-        ]
+        return [compile_([tools["javac"], "-encoding", "UTF8", "-d", "classes", "Problem.java"]),
+                run([tools["java"], "-ea", "-cp", "classes:" + tools["javatuples"], "Problem"])]
     if language == "cpp":
-        return [
-            {"kind": "compile", "argv": [tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"], "timeout": timeout,
-             "timeout_result": "Timeout", "failure": "SyntaxError: {err}"},
-            run(["./test.out"]),
-        ]
+        return [compile_([tools["g++"], "test.cpp", "-o", "test.out", "-std=c++17"]), run(["./test.out"])]
+    if language == "rb":
+        return [run([tools["ruby"], "test.rb"])]
+    if language == "lua":
+        return [run([tools["lua"], "test.lua"])]
+    if language == "php":
+        return [run([tools["php"], "test.php"])]
+    if language == "r":
+        return [run([tools["Rscript"], "test.r"])]
+    if language == "rs":
+        # the linker named by its resolved path: Debian's cc is reached through /etc/alternatives, which the sandbox hides
+        return [compile_([tools["rustc"], "test.rs", "-o", "test", "-C", f"linker={tools['cc']}"]), run(["./test"])]
+    if language == "ts":
+        # Node's TypeScript compiler alone takes seconds to start: four times the step's time
+        return [{**compile_([tools["tsc"], "--target", "esnext", "test.ts"]), "timeout": 4 * timeout}, run([tools["node"], "test.js"])]
+    if language == "cs":
+        # mono's status is ignored, as MultiPL-E's harness ignores it: a failed Debug.Assert (written on standard
+        # error with MONO_TRACE_LISTENER=Console.Error) or an unhandled exception fails the run
+        return [compile_([tools["mcs"], "-d:DEBUG", "-r:System.Numerics.dll", "test.cs", "-out:test.exe"]),
+                {**run([tools["mono"], "test.exe"]), "any_status": True,
+                 "fail_on_stderr": ["System.Diagnostics.DefaultTraceListener.Fail", "Unhandled Exception"],
+                 "fail_on_result": "Exception: {err}"}]
+    if language == "d":
+        # rdmd -unittest -main, as MultiPL-E runs it: compiled with the unit tests and an empty main, then run
+        # (LDC's configuration, under /etc, is copied beside the program; the linker named by its resolved path)
+        return [compile_([tools["ldc2"], "-conf=ldc2.conf", f"--gcc={tools['cc']}", "-unittest", "--main", "test.d",
+                          "-of=test"]), run(["./test"])]
+    if language == "scala":
+        # MultiPL-E's Scala harness: scalac 45 s; the run passes with status 0 and a silent standard error
+        return [{**compile_([tools["scalac"], "-d", ".", "test.scala"]), "timeout": 3 * timeout},
+                {**run([tools["scala"], "-cp", ".", "Problem"]), "stderr_empty": True, "fail_on_result": "Exception: {err}"}]
+    if language == "rkt":
+        # rackunit reports a failed check on standard error and ends with status 0: status 0 and a silent
+        # standard error pass
+        return [{**run([tools["racket"], "test.rkt"]), "stderr_empty": True, "fail_on_result": "Exception: {err}"}]
     raise ValueError(f"HumanevalMultiEvaluator: no steps for language {language!r}")
 
 
@@ -198,8 +313,9 @@ class HumanevalMultiEvaluator(BaseEvaluator):
 
     Differences from OpenCompass 0.5.4: no service is called (``ip_address``,
     ``port``, ``retry`` and ``timeout`` are accepted and unused); only the
-    languages listed in the module's docstring are run, the others' samples are
-    unscorable and counted as not executed; MultiPL-E's harness reads at most
+    languages listed in the module's docstring are run (with Debian's
+    toolchains, which differ from the service's in the places it names), the
+    others' samples are unscorable and counted as not executed; MultiPL-E's harness reads at most
     2 KB of each output stream, assay reads all of it (an ``ERROR`` or ``FAIL``
     past the first 2 KB fails the run here only); rows that are not a whole
     number of repeats of the problems are an error (OpenCompass truncates).
@@ -255,8 +371,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         """
         language = str(cfg.get("language", ""))
         if language not in RUNNABLE:
-            return [f"{language}: assay does not run MultiPL-E's {language!r} programs; "
-                    f"the samples will be unscorable (outcome {UNSUPPORTED})"]
+            return [f"{_not_run(language)}; the samples will be unscorable (outcome {UNSUPPORTED})"]
         missing = _missing(language, (), cfg.get("javatuples"))[1]
         return [f"{missing}; the samples will be unscorable (outcome {MISSING_DEPENDENCY})"] if missing else []
 
@@ -310,7 +425,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
     def _run(self, samples: list[tuple[dict[str, Any], str]]) -> list[tuple[str, str, str]]:
         name = type(self).__name__
         if self.language not in RUNNABLE:
-            message = f"{self.language}: assay does not run MultiPL-E's {self.language!r} programs"
+            message = _not_run(self.language)
             logger.warning("%s: %s", name, message)
             return [("not run", UNSUPPORTED, message) for _ in samples]
         sources = [multiple_program(problem, completion) for problem, completion in samples]
@@ -335,14 +450,27 @@ class HumanevalMultiEvaluator(BaseEvaluator):
             warm = toolchain("go").go_cache  # standard packages compiled once, when Debian's testify is there to build it
             if warm:
                 copy_tree, roots = (warm, "{cwd}/.gocache"), [warm]
+        if self.language == "cs":
+            env = {"MONO_TRACE_LISTENER": "Console.Error"}
+        roots += [r for r in CONFIG_ROOTS.get(self.language, ()) if os.path.isdir(r)]
+        if self.language == "scala":
+            from pathlib import Path
+
+            from assay.evaluators._toolchains import java_config_roots
+
+            env = {"JAVACMD": tools["java"]}  # Scala's scripts call java by name, through /etc/alternatives otherwise
+            roots += java_config_roots(Path(tools["java"]).parent.parent)
         if self.language == "java":
             from assay.evaluators._toolchains import toolchain
 
             env = {"CLASSPATH": tools["javatuples"]}
-            roots = list(toolchain("java").roots)
+            roots += list(toolchain("java").roots)
             if not tools["javatuples"].startswith("/usr/"):
                 roots.append(os.path.dirname(tools["javatuples"]))
-        programs = [driver_program({file_name: source}, steps, env, copy_tree) for source in sources]
+        extra_files: dict[str, str] = {}
+        if self.language == "d":
+            extra_files["ldc2.conf"] = _ldc2_conf(tools["ldc2"])
+        programs = [driver_program({**extra_files, file_name: source}, steps, env, copy_tree) for source in sources]
         if self._sandbox is None:
             limits = Limits(timeout=wall, cpu_time=int(wall) + 1, memory=self.memory,
                             processes=256, file_size=64 * 1024**2, open_files=1024, tmpfs=256 * 1024**2)

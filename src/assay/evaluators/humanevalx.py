@@ -347,6 +347,10 @@ class HumanevalXEvaluator(BaseEvaluator):
         lang_name = LANGUAGE_NAMES[self.language]
         ids = [f"{lang_name}/{i}" for i in range(len(predictions))]
         generations = [clean_up_code(p, self.language, r) for p, r in zip(predictions, references)]
+        return self._scored(rows, ids, generations)
+
+    def _scored(self, rows: list[dict[str, Any]], ids: list[str], generations: list[str]) -> dict[str, Any]:
+        """The metrics and details of ``generations`` (sample ``i`` with id ``ids[i]``) run against ``rows``."""
         if self.language == "python":
             runs = self._run_python(rows, generations)
         else:

@@ -24,6 +24,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
 from assay.registry import ICL_EVALUATORS
@@ -129,8 +130,8 @@ def ifeval_follows(reference: dict[str, Any], response: str, *, loose: bool = Fa
     return follows
 
 
-@dataclass
-class _Tally:
+@dataclass(repr=False, eq=False)
+class _Tally(DataclassMethods):
     prompts: int = 0
     prompts_kept: int = 0
     instructions: int = 0

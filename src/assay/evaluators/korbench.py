@@ -5,11 +5,17 @@ some, of its rule id): the first ``[[…]]`` of each (else ``$\\boxed{…}$``,
 else ``[…]``) cleaned and compared, as sorted parts, numbers, inequalities,
 letters or the value of an arithmetic expression.  The two puzzle rules
 whose answers are arithmetic (rule ids ``9`` and ``10``) have OpenCompass
-run the reply's expression as Python; assay computes expressions of
-numbers, operators, brackets, comparisons and literal lists, tuples, sets
-and dicts only, and counts a reply naming anything (a name, a call, an
-attribute), or raising a number to an exponent beyond 10000, as not
-evaluated, which OpenCompass counts as wrong when its evaluation fails.
+run the reply's expression as Python (``eval`` inside its comparison
+function: every builtin, the names that function holds and the modules its
+module imports at hand).  The OpenCompass-named evaluator does the same, in
+:mod:`assay.sandbox` — all expressions of a batch in one sandbox run, each
+in a process of its own with a time limit (OpenCompass has none) — so
+``abs(24)`` or a huge power get OpenCompass's verdict.  ``eval_mode=
+'arithmetic'`` (assay's option) computes expressions of numbers,
+operators, brackets, comparisons and literal lists, tuples, sets and dicts
+in-process instead, without running anything, and counts a reply naming
+anything (a name, a call, an attribute), or raising a number to an exponent
+beyond 10000, as not evaluated, wrong.
 """
 
 from __future__ import annotations
@@ -18,16 +24,17 @@ import ast
 import json
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from assay.datasets.korbench import korbench_entry
 from assay.errors import InputFileError
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples, share_percent
+from assay.evaluators._pyeval import DEFAULT_LIMIT, Check, SandboxUnavailable, Verdict, run_checks, sandbox_notes
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["korbench_extract", "korbench_match", "korbenchEvaluator"]
+__all__ = ["arithmetic_verdict", "korbench_extract", "korbench_match", "korbenchEvaluator"]
 
 _DOUBLE = re.compile(r"\[\[\s*(.*?)\s*\]\]", re.DOTALL)
 _BOXED = re.compile(r"\$\\boxed\{(.*?)\}\$", re.DOTALL)
@@ -192,24 +199,43 @@ def _arithmetic_operators(text: str) -> list[str]:
     return re.findall(r"[+\-*/]", text)
 
 
-def _equation(response: str, answer: str) -> bool:
+#: ``evaluate(rule, response, answer)``: puzzle rule ``9`` or ``10``'s verdict on the texts inside ``[[…]]``,
+#: once the reply's operators or numbers match the answer's (what OpenCompass computes with ``eval``).
+Evaluate = Callable[[str, str, str], bool]
+
+
+def arithmetic_verdict(rule: str, response: str, answer: str) -> bool:
+    """Puzzle rule ``9`` or ``10``'s verdict with the expression's arithmetic computed in-process, nothing run.
+
+    Rule 9: the expression left of the reply's ``=`` equals the integer after
+    the answer's ``=``; rule 10: the expression left of ``=`` equals 24.  An
+    expression naming anything, or too large to compute, is wrong.
+
+    >>> arithmetic_verdict('10', '(1+2+3)*4', ''), arithmetic_verdict('10', 'abs(24)', '')
+    (True, False)
+    """
+    response = response.replace("×", "*").replace("−", "-")
+    expected = re.search(r"=\s*(-?\d+)", answer.replace("×", "*").replace("−", "-")) if rule == "9" else None
+    target = int(expected.group(1)) if expected is not None else 24
+    ok, value = _expression_value(response.split("=")[0])
+    return ok and bool(value == target)
+
+
+def _equation(response: str, answer: str, evaluate: Evaluate) -> bool:
     response, answer = response.replace("×", "*").replace("−", "-"), answer.replace("×", "*").replace("−", "-")
     if _arithmetic_operators(response.split("=")[0]) != _arithmetic_operators(answer.split("=")[0]):
         return False
-    expected = re.search(r"=\s*(-?\d+)", answer)
-    if expected is None:
+    if re.search(r"=\s*(-?\d+)", answer) is None:
         raise ValueError(f"korbenchEvaluator: puzzle rule 9's answer {answer!r} gives no '= <integer>' result")
-    ok, value = _expression_value(response.split("=")[0])
-    return ok and bool(value == int(expected.group(1)))
+    return evaluate("9", response, answer)
 
 
-def _twenty_four(response: str, answer: str) -> bool:
+def _twenty_four(response: str, answer: str, evaluate: Evaluate) -> bool:
     left = response.replace("×", "*").replace("−", "-").split("=")[0]
     gold = answer.split("\n")[0].split("=")[0]
     if sorted(_NON_WORD.sub("", left)) != sorted(_NON_WORD.sub("", gold)):
         return False
-    ok, value = _expression_value(left)
-    return ok and bool(value == 24)
+    return evaluate("10", response, answer)
 
 
 _PUZZLE: dict[str, Callable[[str, str], bool]] = {
@@ -218,13 +244,12 @@ _PUZZLE: dict[str, Callable[[str, str], bool]] = {
     "3": lambda r, a: sorted(w for w in re.split(r"\W+", r.lower()) if w) == sorted(a.split(" ")),
     "4": lambda r, a: _NON_LETTER.sub("", r).lower() in a,
     "5": lambda r, a: sorted(re.sub(r"\s+", "", r).split(",")) == sorted(a.split(",")),
-    "9": _equation,
-    "10": _twenty_four,
     "18": lambda r, a: re.sub(r"[,\s\[\]]+", "", r) == re.sub(r"[,\s\[\]]+", "", a),
 }
 
 
-def korbench_match(response: str, answer: str, category: Any, rule_id: Any, position: Any) -> bool:
+def korbench_match(response: str, answer: str, category: Any, rule_id: Any, position: Any,
+                   evaluate: Evaluate = arithmetic_verdict) -> bool:
     """Is ``response`` right for ``answer``, by the rules of ``category`` and ``rule_id``?
 
     ``position`` is what OpenCompass passes as the question's index: 0 for a
@@ -232,6 +257,10 @@ def korbench_match(response: str, answer: str, category: Any, rule_id: Any, posi
     OpenCompass's list of LaTeX answers compare operation answers as cleaned
     LaTeX; text ids ``'178'``/``'179'``, which it never passes, as sorted
     inequalities).
+
+    Puzzle rules 9 and 10 take the verdict on their expression from
+    ``evaluate`` (by default :func:`arithmetic_verdict`; the evaluator's
+    OpenCompass mode runs it as Python in the sandbox).
 
     Logic rule 5 sorts the ``;``-separated parts of the reply's ``[[…]]``
     (brackets kept) and of the raw answer: parts in another order than the
@@ -259,6 +288,10 @@ def korbench_match(response: str, answer: str, category: Any, rule_id: Any, posi
         return _multi_results(response, answer)
     if category == "puzzle":
         found, gold = _inner(response), _inner(answer)
+        if rule_id == "9":
+            return _equation(found, gold, evaluate)
+        if rule_id == "10":
+            return _twenty_four(found, gold, evaluate)
         method = _PUZZLE.get(rule_id)
         return method(found, gold) if method else _NON_WORD.sub("", found) == _NON_WORD.sub("", gold)
     return korbench_extract(response, "clean") == answer
@@ -275,7 +308,7 @@ def _reply_object(text: str) -> Any:
         return "NULL"
 
 
-def _mixed(prediction: str, row: dict[str, Any]) -> dict[str, Any]:
+def _mixed(prediction: str, row: dict[str, Any], evaluate: Evaluate) -> dict[str, Any]:
     replies = _reply_object(prediction)
     if replies == "NULL":
         return {"idx": 0, "response": replies, "details": None, "pass_rate": 0, "is_correct": False}
@@ -290,12 +323,42 @@ def _mixed(prediction: str, row: dict[str, Any]) -> dict[str, Any]:
         if position >= len(answers):
             break
         reply = answers[position]
-        verdict = korbench_match(reply, question["answer"], category, question["rule_id"], position)
+        verdict = korbench_match(reply, question["answer"], category, question["rule_id"], position, evaluate)
         right += bool(verdict)
         details.append({"question": name, "response_text": korbench_extract(reply), "answer": question["answer"],
                         "is_correct": verdict})
     rate = right / len(questions)
     return {"idx": 0, "response": replies, "details": details, "pass_rate": rate, "is_correct": rate == 1.0}
+
+
+class _Collected:
+    """An :data:`Evaluate` that records the checks asked for (each wrong meanwhile), then answers from their verdicts."""
+
+    def __init__(self) -> None:
+        self.checks: dict[Check, int] = {}
+        self.verdicts: dict[Check, Verdict] | None = None
+        self.limit = DEFAULT_LIMIT
+
+    def __call__(self, rule: str, response: str, answer: str) -> bool:
+        check = Check(f"korbench{rule}", (response, answer))
+        if self.verdicts is None:
+            self.checks.setdefault(check, len(self.checks))
+            return False
+        verdict = self.verdicts[check]
+        if verdict.timed_out:
+            raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} {verdict.failure} "
+                             f"(OpenCompass evaluates it without a time limit; expression_timeout sets this one)")
+        if verdict.out_of_memory:
+            raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} {verdict.failure} "
+                             f"(OpenCompass evaluates it without a memory limit)")
+        if verdict.value is None:
+            raise ValueError(f"korbenchEvaluator: puzzle rule {rule}'s expression {response!r} stops OpenCompass's "
+                             f"comparison: {verdict.failure}")
+        return verdict.value
+
+    def run(self, limit: float, isolation: str) -> None:
+        checks = list(self.checks)
+        self.verdicts = dict(zip(checks, run_checks(checks, limit=limit, isolation=isolation)))
 
 
 @ICL_EVALUATORS.register_module()
@@ -316,12 +379,49 @@ class korbenchEvaluator(BaseEvaluator):
     mode is wrong (``is_correct``, ``pred``, ``answer``).  A non-text reply, a
     rule-9 puzzle answer without ``= <integer>`` (where OpenCompass stops) or a
     mixed task naming a question the data lacks gives an error record.
+
+    Puzzle rules 9 and 10 run the reply's expression as OpenCompass does, with
+    Python's ``eval`` and the names OpenCompass's comparison function holds
+    (``abs(24)`` is 24; ``expected_result`` is rule 9's expected value), in
+    :mod:`assay.sandbox`: one sandbox run per batch, each expression in a
+    process of its own, limited to ``expression_timeout`` seconds.
+    OpenCompass has no limit (a reply such as ``9**9**9`` stalls its
+    scoring); one that does not end within it, runs out of the sandbox's
+    memory or ends its process (``os._exit``, a crash) gives an error record
+    naming the sample.  The names
+    OpenCompass's module imports (``json``, ``os``, ``re``, ``sp`` — SymPy —,
+    ``yaml``, ``parse_latex``) are there; its own helper functions are not (a
+    reply calling one is wrong).  Where no sandbox can be created the batch
+    is an error record saying why.
+
+    Args:
+        eval_mode: ``'python'`` (OpenCompass's verdicts, in the sandbox) or
+            ``'arithmetic'`` (assay's: the expression's arithmetic computed
+            in-process, nothing run, a reply naming anything wrong; see
+            :func:`arithmetic_verdict`).
+        expression_timeout: seconds each expression may run in the sandbox.
+        isolation: see :class:`assay.sandbox.Sandbox`.
     """
 
     sample_outcome = SampleOutcome(correct="is_correct")
 
-    def sample_score(self, prediction: Any, reference: Any, row: dict[str, Any]) -> dict[str, Any]:
-        """One sample's details, as OpenCompass's ``sample_score`` gives them."""
+    @staticmethod
+    def dry_run_notes(cfg: Mapping[str, Any]) -> list[str]:
+        """Why the sandbox the replies run in cannot run here, if it cannot (nothing with ``eval_mode='arithmetic'``)."""
+        return sandbox_notes("korbenchEvaluator", cfg, "python", False)
+
+    def __init__(self, eval_mode: str = "python", expression_timeout: float = DEFAULT_LIMIT, isolation: str = "auto",
+                 pred_postprocessor: Any = None) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
+        if eval_mode not in ("python", "arithmetic"):
+            raise ValueError(f"korbenchEvaluator: eval_mode must be 'python' or 'arithmetic', got {eval_mode!r}")
+        if not float(expression_timeout) > 0:
+            raise ValueError(f"korbenchEvaluator: expression_timeout must be positive, got {expression_timeout!r}")
+        self.eval_mode = eval_mode
+        self.expression_timeout = float(expression_timeout)
+        self.isolation = isolation
+
+    def _sample(self, prediction: Any, reference: Any, row: dict[str, Any], evaluate: Evaluate) -> dict[str, Any]:
         mode = row.get("prompt_mode")
         if mode not in ("0_shot", "3_shot", "Multi-Q", "Multi-R", "Multi-RQ", "mixed"):
             return {"is_correct": False, "pred": prediction, "answer": reference}
@@ -331,15 +431,47 @@ class korbenchEvaluator(BaseEvaluator):
             category, rule_id = row.get("category"), row.get("rule_id")
             gold = "" if reference is None else reference
             result: dict[str, Any] = {"idx": 0, "response": prediction, "response_text": korbench_extract(prediction),
-                                      "answer": gold, "is_correct": korbench_match(prediction, gold, category, rule_id, 0)}
+                                      "answer": gold,
+                                      "is_correct": korbench_match(prediction, gold, category, rule_id, 0, evaluate)}
             if category == "counterfactual":
                 result["real_life_answer"] = ""
-                result["is_real_life"] = korbench_match(prediction, "", category, rule_id, 0)
+                result["is_real_life"] = korbench_match(prediction, "", category, rule_id, 0, evaluate)
         else:
-            result = _mixed(prediction, row)
+            result = _mixed(prediction, row, evaluate)
         result["correct"] = result["is_correct"]
         result.update({"pred": prediction, "answer": reference})
         return result
+
+    def _details(self, predictions: list[Any], references: list[Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]] | str:
+        """Each sample's details, or the error naming the first sample that stops the scoring."""
+        evaluate: Evaluate = arithmetic_verdict
+        if self.eval_mode == "python":
+            collected = _Collected()
+            for pred, ref, row in zip(predictions, references, rows):
+                try:
+                    self._sample(pred, ref, row, collected)
+                except (ValueError, InputFileError):
+                    continue  # raised again below, where the sample is named
+            try:
+                collected.run(self.expression_timeout, self.isolation)
+            except SandboxUnavailable as exc:
+                return (f"korbenchEvaluator: puzzle rules 9 and 10 run the reply's expression as Python, in the sandbox, "
+                        f"which cannot run here: {exc} (eval_mode='arithmetic' computes them without running them)")
+            evaluate = collected
+        details = []
+        for i, (pred, ref, row) in enumerate(zip(predictions, references, rows)):
+            try:
+                details.append(self._sample(pred, ref, row, evaluate))
+            except (ValueError, InputFileError) as exc:
+                return f"sample {i}: {exc}"
+        return details
+
+    def sample_score(self, prediction: Any, reference: Any, row: dict[str, Any]) -> dict[str, Any]:
+        """One sample's details, as OpenCompass's ``sample_score`` gives them (``ValueError`` where it stops)."""
+        details = self._details([prediction], [reference], [row])
+        if isinstance(details, str):
+            raise ValueError(details)
+        return details[0]
 
     def score(self, predictions: list[Any], references: list[Any], test_set: Any) -> dict[str, Any]:
         if not predictions:
@@ -348,12 +480,8 @@ class korbenchEvaluator(BaseEvaluator):
         if len(predictions) != len(references) or len(rows) != len(predictions):
             return {"error": f"korbenchEvaluator: {len(predictions)} predictions, {len(references)} references, "
                              f"{len(rows)} test rows"}
-        details = []
-        for i, (pred, ref, row) in enumerate(zip(predictions, references, rows)):
-            try:
-                details.append(self.sample_score(pred, ref, row))
-            except (ValueError, InputFileError) as exc:
-                return {"error": f"sample {i}: {exc}"}
+        details = self._details(predictions, references, rows)
+        if isinstance(details, str):
+            return {"error": details}
         right = sum(1 for d in details if d.get("is_correct", False))
         return {"accuracy": share_percent(right, len(predictions)), "details": details}
-

@@ -436,8 +436,8 @@ def _takes_dataset(fn: Any) -> bool:
 
 def judge_dataset(entries: list[dict[str, Any]]) -> Any:
     """What OpenCompass 0.5.4 hands a ``dict_postprocessor`` that takes ``dataset``: the judge's dataset,
-    whose ``reader.dataset['test']`` holds each sample's fields (the test set's columns, ``prediction``,
-    ``obj_gold``, ``reference``), one row per judge output, in order.
+    whose ``reader.dataset['test']`` (also ``test``, as OpenCompass's datasets have it) holds each sample's
+    fields (the test set's columns, ``prediction``, ``obj_gold``, ``reference``), one row per judge output, in order.
 
     Example:
         >>> judge_dataset([{'q': '1+1', 'prediction': '2'}]).reader.dataset['test'][0]['prediction']
@@ -445,7 +445,8 @@ def judge_dataset(entries: list[dict[str, Any]]) -> Any:
     """
     from types import SimpleNamespace
 
-    return SimpleNamespace(reader=SimpleNamespace(dataset={"test": [dict(e) for e in entries]}))
+    rows = [dict(e) for e in entries]
+    return SimpleNamespace(reader=SimpleNamespace(dataset={"test": rows}), test=rows)
 
 
 def judge_replies(prompts: list[Any], replies: list[str | None], golds: list[Any], errors: list[str | None]) -> dict[str, Any]:

@@ -3,16 +3,50 @@
 
 The evaluator reads a reply's option letter (``The answer is C``,
 ``Answer: $\\boxed{B}$``, a line that is just ``(D)``), else the text of one of
-the options, on the last line first, then on the whole reply.  Each search
-OpenCompass runs under a five-second limit, a search that takes longer
-finding nothing; its patterns backtrack exponentially on a run of brackets
-and dollars, so assay runs them with the ``regex`` module under the same
-limit (a time-out again finding nothing).
+the options, on the last line first, then on the whole reply.
+
+OpenCompass runs each search with Python's ``re`` under a five-second alarm,
+a search that takes longer finding nothing.  Its patterns backtrack
+exponentially where a search fails after a run of marks: opening marks
+(``*$\\{([``, or a reply's leading non-word characters) right after a lead
+(``Answer:``, ``The answer is``, the reply's start) that lead to no answer, or
+closing marks (``\\}$)]``) after an answer that neither hold ``)`` nor end
+before a space, ``:``, ``.``, ``*`` or the text's end; the cost is about
+the product of both runs' costs.  Which such searches end within five
+seconds depends on the machine; assay decides it from the text instead, so
+that its verdicts are the same everywhere, with a cost model: where the
+pattern reaches a failing run of ``o`` opening marks and, after an answer,
+``c`` closing ones, the search there scores ``o/``:data:`OPEN_RUN` ``+
+c/``:data:`CLOSE_RUN` (``c`` counting 0 where no answer follows), the scores
+of the places the search tries before it matches combining as costs of
+``2**(22*score)`` add.  Measured with ``re``, each opening mark multiplies
+the time by about 2.05 and each closing mark after an answer by about 2.45
+(the model: 2 and 2.6); a search scoring 1 (22 opening marks alone, 16
+closing marks alone, 12 opening and 8 closing together) takes 2.5 to 4 s
+on an idle current server core and about twice that on a busy one, as
+OpenCompass's evaluation runs — the margin puts the boundary a little below
+five seconds of a busy core.  A search scoring at least 1 counts as timed out — nothing
+found, as in OpenCompass, and counted in the sample's ``search_timeouts``
+detail — without being run.  A search scoring from :data:`NET_SCORE` (about
+a hundredth of a second) up to 1 runs with ``re`` in a child process, which
+is stopped after :data:`NET_SECONDS` (a safety net should the model miss: a
+search stopped so counts as timed out as well); every other search runs
+with ``re``, as OpenCompass's, to its end.  Every reply a model writes in
+earnest is read as OpenCompass reads it, and so is every reply whose search
+takes OpenCompass less than about 1.5 s or more than about 10 s; one
+scoring within a mark or two of 1 may be read otherwise on a much faster or
+slower machine than OpenCompass's.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import re
+import select
+import signal
+import time
 from functools import cache
 from typing import Any
 
@@ -28,34 +62,120 @@ _OPEN = r"(?:[\*\$\{\(\[\\(]*?(?:(?:\\boxed|\\mathbf|\\mathrm|\\text){)?)*\s*"
 _CLOSE = r"(?:\\?\}?\$?\)?\]?\}?)*(?:[\s:\.\*)]|$)"
 _LEADS_LABEL = (r"[Tt]he\s+(?:\w+\s+)?(?:answer|option)(?:\w+\s+)?\s+is?:?\s*", r"(?i:Answer)[\*\s]*:\s*", r"^[^\w\r\n]*")
 _LEADS_CONTENT = (r"[Tt]he\s+(?:\w+\s+)?(?:answer|option)(?:\w+\s+)?\s+is:?\s*", r"(?i:Answer)\s*", r"^[^\w\r\n]*")
-_TIME_LIMIT = 5.0
 _LETTERS = "ABCDEFGHIJ"
 _DIFFICULTIES = ("hard", "middle", "easy")
 
+#: The shortest failing run of opening marks alone after a lead that counts as OpenCompass's five-second time-out.
+OPEN_RUN = 22
+#: The shortest failing run of closing marks alone after an answer that counts as OpenCompass's five-second time-out.
+CLOSE_RUN = 16
+#: Searches whose cost score is at least this run in a child process, stopped after :data:`NET_SECONDS`.
+NET_SCORE = 0.6
+#: The most seconds one search may take in its child process before it counts as timed out.
+NET_SECONDS = 20.0
+#: How much more a search at score 1 costs than one at score 0 (each opening mark about doubles the cost).
+_SCORE_BASE = 2.0**OPEN_RUN
+
+_OPENING = re.compile(r"(?:[*${(\[\\]|\\(?:boxed|mathbf|mathrm|text)\{)*+")
+_NON_WORD_START = re.compile(r"[^\w\r\n]*+")
+_SPACES = re.compile(r"\s*+")
+_CLOSING = re.compile(r"[\\}$)\]]*+")
+_CLOSE_END = frozenset(" \t\n\r\f\v:.*")
+
 
 @cache
-def _compiled(pattern: str, ignore_case: bool) -> Any:
-    import regex
-
-    return regex.compile(pattern, regex.V0 | (regex.IGNORECASE if ignore_case else 0))
+def _compiled(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
 
 
-def _search(pattern: str, text: str, ignore_case: bool) -> Any:
+def _closes(text: str, at: int) -> tuple[bool, int]:
+    """Does the closing part match after an answer ending at ``at``, and the length of the run of closing marks there."""
+    run = _CLOSING.match(text, at)
+    assert run is not None
+    marks = run.group()
+    end = run.end()
+    return ")" in marks or end == len(text) or text[end] in _CLOSE_END, len(marks)
+
+
+def _score(lead: str, answer: re.Pattern[str], text: str) -> float:
+    """The cost score of the search of ``lead`` + marks + ``answer`` + marks in ``text``: 1 where it costs
+    OpenCompass's five seconds (see the module)."""
+    starts = [0] if lead.startswith("^") else [m.end() for m in _compiled(lead, True).finditer(text)]
+    total = 0.0
+    for start in starts:
+        if lead.startswith("^"):  # the reply's leading non-word characters, then any opening commands
+            prefix = _NON_WORD_START.match(text)
+            run = _OPENING.match(text, prefix.end())  # type: ignore[union-attr]
+        else:
+            prefix, run = None, _OPENING.match(text, start)
+        assert run is not None
+        opened, at = len(run.group()) + (len(prefix.group()) if prefix else 0), run.end()
+        at = _SPACES.match(text, at).end()  # type: ignore[union-attr]
+        found = answer.match(text, at)
+        closes, closing = _closes(text, found.end()) if found else (False, 0)
+        if found and closes:  # the search ends here, found
+            break
+        total += _SCORE_BASE ** (opened / OPEN_RUN + (closing / CLOSE_RUN if found else 0.0))
+    return math.log(total) / math.log(_SCORE_BASE) if total > 0 else 0.0
+
+
+def _search_bounded(pattern: re.Pattern[str], text: str) -> tuple[bool, str | None]:
+    """``pattern``'s search of ``text`` in a child process: whether it ended within :data:`NET_SECONDS`, and
+    its first group (``None`` where nothing is found)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: search, report, leave without running anything of the parent's
+        try:
+            os.close(read)
+            found = pattern.search(text)
+            os.write(write, json.dumps([found.group(1) if found else None]).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    data, deadline = b"", time.monotonic() + NET_SECONDS
     try:
-        return _compiled(pattern, ignore_case).search(text, timeout=_TIME_LIMIT)
-    except TimeoutError:
-        return None
+        while (left := deadline - time.monotonic()) > 0:
+            if not select.select([read], [], [], left)[0]:
+                continue
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            data += chunk
+        else:
+            os.kill(pid, signal.SIGKILL)
+            return False, None
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the search of a reply ended its process without an answer: {text[:80]!r}")
+    return True, json.loads(data)[0]
 
 
-def _first(patterns: list[str], text: str, ignore_case: bool) -> Any:
-    """The first pattern's match on the last line of ``text`` (right-stripped), else on the whole text."""
+def _first(leads: tuple[str, ...], answer: str, text: str, ignore_case: bool) -> tuple[str | None, int]:
+    """The first group of the first pattern's match on the last line of ``text`` (right-stripped), else on the
+    whole text, and the number of searches counted as timed out."""
     text = text.rstrip()
+    answer_pattern = _compiled(answer, ignore_case)
+    timeouts = 0
     for where in (text.split("\n")[-1], text):
-        for pattern in patterns:
-            found = _search(pattern, where, ignore_case)
-            if found:
-                return found
-    return None
+        for lead in leads:
+            score = _score(lead, answer_pattern, where)
+            if score >= 1.0:
+                timeouts += 1
+                continue
+            pattern = _compiled(lead + _OPEN + answer + _CLOSE, ignore_case)
+            if score >= NET_SCORE:
+                ended, group = _search_bounded(pattern, where)
+                if not ended:
+                    timeouts += 1
+                    continue
+            else:
+                found = pattern.search(where)
+                group = found.group(1) if found else None
+            if group is not None:
+                return group, timeouts
+    return None, timeouts
 
 
 def supergpqa_option_label(text: Any) -> str | None:
@@ -66,8 +186,11 @@ def supergpqa_option_label(text: Any) -> str | None:
     """
     if not isinstance(text, str):
         return "error"
-    found = _first([lead + _OPEN + f"([{_LETTERS}])" + _CLOSE for lead in _LEADS_LABEL], text, True)
-    return found.group(1) if found else None
+    return _option_label(text)[0]
+
+
+def _option_label(text: str) -> tuple[str | None, int]:
+    return _first(_LEADS_LABEL, f"([{_LETTERS}])", text, True)
 
 
 def supergpqa_option_content(text: Any, options: Any) -> str | None:
@@ -76,22 +199,26 @@ def supergpqa_option_content(text: Any, options: Any) -> str | None:
     >>> supergpqa_option_content('The answer is 40', ['10', '40'])
     '40'
     """
+    return _option_content(text, options)[0]
+
+
+def _option_content(text: Any, options: Any) -> tuple[str | None, int]:
     if not isinstance(text, str) or not isinstance(options, list):
-        return "error"
+        return "error", 0
     escaped = [re.escape(option) for option in options]
-    choice = "(" + "|".join(escaped) + ")"
-    found = _first([lead + _OPEN + choice + _CLOSE for lead in _LEADS_CONTENT], text, False)
-    if not found:
-        return None
-    text_found = found.group(1)
-    return options[escaped.index(text_found)] if text_found in escaped else text_found
+    text_found, timeouts = _first(_LEADS_CONTENT, "(" + "|".join(escaped) + ")", text, False)
+    if text_found is None:
+        return None, timeouts
+    return (options[escaped.index(text_found)] if text_found in escaped else text_found), timeouts
 
 
-def _letter(text: str, options: list[Any]) -> str | None:
-    label = supergpqa_option_label(text)
+def _letter(text: str, options: list[Any], timeouts: list[int]) -> str | None:
+    label, count = _option_label(text)
+    timeouts[0] += count
     if label is not None:
         return label
-    content = supergpqa_option_content(text, options)
+    content, count = _option_content(text, options)
+    timeouts[0] += count
     if not content:
         return None
     if content not in options:
@@ -114,7 +241,11 @@ class SuperGPQAEvaluator(BaseEvaluator):
     ``pred``, ``answer`` (the right option's text), ``parsed_answer``,
     ``correct``.  A difficulty other than hard, middle, easy, a reference
     other than the row's ``answer_letter`` or another prompt mode (where
-    OpenCompass stops) gives an error record naming the sample.
+    OpenCompass stops) gives an error record naming the sample.  A sample
+    whose searches are counted as OpenCompass's five-second time-out (see the
+    module's description: decided from the text by a cost model, a clock
+    only as a safety net past :data:`NET_SECONDS`) has ``search_timeouts``,
+    their number, in its details.
     """
 
     sample_outcome = SampleOutcome(correct="correct", scores={"accuracy": "correct"})  # a fraction: the mean, × 1
@@ -138,14 +269,15 @@ class SuperGPQAEvaluator(BaseEvaluator):
             if row.get("answer_letter") != gold:
                 return {"error": f"SuperGPQAEvaluator: sample {i}: the reference {gold!r} is not the row's answer_letter "
                                  f"{row.get('answer_letter')!r}"}
+            timeouts = [0]
             try:
                 if mode == "five-shot" and isinstance(pred, str):
-                    found = _letter(pred.split("Question:")[0], row["options"])
-                    found = found if found is not None else _letter(pred, row["options"])
+                    found = _letter(pred.split("Question:")[0], row["options"], timeouts)
+                    found = found if found is not None else _letter(pred, row["options"], timeouts)
                 elif mode == "five-shot":
                     raise ValueError(f"a reply must be text, got {type(pred).__name__} {pred!r}")
                 else:
-                    found = _letter(pred, row["options"])
+                    found = _letter(pred, row["options"], timeouts)
             except (ValueError, KeyError) as exc:
                 return {"error": f"SuperGPQAEvaluator: sample {i}: {exc}"}
             hit = bool(found) and found == gold
@@ -154,7 +286,10 @@ class SuperGPQAEvaluator(BaseEvaluator):
             errors += (not hit) and found == "error"
             by_level[difficulty][0] += hit
             by_level[difficulty][1] += 1
-            details.append({"pred": pred, "answer": row.get("answer"), "parsed_answer": found, "correct": hit})
+            detail = {"pred": pred, "answer": row.get("answer"), "parsed_answer": found, "correct": hit}
+            if timeouts[0]:
+                detail["search_timeouts"] = timeouts[0]
+            details.append(detail)
         count = len(details)
         result: dict[str, Any] = {"accuracy": right / count, "error_rate": errors / count, "miss_rate": missed / count}
         for level in _DIFFICULTIES:

@@ -25,6 +25,8 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from assay._dataclass import FrozenMethods
+
 __all__ = ["Transform", "TransformError", "compile_transform"]
 
 #: Longest accepted expression, in characters (deeply nested input could exhaust the parser).
@@ -102,8 +104,8 @@ _COMPARE: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
 }
 
 
-@dataclass(frozen=True)
-class Transform:
+@dataclass(repr=False, eq=False)
+class Transform(FrozenMethods):
     """A compiled transform: call it with the input value.
 
     >>> t = compile_transform('100 - x')

@@ -38,6 +38,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from assay._dataclass import FrozenMethods
 from assay.errors import ConfigError
 from assay.groups._expr import Transform, TransformError, compile_transform
 from assay.groups._model import CellMark, Scores, SummaryIssue
@@ -63,8 +64,8 @@ Aggregation = Literal["mean", "std", "sum", "harmonic_mean"]
 GROUP_KEYS: tuple[str, ...] = ("name", "subsets", "metric", "weights", "std", "sum", "harmonic_mean", "transforms")
 
 
-@dataclass(frozen=True)
-class Subset:
+@dataclass(repr=False, eq=False)
+class Subset(FrozenMethods):
     """One input of a group: ``[abbr, metric]`` (``metric`` set) or a bare abbr (``metric`` is ``None``)."""
 
     abbr: str
@@ -76,8 +77,8 @@ class Subset:
         return self.abbr if self.metric is None else f"{self.abbr}@{self.metric}"
 
 
-@dataclass(frozen=True)
-class SummaryGroup:
+@dataclass(repr=False, eq=False)
+class SummaryGroup(FrozenMethods):
     """A validated summary group.
 
     Attributes:

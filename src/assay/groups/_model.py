@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from assay._dataclass import DataclassMethods, FrozenMethods
+
 __all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incomplete_marks"]
 
 #: What follows a table value whose result is incomplete, changed after it was computed or not re-scored
@@ -13,8 +15,8 @@ __all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incom
 MARK = "*"
 
 
-@dataclass(frozen=True)
-class CellMark:
+@dataclass(repr=False, eq=False)
+class CellMark(FrozenMethods):
     """Why one cell's value is marked in the table.
 
     ``kind`` is a result's ``_meta.incomplete`` kind (``partial_predictions``:
@@ -73,8 +75,8 @@ def incomplete_marks(value: Any) -> list[CellMark]:
     return marks
 
 
-@dataclass(frozen=True)
-class SummaryIssue:
+@dataclass(repr=False, eq=False)
+class SummaryIssue(FrozenMethods):
     """One problem met while summarizing: a failed evaluation, a bad file, a group that could not be computed.
 
     ``model`` is the model's column name and ``dataset`` a dataset or group
@@ -107,8 +109,8 @@ class SummaryIssue:
         return out
 
 
-@dataclass
-class Scores:
+@dataclass(repr=False, eq=False)
+class Scores(DataclassMethods):
     """Every number the summarizer knows, before it is laid out as a table.
 
     Attributes:
@@ -202,8 +204,8 @@ class Scores:
         return [i for i in self.issues if i.level == "warning"]
 
 
-@dataclass
-class SummaryResult:
+@dataclass(repr=False, eq=False)
+class SummaryResult(DataclassMethods):
     """What :meth:`DefaultSummarizer.summarize` returns.
 
     Attributes:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
+from assay._dataclass import DataclassMethods
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, endpoint_id, request_key
@@ -321,8 +322,8 @@ class _Connection:
             sock.close()
 
 
-@dataclass
-class JudgeReply:
+@dataclass(repr=False, eq=False)
+class JudgeReply(DataclassMethods):
     """The outcome of one chat request.
 
     ``text`` is the reply (``None`` when none arrived, then ``error`` says

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.judge._cache import request_key
 from assay.judge._usage import price_cost
 
@@ -26,8 +27,8 @@ MESSAGE_TOKENS = 4
 REPLY_PRIMING_TOKENS = 3
 
 
-@dataclass(frozen=True)
-class JudgeEstimate:
+@dataclass(repr=False, eq=False)
+class JudgeEstimate(FrozenMethods):
     """The judge calls one task would make, and what they would cost at most.
 
     Attributes:

@@ -158,7 +158,11 @@ def render_messages(prompt_template: Mapping[str, Any], fields: Mapping[str, Any
             raise ConfigError("prompt_template (RawPromptTemplate) renders to no message")
         return messages
     if kind != "PromptTemplate":
-        raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate or RawPromptTemplate)")
+        custom = _message_template(prompt_template)
+        if custom is None:
+            raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate, RawPromptTemplate or a "
+                              "registered template building chat messages)")
+        return list(custom.generate_item(dict(fields)))
     template = prompt_template.get("template")
     if isinstance(template, str):
         return [{"role": "user", "content": _fill(template, fields)}]
@@ -206,6 +210,24 @@ def _safe_format(text: str, entry: Mapping[str, Any]) -> str:
     return text
 
 
+def _message_template(prompt_template: Mapping[str, Any]) -> Any:
+    """A registered prompt template of a benchmark's own that builds chat messages (``prompt_type`` ``raw_messages``,
+    as OpenCompass's retriever tells them), built from the config; ``None`` for any other type."""
+    from assay.errors import RegistryError
+    from assay.registry import resolve_type
+
+    try:
+        cls = resolve_type(prompt_template.get("type"), ICL_PROMPT_TEMPLATES, key="prompt_template.type")
+    except RegistryError:
+        return None
+    if getattr(cls, "prompt_type", None) != "raw_messages" or not callable(getattr(cls, "generate_item", None)):
+        return None
+    try:
+        return cls(**{k: v for k, v in prompt_template.items() if k != "type"})
+    except TypeError as exc:
+        raise ConfigError(f"prompt_template ({_type_name(prompt_template.get('type'))}): {exc}") from None
+
+
 def template_prompt(prompt_template: Mapping[str, Any], entry: Mapping[str, Any], output_field: str | None = "reference") -> Any:
     """A judge prompt as OpenCompass 0.5.4's ``GenInferencer`` builds it for one sample.
 
@@ -216,7 +238,9 @@ def template_prompt(prompt_template: Mapping[str, Any], entry: Mapping[str, Any]
     ``PromptTemplate`` with ``begin``/``round``/``end`` gives a prompt list
     (section markers ``{'section': ..., 'pos': ...}``, role items with
     ``prompt`` filled, strings); a string template gives a string; a
-    ``RawPromptTemplate`` gives its chat messages.
+    ``RawPromptTemplate`` gives its chat messages, and so does a registered
+    template of a benchmark's own whose ``prompt_type`` is ``raw_messages``
+    (its ``generate_item(entry)``).
 
     Example:
         >>> tpl = {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': '{q}|{reference}|{x}'}]}}
@@ -235,7 +259,11 @@ def template_prompt(prompt_template: Mapping[str, Any], entry: Mapping[str, Any]
             raise ConfigError(f"prompt_template (RawPromptTemplate): {exc}") from None
         return raw.generate_item(entry)
     if kind != "PromptTemplate":
-        raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate or RawPromptTemplate)")
+        custom = _message_template(prompt_template)
+        if custom is None:
+            raise ConfigError(f"prompt_template type {kind!r} is not supported (use PromptTemplate, RawPromptTemplate or a "
+                              "registered template building chat messages)")
+        return custom.generate_item(entry)
     if output_field is not None:
         entry[output_field] = ""
     template = prompt_template.get("template")

@@ -46,6 +46,7 @@ from assay.opencompass.names import LIBRARY_ENV, MODE_ENV, library_root, opencom
 from assay.opencompass.standins import (
     OFFLINE_LIMITS,
     OFFLINE_REASONS,
+    OPENCOMPASS_FAILS,
     ComponentUnavailable,
     InertComponent,
     StandIn,
@@ -66,6 +67,7 @@ __all__ = [
     "InertComponent",
     "OFFLINE_LIMITS",
     "OFFLINE_REASONS",
+    "OPENCOMPASS_FAILS",
     "StandIn",
     "install",
     "is_inert",

@@ -19,6 +19,7 @@ import importlib.machinery
 import importlib.util
 import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,20 +36,86 @@ MODE_ENV = "ASSAY_OPENCOMPASS_MODE"
 
 
 # -- the table of OpenCompass's names ------------------------------------------------------
+#
+# The table is one JSON object laid out a line per part (``scripts/extract_opencompass_names.py``
+# writes it so): the version and ``requires``, then ``registered``, then ``"modules":{`` and one
+# line per module.  JSON strings hold no raw newline, so a line is one part; a run reads the
+# header and the lines of the modules its config imports, not the 600 KB of the whole table.
+# A table in another layout is parsed whole.
+
+_MODULES_LINE = b'"modules":{'
 
 
 @functools.cache
-def _table() -> dict[str, Any]:
-    path = Path(__file__).with_name("opencompass_names.json")
-    import orjson  # parses the table twice as fast as json
+def _layout() -> tuple[dict[str, Any], bytes, _ModuleTable]:
+    """(the table's header, its ``registered`` line, its modules), each parsed when first asked for."""
+    import orjson  # parses twice as fast as json
 
-    table: dict[str, Any] = orjson.loads(path.read_bytes())
-    return table
+    raw = Path(__file__).with_name("opencompass_names.json").read_bytes()
+    lines = raw.split(b"\n")
+    if len(lines) > 4 and lines[2] == _MODULES_LINE and lines[1].startswith(b'"registered":') and lines[-2] == b"}}":
+        header: dict[str, Any] = orjson.loads(lines[0].rstrip(b",") + b"}")
+        return header, lines[1].rstrip(b","), _ModuleTable(lines[3:-2])
+    table: dict[str, Any] = orjson.loads(raw)
+    modules = table.pop("modules")
+    return table, b'"registered":' + orjson.dumps(table.pop("registered", {})), _ModuleTable(None, modules)
 
 
-def _modules() -> dict[str, Any]:
-    modules: dict[str, Any] = _table()["modules"]
-    return modules
+class _ModuleTable:
+    """The ``modules`` part of the table (a read-only mapping): module name → ``{"names": …, "package": …}``,
+    each module's line parsed the first time it is looked up."""
+
+    def __init__(self, lines: list[bytes] | None, parsed: dict[str, Any] | None = None) -> None:
+        self._lines: dict[str, bytes] = {}
+        for line in lines or ():
+            end = line.index(b'"', 1)  # module names are dotted identifiers: no escaped quote
+            self._lines[line[1:end].decode()] = line
+        self._parsed: dict[str, Any] = parsed if parsed is not None else {}
+
+    def get(self, module: str, default: Any = None) -> Any:
+        found = self._parsed.get(module)
+        if found is not None:
+            return found
+        line = self._lines.get(module)
+        if line is None:
+            return default
+        import orjson
+
+        entry = self._parsed[module] = orjson.loads(line[len(module) + 3:].rstrip(b","))
+        return entry
+
+    def __getitem__(self, module: str) -> Any:
+        found = self.get(module)
+        if found is None:
+            raise KeyError(module)
+        return found
+
+    def __contains__(self, module: object) -> bool:
+        return module in self._lines or module in self._parsed
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines or self._parsed)
+
+    def __len__(self) -> int:
+        return len(self._lines or self._parsed)
+
+
+def _header() -> dict[str, Any]:
+    """The table's ``opencompass_version`` and ``requires``."""
+    return _layout()[0]
+
+
+@functools.cache
+def _registered() -> dict[str, dict[str, list[Any]]]:
+    """The names OpenCompass registers: registry name → {name: ``[kind letter, origin]``}."""
+    import orjson
+
+    registered: dict[str, dict[str, list[Any]]] = orjson.loads(b"{" + _layout()[1] + b"}")["registered"]
+    return registered
+
+
+def _modules() -> _ModuleTable:
+    return _layout()[2]
 
 
 def _entry(module: str, name: str) -> list[Any] | None:
@@ -66,7 +133,7 @@ def opencompass_version() -> str:
     >>> opencompass_version()
     '0.5.4'
     """
-    return str(_table().get("opencompass_version") or "0.5.4")
+    return str(_header().get("opencompass_version") or "0.5.4")
 
 
 # -- which OpenCompass is there -------------------------------------------------------------
@@ -86,7 +153,7 @@ def _fully_importable() -> bool:
     """OpenCompass's package is found and so is every third-party module it imports at module level."""
     if _installed_package() is None:
         return False
-    missing = [name for name in _table()["requires"] if importlib.util.find_spec(name) is None]
+    missing = [name for name in _header()["requires"] if importlib.util.find_spec(name) is None]
     if missing:
         logger.debug("OpenCompass's files are installed without %s: assay serves opencompass.*", ", ".join(missing))
     return not missing

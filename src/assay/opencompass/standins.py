@@ -22,13 +22,14 @@ import importlib
 from typing import Any
 
 from assay.errors import ConfigError
-from assay.opencompass.names import _table, opencompass_mode, opencompass_version
+from assay.opencompass.names import _registered, opencompass_mode, opencompass_version
 
 __all__ = [
     "ComponentUnavailable",
     "InertComponent",
     "OFFLINE_LIMITS",
     "OFFLINE_REASONS",
+    "OPENCOMPASS_FAILS",
     "StandIn",
     "is_inert",
     "is_standin",
@@ -100,6 +101,13 @@ def unavailable_message(dotted: str | list[str]) -> str:
         return "; ".join(
             f"{n} cannot be scored offline ({OFFLINE_LIMITS[n][0]}): {OFFLINE_LIMITS[n][1]}" for n in offline
         ) + ("; " + unavailable_message(rest) if rest else "")
+    broken = [n for n in names if n in OPENCOMPASS_FAILS]
+    if broken:
+        rest = [n for n in names if n not in OPENCOMPASS_FAILS]
+        return "; ".join(
+            f"{n} fails in OpenCompass {opencompass_version()} too, and assay does not implement it: {OPENCOMPASS_FAILS[n]}"
+            for n in broken
+        ) + ("; " + unavailable_message(rest) if rest else "")
     judged = [n for n in names if n in JUDGED]
     if judged:
         rest = [n for n in names if n not in JUDGED]
@@ -129,12 +137,28 @@ JUDGED: dict[str, str] = {
 }
 
 
+#: OpenCompass components that OpenCompass 0.5.4 defines but whose own code fails whenever a task uses them, and
+#: why (what :func:`unavailable_message` says of them instead of the general advice, which is to install OpenCompass).
+OPENCOMPASS_FAILS: dict[str, str] = {
+    "opencompass.datasets.cibench.CIBenchEvaluator": (
+        "its constructor assigns self.output_dir, a read-only property of OpenCompass's BaseEvaluator, so building it "
+        "raises AttributeError (\"property 'output_dir' of 'CIBenchEvaluator' object has no setter\") before anything "
+        "is scored; past that, its score() imports opencompass.lagent, which OpenCompass does not ship"
+    ),
+    "opencompass.datasets.omni_math.OmniMathEvaluator": (
+        "the library's config lists no Omni-Judge server (url=[]), over which its batches are divided (a division by "
+        "zero), and it loads the Omni-Judge tokenizer's code from the Hub"
+    ),
+}
+
+
 #: Why a file of OpenCompass's library cannot be scored on a machine that has the predictions but reaches no
 #: service or model hub: the documented reasons (docs/benchmarks.md, "The whole library") of
 #: :data:`OFFLINE_LIMITS`.
 OFFLINE_REASONS: dict[str, str] = {
     "remote service": "the evaluator sends each reply to a service on the network, which alone holds the tests",
     "model weights": "the evaluator runs a model whose weights only a model hub provides",
+    "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
 }
@@ -142,6 +166,13 @@ OFFLINE_REASONS: dict[str, str] = {
 #: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
 #: and how OpenCompass scores them; :func:`unavailable_message` says so instead of the general advice.
 OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
+    "opencompass.datasets.dingo.DingoEvaluator": (
+        "model weights", "OpenCompass hands the replies to dingo-python's llm_base rules, which detect each reply's language "
+        "with fastText's lid.176.bin, a model it downloads on first use",
+    ),
+    "opencompass.datasets.dingo.DingoDataset": (
+        "model weights", "its evaluator runs dingo-python's rules, which need fastText's lid.176.bin, a downloaded model",
+    ),
     "opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator.LCBProEvaluator": (
         "remote service",
         "OpenCompass submits each program to LiveCodeBench Pro's judge (lightcpverifier), which holds the problems' test cases",
@@ -182,6 +213,19 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
+    "opencompass.datasets.truthfulqa.TruthfulQAEvaluator": (
+        "scorer outside PyPI", "TruthfulQA's BLEU, ROUGE and BLEURT are the Hugging Face Hub's evaluate-metric scripts "
+                               "(evaluate.load fetches their code when scoring); its truth and info metrics run "
+                               "allenai's truthfulqa judge models",
+    ),
+    "opencompass.datasets.truthfulqa.TruthfulQADataset": (
+        "scorer outside PyPI", "its evaluator's metrics are the Hugging Face Hub's evaluate-metric scripts or judge models",
+    ),
+    "opencompass.datasets.IFBench.ifbench.IFBenchEvaluator": (
+        "NLTK data", "IFBench's checkers read NLTK's English stop words (corpora/stopwords) and its averaged perceptron "
+                     "tagger's weights (taggers/averaged_perceptron_tagger_eng), which nltk.download fetches and no PyPI "
+                     "package ships",
     ),
     "opencompass.datasets.vlmevalkit.dataset.VLMEvalKitDataset": (
         "multimodal", "MMBench and MMMU-Pro are image benchmarks loaded and scored through VLMEvalKit",
@@ -286,7 +330,7 @@ def registered_name(registry: str, name: str) -> Any:
     importing :mod:`assay.opencompass` installs it as the registries' fallback
     (:func:`assay.registry.set_fallback`).
     """
-    entry = _table().get("registered", {}).get(registry, {}).get(name)
+    entry = _registered().get(registry, {}).get(name)
     if entry is None:
         if opencompass_mode() == "full":  # registered in OpenCompass's registry by the user's own code
             real = getattr(importlib.import_module("opencompass.registry"), registry, None)
@@ -318,7 +362,7 @@ def standin_for_type_name(name: str) -> Any:
         except (ImportError, AttributeError):
             return None
         return obj if is_standin(obj) else None
-    for reg_name in _table().get("registered", {}):
+    for reg_name in _registered():
         found = registered_name(reg_name, name)
         if found is not None:
             return found if is_standin(found) else None

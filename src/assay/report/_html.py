@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord
 from assay.report._samples import payload as _payload
 from assay.report._samples import sample_table
@@ -98,6 +101,15 @@ class _Texts:
         self._described: dict[tuple[Any, ...], tuple[int, str]] = {}
         self._reasons: dict[Any, int] = {}
         self._kept: dict[bytes, tuple[Any, int, int | None]] = {}
+        self._noted: tuple[Any, set[tuple[str, str]]] | None = None
+        #: metric → (a result's cells JSON, its unscorable JSON) → a cell of them but for its value
+        self.same_cells: dict[str, dict[tuple[bytes, bytes | None], list[Any]]] = {}
+
+    def noted_of(self, view: Any) -> set[tuple[str, str]]:
+        """:func:`_noted` of ``view``, computed once."""
+        if self._noted is None or self._noted[0] is not view:
+            self._noted = (view, _noted(view))
+        return self._noted[1]
 
     def unscorable_of(self, stats: Any, column: str, abbr: str) -> tuple[Any, int, int | None]:
         """The unscorable counts of one result as a cell shows them: ``(bounds by metric, count, the index
@@ -225,9 +237,30 @@ def _table_cells(view: Any, stats: Any, texts: _Texts, columns: list[str], abbr:
         return None  # a cell without a value says why, as :func:`_compact_cell` does
     json_row, confidence, interval_of, unscorable_of = (table.json_row, table.confidence, texts.interval_of_json,
                                                         texts.unscorable_of)
+    noted = texts.noted_of(view)
+    # results whose cells and unscorable counts are the same JSON bytes (a leaderboard has many: 50 samples
+    # allow 51 accuracies) give the same cell but for its value, worked out once per metric
+    kept_cells = getattr(table, "kept_json", None)
+    u_table = stats.unscorable
+    kept_u = u_table.kept_json if hasattr(u_table, "json_of") else None
+    same = texts.same_cells.setdefault(metric, {})
     cells = []
     for c, column in enumerate(columns):
         value = values[column]
+        memo_key = None
+        if kept_cells is not None and kept_u is not None:
+            held = kept_cells(column, abbr)
+            u_held = kept_u((column, abbr)) if held is not None else None
+            if held is not None and (u_held is not None or (column, abbr) not in u_table):
+                memo_key = (held, u_held)
+                tail = same.get(memo_key)
+                if tail is not None:
+                    cells.append([value, *tail])
+                    if (column, abbr) in noted:
+                        extra = _cell_extra(view, column, abbr, metric, value)
+                        if extra is not None:
+                            extras[f"{r}:{c}"] = extra
+                    continue
         row = json_row(column, abbr)
         data = row.get(metric) if row is not None else None
         if data is None:
@@ -246,10 +279,24 @@ def _table_cells(view: Any, stats: Any, texts: _Texts, columns: list[str], abbr:
             if count and metric in bounds:
                 cell += list(bounds[metric][:2])
         cells.append(cell)
-        extra = _cell_extra(view, column, abbr, metric, value)
-        if extra is not None:
-            extras[f"{r}:{c}"] = extra
+        if memo_key is not None:
+            same[memo_key] = cell[1:]
+        if (column, abbr) in noted:
+            extra = _cell_extra(view, column, abbr, metric, value)
+            if extra is not None:
+                extras[f"{r}:{c}"] = extra
     return cells
+
+
+def _noted(view: Any) -> set[tuple[str, str]]:
+    """The (column, abbr) of every result :func:`_cell_extra` may have something to say of: marked, with
+    ``gold`` references, an extraction audit, another tool's, a source or judge figures."""
+    out: set[tuple[str, str]] = set(view.marks) | set(view.gold_references)
+    for audits in (view.audits, getattr(view, "tool_audits", None) or {}):
+        out.update((column, abbr) for column, per in audits.items() for abbr in per)
+    out.update(getattr(view, "sources", None) or {})
+    out.update(getattr(view, "judge_usage", None) or {})
+    return out
 
 
 def _cell_extra(view: Any, column: str, abbr: str, metric: str, value: float) -> dict[str, Any] | None:
@@ -374,8 +421,8 @@ def build_report_data(
     return _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=True)[0]
 
 
-@dataclass
-class _Context:
+@dataclass(repr=False, eq=False)
+class _Context(DataclassMethods):
     """What the sample browser's data is read from, when :func:`_report_data` was asked not to read it."""
 
     root: Path
@@ -390,13 +437,16 @@ class _Context:
     config: Any = None
     ranks: bool = False
     tool_audits: Any = None
+    #: rank the datasets too (else only the top-level summary groups, or the default column)
+    rank_datasets: bool = True
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
-              models: list[str]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+              models: list[str], datasets: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """The rank intervals of every column the leaderboard can rank by and the top models' paired comparisons
     (:func:`assay.rundir.ranking.run_ranking`) as the page holds them, and the pictures drawn from them;
-    ``(None, {})`` when they cannot be computed.
+    ``(None, {})`` when they cannot be computed.  Without ``datasets``, only the top-level summary groups
+    (else the default column) are ranked.
 
     Each ranking keeps its settings, note and ties, and per model (in the
     page's model order) ``[rank, rank_low, rank_high, tier]`` or ``None``
@@ -409,7 +459,7 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     from assay.rundir.ranking import run_ranking
 
     try:
-        found = run_ranking(root, view, stats, config=config, snapshot=snapshot)
+        found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets)
     except Exception as exc:  # the report is written without rank intervals, and says so
         logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
         return None, {}
@@ -437,7 +487,9 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}, pictures
 
 
-#: Rank intervals are computed by default for runs of at most this many (model, dataset) results.
+#: The rank intervals of every column are computed by default for runs of at most this many (model, dataset)
+#: results; a larger run ranks by default only its top-level summary groups (without groups, the default
+#: column), resampling every dataset for them.
 RANK_LIMIT = 5_000
 
 
@@ -447,8 +499,9 @@ def _report_data(
 ) -> tuple[dict[str, Any], _Context]:
     """:func:`build_report_data`; without ``samples`` the sample browser's data is left to the caller
     (``"datasets"`` empty; sample tables the statistics already hold are in the context).  ``ranks``:
-    compute the rankings (default: up to :data:`RANK_LIMIT` results; the context's ``ranks`` says what
-    was decided); with ``defer_ranks`` they are left to the caller (:func:`_add_rankings`)."""
+    compute the rankings of every column (default: up to :data:`RANK_LIMIT` results, and only the top-level
+    summary groups' above it; the context's ``ranks`` and ``rank_datasets`` say what was decided); with
+    ``defer_ranks`` they are left to the caller (:func:`_add_rankings`)."""
     from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
     from assay.stats import group_plan
     from assay.summarize import leaderboard_of
@@ -563,10 +616,9 @@ def _report_data(
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
     context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
                        view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
-    if ranks is None:
-        ranks = len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
-    context.ranks = ranks
-    if ranks and not defer_ranks:
+    context.ranks = ranks is not False
+    context.rank_datasets = bool(ranks) or len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    if context.ranks and not defer_ranks:
         _add_rankings(data, context)
     return data, context
 
@@ -574,12 +626,87 @@ def _report_data(
 def _add_rankings(data: dict[str, Any], context: _Context) -> None:
     """Put the run's rankings and their pictures into ``data``; the default column is then the ranking's."""
     rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
-                                   context.columns)
+                                   context.columns, context.rank_datasets)
+    _put_rankings(data, rankings, pictures)
+
+
+def _put_rankings(data: dict[str, Any], rankings: dict[str, Any] | None, pictures: dict[str, Any]) -> None:
+    """Put rankings and their pictures (:func:`_rankings`) into ``data``; the default column is then the ranking's."""
     data["rankings"], data["pictures"] = rankings, pictures
     if rankings is not None and rankings.get("default") and data["rank_by"] is not None:
         found = rankings["rankings"].get(rankings["default"])
         if found is not None:
             data["rank_by"] = {"dataset": rankings["default"], "metric": found["metric"]}
+
+
+#: The layout of the rankings kept beside a report, and of what their key is made of (bumped when either
+#: changes, or how rankings are computed: rankings of another layout are not reused).
+RANKINGS_FORMAT = 1
+
+
+def _rankings_key(context: _Context, digests: dict[tuple[str, str], str | None]) -> str:
+    """What a report's rankings and their pictures are computed from, as a digest: this version of assay, which
+    columns are ranked, the models and their folders, the digest of every result's bytes (the per-sample values
+    and the cells' intervals are computed from them), the summary's values, metrics and missing values, and the
+    summary groups."""
+    import hashlib
+
+    import orjson
+
+    from assay import __version__
+
+    view = context.view
+    config = context.config or {}
+    summarizer = config.get("summarizer") if isinstance(config, Mapping) else None
+    definitions = getattr(view, "group_definitions", None) or (
+        summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None)
+    missing = [[r.dataset, r.metric, r.missing] for r in getattr(view, "rows", None) or [] if r.missing]
+    errors = [[str(e.model), str(e.dataset), str(e.message)] for e in getattr(view, "errors", None) or []]
+    parts = [RANKINGS_FORMAT, __version__, context.rank_datasets, context.columns, context.folders,
+             [digests.get((c, a)) for c in context.columns for a in context.abbrs], context.abbrs,
+             view.scores, view.metrics, list(view.groups), definitions, missing, errors]
+    # a definition orjson cannot write (a transform given as a function) is written by its repr, which names
+    # the function's address: a key no later process meets, so that such rankings are always computed again
+    dumped = orjson.dumps(parts, default=repr, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+    return hashlib.sha256(dumped).hexdigest()[:32]
+
+
+def _rankings_file(key: str) -> str:
+    """The name of a report's kept rankings in its sample folder."""
+    return f"rankings_{key}.json"
+
+
+def _earlier_rankings(summary_dir: Path, key: str) -> tuple[dict[str, Any], Path] | None:
+    """The rankings and pictures (:func:`_rankings`) an earlier report of the run kept under ``key`` in its sample
+    folder, and their file; ``None`` when none did (or its file is unreadable)."""
+    import orjson
+
+    for path in sorted(summary_dir.glob(f"summary_*_files/{_rankings_file(key)}"), reverse=True):
+        try:
+            held = orjson.loads(path.read_bytes())
+        except (OSError, ValueError):
+            continue
+        if isinstance(held, dict) and held.get("format") == RANKINGS_FORMAT and "rankings" in held and "pictures" in held:
+            return held, path
+    return None
+
+
+def _keep_rankings(target: Path, data: dict[str, Any], earlier: tuple[dict[str, Any], Path] | None) -> None:
+    """Keep the report's rankings and pictures in its sample folder (an earlier report's file linked)."""
+    import shutil
+
+    import orjson
+
+    if earlier is not None:
+        try:
+            os.link(earlier[1], target)
+            return
+        except OSError:
+            with contextlib.suppress(OSError):
+                shutil.copyfile(earlier[1], target)
+                return
+    target.write_bytes(orjson.dumps({"format": RANKINGS_FORMAT, "rankings": data["rankings"],
+                                     "pictures": data["pictures"]}))
 
 
 def needle_heatmaps(view: Any, stats: Any) -> list[dict[str, Any]]:
@@ -1035,9 +1162,25 @@ def write_html_report(
 
     ``ranks``: compute the rank intervals of every column the leaderboard can
     rank by and the top models' paired comparisons
-    (:func:`assay.rundir.ranking.run_ranking`); default: for runs of at most
-    :data:`RANK_LIMIT` results (100 models × 500 datasets of 50 samples take about 5 s of CPU).
+    (:func:`assay.rundir.ranking.run_ranking`); default: every column for runs
+    of at most :data:`RANK_LIMIT` results, only the top-level summary groups
+    (every dataset resampled for them) for larger ones; ``False``: none.  The
+    rankings and their pictures are kept in the sample folder under a key of
+    what they are computed from (:func:`_rankings_key`): a later report of the
+    same results and summary takes them from an earlier report's folder.
     """
+    from assay._gc import bulk_allocations
+
+    with bulk_allocations():  # a leaderboard's cells, samples and rankings: many small containers, no cycles
+        return _write_html_report(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot,
+                                  embed=embed, ranks=ranks)
+
+
+def _write_html_report(
+    run_dir: str | os.PathLike[str], summary: Any, time_str: str, *, stats: Any, max_text: int, snapshot: Any,
+    embed: bool | None, ranks: bool | None,
+) -> Path:
+    """:func:`write_html_report`."""
     import shutil
     import tempfile
 
@@ -1064,9 +1207,10 @@ def write_html_report(
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     side_dir = path.with_name(path.stem + "_files")
     snap = context.snapshot
-    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits,
-                    {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
-                     for c in context.columns for a in context.abbrs}, max_text, tool_audits=context.tool_audits)
+    digests = {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
+               for c in context.columns for a in context.abbrs}
+    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, max_text,
+                    tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
     # a dataset whose results are those of an earlier report's sample file: that file, not read again
     earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
@@ -1097,7 +1241,11 @@ def write_html_report(
             chunks.append((abbr, *fresh_chunks[abbr], key))
         elif abbr in reused:
             chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
-    if context.ranks:
+    rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
+    kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
+    if kept_rankings is not None:  # computed by an earlier report from the same results and settings
+        _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
+    elif context.ranks:
         _add_rankings(data, context)
     size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
@@ -1133,6 +1281,8 @@ def write_html_report(
                     manifest[key] = n
                 named.append((abbr, n, name))
             (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+            if rankings_key is not None and data["rankings"] is not None:
+                _keep_rankings(fresh / _rankings_file(rankings_key), data, kept_rankings)
             fresh.chmod(0o755)
         except BaseException:
             shutil.rmtree(fresh, ignore_errors=True)

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord, ToolAudit
 from assay.stats import SAMPLE_TEXT
 
@@ -131,19 +132,20 @@ def sample_table(
     _add_tool_columns(out, tool_audits, [c for c, _ in per_model], abbr, n, limit)
     return out
 
-#: Runs of at least this many (model, dataset) results are read by worker processes.
+#: Runs with at least this many (model, dataset) results to read from files (not from the run index) are
+#: read by worker processes.
 FORK_AT = 2_000
 
 
-@dataclass
-class _Tables:
+@dataclass(repr=False, eq=False)
+class _Tables(DataclassMethods):
     """The few parts of :class:`assay.rundir.statistics.SampleTables` a chunk is built from."""
 
     columns: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
-@dataclass
-class Source:
+@dataclass(repr=False, eq=False)
+class Source(DataclassMethods):
     """Where the chunks are read from: the run, its model columns and folders, the datasets, the audits,
     and each result's digest as the run index has it (``None``: computed from the file)."""
 
@@ -269,9 +271,11 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
         "raw": [fragment(f[3]) for _, f in per_model], "ext": [fragment(f[4]) for _, f in per_model],
         "ok": [fragment(f[5]) for _, f in per_model],
     }
-    audit = [_audit_columns((source.audits or {}).get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
-    if any(a is not None for a in audit):
-        out["audit"] = audit
+    audits = source.audits or {}
+    if any(abbr in per for per in audits.values()):  # a dataset no model has an audit of has no audit column
+        audit = [_audit_columns(audits.get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
+        if any(a is not None for a in audit):
+            out["audit"] = audit
     _add_tool_columns(out, source.tool_audits, [c for c, _ in per_model], abbr, n, source.text_limit)
     return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
 
@@ -291,14 +295,18 @@ def from_tables(
 def read_chunks(source: Source, *, workers: int | None = None) -> list[Chunk]:
     """Every dataset's chunk, in the datasets' order (those without details left out).
 
-    ``workers``: processes to read with; default: the usable CPUs for a run of
-    at least :data:`FORK_AT` results, else this process only.
+    ``workers``: processes to read with; default: the usable CPUs when at
+    least :data:`FORK_AT` results are to be read from files, else this process
+    only (what the run index holds is spliced here: a result's columns cost a
+    few microseconds, less than what forked workers add).
     """
     from assay._pool import usable_cpus
 
     abbrs = list(dict.fromkeys(source.abbrs))
     if workers is None:
-        workers = usable_cpus() if len(abbrs) * len(source.columns) >= FORK_AT else 1
+        wanted = set(abbrs)
+        from_files = len(abbrs) * len(source.columns) - sum(1 for _, a in source.indexed if a in wanted)
+        workers = usable_cpus() if from_files >= FORK_AT else 1
     workers = min(workers, len(abbrs))
     done: dict[str, Chunk | None] = {}
     if workers > 1:

@@ -98,6 +98,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._beside import Beside
+from assay._dataclass import DataclassMethods
 from assay.errors import InputFileError
 from assay.fileio import loads_json
 from assay.rundir.layout import INDEX_NAME, STATS_SUFFIX, RunDir
@@ -182,8 +183,8 @@ class _Unusable(Exception):
     """The index cannot be opened or read for a reason other than corruption (locked, read-only)."""
 
 
-@dataclass
-class Snapshot:
+@dataclass(repr=False, eq=False)
+class Snapshot(DataclassMethods):
     """The result files of a run as they are now, with what the index knew of them.
 
     Attributes:

@@ -27,6 +27,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 
+from assay._dataclass import FrozenMethods
 from assay.fileio import atomic_write_bytes, dumps_finite_json, loads_json
 from assay.rundir.layout import RunDir
 
@@ -36,8 +37,8 @@ __all__ = ["KEPT_SUFFIX", "KeptNote", "clear_kept_note", "kept_notes", "write_ke
 KEPT_SUFFIX = ".kept"
 
 
-@dataclass(frozen=True)
-class KeptNote:
+@dataclass(repr=False, eq=False)
+class KeptNote(FrozenMethods):
     """Why a task's last run did not re-score its result: its ``error``, and who wrote the result ``kept``."""
 
     error: str

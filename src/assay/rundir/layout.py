@@ -11,6 +11,7 @@
     .assay.lock          held by the one command writing the run (see :func:`writer_lock`)
     .scratch/            temporary files of that command, removed when the next one starts
     .shards/             the parts of split tasks (see :mod:`assay.rundir.shards`)
+    .assay.import        there while other tools' results are being written in (see :mod:`assay.rundir.sources`)
 
 Only one command writes a run directory at a time (R-12.4): ``assay run`` and
 ``assay eval`` hold an exclusive ``flock`` on ``.assay.lock`` while they work.
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from assay._dataclass import FrozenMethods
 from assay.errors import AssayError, InputFileError
 
 logger = logging.getLogger(__name__)
@@ -66,6 +68,8 @@ LOCK_NAME = ".assay.lock"
 SCRATCH_NAME = ".scratch"
 #: The folder of split tasks' parts.
 SHARDS_NAME = ".shards"
+#: The file that names the imports of other tools' results begun in the run and not finished yet.
+IMPORT_NAME = ".assay.import"
 #: The run index's file (see :mod:`assay.rundir.index`).
 INDEX_NAME = "index.sqlite"
 #: The suffix of the statistics file beside a result (``results/<model>/<dataset>.stats``).
@@ -80,8 +84,8 @@ def new_timestamp() -> str:
     return datetime.now().strftime("%Y%m%d_%H%M%S")
 
 
-@dataclass(frozen=True)
-class RunDir:
+@dataclass(repr=False, eq=False)
+class RunDir(FrozenMethods):
     """Paths inside one run directory."""
 
     root: Path
@@ -169,6 +173,11 @@ class RunDir:
     @property
     def shards(self) -> Path:
         return self.root / SHARDS_NAME
+
+    @property
+    def import_marker(self) -> Path:
+        """Names the imports of other tools' results begun and not finished (see :mod:`assay.rundir.sources`)."""
+        return self.root / IMPORT_NAME
 
 
 def stats_path_of(result_path: str | os.PathLike[str]) -> Path:
@@ -331,6 +340,8 @@ class RunDirBusy(AssayError):
 
 #: The temporary files of :func:`assay.fileio.atomic_write_chunks`: ``.<name>.<8 random characters>.tmp``.
 _ATOMIC_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+#: Those of the prediction files assay writes (another tool's replies): ``.<dataset>.json.<8 random characters>.tmp``.
+_PREDICTION_TEMP = re.compile(r"^\..+\.json\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def _holder(fd: int) -> str:
@@ -405,8 +416,10 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
     """Remove the atomic writer's temporary files in the run directory, and its scratch folder; the files removed.
 
     Only the holder of the writer lock may call this: any temporary file is
-    then one a killed or interrupted writer left.  ``predictions/`` is not
-    searched (assay never writes there).
+    then one a killed or interrupted writer left.  In ``predictions/``, which
+    holds other programs' files, only those of the prediction files assay
+    writes there (another tool's replies a dataset scores again,
+    :func:`assay.rundir.sources.write_source_predictions`) are removed.
 
     Example:
         >>> import tempfile
@@ -421,6 +434,7 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
     stack = [run_dir.root]
     while stack:
         folder = stack.pop()
+        pattern = _PREDICTION_TEMP if folder.is_relative_to(run_dir.predictions) else _ATOMIC_TEMP
         try:
             entries = list(os.scandir(folder))
         except OSError:
@@ -431,10 +445,10 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
             except OSError:
                 continue
             if is_dir:
-                if folder == run_dir.root and entry.name in ("predictions", SCRATCH_NAME):
+                if folder == run_dir.root and entry.name == SCRATCH_NAME:
                     continue
                 stack.append(Path(entry.path))
-            elif _ATOMIC_TEMP.match(entry.name):
+            elif pattern.match(entry.name):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(entry.path)
                     removed.append(Path(entry.path))

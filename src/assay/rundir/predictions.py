@@ -48,6 +48,7 @@ from typing import Any
 
 import orjson
 
+from assay._dataclass import DataclassMethods
 from assay.errors import InputFileError
 from assay.fileio import iter_jsonl
 
@@ -60,8 +61,8 @@ _LIKELIHOOD_FIELDS = ("ppl", "mink", "loss")
 __all__ = ["Predictions", "find_prediction_files", "load_predictions"]
 
 
-@dataclass
-class Predictions:
+@dataclass(repr=False, eq=False)
+class Predictions(DataclassMethods):
     """The records of one (model, dataset), in sample order."""
 
     records: list[dict[str, Any]]

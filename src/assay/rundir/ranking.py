@@ -213,6 +213,7 @@ def run_ranking(
     groups: Sequence[Any] | None = None,
     config: Mapping[str, Any] | None = None,
     snapshot: Snapshot | None = None,
+    datasets: bool = True,
 ) -> dict[str, Any]:
     """Rank intervals of every column the report can rank by, and the paired comparisons of the top models.
 
@@ -230,6 +231,9 @@ def run_ranking(
         groups: the summary groups (default: the summary's ``group_definitions``, else the run config's).
         config: the run config (default: the newest dumped one).
         snapshot: the run index's snapshot (default: taken here, unless ``ASSAY_NO_INDEX``).
+        datasets: rank the datasets too; with ``False`` only the top-level summary groups (those of
+            ``only``, when given) and ``by`` or the default column are ranked — every dataset is still
+            resampled for the groups, but none is ranked itself.
 
     Returns:
         JSON-ready data, stable in shape::
@@ -279,7 +283,12 @@ def run_ranking(
         if unknown:
             raise ValueError(f"cannot rank by {unknown[0]!r}: it is not a top-level summary group or dataset of "
                              "the summary")
-        wanted = {*only, by if by is not None else default}
+    if only is not None or not datasets:
+        group_names = {g.name for g in group_list}
+        chosen_only = list(columns) if only is None else list(only)
+        if not datasets:
+            chosen_only = [abbr for abbr in chosen_only if abbr in group_names]
+        wanted = {*chosen_only, by if by is not None else default}
         columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
     by_group = {g.name: g for g in group_list}
     leaves: dict[tuple[str, str], None] = {}

@@ -34,6 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.errors import InputFileError
 from assay.rundir.results import META_KEY, numeric_metrics
 
@@ -55,8 +56,8 @@ class FileIdentity(NamedTuple):
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-@dataclass(frozen=True)
-class Incomplete:
+@dataclass(repr=False, eq=False)
+class Incomplete(FrozenMethods):
     """One entry of a result's ``_meta.incomplete``: why its number stands on fewer samples than it claims.
 
     ``kind`` is a short snake_case word (``partial_predictions``, ``unjudged``,
@@ -163,8 +164,8 @@ def _relative(results_root: str | os.PathLike[str], result_path: str | os.PathLi
     return Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
 
 
-@dataclass
-class ResultRecord:
+@dataclass(repr=False, eq=False)
+class ResultRecord(DataclassMethods):
     """One result file as written (by a worker) or as indexed (by a reader).
 
     Attributes:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.errors import AssayError
 from assay.fileio import atomic_write_bytes, dumps_finite_json, read_json
 from assay.rundir.layout import RunDir
@@ -32,8 +33,8 @@ def json_bytes(value: dict[str, Any]) -> bytes:
     return dumps_finite_json(value) + b"\n"
 
 
-@dataclass(frozen=True)
-class ShardFolder:
+@dataclass(repr=False, eq=False)
+class ShardFolder(FrozenMethods):
     """The folder of one task's shards.
 
     Example:

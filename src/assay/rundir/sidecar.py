@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay._gc import bulk_allocations
 from assay.rundir.layout import STATS_SUFFIX, RunDir, stats_path_of
 from assay.stats import (
@@ -64,8 +65,8 @@ STATS_FORMAT = 2
 REPORT_OPTIONS = StatsOptions(text_limit=SAMPLE_TEXT)
 
 
-@dataclass
-class SavedStats:
+@dataclass(repr=False, eq=False)
+class SavedStats(DataclassMethods):
     """What the report pass wants of one result file, computed once from it (see :func:`save_stats`).
 
     Attributes:

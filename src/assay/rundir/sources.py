@@ -14,6 +14,15 @@ summary of them needs: the models, the datasets with every metric, and the
 tool's groups as summary groups where their values can be rebuilt from their
 members (a size-weighted or plain average, whichever gives the tool's value),
 else as rows of their own.
+
+An import is not one step: while its files are written, the run directory's
+:attr:`~assay.rundir.layout.RunDir.import_marker` names the tool and its files,
+and the import removes it once the last file is written (``summarize --from``:
+once the config is dumped too).  A command killed halfway leaves it: the run then
+holds some of the tool's results and misses, or holds older versions of, the
+others, and :func:`check_import_finished` (the summary, ``report``, ``verify``,
+``export``) refuses it, naming the import to run again — the same import
+finishes it.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.errors import InputFileError
 from assay.rundir.layout import RunDir
 from assay.rundir.results import write_result
@@ -32,8 +42,8 @@ from assay.sources.identity import sample_question
 from assay.sources.model import ExternalGroup, ExternalRun
 
 __all__ = [
-    "FRACTION_METRICS", "ImportedSources", "cell_source", "fraction_metric", "safe_name", "source_config",
-    "source_prediction_models", "write_source_predictions", "write_sources",
+    "FRACTION_METRICS", "ImportedSources", "cell_source", "check_import_finished", "finish_import", "fraction_metric",
+    "safe_name", "source_config", "source_prediction_models", "unfinished_import", "write_source_predictions", "write_sources",
 ]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+=@-]+")
@@ -84,8 +94,8 @@ def safe_name(name: str) -> str:
     return out or "_"
 
 
-@dataclass
-class ImportedSources:
+@dataclass(repr=False, eq=False)
+class ImportedSources(DataclassMethods):
     """What :func:`write_sources` wrote: the model and dataset names in the run, with every metric in order."""
 
     models: list[str] = field(default_factory=list)
@@ -96,6 +106,8 @@ class ImportedSources:
     #: model name in the run → the tool and file(s) it came from
     sources: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
+    #: the imports (tool, files) named in the run's import marker until :func:`finish_import` removes them
+    pending: list[dict[str, Any]] = field(default_factory=list)
 
     def merge(self, other: ImportedSources) -> None:
         """Add what another source wrote (models, datasets and metrics not listed yet, groups of a new name)."""
@@ -107,6 +119,7 @@ class ImportedSources:
         for model, items in other.sources.items():
             self.sources.setdefault(model, []).extend(items)
         self.written += other.written
+        self.pending += [p for p in other.pending if p not in self.pending]
 
     def rows(self) -> list[str | list[str]]:
         """The summary rows of these results: the groups, then every dataset's metrics (``[dataset, metric]``)."""
@@ -123,6 +136,7 @@ def write_sources(
     models: Mapping[str, str] | None = None,
     datasets: Mapping[str, str] | None = None,
     percent: bool = True,
+    finish: bool = True,
 ) -> ImportedSources:
     """Write ``runs``' results into ``run_dir``; model and dataset names mapped by ``models``/``datasets``
     (the tool's name → the name in the run; unmapped names made :func:`safe_name`).
@@ -135,7 +149,8 @@ def write_sources(
     Every file is planned before the first is written: two runs mapped to the same model and
     dataset, and a result already in the run that was not imported from the same tool (assay's
     own, OpenCompass's), are :class:`~assay.errors.InputFileError`\\ s naming the files, and then
-    nothing is written.
+    nothing is written.  The run's import marker names ``runs`` from before the first file is written
+    until the last is (``finish=False``: until the caller's :func:`finish_import`).
     """
     models = models or {}
     datasets = datasets or {}
@@ -168,10 +183,105 @@ def write_sources(
     plan += _plan_groups(run_dir, runs, out, group_defs, models, datasets, percent, owner)
     for path, data in plan:
         _check_replaceable(path, data["_meta"]["source"])
+    out.pending = _mark_import(run_dir, runs)
     for path, data in plan:
         write_result(path, data)
         out.written.append(str(path))
+    if finish:
+        finish_import(run_dir, out)
     return out
+
+
+def _import_entries(runs: Sequence[ExternalRun]) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    for run in runs:
+        entry = {"tool": run.tool, "paths": sorted(str(p) for p in run.paths)}
+        if entry not in entries:
+            entries.append(entry)
+    return entries
+
+
+def _read_marker(run_dir: RunDir) -> dict[str, Any] | None:
+    """The run's import marker (``None``: no import unfinished); an unreadable one as naming no import."""
+    from assay.fileio import read_json
+
+    path = run_dir.import_marker
+    if not path.exists():
+        return None
+    try:
+        data = read_json(path)
+    except (OSError, ValueError, InputFileError):
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("imports"), list):
+        return {"imports": []}
+    return data
+
+
+def _mark_import(run_dir: RunDir, runs: Sequence[ExternalRun]) -> list[dict[str, Any]]:
+    """Name ``runs``' import in the run's import marker (with any unfinished ones already there); its entries."""
+    import os
+    import shlex
+    import sys
+    from datetime import datetime
+
+    from assay.fileio import atomic_write_json
+
+    entries = _import_entries(runs)
+    there = _read_marker(run_dir) or {"imports": []}
+    imports = [*there["imports"], *(e for e in entries if e not in there["imports"])]
+    atomic_write_json(run_dir.import_marker, {
+        "imports": imports, "pid": os.getpid(),
+        "command": shlex.join(sys.argv) if sys.argv and sys.argv[0] else "assay",
+        "since": datetime.now().isoformat(timespec="seconds"),
+    })
+    return entries
+
+
+def finish_import(run_dir: RunDir, imported: ImportedSources) -> None:
+    """Take ``imported``'s imports out of the run's import marker, every file of them written; the marker goes
+    when it names none."""
+    there = _read_marker(run_dir)
+    if there is None:
+        return
+    left = [e for e in there["imports"] if e not in imported.pending]
+    if left:
+        from assay.fileio import atomic_write_json
+
+        atomic_write_json(run_dir.import_marker, {**there, "imports": left})
+    else:
+        run_dir.import_marker.unlink(missing_ok=True)
+    imported.pending = []
+
+
+def unfinished_import(run_dir: RunDir) -> str | None:
+    """Why the run cannot be read as it is: an import of other tools' results into it began and did not finish
+    (the command writing it was killed or failed); ``None`` when none did."""
+    there = _read_marker(run_dir)
+    if there is None:
+        return None
+    what = []
+    for entry in there["imports"]:
+        paths = [str(p) for p in entry.get("paths") or []] if isinstance(entry, dict) else []
+        shown = ", ".join(paths[:3]) + (f", … ({len(paths)} files)" if len(paths) > 3 else "")
+        what.append(f"{entry.get('tool') if isinstance(entry, dict) else '?'} results from {shown or '?'}")
+    command = f" by `{there['command']}`" if there.get("command") else ""
+    since = f" (begun {there['since']})" if there.get("since") else ""
+    imports = "; ".join(what) or "other tools' results"
+    return (f"{run_dir.root}: the import of {imports}{command}{since} did not finish: "
+            "the run holds some of those results and lacks, or holds older versions of, the others. Run the import "
+            "again (`assay summarize --from TOOL PATH` imports into a new run directory; a config's `sources` are "
+            "imported again by its summary) — it removes "
+            f"{run_dir.import_marker.name} once every file is written. If that import is no longer wanted (its "
+            "files are gone, or the config now names others), check the results it left in the run, then delete "
+            f"{run_dir.import_marker}")
+
+
+def check_import_finished(run_dir: RunDir) -> None:
+    """Raise :class:`~assay.errors.InputFileError` (:func:`unfinished_import`'s message) when an import into the
+    run did not finish."""
+    message = unfinished_import(run_dir)
+    if message is not None:
+        raise InputFileError(message)
 
 
 def _scales(runs: Sequence[ExternalRun], datasets: Mapping[str, str], percent: bool) -> dict[str, dict[str, float]]:

@@ -42,6 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay._gc import bulk_allocations
 from assay.fileio import loads_json
 from assay.rundir.layout import RunDir
@@ -102,8 +103,8 @@ MAX_WORKERS = 4
 POOL_MIN_BYTES = 4 << 20
 
 
-@dataclass(frozen=True)
-class Task:
+@dataclass(repr=False, eq=False)
+class Task(FrozenMethods):
     """One (model, dataset): ``have`` are the summary's values to explain (empty: none)."""
 
     column: str
@@ -175,8 +176,8 @@ def model_dirs_of(config: Mapping[str, Any] | None, columns: Sequence[str]) -> d
     return out
 
 
-@dataclass
-class SampleTables:
+@dataclass(repr=False, eq=False)
+class SampleTables(DataclassMethods):
     """The sample browser's columns of every (model, dataset) read for the HTML report.
 
     Attributes:
@@ -302,6 +303,8 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         self.confidence = confidence
         # (column, abbr) → its cells, or kept as their JSON bytes (built when first read, the bytes kept)
         self._rows: dict[tuple[str, str], dict[str, CellStat] | _KeptCells] = {}
+        # kept JSON bytes → their parse: results of the same cells (a leaderboard has many) parsed once
+        self._parsed: dict[bytes, dict[str, dict[str, Any]]] = {}
 
     def reserve(self, column: str, abbr: str) -> None:
         """Keep the place, in iteration and :meth:`json_rows`, of the cells of (column, abbr), set later."""
@@ -317,11 +320,21 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         if isinstance(row, _KeptCells):
             built = row.built
             if built is None:
-                parsed = row.parsed if row.parsed is not None else loads_json(row.data)
                 confidence = self.confidence
-                built = row.built = {m: _cell_from_json(confidence, parsed[m]) for m in row.metrics}
+                if row.parsed is not None:  # a parse other results may share: not modified
+                    built = {m: _cell_from_json(confidence, dict(row.parsed[m])) for m in row.metrics}
+                else:
+                    parsed = loads_json(row.data)
+                    built = {m: _cell_from_json(confidence, parsed[m]) for m in row.metrics}
+                row.built = built
             return built
         return row
+
+    def kept_json(self, column: str, abbr: str) -> bytes | None:
+        """The JSON bytes the cells of (column, abbr) are kept as (``{metric: CellStat JSON}``, a cell without
+        ``confidence`` having the table's), ``None`` when they are not kept so (or there are none)."""
+        row = self._rows.get((column, abbr))
+        return row.data if type(row) is _KeptCells else None
 
     def json_row(self, column: str, abbr: str) -> Mapping[str, dict[str, Any]] | None:
         """The cells of (column, abbr) by metric as their JSON (:meth:`CellStat.to_json`; a cell without
@@ -331,7 +344,10 @@ class CellTable(MutableMapping[tuple[str, str, str], CellStat]):
         if isinstance(row, _KeptCells):
             parsed = row.parsed
             if parsed is None:
-                parsed = row.parsed = loads_json(row.data)
+                parsed = self._parsed.get(row.data)
+                if parsed is None:
+                    parsed = self._parsed[row.data] = loads_json(row.data)
+                row.parsed = parsed
             return parsed
         if row is None:
             return None
@@ -416,8 +432,8 @@ def _unscorable_table() -> JsonBacked[tuple[str, str], Unscorable]:
     return JsonBacked(Unscorable.from_json, Unscorable.to_json)
 
 
-@dataclass
-class RunStats:
+@dataclass(repr=False, eq=False)
+class RunStats(DataclassMethods):
     """Intervals and unscorable counts of every cell of a run.
 
     ``cells`` maps ``(column, abbr, metric)`` to :class:`CellStat` (datasets

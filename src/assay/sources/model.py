@@ -17,11 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
+
 __all__ = ["ExternalGroup", "ExternalResult", "ExternalRun", "ExternalSample", "SourceInfo", "mean_stderr"]
 
 
-@dataclass(frozen=True)
-class SourceInfo:
+@dataclass(repr=False, eq=False)
+class SourceInfo(FrozenMethods):
     """Where a record came from: the tool, its version as the file states it (``None``: not stated), the file."""
 
     tool: str
@@ -40,8 +42,8 @@ class SourceInfo:
         return {"tool": self.tool, "version": self.version, "path": self.path}
 
 
-@dataclass
-class ExternalSample:
+@dataclass(repr=False, eq=False)
+class ExternalSample(DataclassMethods):
     """One logged sample of one dataset.
 
     Attributes:
@@ -82,8 +84,8 @@ def mean_stderr(values: list[float]) -> float | None:
     return math.sqrt(math.fsum((v - mu) ** 2 for v in values) / (n - 1) / n)
 
 
-@dataclass
-class ExternalResult:
+@dataclass(repr=False, eq=False)
+class ExternalResult(DataclassMethods):
     """One model's result on one dataset, as the tool reported it.
 
     Attributes:
@@ -142,8 +144,8 @@ class ExternalResult:
         return problems
 
 
-@dataclass
-class ExternalGroup:
+@dataclass(repr=False, eq=False)
+class ExternalGroup(DataclassMethods):
     """A group of datasets as the tool reported it (lm-evaluation-harness's ``groups``)."""
 
     name: str
@@ -153,8 +155,8 @@ class ExternalGroup:
     n_samples: Mapping[str, int] = field(default_factory=dict)
 
 
-@dataclass
-class ExternalRun:
+@dataclass(repr=False, eq=False)
+class ExternalRun(DataclassMethods):
     """One model's run in a tool: its results per dataset and its groups.
 
     Attributes:

@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
+from assay._dataclass import DataclassMethods, FrozenMethods
+
 __all__ = ["ALIGN_MODES", "Alignment", "SampleIdentity", "align_samples", "normalize_text", "references_agree"]
 
 #: ``auto`` is the caller's choice between the two (by id within one tool, by content across tools).
@@ -119,8 +121,8 @@ def references_agree(a: Any, b: Any) -> bool | None:
     return False
 
 
-@dataclass(frozen=True)
-class SampleIdentity:
+@dataclass(repr=False, eq=False)
+class SampleIdentity(FrozenMethods):
     """What identifies one sample of a result.
 
     Attributes:
@@ -139,8 +141,8 @@ class SampleIdentity:
     doc_hash: str | None = None
 
 
-@dataclass
-class Alignment:
+@dataclass(repr=False, eq=False)
+class Alignment(DataclassMethods):
     """How two results' samples paired: ``pairs`` of (index in A, index in B), in A's order, and what did not pair.
 
     ``unaligned_a``/``unaligned_b`` hold the ids of samples that found no partner; ``duplicates_*`` those whose

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.stats._details import Details
 
 __all__ = ["SAMPLE_TEXT", "PredictionColumns", "SampleColumns", "sample_columns"]
@@ -27,8 +28,8 @@ EXTRACTED_FIELDS = ("pred", "prediction", "completion")
 IMPORTED_EXTRACTED = "extracted"
 
 
-@dataclass
-class SampleColumns:
+@dataclass(repr=False, eq=False)
+class SampleColumns(DataclassMethods):
     """One (model, dataset)'s columns of the sample browser, one entry per sample.
 
     Attributes:
@@ -87,8 +88,8 @@ def _first_texts(view: Details, key: str, limit: int) -> list[str]:
     return [v if type(v) is str and len(v) <= limit else text(first_run(v), limit) for v in values]
 
 
-@dataclass
-class PredictionColumns:
+@dataclass(repr=False, eq=False)
+class PredictionColumns(DataclassMethods):
     """What the browser shows of a prediction file: each record's raw ``prediction`` and ``gold`` (``None`` where absent)."""
 
     prediction: list[Any]

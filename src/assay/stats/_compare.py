@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.stats._align import Alignment
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, holm_adjust
 from assay.stats._paired import PairedResult
@@ -17,8 +18,8 @@ from assay.stats._paired import PairedResult
 __all__ = ["Comparison", "DatasetComparison", "example_misalignment", "sample_misalignment"]
 
 
-@dataclass
-class DatasetComparison:
+@dataclass(repr=False, eq=False)
+class DatasetComparison(DataclassMethods):
     """One dataset of a comparison: the result, or why it could not be compared; ``alignment`` when the
     samples were paired by id or content (:mod:`assay.stats._align`) rather than by position."""
 
@@ -41,8 +42,8 @@ class DatasetComparison:
         return out
 
 
-@dataclass
-class Comparison:
+@dataclass(repr=False, eq=False)
+class Comparison(DataclassMethods):
     """Model A against model B on every dataset both have (difference = A − B)."""
 
     model_a: str

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat, normal_quantile
 
 __all__ = ["group_plan", "group_stats", "group_stats_columns"]
@@ -46,8 +47,8 @@ logger = logging.getLogger(__name__)
 Cell = tuple[str, str]  # (abbr, metric)
 
 
-@dataclass
-class _Linear:
+@dataclass(repr=False, eq=False)
+class _Linear(DataclassMethods):
     coefs: dict[Cell, float]
     #: No transform was applied on the way: the combination has no offset, so the
     #: domains of its dataset cells bound it.
@@ -96,8 +97,8 @@ def _clip(low: float, high: float, domain: tuple[float, float] | None) -> tuple[
     return max(low, domain[0]), min(high, domain[1])
 
 
-@dataclass
-class _Draws:
+@dataclass(repr=False, eq=False)
+class _Draws(DataclassMethods):
     draws: Any  # numpy array of shape (resamples,)
 
 
@@ -301,8 +302,8 @@ def group_stats(
     return out
 
 
-@dataclass
-class _Layout:
+@dataclass(repr=False, eq=False)
+class _Layout(DataclassMethods):
     """The linear groups of a summary, the same for every model: each group cell's dataset coefficients."""
 
     #: (group name, output metric, its inputs, coefficients by dataset cell, number of inputs), in order

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from assay._dataclass import FrozenMethods
+
 __all__ = [
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_SEED",
@@ -35,8 +37,8 @@ DEFAULT_SEED = 20240101
 Method = Literal["wilson", "t", "bootstrap", "propagated", "simulated", "none"]
 
 
-@dataclass(frozen=True)
-class CellStat:
+@dataclass(repr=False, eq=False)
+class CellStat(FrozenMethods):
     """The uncertainty of one table cell.
 
     Attributes:

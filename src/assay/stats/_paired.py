@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.stats._intervals import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_SEED,
@@ -25,8 +26,8 @@ from assay.stats._samples import SampleValues
 __all__ = ["PairedResult", "paired_compare"]
 
 
-@dataclass
-class PairedResult:
+@dataclass(repr=False, eq=False)
+class PairedResult(DataclassMethods):
     """One dataset's comparison of model A with model B (difference = A − B, in metric units).
 
     Attributes:

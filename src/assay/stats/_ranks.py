@@ -88,6 +88,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.stats._groups import group_plan
 from assay.stats._intervals import DEFAULT_SEED, CellStat, holm_adjust
 from assay.stats._paired import paired_compare
@@ -133,8 +134,8 @@ def _counts(abbr: str, n: int, rounds: int, seed: int) -> Any:
     return np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
 
 
-@dataclass(frozen=True)
-class ModelRank:
+@dataclass(repr=False, eq=False)
+class ModelRank(FrozenMethods):
     """One model's place in a ranking.
 
     Attributes:
@@ -167,8 +168,8 @@ class ModelRank:
         return out
 
 
-@dataclass
-class Ranking:
+@dataclass(repr=False, eq=False)
+class Ranking(DataclassMethods):
     """The models ranked by one cell (a dataset's or a group's metric), best first.
 
     Attributes:
@@ -203,8 +204,8 @@ class Ranking:
         return out
 
 
-@dataclass
-class PairMatrix:
+@dataclass(repr=False, eq=False)
+class PairMatrix(DataclassMethods):
     """Paired comparisons of the top models of a ranking: row model against column model.
 
     ``cells[i][j]`` is ``{"result": "win"|"tie"|"loss", "p": Holm-corrected p, "delta": value_i − value_j,
@@ -312,8 +313,8 @@ class _Transform:
         return out.reshape(x.shape)
 
 
-@dataclass
-class _Bucket:
+@dataclass(repr=False, eq=False)
+class _Bucket(DataclassMethods):
     """The models of a dataset with ``n`` samples, drawn together: their per-sample values (``n × models``)."""
 
     n: int
@@ -324,8 +325,8 @@ class _Bucket:
     top: int = 0  # the largest summed level a round can reach
 
 
-@dataclass
-class _DatasetPlan:
+@dataclass(repr=False, eq=False)
+class _DatasetPlan(DataclassMethods):
     """How each model's values of one dataset cell are drawn."""
 
     fixed: list[tuple[int, float]] = field(default_factory=list)  # (column, value held)
@@ -335,8 +336,8 @@ class _DatasetPlan:
     notes: dict[str, list[str]] = field(default_factory=dict)
 
 
-@dataclass
-class _Capture:
+@dataclass(repr=False, eq=False)
+class _Capture(DataclassMethods):
     """The dataset cells to rank as their rounds are drawn, and the rankings made."""
 
     wanted: set[tuple[str, str]]

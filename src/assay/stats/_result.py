@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.stats._columns import PredictionColumns, SampleColumns, sample_columns
 from assay.stats._details import Details
 from assay.stats._intervals import DEFAULT_BOOTSTRAP, DEFAULT_SEED, CellStat
@@ -28,8 +29,8 @@ from assay.stats._unscorable import Unscorable, unscorable_in, unscorable_of
 __all__ = ["ResultStats", "StatsOptions", "result_stats"]
 
 
-@dataclass(frozen=True)
-class StatsOptions:
+@dataclass(repr=False, eq=False)
+class StatsOptions(FrozenMethods):
     """The settings statistics are computed with.
 
     Attributes:
@@ -47,8 +48,8 @@ class StatsOptions:
     text_limit: int = 0
 
 
-@dataclass
-class ResultStats:
+@dataclass(repr=False, eq=False)
+class ResultStats(DataclassMethods):
     """The statistics of one result: of each value asked for (in its order), and the browser's columns.
 
     Attributes:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from assay._dataclass import DataclassMethods
 from assay.evaluate.base import CORPUS_BLEU, CORRECTNESS_KEYS, SampleOutcome
 from assay.stats._details import Details
 from assay.stats._intervals import (
@@ -95,8 +96,8 @@ def values_match(reported: float, recomputed: float, decimals: int | None = None
     return abs(reported - recomputed) <= slack + 1e-6 + 1e-9 * abs(reported)
 
 
-@dataclass
-class SampleValues:
+@dataclass(repr=False, eq=False)
+class SampleValues(DataclassMethods):
     """The per-sample values behind one metric.
 
     ``kind`` is ``binary`` (0/1 per sample, one run), ``mean`` (per-sample

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.evaluate.base import SANDBOX_UNSCORABLE, SampleOutcome, is_unextracted
 from assay.stats._columns import EXTRACTED_FIELDS
 from assay.stats._details import Details
@@ -37,8 +38,8 @@ __all__ = ["NOT_EXECUTED", "Unscorable", "unscorable_in", "unscorable_of"]
 NOT_EXECUTED: frozenset[str] = frozenset(SANDBOX_UNSCORABLE)
 
 
-@dataclass(frozen=True)
-class _Reader:
+@dataclass(repr=False, eq=False)
+class _Reader(FrozenMethods):
     """One details field that marks samples unscorable: a flag (``values`` ``None``: true = not
     judged) or a status whose listed values map to what they count as."""
 
@@ -60,8 +61,8 @@ def _readers(outcome: SampleOutcome | None) -> tuple[_Reader, ...]:
     return (_Reader(outcome.unscorable, dict(outcome.unscorable_values) or None),)
 
 
-@dataclass
-class Unscorable:
+@dataclass(repr=False, eq=False)
+class Unscorable(DataclassMethods):
     """Unscorable predictions of one (model, dataset).
 
     Attributes:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.config.loader import RunConfig
 from assay.errors import ConfigError
@@ -59,8 +60,8 @@ def is_subjective(dataset: dict[str, Any]) -> bool:
     return isinstance(evaluator, dict) and _type_name(evaluator.get("type")) == "LMEvaluator"
 
 
-@dataclass
-class SubjectiveTask:
+@dataclass(repr=False, eq=False)
+class SubjectiveTask(DataclassMethods):
     """One judge task: a model (or a pair: base first) on one dataset, judged by one judge."""
 
     models: tuple[dict[str, Any], ...]

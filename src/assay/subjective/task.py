@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.errors import AssayError, ConfigError, InputFileError
 from assay.rundir.layout import RunDir
 from assay.subjective.plan import SubjectiveTask
@@ -55,8 +56,8 @@ logger = logging.getLogger(__name__)
 __all__ = ["SubjectiveOutcome", "load_answers", "pending_calls", "run_subjective_task"]
 
 
-@dataclass
-class SubjectiveOutcome:
+@dataclass(repr=False, eq=False)
+class SubjectiveOutcome(DataclassMethods):
     """How one judge task ended: ``status`` ``ok``, ``reused``, ``partial`` or ``failed``."""
 
     name: str
@@ -158,8 +159,8 @@ def _raw_test_set(test: Any) -> Any:
     return datasets.Dataset(table)
 
 
-@dataclass
-class _Prepared:
+@dataclass(repr=False, eq=False)
+class _Prepared(DataclassMethods):
     evaluator: Any
     answers: Any
     references: list[Any] | None

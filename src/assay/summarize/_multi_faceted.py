@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import FrozenMethods
 from assay.errors import ConfigError
 from assay.fileio import atomic_write_text
 from assay.groups import SummaryResult
@@ -34,8 +35,8 @@ __all__ = ["MultiFacetedSummarizer", "SummaryFacet"]
 _RULE = 128
 
 
-@dataclass(frozen=True)
-class SummaryFacet:
+@dataclass(repr=False, eq=False)
+class SummaryFacet(FrozenMethods):
     """One named table: its rows are chosen by ``dataset_abbrs`` (``None``: the default order)."""
 
     name: str

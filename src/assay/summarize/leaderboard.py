@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.audit import AuditRecord, ToolAudit, read_records, read_tool_records, records_json, tool_records_json
 from assay.groups import MARK, CellMark, Scores, SummaryIssue
 
@@ -41,8 +42,8 @@ HEADER: tuple[str, ...] = ("dataset", "version", "metric", "mode")
 DASH = "-"
 
 
-@dataclass
-class Row:
+@dataclass(repr=False, eq=False)
+class Row(DataclassMethods):
     """One row of a leaderboard table.
 
     Attributes:
@@ -148,8 +149,8 @@ def _number(value: Any) -> float | None:
     return None if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) else value
 
 
-@dataclass
-class LeaderboardView:
+@dataclass(repr=False, eq=False)
+class LeaderboardView(DataclassMethods):
     """One named table of a summary of several views (``MultiFacetedSummarizer``)."""
 
     name: str
@@ -163,8 +164,8 @@ class LeaderboardView:
         return {"name": self.name, "header": list(self.header), "rows": [r.to_json() for r in self.rows]}
 
 
-@dataclass(frozen=True)
-class Cell:
+@dataclass(repr=False, eq=False)
+class Cell(FrozenMethods):
     """One (model, row) value of a leaderboard: the number at full precision, or why there is none, and its marks."""
 
     value: float | None
@@ -172,8 +173,8 @@ class Cell:
     missing: str | None = None
 
 
-@dataclass
-class Leaderboard:
+@dataclass(repr=False, eq=False)
+class Leaderboard(DataclassMethods):
     """Every number of a summary and why each is shown as it is.
 
     Attributes:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.fileio import atomic_write_bytes
 
 __all__ = [
@@ -103,8 +104,8 @@ def kind_label(kind: str) -> str:
     return f"{'Single' if m['t'] == 'origin' else 'Multi'}-Needle-Retrieval-{tail}"
 
 
-@dataclass
-class NeedleGrid:
+@dataclass(repr=False, eq=False)
+class NeedleGrid(DataclassMethods):
     """One depth × length grid of one model.
 
     Attributes:

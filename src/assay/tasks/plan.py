@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.config.abbr import model_abbr
 from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
@@ -54,8 +55,8 @@ __all__ = [
 DEFAULT_SHARD_SIZE = 10_000
 
 
-@dataclass(frozen=True)
-class EvalOptions:
+@dataclass(repr=False, eq=False)
+class EvalOptions(FrozenMethods):
     """Options shared by every task of one invocation.
 
     Attributes:
@@ -90,8 +91,8 @@ class EvalOptions:
     allow_partial: bool = False
 
 
-@dataclass(frozen=True)
-class ReferenceSource:
+@dataclass(repr=False, eq=False)
+class ReferenceSource(FrozenMethods):
     """Where a task's references come from (see :func:`reference_source`).
 
     Attributes:
@@ -107,8 +108,8 @@ class ReferenceSource:
     problem: str = ""
 
 
-@dataclass(frozen=True)
-class ResolvedChain:
+@dataclass(repr=False, eq=False)
+class ResolvedChain(FrozenMethods):
     """A task's prediction postprocessors, resolved once by :func:`plan_tasks` for its scoring and its audit.
 
     Attributes:
@@ -135,8 +136,8 @@ def resolve_chain(model: dict[str, Any], dataset: dict[str, Any]) -> ResolvedCha
     return ResolvedChain(types, audit_plan(model, eval_cfg, evaluator_cfg, types=types))
 
 
-@dataclass
-class EvalTask:
+@dataclass(repr=False, eq=False)
+class EvalTask(DataclassMethods):
     """Scoring one model on one dataset."""
 
     model: dict[str, Any]
@@ -360,8 +361,8 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
 # -- checking a plan -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Component:
+@dataclass(repr=False, eq=False)
+class Component(FrozenMethods):
     """One component of a task as the config names it, and which implementation serves it.
 
     ``origin`` is that of :func:`assay.opencompass.origin`: ``'built in'``,
@@ -379,8 +380,8 @@ class Component:
         return f"{self.name} [{self.origin}]"
 
 
-@dataclass(frozen=True)
-class TaskCheck:
+@dataclass(repr=False, eq=False)
+class TaskCheck(FrozenMethods):
     """Whether one (model, dataset) task can run, and with what.
 
     Attributes:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from assay import __version__
+from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord, attach, detach
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
@@ -70,8 +71,8 @@ logger = logging.getLogger(__name__)
 __all__ = ["ShardPlan", "TaskOutcome", "estimate_task_judging", "fail_task", "merge_shards", "run_shard", "run_task", "start_task"]
 
 
-@dataclass
-class TaskOutcome:
+@dataclass(repr=False, eq=False)
+class TaskOutcome(DataclassMethods):
     """What happened to one task.
 
     ``status`` is ``"ok"``, ``"reused"``, ``"partial"`` (a result was
@@ -121,8 +122,8 @@ def _incomplete_message(entries: tuple[Incomplete, ...], total: int) -> str:
     return f"partial: {'; '.join(parts)}" if parts else ""
 
 
-@dataclass
-class ShardPlan:
+@dataclass(repr=False, eq=False)
+class ShardPlan(DataclassMethods):
     """A task split into shards: ``pending`` still have to be scored, then merged."""
 
     name: str
@@ -132,8 +133,8 @@ class ShardPlan:
     reason: str = ""
 
 
-@dataclass
-class _Log:
+@dataclass(repr=False, eq=False)
+class _Log(DataclassMethods):
     path: Path
     lines: list[str] = field(default_factory=list)
 
@@ -310,7 +311,7 @@ def _describe(exc: BaseException) -> str:
 # -- the inputs of a task --------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Setup(ScoreStep):
     """What is known of a task before its predictions are read: the scoring step's config and the inputs."""
 

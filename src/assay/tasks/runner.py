@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from assay._dataclass import DataclassMethods, FrozenMethods
 from assay._gc import bulk_allocations
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
@@ -56,8 +57,8 @@ def default_workers() -> int:
     return usable_cpus()
 
 
-@dataclass(frozen=True)
-class Unit:
+@dataclass(repr=False, eq=False)
+class Unit(FrozenMethods):
     """One piece of work for a worker.
 
     ``kind`` is ``"tasks"`` (score the tasks of ``tasks`` in order, each
@@ -196,8 +197,8 @@ def _run_unit(tasks: Sequence[EvalTask], options: EvalOptions, unit: Unit, emit:
 # -- scheduling -------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Split:
+@dataclass(repr=False, eq=False)
+class _Split(DataclassMethods):
     shards: int
     remaining: set[int]
     samples_per_shard: int = 0
@@ -256,8 +257,8 @@ class IndexWriter:
         self.last = time.monotonic()
 
 
-@dataclass
-class _Scheduler:
+@dataclass(repr=False, eq=False)
+class _Scheduler(DataclassMethods):
     tasks: Sequence[EvalTask]
     options: EvalOptions
     on_done: OnDone | None = None

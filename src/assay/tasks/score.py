@@ -24,8 +24,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.datasets.build import TestSet
 from assay.errors import AssayError, EvaluationError
+from assay.evaluate.base import JUDGE_KEY, merge_judge_usage
 from assay.tasks.plan import EvalTask, reads_test_set
 
 logger = logging.getLogger(__name__)
@@ -37,8 +39,8 @@ __all__ = ["TOOL_EXTRACTION_KEY", "ScoreStep", "estimate_judging", "is_judged", 
 TOOL_EXTRACTION_KEY = "__tool_extraction__"
 
 
-@dataclass
-class ScoreStep:
+@dataclass(repr=False, eq=False)
+class ScoreStep(DataclassMethods):
     """What scoring a task needs of its config: where it is (for messages), ``eval_cfg``, the evaluator.
 
     Attributes:
@@ -215,24 +217,31 @@ def estimate_judging(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], t
     The predictions go through the postprocessors as :func:`score` takes them,
     the evaluator is built as it builds it (its judge's reply cache placed by
     ``out_dir``, opened read-only) and its ``judge_conversations`` renders
-    every run's prompts; see :func:`assay.judge.estimate_judge_calls`.
+    every run's prompts; see :func:`assay.judge.estimate_judge_calls`.  With an extraction audit, the
+    prompts of the answers its corrected reading changes are added: the audit asks the judge for them.
     """
     import inspect
 
     from assay.evaluate.base import judge_requests
     from assay.judge import estimate_judge_calls, open_cache_readonly
 
-    test_dataset, _, _, _ = _prepare(task, setup, fields, test, location)
-    kwargs = {k: v for k, v in setup.evaluator_cfg.items() if k != "type"}
-    try:
-        evaluator = setup.evaluator_type(**kwargs)
-    except TypeError as exc:
-        raise EvaluationError(f"{setup.where}: cannot build {getattr(setup.evaluator_type, '__name__', setup.evaluator_type)}: {exc}") from exc
-    evaluator._out_dir = out_dir
-    evaluator.dataset_abbr = task.dataset_abbr
-    takes = inspect.signature(evaluator.judge_conversations).parameters
-    given = {k: v for k, v in fields.items() if k in takes}
-    conversations = judge_requests(evaluator, test.n, test_dataset, **given)
+    test_dataset, raw, _, stage_outputs = _prepare(task, setup, fields, test, location)
+
+    def requests(evaluator_cfg: dict[str, Any], predictions: Any) -> tuple[Any, list[Any]]:
+        kwargs = {k: v for k, v in evaluator_cfg.items() if k != "type"}
+        try:
+            evaluator = setup.evaluator_type(**kwargs)
+        except TypeError as exc:
+            raise EvaluationError(f"{setup.where}: cannot build {getattr(setup.evaluator_type, '__name__', setup.evaluator_type)}: {exc}") from exc
+        evaluator._out_dir = out_dir
+        evaluator.dataset_abbr = task.dataset_abbr
+        takes = inspect.signature(evaluator.judge_conversations).parameters
+        given = {k: v for k, v in {**fields, "predictions": predictions}.items() if k in takes}
+        return evaluator, judge_requests(evaluator, test.n, test_dataset, **given)
+
+    evaluator, conversations = requests(setup.evaluator_cfg, fields.get("predictions"))
+    if setup.audit is not None and raw is not None and fields.get("predictions") is not None:
+        conversations += _audit_requests(setup, raw, stage_outputs, test, conversations, requests)
     cache = open_cache_readonly(evaluator.judge_cache_file())
     try:
         bound = evaluator.judge_count_bound
@@ -240,6 +249,37 @@ def estimate_judging(task: EvalTask, setup: ScoreStep, fields: dict[str, Any], t
     finally:
         if cache is not None:
             cache.close()
+
+
+def _audit_requests(
+    setup: ScoreStep, raw: Any, stage_outputs: list[list[Any]], test: TestSet, scoring: list[Any],
+    requests: Any,
+) -> list[Any]:
+    """The judge prompts the extraction audit would add to ``scoring``'s: those of the corrected reading's answers
+    that differ from every prompt the scoring sends (the others are answered from the run's judge cache)."""
+    from assay.audit.run import compare_chains, read_both
+    from assay.fileio import dumps_json
+
+    plan = setup.audit
+    if plan.option_error() is not None:  # the audit fails before it scores anything
+        return []
+    corrected, official_final, corrected_final = read_both(plan, raw, stage_outputs)
+    differ, _ = compare_chains(official_final, corrected_final, test.size, test.n)
+    if not differ:
+        return []
+    evaluator_cfg = dict(setup.evaluator_cfg)
+    evaluator_pp = plan.corrected_config(2)
+    if evaluator_pp is not None:
+        evaluator_cfg["pred_postprocessor"] = evaluator_pp
+    _, audited = requests(evaluator_cfg, corrected)
+    seen = {dumps_json(c, indent=False) for c in scoring}
+    added = []
+    for conversation in audited:
+        key = dumps_json(conversation, indent=False)
+        if key not in seen:
+            seen.add(key)
+            added.append(conversation)
+    return added
 
 
 def _call_evaluator(
@@ -305,7 +345,9 @@ def _with_audit(
 
     The evaluator scoring the corrected answers writes its side files elsewhere (``scratch``) but
     judges through the run's judge cache (of ``out_dir``, as the scoring did): a request the scoring
-    sent (an answer both readings take alike) is answered from there, not sent again.
+    sent (an answer both readings take alike) is answered from there, not sent again.  What its
+    judge calls cost is added to the result's (:data:`~assay.evaluate.base.JUDGE_KEY`, the task's
+    ``_meta.judge``).
     """
     import tempfile
 
@@ -335,15 +377,22 @@ def _with_audit(
         finally:
             _remove_named(scratch, prefix)
 
+    audit_usage: list[Any] = []
+
+    def judged(scored: dict[str, Any]) -> dict[str, Any]:
+        """The audit evaluator's result, what its judge calls cost kept for the task's."""
+        audit_usage.append(scored.get(JUDGE_KEY))
+        return scored
+
     def rescore(predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
-        return call(evaluator_pp, {**fields, "predictions": predictions}, test_dataset)
+        return judged(call(evaluator_pp, {**fields, "predictions": predictions}, test_dataset))
 
     def rescore_samples(samples: list[int], predictions: list[Any], evaluator_pp: Any) -> dict[str, Any]:
         rows = [r * size + j for r in range(n) for j in samples]
         dataset = _rows_of_test_set(test_dataset, rows)
         given = {name: _rows_of_column(value, rows, size * n) for name, value in fields.items()}
         given.update(predictions=predictions, test_set=dataset)
-        return call(evaluator_pp, given, dataset)
+        return judged(call(evaluator_pp, given, dataset))
 
     declared = getattr(setup.evaluator_type, "sample_sums", None)
 
@@ -359,6 +408,8 @@ def _with_audit(
     record = run_audit(setup.audit, raw=raw, stage_outputs=stage_outputs, official=result, size=size, n=n,
                        rescore=rescore, samples_only=samples_only)
     attach(result, record)
+    if any(audit_usage):  # the audit's judge requests are the task's too
+        result[JUDGE_KEY] = merge_judge_usage([result.get(JUDGE_KEY), *audit_usage])
     return result
 
 

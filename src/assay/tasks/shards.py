@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._dataclass import DataclassMethods
 from assay.rundir.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
 
 __all__ = [
@@ -79,8 +80,8 @@ def shard_indices(lo: int, hi: int, size: int, n: int) -> list[int]:
     return [r * size + j for r in range(n) for j in range(lo, hi)]
 
 
-@dataclass
-class ShardPart:
+@dataclass(repr=False, eq=False)
+class ShardPart(DataclassMethods):
     """What the merge needs of one scored shard.
 
     Attributes:

@@ -37,10 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from assay._dataclass import DataclassMethods
 from assay.errors import ConfigError, InputFileError
-from assay.sources.model import ExternalResult, ExternalRun, ExternalSample
+
+if TYPE_CHECKING:  # the records are built by the readers, imported only when a dataset names another tool's output
+    from assay.sources.model import ExternalResult, ExternalRun, ExternalSample
 
 __all__ = [
     "FEED_KEYS", "SourceFeed", "feed_spec", "ordered_samples", "prediction_records", "read_feed", "read_feeds", "row_mapping_problem",
@@ -63,8 +66,8 @@ def feed_spec(dataset: Any) -> dict[str, Any] | None:
     return dict(spec) if isinstance(spec, Mapping) else None
 
 
-@dataclass
-class SourceFeed:
+@dataclass(repr=False, eq=False)
+class SourceFeed(DataclassMethods):
     """One dataset's replies from another tool: per model abbr, the tool's run and its result on the task."""
 
     tool: str

@@ -1,0 +1,308 @@
+"""Verdicts that OpenCompass computes by running reply text as Python, computed in the sandbox (private).
+
+Some rule-based evaluators of OpenCompass hand a reply's expression to
+Python's ``eval`` (KOR-Bench's arithmetic puzzles) or to SymPy, which runs it
+as Python too (the Game of 24).  Here all such checks of one scoring batch
+run in a single :mod:`assay.sandbox` run: the program there forks one child
+per check, so that a check that never ends, runs out of memory or crashes
+costs only itself.  Each check has ``limit`` wall-clock seconds; one that
+does not end within them, or that a limit kills (SIGKILL, SIGXCPU), is
+reported as timed out; one that runs out of the sandbox's memory is a failure
+(``ran out of memory``), as is one whose expression ends its process
+otherwise (``os._exit``, a crash: ``the expression ended its process (status
+N)``); the caller names the sample.  No model text is run in the evaluating
+process.  A check's process reaches only its own verdict: it runs with its
+standard streams on ``/dev/null`` and every other descriptor closed but its
+own pipe, the process that collects the verdicts is undumpable (no
+``/proc/<pid>/fd`` of it for another process of its uid), and that process's
+output must hold exactly one verdict per check, in order, else the batch
+fails.
+
+A check is a ``kind`` the sandboxed program knows (``korbench9``,
+``korbench10``, ``game24``) and its text arguments; its verdict is the bool
+OpenCompass's function returns, or the exception that escapes it (where
+OpenCompass stops).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+__all__: list[str] = []
+
+#: The seconds each check may run where OpenCompass sets no limit of its own.
+DEFAULT_LIMIT = 60.0
+
+_NAMES_SYMPY = re.compile(r"\b(sp|parse_latex)\b")
+
+#: Seconds allowed for starting the sandboxed interpreter and importing SymPy.
+_STARTUP = 30.0
+
+_PROGRAM = r'''
+import builtins, json, os, re, select, signal, sys, time
+sys.path[:0] = PATHS
+
+def _sympy():
+    import sympy
+    return sympy
+
+def _korbench_globals(source):
+    # the names OpenCompass's korbench_utils module holds at the expression (its imports)
+    names = {"__builtins__": builtins, "json": json, "os": os, "re": re}
+    if re.search(r"\b(sp|parse_latex)\b", source):
+        sympy = _sympy()
+        from sympy.parsing.latex import parse_latex
+        names.update(sp=sympy, parse_latex=parse_latex)
+    if re.search(r"\byaml\b", source):
+        try:
+            import yaml
+            names["yaml"] = yaml
+        except ImportError:
+            pass
+    return names
+
+def korbench9(response_text, answer):
+    response_text = response_text.replace("\u00d7", "*").replace("\u2212", "-")
+    answer = answer.replace("\u00d7", "*").replace("\u2212", "-")
+    def extract_operators(s):
+        return re.findall(r"[+\-*/]", s)
+    response_ops = extract_operators(response_text.split("=")[0])
+    answer_ops = extract_operators(answer.split("=")[0])
+    match = re.search(r"=\s*(-?\d+)", answer)
+    expected_result = int(match.group(1))
+    left_side = response_text.split("=")[0]
+    scope = {"response_text": response_text, "answer": answer, "extract_operators": extract_operators,
+             "response_ops": response_ops, "answer_ops": answer_ops, "match": match,
+             "expected_result": expected_result, "left_side": left_side}
+    try:
+        result = eval(left_side, _korbench_globals(left_side), scope)
+    except MemoryError:
+        raise
+    except Exception:
+        return False
+    return result == expected_result
+
+def korbench10(response_text, answer):
+    response_text = response_text.replace("\u00d7", "*").replace("\u2212", "-").split("=")[0]
+    answer = answer.split("\n")[0].split("=")[0]
+    response_ops = sorted(re.sub(r"\W+", "", response_text))
+    answer_ops = sorted(re.sub(r"\W+", "", answer))
+    scope = {"response_text": response_text, "answer": answer, "response_ops": response_ops, "answer_ops": answer_ops}
+    try:
+        result = eval(response_text, _korbench_globals(response_text), scope)
+    except MemoryError:
+        raise
+    except Exception:
+        return False
+    return result == 24
+
+def game24(prediction):
+    sympy = _sympy()
+    try:
+        return int(sympy.simplify(prediction) == 24)
+    except MemoryError:
+        raise
+    except Exception:
+        return 0
+
+KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24}
+
+def child(kind, args, out):
+    # the check reaches neither the batch's output nor its marker: it can write its own verdict only
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    os.closerange(3, out)
+    os.closerange(out + 1, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
+    globals().pop("TOKEN", None)
+    try:
+        record = {"v": bool(KINDS[kind](*args))}
+    except MemoryError:
+        record = {"m": True}
+    except BaseException as exc:
+        try:
+            text = f"{type(exc).__name__}: {exc}"
+        except BaseException:
+            text = type(exc).__name__
+        record = {"e": text[:500]}
+    os.write(out, json.dumps(record).encode())
+    os._exit(0)
+
+try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+except (OSError, AttributeError):
+    pass
+if any(kind == "game24" for kind, _ in CHECKS):
+    _sympy()  # imported once, before the children are forked
+for index, (kind, args) in enumerate(CHECKS):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        child(kind, args, write)
+    os.close(write)
+    deadline = time.monotonic() + LIMIT
+    data, timed_out = b"", False
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            break
+        ready, _, _ = select.select([read], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        data += chunk
+    if timed_out:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    os.close(read)
+    if timed_out:
+        record = {"t": True}
+    else:
+        try:
+            record = json.loads(data) if data else None
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or len(record) != 1 or not set(record) <= {"v", "m", "e"}:
+            record = {"k": os.waitstatus_to_exitcode(status)}
+    sys.stdout.write(TOKEN + json.dumps([index, record]) + "\n")
+    sys.stdout.flush()
+'''
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: the ``kind`` of OpenCompass's function and its text arguments."""
+
+    kind: str
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How one check ended: ``value`` (OpenCompass's bool) or ``failure`` (what stopped it), ``timed_out`` and
+    ``out_of_memory`` (stopped by a limit OpenCompass does not set)."""
+
+    value: bool | None = None
+    failure: str | None = None
+    timed_out: bool = False
+    out_of_memory: bool = False
+
+
+class SandboxUnavailable(RuntimeError):
+    """The checks cannot be run: no sandbox here, or its Python cannot import SymPy."""
+
+
+def _sympy_roots() -> list[str]:
+    """The folders holding this environment's SymPy and mpmath, for a sandboxed Python that lacks them."""
+    from assay.sandbox import missing_modules
+
+    if not missing_modules(["sympy", "mpmath"]):
+        return []
+    roots = []
+    for name in ("sympy", "mpmath"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise SandboxUnavailable(f"SymPy's package {name} is installed neither for the sandbox's Python nor here")
+        roots.append(os.path.dirname(os.path.realpath(next(iter(spec.submodule_search_locations)))))
+    return sorted(set(roots))
+
+
+def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool) -> list[str]:
+    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot."""
+    if cfg.get("eval_mode", default_mode) != default_mode:
+        return []
+    from assay.sandbox import isolation_unavailable
+
+    try:
+        reason = isolation_unavailable(str(cfg.get("isolation", "auto")))  # type: ignore[arg-type]
+    except ValueError as exc:  # an isolation the sandbox does not know
+        reason = str(exc)
+    if reason is None and sympy:
+        try:
+            _sympy_roots()
+        except SandboxUnavailable as exc:
+            reason = str(exc)
+    if reason is None:
+        return []
+    return [f"{name} runs the replies as Python in the sandbox, which cannot run here ({reason}): its tasks will be "
+            f"error records; eval_mode='arithmetic' scores them without running them"]
+
+
+#: The exit codes (``-signal``) of a check's process killed by a limit: the time limit's SIGKILL, the CPU limit's SIGXCPU.
+_LIMIT_CODES = frozenset({-9, -24})
+
+
+def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
+    """The verdict of one check from the record the sandboxed program writes for it."""
+    if "v" in record:
+        return Verdict(value=bool(record["v"]))
+    if "t" in record:
+        return Verdict(failure=f"did not end within {limit:g} s", timed_out=True)
+    if "m" in record:
+        return Verdict(failure="ran out of memory (the sandbox's memory limit)", out_of_memory=True)
+    if "e" in record:
+        return Verdict(failure=str(record["e"]))
+    code = record.get("k")
+    if code in _LIMIT_CODES:
+        return Verdict(failure=f"its process ended with status {code} (killed by a limit)", timed_out=True)
+    return Verdict(failure=f"the expression ended its process (status {code})")
+
+
+def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolation: str = "auto",
+               memory: int = 1024**3) -> list[Verdict]:
+    """The verdict of each check, all run in one sandbox run, each in a process of its own with ``limit`` seconds.
+
+    Raises :class:`SandboxUnavailable` when no sandbox can run them here.
+    """
+    if not checks:
+        return []
+    from assay.sandbox import Limits, Outcome, Sandbox
+
+    needs_sympy = any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
+    roots = _sympy_roots() if needs_sympy else []
+    token = "@" + secrets.token_hex(8) + ":"
+    program = (f"import json\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
+               f"CHECKS = json.loads({json.dumps([[c.kind, list(c.args)] for c in checks])!r})\n{_PROGRAM}")
+    wall = _STARTUP + len(checks) * (float(limit) + 1.0)
+    limits = Limits(timeout=wall, cpu_time=int(limit) + 2, memory=memory, output=64 * 1024 + 256 * len(checks))
+    try:
+        sandbox = Sandbox(limits, isolation=isolation, extra_roots=roots)  # type: ignore[arg-type]
+    except (RuntimeError, ValueError) as exc:
+        raise SandboxUnavailable(str(exc)) from exc
+    logger.info("running %d expression checks in one sandbox run (%s isolation)", len(checks), sandbox.isolation.value)
+    result = sandbox.run(program)
+    found: dict[int, Verdict] = {}
+    for line in result.stdout.splitlines():
+        if not line.startswith(token):
+            continue
+        try:
+            index, record = json.loads(line[len(token):])
+        except (ValueError, TypeError):
+            raise SandboxUnavailable(f"the sandbox run wrote an unreadable verdict: {line[:200]!r}") from None
+        # one line per check, in order: anything else is not the program's
+        if index != len(found) or index >= len(checks) or not isinstance(record, dict):
+            raise SandboxUnavailable(f"the sandbox run's verdicts are out of order: check {index!r} after {len(found)} "
+                                     f"verdict(s) for {len(checks)} check(s)")
+        found[index] = _verdict(record, limit)
+    if len(found) < len(checks) and result.outcome is not Outcome.PASSED:
+        missing = min(set(range(len(checks))) - set(found))
+        if result.outcome is Outcome.SANDBOX_ERROR:
+            raise SandboxUnavailable(f"the sandbox could not run the checks: {result.message}")
+        found[missing] = Verdict(failure=f"the sandbox run ended ({result.outcome.value}: {result.message})", timed_out=True)
+    return [found.get(i, Verdict(failure="not run: an earlier check stopped the sandbox run")) for i in range(len(checks))]
