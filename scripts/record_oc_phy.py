@@ -153,6 +153,28 @@ EED_PAIRS: list[tuple[str, str]] = [
     ("\\sqrt{x", "x"),
     ("$x^2$", "x^2"),
     ("x\\\\", "x"),
+    # a command still present after its first removal
+    ("m_1 + m_2", "\\mathrm{m}_2 + \\mathrm{m}_1"),
+    ("m_1 + m_2", "\\boxed{\\mathrm{m}_2 + \\mathrm{m}_1}"),
+    ("\\mathrm{d} x", "\\mathrm{d}x \\mathrm{d}y"),
+    ("\\mathrm{\\mathrm{x}}", "x"),
+    ("\\text{a}+\\text{b}", "a+b"),
+    ("a+b", "\\text{a}+\\text{b}"),
+    ("\\text{ m}\\,s + \\text{ kg}", "s"),
+    ("\\hat{x} + \\hat{y}", "x + y"),
+    ("\\hat x + \\hat y", "x + y"),
+    ("\\textbf{F} x", "F x"),
+    ("\\textbf{F} + \\textbf{G}", "F + G"),
+    ("\\text{N} \\textbf{F}", "F"),
+    ("\\mathbf{a} \\cdot \\mathbf{b}", "a b"),
+    ("\\overline{v} + \\overline{u}", "v + u"),
+    ("\\boldsymbol{p} \\boldsymbol{q}", "p q"),
+    ("\\vec{\\bar{a}}", "a"),
+    ("\\vec{\\bar{a} + \\bar{b}}", "a + b"),
+    ("\\vec{\\bar{a}} + \\vec{\\bar{b}}", "a + b"),
+    ("\\boxed{a} + \\boxed{b}", "a+b"),
+    ("\\begin{x\\begin} y", "y"),
+    ("\\begin{pmatrix} a \\end{pmatrix} \\begin{pmatrix} b \\end{pmatrix}", "a b"),
 ]
 
 BOXED_REPLIES: list[str] = [

@@ -158,6 +158,24 @@ def test_each_debian_toolchain_gives_multipl_es_verdicts_or_names_its_package(la
     assert [d["completion"] for d in result["details"]] == [c for f in run["files"] for c in f["completions"]]
 
 
+@needs_sandbox
+def test_a_csharp_run_ending_with_a_nonzero_status_fails_though_its_standard_error_is_silent() -> None:
+    """MultiPL-E's C# harness calls such a run ``OK`` beside mono's exit code; the service counts only status 0."""
+    from assay.evaluators.humaneval_multi import _missing
+
+    if _missing("cs")[1]:
+        pytest.skip("no mono")
+    row = _runs("cs", "remove")[0]["rows"][0]
+    replies = ["        return x + y;", "        System.Environment.Exit(3);\n        return x + y;", "        return x - y;"]
+    result = HumanevalMultiEvaluator(language="cs", isolation="namespaces").score(
+        replies, [row["tests"]] * 3, [{**row, "name": f"p{i}"} for i in range(3)])
+    statuses = [d["status"] for d in result["details"]]
+    assert [d["is_correct"] for d in result["details"]] == [True, False, False], statuses
+    assert statuses[0] == "OK" and statuses[1] == "Exception: exit status 3: ", statuses
+    assert statuses[2].startswith("Exception: Fail: "), statuses
+    assert result["pass@1"] == pytest.approx(100 / 3)
+
+
 def test_a_toolchain_outside_the_sandboxs_folders_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A per-user install first on PATH (rustup's ``~/.cargo/bin/rustc``) is passed over for Debian's, or named."""
     from assay.evaluators.humaneval_multi import _missing
@@ -178,6 +196,44 @@ def test_a_toolchain_outside_the_sandboxs_folders_is_passed_over(tmp_path: Path,
     monkeypatch.setenv("PATH", str(user_bin))
     tools, missing = _missing("rs")
     assert "is outside the folders the sandbox shows" in missing and "apt-get install gcc rustc" in missing, missing
+
+
+@pytest.mark.parametrize("language", ["lua", "pl", "rkt"])
+def test_a_module_is_looked_for_where_the_sandbox_finds_it(language: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process's ``LUA_PATH``, ``PERL5LIB``, ``PLTCOLLECTS`` and working folder do not decide whether the tests'
+    module is installed: the sandbox's programs run without them."""
+    from assay.evaluators.humaneval_multi import _missing
+
+    for name in ("LUA_PATH", "LUA_PATH_5_4", "LUA_INIT", "PERL5LIB", "PERL5OPT", "PLTCOLLECTS", "PLTADDONDIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    tools, missing = _missing(language)
+    if missing:
+        pytest.skip(missing)
+    # a broken copy of each module where this process, and not the sandbox, would find it first
+    (tmp_path / "luaunit.lua").write_text("error('not the luaunit the sandbox finds')\n")
+    (tmp_path / "Test").mkdir()
+    (tmp_path / "Test" / "Deep.pm").write_text("die 'not the Test::Deep the sandbox finds';\n")
+    monkeypatch.setenv("LUA_PATH", "/nonexistent/?.lua")
+    monkeypatch.setenv("PERL5LIB", str(tmp_path))
+    monkeypatch.setenv("PLTCOLLECTS", str(tmp_path / "empty"))
+    assert _missing(language) == (tools, "")
+    monkeypatch.setenv("LUA_PATH", "./?.lua;;")  # the working folder's broken luaunit.lua first
+    assert _missing(language) == (tools, "")
+
+
+def test_a_module_check_that_cannot_finish_names_the_tool_and_the_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check's time-out (or a tool that cannot start) counts the module as missing; the dry run goes on."""
+    from assay.evaluators import humaneval_multi
+
+    tools, missing = humaneval_multi._missing("pl")
+    if missing:
+        pytest.skip(missing)
+    monkeypatch.setattr(humaneval_multi, "MODULE_CHECK_SECONDS", 1e-9)
+    (note,) = HumanevalMultiEvaluator.dry_run_notes({"language": "pl"})
+    assert f"the Test::Deep module (checking it with {tools['perl']} failed: " in note, note
+    assert "timed out" in note and "apt-get install libtest-deep-perl" in note, note
 
 
 @needs_sandbox

@@ -177,6 +177,32 @@ def test_a_missing_toolchain_fails_only_its_language_and_names_the_package(
 
 
 @needs_sandbox
+def test_a_per_user_toolchain_first_on_path_is_passed_over_for_the_one_the_sandbox_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``node`` of the user's own (nvm's, under the home folder) first on PATH: the sandbox cannot call it, so
+    Debian's is taken and the samples get their verdicts; with none the sandbox shows, the package is named."""
+    from assay.evaluators._toolchains import toolchain
+
+    system_node = shutil.which("node", path="/usr/bin:/bin")
+    if system_node is None:
+        pytest.skip("no node under /usr")
+    user_bin = tmp_path / "nvm" / "bin"
+    user_bin.mkdir(parents=True)
+    (user_bin / "node").write_text(f'#!/bin/sh\nexec {system_node} "$@"\n')
+    (user_bin / "node").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{user_bin}:/usr/bin:/bin")
+    rows = _record("humanevalx_gen_620cfa")["datasets"]["humanevalx-js"]["rows"]
+    result = HumanevalXEvaluator(language="js", isolation="namespaces").score(
+        _replies("humanevalx-js"), [r["declaration"] for r in rows], rows)
+    assert [d["is_correct"] for d in result["details"]] == [True, True, False, False], [d["result"] for d in result["details"]]
+    assert toolchain("js").tools["node"].startswith("/usr/"), toolchain("js")
+    monkeypatch.setenv("PATH", str(user_bin))
+    assert f"{user_bin / 'node'} is outside the folders the sandbox shows" in toolchain("js").missing
+    assert "apt-get install nodejs" in toolchain("js").missing
+
+
+@needs_sandbox
 def test_an_endless_program_times_out_without_a_verdict(tmp_path: Path) -> None:
     rows = _record("humanevalx_gen_620cfa")["datasets"]["humanevalx-js"]["rows"][:1]
     endless = "  while (true) {}\n}\n"

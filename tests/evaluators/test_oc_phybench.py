@@ -120,6 +120,20 @@ def test_eed_numbers_are_opencompass_s() -> None:
         assert list(eed(pair["reference"], pair["answer"])) == pair["eed"], (pair["reference"], pair["answer"])
 
 
+def test_a_clean_up_that_fails_scores_zero_as_opencompass() -> None:
+    """A command still there after its one removal (``\\mathrm`` twice, ``\\text`` in two ``\\textbf``, two ``\\bar``
+    in one ``\\vec{…}``, a second ``\\boxed``) fails OpenCompass's clean-up: the pair scores 0."""
+    from assay.evaluators._phybench_eed import eed
+
+    failing = [p for p in CORPUS["pairs"] if any(isinstance(s["second"], dict) for s in p["stages"].values())]
+    assert ("m_1 + m_2", "\\mathrm{m}_2 + \\mathrm{m}_1") in [(p["reference"], p["answer"]) for p in failing]
+    for pair in failing:
+        assert list(eed(pair["reference"], pair["answer"])) == pair["eed"], (pair["reference"], pair["answer"])
+    evaluator = ICL_EVALUATORS.get("MathEEDEvaluator")(workers=1)
+    result = evaluator.score(["so \\boxed{\\mathrm{m}_2 + \\mathrm{m}_1}", "so \\boxed{m_2 + m_1}"], ["m_1 + m_2", "m_1 + m_2"])
+    assert [d["score"] for d in result["details"]] == [0, 100]
+
+
 def test_boxed_answer_is_read_as_opencompass_reads_it() -> None:
     from assay.evaluators.phybench import extract_boxed_latex
 

@@ -21,8 +21,9 @@ Step kinds and how each decides:
   ``fail_on_result``; ``stderr_empty``: only when standard error is empty,
   else ``fail_on_result``; ``any_status``: every status counts as 0, only
   the texts decide); ``by_status`` maps other statuses
-  to results (``{err}`` replaced; a result may require a text in the standard
-  error, else falls to ``otherwise``).
+  to results (``{err}`` and ``{stderr}`` replaced, ``{status}`` by the exit
+  status; a result may require a text in the standard error, else falls to
+  ``otherwise``).
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ for _step in _SPEC["steps"]:
     if isinstance(_rule, dict):
         _hay = _text(_done.stderr, _rule.get("decode", "utf-8"))
         _rule = _rule["then"] if _rule["needle"] in _hay else _rule["else"]
-    _end("failed", _rule.replace("{err}", _shown).replace("{stderr}", _err))
+    _end("failed", _rule.replace("{err}", _shown).replace("{stderr}", _err).replace("{status}", str(_done.returncode)))
 if not _passed:
     _end("failed", "failed: no test step ran")
 '''

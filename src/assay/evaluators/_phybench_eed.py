@@ -12,12 +12,15 @@ symbols, ``Add``/``Mul``/``Pow``, functions) and the score is
 distance whose removal or insertion of a subtree of ``s > 5`` nodes costs
 ``0.6 * (s - 5) + 5`` and ``size`` counts the reference's nodes.
 
-OpenCompass's quirks are kept: the answer is taken after the *first-listed*
-comparison sign found (``=`` before ``\\approx`` …) and one character after
-its position (``x \\approx 2`` keeps ``approx 2``); a command not followed by
-``{`` is removed with the character after it; a brace group alone in the text
-is unwrapped with whatever stands outside it; ``I`` and ``e_`` become
-``\\bar{…}`` symbols; any failure scores 0.
+OpenCompass's quirks are kept: the answer is taken after the *last-listed*
+comparison sign present (``>`` over ``<`` over ``\\leq`` … over ``=``), from one
+character after its last position (``x \\approx 2`` keeps ``approx 2``); a
+command not followed by ``{`` is removed with the character after it; each
+command is removed once, and a command still present after that (``\\mathrm``
+twice, ``\\text`` in two ``\\textbf``, two ``\\bar`` in one ``\\vec{…}``, a
+second ``\\boxed``) makes the clean-up fail; a brace group alone in the text is
+unwrapped with whatever stands outside it; ``I`` and ``e_`` become ``\\bar{…}``
+symbols; any failure scores 0.
 """
 
 from __future__ import annotations
@@ -73,29 +76,33 @@ def balanced(text: str) -> bool:
     return not stack
 
 
-def strip_command(text: str, command: str, keep_inside: bool) -> str:
-    """Every ``command{…}`` removed, its group's content kept or not.
+def strip_command(text: str, command: str, keep_inside: bool, fails_with: type[Exception]) -> str:
+    """The first ``command{…}`` removed, its group's content kept or not.
 
     A command not followed by ``{`` is removed with the character after it.
-    An unclosed group runs to the end of the text.
+    An unclosed group runs to the end of the text.  When ``command`` is still in
+    the text after that one removal (a second occurrence, or one the kept content
+    brings), ``fails_with`` is raised: OpenCompass's clean-up has nothing to go
+    on with then and fails with that exception at its next step, so the sample
+    scores 0.
     """
-    while True:
-        pos = text.find(command)
-        if pos < 0:
-            return text
-        after = pos + len(command)
-        end = after
-        if end < len(text) and text[end] == "{":
-            depth = 0
-            while end < len(text):
-                depth += {"{": 1, "}": -1}.get(text[end], 0)
-                if depth == 0 and text[end] == "}":
-                    break
-                end += 1
-        inner = text[after + 1 : end] if keep_inside else ""
-        text = text[:pos] + inner + text[end + 1 :]
-        if command not in text:
-            return text
+    pos = text.find(command)
+    if pos < 0:
+        return text
+    after = pos + len(command)
+    end = after
+    if end < len(text) and text[end] == "{":
+        depth = 0
+        while end < len(text):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0 and text[end] == "}":
+                break
+            end += 1
+    inner = text[after + 1 : end] if keep_inside else ""
+    text = text[:pos] + inner + text[end + 1 :]
+    if command in text:
+        raise fails_with(f"{command} still in the text after its first removal: {text!r}")
+    return text
 
 
 def _first_open_brace(text: str) -> int:
@@ -183,7 +190,7 @@ def _unwrap_groups(text: str) -> str:
 
 
 def after_comparison(text: str) -> str:
-    """The text after the first-listed comparison sign present, from one character after its last position."""
+    """The text after the last-listed comparison sign present, from one character after its last position."""
     content = text
     for sign in _COMPARISONS:
         if sign in text:
@@ -197,7 +204,7 @@ def first_stage(text: str) -> str:
     text = text.replace("\\{", "(").replace("\\}", ")")
     if not balanced(text):
         return text
-    text = _unwrap_groups(strip_command(text, "\\boxed", keep_inside=True))
+    text = _unwrap_groups(strip_command(text, "\\boxed", keep_inside=True, fails_with=TypeError))
     if "\\quad" in text:
         text = text.split("\\quad")[0]
     return _unwrap_groups(after_comparison(text))
@@ -231,7 +238,7 @@ def _unbar_vectors(text: str) -> str:
             if depth == 0 and text[end] == "}":
                 break
             end += 1
-        text = text[: brace + 1] + strip_command(text[brace + 1 : end], "\\bar", keep_inside=True) + text[end:]
+        text = text[: brace + 1] + strip_command(text[brace + 1 : end], "\\bar", keep_inside=True, fails_with=TypeError) + text[end:]
     return text
 
 
@@ -270,9 +277,9 @@ def second_stage(text: str) -> str:
     """Environments removed, formatting commands unwrapped, spacing and sizing text dropped, symbols renamed,
     fractions and vectors written in full, powers of fractions braced, a final ``.`` dropped."""
     for command in _KILLED_COMMANDS:
-        text = strip_command(text, command, keep_inside=False)
+        text = strip_command(text, command, keep_inside=False, fails_with=AttributeError)
     for command in _UNWRAPPED_COMMANDS:
-        text = strip_command(text, command, keep_inside=True)
+        text = strip_command(text, command, keep_inside=True, fails_with=AttributeError)
     for dropped in _DROPPED_TEXT:
         text = text.replace(dropped, "")
     for old, new in _REPLACED_TEXT:

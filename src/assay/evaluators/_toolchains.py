@@ -8,7 +8,10 @@ and ``/lib`` read-only; a toolchain is found on this process's ``PATH`` and
 called by its resolved path (Debian reaches ``javac`` and ``java`` through
 ``/etc/alternatives``, which the sandbox does not show), and what a toolchain
 keeps outside ``/usr`` (a JDK's configuration under ``/etc``) is shown
-read-only at its own path.
+read-only at its own path.  A tool is taken from the first ``PATH`` folder
+whose copy resolves into a folder the sandbox shows (:func:`which_shown`): a
+per-user install first on ``PATH`` (nvm's ``node``, sdkman's JDK, rustup's
+``rustc``), which programs in the sandbox could not call, is passed over.
 
 Each toolchain names the Debian package that provides it: a missing one makes
 the programs that need it unscorable, saying which package to install, and
@@ -74,6 +77,9 @@ _NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "go": (("go", "golang-go"),),
 }
 
+#: The folders the sandbox shows: a tool found elsewhere on PATH (a per-user install) is passed over.
+_SHOWN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
+
 _lock = threading.Lock()
 _resolved: dict[tuple[str, str], Toolchain] = {}
 
@@ -93,15 +99,38 @@ def toolchain(language: str) -> Toolchain:
         return _resolved[key]
 
 
+def which_shown(tool: str) -> tuple[str | None, str | None]:
+    """``tool``'s resolved path in the first ``PATH`` folder whose copy resolves into a folder the sandbox shows.
+
+    Returns ``(path, None)``, or ``(None, elsewhere)`` with the first copy found outside those folders (``None`` when
+    there is none at all).
+
+    Example:
+        >>> which_shown('no-such-tool-here')
+        (None, None)
+    """
+    elsewhere = None
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which(tool, path=folder) if folder else None
+        if found is None:
+            continue
+        real = os.path.realpath(found)
+        if real.startswith(_SHOWN):
+            return real, None
+        elsewhere = elsewhere or real
+    return None, elsewhere
+
+
 def _resolve(language: str) -> Toolchain:
     tools: dict[str, str] = {}
     absent: list[str] = []
     for tool, package in _NEEDS[language]:
-        found = shutil.which(tool)
+        found, elsewhere = which_shown(tool)
         if found is None:
-            absent.append(f"{tool} (Debian package {package})")
+            outside = "" if elsewhere is None else f" ({elsewhere} is outside the folders the sandbox shows)"
+            absent.append(f"{tool}{outside} (Debian package {package})")
         else:
-            tools[tool] = os.path.realpath(found)
+            tools[tool] = found
     if absent:
         return Toolchain(language, missing=f"{language}: {', '.join(absent)} not found on PATH; install it "
                                             f"(apt-get install {' '.join(sorted({p for t, p in _NEEDS[language] if t not in tools}))})")

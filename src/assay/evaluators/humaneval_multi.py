@@ -31,9 +31,11 @@ each in :mod:`assay.sandbox` (no network, its own uid, resource limits):
 * ``cs``: ``mcs -d:DEBUG -r:System.Numerics.dll test.cs -out:test.exe``
   (Debian's mono compiler; MultiPL-E calls Roslyn's ``csc`` with the same
   options), then ``mono test.exe`` with ``MONO_TRACE_LISTENER=Console.Error``:
-  whatever its status, the run fails when standard error holds
-  ``System.Diagnostics.DefaultTraceListener.Fail`` (a failed ``Debug.Assert``)
-  or ``Unhandled Exception``, and passes otherwise;
+  the run passes with status 0 and a standard error holding neither
+  ``System.Diagnostics.DefaultTraceListener.Fail`` (a failed ``Debug.Assert``,
+  which leaves the status 0) nor ``Unhandled Exception`` (MultiPL-E's harness
+  calls a run with another status ``OK`` but reports the status, and the
+  service counts the sample only when that status is 0 too);
 * ``d``: ``ldc2 -unittest --main test.d -of=test`` (LDC; MultiPL-E calls
   ``rdmd -unittest -main`` with DMD, which Debian does not package), then ``./test``;
 * ``rkt``: ``racket test.rkt``: status 0 and a silent standard error pass
@@ -53,15 +55,18 @@ Julia and Swift, which Debian does not package, are not run: their samples are
 unscorable (``outcome`` ``unsupported-language``), and a missing toolchain
 makes its language's samples unscorable (``outcome`` ``missing-dependency``,
 the Debian package to install in the message); other languages are scored as
-usual.
+usual.  A module the tests use (Perl's ``Test::Deep``, luaunit, rackunit) is
+looked for as a program in the sandbox finds it: with the sandbox's environment
+(not this process's ``LUA_PATH``, ``PERL5LIB``, ``PLTCOLLECTS`` …), in an empty
+folder; a check that fails to run counts the module as missing and says why.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,6 +74,7 @@ from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import count_outcomes
 from assay.evaluators._common import check_batch
 from assay.evaluators._compiled_driver import driver_program, driver_runs, test_set_rows
+from assay.evaluators._toolchains import which_shown
 from assay.evaluators.code import estimate_pass_at_k
 from assay.registry import ICL_EVALUATORS
 
@@ -115,11 +121,11 @@ MODULES: Mapping[str, tuple[tuple[str, str, tuple[str, ...], str], ...]] = {
     "lua": (("luaunit", "require('luaunit')", ("-e", "require('luaunit')"), "lua-unit"),),
     "rkt": (("rackunit", "rackunit", ("-l", "racket/base", "-l", "rackunit", "-e", "1"), "racket"),),
 }
+#: Seconds the check for one of :data:`MODULES` may take.
+MODULE_CHECK_SECONDS = 60.0
 #: Configuration folders outside ``/usr`` a toolchain reads (shown to the sandbox read-only when they exist).
 CONFIG_ROOTS: Mapping[str, tuple[str, ...]] = {"r": ("/etc/R", "/etc/alternatives"), "cs": ("/etc/mono",), "php": ("/etc/php",),
                                                "rkt": ("/etc/racket",)}
-#: The folders the sandbox shows: a tool found elsewhere on PATH (a per-user install) is passed over.
-_SHOWN = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/")
 
 
 def stop_at_stop_token(text: Any, stop_tokens: Sequence[str]) -> str:
@@ -155,22 +161,23 @@ def _javatuples(given: str | None) -> str:
     return next((os.path.realpath(p) for p in JAVATUPLES if os.path.isfile(p)), "")
 
 
-def _which_shown(tool: str) -> tuple[str | None, str | None]:
-    """``tool``'s resolved path in the first ``PATH`` folder whose copy resolves into a folder the sandbox shows.
+def _module_check(tool: str, argv: Sequence[str]) -> str | None:
+    """``None`` when ``tool`` runs ``argv`` with status 0 as the sandbox would run it, else what went wrong ('' for a
+    non-zero status).
 
-    Returns ``(path, None)``, or ``(None, elsewhere)`` with the first copy found outside those folders (``None`` when
-    there is none at all).
+    The check runs with the sandbox's environment (its ``PATH``, ``LANG``, an empty ``HOME``; nothing of this
+    process's, such as ``LUA_PATH``, ``PERL5LIB`` or ``PLTCOLLECTS``) in an empty folder, so that it finds a module
+    where a program in the sandbox finds it.
     """
-    elsewhere = None
-    for folder in os.environ.get("PATH", "").split(os.pathsep):
-        found = shutil.which(tool, path=folder) if folder else None
-        if found is None:
-            continue
-        real = os.path.realpath(found)
-        if real.startswith(_SHOWN):
-            return real, None
-        elsewhere = elsewhere or real
-    return None, elsewhere
+    from assay.sandbox import program_environment
+
+    with tempfile.TemporaryDirectory(prefix="assay-module-check-") as empty:
+        try:
+            done = subprocess.run([tool, *argv], capture_output=True, timeout=MODULE_CHECK_SECONDS, cwd=empty,
+                                  env=program_environment(empty), stdin=subprocess.DEVNULL, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f" (checking it with {tool} failed: {exc})"
+    return None if done.returncode == 0 else ""
 
 
 def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None = None) -> tuple[dict[str, str], str]:
@@ -179,12 +186,14 @@ def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None
     A tool counts when a copy on ``PATH`` resolves into a folder the sandbox shows (``/usr``, ``/bin``, ``/lib``);
     a per-user install (rustup's ``~/.cargo/bin``) is passed over for the next one.  The modules of
     :data:`MODULES` count when one of ``programs`` uses them (MultiPL-E's tests all do); with no programs given,
-    they always count.
+    they always count.  A module is looked for as a program in the sandbox looks for it (:func:`_module_check`);
+    a check that cannot run or does not finish within :data:`MODULE_CHECK_SECONDS` counts the module as missing,
+    the tool and the error named.
     """
     tools: dict[str, str] = {}
     absent: list[tuple[str, str]] = []
     for tool, package in RUNNABLE[language][1]:
-        found, elsewhere = _which_shown(tool)
+        found, elsewhere = which_shown(tool)
         if found is None:
             absent.append((tool if elsewhere is None else f"{tool} ({elsewhere} is outside the folders the sandbox shows)",
                            package))
@@ -194,9 +203,9 @@ def _missing(language: str, programs: Sequence[str] = (), javatuples: str | None
         for module, use, argv, package in MODULES.get(language, ()):
             if programs and not any(use in p for p in programs):
                 continue
-            done = subprocess.run([tools[RUNNABLE[language][1][0][0]], *argv], capture_output=True, timeout=60)
-            if done.returncode != 0:
-                absent.append((f"the {module} module", package))
+            failure = _module_check(tools[RUNNABLE[language][1][0][0]], argv)
+            if failure is not None:
+                absent.append((f"the {module} module{failure}", package))
     if language == "java" and not absent:
         jar = _javatuples(javatuples)
         if jar:
@@ -269,10 +278,11 @@ def _steps(language: str, tools: Mapping[str, str], python: str, timeout: float)
         # Node's TypeScript compiler alone takes seconds to start: four times the step's time
         return [{**compile_([tools["tsc"], "--target", "esnext", "test.ts"]), "timeout": 4 * timeout}, run([tools["node"], "test.js"])]
     if language == "cs":
-        # mono's status is ignored, as MultiPL-E's harness ignores it: a failed Debug.Assert (written on standard
-        # error with MONO_TRACE_LISTENER=Console.Error) or an unhandled exception fails the run
+        # MultiPL-E's C# harness calls a run OK when standard error holds neither a failed Debug.Assert (written
+        # there with MONO_TRACE_LISTENER=Console.Error) nor an unhandled exception, and reports mono's exit code
+        # beside it; the service counts a sample only when both are fine: status 0 and neither text
         return [compile_([tools["mcs"], "-d:DEBUG", "-r:System.Numerics.dll", "test.cs", "-out:test.exe"]),
-                {**run([tools["mono"], "test.exe"]), "any_status": True,
+                {**run([tools["mono"], "test.exe"]), "otherwise": "Exception: exit status {status}: {err}",
                  "fail_on_stderr": ["System.Diagnostics.DefaultTraceListener.Fail", "Unhandled Exception"],
                  "fail_on_result": "Exception: {err}"}]
     if language == "d":

@@ -27,7 +27,9 @@ problem), ``golang-go`` with ``golang-github-stretchr-testify-dev`` (the
 tests' assertion library, read from ``/usr/share/gocode`` in GOPATH mode,
 where the service fetches it with ``go mod tidy``), ``default-jdk-headless``,
 ``nodejs`` (the MD5 problem's ``js-md5`` module is looked up in the usual global
-module folders).  A missing toolchain makes that language's samples
+module folders).  Each tool is the first on ``PATH`` whose copy lies in a
+folder the sandbox shows (a per-user ``node`` or JDK first on ``PATH`` is
+passed over).  A missing toolchain makes that language's samples
 unscorable (``outcome`` ``missing-dependency``, the package to install in the
 message); nothing else is affected.
 """

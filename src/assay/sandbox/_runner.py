@@ -382,6 +382,20 @@ def _world_readable(path: str) -> bool:
     return True
 
 
+def program_environment(home: str) -> dict[str, str]:
+    """The whole environment the sandbox gives its programs (nothing of the caller's), with ``HOME`` set to ``home``.
+
+    A check made outside the sandbox of what a program will find inside it (a
+    toolchain's module) runs with this environment, so that the caller's
+    ``LUA_PATH``, ``PERL5LIB`` and the like do not change its answer.
+
+    Example:
+        >>> program_environment('/tmp/x')['PATH']
+        '/usr/local/bin:/usr/bin:/bin'
+    """
+    return _program_env(home)
+
+
 def _program_env(home: str) -> dict[str, str]:
     return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
