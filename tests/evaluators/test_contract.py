@@ -656,6 +656,12 @@ EXCLUDED: dict[str, str] = {
              "as OpenCompass's; checked in tests/evaluators/test_scireasoner1_5.py"
        for name in ("SciReasoner15MaterialEvaluator", "SciReasoner15GOEvaluator", "SciReasoner15TMScoreEvaluator",
                     "SciReasoner15DudeEvaluator")},
+    **{name: "needs the chem extra (RDKit); its metrics depend on the task and are NaN where undefined, and it writes no "
+             "details, as OpenCompass's; checked in tests/evaluators/test_scireasoner_llm4chem.py"
+       for name in ("LLM4Chem_Evaluator", "RetrosynthesisEvaluator")},
+    "Mol_Instructions_Evaluator_Mol": "needs the chem extra (RDKit, SELFIES) or SciBERT's vocabulary; its metrics depend on the "
+                                      "task and are NaN where undefined, and it writes no details, as OpenCompass's; "
+                                      "checked in tests/evaluators/test_scireasoner_mol_instructions.py",
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"

@@ -124,6 +124,7 @@ BACKED: dict[str, dict[str, str]] = {
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
 NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluator", "AveragePPLEvaluator", "AverageMinKEvaluator", "BPCEvaluator", "NeedleBenchParallelEvaluator",
            "AverageInferencePPLEvaluator", "KaoshiEvaluator", "Opi_Evaluator",
+           "LLM4Chem_Evaluator", "RetrosynthesisEvaluator", "Mol_Instructions_Evaluator_Mol",
            "CIBenchStepEvaluator"} | {
     # GAOKAO-Bench: points over points possible, a sub-question each (two for multi_choice), not a mean over samples
     f"GaokaoBenchEvaluator_{kind}" for kind in (

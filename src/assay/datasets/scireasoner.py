@@ -17,8 +17,8 @@ from assay.datasets.location import get_data_path
 from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["Bulk_modulus_material_Dataset", "Composition_material_Dataset", "GUE_Dataset", "LLM4MatDataset",
-           "OpiDataset", "Uncond_material_Dataset"]
+__all__ = ["Bulk_modulus_material_Dataset", "Composition_material_Dataset", "GUE_Dataset", "LLM4ChemDataset",
+           "LLM4MatDataset", "Mol_Instructions_Dataset", "OpiDataset", "Uncond_material_Dataset"]
 
 #: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
 MINI_SET_SEED = 1024
@@ -160,4 +160,49 @@ class OpiDataset(BaseDataset):
         test = _json_list(os.path.join(root, task, "test", "data.json"), "OpiDataset")
         if mini_set:
             test = random.Random(MINI_SET_SEED).sample(test, min(len(test), MINI_SET_SIZE))
+        return dataset_dict({"train": train, "test": test})
+
+
+@LOAD_DATASET.register_module()
+class LLM4ChemDataset(BaseDataset):
+    """LLM4Chem's ``task`` (SciReasoner's ``smol`` and USPTO-50K retrosynthesis): ``<task>/dev/data.json`` and
+    ``<task>/test/data.json`` in ``get_data_path(path)`` (id ``opencompass/SciReasoner-smol``), JSON lists of
+    objects kept as they are; ``train`` the first five of ``dev``, ``test`` the first ``max_cut`` of ``test``
+    (all with ``-1``), and with ``mini_set=True`` ``min(150, all)`` of those drawn after ``random.seed(1024)``,
+    as OpenCompass draws them.  ``hf_hub`` is accepted and not read, as in OpenCompass."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _json_list(os.path.join(root, task, "dev", "data.json"), "LLM4ChemDataset")[:5]
+        test = _json_list(os.path.join(root, task, "test", "data.json"), "LLM4ChemDataset")
+        if max_cut != -1:
+            test = test[:max_cut]
+        if mini_set:
+            test = random.Random(MINI_SET_SEED).sample(test, min(len(test), MINI_SET_SIZE))
+        return dataset_dict({"train": train, "test": test})
+
+
+@LOAD_DATASET.register_module()
+class Mol_Instructions_Dataset(BaseDataset):
+    """Mol-Instructions' ``task`` (SciReasoner): ``<task>/dev/data.json`` and ``<task>/test/data.json`` in
+    ``get_data_path(path)`` (id ``opencompass/SciReasoner-Mol_Instructions``), read as ``LLM4ChemDataset``
+    reads its files, except that ``mini_set=True`` draws exactly 150 test items (fewer fail, as in
+    OpenCompass)."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        root = get_data_path(path)
+        train = _json_list(os.path.join(root, task, "dev", "data.json"), "Mol_Instructions_Dataset")[:5]
+        test_file = os.path.join(root, task, "test", "data.json")
+        test = _json_list(test_file, "Mol_Instructions_Dataset")
+        if max_cut != -1:
+            test = test[:max_cut]
+        if mini_set:
+            if len(test) < MINI_SET_SIZE:
+                raise InputFileError(f"Mol_Instructions_Dataset: mini_set draws {MINI_SET_SIZE} questions and "
+                                     f"{test_file} holds {len(test)} (after max_cut)")
+            test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
         return dataset_dict({"train": train, "test": test})

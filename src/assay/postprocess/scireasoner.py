@@ -9,7 +9,8 @@ from typing import Any
 from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
-__all__ = ["GUE_postprocessor", "LLM4Mat_postprocessor", "material_postprocessor", "opi_postprocess"]
+__all__ = ["GUE_postprocessor", "LLM4CHEM_TAGS", "LLM4Chem_postprocess", "LLM4Mat_postprocessor", "MOL_INSTRUCTIONS_SMILES_TASKS",
+           "Mol_Instructions_postprocess_Mol", "Retrosynthesis_postprocess", "material_postprocessor", "opi_postprocess"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -177,3 +178,172 @@ def opi_postprocess(text: Any, task: Any = None, *args: Any, **kwargs: Any) -> s
         return ""
     text = (text if isinstance(text, str) else str(text)).strip()
     return text.replace("<|endoftext|>", "").replace("<|im_end|>", "")
+
+
+#: LLM4Chem's tasks (SciReasoner's ``smol``) and the tags around their answers; ``molecule_captioning`` has none.
+LLM4CHEM_TAGS: dict[str, tuple[str | None, str | None]] = {
+    "forward_synthesis": ("<SMILES>", "</SMILES>"),
+    "retrosynthesis": ("<SMILES>", "</SMILES>"),
+    "molecule_generation": ("<SMILES>", "</SMILES>"),
+    "molecule_captioning": (None, None),
+    "name_conversion-i2f": ("<MOLFORMULA>", "</MOLFORMULA>"),
+    "name_conversion-i2s": ("<SMILES>", "</SMILES>"),
+    "name_conversion-s2f": ("<MOLFORMULA>", "</MOLFORMULA>"),
+    "name_conversion-s2i": ("<IUPAC>", "</IUPAC>"),
+    "property_prediction-esol": ("<NUMBER>", "</NUMBER>"),
+    "property_prediction-lipo": ("<NUMBER>", "</NUMBER>"),
+    "property_prediction-bbbp": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-clintox": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-hiv": ("<BOOLEAN>", "</BOOLEAN>"),
+    "property_prediction-sider": ("<BOOLEAN>", "</BOOLEAN>"),
+}
+#: The tasks whose SMILES answers have their ``;`` read as ``.`` (parts of one answer).
+_SEMICOLON_TASKS = ("forward_synthesis", "retrosynthesis", "molecule_generation", "name_conversion-i2s")
+_YES_NO = re.compile(r"\b(?:yes|true|no|false)\b", re.IGNORECASE)
+_SMILES_SPAN = re.compile(r"<SMILES>.*?</SMILES>", re.DOTALL)
+_LAST_NUMBER = re.compile(r"-?\d*\.\d+|-?\d+")
+_FORMULA_LIKE = re.compile(
+    r"[\[\(]?[A-Z][a-z]?\d*(?:\([A-Za-z0-9]+\)\d*)?[\]\)]?"
+    r"(?:[A-Z][a-z]?\d*|\([^\)]+\)\d*|\[[^\]]+\]\d*)"
+    r"*(?:[+-]{1,2})?(?:·\d*[A-Z][a-z]?\d*)*"
+)
+
+
+def _between_tags(text: str, left: str | None, right: str | None) -> str:
+    if left is None and right is None:
+        return text.replace("<unk>", "").replace("</s>", "").strip()
+    assert left is not None and right is not None
+    start = text.find(left)
+    end = text.find(right)
+    if start == -1 or end == -1:
+        return ""
+    return text[start + len(left):end].strip()
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def LLM4Chem_postprocess(text: Any, task: str, *args: Any, **kwargs: Any) -> str:
+    """LLM4Chem's reader (SciReasoner's ``smol``), on replies and references alike.
+
+    ``<think>…</think>`` is removed; the answer is the stripped text from the
+    first opening tag of ``task`` to the first closing one (``''`` when either is
+    missing — or when the closing tag comes first, the slice being empty then);
+    ``molecule_captioning`` takes the whole text without ``<unk>`` and ``</s>``.
+    For the four SMILES-answer tasks every ``;`` becomes ``.``.  An empty answer
+    is read again from the whole text for three kinds of task: ``<BOOLEAN>`` —
+    the last ``yes``/``true``/``no``/``false`` word (any case) as ``'Yes'`` or
+    ``'No'``; ``<NUMBER>`` — the last number outside ``<SMILES>…</SMILES>``;
+    ``<MOLFORMULA>`` — the last run that looks like a formula (an English word
+    with a capital reads as one, as in OpenCompass).  ``None`` reads as ``''``.
+
+    Raises:
+        KeyError: ``task`` is not one of LLM4Chem's (:data:`LLM4CHEM_TAGS`), as in OpenCompass.
+
+    >>> LLM4Chem_postprocess('<think>hmm</think> It is <SMILES> CC;O </SMILES>', task='forward_synthesis')
+    'CC.O'
+    >>> LLM4Chem_postprocess('I think yes, not false... so TRUE', task='property_prediction-bbbp')
+    'Yes'
+    """
+    left, right = LLM4CHEM_TAGS[task]
+    text = _THINK.sub("", "" if text is None else text if isinstance(text, str) else str(text))
+    pred = _between_tags(text, left, right)
+    if task in _SEMICOLON_TASKS:
+        pred = pred.replace(";", ".")
+    if pred:
+        return pred
+    if left == "<BOOLEAN>":
+        words = _YES_NO.findall(text)
+        return ("Yes" if words[-1].lower() in ("yes", "true") else "No") if words else ""
+    if left == "<NUMBER>":
+        numbers = _LAST_NUMBER.findall(_SMILES_SPAN.sub("", text))
+        return numbers[-1] if numbers else ""
+    if left == "<MOLFORMULA>":
+        formulas = _FORMULA_LIKE.findall(text)
+        return formulas[-1] if formulas else ""
+    return pred
+
+
+_SMILES_TAG = re.compile(r"<SMILES>(.*?)</SMILES>", re.DOTALL)
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Retrosynthesis_postprocess(text: Any) -> str:
+    """USPTO-50K's retrosynthesis reader: the stripped text of the last ``<SMILES>…</SMILES>`` outside
+    ``<think>…</think>``, else ``''`` (also for a value that is not text).
+
+    >>> Retrosynthesis_postprocess('<SMILES>C</SMILES> or rather <SMILES> CC(=O)O.N </SMILES>')
+    'CC(=O)O.N'
+    """
+    if not isinstance(text, str):
+        return ""
+    found = _SMILES_TAG.findall(_THINK.sub("", text))
+    return found[-1].strip() if found else ""
+
+
+#: Mol-Instructions' molecule tasks whose answers are SMILES.
+MOL_INSTRUCTIONS_SMILES_TASKS = ("description_guided_molecule_design", "forward_reaction_prediction", "retrosynthesis",
+                                 "reagent_prediction")
+_END_TOKENS = re.compile(r"<\|endoftext\|>|<\|im_end\|>")
+_DIGIT_GAPS = re.compile(r"(?<=\d) +(?=\d)|(?<=\.) +(?=\d)")
+_LEADING_SPACE = re.compile(r"\s*")
+_FIRST_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")
+_FIRST_SMILES = re.compile(r"<SMILES>(.*?)</SMILES>")
+
+
+def _without_thoughts(text: str) -> str:
+    """The text without end tokens and thoughts: what OpenCompass's ``re.sub(r'.*?</think>\\s*', '', …)`` leaves
+    after ``<think>…</think>`` is removed — the text after the last ``</think>`` and the white space after it —,
+    found in one pass (the expression scans the rest of the text from every position, quadratic on long replies)."""
+    text = _THINK.sub("", _END_TOKENS.sub("", text.strip()))
+    end = text.rfind("</think>")
+    if end == -1:
+        return text
+    rest = text[end + len("</think>"):]
+    return rest[_LEADING_SPACE.match(rest).end():]  # type: ignore[union-attr]
+
+
+def _rdkit_canonical(smiles: str) -> str | None:
+    try:
+        from rdkit import Chem, RDLogger
+    except ImportError:
+        raise ImportError("RDKit is not installed (pip install rdkit, or pip install 'assay[chem]'); "
+                          "Mol_Instructions_postprocess_Mol reads SMILES with it") from None
+    log: Any = RDLogger
+    log.DisableLog("rdApp.*")
+    try:
+        mol = Chem.MolFromSmiles(smiles)
+        return None if mol is None else str(Chem.MolToSmiles(mol, isomericSmiles=False, canonical=True))
+    finally:
+        log.EnableLog("rdApp.*")
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Mol_Instructions_postprocess_Mol(text: Any, task: str, *args: Any, **kwargs: Any) -> Any:
+    """Mol-Instructions' molecule reader (SciReasoner), on replies and references alike.
+
+    The text is stripped, ``<|endoftext|>`` and ``<|im_end|>`` removed, then every
+    ``<think>…</think>`` and everything up to the first remaining ``</think>``.
+    ``property_prediction_str``: spaces between digits (and after a ``.`` before a
+    digit) are removed and the first number is the answer — a text, or the integer
+    ``0`` when there is none, as in OpenCompass; the SMILES tasks
+    (:data:`MOL_INSTRUCTIONS_SMILES_TASKS`): the first ``<SMILES>…</SMILES>`` on one
+    line, stripped and written by RDKit as canonical SMILES without stereochemistry —
+    ``None`` when there is no tag or RDKit cannot read it; ``molecular_description_generation``:
+    the text so cleaned.  Any other task gives the text unchanged.  ``None`` reads as
+    ``''`` and another value as its ``str`` (OpenCompass fails on them).
+
+    >>> Mol_Instructions_postprocess_Mol('<think>x</think> The value is - 0. 25 or 3', task='property_prediction_str')
+    '0.25'
+    """
+    text = "" if text is None else text if isinstance(text, str) else str(text)
+    if task == "property_prediction_str":
+        found = _FIRST_NUMBER.search(_DIGIT_GAPS.sub("", _without_thoughts(text)))
+        return found.group(0) if found else 0
+    if task in MOL_INSTRUCTIONS_SMILES_TASKS:
+        found = _FIRST_SMILES.search(_without_thoughts(text))
+        return _rdkit_canonical(found.group(1).strip()) if found else None
+    if task == "molecular_description_generation":
+        return _without_thoughts(text)
+    return text
