@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -204,3 +205,54 @@ def test_a_summary_in_another_process_agrees_with_the_one_in_run(tmp_path: Path)
     assert main(["run", str(cfg), "-w", str(work), "-r", "20240101_000000", "--no-report", "--workers", "2", "-o", str(tmp_path / "third.txt")]) == 0
     third = json.loads((tmp_path / "third.json").read_text())
     assert {k: v for k, v in third.items() if k != "time"} == {k: v for k, v in again.items() if k != "time"}
+
+
+@pytest.fixture
+def collector_thresholds() -> Any:
+    """Distinct collector thresholds for the test, the process's own restored after it."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(900, 11, 12)
+    yield (900, 11, 12)
+    gc.set_threshold(*before)
+
+
+def test_the_command_runs_with_the_callers_collector_thresholds_and_its_cycles_are_collected(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector_thresholds: tuple[int, int, int]) -> None:
+    """The bulk thresholds serve the command's start only: the command itself — here ``assay run``, then a
+    driver's loop making a reference cycle per step, each holding a large buffer — runs with the thresholds the
+    process had, so that the cycles are collected as they go instead of piling up; after the command the
+    thresholds are the process's and nothing of it is left frozen out of collections."""
+    import gc
+    import weakref
+
+    import assay.commands.run as run_command
+
+    real = run_command.run
+    seen: dict[str, Any] = {}
+
+    class Step:
+        def __init__(self) -> None:
+            self.me = self
+            self.buffer = bytearray(1 << 20)
+
+    def observed(args: Any) -> int:
+        status = real(args)
+        seen["threshold"] = gc.get_threshold()
+        alive: list[Any] = []
+        kept: list[Any] = []
+        most = 0
+        for _ in range(300):
+            alive.append(weakref.ref(Step()))
+            kept.append([[i] for i in range(300)])  # the rest of a step's work: a few hundred small containers kept
+            alive = [ref for ref in alive if ref() is not None]
+            most = max(most, len(alive))
+        seen["most"] = most
+        return status
+
+    monkeypatch.setattr(run_command, "run", observed)
+    assert main(["run", str(_config(tmp_path)), "-w", str(tmp_path / "w"), "--workers", "1"]) == 0
+    assert seen["threshold"] == collector_thresholds
+    assert seen["most"] <= 10, f"{seen['most']} cycles of 1 MB alive at once"
+    assert gc.get_threshold() == collector_thresholds and gc.get_freeze_count() == 0

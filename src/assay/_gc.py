@@ -15,7 +15,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["bulk_allocations"]
+__all__ = ["bulk_allocations", "startup_allocations"]
 
 #: (allocations between young collections, young collections per middle one, middle per full one)
 _BULK_THRESHOLDS = (100_000, 50, 100)
@@ -38,4 +38,34 @@ def bulk_allocations() -> Iterator[None]:
     try:
         yield
     finally:
+        gc.set_threshold(*before)
+
+
+@contextmanager
+def startup_allocations() -> Iterator[None]:
+    """Import and set up with the bulk thresholds; then keep what was built out of later collections
+    (``gc.freeze``) and restore the previous thresholds.
+
+    Starting a command imports assay's modules and builds its tables: tens of thousands of objects that live
+    as long as the process, which the default thresholds would scan again and again.  After the block they
+    are frozen (no collection scans them), and the work that follows runs with the previous thresholds —
+    a driver that makes cycles (judge clients, an index writer, units run back to back) has them collected
+    as usual; its bulk phases choose :func:`bulk_allocations` themselves.  The caller undoes the freeze
+    with :func:`gc.unfreeze` when the process goes on after its command.
+
+    >>> import gc
+    >>> before = gc.get_threshold()
+    >>> with startup_allocations():
+    ...     gc.get_threshold()
+    (100000, 50, 100)
+    >>> gc.get_threshold() == before, gc.get_freeze_count() > 0
+    (True, True)
+    >>> gc.unfreeze()
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(*_BULK_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.freeze()
         gc.set_threshold(*before)

@@ -69,21 +69,35 @@ def _setup_logging(verbose: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``assay`` command.
 
-    The whole command runs with the cyclic collector's bulk thresholds
-    (:func:`assay._gc.bulk_allocations`): importing assay's modules and the
-    name tables builds tens of thousands of long-lived objects, which the
-    default thresholds would scan again and again while a short run starts.
+    Its start — importing the command's modules, parsing the arguments — runs with the cyclic collector's
+    bulk thresholds (:func:`assay._gc.startup_allocations`): it builds tens of thousands of long-lived objects,
+    which the default thresholds would scan again and again.  Those objects are then frozen out of later
+    collections, and the command itself runs with the thresholds it was called with (its bulk phases —
+    scoring, summarizing, statistics, the report — set the bulk ones themselves); the freeze ends with
+    the command.
     """
-    from assay._gc import bulk_allocations
+    import gc
 
-    with bulk_allocations():
-        return _main(argv)
+    from assay._gc import startup_allocations
+
+    frozen = gc.get_freeze_count()
+    try:
+        with startup_allocations():
+            args = _parse(argv)
+        return _main(args)
+    finally:
+        if not frozen:  # a caller's own freeze is the caller's
+            gc.unfreeze()
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser(argv[0] if argv else None).parse_args(argv)
     _setup_logging(getattr(args, "verbose", 0))
+    return args
+
+
+def _main(args: argparse.Namespace) -> int:
     from assay.commands import Terminated
     from assay.errors import AssayError
 

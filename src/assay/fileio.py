@@ -48,8 +48,12 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bo
     atomic_write_chunks(path, (data,), durable=durable)
 
 
-def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *, durable: bool = True) -> None:
+def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *, durable: bool = True,
+                        temp_suffix: str = ".tmp") -> None:
     """Write the concatenation of ``chunks`` to ``path`` atomically, never holding it whole.
+
+    The chunks go to a temporary file beside ``path`` (``.<name>.<8 random characters><temp_suffix>``),
+    renamed over ``path`` once complete.
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / 'a.txt'
@@ -59,7 +63,7 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=temp_suffix, dir=target.parent)
     try:
         os.fchmod(fd, _new_file_mode(target))
         with os.fdopen(fd, "wb") as fh:
@@ -165,14 +169,15 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(errno, os.strerror(errno), os.fspath(b))
 
 
-def replace_dir(fresh: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+def replace_dir(fresh: str | os.PathLike[str], target: str | os.PathLike[str], *, aside_suffix: str = ".old") -> None:
     """Put the folder ``fresh`` (written whole beside ``target``, in the same folder) in ``target``'s place,
     so that ``target`` names a complete folder at every instant: the old one, then the new one.
 
     The two are exchanged in one step (``renameat2`` ``RENAME_EXCHANGE``), then the old one, now under
     ``fresh``'s name, is removed; a crash in between leaves ``target`` complete and a leftover folder
     under ``fresh``'s name.  Where the file system cannot exchange, the old folder is renamed aside first
-    (so it is never removed before the new one is in place).
+    (so it is never removed before the new one is in place), into a folder
+    ``.<name>.<8 random characters><aside_suffix>`` beside it.
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -191,7 +196,7 @@ def replace_dir(fresh: str | os.PathLike[str], target: str | os.PathLike[str]) -
     if _exchange(fresh, target):
         shutil.rmtree(fresh, ignore_errors=True)
         return
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=aside_suffix, dir=target.parent))
     os.rename(target, aside / target.name)
     os.rename(fresh, target)
     shutil.rmtree(aside, ignore_errors=True)

@@ -186,3 +186,46 @@ def test_a_target_holding_the_run_is_refused_and_the_run_kept(mixed: Path, tmp_p
     err = capsys.readouterr().err
     assert f"--out {target}" in err and str(run) in err
     assert _tree(tmp_path / "above") == before
+
+
+def test_only_what_an_export_left_beside_its_target_is_removed_and_only_by_an_export_that_goes_ahead(
+        mixed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A user's files and folders named like an export's leftovers (``.oc.20240301.old``, ``.oc.backup_1.old/``
+    holding an ``oc``) are never touched; an export's own leftovers (``.<target>.<random>.assay-export.new``,
+    ``.old``, ``.tmp``) are removed by the next export that is not refused — a refused one removes nothing."""
+    target = tmp_path / "oc"
+    target.mkdir()
+    (target / "kept.txt").write_text("mine")
+    backup = tmp_path / ".oc.backup_1.old"
+    (backup / "oc").mkdir(parents=True)
+    (backup / "oc" / "notes.txt").write_text("my backup")
+    users = {".oc.20240301.old": "dated", ".oc.abcdefgh.tmp": "draft", ".oc.abcdefgh.new": "idea"}
+    for name, text in users.items():
+        (tmp_path / name).write_text(text)
+    partial = tmp_path / ".oc.k1lled_0.assay-export.new"
+    (partial / "results").mkdir(parents=True)
+    (tmp_path / ".oc.k1lled_1.assay-export.tmp").write_text("half")
+
+    def beside() -> list[str]:
+        return sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".oc."))
+
+    left = beside()
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(target)]) != 0
+    assert "--force replaces it" in capsys.readouterr().err
+    assert beside() == left, "a refused export removes nothing"
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(target), "--force"]) == 0
+    assert (target / "results" / "lm-a" / "assay_arith.json").is_file()
+    assert beside() == sorted([backup.name, *users]), "the export's own leftovers removed, nothing else"
+    assert (backup / "oc" / "notes.txt").read_text() == "my backup"
+    assert {name: (tmp_path / name).read_text() for name in users} == users
+
+    # killed between its two renames: the old output in its folder aside, the target missing — put back first
+    # (then refused without --force), while the user's look-alike folder holding an ``oc`` stays where it is
+    aside = tmp_path / ".oc.k1lled_2.assay-export.old"
+    target.rename(tmp_path / "exported")
+    (aside / "oc").mkdir(parents=True)
+    (aside / "oc" / "old.txt").write_text("the old output")
+    assert main(["export", str(mixed), "--format", "opencompass", "--out", str(target)]) != 0
+    assert "--force replaces it" in capsys.readouterr().err
+    assert [p.name for p in target.iterdir()] == ["old.txt"] and not aside.exists()
+    assert (backup / "oc" / "notes.txt").read_text() == "my backup"

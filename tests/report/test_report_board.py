@@ -564,3 +564,22 @@ def test_the_leaderboards_data_is_read_from_the_cells_json_and_is_that_of_the_ce
     expected = _report_data(run, view, stats=plain, max_text=600, snapshot=None, samples=False, ranks=False)[0]
     assert json.dumps(data) == json.dumps(expected)
     assert sum(len(r["cells"]) for r in data["rows"]) >= len(cells)
+
+
+def test_a_reordered_table_without_groups_ranks_by_its_new_first_row_not_the_kept_ranking(tmp_path: Path) -> None:
+    """Without summary groups the default column is the table's first dataset row: once the summarizer puts
+    another dataset first, the rankings kept beside the earlier report are not taken, and the new report ranks by
+    the new first row."""
+    run, config = make_board_run(tmp_path)
+    config.write_text(config.read_text().replace("summarizer = dict(summary_groups=", "_unused = ("))
+    work = str(tmp_path / "work")
+    assert main(["summarize", str(config), "-w", work, "-r", TIME]) == 0
+    first = board_data(write_html_report(run, None, "first", embed=False).read_text())
+    assert first["rank_by"] == {"dataset": "arith", "metric": "accuracy"}
+    reordered = ["chem", "arith", "logic", "trivia", "geo", "bio"]
+    config.write_text(config.read_text() + f"summarizer = dict(dataset_abbrs={reordered!r})\n")
+    assert main(["summarize", str(config), "-w", work, "-r", TIME]) == 0
+    later = board_data(write_html_report(run, None, "later", embed=False).read_text())
+    assert [row["dataset"] for row in later["rows"]] == reordered
+    assert later["rank_by"] == {"dataset": "chem", "metric": "accuracy"}
+    assert later["rankings"]["default"] == "chem"

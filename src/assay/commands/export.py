@@ -13,8 +13,9 @@ The target (``--out``; default beside the run directory: ``<run>.jsonl`` or
 replaced only with ``--force``; a target inside the run directory is refused, and nothing
 in the run directory is written.  An export killed halfway leaves the target as it was, or
 (killed once its output is in place) the new one; what it wrote beside the target (hidden
-``.<target>.<random>.new``/``.old`` folders, a ``.<target>.<random>.tmp`` file) is removed by the
-next export to the same target.
+``.<target>.<random>.assay-export.new``/``.old`` folders, a ``.<target>.<random>.assay-export.tmp``
+file: names no other program gives) is removed by the next export to the same target that is not
+refused; nothing else beside the target is touched.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ NAME = "export"
 HELP = "export a run's results and samples as JSON Lines or as an OpenCompass work dir"
 
 logger = logging.getLogger(__name__)
+
+#: What ends the names of the folders and files an export writes beside its target (``.<target>.<8 random
+#: characters>`` before it): the folder the new output is written into, the old output's folder while it is
+#: moved aside, a JSON Lines file being written.  Only entries named so are ever removed as an export's leftovers.
+NEW_SUFFIX, OLD_SUFFIX, TMP_SUFFIX = ".assay-export.new", ".assay-export.old", ".assay-export.tmp"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,8 +63,25 @@ def _target(args: argparse.Namespace, root: Path) -> Path:
         raise InputFileError(f"--out {target}: inside the run directory {root}; the export never writes there")
     if resolved in run.parents:  # replacing the target (--force) would delete the run being exported
         raise InputFileError(f"--out {target}: holds the run directory {root}; the export never replaces the run it reads")
-    if target.parent.is_dir():
-        remove_leftovers(target)
+    _refuse_existing(args, target)
+    parent = target.parent
+    if not parent.is_dir():
+        raise InputFileError(f"--out {target}: its folder {parent} does not exist")
+    if not _writable(parent):
+        raise InputFileError(f"--out {target}: cannot write in {parent} (permission denied)")
+    # only an export that goes ahead cleans up; the old output put back by it is then a target like any other
+    there = target.exists()
+    remove_leftovers(target)
+    if not there and target.exists():
+        _refuse_existing(args, target)
+    return target
+
+
+def _refuse_existing(args: argparse.Namespace, target: Path) -> None:
+    """Refuse a target already there that the export may not replace (without ``--force``) or cannot (a file
+    for a folder, a folder for a file)."""
+    from assay.errors import InputFileError
+
     if target.exists() and not args.force:
         if target.is_dir() and any(target.iterdir()):
             raise InputFileError(f"--out {target}: a non-empty folder already there; --force replaces it")
@@ -67,12 +90,6 @@ def _target(args: argparse.Namespace, root: Path) -> Path:
     if target.exists() and target.is_dir() != (args.format == "opencompass"):
         raise InputFileError(f"--out {target}: a {'folder' if target.is_dir() else 'file'} already there, "
                              f"the {args.format} export writes a {'folder' if args.format == 'opencompass' else 'file'}")
-    parent = target.parent
-    if not parent.is_dir():
-        raise InputFileError(f"--out {target}: its folder {parent} does not exist")
-    if not _writable(parent):
-        raise InputFileError(f"--out {target}: cannot write in {parent} (permission denied)")
-    return target
 
 
 def _writable(folder: Path) -> bool:
@@ -84,27 +101,30 @@ def _writable(folder: Path) -> bool:
 
 
 def remove_leftovers(target: Path) -> list[Path]:
-    """Remove what exports to ``target`` that were killed left beside it: the folder a new output was being
-    written into (``.<name>.<random>.new``: a partial output, or the old one once the new was exchanged for
-    it), the old output renamed aside (``.old``; put back first when the target is missing: the export was
-    killed between its two renames), a JSON Lines file being written (``.tmp``); what was removed.
+    """Remove what exports to ``target`` that were killed left beside it, known by the names only an export
+    gives them (:data:`NEW_SUFFIX`, :data:`OLD_SUFFIX`, :data:`TMP_SUFFIX`): the folder a new output was being
+    written into (``.<name>.<random>.assay-export.new``: a partial output, or the old one once the new was
+    exchanged for it), the old output moved aside (``.old``; put back first when the target is missing: the
+    export was killed between its two renames), a JSON Lines file being written (``.tmp``); what was removed.
+    Anything else — a user's ``.out.20240301.old`` — is left alone.
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> (d / '.out.ab_cd123.new').mkdir(); _ = (d / '.out.ab_cd123.tmp').write_text('x')
-    >>> (d / '.other.ab_cd123.new').mkdir(); (d / 'out').mkdir()
+    >>> (d / '.out.ab_cd123.assay-export.new').mkdir(); _ = (d / '.out.ab_cd123.assay-export.tmp').write_text('x')
+    >>> (d / '.other.ab_cd123.assay-export.new').mkdir(); (d / '.out.backup_1.old').mkdir(); (d / 'out').mkdir()
     >>> [p.name for p in remove_leftovers(d / 'out')], sorted(p.name for p in d.iterdir())
-    (['.out.ab_cd123.new', '.out.ab_cd123.tmp'], ['.other.ab_cd123.new', 'out'])
+    (['.out.ab_cd123.assay-export.new', '.out.ab_cd123.assay-export.tmp'], ['.other.ab_cd123.assay-export.new', '.out.backup_1.old', 'out'])
     """
     import re
 
-    pattern = re.compile(rf"^\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.(new|old|tmp)$")
+    suffixes = "|".join(re.escape(s) for s in (NEW_SUFFIX, OLD_SUFFIX, TMP_SUFFIX))
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.[a-z0-9_]{{8}}({suffixes})$")
     removed = []
     for entry in sorted(target.parent.iterdir()):
         if not pattern.match(entry.name):
             continue
         aside = entry / target.name
-        if entry.name.endswith(".old") and aside.is_dir() and not target.exists():
+        if entry.name.endswith(OLD_SUFFIX) and aside.is_dir() and not target.exists():
             # killed between the two renames of a file system that cannot exchange folders: the old output back
             os.rename(aside, target)
             logger.warning("%s put back from %s, where an export that did not finish had moved it", target, aside)
@@ -151,7 +171,7 @@ def export_jsonl(run_dir: Any, target: Path) -> int:
             lines += 1
             yield orjson.dumps(to_jsonable(record)) + b"\n"
 
-    atomic_write_chunks(target, chunks())
+    atomic_write_chunks(target, chunks(), temp_suffix=TMP_SUFFIX)
     return lines
 
 
@@ -216,7 +236,7 @@ def export_opencompass(run_dir: Any, target: Path) -> None:
     from assay.rundir.layout import RunDir, new_timestamp
     from assay.summarize import run_summarizer
 
-    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
+    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=NEW_SUFFIX, dir=target.parent))
     try:
         fresh.chmod(0o777 & ~new_file_umask())  # as a folder made with mkdir, not mkdtemp's 0o700
         written = write_opencompass(run_dir, fresh)
@@ -228,7 +248,7 @@ def export_opencompass(run_dir: Any, target: Path) -> None:
         json_path = result.paths.get("json")
         if json_path is not None:  # OpenCompass writes the .txt, .csv and .md only
             Path(json_path).unlink(missing_ok=True)
-        replace_dir(fresh, target)
+        replace_dir(fresh, target, aside_suffix=OLD_SUFFIX)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise

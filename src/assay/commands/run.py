@@ -204,16 +204,18 @@ def _runner(args: argparse.Namespace, config: Any) -> dict[str, Any] | None:
 
 
 def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
-    from assay.rundir.layout import resolve_run_dir
-    from assay.tasks import EvalOptions, plan_tasks
+    from assay._gc import bulk_allocations
 
-    run_dir_as_work_dir(args)
-    config = load(args)
-    run_dir = resolve_run_dir(work_dir(args, config), args.reuse)
-    tasks = plan_tasks(config, run_dir)
-    from assay.subjective.plan import plan_subjective
+    with bulk_allocations():  # the modules a run needs imported, the config loaded, the tasks planned: no cycles
+        from assay.rundir.layout import resolve_run_dir
+        from assay.subjective.plan import plan_subjective
+        from assay.tasks import EvalOptions, plan_tasks
 
-    judged = plan_subjective(config)
+        run_dir_as_work_dir(args)
+        config = load(args)
+        run_dir = resolve_run_dir(work_dir(args, config), args.reuse)
+        tasks = plan_tasks(config, run_dir)
+        judged = plan_subjective(config)
     if args.dry_run:
         if then_summarize:
             from assay.summarize import validate_summarizer_config

@@ -459,7 +459,7 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     from assay.rundir.ranking import run_ranking
 
     try:
-        found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets)
+        found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets, **_rank_settings())
     except Exception as exc:  # the report is written without rank intervals, and says so
         logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
         return None, {}
@@ -485,6 +485,13 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     except Exception as exc:  # the tables stand without the pictures
         logger.warning("report: pictures not drawn: %s: %s", type(exc).__name__, exc)
     return {"default": found["default"], "rankings": out, "pairs": found["pairs"]}, pictures
+
+
+def _rank_settings() -> dict[str, Any]:
+    """The bootstrap's settings the report's rankings are computed with (part of their key, :func:`_rankings_key`)."""
+    from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED
+
+    return {"rounds": DEFAULT_ROUNDS, "seed": DEFAULT_SEED, "confidence": 0.95, "top": 10}
 
 
 #: The rank intervals of every column are computed by default for runs of at most this many (model, dataset)
@@ -641,28 +648,37 @@ def _put_rankings(data: dict[str, Any], rankings: dict[str, Any] | None, picture
 
 #: The layout of the rankings kept beside a report, and of what their key is made of (bumped when either
 #: changes, or how rankings are computed: rankings of another layout are not reused).
-RANKINGS_FORMAT = 1
+RANKINGS_FORMAT = 2
 
 
 def _rankings_key(context: _Context, digests: dict[tuple[str, str], str | None]) -> str:
-    """What a report's rankings and their pictures are computed from, as a digest: this version of assay, which
-    columns are ranked, the models and their folders, the digest of every result's bytes (the per-sample values
-    and the cells' intervals are computed from them), the summary's values, metrics and missing values, and the
-    summary groups."""
+    """What a report's rankings and their pictures are computed from, as a digest: this version of assay, the
+    bootstrap's settings (rounds, seed, confidence, how many models are compared two by two), which columns are
+    ranked (whether the datasets are; every column that can be ranked, in the page's order — the summary's rows
+    decide it —, and the default column, which the comparisons are of), the models and their folders, the digest
+    of every result's bytes (the per-sample values and the cells' intervals are computed from them), the summary's
+    values, metrics and missing values, and the summary groups."""
     import hashlib
 
     import orjson
 
     from assay import __version__
+    from assay.rundir.ranking import ranked_columns
 
     view = context.view
+    try:
+        _, columns, default = ranked_columns(view, context.config)
+        ranked: Any = [list(columns.items()), default]
+    except Exception as exc:  # the rankings fail the same way: the report is written without them
+        ranked = repr(exc)
     config = context.config or {}
     summarizer = config.get("summarizer") if isinstance(config, Mapping) else None
     definitions = getattr(view, "group_definitions", None) or (
         summarizer.get("summary_groups") if isinstance(summarizer, Mapping) else None)
     missing = [[r.dataset, r.metric, r.missing] for r in getattr(view, "rows", None) or [] if r.missing]
     errors = [[str(e.model), str(e.dataset), str(e.message)] for e in getattr(view, "errors", None) or []]
-    parts = [RANKINGS_FORMAT, __version__, context.rank_datasets, context.columns, context.folders,
+    parts = [RANKINGS_FORMAT, __version__, _rank_settings(), context.rank_datasets, ranked, context.columns,
+             context.folders,
              [digests.get((c, a)) for c in context.columns for a in context.abbrs], context.abbrs,
              view.scores, view.metrics, list(view.groups), definitions, missing, errors]
     # a definition orjson cannot write (a transform given as a function) is written by its repr, which names

@@ -35,7 +35,7 @@ from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, S
 if TYPE_CHECKING:
     from assay.rundir.index import Snapshot
 
-__all__ = ["rankable_columns", "run_ranking", "sample_values_of"]
+__all__ = ["rankable_columns", "ranked_columns", "run_ranking", "sample_values_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +87,24 @@ def _default_column(view: Any, columns: Mapping[str, str], groups: Sequence[Any]
         if not row.placeholder and row.dataset in columns:
             return str(row.dataset)
     return next(iter(columns), None)
+
+
+def ranked_columns(view: Any, config: Mapping[str, Any] | None, groups: Sequence[Any] | None = None,
+                   ) -> tuple[list[Any], dict[str, str], str | None]:
+    """What :func:`run_ranking` ranks: the summary groups it uses (``groups``, default: the summary's
+    ``group_definitions``, else those of ``config``; only those the summary computed), every column it can rank
+    by (:func:`rankable_columns`, in order) and the default column (the last top-level summary group, else the
+    first dataset row of the table, else the first dataset; ``None`` when nothing can be ranked)."""
+    view = getattr(view, "leaderboard", None) or view
+    if groups is None:
+        group_list = view.summary_groups(config) if hasattr(view, "summary_groups") else []
+    else:
+        from assay.groups import SummaryGroup
+
+        group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
+    group_list = [g for g in group_list if g.name in set(view.groups)]
+    columns = rankable_columns(view, group_list)
+    return group_list, columns, _default_column(view, columns, group_list)
 
 
 def _leaves(abbr: str, metric: str, groups: Mapping[str, Any], metrics: Mapping[str, Sequence[str]],
@@ -263,15 +281,7 @@ def run_ranking(
     view = getattr(view, "leaderboard", None) or view
     if config is None:
         config = load_run_config(run_dir)
-    if groups is None:
-        group_list = view.summary_groups(config) if hasattr(view, "summary_groups") else []
-    else:
-        from assay.groups import SummaryGroup
-
-        group_list = [g if isinstance(g, SummaryGroup) else SummaryGroup.from_config(g) for g in groups]
-    group_list = [g for g in group_list if g.name in set(view.groups)]
-    columns = rankable_columns(view, group_list)
-    default = _default_column(view, columns, group_list)
+    group_list, columns, default = ranked_columns(view, config, groups)
     if by is not None and by not in columns:
         shown = ", ".join(list(columns)[:20]) + (", …" if len(columns) > 20 else "")
         raise ValueError(f"cannot rank by {by!r}: it is not a top-level summary group or dataset of the summary "
