@@ -289,8 +289,8 @@ def summarize(
 ) -> int:
     from pathlib import Path
 
+    from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import RunDir
-    from assay.rundir.sources import check_import_finished
     from assay.summarize import run_summarizer
 
     check_import_finished(RunDir(Path(run_root)))  # an import into the run that did not finish: no table of it

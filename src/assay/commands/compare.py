@@ -89,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
     from assay.fileio import atomic_write_json
     from assay.rundir.compare import compare_models
+    from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import new_timestamp, resolve_run_dir
-    from assay.rundir.sources import check_import_finished
     from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)

@@ -139,8 +139,8 @@ def remove_leftovers(target: Path) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Export; 0 on success."""
+    from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import resolve_run_dir
-    from assay.rundir.sources import check_import_finished
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     check_import_finished(run_dir)

@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Index the run; print the counts, every changed or removed file and every problem; 0 on success, 1 without a
     usable index or, with ``--check``, with a result file unreadable or missing."""
+    from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import STATS_SUFFIX, resolve_run_dir
-    from assay.rundir.sources import check_import_finished
     from assay.rundir.statistics import index_run
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)

@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
     from assay.report import write_html_report
+    from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import new_timestamp, resolve_run_dir
-    from assay.rundir.sources import check_import_finished
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     check_import_finished(run_dir)

@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         run_dir_as_work_dir(args)
         if args.config is None and args.reuse is not None:  # the run's own config: none is dumped before its import ends
-            from assay.rundir.sources import check_import_finished
+            from assay.rundir.imports import check_import_finished
 
             check_import_finished(resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, args.reuse, must_exist=True))
     config = load(args)

@@ -465,8 +465,8 @@ def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: l
 
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
+    from assay.rundir.imports import unfinished_import
     from assay.rundir.layout import resolve_run_dir
-    from assay.rundir.sources import unfinished_import
 
     run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
     unfinished = unfinished_import(run_dir)

@@ -36,6 +36,7 @@ from typing import Any
 
 from assay._dataclass import DataclassMethods
 from assay.errors import InputFileError
+from assay.rundir.imports import _read_marker, check_import_finished, unfinished_import
 from assay.rundir.layout import RunDir
 from assay.rundir.results import write_result
 from assay.sources.identity import sample_question
@@ -201,22 +202,6 @@ def _import_entries(runs: Sequence[ExternalRun]) -> list[dict[str, Any]]:
     return entries
 
 
-def _read_marker(run_dir: RunDir) -> dict[str, Any] | None:
-    """The run's import marker (``None``: no import unfinished); an unreadable one as naming no import."""
-    from assay.fileio import read_json
-
-    path = run_dir.import_marker
-    if not path.exists():
-        return None
-    try:
-        data = read_json(path)
-    except (OSError, ValueError, InputFileError):
-        data = None
-    if not isinstance(data, dict) or not isinstance(data.get("imports"), list):
-        return {"imports": []}
-    return data
-
-
 def _mark_import(run_dir: RunDir, runs: Sequence[ExternalRun]) -> list[dict[str, Any]]:
     """Name ``runs``' import in the run's import marker (with any unfinished ones already there); its entries."""
     import os
@@ -251,37 +236,6 @@ def finish_import(run_dir: RunDir, imported: ImportedSources) -> None:
     else:
         run_dir.import_marker.unlink(missing_ok=True)
     imported.pending = []
-
-
-def unfinished_import(run_dir: RunDir) -> str | None:
-    """Why the run cannot be read as it is: an import of other tools' results into it began and did not finish
-    (the command writing it was killed or failed); ``None`` when none did."""
-    there = _read_marker(run_dir)
-    if there is None:
-        return None
-    what = []
-    for entry in there["imports"]:
-        paths = [str(p) for p in entry.get("paths") or []] if isinstance(entry, dict) else []
-        shown = ", ".join(paths[:3]) + (f", … ({len(paths)} files)" if len(paths) > 3 else "")
-        what.append(f"{entry.get('tool') if isinstance(entry, dict) else '?'} results from {shown or '?'}")
-    command = f" by `{there['command']}`" if there.get("command") else ""
-    since = f" (begun {there['since']})" if there.get("since") else ""
-    imports = "; ".join(what) or "other tools' results"
-    return (f"{run_dir.root}: the import of {imports}{command}{since} did not finish: "
-            "the run holds some of those results and lacks, or holds older versions of, the others. Run the import "
-            "again (`assay summarize --from TOOL PATH` imports into a new run directory; a config's `sources` are "
-            "imported again by its summary) — it removes "
-            f"{run_dir.import_marker.name} once every file is written. If that import is no longer wanted (its "
-            "files are gone, or the config now names others), check the results it left in the run, then delete "
-            f"{run_dir.import_marker}")
-
-
-def check_import_finished(run_dir: RunDir) -> None:
-    """Raise :class:`~assay.errors.InputFileError` (:func:`unfinished_import`'s message) when an import into the
-    run did not finish."""
-    message = unfinished_import(run_dir)
-    if message is not None:
-        raise InputFileError(message)
 
 
 def _scales(runs: Sequence[ExternalRun], datasets: Mapping[str, str], percent: bool) -> dict[str, dict[str, float]]:
