@@ -159,7 +159,7 @@ def driver_runs(results: Iterable[Any], passed: str, no_verdict: str) -> list[tu
     return runs
 
 
-def test_set_rows(test_set: Any) -> list[dict[str, Any]] | None:
+def rows_of_test_set(test_set: Any) -> list[dict[str, Any]] | None:
     """The rows of a test set (a table with ``column_names``, or an iterable of mappings) as dicts; ``None`` for none."""
     if test_set is None:
         return None

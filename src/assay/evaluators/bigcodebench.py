@@ -465,13 +465,13 @@ class BigCodeBenchEvaluator(BaseEvaluator):
         return self._sandbox
 
     def score(self, predictions: list[Any], references: list[Any] | None = None, test_set: Any = None) -> dict[str, Any]:
-        from assay.evaluators._compiled_driver import test_set_rows
+        from assay.evaluators._compiled_driver import rows_of_test_set
         from assay.sandbox import missing_modules
 
         name = type(self).__name__
         if not predictions:
             return {"error": f"{name}: no samples to score"}
-        rows = test_set_rows(test_set)
+        rows = rows_of_test_set(test_set)
         if rows is None:
             return {"error": f"{name}: needs the test set (the BigCodeBench rows)"}
         if len(rows) != len(predictions):

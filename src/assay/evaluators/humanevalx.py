@@ -45,7 +45,7 @@ from typing import Any
 from assay.evaluate.base import SANDBOX_UNSCORABLE, BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import Checked, SandboxPool, checked_program, count_outcomes
 from assay.evaluators._common import check_batch
-from assay.evaluators._compiled_driver import driver_program, driver_runs, test_set_rows
+from assay.evaluators._compiled_driver import driver_program, driver_runs, rows_of_test_set
 from assay.evaluators.code import estimate_pass_at_k
 from assay.postprocess.code import humaneval_postprocess_v2
 from assay.registry import ICL_EVALUATORS
@@ -336,7 +336,7 @@ class HumanevalXEvaluator(BaseEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
-        rows = test_set_rows(test_set)
+        rows = rows_of_test_set(test_set)
         if rows is None:
             return {"error": f"{name}: needs the test set (the HumanEval-X rows)"}
         if len(rows) != len(predictions):

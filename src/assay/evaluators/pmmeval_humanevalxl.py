@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from assay.evaluators._common import check_batch
-from assay.evaluators._compiled_driver import test_set_rows
+from assay.evaluators._compiled_driver import rows_of_test_set
 from assay.evaluators.humanevalx import HumanevalXEvaluator, clean_up_code
 from assay.registry import ICL_EVALUATORS
 
@@ -103,7 +103,7 @@ class PMMEvalHumanEvalXLEvaluator(HumanevalXEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
-        rows = test_set_rows(test_set)
+        rows = rows_of_test_set(test_set)
         if rows is None:
             return {"error": f"{name}: needs the test set (the HumanEval-XL rows)"}
         if len(rows) != len(predictions):
