@@ -127,6 +127,14 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.arxivrollbench", "arxivrollbench_choice_postprocess", [{}]),
     ("opencompass.datasets.SciReasoner.uncond_material", "material_postprocessor", [{}]),
     ("opencompass.datasets.SciReasoner.opi.evaluator", "opi_postprocess", [{"task": "GO"}]),
+    # SciReasoner's LLM4Chem and Mol-Instructions readers (their modules import RDKit and rdchiral)
+    ("opencompass.datasets.SciReasoner.LLM4Chem.evaluator", "LLM4Chem_postprocess",
+     [{"task": "forward_synthesis"}, {"task": "molecule_captioning"}, {"task": "name_conversion-i2f"},
+      {"task": "property_prediction-esol"}, {"task": "property_prediction-bbbp"}]),
+    ("opencompass.datasets.SciReasoner.LLM4Chem.retrosynthesis_evaluator", "Retrosynthesis_postprocess", [{}]),
+    ("opencompass.datasets.SciReasoner.Mol_Instructions.molecule", "Mol_Instructions_postprocess_Mol",
+     [{"task": "property_prediction_str"}, {"task": "description_guided_molecule_design"},
+      {"task": "molecular_description_generation"}]),
 ]
 
 
