@@ -24,7 +24,7 @@ import pytest
 
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
-from tests.judge.fake_server import FakeJudge, hashed_verdict
+from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order
 
 ROOT = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "judge_a"
 LOADERS = json.loads((ROOT / "loaders.json").read_text(encoding="utf-8"))
@@ -102,9 +102,6 @@ def test_a_scienceqa_answer_outside_its_choices_names_the_row(data: Path) -> Non
 
 # -- the judged configs, end to end -------------------------------------------------------------------
 
-def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
-
 
 def _numbers(metrics: dict[str, Any]) -> dict[str, float]:
     return {k: v for k, v in metrics.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
@@ -134,7 +131,7 @@ def test_judged_config_sends_opencompass_requests_and_scores_as_it_does(case: st
         main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
         bodies = list(server.bodies)
 
-    assert _sorted(bodies) == _sorted([b for entry in record["datasets"].values() for b in entry["requests"]])
+    assert in_stable_order(bodies) == in_stable_order([b for entry in record["datasets"].values() for b in entry["requests"]])
     results = work / RUN / "results" / MODEL
     for abbr, entry in record["datasets"].items():
         assert "exception" not in entry, entry.get("exception")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -26,32 +25,17 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import DICT_POSTPROCESSORS, LOAD_DATASET
-from tests.judge.fake_server import FakeJudge
+from tests.judge.fake_server import FakeJudge, by_item, in_stable_order
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge_b"
 EXPECTED = ROOT / "expected"
 RUN = "20250101_000000"
 MODEL = "oc-model"
 CASES = sorted(p.stem for p in EXPECTED.glob("*.json"))
-_ITEM = re.compile(r"item (\d+)")
 
 
 def _record(case: str) -> dict[str, Any]:
     return json.loads((EXPECTED / f"{case}.json").read_text(encoding="utf-8"))
-
-
-def _reply(replies: list[str]) -> Any:
-    """The recording's judge: the sample whose question says ``item N`` gets ``replies[N % len]``."""
-
-    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
-        match = _ITEM.search("\n".join(str(m.get("content")) for m in messages))
-        return ("reply", replies[(int(match.group(1)) if match else 0) % len(replies)])
-
-    return script
-
-
-def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
 
 
 @pytest.fixture
@@ -93,7 +77,7 @@ def _eval(record: dict[str, Any], tmp_path: Path, command: str, monkeypatch: pyt
     is the ``{JUDGE_BASE2}`` of the config, if it names one); the results folder and the requests each server got."""
     work = tmp_path / "work"
     shutil.copytree(ROOT / "predictions" / MODEL, work / RUN / "predictions" / MODEL)
-    with FakeJudge(_reply(record["replies"])) as server, FakeJudge(_reply(record["replies"])) as second:
+    with FakeJudge(by_item(record["replies"])) as server, FakeJudge(by_item(record["replies"])) as second:
         monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
         monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
         monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
@@ -119,8 +103,8 @@ def test_generic_judge_config_scores_as_opencompass(case: str, oc_env: Path, tmp
     """``assay eval`` on the library config: OpenCompass's requests, metrics, per-sample scores and judge-reply files."""
     record = _record(case)
     results, (bodies, second) = _eval(record, tmp_path, "eval", monkeypatch)
-    sent = [_sorted(bodies), _sorted(second)]
-    expected = record.get("requests_by_server") or [_sorted([b for e in record["datasets"].values() for b in e["requests"]]), []]
+    sent = [in_stable_order(bodies), in_stable_order(second)]
+    expected = record.get("requests_by_server") or [in_stable_order([b for e in record["datasets"].values() for b in e["requests"]]), []]
     audited = any("extraction_audit" in json.loads((results / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
                   for abbr in record["datasets"])
     if audited:  # assay's extraction audit judged the answers read the corrected way too: OpenCompass's requests among them
@@ -160,7 +144,7 @@ def test_lmevaluator_config_judges_as_opencompass(case: str, oc_env: Path, tmp_p
     the same judged result files, the family's reader's metrics included."""
     record = _record(case)
     results, (bodies, _) = _eval(record, tmp_path, "run", monkeypatch)
-    assert _sorted(bodies) == record["requests"]
+    assert in_stable_order(bodies) == record["requests"]
     got = {p.relative_to(results).as_posix(): json.loads(p.read_text(encoding="utf-8"))
            for p in sorted(results.rglob("*.json")) if "_judged-by--" in p.parent.name}
     assert got == record["results"]

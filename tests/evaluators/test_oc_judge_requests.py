@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
-from tests.judge.fake_server import FakeJudge, hashed_verdict
+from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge"
 EXPECTED = ROOT / "expected"
@@ -33,10 +33,6 @@ MODEL = "oc-model"
 
 def _cases() -> list[Any]:
     return [pytest.param(p.stem, id=p.stem) for p in sorted(EXPECTED.glob("*.json"))]
-
-
-def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
 
 
 def _numbers(metrics: dict[str, Any]) -> dict[str, float]:
@@ -70,7 +66,7 @@ def test_judge_config_sends_opencompass_requests(case: str, oc_library: Path, tm
     results = work / RUN / "results" / MODEL
     expected_bodies = [b for entry in record["datasets"].values() for b in entry["requests"]]
     # the same requests, body for body (the judge is called from threads: compared sorted)
-    assert _sorted(bodies) == _sorted(expected_bodies)
+    assert in_stable_order(bodies) == in_stable_order(expected_bodies)
     expected_auth = {a for entry in record["datasets"].values() for a in entry["authorization"]}
     assert {v for h in headers for k, v in h.items() if k.lower() == "authorization"} == expected_auth
 

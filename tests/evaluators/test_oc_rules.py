@@ -137,3 +137,50 @@ def test_dry_run_notes_say_when_the_sandbox_cannot_run_the_replies() -> None:
                                                                              "rule_id": "10"}])
     assert result["error"].startswith("korbenchEvaluator: puzzle rules 9 and 10 run the reply's expression as Python, in the "
                                       "sandbox, which cannot run here: isolation must be")
+
+
+def test_a_bounded_search_s_child_stops_itself_when_its_parent_is_killed(tmp_path: Path) -> None:
+    """SPEC §12: ``kill -9`` of the scoring process leaves no child searching: the child has a CPU limit of
+    its own, past the safety net's time."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "search.py"
+    script.write_text(
+        "import re, sys\n"
+        "from assay.evaluators import supergpqa\n"
+        "supergpqa.NET_SECONDS = 3.0  # the parent is killed long before it would stop the child\n"
+        "print('ready', flush=True)\n"
+        "supergpqa._search_bounded(re.compile(r'(a+)+$'), 'a' * 64 + 'b')\n",
+        encoding="utf-8",
+    )
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        children: list[int] = []
+        deadline = time.monotonic() + 30
+        while not children and time.monotonic() < deadline:
+            with open(f"/proc/{parent.pid}/task/{parent.pid}/children") as fh:
+                children = [int(p) for p in fh.read().split()]
+            time.sleep(0.05)
+        assert children, "the search's child did not start"
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    child = children[0]
+    deadline = time.monotonic() + 60  # its CPU limit: NET_SECONDS and one second (the search alone runs for ages)
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            break
+        if state == "Z":  # ended, waiting for init to reap it
+            break
+        time.sleep(0.2)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the search's child outlived its killed parent")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -27,32 +26,17 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import DICT_POSTPROCESSORS, LOAD_DATASET
-from tests.judge.fake_server import FakeJudge
+from tests.judge.fake_server import FakeJudge, by_item
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge_c"
 EXPECTED = ROOT / "expected"
 RUN = "20250101_000000"
 MODEL = "oc-model"
 CASES = sorted(p.stem for p in EXPECTED.glob("*.json"))
-_ITEM = re.compile(r"item (\d+)")
 
 
 def _record(case: str) -> dict[str, Any]:
     return json.loads((EXPECTED / f"{case}.json").read_text(encoding="utf-8"))
-
-
-def _reply(replies: list[str]) -> Any:
-    """The recording's judge: the sample whose judge messages say ``item N`` gets ``replies[N % len]``."""
-
-    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
-        match = _ITEM.search("\n".join(str(m.get("content")) for m in messages))
-        return ("reply", replies[(int(match.group(1)) if match else 0) % len(replies)])
-
-    return script
-
-
-def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
 
 
 def _unique(bodies: list[dict[str, Any]]) -> list[str]:
@@ -99,7 +83,7 @@ def _eval(record: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     """``assay eval`` of the recorded config against a judge server giving the recording's replies."""
     work = tmp_path / "work"
     shutil.copytree(ROOT / "predictions" / MODEL, work / RUN / "predictions" / MODEL)
-    with FakeJudge(_reply(record["replies"])) as server:
+    with FakeJudge(by_item(record["replies"])) as server:
         monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
         monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
         monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)

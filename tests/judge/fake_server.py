@@ -76,6 +76,25 @@ def subjective_reply(messages: list[dict[str, Any]]) -> str:
     return SUBJECTIVE_REPLIES[int.from_bytes(digest[:8], "big") % len(SUBJECTIVE_REPLIES)]
 
 
+def by_item(replies: list[str]) -> Script:
+    """The judge of the recorded judge families: the sample whose messages say ``item N`` gets
+    ``replies[N % len(replies)]`` (``replies[0]`` when none says it), as the recording's server answered."""
+    import re
+
+    item = re.compile(r"item (\d+)")
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        match = item.search("\n".join(str(m.get("content")) for m in messages))
+        return ("reply", replies[(int(match.group(1)) if match else 0) % len(replies)])
+
+    return script
+
+
+def in_stable_order(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Request bodies in an order independent of when they arrived (their JSON text, keys sorted)."""
+    return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
+
+
 class FakeJudge:
     def __init__(self, script: Script, usage: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.script = script

@@ -127,6 +127,11 @@ def _search_bounded(pattern: re.Pattern[str], text: str) -> tuple[bool, str | No
     if pid == 0:  # the child: search, report, leave without running anything of the parent's
         try:
             os.close(read)
+            # its own limit too, so that a parent killed before it stops this child does not leave it searching
+            import resource
+
+            seconds = math.ceil(NET_SECONDS) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
             found = pattern.search(text)
             os.write(write, json.dumps([found.group(1) if found else None]).encode())
         finally:
