@@ -19,9 +19,10 @@ searches end within OpenCompass's five-second limit) and long (past it).  It wri
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import write_json
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "data" / "oc_families" / "reason_longtail" / "python_vectors.json"
@@ -93,7 +94,7 @@ def main() -> None:
         "supergpqa_shapes": [[t, ["10", "40"], extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, ["10", "40"])]
                              for t in SUPERGPQA_SHAPES],
     }
-    OUT.write_text(json.dumps(_jsonable(record), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, _jsonable(record))
     print(f"wrote {OUT.relative_to(REPO)}")
 
 
