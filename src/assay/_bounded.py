@@ -72,8 +72,8 @@ _PRCTL: list[Any] = []
 
 class Ended(NamedTuple):
     """How a child of :func:`run_bounded` ended: ``how`` (one of the module's constants), ``work``'s value
-    (``ANSWERED``) or its exception's text (``RAISED``), and the child's exit code (``None`` when it was not
-    reaped normally: never)."""
+    (``ANSWERED``) or its exception's text (``RAISED``), and the child's exit code (:func:`os.waitstatus_to_exitcode`:
+    ``-signal`` when a signal ended it)."""
 
     how: str
     value: Any = None
