@@ -144,7 +144,8 @@ models = [dict(abbr='probe-model', path='probe-model')]
 MODEL_KEYS = frozenset({"judge_cfg", "llm_evaluator", "model_postprocessor", "url", "api_url", "extract_url"})
 #: Component names (last dotted part, lower case) that call a model.
 MODEL_COMPONENTS = frozenset({"genericllmevaluator", "lmevaluator", "xfinder_postprocess",
-                              "navie_model_postprocess", "naive_model_postprocess", "gaokaomathevaluator"})
+                              "navie_model_postprocess", "naive_model_postprocess", "gaokaomathevaluator",
+                              "healthbenchevaluator", "fakealignmentjudgeevaluator"})
 
 
 def model_uses(dataset: dict[str, object]) -> list[str]:
