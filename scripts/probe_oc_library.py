@@ -328,6 +328,10 @@ OPENCOMPASS_FILE_FAILS: dict[str, str] = {
     "opencompass.configs.datasets.CHARM.charm_memory_gen_bbbd53": (
         "its judged datasets name no mode, which every subjective partitioner of OpenCompass 0.5.4 reads (a KeyError)"
     ),
+    "opencompass.configs.datasets.fake_alignment.fake_alignment_gen": (
+        "its FakeAlignmentJudgeEvaluator is given no judge_model_cfg, without which its score() stops with a ValueError "
+        "(assay runs the file given a judge_model_cfg in the evaluator's config)"
+    ),
     "opencompass.configs.datasets.PJExam.PJExam_gen_8cd97c": (
         "its reader_cfg is a one-element tuple (a trailing comma), which OpenCompass's dataset reader cannot take"
     ),
