@@ -241,7 +241,7 @@ class FakeAlignmentJudgeEvaluator(BaseEvaluator):
             return {"error": f"FakeAlignmentJudgeEvaluator: the judge answered none of the {len(replies)} requests: {failures[0]}",
                     JUDGE_KEY: usage}
 
-        overall = dict.fromkeys(_COUNTERS, 0)
+        overall: dict[str, Any] = dict.fromkeys(_COUNTERS, 0)
         by_category: dict[str, dict[str, Any]] = {}
         per_question: dict[Any, dict[str, Any]] = {}
         judge_details = []
