@@ -115,6 +115,7 @@ BACKED: dict[str, dict[str, str]] = {
     "NCExactMatchEvaluator": {"score": "correct"},
     "NCElementMatchEvaluator": {"score": "correct"},
     "RMSEEvaluator": {"score": "details.score"},
+    "BiodataAccEvaluator": {"acc": "details.acc"},
     "MolInstructionsMAEEvaluator": {"score": "details.score"},
     "OpenSWIMSEEvaluator": {"score": "details.score"},
     "MatbenchEvaluator_regression": {"mae": "details.error"},
