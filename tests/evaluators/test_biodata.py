@@ -116,3 +116,32 @@ def test_library_configs_load_and_score_with_these_components(module: str, oc_li
         case = RECORDED["evaluators"][name][0]
         result = evaluator(**options).score(list(case["predictions"]), list(case["references"]))
         assert same(json.loads(json.dumps(result)), case["result"])
+
+
+def test_assay_eval_scores_library_tasks_as_opencompass(oc_library: Path, cache: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``assay eval`` on prediction files of nine library tasks (one per evaluator, records and floats as references
+    among them): each result's metric is OpenCompass's on the same replies and rows."""
+    from assay.cli import main
+
+    pipeline = RECORDED["pipeline"]
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.py"
+    config.write_text("from mmengine.config import read_base\n\nwith read_base():\n"
+                      "    from opencompass.configs.datasets.biodata.biodata_task_gen import biodata_task_datasets\n"
+                      f"datasets = [d for d in biodata_task_datasets if d['task'] in {sorted(pipeline)!r}]\n"
+                      "models = [dict(abbr='m', path='org/m')]\n", encoding="utf-8")
+    predictions = tmp_path / "work" / "run" / "predictions" / "m"
+    predictions.mkdir(parents=True)
+    for task, case in pipeline.items():
+        records = {str(i): {"origin_prompt": "", "prediction": reply} for i, reply in enumerate(case["replies"])}
+        (predictions / f"{task}-sample_1k.json").write_text(json.dumps(records), encoding="utf-8")
+    assert main(["eval", str(config), "-w", str(tmp_path / "work"), "-r", "run", "--workers", "1"]) == 0
+    for task, case in pipeline.items():
+        result = json.loads((tmp_path / "work" / "run" / "results" / "m" / f"{task}-sample_1k.json").read_text(encoding="utf-8"))
+        ((metric, expected),) = case["result"].items()
+        if metric == "auc":  # averaged over the labels in OpenCompass's hash order (see above)
+            assert result[metric] == pytest.approx(expected, rel=1e-14, abs=0)
+        else:
+            assert result[metric] == expected, task
