@@ -443,6 +443,18 @@ def _boxed_yes_no(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _molecule_counts(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_count": rng.randint(0, 3)} for _ in range(n)]
+    preds = [rng.choice([f'<answer>"ring count": {r["ring_count"]}</answer>', "<answer>2</answer>", "two", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _atom_indices(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_index": sorted(rng.sample(range(8), 3))} for _ in range(n)]
+    preds = [rng.choice([f'<answer>{{"ring atoms": {r["ring_index"]}}}</answer>', "<answer>0, 1, 2</answer>", "none"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _pos_neg(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
     preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
@@ -641,6 +653,8 @@ INPUTS: dict[str, Spec] = {
     "MatbenchEvaluator_regression": Spec(_band_gaps),
     "GUE_Evaluator": Spec(_pos_neg),
     "BiodataAccEvaluator": Spec(_boxed_yes_no),
+    "MoleculariqCountEvaluator": Spec(_molecule_counts),
+    "MoleculariqIndexEvaluator": Spec(_atom_indices),
     "MatbenchEvaluator_classification": Spec(_yes_no),
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (

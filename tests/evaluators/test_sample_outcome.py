@@ -116,6 +116,8 @@ BACKED: dict[str, dict[str, str]] = {
     "NCElementMatchEvaluator": {"score": "correct"},
     "RMSEEvaluator": {"score": "details.score"},
     "BiodataAccEvaluator": {"acc": "details.acc"},
+    "MoleculariqCountEvaluator": {"score": "correct"},
+    "MoleculariqIndexEvaluator": {"score": "correct"},
     "MolInstructionsMAEEvaluator": {"score": "details.score"},
     "OpenSWIMSEEvaluator": {"score": "details.score"},
     "MatbenchEvaluator_regression": {"mae": "details.error"},
