@@ -251,8 +251,11 @@ class HealthBenchEvaluator(BaseEvaluator):
         if not scores:
             first = next(iter(failed.values()), "no sample")
             return {"error": f"HealthBenchEvaluator: no sample could be graded ({first})", JUDGE_KEY: usage}
-        mean = sum(s for s in scores if s is not None) / len(scores)
-        result: dict[str, Any] = {"accuracy": min(max(mean, 0.0), 1.0), JUDGE_KEY: usage}
+        import numpy as np
+
+        # NumPy's pairwise summation, as OpenCompass's np.clip(np.mean(...), 0, 1): the last bit can differ from sum()
+        mean = np.mean([0.0 if s is None else s for s in scores])
+        result: dict[str, Any] = {"accuracy": float(np.clip(mean, 0.0, 1.0)), JUDGE_KEY: usage}
         if failed:
             result[INCOMPLETE_KEY] = [unjudged_entry(len(failed), len(rows), next(iter(failed.values())))]
         return result
