@@ -189,3 +189,16 @@ def test_accuracy_is_numpys_mean_to_the_last_bit(monkeypatch: pytest.MonkeyPatch
         result = ICL_EVALUATORS.get("HealthBenchEvaluator")(cache_path=False).score(
             [f"r{i}" for i in range(len(rows))], [r["prompt_id"] for r in rows], rows)
     assert result["accuracy"] == float(np.clip(np.mean(scores), 0, 1))
+
+
+def test_grader_without_oc_judge_api_base_is_asked_at_openai_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``OC_JUDGE_API_BASE`` unset the grader is the one ``OPENAI_BASE_URL`` names, as OpenCompass's OpenAI
+    client finds it; the replies go nowhere else."""
+    with FakeJudge(lambda m, a: ("reply", '{"explanation": "", "criteria_met": true}')) as server:
+        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
+        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
+        monkeypatch.delenv("OC_JUDGE_API_BASE", raising=False)
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        result = ICL_EVALUATORS.get("HealthBenchEvaluator")(cache_path=False).score(["a"], ["x-0"], [_row([2, 1])])
+        assert server.requests == 2
+    assert result["accuracy"] == 1.0
