@@ -148,3 +148,10 @@ def test_assay_eval_scores_library_tasks_as_opencompass(oc_library: Path, cache:
             assert result[metric] == pytest.approx(expected, rel=1e-14, abs=0)
         else:
             assert result[metric] == expected, task
+
+
+@pytest.mark.parametrize("name", ["BiodataPCCEvaluator", "BiodataR2Evaluator"])
+def test_records_without_keys_are_named(name: str) -> None:
+    """References that are all empty records leave nothing to correlate: OpenCompass divides by zero, assay names it."""
+    with pytest.raises(EvaluationError, match=rf"{name}: no reference holds a key to correlate \(the first: \{{\}}\)"):
+        ICL_EVALUATORS.get(name)().score(["{}", "{}"], [{}, {}])

@@ -488,6 +488,8 @@ def _read_dicts(predictions: list[Any], references: list[Any], evaluator: str,
             y_pred.setdefault(key, []).append(value)
         read.append(parsed)
         numbers.append(values)
+    if not y_true:  # OpenCompass stops with a ZeroDivisionError
+        raise EvaluationError(f"{evaluator}: no reference holds a key to correlate (the first: {next(iter(references), None)!r:.80})")
     return y_true, y_pred, read, numbers
 
 
