@@ -20,9 +20,12 @@ output must hold exactly one verdict per check, in order, else the batch
 fails.
 
 A check is a ``kind`` the sandboxed program knows (``korbench9``,
-``korbench10``, ``game24``) and its text arguments; its verdict is the bool
-OpenCompass's function returns, or the exception that escapes it (where
-OpenCompass stops).
+``korbench10``, ``game24``, ``srbench``) and its text arguments; its verdict is
+the bool OpenCompass's function returns, or the exception that escapes it (where
+OpenCompass stops).  ``srbench`` computes values instead of a verdict: SRBench's
+reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
+points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
+the last on the finite points) and SymPy's ``simplify`` of the difference.
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ sys.path[:0] = PATHS
 def _sympy():
     import sympy
     return sympy
+
+def _numpy():
+    import numpy
+    return numpy
 
 def _korbench_globals(source):
     # the names OpenCompass's korbench_utils module holds at the expression (its imports)
@@ -120,24 +127,140 @@ def game24(prediction):
     except Exception:
         return 0
 
-KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24}
+def _srbench_parse(formula):
+    # SRBench's reading of a formula: the text after its first "=", through SymPy, as a NumPy function of its
+    # symbols in name order; None where that fails
+    sympy, numpy = _sympy(), _numpy()
+    try:
+        text = formula.split("=", 1)[1].strip() if "=" in formula else formula.strip()
+        if not text:
+            return None
+        names = {"sin": sympy.sin, "cos": sympy.cos, "exp": sympy.exp, "sqrt": sympy.sqrt, "log": sympy.log,
+                 "arccos": sympy.acos, "arcsin": sympy.asin, "tan": sympy.tan, "pi": sympy.pi}
+        expr = sympy.sympify(text, locals=names)
+        variables = sorted(str(s) for s in expr.free_symbols)
+        numeric = {"sqrt": numpy.sqrt, "exp": numpy.exp, "sin": numpy.sin, "cos": numpy.cos, "log": numpy.log,
+                   "arcsin": numpy.arcsin, "arccos": numpy.arccos, "tan": numpy.tan, "pi": numpy.pi}
+        return sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric]), variables
+    except MemoryError:
+        raise
+    except Exception:
+        return None
+
+def _srbench_same(pred, ref):
+    # SymPy's simplify of the difference of the texts after their first "=" (up to a second one) is 0
+    sympy = _sympy()
+    try:
+        left = sympy.sympify(pred.split("=")[1] if "=" in pred else pred)
+        right = sympy.sympify(ref.split("=")[1] if "=" in ref else ref)
+        return bool(sympy.simplify(left - right) == 0)
+    except MemoryError:
+        raise
+    except Exception:
+        return False
+
+def _checked(numpy, values):
+    # what scikit-learn's regression metrics accept: a real array of at least one sample
+    values = numpy.asarray(values)
+    if values.dtype.kind == "c":
+        raise ValueError("complex values")
+    if values.dtype.kind == "O":
+        values = values.astype(numpy.float64)
+    if values.shape[0] < 1:
+        raise ValueError("no sample")
+    return values
+
+def _rmse(numpy, truth, pred):
+    truth, pred = _checked(numpy, truth), _checked(numpy, pred)
+    return float(numpy.sqrt(numpy.mean((truth.reshape(-1, 1) - pred.reshape(-1, 1)) ** 2, axis=0))[0])
+
+def _r2(numpy, truth, pred):
+    truth, pred = _checked(numpy, truth), _checked(numpy, pred)
+    if pred.shape[0] < 2:
+        return float("nan")
+    truth, pred = truth.reshape(-1, 1), pred.reshape(-1, 1)
+    residual = float(numpy.sum((truth - pred) ** 2, axis=0)[0])
+    total = float(numpy.sum((truth - numpy.mean(truth, axis=0)) ** 2, axis=0)[0])
+    if residual == 0:
+        return 1.0
+    if total == 0:
+        return 0.0
+    return 1 - residual / total
+
+def srbench(prediction, reference, points):
+    numpy = _numpy()
+    data = numpy.array(json.loads(points))
+    out = {"RMSE": 100000.0, "NMSE": 100000.0, "R2": -100000.0, "SymbolicMatch": False, "is_valid": False}
+    parsed = _srbench_parse(prediction)
+    if parsed is None:
+        return out
+    func, _ = parsed
+    truth = _srbench_parse(reference)
+    if truth is None:
+        raise ValueError("the reference cannot be read as a formula")
+    func_gt, variables = truth
+    n = len(variables)
+    x, y_true = data[:, :n], data[:, -1]
+    try:
+        y_pred = func(*[x[:, i] for i in range(n)])
+        if numpy.isscalar(y_pred):
+            y_pred = numpy.full_like(y_true, y_pred)
+        keep = numpy.isfinite(y_true) & numpy.isfinite(y_pred)
+        y_true, y_pred = y_true[keep], y_pred[keep]
+        out["RMSE"] = _rmse(numpy, y_true, y_pred)
+        out["R2"] = _r2(numpy, y_true, y_pred)
+        out["NMSE"] = numpy.mean((y_true - y_pred) ** 2) / numpy.var(y_true)
+        out["is_valid"] = True
+    except MemoryError:
+        raise
+    except Exception:
+        # the fallback: both formulas as functions of two variables on a 1000 x 1000 grid of [-10, 10]^2
+        try:
+            axis = numpy.linspace(-10, 10, 1000)
+            first, second = numpy.meshgrid(axis, axis)
+            first, second = first.flatten(), second.flatten()
+            gt_vals = func_gt(first, second)
+            pred_vals = func(first, second)
+            keep = numpy.isfinite(gt_vals) & numpy.isfinite(pred_vals)
+            gt_vals, pred_vals = gt_vals[keep], pred_vals[keep]
+            out["RMSE"] = numpy.sqrt(numpy.mean((gt_vals - pred_vals) ** 2))
+            out["R2"] = 1 - numpy.sum((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
+            out["NMSE"] = numpy.mean((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
+            out["is_valid"] = True
+        except MemoryError:
+            raise
+        except Exception:
+            pass
+    out["SymbolicMatch"] = _srbench_same(prediction, reference)
+    for key in ("RMSE", "NMSE", "R2"):
+        out[key] = float(out[key])  # JSON writes NaN and the infinities as such
+    return out
+
+KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24, "srbench": srbench}
+VALUED = {"srbench"}
 
 def check(kind, args):
     globals().pop("TOKEN", None)  # the check reaches neither the batch's output (its streams are /dev/null) nor its marker
-    return bool(KINDS[kind](*args))
+    value = KINDS[kind](*args)
+    return value if kind in VALUED else bool(value)
 
 try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
     import ctypes
     ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
 except (OSError, AttributeError):
     pass
-if any(kind == "game24" for kind, _ in CHECKS):
+if any(kind in ("game24", "srbench") for kind, _ in CHECKS):
     _sympy()  # imported once, before the children are forked
-RECORDS = {ANSWERED: "v", TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
+if any(kind == "srbench" for kind, _ in CHECKS):
+    # SymPy's and NumPy's lazily imported parts (the parser, lambdify's printer, simplify) loaded once, on a formula
+    # of assay's own, before the children are forked
+    srbench("y = sin(x0)*x1 + sqrt(x1)", "y = x0**2/x1", "[[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]]")
+RECORDS = {TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
 for index, (kind, args) in enumerate(CHECKS):
     ended = run_bounded(lambda: check(kind, args), seconds=LIMIT)
     value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
-    sys.stdout.write(TOKEN + json.dumps([index, {RECORDS[ended.how]: value}]) + "\n")
+    key = ("r" if kind in VALUED else "v") if ended.how == ANSWERED else RECORDS[ended.how]
+    sys.stdout.write(TOKEN + json.dumps([index, {key: value}]) + "\n")
     sys.stdout.flush()
 '''
 
@@ -152,36 +275,41 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """How one check ended: ``value`` (OpenCompass's bool) or ``failure`` (what stopped it), ``timed_out`` and
-    ``out_of_memory`` (stopped by a limit OpenCompass does not set)."""
+    """How one check ended: ``value`` (OpenCompass's bool), ``result`` (what a check computing values — ``srbench``
+    — returned, as JSON data) or ``failure`` (what stopped it), ``timed_out`` and ``out_of_memory`` (stopped by a
+    limit OpenCompass does not set)."""
 
     value: bool | None = None
     failure: str | None = None
     timed_out: bool = False
     out_of_memory: bool = False
+    result: Any = None
 
 
 class SandboxUnavailable(RuntimeError):
     """The checks cannot be run: no sandbox here, or its Python cannot import SymPy."""
 
 
-def _sympy_roots() -> list[str]:
-    """The folders holding this environment's SymPy and mpmath, for a sandboxed Python that lacks them."""
+def _sympy_roots(numpy: bool = False) -> list[str]:
+    """The folders holding this environment's SymPy and mpmath (and NumPy, with ``numpy``), for a sandboxed Python
+    that lacks them."""
     from assay.sandbox import missing_modules
 
-    if not missing_modules(["sympy", "mpmath"]):
+    names = ["sympy", "mpmath", *(["numpy"] if numpy else [])]
+    if not missing_modules(names):
         return []
     roots = []
-    for name in ("sympy", "mpmath"):
+    for name in names:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
-            raise SandboxUnavailable(f"SymPy's package {name} is installed neither for the sandbox's Python nor here")
+            raise SandboxUnavailable(f"the package {name} is installed neither for the sandbox's Python nor here")
         roots.append(os.path.dirname(os.path.realpath(next(iter(spec.submodule_search_locations)))))
     return sorted(set(roots))
 
 
-def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool) -> list[str]:
-    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot."""
+def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool, numpy: bool = False) -> list[str]:
+    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot
+    (``sympy``, ``numpy``: its checks import SymPy, NumPy)."""
     if cfg.get("eval_mode", default_mode) != default_mode:
         return []
     from assay.sandbox import isolation_unavailable
@@ -192,7 +320,7 @@ def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: b
         reason = str(exc)
     if reason is None and sympy:
         try:
-            _sympy_roots()
+            _sympy_roots(numpy)
         except SandboxUnavailable as exc:
             reason = str(exc)
     if reason is None:
@@ -213,6 +341,8 @@ def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     """The verdict of one check from the record the sandboxed program writes for it."""
     if "v" in record:
         return Verdict(value=bool(record["v"]))
+    if "r" in record:
+        return Verdict(result=record["r"])
     if "t" in record:
         return Verdict(failure=f"did not end within {limit:g} s", timed_out=True)
     if "m" in record:
@@ -235,8 +365,9 @@ def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolati
         return []
     from assay.sandbox import Limits, Outcome, Sandbox
 
-    needs_sympy = any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
-    roots = _sympy_roots() if needs_sympy else []
+    needs_numpy = any(c.kind == "srbench" for c in checks)
+    needs_sympy = needs_numpy or any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
+    roots = _sympy_roots(needs_numpy) if needs_sympy else []
     token = "@" + secrets.token_hex(8) + ":"
     program = (f"{_helper_source()}\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
                f"CHECKS = json.loads({json.dumps([[c.kind, list(c.args)] for c in checks])!r})\n{_PROGRAM}")
