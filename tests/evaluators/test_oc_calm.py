@@ -125,3 +125,32 @@ def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
     evaluator = CaLMEvaluator(task="CORR-B_correlation_EN", prompt_style="basic")
     with pytest.raises(EvaluationError, match=r"gt_answer 'maybe' cannot be read by the CLADDER rule"):
         evaluator.score(["yes"], [{"gt_answer": "maybe"}])
+
+
+def test_assay_eval_of_the_library_config_scores_as_opencompass(oc_library: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``assay eval`` of the library config (one dataset per kind of reading rule), each sample answered with one reply:
+    OpenCompass's metrics of that batch, read from the task files of the working folder."""
+    from assay.cli import main
+
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.chdir(ROOT / "cache")
+    chosen = ["calm_CORR-B_correlation_EN", "calm_PCD-C_COPA_CN", "calm_PN-P_PN-basic_EN", "calm_NDE-B_NDE-natural_CN",
+              "calm_CEG-O_E-CARE_EN", "calm_BAS-C_min-BAS_EN"]
+    config = tmp_path / "config.py"
+    config.write_text(CONFIG + f"datasets = [d for d in calm_datasets if d['abbr'] in {chosen!r}]\n"
+                      "models = [dict(abbr='oc-model', path='org/model')]\n", encoding="utf-8")
+    work = tmp_path / "work"
+    predictions = work / "run" / "predictions" / "oc-model"
+    predictions.mkdir(parents=True)
+    for abbr in chosen:
+        record = RECORD[abbr]
+        reply = record["uniform"]["prediction"]
+        records = {str(i): {"origin_prompt": row["question"], "prediction": reply} for i, row in enumerate(record["rows"])}
+        (predictions / f"{abbr}.json").write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    assert main(["eval", str(config), "-w", str(work), "-r", "run", "--workers", "1"]) in (0, None)
+    for abbr in chosen:
+        result = json.loads((work / "run" / "results" / "oc-model" / f"{abbr}.json").read_text(encoding="utf-8"))
+        expected = RECORD[abbr]["uniform"]["metrics"]
+        assert _same({k: result.get(k) for k in expected}, expected), (abbr, result)
+        assert len(result["details"]) == len(RECORD[abbr]["rows"])
