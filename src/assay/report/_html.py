@@ -1236,14 +1236,18 @@ def _write_html_report(
     else:
         source.abbrs = [a for a in keys if a not in reused]
         if snap is not None and source.abbrs:  # the samples the run index holds, read at once
-            from assay.rundir.stats_index import samples_settings
+            from assay.rundir.stats_index import samples_current
 
-            settings = samples_settings(max_text)
+            readable: dict[str, bool] = {}  # samples_current of each settings text met
             for abbr in source.abbrs:
                 for c in context.columns:
                     held = snap.samples(f"{context.folders.get(c, c)}/{abbr}.json")
-                    if held is not None and held[0] == settings:
-                        source.indexed[(c, abbr)] = held[1]
+                    if held is not None:
+                        ok = readable.get(held[0])
+                        if ok is None:
+                            ok = readable[held[0]] = samples_current(held[0], max_text)
+                        if ok:
+                            source.indexed[(c, abbr)] = held[1]
         read = read_chunks(source)
         if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
             for rel, digest, settings, held in source.repairs:
