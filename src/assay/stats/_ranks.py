@@ -325,28 +325,6 @@ class _Bucket(DataclassMethods):
     top: int = 0  # the largest summed level a round can reach
 
 
-def _bucket(n: int, cols: list[int], units: Any, svs: Sequence[SampleValues]) -> _Bucket:
-    """The bucket of the models ``cols`` with ``n`` samples each, their per-sample values ``units`` (``n × models``):
-    as whole-number counts of right answers where they are, else scaled."""
-    import numpy as np
-
-    bucket = _Bucket(n, cols)
-    runs = {sv.runs for sv in svs}
-    scale_set = {sv.scale for sv in svs}
-    if len(runs) == 1 and len(scale_set) == 1:
-        r = runs.pop()
-        counted = units * r
-        whole = np.rint(counted)
-        if r * n < 1 << 24 and np.abs(counted - whole).max(initial=0.0) < 1e-9:
-            # per-sample counts of right answers: each round's sums are whole numbers, exact in float32
-            bucket.levels = whole.astype(np.float32)
-            bucket.level_scale = scale_set.pop() / (n * r)
-            bucket.top = int(whole.max(initial=0)) * n
-    if bucket.levels is None:
-        bucket.units = units * np.array([sv.scale for sv in svs])
-    return bucket
-
-
 @dataclass(repr=False, eq=False)
 class _DatasetPlan(DataclassMethods):
     """How each model's values of one dataset cell are drawn."""
@@ -607,9 +585,6 @@ class RankBootstrap:
             cell_values: list[float | None] = list(known[1])
         else:
             cell_values = self._cell_values(abbr, metric, models)
-        usual = self._usual_plan(abbr, metric, models, cell_values)
-        if usual is not None:
-            return usual
         for j, (model, value) in enumerate(zip(models, cell_values)):
             if value is None:
                 plan.fixed.append((j, math.nan))
@@ -662,32 +637,22 @@ class RankBootstrap:
                     notes.setdefault(models[j], []).append(
                         f"{abbr} resampled apart: {n} samples where the others have {common}")
         for n, (plain, units) in buckets.items():
-            plan.buckets.append(_bucket(n, [j for j, _, _ in plain], units, [sv for _, _, sv in plain]))
+            bucket = _Bucket(n, [j for j, _, _ in plain])
+            runs = {sv.runs for _, _, sv in plain}
+            scale_set = {sv.scale for _, _, sv in plain}
+            if len(runs) == 1 and len(scale_set) == 1:
+                r = runs.pop()
+                counted = units * r
+                whole = np.rint(counted)
+                if r * n < 1 << 24 and np.abs(counted - whole).max(initial=0.0) < 1e-9:
+                    # per-sample counts of right answers: each round's sums are whole numbers, exact in float32
+                    bucket.levels = whole.astype(np.float32)
+                    bucket.level_scale = scale_set.pop() / (n * r)
+                    bucket.top = int(whole.max(initial=0)) * n
+            if bucket.levels is None:
+                bucket.units = units * np.array([sv.scale for _, _, sv in plain])
+            plan.buckets.append(bucket)
         return plan
-
-    def _usual_plan(self, abbr: str, metric: str, models: Sequence[str],
-                    cell_values: Sequence[float | None]) -> _DatasetPlan | None:
-        """:meth:`_dataset_plan` of the usual dataset — every model has a value and per-sample values that give
-        it, of the same samples, none a corpus statistic — with a few array operations; ``None`` for any other
-        (planned model by model)."""
-        import numpy as np
-
-        if not models or None in cell_values:
-            return None
-        get = self.samples.get
-        found = [get((model, abbr, metric)) for model in models]
-        if not all(found):  # a model without per-sample values (SampleValues are always true)
-            return None
-        svs: list[SampleValues] = found  # type: ignore[assignment]
-        n = len(svs[0].units)
-        if n < 1 or any(len(sv.units) != n or sv.kind == "corpus" for sv in svs):
-            return None
-        units = np.array([sv.units for sv in svs], dtype=float).T  # samples × models
-        got = units.mean(axis=0) * np.array([sv.scale for sv in svs])
-        want = np.array(cell_values, dtype=float)
-        if not (np.abs(want - got) <= 1e-6 + 1e-9 * np.abs(want)).all():  # values_match, column by column
-            return None
-        return _DatasetPlan(buckets=[_bucket(n, list(range(len(models))), units, svs)])
 
     def _dataset_draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]], Any]:
         """The rounds' values of a dataset cell, the notes, and the rounds' whole-number levels when every
