@@ -641,7 +641,7 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
 
     ``beside``: the child process computing them (:func:`_rankings_beside`), else they are computed here.
     """
-    got = beside.wait() if beside is not None else (False, None)
+    got: tuple[bool, Any] = beside.wait() if beside is not None else (False, None)
     if got[0] and got[1][0] == "done":
         rankings, pictures = got[1][1], got[1][2]
     elif got[0]:  # failed there: the report is written without rank intervals, and says so
