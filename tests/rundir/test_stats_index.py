@@ -80,19 +80,3 @@ def test_per_sample_values_in_the_index_are_packed_and_come_back_to_the_last_bit
         assert got.units.dtype == "float64"
         assert got.units.tobytes() == __import__("numpy").asarray(sv["units"], dtype=float).tobytes(), metric
 
-
-def test_browser_columns_in_the_index_are_compressed_only_when_large() -> None:
-    """A result's sample-browser columns are kept as they are when small (read without decompressing),
-    compressed when large; both read back the same."""
-    from assay.rundir.stats_index import PLAIN_COLUMNS, column_parts, columns_of, index_samples
-    from assay.stats import SampleColumns
-
-    for n, text in ((3, "short"), (50, "x" * 200)):
-        columns = SampleColumns([f"s{i}" for i in range(n)], ["A"] * n, [text] * n, ["A"] * n, [1.0] * n)
-        _, data = index_samples(_saved({}, columns))
-        plain = text.encode() in data
-        assert plain == (n * len(text) < PLAIN_COLUMNS)
-        parts = column_parts(data)
-        assert parts is not None and parts[0] == n
-        back = columns_of(data)
-        assert back is not None and back.raw == columns.raw and back.ids == columns.ids

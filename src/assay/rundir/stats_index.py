@@ -244,14 +244,11 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     right answers, one byte a sample, where they give back the values
     exactly (``count / runs``), else float64 (per-sample values that are not
     one number each are kept whole, as JSON, in the first line);
-    then the sample browser's columns: the number of samples and each
-    column's JSON, one a line, as the page writes them (:func:`column_parts`;
-    ``null`` when there are none, or when a text cannot be written so),
-    preceded by ``=`` and kept as they are when they are at most
-    :data:`PLAIN_COLUMNS` bytes (decompressing costs more than the bytes
-    it saves), else by ``Z`` and zlib-compressed; a reader of one part leaves
-    the other as it is.  (Layout 1, still read, held the first part as
-    compressed JSON and the second compressed, without its mark.)
+    then the sample browser's columns, zlib-compressed: the number of samples
+    and each column's JSON, one a line, as the page writes them
+    (:func:`column_parts`; ``null`` when there are none, or when a text
+    cannot be written so); a reader of one part leaves the other as it is.
+    (Layout 1, still read, held the first part as compressed JSON.)
 
     >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
     >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
@@ -282,12 +279,8 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
         # compact JSON never holds a raw newline
         with suppress(TypeError):
             columns = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
-    columns = b"=" + columns if len(columns) <= PLAIN_COLUMNS else b"Z" + zlib.compress(columns, 1)
-    return samples_settings(saved.options.text_limit), len(values).to_bytes(4, "big") + values + columns
-
-
-#: The sample browser's columns of a result are kept uncompressed in the run index up to this many bytes.
-PLAIN_COLUMNS = 2048
+    return (samples_settings(saved.options.text_limit),
+            len(values).to_bytes(4, "big") + values + zlib.compress(columns, 1))
 
 
 def sample_values_in(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
@@ -368,12 +361,7 @@ def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] |
     of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
     ``None`` when it has none or is unreadable."""
     try:
-        start = 4 + int.from_bytes(data[:4], "big")
-        mark = data[start:start + 1]
-        if mark == b"=":
-            text = data[start + 1:]
-        else:  # compressed: marked, or without a mark (layout 1)
-            text = zlib.decompress(data[start + 1:] if mark == b"Z" else data[start:])
+        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
         if text == b"null":
             return None
         n, ids, ref, raw, ext, ok = text.split(b"\n")
