@@ -4,7 +4,8 @@ Some rule-based evaluators of OpenCompass hand a reply's expression to
 Python's ``eval`` (KOR-Bench's arithmetic puzzles) or to SymPy, which runs it
 as Python too (the Game of 24).  Here all such checks of one scoring batch
 run in a single :mod:`assay.sandbox` run: the program there forks one child
-per check, so that a check that never ends, runs out of memory or crashes
+per check (:func:`assay._bounded.run_bounded`, whose source the program
+includes), so that a check that never ends, runs out of memory or crashes
 costs only itself.  Each check has ``limit`` wall-clock seconds; one that
 does not end within them, or that a limit kills (SIGKILL, SIGXCPU), is
 reported as timed out; one that runs out of the sandbox's memory is a failure
@@ -26,6 +27,7 @@ OpenCompass stops).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import logging
@@ -34,7 +36,10 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from assay._bounded import EXITED, Ended
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +54,7 @@ _NAMES_SYMPY = re.compile(r"\b(sp|parse_latex)\b")
 _STARTUP = 30.0
 
 _PROGRAM = r'''
-import builtins, json, os, re, select, signal, sys, time
+import builtins, json, os, re, sys
 sys.path[:0] = PATHS
 
 def _sympy():
@@ -117,27 +122,9 @@ def game24(prediction):
 
 KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24}
 
-def child(kind, args, out):
-    # the check reaches neither the batch's output nor its marker: it can write its own verdict only
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    os.close(devnull)
-    os.closerange(3, out)
-    os.closerange(out + 1, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
-    globals().pop("TOKEN", None)
-    try:
-        record = {"v": bool(KINDS[kind](*args))}
-    except MemoryError:
-        record = {"m": True}
-    except BaseException as exc:
-        try:
-            text = f"{type(exc).__name__}: {exc}"
-        except BaseException:
-            text = type(exc).__name__
-        record = {"e": text[:500]}
-    os.write(out, json.dumps(record).encode())
-    os._exit(0)
+def check(kind, args):
+    globals().pop("TOKEN", None)  # the check reaches neither the batch's output (its streams are /dev/null) nor its marker
+    return bool(KINDS[kind](*args))
 
 try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
     import ctypes
@@ -146,41 +133,11 @@ except (OSError, AttributeError):
     pass
 if any(kind == "game24" for kind, _ in CHECKS):
     _sympy()  # imported once, before the children are forked
+RECORDS = {ANSWERED: "v", TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
 for index, (kind, args) in enumerate(CHECKS):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        child(kind, args, write)
-    os.close(write)
-    deadline = time.monotonic() + LIMIT
-    data, timed_out = b"", False
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            timed_out = True
-            break
-        ready, _, _ = select.select([read], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(read, 65536)
-        if not chunk:
-            break
-        data += chunk
-    if timed_out:
-        os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    os.close(read)
-    if timed_out:
-        record = {"t": True}
-    else:
-        try:
-            record = json.loads(data) if data else None
-        except ValueError:
-            record = None
-        if not isinstance(record, dict) or len(record) != 1 or not set(record) <= {"v", "m", "e"}:
-            record = {"k": os.waitstatus_to_exitcode(status)}
-    sys.stdout.write(TOKEN + json.dumps([index, record]) + "\n")
+    ended = run_bounded(lambda: check(kind, args), seconds=LIMIT)
+    value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
+    sys.stdout.write(TOKEN + json.dumps([index, {RECORDS[ended.how]: value}]) + "\n")
     sys.stdout.flush()
 '''
 
@@ -244,8 +201,12 @@ def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: b
             f"error records; eval_mode='arithmetic' scores them without running them"]
 
 
-#: The exit codes (``-signal``) of a check's process killed by a limit: the time limit's SIGKILL, the CPU limit's SIGXCPU.
-_LIMIT_CODES = frozenset({-9, -24})
+@functools.cache
+def _helper_source() -> str:
+    """The source of :mod:`assay._bounded`, which the sandboxed program forks its checks with (it comes first)."""
+    from assay import _bounded
+
+    return Path(_bounded.__file__).read_text(encoding="utf-8")
 
 
 def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
@@ -259,7 +220,7 @@ def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     if "e" in record:
         return Verdict(failure=str(record["e"]))
     code = record.get("k")
-    if code in _LIMIT_CODES:
+    if isinstance(code, int) and Ended(EXITED, status=code).by_limit:
         return Verdict(failure=f"its process ended with status {code} (killed by a limit)", timed_out=True)
     return Verdict(failure=f"the expression ended its process (status {code})")
 
@@ -277,7 +238,7 @@ def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolati
     needs_sympy = any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
     roots = _sympy_roots() if needs_sympy else []
     token = "@" + secrets.token_hex(8) + ":"
-    program = (f"import json\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
+    program = (f"{_helper_source()}\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
                f"CHECKS = json.loads({json.dumps([[c.kind, list(c.args)] for c in checks])!r})\n{_PROGRAM}")
     wall = _STARTUP + len(checks) * (float(limit) + 1.0)
     limits = Limits(timeout=wall, cpu_time=int(limit) + 2, memory=memory, output=64 * 1024 + 256 * len(checks))
