@@ -461,8 +461,8 @@ def oc_option_patterns(options: str, cushion: bool = True) -> tuple[re.Pattern[s
     return tuple(re.compile(e.template.replace("{o}", options), re.DOTALL) for e in entries)
 
 
-#: A gated OpenCompass pattern: ``(pattern, characters of needs, needs, end, start, answer)``.
-_OcStep = tuple[re.Pattern[str], frozenset[str], tuple[str, ...], int, bool, bool]
+#: A gated OpenCompass pattern: ``(pattern, needs, end, start, answer)``.
+_OcStep = tuple[re.Pattern[str], tuple[str, ...], int, bool, bool]
 
 
 @lru_cache(maxsize=128)
@@ -471,7 +471,7 @@ def _oc_plans(options: str, cushion: bool) -> tuple[tuple[_OcStep, ...], tuple[_
     each pattern is compiled the first time a text reaches it."""
     entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
     steps = [
-        (e, (lazy_pattern(e.template.replace("{o}", options), re.DOTALL), frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
+        (e, (lazy_pattern(e.template.replace("{o}", options), re.DOTALL), e.needs, e.end, e.start, e.answer))
         for e in entries
     ]
     return tuple(step for _e, step in steps), tuple(step for e, step in steps if not e.cjk)
@@ -555,13 +555,8 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     plan = _oc_plans(options, cushion)[is_ascii]
     ends_in_option: bool | None = None
     has_answer: bool | None = None
-    # The characters of a long text, found once: a literal with a character not
-    # among them is not in the text, which is quicker to tell than to search.
-    present = frozenset(body) if len(body) > 64 else None
-    for pattern, need_chars, needs, end, start, answer in plan:
-        if needs:
-            if present is not None and not need_chars <= present:
-                continue
+    for pattern, needs, end, start, answer in plan:
+        if needs:  # each literal looked for with ``in`` (a set of the text's characters would cost more)
             for literal in needs:
                 if literal not in body:
                     break
