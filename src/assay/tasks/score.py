@@ -39,7 +39,7 @@ __all__ = ["TOOL_EXTRACTION_KEY", "ScoreStep", "estimate_judging", "is_judged", 
 TOOL_EXTRACTION_KEY = "__tool_extraction__"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ScoreStep(DataclassMethods):
     """What scoring a task needs of its config: where it is (for messages), ``eval_cfg``, the evaluator.
 
@@ -62,6 +62,22 @@ class ScoreStep(DataclassMethods):
     evaluator_type: Any
     audit: Any
     postprocessor_types: tuple[Any, Any]
+
+    def __init__(
+        self,
+        where: str,
+        eval_cfg: dict[str, Any],
+        evaluator_cfg: dict[str, Any],
+        evaluator_type: Any,
+        audit: Any,
+        postprocessor_types: tuple[Any, Any],
+    ) -> None:
+        self.where = where
+        self.eval_cfg = eval_cfg
+        self.evaluator_cfg = evaluator_cfg
+        self.evaluator_type = evaluator_type
+        self.audit = audit
+        self.postprocessor_types = postprocessor_types
 
 
 def needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
