@@ -365,8 +365,6 @@ def _with_audit(
     judge calls cost is added to the result's (:data:`~assay.evaluate.base.JUDGE_KEY`, the task's
     ``_meta.judge``).
     """
-    import tempfile
-
     from assay.audit import attach
     from assay.audit.run import SampleRescore, run_audit
     from assay.rundir.layout import run_dir_of_output
@@ -379,6 +377,8 @@ def _with_audit(
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
         if scratch is None:  # side files of the evaluator (if any) go to a folder of their own, removed after
+            import tempfile
+
             with tempfile.TemporaryDirectory(prefix="assay-audit-") as folder:
                 return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr),
                                        judge_cache)
