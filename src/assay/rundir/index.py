@@ -95,14 +95,16 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay._beside import Beside
 from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import InputFileError
 from assay.fileio import loads_json
 from assay.rundir.layout import INDEX_NAME, STATS_SUFFIX, RunDir
 from assay.rundir.record import FileIdentity, ResultRecord, encode_head
+
+if TYPE_CHECKING:
+    from assay._beside import Beside
 
 __all__ = [
     "FORMAT",
@@ -612,6 +614,8 @@ class RunIndex:
             known = {}
             snap.persisted = write and self._writable()
         if deferred and not check_content and len(known) >= DEFER_MIN_FILES:
+            from assay._beside import Beside
+
             check = Beside.start(partial(self._unchanged, known, written), "checking the run index against the result files")
             if check is not None:
                 snap.rows = known
