@@ -437,6 +437,24 @@ def _band_gaps(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _boxed_yes_no(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["yes", "no", "positive", "negative", "tRNA"]) for _ in range(n)]
+    preds = [rng.choice(["\\boxed{Yes}", "\\boxed{no}", "\\boxed{\\text{tRNA}}", "yes", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _molecule_counts(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_count": rng.randint(0, 3)} for _ in range(n)]
+    preds = [rng.choice([f'<answer>"ring count": {r["ring_count"]}</answer>', "<answer>2</answer>", "two", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _atom_indices(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_index": sorted(rng.sample(range(8), 3))} for _ in range(n)]
+    preds = [rng.choice([f'<answer>{{"ring atoms": {r["ring_index"]}}}</answer>', "<answer>0, 1, 2</answer>", "none"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _pos_neg(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
     preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
@@ -634,6 +652,9 @@ INPUTS: dict[str, Spec] = {
     "OpenSWIMSEEvaluator": Spec(_velocity_lists),
     "MatbenchEvaluator_regression": Spec(_band_gaps),
     "GUE_Evaluator": Spec(_pos_neg),
+    "BiodataAccEvaluator": Spec(_boxed_yes_no),
+    "MoleculariqCountEvaluator": Spec(_molecule_counts),
+    "MoleculariqIndexEvaluator": Spec(_atom_indices),
     "MatbenchEvaluator_classification": Spec(_yes_no),
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
@@ -662,6 +683,11 @@ EXCLUDED: dict[str, str] = {
     "Mol_Instructions_Evaluator_Mol": "needs the chem extra (RDKit, SELFIES) or SciBERT's vocabulary; its metrics depend on the "
                                       "task and are NaN where undefined, and it writes no details, as OpenCompass's; "
                                       "checked in tests/evaluators/test_scireasoner_mol_instructions.py",
+    **{name: "corpus-level correlations (NaN or infinity where undefined, an error for a key with a single read "
+             "value) or a float32 Fmax over the batch, on references of its own kinds (numbers, records of numbers, "
+             "EC numbers, labels), as OpenCompass's; checked in tests/evaluators/test_biodata.py"
+       for name in ("BiodataAucEvaluator", "BiodataECNumberEvaluator", "BiodataMCCEvaluator", "BiodataMixedScoreEvaluator",
+                    "BiodataPCCEvaluator", "BiodataR2Evaluator", "BiodataSpearmanEvaluator")},
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
@@ -680,6 +706,9 @@ EXCLUDED: dict[str, str] = {
     "LMEvaluator": "needs an LLM judge server",
     "ATLASLLMEvaluator": "asks several LLM judges per sample; tests/evaluators/test_rubric_judged.py",
     "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
+    "FakeAlignmentJudgeEvaluator": "asks the judge of its judge_model_cfg about each question's three rows; "
+                                   "tests/evaluators/test_fake_alignment.py",
+    "HealthBenchEvaluator": "asks the OC_JUDGE_* grader about each rubric item; tests/evaluators/test_healthbench.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
     "MBPPEvaluator": "executes code in the sandbox",
