@@ -135,6 +135,8 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.SciReasoner.Mol_Instructions.molecule", "Mol_Instructions_postprocess_Mol",
      [{"task": "property_prediction_str"}, {"task": "description_guided_molecule_design"},
       {"task": "molecular_description_generation"}]),
+    # the symbolic-regression families: SRBench's formula reader
+    ("opencompass.datasets.srbench", "mydataset_postprocess", [{}]),
 ]
 
 

@@ -698,6 +698,8 @@ EXCLUDED: dict[str, str] = {
                     "CMP_KSP_Evaluator", "P_BSP_Evaluator", "P_EDP_Evaluator", "P_SPP_Evaluator")},
     "PILLMEvaluator": "reads each sample's experiment and n_updates from its test set's rows; "
                       "checked in tests/evaluators/test_oc_pi_llm.py",
+    "SRbenchDatasetEvaluator": "reads each formula's points (300 or more) from its test set's rows and runs every answer "
+                               "in the sandbox; checked in tests/evaluators/test_oc_srbench.py",
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",
