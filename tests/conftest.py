@@ -39,20 +39,20 @@ def data_dir() -> Path:
 
 
 @pytest.fixture
-def beside_starts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+def beside_starts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
     """Work may run in a child process beside the caller (``assay._beside``) as on a machine with a
     second CPU, whatever idle threads other tests of this process left; each start is recorded
-    (True: a child started)."""
+    with what the child does (True: a child started)."""
     import assay._beside as beside_module
 
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
     monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)
-    started: list[bool] = []
+    started: list[tuple[str, bool]] = []
     real = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
 
     def start(cls: type, fn: object, what: str = "") -> object:
         job = real(cls, fn, what)
-        started.append(job is not None)
+        started.append((what, job is not None))
         return job
 
     monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
