@@ -28,6 +28,7 @@ from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "srbench"
 RECORD = json.loads((ROOT / "expected" / "srbench_gen.json").read_text(encoding="utf-8"))
 DATA = ROOT / "cache" / "data" / "SRBENCH" / "formula_data.json"
+INTEGER_DATA = ROOT / "cache" / "int" / "SRBENCH" / "formula_data.json"
 RUN = "20250101_000000"
 MODEL = "oc-model"
 CONFIGS = ["srbench/srbench_gen.py", "srbench/srbench_rawprompt_gen.py"]
@@ -80,8 +81,8 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
     return data
 
 
-def _rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+def _rows(file: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.mark.parametrize("rel", CONFIGS)
@@ -128,6 +129,35 @@ def test_scores_each_answer_as_opencompass(case: str) -> None:
         assert _close(result[key], entry["result"][key]), (key, result[key], entry["result"][key])
     for ours, theirs in zip(result["details"], entry["result"]["details"], strict=True):
         _same_sample(ours, theirs)
+
+
+@pytest.mark.parametrize("case", sorted(RECORD["integer_cases"]))
+def test_scores_integer_points_as_opencompass(case: str) -> None:
+    """A file whose every value is an integer is read as integers: a negative power of them fails and the grid is
+    used instead, as in OpenCompass, and a division of them is a float."""
+    entry = RECORD["integer_cases"][case]
+    rows = _rows(INTEGER_DATA)
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(entry["predictions"], [r["formula"] for r in rows], rows)
+    assert "error" not in result, result
+    for key in ("mean_RMSE", "mean_NMSE", "mean_R2", "SymbolicMatch"):
+        assert _close(result[key], entry["result"][key]), (key, result[key], entry["result"][key])
+    for ours, theirs in zip(result["details"], entry["result"]["details"], strict=True):
+        _same_sample(ours, theirs)
+
+
+def test_integer_points_are_drawn_as_integers(tmp_path: Path) -> None:
+    """The loader keeps a file of integers integral (its points, as OpenCompass's); one float in the file makes
+    every formula's points floats."""
+    folder = tmp_path / "SRBENCH"
+    shutil.copytree(INTEGER_DATA.parent, folder)
+    load = LOAD_DATASET.get("SRbenchDataset").load
+    rows = load(path=str(folder)).to_arrow().to_pylist()
+    assert all(type(v) is int for r in rows for p in r["data_samples_list"] for v in p)
+    mixed = _rows(INTEGER_DATA)
+    mixed[1]["data"][0][0] = 1.5
+    (folder / "formula_data.json").write_text("".join(json.dumps(r) + "\n" for r in mixed), encoding="utf-8")
+    rows = load(path=str(folder)).to_arrow().to_pylist()
+    assert all(type(v) is float for r in rows for p in r["data_samples_list"] for v in p)
 
 
 @pytest.mark.parametrize("rel", CONFIGS)

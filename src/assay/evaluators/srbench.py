@@ -97,7 +97,7 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
     def score(self, predictions: list[Any], references: list[Any], test_set: Any = None) -> dict[str, Any]:
         import numpy as np
 
-        from assay.datasets.srbench import draw_points
+        from assay.datasets.srbench import all_integers, draw_points
         from assay.errors import InputFileError
 
         problem = check_batch(self, predictions, references)
@@ -112,10 +112,11 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
                 side, n = ("answer", i) if i < len(predictions) else ("reference", i - len(predictions))
                 return {"error": f"{_NAME}: sample {n}: the {side} is {type(value).__name__} {value!r:.80}, not text"}
         rng = np.random.default_rng(self.seed)
+        integer = all_integers([row.get("data") for row in rows])
         checks = []
         for i, (pred, ref, row) in enumerate(zip(predictions, references, rows)):
             try:
-                points = draw_points(row.get("data"), rng, f"{_NAME}: sample {i}")
+                points = draw_points(row.get("data"), rng, f"{_NAME}: sample {i}", integer)
             except InputFileError as exc:
                 return {"error": str(exc)}
             checks.append(Check("srbench", (pred, ref, json.dumps(points.tolist()))))
