@@ -107,6 +107,11 @@ CASES: dict[str, list[str]] = {
     # functions OpenCompass names for SymPy and NumPy, and positional variables
     "names": ["y = 2*b + 1", "y = x1*x0 + sin(x1)", "y = c**2 - a/b", "y = sqrt(abs(x0))*x1", "y = exp(x0)/exp(x0)*exp(x0/3)",
               "y = tan(x0)", "y = arccos(x0/4)", "y = pi*x0", "y = x1 - x0"],
+    # Python ints outside int64 in the answers (NumPy 1, which OpenCompass 0.5.4 requires, makes them object arrays;
+    # those of uint64's range uint64), in sums, products, powers and functions
+    "wide": ["y = x0 + 10**20", "y = x0*x1*2**64", "y = x0**2 - x1/x2 + 2**63", "y = sin(x0 + 10**20)*x1",
+             "y = 100000000000000000000000000000*x0", "y = x0/x1 - 9223372036854775809", "y = log(10**20)*x0",
+             "y = exp(x0)*10**30", "y = x0 - x1 + 18446744073709551615"],
 }
 
 
@@ -122,6 +127,8 @@ INTEGER_CASES: dict[str, list[str]] = {
     "powers": ["y = x0**x1", "y = 2.5"],
     "constants": ["y = 0.7", "y = x0/3 + 0.5"],
     "exact": ["y = x1*x0", "y = 2*x0 + 1"],
+    # Python ints beyond int64 with integer points (NumPy 1: a float, an object array)
+    "wide": ["y = x0*x1 + 2**63", "y = 2*x0 + 10**20"],
 }
 
 

@@ -119,7 +119,8 @@ def test_reader_reads_replies_as_opencompass() -> None:
 @pytest.mark.parametrize("case", sorted(RECORD["cases"]))
 def test_scores_each_answer_as_opencompass(case: str) -> None:
     """OpenCompass's ``score`` on further answers: unreadable ones, one finite point (R2 undefined), the grid
-    fallback, constants, variables named otherwise than the reference's."""
+    fallback, constants, variables named otherwise than the reference's, Python ints beyond int64 (which NumPy 1,
+    OpenCompass's, makes object arrays: the answer is not valid)."""
     entry = RECORD["cases"][case]
     rows = _rows()
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(path="opencompass/srbench").score(

@@ -141,11 +141,65 @@ def _srbench_parse(formula):
         variables = sorted(str(s) for s in expr.free_symbols)
         numeric = {"sqrt": numpy.sqrt, "exp": numpy.exp, "sin": numpy.sin, "cos": numpy.cos, "log": numpy.log,
                    "arcsin": numpy.arcsin, "arccos": numpy.arccos, "tan": numpy.tan, "pi": numpy.pi}
-        return sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric]), variables
+        func = sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric])
+        return _numpy1_ints(numpy, func), variables
     except MemoryError:
         raise
     except Exception:
         return None
+
+def _numpy1_ints(numpy, func):
+    # NumPy 1 (which OpenCompass 0.5.4 requires) makes a Python int of the function's code (after Python's own
+    # folding of constants) outside int64 and uint64 an object array, so that the operation on it gives an object
+    # array (that no ufunc and no isfinite takes), and one of uint64's own range a uint64; NumPy 2 makes either a
+    # float (or fails with integer points).  Such an int is given to the function as the array NumPy 1 makes of it.
+    import ast, inspect
+    source = inspect.getsource(func)
+    tree = ast.parse(source)
+    operations = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                  ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
+
+    def number(node):
+        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+    class Fold(ast.NodeTransformer):
+        def visit_UnaryOp(self, node):
+            self.generic_visit(node)
+            if isinstance(node.op, (ast.USub, ast.UAdd)) and number(node.operand):
+                value = -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+                return ast.copy_location(ast.Constant(value), node)
+            return node
+
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            operation = operations.get(type(node.op))
+            if operation is None or not (number(node.left) and number(node.right)):
+                return node
+            if isinstance(node.op, ast.Pow) and abs(node.right.value) > 128:
+                return node
+            try:
+                return ast.copy_location(ast.Constant(operation(node.left.value, node.right.value)), node)
+            except (ArithmeticError, ValueError):
+                return node
+
+    wide = {}
+
+    class Wide(ast.NodeTransformer):
+        def visit_Constant(self, node):
+            value = node.value
+            if type(value) is not int or -2**63 <= value < 2**63:
+                return node
+            name = f"_numpy1_int{len(wide)}"
+            wide[name] = numpy.array(value, dtype=numpy.uint64 if 2**63 <= value < 2**64 else object)
+            return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+    tree = Wide().visit(Fold().visit(tree))
+    if not wide:
+        return func
+    names = dict(func.__globals__)
+    names.update(wide)
+    exec(compile(ast.fix_missing_locations(tree), "<srbench formula>", "exec"), names)
+    return names[func.__name__]
 
 def _srbench_same(pred, ref):
     # SymPy's simplify of the difference of the texts after their first "=" (up to a second one) is 0
