@@ -279,3 +279,15 @@ def test_too_few_points_is_an_error_naming_the_file_and_formula(tmp_path: Path) 
 def test_test_set_without_points_is_an_error_record() -> None:
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(["y = x0"], ["y = x0"], [])
     assert set(result) == {"error"} and "test set's rows" in result["error"]
+
+
+def test_answer_running_out_of_memory_scores_invalid_and_keeps_the_batch() -> None:
+    """OpenCompass catches the MemoryError of a reading as any other error: that answer is not valid, the others
+    are scored."""
+    rows = _rows()[:2]
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(expression_timeout=20).score(
+        ["y = 2*x0 + 1", "y = x0*x1 + 0*2**(2**36)"], [r["formula"] for r in rows], rows)
+    assert "error" not in result, result
+    assert [d["is_valid"] for d in result["details"]] == [True, False]
+    assert result["details"][1]["RMSE"] == 100000.0
+    assert result["mean_R2"] == 1.0

@@ -64,9 +64,10 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
     Details, as OpenCompass's: ``index``, ``ground_truth``, ``prediction``,
     ``RMSE``, ``NMSE``, ``R2``, ``SymbolicMatch``, ``is_valid``.
 
-    An answer whose reading does not end within ``expression_timeout`` seconds,
-    runs out of the sandbox's memory or ends its process gives an error record
-    naming the sample; where no sandbox can be created the batch is an error
+    An answer whose reading raises MemoryError (the sandbox's memory limit) is
+    not valid, as OpenCompass catches it; one whose reading does not end within
+    ``expression_timeout`` seconds, whose process is killed or ends gives an
+    error record naming the sample; where no sandbox can be created the batch is an error
     record saying why.
 
     Args:
