@@ -291,3 +291,12 @@ def test_answer_running_out_of_memory_scores_invalid_and_keeps_the_batch() -> No
     assert [d["is_valid"] for d in result["details"]] == [True, False]
     assert result["details"][1]["RMSE"] == 100000.0
     assert result["mean_R2"] == 1.0
+
+
+def test_complex_fit_is_an_error_record_naming_the_sample() -> None:
+    """A complex fit makes OpenCompass's means complex and its result cannot be written: no numbers, an error."""
+    rows = _rows()[:2]
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(["y = 2*x0 + 1", "y = I*x0*x1"], [r["formula"] for r in rows], rows)
+    assert set(result) == {"error"}, result
+    assert result["error"].startswith("SRbenchDatasetEvaluator: sample 1 ")
+    assert "'y = I*x0*x1'" in result["error"] and "complex" in result["error"]

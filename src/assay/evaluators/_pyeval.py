@@ -281,7 +281,12 @@ def srbench(prediction, reference, points):
             pass
     out["SymbolicMatch"] = _srbench_same(prediction, reference)
     for key in ("RMSE", "NMSE", "R2"):
-        out[key] = float(out[key])  # JSON writes NaN and the infinities as such
+        if numpy.iscomplexobj(out[key]):
+            # a complex fit: OpenCompass's means are then complex, which it cannot write
+            out["complex"] = f"{key} = {complex(out[key])!r}"
+            out[key] = float("nan")
+        else:
+            out[key] = float(out[key])  # JSON writes NaN and the infinities as such
     return out
 
 KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24, "srbench": srbench}

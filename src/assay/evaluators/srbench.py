@@ -133,6 +133,9 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
                 return {"error": f"{_NAME}: sample {i} (answer {pred!r:.200}, reference {ref!r:.200}): "
                                  f"{verdict.failure}{limit}"}
             found = verdict.result
+            if found.get("complex") and found.get("is_valid"):
+                return {"error": f"{_NAME}: sample {i} (answer {pred!r:.200}, reference {ref!r:.200}): its fit is complex "
+                                 f"({found['complex']}); OpenCompass's means are then complex and it writes no result"}
             details.append({"index": i, "ground_truth": ref, "prediction": pred, "RMSE": found["RMSE"], "NMSE": found["NMSE"],
                             "R2": found["R2"], "SymbolicMatch": bool(found["SymbolicMatch"]), "is_valid": bool(found["is_valid"])})
         valid = [d for d in details if d["is_valid"]]
