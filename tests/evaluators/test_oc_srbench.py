@@ -300,3 +300,15 @@ def test_complex_fit_is_an_error_record_naming_the_sample() -> None:
     assert set(result) == {"error"}, result
     assert result["error"].startswith("SRbenchDatasetEvaluator: sample 1 ")
     assert "'y = I*x0*x1'" in result["error"] and "complex" in result["error"]
+
+
+@pytest.mark.parametrize("value", [None, True, False])
+def test_null_or_bool_among_the_points_is_an_error_naming_the_point(value: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "SRBENCH"
+    folder.mkdir()
+    data: list[list[Any]] = [[float(i), float(i)] for i in range(300)]
+    data[7][1] = value
+    rows = [{"formula": "y = x0", "data": [[1.0, 1.0]] * 300}, {"formula": "y = x0", "data": data}]
+    (folder / "formula_data.json").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(InputFileError, match=rf"formula_data\.json, formula 1: point 7 holds {json.dumps(value)} "):
+        LOAD_DATASET.get("SRbenchDataset").load(path=str(folder))

@@ -76,9 +76,19 @@ def all_integers(tables: Any) -> bool:
 
 def draw_points(data: Any, rng: Any, where: str, integer: bool = False) -> Any:
     """:data:`DRAWN` of ``data``'s points drawn by ``rng`` without replacement, in the order drawn (a NumPy array
-    of integers with ``integer``, of floats otherwise: see :func:`all_integers`)."""
+    of integers with ``integer``, of floats otherwise: see :func:`all_integers`).
+
+    A ``null``, ``true`` or ``false`` among the values is refused (:class:`~assay.errors.InputFileError` naming
+    ``where``, the point and the value), as OpenCompass cannot write it in a prompt.
+    """
     import numpy as np
 
+    if isinstance(data, list):
+        for n, point in enumerate(data):
+            for value in point if isinstance(point, list) else [point]:
+                if value is None or isinstance(value, bool):
+                    raise InputFileError(f"{where}: point {n} holds {json.dumps(value)} ({str(point)[:120]}), not a "
+                                         "number (OpenCompass's loader fails writing its prompt)")
     try:
         points = np.array(data, dtype=np.int64 if integer else float)
     except (TypeError, ValueError, OverflowError):
