@@ -16,6 +16,13 @@ configs) with ``numpy.random.default_rng(seed)`` (``seed`` 1 unless given:
 another draw than the loader's, as OpenCompass's is another than its prompts'),
 so that the same seed gives the same numbers; on a formula of exactly 300
 points every metric is OpenCompass's whatever the draw.
+
+Points are integers when every value of the file is one (OpenCompass's
+column type), floats otherwise.  OpenCompass 0.5.4 runs under NumPy 1: a
+Python int of a formula's code outside int64 and uint64 is an object array
+there (the answer is then not valid) and one of uint64's range a uint64;
+the sandbox gives such ints to the formula as those arrays, whatever its
+NumPy.
 """
 
 from __future__ import annotations
