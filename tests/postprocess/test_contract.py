@@ -106,6 +106,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "LLM4Chem_postprocess": {"task": "forward_synthesis"},
     "Retrosynthesis_postprocess": {},
     "Mol_Instructions_postprocess_Mol": {"task": "molecular_description_generation"},
+    "PEER_postprocess_float_compare": {"compare_number": 1},
     "pmmeval_flores_postprocess": {"lang_fullname": "French"},
     "pmmeval_mhellaswag_postprocess": {"lang_code": "en"},
     "pmmeval_mifeval_postprocess": {"lang_code": "en"},
