@@ -34,6 +34,8 @@ def test_message_says_the_reason_and_keeps_the_other_names() -> None:
     ("dingo", "dingo_gen", "DingoEvaluator cannot be scored offline (model weights): OpenCompass hands the replies to "
                            "dingo-python's llm_base rules"),
     ("truthfulqa", "truthfulqa_gen_5ddc62", "TruthfulQAEvaluator cannot be scored offline (scorer outside PyPI)"),
+    ("SciReasoner", "unconditional_RNA_gen", "RNA_Evaluator cannot be scored offline (program outside PyPI and Debian): "
+                                             "unconditional RNA generation folds each reply with ViennaRNA's RNAfold program"),
     ("IFBench", "IFBench_gen", "IFBenchEvaluator cannot be scored offline (NLTK data): IFBench's checkers read NLTK's English stop words"),
 ])
 def test_dry_run_says_why_a_library_file_cannot_be_scored_offline(
