@@ -144,7 +144,8 @@ models = [dict(abbr='probe-model', path='probe-model')]
 MODEL_KEYS = frozenset({"judge_cfg", "llm_evaluator", "model_postprocessor", "url", "api_url", "extract_url"})
 #: Component names (last dotted part, lower case) that call a model.
 MODEL_COMPONENTS = frozenset({"genericllmevaluator", "lmevaluator", "xfinder_postprocess",
-                              "navie_model_postprocess", "naive_model_postprocess", "gaokaomathevaluator"})
+                              "navie_model_postprocess", "naive_model_postprocess", "gaokaomathevaluator",
+                              "healthbenchevaluator", "fakealignmentjudgeevaluator"})
 
 
 def model_uses(dataset: dict[str, object]) -> list[str]:
@@ -327,6 +328,10 @@ OPENCOMPASS_FILE_FAILS: dict[str, str] = {
     "opencompass.configs.datasets.CHARM.charm_memory_gen_bbbd53": (
         "its judged datasets name no mode, which every subjective partitioner of OpenCompass 0.5.4 reads (a KeyError)"
     ),
+    "opencompass.configs.datasets.fake_alignment.fake_alignment_gen": (
+        "its FakeAlignmentJudgeEvaluator is given no judge_model_cfg, without which its score() stops with a ValueError "
+        "(assay runs the file given a judge_model_cfg in the evaluator's config)"
+    ),
     "opencompass.configs.datasets.PJExam.PJExam_gen_8cd97c": (
         "its reader_cfg is a one-element tuple (a trailing comma), which OpenCompass's dataset reader cannot take"
     ),
@@ -345,6 +350,8 @@ REASONS: dict[str, str] = {
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "program outside PyPI and Debian": "the evaluator runs a program that neither PyPI nor Debian's archive provides",
+    "Hub loading script": "the data is read by a dataset script the Hugging Face Hub serves (trust_remote_code), "
+                          "which assay does not run",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",
 }
 

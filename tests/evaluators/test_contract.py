@@ -697,6 +697,9 @@ EXCLUDED: dict[str, str] = {
     "LMEvaluator": "needs an LLM judge server",
     "ATLASLLMEvaluator": "asks several LLM judges per sample; tests/evaluators/test_rubric_judged.py",
     "GaoKaoMATHEvaluator": "asks a model served at its url to grade each answer; tests/evaluators/test_judged_qa.py",
+    "FakeAlignmentJudgeEvaluator": "asks the judge of its judge_model_cfg about each question's three rows; "
+                                   "tests/evaluators/test_fake_alignment.py",
+    "HealthBenchEvaluator": "asks the OC_JUDGE_* grader about each rubric item; tests/evaluators/test_healthbench.py",
     "HumanEvalEvaluator": "executes code in the sandbox",
     "HumanEvalPlusEvaluator": "executes code in the sandbox",
     "MBPPEvaluator": "executes code in the sandbox",

@@ -176,7 +176,11 @@ def _dataset_problem(d: dict[str, Any]) -> str:
         evaluator = eval_cfg.get("evaluator")
         if not isinstance(evaluator, dict) or "type" not in evaluator:
             raise ConfigError(f"eval_cfg.evaluator must be dict(type=...), got {evaluator!r:.200}")
-        resolve_type(evaluator["type"], ICL_EVALUATORS, key="eval_cfg.evaluator.type")
+        evaluator_type = resolve_type(evaluator["type"], ICL_EVALUATORS, key="eval_cfg.evaluator.type")
+        check = getattr(evaluator_type, "check_config", None)  # an evaluator's own check of its arguments
+        wrong = check(evaluator) if callable(check) else ""
+        if wrong:
+            raise ConfigError(f"eval_cfg.evaluator: {wrong}")
         _check_postprocessor(evaluator.get("pred_postprocessor"), "eval_cfg.evaluator.pred_postprocessor")
         _check_postprocessor(eval_cfg.get("pred_postprocessor"), "eval_cfg.pred_postprocessor")
         _check_postprocessor(eval_cfg.get("dataset_postprocessor"), "eval_cfg.dataset_postprocessor")

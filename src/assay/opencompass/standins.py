@@ -162,6 +162,8 @@ OFFLINE_REASONS: dict[str, str] = {
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
     "program outside PyPI and Debian": "the evaluator runs a program that neither PyPI nor Debian's archive provides",
+    "Hub loading script": "the data is read by a dataset script the Hugging Face Hub serves (trust_remote_code), "
+                          "which assay does not run",
 }
 
 #: OpenCompass components that cannot be scored offline, with the reason (a key of :data:`OFFLINE_REASONS`)
@@ -173,6 +175,15 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.dingo.DingoDataset": (
         "model weights", "its evaluator runs dingo-python's rules, which need fastText's lid.176.bin, a downloaded model",
+    ),
+    "opencompass.datasets.codecompass.CodeCompass.CodeCompassCodeGenerationDataset": (
+        "Hub loading script", "OpenCompass reads opencompass/CodeCompass through the script CodeCompass.py of the "
+        "Hub's repository (trust_remote_code), which joins its problems and test cases (Parquet files) as its own "
+        "revision decides",
+    ),
+    "opencompass.datasets.codecompass.evaluator.CodeCompassEvaluator": (
+        "Hub loading script", "it loads the whole of opencompass/CodeCompass (through the Hub's script CodeCompass.py) "
+        "for the test cases of the programs it compiles and runs",
     ),
     "opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator.LCBProEvaluator": (
         "remote service",
