@@ -46,6 +46,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "cibench"
 RUN = "20250101_000000"
@@ -145,7 +147,7 @@ def build_data() -> None:
     for rel, notebook in files.items():
         out = data / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(out, notebook)
     (data / "cibench_dataset/cibench_template/matplotlib/README.md").write_text("Not a notebook.\n", encoding="utf-8")
 
 
@@ -200,7 +202,7 @@ def write_predictions(case: str) -> None:
                                          for n, (g, o, t) in enumerate(zip(golds, ref["outputs"], ref["tags"]))]}
         out = FIXTURES / "predictions" / case / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(out, records)
 
 
 def build_images() -> dict[str, str]:
@@ -376,14 +378,12 @@ def main() -> None:
     refs = build_images()
     with tempfile.TemporaryDirectory() as work:
         scoring = record_scoring(Path(work) / "scoring", refs)
-        (FIXTURES / "scoring.json").write_text(json.dumps(scoring, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                               encoding="utf-8")
+        write_json(FIXTURES / "scoring.json", scoring, sort_keys=True)
         for case in CASES:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
     print("done", file=sys.stderr)
 
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
-import json
 import logging
 import random
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "evaluators" / "opencompass_evaluators.json"
@@ -150,7 +151,7 @@ def main() -> None:
         "cases": record(build_cases()),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, data)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, tiktoken_cache, use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_a"
 CACHE = FIXTURES / "cache"
@@ -169,11 +171,6 @@ def _physics_rows(name: str) -> list[dict[str, Any]]:
     return [dict(r, questions=f"[{name.split('_')[0]}] {r['questions']}") for r in PHYSICS_ROWS]
 
 
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
 def _csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     buf = io.StringIO()
@@ -196,32 +193,30 @@ def _readme(folder: Path, configs: dict[str, dict[str, str]]) -> None:
 def write_fixtures() -> dict[str, list[tuple[str, str]]]:
     """The data files; returns per prediction file (dataset abbr) its (question, prediction) pairs."""
     data = CACHE / "data"
-    _jsonl(data / "kcle_diamond.jsonl", KCLE)
-    _jsonl(data / "kcle_diamond_fix_251029.jsonl", KCLE[::-1])
+    write_jsonl(data / "kcle_diamond.jsonl", KCLE)
+    write_jsonl(data / "kcle_diamond_fix_251029.jsonl", KCLE[::-1])
     (data / "livestembench").mkdir(parents=True, exist_ok=True)
     for subject, rows in LIVESTEM.items():
-        (data / "livestembench" / f"livestembench_{subject}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n",
-                                                                              encoding="utf-8")
-    (data / "livestembench" / "livestembench-20241227.json").write_text(
-        json.dumps(LIVESTEM["bio"] + LIVESTEM["che"] + LIVESTEM["phy"], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(data / "livestembench" / f"livestembench_{subject}.json", rows)
+    write_json(data / "livestembench" / "livestembench-20241227.json", LIVESTEM["bio"] + LIVESTEM["che"] + LIVESTEM["phy"])
     for level in ("climaqa_gold", "climaqa_silver"):
         for task, (header, rows) in CLIMA.items():
             _csv(data / level / task / f"{task}.csv", header, rows if level == "climaqa_gold" else rows[::-1])
     for name in PHYSICS_SETS:
-        _jsonl(data / "PHYSICS-textonly" / name / "data.jsonl", _physics_rows(name))
+        write_jsonl(data / "PHYSICS-textonly" / name / "data.jsonl", _physics_rows(name))
     olym = CACHE / "RUC-AIBOX" / "OlymMATH"
     _readme(olym, {s: {"test": f"{s}/test.jsonl"} for s in OLYM_SUBSETS})
     for s in OLYM_SUBSETS:  # each subset's questions its own (a judge asked the same twice may answer from a cache)
-        _jsonl(olym / s / "test.jsonl", _olym_rows(s))
+        write_jsonl(olym / s / "test.jsonl", _olym_rows(s))
     _csv(CACHE / "NIH-CARD" / "CARDBiomedBench" / "data" / "CARDBiomedBench.csv", CARD_HEADER, CARD_ROWS)
-    _jsonl(CACHE / "ByteDance-Seed" / "BeyondAIME" / "test.jsonl", BEYOND)
-    _jsonl(CACHE / "xuxuxuxuxu" / "Pharmacology-QA" / "train.jsonl", CLINIC)
+    write_jsonl(CACHE / "ByteDance-Seed" / "BeyondAIME" / "test.jsonl", BEYOND)
+    write_jsonl(CACHE / "xuxuxuxuxu" / "Pharmacology-QA" / "train.jsonl", CLINIC)
     pubmed = CACHE / "qiaojin" / "PubMedQA"
     _readme(pubmed, {"pqa_labeled": {"train": "pqa_labeled/train.jsonl"}, "pqa_artificial": {"train": "pqa_artificial/train.jsonl"}})
-    _jsonl(pubmed / "pqa_labeled" / "train.jsonl", PUBMED)
-    _jsonl(pubmed / "pqa_artificial" / "train.jsonl", PUBMED[:1])
-    _jsonl(CACHE / "derek-thomas" / "ScienceQA" / "test.jsonl", SCIENCE)
-    _jsonl(CACHE / "derek-thomas" / "ScienceQA" / "train.jsonl", SCIENCE[1:2])
+    write_jsonl(pubmed / "pqa_labeled" / "train.jsonl", PUBMED)
+    write_jsonl(pubmed / "pqa_artificial" / "train.jsonl", PUBMED[:1])
+    write_jsonl(CACHE / "derek-thomas" / "ScienceQA" / "test.jsonl", SCIENCE)
+    write_jsonl(CACHE / "derek-thomas" / "ScienceQA" / "train.jsonl", SCIENCE[1:2])
 
     preds: dict[str, list[tuple[str, str]]] = {}
     preds["kcle"] = preds["kcle_fix"] = [(r["input"], p) for r, p in zip(KCLE, KCLE_PRED)]
@@ -244,7 +239,7 @@ def write_fixtures() -> dict[str, list[tuple[str, str]]]:
     folder.mkdir(parents=True, exist_ok=True)
     for abbr, pairs in preds.items():
         body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(pairs)}
-        (folder / f"{abbr}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(folder / f"{abbr}.json", body)
     return preds
 
 
@@ -304,28 +299,24 @@ def main() -> None:
 
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_a_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(judge._tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["HF_DATASETS_OFFLINE"] = "1"
     os.environ["HF_HUB_CACHE"] = str(scratch / "hub")  # empty: every dataset is read from its local folder
     os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")  # a fresh one: no table prepared from earlier files
-    os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(CACHE)
+    local_judge_env()
     write_fixtures()
     os.chdir(CACHE)
     if args.child == "loaders":
-        (FIXTURES / "loaders.json").write_text(json.dumps(record_loaders(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(FIXTURES / "loaders.json", record_loaders())
         return
     if args.child:
         judge.FIXTURES, judge.CASES = FIXTURES, CASES  # the recording code of the judge cases, on these cases
         record = judge._run_case(args.child, scratch / "work")
         out = FIXTURES / "expected"
         out.mkdir(exist_ok=True)
-        (out / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                encoding="utf-8")
+        write_json(out / f"{args.child}.json", record, sort_keys=True)
         return
     for case in args.only or ["loaders", *CASES]:
         print(f"recording {case}", flush=True)

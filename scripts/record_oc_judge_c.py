@@ -44,6 +44,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, tiktoken_cache, use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_c"
 CACHE = FIXTURES / "cache"
@@ -117,11 +119,6 @@ REPLIES: dict[str, list[str]] = {
 
 
 # -- fixtures -----------------------------------------------------------------------------------
-
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
 
 def _clbench(life: bool) -> list[dict[str, Any]]:
     rows = []
@@ -235,7 +232,7 @@ def _pred_file(name: str, questions: list[Any], answers: list[str]) -> None:
     preds = FIXTURES / "predictions" / MODEL
     body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
     preds.mkdir(parents=True, exist_ok=True)
-    (preds / f"{name}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(preds / f"{name}.json", body)
 
 
 def write_fixtures() -> None:
@@ -243,7 +240,7 @@ def write_fixtures() -> None:
     shutil.rmtree(FIXTURES / "predictions", ignore_errors=True)
     for life, repo, abbr in ((False, "tencent/CL-bench", "clbench"), (True, "tencent/CL-bench-Life", "clbench-life")):
         rows = _clbench(life)
-        _jsonl(CACHE / repo / "train.jsonl", rows)
+        write_jsonl(CACHE / repo / "train.jsonl", rows)
         _pred_file(abbr, [r["messages"] for r in rows], _clbench_predictions(life))
 
     folder = CACHE / "ArtificialAnalysis" / "AA-LCR"
@@ -268,21 +265,21 @@ def write_fixtures() -> None:
     for name, history, metadata in ADVANCEDIF:
         rows.append({"benchmark_name": name, "conversation_history": json.dumps(history, ensure_ascii=False),
                      "prompt_metadata": json.dumps(metadata) if isinstance(metadata, dict) else metadata})
-    _jsonl(CACHE / "facebook" / "AdvancedIF" / "train.jsonl", rows)
+    write_jsonl(CACHE / "facebook" / "AdvancedIF" / "train.jsonl", rows)
     for abbr, subset in (("advancedIF_CIF", "complex_if_single_turn_v5"), ("advancedIF_CC", "carried_context_multi_turn_eval_v5"),
                          ("advancedIF_SS", "system_steerability_v2")):
         picked = [(h, p) for (n, h, _), p in zip(ADVANCEDIF, ADVANCEDIF_PREDICTIONS) if n == subset]
         _pred_file(abbr, [h for h, _ in picked], [p for _, p in picked])
 
     atlas_rows = [{"question": q, "refined_standard_answer": a, "subject": "physics"} for q, a in ATLAS]
-    _jsonl(CACHE / "opencompass" / "ATLAS" / "data" / "val.jsonl", atlas_rows)
+    write_jsonl(CACHE / "opencompass" / "ATLAS" / "data" / "val.jsonl", atlas_rows)
     (CACHE / "opencompass" / "ATLAS" / "README.md").write_text(  # the Hub dataset's split is named val
         "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: val\n    path: data/val.jsonl\n---\n", encoding="utf-8")
     _pred_file("atlas-val", [q for _ in range(4) for q, _ in ATLAS],
                [_atlas_prediction(run, i) for run in range(4) for i in range(len(ATLAS))])
 
     rows = _inverse_ifeval()
-    _jsonl(CACHE / "m-a-p" / "Inverse_IFEval" / "train.jsonl", rows)
+    write_jsonl(CACHE / "m-a-p" / "Inverse_IFEval" / "train.jsonl", rows)
     abbrs = {"Question Correction": "QC", "Intentional Textual Flaws": "ITF", "Code without Comments": "CC",
              "Counter-Conventional Formatting": "CCF", "Deliberately Incorrect Answers": "DIA", "Instructional Induction": "II",
              "Mid-turn Instruction Modification": "MIM", "Counterfactual Answering": "CA"}
@@ -306,24 +303,20 @@ def main() -> None:
 
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_c_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(judge._tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["HF_DATASETS_OFFLINE"] = "1"
     os.environ["HF_HUB_CACHE"] = str(scratch / "hub")  # empty: every dataset is read from its local folder
     os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")  # a fresh one: no table prepared from earlier files
-    os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(CACHE)
+    local_judge_env()
     if args.child:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
         record = judge._run_case(args.child, scratch / "work")
         out = FIXTURES / "expected"
         out.mkdir(exist_ok=True)
-        (out / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                encoding="utf-8")
+        write_json(out / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
     for case in args.only or CASES:

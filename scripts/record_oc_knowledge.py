@@ -33,6 +33,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -291,7 +293,7 @@ def main(argv: list[str]) -> int:
     failed = []
     if not wanted or "loaders" in wanted:
         extra = record_extra_loaders()
-        (OUT / "knowledge" / "_loaders.json").write_text(json.dumps(extra, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(OUT / "knowledge" / "_loaders.json", extra)
     for run in runs:
         try:
             knowledge = record(run)

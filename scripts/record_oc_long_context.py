@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
@@ -46,6 +45,8 @@ import traceback
 import zlib
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "data" / "oc_families"
@@ -71,11 +72,6 @@ GROUP_SUMMARIES: dict[str, tuple[str, str, str]] = {
 # -- data ---------------------------------------------------------------------------------------
 
 UNICODE = "Ünïcödé — 長文脈 ✓"
-
-
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
 def _readme(path: Path, configs: dict[str, str]) -> None:
@@ -132,10 +128,10 @@ def build_leval(root: Path) -> None:
     configs = {}
     for task, records in LEVAL_EXAM.items():
         rows = [{"input": doc, "instructions": [q for q, _ in pairs], "outputs": [a for _, a in pairs], "source": "exam"} for doc, pairs in records]
-        _jsonl(base / "LEval" / "Exam" / f"{task}.jsonl", rows)
+        write_jsonl(base / "LEval" / "Exam" / f"{task}.jsonl", rows)
         configs[task] = f"LEval/Exam/{task}.jsonl"
     for task in LEVAL_GENERATION:
-        _jsonl(base / "LEval" / "Generation" / f"{task}.jsonl", _leval_generation_records(task))
+        write_jsonl(base / "LEval" / "Generation" / f"{task}.jsonl", _leval_generation_records(task))
         configs[task] = f"LEval/Generation/{task}.jsonl"
     _readme(base / "README.md", configs)
 
@@ -144,59 +140,59 @@ def build_infinitebench(root: Path) -> None:
     base = root / "data" / "InfiniteBench"
     shutil.rmtree(base, ignore_errors=True)
     funcs = ["func_1", "func_2", "func_3", "func_4"]
-    _jsonl(base / "code_debug.jsonl", [
+    write_jsonl(base / "code_debug.jsonl", [
         {"context": f"def func_{i}(): pass", "input": "Which function has a bug?", "options": funcs, "answer": [funcs[i % 4]]} for i in range(4)
     ])
-    _jsonl(base / "code_run.jsonl", [
+    write_jsonl(base / "code_run.jsonl", [
         {"context": "def func_1(x): return x - 3", "input": "What is func_1(-7)? Then func_2(3)", "options": [], "answer": [-10]},
         {"context": "def func_12(x): return 2 * x", "input": "Compute func_12(21)", "options": [], "answer": [42]},
         {"context": "def func_3(x): return x", "input": "x = func_3(5)", "options": [], "answer": [5]},
     ])
-    _jsonl(base / "longdialogue_qa_eng.jsonl", [
+    write_jsonl(base / "longdialogue_qa_eng.jsonl", [
         {"context": "$$MASK$$: To be or not to be.", "input": "Who says the masked line?", "options": [], "answer": [name]}
         for name in ("HAMLET", "OPHELIA", "LAERTES", "POLONIUS", "Horatio")
     ])
-    _jsonl(base / "longbook_choice_eng.jsonl", [
+    write_jsonl(base / "longbook_choice_eng.jsonl", [
         {"context": "A long book.", "input": f"Question {i}?", "options": ["red", "green", "blue", "black"], "answer": [["red", "green", "blue", "black"][i % 4]]}
         for i in range(4)
     ])
-    _jsonl(base / "longbook_qa_eng.jsonl", [
+    write_jsonl(base / "longbook_qa_eng.jsonl", [
         {"context": "A long book.", "input": "Where does the story start?", "options": [], "answer": ["In a small village"]},
         {"context": "A long book.", "input": "Who is the hero?", "options": [], "answer": ["Anna Karenina", "Anna"]},
         {"context": "A long book.", "input": "What year?", "options": [], "answer": ["1877"]},
     ])
-    _jsonl(base / "longbook_qa_chn.jsonl", [
+    write_jsonl(base / "longbook_qa_chn.jsonl", [
         {"context": "一本很长的书。", "input": "故事发生在哪里？", "options": [], "answer": ["在一个小村庄"]},
         {"context": "一本很长的书。", "input": "主人公是谁？", "options": [], "answer": ["林黛玉"]},
         {"context": "一本很长的书。", "input": "哪一年？", "options": [], "answer": ["1791年"]},
     ])
-    _jsonl(base / "longbook_sum_eng.jsonl", [
+    write_jsonl(base / "longbook_sum_eng.jsonl", [
         {"context": "A long book.", "input": "Summarize the book.", "options": [], "answer": ["A young woman leaves her village and finds her fortune in the city."]},
         {"context": "A long book.", "input": "Summarize the book.", "options": [], "answer": ["Two brothers quarrel over land and reconcile at the end."]},
         {"context": "A long book.", "input": "Summarize the book.", "options": [], "answer": [f"Une histoire {UNICODE}."]},
     ])
-    _jsonl(base / "math_calc.jsonl", [
+    write_jsonl(base / "math_calc.jsonl", [
         {"context": "1 + 3 + 4 - 1", "input": "", "options": [], "answer": [4, 8, 7]},
         {"context": "8 - 3 + 2 - 4", "input": "", "options": [], "answer": [5, 7, 3]},
         {"context": "2 - 5 + 1", "input": "", "options": [], "answer": [-3, -2]},
         {"context": "10 + 10", "input": "", "options": [], "answer": [20]},
     ])
-    _jsonl(base / "math_find.jsonl", [
+    write_jsonl(base / "math_find.jsonl", [
         {"context": "[3, 95, 12]", "input": "The largest number of the list is what?", "options": [], "answer": 95},
         {"context": "[3, 95, 12]", "input": "What is it? The smallest number of the list.", "options": [], "answer": 3},
         {"context": "[3.5, 9.25]", "input": "The median of the values of the list, please.", "options": [], "answer": 9},
     ])
-    _jsonl(base / "kv_retrieval.jsonl", [
+    write_jsonl(base / "kv_retrieval.jsonl", [
         {"context": '{"a1b2-c3": "d4e5-f6", "x9": "y8"}', "input": 'Key: "a1b2-c3"', "options": [], "answer": "d4e5-f6"},
         {"context": '{"a1b2-c3": "d4e5-f6", "x9": "y8"}', "input": 'Key: "x9"', "options": [], "answer": "y8"},
         {"context": '{"k": "Vä1"}', "input": 'Key: "k"', "options": [], "answer": "Vä1"},
     ])
-    _jsonl(base / "number_string.jsonl", [
+    write_jsonl(base / "number_string.jsonl", [
         {"context": "noise 1234567890 noise", "input": "What is the sequence?", "options": [], "answer": "1234567890"},
         {"context": "noise 5555555555 noise", "input": "What is the sequence?", "options": [], "answer": "5555555555"},
         {"context": "noise 0000000001 noise", "input": "What is the sequence?", "options": [], "answer": "0000000001"},
     ])
-    _jsonl(base / "passkey.jsonl", [
+    write_jsonl(base / "passkey.jsonl", [
         {"context": "The pass key is 71432. Remember it.", "input": "What is the pass key?", "options": [], "answer": ["71432"]},
         {"context": "The pass key is 9. Remember it.", "input": "What is the pass key?", "options": [], "answer": ["9"]},
     ])
@@ -222,7 +218,7 @@ def build_mrcr(root: Path) -> None:
                 question = "Repeat the first poem about tapirs."  # no prefix asked: every reply passes the prefix check
             rows.append({"context": f"User: write a poem about tapirs\nAssistant: {poem}", "question": question,
                          "answers": [f"{prefix}{poem}" if "Prepend" in question else poem], "n_needles": int(subset[0])})
-        _jsonl(base / "data" / f"{subset}.jsonl", rows)
+        write_jsonl(base / "data" / f"{subset}.jsonl", rows)
         configs[subset] = f"data/{subset}.jsonl"
     _readme(base / "README.md", configs)
 
@@ -275,20 +271,6 @@ REPLIES: dict[str, list[str]] = {
 # -- OpenCompass --------------------------------------------------------------------------------
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
-
-
 def _datasets(family: str) -> list[Any]:
     from mmengine.config import Config
 
@@ -329,7 +311,7 @@ def _write_predictions(family: str, datasets: list[Any], folder: Path) -> dict[s
         records = {}
         for i, row in enumerate(rows):
             records[str(i)] = {"origin_prompt": f"[prompt {i} of {abbr}]", "prediction": reply(family, abbr, row, i), "gold": row[output]}
-        (folder / f"{abbr}.json").write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(folder / f"{abbr}.json", records)
         rows_of[abbr] = rows
     return rows_of
 
@@ -369,7 +351,7 @@ def _evaluate(family: str, datasets: list[Any], predictions: Path, work: Path) -
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
                 entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
             entry.update({k: captured.get(k) for k in ("predictions", "references")})
-            out[abbr] = _jsonable(entry)
+            out[abbr] = jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
@@ -429,7 +411,7 @@ def _vectors(family: str) -> list[dict[str, Any]]:
         evaluator = getattr(importlib.import_module(module), name)()
         entry: dict[str, Any] = {"evaluator": name, "predictions": predictions, "references": references}
         try:
-            entry["result"] = _jsonable(evaluator.score(list(predictions), list(references)))
+            entry["result"] = jsonable(evaluator.score(list(predictions), list(references)))
         except Exception as exc:  # recorded: assay's namesake must fail too
             entry["exception"] = type(exc).__name__
         out.append(entry)
@@ -449,13 +431,13 @@ def record(family: str, scratch: Path) -> None:
     shutil.rmtree(work, ignore_errors=True)
     scored = _evaluate(family, datasets, folder / "predictions", work)
     for abbr, entry in scored.items():
-        entry["test_rows"] = _jsonable(rows_of[abbr])
+        entry["test_rows"] = jsonable(rows_of[abbr])
     csv_text, txt_text = _summarize(family, datasets, work, *FAMILIES[family][1], RUN)
     if family in GROUP_SUMMARIES:
         rel, variable, name = GROUP_SUMMARIES[family]
         (folder / name).write_text(_summarize(family, datasets, work, rel, variable, "20250101_000001")[0], encoding="utf-8")
-    (folder / "expected.json").write_text(json.dumps(scored, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    (folder / "vectors.json").write_text(json.dumps(_vectors(family), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(folder / "expected.json", scored, sort_keys=True)
+    write_json(folder / "vectors.json", _vectors(family))
     (folder / "summary.csv").write_text(csv_text, encoding="utf-8")
     (folder / "summary.txt").write_text(txt_text, encoding="utf-8")
 

@@ -32,6 +32,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "longbench"
 CACHE = FIXTURES / "cache"
@@ -128,17 +130,12 @@ LV_ZH = [("贝多芬创作了这首曲子", ["贝多芬"], "贝多芬"), ("莫�
          ("", ["巴赫"], ""), ("答案是 贝多芬 ünï", ["贝多芬", "路德维希"], "路德维希·凡·贝多芬"), ("会议在北京举行，讨论了预算。", ["会议在北京举行"], "北京 会议")]
 
 
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
 def _prediction_file(abbr: str, replies: list[str], golds: list[Any]) -> None:
     records = {str(i): {"origin_prompt": f"[prompt {i} of {abbr}]", "prediction": reply, "gold": gold}
                for i, (reply, gold) in enumerate(zip(replies, golds))}
     path = FIXTURES / "predictions" / f"{abbr}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(path, records)
 
 
 def write_fixtures() -> None:
@@ -154,7 +151,7 @@ def write_fixtures() -> None:
                                    "all_classes": (TREC_CLASSES if name == "trec" else LSHT_CLASSES) if kind == "cls" else None, "_id": f"{name}-{i}"}
             rows.append(row)
             golds.append({"answers": row["answers"], "all_classes": row["all_classes"]} if kind == "cls" else row["answers"])
-        _jsonl(longbench / "data" / f"{name}.jsonl", rows)
+        write_jsonl(longbench / "data" / f"{name}.jsonl", rows)
         _prediction_file(f"LongBench_{name}", [reply for reply, _ in items], golds)
     (longbench / "Longbench.py").write_text(LOADING_SCRIPT.format(
         what="LongBench's subsets", layout="data/<name>.jsonl", names=list(LONGBENCH_SUBSETS),
@@ -165,7 +162,7 @@ def write_fixtures() -> None:
           for i, (diff, length, answer) in enumerate([("easy", "short", "A"), ("hard", "short", "B"), ("hard", "long", "C"),
                                                       ("easy", "medium", "D"), ("hard", "long", "A"), ("medium?", "tiny", "B")])]
     (CACHE / "data" / "longbenchv2").mkdir(parents=True, exist_ok=True)
-    (CACHE / "data" / "longbenchv2" / "data.json").write_text(json.dumps(v2, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(CACHE / "data" / "longbenchv2" / "data.json", v2)
     v2_replies = ["The correct answer is (A)", "The correct answer is (C)", "C", "", "答案是 (A)。", "B) obviously"]
     _prediction_file("LongBenchv2", v2_replies, [r["answer"] for r in v2])
 
@@ -183,7 +180,7 @@ def write_fixtures() -> None:
                                        "confusing_facts": ["a confusing fact"] if facts else [], "answer_keywords": keyword if keywords else ""}
                 rows.append(row)
                 golds.append([*answers, keyword] if keywords else answers)
-            _jsonl(lveval / task / f"{name}.jsonl", rows)
+            write_jsonl(lveval / task / f"{name}.jsonl", rows)
             _prediction_file(f"LVEval_{name}", [reply for reply, _, _ in chosen], golds)
     # no loading script here: OpenCompass does not let ``load_dataset`` run one for LV-Eval, so the
     # folder declares its subsets as a dataset card's ``configs`` (one jsonl file each)
@@ -328,8 +325,7 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_longbench_"))
     os.environ["HF_DATASETS_CACHE"] = str(scratch / "hf")
     os.environ["HF_DATASETS_OFFLINE"] = "1"
-    os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(CACHE)
     os.chdir(CACHE)
     expected = FIXTURES / "expected"
     shutil.rmtree(expected, ignore_errors=True)
@@ -342,7 +338,7 @@ def main() -> None:
     for case, (rel, variable) in CASES.items():
         print(f"recording {case}", flush=True)
         record = _run_case(case, scratch / "work")
-        (expected / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(expected / f"{case}.json", record, sort_keys=True)
         if "rawprompt" not in case:
             all_datasets += list(Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable])
     (expected / "vectors.json").write_text(json.dumps(_vectors(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -46,6 +45,8 @@ import traceback
 import zlib
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, use_data_cache
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "data" / "oc_families" / "mathbench_squad20_lambada"
 DATA = ROOT / "data"
@@ -109,20 +110,6 @@ def _reply(abbr: str, i: int, gold: Any) -> str:
     return _LAMBADA[i % len(_LAMBADA)].format(l=gold, L=gold.capitalize())
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
-
-
 def _rows(ds: Any) -> Any:
     from datasets import Dataset
 
@@ -153,7 +140,7 @@ def record_case(case: str, work: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     for ds in datasets:
         abbr = ds["abbr"]
         kwargs = {k: v for k, v in ds.items() if k not in ("abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg")}
-        loaded["datasets"][abbr] = {"loader_kwargs": _jsonable(kwargs), "rows": _jsonable(_rows(ds["type"].load(**kwargs)))}
+        loaded["datasets"][abbr] = {"loader_kwargs": jsonable(kwargs), "rows": jsonable(_rows(ds["type"].load(**kwargs)))}
         test = build_dataset_from_cfg(ds).test
         handler = GenInferencerOutputHandler()
         for i, gold in enumerate(test[ds["reader_cfg"]["output_column"]]):
@@ -172,7 +159,7 @@ def record_case(case: str, work: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         for ds in datasets:
             captured.clear()
             entry = {"components": _components(ds), **_score(ds, run_dir), "evaluator_got": dict(captured)}
-            expected["datasets"][ds["abbr"]] = _jsonable(entry)
+            expected["datasets"][ds["abbr"]] = jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return loaded, expected
@@ -237,8 +224,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", nargs="*", help="case ids to record (default: all)")
     args = parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(DATA)
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(DATA)
     os.chdir(DATA)
     for folder in ("expected", "loaded", "summary"):
         (ROOT / folder).mkdir(exist_ok=True)

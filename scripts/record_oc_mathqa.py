@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -39,6 +38,8 @@ import tempfile
 import traceback
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "mathqa"
@@ -76,20 +77,6 @@ CASES: dict[str, tuple[str, str, dict[str, Any], dict[str, str]]] = {
                                           {"abbr": "LiveMathBench_v202412"}, {}),
 }
 ANTLR_411_CASES = {"OlympiadBench_0shot_gen_be8b13"}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
 
 
 def _punkt_tab(root: Path, scratch: Path) -> None:
@@ -152,7 +139,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
                 entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
-            out["datasets"][abbr] = _jsonable(entry)
+            out["datasets"][abbr] = jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
@@ -274,21 +261,20 @@ def main() -> None:
     if not nltk_data.is_dir():
         _punkt_tab(nltk_data, scratch)
     os.environ["NLTK_DATA"] = str(nltk_data)
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(exist_ok=True)
 
     if args.child == "vectors":
-        (out_dir.parent / "vectors.json").write_text(json.dumps(_jsonable(_vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(out_dir.parent / "vectors.json", jsonable(_vectors()))
         return
     if args.child:
         import nltk
 
         nltk.data.path.insert(0, str(nltk_data))
         record = _run_case(args.child, scratch / "work")
-        (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(out_dir / f"{args.child}.json", record, sort_keys=True)
         return
 
     for case in args.only or [*CASES, "vectors"]:

@@ -52,6 +52,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_jsonl
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "oc_families" / "med"
 WORK = DATA / "work"
@@ -198,24 +200,19 @@ MULTIIF_REPLIES = [
 ]
 
 
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
 def build(root: Path) -> None:
     """The data files, in OpenCompass's layouts, under the working folder ``root``."""
     med = root / "openlifescienceai" / "medmcqa"
     med.mkdir(parents=True, exist_ok=True)
     (med / "README.md").write_text("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: validation\n"
                                    "    path: data/validation.jsonl\n---\n", encoding="utf-8")
-    _jsonl(med / "data" / "validation.jsonl", _medmcqa_rows())
+    write_jsonl(med / "data" / "validation.jsonl", _medmcqa_rows())
     xpert = root / "TsinghuaC3I" / "MedXpertQA"
     xpert.mkdir(parents=True, exist_ok=True)
     (xpert / "README.md").write_text("---\nconfigs:\n- config_name: Text\n  data_files:\n  - split: test\n    path: Text/test.jsonl\n"
                                      "- config_name: MM\n  data_files:\n  - split: test\n    path: MM/test.jsonl\n---\n", encoding="utf-8")
-    _jsonl(xpert / "Text" / "test.jsonl", _medxpertqa_rows())
-    _jsonl(xpert / "MM" / "test.jsonl", [{"id": "MM-0", "question": "image question", "images": ["a.png"], "label": "A"}])
+    write_jsonl(xpert / "Text" / "test.jsonl", _medxpertqa_rows())
+    write_jsonl(xpert / "MM" / "test.jsonl", [{"id": "MM-0", "question": "image question", "images": ["a.png"], "label": "A"}])
     for rel, text in (("data/medbullets/medbullets.csv", _medbullets_csv()),
                       ("data/nejmaibench/NEJM_All_Questions_And_Answers.csv", _nejm_csv())):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -234,17 +231,17 @@ def build(root: Path) -> None:
             if task == "1-1":  # a JSON list; the others one object per line
                 file.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
             else:
-                _jsonl(file, rows)
+                write_jsonl(file, rows)
     (root / "data" / "MultiIF").mkdir(parents=True, exist_ok=True)
     (root / "data" / "MultiIF" / "multiIF_20241018.csv").write_text(_multiif_csv(), encoding="utf-8")
     cb = root / "data" / "compassbench_v1_3"
     for split in ("knowledge", "math"):
-        _jsonl(cb / split / "single_choice_cn.jsonl", _choice_items(f"{split}-cn", 3))
+        write_jsonl(cb / split / "single_choice_cn.jsonl", _choice_items(f"{split}-cn", 3))
     for name in KNOWLEDGE_SETS:
-        _jsonl(cb / "knowledge" / f"{name}.jsonl", _choice_items(name, 2))
-    _jsonl(cb / "math" / "college_single_choice_en.jsonl", _choice_items("college-en", 3))
-    _jsonl(cb / "math" / "college_single_choice_cn.jsonl", _choice_items("college-cn", 2))
-    _jsonl(cb / "math" / "arithmetic_cloze_en.jsonl", _cloze_items("arith", 4))
+        write_jsonl(cb / "knowledge" / f"{name}.jsonl", _choice_items(name, 2))
+    write_jsonl(cb / "math" / "college_single_choice_en.jsonl", _choice_items("college-en", 3))
+    write_jsonl(cb / "math" / "college_single_choice_cn.jsonl", _choice_items("college-cn", 2))
+    write_jsonl(cb / "math" / "arithmetic_cloze_en.jsonl", _cloze_items("arith", 4))
 
 
 #: Replies scored by the four medical evaluators (each family's batch draws from them).

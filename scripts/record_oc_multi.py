@@ -41,6 +41,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import library_datasets, use_data_cache, write_json, write_jsonl
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "multi"
 RUN = "20250101_000000"
@@ -69,11 +71,6 @@ FLORES_LANGS = ("Chinese", "Arabic", "Spanish", "French", "Japanese", "Korean", 
 PHRASE = {"fr": "La réponse est", "en": "The answer is", "vi": "Câu trả lời là", "ar": "الجواب هو", "th": "คำตอบคือ",
           "zh": "答案是", "ko": "답변은", "pt": "A resposta é", "ja": "答えは", "es": "La respuesta es"}
 REGION_LANG = dict(zip(REGIONS, LANGS))
-
-
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
 # -- ARC Prize ---------------------------------------------------------------------------------------------------
@@ -205,16 +202,16 @@ def build_data() -> None:
             path.write_text(json.dumps(task), encoding="utf-8")
     root = cache / "data" / "P-MMEval"
     for lang in LANGS:
-        _jsonl(root / "mgsm" / "test" / f"{lang}.jsonl", _mgsm_rows(lang))
-        _jsonl(root / "mifeval" / "test" / f"{lang}.jsonl", MIFEVAL_ROWS)
+        write_jsonl(root / "mgsm" / "test" / f"{lang}.jsonl", _mgsm_rows(lang))
+        write_jsonl(root / "mifeval" / "test" / f"{lang}.jsonl", MIFEVAL_ROWS)
         for kind in ("mhellaswag", "mlogiqa", "xnli"):
-            _jsonl(root / kind / "test" / f"{lang}.jsonl", _mc_rows(kind, lang))
+            write_jsonl(root / kind / "test" / f"{lang}.jsonl", _mc_rows(kind, lang))
     for region in REGIONS:
         rows = _mc_rows("mmmlu", region)
-        _jsonl(root / "mmmlu" / "easy" / "test" / f"mmlu_{region}.jsonl", rows[:2])
-        _jsonl(root / "mmmlu" / "hard" / "test" / f"mmlu_{region}.jsonl", rows[2:])
+        write_jsonl(root / "mmmlu" / "easy" / "test" / f"mmlu_{region}.jsonl", rows[:2])
+        write_jsonl(root / "mmmlu" / "hard" / "test" / f"mmlu_{region}.jsonl", rows[2:])
     for lang in FLORES_LANGS:
-        _jsonl(root / "flores" / "test" / f"{lang}.jsonl", [dict(r, tgt=t) for r, t in zip(FLORES_ROWS, FLORES_TGT[lang])])
+        write_jsonl(root / "flores" / "test" / f"{lang}.jsonl", [dict(r, tgt=t) for r, t in zip(FLORES_ROWS, FLORES_TGT[lang])])
 
 
 def _replies(ds: dict[str, Any], golds: list[Any]) -> list[str]:
@@ -232,13 +229,8 @@ def _replies(ds: dict[str, Any], golds: list[Any]) -> list[str]:
 
 
 def _datasets(case: str) -> list[dict[str, Any]]:
-    from mmengine.config import Config
-
-    import opencompass
-
     rel, variable, kept = CASES[case]
-    datasets = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
-    return [d for d in datasets if kept is None or d["abbr"] in kept]
+    return [d for d in library_datasets(rel, variable) if kept is None or d["abbr"] in kept]
 
 
 def write_predictions(case: str) -> None:
@@ -257,7 +249,7 @@ def write_predictions(case: str) -> None:
                    for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(out, records)
 
 
 def _jsonable(value: Any) -> Any:
@@ -345,8 +337,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
     args = parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     cases = args.only or list(CASES)
     if not args.only:
         build_data()
@@ -358,9 +349,8 @@ def main() -> None:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
-    (FIXTURES / "vectors.json").write_text(json.dumps(_jsonable(vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
+    write_json(FIXTURES / "vectors.json", _jsonable(vectors()))
     print("done", file=sys.stderr)
 
 

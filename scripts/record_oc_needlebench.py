@@ -40,11 +40,12 @@ import copy
 import importlib.metadata
 import io
 import json
-import math
 import shutil
 from inspect import signature
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "oc_families" / "needlebench"
@@ -113,20 +114,6 @@ POSTPROCESS_REPLIES = [
     "\\boxed{Jack~Smith~}", "\\boxed{ 'Jack'  \"Smith\" }", "\\boxed{a} and \\boxed{b}", "\\boxed{None}", "\\boxed{}",
     "\\boxed{Jack \\\\ Smith}", "\\boxed{\\[Jack\\]}", "\\boxed{张 三}", "\\boxed{unclosed", "\\fbox{Jack}",
 ]
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
 
 
 def _apply(cfg: Any, values: list[Any]) -> list[Any]:
@@ -198,7 +185,7 @@ def record_case(case: str) -> dict[str, Any]:
             entry["result"] = _score(ds, records)
         except Exception as exc:  # recorded, as OpenCompass would stop on it
             entry["exception"] = f"{type(exc).__name__}: {exc}"
-        out["datasets"][abbr] = _jsonable(entry)
+        out["datasets"][abbr] = jsonable(entry)
     return out
 
 
@@ -289,7 +276,7 @@ def record_loaders() -> dict[str, Any]:
             random.seed(0)
             rows = ds["type"].load(**kwargs).to_list()
             column = "prompt" if "prompt" in rows[0] else "question"
-            entry["datasets"][ds["abbr"]] = _jsonable({
+            entry["datasets"][ds["abbr"]] = jsonable({
                 "index": index, "loader": f"{ds['type'].__module__}.{ds['type'].__qualname__}", "kwargs": kwargs,
                 "columns": list(rows[0]), "prompt_column": column, "answers": [r["answer"] for r in rows],
                 "options": [r["options"] for r in rows] if "options" in rows[0] else None,
@@ -358,7 +345,7 @@ def record_data_cases(work: Path) -> None:
         result = json.loads((run_dir / "results" / "oc-model" / f"{abbr}.json").read_text(encoding="utf-8"))
         result.pop("details", None)
         out = {"opencompass_version": importlib.metadata.version("opencompass"), "config": rel, "variable": variable,
-               "index": index, "abbr": abbr, "rows": len(rows), "result": _jsonable(result)}
+               "index": index, "abbr": abbr, "rows": len(rows), "result": jsonable(result)}
         (OUT / "expected_data").mkdir(exist_ok=True)
         (OUT / "expected_data" / f"{case}.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"recorded {case} on the local data")

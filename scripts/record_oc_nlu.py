@@ -25,6 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "oc_families" / "nlu" / "civilcomments.json"
 
@@ -65,7 +67,7 @@ def main() -> None:
     record = {"opencompass": importlib.metadata.version("opencompass"), "loader": "CivilCommentsDataset",
               "loader_kwargs": {"path": "civil_comments"}, "loaded": loaded}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, record)
     print(f"wrote {args.out}: " + ", ".join(f"{s} {v['rows']} rows" for s, v in loaded.items()))
 
 

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, library_datasets, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "phy"
@@ -194,18 +195,11 @@ def build_data() -> None:
     folder = FIXTURES / "cache" / "data" / "phybench"
     folder.mkdir(parents=True, exist_ok=True)
     problems = [{"id": i, "tag": "MECHANICS", "content": q, "answer": a} for i, (q, a) in enumerate(PROBLEMS)]
-    (folder / "PHYBench-fullques_v1.json").write_text(json.dumps(problems, ensure_ascii=False, indent=1) + "\n",
-                                                     encoding="utf-8")
+    write_json(folder / "PHYBench-fullques_v1.json", problems)
 
 
 def _datasets(case: str) -> list[dict[str, Any]]:
-    from mmengine.config import Config
-
-    import opencompass
-
-    rel, variable = CASES[case]
-    datasets: list[dict[str, Any]] = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
-    return datasets
+    return library_datasets(*CASES[case])
 
 
 def write_predictions(case: str) -> None:
@@ -218,21 +212,7 @@ def write_predictions(case: str) -> None:
                    for i, (q, r, g) in enumerate(zip(test["input"], REPLIES, golds, strict=True))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+        write_json(out, records)
 
 
 def run_case(case: str, work: Path) -> dict[str, Any]:
@@ -253,7 +233,7 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
         OpenICLEvalTask(cfg).run()
         result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
         rows = build_dataset_from_cfg(ds).test.to_list()
-        out["datasets"][abbr] = _jsonable({"result": result, "test_rows": rows})
+        out["datasets"][abbr] = jsonable({"result": result, "test_rows": rows})
     return out
 
 
@@ -278,14 +258,13 @@ def record_corpus() -> dict[str, Any]:
             sides[name] = {"first": first, "second": second}
         pairs.append({"reference": reference, "answer": answer, "stages": sides, "eed": list(EED(reference, answer))})
     boxed = [{"reply": r, "clean": extract_boxed_latex(r)} for r in BOXED_REPLIES]
-    return _jsonable({"pairs": pairs, "boxed": boxed})
+    return jsonable({"pairs": pairs, "boxed": boxed})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     build_data()
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
@@ -295,10 +274,9 @@ def main() -> None:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
     print("recording the EED corpus", flush=True)
-    (out_dir / "eed_corpus.json").write_text(json.dumps(record_corpus(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(out_dir / "eed_corpus.json", record_corpus())
     print("done", file=sys.stderr)
 
 

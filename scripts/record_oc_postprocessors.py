@@ -141,6 +141,8 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess", [{}]),
     ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess_default", [{}]),
     ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess_float_compare", [{"compare_number": 1}]),
+    # the symbolic-regression families: SRBench's formula reader
+    ("opencompass.datasets.srbench", "mydataset_postprocess", [{}]),
 ]
 
 

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, library_datasets, use_data_cache, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "reason"
@@ -67,11 +68,6 @@ CASES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "processbench_gen": ("ProcessBench/processbench_gen.py", "processbench_datasets", None),
     "charm_reason_cot_only_gen_f7b7d3": ("CHARM/charm_reason_cot_only_gen_f7b7d3.py", "charm_reason_datasets", CHARM_KEPT),
 }
-
-
-def _jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
 CMO_ROWS = [
@@ -206,10 +202,10 @@ def build_data() -> None:
     """The data files in OpenCompass's layouts, under ``FIXTURES/cache``."""
     cache = FIXTURES / "cache"
     shutil.rmtree(cache, ignore_errors=True)
-    _jsonl(cache / "data" / "cmo.jsonl", CMO_ROWS)
-    _jsonl(cache / "data" / "svamp" / "SVAMP.jsonl", SVAMP_ROWS)
-    _jsonl(cache / "data" / "gsm-hard" / "test.jsonl", GSM_HARD_ROWS)
-    _jsonl(cache / "data" / "math401" / "cloze_en.jsonl", MATH401_ROWS)
+    write_jsonl(cache / "data" / "cmo.jsonl", CMO_ROWS)
+    write_jsonl(cache / "data" / "svamp" / "SVAMP.jsonl", SVAMP_ROWS)
+    write_jsonl(cache / "data" / "gsm-hard" / "test.jsonl", GSM_HARD_ROWS)
+    write_jsonl(cache / "data" / "math401" / "cloze_en.jsonl", MATH401_ROWS)
     for lang in MGSM_LANGS:
         path = cache / "data" / "mgsm" / f"mgsm_{lang}.tsv"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -217,14 +213,14 @@ def build_data() -> None:
     master = cache / "data" / "mastermath2024v1" / "kaoyan_math_1_mcq_Sheet1.csv"
     master.parent.mkdir(parents=True, exist_ok=True)
     master.write_bytes(MASTERMATH_CSV.encode("utf-8"))
-    _jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
-    _jsonl(cache / "FangyuLei" / "s3eval" / "test.jsonl", S3EVAL_ROWS)
+    write_jsonl(cache / "data" / "QuALITY" / "QuALITY.v1.0.1.htmlstripped.dev", QUALITY_ARTICLES)
+    write_jsonl(cache / "FangyuLei" / "s3eval" / "test.jsonl", S3EVAL_ROWS)
     bench = cache / "Qwen" / "ProcessBench"
     bench.mkdir(parents=True, exist_ok=True)
     files = "".join(f"  - split: {s}\n    path: {s}.jsonl\n" for s in PROCESSBENCH_SUBSETS)
     (bench / "README.md").write_text(f"---\nconfigs:\n- config_name: default\n  data_files:\n{files}---\n", encoding="utf-8")
     for subset in PROCESSBENCH_SUBSETS:
-        _jsonl(bench / f"{subset}.jsonl", PROCESSBENCH_ROWS)
+        write_jsonl(bench / f"{subset}.jsonl", PROCESSBENCH_ROWS)
     for folder in ("reasoning", "reasoning_Translate-EN"):
         for task in CHARM_TASKS:
             path = cache / "data" / "CHARM" / folder / f"{task}.json"
@@ -263,13 +259,8 @@ def _replies(abbr: str) -> list[str]:
 
 
 def _datasets(case: str) -> list[dict[str, Any]]:
-    from mmengine.config import Config
-
-    import opencompass
-
     rel, variable, kept = CASES[case]
-    datasets = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
-    return [d for d in datasets if kept is None or d["abbr"] in kept]
+    return [d for d in library_datasets(rel, variable) if kept is None or d["abbr"] in kept]
 
 
 def write_predictions(case: str) -> None:
@@ -287,21 +278,7 @@ def write_predictions(case: str) -> None:
                    for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+        write_json(out, records)
 
 
 def run_case(case: str, work: Path) -> dict[str, Any]:
@@ -336,7 +313,7 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
             result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
             entry: dict[str, Any] = {"details": result.pop("details", None), "result": result}
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
-            out["datasets"][abbr] = _jsonable(entry)
+            out["datasets"][abbr] = jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
@@ -380,8 +357,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
     args = parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     cases = args.only or list(CASES)
     if not args.only:
         build_data()
@@ -393,9 +369,8 @@ def main() -> None:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
-    (FIXTURES / "vectors.json").write_text(json.dumps(_jsonable(vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
+    write_json(FIXTURES / "vectors.json", jsonable(vectors()))
     print("done", file=sys.stderr)
 
 

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, library_datasets, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "reason_longtail"
@@ -254,13 +255,8 @@ def _replies(abbr: str) -> list[str]:
 
 
 def _datasets(case: str) -> list[dict[str, Any]]:
-    from mmengine.config import Config
-
-    import opencompass
-
     rel, variable, kept = CASES[case]
-    datasets = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
-    return [d for d in datasets if kept is None or d["abbr"] in kept]
+    return [d for d in library_datasets(rel, variable) if kept is None or d["abbr"] in kept]
 
 
 def write_predictions(case: str) -> None:
@@ -278,21 +274,7 @@ def write_predictions(case: str) -> None:
                    for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+        write_json(out, records)
 
 
 def _without_cache_path(value: Any) -> Any:
@@ -340,7 +322,7 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
             result = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
             entry: dict[str, Any] = {"details": result.pop("details", None), "result": result}
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
-            out["datasets"][abbr] = _without_cache_path(_jsonable(entry))
+            out["datasets"][abbr] = _without_cache_path(jsonable(entry))
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
@@ -442,8 +424,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
     args = parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     cases = args.only or list(CASES)
     if not args.only:
         build_data()
@@ -455,9 +436,8 @@ def main() -> None:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
-    (FIXTURES / "vectors.json").write_text(json.dumps(_jsonable(vectors()), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
+    write_json(FIXTURES / "vectors.json", jsonable(vectors()))
     print("done", file=sys.stderr)
 
 

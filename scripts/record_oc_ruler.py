@@ -67,6 +67,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 REPO = Path(__file__).resolve().parent.parent
 FAMILIES = REPO / "tests" / "data" / "oc_families"
 RUN = "20250101_000000"
@@ -156,7 +158,7 @@ def write_data() -> None:
     babilong = FAMILIES / "babilong" / "cache" / "data" / "babilong" / "data"
     for task in _BABILONG_TARGETS:
         (babilong / task).mkdir(parents=True, exist_ok=True)
-        (babilong / task / "4k.json").write_text(json.dumps(_babilong(task), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(babilong / task / "4k.json", _babilong(task))
 
 
 # -- the replies -----------------------------------------------------------------------------
@@ -338,8 +340,7 @@ def _record_babilong_prompts() -> dict[str, Any]:
         out[name] = {"args": args, "first_prompt": rows[0]["prompt"][0],
                      "prompt_sha256": [hashlib.sha256(r["prompt"][0].encode("utf-8")).hexdigest() for r in rows]}
     texts = {task: {part: DEFAULT_PROMPTS[task][part] for part in ("instruction", "examples", "post_prompt")} for task in _BABILONG_TARGETS}
-    (REPO / "src" / "assay" / "datasets" / "babilong_prompts.json").write_text(
-        json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(REPO / "src" / "assay" / "datasets" / "babilong_prompts.json", texts)
     return out
 
 
@@ -361,20 +362,20 @@ def main() -> None:
         print("recording RULER's generators", flush=True)
         generated = {"opencompass_version": importlib.metadata.version("opencompass"),
                      "wonderwords_version": importlib.metadata.version("wonderwords"), "datasets": _record_generated()}
-        (FAMILIES / "ruler" / "generated.json").write_text(json.dumps(generated, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(FAMILIES / "ruler" / "generated.json", generated, sort_keys=True)
     if "babilong_prompts" in (args.only or ["babilong_prompts"]):
         os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / "babilong" / "cache")
         os.chdir(FAMILIES / "babilong" / "cache")
         print("recording BABILong's prompts", flush=True)
         prompts = {"opencompass_version": importlib.metadata.version("opencompass"), "datasets": _record_babilong_prompts()}
-        (FAMILIES / "babilong" / "prompts.json").write_text(json.dumps(prompts, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(FAMILIES / "babilong" / "prompts.json", prompts, sort_keys=True)
     for family in [f for f in args.only or CASES if f in CASES]:
         os.environ["COMPASS_DATA_CACHE"] = str(FAMILIES / family / "cache")
         os.chdir(FAMILIES / family / "cache")
         print(f"recording {family}", flush=True)
         record = _record_family(family, scratch / "work")
         record["opencompass_version"] = importlib.metadata.version("opencompass")
-        (FAMILIES / family / "expected.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(FAMILIES / family / "expected.json", record, sort_keys=True)
 
 
 if __name__ == "__main__":

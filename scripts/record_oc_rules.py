@@ -12,16 +12,20 @@ powers too large for a safe arithmetic, each with OpenCompass's own function
 (``evaluate_response_vs_answer``, ``Game24Evaluator.check_nums``) and its
 evaluators' ``score`` on a batch of them.  SuperGPQA's answer searches are
 recorded on replies with runs of marks that make them backtrack, short (the
-searches end within OpenCompass's five-second limit) and long (past it).  It writes
+searches end within OpenCompass's five-second limit) and long (past it), and
+on replies with runs of opening marks before an answer and closing marks after
+it whose cost together is clearly below or clearly past the limit (a few
+minutes of searches timing out).  It writes
 ``tests/data/oc_families/reason_longtail/python_vectors.json``;
 ``tests/evaluators/test_oc_rules.py`` checks assay's namesakes against it.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import write_json
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "data" / "oc_families" / "reason_longtail" / "python_vectors.json"
@@ -64,6 +68,15 @@ SUPERGPQA_SHAPES = [
 ]
 
 
+#: Runs of ``o`` opening marks before an answer and ``c`` closing marks after it, which together make SuperGPQA's
+#: letter search backtrack: (o, c) whose cost is clearly below OpenCompass's five seconds (a score o/22 + c/16 of
+#: at most 0.8: well under a second) or clearly past it (at least 1.2: a minute or more), none near the boundary,
+#: so that the recorded verdicts do not depend on the recording machine's speed.
+SUPERGPQA_RUNS = [(o, c) for o in (4, 8, 12, 16, 20) for c in (2, 6, 10, 14) if not 0.8 < o / 22 + c / 16 < 1.2]
+#: Each run as a reply alone and followed by a later answer that a search ending in time would find.
+SUPERGPQA_COMBINED = [f"Answer: {'(' * o}A{'}' * c}x{tail}" for o, c in SUPERGPQA_RUNS for tail in ("", " Answer: B")]
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
@@ -92,8 +105,10 @@ def main() -> None:
                          "result": game24.score([p for p, _ in GAME24_CASES], [r for _, r in GAME24_CASES])},
         "supergpqa_shapes": [[t, ["10", "40"], extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, ["10", "40"])]
                              for t in SUPERGPQA_SHAPES],
+        "supergpqa_combined": [[t, ["10", "40"], extract_option_labels(t, "ABCDEFGHIJ"), extract_option_content(t, ["10", "40"])]
+                               for t in SUPERGPQA_COMBINED],
     }
-    OUT.write_text(json.dumps(_jsonable(record), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(OUT, _jsonable(record))
     print(f"wrote {OUT.relative_to(REPO)}")
 
 

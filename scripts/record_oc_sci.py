@@ -48,6 +48,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "oc_families" / "sci"
 OUT = DATA / "recorded.json"
@@ -406,7 +408,7 @@ def main() -> None:
     args = parser.parse_args()
     recorded = record()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, recorded)
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -34,6 +34,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "oc_families" / "sci3"
 OUT = DATA / "recorded.json"
@@ -305,7 +307,7 @@ def main() -> None:
     args = parser.parse_args()
     build_files()
     recorded = record()
-    args.out.write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, recorded)
     print(f"wrote {args.out}")
 
 

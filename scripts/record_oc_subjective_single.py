@@ -33,6 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _oc_recording import write_json
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "subjective" / "single"
 TIME = "20240101_000000"
@@ -538,7 +540,7 @@ def _write_mtbench101_prompts() -> None:
 
     texts = {"judge": mtbench101.judge, "score_format": mtbench101.score_format, "tasks": dict(mtbench101.unique_prompt)}
     path = ROOT / "src" / "assay" / "datasets" / "mtbench101_prompts.json"
-    path.write_text(json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(path, texts)
 
 
 def record_mtbench101() -> dict[str, Any]:
@@ -735,8 +737,7 @@ def record_writingbench() -> dict[str, Any]:
     from opencompass.datasets.subjective import writingbench
 
     path = ROOT / "src" / "assay" / "datasets" / "writingbench_prompt.json"
-    path.write_text(json.dumps({"judge_template": writingbench.base_prompt}, ensure_ascii=False, indent=1) + "\n",
-                    encoding="utf-8")
+    write_json(path, {"judge_template": writingbench.base_prompt})
     post = {"every": _postprocess(writingbench.writingbench_postprocess, _wb_samples("wb", 30)),
             "none": _postprocess(writingbench.writingbench_postprocess, _samples(["Score: 6/10"], [{"domain1": "x"}]))}
     return {"postprocess": post,
@@ -764,8 +765,7 @@ def record_judgerbench() -> dict[str, Any]:
     from opencompass.datasets.subjective import judgerbench
 
     path = ROOT / "src" / "assay" / "datasets" / "judgerbench_prompts.json"
-    path.write_text(json.dumps({k: getattr(judgerbench, k) for k in JB_PROMPTS}, ensure_ascii=False, indent=1) + "\n",
-                    encoding="utf-8")
+    write_json(path, {k: getattr(judgerbench, k) for k in JB_PROMPTS})
     datasets_import = ("opencompass.configs.datasets.subjective.judgerbench.judgerbench", "judgerbench_datasets")
     loader = _loaded(datasets_import)
     rng = random.Random(9)
@@ -793,8 +793,7 @@ def record_compass_arena_subjective() -> dict[str, Any]:
     from opencompass.datasets.subjective import compass_arena_subjective_bench as cas
 
     path = ROOT / "src" / "assay" / "datasets" / "compass_arena_subjective_prompts.json"
-    path.write_text(json.dumps({k: getattr(cas, k) for k in CAS_PROMPTS}, ensure_ascii=False, indent=1) + "\n",
-                    encoding="utf-8")
+    write_json(path, {k: getattr(cas, k) for k in CAS_PROMPTS})
     rng = random.Random(12)
     cats, diffs = ["推理", "创作", "代码"], ["简单", "中等", "困难"]
     n = 30
@@ -877,7 +876,7 @@ def main() -> None:
     for family in args.family or sorted(FAMILIES):
         recorded = {"opencompass": version, **FAMILIES[family]()}
         path = args.out / f"{family}.json"
-        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_json(path, recorded)
         print(f"wrote {path}")
 
 

@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from _oc_recording import jsonable, library_datasets, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "symbolic"
@@ -277,13 +278,7 @@ def _replies(abbr: str) -> list[str]:
 
 
 def _datasets(case: str) -> list[dict[str, Any]]:
-    from mmengine.config import Config
-
-    import opencompass
-
-    rel, variable = CASES[case]
-    datasets: list[dict[str, Any]] = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
-    return datasets
+    return library_datasets(*CASES[case])
 
 
 def write_predictions(case: str) -> None:
@@ -300,21 +295,7 @@ def write_predictions(case: str) -> None:
                    for i, (q, r, g) in enumerate(zip(prompts, replies, golds))}
         out = FIXTURES / "predictions" / f"{ds['abbr']}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(records, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if hasattr(value, "item") and callable(value.item):
-        return _jsonable(value.item())
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+        write_json(out, records)
 
 
 def _passes(evaluator: Any, prediction: Any, reference: str) -> bool | None:
@@ -385,7 +366,7 @@ def run_case(case: str, work: Path) -> dict[str, Any]:
                 entry["accuracy"] = [evaluator.grade_pi_response(p, r) for p, r in pairs]
             else:
                 entry["passed"] = [_passes(evaluator, p, r) for p, r in pairs]
-            out["datasets"][abbr] = _jsonable(entry)
+            out["datasets"][abbr] = jsonable(entry)
     finally:
         icl_base_evaluator.BaseEvaluator.evaluate = original
     return out
@@ -399,15 +380,13 @@ def write_prompts() -> None:
     texts = {problem: {k: getattr(prompts, name)[k] for k in kept} for problem, name in (
         ("GCP", "gcpPrompts"), ("TSP", "tspPrompts"), ("MSP", "mspPrompts"), ("GCP_Decision", "gcp_dPrompts"),
         ("TSP_Decision", "tsp_dPrompts"), ("KSP", "kspPrompts"), ("BSP", "bspPrompts"), ("EDP", "edpPrompts"), ("SPP", "sppPrompts"))}
-    (REPO / "src" / "assay" / "datasets" / "nphardeval_prompts.json").write_text(
-        json.dumps(texts, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_json(REPO / "src" / "assay" / "datasets" / "nphardeval_prompts.json", texts)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.parse_args()
-    os.environ["COMPASS_DATA_CACHE"] = str(FIXTURES / "cache")
-    os.environ.pop("DATASET_SOURCE", None)
+    use_data_cache(FIXTURES / "cache")
     build_data()
     write_prompts()
     os.chdir(FIXTURES / "cache")
@@ -418,8 +397,7 @@ def main() -> None:
             print(f"recording {case}", flush=True)
             write_predictions(case)
             record = run_case(case, Path(work))
-            (out_dir / f"{case}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                   encoding="utf-8")
+            write_json(out_dir / f"{case}.json", record, sort_keys=True)
     print("done", file=sys.stderr)
 
 

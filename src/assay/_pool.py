@@ -30,18 +30,17 @@ has run, and the pool waits for it, so that no item is charged the start-up.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from assay._bounded import die_with_parent, prepare_fork
 from assay._dataclass import DataclassMethods
 
 __all__ = ["Emit", "Event", "ForkPool", "Work", "check_fork_safety", "die_with_parent", "usable_cpus"]
@@ -55,34 +54,6 @@ Work = Callable[[Any, Emit], None]
 
 
 _READY = ("ready",)
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """Have the kernel SIGKILL this process when the thread that forked it ends (Linux; elsewhere nothing).
-
-    ``parent`` is the pid of the process that forked this one: when it ended
-    before the request took effect, this process exits at once.
-    """
-    if sys.platform.startswith("linux"):
-        try:
-            prctl, get_errno = _prctl()
-            if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-                logger.debug("prctl(PR_SET_PDEATHSIG) failed: errno %d", get_errno())
-        except (OSError, AttributeError):  # no libc to call: the closed pipe still ends an idle worker
-            logger.debug("prctl(PR_SET_PDEATHSIG) is not available", exc_info=True)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-@functools.lru_cache(maxsize=1)
-def _prctl() -> tuple[Callable[..., int], Callable[[], int]]:
-    """libc's ``prctl`` and ctypes' ``get_errno``, loaded once: by the parent before it forks, so that no worker loads them again."""
-    import ctypes
-
-    return ctypes.CDLL(None, use_errno=True).prctl, ctypes.get_errno
 
 
 def _worker_main(
@@ -148,9 +119,7 @@ class ForkPool:
     ) -> None:
         if method == "fork":
             check_fork_safety()
-            if sys.platform.startswith("linux"):  # each worker asks for the parent-death signal through it
-                with contextlib.suppress(OSError, AttributeError):
-                    _prctl()
+            prepare_fork()  # what each worker asks for the parent-death signal with
         self._ctx: Any = multiprocessing.get_context(method)
         self._work, self._warm, self._name = work, warm, name
         self._ready, self._ready_timeout = ready, ready_timeout

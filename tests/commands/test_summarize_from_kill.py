@@ -45,8 +45,12 @@ def test_from_killed_halfway_leaves_whole_files_a_run_no_summary_shows_and_a_rer
     out = _big_output(tmp_path / "lm_out")
     work = tmp_path / "work"
     proc = spawn_assay("summarize", "--from", "lm_eval", str(out), "-w", str(work), "--no-report", cwd=tmp_path)
-    _wait_for_results(work, 0, proc)
-    (half,) = list(work.iterdir())
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if work.is_dir() and any(child.is_dir() for child in work.iterdir()):
+            break
+        time.sleep(0.005)
+    (half,) = [child for child in work.iterdir() if child.is_dir()]
     _wait_for_results(half / "results" / "scripted-a", 5, proc)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)

@@ -449,6 +449,24 @@ def _band_gaps(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _boxed_yes_no(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["yes", "no", "positive", "negative", "tRNA"]) for _ in range(n)]
+    preds = [rng.choice(["\\boxed{Yes}", "\\boxed{no}", "\\boxed{\\text{tRNA}}", "yes", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _molecule_counts(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_count": rng.randint(0, 3)} for _ in range(n)]
+    preds = [rng.choice([f'<answer>"ring count": {r["ring_count"]}</answer>', "<answer>2</answer>", "two", ""]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _atom_indices(rng: random.Random, n: int) -> Inputs:
+    refs = [{"ring_index": sorted(rng.sample(range(8), 3))} for _ in range(n)]
+    preds = [rng.choice([f'<answer>{{"ring atoms": {r["ring_index"]}}}</answer>', "<answer>0, 1, 2</answer>", "none"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _pos_neg(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
     preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
@@ -646,6 +664,9 @@ INPUTS: dict[str, Spec] = {
     "OpenSWIMSEEvaluator": Spec(_velocity_lists),
     "MatbenchEvaluator_regression": Spec(_band_gaps),
     "GUE_Evaluator": Spec(_pos_neg),
+    "BiodataAccEvaluator": Spec(_boxed_yes_no),
+    "MoleculariqCountEvaluator": Spec(_molecule_counts),
+    "MoleculariqIndexEvaluator": Spec(_atom_indices),
     "MatbenchEvaluator_classification": Spec(_yes_no),
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
@@ -679,6 +700,11 @@ EXCLUDED: dict[str, str] = {
                                       "checked in tests/evaluators/test_scireasoner_mol_instructions.py",
     "Mol_Instructions_Evaluator_Protein": "RougeEvaluator under another name (its task changes nothing), checked as "
                                           "RougeEvaluator here and in tests/evaluators/test_scireasoner_protein.py",
+    **{name: "corpus-level correlations (NaN or infinity where undefined, an error for a key with a single read "
+             "value) or a float32 Fmax over the batch, on references of its own kinds (numbers, records of numbers, "
+             "EC numbers, labels), as OpenCompass's; checked in tests/evaluators/test_biodata.py"
+       for name in ("BiodataAucEvaluator", "BiodataECNumberEvaluator", "BiodataMCCEvaluator", "BiodataMixedScoreEvaluator",
+                    "BiodataPCCEvaluator", "BiodataR2Evaluator", "BiodataSpearmanEvaluator")},
     "LLM4Mat_Evaluator": "its metrics are None where undefined and it writes no details, as OpenCompass's; "
                          "checked in tests/evaluators/test_scireasoner.py",
     **{name: "reads the options of each question from its dataset's table; checked in tests/evaluators/test_sci_exams.py"
@@ -689,6 +715,8 @@ EXCLUDED: dict[str, str] = {
                     "CMP_KSP_Evaluator", "P_BSP_Evaluator", "P_EDP_Evaluator", "P_SPP_Evaluator")},
     "PILLMEvaluator": "reads each sample's experiment and n_updates from its test set's rows; "
                       "checked in tests/evaluators/test_oc_pi_llm.py",
+    "SRbenchDatasetEvaluator": "reads each formula's points (300 or more) from its test set's rows and runs every answer "
+                               "in the sandbox; checked in tests/evaluators/test_oc_srbench.py",
     "needlebench_atc_evaluator": "the name OpenCompass's configs also use for NeedleBenchATCEvaluator, checked under that name",
     "CascadeEvaluator": "composes a rule evaluator with an LLM judge; needs a judge server",
     "AssayCascadeEvaluator": "the cascade with the verdict read by the judge's postprocessor; needs a judge server",

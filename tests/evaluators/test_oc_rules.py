@@ -91,6 +91,19 @@ def test_supergpqa_searches_that_backtrack_read_as_opencompass_reads_them() -> N
         assert (supergpqa_option_label(text), supergpqa_option_content(text, options)) == (label, content), text
 
 
+def test_supergpqa_runs_of_opening_and_closing_marks_together_read_as_opencompass_reads_them() -> None:
+    """Recorded from OpenCompass: runs of opening marks before an answer and closing marks after it whose joint cost
+    is clearly within its five seconds (the search ends: a later answer is read) or clearly past them (the search
+    times out: nothing is read, not even the later answer) — the cost model decides both from the text."""
+    from assay.evaluators.supergpqa import supergpqa_option_content, supergpqa_option_label
+
+    cases = VECTORS["supergpqa_combined"]
+    later = {text: label for text, _, label, _ in cases if text.endswith(" Answer: B")}
+    assert set(later.values()) == {"B", None}  # both sides of the boundary are recorded
+    for text, options, label, content in cases:
+        assert (supergpqa_option_label(text), supergpqa_option_content(text, options)) == (label, content), text
+
+
 def test_supergpqa_time_outs_are_decided_from_the_text_and_counted() -> None:
     # a failing run of 18 closing marks after an answer: OpenCompass's search runs past its five seconds and finds
     # nothing; assay counts it as timed out without running it, whatever the machine; 12 marks: searched to the end

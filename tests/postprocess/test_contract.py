@@ -43,6 +43,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "bbeh_mcq_postprocess": {},
     "bbeh_freeform_postprocess": {},
     "game24_postprocess": {},
+    "mydataset_postprocess": {},
     "clbench_pred_postprocess": {},
     "atlas_pred_postprocess": {},
     "GPQA_Simple_Eval_postprocess": {},

@@ -67,7 +67,9 @@ def load(args: argparse.Namespace) -> Any:
     """The config file given, or the newest one dumped in the run directory ``-w``/``-r`` name.
 
     In the second case ``args.work_dir`` and ``args.reuse`` are set to that run
-    (a dumped config's own ``work_dir`` is not used).  The config is loaded
+    (a dumped config's own ``work_dir`` is not used), which must not be one an
+    import left unfinished (:func:`assay.rundir.imports.read_run`: its config,
+    if any, may be older than its results).  The config is loaded
     with the OpenCompass layer (:mod:`assay.opencompass`).
     """
     import assay.opencompass  # noqa: F401 - configs import opencompass.* and mmengine.config names
@@ -77,14 +79,14 @@ def load(args: argparse.Namespace) -> Any:
         return load_config(args.config)
     from assay.errors import ConfigError
     from assay.rundir.configs import newest_dumped_config
-    from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.imports import read_run
 
     if args.reuse is None:
         raise ConfigError(
             "no CONFIG given: name a config file, or a run directory with -w WORK_DIR -r TIMESTAMP "
             "(-r alone: the latest) to read the config dumped in its configs/ folder"
         )
-    run_dir = resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, args.reuse, must_exist=True)
+    run_dir = read_run(args.work_dir or DEFAULT_WORK_DIR, args.reuse)  # not a run an import left half written
     path = newest_dumped_config(run_dir)
     args.work_dir, args.reuse = str(run_dir.root.parent), run_dir.root.name
     sys.stderr.write(f"config: {path}\n")

@@ -89,12 +89,11 @@ def run(args: argparse.Namespace) -> int:
 
     from assay.fileio import atomic_write_json
     from assay.rundir.compare import compare_models
-    from assay.rundir.imports import check_import_finished
-    from assay.rundir.layout import new_timestamp, resolve_run_dir
+    from assay.rundir.imports import read_run
+    from assay.rundir.layout import new_timestamp
     from assay.stats import DEFAULT_BOOTSTRAP, DEFAULT_SEED
 
-    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
-    check_import_finished(run_dir)  # a run an import left half written: no comparison of it
+    run_dir = read_run(args.work_dir, args.reuse)  # not a run an import left half written
     comparison = compare_models(
         run_dir.root,
         args.model_a,

@@ -139,11 +139,9 @@ def remove_leftovers(target: Path) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Export; 0 on success."""
-    from assay.rundir.imports import check_import_finished
-    from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.imports import read_run
 
-    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
-    check_import_finished(run_dir)
+    run_dir = read_run(args.work_dir, args.reuse)  # not a run an import left half written
     target = _target(args, run_dir.root)
     if args.format == "jsonl":
         count = export_jsonl(run_dir, target)

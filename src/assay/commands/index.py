@@ -33,12 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Index the run; print the counts, every changed or removed file and every problem; 0 on success, 1 without a
     usable index or, with ``--check``, with a result file unreadable or missing."""
-    from assay.rundir.imports import check_import_finished
-    from assay.rundir.layout import STATS_SUFFIX, resolve_run_dir
+    from assay.rundir.imports import read_run
+    from assay.rundir.layout import STATS_SUFFIX
     from assay.rundir.statistics import index_run
 
-    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
-    check_import_finished(run_dir)  # a run an import left half written: no index of it
+    run_dir = read_run(args.work_dir, args.reuse)  # not a run an import left half written
     snapshot = index_run(run_dir.root, check_content=args.check)
     for rel in snapshot.changed:
         sys.stdout.write(f"changed since indexed: results/{rel}\n")

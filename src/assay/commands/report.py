@@ -29,11 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
     from assay.report import write_html_report
-    from assay.rundir.imports import check_import_finished
-    from assay.rundir.layout import new_timestamp, resolve_run_dir
+    from assay.rundir.imports import read_run
+    from assay.rundir.layout import new_timestamp
 
-    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
-    check_import_finished(run_dir)
+    run_dir = read_run(args.work_dir, args.reuse)  # not a run an import left half written
     summary = None
     time_str = new_timestamp()
     if args.config:

@@ -144,10 +144,6 @@ def run(args: argparse.Namespace) -> int:
         _import_source(args)
     else:
         run_dir_as_work_dir(args)
-        if args.config is None and args.reuse is not None:  # the run's own config: none is dumped before its import ends
-            from assay.rundir.imports import check_import_finished
-
-            check_import_finished(resolve_run_dir(args.work_dir or DEFAULT_WORK_DIR, args.reuse, must_exist=True))
     config = load(args)
     run_dir = resolve_run_dir(work_dir(args, config), args.reuse or "latest", must_exist=True)
     validate_summarizer_config(summary_config(config, str(run_dir.root)))

@@ -465,13 +465,12 @@ def _verify_groups(report: VerifyReport, srel: str, view: Leaderboard, groups: l
 
 def run(args: argparse.Namespace) -> int:
     """Verify the run; print mismatches and counts; 1 when anything does not match."""
-    from assay.rundir.imports import unfinished_import
-    from assay.rundir.layout import resolve_run_dir
+    from assay.rundir.imports import UnfinishedImport, read_run
 
-    run_dir = resolve_run_dir(args.work_dir, args.reuse or "latest", must_exist=True)
-    unfinished = unfinished_import(run_dir)
-    if unfinished is not None:  # its results are partly of the import, partly older or missing: nothing to check against
-        sys.stderr.write(f"assay verify: FAILED: {unfinished}\n")
+    try:
+        run_dir = read_run(args.work_dir, args.reuse)
+    except UnfinishedImport as exc:  # its results are partly of the import, partly older or missing: nothing to check against
+        sys.stderr.write(f"assay verify: FAILED: {exc}\n")
         return 1
     report = verify_run(run_dir.root)
     for m in report.mismatches:

@@ -4,7 +4,8 @@ Some rule-based evaluators of OpenCompass hand a reply's expression to
 Python's ``eval`` (KOR-Bench's arithmetic puzzles) or to SymPy, which runs it
 as Python too (the Game of 24).  Here all such checks of one scoring batch
 run in a single :mod:`assay.sandbox` run: the program there forks one child
-per check, so that a check that never ends, runs out of memory or crashes
+per check (:func:`assay._bounded.run_bounded`, whose source the program
+includes), so that a check that never ends, runs out of memory or crashes
 costs only itself.  Each check has ``limit`` wall-clock seconds; one that
 does not end within them, or that a limit kills (SIGKILL, SIGXCPU), is
 reported as timed out; one that runs out of the sandbox's memory is a failure
@@ -19,13 +20,17 @@ output must hold exactly one verdict per check, in order, else the batch
 fails.
 
 A check is a ``kind`` the sandboxed program knows (``korbench9``,
-``korbench10``, ``game24``) and its text arguments; its verdict is the bool
-OpenCompass's function returns, or the exception that escapes it (where
-OpenCompass stops).
+``korbench10``, ``game24``, ``srbench``) and its text arguments; its verdict is
+the bool OpenCompass's function returns, or the exception that escapes it (where
+OpenCompass stops).  ``srbench`` computes values instead of a verdict: SRBench's
+reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
+points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
+the last on the finite points) and SymPy's ``simplify`` of the difference.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import logging
@@ -34,7 +39,10 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from assay._bounded import EXITED, Ended
 
 logger = logging.getLogger(__name__)
 
@@ -49,12 +57,16 @@ _NAMES_SYMPY = re.compile(r"\b(sp|parse_latex)\b")
 _STARTUP = 30.0
 
 _PROGRAM = r'''
-import builtins, json, os, re, select, signal, sys, time
+import builtins, json, os, re, sys
 sys.path[:0] = PATHS
 
 def _sympy():
     import sympy
     return sympy
+
+def _numpy():
+    import numpy
+    return numpy
 
 def _korbench_globals(source):
     # the names OpenCompass's korbench_utils module holds at the expression (its imports)
@@ -115,72 +127,140 @@ def game24(prediction):
     except Exception:
         return 0
 
-KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24}
-
-def child(kind, args, out):
-    # the check reaches neither the batch's output nor its marker: it can write its own verdict only
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    os.close(devnull)
-    os.closerange(3, out)
-    os.closerange(out + 1, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
-    globals().pop("TOKEN", None)
+def _srbench_parse(formula):
+    # SRBench's reading of a formula: the text after its first "=", through SymPy, as a NumPy function of its
+    # symbols in name order; None where that fails
+    sympy, numpy = _sympy(), _numpy()
     try:
-        record = {"v": bool(KINDS[kind](*args))}
+        text = formula.split("=", 1)[1].strip() if "=" in formula else formula.strip()
+        if not text:
+            return None
+        names = {"sin": sympy.sin, "cos": sympy.cos, "exp": sympy.exp, "sqrt": sympy.sqrt, "log": sympy.log,
+                 "arccos": sympy.acos, "arcsin": sympy.asin, "tan": sympy.tan, "pi": sympy.pi}
+        expr = sympy.sympify(text, locals=names)
+        variables = sorted(str(s) for s in expr.free_symbols)
+        numeric = {"sqrt": numpy.sqrt, "exp": numpy.exp, "sin": numpy.sin, "cos": numpy.cos, "log": numpy.log,
+                   "arcsin": numpy.arcsin, "arccos": numpy.arccos, "tan": numpy.tan, "pi": numpy.pi}
+        return sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric]), variables
     except MemoryError:
-        record = {"m": True}
-    except BaseException as exc:
+        raise
+    except Exception:
+        return None
+
+def _srbench_same(pred, ref):
+    # SymPy's simplify of the difference of the texts after their first "=" (up to a second one) is 0
+    sympy = _sympy()
+    try:
+        left = sympy.sympify(pred.split("=")[1] if "=" in pred else pred)
+        right = sympy.sympify(ref.split("=")[1] if "=" in ref else ref)
+        return bool(sympy.simplify(left - right) == 0)
+    except MemoryError:
+        raise
+    except Exception:
+        return False
+
+def _checked(numpy, values):
+    # what scikit-learn's regression metrics accept: a real array of at least one sample
+    values = numpy.asarray(values)
+    if values.dtype.kind == "c":
+        raise ValueError("complex values")
+    if values.dtype.kind == "O":
+        values = values.astype(numpy.float64)
+    if values.shape[0] < 1:
+        raise ValueError("no sample")
+    return values
+
+def _rmse(numpy, truth, pred):
+    truth, pred = _checked(numpy, truth), _checked(numpy, pred)
+    return float(numpy.sqrt(numpy.mean((truth.reshape(-1, 1) - pred.reshape(-1, 1)) ** 2, axis=0))[0])
+
+def _r2(numpy, truth, pred):
+    truth, pred = _checked(numpy, truth), _checked(numpy, pred)
+    if pred.shape[0] < 2:
+        return float("nan")
+    truth, pred = truth.reshape(-1, 1), pred.reshape(-1, 1)
+    residual = float(numpy.sum((truth - pred) ** 2, axis=0)[0])
+    total = float(numpy.sum((truth - numpy.mean(truth, axis=0)) ** 2, axis=0)[0])
+    if residual == 0:
+        return 1.0
+    if total == 0:
+        return 0.0
+    return 1 - residual / total
+
+def srbench(prediction, reference, points):
+    numpy = _numpy()
+    data = numpy.array(json.loads(points))
+    out = {"RMSE": 100000.0, "NMSE": 100000.0, "R2": -100000.0, "SymbolicMatch": False, "is_valid": False}
+    parsed = _srbench_parse(prediction)
+    if parsed is None:
+        return out
+    func, _ = parsed
+    truth = _srbench_parse(reference)
+    if truth is None:
+        raise ValueError("the reference cannot be read as a formula")
+    func_gt, variables = truth
+    n = len(variables)
+    x, y_true = data[:, :n], data[:, -1]
+    try:
+        y_pred = func(*[x[:, i] for i in range(n)])
+        if numpy.isscalar(y_pred):
+            y_pred = numpy.full_like(y_true, y_pred)
+        keep = numpy.isfinite(y_true) & numpy.isfinite(y_pred)
+        y_true, y_pred = y_true[keep], y_pred[keep]
+        out["RMSE"] = _rmse(numpy, y_true, y_pred)
+        out["R2"] = _r2(numpy, y_true, y_pred)
+        out["NMSE"] = numpy.mean((y_true - y_pred) ** 2) / numpy.var(y_true)
+        out["is_valid"] = True
+    except MemoryError:
+        raise
+    except Exception:
+        # the fallback: both formulas as functions of two variables on a 1000 x 1000 grid of [-10, 10]^2
         try:
-            text = f"{type(exc).__name__}: {exc}"
-        except BaseException:
-            text = type(exc).__name__
-        record = {"e": text[:500]}
-    os.write(out, json.dumps(record).encode())
-    os._exit(0)
+            axis = numpy.linspace(-10, 10, 1000)
+            first, second = numpy.meshgrid(axis, axis)
+            first, second = first.flatten(), second.flatten()
+            gt_vals = func_gt(first, second)
+            pred_vals = func(first, second)
+            keep = numpy.isfinite(gt_vals) & numpy.isfinite(pred_vals)
+            gt_vals, pred_vals = gt_vals[keep], pred_vals[keep]
+            out["RMSE"] = numpy.sqrt(numpy.mean((gt_vals - pred_vals) ** 2))
+            out["R2"] = 1 - numpy.sum((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
+            out["NMSE"] = numpy.mean((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
+            out["is_valid"] = True
+        except MemoryError:
+            raise
+        except Exception:
+            pass
+    out["SymbolicMatch"] = _srbench_same(prediction, reference)
+    for key in ("RMSE", "NMSE", "R2"):
+        out[key] = float(out[key])  # JSON writes NaN and the infinities as such
+    return out
+
+KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24, "srbench": srbench}
+VALUED = {"srbench"}
+
+def check(kind, args):
+    globals().pop("TOKEN", None)  # the check reaches neither the batch's output (its streams are /dev/null) nor its marker
+    value = KINDS[kind](*args)
+    return value if kind in VALUED else bool(value)
 
 try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
     import ctypes
     ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
 except (OSError, AttributeError):
     pass
-if any(kind == "game24" for kind, _ in CHECKS):
+if any(kind in ("game24", "srbench") for kind, _ in CHECKS):
     _sympy()  # imported once, before the children are forked
+if any(kind == "srbench" for kind, _ in CHECKS):
+    # SymPy's and NumPy's lazily imported parts (the parser, lambdify's printer, simplify) loaded once, on a formula
+    # of assay's own, before the children are forked
+    srbench("y = sin(x0)*x1 + sqrt(x1)", "y = x0**2/x1", "[[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]]")
+RECORDS = {TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
 for index, (kind, args) in enumerate(CHECKS):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        child(kind, args, write)
-    os.close(write)
-    deadline = time.monotonic() + LIMIT
-    data, timed_out = b"", False
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            timed_out = True
-            break
-        ready, _, _ = select.select([read], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(read, 65536)
-        if not chunk:
-            break
-        data += chunk
-    if timed_out:
-        os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    os.close(read)
-    if timed_out:
-        record = {"t": True}
-    else:
-        try:
-            record = json.loads(data) if data else None
-        except ValueError:
-            record = None
-        if not isinstance(record, dict) or len(record) != 1 or not set(record) <= {"v", "m", "e"}:
-            record = {"k": os.waitstatus_to_exitcode(status)}
-    sys.stdout.write(TOKEN + json.dumps([index, record]) + "\n")
+    ended = run_bounded(lambda: check(kind, args), seconds=LIMIT)
+    value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
+    key = ("r" if kind in VALUED else "v") if ended.how == ANSWERED else RECORDS[ended.how]
+    sys.stdout.write(TOKEN + json.dumps([index, {key: value}]) + "\n")
     sys.stdout.flush()
 '''
 
@@ -195,36 +275,41 @@ class Check:
 
 @dataclass(frozen=True)
 class Verdict:
-    """How one check ended: ``value`` (OpenCompass's bool) or ``failure`` (what stopped it), ``timed_out`` and
-    ``out_of_memory`` (stopped by a limit OpenCompass does not set)."""
+    """How one check ended: ``value`` (OpenCompass's bool), ``result`` (what a check computing values — ``srbench``
+    — returned, as JSON data) or ``failure`` (what stopped it), ``timed_out`` and ``out_of_memory`` (stopped by a
+    limit OpenCompass does not set)."""
 
     value: bool | None = None
     failure: str | None = None
     timed_out: bool = False
     out_of_memory: bool = False
+    result: Any = None
 
 
 class SandboxUnavailable(RuntimeError):
     """The checks cannot be run: no sandbox here, or its Python cannot import SymPy."""
 
 
-def _sympy_roots() -> list[str]:
-    """The folders holding this environment's SymPy and mpmath, for a sandboxed Python that lacks them."""
+def _sympy_roots(numpy: bool = False) -> list[str]:
+    """The folders holding this environment's SymPy and mpmath (and NumPy, with ``numpy``), for a sandboxed Python
+    that lacks them."""
     from assay.sandbox import missing_modules
 
-    if not missing_modules(["sympy", "mpmath"]):
+    names = ["sympy", "mpmath", *(["numpy"] if numpy else [])]
+    if not missing_modules(names):
         return []
     roots = []
-    for name in ("sympy", "mpmath"):
+    for name in names:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
-            raise SandboxUnavailable(f"SymPy's package {name} is installed neither for the sandbox's Python nor here")
+            raise SandboxUnavailable(f"the package {name} is installed neither for the sandbox's Python nor here")
         roots.append(os.path.dirname(os.path.realpath(next(iter(spec.submodule_search_locations)))))
     return sorted(set(roots))
 
 
-def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool) -> list[str]:
-    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot."""
+def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: bool, numpy: bool = False) -> list[str]:
+    """What a dry run says of an evaluator of ``cfg`` that runs replies here: why the sandbox cannot, if it cannot
+    (``sympy``, ``numpy``: its checks import SymPy, NumPy)."""
     if cfg.get("eval_mode", default_mode) != default_mode:
         return []
     from assay.sandbox import isolation_unavailable
@@ -235,7 +320,7 @@ def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: b
         reason = str(exc)
     if reason is None and sympy:
         try:
-            _sympy_roots()
+            _sympy_roots(numpy)
         except SandboxUnavailable as exc:
             reason = str(exc)
     if reason is None:
@@ -244,14 +329,20 @@ def sandbox_notes(name: str, cfg: Mapping[str, Any], default_mode: str, sympy: b
             f"error records; eval_mode='arithmetic' scores them without running them"]
 
 
-#: The exit codes (``-signal``) of a check's process killed by a limit: the time limit's SIGKILL, the CPU limit's SIGXCPU.
-_LIMIT_CODES = frozenset({-9, -24})
+@functools.cache
+def _helper_source() -> str:
+    """The source of :mod:`assay._bounded`, which the sandboxed program forks its checks with (it comes first)."""
+    from assay import _bounded
+
+    return Path(_bounded.__file__).read_text(encoding="utf-8")
 
 
 def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     """The verdict of one check from the record the sandboxed program writes for it."""
     if "v" in record:
         return Verdict(value=bool(record["v"]))
+    if "r" in record:
+        return Verdict(result=record["r"])
     if "t" in record:
         return Verdict(failure=f"did not end within {limit:g} s", timed_out=True)
     if "m" in record:
@@ -259,7 +350,7 @@ def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     if "e" in record:
         return Verdict(failure=str(record["e"]))
     code = record.get("k")
-    if code in _LIMIT_CODES:
+    if isinstance(code, int) and Ended(EXITED, status=code).by_limit:
         return Verdict(failure=f"its process ended with status {code} (killed by a limit)", timed_out=True)
     return Verdict(failure=f"the expression ended its process (status {code})")
 
@@ -274,10 +365,11 @@ def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolati
         return []
     from assay.sandbox import Limits, Outcome, Sandbox
 
-    needs_sympy = any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
-    roots = _sympy_roots() if needs_sympy else []
+    needs_numpy = any(c.kind == "srbench" for c in checks)
+    needs_sympy = needs_numpy or any(c.kind == "game24" or _NAMES_SYMPY.search(" ".join(c.args)) for c in checks)
+    roots = _sympy_roots(needs_numpy) if needs_sympy else []
     token = "@" + secrets.token_hex(8) + ":"
-    program = (f"import json\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
+    program = (f"{_helper_source()}\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
                f"CHECKS = json.loads({json.dumps([[c.kind, list(c.args)] for c in checks])!r})\n{_PROGRAM}")
     wall = _STARTUP + len(checks) * (float(limit) + 1.0)
     limits = Limits(timeout=wall, cpu_time=int(limit) + 2, memory=memory, output=64 * 1024 + 256 * len(checks))

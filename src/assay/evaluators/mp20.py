@@ -5,8 +5,11 @@ coordinates, in JSON), built with the reference's species, and matched against
 the reference structure with pymatgen's ``StructureMatcher`` (``stol=0.5``,
 ``ltol=0.3``, ``angle_tol=10``).  The matcher runs in a worker process, ten
 seconds at most a reply (a reply past that counts as not matched, the worker
-replaced), as OpenCompass runs it.  pymatgen comes with assay's optional extra
-``chem``; it is imported when scoring.
+replaced), as OpenCompass runs it: the worker's start and its import of
+pymatgen come before a reply's ten seconds begin (:data:`STARTUP_TIMEOUT`), as
+OpenCompass's worker, forked from a process that imported pymatgen, has them
+before its first reply.  pymatgen comes with assay's optional extra ``chem``;
+it is imported when scoring.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ STOL = 0.5
 ANGLE_TOL = 10
 #: Seconds the matcher may take for one reply.
 TIMEOUT = 10
+#: Seconds the matcher's worker may take to start and import pymatgen, before the first reply's :data:`TIMEOUT`.
+STARTUP_TIMEOUT = 600
 PYMATGEN_MISSING = "pymatgen is not installed (pip install pymatgen, or pip install 'assay[chem]')"
 
 _TAGS = ("<lattice>", "</lattice>", "<sites>", "</sites>", "<material>", "</material>", "</think>")
@@ -130,6 +135,12 @@ def read_structure(reply: str) -> tuple[list[list[Any]], list[list[float]]]:
     return lattice, coords
 
 
+def _warm() -> None:
+    """Import what the matcher uses (run in the worker as it starts)."""
+    import pymatgen.analysis.structure_matcher
+    import pymatgen.core.structure  # noqa: F401
+
+
 def _rms_distance(pred_lattice: Any, pred_coords: Any, gt_lattice: Any, species: Any, gt_coords: Any) -> float | None:
     """pymatgen's RMS distance of the two structures, ``None`` when they do not match (run in the worker)."""
     from pymatgen.analysis.structure_matcher import StructureMatcher
@@ -143,7 +154,8 @@ def _rms_distance(pred_lattice: Any, pred_coords: Any, gt_lattice: Any, species:
 
 
 class _Matcher:
-    """One worker process for the matcher, replaced when a reply takes longer than :data:`TIMEOUT`."""
+    """One worker process for the matcher, replaced when a reply takes longer than :data:`TIMEOUT`; each
+    started, pymatgen imported, before a reply's time begins."""
 
     def __init__(self) -> None:
         self._pool: Any = None
@@ -151,6 +163,13 @@ class _Matcher:
     def distance(self, *args: Any) -> float | None:
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(1)
+            try:
+                self._pool.apply_async(_warm).get(timeout=STARTUP_TIMEOUT)
+            except multiprocessing.TimeoutError:  # a worker that cannot start: the reply is not matched
+                self.close()
+                return None
+            except Exception:  # pymatgen unusable there: the reply's own call fails the same way
+                pass
         pending = self._pool.apply_async(_rms_distance, args)
         try:
             return pending.get(timeout=TIMEOUT)

@@ -40,16 +40,12 @@ slower machine than OpenCompass's.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-import select
-import signal
-import time
 from functools import cache
 from typing import Any
 
+from assay._bounded import ANSWERED, run_bounded
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
 from assay.evaluators.med_choice import _verdict
@@ -119,42 +115,25 @@ def _score(lead: str, answer: re.Pattern[str], text: str) -> float:
     return math.log(total) / math.log(_SCORE_BASE) if total > 0 else 0.0
 
 
-def _search_bounded(pattern: re.Pattern[str], text: str) -> tuple[bool, str | None]:
-    """``pattern``'s search of ``text`` in a child process: whether it ended within :data:`NET_SECONDS`, and
-    its first group (``None`` where nothing is found)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: search, report, leave without running anything of the parent's
-        try:
-            os.close(read)
-            # its own limit too, so that a parent killed before it stops this child does not leave it searching
-            import resource
+#: The address space, in bytes, a search's child process may add to what it holds at the fork.
+_NET_MEMORY = 1024**3
 
-            seconds = math.ceil(NET_SECONDS) + 1
-            resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
-            found = pattern.search(text)
-            os.write(write, json.dumps([found.group(1) if found else None]).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    data, deadline = b"", time.monotonic() + NET_SECONDS
-    try:
-        while (left := deadline - time.monotonic()) > 0:
-            if not select.select([read], [], [], left)[0]:
-                continue
-            chunk = os.read(read, 65536)
-            if not chunk:
-                break
-            data += chunk
-        else:
-            os.kill(pid, signal.SIGKILL)
-            return False, None
-    finally:
-        os.close(read)
-        os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError(f"the search of a reply ended its process without an answer: {text[:80]!r}")
-    return True, json.loads(data)[0]
+
+def _search_bounded(pattern: re.Pattern[str], text: str) -> tuple[bool, str | None]:
+    """``pattern``'s search of ``text`` in a child process (:func:`assay._bounded.run_bounded`): whether it ended
+    within :data:`NET_SECONDS`, and its first group (``None`` where nothing is found)."""
+
+    def search() -> str | None:
+        found = pattern.search(text)
+        return found.group(1) if found else None
+
+    ended = run_bounded(search, seconds=NET_SECONDS, memory=_NET_MEMORY)
+    if ended.by_limit:
+        return False, None
+    if ended.how != ANSWERED:
+        raise RuntimeError(f"the search of a reply ended its process without an answer ({ended.how}"
+                           f"{'' if ended.value is None else ': ' + str(ended.value)}, status {ended.status}): {text[:80]!r}")
+    return True, ended.value
 
 
 def _first(leads: tuple[str, ...], answer: str, text: str, ignore_case: bool) -> tuple[str | None, int]:

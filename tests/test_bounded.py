@@ -1,0 +1,176 @@
+"""One piece of work in a forked child under a deadline and limits: every way the child can end."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay._bounded import ANSWERED, EXITED, OUT_OF_MEMORY, RAISED, TIMED_OUT, Ended, run_bounded
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"), reason="Linux's fork")
+
+
+def _children() -> set[int]:
+    pids: set[int] = set()
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as fh:
+            pids.update(int(p) for p in fh.read().split())
+    return pids
+
+
+def _gone(pid: int, seconds: float = 30.0) -> bool:
+    """``pid`` ended (reaped, or a zombie of a parent that is gone) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def test_the_answer_is_the_work_s_value_computed_in_another_process() -> None:
+    ended = run_bounded(lambda: {"pid": os.getpid(), "values": [1, 2.5, None]}, seconds=30)
+    assert ended.how == ANSWERED and ended.status == 0 and not ended.by_limit
+    assert ended.value["values"] == [1, 2.5, None] and ended.value["pid"] != os.getpid()
+
+
+def test_work_past_the_deadline_is_killed_and_reaped() -> None:
+    before = _children()
+    ended = run_bounded(_spin, seconds=0.5)
+    assert ended == Ended(TIMED_OUT, status=-signal.SIGKILL) and ended.by_limit
+    assert _children() == before  # reaped: no zombie left
+
+
+def test_the_child_runs_under_a_cpu_limit_past_the_deadline_and_the_memory_given() -> None:
+    def limits() -> list[Any]:
+        return [resource.getrlimit(resource.RLIMIT_CPU)[0], resource.getrlimit(resource.RLIMIT_AS)[0]]
+
+    cpu, space = run_bounded(limits, seconds=2.5, memory=256 * 1024**2).value
+    assert cpu == 4  # the deadline rounded up, and a second
+    assert space != resource.RLIM_INFINITY and space >= 256 * 1024**2
+    cpu, space = run_bounded(limits, seconds=7).value
+    assert cpu == 8 and space == resource.getrlimit(resource.RLIMIT_AS)[0]  # no memory given: as the caller's
+
+
+def test_a_memory_error_is_its_own_end() -> None:
+    ended = run_bounded(lambda: len(bytearray(2 * 1024**3)), seconds=30, memory=256 * 1024**2)
+    assert ended.how == OUT_OF_MEMORY and not ended.by_limit
+
+
+def test_an_exception_is_named_with_its_text() -> None:
+    def fail() -> None:
+        raise ValueError("no such option: 'K'")
+
+    assert run_bounded(fail, seconds=30) == Ended(RAISED, "ValueError: no such option: 'K'", status=0)
+    assert run_bounded(lambda: object(), seconds=30).how == RAISED  # a value that is not JSON
+
+
+@pytest.mark.parametrize(("work", "status"), [
+    (lambda: os._exit(3), 3),
+    (lambda: os._exit(0), 0),
+    (lambda: os.kill(os.getpid(), signal.SIGSEGV), -signal.SIGSEGV),
+    (lambda: os.kill(os.getpid(), signal.SIGKILL), -signal.SIGKILL),
+    (lambda: os.kill(os.getpid(), signal.SIGXCPU), -signal.SIGXCPU),
+])
+def test_a_child_ending_its_own_process_or_killed_by_a_signal_gives_its_status(work: Any, status: int) -> None:
+    ended = run_bounded(work, seconds=30)
+    assert ended == Ended(EXITED, status=status)
+    assert ended.by_limit is (status in (-signal.SIGKILL, -signal.SIGXCPU))  # the limits' signals
+
+
+def test_work_writing_to_its_answer_pipe_does_not_pass_its_bytes_off_as_the_answer() -> None:
+    def forge() -> bool:
+        for fd in os.listdir("/proc/self/fd"):
+            if int(fd) > 2:
+                with contextlib.suppress(OSError):
+                    os.write(int(fd), b'["v", true]')
+        return False
+
+    assert run_bounded(forge, seconds=30) == Ended(EXITED, status=0)
+
+
+def _descriptors() -> dict[str, str]:
+    links = {}
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # listdir's own, closed since
+            links[fd] = os.readlink(f"/proc/self/fd/{fd}")
+    return links
+
+
+def test_the_child_holds_only_its_answer_pipe_and_writes_nowhere_else(tmp_path: Path) -> None:
+    kept = os.open(tmp_path / "open-in-parent", os.O_WRONLY | os.O_CREAT)
+    try:
+        links = run_bounded(_descriptors, seconds=30).value
+    finally:
+        os.close(kept)
+    assert {fd: links[fd] for fd in ("0", "1", "2")} == dict.fromkeys(("0", "1", "2"), "/dev/null")
+    others = [link for fd, link in links.items() if fd not in ("0", "1", "2")]
+    assert len(others) == 1 and others[0].startswith("pipe:")
+
+
+def test_an_interrupted_wait_kills_and_reaps_the_child() -> None:
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    before = _children()
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_bounded(_spin, seconds=600)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert _children() == before
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_the_child_does_not_outlive_its_killed_parent(tmp_path: Path, how: signal.Signals) -> None:
+    """SPEC §12: the child goes with the process that forked it, long before its CPU limit would stop it."""
+    script = tmp_path / "parent.py"
+    script.write_text(textwrap.dedent("""
+        from assay._bounded import run_bounded
+
+        def spin():
+            while True:
+                pass
+
+        print("ready", flush=True)
+        run_bounded(spin, seconds=600)
+    """), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        children: list[int] = []
+        deadline = time.monotonic() + 30
+        while not children and time.monotonic() < deadline:
+            with open(f"/proc/{parent.pid}/task/{parent.pid}/children") as fh:
+                children = [int(p) for p in fh.read().split()]
+            time.sleep(0.05)
+        assert children, "the child did not start"
+    finally:
+        parent.send_signal(how)
+        parent.wait()
+    if not _gone(children[0]):
+        os.kill(children[0], signal.SIGKILL)
+        raise AssertionError("the child outlived its killed parent")
