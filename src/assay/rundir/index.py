@@ -59,8 +59,8 @@ file the worker wrote beside the result, when there is one.
 
 The statistics of a result that is one file are kept in that file's row (one
 table to read); those of results split into parts, in a table of their own.
-What the report reads of every sample of a result file (its per-sample values
-and the sample browser's columns, compressed; see
+What the report reads of every sample of a result file (its per-sample values,
+packed, and the sample browser's columns; see
 :func:`assay.rundir.stats_index.index_samples`) is kept in a third table,
 read only by the report (:meth:`Snapshot.samples`), with the digest of the
 bytes it was computed from; an index written before it had that table gains it
