@@ -30,6 +30,12 @@ def _choice(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _calm(rng: random.Random, n: int) -> Inputs:
+    refs = [{"given_info": "X causes Y.", "question": "Does X affect Y?", "gt_answer": rng.choice(["yes", "no"])} for _ in range(n)]
+    preds = [rng.choice(["Yes", "No", "The answer is no.", "maybe", "", "答案：是"]) for _ in range(n)]
+    return {"predictions": preds, "references": refs}
+
+
 def _text(rng: random.Random, n: int) -> Inputs:
     words = ["the", "cat", "sat", "on", "a", "mat", "while", "dog", "ran", "fast", "北京", "天安门"]
     refs = [" ".join(rng.choices(words, k=rng.randint(1, 8))) for _ in range(n)]
@@ -672,6 +678,7 @@ INPUTS: dict[str, Spec] = {
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")},
     "Opi_Evaluator": Spec(_choice, build=lambda: ICL_EVALUATORS.get("Opi_Evaluator")(task="Fold")),
+    "CaLMEvaluator": Spec(_calm, build=lambda: ICL_EVALUATORS.get("CaLMEvaluator")(task="CORR-B_correlation_EN")),
     "KaoshiEvaluator": Spec(_gaokao("multi_choice"), build=lambda: ICL_EVALUATORS.get("KaoshiEvaluator")(question_type="multi_choice")),
     "Mol_Instructions_Evaluator_Protein_Design": Spec(_proteins),
     "PEERRuleEvaluator": Spec(_peer_yes_no),
