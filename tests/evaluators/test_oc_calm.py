@@ -103,6 +103,19 @@ def test_details_back_the_accuracy(library_datasets: dict[str, dict[str, Any]]) 
     assert [d["pred"] for d in result["details"]] == record["labels"]
 
 
+def test_rouge_overflows_where_opencompass_eval_task_overflows() -> None:
+    """Replies the ``rouge`` package's recursive walk can take under OpenCompass's eval task (run as its
+    runners run it) are scored, one word more is not: the recorded boundary, and the recorded accuracy."""
+    record = json.loads((ROOT / "expected" / "rouge_depth.json").read_text(encoding="utf-8"))
+    evaluator = CaLMEvaluator(task=record["task"], prompt_style="basic")
+    items = [{"cause": "c", "effect": "e", "gt_answer": " ".join(["w"] * n)} for n in record["lengths"]]
+    result = evaluator.score([i["gt_answer"] for i in items], items)
+    assert result["Accuracy"] == record["result"]["Accuracy"]
+    scored = {n: d["score"] for n, d in zip(record["lengths"], result["details"])}
+    assert scored[record["longest_scored"]] == 1.0
+    assert scored[record["shortest_failing"]] == 0.0
+
+
 def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
     from assay.datasets.calm import CaLMDataset
 

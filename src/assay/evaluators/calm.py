@@ -512,6 +512,9 @@ class CaLMEvaluator(BaseEvaluator):
         return result
 
 
-#: Frames on the stack when the ``rouge`` package's LCS walk starts under OpenCompass's CaLM evaluator: 8 up to
-#: the evaluator's ``score``, then ``compute_core_metrics`` and the accuracy function, then the package's 6.
-_ROUGE_FRAMES = 8 + 2 + 6
+#: Frames on the stack when the ``rouge`` package's LCS walk starts under OpenCompass's CaLM evaluator, its eval
+#: task run as its runners run it (``python opencompass/tasks/openicl_eval.py <config>``, a process of its own):
+#: 6 up to the evaluator's ``score`` (measured by ``scripts/record_oc_calm.py``), then ``compute_core_metrics``
+#: and the accuracy function, then the package's 6 — a reply and reference of 985 identical words are scored,
+#: 986 are not.  ``opencompass --debug`` runs the task inside its own process, deeper, where fewer words fit.
+_ROUGE_FRAMES = 6 + 2 + 6
