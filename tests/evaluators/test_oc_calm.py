@@ -140,6 +140,17 @@ def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
         evaluator.score(["yes"], [{"gt_answer": "maybe"}])
 
 
+def test_a_reference_chinese_replies_cannot_be_compared_with_is_refused() -> None:
+    """A CEG-O reference that is not text stops OpenCompass under a Chinese reply (jieba cannot segment
+    it); assay refuses it naming the task and the value. An English reply scores 0, as in OpenCompass."""
+    evaluator = CaLMEvaluator(task="CEG-O_E-CARE_CN", prompt_style="basic-CN")
+    with pytest.raises(EvaluationError, match=r"CEG-O_E-CARE_CN.*gt_answer 123 is not text"):
+        evaluator.score(["大雨 123"], [{"gt_answer": 123}])
+    with pytest.raises(EvaluationError, match=r"gt_answer \['大雨导致积水'\] is not text"):
+        evaluator.score(["大雨导致积水"], [{"gt_answer": ["大雨导致积水"]}])
+    assert evaluator.score(["rain"], [{"gt_answer": 5}])["Accuracy"] == 0
+
+
 def test_assay_eval_of_the_library_config_scores_as_opencompass(oc_library: Path, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """``assay eval`` of the library config (one dataset per kind of reading rule), each sample answered with one reply:

@@ -472,7 +472,10 @@ class CaLMEvaluator(BaseEvaluator):
                 gold = reference_label(self.task, item)
                 pred, ref = reply, gold
                 if _CJK.search(reply) is not None:
-                    pred, ref = " ".join(jieba_words(reply)), " ".join(jieba_words(str(gold)))
+                    if not isinstance(gold, str):  # OpenCompass stops here: jieba cannot segment it
+                        raise EvaluationError(f"CaLMEvaluator ({self.task}): gt_answer {gold!r:.200} is not text; a Chinese "
+                                              "reply is compared with it segmented into words, which needs text")
+                    pred, ref = " ".join(jieba_words(reply)), " ".join(jieba_words(gold))
                 scores = rouge_l_scores(pred, ref, frames=_ROUGE_FRAMES) if isinstance(ref, str) else None
                 recall = 0.0 if scores is None else scores[0]
                 total += recall
