@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,18 @@ def test_a_reference_chinese_replies_cannot_be_compared_with_is_refused() -> Non
     with pytest.raises(EvaluationError, match=r"gt_answer \['大雨导致积水'\] is not text"):
         evaluator.score(["大雨导致积水"], [{"gt_answer": ["大雨导致积水"]}])
     assert evaluator.score(["rain"], [{"gt_answer": 5}])["Accuracy"] == 0
+
+
+@pytest.mark.parametrize(("task", "rule", "item", "field"), [
+    ("FAS-C_FAS_EN", "AS", {"option1": 1, "option2": "b", "option3": "c", "gt_answer": 1}, "option1"),
+    ("PCD-C_COPA_EN", "PCD-C", {"hypothesis1": "a", "hypothesis2": None, "ask-for": "cause", "gt_answer": 0}, "hypothesis2"),
+    ("CR-C_CRASS_EN", "CR-C_CRASS", {"Answer1": "a", "Answer2": "b", "Answer3": "c", "Answer4": ["d"], "gt_answer": 1}, "Answer4"),
+])
+def test_an_option_that_is_not_text_is_refused(task: str, rule: str, item: dict[str, Any], field: str) -> None:
+    """OpenCompass stops on an option field that is not text; assay refuses it naming the rule, field and value."""
+    evaluator = CaLMEvaluator(task=task, prompt_style="basic")
+    with pytest.raises(EvaluationError, match=re.escape(f"({rule} rule): the reference's {field!r} {item[field]!r} is not text")):
+        evaluator.score(["option 1"], [item])
 
 
 def test_assay_eval_of_the_library_config_scores_as_opencompass(oc_library: Path, tmp_path: Path,

@@ -242,9 +242,13 @@ def _options(rule: str, reply: str, item: dict[str, Any]) -> int:
     missing = [f for f in (*fields, *(("ask-for",) if rule == "PCD-C" else ())) if f not in item]
     if missing:
         raise EvaluationError(f"CaLMEvaluator ({rule} rule): a reference has no {', '.join(map(repr, missing))}: {item!r:.200}")
+    for f in fields:  # OpenCompass stops on these (``.strip()`` of a value that is not text)
+        if not isinstance(item[f], str):
+            raise EvaluationError(f"CaLMEvaluator ({rule} rule): the reference's {f!r} {item[f]!r:.200} is not text")
     text = reply.strip().lower()
-    options = [str(item[f]).strip().lower() for f in fields]
-    values: dict[str, str] = {"ask_for": str(item["ask-for"]) if rule == "PCD-C" else ""}
+    options = [item[f].strip().lower() for f in fields]
+    # OpenCompass formats ``ask-for`` into its phrases as it is (``str.format``), text or not
+    values: dict[str, str] = {"ask_for": format(item["ask-for"]) if rule == "PCD-C" else ""}
     for i, option in enumerate(options, 1):
         values[f"opt{i}"] = option
         values[f"opt{i}_cut"] = option[: len(option) - 1] if rule == "PCD-C" else option[:-1]
