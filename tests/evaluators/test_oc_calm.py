@@ -130,6 +130,11 @@ def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
         CaLMDataset.load(str(good), "basic-CN")
     with pytest.raises(InputFileError, match="'manual-CoT' is not implemented"):
         CaLMDataset.load(str(good), "manual-CoT")
+    mixed = folder / "CORR-B_correlation_EN.json"
+    mixed.write_text('{"given_info": "g", "question": "q1", "gt_answer": 1}\n{"given_info": "g", "question": "q2", "gt_answer": "yes"}\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"CORR-B_correlation_EN.json: field 'gt_item.gt_answer' is a number in line 1 "
+                                             r"but text in line 2"):
+        CaLMDataset.load(str(mixed), "basic")
     unknown = folder / "XYZ_EN.json"
     unknown.write_text("{}\n", encoding="utf-8")
     with pytest.raises(InputFileError, match="not one of CaLM's task files"):
