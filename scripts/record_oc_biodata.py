@@ -230,6 +230,12 @@ BOXED3 = ["\\boxed{1}", "\\boxed{5}", "\\boxed{7}"]
 BIG = 10 ** 400
 
 
+#: references written as text, the mixed score reading each as pandas does (ASCII digits and spaces only)
+TEXTS = ["+5", "5.", ".5", "1E2", "Infinity", "-inf", "NaN", "1e400", " 5\n", "\t7\t", "\x0b8\r", "+.5e-1", "1e-400", "5e",
+         "1,000", "1_000", "0x10", "", "  ", "inf ", "iNf", "nan(1)", "\u00bd", "\u0661\u0662", "\u0663.\u0665",
+         "\u00a05", "5\u2003", "\uff15"]
+
+
 def reference_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
     numbers: list[list[Any]] = [
         ["1", "2", "3"], [1.0, "2", 3], [1.0, None, 3.0], [1.0, True, False], [True, False, True], [1, 2, 4],
@@ -249,7 +255,8 @@ def reference_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
         "BiodataSpearmanEvaluator": [(BOXED3, refs) for refs in numbers],
         "BiodataR2Evaluator": [(BOXED3, refs) for refs in numbers] + [(record_replies, refs) for refs in records],
         "BiodataPCCEvaluator": [(record_replies, refs) for refs in records],
-        "BiodataMixedScoreEvaluator": [(BOXED3, refs) for refs in numbers],
+        "BiodataMixedScoreEvaluator": [(BOXED3, refs) for refs in numbers]
+                                      + [([f"\\boxed{{{i % 40}}}" for i in range(len(TEXTS))], TEXTS)],
         "BiodataMCCEvaluator": [(["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], refs) for refs in labels],
         "BiodataAccEvaluator": [(["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], refs) for refs in labels]
                                + [(["\\boxed{yes}", "none", "\\boxed{no}"], refs) for refs in labels],

@@ -145,7 +145,8 @@ def _correlation_references(references: Sequence[Any], evaluator: str) -> list[f
                           "(the references must all be numbers, or all lists of one number)")
 
 
-_NUMERIC_TEXT = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.IGNORECASE)
+_NUMERIC_TEXT = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*",
+                           re.IGNORECASE | re.ASCII)
 
 
 def _coerced(value: Any, sample: int = 0, evaluator: str = "BiodataMixedScoreEvaluator") -> float:
@@ -155,8 +156,12 @@ def _coerced(value: Any, sample: int = 0, evaluator: str = "BiodataMixedScoreEva
     A list (or other sequence) and an integer beyond float are errors naming the
     sample: OpenCompass fails on them.
 
+    Only ASCII digits and ASCII white space count, as pandas parses text.
+
     >>> _coerced('50'), _coerced(' 1e3 '), _coerced('abc'), _coerced(None), _coerced('1_000'), _coerced({'a': 1})
     (50.0, 1000.0, nan, nan, nan, nan)
+    >>> _coerced('\\u0661\\u0662'), _coerced('\\xa05')
+    (nan, nan)
     """
     if isinstance(value, str):
         return float(value) if _NUMERIC_TEXT.fullmatch(value) else math.nan
