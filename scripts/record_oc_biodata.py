@@ -15,7 +15,7 @@ of their readers and edge cases, and on larger seeded random batches (for the
 correlations' and the float32 Fmax's last bits); and each evaluator on references of
 other types than the task files hold (text, ``None``, booleans, nested lists, records
 holding text, integers beyond float), recording its result or the exception it raises
-(``reference_types``).  The output goes to
+(``reference_types``), and on replies that are not text (``reply_types``).  The output goes to
 ``tests/data/oc_families/biodata/recorded.json``; ``tests/evaluators/test_biodata.py``
 checks assay's namesakes against it.
 """
@@ -267,6 +267,27 @@ def reference_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
     }
 
 
+#: replies that are not text (a prediction file's ``null``, a number, a list, a record), put in sample 1 of a batch
+#: each evaluator scores
+ODD_REPLIES: list[Any] = [None, 5, 1.5, True, ["\\boxed{1}"], {"a": 1}]
+
+
+def reply_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
+    yes_no = (["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], ["yes", "no", "no"])
+    bases: dict[str, list[tuple[list[Any], list[Any]]]] = {
+        "BiodataSpearmanEvaluator": [(BOXED3, [1.0, 2.0, 4.0])],
+        "BiodataR2Evaluator": [(BOXED3, [1.0, 2.0, 4.0]), (['{"a": 1}', '{"a": 5}', '{"a": 7}'], [{"a": 1.0}, {"a": 2.0}, {"a": 4.0}])],
+        "BiodataPCCEvaluator": [(['{"a": 1}', '{"a": 5}', '{"a": 7}'], [{"a": 1.0}, {"a": 2.0}, {"a": 4.0}])],
+        "BiodataMixedScoreEvaluator": [(BOXED3, [1.0, 2.0, 4.0])],
+        "BiodataMCCEvaluator": [yes_no],
+        "BiodataAccEvaluator": [yes_no],
+        "BiodataAucEvaluator": [(["\\boxed{m6A}", "\\boxed{psi}", "\\boxed{m6A}"], ["m6A", "psi", "psi"])],
+        "BiodataECNumberEvaluator": [(["\\boxed{EC3.5.4.9}", "\\boxed{EC1.1.1.1}", "none"], ["EC3.5.4.9", "EC1.1.1.1", "EC1.1.1.1"])],
+    }
+    return {name: [([p[0], odd, p[2]], refs) for p, refs in batches for odd in ODD_REPLIES]
+            for name, batches in bases.items()}
+
+
 def _pipeline_reply(task: str, i: int, gold: Any) -> str:
     """A reply to row ``i`` of ``task`` for the end-to-end run: right, near or unread, by the row."""
     if isinstance(gold, dict):
@@ -323,18 +344,19 @@ def record() -> dict[str, Any]:
             recorded.append({"predictions": predictions, "references": references,
                              "result": json.loads(json.dumps(result, default=float))})
         out["evaluators"][name] = recorded
-    out["reference_types"] = {}
-    for name, batches in reference_type_cases().items():
-        options = {"predefined_labels": AUC_LABELS} if name == "BiodataAucEvaluator" else {}
-        recorded = []
-        for predictions, references in batches:
-            try:
-                result = _quiet(getattr(biodata, name)(**options).score, list(predictions), list(references))
-            except Exception as exc:  # recorded as OpenCompass fails
-                result = {"raises": type(exc).__name__, "message": str(exc)[:200]}
-            recorded.append({"predictions": predictions, "references": references,
-                             "result": json.loads(json.dumps(result, default=float))})
-        out["reference_types"][name] = recorded
+    for key, odd_cases in (("reference_types", reference_type_cases()), ("reply_types", reply_type_cases())):
+        out[key] = {}
+        for name, batches in odd_cases.items():
+            options = {"predefined_labels": AUC_LABELS} if name == "BiodataAucEvaluator" else {}
+            recorded = []
+            for predictions, references in batches:
+                try:
+                    result = _quiet(getattr(biodata, name)(**options).score, list(predictions), list(references))
+                except Exception as exc:  # recorded as OpenCompass fails
+                    result = {"raises": type(exc).__name__, "message": str(exc)[:200]}
+                recorded.append({"predictions": predictions, "references": references,
+                                 "result": json.loads(json.dumps(result, default=float))})
+            out[key][name] = recorded
     metrics = {"MCC": "BiodataMCCEvaluator", "PCC": "BiodataPCCEvaluator", "Spearman": "BiodataSpearmanEvaluator",
                "R2": "BiodataR2Evaluator", "Auc": "BiodataAucEvaluator", "Acc": "BiodataAccEvaluator",
                "Fmax": "BiodataECNumberEvaluator", "Mixed": "BiodataMixedScoreEvaluator"}

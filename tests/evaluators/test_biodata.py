@@ -26,6 +26,7 @@ PATH = "opencompass/biology-instruction"
 AUC_LABELS = ["atoi", "m6a", "none", "m1a", "m5c", "m5u", "m6am", "m7g", "cm", "am", "gm", "um", "psi"]
 CASES = [(name, i, case) for name, cases in RECORDED["evaluators"].items() for i, case in enumerate(cases)]
 REFERENCE_TYPES = [(name, i, case) for name, cases in RECORDED["reference_types"].items() for i, case in enumerate(cases)]
+REPLY_TYPES = [(name, i, case) for name, cases in RECORDED["reply_types"].items() for i, case in enumerate(cases)]
 
 
 @pytest.fixture
@@ -168,9 +169,21 @@ def test_references_of_other_types_score_or_fail_as_in_opencompass(name: str, i:
     if "raises" not in case["result"]:
         _assert_as_recorded(name, evaluator.score(list(case["predictions"]), references), case["result"])
         return
+    _assert_named(name, evaluator, list(case["predictions"]), references, "reference")
+
+
+@pytest.mark.parametrize(("name", "i", "case"), REPLY_TYPES, ids=[f"{n}-{i}" for n, i, _ in REPLY_TYPES])
+def test_replies_that_are_not_text_are_named(name: str, i: int, case: dict[str, Any]) -> None:
+    """A reply that is ``None``, a number, a list or a record: OpenCompass fails, assay's error names the sample and
+    the reply instead of scoring its text form."""
+    assert "raises" in case["result"]
+    _assert_named(name, _evaluator(name), list(case["predictions"]), list(case["references"]), "reply")
+
+
+def _assert_named(name: str, evaluator: Any, predictions: list[Any], references: list[Any], side: str) -> None:
     with pytest.raises(EvaluationError) as failed:
-        evaluator.score(list(case["predictions"]), references)
+        evaluator.score(predictions, references)
     message = str(failed.value)
-    named = re.match(rf"{name}: sample (\d+)'s reference ", message)
+    named = re.match(rf"{name}: sample (\d+)'s {side} ", message)
     assert named, message
-    assert repr(references[int(named.group(1))])[:60] in message
+    assert repr((references if side == "reference" else predictions)[int(named.group(1))])[:60] in message

@@ -9,6 +9,11 @@ Every evaluator reads the reply after its last ``</think>`` (but for
 * :func:`read_dict`: the last ``{…}`` without nested braces (none when it holds
   ``...``), read as JSON, else as a Python literal.
 
+Replies must be text, and references of the types OpenCompass reads: where
+OpenCompass fails on a value (a reply that is ``None`` or a number, a reference
+in text for a correlation, …) assay raises an ``EvaluationError`` naming the
+evaluator, the sample and the value.
+
 The correlations are computed as SciPy 1.17 and scikit-learn compute them,
 with NumPy (no SciPy, scikit-learn or PyTorch needed).  Their metrics are
 corpus-level: the samples do not split into shards.
@@ -113,6 +118,14 @@ def _record_value(record: Any, key: Any, sample: int, evaluator: str) -> float:
     except (TypeError, ValueError, OverflowError):
         raise EvaluationError(f"{evaluator}: sample {sample}'s reference {record!r:.120} holds {record[key]!r:.80} "
                               f"under {key!r}, which is not a number") from None
+
+
+def _reply(reply: Any, sample: int, evaluator: str) -> str:
+    """A reply, which must be text (OpenCompass searches it with a regular expression and fails on anything else:
+    ``None``, a number, a list)."""
+    if not isinstance(reply, str):
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reply {reply!r:.80} is not text")
+    return reply
 
 
 def _text_reference(value: Any, sample: int, evaluator: str) -> str:
@@ -430,7 +443,7 @@ class BiodataECNumberEvaluator(BaseEvaluator):
         gold: list[list[float]] = []
         details = []
         for i, (pred, ans) in enumerate(zip(predictions, references)):
-            boxed = read_boxed(_after_thinking(pred))
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataECNumberEvaluator")))
             row = _ec_multihot(_EC.findall(boxed) if boxed else [], self._index)
             truth = _ec_multihot(_EC.findall(_text_reference(ans, i, "BiodataECNumberEvaluator")), self._index)
             rows.append(row)
@@ -463,7 +476,7 @@ class BiodataAccEvaluator(BaseEvaluator):
             return error
         scores, details = [], []
         for i, (pred, ans) in enumerate(zip(predictions, references)):
-            boxed = read_boxed(pred)
+            boxed = read_boxed(_reply(pred, i, "BiodataAccEvaluator"))
             if not boxed:
                 details.append({"pred": boxed, "answer": ans, "acc": 0})
                 scores.append(0)
@@ -501,7 +514,7 @@ class BiodataMCCEvaluator(BaseEvaluator):
             return error
         y_true, y_pred, details = [], [], []
         for i, (pred, ans) in enumerate(zip(predictions, references)):
-            boxed = read_boxed(_after_thinking(pred))
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataMCCEvaluator")))
             truth = self.LABELS.get(_text_reference(ans, i, "BiodataMCCEvaluator").lower())
             if truth is None:
                 raise EvaluationError(f"BiodataMCCEvaluator: the reference {ans!r} is not one of "
@@ -526,7 +539,7 @@ def _read_dicts(predictions: list[Any], references: list[Any], evaluator: str,
     for i, (pred, ans) in enumerate(zip(predictions, references)):
         if not isinstance(ans, dict):
             raise EvaluationError(f"{evaluator}: sample {i}'s reference {ans!r:.80} is not a record of values by key")
-        parsed = read_dict(_after_thinking(pred))
+        parsed = read_dict(_after_thinking(_reply(pred, i, evaluator)))
         values = ({key: math.inf for key in ans} if not _same_keys(parsed, ans)
                   else {key: _float_or(parsed[key], math.inf) for key in parsed})
         for key, value in values.items():
@@ -594,8 +607,8 @@ class BiodataSpearmanEvaluator(BaseEvaluator):
             return error
         y_true = _correlation_references(references, "BiodataSpearmanEvaluator")
         y_pred, details = [], []
-        for pred, ans in zip(predictions, references):
-            number = read_number(_after_thinking(pred))
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataSpearmanEvaluator")))
             details.append({"pred": number, "answer": ans})
             y_pred.append(math.inf if number is None else number)
         return {"spearman": spearman_score(y_true, y_pred) * 100, "details": details}
@@ -628,7 +641,7 @@ class BiodataMixedScoreEvaluator(BaseEvaluator):
             return error
         y_true, y_pred, details = [], [], []
         for i, (pred, ans) in enumerate(zip(predictions, references)):
-            number = read_number(_after_thinking(pred))
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataMixedScoreEvaluator")))
             truth = _coerced(ans, i)
             value = 0.0 if number is None else number
             y_true.append(truth)
@@ -671,8 +684,8 @@ class BiodataR2Evaluator(BaseEvaluator):
                                   "values by key nor a float")
         truths = _correlation_references(references, "BiodataR2Evaluator")
         numbers, details = [], []
-        for pred, ans in zip(predictions, references):
-            number = read_number(_after_thinking(pred))
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataR2Evaluator")))
             details.append({"pred": number, "answer": ans})
             numbers.append(math.inf if number is None else number)
         return {"r^2": r_squared_score(truths, numbers) * 100, "details": details}
@@ -708,7 +721,7 @@ class BiodataAucEvaluator(BaseEvaluator):
             return error
         y_true, y_pred, details = [], [], []
         for i, (pred, ans) in enumerate(zip(predictions, references)):
-            boxed = read_boxed(_after_thinking(pred))
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataAucEvaluator")))
             if not boxed:
                 row = [0] * len(self.predefined_labels)
             else:
