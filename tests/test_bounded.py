@@ -174,3 +174,21 @@ def test_the_child_does_not_outlive_its_killed_parent(tmp_path: Path, how: signa
     if not _gone(children[0]):
         os.kill(children[0], signal.SIGKILL)
         raise AssertionError("the child outlived its killed parent")
+
+
+def test_a_caller_started_with_its_standard_streams_closed_still_gets_the_answer(tmp_path: Path) -> None:
+    """The answer pipe then takes the numbers 0 and 1; the child's ``/dev/null`` streams must not replace it."""
+    script = tmp_path / "closed.py"
+    script.write_text(textwrap.dedent(f"""
+        import os
+        for fd in (0, 1, 2):
+            os.close(fd)
+        from assay._bounded import run_bounded
+
+        ended = run_bounded(lambda: 45, seconds=30)
+        with open({str(tmp_path / "ended")!r}, "w") as fh:
+            fh.write(repr(tuple(ended)))
+    """), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
+    assert (tmp_path / "ended").read_text() == repr((ANSWERED, 45, 0))

@@ -154,6 +154,10 @@ def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float
         _lower_limit(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
         if memory is not None:
             _lower_limit(resource.RLIMIT_AS, _address_space() + memory)
+        if out <= 2:  # the caller started with a standard stream closed: the pipe took its number
+            import fcntl
+
+            out = fcntl.fcntl(out, fcntl.F_DUPFD_CLOEXEC, 3)
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
