@@ -192,3 +192,56 @@ def test_a_caller_started_with_its_standard_streams_closed_still_gets_the_answer
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
     assert (tmp_path / "ended").read_text() == repr((ANSWERED, 45, 0))
+
+
+def _close_the_pipe_and_sleep() -> int:
+    os.closerange(3, 4096)
+    time.sleep(20)  # not CPU time: the CPU limit does not end it
+    return 1
+
+
+def test_work_that_closes_its_pipe_and_goes_on_is_stopped_at_the_deadline() -> None:
+    before = _children()
+    assert run_bounded(_close_the_pipe_and_sleep, seconds=0.5) == Ended(TIMED_OUT, status=-signal.SIGKILL)
+    assert _children() == before
+
+
+def _start_a_process(then_spin: bool, leave_group: bool, note: Path) -> int:
+    """Start a process that sleeps holding the answer pipe (in the work's process group, or a session of its own),
+    its pid written to ``note``; then answer with that pid, or spin past the deadline."""
+    pid = os.fork()
+    if pid == 0:
+        if leave_group:
+            os.setsid()
+        time.sleep(60)
+        os._exit(0)
+    note.write_text(str(pid))
+    if then_spin:
+        _spin()
+    return pid
+
+
+@pytest.mark.parametrize("then_spin", [False, True])
+def test_processes_the_work_starts_end_with_it_and_do_not_hold_its_answer_back(then_spin: bool, tmp_path: Path) -> None:
+    def work() -> int:
+        return _start_a_process(then_spin, False, tmp_path / "pid")
+
+    ended = run_bounded(work, seconds=3)
+    started = int((tmp_path / "pid").read_text())
+    assert _gone(started, seconds=5), "a process the work started outlived it"
+    if then_spin:
+        assert ended == Ended(TIMED_OUT, status=-signal.SIGKILL)
+    else:  # answered at once: the answer is read when the child ends, not when the last holder of its pipe does
+        assert ended == Ended(ANSWERED, started, status=0)
+
+
+def test_a_process_that_left_the_work_s_group_does_not_hold_its_answer_back(tmp_path: Path) -> None:
+    def work() -> int:
+        return _start_a_process(False, True, tmp_path / "pid")
+
+    try:
+        ended = run_bounded(work, seconds=5)
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int((tmp_path / "pid").read_text()), signal.SIGKILL)
+    assert ended.how == ANSWERED and ended.status == 0

@@ -21,10 +21,16 @@ The rules, the same for every caller:
   (the child ignores SIGINT) and SIGTERM and SIGHUP have their default action.
   It leaves with :func:`os._exit`: nothing of the parent's (exit handlers,
   buffered output) runs twice.
-* The parent reads the pipe until the child closes it or the deadline passes,
-  then kills the child (SIGKILL) if it still runs and always reaps it; when the
-  wait itself is interrupted (Ctrl-C, an exception of a signal handler) the
-  child is killed and reaped before the exception goes on.
+* The child runs in a process group of its own, with every process it starts
+  that stays in it.  The parent reads the pipe until the child ends or the
+  deadline passes (the child's end counts, not the pipe's: a process the work
+  started may hold the pipe, and a child that closed it may still run), then
+  SIGKILLs the whole group — in every outcome, the child's answer read first —
+  and always reaps the child; when the wait itself is interrupted (Ctrl-C, an
+  exception of a signal handler) the group is killed and the child reaped
+  before the exception goes on.  A process the work moved out of the group
+  (``setsid``) is the caller's to end (the sandboxed checks' program is the
+  subreaper of what its checks leave and kills it after each).
 * How the child ended (:class:`Ended`): ``ANSWERED`` with ``work``'s value;
   ``TIMED_OUT`` at the deadline; ``OUT_OF_MEMORY`` where ``work`` raised
   :class:`MemoryError`; ``RAISED`` with the text of another exception
@@ -42,6 +48,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -144,6 +151,7 @@ def _address_space() -> int:
 def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None) -> None:
     """The child's part: limits, descriptors, ``work()``, the answer; never returns."""
     try:
+        os.setpgid(0, 0)  # a group of its own, which the parent kills with every process the work starts
         if parent is not None:
             die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -189,6 +197,73 @@ def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float
         os._exit(0)
 
 
+def _exited(pid: int) -> bool:
+    """The child ``pid`` has ended (it is not reaped: its process group holds on)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def _answer(pid: int, read: int, deadline: float) -> tuple[bytes, bool]:
+    """The bytes the child ``pid`` wrote to ``read`` until it ended, and whether the deadline came first.
+
+    The child's end is what counts, not the pipe's: a process it started
+    may hold the pipe open, and a child that closed its pipe may still run.
+    Once it ended, its process group is killed and what the pipe holds read.
+    """
+    data = b""
+    try:
+        watch: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd (an older kernel): the child's end is looked at every few ms
+        watch = None
+    try:
+        step, readable = 0.001, True
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return data, True
+            if watch is None and _exited(pid):
+                break
+            waits = ([read] if readable else []) + ([watch] if watch is not None else [])
+            ready = select.select(waits, [], [], left if watch is not None else min(left, step))[0]
+            step = min(step * 2, 0.05)
+            if watch is not None and watch in ready:
+                break
+            if read in ready:
+                chunk = os.read(read, 65536)
+                readable = bool(chunk)
+                data += chunk
+    finally:
+        if watch is not None:
+            os.close(watch)
+    _kill_group(pid)
+    os.set_blocking(read, False)
+    while True:  # what the child wrote before it ended
+        try:
+            chunk = os.read(read, 65536)
+        except BlockingIOError:  # a process that left the group holds the pipe: what it writes is not the child's
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data, False
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the child ``pid``'s process group: the child and every process it started that stayed in it."""
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):  # where the group could not be made (the child is not reaped: still its pid)
+        os.kill(pid, signal.SIGKILL)
+
+
+def _end(pid: int, read: int) -> int:
+    """Kill the child ``pid``'s process group, reap the child and close ``read``; the child's wait status."""
+    try:
+        _kill_group(pid)
+        return os.waitpid(pid, 0)[1]
+    finally:
+        os.close(read)
+
+
 def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None = None) -> Ended:
     """``work()`` run in a forked child for at most ``seconds``, with the module's limits; how it ended.
 
@@ -209,33 +284,14 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
         os.close(read)
         _child(work, write, watch, seconds, memory)
     os.close(write)
-    data, reaped, timed_out = b"", False, False
-    status = 0
+    status, timed_out = 0, False
+    data = b""
     try:
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            if not select.select([read], [], [], left)[0]:
-                continue
-            chunk = os.read(read, 65536)
-            if not chunk:
-                break
-            data += chunk
-        if timed_out:
-            os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        reaped = True
+        with contextlib.suppress(OSError):  # the child does it too: whichever comes first
+            os.setpgid(pid, pid)
+        data, timed_out = _answer(pid, read, time.monotonic() + seconds)
     finally:
-        os.close(read)
-        if not reaped:  # the wait was interrupted: the child goes with it
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
+        status = _end(pid, read)
     code = os.waitstatus_to_exitcode(status)
     if timed_out:
         return Ended(TIMED_OUT, status=code)

@@ -63,3 +63,27 @@ def test_a_reply_writing_a_verdict_line_of_its_own_does_not_change_its_verdict(w
     # its value is 5 (or an error, which KOR-Bench reads as False): not 24, whatever line it wrote
     assert forger == Verdict(value=False)
     assert after == Verdict(value=True)
+
+
+def test_a_check_that_closes_its_pipe_and_sleeps_is_timed_out_and_the_later_checks_run() -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    lingers = Check("korbench9", ("os.closerange(3, 4096) or __import__('time').sleep(10**6)", "2*3 = 6"))
+    verdicts = run_checks([ok, lingers, ok, ok], limit=2.0)
+    assert [v.value for v in verdicts] == [True, None, True, True]
+    assert verdicts[1].timed_out and verdicts[1].failure == "did not end within 2 s"
+
+
+#: An expression whose process starts one (in a session of its own, with ``setsid``) that SIGKILLs, for ten seconds,
+#: every other process whose parent is the batch's process: the later checks' processes.
+_KILLER = ("os.fork() or os.setsid() or (lambda P: [__import__('time').sleep(0.002) or [os.kill(int(d), 9) "
+           "for d in os.listdir('/proc') if d.isdigit() and int(d) - os.getpid() and "
+           "open('/proc/'+d+'/stat').read().split()[3].__eq__(str(P))] for _ in range(5000)])"
+           "(int(open('/proc/%d/stat' % os.getppid()).read().split()[3]))")
+
+
+@pytest.mark.parametrize("leave", [False, True])
+def test_processes_a_check_starts_do_not_outlive_it(leave: bool) -> None:
+    ok = Check("korbench9", ("2*3 + 0*sum(range(3*10**6)) = 6", "2*3 = 6"))  # a check taking a moment
+    killer = _KILLER if leave else _KILLER.replace("os.setsid() or ", "")
+    verdicts = run_checks([ok, Check("korbench9", (killer + " = 6", "2*3 = 6")), ok, ok, ok], limit=2.0)
+    assert [v.value for v in verdicts] == [True, False, True, True, True], verdicts

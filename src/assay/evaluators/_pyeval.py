@@ -14,7 +14,9 @@ otherwise (``os._exit``, a crash: ``the expression ended its process (status
 N)``); the caller names the sample.  No model text is run in the evaluating
 process.  A check's process reaches only its own verdict: it runs with its
 standard streams on ``/dev/null`` and every other descriptor closed but its
-own pipe, the process that collects the verdicts is undumpable (no
+own pipe, every process it starts is killed when it ends (its process group;
+what leaves the group comes back to the collecting process, their subreaper,
+which kills and reaps it before the next check), the process that collects the verdicts is undumpable (no
 ``/proc/<pid>/fd`` of it for another process of its uid), and that process's
 output must hold exactly one verdict per check, in order, else the batch
 fails.
@@ -244,9 +246,35 @@ def check(kind, args):
     value = KINDS[kind](*args)
     return value if kind in VALUED else bool(value)
 
+def _reap_leftovers():
+    # every process a check started that outlived it (left its process group, or its children): this process is
+    # their subreaper, so they are its children once their parents are gone; killed and reaped until none is left
+    while True:
+        try:
+            kids = set()
+            for task in os.listdir("/proc/self/task"):
+                with open("/proc/self/task/%s/children" % task) as fh:
+                    kids.update(int(pid) for pid in fh.read().split())
+        except (OSError, ValueError):
+            return
+        if not kids:
+            return
+        for pid in kids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        for pid in kids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
 try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
     import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: what a check's processes leave behind comes back here
 except (OSError, AttributeError):
     pass
 if any(kind in ("game24", "srbench") for kind, _ in CHECKS):
@@ -258,6 +286,7 @@ if any(kind == "srbench" for kind, _ in CHECKS):
 RECORDS = {TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
 for index, (kind, args) in enumerate(CHECKS):
     ended = run_bounded(lambda: check(kind, args), seconds=LIMIT)
+    _reap_leftovers()
     value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
     key = ("r" if kind in VALUED else "v") if ended.how == ANSWERED else RECORDS[ended.how]
     sys.stdout.write(TOKEN + json.dumps([index, {key: value}]) + "\n")
