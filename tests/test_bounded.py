@@ -245,3 +245,10 @@ def test_a_process_that_left_the_work_s_group_does_not_hold_its_answer_back(tmp_
         with contextlib.suppress(OSError, ValueError):
             os.kill(int((tmp_path / "pid").read_text()), signal.SIGKILL)
     assert ended.how == ANSWERED and ended.status == 0
+
+
+def test_an_answer_past_its_most_bytes_is_not_read_whole() -> None:
+    most = 1024**2  # MOST_ANSWER
+    ended = run_bounded(lambda: "x" * most, seconds=30)
+    assert ended.how == EXITED and ended.value is None
+    assert run_bounded(lambda: "x" * (most - 100), seconds=30).value == "x" * (most - 100)

@@ -39,7 +39,9 @@ The rules, the same for every caller:
   :func:`os.waitstatus_to_exitcode`'s, ``-signal`` for a signal, and
   :attr:`Ended.by_limit` tells the limits' signals, SIGKILL and SIGXCPU).  An
   answer is the child's only write to its pipe, followed by a clean exit:
-  bytes ``work`` writes to the pipe itself make the end ``EXITED``.
+  bytes ``work`` writes to the pipe itself make the end ``EXITED``, and so do
+  more than :data:`MOST_ANSWER` bytes, read no further (the child is killed:
+  its status is then SIGKILL's unless it had ended).
 
 Example:
     >>> run_bounded(lambda: sum(range(10)), seconds=30).value
@@ -74,6 +76,8 @@ EXITED = "exited"
 #: The exit codes (``-signal``) of a child stopped by a limit: the deadline's SIGKILL, ``RLIMIT_CPU``'s SIGXCPU.
 _LIMIT_CODES = frozenset({-signal.SIGKILL, -signal.SIGXCPU})
 _PR_SET_PDEATHSIG = 1
+#: The most bytes an answer may take: a child writing more is killed and ends ``EXITED``.
+MOST_ANSWER = 1024**2
 _PRCTL: list[Any] = []
 
 
@@ -202,8 +206,9 @@ def _exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def _answer(pid: int, read: int, deadline: float) -> tuple[bytes, bool]:
-    """The bytes the child ``pid`` wrote to ``read`` until it ended, and whether the deadline came first.
+def _answer(pid: int, read: int, deadline: float) -> tuple[bytes | None, bool]:
+    """The bytes the child ``pid`` wrote to ``read`` until it ended (``None`` past :data:`MOST_ANSWER`), and whether
+    the deadline came first.
 
     The child's end is what counts, not the pipe's: a process it started
     may hold the pipe open, and a child that closed its pipe may still run.
@@ -231,6 +236,9 @@ def _answer(pid: int, read: int, deadline: float) -> tuple[bytes, bool]:
                 chunk = os.read(read, 65536)
                 readable = bool(chunk)
                 data += chunk
+                if len(data) > MOST_ANSWER:
+                    _kill_group(pid)
+                    return None, False
     finally:
         if watch is not None:
             os.close(watch)
@@ -244,6 +252,8 @@ def _answer(pid: int, read: int, deadline: float) -> tuple[bytes, bool]:
         if not chunk:
             break
         data += chunk
+        if len(data) > MOST_ANSWER:
+            return None, False
     return data, False
 
 
@@ -285,7 +295,7 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
         _child(work, write, watch, seconds, memory)
     os.close(write)
     status, timed_out = 0, False
-    data = b""
+    data: bytes | None = b""
     try:
         with contextlib.suppress(OSError):  # the child does it too: whichever comes first
             os.setpgid(pid, pid)

@@ -87,3 +87,24 @@ def test_processes_a_check_starts_do_not_outlive_it(leave: bool) -> None:
     killer = _KILLER if leave else _KILLER.replace("os.setsid() or ", "")
     verdicts = run_checks([ok, Check("korbench9", (killer + " = 6", "2*3 = 6")), ok, ok, ok], limit=2.0)
     assert [v.value for v in verdicts] == [True, False, True, True, True], verdicts
+
+
+def _forge(answer: str) -> Check:
+    """A check whose expression writes ``answer`` to its own answer pipe and ends its process cleanly."""
+    write = ("os.write(max(int(f) for f in os.listdir('/proc/self/fd') if int(f) > 2), " + answer + ") and os._exit(0)")
+    return Check("korbench9", (write + " = 6", "2*3 = 6"))
+
+
+@pytest.mark.parametrize("answer", ["b'[\"v\", \"' + b'x' * 300000 + b'\"]'", "b'[\"v\", 6]'", "b'[\"v\", null]'"])
+def test_an_answer_a_check_s_process_writes_itself_is_not_a_verdict(answer: str) -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([ok, _forge(answer), ok, ok], limit=5.0)
+    assert verdicts[1] == Verdict(failure="the expression ended its process (status 0)")
+    assert [verdicts[i].value for i in (0, 2, 3)] == [True, True, True]
+
+
+def test_an_exception_text_a_check_s_process_writes_itself_is_cut() -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([ok, _forge("b'[\"e\", \"' + b'x' * 300000 + b'\"]'"), ok], limit=5.0)
+    assert verdicts[1] == Verdict(failure="x" * 500)
+    assert verdicts[0].value is True and verdicts[2].value is True
