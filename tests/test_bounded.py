@@ -252,3 +252,38 @@ def test_an_answer_past_its_most_bytes_is_not_read_whole() -> None:
     ended = run_bounded(lambda: "x" * most, seconds=30)
     assert ended.how == EXITED and ended.value is None
     assert run_bounded(lambda: "x" * (most - 100), seconds=30).value == "x" * (most - 100)
+
+
+def test_a_handler_s_exception_at_any_moment_leaves_no_child_and_no_descriptor(tmp_path: Path) -> None:
+    """A signal handler raising (Ctrl-C's ``KeyboardInterrupt``) right after the fork, or while the child is
+    reaped, does not leak the child (running, or a zombie) nor a descriptor.  Run in a process of its own without
+    other threads (one that has them may take the signal in another thread, which holds none)."""
+    script = tmp_path / "interrupted.py"
+    script.write_text(textwrap.dedent("""
+        import os, signal
+        from assay._bounded import run_bounded
+
+        class Interrupted(Exception):
+            pass
+
+        def interrupt(*_):
+            raise Interrupted
+
+        signal.signal(signal.SIGALRM, interrupt)
+        run_bounded(lambda: 0, seconds=30)  # what the first call loads once
+        descriptors = sorted(os.listdir("/proc/self/fd"))
+        for i in range(1000):  # the timer's moments spread over the fork, the wait and the reaping
+            signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
+            try:
+                run_bounded(lambda: 0, seconds=30)
+            except Interrupted:
+                pass
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        after = sorted(os.listdir("/proc/self/fd"))
+        with open(f"/proc/self/task/{os.getpid()}/children") as fh:
+            print(fh.read().split(), after == descriptors)
+    """), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=600, capture_output=True, text=True)
+    assert done.stdout.strip() == "[] True"  # no child left, running or a zombie; the descriptors as before

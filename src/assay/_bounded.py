@@ -28,7 +28,12 @@ The rules, the same for every caller:
   SIGKILLs the whole group — in every outcome, the child's answer read first —
   and always reaps the child; when the wait itself is interrupted (Ctrl-C, an
   exception of a signal handler) the group is killed and the child reaped
-  before the exception goes on.  A process the work moved out of the group
+  before the exception goes on.  SIGINT, SIGTERM, SIGHUP and every signal a
+  Python handler takes are held from before the fork until the parent is in
+  the ``try`` that ends the child, and again while it kills and reaps it, so
+  that a handler's exception (Ctrl-C's ``KeyboardInterrupt``) leaves neither a
+  child nor a descriptor behind (in a process whose other threads hold them
+  too; the child gives them back once its own handlers are set).  A process the work moved out of the group
   (``setsid``) is the caller's to end (the sandboxed checks' program is the
   subreaper of what its checks leave and kills it after each).
 * How the child ended (:class:`Ended`): ``ANSWERED`` with ``work``'s value;
@@ -60,7 +65,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 __all__ = ["ANSWERED", "EXITED", "OUT_OF_MEMORY", "RAISED", "TIMED_OUT", "Ended", "die_with_parent", "prepare_fork", "run_bounded"]
@@ -152,8 +157,10 @@ def _address_space() -> int:
         return 0
 
 
-def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None) -> None:
-    """The child's part: limits, descriptors, ``work()``, the answer; never returns."""
+def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None,
+           mask: Iterable[int]) -> None:
+    """The child's part: limits, descriptors, ``work()``, the answer; never returns.  It starts with the parent's
+    signals held and gives them back (``mask``) once its own handlers are set."""
     try:
         os.setpgid(0, 0)  # a group of its own, which the parent kills with every process the work starts
         if parent is not None:
@@ -161,6 +168,7 @@ def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         import resource
 
         _lower_limit(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
@@ -206,42 +214,36 @@ def _exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
-def _answer(pid: int, read: int, deadline: float) -> tuple[bytes | None, bool]:
+def _answer(pid: int, read: int, watch: int | None, deadline: float) -> tuple[bytes | None, bool]:
     """The bytes the child ``pid`` wrote to ``read`` until it ended (``None`` past :data:`MOST_ANSWER`), and whether
     the deadline came first.
 
     The child's end is what counts, not the pipe's: a process it started
     may hold the pipe open, and a child that closed its pipe may still run.
     Once it ended, its process group is killed and what the pipe holds read.
+    ``watch`` is the child's pidfd, readable once it ended (``None``: no
+    pidfd here, the child's end is looked at every few milliseconds).
     """
     data = b""
-    try:
-        watch: int | None = os.pidfd_open(pid)
-    except (AttributeError, OSError):  # no pidfd (an older kernel): the child's end is looked at every few ms
-        watch = None
-    try:
-        step, readable = 0.001, True
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return data, True
-            if watch is None and _exited(pid):
-                break
-            waits = ([read] if readable else []) + ([watch] if watch is not None else [])
-            ready = select.select(waits, [], [], left if watch is not None else min(left, step))[0]
-            step = min(step * 2, 0.05)
-            if watch is not None and watch in ready:
-                break
-            if read in ready:
-                chunk = os.read(read, 65536)
-                readable = bool(chunk)
-                data += chunk
-                if len(data) > MOST_ANSWER:
-                    _kill_group(pid)
-                    return None, False
-    finally:
-        if watch is not None:
-            os.close(watch)
+    step, readable = 0.001, True
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return data, True
+        if watch is None and _exited(pid):
+            break
+        waits = ([read] if readable else []) + ([watch] if watch is not None else [])
+        ready = select.select(waits, [], [], left if watch is not None else min(left, step))[0]
+        step = min(step * 2, 0.05)
+        if watch is not None and watch in ready:
+            break
+        if read in ready:
+            chunk = os.read(read, 65536)
+            readable = bool(chunk)
+            data += chunk
+            if len(data) > MOST_ANSWER:
+                _kill_group(pid)
+                return None, False
     _kill_group(pid)
     os.set_blocking(read, False)
     while True:  # what the child wrote before it ended
@@ -265,13 +267,44 @@ def _kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _end(pid: int, read: int) -> int:
-    """Kill the child ``pid``'s process group, reap the child and close ``read``; the child's wait status."""
+def _end(pid: int, read: int, watch: int | None) -> int:
+    """Kill the child ``pid``'s process group, reap the child and close ``read`` and ``watch``; the child's wait
+    status."""
     try:
         _kill_group(pid)
         return os.waitpid(pid, 0)[1]
+    except BaseException:  # interrupted all the same: the child, killed, is reaped before the exception goes on
+        _kill_group(pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        raise
     finally:
         os.close(read)
+        if watch is not None:
+            os.close(watch)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A pidfd of ``pid`` (``None`` where the kernel or Python has none)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _held_signals() -> set[int]:
+    """The signals held from before the fork until the parent is in the ``try`` that ends the child: Ctrl-C's
+    SIGINT, SIGTERM, SIGHUP and every other one a Python handler takes (its exception would leak the child)."""
+    held: set[int] = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    for sig in signal.valid_signals():
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            if callable(signal.getsignal(sig)):
+                held.add(sig)
+        except (ValueError, OSError):
+            continue
+    return held
 
 
 def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None = None) -> Ended:
@@ -283,25 +316,36 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
     watch = os.getpid() if threading.current_thread() is threading.main_thread() else None
     if watch is not None:
         prepare_fork()
-    read, write = os.pipe()
+    held = _held_signals()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held)  # no handler's exception before the child is in hand
     try:
-        pid = os.fork()
-    except BaseException:
-        os.close(read)
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except BaseException:
+            os.close(read)
+            os.close(write)
+            raise
+        if pid == 0:
+            os.close(read)
+            _child(work, write, watch, seconds, memory, mask)
         os.close(write)
-        raise
-    if pid == 0:
-        os.close(read)
-        _child(work, write, watch, seconds, memory)
-    os.close(write)
-    status, timed_out = 0, False
-    data: bytes | None = b""
-    try:
-        with contextlib.suppress(OSError):  # the child does it too: whichever comes first
-            os.setpgid(pid, pid)
-        data, timed_out = _answer(pid, read, time.monotonic() + seconds)
+        status, timed_out = 0, False
+        data: bytes | None = b""
+        watch = None
+        try:
+            watch = _pidfd(pid)
+            with contextlib.suppress(OSError):  # the child does it too: whichever comes first
+                os.setpgid(pid, pid)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # what arrived since the fork is handled here
+            data, timed_out = _answer(pid, read, watch, time.monotonic() + seconds)
+        finally:
+            try:
+                signal.pthread_sigmask(signal.SIG_BLOCK, held)  # nor while the child is killed and reaped
+            finally:
+                status = _end(pid, read, watch)
     finally:
-        status = _end(pid, read)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     code = os.waitstatus_to_exitcode(status)
     if timed_out:
         return Ended(TIMED_OUT, status=code)
