@@ -17,7 +17,9 @@ page and draw the leaderboard, open the full table and a dataset's samples.
 the ``src`` folder of another checkout, e.g. ``git archive main src | tar -x
 -C DIR``) side by side, round by round, and gives both figures; each tree's
 first report reads every dataset's samples (the sample files of earlier
-reports are removed before it).
+reports are removed before it), from the run index as that tree's version
+writes it (an index built by each tree before the timings, put in place
+before each of its commands).
 
 ``--samples N`` also times the report of one dataset of N samples × 2 models
 (generation, size, and the sample browser's filters in the browser).  Prints
@@ -78,11 +80,14 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
         trees[f"against {against}"] = str(against)
     seconds: dict[tuple[str, str], list[tuple[float, float]]] = {
         (tree, label): [] for tree in trees for label in ("--no-report", "report")}
+    indexes = tree_indexes(run, root, trees) if against is not None else {}
     for round_ in range(repeat):
         for tree, src in trees.items():
             env = dict(os.environ)
             if src is not None:
                 env["PYTHONPATH"] = src
+            if tree in indexes:
+                shutil.copyfile(indexes[tree], run / "index.sqlite")
             for label in ("--no-report", "report"):
                 if label == "report" and round_ == 0:
                     # the first report reads every dataset's samples; later ones link the unchanged ones
@@ -118,12 +123,35 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
     side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
     print(f"page {page.stat().st_size / 1e6:.2f} MB; sample files beside it {side_size / 1e6:.1f} MB "
           f"in {len(list(side.iterdir())) if side.is_dir() else 0} files")
+    if indexes:
+        shutil.copyfile(indexes["this tree"], run / "index.sqlite")
     phases(run, config, ranks=ranks)
     for path in summary.glob("summary_*"):  # keep the newest report only
         if path.stem != page.stem and not path.name.startswith(page.stem):
             shutil.rmtree(path) if path.is_dir() else path.unlink()
     if browser:
         browse_board(page, root)
+
+
+def tree_indexes(run: Path, root: Path, trees: dict[str, str | None]) -> dict[str, Path]:
+    """The run index of ``run`` as each source tree's version builds it (``None``: this process's), kept under
+    ``root``; the run's own index is this process's afterwards."""
+    import subprocess
+
+    index = run / "index.sqlite"
+    out: dict[str, Path] = {}
+    for i, (tree, src) in enumerate(trees.items()):
+        kept = root / f"index_{i}.sqlite"
+        env = dict(os.environ)
+        if src is not None:
+            env["PYTHONPATH"] = src
+        index.unlink(missing_ok=True)
+        subprocess.run([sys.executable, "-c", "import sys; from assay.rundir.statistics import index_run; "
+                        "index_run(sys.argv[1])", str(run)], check=True, env=env)
+        shutil.copyfile(index, kept)
+        out[tree] = kept
+    shutil.copyfile(out[next(iter(trees))], index)
+    return out
 
 
 def phases(run: Path, config: Path, *, ranks: bool = False) -> None:

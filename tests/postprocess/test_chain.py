@@ -31,6 +31,16 @@ def test_a_deterministic_postprocessor_sees_each_distinct_short_reply_once() -> 
     assert fn.calls == ["B", "A", "C", long_reply, long_reply, None, 3]
 
 
+def test_in_a_batch_of_texts_each_distinct_reply_is_processed_once_however_long() -> None:
+    fn = Counting()
+    marked = deterministic(fn)
+    long_reply = "I think " + "very " * 20 + "carefully: B"
+    other = long_reply.replace("B", "C")
+    replies = [long_reply, "B", other, long_reply, "B", other, long_reply]
+    assert apply_postprocessor(marked, replies) == [f"<{r}>" for r in replies]
+    assert fn.calls == [long_reply, "B", other]  # in order of first occurrence
+
+
 def test_each_batch_starts_afresh() -> None:
     fn = deterministic(Counting())
     apply_postprocessor(fn, ["A", "A"])
@@ -46,10 +56,10 @@ def test_an_unmarked_postprocessor_sees_every_reply() -> None:
 
 def test_a_mutable_result_is_not_shared_between_samples() -> None:
     fn = deterministic(Counting(result=lambda text: [text]))
-    out = apply_postprocessor(fn, ["B", "B"])
-    assert out == [["B"], ["B"]] and out[0] is not out[1]
+    out = apply_postprocessor(fn, ["B", "B", "C", "B"])
+    assert out == [["B"], ["B"], ["C"], ["B"]] and len({id(answer) for answer in out}) == 4
     out[0].append("changed")
-    assert out[1] == ["B"]
+    assert out[1] == out[3] == ["B"]
 
 
 def test_options_keep_the_mark_and_the_answers() -> None:

@@ -254,6 +254,18 @@ def test_opencompass_cascade_gates_change_no_answer(options: str, cushion: bool,
     assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion)
 
 
+#: The option sets OpenCompass's library configs give ``first_option_postprocess``.
+CONFIGURED_OPTIONS = ["AB", "ABC", "ABCD", "ABCDE", "ABCDEF", "ABCDEFG", "ABCDEFGH", "ABCDEFGHIJKLMNOP"]
+
+
+@pytest.mark.parametrize("options", CONFIGURED_OPTIONS)
+@settings(max_examples=300, deadline=None)
+@given(cushion=st.booleans(), data=st.data())
+def test_opencompass_cascade_gates_change_no_answer_for_every_configured_option_set(options: str, cushion: bool, data: st.DataObject) -> None:
+    text = data.draw(oc_texts(options), label="text")
+    assert first_option_postprocess(text, options, cushion=cushion) == oc_reference(text, options, cushion)
+
+
 @pytest.mark.parametrize(
     "text",
     ["B", " C ", "E", "b", "Ｂ", "AB", "A:", "1A", "x\n1", "答案A", "所以A", "The answer is B", "Answer: b", "anſwer: B",

@@ -311,6 +311,35 @@ def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_pat
     assert sample_data(second) == want
 
 
+def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_index_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Results whose samples an older version put in the run index (per-sample values as compressed JSON)
+    beside results this version indexed: the same rankings and samples, no file read for them."""
+    import assay.rundir.ranking as ranking_module
+    import assay.rundir.statistics as statistics_module
+    from assay.rundir.statistics import index_run
+    from tests.rundir.old_index import rewrite_as_layout_1
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    first = write_html_report(run, None, "first", embed=False)
+    want, samples = board_data(first.read_text()), sample_data(first)
+    assert want["rankings"]["rankings"] and samples
+    assert rewrite_as_layout_1(run) > 0
+
+    def no_reading(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"the result {args} was read")
+
+    monkeypatch.setattr(ranking_module, "read_full_result", no_reading)
+    monkeypatch.setattr(statistics_module, "run_task", no_reading)
+    for stats in (run / "results").glob("*/*.stats"):
+        stats.unlink()
+    shutil.rmtree(run / "summary" / "summary_first_files")  # nothing kept: rankings and samples read again
+    second = write_html_report(run, None, "second", embed=False)
+    assert board_data(second.read_text())["rankings"] == want["rankings"]
+    assert sample_data(second) == samples
+
+
 # ---- in a browser -------------------------------------------------------------------------------
 
 

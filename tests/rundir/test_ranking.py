@@ -171,3 +171,21 @@ def test_only_the_columns_asked_for_are_ranked(tmp_path: Path) -> None:
     assert out["rankings"]["qa"] == full["rankings"]["qa"] and out["pairs"] == full["pairs"]
     with pytest.raises(ValueError, match="cannot rank by 'nope'"):
         run_ranking(run, view, stats, only=["nope"])
+
+
+def test_an_index_partly_written_by_the_version_before_is_read_without_any_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Results whose samples an older version put in the run index (per-sample values as compressed JSON)
+    and results this version indexed (packed) give the same rankings, read from the index alone."""
+    from assay.rundir.statistics import index_run
+    from tests.rundir.old_index import rewrite_as_layout_1
+
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    want = run_ranking(run, view, stats, rounds=200)
+    _with_stats_files(run)
+    index_run(run)
+    assert rewrite_as_layout_1(run) > 0
+    _no_reading(monkeypatch, run)
+    assert run_ranking(run, view, stats, rounds=200) == want

@@ -41,3 +41,42 @@ def test_statistics_in_the_index_pass_through_only_for_their_values_and_when_fin
     assert index_lookup(snapshot_with(data), options)("m", "a", {"accuracy": 50.0}) is None  # JSON cannot spell NaN
     out = indexed_output(data, {"accuracy": 50.0})
     assert out is not None and out.cells["accuracy"].method == "t" and out.cells["accuracy"].se != out.cells["accuracy"].se
+
+
+def _saved(samples: dict[str, Any], columns: Any = None) -> Any:
+    from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
+    from assay.stats import ResultStats
+
+    values = {m: float(sv["scale"]) * sum(sv["units"]) / len(sv["units"]) for m, sv in samples.items()}
+    return SavedStats("0" * 64, None, REPORT_OPTIONS, values, ResultStats(columns=columns), samples, {"bleu": "corpus"})
+
+
+def test_per_sample_values_in_the_index_are_packed_and_come_back_to_the_last_bit() -> None:
+    """Counts of right answers take a byte a sample in the run index, other values eight; every value is
+    read back exactly as the statistics computed it, the metrics without per-sample values with why."""
+    import random
+
+    from assay.rundir.stats_index import index_samples, sample_values_in
+
+    rng = random.Random(3)
+    n = 1000
+    samples = {
+        "accuracy": {"kind": "binary", "units": [float(rng.random() < 0.6) for _ in range(n)], "scale": 100.0,
+                     "runs": 1, "basis": "correct"},
+        "pass@3": {"kind": "mean", "units": [rng.randrange(4) / 3 for _ in range(n)], "scale": 100.0, "runs": 3,
+                   "basis": "correct"},
+        "score": {"kind": "mean", "units": [rng.random() for _ in range(n - 1)] + [float("nan")], "scale": 1.0,
+                  "runs": 1, "basis": "score"},
+    }
+    settings, data = index_samples(_saved(samples))
+    # one byte a sample for each count, eight for the others: nothing like the JSON of the values
+    assert len(data) < 2 * n + 8 * n + 600
+    values, found, no_samples = sample_values_in(settings, data)
+    assert no_samples == {"bleu": "corpus"}
+    assert values["accuracy"] == _saved(samples).values["accuracy"]
+    for metric, sv in samples.items():
+        got = found[metric]
+        assert (got.kind, got.scale, got.runs, got.basis) == (sv["kind"], sv["scale"], sv["runs"], sv["basis"])
+        assert got.units.dtype == "float64"
+        assert got.units.tobytes() == __import__("numpy").asarray(sv["units"], dtype=float).tobytes(), metric
+

@@ -119,7 +119,7 @@ def test_markdown_index_gives_each_file_that_does_not_run_a_reason(tmp_path: Pat
     _file(datasets / "fam" / "judged_gen.py", "judged", "dict(type=GenericLLMEvaluator, judge_cfg=dict(path='j'))",
           extra="from opencompass.evaluator import GenericLLMEvaluator\n")
     _file(datasets / "fam" / "lacking_gen.py", "lacking", "dict(type=AccEvaluator)", loader="NoSuchDatasetAnywhere")
-    _file(datasets / "fam" / "later_gen.py", "later", "dict(type=AccEvaluator)", loader="CaLMDataset")
+    _file(datasets / "fam" / "later_gen.py", "later", "dict(type=AccEvaluator)", loader="Bioinstruction_Dataset")
     _file(datasets / "pro" / "pro_gen.py", "pro", "dict(type=LCBProEvaluator)", loader="LCBProDataset",
           extra="from opencompass.datasets.livecodebench_pro.livecodebench_pro_evaluator import LCBProEvaluator\n")
     doc = tmp_path / "benchmarks.md"
@@ -137,7 +137,7 @@ def test_markdown_index_gives_each_file_that_does_not_run_a_reason(tmp_path: Pat
     rows = {line.split("|")[1].strip(): line for line in written.splitlines() if line.startswith("| `")}
     assert rows["`fam`"].startswith("| `fam` | 4 | 2 | 1 | 2 |")
     assert "OpenCompass fails too: `lacking_gen` — NoSuchDatasetAnywhere: OpenCompass 0.5.4 does not define it" in rows["`fam`"]
-    assert "not implemented yet: `later_gen` — CaLMDataset" in rows["`fam`"]
+    assert "not implemented yet: `later_gen` — Bioinstruction_Dataset" in rows["`fam`"]
     assert "remote service: `pro_gen` — " in rows["`pro`"]
     assert "| remote service | 1 |" in written and "| not implemented yet | 1 |" in written
     assert _probe(tmp_path / "lib", "--check-docs", str(doc)).returncode == 0

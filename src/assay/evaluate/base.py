@@ -21,10 +21,11 @@ import logging
 import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 from assay.errors import EvaluationError
 from assay.evaluate.gpass import THRESHOLDS, g_pass_at_k, mg_pass_at_k
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
@@ -113,7 +114,7 @@ SANDBOX_UNSCORABLE: Mapping[str, str] = MappingProxyType(
 )
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SampleOutcome(FrozenMethods):
     """Which per-sample ``details`` field backs each metric of an evaluator, and which marks a sample unscorable.
 
@@ -159,6 +160,21 @@ class SampleOutcome(FrozenMethods):
     unscorable: str | None = None
     unscorable_values: Mapping[str, str] = field(default_factory=dict)
     decimals: int | None = None
+
+    def __init__(
+        self,
+        correct: str | None = None,
+        scores: Mapping[str, str] = FACTORY,
+        unscorable: str | None = None,
+        unscorable_values: Mapping[str, str] = FACTORY,
+        decimals: int | None = None,
+    ) -> None:
+        self.correct = correct
+        self.scores = {} if scores is FACTORY else scores
+        self.unscorable = unscorable
+        self.unscorable_values = {} if unscorable_values is FACTORY else unscorable_values
+        self.decimals = decimals
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         bad = {v: k for v, k in self.unscorable_values.items() if k not in UNSCORABLE_KINDS}
@@ -391,13 +407,12 @@ class BaseEvaluator:
             raise EvaluationError(f"{name}.score() returned details for some runs but not for runs {missing}")
         if all(have) and size > 0:
             grouped = _group_details(all_details)  # type: ignore[arg-type]
-            abbrs = _sample_abbrs(original_dataset, size, self.dataset_abbr)
-            for d, name in zip(grouped, [f"{sub}_{idx}" for sub, idx in abbrs]):
+            for d, name in zip(grouped, _example_names(original_dataset, size, self.dataset_abbr)):
                 d["example_abbr"] = name
             if n > 1 and max(k_list) > 1:
                 counts = _correct_counts(all_details)  # type: ignore[arg-type]
                 if counts is not None:
-                    _add_g_pass(out, grouped, counts, abbrs, n, k_list)
+                    _add_g_pass(out, grouped, counts, _sample_abbrs(original_dataset, size, self.dataset_abbr), n, k_list)
             out["details"] = grouped
         return out
 
@@ -556,6 +571,20 @@ def _sample_abbrs(dataset: Any, size: int, dataset_abbr: str | None) -> list[tup
         head = dataset.select_columns(["subdivision", "idx"])[:size]
         return list(zip(head["subdivision"], head["idx"]))
     return [(default, j) for j in range(size)]
+
+
+def _example_names(dataset: Any, size: int, dataset_abbr: str | None) -> Sequence[str]:
+    """``<subdivision>_<index>`` of each sample of the first run (the details' ``example_abbr``)."""
+    cols = getattr(dataset, "column_names", None) or []
+    if "subdivision" in cols and "idx" in cols:
+        return [f"{sub}_{idx}" for sub, idx in _sample_abbrs(dataset, size, dataset_abbr)]
+    return _numbered_names(dataset_abbr or "dataset", size)
+
+
+@lru_cache(maxsize=32)
+def _numbered_names(abbr: str, size: int) -> tuple[str, ...]:
+    """``abbr_0`` … ``abbr_<size - 1>``, built once for the tasks of a dataset (texts, shared as they are)."""
+    return tuple(f"{abbr}_{j}" for j in range(size))
 
 
 def g_pass_metrics(counts: list[int], subdivisions: list[str], n: int, k: int | Sequence[int]) -> dict[str, float]:

@@ -132,6 +132,16 @@ def rouge_l_f(prediction: str, reference: str, *, frames: int = SCORE_FRAMES) ->
     >>> rouge_l_f('...', 'x') is None
     True
     """
+    scores = rouge_l_scores(prediction, reference, frames=frames)
+    return None if scores is None else scores[2]
+
+
+def rouge_l_scores(prediction: str, reference: str, *, frames: int = SCORE_FRAMES) -> tuple[float, float, float] | None:
+    """The ``rouge`` package's ROUGE-L ``(r, p, f)`` of one pair (see :func:`rouge_l_f`); ``None`` where it raises.
+
+    >>> [round(v, 6) for v in rouge_l_scores('the cat sat', 'the cat sat on the mat')]
+    [0.6, 1.0, 0.75]
+    """
     hyp, ref = _sentences(prediction), _sentences(reference)
     if not hyp or not ref:
         return None
@@ -152,7 +162,7 @@ def rouge_l_f(prediction: str, reference: str, *, frames: int = SCORE_FRAMES) ->
         overlap += len(union) - before
     recall = overlap / ref_total
     precision = overlap / hyp_total
-    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
+    return recall, precision, 2.0 * ((precision * recall) / (precision + recall + 1e-8))
 
 
 def fuzz_ratio(a: Any, b: Any) -> int:

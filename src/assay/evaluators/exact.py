@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
@@ -12,6 +13,8 @@ from assay.postprocess.general import general_postprocess
 from assay.registry import ICL_EVALUATORS
 
 __all__ = ["AccEvaluator", "AccwithDetailsEvaluator", "EMEvaluator"]
+
+_TEXTS = {str}
 
 
 @ICL_EVALUATORS.register_module()
@@ -39,8 +42,13 @@ class AccEvaluator(BaseEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
+        if set(map(type, predictions)) == _TEXTS == set(map(type, references)):
+            # the usual batch, texts only (str() is the identity): compared at C speed, the records built in one pass
+            verdicts = list(map(operator.eq, predictions, references))
+            details = [{"pred": p, "answer": r, "correct": ok} for p, r, ok in zip(predictions, references, verdicts)]
+            return {"accuracy": share_percent(sum(verdicts), len(details)), "details": details}
         # score_pairs' records, built in one loop (two texts are compared as they are: str() is the identity)
-        details: list[dict[str, Any]] = []
+        details = []
         append = details.append
         correct = 0
         for pred, ref in zip(predictions, references):

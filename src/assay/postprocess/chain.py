@@ -20,18 +20,20 @@ Postprocessor = Callable[[Any], Any]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-# A reply at most this long is looked up among the replies already processed in
-# the same batch (short replies such as "B" or "The answer is (B)." repeat a lot;
-# long ones hardly ever do, and remembering them would only cost memory).
+# In a batch of texts (the usual one) each distinct text is processed once.  In a
+# batch holding other values (lists of replies, ``None``) a reply at most this long
+# is looked up among the replies already processed (short replies such as "B" or
+# "The answer is (B)." repeat a lot; long ones hardly ever do).
 _MEMO_LENGTH = 64
 _MEMO_RESULTS = (str, int, float, bool, type(None))
+_MEMO_TYPES = set(_MEMO_RESULTS)
 
 
 def deterministic(fn: _F) -> _F:
     """Mark a postprocessor whose result depends on its text (and options) only.
 
-    :func:`apply_postprocessor` then processes each distinct short reply of a
-    batch once.  A postprocessor that keeps state, reads the clock or calls a
+    :func:`apply_postprocessor` then processes each distinct reply of a batch
+    of texts once (of another batch, each distinct short reply).  A postprocessor that keeps state, reads the clock or calls a
     model must not be marked.
     """
     fn.__assay_deterministic__ = True  # type: ignore[attr-defined]
@@ -94,6 +96,8 @@ def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) ->
         return list(predictions)
     if not getattr(fn, "__assay_deterministic__", False):
         return [[fn(p) for p in pred] if isinstance(pred, list) else fn(pred) for pred in predictions]
+    if predictions and set(map(type, predictions)) == _TEXTS:
+        return _each_text_once(fn, predictions)
     memo: dict[str, Any] = {}
 
     def once(text: Any) -> Any:
@@ -125,4 +129,32 @@ def apply_postprocessor(fn: Postprocessor | None, predictions: Sequence[Any]) ->
             append([once(p) for p in pred])
         else:
             append(once(pred))
+    return out
+
+
+_TEXTS = {str}
+#: Stands for an answer already handed to a sample (a mutable answer is computed again for the next one).
+_GIVEN = object()
+
+
+def _each_text_once(fn: Postprocessor, texts: Sequence[str]) -> list[Any]:
+    """``fn`` of each text of a batch of texts, each distinct text processed once (in order of first occurrence).
+
+    A text's answer is shared by the samples with that text when it is immutable (a text, a number, ``None``);
+    each further sample with a mutable answer gets one of its own.
+    """
+    answers: dict[str, Any] = dict.fromkeys(texts)
+    for text in answers:
+        answers[text] = fn(text)  # a value replaced while the keys are walked: the dict's size stays
+    if set(map(type, answers.values())) <= _MEMO_TYPES:
+        return list(map(answers.__getitem__, texts))
+    out: list[Any] = []
+    for text in texts:
+        answer = answers[text]
+        if type(answer) not in _MEMO_TYPES:
+            if answer is _GIVEN:
+                answer = fn(text)
+            else:
+                answers[text] = _GIVEN
+        out.append(answer)
     return out

@@ -461,8 +461,10 @@ def oc_option_patterns(options: str, cushion: bool = True) -> tuple[re.Pattern[s
     return tuple(re.compile(e.template.replace("{o}", options), re.DOTALL) for e in entries)
 
 
-#: A gated OpenCompass pattern: ``(pattern, characters of needs, needs, end, start, answer)``.
-_OcStep = tuple[re.Pattern[str], frozenset[str], tuple[str, ...], int, bool, bool]
+#: A gated OpenCompass pattern: ``(first literal, further literals, kind, pattern, end)``; the first literal is
+#: ``''`` (in every text) for a pattern without ``needs``, the kind one of the ``_OC_*`` checks below or 0.
+_OcStep = tuple[str, tuple[str, ...], int, re.Pattern[str], int]
+_OC_END, _OC_START, _OC_ANSWER = 1, 2, 3
 
 
 @lru_cache(maxsize=128)
@@ -470,10 +472,11 @@ def _oc_plans(options: str, cushion: bool) -> tuple[tuple[_OcStep, ...], tuple[_
     """The gated cascade for a text that is not ASCII, and for one that is (options all letters and digits);
     each pattern is compiled the first time a text reaches it."""
     entries = _OC_CASCADE + (_OC_CUSHION if cushion else ())
-    steps = [
-        (e, (lazy_pattern(e.template.replace("{o}", options), re.DOTALL), frozenset("".join(e.needs)), e.needs, e.end, e.start, e.answer))
-        for e in entries
-    ]
+    steps: list[tuple[_OcEntry, _OcStep]] = []
+    for e in entries:
+        kind = _OC_END if e.end else _OC_START if e.start else _OC_ANSWER if e.answer else 0
+        first, more = (e.needs[0], e.needs[1:]) if e.needs else ("", ())
+        steps.append((e, (first, more, kind, lazy_pattern(e.template.replace("{o}", options), re.DOTALL), e.end)))
     return tuple(step for _e, step in steps), tuple(step for e, step in steps if not e.cjk)
 
 
@@ -555,33 +558,33 @@ def first_option_postprocess(text: str, options: str = "ABCD", cushion: bool = T
     plan = _oc_plans(options, cushion)[is_ascii]
     ends_in_option: bool | None = None
     has_answer: bool | None = None
-    # The characters of a long text, found once: a literal with a character not
-    # among them is not in the text, which is quicker to tell than to search.
-    present = frozenset(body) if len(body) > 64 else None
-    for pattern, need_chars, needs, end, start, answer in plan:
-        if needs:
-            if present is not None and not need_chars <= present:
-                continue
-            for literal in needs:
+    # each step costs one ``in`` when its first literal is missing, the usual case (``'' in body`` always holds)
+    for first, more, kind, pattern, end in plan:
+        if first not in body:
+            continue
+        if more:
+            for literal in more:
                 if literal not in body:
                     break
             else:
                 literal = ""
             if literal:
                 continue
-        if end:
-            if ends_in_option is None:
-                last = body[-1]
-                ends_in_option = last in options or (last in _OC_END_MARKS and body[-2] in options)
-            if not ends_in_option:
-                continue
-        if start and body[0] not in options:
-            continue
-        if answer:
-            if has_answer is None:
-                has_answer = "answer" in (body.lower() if is_ascii else _fold(body))
-            if not has_answer:
-                continue
+        if kind:
+            if kind == _OC_END:
+                if ends_in_option is None:
+                    last = body[-1]
+                    ends_in_option = last in options or (last in _OC_END_MARKS and body[-2] in options)
+                if not ends_in_option:
+                    continue
+            elif kind == _OC_START:
+                if body[0] not in options:
+                    continue
+            else:
+                if has_answer is None:
+                    has_answer = "answer" in (body.lower() if is_ascii else _fold(body))
+                if not has_answer:
+                    continue
         match = pattern.search(body, len(body) - end) if end and len(body) > end else pattern.search(body)
         if match is not None:
             found = _oc_answer(match, options)

@@ -455,14 +455,20 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     and of the default column (``"forest"``: abbr → SVG), the dataset × model
     heatmap in the default column's order and the paired comparison matrix.
     """
-    from assay.report._pictures import forest_plot, pair_matrix, ranking_heatmap
-    from assay.rundir.ranking import run_ranking
-
     try:
-        found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets, **_rank_settings())
+        return _ranking_data(root, view, stats, config, snapshot, models, datasets)
     except Exception as exc:  # the report is written without rank intervals, and says so
         logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
         return None, {}
+
+
+def _ranking_data(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
+                  models: list[str], datasets: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`_rankings`, raising what :func:`assay.rundir.ranking.run_ranking` raises."""
+    from assay.report._pictures import forest_plot, pair_matrix, ranking_heatmap
+    from assay.rundir.ranking import run_ranking
+
+    found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets, **_rank_settings())
     where = {m: i for i, m in enumerate(models)}
     out: dict[str, Any] = {}
     for abbr, ranking in found["rankings"].items():
@@ -630,11 +636,37 @@ def _report_data(
     return data, context
 
 
-def _add_rankings(data: dict[str, Any], context: _Context) -> None:
-    """Put the run's rankings and their pictures into ``data``; the default column is then the ranking's."""
-    rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
-                                   context.columns, context.rank_datasets)
+def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -> None:
+    """Put the run's rankings and their pictures into ``data``; the default column is then the ranking's.
+
+    ``beside``: the child process computing them (:func:`_rankings_beside`), else they are computed here.
+    """
+    got: tuple[bool, Any] = beside.wait() if beside is not None else (False, None)
+    if got[0] and got[1][0] == "done":
+        rankings, pictures = got[1][1], got[1][2]
+    elif got[0]:  # failed there: the report is written without rank intervals, and says so
+        logger.warning("report: no rank intervals: %s", got[1][1])
+        rankings, pictures = None, {}
+    else:
+        rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
+                                       context.columns, context.rank_datasets)
     _put_rankings(data, rankings, pictures)
+
+
+def _rankings_beside(context: _Context) -> Any:
+    """The rankings and pictures (:func:`_rankings`) being computed in a forked child process while the report
+    reads its samples (:class:`assay._beside.Beside`; ``None`` when it cannot start: then :func:`_add_rankings`
+    computes them)."""
+    from assay._beside import Beside
+
+    def compute() -> tuple[str, Any, Any]:
+        try:
+            return ("done", *_ranking_data(context.root, context.view, context.stats, context.config, context.snapshot,
+                                           context.columns, context.rank_datasets))
+        except Exception as exc:
+            return "failed", f"{type(exc).__name__}: {exc}", None
+
+    return Beside.start(compute, "the report's rank intervals")
 
 
 def _put_rankings(data: dict[str, Any], rankings: dict[str, Any] | None, pictures: dict[str, Any]) -> None:
@@ -1217,7 +1249,8 @@ def _write_html_report(
     )
     from assay.rundir.layout import RunDir
 
-    # the rankings after the samples: their numerical libraries start threads, and the samples are read in forked workers
+    # the rankings in a child forked before the samples are read, or after them here: their numerical libraries
+    # start threads, and the samples may be read in forked workers
     data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
                                  ranks=ranks, defer_ranks=True)
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
@@ -1231,24 +1264,40 @@ def _write_html_report(
     # a dataset whose results are those of an earlier report's sample file: that file, not read again
     earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
     reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
-    if context.tables is not None:
-        read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
-    else:
-        source.abbrs = [a for a in keys if a not in reused]
-        if snap is not None and source.abbrs:  # the samples the run index holds, read at once
-            from assay.rundir.stats_index import samples_settings
+    rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
+    kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
+    beside = None
+    if context.ranks and kept_rankings is None and snap is not None:
+        snap.samples("")  # the run index's samples read once, before the child that ranks is forked
+        # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
+        beside = _rankings_beside(context)
+    try:
+        if context.tables is not None:
+            read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
+        else:
+            source.abbrs = [a for a in keys if a not in reused]
+            if snap is not None and source.abbrs:  # the samples the run index holds, read at once
+                from assay.rundir.stats_index import samples_current
 
-            settings = samples_settings(max_text)
-            for abbr in source.abbrs:
-                for c in context.columns:
-                    held = snap.samples(f"{context.folders.get(c, c)}/{abbr}.json")
-                    if held is not None and held[0] == settings:
-                        source.indexed[(c, abbr)] = held[1]
-        read = read_chunks(source)
-        if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
-            for rel, digest, settings, held in source.repairs:
-                snap.put_samples(rel, digest, settings, held)
-            snap.flush()
+                readable: dict[str, bool] = {}  # samples_current of each settings text met
+                for abbr in source.abbrs:
+                    for c in context.columns:
+                        held = snap.samples(f"{context.folders.get(c, c)}/{abbr}.json")
+                        if held is not None:
+                            ok = readable.get(held[0])
+                            if ok is None:
+                                ok = readable[held[0]] = samples_current(held[0], max_text)
+                            if ok:
+                                source.indexed[(c, abbr)] = held[1]
+            read = read_chunks(source)
+            if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
+                for rel, digest, settings, held in source.repairs:
+                    snap.put_samples(rel, digest, settings, held)
+                snap.flush()
+    except BaseException:
+        if beside is not None:  # the child ranking stops with the report
+            beside.discard()
+        raise
     fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
     # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
     chunks: list[tuple[str, int, bytes | Path, str | None]] = []
@@ -1257,12 +1306,10 @@ def _write_html_report(
             chunks.append((abbr, *fresh_chunks[abbr], key))
         elif abbr in reused:
             chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
-    rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
-    kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
     if kept_rankings is not None:  # computed by an earlier report from the same results and settings
         _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
     elif context.ranks:
-        _add_rankings(data, context)
+        _add_rankings(data, context, beside)
     size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
         embed = size <= EMBED_LIMIT

@@ -197,7 +197,7 @@ def _columns(source: Source, column: str, abbr: str, repairs: list[tuple[str, st
     from assay.rundir.layout import RunDir
     from assay.rundir.sidecar import load_columns
     from assay.rundir.statistics import Task, run_task
-    from assay.rundir.stats_index import columns_of, samples_settings, sidecar_samples
+    from assay.rundir.stats_index import columns_of, samples_current, sidecar_samples
     from assay.stats import StatsOptions
 
     held = source.indexed.get((column, abbr))
@@ -213,7 +213,7 @@ def _columns(source: Source, column: str, abbr: str, repairs: list[tuple[str, st
         read = sidecar_samples(str(path), digest)
         if read is not None:
             repairs.append((f"{folder}/{abbr}.json", digest, *read))
-            if read[0] == samples_settings(source.text_limit):
+            if samples_current(read[0], source.text_limit):
                 found = columns_of(read[1])
     elif path.is_file():
         found = load_columns(path, digest, source.text_limit)

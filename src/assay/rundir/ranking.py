@@ -29,7 +29,7 @@ from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
-from assay.rundir.stats_index import samples_current, samples_of, sidecar_samples
+from assay.rundir.stats_index import sample_values_reader, sidecar_samples
 from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
 
 if TYPE_CHECKING:
@@ -149,8 +149,8 @@ def sample_values_of(
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
     empty: Mapping[str, Any] = {}
-    current: dict[str, bool] = {}  # samples_current of each settings text met
     from_json = SampleValues.from_json
+    read_held = sample_values_reader()
     for model in view.models:
         folder = folders.get(model, model)
         per_model = view.scores.get(model, empty)
@@ -171,29 +171,28 @@ def sample_values_of(
             if not want:
                 continue
             rel = f"{folder}/{abbr}.json"
-            digest = snapshot.digest(rel) if snapshot is not None else None
-            saved = None
-            if snapshot is not None and digest:
-                held = snapshot.samples(rel)
-                if held is None:  # an index without them: from the .stats file, kept in the index
-                    held = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+            saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
+            if snapshot is not None:
+                digest = snapshot.digest(rel)
+                if digest:
+                    held = snapshot.samples(rel)
+                    if held is None:  # an index without them: from the .stats file, kept in the index
+                        held = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+                        if held is not None:
+                            snapshot.put_samples(rel, digest, *held)
                     if held is not None:
-                        snapshot.put_samples(rel, digest, *held)
-                if held is not None:
-                    ok = current.get(held[0])
-                    if ok is None:
-                        ok = current[held[0]] = samples_current(held[0])
-                    if ok:
-                        saved = samples_of(held[1])
-            elif snapshot is None:
-                saved = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+                        saved = read_held(*held)
+            else:
+                loaded = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), None)
+                if loaded is not None:
+                    saved = (loaded[0], {m: from_json(d) for m, d in loaded[1].items()}, loaded[2])
             rest = []
             for m in want:
                 key = (model, abbr, m)
                 if saved is not None and saved[0].get(m) == cell[m]:
                     data = saved[1].get(m)
                     if data is not None:
-                        found[key] = from_json(data)
+                        found[key] = data
                         continue
                     if m in saved[2]:
                         reasons[key] = saved[2][m]

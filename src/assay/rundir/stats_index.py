@@ -13,7 +13,7 @@ sample (:func:`index_samples`): the per-sample values of each metric (for
 rank intervals and paired comparisons) and the sample browser's columns,
 compressed, so that a report of fifty thousand results reads them from one
 file instead of fifty thousand ``.stats`` files.  They are taken back with
-:func:`samples_of` (the values) and :func:`columns_of` (the browser's columns).
+:func:`sample_values_in` (the values) and :func:`columns_of` (the browser's columns).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from assay.fileio import loads_json
 from assay.rundir.sidecar import STATS_FORMAT, stats_json_bytes
-from assay.stats import CellStat, ResultStats, SampleColumns, StatsOptions, Unscorable
+from assay.stats import CellStat, ResultStats, SampleColumns, SampleValues, StatsOptions, Unscorable
 
 if TYPE_CHECKING:
     from assay.rundir.index import Snapshot
@@ -42,8 +42,9 @@ __all__ = [
     "index_stats",
     "index_samples",
     "indexed_output",
+    "sample_values_in",
+    "sample_values_reader",
     "samples_current",
-    "samples_of",
     "samples_settings",
     "sidecar_samples",
     "values_key",
@@ -171,50 +172,106 @@ def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, st
 
 
 #: The version of the samples' layout in the run index (part of the settings they are stored with).
-SAMPLES_FORMAT = 1
+#: Layout 1 (still read) kept the per-sample values as compressed JSON; layout 2 keeps them packed
+#: (see :func:`index_samples`).
+SAMPLES_FORMAT = 2
+#: The samples' layouts this version reads.
+_READ_FORMATS = ("1", "2")
 
 
 def samples_settings(text_limit: int) -> str:
     """What the samples in the run index were computed with: their layout and the browser's text limit.
 
     >>> samples_settings(600)
-    '1.2 600'
+    '2.2 600'
     """
     return f"{SAMPLES_FORMAT}.{STATS_FORMAT} {text_limit}"
 
 
-def samples_current(settings: str) -> bool:
-    """Whether samples stored with ``settings`` are in this version's layout (whatever their text limit).
+def samples_current(settings: str, text_limit: int | None = None) -> bool:
+    """Whether samples stored with ``settings`` can be read by this version (this layout or the one before
+    it, computed by the same rules), with the browser's text limit ``text_limit`` when one is given.
 
-    >>> samples_current(samples_settings(80)), samples_current('0.1 600')
+    >>> samples_current(samples_settings(80)), samples_current('1.2 600'), samples_current('0.1 600')
+    (True, True, False)
+    >>> samples_current('1.2 600', 600), samples_current(samples_settings(80), 600)
     (True, False)
     """
-    return settings.partition(" ")[0] == f"{SAMPLES_FORMAT}.{STATS_FORMAT}"
+    layout, _, limit = settings.partition(" ")
+    version, _, rules = layout.partition(".")
+    return (version in _READ_FORMATS and rules == str(STATS_FORMAT)
+            and (text_limit is None or limit == str(text_limit)))
+
+
+#: How a metric's per-sample values are packed (layout 2): whole-number counts of right answers over
+#: the runs, one byte each (the values are ``count / runs``), or the values as little-endian float64.
+_COUNTS, _FLOATS = "u1", "f8"
+
+
+def _packed(data: Any) -> tuple[list[Any], bytes] | None:
+    """One metric's per-sample values (:meth:`assay.stats.SampleValues.to_json`) packed: ``([kind, scale,
+    runs, basis, packing, count], bytes)``; ``None`` when they are not one number per sample."""
+    import numpy as np
+
+    try:
+        units = np.asarray(data["units"], dtype=np.float64)
+        runs = int(data["runs"])
+        head = [str(data["kind"]), float(data["scale"]), runs, str(data["basis"])]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if units.ndim != 1:
+        return None
+    if 0 < runs < 256:
+        counts = np.rint(units * runs)
+        if ((counts >= 0) & (counts <= runs)).all():
+            # kept as counts only when they give back every value to the last bit
+            small = counts.astype(np.uint8)
+            if np.array_equal(small / runs if runs != 1 else small.astype(np.float64), units):
+                return [*head, _COUNTS, len(units)], small.tobytes()
+    return [*head, _FLOATS, len(units)], units.astype("<f8").tobytes()
 
 
 def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     """What the report reads of every sample of one result, as the run index keeps it: ``(settings, data)``.
 
-    ``data`` is two parts, each zlib-compressed JSON, the first preceded by its
-    length (4 bytes, big-endian): ``{"values", "samples", "no_samples"}`` (the
-    per-sample values as the ``.stats`` file holds them, see
-    :class:`assay.rundir.sidecar.SavedStats`), then the sample browser's
-    columns: the number of samples and each column's JSON, one a line, as the
-    page writes them (:func:`column_parts`; ``null`` when there are none, or
-    when a text cannot be written so); a reader of one part leaves the other
-    compressed.
+    ``data`` is two parts, the first preceded by its length (4 bytes,
+    big-endian): the per-sample values of each metric, packed so that a
+    reader takes them without decompressing or parsing them — one line of
+    JSON (``{"values", "no_samples", "samples"}``: the values, the metrics
+    without per-sample values and why, and per metric ``[kind, scale, runs,
+    basis, packing, count]``, see :class:`assay.stats.SampleValues`), then
+    each metric's values in that order, as bytes: whole-number counts of
+    right answers, one byte a sample, where they give back the values
+    exactly (``count / runs``), else float64 (per-sample values that are not
+    one number each are kept whole, as JSON, in the first line);
+    then the sample browser's columns, zlib-compressed: the number of samples
+    and each column's JSON, one a line, as the page writes them
+    (:func:`column_parts`; ``null`` when there are none, or when a text
+    cannot be written so); a reader of one part leaves the other as it is.
+    (Layout 1, still read, held the first part as compressed JSON.)
 
     >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
     >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
     ...     ['a', 'b'], ['A', 'B'], ['x', 'y'], ['A', 'C'], [1.0, 0.0])),
     ...     {'acc': {'kind': 'binary', 'units': [1.0, 0.0], 'scale': 100.0, 'runs': 1, 'basis': 'correct'}})
     >>> settings, data = index_samples(saved)
-    >>> settings, samples_of(data)[0], columns_of(data).ext
-    ('1.2 600', {'acc': 50.0}, ['A', 'C'])
+    >>> values, samples, _ = sample_values_in(settings, data)
+    >>> settings, values, samples['acc'].units.tolist(), columns_of(data).ext
+    ('2.2 600', {'acc': 50.0}, [1.0, 0.0], ['A', 'C'])
     """
     import orjson
 
-    values = stats_json_bytes({"values": saved.values, "samples": saved.samples, "no_samples": saved.no_samples})
+    heads: dict[str, Any] = {}
+    arrays: list[bytes] = []
+    for metric, data in saved.samples.items():
+        packed = _packed(data)
+        if packed is None:
+            heads[metric] = data
+        else:
+            heads[metric] = packed[0]
+            arrays.append(packed[1])
+    values = b"".join([stats_json_bytes({"values": saved.values, "no_samples": saved.no_samples, "samples": heads}),
+                       b"\n", *arrays])
     found = saved.output.columns
     columns = b"null"
     if found is not None:
@@ -222,19 +279,77 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
         # compact JSON never holds a raw newline
         with suppress(TypeError):
             columns = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
-    first = zlib.compress(values, 1)
-    return samples_settings(saved.options.text_limit), len(first).to_bytes(4, "big") + first + zlib.compress(columns, 1)
+    return (samples_settings(saved.options.text_limit),
+            len(values).to_bytes(4, "big") + values + zlib.compress(columns, 1))
 
 
-def samples_of(data: bytes) -> tuple[dict[str, float], dict[str, Any], dict[str, str]] | None:
-    """The per-sample values in the run index's ``data`` (:func:`index_samples`): ``(values, samples,
-    no_samples)`` as :func:`assay.rundir.sidecar.load_stats_samples` gives them; ``None`` when unreadable."""
-    try:
-        found = loads_json(zlib.decompress(data[4: 4 + int.from_bytes(data[:4], "big")]))
-        return ({str(m): float(v) for m, v in found["values"].items()}, dict(found["samples"]),
-                {str(m): str(r) for m, r in found["no_samples"].items()})
-    except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
-        return None
+def sample_values_in(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
+    """The per-sample values in the run index's ``data`` (:func:`index_samples`, stored with ``settings``):
+    ``(values, metric → SampleValues, no_samples)``; ``None`` when unreadable or of a layout this version
+    does not read.  (:func:`sample_values_reader` reads many.)"""
+    return sample_values_reader()(settings, data)
+
+
+def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None]:
+    """:func:`sample_values_in` for many results: the first line of each (the values, the metrics without
+    per-sample values, how the values are packed) parsed once per distinct bytes — results of 50 samples
+    have at most 51 accuracies —, the values taken from their bytes without a copy through the text."""
+    import numpy as np
+
+    heads: dict[bytes, tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None] = {}
+    current = str(SAMPLES_FORMAT)
+    frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
+
+    def parse(line: bytes) -> tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None:
+        try:
+            found = loads_json(line)
+            return ({str(m): float(v) for m, v in found["values"].items()},
+                    [(str(m), h if isinstance(h, dict) else tuple(h)) for m, h in found["samples"].items()],
+                    {str(m): str(r) for m, r in found["no_samples"].items()})
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def read(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
+        layout = settings.partition(".")[0]
+        try:
+            end = 4 + int.from_bytes(data[:4], "big")
+            if layout == "1":
+                found = loads_json(zlib.decompress(data[4:end]))
+                return ({str(m): float(v) for m, v in found["values"].items()},
+                        {str(m): SampleValues.from_json(sv) for m, sv in found["samples"].items()},
+                        {str(m): str(r) for m, r in found["no_samples"].items()})
+            if layout != current:
+                return None
+            newline = data.index(b"\n", 4, end)
+            line = data[4:newline]
+            if line in heads:
+                head = heads[line]
+            else:
+                head = heads[line] = parse(line)
+            if head is None:
+                return None
+            values, packing, no_samples = head
+            samples: dict[str, SampleValues] = {}
+            at = newline + 1
+            for metric, how in packing:
+                if isinstance(how, dict):
+                    samples[metric] = SampleValues.from_json(how)
+                    continue
+                kind, scale, runs, basis, packed, count = how
+                if packed == _COUNTS:
+                    units = frombuffer(data, uint8, count, at).astype(float64)
+                    if runs != 1:
+                        units /= runs
+                    at += count
+                else:
+                    units = frombuffer(data, "<f8", count, at).astype(float64)
+                    at += 8 * count
+                samples[metric] = SampleValues(kind, units, scale, runs, basis)
+            return (values, samples, no_samples) if at == end else None
+        except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    return read
 
 
 def _columns(found: SampleColumns) -> tuple[list[Any], ...]:
