@@ -25,7 +25,7 @@ A check is a ``kind`` the sandboxed program knows (``korbench9``,
 ``korbench10``, ``game24``, ``srbench``) and its text arguments; its verdict is
 the bool OpenCompass's function returns, or the exception that escapes it (where
 OpenCompass stops; its text cut to 500 characters).  An answer the check's
-process wrote that is not of its kind's shape (a bool; SRBench's five values)
+process wrote that is not of its kind's shape (a bool; SRBench's five values, and the text of a complex fit)
 was not its function's: the check counts as having ended its process.  ``srbench`` computes values instead of a verdict: SRBench's
 reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
 points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
@@ -348,7 +348,9 @@ def _shaped(kind, value):
     # what a check's function can return: a bool, or SRBench's values (anything else the check's process wrote itself)
     if kind not in VALUED:
         return isinstance(value, bool)
-    return (isinstance(value, dict) and set(value) == set(SRBENCH_FLOATS + SRBENCH_BOOLS)
+    # (with "complex", the text of a complex fit's value, where there is one)
+    return (isinstance(value, dict) and set(value) - {"complex"} == set(SRBENCH_FLOATS + SRBENCH_BOOLS)
+            and isinstance(value.get("complex", ""), str)
             and all(type(value[key]) is float for key in SRBENCH_FLOATS)
             and all(isinstance(value[key], bool) for key in SRBENCH_BOOLS))
 
