@@ -29,7 +29,11 @@ process wrote that is not of its kind's shape (a bool; SRBench's five values, an
 was not its function's: the check counts as having ended its process.  ``srbench`` computes values instead of a verdict: SRBench's
 reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
 points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
-the last on the finite points) and SymPy's ``simplify`` of the difference.
+the last on the finite points) and SymPy's ``simplify`` of the difference; it
+catches a MemoryError as OpenCompass does (the answer is then not valid),
+gives a Python int of the formula's code outside int64 to NumPy as NumPy 1
+would (an object array; one of uint64's range a uint64) and reports a complex
+fit's value as text (``complex``).
 """
 
 from __future__ import annotations
@@ -162,8 +166,10 @@ def _numpy1_ints(numpy, func):
     # array (that no ufunc and no isfinite takes), and one of uint64's own range a uint64; NumPy 2 makes either a
     # float (or fails with integer points).  Such an int is given to the function as the array NumPy 1 makes of it.
     import ast, inspect
-    source = inspect.getsource(func)
-    tree = ast.parse(source)
+    try:
+        tree = ast.parse(inspect.getsource(func))
+    except (OSError, TypeError, SyntaxError):  # no source kept for it: the function as lambdify made it
+        return func
     operations = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
                   ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
 
