@@ -80,3 +80,20 @@ def test_per_sample_values_in_the_index_are_packed_and_come_back_to_the_last_bit
         assert got.units.dtype == "float64"
         assert got.units.tobytes() == __import__("numpy").asarray(sv["units"], dtype=float).tobytes(), metric
 
+
+
+def test_per_sample_values_computed_under_other_statistics_rules_are_not_read() -> None:
+    """Per-sample values the index holds from other statistics rules (an older version of assay) are not
+    used by the readers, whatever the layout: they would give the rank intervals other numbers."""
+    from assay.rundir.stats_index import index_samples, sample_values_in, sample_values_reader, samples_settings
+
+    sv = {"kind": "binary", "units": [1.0, 0.0], "scale": 100.0, "runs": 1, "basis": "correct"}
+    settings, data = index_samples(_saved({"accuracy": sv}))
+    layout, _, limit = settings.partition(" ")
+    major, _, rules = layout.partition(".")
+    other = f"{major}.{int(rules) + 1} {limit}"
+    read = sample_values_reader()
+    assert read(settings, data) is not None
+    assert read(other, data) is None
+    assert sample_values_in(other, data) is None
+    assert read(samples_settings(80), data) is not None  # the text limit is not the values' concern

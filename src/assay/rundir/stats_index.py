@@ -285,8 +285,9 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
 
 def sample_values_in(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
     """The per-sample values in the run index's ``data`` (:func:`index_samples`, stored with ``settings``):
-    ``(values, metric → SampleValues, no_samples)``; ``None`` when unreadable or of a layout this version
-    does not read.  (:func:`sample_values_reader` reads many.)"""
+    ``(values, metric → SampleValues, no_samples)``; ``None`` when unreadable, of a layout this version
+    does not read, or computed under other statistics rules (:func:`samples_current`).
+    (:func:`sample_values_reader` reads many.)"""
     return sample_values_reader()(settings, data)
 
 
@@ -298,6 +299,7 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
 
     heads: dict[bytes, tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None] = {}
     current = str(SAMPLES_FORMAT)
+    readable: dict[str, bool] = {}  # samples_current of each settings text met
     frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
 
     def parse(line: bytes) -> tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None:
@@ -310,6 +312,11 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
             return None
 
     def read(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
+        ok = readable.get(settings)
+        if ok is None:
+            ok = readable[settings] = samples_current(settings)
+        if not ok:  # another layout, or values computed under other statistics rules
+            return None
         layout = settings.partition(".")[0]
         try:
             end = 4 + int.from_bytes(data[:4], "big")
