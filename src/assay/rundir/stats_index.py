@@ -226,7 +226,8 @@ def _packed(data: Any) -> tuple[list[Any], bytes] | None:
         if ((counts >= 0) & (counts <= runs)).all():
             # kept as counts only when they give back every value to the last bit
             small = counts.astype(np.uint8)
-            if np.array_equal(small / runs if runs != 1 else small.astype(np.float64), units):
+            back = small / runs if runs != 1 else small.astype(np.float64)
+            if back.astype("<f8").tobytes() == units.astype("<f8").tobytes():  # bit for bit: -0.0 is not a count
                 return [*head, _COUNTS, len(units)], small.tobytes()
     return [*head, _FLOATS, len(units)], units.astype("<f8").tobytes()
 
