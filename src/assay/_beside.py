@@ -53,7 +53,8 @@ class Beside:
     """A function running in a forked child process (:meth:`start`); :meth:`wait` for its value."""
 
     def __init__(self, pid: int, path: str, what: str) -> None:
-        self.pid, self.path, self.what = pid, path, what
+        self.pid: int | None = pid
+        self.path, self.what = path, what
 
     @classmethod
     def start(cls, fn: Callable[[], Any], what: str = "work") -> Beside | None:
@@ -65,6 +66,10 @@ class Beside:
             return None
         import pickle  # what the child answers with, imported before it is forked
 
+        from assay._bounded import prepare_fork
+
+        prepare_fork()
+        parent = os.getpid()
         try:
             fd, path = tempfile.mkstemp(prefix="assay-beside-")
         except OSError:
@@ -79,7 +84,7 @@ class Beside:
         if pid == 0:  # the child: run, answer, and leave without running anything of the caller's
             code = 1
             try:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops the child
+                _in_child(parent)
                 logging.disable(logging.CRITICAL)
                 value = fn()
                 with os.fdopen(fd, "wb") as fh:
@@ -91,29 +96,53 @@ class Beside:
         return cls(pid, path, what)
 
     def wait(self) -> tuple[bool, Any]:
-        """``(True, fn's value)``, or ``(False, None)`` when the child failed (logged)."""
+        """``(True, fn's value)``, or ``(False, None)`` when the child failed (logged).
+
+        Interrupted (Ctrl-C,
+        a signal turned into an exception), the child is stopped before the exception goes on.
+        """
         import pickle
 
         try:
-            _, status = os.waitpid(self.pid, 0)
+            pid = self.pid
+            if pid is None:
+                return False, None
+            _, status = os.waitpid(pid, 0)
+            self.pid = None  # reaped: the number may be another process's from now on
             code = os.waitstatus_to_exitcode(status)
             if code != 0:
                 logger.info("%s in a child process failed (exit status %d)", self.what, code)
                 return False, None
             with open(self.path, "rb") as fh:
                 return True, pickle.load(fh)
-        except (OSError, pickle.UnpicklingError, EOFError) as exc:
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
             logger.info("%s in a child process failed: %s", self.what, exc)
             return False, None
+        except BaseException:
+            self.discard()
+            raise
         finally:
             with suppress(OSError):
                 os.unlink(self.path)
 
     def discard(self) -> None:
-        """Stop the child, if it still runs, and forget it."""
-        with suppress(OSError):
-            os.kill(self.pid, signal.SIGKILL)
-        with suppress(OSError):
-            os.waitpid(self.pid, 0)
+        """Stop the child, if it still runs, and forget it (nothing when :meth:`wait` has reaped it)."""
+        pid, self.pid = self.pid, None
+        if pid is not None:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with suppress(OSError, ChildProcessError):
+                os.waitpid(pid, 0)
         with suppress(OSError):
             os.unlink(self.path)
+
+
+def _in_child(parent: int) -> None:
+    """Signals in the child: Ctrl-C is the caller's to handle (it stops the child), SIGTERM and SIGHUP end
+    it as they would any process (not the caller's handlers), and it dies with the caller."""
+    from assay._bounded import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    die_with_parent(parent)

@@ -1267,11 +1267,11 @@ def _write_html_report(
     rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
     kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
     beside = None
-    if context.ranks and kept_rankings is None and snap is not None:
-        snap.samples("")  # the run index's samples read once, before the child that ranks is forked
-        # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
-        beside = _rankings_beside(context)
-    try:
+    try:  # the child ranking stops with the report, however the report ends
+        if context.ranks and kept_rankings is None and snap is not None:
+            snap.samples("")  # the run index's samples read once, before the child that ranks is forked
+            # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
+            beside = _rankings_beside(context)
         if context.tables is not None:
             read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
         else:
@@ -1294,22 +1294,21 @@ def _write_html_report(
                 for rel, digest, settings, held in source.repairs:
                     snap.put_samples(rel, digest, settings, held)
                 snap.flush()
-    except BaseException:
-        if beside is not None:  # the child ranking stops with the report
+        fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
+        # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
+        chunks: list[tuple[str, int, bytes | Path, str | None]] = []
+        for abbr, key in keys.items():
+            if abbr in fresh_chunks:
+                chunks.append((abbr, *fresh_chunks[abbr], key))
+            elif abbr in reused:
+                chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
+        if kept_rankings is not None:  # computed by an earlier report from the same results and settings
+            _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
+        elif context.ranks:
+            _add_rankings(data, context, beside)
+    finally:
+        if beside is not None:
             beside.discard()
-        raise
-    fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
-    # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
-    chunks: list[tuple[str, int, bytes | Path, str | None]] = []
-    for abbr, key in keys.items():
-        if abbr in fresh_chunks:
-            chunks.append((abbr, *fresh_chunks[abbr], key))
-        elif abbr in reused:
-            chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
-    if kept_rankings is not None:  # computed by an earlier report from the same results and settings
-        _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
-    elif context.ranks:
-        _add_rankings(data, context, beside)
     size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
         embed = size <= EMBED_LIMIT
