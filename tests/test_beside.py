@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -106,6 +107,21 @@ def test_an_interrupted_wait_stops_and_reaps_the_child(two_cpus: Path) -> None:
         os.waitpid(pid, os.WNOHANG)
     assert job.pid is None
     assert list(two_cpus.iterdir()) == []
+
+
+def test_what_the_child_logs_is_logged_by_the_caller(two_cpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Warnings the work logs in the child reach the caller's log, with their logger, level and text."""
+    def work() -> int:
+        logging.getLogger("assay.somewhere").warning("pictures not drawn: %s", "cannot draw")
+        logging.getLogger("assay.somewhere").debug("not enabled: not passed on")
+        return 7
+
+    with caplog.at_level(logging.INFO):
+        job = Beside.start(work)
+        assert job is not None
+        assert job.wait() == (True, 7)
+    found = [(r.name, r.levelno, r.getMessage()) for r in caplog.records if r.name == "assay.somewhere"]
+    assert found == [("assay.somewhere", logging.WARNING, "pictures not drawn: cannot draw")]
 
 
 _ORPHAN = """

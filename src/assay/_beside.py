@@ -85,10 +85,10 @@ class Beside:
             code = 1
             try:
                 _in_child(parent)
-                logging.disable(logging.CRITICAL)
+                records = _collect_records()
                 value = fn()
                 with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump((value, [_plain(r) for r in records]), fh, protocol=pickle.HIGHEST_PROTOCOL)
                 code = 0
             finally:
                 os._exit(code)
@@ -98,7 +98,7 @@ class Beside:
     def wait(self) -> tuple[bool, Any]:
         """``(True, fn's value)``, or ``(False, None)`` when the child failed (logged).
 
-        Interrupted (Ctrl-C,
+        What the child logged is logged here, as if it had been logged here.  Interrupted (Ctrl-C,
         a signal turned into an exception), the child is stopped before the exception goes on.
         """
         import pickle
@@ -114,7 +114,7 @@ class Beside:
                 logger.info("%s in a child process failed (exit status %d)", self.what, code)
                 return False, None
             with open(self.path, "rb") as fh:
-                return True, pickle.load(fh)
+                value, records = pickle.load(fh)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
             logger.info("%s in a child process failed: %s", self.what, exc)
             return False, None
@@ -124,6 +124,11 @@ class Beside:
         finally:
             with suppress(OSError):
                 os.unlink(self.path)
+        for record in records:
+            found = logging.getLogger(record.name)
+            if found.isEnabledFor(record.levelno):
+                found.handle(record)
+        return True, value
 
     def discard(self) -> None:
         """Stop the child, if it still runs, and forget it (nothing when :meth:`wait` has reaped it)."""
@@ -146,3 +151,28 @@ def _in_child(parent: int) -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
     die_with_parent(parent)
+
+
+def _collect_records() -> list[logging.LogRecord]:
+    """The records logged in the child from now on, kept for the caller (:meth:`Beside.wait` logs them
+    there) instead of going to the caller's handlers."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(Keep())
+    return records
+
+
+def _plain(record: logging.LogRecord) -> logging.LogRecord:
+    """``record`` with its message formatted and its exception written out, so that it can be pickled."""
+    record.msg, record.args = record.getMessage(), None
+    if record.exc_info:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+        record.exc_info = None
+    return record

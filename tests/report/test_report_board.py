@@ -311,6 +311,29 @@ def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_pat
     assert sample_data(second) == want
 
 
+def test_warnings_while_ranking_beside_the_report_reach_its_log(
+        monkeypatch: pytest.MonkeyPatch, beside_starts: list[bool], caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """Pictures that cannot be drawn are a warning in the log, when the rankings are computed in a child
+    process beside the report as when they are computed in it."""
+    import logging
+
+    import assay.report._pictures as pictures_module
+    from assay.rundir.statistics import index_run
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("cannot draw this forest")
+
+    monkeypatch.setattr(pictures_module, "forest_plot", broken)
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with caplog.at_level(logging.WARNING):
+        write_html_report(run, None, "pictures", embed=True)
+    assert beside_starts and all(beside_starts)  # the rankings were computed in a child
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("pictures not drawn" in m and "cannot draw this forest" in m for m in warned), warned
+
+
 def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_index_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Results whose samples an older version put in the run index (per-sample values as compressed JSON)
