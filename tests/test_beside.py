@@ -124,6 +124,17 @@ def test_what_the_child_logs_is_logged_by_the_caller(two_cpus: Path, caplog: pyt
     assert found == [("assay.somewhere", logging.WARNING, "pictures not drawn: cannot draw")]
 
 
+def test_a_killed_child_is_a_warning_naming_how_it_ended(two_cpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A child killed (e.g. by the out-of-memory killer) is reported as a warning naming the signal."""
+    job = Beside.start(lambda: os.kill(os.getpid(), signal.SIGKILL), "ranking")
+    assert job is not None
+    with caplog.at_level(logging.WARNING):
+        assert job.wait() == (False, None)
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("ranking" in m and "SIGKILL" in m for m in warned), warned
+    assert list(two_cpus.iterdir()) == []
+
+
 _ORPHAN = """
 import os, signal, time
 import assay._beside as b

@@ -96,7 +96,7 @@ class Beside:
         return cls(pid, path, what)
 
     def wait(self) -> tuple[bool, Any]:
-        """``(True, fn's value)``, or ``(False, None)`` when the child failed (logged).
+        """``(True, fn's value)``, or ``(False, None)`` when the child failed (a warning names how).
 
         What the child logged is logged here, as if it had been logged here.  Interrupted (Ctrl-C,
         a signal turned into an exception), the child is stopped before the exception goes on.
@@ -111,12 +111,13 @@ class Beside:
             self.pid = None  # reaped: the number may be another process's from now on
             code = os.waitstatus_to_exitcode(status)
             if code != 0:
-                logger.info("%s in a child process failed (exit status %d)", self.what, code)
+                how = f"signal {signal.Signals(-code).name}" if code < 0 and -code in _SIGNALS else f"exit status {code}"
+                logger.warning("%s in a child process failed (%s); done here instead", self.what, how)
                 return False, None
             with open(self.path, "rb") as fh:
                 value, records = pickle.load(fh)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
-            logger.info("%s in a child process failed: %s", self.what, exc)
+            logger.warning("%s in a child process failed: %s; done here instead", self.what, exc)
             return False, None
         except BaseException:
             self.discard()
@@ -140,6 +141,9 @@ class Beside:
                 os.waitpid(pid, 0)
         with suppress(OSError):
             os.unlink(self.path)
+
+
+_SIGNALS = frozenset(int(s) for s in signal.Signals)
 
 
 def _in_child(parent: int) -> None:
