@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -309,6 +310,40 @@ def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_pat
     shutil.rmtree(run / "summary" / "summary_first_files")  # nothing to link: every dataset read again
     second = write_html_report(run, None, "second", embed=False)
     assert sample_data(second) == want
+
+
+def test_a_run_indexed_without_samples_reads_each_stats_file_once_in_all_processes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: list[bool]) -> None:
+    """Where a second CPU could rank beside the reading of the samples, a run whose index lacks them still
+    reads each result's ``.stats`` file once, counted across every process of the report."""
+    import sqlite3
+
+    import assay.rundir.sidecar as sidecar_module
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with sqlite3.connect(run / "index.sqlite") as con:  # an index written before it kept samples
+        con.execute("DROP TABLE samples")
+    reads = tmp_path / "reads.txt"
+    real = sidecar_module.load_stats
+
+    def counted(path: Any, *args: Any, **kwargs: Any) -> Any:
+        with open(reads, "a") as fh:  # appended by whichever process reads: forked ones too
+            fh.write(f"{os.getpid()} {path}\n")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(sidecar_module, "load_stats", counted)
+    page = write_html_report(run, None, "first", embed=False)
+    read = reads.read_text().splitlines()
+    assert len(read) == len({line.split(" ", 1)[1] for line in read}) == len(MODELS) * 6
+    assert board_data(page.read_text())["rankings"]["rankings"]
+    with sqlite3.connect(run / "index.sqlite") as con:
+        assert con.execute("SELECT count(*) FROM samples").fetchone()[0] == len(MODELS) * 6
+    reads.write_text("")  # the index now holds them: the next report ranks beside its reading, reads no file
+    shutil.rmtree(run / "summary" / "summary_first_files")
+    write_html_report(run, None, "second", embed=False)
+    assert reads.read_text() == "" and beside_starts[-1]
 
 
 def test_warnings_while_ranking_beside_the_report_reach_its_log(
