@@ -349,6 +349,7 @@ REASONS: dict[str, str] = {
     "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
+    "program outside PyPI and Debian": "the evaluator runs a program that neither PyPI nor Debian's archive provides",
     "Hub loading script": "the data is read by a dataset script the Hugging Face Hub serves (trust_remote_code), "
                           "which assay does not run",
     "not implemented yet": "assay does not implement a loader, evaluator or postprocessor the file names yet",

@@ -82,7 +82,9 @@ TASK_FILES: dict[str, list[dict[str, Any]]] = {
     "Multi_sequence-sirnaEfficiency": _number("Multi_sequence-sirnaEfficiency", 4, 100.0),
 }
 #: (task, mini_set) calls of the loader
-LOADS = [(task, False) for task in TASK_FILES] + [("Protein-Solubility", True), ("DNA-cpd", True)]
+LOADS = [(task, mini) for task in TASK_FILES for mini in (False, True)]
+#: numbers written out in digits whose mean overflows: Pearson's r of two of them is NaN
+HUGE = ("1" + "0" * 308, "17" + "0" * 307)
 
 
 def _rand_numbers(seed: int, n: int, lo: float, hi: float, missing: float = 0.1) -> tuple[list[str], list[float]]:
@@ -174,6 +176,8 @@ def evaluator_cases(ec_labels: list[str]) -> dict[str, list[tuple[list[Any], lis
             (["\\boxed{2}", "\\boxed{2}", "\\boxed{2}"], [1.0, 2.0, 3.0]),
             (["\\boxed{2}", "\\boxed{5}"], [1.0, 2.0]),
             _rand_numbers(3, 50, 0.0, 2.0),
+            ([f"\\boxed{{{HUGE[0]}}}", f"\\boxed{{{HUGE[1]}}}"], [1.0, 2.0]),
+            ([f'{{"a": {HUGE[0]}}}', f'{{"a": {HUGE[1]}}}'], [{"a": 1.0}, {"a": 2.0}]),
             (['{"ON": 0.5, "OFF": 0.2, "ON_OFF": 0.3}', "{'ON': 0.1, 'OFF': 'high', 'ON_OFF': 0.9}",
               "\\boxed{{\"ON\": 0.9, \"OFF\": 0.4, \"ON_OFF\": -0.1}}", '{"ON": 0.3}', "{ON: 1}",
               '<think>{"ON": 5, "OFF": 5, "ON_OFF": 5}</think>{"ON": 0.2, "OFF": 0.8, "ON_OFF": 0.5}'],
@@ -190,12 +194,15 @@ def evaluator_cases(ec_labels: list[str]) -> dict[str, list[tuple[list[Any], lis
             (['{"Dev": 1, "Hk": 2}', '{"Dev": 1, "Hk": 1}', '{"Dev": 1, "Hk": 0}'],
              [{"Dev": 1.0, "Hk": 2.0}, {"Dev": 2.0, "Hk": 1.0}, {"Dev": 3.0, "Hk": 0.0}]),
             _rand_dicts(5, 50, ["Dev", "Hk"]),
+            ([f'{{"a": {HUGE[0]}}}', f'{{"a": {HUGE[1]}}}'], [{"a": 1.0}, {"a": 2.0}]),
         ],
         "BiodataMixedScoreEvaluator": [
             (["\\boxed{40}", "<NUMBER>35</NUMBER>", "\\boxed{2000}", "no number", "\\boxed{-5}", "\\boxed{12.5}",
               "<think>\\boxed{1}</think>\\boxed{80}"], [50.0, 20.0, 5.0, 10.0, 15.0, 25.0, 70.0]),
             (["\\boxed{40}", "\\boxed{35}"], [50.0, 60.0]),
             (["\\boxed{5000}"], [10.0]),
+            (["\\boxed{40}", "\\boxed{35}"], ["50", "abc"]),
+            (["\\boxed{40}", "\\boxed{35}", "\\boxed{12}"], [" 50 ", None, "1e1"]),
             _rand_numbers(6, 60, 0.0, 100.0),
         ],
         "BiodataAucEvaluator": [

@@ -30,7 +30,9 @@ the rows OpenCompass's loader returns.  HealthBench's grader instructions are
 written to ``src/assay/evaluators/healthbench_prompts.json``, Fake-Alignment's
 choice prompt to ``src/assay/datasets/fake_alignment_prompts.json`` and its
 judge's prompts to ``src/assay/evaluators/fake_alignment_prompts.json``
-(benchmark data assay reads).
+(benchmark data assay reads).  ``expected/healthbench_accuracy.json`` receives
+OpenCompass's HealthBench ``accuracy`` on 32 rows whose mean shows its
+summation's last bit (``record_accuracy``).
 """
 
 from __future__ import annotations
@@ -276,6 +278,44 @@ def write_prompts() -> None:
 
 # -- recording --------------------------------------------------------------------------------
 
+#: per sample (points of the items met, of the items not met, negative points met): 32 scores whose mean NumPy's
+#: pairwise summation gives one bit away from a running sum
+ACCURACY_PARTS = [(1, 0, 0), (5, 4, -9), (11, 5, 0), (7, 3, 0), (5, 1, 0), (1, 0, 0), (1, 0, 0), (4, 1, 0), (1, 0, 0),
+                  (1, 0, 0), (12, 11, 0), (1, 0, 0), (9, 1, -10), (1, 1, -2), (1, 0, 0), (5, 4, 0), (0, 6, -1), (8, 3, 0),
+                  (2, 1, 0), (1, 17, 0), (2, 1, 0), (1, 0, 0), (0, 9, -2), (0, 2, -1), (1, 0, 0), (17, 5, 0), (1, 0, 0),
+                  (7, 1, 0), (5, 3, 0), (1, 0, 0), (1, 0, 0), (1, 18, 0)]
+
+
+def accuracy_rows() -> list[dict[str, Any]]:
+    """HealthBench rows whose rubric items say whether the grader finds them met (``criterion-holds``/``-fails``)."""
+    rows = []
+    for i, (met, unmet, negative) in enumerate(ACCURACY_PARTS):
+        items = [("holds", met), ("fails", unmet), ("holds", negative)]
+        rows.append({"prompt": [{"role": "user", "content": f"q{i}"}], "prompt_id": f"p{i}", "example_tags": [],
+                     "rubrics": [{"criterion": f"s{i}-{j} criterion-{word}", "points": p, "tags": []}
+                                 for j, (word, p) in enumerate(items) if p]})
+    return rows
+
+
+def grade_by_criterion(messages: list[dict[str, Any]], attempt: int) -> tuple[str, str]:
+    """The grader of :func:`accuracy_rows`: an item is met when its criterion says it holds."""
+    text = "\n".join(str(m.get("content")) for m in messages)
+    return ("reply", json.dumps({"explanation": "", "criteria_met": "criterion-holds" in text}))
+
+
+def record_accuracy() -> None:
+    """OpenCompass's HealthBench ``accuracy`` on :func:`accuracy_rows` graded by :func:`grade_by_criterion`."""
+    from tests.judge.fake_server import FakeJudge
+
+    rows = accuracy_rows()
+    with FakeJudge(grade_by_criterion) as server:
+        os.environ.update(OC_JUDGE_MODEL="judge-model", OC_JUDGE_API_KEY="sk-judge-test", OC_JUDGE_API_BASE=server.base_url)
+        from opencompass.datasets.healthbench.healthbench import HealthBenchEvaluator
+
+        result = HealthBenchEvaluator().score([f"r{i}" for i in range(len(rows))], [r["prompt_id"] for r in rows], rows)
+    write_json(FIXTURES / "expected" / "healthbench_accuracy.json",
+               {"rows": rows, "predictions": [f"r{i}" for i in range(len(rows))], "accuracy": float(result["accuracy"])})
+
 def scripted_reply(family: str, messages: list[dict[str, Any]], attempt: int) -> str:
     """The reply of ``family`` to the ``attempt``-th request (1 for the first) of messages saying ``item N``."""
     import re
@@ -326,6 +366,7 @@ def main() -> None:
         return
     write_fixtures()
     write_prompts()
+    record_accuracy()
     for case in args.only or CASES:
         print(f"recording {case}", flush=True)
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)

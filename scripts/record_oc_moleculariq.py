@@ -70,6 +70,23 @@ COUNT_CASES: list[tuple[list[Any], list[Any]]] = [
      ['{"ring_count": 2}', "ring_count: 1", [{"type": "ring_count"}]]),
 ]
 
+#: a count of more digits than Python's int() reads (4,300): MolecularIQ compares such formulas as texts
+LONG = "1" * 5000
+COUNT_CASES += [
+    ([f'<answer>"molecular formula": "C{LONG}H6O"</answer>', f"<answer>C{LONG}H6O</answer>",
+      f'<answer>"molecular formula": "C{LONG}H6O"</answer>', "<answer>C2H6O</answer>"],
+     [{"molecular_formula": "C2H6O"}, {"molecular_formula": "C2H6O"}, {"molecular_formula": f"C{LONG}H6O"},
+      {"molecular_formula": "C2H6O"}]),
+]
+
+#: (evaluator, predictions, references) OpenCompass cannot score: it stops with an exception (recorded by name)
+FAILING_CASES: list[tuple[str, list[Any], list[Any]]] = [
+    ("MoleculariqIndexEvaluator", ["<answer>[0]</answer>", '<answer>"ring_index": [1e400]</answer>'], [{"ring_index": [0]}] * 2),
+    ("MoleculariqIndexEvaluator", ['<answer>"ring_index": [Infinity]</answer>'], [{"ring_index": [0]}]),
+    ("MoleculariqIndexEvaluator", [f'<answer>"ring_index": [{LONG}]</answer>'], [{"ring_index": [0]}]),
+    ("MoleculariqCountEvaluator", [f'<answer>"ring count": {LONG}</answer>'], [{"ring_count": 1}]),
+]
+
 INDEX_CASES: list[tuple[list[Any], list[Any]]] = [
     (['<answer>"ring atoms": [5, 4, 3, 2, 1, 0]</answer>', "<answer>[0,1,2,3,4,5]</answer>", "<answer>0, 1, 2, 3, 4, 5</answer>",
       "<answer>ring_index: 0,1,2,3,4,5</answer>", '<answer>{"ring_index": "0,1,2,3,4,5"}</answer>',
@@ -113,6 +130,15 @@ def record() -> dict[str, Any]:
         out["evaluators"][name] = [
             {"predictions": p, "references": r, "result": json.loads(json.dumps(getattr(miq, name)().score(list(p), list(r))))}
             for p, r in batches]
+    out["failing"] = []
+    for name, predictions, references in FAILING_CASES:
+        try:
+            getattr(miq, name)().score(list(predictions), list(references))
+        except Exception as exc:  # recorded as OpenCompass fails
+            out["failing"].append({"evaluator": name, "predictions": predictions, "references": references,
+                                   "raises": type(exc).__name__})
+        else:
+            raise SystemExit(f"{name} scored {predictions!r:.80}; it is listed as failing")
     return out
 
 

@@ -135,6 +135,12 @@ CALLS: list[tuple[str, str, list[dict[str, Any]]]] = [
     ("opencompass.datasets.SciReasoner.Mol_Instructions.molecule", "Mol_Instructions_postprocess_Mol",
      [{"task": "property_prediction_str"}, {"task": "description_guided_molecule_design"},
       {"task": "molecular_description_generation"}]),
+    # SciReasoner's Mol-Instructions protein and PEER readers
+    ("opencompass.datasets.SciReasoner.Mol_Instructions.protein", "Mol_Instructions_postprocess_Protein", [{}]),
+    ("opencompass.datasets.SciReasoner.Mol_Instructions.protein", "Mol_Instructions_postprocess_Protein_Design", [{}]),
+    ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess", [{}]),
+    ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess_default", [{}]),
+    ("opencompass.datasets.SciReasoner.PEER", "PEER_postprocess_float_compare", [{"compare_number": 1}]),
     # the symbolic-regression families: SRBench's formula reader
     ("opencompass.datasets.srbench", "mydataset_postprocess", [{}]),
 ]

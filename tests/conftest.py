@@ -38,21 +38,30 @@ def data_dir() -> Path:
     return DATA
 
 
+class _Starts(list[bool]):
+    """Whether each child beside the caller started, in order; ``what`` says what each one does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.what: list[str] = []
+
+
 @pytest.fixture
-def beside_starts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+def beside_starts(monkeypatch: pytest.MonkeyPatch) -> _Starts:
     """Work may run in a child process beside the caller (``assay._beside``) as on a machine with a
     second CPU, whatever idle threads other tests of this process left; each start is recorded
-    (True: a child started)."""
+    (True: a child started), and what the child does in ``.what``."""
     import assay._beside as beside_module
 
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)
     monkeypatch.setattr(beside_module, "fork_is_safe", lambda: True)
-    started: list[bool] = []
+    started = _Starts()
     real = beside_module.Beside.start.__func__  # type: ignore[attr-defined]
 
     def start(cls: type, fn: object, what: str = "") -> object:
         job = real(cls, fn, what)
         started.append(job is not None)
+        started.what.append(what)
         return job
 
     monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))

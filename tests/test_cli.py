@@ -256,3 +256,32 @@ def test_the_command_runs_with_the_callers_collector_thresholds_and_its_cycles_a
     assert seen["threshold"] == collector_thresholds
     assert seen["most"] <= 10, f"{seen['most']} cycles of 1 MB alive at once"
     assert gc.get_threshold() == collector_thresholds and gc.get_freeze_count() == 0
+
+
+_EXIT_WRAPPER = """
+import atexit, gc, json, runpy, sys
+out = sys.argv.pop(1)
+
+def seen():  # runs as the interpreter exits, before its last collections
+    with open(out, "w") as fh:
+        json.dump({"frozen": gc.get_freeze_count(), "scanned": len(gc.get_objects())}, fh)
+
+atexit.register(seen)
+sys.argv[0] = "assay"
+runpy.run_module("assay", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_the_command_exits_without_its_objects_scanned_again(tmp_path: Path) -> None:
+    """``python -m assay`` (as the ``assay`` script) ends with what the run built frozen out of the collector, so
+    that the interpreter's shutdown does not scan it all only for the process to end; the status and the
+    results are the command's, and ``atexit`` functions run."""
+    out = tmp_path / "exit.json"
+    cfg = _config(tmp_path, wrong=True)
+    done = subprocess.run([sys.executable, "-c", _EXIT_WRAPPER, str(out), "run", str(cfg), "-w", str(tmp_path / "w")],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(next((tmp_path / "w").glob("*/results/m/d.json")).read_text())
+    assert result["accuracy"] == 50.0
+    found = json.loads(out.read_text())
+    assert found["frozen"] > 10_000 and found["scanned"] < found["frozen"] / 10, found

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
+import inspect
 import pickle
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from assay._dataclass import DataclassMethods, FrozenMethods
+import assay
+from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
 
 
 @dataclass
@@ -92,3 +97,53 @@ def test_a_recursive_value_is_shown_once() -> None:
     a = Mine("a")
     a.items.append(a)  # type: ignore[arg-type]
     assert repr(a) == "Mine(name='a', items=[...], note='')"
+
+
+def _written_out() -> list[type]:
+    """assay's dataclasses declared ``init=False`` with an ``__init__`` of their own (every module that declares one imported)."""
+    root = Path(assay.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        if "@dataclass(init=False" in path.read_text(encoding="utf-8"):
+            importlib.import_module(".".join(("assay", *path.relative_to(root).with_suffix("").parts)))
+    return [cls for name, module in sorted(sys.modules.items()) if name.startswith("assay.")
+            for cls in vars(module).values()
+            if isinstance(cls, type) and cls.__module__ == name and dataclasses.is_dataclass(cls)
+            and not cls.__dataclass_params__.init and "__init__" in vars(cls)]
+
+
+def _generated(cls: type) -> type:
+    """A subclass of ``cls`` whose ``__init__`` is the one ``@dataclass`` writes for ``cls``'s fields."""
+    return dataclass(repr=False, eq=False)(type(cls.__name__, (cls,), {"__qualname__": cls.__qualname__, "__module__": cls.__module__}))
+
+
+def test_a_written_out_init_is_the_one_dataclass_would_generate() -> None:
+    """Each ``__init__`` written in the class takes the parameters ``@dataclass``'s would (names, order, kinds,
+    annotations, defaults; ``<factory>`` where the field has a ``default_factory``) and leaves the instance with
+    the same fields: the defaults, a fresh value from each factory, ``__post_init__`` run."""
+    classes = _written_out()
+    assert len(classes) >= 40  # the run's dataclasses (planning, tasks, run directory, summary)
+    for cls in classes:
+        reference = _generated(cls)
+        ours, theirs = inspect.signature(cls.__init__).parameters, inspect.signature(reference.__init__).parameters
+        assert [(p.name, p.kind, p.annotation) for p in ours.values()] == [(p.name, p.kind, p.annotation) for p in theirs.values()], cls
+        for name, param in ours.items():
+            expected = theirs[name].default
+            if repr(expected) == "<factory>":
+                assert param.default is FACTORY, (cls, name)
+            else:
+                assert param.default == expected or (param.default is expected), (cls, name)
+        required = {name: object() for name, p in ours.items() if name != "self" and p.default is inspect.Parameter.empty}
+        made: list[Any] = []
+        for kind in (cls, reference):
+            try:
+                made.append(vars(kind(**required)))
+            except Exception as exc:  # a __post_init__ refusing the stand-in values: both refuse them alike
+                made.append((type(exc), str(exc)))
+        if isinstance(made[0], dict) and isinstance(made[1], dict):  # a factory's value may differ run to run (a clock)
+            made_by = {f.name for f in dataclasses.fields(cls) if f.default_factory is not dataclasses.MISSING}
+            made[0], made[1] = ({k: type(v) if k in made_by else v for k, v in one.items()} for one in made[:2])
+        assert made[0] == made[1], cls
+        if isinstance(made[0], dict):
+            one, two = vars(cls(**required)), vars(cls(**required))
+            fresh = [name for name, value in one.items() if isinstance(value, (list, dict, set)) and name not in required]
+            assert all(one[name] is not two[name] for name in fresh), cls  # a factory's value is new each time

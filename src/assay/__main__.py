@@ -1,7 +1,5 @@
 """``python -m assay``."""
 
-import sys
+from assay.cli import console
 
-from assay.cli import main
-
-sys.exit(main())
+console()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import tempfile
 import threading
 from collections.abc import Callable
 from contextlib import suppress
@@ -65,6 +64,7 @@ class Beside:
         if not fork_is_safe() or cpus() < 2:
             return None
         import pickle  # what the child answers with, imported before it is forked
+        import tempfile
 
         from assay._bounded import prepare_fork
 

@@ -14,6 +14,16 @@ with ``compare``), frozen instances hashed from their fields and refusing
 assignment with :class:`dataclasses.FrozenInstanceError`; ``fields``,
 ``replace`` and ``asdict`` work on them as on any dataclass.
 
+The dataclasses a run imports (the planning, the tasks, the run directory, the
+summary) are declared ``@dataclass(init=False, repr=False, eq=False)`` with
+their ``__init__`` written out in the class as ``@dataclass`` would write it:
+the same parameters in the same order, with the same defaults, a field with a
+``default_factory`` defaulting to :data:`FACTORY` (shown as ``<factory>``, as
+``@dataclass`` shows it) and given a fresh value when it is not passed, then
+``__post_init__`` where the class has one.  Nothing is compiled when such a
+class is created (``tests/test_dataclass.py`` checks each against the
+``__init__`` ``@dataclass`` would generate).
+
 >>> from dataclasses import dataclass, field
 >>> @dataclass(repr=False, eq=False)
 ... class Point(FrozenMethods):
@@ -37,7 +47,21 @@ from dataclasses import FrozenInstanceError, fields
 from operator import attrgetter
 from typing import Any
 
-__all__ = ["DataclassMethods", "FrozenMethods"]
+__all__ = ["FACTORY", "DataclassMethods", "FrozenMethods"]
+
+
+class _Factory:
+    """The default of a written-out ``__init__``'s parameter whose field has a ``default_factory``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+#: The default of a field with a ``default_factory`` in a written-out ``__init__``: the field is
+#: given ``default_factory()`` when the parameter is this object (as ``@dataclass``'s sentinel).
+FACTORY: Any = _Factory()
 
 #: (class, "repr" | "compare" | "hash") → the function giving an instance's values of those fields, as a tuple
 _GETTERS: dict[tuple[type, str], Callable[[Any], tuple[Any, ...]]] = {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,7 +62,7 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=temp_suffix, dir=target.parent)
+    fd, tmp = _temporary_file(target, temp_suffix)
     try:
         os.fchmod(fd, _new_file_mode(target))
         with os.fdopen(fd, "wb") as fh:
@@ -77,6 +76,24 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+#: The characters of a temporary file's random part (``tempfile``'s), and a table from a random byte to one of them.
+_TEMP_CHARACTERS = b"abcdefghijklmnopqrstuvwxyz0123456789_"
+_TEMP_TABLE = bytes(_TEMP_CHARACTERS[i % len(_TEMP_CHARACTERS)] for i in range(256))
+
+
+def _temporary_file(target: Path, suffix: str) -> tuple[int, str]:
+    """A new file ``.<name>.<8 random characters><suffix>`` beside ``target``, created exclusively and
+    readable by its owner only, as ``tempfile.mkstemp`` creates it: (its descriptor, its path)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(10_000):
+        tmp = os.path.join(target.parent, f".{target.name}.{os.urandom(8).translate(_TEMP_TABLE).decode()}{suffix}")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free name for a temporary file beside {target}")
 
 
 def _new_file_mode(target: Path) -> int:
@@ -188,6 +205,7 @@ def replace_dir(fresh: str | os.PathLike[str], target: str | os.PathLike[str], *
     (['f'], ['new'])
     """
     import shutil
+    import tempfile
 
     fresh, target = Path(fresh), Path(target)
     if not target.exists():

@@ -437,6 +437,18 @@ def _yes_no(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _proteins(rng: random.Random, n: int) -> Inputs:
+    refs = ["".join(rng.choice("ACDEFGHIKLMNPQRSTVWY") for _ in range(rng.randint(4, 12))) for _ in range(n)]
+    preds = [rng.choice([r, r[: len(r) // 2] + "WW", "", "GGGG"]) for r in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _peer_yes_no(rng: random.Random, n: int) -> Inputs:
+    refs = [rng.choice(["Yes", "No"]) for _ in range(n)]
+    preds = [rng.choice(["The answer is Yes", "It is not soluble", "", "maybe", "Yes"]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _band_gaps(rng: random.Random, n: int) -> Inputs:
     refs = [round(rng.uniform(0, 5), 2) for _ in range(n)]
     preds = [rng.choice([f"Answer: {rng.uniform(0, 5):.2f}", "no idea", f"The gap of GaAs is {rng.uniform(0, 3):.1f} eV"]) for _ in refs]
@@ -668,6 +680,9 @@ INPUTS: dict[str, Spec] = {
     "Opi_Evaluator": Spec(_choice, build=lambda: ICL_EVALUATORS.get("Opi_Evaluator")(task="Fold")),
     "CaLMEvaluator": Spec(_calm, build=lambda: ICL_EVALUATORS.get("CaLMEvaluator")(task="CORR-B_correlation_EN")),
     "KaoshiEvaluator": Spec(_gaokao("multi_choice"), build=lambda: ICL_EVALUATORS.get("KaoshiEvaluator")(question_type="multi_choice")),
+    "Mol_Instructions_Evaluator_Protein_Design": Spec(_proteins),
+    "PEERRuleEvaluator": Spec(_peer_yes_no),
+    "PEER_Evaluator": Spec(_peer_yes_no, build=lambda: ICL_EVALUATORS.get("PEER_Evaluator")(task="stability")),
 }
 
 #: Registered evaluators checked elsewhere, with the reason.
@@ -690,6 +705,8 @@ EXCLUDED: dict[str, str] = {
     "Mol_Instructions_Evaluator_Mol": "needs the chem extra (RDKit, SELFIES) or SciBERT's vocabulary; its metrics depend on the "
                                       "task and are NaN where undefined, and it writes no details, as OpenCompass's; "
                                       "checked in tests/evaluators/test_scireasoner_mol_instructions.py",
+    "Mol_Instructions_Evaluator_Protein": "RougeEvaluator under another name (its task changes nothing), checked as "
+                                          "RougeEvaluator here and in tests/evaluators/test_scireasoner_protein.py",
     **{name: "corpus-level correlations (NaN or infinity where undefined, an error for a key with a single read "
              "value) or a float32 Fmax over the batch, on references of its own kinds (numbers, records of numbers, "
              "EC numbers, labels), as OpenCompass's; checked in tests/evaluators/test_biodata.py"

@@ -130,3 +130,24 @@ def test_not_jsonl_is_refused(tmp_path: Path) -> None:
     bad.write_text('{"question": "q", "category": "c"}\n', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"bad\.jsonl line 1 has no 'Positive Option', 'Negative Option'"):
         LOAD_DATASET.get("FakeAlignmentDataset").load(path=str(bad))
+
+
+def test_pred_postprocessor_is_applied_before_judging() -> None:
+    """The evaluator's ``pred_postprocessor`` reaches the replies (OpenCompass postprocesses them before scoring):
+    the reasoning is stripped, so the choice replies no longer name both options."""
+    rows = [{"original_idx": 0, "id": 0, "category": "c", "question": "q", "call_type": c}
+            for c in ("open_generation", "choice_forward", "choice_reverse")]
+    preds = ["<think>hmm</think>I cannot help with that.", "<think>A or B?</think>Option: [[A]]",
+             "<think>A or B?</think>Option: [[B]]"]
+    with FakeJudge(lambda messages, attempt: ("reply", "Judgement: [[safe]]")) as server:
+        ev = ICL_EVALUATORS.get("FakeAlignmentJudgeEvaluator")(
+            judge_model_cfg=dict(type="OpenAISDK", path="j", key="k", openai_api_base=server.base_url),
+            pred_postprocessor=dict(type="extract-non-reasoning-content"), cache_path=False)
+        result = ev.evaluate(1, 1, rows, predictions=preds, references=None, test_set=rows)
+    assert result["cs_score"] == 100.0 and result["css_score"] == 100.0, result
+
+
+def test_unknown_keyword_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"FakeAlignmentJudgeEvaluator.*judge_modle_cfg"):
+        ICL_EVALUATORS.get("FakeAlignmentJudgeEvaluator")(judge_model_cfg=dict(type="OpenAISDK", path="j"),
+                                                          judge_modle_cfg={})

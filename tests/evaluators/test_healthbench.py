@@ -113,7 +113,7 @@ def test_library_config_grades_as_opencompass(oc_env: Path, tmp_path: Path, monk
         for abbr, entry in record["datasets"].items():
             result = json.loads((work / RUN / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
             assert "error" not in result, result
-            assert result["accuracy"] == pytest.approx(entry["result"]["accuracy"], abs=1e-12), abbr
+            assert result["accuracy"] == entry["result"]["accuracy"], abbr
         for path in (work / RUN / "results" / MODEL).glob("*.json"):
             path.unlink()
         _eval(record, tmp_path, server, work)
@@ -158,3 +158,35 @@ def test_grader_that_never_answers_leaves_the_sample_out(monkeypatch: pytest.Mon
         assert [(e["kind"], e["count"]) for e in result[INCOMPLETE_KEY]] == [("unjudged", 1)]
         assert "no boolean criteria_met" in result[INCOMPLETE_KEY][0]["detail"]
         assert server.requests == 2 + 3
+
+
+def test_accuracy_is_opencompass_to_the_last_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``accuracy`` equals OpenCompass's exactly (its NumPy mean sums the 32 scores pairwise, which here ends one bit
+    away from summing them in turn), recorded by ``scripts/record_oc_judge_d.py`` with a grader finding an item met
+    when its criterion says it holds."""
+    record = json.loads((ROOT / "expected" / "healthbench_accuracy.json").read_text(encoding="utf-8"))
+    rows = record["rows"]
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        met = "criterion-holds" in "\n".join(str(m.get("content")) for m in messages)
+        return ("reply", json.dumps({"explanation": "", "criteria_met": met}))
+
+    with FakeJudge(script) as server:
+        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
+        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
+        result = ICL_EVALUATORS.get("HealthBenchEvaluator")(cache_path=False).score(
+            list(record["predictions"]), [r["prompt_id"] for r in rows], rows)
+    assert result["accuracy"] == record["accuracy"]
+
+
+def test_grader_without_oc_judge_api_base_is_asked_at_openai_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``OC_JUDGE_API_BASE`` unset the grader is the one ``OPENAI_BASE_URL`` names, as OpenCompass's OpenAI
+    client finds it; the replies go nowhere else."""
+    with FakeJudge(lambda m, a: ("reply", '{"explanation": "", "criteria_met": true}')) as server:
+        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
+        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
+        monkeypatch.delenv("OC_JUDGE_API_BASE", raising=False)
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        result = ICL_EVALUATORS.get("HealthBenchEvaluator")(cache_path=False).score(["a"], ["x-0"], [_row([2, 1])])
+        assert server.requests == 2
+    assert result["accuracy"] == 1.0

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from assay.errors import InputFileError
+from assay.errors import EvaluationError, InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "moleculariq"
@@ -65,3 +65,23 @@ def test_library_configs_name_these_components(module: str, oc_library: Path, ca
         assert [dict(r) for r in ds["type"].load(path=ds["path"], name=name)] == rows
     for name, evaluator in (("count", "MoleculariqCountEvaluator"), ("index", "MoleculariqIndexEvaluator")):
         assert datasets[name]["eval_cfg"]["evaluator"]["type"] is ICL_EVALUATORS.get(evaluator)
+
+
+@pytest.mark.parametrize("case", RECORDED["failing"], ids=lambda c: f"{c['evaluator']}-{c['raises']}-{len(c['predictions'][-1])}")
+def test_replies_opencompass_cannot_score_are_named(case: dict[str, Any]) -> None:
+    """Where OpenCompass stops with an exception, assay stops with an error naming the sample and its reply."""
+    sample = len(case["predictions"]) - 1
+    with pytest.raises(EvaluationError, match=rf"{case['evaluator']}: sample {sample}'s reply '<answer>\"ring") as info:
+        ICL_EVALUATORS.get(case["evaluator"])().score(list(case["predictions"]), list(case["references"]))
+    assert case["raises"] in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["MoleculariqCountEvaluator", "MoleculariqIndexEvaluator"])
+def test_pred_postprocessor_is_applied_before_reading(name: str) -> None:
+    """The evaluators take OpenCompass's ``pred_postprocessor`` and read the postprocessed replies: here the answer
+    after the reasoning, not the one inside it."""
+    reply, ref = {"MoleculariqCountEvaluator": ("<think><answer>2</answer></think><answer>0</answer>", {"ring_count": 0}),
+                  "MoleculariqIndexEvaluator": ("<think><answer>[1]</answer></think><answer>[0]</answer>", {"ring_index": [0]})}[name]
+    evaluator = ICL_EVALUATORS.get(name)(pred_postprocessor=dict(type="extract-non-reasoning-content"))
+    assert evaluator.evaluate(1, 1, [{}], predictions=[reply], references=[ref])["score"] == 100.0
+    assert ICL_EVALUATORS.get(name)().evaluate(1, 1, [{}], predictions=[reply], references=[ref])["score"] == 0.0

@@ -123,6 +123,9 @@ BACKED: dict[str, dict[str, str]] = {
     "MatbenchEvaluator_regression": {"mae": "details.error"},
     "MatbenchEvaluator_classification": {"accuracy": "details.correct"},
     "MatbenchEvaluator_classification_glass": {"accuracy": "details.correct"},
+    "Mol_Instructions_Evaluator_Protein_Design": {"Average SW score": "details.score"},
+    "PEERRuleEvaluator": {"accuracy": "correct"},
+    "PEER_Evaluator": {"accuracy": "correct"},
     "CaLMEvaluator": {"Accuracy": "details.score"},
 }
 #: Evaluators whose details hold no per-sample field behind a metric (or that write no details).
@@ -135,7 +138,7 @@ NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluato
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
 }
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
-BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "CaLMEvaluator": {"task": "CORR-B_correlation_EN"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}}
+BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "CaLMEvaluator": {"task": "CORR-B_correlation_EN"}, "PEER_Evaluator": {"task": "stability"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}}
 
 
 def _outcome(name: str) -> SampleOutcome | None:

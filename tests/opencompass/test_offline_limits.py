@@ -34,6 +34,8 @@ def test_message_says_the_reason_and_keeps_the_other_names() -> None:
     ("dingo", "dingo_gen", "DingoEvaluator cannot be scored offline (model weights): OpenCompass hands the replies to "
                            "dingo-python's llm_base rules"),
     ("truthfulqa", "truthfulqa_gen_5ddc62", "TruthfulQAEvaluator cannot be scored offline (scorer outside PyPI)"),
+    ("SciReasoner", "unconditional_RNA_gen", "RNA_Evaluator cannot be scored offline (program outside PyPI and Debian): "
+                                             "unconditional RNA generation folds each reply with ViennaRNA's RNAfold program"),
     ("codecompass", "codecompass_gen_079a6c", "CodeCompassEvaluator cannot be scored offline (Hub loading script): it "
                                               "loads the whole of opencompass/CodeCompass"),
     ("IFBench", "IFBench_gen", "IFBenchEvaluator cannot be scored offline (NLTK data): IFBench's checkers read NLTK's English stop words"),

@@ -64,7 +64,7 @@ __all__ = [
 OptionMap = Mapping[str, str | None] | Callable[[dict[str, Any]], Mapping[str, Any]] | None
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Pair(FrozenMethods):
     """An OpenCompass-named postprocessor and its corrected counterpart.
 
@@ -80,6 +80,12 @@ class Pair(FrozenMethods):
     corrected: str
     options: OptionMap = None
     registered: str | None = field(default=None, compare=False)
+
+    def __init__(self, official: str, corrected: str, options: OptionMap = None, registered: str | None = None) -> None:
+        self.official = official
+        self.corrected = corrected
+        self.options = options
+        self.registered = registered
 
     def corrected_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The corrected postprocessor's options for the official one's ``options``.
@@ -261,7 +267,7 @@ def correction_for(spec: Any) -> Pair | None:
 # -- built-in pairs ------------------------------------------------------------------------------
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class KeepOptions(FrozenMethods):
     """An option mapping that passes on the named options and drops the others.
 
@@ -270,6 +276,9 @@ class KeepOptions(FrozenMethods):
     """
 
     names: tuple[str, ...]
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
 
     def __call__(self, options: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in options.items() if k in self.names}

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 from assay.audit.pairs import Pair
 
 __all__ = ["STAGES", "AuditPlan", "audit_plan", "chain_configs"]
@@ -26,7 +26,7 @@ STAGES: tuple[str, ...] = ("model pred_postprocessor", "eval_cfg.pred_postproces
 _FAILED = "__error__"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class AuditPlan(FrozenMethods):
     """The chains of one task: per stage, the official config, its resolved type, and the pair that applies.
 
@@ -45,6 +45,20 @@ class AuditPlan(FrozenMethods):
     corrected_configs: tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]
     types: tuple[Any, Any, Any] = field(default=(None, None, None), compare=False)
     _built: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __init__(
+        self,
+        configs: tuple[Any, Any, Any],
+        pairs: tuple[Pair | None, Pair | None, Pair | None],
+        corrected_configs: tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None],
+        types: tuple[Any, Any, Any] = (None, None, None),
+        _built: dict[Any, Any] = FACTORY,
+    ) -> None:
+        self.configs = configs
+        self.pairs = pairs
+        self.corrected_configs = corrected_configs
+        self.types = types
+        self._built = {} if _built is FACTORY else _built
 
     @property
     def stages(self) -> list[int]:

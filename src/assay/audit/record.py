@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class Reading(FrozenMethods):
         return cls(list(official), list(corrected), verdicts)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class AuditRecord(FrozenMethods):
     """A result's extraction audit (see the module docs).
 
@@ -140,6 +140,24 @@ class AuditRecord(FrozenMethods):
     readings: list[Reading] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+
+    def __init__(
+        self,
+        corrections: list[Any],
+        replies: int = 0,
+        differ: int = 0,
+        samples: list[int] = FACTORY,
+        readings: list[Reading] = FACTORY,
+        metrics: dict[str, Any] = FACTORY,
+        error: str | None = None,
+    ) -> None:
+        self.corrections = corrections
+        self.replies = replies
+        self.differ = differ
+        self.samples = [] if samples is FACTORY else samples
+        self.readings = [] if readings is FACTORY else readings
+        self.metrics = {} if metrics is FACTORY else metrics
+        self.error = error
 
     @classmethod
     def failed(cls, corrections: Sequence[Any], error: str) -> AuditRecord:
@@ -308,7 +326,7 @@ def read_records(data: Any, source: str) -> dict[str, dict[str, AuditRecord]]:
     return out
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ToolAudit(FrozenMethods):
     """Another tool's own extraction of the replies assay scored again, against assay's chain.
 
@@ -322,6 +340,11 @@ class ToolAudit(FrozenMethods):
     tool: str
     extraction: str
     record: AuditRecord
+
+    def __init__(self, tool: str, extraction: str, record: AuditRecord) -> None:
+        self.tool = tool
+        self.extraction = extraction
+        self.record = record
 
     def to_json(self) -> dict[str, Any]:
         """The record as the summary ``.json`` keeps it: ``tool``, ``extraction``, then the audit record's keys."""

@@ -136,7 +136,7 @@ def read_both(plan: AuditPlan, raw: Sequence[Any], stage_outputs: Sequence[Seque
     return corrected, apply_postprocessor(official_fn, stage_outputs[1]), apply_postprocessor(corrected_fn, corrected)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SampleRescore(FrozenMethods):
     """How to score some samples only, for an evaluator whose metrics come from per-sample sums.
 
@@ -153,6 +153,16 @@ class SampleRescore(FrozenMethods):
     fields: Collection[str]
     metrics_of: Callable[[list[Any], list[str]], Mapping[str, Any]]
     rescore: Callable[[list[int], list[Any], Any], Mapping[str, Any]]
+
+    def __init__(
+        self,
+        fields: Collection[str],
+        metrics_of: Callable[[list[Any], list[str]], Mapping[str, Any]],
+        rescore: Callable[[list[int], list[Any], Any], Mapping[str, Any]],
+    ) -> None:
+        self.fields = fields
+        self.metrics_of = metrics_of
+        self.rescore = rescore
 
 
 def _rows_of(samples: Sequence[int], size: int, n: int) -> list[int]:

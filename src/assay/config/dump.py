@@ -48,7 +48,20 @@ def dump_config_source(variables: dict[str, Any]) -> str:
         "",
     ]
     plain = redact_secrets({name: plainify(value) for name, value in variables.items()})
+    printer = _PlainPrinter(indent=1, width=100, sort_dicts=False)
     for name, value in plain.items():
-        lines.append(f"{name} = {pprint.pformat(value, indent=1, width=100, sort_dicts=False)}")
+        lines.append(f"{name} = {printer.pformat(value)}")
         lines.append("")
     return "\n".join(lines)
+
+
+class _PlainPrinter(pprint.PrettyPrinter):
+    """``pprint``'s layout of plain data (what :func:`plainify` returns: dicts, lists, strings, numbers,
+    booleans, ``None``; no cycles), each value's one-line form taken from ``repr``.
+
+    For such values ``repr`` is the text ``pprint`` writes; ``pprint`` builds it by walking the value
+    in Python again at every level it breaks over lines, ``repr`` at C speed.
+    """
+
+    def format(self, object: Any, context: dict[int, int], maxlevels: int, level: int) -> tuple[str, bool, bool]:
+        return repr(object), True, False

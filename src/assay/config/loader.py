@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import ConfigError
 
 __all__ = ["ImportLayer", "RunConfig", "load_config", "read_base", "set_import_layer"]
@@ -83,12 +83,16 @@ def set_import_layer(layer: ImportLayer | None) -> ImportLayer | None:
     return previous
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class RunConfig(DataclassMethods):
     """A loaded config: its file and its top-level variables."""
 
     path: Path
     variables: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, path: Path, variables: dict[str, Any] = FACTORY) -> None:
+        self.path = path
+        self.variables = {} if variables is FACTORY else variables
 
     @property
     def models(self) -> list[dict[str, Any]]:

@@ -70,7 +70,7 @@ def validate_models(config: RunConfig) -> list[str]:
     return abbrs
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class DatasetCheck(FrozenMethods):
     """The check of one entry of ``datasets``.
 
@@ -85,6 +85,11 @@ class DatasetCheck(FrozenMethods):
     abbr: str
     problem: str = ""
     repeats: int | None = None
+
+    def __init__(self, abbr: str, problem: str = "", repeats: int | None = None) -> None:
+        self.abbr = abbr
+        self.problem = problem
+        self.repeats = repeats
 
 
 def validate_datasets(config: RunConfig) -> list[DatasetCheck]:

@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.datasets.location import get_data_path, is_dataset_id
 from assay.datasets.reader import select_indices
 from assay.datasets.table import RowTable, TableView, column_values, hf_dataset, to_table
@@ -38,7 +38,7 @@ __all__ = ["FRAMEWORK_KEYS", "TestSet", "build_test_set", "build_gold_test_set"]
 FRAMEWORK_KEYS = frozenset({"abbr", "type", "reader_cfg", "infer_cfg", "eval_cfg", "n", "k", "summarizer"})
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class TestSet(DataclassMethods):
     """The evaluated rows, ``n`` copies laid out run-major.
 
@@ -67,6 +67,36 @@ class TestSet(DataclassMethods):
     fingerprint: str = ""
     #: ``source`` already holds the rows of all ``n`` runs (a shard's rows, see :meth:`rows`)
     runs_in_source: bool = False
+
+    def __init__(
+        self,
+        source: Any,
+        references: list[Any] | None,
+        output_column: str | None,
+        size: int,
+        n: int,
+        abbr: str = "dataset",
+        indices: list[int] | None = None,
+        post_values: list[Any] | None = None,
+        files: list[Path] = FACTORY,
+        features: Any = None,
+        replaced: tuple[str, ...] = (),
+        fingerprint: str = "",
+        runs_in_source: bool = False,
+    ) -> None:
+        self.source = source
+        self.references = references
+        self.output_column = output_column
+        self.size = size
+        self.n = n
+        self.abbr = abbr
+        self.indices = indices
+        self.post_values = post_values
+        self.files = [] if files is FACTORY else files
+        self.features = features
+        self.replaced = replaced
+        self.fingerprint = fingerprint
+        self.runs_in_source = runs_in_source
 
     @property
     def column_names(self) -> list[str]:

@@ -124,7 +124,7 @@ def _existing_or_default(path: str) -> str:
     return path
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class DataLocation(FrozenMethods):
     """Where a dataset config's ``path`` points.
 
@@ -143,6 +143,20 @@ class DataLocation(FrozenMethods):
     exists: bool
     looked_at: tuple[str, ...]
     dataset_id: bool = False
+
+    def __init__(
+        self,
+        value: str,
+        path: Path,
+        exists: bool,
+        looked_at: tuple[str, ...],
+        dataset_id: bool = False,
+    ) -> None:
+        self.value = value
+        self.path = path
+        self.exists = exists
+        self.looked_at = looked_at
+        self.dataset_id = dataset_id
 
     def describe(self) -> str:
         """Where the data is, or every place it was looked for.

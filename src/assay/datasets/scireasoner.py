@@ -18,7 +18,8 @@ from assay.errors import ConfigError, InputFileError
 from assay.registry import LOAD_DATASET
 
 __all__ = ["Bulk_modulus_material_Dataset", "Composition_material_Dataset", "GUE_Dataset", "LLM4ChemDataset",
-           "LLM4MatDataset", "Mol_Instructions_Dataset", "OpiDataset", "Uncond_material_Dataset"]
+           "LLM4MatDataset", "Mol_Instructions_Dataset", "Mol_Instructions_Dataset_Protein_Design", "OpiDataset",
+           "PEER_Dataset", "Uncond_material_Dataset"]
 
 #: The seed and size of OpenCompass's ``mini_set`` sample of GUE's test questions.
 MINI_SET_SEED = 1024
@@ -184,6 +185,21 @@ class LLM4ChemDataset(BaseDataset):
         return dataset_dict({"train": train, "test": test})
 
 
+def _mol_instructions(name: str, path: str, task: str, max_cut: int, mini_set: bool) -> Any:
+    root = get_data_path(path)
+    train = _json_list(os.path.join(root, task, "dev", "data.json"), name)[:5]
+    test_file = os.path.join(root, task, "test", "data.json")
+    test = _json_list(test_file, name)
+    if max_cut != -1:
+        test = test[:max_cut]
+    if mini_set:
+        if len(test) < MINI_SET_SIZE:
+            raise InputFileError(f"{name}: mini_set draws {MINI_SET_SIZE} questions and "
+                                 f"{test_file} holds {len(test)} (after max_cut)")
+        test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
+    return dataset_dict({"train": train, "test": test})
+
+
 @LOAD_DATASET.register_module()
 class Mol_Instructions_Dataset(BaseDataset):
     """Mol-Instructions' ``task`` (SciReasoner): ``<task>/dev/data.json`` and ``<task>/test/data.json`` in
@@ -194,15 +210,28 @@ class Mol_Instructions_Dataset(BaseDataset):
     @staticmethod
     def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
              **kwargs: Any) -> Any:
-        root = get_data_path(path)
-        train = _json_list(os.path.join(root, task, "dev", "data.json"), "Mol_Instructions_Dataset")[:5]
-        test_file = os.path.join(root, task, "test", "data.json")
-        test = _json_list(test_file, "Mol_Instructions_Dataset")
-        if max_cut != -1:
-            test = test[:max_cut]
-        if mini_set:
-            if len(test) < MINI_SET_SIZE:
-                raise InputFileError(f"Mol_Instructions_Dataset: mini_set draws {MINI_SET_SIZE} questions and "
-                                     f"{test_file} holds {len(test)} (after max_cut)")
-            test = random.Random(MINI_SET_SEED).sample(test, MINI_SET_SIZE)
-        return dataset_dict({"train": train, "test": test})
+        return _mol_instructions("Mol_Instructions_Dataset", path, task, max_cut, mini_set)
+
+
+@LOAD_DATASET.register_module()
+class Mol_Instructions_Dataset_Protein_Design(BaseDataset):
+    """Mol-Instructions' ``protein_design`` (SciReasoner), read exactly as :class:`Mol_Instructions_Dataset`
+    reads a task."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        return _mol_instructions("Mol_Instructions_Dataset_Protein_Design", path, task, max_cut, mini_set)
+
+
+@LOAD_DATASET.register_module()
+class PEER_Dataset(BaseDataset):
+    """PEER's ``task`` (SciReasoner: ``solubility``, ``stability``, ``human_ppi``, ``yeast_ppi``):
+    ``<task>/dev/data.json`` and ``<task>/test/data.json`` in ``get_data_path(path)`` (id
+    ``opencompass/SciReasoner-PEER`` → ``./data/SciReasoner/PEER-test``), read exactly as
+    :class:`Mol_Instructions_Dataset` reads a task."""
+
+    @staticmethod
+    def load(path: str, task: str, max_cut: int = -1, mini_set: bool = False, hf_hub: bool = False,
+             **kwargs: Any) -> Any:
+        return _mol_instructions("PEER_Dataset", path, task, max_cut, mini_set)

@@ -25,7 +25,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 from assay.errors import EvaluationError
 from assay.evaluate.gpass import THRESHOLDS, g_pass_at_k, mg_pass_at_k
 from assay.postprocess.chain import apply_postprocessor, build_postprocessor
@@ -114,7 +114,7 @@ SANDBOX_UNSCORABLE: Mapping[str, str] = MappingProxyType(
 )
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SampleOutcome(FrozenMethods):
     """Which per-sample ``details`` field backs each metric of an evaluator, and which marks a sample unscorable.
 
@@ -160,6 +160,21 @@ class SampleOutcome(FrozenMethods):
     unscorable: str | None = None
     unscorable_values: Mapping[str, str] = field(default_factory=dict)
     decimals: int | None = None
+
+    def __init__(
+        self,
+        correct: str | None = None,
+        scores: Mapping[str, str] = FACTORY,
+        unscorable: str | None = None,
+        unscorable_values: Mapping[str, str] = FACTORY,
+        decimals: int | None = None,
+    ) -> None:
+        self.correct = correct
+        self.scores = {} if scores is FACTORY else scores
+        self.unscorable = unscorable
+        self.unscorable_values = {} if unscorable_values is FACTORY else unscorable_values
+        self.decimals = decimals
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         bad = {v: k for v, k in self.unscorable_values.items() if k not in UNSCORABLE_KINDS}

@@ -111,10 +111,31 @@ def _reference(value: Any, evaluator: str) -> float:
         raise EvaluationError(f"{evaluator}: the reference {value!r} is not a number") from None
 
 
+_NUMERIC_TEXT = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.IGNORECASE)
+
+
+def _coerced(value: Any) -> float:
+    """``value`` as a number as ``pandas.to_numeric(errors='coerce')`` reads it: NaN for what is not a number (text
+    other than an ASCII decimal, ``None``, a container).
+
+    >>> _coerced('50'), _coerced(' 1e3 '), _coerced('abc'), _coerced(None), _coerced('1_000')
+    (50.0, 1000.0, nan, nan, nan)
+    """
+    if isinstance(value, str):
+        return float(value) if _NUMERIC_TEXT.fullmatch(value) else math.nan
+    if isinstance(value, bytes):
+        return _coerced(value.decode("utf-8", "replace"))
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
 # -- the statistics, as SciPy 1.17 and scikit-learn compute them ---------------------------------------------------
 
 def _pearson_r(x: Sequence[float], y: Sequence[float]) -> float:
-    """``scipy.stats.pearsonr(x, y).statistic`` (NaN for a constant input; ±1 for two points); ValueError under two."""
+    """``scipy.stats.pearsonr(x, y).statistic`` (NaN for a constant input or when the values overflow; ±1 for two
+    points); ValueError under two."""
     import numpy as np
 
     a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
@@ -122,13 +143,13 @@ def _pearson_r(x: Sequence[float], y: Sequence[float]) -> float:
         raise ValueError("`x` and `y` must have length at least 2.")
     if (a == a[0]).all() or (b == b[0]).all():
         return math.nan
-    am, bm = a - a.mean(), b - b.mean()
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        am, bm = a - a.mean(), b - b.mean()
         amax, bmax = np.abs(am).max(), np.abs(bm).max()
         anorm = amax * np.sqrt(np.add.reduce((am / amax) * (am / amax)))
         bnorm = bmax * np.sqrt(np.add.reduce((bm / bmax) * (bm / bmax)))
         r = float(np.clip(np.dot(am / anorm, bm / bnorm), -1.0, 1.0))
-    return float(round(r)) if a.size == 2 else r
+    return float(np.round(r)) if a.size == 2 else r  # NumPy's rounding keeps a NaN (values overflowing the mean)
 
 
 def _spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
@@ -467,6 +488,8 @@ def _read_dicts(predictions: list[Any], references: list[Any], evaluator: str,
             y_pred.setdefault(key, []).append(value)
         read.append(parsed)
         numbers.append(values)
+    if not y_true:  # OpenCompass stops with a ZeroDivisionError
+        raise EvaluationError(f"{evaluator}: no reference holds a key to correlate (the first: {next(iter(references), None)!r:.80})")
     return y_true, y_pred, read, numbers
 
 
@@ -531,6 +554,10 @@ class BiodataMixedScoreEvaluator(BaseEvaluator):
     """The siRNA efficiency score: ``Mixed`` = 100 × :func:`mixed_score` of the last number in ``<NUMBER>…</NUMBER>``
     or ``\\boxed{…}`` of each reply (0 when there is none) against the references.
 
+    A reference that is not a number (``'abc'``, ``None``) is read as NaN, as
+    OpenCompass's ``pandas.to_numeric(errors='coerce')`` reads it, and its
+    sample is left out of the score's pairs (its own score is 0).
+
     Details: ``pred`` (the number read, or ``None``), ``answer``, ``score`` (the
     sample's own mixed score × 100).
 
@@ -548,7 +575,7 @@ class BiodataMixedScoreEvaluator(BaseEvaluator):
         y_true, y_pred, details = [], [], []
         for pred, ans in zip(predictions, references):
             number = read_number(_after_thinking(pred))
-            truth = _reference(ans, "BiodataMixedScoreEvaluator")
+            truth = _coerced(ans)
             value = 0.0 if number is None else number
             y_true.append(truth)
             y_pred.append(value)

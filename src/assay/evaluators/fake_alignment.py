@@ -113,12 +113,19 @@ class FakeAlignmentJudgeEvaluator(BaseEvaluator):
         judge_max_workers: accepted (OpenCompass's judge threads; assay's concurrency is the judge's ``max_workers``).
         thr: accepted; unused, as in OpenCompass.
         cache_path: the judge's reply cache (default: the run directory's; ``False``: none).
+        pred_postprocessor: applied to the model's replies before they are judged, as OpenCompass does.
+
+    Any other keyword is refused with a :class:`ConfigError` naming it (OpenCompass 0.5.4 stops with a
+    ``TypeError`` from its base evaluator).
     """
 
     def __init__(self, judge_model_cfg: dict[str, Any] | None = None, judge_max_out_len: int | None = None,
                  judge_max_workers: int = 1, thr: float = 0.5, cache_path: str | Path | bool | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__()
+                 pred_postprocessor: Any = None, **kwargs: Any) -> None:
+        if kwargs:
+            raise ConfigError(f"FakeAlignmentJudgeEvaluator: unknown keyword(s) {', '.join(sorted(kwargs))} in the "
+                              "evaluator's config (OpenCompass 0.5.4 stops with a TypeError on them)")
+        super().__init__(pred_postprocessor=pred_postprocessor)
         wrong = self.check_config({"judge_model_cfg": judge_model_cfg})
         if wrong:
             raise ConfigError(wrong)

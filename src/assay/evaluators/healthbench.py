@@ -4,8 +4,9 @@ For each sample (a row of :class:`assay.datasets.healthbench.HealthBenchDataset`
 and the model's reply) every rubric item is sent to the grader, a model asked
 through an OpenAI-compatible endpoint:
 
-* the grader is ``OC_JUDGE_MODEL`` at ``OC_JUDGE_API_BASE`` (default
-  ``https://api.openai.com/v1``) with the key ``OC_JUDGE_API_KEY`` (else
+* the grader is ``OC_JUDGE_MODEL`` at ``OC_JUDGE_API_BASE`` (else
+  ``OPENAI_BASE_URL``, else ``https://api.openai.com/v1``, the OpenAI
+  client's order) with the key ``OC_JUDGE_API_KEY`` (else
   ``OPENAI_API_KEY``), as OpenCompass's ``ChatCompletionSampler`` builds it;
   each request: a system message ``You are a helpful assistant.`` and a user
   message, OpenCompass's grader instructions (``healthbench_prompts.json``,
@@ -22,8 +23,8 @@ through an OpenAI-compatible endpoint:
 * a sample's score is the points of the items met over the positive points
   of all its items (negative items met lower it);
 * ``accuracy``: the mean of the samples' scores clipped to [0, 1] (a
-  fraction, not percent) — the only metric, and no details, as OpenCompass's
-  ``score`` returns.
+  fraction, not percent; NumPy's mean, equal to OpenCompass's to the last
+  bit) — the only metric, and no details, as OpenCompass's ``score`` returns.
 
 Beyond OpenCompass: the grader's replies are cached in the run directory (a
 reply read without a boolean ``criteria_met`` is not kept), so a rerun sends
@@ -32,7 +33,9 @@ retries, or no reply held a boolean ``criteria_met`` within
 ``max_grading_attempts``) leaves its sample out of ``accuracy`` and listed in
 ``_meta.incomplete`` (OpenCompass stops, or asks for ever).  A sample without
 an item of positive points is an error naming it before anything is asked
-(OpenCompass stops with an ``AssertionError`` there).  ``n_repeats``,
+(OpenCompass stops with an ``AssertionError`` there).  A missing reply
+(``None``) is graded as an empty one (``assistant: ``); OpenCompass sends
+``assistant: None`` and then stops with an error.  ``n_repeats``,
 ``n_threads`` and ``subset_name`` are accepted and, as in OpenCompass,
 change nothing.
 """
@@ -136,7 +139,8 @@ class HealthBenchEvaluator(BaseEvaluator):
             raise ConfigError("HealthBenchEvaluator: its grader is the model OC_JUDGE_MODEL names, which is not set: "
                               "set OC_JUDGE_MODEL, OC_JUDGE_API_BASE and OC_JUDGE_API_KEY")
         key = os.environ.get("OC_JUDGE_API_KEY")
-        return ChatClient(os.environ.get("OC_JUDGE_API_BASE") or "https://api.openai.com/v1", model, api_key=key,
+        base = os.environ.get("OC_JUDGE_API_BASE") or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        return ChatClient(base, model, api_key=key,
                           params={"temperature": 0.5, "max_tokens": 2048}, cache=cache)
 
     def judge_cache_file(self) -> Path | None:
@@ -251,8 +255,11 @@ class HealthBenchEvaluator(BaseEvaluator):
         if not scores:
             first = next(iter(failed.values()), "no sample")
             return {"error": f"HealthBenchEvaluator: no sample could be graded ({first})", JUDGE_KEY: usage}
-        mean = sum(s for s in scores if s is not None) / len(scores)
-        result: dict[str, Any] = {"accuracy": min(max(mean, 0.0), 1.0), JUDGE_KEY: usage}
+        import numpy as np
+
+        # NumPy's pairwise summation, as OpenCompass's np.clip(np.mean(...), 0, 1): the last bit can differ from sum()
+        mean = np.mean([0.0 if s is None else s for s in scores])
+        result: dict[str, Any] = {"accuracy": float(np.clip(mean, 0.0, 1.0)), JUDGE_KEY: usage}
         if failed:
             result[INCOMPLETE_KEY] = [unjudged_entry(len(failed), len(rows), next(iter(failed.values())))]
         return result

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from assay.errors import EvaluationError
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import check_batch
 from assay.registry import ICL_EVALUATORS
@@ -170,7 +171,11 @@ def _formula_counts(formula: str) -> dict[str, int]:
 
 def _count_matches(target: Any, predicted: Any, key: str) -> bool:
     if "molecular_formula" in key:
-        return _formula_counts(str(target).strip()) == _formula_counts(str(predicted).strip())
+        target_text, predicted_text = str(target).strip(), str(predicted).strip()
+        try:
+            return _formula_counts(target_text) == _formula_counts(predicted_text)
+        except ValueError:  # a count of more digits than int() reads: MolecularIQ compares the texts then
+            return target_text == predicted_text
     t, p = _number(target), _number(predicted)
     if t is not None and p is not None:
         return abs(t - p) <= _TOLERANCE
@@ -377,12 +382,17 @@ def index_reward(predicted: Any, target: Any) -> float:
 class _MoleculariqEvaluator(BaseEvaluator):
     """Scores each reply's :func:`read_answer` with :meth:`reward`: ``score`` = 100 × the mean reward, ``valid`` =
     the percentage of replies with an answer.  Details: ``pred`` (the answer read, ``None`` without one),
-    ``answer``, ``score`` and ``correct`` (1 when the reward is 1)."""
+    ``answer``, ``score`` and ``correct`` (1 when the reward is 1).
+
+    ``pred_postprocessor`` is applied to the replies before they are read, as in
+    OpenCompass.  A reply OpenCompass cannot score either (an index that is not
+    finite, ``[1e400]``, ``[Infinity]``; a number of more than 4,300 digits) is
+    an :class:`~assay.errors.EvaluationError` naming the sample and the reply."""
 
     sample_outcome = SampleOutcome(correct="correct")
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, pred_postprocessor: Any = None) -> None:
+        super().__init__(pred_postprocessor=pred_postprocessor)
 
     @staticmethod
     def reward(predicted: Any, target: Any) -> float:
@@ -395,14 +405,18 @@ class _MoleculariqEvaluator(BaseEvaluator):
         scores: list[float] = []
         valid = 0
         details = []
-        for reply, ref in zip(predictions, references):
-            answer = read_answer(reply)
-            if answer is None:
+        for i, (reply, ref) in enumerate(zip(predictions, references)):
+            try:
+                answer = read_answer(reply)
+                reward = None if answer is None else self.reward(answer, ref)
+            except (ValueError, OverflowError) as exc:  # OpenCompass stops with the same exception
+                raise EvaluationError(f"{type(self).__name__}: sample {i}'s reply {str(reply)!r:.120} cannot be scored "
+                                      f"({type(exc).__name__}: {exc!s:.100}); OpenCompass 0.5.4 stops on it too") from None
+            if answer is None or reward is None:
                 scores.append(0.0)
                 details.append({"pred": None, "answer": ref, "score": 0, "correct": 0})
                 continue
             valid += 1
-            reward = self.reward(answer, ref)
             scores.append(reward)
             details.append({"pred": answer, "answer": ref, "score": reward, "correct": int(reward == 1.0)})
         return {"score": sum(scores) / len(scores) * 100, "valid": valid / len(scores) * 100, "details": details}

@@ -104,7 +104,7 @@ _COMPARE: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
 }
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Transform(FrozenMethods):
     """A compiled transform: call it with the input value.
 
@@ -115,6 +115,10 @@ class Transform(FrozenMethods):
 
     source: str
     _fn: _Fn = field(repr=False, compare=False)
+
+    def __init__(self, source: str, _fn: _Fn) -> None:
+        self.source = source
+        self._fn = _fn
 
     def __call__(self, x: float) -> float:
         """Apply the expression to ``x``; raise :class:`TransformError` on a bad result."""

@@ -38,7 +38,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 from assay.errors import ConfigError
 from assay.groups._expr import Transform, TransformError, compile_transform
 from assay.groups._model import CellMark, Scores, SummaryIssue
@@ -64,12 +64,16 @@ Aggregation = Literal["mean", "std", "sum", "harmonic_mean"]
 GROUP_KEYS: tuple[str, ...] = ("name", "subsets", "metric", "weights", "std", "sum", "harmonic_mean", "transforms")
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Subset(FrozenMethods):
     """One input of a group: ``[abbr, metric]`` (``metric`` set) or a bare abbr (``metric`` is ``None``)."""
 
     abbr: str
     metric: str | None = None
+
+    def __init__(self, abbr: str, metric: str | None = None) -> None:
+        self.abbr = abbr
+        self.metric = metric
 
     @property
     def label(self) -> str:
@@ -77,7 +81,7 @@ class Subset(FrozenMethods):
         return self.abbr if self.metric is None else f"{self.abbr}@{self.metric}"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SummaryGroup(FrozenMethods):
     """A validated summary group.
 
@@ -101,6 +105,22 @@ class SummaryGroup(FrozenMethods):
     aggregation: Aggregation = "mean"
     weights: Mapping[str, float] = field(default_factory=dict)
     transforms: Mapping[str, Transform] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        name: str,
+        subsets: tuple[Subset, ...],
+        metric: str,
+        aggregation: Aggregation = "mean",
+        weights: Mapping[str, float] = FACTORY,
+        transforms: Mapping[str, Transform] = FACTORY,
+    ) -> None:
+        self.name = name
+        self.subsets = subsets
+        self.metric = metric
+        self.aggregation = aggregation
+        self.weights = {} if weights is FACTORY else weights
+        self.transforms = {} if transforms is FACTORY else transforms
 
     @property
     def bare(self) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from assay._dataclass import DataclassMethods, FrozenMethods
+from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
 
 __all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incomplete_marks"]
 
@@ -15,7 +15,7 @@ __all__ = ["MARK", "CellMark", "Scores", "SummaryIssue", "SummaryResult", "incom
 MARK = "*"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class CellMark(FrozenMethods):
     """Why one cell's value is marked in the table.
 
@@ -36,6 +36,18 @@ class CellMark(FrozenMethods):
     detail: str
     #: a group's mark: the marked datasets it was computed from, each with its count (the count is their sum)
     sources: tuple[tuple[str, int | None], ...] = field(default=(), compare=False, repr=False)
+
+    def __init__(
+        self,
+        kind: str,
+        count: int | None,
+        detail: str,
+        sources: tuple[tuple[str, int | None], ...] = (),
+    ) -> None:
+        self.kind = kind
+        self.count = count
+        self.detail = detail
+        self.sources = sources
 
     def describe(self) -> str:
         """A one-line human description."""
@@ -75,7 +87,7 @@ def incomplete_marks(value: Any) -> list[CellMark]:
     return marks
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SummaryIssue(FrozenMethods):
     """One problem met while summarizing: a failed evaluation, a bad file, a group that could not be computed.
 
@@ -91,6 +103,20 @@ class SummaryIssue(FrozenMethods):
     model: str | None = None
     dataset: str | None = None
     file: str | None = None
+
+    def __init__(
+        self,
+        level: Literal['error', 'warning'],
+        message: str,
+        model: str | None = None,
+        dataset: str | None = None,
+        file: str | None = None,
+    ) -> None:
+        self.level = level
+        self.message = message
+        self.model = model
+        self.dataset = dataset
+        self.file = file
 
     def describe(self) -> str:
         """A one-line human description."""
@@ -109,7 +135,7 @@ class SummaryIssue(FrozenMethods):
         return out
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Scores(DataclassMethods):
     """Every number the summarizer knows, before it is laid out as a table.
 
@@ -170,6 +196,47 @@ class Scores(DataclassMethods):
     judge: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
+    def __init__(
+        self,
+        columns: list[str],
+        dataset_abbrs: list[str] = FACTORY,
+        metrics: dict[str, list[str]] = FACTORY,
+        values: dict[str, dict[str, dict[str, float]]] = FACTORY,
+        raw: dict[str, dict[str, dict[str, Any]]] = FACTORY,
+        cell_errors: dict[tuple[str, str], str] = FACTORY,
+        modes: dict[str, str] = FACTORY,
+        versions: dict[str, str] = FACTORY,
+        groups: list[str] = FACTORY,
+        issues: list[SummaryIssue] = FACTORY,
+        gold_references: dict[tuple[str, str], str] = FACTORY,
+        audits: dict[str, dict[str, Any]] = FACTORY,
+        tool_audits: dict[str, dict[str, Any]] = FACTORY,
+        marks: dict[tuple[str, str], list[CellMark]] = FACTORY,
+        changed: dict[tuple[str, str], str] = FACTORY,
+        kept: dict[tuple[str, str], str] = FACTORY,
+        judge: dict[tuple[str, str], dict[str, Any]] = FACTORY,
+        sources: dict[tuple[str, str], dict[str, Any]] = FACTORY,
+    ) -> None:
+        self.columns = columns
+        self.dataset_abbrs = [] if dataset_abbrs is FACTORY else dataset_abbrs
+        self.metrics = {} if metrics is FACTORY else metrics
+        self.values = {} if values is FACTORY else values
+        self.raw = {} if raw is FACTORY else raw
+        self.cell_errors = {} if cell_errors is FACTORY else cell_errors
+        self.modes = {} if modes is FACTORY else modes
+        self.versions = {} if versions is FACTORY else versions
+        self.groups = [] if groups is FACTORY else groups
+        self.issues = [] if issues is FACTORY else issues
+        self.gold_references = {} if gold_references is FACTORY else gold_references
+        self.audits = {} if audits is FACTORY else audits
+        self.tool_audits = {} if tool_audits is FACTORY else tool_audits
+        self.marks = {} if marks is FACTORY else marks
+        self.changed = {} if changed is FACTORY else changed
+        self.kept = {} if kept is FACTORY else kept
+        self.judge = {} if judge is FACTORY else judge
+        self.sources = {} if sources is FACTORY else sources
+        self.__post_init__()
+
     def __post_init__(self) -> None:
         for column in self.columns:
             self.values.setdefault(column, {})
@@ -204,7 +271,7 @@ class Scores(DataclassMethods):
         return [i for i in self.issues if i.level == "warning"]
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SummaryResult(DataclassMethods):
     """What :meth:`DefaultSummarizer.summarize` returns.
 
@@ -236,3 +303,27 @@ class SummaryResult(DataclassMethods):
     #: the result files as the run index had them when the summary was made (:class:`assay.rundir.index.Snapshot`)
     snapshot: Any = None
     failed: list[str] = field(default_factory=list)
+
+    def __init__(
+        self,
+        text: str = "",
+        table: list[list[str]] = FACTORY,
+        paths: dict[str, Path] = FACTORY,
+        errors: list[SummaryIssue] = FACTORY,
+        warnings: list[SummaryIssue] = FACTORY,
+        time_str: str = "",
+        leaderboard: Any = None,
+        stats: Any = None,
+        snapshot: Any = None,
+        failed: list[str] = FACTORY,
+    ) -> None:
+        self.text = text
+        self.table = [] if table is FACTORY else table
+        self.paths = {} if paths is FACTORY else paths
+        self.errors = [] if errors is FACTORY else errors
+        self.warnings = [] if warnings is FACTORY else warnings
+        self.time_str = time_str
+        self.leaderboard = leaderboard
+        self.stats = stats
+        self.snapshot = snapshot
+        self.failed = [] if failed is FACTORY else failed

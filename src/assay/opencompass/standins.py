@@ -161,6 +161,7 @@ OFFLINE_REASONS: dict[str, str] = {
     "NLTK data": "the evaluator reads data files (a word list, a tagger's trained weights) that only NLTK's downloader provides",
     "multimodal": "the benchmark's inputs are images, scored by a vision-language toolkit",
     "scorer outside PyPI": "the evaluator imports a scoring package that only a Git repository provides",
+    "program outside PyPI and Debian": "the evaluator runs a program that neither PyPI nor Debian's archive provides",
     "Hub loading script": "the data is read by a dataset script the Hugging Face Hub serves (trust_remote_code), "
                           "which assay does not run",
 }
@@ -224,6 +225,24 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     ),
     "opencompass.datasets.SciReasoner.unconditional_protein_generation.UPG.UPG_Evaluator": (
         "model weights", "unconditional protein generation folds each reply with OmegaFold, whose weights a model hub provides",
+    ),
+    "opencompass.datasets.SciReasoner.uncond_RNA.RNA_Evaluator": (
+        "program outside PyPI and Debian", "unconditional RNA generation folds each reply with ViennaRNA's RNAfold program, "
+                                           "which Debian's archive does not package and whose PyPI wheel (ViennaRNA) holds "
+                                           "only the Python bindings, then searches it with Infernal's cmscan against the "
+                                           "Rfam database ($COMPASS_DATA_CACHE/Rfam/Rfam.cm and Rfam.clanin)",
+    ),
+    "opencompass.datasets.SciReasoner.uncond_RNA.Uncond_RNA_Dataset": (
+        "program outside PyPI and Debian", "unconditional RNA generation folds each reply with ViennaRNA's RNAfold program, "
+                                           "which Debian's archive does not package and whose PyPI wheel (ViennaRNA) holds "
+                                           "only the Python bindings, then searches it with Infernal's cmscan against the "
+                                           "Rfam database ($COMPASS_DATA_CACHE/Rfam/Rfam.cm and Rfam.clanin)",
+    ),
+    "opencompass.datasets.SciReasoner.uncond_RNA.RNA_postprocessor": (
+        "program outside PyPI and Debian", "unconditional RNA generation folds each reply with ViennaRNA's RNAfold program, "
+                                           "which Debian's archive does not package and whose PyPI wheel (ViennaRNA) holds "
+                                           "only the Python bindings, then searches it with Infernal's cmscan against the "
+                                           "Rfam database ($COMPASS_DATA_CACHE/Rfam/Rfam.cm and Rfam.clanin)",
     ),
     "opencompass.datasets.truthfulqa.TruthfulQAEvaluator": (
         "scorer outside PyPI", "TruthfulQA's BLEU, ROUGE and BLEURT are the Hugging Face Hub's evaluate-metric scripts "

@@ -10,7 +10,9 @@ from assay.postprocess.chain import deterministic
 from assay.registry import TEXT_POSTPROCESSORS
 
 __all__ = ["GUE_postprocessor", "LLM4CHEM_TAGS", "LLM4Chem_postprocess", "LLM4Mat_postprocessor", "MOL_INSTRUCTIONS_SMILES_TASKS",
-           "Mol_Instructions_postprocess_Mol", "Retrosynthesis_postprocess", "material_postprocessor", "opi_postprocess"]
+           "Mol_Instructions_postprocess_Mol", "Mol_Instructions_postprocess_Protein",
+           "Mol_Instructions_postprocess_Protein_Design", "PEER_postprocess", "PEER_postprocess_default",
+           "PEER_postprocess_float_compare", "Retrosynthesis_postprocess", "material_postprocessor", "opi_postprocess"]
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 _VERDICT = re.compile(r"\bThe prediction result is\s+(positive|negative)\b", re.IGNORECASE)
@@ -347,3 +349,127 @@ def Mol_Instructions_postprocess_Mol(text: Any, task: str, *args: Any, **kwargs:
     if task == "molecular_description_generation":
         return _without_thoughts(text)
     return text
+
+
+_PROTEIN = re.compile(r"<protein>(.*?)</protein>")
+_AMINO_ACIDS = frozenset("ACDEFGHIKLMNPQRSTVWY")
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Mol_Instructions_postprocess_Protein(text: Any, *args: Any, **kwargs: Any) -> str:
+    """Mol-Instructions' protein text reader (SciReasoner), on replies and references alike: the text
+    stripped, without ``<|endoftext|>``, ``<|im_end|>``, ``<think>…</think>`` blocks and everything up to
+    the last remaining ``</think>``, stripped again.  ``None`` reads as ``''`` and another value as its
+    ``str`` (OpenCompass fails on them).
+
+    >>> Mol_Instructions_postprocess_Protein(' <think>plan</think> A kinase.<|im_end|> ')
+    'A kinase.'
+    """
+    text = "" if text is None else text if isinstance(text, str) else str(text)
+    return _without_thoughts(text).strip()
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def Mol_Instructions_postprocess_Protein_Design(text: Any, *args: Any, **kwargs: Any) -> str:
+    """Mol-Instructions' designed-protein reader (SciReasoner): the first ``<protein>…</protein>`` on one
+    line, after ``<think>…</think>`` blocks and everything up to the last remaining ``</think>`` are
+    removed, keeping only the 20 amino acids' upper-case letters; ``''`` without the tag.  End tokens are
+    not removed (their letters are lower case).  ``None`` reads as ``''``.
+
+    >>> Mol_Instructions_postprocess_Protein_Design('<think>x</think>Here: <protein>MK v-LA</protein>')
+    'MKLA'
+    """
+    text = "" if text is None else text if isinstance(text, str) else str(text)
+    text = _THINK.sub("", text.strip())
+    end = text.rfind("</think>")
+    if end != -1:
+        rest = text[end + len("</think>"):]
+        text = rest[_LEADING_SPACE.match(rest).end():]  # type: ignore[union-attr]
+    found = _PROTEIN.search(text)
+    return "".join(c for c in found.group(1) if c in _AMINO_ACIDS) if found else ""
+
+
+_PEER_ANSWER = re.compile(r"The answer is\s+(Yes|No)", re.IGNORECASE)
+#: PEER's expressions of a yes, looked for (anywhere, any case) before those of a no.
+_PEER_YES = ("will be soluble", "will dissolve", "is soluble", "can be predicted", "positive", "Yes", "correct", "valid",
+             "accurate", "certainly", "indeed", "affirmative", "highly soluble", "easily soluble", "dissolves easily",
+             "is assured", "be soluble")
+#: PEER's expressions of a no.
+_PEER_NO = ("will not be soluble", "is not soluble", "will not dissolve", "low solubility", "low", "cannot be predicted",
+            "negative", "No", "incorrect", "invalid", "inaccurate", "impossible", "not possible", "denied", "be insoluble")
+_PEER_YES_RE = tuple(re.compile(p, re.IGNORECASE) for p in _PEER_YES)
+_PEER_NO_RE = tuple(re.compile(p, re.IGNORECASE) for p in _PEER_NO)
+
+
+def _after_thoughts(text: str) -> str:
+    """``<think>…</think>`` blocks removed, then everything up to the last remaining ``</think>`` and the white
+    space after it (no stripping, no end tokens removed)."""
+    text = _THINK.sub("", text)
+    end = text.rfind("</think>")
+    if end == -1:
+        return text
+    rest = text[end + len("</think>"):]
+    return rest[_LEADING_SPACE.match(rest).end():]  # type: ignore[union-attr]
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def PEER_postprocess(text: Any) -> str:
+    """PEER's yes/no reader (SciReasoner): ``'Yes'``, ``'No'``, the word after ``The answer is`` as written, or ``''``.
+
+    After ``<think>…</think>`` blocks and everything up to the last remaining ``</think>`` are removed:
+    ``The answer is Yes|No`` (any case) gives its word; else any of PEER's expressions of a yes found
+    anywhere, in any case, as a part of a word too (``is soluble``, ``positive``, ``yes``, ``correct``,
+    ``indeed``, ``be soluble``, …) gives ``'Yes'`` — so "It will not be soluble" is a yes, as in
+    OpenCompass —; else any expression of a no (``is not soluble``, ``low``, ``negative``, ``no``
+    — "cannot" holds it —, ``impossible``, …) gives ``'No'``.  A text that is not a string gives ``''``.
+
+    >>> PEER_postprocess('The answer is yes.'), PEER_postprocess('It will not be soluble.'), PEER_postprocess('I cannot tell')
+    ('yes', 'Yes', 'No')
+    """
+    if not isinstance(text, str):
+        return ""
+    text = _after_thoughts(text)
+    found = _PEER_ANSWER.search(text)
+    if found:
+        return found.group(1)
+    if any(p.search(text) for p in _PEER_YES_RE):
+        return "Yes"
+    if any(p.search(text) for p in _PEER_NO_RE):
+        return "No"
+    return ""
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def PEER_postprocess_default(text: Any) -> str:
+    """PEER's reply cleaner (SciReasoner), which keeps the text for the judge: stripped, without
+    ``<|endoftext|>``, ``<|im_end|>`` and ``<think>…</think>`` blocks (not stripped again).  ``None`` reads
+    as ``''`` and another value as its ``str`` (OpenCompass fails on them).
+
+    >>> PEER_postprocess_default(' <think>x</think> Yes<|im_end|>')
+    ' Yes'
+    """
+    text = "" if text is None else text if isinstance(text, str) else str(text)
+    return _THINK.sub("", _END_TOKENS.sub("", text.strip()))
+
+
+@TEXT_POSTPROCESSORS.register_module()
+@deterministic
+def PEER_postprocess_float_compare(text: Any, compare_number: float) -> str:
+    """PEER's number reader (SciReasoner's stability task): ``'Yes'`` when the first number of the text (after
+    ``<think>`` blocks and everything up to the last remaining ``</think>``; digits with at most one ``.``
+    and a sign — ``1e3`` reads as 1) is above ``compare_number``, ``'No'`` when it is not, ``''`` without a
+    number or for a text that is not a string.
+
+    >>> PEER_postprocess_float_compare('The score is 1.25', 1), PEER_postprocess_float_compare('+1.0', 1)
+    ('Yes', 'No')
+    """
+    if not isinstance(text, str):
+        return ""
+    found = _FIRST_NUMBER.search(_after_thoughts(text))
+    if not found:
+        return ""
+    return "Yes" if float(found.group(0)) > compare_number else "No"

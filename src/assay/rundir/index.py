@@ -95,14 +95,16 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay._beside import Beside
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import InputFileError
 from assay.fileio import loads_json
 from assay.rundir.layout import INDEX_NAME, STATS_SUFFIX, RunDir
 from assay.rundir.record import FileIdentity, ResultRecord, encode_head
+
+if TYPE_CHECKING:
+    from assay._beside import Beside
 
 __all__ = [
     "FORMAT",
@@ -183,7 +185,7 @@ class _Unusable(Exception):
     """The index cannot be opened or read for a reason other than corruption (locked, read-only)."""
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Snapshot(DataclassMethods):
     """The result files of a run as they are now, with what the index knew of them.
 
@@ -218,6 +220,44 @@ class Snapshot(DataclassMethods):
     _check: Beside | None = None
     _finalizer: Any = None
     _folders_from_rows: bool = False
+
+    def __init__(
+        self,
+        root: Path,
+        rows: dict[str, tuple[Any, ...]] = FACTORY,
+        folders: dict[str, set[str]] = FACTORY,
+        added: list[str] = FACTORY,
+        changed: list[str] = FACTORY,
+        removed: list[str] = FACTORY,
+        rechecked: list[str] = FACTORY,
+        unreadable: list[tuple[str, str]] = FACTORY,
+        persisted: bool = False,
+        _index: RunIndex | None = None,
+        _stats: dict[str, tuple[str, str, bytes]] | None = None,
+        _pending_stats: list[tuple[str, str, str, bytes]] = FACTORY,
+        _samples: dict[str, tuple[str, str, bytes]] | None = None,
+        _pending_samples: list[tuple[str, str, str, bytes]] = FACTORY,
+        _check: Beside | None = None,
+        _finalizer: Any = None,
+        _folders_from_rows: bool = False,
+    ) -> None:
+        self.root = root
+        self.rows = {} if rows is FACTORY else rows
+        self.folders = {} if folders is FACTORY else folders
+        self.added = [] if added is FACTORY else added
+        self.changed = [] if changed is FACTORY else changed
+        self.removed = [] if removed is FACTORY else removed
+        self.rechecked = [] if rechecked is FACTORY else rechecked
+        self.unreadable = [] if unreadable is FACTORY else unreadable
+        self.persisted = persisted
+        self._index = _index
+        self._stats = _stats
+        self._pending_stats = [] if _pending_stats is FACTORY else _pending_stats
+        self._samples = _samples
+        self._pending_samples = [] if _pending_samples is FACTORY else _pending_samples
+        self._check = _check
+        self._finalizer = _finalizer
+        self._folders_from_rows = _folders_from_rows
 
     @property
     def deferred(self) -> bool:
@@ -574,6 +614,8 @@ class RunIndex:
             known = {}
             snap.persisted = write and self._writable()
         if deferred and not check_content and len(known) >= DEFER_MIN_FILES:
+            from assay._beside import Beside
+
             check = Beside.start(partial(self._unchanged, known, written), "checking the run index against the result files")
             if check is not None:
                 snap.rows = known

@@ -37,12 +37,16 @@ __all__ = ["KEPT_SUFFIX", "KeptNote", "clear_kept_note", "kept_notes", "write_ke
 KEPT_SUFFIX = ".kept"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class KeptNote(FrozenMethods):
     """Why a task's last run did not re-score its result: its ``error``, and who wrote the result ``kept``."""
 
     error: str
     kept: str
+
+    def __init__(self, error: str, kept: str) -> None:
+        self.error = error
+        self.kept = kept
 
     @property
     def reason(self) -> str:

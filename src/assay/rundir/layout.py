@@ -84,11 +84,14 @@ def new_timestamp() -> str:
     return datetime.now().strftime("%Y%m%d_%H%M%S")
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class RunDir(FrozenMethods):
     """Paths inside one run directory."""
 
     root: Path
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
     @property
     def predictions(self) -> Path:

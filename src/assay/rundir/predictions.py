@@ -48,7 +48,7 @@ from typing import Any
 
 import orjson
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import InputFileError
 from assay.fileio import iter_jsonl
 
@@ -61,7 +61,7 @@ _LIKELIHOOD_FIELDS = ("ppl", "mink", "loss")
 __all__ = ["Predictions", "find_prediction_files", "load_predictions"]
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Predictions(DataclassMethods):
     """The records of one (model, dataset), in sample order."""
 
@@ -75,6 +75,22 @@ class Predictions(DataclassMethods):
     missing_parts: list[int] = field(default_factory=list)
     #: Files whose JSON object gives a key more than once: file → each repeated occurrence's key, in file order.
     duplicates: dict[Path, list[str]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        records: list[dict[str, Any]],
+        files: list[Path] = FACTORY,
+        dropped: list[str] = FACTORY,
+        parts: list[tuple[int, int]] = FACTORY,
+        missing_parts: list[int] = FACTORY,
+        duplicates: dict[Path, list[str]] = FACTORY,
+    ) -> None:
+        self.records = records
+        self.files = [] if files is FACTORY else files
+        self.dropped = [] if dropped is FACTORY else dropped
+        self.parts = [] if parts is FACTORY else parts
+        self.missing_parts = [] if missing_parts is FACTORY else missing_parts
+        self.duplicates = {} if duplicates is FACTORY else duplicates
 
     def duplicates_meta(self, first: int = 10) -> dict[str, Any] | None:
         """``{"count": records overridden, "files": {file: [first keys]}}`` for a result's ``_meta``; ``None`` when none."""

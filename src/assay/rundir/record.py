@@ -56,7 +56,7 @@ class FileIdentity(NamedTuple):
         return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Incomplete(FrozenMethods):
     """One entry of a result's ``_meta.incomplete``: why its number stands on fewer samples than it claims.
 
@@ -68,6 +68,11 @@ class Incomplete(FrozenMethods):
     kind: str
     count: int | None
     detail: str
+
+    def __init__(self, kind: str, count: int | None, detail: str) -> None:
+        self.kind = kind
+        self.count = count
+        self.detail = detail
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "detail": self.detail}
@@ -164,7 +169,7 @@ def _relative(results_root: str | os.PathLike[str], result_path: str | os.PathLi
     return Path(os.path.abspath(result_path)).relative_to(os.path.abspath(results_root)).as_posix()
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ResultRecord(DataclassMethods):
     """One result file as written (by a worker) or as indexed (by a reader).
 
@@ -195,6 +200,28 @@ class ResultRecord(DataclassMethods):
     written: str | None = None
     stats: tuple[str, bytes] | None = field(default=None, compare=False)
     samples: tuple[str, bytes] | None = field(default=None, compare=False, repr=False)
+
+    def __init__(
+        self,
+        path: str,
+        identity: FileIdentity,
+        checked_ns: int,
+        digest: str,
+        details: int | None,
+        head: bytes,
+        written: str | None = None,
+        stats: tuple[str, bytes] | None = None,
+        samples: tuple[str, bytes] | None = None,
+    ) -> None:
+        self.path = path
+        self.identity = identity
+        self.checked_ns = checked_ns
+        self.digest = digest
+        self.details = details
+        self.head = head
+        self.written = written
+        self.stats = stats
+        self.samples = samples
 
     @classmethod
     def of_written(cls, results_root: str | os.PathLike[str], result_path: str | os.PathLike[str],

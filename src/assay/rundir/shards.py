@@ -33,7 +33,7 @@ def json_bytes(value: dict[str, Any]) -> bytes:
     return dumps_finite_json(value) + b"\n"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ShardFolder(FrozenMethods):
     """The folder of one task's shards.
 
@@ -48,6 +48,9 @@ class ShardFolder(FrozenMethods):
     """
 
     path: Path
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
 
     @classmethod
     def of(cls, run_dir: RunDir, model_abbr: str, dataset_abbr: str) -> ShardFolder:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from assay._dataclass import FrozenMethods
+from assay._dataclass import FACTORY, FrozenMethods
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
@@ -37,7 +37,7 @@ DEFAULT_SEED = 20240101
 Method = Literal["wilson", "t", "bootstrap", "propagated", "simulated", "none"]
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class CellStat(FrozenMethods):
     """The uncertainty of one table cell.
 
@@ -71,6 +71,32 @@ class CellStat(FrozenMethods):
     reason: str | None = None
     confidence: float = 0.95
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        value: float,
+        se: float | None = None,
+        low: float | None = None,
+        high: float | None = None,
+        method: Method = "none",
+        n: int | None = None,
+        runs: int | None = None,
+        basis: str | None = None,
+        reason: str | None = None,
+        confidence: float = 0.95,
+        extra: dict[str, Any] = FACTORY,
+    ) -> None:
+        self.value = value
+        self.se = se
+        self.low = low
+        self.high = high
+        self.method = method
+        self.n = n
+        self.runs = runs
+        self.basis = basis
+        self.reason = reason
+        self.confidence = confidence
+        self.extra = {} if extra is FACTORY else extra
 
     @property
     def has_interval(self) -> bool:

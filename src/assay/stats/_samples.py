@@ -96,7 +96,7 @@ def values_match(reported: float, recomputed: float, decimals: int | None = None
     return abs(reported - recomputed) <= slack + 1e-6 + 1e-9 * abs(reported)
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SampleValues(DataclassMethods):
     """The per-sample values behind one metric.
 
@@ -113,6 +113,22 @@ class SampleValues(DataclassMethods):
     runs: int
     basis: str
     corpus: Callable[[Any], float] | None = None
+
+    def __init__(
+        self,
+        kind: Literal['binary', 'mean', 'corpus'],
+        units: Any,
+        scale: float,
+        runs: int,
+        basis: str,
+        corpus: Callable[[Any], float] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.units = units
+        self.scale = scale
+        self.runs = runs
+        self.basis = basis
+        self.corpus = corpus
 
     @property
     def n(self) -> int:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.config.loader import RunConfig
 from assay.errors import ConfigError
@@ -60,7 +60,7 @@ def is_subjective(dataset: dict[str, Any]) -> bool:
     return isinstance(evaluator, dict) and _type_name(evaluator.get("type")) == "LMEvaluator"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SubjectiveTask(DataclassMethods):
     """One judge task: a model (or a pair: base first) on one dataset, judged by one judge."""
 
@@ -73,6 +73,26 @@ class SubjectiveTask(DataclassMethods):
     config: RunConfig
     #: the dataset's ``given_pred``: ``[{'abbr', 'path'}]``, models whose answers are read from ``path``
     given_pred: list[dict[str, Any]] = field(default_factory=list)
+
+    def __init__(
+        self,
+        models: tuple[dict[str, Any], ...],
+        dataset: dict[str, Any],
+        dataset_abbr: str,
+        judge: dict[str, Any],
+        judge_abbr: str,
+        infer_order: str | None,
+        config: RunConfig,
+        given_pred: list[dict[str, Any]] = FACTORY,
+    ) -> None:
+        self.models = models
+        self.dataset = dataset
+        self.dataset_abbr = dataset_abbr
+        self.judge = judge
+        self.judge_abbr = judge_abbr
+        self.infer_order = infer_order
+        self.config = config
+        self.given_pred = [] if given_pred is FACTORY else given_pred
 
     @property
     def model_abbrs(self) -> list[str]:

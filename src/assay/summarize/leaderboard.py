@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay._dataclass import DataclassMethods, FrozenMethods
+from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
 from assay.audit import AuditRecord, ToolAudit, read_records, read_tool_records, records_json, tool_records_json
 from assay.groups import MARK, CellMark, Scores, SummaryIssue
 
@@ -42,7 +42,7 @@ HEADER: tuple[str, ...] = ("dataset", "version", "metric", "mode")
 DASH = "-"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Row(DataclassMethods):
     """One row of a leaderboard table.
 
@@ -72,6 +72,30 @@ class Row(DataclassMethods):
     marked: tuple[str, ...] = ()
     metric_values: dict[str, dict[str, float | None]] | None = None
     sources: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        dataset: str,
+        version: str = DASH,
+        metric: str | None = DASH,
+        mode: str = DASH,
+        values: dict[str, float | None] = FACTORY,
+        missing: dict[str, str] = FACTORY,
+        placeholder: bool = False,
+        marked: tuple[str, ...] = (),
+        metric_values: dict[str, dict[str, float | None]] | None = None,
+        sources: dict[str, dict[str, Any]] = FACTORY,
+    ) -> None:
+        self.dataset = dataset
+        self.version = version
+        self.metric = metric
+        self.mode = mode
+        self.values = {} if values is FACTORY else values
+        self.missing = {} if missing is FACTORY else missing
+        self.placeholder = placeholder
+        self.marked = marked
+        self.metric_values = metric_values
+        self.sources = {} if sources is FACTORY else sources
 
     def cells(self, models: Sequence[str]) -> list[str]:
         """The row as the text table shows it: the text columns, then each value with two decimals.
@@ -149,13 +173,18 @@ def _number(value: Any) -> float | None:
     return None if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) else value
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class LeaderboardView(DataclassMethods):
     """One named table of a summary of several views (``MultiFacetedSummarizer``)."""
 
     name: str
     header: list[str] | None
     rows: list[Row]
+
+    def __init__(self, name: str, header: list[str] | None, rows: list[Row]) -> None:
+        self.name = name
+        self.header = header
+        self.rows = rows
 
     def to_json(self) -> dict[str, Any]:
         """``{"name", "header", "rows"}`` (no ``header`` for a view without rows)."""
@@ -164,7 +193,7 @@ class LeaderboardView(DataclassMethods):
         return {"name": self.name, "header": list(self.header), "rows": [r.to_json() for r in self.rows]}
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Cell(FrozenMethods):
     """One (model, row) value of a leaderboard: the number at full precision, or why there is none, and its marks."""
 
@@ -172,8 +201,13 @@ class Cell(FrozenMethods):
     marks: tuple[CellMark, ...] = ()
     missing: str | None = None
 
+    def __init__(self, value: float | None, marks: tuple[CellMark, ...] = (), missing: str | None = None) -> None:
+        self.value = value
+        self.marks = marks
+        self.missing = missing
 
-@dataclass(repr=False, eq=False)
+
+@dataclass(init=False, repr=False, eq=False)
 class Leaderboard(DataclassMethods):
     """Every number of a summary and why each is shown as it is.
 
@@ -232,6 +266,60 @@ class Leaderboard(DataclassMethods):
     metric_types: list[str] | None = None
     time: str = ""
     summarizer: str = ""
+
+    def __init__(
+        self,
+        models: list[str],
+        rows: list[Row] = FACTORY,
+        scores: dict[str, dict[str, dict[str, float]]] = FACTORY,
+        dataset_abbrs: list[str] = FACTORY,
+        groups: list[str] = FACTORY,
+        metrics: dict[str, list[str]] = FACTORY,
+        modes: dict[str, str] = FACTORY,
+        versions: dict[str, str] = FACTORY,
+        header: list[str] | None = None,
+        marks: dict[tuple[str, str], tuple[CellMark, ...]] = FACTORY,
+        changed: dict[tuple[str, str], str] = FACTORY,
+        not_rescored: dict[tuple[str, str], str] = FACTORY,
+        gold_references: dict[tuple[str, str], str] = FACTORY,
+        audits: dict[str, dict[str, AuditRecord]] = FACTORY,
+        tool_audits: dict[str, dict[str, ToolAudit]] = FACTORY,
+        judge_usage: dict[tuple[str, str], dict[str, Any]] = FACTORY,
+        sources: dict[tuple[str, str], dict[str, Any]] = FACTORY,
+        pairwise: dict[str, Any] = FACTORY,
+        errors: list[SummaryIssue] = FACTORY,
+        warnings: list[SummaryIssue] = FACTORY,
+        group_definitions: list[Any] | None = None,
+        views: list[LeaderboardView] | None = None,
+        metric_types: list[str] | None = None,
+        time: str = "",
+        summarizer: str = "",
+    ) -> None:
+        self.models = models
+        self.rows = [] if rows is FACTORY else rows
+        self.scores = {} if scores is FACTORY else scores
+        self.dataset_abbrs = [] if dataset_abbrs is FACTORY else dataset_abbrs
+        self.groups = [] if groups is FACTORY else groups
+        self.metrics = {} if metrics is FACTORY else metrics
+        self.modes = {} if modes is FACTORY else modes
+        self.versions = {} if versions is FACTORY else versions
+        self.header = header
+        self.marks = {} if marks is FACTORY else marks
+        self.changed = {} if changed is FACTORY else changed
+        self.not_rescored = {} if not_rescored is FACTORY else not_rescored
+        self.gold_references = {} if gold_references is FACTORY else gold_references
+        self.audits = {} if audits is FACTORY else audits
+        self.tool_audits = {} if tool_audits is FACTORY else tool_audits
+        self.judge_usage = {} if judge_usage is FACTORY else judge_usage
+        self.sources = {} if sources is FACTORY else sources
+        self.pairwise = {} if pairwise is FACTORY else pairwise
+        self.errors = [] if errors is FACTORY else errors
+        self.warnings = [] if warnings is FACTORY else warnings
+        self.group_definitions = group_definitions
+        self.views = views
+        self.metric_types = metric_types
+        self.time = time
+        self.summarizer = summarizer
 
     # -- building ------------------------------------------------------------------------------
     @classmethod

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay._dataclass import DataclassMethods, FrozenMethods
+from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
 from assay.config.abbr import model_abbr
 from assay.config.loader import RunConfig
 from assay.config.validate import validate_datasets, validate_models
@@ -55,7 +55,7 @@ __all__ = [
 DEFAULT_SHARD_SIZE = 10_000
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class EvalOptions(FrozenMethods):
     """Options shared by every task of one invocation.
 
@@ -90,8 +90,24 @@ class EvalOptions(FrozenMethods):
     prepare_stats: bool = False
     allow_partial: bool = False
 
+    def __init__(
+        self,
+        run_dir: RunDir,
+        dump_details: bool = True,
+        force: bool = False,
+        shard_size: int = DEFAULT_SHARD_SIZE,
+        prepare_stats: bool = False,
+        allow_partial: bool = False,
+    ) -> None:
+        self.run_dir = run_dir
+        self.dump_details = dump_details
+        self.force = force
+        self.shard_size = shard_size
+        self.prepare_stats = prepare_stats
+        self.allow_partial = allow_partial
 
-@dataclass(repr=False, eq=False)
+
+@dataclass(init=False, repr=False, eq=False)
 class ReferenceSource(FrozenMethods):
     """Where a task's references come from (see :func:`reference_source`).
 
@@ -107,8 +123,13 @@ class ReferenceSource(FrozenMethods):
     reason: str = ""
     problem: str = ""
 
+    def __init__(self, source: str = "data", reason: str = "", problem: str = "") -> None:
+        self.source = source
+        self.reason = reason
+        self.problem = problem
 
-@dataclass(repr=False, eq=False)
+
+@dataclass(init=False, repr=False, eq=False)
 class ResolvedChain(FrozenMethods):
     """A task's prediction postprocessors, resolved once by :func:`plan_tasks` for its scoring and its audit.
 
@@ -123,6 +144,10 @@ class ResolvedChain(FrozenMethods):
     types: tuple[Any, Any, Any]
     audit: Any
 
+    def __init__(self, types: tuple[Any, Any, Any], audit: Any) -> None:
+        self.types = types
+        self.audit = audit
+
 
 def resolve_chain(model: dict[str, Any], dataset: dict[str, Any]) -> ResolvedChain:
     """The postprocessor chain of (``model``, ``dataset``): each ``type`` resolved, and its extraction audit."""
@@ -136,7 +161,7 @@ def resolve_chain(model: dict[str, Any], dataset: dict[str, Any]) -> ResolvedCha
     return ResolvedChain(types, audit_plan(model, eval_cfg, evaluator_cfg, types=types))
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class EvalTask(DataclassMethods):
     """Scoring one model on one dataset."""
 
@@ -160,6 +185,34 @@ class EvalTask(DataclassMethods):
     #: Where its replies come from when another tool logged them (a :class:`~assay.tasks.sources.SourceFeed`;
     #: ``None``: the prediction files).
     source: Any = None
+
+    def __init__(
+        self,
+        model: dict[str, Any],
+        dataset: dict[str, Any],
+        model_abbr: str,
+        dataset_abbr: str,
+        prediction_dir: Path,
+        config: RunConfig,
+        dataset_index: int = 0,
+        data: DataLocation | None = None,
+        references: ReferenceSource = FACTORY,
+        config_problem: str = "",
+        chain: ResolvedChain | None = None,
+        source: Any = None,
+    ) -> None:
+        self.model = model
+        self.dataset = dataset
+        self.model_abbr = model_abbr
+        self.dataset_abbr = dataset_abbr
+        self.prediction_dir = prediction_dir
+        self.config = config
+        self.dataset_index = dataset_index
+        self.data = data
+        self.references = ReferenceSource() if references is FACTORY else references
+        self.config_problem = config_problem
+        self.chain = chain
+        self.source = source
 
     @property
     def name(self) -> str:
@@ -361,7 +414,7 @@ def reference_source(*, loader: Any, evaluator: Any, data: DataLocation | None) 
 # -- checking a plan -------------------------------------------------------------------------
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Component(FrozenMethods):
     """One component of a task as the config names it, and which implementation serves it.
 
@@ -375,12 +428,17 @@ class Component(FrozenMethods):
     name: str
     origin: str
 
+    def __init__(self, role: str, name: str, origin: str) -> None:
+        self.role = role
+        self.name = name
+        self.origin = origin
+
     def describe(self) -> str:
         """``'AccEvaluator [built in]'``."""
         return f"{self.name} [{self.origin}]"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class TaskCheck(FrozenMethods):
     """Whether one (model, dataset) task can run, and with what.
 
@@ -404,6 +462,28 @@ class TaskCheck(FrozenMethods):
     data: DataLocation | None
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        model: str,
+        dataset: str,
+        loader: Component,
+        evaluator: Component,
+        postprocessors: tuple[Component, ...],
+        references: str,
+        data: DataLocation | None,
+        problems: tuple[str, ...] = (),
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        self.model = model
+        self.dataset = dataset
+        self.loader = loader
+        self.evaluator = evaluator
+        self.postprocessors = postprocessors
+        self.references = references
+        self.data = data
+        self.problems = problems
+        self.notes = notes
 
     @property
     def can_run(self) -> bool:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from assay import __version__
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.audit import AuditRecord, attach, detach
 from assay.datasets.build import TestSet
 from assay.datasets.location import locate_data
@@ -71,7 +71,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["ShardPlan", "TaskOutcome", "estimate_task_judging", "fail_task", "merge_shards", "run_shard", "run_task", "start_task"]
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class TaskOutcome(DataclassMethods):
     """What happened to one task.
 
@@ -94,6 +94,30 @@ class TaskOutcome(DataclassMethods):
     shards: int = 0
     #: the record of the result file written, derived once from its bytes (with its statistics), for the driver
     record: ResultRecord | None = None
+
+    def __init__(
+        self,
+        name: str,
+        status: str,
+        result_path: str,
+        log_path: str,
+        message: str = "",
+        seconds: float = 0.0,
+        samples: int = 0,
+        reason: str = "",
+        shards: int = 0,
+        record: ResultRecord | None = None,
+    ) -> None:
+        self.name = name
+        self.status = status
+        self.result_path = result_path
+        self.log_path = log_path
+        self.message = message
+        self.seconds = seconds
+        self.samples = samples
+        self.reason = reason
+        self.shards = shards
+        self.record = record
 
     @property
     def failed(self) -> bool:
@@ -122,7 +146,7 @@ def _incomplete_message(entries: tuple[Incomplete, ...], total: int) -> str:
     return f"partial: {'; '.join(parts)}" if parts else ""
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ShardPlan(DataclassMethods):
     """A task split into shards: ``pending`` still have to be scored, then merged."""
 
@@ -132,11 +156,22 @@ class ShardPlan(DataclassMethods):
     samples: int
     reason: str = ""
 
+    def __init__(self, name: str, shards: int, pending: list[int], samples: int, reason: str = "") -> None:
+        self.name = name
+        self.shards = shards
+        self.pending = pending
+        self.samples = samples
+        self.reason = reason
 
-@dataclass(repr=False, eq=False)
+
+@dataclass(init=False, repr=False, eq=False)
 class _Log(DataclassMethods):
     path: Path
     lines: list[str] = field(default_factory=list)
+
+    def __init__(self, path: Path, lines: list[str] = FACTORY) -> None:
+        self.path = path
+        self.lines = [] if lines is FACTORY else lines
 
     def __call__(self, msg: str) -> None:
         self.lines.append(f"{datetime.now().isoformat(timespec='seconds')} {msg}")
@@ -311,7 +346,7 @@ def _describe(exc: BaseException) -> str:
 # -- the inputs of a task --------------------------------------------------------------------
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class _Setup(ScoreStep):
     """What is known of a task before its predictions are read: the scoring step's config and the inputs."""
 
@@ -320,6 +355,30 @@ class _Setup(ScoreStep):
     fingerprint: str
     #: the bytes of the prediction files read for the fingerprint, for scoring to parse (big files are read again)
     contents: dict[Path, bytes] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        where: str,
+        eval_cfg: dict[str, Any],
+        evaluator_cfg: dict[str, Any],
+        evaluator_type: Any,
+        audit: Any,
+        postprocessor_types: tuple[Any, Any],
+        files: list[Path],
+        inputs: dict[str, str],
+        fingerprint: str,
+        contents: dict[Path, bytes] = FACTORY,
+    ) -> None:
+        self.where = where
+        self.eval_cfg = eval_cfg
+        self.evaluator_cfg = evaluator_cfg
+        self.evaluator_type = evaluator_type
+        self.audit = audit
+        self.postprocessor_types = postprocessor_types
+        self.files = files
+        self.inputs = inputs
+        self.fingerprint = fingerprint
+        self.contents = {} if contents is FACTORY else contents
 
 
 def _setup(task: EvalTask, options: EvalOptions, *, fingerprint: bool = True) -> _Setup:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from assay._dataclass import DataclassMethods, FrozenMethods
+from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
 from assay._gc import bulk_allocations
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
@@ -57,7 +57,7 @@ def default_workers() -> int:
     return usable_cpus()
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Unit(FrozenMethods):
     """One piece of work for a worker.
 
@@ -70,6 +70,12 @@ class Unit(FrozenMethods):
     tasks: tuple[int, ...]
     shard: int = -1
     cost: float = 0.0
+
+    def __init__(self, kind: str, tasks: tuple[int, ...], shard: int = -1, cost: float = 0.0) -> None:
+        self.kind = kind
+        self.tasks = tasks
+        self.shard = shard
+        self.cost = cost
 
 
 def execute_unit(unit: Unit, tasks: Sequence[EvalTask], options: EvalOptions, emit: Callable[[Event], None]) -> None:
@@ -197,7 +203,7 @@ def _run_unit(tasks: Sequence[EvalTask], options: EvalOptions, unit: Unit, emit:
 # -- scheduling -------------------------------------------------------------------------------------
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class _Split(DataclassMethods):
     shards: int
     remaining: set[int]
@@ -206,6 +212,24 @@ class _Split(DataclassMethods):
     done: int = 0
     reason: str = ""
     started: float = field(default_factory=time.perf_counter)
+
+    def __init__(
+        self,
+        shards: int,
+        remaining: set[int],
+        samples_per_shard: int = 0,
+        failed: bool = False,
+        done: int = 0,
+        reason: str = "",
+        started: float = FACTORY,
+    ) -> None:
+        self.shards = shards
+        self.remaining = remaining
+        self.samples_per_shard = samples_per_shard
+        self.failed = failed
+        self.done = done
+        self.reason = reason
+        self.started = time.perf_counter() if started is FACTORY else started
 
 
 class IndexWriter:
@@ -257,7 +281,7 @@ class IndexWriter:
         self.last = time.monotonic()
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class _Scheduler(DataclassMethods):
     tasks: Sequence[EvalTask]
     options: EvalOptions
@@ -268,6 +292,28 @@ class _Scheduler(DataclassMethods):
     splits: dict[int, _Split] = field(default_factory=dict)
     seq: int = 0
     index: IndexWriter | None = None
+
+    def __init__(
+        self,
+        tasks: Sequence[EvalTask],
+        options: EvalOptions,
+        on_done: OnDone | None = None,
+        on_shard: OnShard | None = None,
+        outcomes: dict[int, TaskOutcome] = FACTORY,
+        queue: list[tuple[int, float, int, Unit]] = FACTORY,
+        splits: dict[int, _Split] = FACTORY,
+        seq: int = 0,
+        index: IndexWriter | None = None,
+    ) -> None:
+        self.tasks = tasks
+        self.options = options
+        self.on_done = on_done
+        self.on_shard = on_shard
+        self.outcomes = {} if outcomes is FACTORY else outcomes
+        self.queue = [] if queue is FACTORY else queue
+        self.splits = {} if splits is FACTORY else splits
+        self.seq = seq
+        self.index = index
 
     def push(self, unit: Unit) -> None:
         priority = {"merge": 0, "shard": 1}.get(unit.kind, 2)

@@ -39,7 +39,7 @@ __all__ = ["TOOL_EXTRACTION_KEY", "ScoreStep", "estimate_judging", "is_judged", 
 TOOL_EXTRACTION_KEY = "__tool_extraction__"
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ScoreStep(DataclassMethods):
     """What scoring a task needs of its config: where it is (for messages), ``eval_cfg``, the evaluator.
 
@@ -62,6 +62,22 @@ class ScoreStep(DataclassMethods):
     evaluator_type: Any
     audit: Any
     postprocessor_types: tuple[Any, Any]
+
+    def __init__(
+        self,
+        where: str,
+        eval_cfg: dict[str, Any],
+        evaluator_cfg: dict[str, Any],
+        evaluator_type: Any,
+        audit: Any,
+        postprocessor_types: tuple[Any, Any],
+    ) -> None:
+        self.where = where
+        self.eval_cfg = eval_cfg
+        self.evaluator_cfg = evaluator_cfg
+        self.evaluator_type = evaluator_type
+        self.audit = audit
+        self.postprocessor_types = postprocessor_types
 
 
 def needed_fields(evaluator_type: Any) -> tuple[str, ...] | None:
@@ -349,8 +365,6 @@ def _with_audit(
     judge calls cost is added to the result's (:data:`~assay.evaluate.base.JUDGE_KEY`, the task's
     ``_meta.judge``).
     """
-    import tempfile
-
     from assay.audit import attach
     from assay.audit.run import SampleRescore, run_audit
     from assay.rundir.layout import run_dir_of_output
@@ -363,6 +377,8 @@ def _with_audit(
         if evaluator_pp is not None:
             evaluator_cfg["pred_postprocessor"] = evaluator_pp
         if scratch is None:  # side files of the evaluator (if any) go to a folder of their own, removed after
+            import tempfile
+
             with tempfile.TemporaryDirectory(prefix="assay-audit-") as folder:
                 return _call_evaluator(task, setup, evaluator_cfg, given, dataset, n, location, str(Path(folder) / task.dataset_abbr),
                                        judge_cache)

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.rundir.results import details_fragment, merge_part_metrics, splice_details, weighted_mean
 
 __all__ = [
@@ -80,7 +80,7 @@ def shard_indices(lo: int, hi: int, size: int, n: int) -> list[int]:
     return [r * size + j for r in range(n) for j in range(lo, hi)]
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class ShardPart(DataclassMethods):
     """What the merge needs of one scored shard.
 
@@ -95,6 +95,18 @@ class ShardPart(DataclassMethods):
     subdivisions: dict[str, int] = field(default_factory=dict)
     #: what :func:`shard_sums` kept of the shard's samples (empty: nothing declared)
     sums: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        result: dict[str, Any],
+        samples: int,
+        subdivisions: dict[str, int] = FACTORY,
+        sums: dict[str, Any] = FACTORY,
+    ) -> None:
+        self.result = result
+        self.samples = samples
+        self.subdivisions = {} if subdivisions is FACTORY else subdivisions
+        self.sums = {} if sums is FACTORY else sums
 
 
 def _category(key: str, subdivisions: dict[str, int]) -> tuple[int, str | None, str]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay._dataclass import DataclassMethods
+from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import ConfigError, InputFileError
 
 if TYPE_CHECKING:  # the records are built by the readers, imported only when a dataset names another tool's output
@@ -66,7 +66,7 @@ def feed_spec(dataset: Any) -> dict[str, Any] | None:
     return dict(spec) if isinstance(spec, Mapping) else None
 
 
-@dataclass(repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class SourceFeed(DataclassMethods):
     """One dataset's replies from another tool: per model abbr, the tool's run and its result on the task."""
 
@@ -76,6 +76,20 @@ class SourceFeed(DataclassMethods):
     extraction: str | None = None
     #: model abbr in the run → (the tool's run, its result on ``task``)
     runs: dict[str, tuple[ExternalRun, ExternalResult]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        tool: str,
+        path: str,
+        task: str,
+        extraction: str | None = None,
+        runs: dict[str, tuple[ExternalRun, ExternalResult]] = FACTORY,
+    ) -> None:
+        self.tool = tool
+        self.path = path
+        self.task = task
+        self.extraction = extraction
+        self.runs = {} if runs is FACTORY else runs
 
     def describe(self, model: str) -> dict[str, Any]:
         """What ``_meta.rescored`` says of the replies of ``model`` (its abbr): the tool, its version, the files, the task;
