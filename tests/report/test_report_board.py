@@ -371,6 +371,60 @@ def test_warnings_while_ranking_beside_the_report_reach_its_log(
     assert any("pictures not drawn" in m and "cannot draw this forest" in m for m in warned), warned
 
 
+_SLOW_RANKS = """
+import sys, time
+import assay._beside as beside
+import assay.report._html as html
+beside.cpus = lambda: 2
+real = html._ranking_data
+def slow(*args, **kwargs):  # a large run's rankings
+    time.sleep(60)
+    return real(*args, **kwargs)
+html._ranking_data = slow
+from assay.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothing(tmp_path: Path) -> None:
+    """``assay report`` sent SIGTERM while its rankings are computed in a child: the command ends as other
+    commands do on SIGTERM (status 128 + 15, a message), the child is stopped with it, its temporary
+    file removed, and no report is left half written."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, "report", "-w", str(run)], stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp)})
+    children: list[int] = []
+    try:
+        for _ in range(600):  # until the rank child runs (its answer's file is made before it is forked)
+            children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+            if children and list(temp.glob("assay-beside-*")):
+                break
+            time.sleep(0.1)
+        assert children, "no child started"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "SIGTERM" in err
+    for pid in children:
+        assert not Path(f"/proc/{pid}").exists(), "the child goes on"
+    assert list(temp.iterdir()) == []
+    assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
+
+
 def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_index_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Results whose samples an older version put in the run index (per-sample values as compressed JSON)
