@@ -12,7 +12,10 @@ It writes small task files in OpenCompass's layout under
 among them), reads them with ``BiodataTaskDataset.load`` (and one with
 ``mini_set``), and runs the eight evaluators on replies written to reach each
 of their readers and edge cases, and on larger seeded random batches (for the
-correlations' and the float32 Fmax's last bits).  The output goes to
+correlations' and the float32 Fmax's last bits); and each evaluator on references of
+other types than the task files hold (text, ``None``, booleans, nested lists, records
+holding text, integers beyond float), recording its result or the exception it raises
+(``reference_types``), and on replies that are not text (``reply_types``).  The output goes to
 ``tests/data/oc_families/biodata/recorded.json``; ``tests/evaluators/test_biodata.py``
 checks assay's namesakes against it.
 """
@@ -221,6 +224,70 @@ def evaluator_cases(ec_labels: list[str]) -> dict[str, list[tuple[list[Any], lis
     }
 
 
+#: references of other types than the tasks' files hold (text, ``None``, booleans, nested lists, records holding
+#: text, numbers beyond float64): evaluator → [(predictions, references)], each scored or failing in OpenCompass
+BOXED3 = ["\\boxed{1}", "\\boxed{5}", "\\boxed{7}"]
+BIG = 10 ** 400
+
+
+#: references written as text, the mixed score reading each as pandas does (ASCII digits and spaces only)
+TEXTS = ["+5", "5.", ".5", "1E2", "Infinity", "-inf", "NaN", "1e400", " 5\n", "\t7\t", "\x0b8\r", "+.5e-1", "1e-400", "5e",
+         "1,000", "1_000", "0x10", "", "  ", "inf ", "iNf", "nan(1)", "\u00bd", "\u0661\u0662", "\u0663.\u0665",
+         "\u00a05", "5\u2003", "\uff15"]
+
+
+def reference_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
+    numbers: list[list[Any]] = [
+        ["1", "2", "3"], [1.0, "2", 3], [1.0, None, 3.0], [1.0, True, False], [True, False, True], [1, 2, 4],
+        [[1.0], [2.0], [4.0]], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.0, [2.0], 4.0], [[1.0], [2.0, 3.0], [4.0]],
+        [[], [], []], [1.0, {"a": 2.0}, 4.0], [{"a": 1.0}, {"a": 2.0}, {"a": 4.0}], [2 ** 64, 1, 2], [1.0, 2 ** 64, 4.0],
+        [1.0, BIG, 4.0], [1.0, "nan", 4.0], [1.0, float("nan"), 4.0],
+    ]
+    records: list[list[Any]] = [
+        [{"a": "1"}, {"a": " 2 "}, {"a": "4"}], [{"a": 1.0}, {"a": None}, {"a": 4.0}], [{"a": 1.0}, {"a": True}, {"a": False}],
+        [{"a": 1.0}, {"a": [2.0]}, {"a": 4.0}], [{"a": 1.0}, {"a": "abc"}, {"a": 4.0}], [{"a": 1.0}, {"a": "1_0"}, {"a": "inf"}],
+        [{"a": 1.0}, 2.0, {"a": 4.0}], [{"a": 1.0}, {"a": BIG}, {"a": 4.0}],
+    ]
+    record_replies = ['{"a": 1}', '{"a": 5}', '{"a": 7}']
+    labels: list[list[Any]] = [["yes", 1, "no"], ["yes", None, "no"], ["yes", True, "no"], ["yes", ["no"], "no"],
+                               ["yes", {"a": "no"}, "no"]]
+    return {
+        "BiodataSpearmanEvaluator": [(BOXED3, refs) for refs in numbers],
+        "BiodataR2Evaluator": [(BOXED3, refs) for refs in numbers] + [(record_replies, refs) for refs in records],
+        "BiodataPCCEvaluator": [(record_replies, refs) for refs in records],
+        "BiodataMixedScoreEvaluator": [(BOXED3, refs) for refs in numbers]
+                                      + [([f"\\boxed{{{i % 40}}}" for i in range(len(TEXTS))], TEXTS)],
+        "BiodataMCCEvaluator": [(["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], refs) for refs in labels],
+        "BiodataAccEvaluator": [(["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], refs) for refs in labels]
+                               + [(["\\boxed{yes}", "none", "\\boxed{no}"], refs) for refs in labels],
+        "BiodataAucEvaluator": [(["\\boxed{m6A}", "\\boxed{psi}", "\\boxed{m6A}"], ["m6A", refs[1], "psi"])
+                                for refs in labels],
+        "BiodataECNumberEvaluator": [(["\\boxed{EC3.5.4.9}", "\\boxed{EC1.1.1.1}", "none"], ["EC3.5.4.9", refs[1], "EC1.1.1.1"])
+                                     for refs in labels],
+    }
+
+
+#: replies that are not text (a prediction file's ``null``, a number, a list, a record), put in sample 1 of a batch
+#: each evaluator scores
+ODD_REPLIES: list[Any] = [None, 5, 1.5, True, ["\\boxed{1}"], {"a": 1}]
+
+
+def reply_type_cases() -> dict[str, list[tuple[list[Any], list[Any]]]]:
+    yes_no = (["\\boxed{yes}", "\\boxed{no}", "\\boxed{no}"], ["yes", "no", "no"])
+    bases: dict[str, list[tuple[list[Any], list[Any]]]] = {
+        "BiodataSpearmanEvaluator": [(BOXED3, [1.0, 2.0, 4.0])],
+        "BiodataR2Evaluator": [(BOXED3, [1.0, 2.0, 4.0]), (['{"a": 1}', '{"a": 5}', '{"a": 7}'], [{"a": 1.0}, {"a": 2.0}, {"a": 4.0}])],
+        "BiodataPCCEvaluator": [(['{"a": 1}', '{"a": 5}', '{"a": 7}'], [{"a": 1.0}, {"a": 2.0}, {"a": 4.0}])],
+        "BiodataMixedScoreEvaluator": [(BOXED3, [1.0, 2.0, 4.0])],
+        "BiodataMCCEvaluator": [yes_no],
+        "BiodataAccEvaluator": [yes_no],
+        "BiodataAucEvaluator": [(["\\boxed{m6A}", "\\boxed{psi}", "\\boxed{m6A}"], ["m6A", "psi", "psi"])],
+        "BiodataECNumberEvaluator": [(["\\boxed{EC3.5.4.9}", "\\boxed{EC1.1.1.1}", "none"], ["EC3.5.4.9", "EC1.1.1.1", "EC1.1.1.1"])],
+    }
+    return {name: [([p[0], odd, p[2]], refs) for p, refs in batches for odd in ODD_REPLIES]
+            for name, batches in bases.items()}
+
+
 def _pipeline_reply(task: str, i: int, gold: Any) -> str:
     """A reply to row ``i`` of ``task`` for the end-to-end run: right, near or unread, by the row."""
     if isinstance(gold, dict):
@@ -277,6 +344,19 @@ def record() -> dict[str, Any]:
             recorded.append({"predictions": predictions, "references": references,
                              "result": json.loads(json.dumps(result, default=float))})
         out["evaluators"][name] = recorded
+    for key, odd_cases in (("reference_types", reference_type_cases()), ("reply_types", reply_type_cases())):
+        out[key] = {}
+        for name, batches in odd_cases.items():
+            options = {"predefined_labels": AUC_LABELS} if name == "BiodataAucEvaluator" else {}
+            recorded = []
+            for predictions, references in batches:
+                try:
+                    result = _quiet(getattr(biodata, name)(**options).score, list(predictions), list(references))
+                except Exception as exc:  # recorded as OpenCompass fails
+                    result = {"raises": type(exc).__name__, "message": str(exc)[:200]}
+                recorded.append({"predictions": predictions, "references": references,
+                                 "result": json.loads(json.dumps(result, default=float))})
+            out[key][name] = recorded
     metrics = {"MCC": "BiodataMCCEvaluator", "PCC": "BiodataPCCEvaluator", "Spearman": "BiodataSpearmanEvaluator",
                "R2": "BiodataR2Evaluator", "Auc": "BiodataAucEvaluator", "Acc": "BiodataAccEvaluator",
                "Fmax": "BiodataECNumberEvaluator", "Mixed": "BiodataMixedScoreEvaluator"}

@@ -174,3 +174,116 @@ def test_the_child_does_not_outlive_its_killed_parent(tmp_path: Path, how: signa
     if not _gone(children[0]):
         os.kill(children[0], signal.SIGKILL)
         raise AssertionError("the child outlived its killed parent")
+
+
+def test_a_caller_started_with_its_standard_streams_closed_still_gets_the_answer(tmp_path: Path) -> None:
+    """The answer pipe then takes the numbers 0 and 1; the child's ``/dev/null`` streams must not replace it."""
+    script = tmp_path / "closed.py"
+    script.write_text(textwrap.dedent(f"""
+        import os
+        for fd in (0, 1, 2):
+            os.close(fd)
+        from assay._bounded import run_bounded
+
+        ended = run_bounded(lambda: 45, seconds=30)
+        with open({str(tmp_path / "ended")!r}, "w") as fh:
+            fh.write(repr(tuple(ended)))
+    """), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=120)
+    assert (tmp_path / "ended").read_text() == repr((ANSWERED, 45, 0))
+
+
+def _close_the_pipe_and_sleep() -> int:
+    os.closerange(3, 4096)
+    time.sleep(20)  # not CPU time: the CPU limit does not end it
+    return 1
+
+
+def test_work_that_closes_its_pipe_and_goes_on_is_stopped_at_the_deadline() -> None:
+    before = _children()
+    assert run_bounded(_close_the_pipe_and_sleep, seconds=0.5) == Ended(TIMED_OUT, status=-signal.SIGKILL)
+    assert _children() == before
+
+
+def _start_a_process(then_spin: bool, leave_group: bool, note: Path) -> int:
+    """Start a process that sleeps holding the answer pipe (in the work's process group, or a session of its own),
+    its pid written to ``note``; then answer with that pid, or spin past the deadline."""
+    pid = os.fork()
+    if pid == 0:
+        if leave_group:
+            os.setsid()
+        time.sleep(60)
+        os._exit(0)
+    note.write_text(str(pid))
+    if then_spin:
+        _spin()
+    return pid
+
+
+@pytest.mark.parametrize("then_spin", [False, True])
+def test_processes_the_work_starts_end_with_it_and_do_not_hold_its_answer_back(then_spin: bool, tmp_path: Path) -> None:
+    def work() -> int:
+        return _start_a_process(then_spin, False, tmp_path / "pid")
+
+    ended = run_bounded(work, seconds=3)
+    started = int((tmp_path / "pid").read_text())
+    assert _gone(started, seconds=5), "a process the work started outlived it"
+    if then_spin:
+        assert ended == Ended(TIMED_OUT, status=-signal.SIGKILL)
+    else:  # answered at once: the answer is read when the child ends, not when the last holder of its pipe does
+        assert ended == Ended(ANSWERED, started, status=0)
+
+
+def test_a_process_that_left_the_work_s_group_does_not_hold_its_answer_back(tmp_path: Path) -> None:
+    def work() -> int:
+        return _start_a_process(False, True, tmp_path / "pid")
+
+    try:
+        ended = run_bounded(work, seconds=5)
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int((tmp_path / "pid").read_text()), signal.SIGKILL)
+    assert ended.how == ANSWERED and ended.status == 0
+
+
+def test_an_answer_past_its_most_bytes_is_not_read_whole() -> None:
+    most = 1024**2  # MOST_ANSWER
+    ended = run_bounded(lambda: "x" * most, seconds=30)
+    assert ended.how == EXITED and ended.value is None
+    assert run_bounded(lambda: "x" * (most - 100), seconds=30).value == "x" * (most - 100)
+
+
+def test_a_handler_s_exception_at_any_moment_leaves_no_child_and_no_descriptor(tmp_path: Path) -> None:
+    """A signal handler raising (Ctrl-C's ``KeyboardInterrupt``) right after the fork, or while the child is
+    reaped, does not leak the child (running, or a zombie) nor a descriptor.  Run in a process of its own without
+    other threads (one that has them may take the signal in another thread, which holds none)."""
+    script = tmp_path / "interrupted.py"
+    script.write_text(textwrap.dedent("""
+        import os, signal
+        from assay._bounded import run_bounded
+
+        class Interrupted(Exception):
+            pass
+
+        def interrupt(*_):
+            raise Interrupted
+
+        signal.signal(signal.SIGALRM, interrupt)
+        run_bounded(lambda: 0, seconds=30)  # what the first call loads once
+        descriptors = sorted(os.listdir("/proc/self/fd"))
+        for i in range(1000):  # the timer's moments spread over the fork, the wait and the reaping
+            signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
+            try:
+                run_bounded(lambda: 0, seconds=30)
+            except Interrupted:
+                pass
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        after = sorted(os.listdir("/proc/self/fd"))
+        with open(f"/proc/self/task/{os.getpid()}/children") as fh:
+            print(fh.read().split(), after == descriptors)
+    """), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=600, capture_output=True, text=True)
+    assert done.stdout.strip() == "[] True"  # no child left, running or a zombie; the descriptors as before

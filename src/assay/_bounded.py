@@ -21,10 +21,21 @@ The rules, the same for every caller:
   (the child ignores SIGINT) and SIGTERM and SIGHUP have their default action.
   It leaves with :func:`os._exit`: nothing of the parent's (exit handlers,
   buffered output) runs twice.
-* The parent reads the pipe until the child closes it or the deadline passes,
-  then kills the child (SIGKILL) if it still runs and always reaps it; when the
-  wait itself is interrupted (Ctrl-C, an exception of a signal handler) the
-  child is killed and reaped before the exception goes on.
+* The child runs in a process group of its own, with every process it starts
+  that stays in it.  The parent reads the pipe until the child ends or the
+  deadline passes (the child's end counts, not the pipe's: a process the work
+  started may hold the pipe, and a child that closed it may still run), then
+  SIGKILLs the whole group — in every outcome, the child's answer read first —
+  and always reaps the child; when the wait itself is interrupted (Ctrl-C, an
+  exception of a signal handler) the group is killed and the child reaped
+  before the exception goes on.  SIGINT, SIGTERM, SIGHUP and every signal a
+  Python handler takes are held from before the fork until the parent is in
+  the ``try`` that ends the child, and again while it kills and reaps it, so
+  that a handler's exception (Ctrl-C's ``KeyboardInterrupt``) leaves neither a
+  child nor a descriptor behind (in a process whose other threads hold them
+  too; the child gives them back once its own handlers are set).  A process the work moved out of the group
+  (``setsid``) is the caller's to end (the sandboxed checks' program is the
+  subreaper of what its checks leave and kills it after each).
 * How the child ended (:class:`Ended`): ``ANSWERED`` with ``work``'s value;
   ``TIMED_OUT`` at the deadline; ``OUT_OF_MEMORY`` where ``work`` raised
   :class:`MemoryError`; ``RAISED`` with the text of another exception
@@ -33,7 +44,9 @@ The rules, the same for every caller:
   :func:`os.waitstatus_to_exitcode`'s, ``-signal`` for a signal, and
   :attr:`Ended.by_limit` tells the limits' signals, SIGKILL and SIGXCPU).  An
   answer is the child's only write to its pipe, followed by a clean exit:
-  bytes ``work`` writes to the pipe itself make the end ``EXITED``.
+  bytes ``work`` writes to the pipe itself make the end ``EXITED``, and so do
+  more than :data:`MOST_ANSWER` bytes, read no further (the child is killed:
+  its status is then SIGKILL's unless it had ended).
 
 Example:
     >>> run_bounded(lambda: sum(range(10)), seconds=30).value
@@ -42,6 +55,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -51,7 +65,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 __all__ = ["ANSWERED", "EXITED", "OUT_OF_MEMORY", "RAISED", "TIMED_OUT", "Ended", "die_with_parent", "prepare_fork", "run_bounded"]
@@ -67,6 +81,8 @@ EXITED = "exited"
 #: The exit codes (``-signal``) of a child stopped by a limit: the deadline's SIGKILL, ``RLIMIT_CPU``'s SIGXCPU.
 _LIMIT_CODES = frozenset({-signal.SIGKILL, -signal.SIGXCPU})
 _PR_SET_PDEATHSIG = 1
+#: The most bytes an answer may take: a child writing more is killed and ends ``EXITED``.
+MOST_ANSWER = 1024**2
 _PRCTL: list[Any] = []
 
 
@@ -141,19 +157,27 @@ def _address_space() -> int:
         return 0
 
 
-def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None) -> None:
-    """The child's part: limits, descriptors, ``work()``, the answer; never returns."""
+def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None,
+           mask: Iterable[int]) -> None:
+    """The child's part: limits, descriptors, ``work()``, the answer; never returns.  It starts with the parent's
+    signals held and gives them back (``mask``) once its own handlers are set."""
     try:
+        os.setpgid(0, 0)  # a group of its own, which the parent kills with every process the work starts
         if parent is not None:
             die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         import resource
 
         _lower_limit(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
         if memory is not None:
             _lower_limit(resource.RLIMIT_AS, _address_space() + memory)
+        if out <= 2:  # the caller started with a standard stream closed: the pipe took its number
+            import fcntl
+
+            out = fcntl.fcntl(out, fcntl.F_DUPFD_CLOEXEC, 3)
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
@@ -185,6 +209,104 @@ def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float
         os._exit(0)
 
 
+def _exited(pid: int) -> bool:
+    """The child ``pid`` has ended (it is not reaped: its process group holds on)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+def _answer(pid: int, read: int, watch: int | None, deadline: float) -> tuple[bytes | None, bool]:
+    """The bytes the child ``pid`` wrote to ``read`` until it ended (``None`` past :data:`MOST_ANSWER`), and whether
+    the deadline came first.
+
+    The child's end is what counts, not the pipe's: a process it started
+    may hold the pipe open, and a child that closed its pipe may still run.
+    Once it ended, its process group is killed and what the pipe holds read.
+    ``watch`` is the child's pidfd, readable once it ended (``None``: no
+    pidfd here, the child's end is looked at every few milliseconds).
+    """
+    data = b""
+    step, readable = 0.001, True
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return data, True
+        if watch is None and _exited(pid):
+            break
+        waits = ([read] if readable else []) + ([watch] if watch is not None else [])
+        ready = select.select(waits, [], [], left if watch is not None else min(left, step))[0]
+        step = min(step * 2, 0.05)
+        if watch is not None and watch in ready:
+            break
+        if read in ready:
+            chunk = os.read(read, 65536)
+            readable = bool(chunk)
+            data += chunk
+            if len(data) > MOST_ANSWER:
+                _kill_group(pid)
+                return None, False
+    _kill_group(pid)
+    os.set_blocking(read, False)
+    while True:  # what the child wrote before it ended
+        try:
+            chunk = os.read(read, 65536)
+        except BlockingIOError:  # a process that left the group holds the pipe: what it writes is not the child's
+            break
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > MOST_ANSWER:
+            return None, False
+    return data, False
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the child ``pid``'s process group: the child and every process it started that stayed in it."""
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):  # where the group could not be made (the child is not reaped: still its pid)
+        os.kill(pid, signal.SIGKILL)
+
+
+def _end(pid: int, read: int, watch: int | None) -> int:
+    """Kill the child ``pid``'s process group, reap the child and close ``read`` and ``watch``; the child's wait
+    status."""
+    try:
+        _kill_group(pid)
+        return os.waitpid(pid, 0)[1]
+    except BaseException:  # interrupted all the same: the child, killed, is reaped before the exception goes on
+        _kill_group(pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        raise
+    finally:
+        os.close(read)
+        if watch is not None:
+            os.close(watch)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A pidfd of ``pid`` (``None`` where the kernel or Python has none)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _held_signals() -> set[int]:
+    """The signals held from before the fork until the parent is in the ``try`` that ends the child: Ctrl-C's
+    SIGINT, SIGTERM, SIGHUP and every other one a Python handler takes (its exception would leak the child)."""
+    held: set[int] = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    for sig in signal.valid_signals():
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            if callable(signal.getsignal(sig)):
+                held.add(sig)
+        except (ValueError, OSError):
+            continue
+    return held
+
+
 def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None = None) -> Ended:
     """``work()`` run in a forked child for at most ``seconds``, with the module's limits; how it ended.
 
@@ -194,44 +316,36 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
     watch = os.getpid() if threading.current_thread() is threading.main_thread() else None
     if watch is not None:
         prepare_fork()
-    read, write = os.pipe()
+    held = _held_signals()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held)  # no handler's exception before the child is in hand
     try:
-        pid = os.fork()
-    except BaseException:
-        os.close(read)
+        read, write = os.pipe()
+        try:
+            pid = os.fork()
+        except BaseException:
+            os.close(read)
+            os.close(write)
+            raise
+        if pid == 0:
+            os.close(read)
+            _child(work, write, watch, seconds, memory, mask)
         os.close(write)
-        raise
-    if pid == 0:
-        os.close(read)
-        _child(work, write, watch, seconds, memory)
-    os.close(write)
-    data, reaped, timed_out = b"", False, False
-    status = 0
-    try:
-        deadline = time.monotonic() + seconds
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            if not select.select([read], [], [], left)[0]:
-                continue
-            chunk = os.read(read, 65536)
-            if not chunk:
-                break
-            data += chunk
-        if timed_out:
-            os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        reaped = True
-    finally:
-        os.close(read)
-        if not reaped:  # the wait was interrupted: the child goes with it
+        status, timed_out = 0, False
+        data: bytes | None = b""
+        watch = None
+        try:
+            watch = _pidfd(pid)
+            with contextlib.suppress(OSError):  # the child does it too: whichever comes first
+                os.setpgid(pid, pid)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # what arrived since the fork is handled here
+            data, timed_out = _answer(pid, read, watch, time.monotonic() + seconds)
+        finally:
             try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
+                signal.pthread_sigmask(signal.SIG_BLOCK, held)  # nor while the child is killed and reaped
+            finally:
+                status = _end(pid, read, watch)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     code = os.waitstatus_to_exitcode(status)
     if timed_out:
         return Ended(TIMED_OUT, status=code)

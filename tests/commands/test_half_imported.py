@@ -91,3 +91,27 @@ def test_every_command_reading_a_run_refuses_a_half_imported_one_naming_the_mark
     assert RunDir(run).import_marker.name in captured.err  # what to delete when the import is no longer wanted
     assert _files(run.parent) == before  # nothing written into the run, nothing of it lost
     assert os.listdir(tmp_path) == []  # nor anything beside it (``export``'s target)
+
+
+#: A config file of the project's own: ``run`` and ``eval`` given it and ``-r`` write into the run named.
+_CONFIG = Path(__file__).resolve().parents[2] / "examples" / "quickstart" / "config.py"
+
+
+@pytest.mark.parametrize("name", ["run", "eval"])
+@pytest.mark.parametrize("form", ["work and name", "run as work", "latest"])
+def test_a_config_with_r_naming_a_half_imported_run_is_refused_too(
+    name: str, form: str, half_imported: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A config file given does not pass over the check: ``-r`` names the run the scores would be written into."""
+    run, _ = half_imported
+    monkeypatch.chdir(tmp_path)
+    before = _files(run.parent)
+    where = {"work and name": ["-w", str(run.parent), "-r", run.name], "run as work": ["-w", str(run)],
+             "latest": ["-w", str(run.parent), "-r"]}[form]
+    code = main([name, str(_CONFIG), *where])
+    captured = capsys.readouterr()
+    assert code != 0, captured.out[-2000:]
+    assert str(run) in captured.err and "did not finish" in captured.err, captured.err[-2000:]
+    assert RunDir(run).import_marker.name in captured.err
+    assert _files(run.parent) == before

@@ -177,3 +177,16 @@ def test_one_detail_dict_shared_by_several_samples_is_wrapped_once() -> None:
 
     res = Shared().evaluate(k=1, n=1, original_dataset=None, predictions=["a", "b", "c"])
     assert [d["correct"] for d in res["details"]] == [[True], [True], [True]]
+
+
+def test_example_names_follow_the_abbreviation_as_written_whatever_its_type() -> None:
+    """Names of equal value but another type (1, True, 1.0) or a list give each its own written names."""
+    from assay.evaluators.exact import AccEvaluator
+
+    seen = []
+    for abbr in (1, True, 1.0, ["x"]):
+        evaluator = AccEvaluator()
+        evaluator.dataset_abbr = abbr  # type: ignore[assignment]
+        out = evaluator.evaluate(1, 1, None, predictions=["A", "B"], references=["A", "C"])
+        seen.append([d["example_abbr"] for d in out["details"]])
+    assert seen == [["1_0", "1_1"], ["True_0", "True_1"], ["1.0_0", "1.0_1"], ["['x']_0", "['x']_1"]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ RECORDED = json.loads((DATA / "recorded.json").read_text(encoding="utf-8"))
 PATH = "opencompass/biology-instruction"
 AUC_LABELS = ["atoi", "m6a", "none", "m1a", "m5c", "m5u", "m6am", "m7g", "cm", "am", "gm", "um", "psi"]
 CASES = [(name, i, case) for name, cases in RECORDED["evaluators"].items() for i, case in enumerate(cases)]
+REFERENCE_TYPES = [(name, i, case) for name, cases in RECORDED["reference_types"].items() for i, case in enumerate(cases)]
+REPLY_TYPES = [(name, i, case) for name, cases in RECORDED["reply_types"].items() for i, case in enumerate(cases)]
 
 
 @pytest.fixture
@@ -80,7 +83,7 @@ def test_bad_references_and_options_are_named() -> None:
         ICL_EVALUATORS.get("BiodataMCCEvaluator")().score(["\\boxed{yes}"], ["maybe"])
     with pytest.raises(EvaluationError, match="BiodataPCCEvaluator: Pearson's r needs at least 2 answers read as numbers; got 1 of 2"):
         ICL_EVALUATORS.get("BiodataPCCEvaluator")().score(['{"a": 1}', "none"], [{"a": 1.0}, {"a": 2.0}])
-    with pytest.raises(EvaluationError, match="BiodataR2Evaluator: the first reference 3 is neither"):
+    with pytest.raises(EvaluationError, match="BiodataR2Evaluator: sample 0's reference 3 is neither"):
         ICL_EVALUATORS.get("BiodataR2Evaluator")().score(["\\boxed{3}"], [3])
     with pytest.raises(ConfigError, match="BiodataAucEvaluator: predefined_labels must list the labels"):
         ICL_EVALUATORS.get("BiodataAucEvaluator")()
@@ -155,3 +158,32 @@ def test_records_without_keys_are_named(name: str) -> None:
     """References that are all empty records leave nothing to correlate: OpenCompass divides by zero, assay names it."""
     with pytest.raises(EvaluationError, match=rf"{name}: no reference holds a key to correlate \(the first: \{{\}}\)"):
         ICL_EVALUATORS.get(name)().score(["{}", "{}"], [{}, {}])
+
+
+@pytest.mark.parametrize(("name", "i", "case"), REFERENCE_TYPES, ids=[f"{n}-{i}" for n, i, _ in REFERENCE_TYPES])
+def test_references_of_other_types_score_or_fail_as_in_opencompass(name: str, i: int, case: dict[str, Any]) -> None:
+    """References that are text, ``None``, booleans, nested lists, records holding text or integers beyond float:
+    where OpenCompass scores them assay gives its metrics and details; where it fails, assay's error names the
+    evaluator, the sample and its reference (never a number OpenCompass does not compute)."""
+    evaluator, references = _evaluator(name), list(case["references"])
+    if "raises" not in case["result"]:
+        _assert_as_recorded(name, evaluator.score(list(case["predictions"]), references), case["result"])
+        return
+    _assert_named(name, evaluator, list(case["predictions"]), references, "reference")
+
+
+@pytest.mark.parametrize(("name", "i", "case"), REPLY_TYPES, ids=[f"{n}-{i}" for n, i, _ in REPLY_TYPES])
+def test_replies_that_are_not_text_are_named(name: str, i: int, case: dict[str, Any]) -> None:
+    """A reply that is ``None``, a number, a list or a record: OpenCompass fails, assay's error names the sample and
+    the reply instead of scoring its text form."""
+    assert "raises" in case["result"]
+    _assert_named(name, _evaluator(name), list(case["predictions"]), list(case["references"]), "reply")
+
+
+def _assert_named(name: str, evaluator: Any, predictions: list[Any], references: list[Any], side: str) -> None:
+    with pytest.raises(EvaluationError) as failed:
+        evaluator.score(predictions, references)
+    message = str(failed.value)
+    named = re.match(rf"{name}: sample (\d+)'s {side} ", message)
+    assert named, message
+    assert repr((references if side == "reference" else predictions)[int(named.group(1))])[:60] in message

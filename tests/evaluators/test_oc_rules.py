@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -197,3 +198,56 @@ def test_a_bounded_search_s_child_stops_itself_when_its_parent_is_killed(tmp_pat
     else:
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the search's child outlived its killed parent")
+
+
+def _kill_first_child(after: float, ready: Any) -> None:
+    """SIGKILL (as the kernel's OOM killer or an operator would) the first child process this one starts, ``after``
+    seconds after it is seen."""
+    import os
+    import signal
+    import time
+
+    def children() -> set[int]:
+        kids: set[int] = set()
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as fh:
+                kids.update(int(p) for p in fh.read().split())
+        return kids
+
+    before = children()
+    ready.set()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        kids = children() - before
+        if kids:
+            time.sleep(after)
+            os.kill(min(kids), signal.SIGKILL)
+            return
+        time.sleep(0.01)
+
+
+def test_supergpqa_search_killed_from_outside_is_not_a_time_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the search's child SIGKILLed long before the net's deadline: not OpenCompass's time-out, an error naming the sample
+    import re
+    import threading
+
+    from assay.evaluators import supergpqa
+
+    monkeypatch.setattr(supergpqa, "NET_SECONDS", 600.0)
+    ready = threading.Event()
+    killer = threading.Thread(target=_kill_first_child, args=(0.3, ready), daemon=True)
+    killer.start()
+    ready.wait()
+    with pytest.raises(RuntimeError, match=r"without an answer \(exited, status -9\)"):
+        supergpqa._search_bounded(re.compile(r"(a+)+$"), "a" * 64 + "b")
+    killer.join()
+    rows = [{"prompt_mode": "zero-shot", "options": ["10", "40"], "difficulty": "easy", "answer_letter": "B", "answer": "40"}] * 2
+    ready = threading.Event()
+    killer = threading.Thread(target=_kill_first_child, args=(0.0, ready), daemon=True)
+    killer.start()
+    ready.wait()
+    with pytest.raises(RuntimeError, match=r"^SuperGPQAEvaluator: sample 1: the search of a reply"):
+        ICL_EVALUATORS.get("SuperGPQAEvaluator")().score(["Answer: B", "Answer: " + "(" * 10 + "A" + "}" * 7 + "x"],
+                                                         ["B", "B"], rows)
+    killer.join()
+

@@ -63,3 +63,48 @@ def test_a_reply_writing_a_verdict_line_of_its_own_does_not_change_its_verdict(w
     # its value is 5 (or an error, which KOR-Bench reads as False): not 24, whatever line it wrote
     assert forger == Verdict(value=False)
     assert after == Verdict(value=True)
+
+
+def test_a_check_that_closes_its_pipe_and_sleeps_is_timed_out_and_the_later_checks_run() -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    lingers = Check("korbench9", ("os.closerange(3, 4096) or __import__('time').sleep(10**6)", "2*3 = 6"))
+    verdicts = run_checks([ok, lingers, ok, ok], limit=2.0)
+    assert [v.value for v in verdicts] == [True, None, True, True]
+    assert verdicts[1].timed_out and verdicts[1].failure == "did not end within 2 s"
+
+
+#: An expression whose process starts one (in a session of its own, with ``setsid``) that SIGKILLs, for ten seconds,
+#: every other process whose parent is the batch's process: the later checks' processes.
+_KILLER = ("os.fork() or os.setsid() or (lambda P: [__import__('time').sleep(0.002) or [os.kill(int(d), 9) "
+           "for d in os.listdir('/proc') if d.isdigit() and int(d) - os.getpid() and "
+           "open('/proc/'+d+'/stat').read().split()[3].__eq__(str(P))] for _ in range(5000)])"
+           "(int(open('/proc/%d/stat' % os.getppid()).read().split()[3]))")
+
+
+@pytest.mark.parametrize("leave", [False, True])
+def test_processes_a_check_starts_do_not_outlive_it(leave: bool) -> None:
+    ok = Check("korbench9", ("2*3 + 0*sum(range(3*10**6)) = 6", "2*3 = 6"))  # a check taking a moment
+    killer = _KILLER if leave else _KILLER.replace("os.setsid() or ", "")
+    verdicts = run_checks([ok, Check("korbench9", (killer + " = 6", "2*3 = 6")), ok, ok, ok], limit=2.0)
+    assert [v.value for v in verdicts] == [True, False, True, True, True], verdicts
+
+
+def _forge(answer: str) -> Check:
+    """A check whose expression writes ``answer`` to its own answer pipe and ends its process cleanly."""
+    write = ("os.write(max(int(f) for f in os.listdir('/proc/self/fd') if int(f) > 2), " + answer + ") and os._exit(0)")
+    return Check("korbench9", (write + " = 6", "2*3 = 6"))
+
+
+@pytest.mark.parametrize("answer", ["b'[\"v\", \"' + b'x' * 300000 + b'\"]'", "b'[\"v\", 6]'", "b'[\"v\", null]'"])
+def test_an_answer_a_check_s_process_writes_itself_is_not_a_verdict(answer: str) -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([ok, _forge(answer), ok, ok], limit=5.0)
+    assert verdicts[1] == Verdict(failure="the expression ended its process (status 0)")
+    assert [verdicts[i].value for i in (0, 2, 3)] == [True, True, True]
+
+
+def test_an_exception_text_a_check_s_process_writes_itself_is_cut() -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([ok, _forge("b'[\"e\", \"' + b'x' * 300000 + b'\"]'"), ok], limit=5.0)
+    assert verdicts[1] == Verdict(failure="x" * 500)
+    assert verdicts[0].value is True and verdicts[2].value is True

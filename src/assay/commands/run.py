@@ -207,6 +207,7 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
     from assay._gc import bulk_allocations
 
     with bulk_allocations():  # the modules a run needs imported, the config loaded, the tasks planned: no cycles
+        from assay.rundir.imports import check_import_finished
         from assay.rundir.layout import resolve_run_dir
         from assay.subjective.plan import plan_subjective
         from assay.tasks import EvalOptions, plan_tasks
@@ -214,6 +215,8 @@ def evaluate(args: argparse.Namespace, *, then_summarize: bool) -> int:
         run_dir_as_work_dir(args)
         config = load(args)
         run_dir = resolve_run_dir(work_dir(args, config), args.reuse)
+        if run_dir.root.is_dir():  # a run named by ``-r``: not one an import left half written
+            check_import_finished(run_dir)
         tasks = plan_tasks(config, run_dir)
         judged = plan_subjective(config)
     if args.dry_run:

@@ -578,7 +578,7 @@ def _example_names(dataset: Any, size: int, dataset_abbr: str | None) -> Sequenc
     cols = getattr(dataset, "column_names", None) or []
     if "subdivision" in cols and "idx" in cols:
         return [f"{sub}_{idx}" for sub, idx in _sample_abbrs(dataset, size, dataset_abbr)]
-    return _numbered_names(dataset_abbr or "dataset", size)
+    return _numbered_names(f"{dataset_abbr or 'dataset'}", size)  # the text: 1, True and 1.0 are one key to the cache
 
 
 @lru_cache(maxsize=32)

@@ -14,7 +14,9 @@ otherwise (``os._exit``, a crash: ``the expression ended its process (status
 N)``); the caller names the sample.  No model text is run in the evaluating
 process.  A check's process reaches only its own verdict: it runs with its
 standard streams on ``/dev/null`` and every other descriptor closed but its
-own pipe, the process that collects the verdicts is undumpable (no
+own pipe, every process it starts is killed when it ends (its process group;
+what leaves the group comes back to the collecting process, their subreaper,
+which kills and reaps it before the next check), the process that collects the verdicts is undumpable (no
 ``/proc/<pid>/fd`` of it for another process of its uid), and that process's
 output must hold exactly one verdict per check, in order, else the batch
 fails.
@@ -22,7 +24,9 @@ fails.
 A check is a ``kind`` the sandboxed program knows (``korbench9``,
 ``korbench10``, ``game24``, ``srbench``) and its text arguments; its verdict is
 the bool OpenCompass's function returns, or the exception that escapes it (where
-OpenCompass stops).  ``srbench`` computes values instead of a verdict: SRBench's
+OpenCompass stops; its text cut to 500 characters).  An answer the check's
+process wrote that is not of its kind's shape (a bool; SRBench's five values)
+was not its function's: the check counts as having ended its process.  ``srbench`` computes values instead of a verdict: SRBench's
 reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
 points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
 the last on the finite points) and SymPy's ``simplify`` of the difference.
@@ -52,6 +56,10 @@ __all__: list[str] = []
 DEFAULT_LIMIT = 60.0
 
 _NAMES_SYMPY = re.compile(r"\b(sp|parse_latex)\b")
+
+#: The most bytes of the sandboxed program's output one check's record takes: an exception's text is cut to 500
+#: characters, each written as at most 12 bytes of JSON (a surrogate pair's escapes).
+_MOST_RECORD = 6 * 1024 + 256
 
 #: Seconds allowed for starting the sandboxed interpreter and importing SymPy.
 _STARTUP = 30.0
@@ -244,9 +252,35 @@ def check(kind, args):
     value = KINDS[kind](*args)
     return value if kind in VALUED else bool(value)
 
+def _reap_leftovers():
+    # every process a check started that outlived it (left its process group, or its children): this process is
+    # their subreaper, so they are its children once their parents are gone; killed and reaped until none is left
+    while True:
+        try:
+            kids = set()
+            for task in os.listdir("/proc/self/task"):
+                with open("/proc/self/task/%s/children" % task) as fh:
+                    kids.update(int(pid) for pid in fh.read().split())
+        except (OSError, ValueError):
+            return
+        if not kids:
+            return
+        for pid in kids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        for pid in kids:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
 try:  # undumpable: a child of the same uid cannot open this process's /proc/<pid>/fd/1 (its output) nor trace it
     import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: what a check's processes leave behind comes back here
 except (OSError, AttributeError):
     pass
 if any(kind in ("game24", "srbench") for kind, _ in CHECKS):
@@ -255,9 +289,24 @@ if any(kind == "srbench" for kind, _ in CHECKS):
     # SymPy's and NumPy's lazily imported parts (the parser, lambdify's printer, simplify) loaded once, on a formula
     # of assay's own, before the children are forked
     srbench("y = sin(x0)*x1 + sqrt(x1)", "y = x0**2/x1", "[[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]]")
+SRBENCH_FLOATS, SRBENCH_BOOLS = ("RMSE", "NMSE", "R2"), ("SymbolicMatch", "is_valid")
+
+def _shaped(kind, value):
+    # what a check's function can return: a bool, or SRBench's values (anything else the check's process wrote itself)
+    if kind not in VALUED:
+        return isinstance(value, bool)
+    return (isinstance(value, dict) and set(value) == set(SRBENCH_FLOATS + SRBENCH_BOOLS)
+            and all(type(value[key]) is float for key in SRBENCH_FLOATS)
+            and all(isinstance(value[key], bool) for key in SRBENCH_BOOLS))
+
 RECORDS = {TIMED_OUT: "t", OUT_OF_MEMORY: "m", RAISED: "e", EXITED: "k"}
 for index, (kind, args) in enumerate(CHECKS):
     ended = run_bounded(lambda: check(kind, args), seconds=LIMIT)
+    _reap_leftovers()
+    if ended.how == ANSWERED and not _shaped(kind, ended.value):
+        ended = Ended(EXITED, status=ended.status)
+    elif ended.how == RAISED:
+        ended = Ended(RAISED, str(ended.value)[:500], status=ended.status)
     value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
     key = ("r" if kind in VALUED else "v") if ended.how == ANSWERED else RECORDS[ended.how]
     sys.stdout.write(TOKEN + json.dumps([index, {key: value}]) + "\n")
@@ -372,7 +421,7 @@ def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolati
     program = (f"{_helper_source()}\nPATHS = {roots!r}\nLIMIT = {float(limit)!r}\nTOKEN = {token!r}\n"
                f"CHECKS = json.loads({json.dumps([[c.kind, list(c.args)] for c in checks])!r})\n{_PROGRAM}")
     wall = _STARTUP + len(checks) * (float(limit) + 1.0)
-    limits = Limits(timeout=wall, cpu_time=int(limit) + 2, memory=memory, output=64 * 1024 + 256 * len(checks))
+    limits = Limits(timeout=wall, cpu_time=int(limit) + 2, memory=memory, output=64 * 1024 + _MOST_RECORD * len(checks))
     try:
         sandbox = Sandbox(limits, isolation=isolation, extra_roots=roots)  # type: ignore[arg-type]
     except (RuntimeError, ValueError) as exc:

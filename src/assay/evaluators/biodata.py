@@ -9,6 +9,11 @@ Every evaluator reads the reply after its last ``</think>`` (but for
 * :func:`read_dict`: the last ``{…}`` without nested braces (none when it holds
   ``...``), read as JSON, else as a Python literal.
 
+Replies must be text, and references of the types OpenCompass reads: where
+OpenCompass fails on a value (a reply that is ``None`` or a number, a reference
+in text for a correlation, …) assay raises an ``EvaluationError`` naming the
+evaluator, the sample and the value.
+
 The correlations are computed as SciPy 1.17 and scikit-learn compute them,
 with NumPy (no SciPy, scikit-learn or PyTorch needed).  Their metrics are
 corpus-level: the samples do not split into shards.
@@ -104,29 +109,83 @@ def _float_or(value: Any, default: float) -> float:
         return default
 
 
-def _reference(value: Any, evaluator: str) -> float:
+def _record_value(record: Any, key: Any, sample: int, evaluator: str) -> float:
+    """A record reference's value for ``key`` as ``float()`` reads it (text such as ``' 2 '`` included, as in
+    OpenCompass); what ``float()`` rejects (``None``, ``'abc'``, a list, an integer beyond float) is an error naming
+    the sample, where OpenCompass fails."""
     try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise EvaluationError(f"{evaluator}: the reference {value!r} is not a number") from None
+        return float(record[key])
+    except (TypeError, ValueError, OverflowError):
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reference {record!r:.120} holds {record[key]!r:.80} "
+                              f"under {key!r}, which is not a number") from None
 
 
-_NUMERIC_TEXT = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*", re.IGNORECASE)
+def _reply(reply: Any, sample: int, evaluator: str) -> str:
+    """A reply, which must be text (OpenCompass searches it with a regular expression and fails on anything else:
+    ``None``, a number, a list)."""
+    if not isinstance(reply, str):
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reply {reply!r:.80} is not text")
+    return reply
 
 
-def _coerced(value: Any) -> float:
+def _text_reference(value: Any, sample: int, evaluator: str) -> str:
+    """A reference that must be text (OpenCompass calls a string method on it and fails on anything else)."""
+    if not isinstance(value, str):
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reference {value!r:.80} is not text")
+    return value
+
+
+def _correlation_references(references: Sequence[Any], evaluator: str) -> list[float]:
+    """The references of a number task as OpenCompass's correlations read them: NumPy's array of the list,
+    flattened, must hold numbers (booleans, integers, floats) and one per sample, so ``[[1.0], [2.0]]`` reads as
+    ``[1.0, 2.0]``.
+
+    Anything else fails in OpenCompass (text, even ``'2'``, in any sample; ``None``; a record; a list of several
+    numbers; an integer beyond 64 bits): an error naming the first sample holding something other than a number.
+    """
+    import numpy as np
+
+    try:
+        values = np.array(references)
+    except (TypeError, ValueError, OverflowError):
+        values = None
+    if values is not None and values.dtype.kind in "biuf" and values.size == len(references):
+        return [float(v) for v in values.astype(np.float64).ravel()]
+    plain = (bool, int, float, np.bool_, np.integer, np.floating)
+    sample = next((i for i, value in enumerate(references)
+                   if not isinstance(value, plain) or (isinstance(value, int) and not -2 ** 63 <= value < 2 ** 64)), 0)
+    raise EvaluationError(f"{evaluator}: sample {sample}'s reference {references[sample]!r:.80} is not a number "
+                          "(the references must all be numbers, or all lists of one number)")
+
+
+_NUMERIC_TEXT = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)\s*",
+                           re.IGNORECASE | re.ASCII)
+
+
+def _coerced(value: Any, sample: int = 0, evaluator: str = "BiodataMixedScoreEvaluator") -> float:
     """``value`` as a number as ``pandas.to_numeric(errors='coerce')`` reads it: NaN for what is not a number (text
-    other than an ASCII decimal, ``None``, a container).
+    other than an ASCII decimal, ``None``, a record).
 
-    >>> _coerced('50'), _coerced(' 1e3 '), _coerced('abc'), _coerced(None), _coerced('1_000')
-    (50.0, 1000.0, nan, nan, nan)
+    A list (or other sequence) and an integer beyond float are errors naming the
+    sample: OpenCompass fails on them.
+
+    Only ASCII digits and ASCII white space count, as pandas parses text.
+
+    >>> _coerced('50'), _coerced(' 1e3 '), _coerced('abc'), _coerced(None), _coerced('1_000'), _coerced({'a': 1})
+    (50.0, 1000.0, nan, nan, nan, nan)
+    >>> _coerced('\\u0661\\u0662'), _coerced('\\xa05')
+    (nan, nan)
     """
     if isinstance(value, str):
         return float(value) if _NUMERIC_TEXT.fullmatch(value) else math.nan
     if isinstance(value, bytes):
         return _coerced(value.decode("utf-8", "replace"))
+    if (isinstance(value, (list, tuple, set, frozenset)) or hasattr(value, "__array__")) and getattr(value, "ndim", 1) != 0:
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reference {value!r:.80} is a sequence, not a number")
     try:
         return float(value)
+    except OverflowError:
+        raise EvaluationError(f"{evaluator}: sample {sample}'s reference {value!r:.80} is too large for a float") from None
     except (TypeError, ValueError):
         return math.nan
 
@@ -383,10 +442,10 @@ class BiodataECNumberEvaluator(BaseEvaluator):
         rows: list[list[float]] = []
         gold: list[list[float]] = []
         details = []
-        for pred, ans in zip(predictions, references):
-            boxed = read_boxed(_after_thinking(pred))
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataECNumberEvaluator")))
             row = _ec_multihot(_EC.findall(boxed) if boxed else [], self._index)
-            truth = _ec_multihot(_EC.findall(str(ans)), self._index)
+            truth = _ec_multihot(_EC.findall(_text_reference(ans, i, "BiodataECNumberEvaluator")), self._index)
             rows.append(row)
             gold.append(truth)
             details.append({"pred": boxed, "answer": ans, "score": f1_max([row], [truth])})
@@ -416,14 +475,14 @@ class BiodataAccEvaluator(BaseEvaluator):
         if error:
             return error
         scores, details = [], []
-        for pred, ans in zip(predictions, references):
-            boxed = read_boxed(pred)
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            boxed = read_boxed(_reply(pred, i, "BiodataAccEvaluator"))
             if not boxed:
                 details.append({"pred": boxed, "answer": ans, "acc": 0})
                 scores.append(0)
                 continue
             boxed = boxed.lower()
-            ans = _YES_NO.get(ans, ans) if isinstance(ans, str) else ans
+            ans = _YES_NO.get(ans, ans) if isinstance(ans, str) else _text_reference(ans, i, "BiodataAccEvaluator")
             boxed = _YES_NO.get(boxed, boxed)
             acc = 100 if boxed.lower() == str(ans).lower() else 0
             details.append({"pred": boxed, "answer": ans, "acc": acc})
@@ -454,9 +513,9 @@ class BiodataMCCEvaluator(BaseEvaluator):
         if error:
             return error
         y_true, y_pred, details = [], [], []
-        for pred, ans in zip(predictions, references):
-            boxed = read_boxed(_after_thinking(pred))
-            truth = self.LABELS.get(str(ans).lower())
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataMCCEvaluator")))
+            truth = self.LABELS.get(_text_reference(ans, i, "BiodataMCCEvaluator").lower())
             if truth is None:
                 raise EvaluationError(f"BiodataMCCEvaluator: the reference {ans!r} is not one of "
                                       f"{', '.join(self.LABELS)} (any case)")
@@ -477,14 +536,14 @@ def _read_dicts(predictions: list[Any], references: list[Any], evaluator: str,
     y_pred: dict[Any, list[float]] = {}
     read: list[Any] = []
     numbers: list[dict[Any, float]] = []
-    for pred, ans in zip(predictions, references):
+    for i, (pred, ans) in enumerate(zip(predictions, references)):
         if not isinstance(ans, dict):
-            raise EvaluationError(f"{evaluator}: the reference {ans!r} is not a record of values by key")
-        parsed = read_dict(_after_thinking(pred))
+            raise EvaluationError(f"{evaluator}: sample {i}'s reference {ans!r:.80} is not a record of values by key")
+        parsed = read_dict(_after_thinking(_reply(pred, i, evaluator)))
         values = ({key: math.inf for key in ans} if not _same_keys(parsed, ans)
                   else {key: _float_or(parsed[key], math.inf) for key in parsed})
         for key, value in values.items():
-            y_true.setdefault(key, []).append(_reference(ans[key], evaluator))
+            y_true.setdefault(key, []).append(_record_value(ans, key, i, evaluator))
             y_pred.setdefault(key, []).append(value)
         read.append(parsed)
         numbers.append(values)
@@ -501,7 +560,9 @@ class BiodataPCCEvaluator(BaseEvaluator):
     A reply without such a dict, or whose keys differ from the reference's,
     gives every key ``inf`` (counted as unread: the key's r is scaled by the
     share of read values).  Fewer than two read values for a key is an error,
-    as in OpenCompass.  Details: ``pred`` (the dict read), ``answer``.
+    as in OpenCompass.  A reference's values are read by ``float()`` (``'2'``
+    and ``True`` are numbers, as in OpenCompass); ``None``, ``'abc'`` or a list
+    is an error naming the sample.  Details: ``pred`` (the dict read), ``answer``.
 
     >>> refs = [{'Dev': 1.0, 'Hk': 2.0}, {'Dev': 2.0, 'Hk': 1.0}, {'Dev': 3.0, 'Hk': 0.0}]
     >>> BiodataPCCEvaluator().score(['{"Dev": 1, "Hk": 2}', '{"Dev": 2.5, "Hk": 1}', "{'Dev': 3, 'Hk': 3}"], refs)['pcc']
@@ -527,7 +588,11 @@ class BiodataSpearmanEvaluator(BaseEvaluator):
     ``<NUMBER>…</NUMBER>`` or ``\\boxed{…}`` of each reply (``inf``, unread, when there is none) and the references.
 
     NaN when fewer than two are read, or either side is constant, as in
-    OpenCompass.  Details: ``pred`` (the number read, or ``None``), ``answer``.
+    OpenCompass.  The references must be numbers (booleans and integers
+    included) or all lists of one number; text (even ``'2'``), ``None``, a
+    record or a longer list, where OpenCompass fails, is an error naming the
+    sample (see :func:`_correlation_references`).  Details: ``pred`` (the
+    number read, or ``None``), ``answer``.
 
     >>> BiodataSpearmanEvaluator().score(['\\\\boxed{1}', '<NUMBER>3</NUMBER>', '\\\\boxed{2}', 'none'], [1.0, 2.0, 3.0, 4.0])['spearman']
     37.5
@@ -540,11 +605,11 @@ class BiodataSpearmanEvaluator(BaseEvaluator):
         error = check_batch(self, predictions, references)
         if error:
             return error
-        y_true, y_pred, details = [], [], []
-        for pred, ans in zip(predictions, references):
-            number = read_number(_after_thinking(pred))
+        y_true = _correlation_references(references, "BiodataSpearmanEvaluator")
+        y_pred, details = [], []
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataSpearmanEvaluator")))
             details.append({"pred": number, "answer": ans})
-            y_true.append(_reference(ans, "BiodataSpearmanEvaluator"))
             y_pred.append(math.inf if number is None else number)
         return {"spearman": spearman_score(y_true, y_pred) * 100, "details": details}
 
@@ -554,9 +619,11 @@ class BiodataMixedScoreEvaluator(BaseEvaluator):
     """The siRNA efficiency score: ``Mixed`` = 100 × :func:`mixed_score` of the last number in ``<NUMBER>…</NUMBER>``
     or ``\\boxed{…}`` of each reply (0 when there is none) against the references.
 
-    A reference that is not a number (``'abc'``, ``None``) is read as NaN, as
-    OpenCompass's ``pandas.to_numeric(errors='coerce')`` reads it, and its
-    sample is left out of the score's pairs (its own score is 0).
+    A reference that is not a number (``'abc'``, ``None``, a record) is read as
+    NaN, as OpenCompass's ``pandas.to_numeric(errors='coerce')`` reads it, and
+    its sample is left out of the score's pairs (its own score is 0); text of a
+    number (``' 50 '``) is that number.  A list, or an integer beyond float,
+    where OpenCompass fails, is an error naming the sample.
 
     Details: ``pred`` (the number read, or ``None``), ``answer``, ``score`` (the
     sample's own mixed score × 100).
@@ -573,9 +640,9 @@ class BiodataMixedScoreEvaluator(BaseEvaluator):
         if error:
             return error
         y_true, y_pred, details = [], [], []
-        for pred, ans in zip(predictions, references):
-            number = read_number(_after_thinking(pred))
-            truth = _coerced(ans)
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataMixedScoreEvaluator")))
+            truth = _coerced(ans, i)
             value = 0.0 if number is None else number
             y_true.append(truth)
             y_pred.append(value)
@@ -589,8 +656,9 @@ class BiodataR2Evaluator(BaseEvaluator):
 
     When the first reference is a dict, each reply's last ``{…}`` is read as in
     :class:`BiodataPCCEvaluator` and the score is the mean over the keys;
-    otherwise the references must be numbers (floats, as OpenCompass asserts of
-    the first) and each reply's last number in ``<NUMBER>…</NUMBER>`` or
+    otherwise the references must be numbers (the first a float, as OpenCompass
+    asserts; none text or ``None``, see :func:`_correlation_references`) and
+    each reply's last number in ``<NUMBER>…</NUMBER>`` or
     ``\\boxed{…}`` is read (``inf``, unread, when there is none).  ``inf`` when
     a key has one read value, NaN when a side is constant.  Details: ``pred``
     (the number or dict read, a dict's values as numbers), ``answer``.
@@ -612,13 +680,13 @@ class BiodataR2Evaluator(BaseEvaluator):
             return {"r^2": sum(scores) / len(scores) * 100,
                     "details": [{"pred": values, "answer": ans} for values, ans in zip(records, references)]}
         if not isinstance(references[0], float):
-            raise EvaluationError(f"BiodataR2Evaluator: the first reference {references[0]!r} is neither a record of "
+            raise EvaluationError(f"BiodataR2Evaluator: sample 0's reference {references[0]!r:.80} is neither a record of "
                                   "values by key nor a float")
-        numbers, truths, details = [], [], []
-        for pred, ans in zip(predictions, references):
-            number = read_number(_after_thinking(pred))
+        truths = _correlation_references(references, "BiodataR2Evaluator")
+        numbers, details = [], []
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            number = read_number(_after_thinking(_reply(pred, i, "BiodataR2Evaluator")))
             details.append({"pred": number, "answer": ans})
-            truths.append(_reference(ans, "BiodataR2Evaluator"))
             numbers.append(math.inf if number is None else number)
         return {"r^2": r_squared_score(truths, numbers) * 100, "details": details}
 
@@ -652,14 +720,14 @@ class BiodataAucEvaluator(BaseEvaluator):
         if error:
             return error
         y_true, y_pred, details = [], [], []
-        for pred, ans in zip(predictions, references):
-            boxed = read_boxed(_after_thinking(pred))
+        for i, (pred, ans) in enumerate(zip(predictions, references)):
+            boxed = read_boxed(_after_thinking(_reply(pred, i, "BiodataAucEvaluator")))
             if not boxed:
                 row = [0] * len(self.predefined_labels)
             else:
                 named = {p.lower().strip() for p in boxed.split(",") if p.strip()}
                 row = [0 if label in named else 1 for label in self.predefined_labels]
-            gold = {a.lower().strip() for a in str(ans).split(",") if a.strip()}
+            gold = {a.lower().strip() for a in _text_reference(ans, i, "BiodataAucEvaluator").split(",") if a.strip()}
             truth = [0 if label in gold else 1 for label in self.predefined_labels]
             y_true.append(truth)
             y_pred.append(row)

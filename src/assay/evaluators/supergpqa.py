@@ -30,7 +30,10 @@ found, as in OpenCompass, and counted in the sample's ``search_timeouts``
 detail — without being run.  A search scoring from :data:`NET_SCORE` (about
 a hundredth of a second) up to 1 runs with ``re`` in a child process, which
 is stopped after :data:`NET_SECONDS` (a safety net should the model miss: a
-search stopped so counts as timed out as well); every other search runs
+search stopped so — or by its CPU limit, just past it — counts as timed out
+as well; one whose process ends otherwise, such as killed by the kernel's
+out-of-memory killer or an operator's ``kill -9``, raises
+:class:`SearchEnded` naming the sample); every other search runs
 with ``re``, as OpenCompass's, to its end.  Every reply a model writes in
 earnest is read as OpenCompass reads it, and so is every reply whose search
 takes OpenCompass less than about 1.5 s or more than about 10 s; one
@@ -42,10 +45,11 @@ from __future__ import annotations
 
 import math
 import re
+import signal
 from functools import cache
 from typing import Any
 
-from assay._bounded import ANSWERED, run_bounded
+from assay._bounded import ANSWERED, EXITED, TIMED_OUT, run_bounded
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._common import no_samples
 from assay.evaluators.med_choice import _verdict
@@ -115,6 +119,11 @@ def _score(lead: str, answer: re.Pattern[str], text: str) -> float:
     return math.log(total) / math.log(_SCORE_BASE) if total > 0 else 0.0
 
 
+class SearchEnded(RuntimeError):
+    """A search's child process ended without an answer and not by the net's deadline (killed from elsewhere,
+    crashed, out of memory)."""
+
+
 #: The address space, in bytes, a search's child process may add to what it holds at the fork.
 _NET_MEMORY = 1024**3
 
@@ -128,10 +137,10 @@ def _search_bounded(pattern: re.Pattern[str], text: str) -> tuple[bool, str | No
         return found.group(1) if found else None
 
     ended = run_bounded(search, seconds=NET_SECONDS, memory=_NET_MEMORY)
-    if ended.by_limit:
-        return False, None
-    if ended.how != ANSWERED:
-        raise RuntimeError(f"the search of a reply ended its process without an answer ({ended.how}"
+    if ended.how == TIMED_OUT or (ended.how == EXITED and ended.status == -signal.SIGXCPU):
+        return False, None  # the net's deadline, or the CPU limit just past it (the same time spent searching)
+    if ended.how != ANSWERED:  # a SIGKILL from elsewhere (the kernel's OOM killer, an operator) is no time-out
+        raise SearchEnded(f"the search of a reply ended its process without an answer ({ended.how}"
                            f"{'' if ended.value is None else ': ' + str(ended.value)}, status {ended.status}): {text[:80]!r}")
     return True, ended.value
 
@@ -264,6 +273,8 @@ class SuperGPQAEvaluator(BaseEvaluator):
                     found = _letter(pred, row["options"], timeouts)
             except (ValueError, KeyError) as exc:
                 return {"error": f"SuperGPQAEvaluator: sample {i}: {exc}"}
+            except SearchEnded as exc:
+                raise SearchEnded(f"SuperGPQAEvaluator: sample {i}: {exc}") from None
             hit = bool(found) and found == gold
             right += hit
             missed += found is None or found == ""
