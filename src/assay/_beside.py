@@ -66,7 +66,7 @@ class Beside:
         import pickle  # what the child answers with, imported before it is forked
         import tempfile
 
-        from assay._bounded import prepare_fork
+        from assay._bounded import _held_signals, prepare_fork
 
         prepare_fork()
         parent = os.getpid()
@@ -74,26 +74,31 @@ class Beside:
             fd, path = tempfile.mkstemp(prefix="assay-beside-")
         except OSError:
             return None
+        # no handler's exception (Ctrl-C, SIGTERM) between the fork and the child in the caller's hands
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
         try:
-            pid = os.fork()
-        except OSError:
-            os.close(fd)
-            with suppress(OSError):
-                os.unlink(path)
-            return None
-        if pid == 0:  # the child: run, answer, and leave without running anything of the caller's
-            code = 1
             try:
-                _in_child(parent)
-                records = _collect_records()
-                value = fn()
-                with os.fdopen(fd, "wb") as fh:
-                    pickle.dump((value, [_plain(r) for r in records]), fh, protocol=pickle.HIGHEST_PROTOCOL)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(fd)
-        return cls(pid, path, what)
+                pid = os.fork()
+            except OSError:
+                os.close(fd)
+                with suppress(OSError):
+                    os.unlink(path)
+                return None
+            if pid == 0:  # the child: run, answer, and leave without running anything of the caller's
+                code = 1
+                try:
+                    _in_child(parent, mask)
+                    records = _collect_records()
+                    value = fn()
+                    with os.fdopen(fd, "wb") as fh:
+                        pickle.dump((value, [_plain(r) for r in records]), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(fd)
+            return cls(pid, path, what)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def wait(self) -> tuple[bool, Any]:
         """``(True, fn's value)``, or ``(False, None)`` when the child failed (a warning names how).
@@ -146,15 +151,17 @@ class Beside:
 _SIGNALS = frozenset(int(s) for s in signal.Signals)
 
 
-def _in_child(parent: int) -> None:
+def _in_child(parent: int, mask: Any) -> None:
     """Signals in the child: Ctrl-C is the caller's to handle (it stops the child), SIGTERM and SIGHUP end
-    it as they would any process (not the caller's handlers), and it dies with the caller."""
+    it as they would any process (not the caller's handlers), and it dies with the caller; then the signals
+    held around the fork are let through again (``mask``)."""
     from assay._bounded import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
     die_with_parent(parent)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _collect_records() -> list[logging.LogRecord]:
