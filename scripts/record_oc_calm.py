@@ -27,6 +27,13 @@ The script
   gives and the four error flags of its error analysis.  A second batch, one
   reply given to every sample, records the "Same response to all questions"
   flag.
+* finds where the ``rouge`` package's recursive walk overflows under CaLM's
+  open-ended task as OpenCompass normally runs it: its eval task
+  (``opencompass/tasks/openicl_eval.py``) started as a process of its own, the
+  way its runners start it, on ``CEG-O_E-CARE_EN`` samples whose reference and
+  reply are the same run of ``n`` words; it keeps the result, the
+  longest reply scored and the shortest not, and the depth of the evaluator's
+  ``score`` there (``expected/rouge_depth.json``).
 
 ``tests/data/oc_families/calm/expected/calm.json`` receives all of it;
 ``tests/evaluators/test_oc_calm.py`` compares assay with it.
@@ -42,6 +49,7 @@ import io
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -285,6 +293,38 @@ def _samples(task: str, prompt_module: str) -> list[dict[str, Any]]:
     return SAMPLES[_PROMPT_SAMPLES[prompt_module]]
 
 
+#: Reply lengths (words) around the ``rouge`` package's overflow under OpenCompass's eval task.
+ROUGE_LENGTHS = list(range(982, 989))
+
+
+def record_rouge_depth(config: Any) -> None:
+    """Score replies of :data:`ROUGE_LENGTHS` words with OpenCompass's eval task run as its runners run it."""
+    import tempfile
+
+    from _oc_recording import eval_task_as_opencompass_runs_it, write_json
+
+    ds = next(d for d in config["calm_datasets"] if d["eval_cfg"]["evaluator"]["task"] == "CEG-O_E-CARE_EN").to_dict()
+    scratch = Path(tempfile.mkdtemp(prefix="record_oc_calm_"))
+    try:
+        rows = [{"cause": "c", "effect": "e", "gt_answer": " ".join(["w"] * n)} for n in ROUGE_LENGTHS]
+        data = scratch / ds["path"]
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        work_dir = scratch / "run"
+        predictions = {str(i): {"prediction": r["gt_answer"], "gold": r} for i, r in enumerate(rows)}
+        write_json(work_dir / "predictions" / "m" / f"{ds['abbr']}.json", predictions)
+        config = {"models": [{"abbr": "m", "path": "org/model"}], "datasets": [[ds]], "work_dir": str(work_dir)}
+        result, depth = eval_task_as_opencompass_runs_it(config, scratch / "task", cwd=scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    # every reply scores 1 (its reference's recall) or 0 (the walk overflowed), the short ones first
+    scored = round(result["Accuracy"] * len(rows))
+    write_json(FIXTURES / "expected" / "rouge_depth.json", {
+        "task": "CEG-O_E-CARE_EN", "score_depth": depth, "lengths": ROUGE_LENGTHS, "result": result,
+        "longest_scored": ROUGE_LENGTHS[scored - 1], "shortest_failing": ROUGE_LENGTHS[scored],
+    })
+
+
 def main() -> None:
     from mmengine.config import Config
     from opencompass.datasets.calm.evaluation import errors
@@ -297,6 +337,9 @@ def main() -> None:
     hierarchy = config["task_hiearchy_dict"]
     for task in hierarchy:
         _PROMPT_NAMES.add(_prompt_module(task))
+    if "--rouge-depth-only" in sys.argv:
+        record_rouge_depth(config)
+        return
     write_tables()
     shutil.rmtree(CACHE, ignore_errors=True)
     for task, folder in hierarchy.items():
@@ -340,6 +383,7 @@ def main() -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(out)} datasets recorded")
+    record_rouge_depth(config)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ stack depth at which the evaluator's ``score`` ran; ``expected/vectors.json`` ke
 random inputs.  Finally OpenCompass's ``DefaultSummarizer``
 renders the results with ``configs/summarizers/longbench.py`` and ``lveval.py``, and with the
 LongBench summary groups of ``configs/summarizers/groups/longbench.py`` (``expected/summary_<name>.csv``).
+Last, ``gov_report`` summaries of 984–990 words, each its own reference, are scored by the eval task run
+as OpenCompass's runners run it (``python opencompass/tasks/openicl_eval.py <config>``, a process of its
+own): ``expected/rouge_depth.json`` keeps where the ``rouge`` package's recursive walk overflows there
+and the depth of the evaluator's ``score`` (``--rouge-depth-only`` records just that).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import use_data_cache, write_json, write_jsonl
+from _oc_recording import library_datasets, use_data_cache, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "longbench"
@@ -79,8 +83,9 @@ class Subsets(datasets.GeneratorBasedBuilder):
 # -- the data ------------------------------------------------------------------------------------
 
 # one sentence each: the rouge package's recursive walk takes one frame per word; under OpenCompass's
-# eval task 986 words overflow the recursion limit (the sample scores 0) and 985 do not
-LONG = " ".join(f"word{i}" for i in range(986))
+# eval task 988 words overflow the recursion limit (the sample scores 0) and 985 do not (the boundary,
+# 987/988 as its runners run the task, is recorded by ``record_rouge_depth``)
+LONG = " ".join(f"word{i}" for i in range(988))
 LONGISH = " ".join(f"word{i}" for i in range(985))
 
 EN_QA = [("Paris", ["Paris", "City of Paris"]), ("The answer is London", ["Paris"]), ("It is the City of Paris, France.", ["City of Paris"]),
@@ -247,6 +252,45 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
     return out
 
 
+#: Summary lengths (words, one sentence) around the ``rouge`` package's overflow under the eval task.
+ROUGE_LENGTHS = list(range(984, 991))
+
+
+def record_rouge_depth() -> None:
+    """Score ``gov_report`` summaries of :data:`ROUGE_LENGTHS` words, each its own reference, with
+    OpenCompass's eval task run as its runners run it (a process of its own): ``expected/rouge_depth.json``
+    keeps the result, the longest summary scored, the shortest not, and the depth of ``score`` there."""
+    import os
+
+    from _oc_recording import eval_task_as_opencompass_runs_it
+
+    scratch = Path(tempfile.mkdtemp(prefix="record_oc_longbench_depth_"))
+    try:
+        cache = scratch / "cache"
+        shutil.copytree(CACHE, cache)
+        os.environ["HF_DATASETS_CACHE"] = str(scratch / "hf")
+        os.environ["HF_DATASETS_OFFLINE"] = "1"
+        use_data_cache(cache)
+        summaries = [" ".join(f"word{i}" for i in range(n)) for n in ROUGE_LENGTHS]
+        rows = [{"input": f"question {i}", "context": f"context {i}", "answers": [text], "length": 10, "dataset": "gov_report",
+                 "language": "en", "all_classes": None, "_id": f"gov_report-{i}"} for i, text in enumerate(summaries)]
+        write_jsonl(cache / "data" / "Longbench" / "data" / "gov_report.jsonl", rows)
+        ds = next(d for d in library_datasets("longbench/longbench.py", "longbench_datasets") if d["abbr"] == "LongBench_gov_report")
+        work_dir = scratch / "run"
+        write_json(work_dir / "predictions" / MODEL / "LongBench_gov_report.json",
+                   {str(i): {"prediction": text, "gold": [text]} for i, text in enumerate(summaries)})
+        config = {"models": [{"abbr": MODEL, "path": "org/model"}], "datasets": [[ds.to_dict()]], "work_dir": str(work_dir)}
+        result, depth = eval_task_as_opencompass_runs_it(config, scratch / "task", cwd=cache)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    # each summary scores 100 (it is its own reference) or 0 (the walk overflowed), the short ones first
+    scored = round(result["score"] / 100 * len(summaries))
+    write_json(FIXTURES / "expected" / "rouge_depth.json", {
+        "dataset": "LongBench_gov_report", "score_depth": depth, "lengths": ROUGE_LENGTHS, "result": result,
+        "longest_scored": ROUGE_LENGTHS[scored - 1], "shortest_failing": ROUGE_LENGTHS[scored],
+    })
+
+
 def _summaries(work: Path, datasets: list[dict[str, Any]]) -> dict[str, str]:
     from mmengine.config import Config, ConfigDict
     from opencompass.summarizers import DefaultSummarizer
@@ -321,6 +365,9 @@ def _vectors() -> dict[str, Any]:
 def main() -> None:
     import os
 
+    if "--rouge-depth-only" in sys.argv:
+        record_rouge_depth()
+        return
     write_fixtures()
     scratch = Path(tempfile.mkdtemp(prefix="record_oc_longbench_"))
     os.environ["HF_DATASETS_CACHE"] = str(scratch / "hf")
@@ -345,6 +392,7 @@ def main() -> None:
     for name, text in _summaries(scratch / "work", all_datasets).items():
         (expected / f"summary_{name}.csv").write_text(text, encoding="utf-8")
     shutil.rmtree(scratch, ignore_errors=True)
+    record_rouge_depth()
 
 
 if __name__ == "__main__":

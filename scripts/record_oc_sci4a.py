@@ -13,6 +13,7 @@ and of the tests) and works from there:
 * ``data/SciReasoner/Mol-Instructions-test/<task>/{dev,test}/data.json`` read by
   ``Mol_Instructions_Dataset_Protein_Design`` and ``Mol_Instructions_Dataset`` (with
   ``max_cut`` and ``mini_set``);
+* ``normalized_smith_waterman`` (the protein-design score's alignment) on pairs of sequences;
 * ``Mol_Instructions_postprocess_Protein`` and ``Mol_Instructions_postprocess_Protein_Design``
   on replies and references, ``Mol_Instructions_Evaluator_Protein`` and
   ``Mol_Instructions_Evaluator_Protein_Design`` on what they read;
@@ -71,7 +72,37 @@ TEXT_EVALS: list[tuple[list[str], list[str]]] = [
      [TEXT_TASK[0]["output"], "GTP + H2O = GDP + phosphate.", "Contains a protein kinase domain.", "Something.",
       TEXT_TASK[3]["output"]]),
 ]
-PROTEIN_READER_EXTRA = ["<think>a</think><think>b</think>  x </think>\n\n Final answer.", "<|im_end|><think>", "plain"]
+PROTEIN_READER_EXTRA = ["<think>a</think><think>b</think>  x </think>\n\n Final answer.", "<|im_end|><think>", "plain",
+                        # one end token inside another: removing <|endoftext|> first completes an <|im_end|>
+                        "<|im_<|endoftext|>end|>A kinase.", " <|im_end<|endoftext|>|> <think>q</think>Hi ",
+                        "<|endo<|im_end|>ftext|>x"]
+
+
+def _variant(seq: str, seed: int) -> str:
+    """``seq`` with a few substitutions, insertions (of B, Z, X and ``*`` too) and deletions."""
+    import random
+
+    rng = random.Random(seed)
+    out = list(seq)
+    for _ in range(max(1, len(seq) // 25)):
+        at = rng.randrange(len(out))
+        kind = rng.random()
+        if kind < 0.3:
+            del out[at]
+        elif kind < 0.6:
+            out[at:at] = rng.choice(_RESIDUES + "BZX*") * rng.randint(1, 6)
+        else:
+            out[at] = rng.choice(_RESIDUES)
+    return "".join(out)
+
+
+#: pairs scored by ``normalized_smith_waterman`` itself: edge cases, then long sequences with gaps
+SW_PAIRS: list[tuple[str, str]] = [
+    ("", ""), ("A", ""), ("", "MKV"), ("A", "A"), ("W", "W"), ("A", "W"), ("X", "X"), ("XXXX", "XXXX"), ("*", "*"),
+    ("BZX*", "BZX*"), ("MKV*", "MKV"), ("B", "D"), ("MKVLA", "MKV"), ("P" * 30, "P" * 10 + "W" * 5 + "P" * 10),
+    ("WWWW", "PPPP"), (_sequence(3, 40), _sequence(3, 40)[::-1]),
+] + [(_sequence(i, n), _variant(_sequence(i, n), i)) for i, n in ((11, 60), (12, 300), (13, 1200))] + [
+    (_sequence(14, 900), _sequence(14, 1)), (_sequence(15, 1), _sequence(15, 900))]
 
 #: PEER: task → items (the stability task's outputs are numbers, the others yes/no sentences)
 PEER_TASKS: dict[str, list[dict[str, str]]] = {
@@ -89,6 +120,7 @@ PEER_READER = [
     "Low solubility expected", "<think>Yes</think>I cannot tell", "stray</think> it is positive", "Certainly!",
     "It is insoluble.", "nothing to say", "", "maybe", "NO.", "<think>unclosed", "no\n", "We cannot know.",
     "The protein is highly soluble. No doubt.", "Yes, the protein is soluble.", "No, it is insoluble.",
+    "<|im_<|endoftext|>end|>Yes", " <|im_end<|endoftext|>|> <think>q</think>No ",
 ]
 FLOAT_READER = [("1.5", 1), ("The score is 0.25", 1), ("<think>9</think> -3", 1), ("none", 1), ("stray</think>2", 1),
                 ("value .5 or 7", 0), ("+1.0", 1), ("1e3", 1), ("1", 1), ("", 1), ("12abc", 10)]
@@ -179,6 +211,15 @@ def record() -> dict[str, Any]:
     text_texts = [t for replies, refs in TEXT_EVALS for t in replies + refs]
     out["Mol_Instructions_postprocess_Protein"] = [(t, Mol_Instructions_postprocess_Protein(t))
                                                    for t in text_texts + PROTEIN_READER_EXTRA]
+    from opencompass.datasets.SciReasoner.Mol_Instructions.normalized_SW_score import normalized_smith_waterman
+
+    sw = []
+    for seq1, seq2 in SW_PAIRS:
+        try:
+            sw.append({"seq1": seq1, "seq2": seq2, "score": normalized_smith_waterman(seq1, seq2)})
+        except ValueError as exc:  # Biopython's aligner refuses an empty sequence
+            sw.append({"seq1": seq1, "seq2": seq2, "error": str(exc)})
+    out["normalized_smith_waterman"] = sw
     cases = []
     for replies, refs in DESIGN_EVALS:
         preds = [Mol_Instructions_postprocess_Protein_Design(t) for t in replies]

@@ -16,8 +16,8 @@ import pytest
 from assay.evaluators._longtext import fuzz_ratio, normalize_answer, normalize_zh_answer, rouge_l_f
 from assay.registry import ICL_EVALUATORS, TEXT_POSTPROCESSORS
 
-VECTORS = json.loads((Path(__file__).resolve().parent.parent / "data" / "oc_families" / "longbench" / "expected" / "vectors.json")
-                     .read_text(encoding="utf-8"))
+VECTORS_PATH = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "longbench" / "expected" / "vectors.json"
+VECTORS = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
 PAIRS = [tuple(p) for p in VECTORS["pairs"]]
 
 
@@ -28,9 +28,16 @@ def test_rouge_l_is_the_rouge_packages() -> None:
 
 
 def test_rouge_l_fails_where_opencompass_recursion_overflows() -> None:
-    """At the depth OpenCompass's eval task calls it, a 986-word sentence overflows; 985 words do not."""
-    assert rouge_l_f(*PAIRS[-2]) == VECTORS["rouge_l_f"][-2]
-    assert rouge_l_f(*PAIRS[-1]) is None
+    """Where OpenCompass's eval task, run as its runners run it, overflows the recursion limit (recorded in
+    ``expected/rouge_depth.json``): the longest summary it scores is scored, one word more scores 0."""
+    record = json.loads((VECTORS_PATH.parent / "rouge_depth.json").read_text(encoding="utf-8"))
+    summaries = [" ".join(f"word{i}" for i in range(n)) for n in record["lengths"]]
+    result = ICL_EVALUATORS.get("LongBenchRougeEvaluator")(language="en").score(summaries, [[s] for s in summaries])
+    assert result["score"] == pytest.approx(record["result"]["score"], abs=1e-9)
+    longest = " ".join(f"word{i}" for i in range(record["longest_scored"]))
+    shortest = " ".join(f"word{i}" for i in range(record["shortest_failing"]))
+    assert rouge_l_f(longest, longest) == pytest.approx(1.0)
+    assert rouge_l_f(shortest, shortest) is None
 
 
 def test_fuzz_ratio_is_fuzzywuzzys() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,19 @@ def test_details_back_the_accuracy(library_datasets: dict[str, dict[str, Any]]) 
     assert [d["pred"] for d in result["details"]] == record["labels"]
 
 
+def test_rouge_overflows_where_opencompass_eval_task_overflows() -> None:
+    """Replies the ``rouge`` package's recursive walk can take under OpenCompass's eval task (run as its
+    runners run it) are scored, one word more is not: the recorded boundary, and the recorded accuracy."""
+    record = json.loads((ROOT / "expected" / "rouge_depth.json").read_text(encoding="utf-8"))
+    evaluator = CaLMEvaluator(task=record["task"], prompt_style="basic")
+    items = [{"cause": "c", "effect": "e", "gt_answer": " ".join(["w"] * n)} for n in record["lengths"]]
+    result = evaluator.score([i["gt_answer"] for i in items], items)
+    assert result["Accuracy"] == record["result"]["Accuracy"]
+    scored = {n: d["score"] for n, d in zip(record["lengths"], result["details"])}
+    assert scored[record["longest_scored"]] == 1.0
+    assert scored[record["shortest_failing"]] == 0.0
+
+
 def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
     from assay.datasets.calm import CaLMDataset
 
@@ -116,6 +130,11 @@ def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
         CaLMDataset.load(str(good), "basic-CN")
     with pytest.raises(InputFileError, match="'manual-CoT' is not implemented"):
         CaLMDataset.load(str(good), "manual-CoT")
+    mixed = folder / "CORR-B_correlation_EN.json"
+    mixed.write_text('{"given_info": "g", "question": "q1", "gt_answer": 1}\n{"given_info": "g", "question": "q2", "gt_answer": "yes"}\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"CORR-B_correlation_EN.json: field 'gt_item.gt_answer' is a number in line 1 "
+                                             r"but text in line 2"):
+        CaLMDataset.load(str(mixed), "basic")
     unknown = folder / "XYZ_EN.json"
     unknown.write_text("{}\n", encoding="utf-8")
     with pytest.raises(InputFileError, match="not one of CaLM's task files"):
@@ -125,6 +144,29 @@ def test_bad_inputs_name_what_is_wrong(tmp_path: Path) -> None:
     evaluator = CaLMEvaluator(task="CORR-B_correlation_EN", prompt_style="basic")
     with pytest.raises(EvaluationError, match=r"gt_answer 'maybe' cannot be read by the CLADDER rule"):
         evaluator.score(["yes"], [{"gt_answer": "maybe"}])
+
+
+def test_a_reference_chinese_replies_cannot_be_compared_with_is_refused() -> None:
+    """A CEG-O reference that is not text stops OpenCompass under a Chinese reply (jieba cannot segment
+    it); assay refuses it naming the task and the value. An English reply scores 0, as in OpenCompass."""
+    evaluator = CaLMEvaluator(task="CEG-O_E-CARE_CN", prompt_style="basic-CN")
+    with pytest.raises(EvaluationError, match=r"CEG-O_E-CARE_CN.*gt_answer 123 is not text"):
+        evaluator.score(["大雨 123"], [{"gt_answer": 123}])
+    with pytest.raises(EvaluationError, match=r"gt_answer \['大雨导致积水'\] is not text"):
+        evaluator.score(["大雨导致积水"], [{"gt_answer": ["大雨导致积水"]}])
+    assert evaluator.score(["rain"], [{"gt_answer": 5}])["Accuracy"] == 0
+
+
+@pytest.mark.parametrize(("task", "rule", "item", "field"), [
+    ("FAS-C_FAS_EN", "AS", {"option1": 1, "option2": "b", "option3": "c", "gt_answer": 1}, "option1"),
+    ("PCD-C_COPA_EN", "PCD-C", {"hypothesis1": "a", "hypothesis2": None, "ask-for": "cause", "gt_answer": 0}, "hypothesis2"),
+    ("CR-C_CRASS_EN", "CR-C_CRASS", {"Answer1": "a", "Answer2": "b", "Answer3": "c", "Answer4": ["d"], "gt_answer": 1}, "Answer4"),
+])
+def test_an_option_that_is_not_text_is_refused(task: str, rule: str, item: dict[str, Any], field: str) -> None:
+    """OpenCompass stops on an option field that is not text; assay refuses it naming the rule, field and value."""
+    evaluator = CaLMEvaluator(task=task, prompt_style="basic")
+    with pytest.raises(EvaluationError, match=re.escape(f"({rule} rule): the reference's {field!r} {item[field]!r} is not text")):
+        evaluator.score(["option 1"], [item])
 
 
 def test_assay_eval_of_the_library_config_scores_as_opencompass(oc_library: Path, tmp_path: Path,

@@ -64,6 +64,21 @@ def test_text_scores_equal_opencompass(case: dict[str, Any]) -> None:
     assert _metrics(result) == case["result"]
 
 
+SW = RECORDED["normalized_smith_waterman"]
+
+
+@pytest.mark.parametrize("case", SW, ids=[f"{len(c['seq1'])}x{len(c['seq2'])}-{i}" for i, c in enumerate(SW)])
+def test_alignment_scores_equal_opencompass(case: dict[str, Any]) -> None:
+    """The alignment itself, on edge cases (empty, one letter, B/Z/X/*) and long sequences with gaps, in either order."""
+    from assay.evaluators.scireasoner_mol_protein import normalized_smith_waterman
+
+    if "error" in case:  # Biopython refuses an empty sequence
+        with pytest.raises(EvaluationError, match=r"pair 7: cannot align an empty sequence"):
+            normalized_smith_waterman(case["seq1"], case["seq2"], "pair 7")
+    else:
+        assert normalized_smith_waterman(case["seq1"], case["seq2"]) == pytest.approx(case["score"], rel=1e-12, abs=0)
+
+
 def test_a_letter_blosum45_does_not_score_is_named() -> None:
     evaluator = ICL_EVALUATORS.get("Mol_Instructions_Evaluator_Protein_Design")()
     with pytest.raises(EvaluationError, match=r"sample 1: 'MKU' holds 'U', which BLOSUM45 does not score"):

@@ -44,11 +44,71 @@ def field(row: Any, key: str, loader: str, where: str) -> Any:
     return row[key]
 
 
-def dataset(rows: list[dict[str, Any]]) -> Any:
-    """``datasets.Dataset.from_list(rows)``, as OpenCompass's loaders build their tables."""
-    import datasets
+def dataset(rows: list[dict[str, Any]], source: str | None = None) -> Any:
+    """``datasets.Dataset.from_list(rows)``, as OpenCompass's loaders build their tables.
 
-    return datasets.Dataset.from_list(rows)
+    With ``source`` (the loader and its file, e.g. ``'CaLMDataset: data/x.json'``; row ``n`` being the
+    file's line ``n``), rows that disagree on a field's type — which Arrow cannot hold in one column —
+    give an error naming the file, the field and the two rows instead of Arrow's own.
+    """
+    import datasets
+    import pyarrow as pa
+
+    try:
+        return datasets.Dataset.from_list(rows)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        clash = None if source is None else _type_clash(rows)
+        if clash is None:
+            raise
+        name, (first, first_kind), (other, other_kind) = clash
+        raise InputFileError(f"{source}: field {name!r} is {first_kind} in line {first} but {other_kind} in line {other}; "
+                             f"a field keeps one type in every line ({type(exc).__name__}: {exc})") from None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _type_clash(rows: list[Any], prefix: str = "", lines: list[int] | None = None
+                ) -> tuple[str, tuple[int, str], tuple[int, str]] | None:
+    """The first field (dotted path into objects, ``[]`` into lists) whose values in ``rows`` are of two
+    kinds, with the line of the first value of each kind; ``None`` when there is none."""
+    numbers = lines or list(range(1, len(rows) + 1))
+    fields: dict[str, list[tuple[int, Any]]] = {}
+    for line, row in zip(numbers, rows):
+        if isinstance(row, dict):
+            for key, value in row.items():
+                fields.setdefault(str(key), []).append((line, value))
+    for key, values in fields.items():
+        name = f"{prefix}{key}"
+        seen: dict[str, int] = {}
+        for line, value in values:
+            if value is not None:
+                seen.setdefault(_kind(value), line)
+        if len(seen) > 1:
+            (k1, l1), (k2, l2) = list(seen.items())[:2]
+            return name, (l1, k1), (l2, k2)
+        if seen.keys() == {"an object"}:
+            inner = [(line, value) for line, value in values if value is not None]
+            found = _type_clash([v for _, v in inner], f"{name}.", [line for line, _ in inner])
+        elif seen.keys() == {"a list"}:
+            items = [(line, item) for line, value in values if value is not None for item in value]
+            found = _type_clash([{"[]": item} for _, item in items], name, [line for line, _ in items])
+        else:
+            found = None
+        if found is not None:
+            return found
+    return None
 
 
 def dataset_dict(splits: dict[str, list[dict[str, Any]]]) -> Any:

@@ -151,4 +151,4 @@ class CaLMDataset(BaseDataset):
 
     @staticmethod
     def load(path: str, prompt_style: str, **kwargs: Any) -> Any:
-        return dataset(calm_rows(path, prompt_style))
+        return dataset(calm_rows(path, prompt_style), source=f"CaLMDataset: {path}")

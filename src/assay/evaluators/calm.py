@@ -242,9 +242,13 @@ def _options(rule: str, reply: str, item: dict[str, Any]) -> int:
     missing = [f for f in (*fields, *(("ask-for",) if rule == "PCD-C" else ())) if f not in item]
     if missing:
         raise EvaluationError(f"CaLMEvaluator ({rule} rule): a reference has no {', '.join(map(repr, missing))}: {item!r:.200}")
+    for f in fields:  # OpenCompass stops on these (``.strip()`` of a value that is not text)
+        if not isinstance(item[f], str):
+            raise EvaluationError(f"CaLMEvaluator ({rule} rule): the reference's {f!r} {item[f]!r:.200} is not text")
     text = reply.strip().lower()
-    options = [str(item[f]).strip().lower() for f in fields]
-    values: dict[str, str] = {"ask_for": str(item["ask-for"]) if rule == "PCD-C" else ""}
+    options = [item[f].strip().lower() for f in fields]
+    # OpenCompass formats ``ask-for`` into its phrases as it is (``str.format``), text or not
+    values: dict[str, str] = {"ask_for": format(item["ask-for"]) if rule == "PCD-C" else ""}
     for i, option in enumerate(options, 1):
         values[f"opt{i}"] = option
         values[f"opt{i}_cut"] = option[: len(option) - 1] if rule == "PCD-C" else option[:-1]
@@ -472,7 +476,10 @@ class CaLMEvaluator(BaseEvaluator):
                 gold = reference_label(self.task, item)
                 pred, ref = reply, gold
                 if _CJK.search(reply) is not None:
-                    pred, ref = " ".join(jieba_words(reply)), " ".join(jieba_words(str(gold)))
+                    if not isinstance(gold, str):  # OpenCompass stops here: jieba cannot segment it
+                        raise EvaluationError(f"CaLMEvaluator ({self.task}): gt_answer {gold!r:.200} is not text; a Chinese "
+                                              "reply is compared with it segmented into words, which needs text")
+                    pred, ref = " ".join(jieba_words(reply)), " ".join(jieba_words(gold))
                 scores = rouge_l_scores(pred, ref, frames=_ROUGE_FRAMES) if isinstance(ref, str) else None
                 recall = 0.0 if scores is None else scores[0]
                 total += recall
@@ -512,6 +519,9 @@ class CaLMEvaluator(BaseEvaluator):
         return result
 
 
-#: Frames on the stack when the ``rouge`` package's LCS walk starts under OpenCompass's CaLM evaluator: 8 up to
-#: the evaluator's ``score``, then ``compute_core_metrics`` and the accuracy function, then the package's 6.
-_ROUGE_FRAMES = 8 + 2 + 6
+#: Frames on the stack when the ``rouge`` package's LCS walk starts under OpenCompass's CaLM evaluator, its eval
+#: task run as its runners run it (``python opencompass/tasks/openicl_eval.py <config>``, a process of its own):
+#: 6 up to the evaluator's ``score`` (measured by ``scripts/record_oc_calm.py``), then ``compute_core_metrics``
+#: and the accuracy function, then the package's 6 — a reply and reference of 985 identical words are scored,
+#: 986 are not.  ``opencompass --debug`` runs the task inside its own process, deeper, where fewer words fit.
+_ROUGE_FRAMES = 6 + 2 + 6

@@ -72,7 +72,8 @@ def _codes(seq: str, name: str) -> list[int]:
 
 
 def _local_alignment_score(a: list[int], b: list[int]) -> float:
-    """The best local alignment score (Gotoh's affine gaps), one row of the matrices at a time.
+    """The best local alignment score (Gotoh's affine gaps), one row of the matrices at a time: memory
+    linear in the longer sequence, a row per residue of the shorter (the score is symmetric, as BLOSUM45 is).
 
     Within a row the horizontal gaps are the running maximum of ``H[k] - k * extend`` (no gap's
     best start lies in a gap, as opening costs more than extending), so each row is a few
@@ -80,6 +81,8 @@ def _local_alignment_score(a: list[int], b: list[int]) -> float:
     """
     import numpy as np
 
+    if len(a) > len(b):
+        a, b = b, a
     matrix = np.array([[BLOSUM45[x, y] for y in _ALPHABET] for x in _ALPHABET], dtype=float)
     cols = np.array(b)
     width = len(b)
@@ -106,10 +109,15 @@ def _local_alignment_score(a: list[int], b: list[int]) -> float:
 def normalized_smith_waterman(seq1: str, seq2: str, name: str = "normalized_smith_waterman") -> float:
     """Normalised Smith-Waterman similarity of two protein sequences, in [0, 1] (see the module's description).
 
+    An empty sequence fails, naming ``name``, as Biopython's aligner does in OpenCompass (its evaluator
+    scores an empty side 0 without aligning).
+
     >>> normalized_smith_waterman('MKV', 'MKV'), round(normalized_smith_waterman('MKVLA', 'MKV'), 6)
     (1.0, 0.784465)
     """
     a, b = _codes(seq1, name), _codes(seq2, name)
+    if not a or not b:
+        raise EvaluationError(f"{name}: cannot align an empty sequence (seq1 {seq1[:60]!r}, seq2 {seq2[:60]!r})")
     raw = _local_alignment_score(a, b)
     if raw <= 0:
         return 0.0

@@ -286,18 +286,25 @@ def Retrosynthesis_postprocess(text: Any) -> str:
 #: Mol-Instructions' molecule tasks whose answers are SMILES.
 MOL_INSTRUCTIONS_SMILES_TASKS = ("description_guided_molecule_design", "forward_reaction_prediction", "retrosynthesis",
                                  "reagent_prediction")
-_END_TOKENS = re.compile(r"<\|endoftext\|>|<\|im_end\|>")
+_ENDOFTEXT = re.compile(r"<\|endoftext\|>")
+_IM_END = re.compile(r"<\|im_end\|>")
 _DIGIT_GAPS = re.compile(r"(?<=\d) +(?=\d)|(?<=\.) +(?=\d)")
 _LEADING_SPACE = re.compile(r"\s*")
 _FIRST_NUMBER = re.compile(r"[-+]?\d*\.\d+|\d+")
 _FIRST_SMILES = re.compile(r"<SMILES>(.*?)</SMILES>")
 
 
+def _without_end_tokens(text: str) -> str:
+    """Every ``<|endoftext|>`` removed, then every ``<|im_end|>``: two passes, in OpenCompass's order, so that
+    ``<|im_<|endoftext|>end|>`` loses both."""
+    return _IM_END.sub("", _ENDOFTEXT.sub("", text))
+
+
 def _without_thoughts(text: str) -> str:
     """The text without end tokens and thoughts: what OpenCompass's ``re.sub(r'.*?</think>\\s*', '', …)`` leaves
     after ``<think>…</think>`` is removed — the text after the last ``</think>`` and the white space after it —,
     found in one pass (the expression scans the rest of the text from every position, quadratic on long replies)."""
-    text = _THINK.sub("", _END_TOKENS.sub("", text.strip()))
+    text = _THINK.sub("", _without_end_tokens(text.strip()))
     end = text.rfind("</think>")
     if end == -1:
         return text
@@ -453,7 +460,7 @@ def PEER_postprocess_default(text: Any) -> str:
     ' Yes'
     """
     text = "" if text is None else text if isinstance(text, str) else str(text)
-    return _THINK.sub("", _END_TOKENS.sub("", text.strip()))
+    return _THINK.sub("", _without_end_tokens(text.strip()))
 
 
 @TEXT_POSTPROCESSORS.register_module()
