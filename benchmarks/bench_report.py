@@ -19,7 +19,7 @@ the ``src`` folder of another checkout, e.g. ``git archive main src | tar -x
 first report reads every dataset's samples (the sample files of earlier
 reports are removed before it), from the run index as that tree's version
 writes it (an index built by each tree before the timings, put in place
-before each of its commands).
+once per tree in each round, before that tree's two commands).
 
 ``--samples N`` also times the report of one dataset of N samples × 2 models
 (generation, size, and the sample browser's filters in the browser).  Prints

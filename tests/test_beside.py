@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -46,12 +50,14 @@ def test_a_failing_child_reports_failure(two_cpus: Path) -> None:
 
 def test_a_discarded_child_is_stopped(two_cpus: Path) -> None:
     job = Beside.start(lambda: time.sleep(60))
-    assert job is not None
+    assert job is not None and job.pid is not None
+    pid = job.pid
     started = time.monotonic()
     job.discard()
     assert time.monotonic() - started < 30
     with pytest.raises(ChildProcessError):
-        os.waitpid(job.pid, os.WNOHANG)
+        os.waitpid(pid, os.WNOHANG)
+    assert job.pid is None  # forgotten: a later discard signals nobody
     assert list(two_cpus.iterdir()) == []
 
 
@@ -68,3 +74,97 @@ def test_not_started_beside_another_thread_or_on_one_cpu(monkeypatch: pytest.Mon
         other.join()
     monkeypatch.setattr(beside_module, "cpus", lambda: 1)
     assert Beside.start(lambda: 1) is None
+
+
+def _gone(pid: int) -> bool:
+    """No process ``pid`` (or only its zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_an_interrupted_wait_stops_and_reaps_the_child(two_cpus: Path) -> None:
+    """Ctrl-C while waiting for the child: the child is stopped and reaped, its answer's file removed, before
+    the interrupt goes on."""
+    job = Beside.start(lambda: time.sleep(60))
+    assert job is not None and job.pid is not None
+    pid = job.pid
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            job.wait()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    with pytest.raises(ChildProcessError):  # reaped: no zombie left
+        os.waitpid(pid, os.WNOHANG)
+    assert job.pid is None
+    assert list(two_cpus.iterdir()) == []
+
+
+def test_what_the_child_logs_is_logged_by_the_caller(two_cpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Warnings the work logs in the child reach the caller's log, with their logger, level and text."""
+    def work() -> int:
+        logging.getLogger("assay.somewhere").warning("pictures not drawn: %s", "cannot draw")
+        logging.getLogger("assay.somewhere").debug("not enabled: not passed on")
+        return 7
+
+    with caplog.at_level(logging.INFO):
+        job = Beside.start(work)
+        assert job is not None
+        assert job.wait() == (True, 7)
+    found = [(r.name, r.levelno, r.getMessage()) for r in caplog.records if r.name == "assay.somewhere"]
+    assert found == [("assay.somewhere", logging.WARNING, "pictures not drawn: cannot draw")]
+
+
+def test_a_killed_child_is_a_warning_naming_how_it_ended(two_cpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A child killed (e.g. by the out-of-memory killer) is reported as a warning naming the signal."""
+    job = Beside.start(lambda: os.kill(os.getpid(), signal.SIGKILL), "ranking")
+    assert job is not None
+    with caplog.at_level(logging.WARNING):
+        assert job.wait() == (False, None)
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("ranking" in m and "SIGKILL" in m for m in warned), warned
+    assert list(two_cpus.iterdir()) == []
+
+
+_ORPHAN = """
+import os, signal, time
+import assay._beside as b
+b.cpus = lambda: 2
+signal.signal(signal.SIGTERM, lambda signum, frame: None)  # the caller's own handling of SIGTERM
+job = b.Beside.start(lambda: time.sleep(120))
+print(job.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_the_child_dies_with_the_caller_and_a_sigterm_ends_it(two_cpus: Path) -> None:
+    """The caller killed outright (SIGKILL): its child does not go on computing; and SIGTERM sent to a
+    child ends it (the caller's handler of SIGTERM is not the child's)."""
+    for how in ("caller killed", "child terminated"):
+        proc = subprocess.Popen([sys.executable, "-c", _ORPHAN], stdout=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(two_cpus)})
+        try:
+            assert proc.stdout is not None
+            pid = int(proc.stdout.readline())
+            if how == "caller killed":
+                proc.kill()
+            else:
+                os.kill(pid, signal.SIGTERM)
+            for _ in range(300):
+                if _gone(pid):
+                    break
+                time.sleep(0.1)
+            assert _gone(pid), how
+        finally:
+            proc.kill()
+            proc.wait()

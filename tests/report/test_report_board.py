@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -309,6 +310,119 @@ def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_pat
     shutil.rmtree(run / "summary" / "summary_first_files")  # nothing to link: every dataset read again
     second = write_html_report(run, None, "second", embed=False)
     assert sample_data(second) == want
+
+
+def test_a_run_indexed_without_samples_reads_each_stats_file_once_in_all_processes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """Where a second CPU could rank beside the reading of the samples, a run whose index lacks them still
+    reads each result's ``.stats`` file once, counted across every process of the report."""
+    import sqlite3
+
+    import assay.rundir.sidecar as sidecar_module
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with sqlite3.connect(run / "index.sqlite") as con:  # an index written before it kept samples
+        con.execute("DROP TABLE samples")
+    reads = tmp_path / "reads.txt"
+    real = sidecar_module.load_stats
+
+    def counted(path: Any, *args: Any, **kwargs: Any) -> Any:
+        with open(reads, "a") as fh:  # appended by whichever process reads: forked ones too
+            fh.write(f"{os.getpid()} {path}\n")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(sidecar_module, "load_stats", counted)
+    page = write_html_report(run, None, "first", embed=False)
+    assert "the report's rank intervals" not in beside_starts.what  # ranked here, after the files were read
+    read = reads.read_text().splitlines()
+    assert len(read) == len({line.split(" ", 1)[1] for line in read}) == len(MODELS) * 6
+    assert board_data(page.read_text())["rankings"]["rankings"]
+    with sqlite3.connect(run / "index.sqlite") as con:
+        assert con.execute("SELECT count(*) FROM samples").fetchone()[0] == len(MODELS) * 6
+    reads.write_text("")  # the index now holds them: the next report ranks beside its reading, reads no file
+    shutil.rmtree(run / "summary" / "summary_first_files")
+    write_html_report(run, None, "second", embed=False)
+    assert reads.read_text() == ""
+    assert beside_starts[beside_starts.what.index("the report's rank intervals")]
+
+
+def test_warnings_while_ranking_beside_the_report_reach_its_log(
+        monkeypatch: pytest.MonkeyPatch, beside_starts: Any, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    """Pictures that cannot be drawn are a warning in the log, when the rankings are computed in a child
+    process beside the report as when they are computed in it."""
+    import logging
+
+    import assay.report._pictures as pictures_module
+    from assay.rundir.statistics import index_run
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("cannot draw this forest")
+
+    monkeypatch.setattr(pictures_module, "forest_plot", broken)
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    with caplog.at_level(logging.WARNING):
+        write_html_report(run, None, "pictures", embed=True)
+    assert beside_starts[beside_starts.what.index("the report's rank intervals")]  # ranked in a child
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("pictures not drawn" in m and "cannot draw this forest" in m for m in warned), warned
+
+
+_SLOW_RANKS = """
+import sys, time
+import assay._beside as beside
+import assay.report._html as html
+beside.cpus = lambda: 2
+real = html._ranking_data
+def slow(*args, **kwargs):  # a large run's rankings
+    time.sleep(60)
+    return real(*args, **kwargs)
+html._ranking_data = slow
+from assay.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothing(tmp_path: Path) -> None:
+    """``assay report`` sent SIGTERM while its rankings are computed in a child: the command ends as other
+    commands do on SIGTERM (status 128 + 15, a message), the child is stopped with it, its temporary
+    file removed, and no report is left half written."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, "report", "-w", str(run)], stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp)})
+    children: list[int] = []
+    try:
+        for _ in range(600):  # until the rank child runs (its answer's file is made before it is forked)
+            children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+            if children and list(temp.glob("assay-beside-*")):
+                break
+            time.sleep(0.1)
+        assert children, "no child started"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "SIGTERM" in err
+    for pid in children:
+        assert not Path(f"/proc/{pid}").exists(), "the child goes on"
+    assert list(temp.iterdir()) == []
+    assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
 
 
 def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_index_alone(

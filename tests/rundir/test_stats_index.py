@@ -80,3 +80,35 @@ def test_per_sample_values_in_the_index_are_packed_and_come_back_to_the_last_bit
         assert got.units.dtype == "float64"
         assert got.units.tobytes() == __import__("numpy").asarray(sv["units"], dtype=float).tobytes(), metric
 
+
+
+def test_per_sample_values_computed_under_other_statistics_rules_are_not_read() -> None:
+    """Per-sample values the index holds from other statistics rules (an older version of assay) are not
+    used by the readers, whatever the layout: they would give the rank intervals other numbers."""
+    from assay.rundir.stats_index import index_samples, sample_values_in, sample_values_reader, samples_settings
+
+    sv = {"kind": "binary", "units": [1.0, 0.0], "scale": 100.0, "runs": 1, "basis": "correct"}
+    settings, data = index_samples(_saved({"accuracy": sv}))
+    layout, _, limit = settings.partition(" ")
+    major, _, rules = layout.partition(".")
+    other = f"{major}.{int(rules) + 1} {limit}"
+    read = sample_values_reader()
+    assert read(settings, data) is not None
+    assert read(other, data) is None
+    assert sample_values_in(other, data) is None
+    assert read(samples_settings(80), data) is not None  # the text limit is not the values' concern
+
+
+def test_negative_zero_per_sample_values_come_back_with_their_sign() -> None:
+    """A per-sample value of -0.0 is not stored as a count of right answers: it is read back as -0.0."""
+    import numpy as np
+
+    from assay.rundir.stats_index import index_samples, sample_values_in
+
+    for runs, units in ((1, [-0.0, 1.0, 0.0]), (3, [-0.0, 1 / 3, 2 / 3])):
+        sv = {"kind": "mean", "units": units, "scale": 100.0, "runs": runs, "basis": "correct"}
+        settings, data = index_samples(_saved({"accuracy": sv}))
+        got = sample_values_in(settings, data)
+        assert got is not None
+        assert got[1]["accuracy"].units.tobytes() == np.asarray(units, dtype=float).tobytes(), runs
+        assert np.signbit(got[1]["accuracy"].units[0])

@@ -27,7 +27,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Summarize (with a config) or read the newest summary, then write the report; 0 on success."""
+    """Summarize (with a config) or read the newest summary, then write the report; 0 on success.
+
+    SIGTERM and SIGHUP stop it as they stop ``assay eval``: its child processes are stopped and no
+    half-written file is left (:func:`assay.commands._options.terminated_by_signals`).
+    """
+    from assay.commands._options import terminated_by_signals
+
+    with terminated_by_signals():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """:func:`run`."""
     from assay.report import write_html_report
     from assay.rundir.imports import read_run
     from assay.rundir.layout import new_timestamp

@@ -653,6 +653,27 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
     _put_rankings(data, rankings, pictures)
 
 
+def _samples_indexed(snap: Any, digests: dict[tuple[str, str], str | None], folders: dict[str, str]) -> bool:
+    """Every result of the report has its per-sample values in the run index, computed by this version's
+    rules (reading them there is then all the rankings do); the index's samples are read here, once, before
+    a child that ranks is forked."""
+    from assay.rundir.stats_index import samples_current
+
+    readable: dict[str, bool] = {}  # samples_current of each settings text met
+    for (c, a), digest in digests.items():
+        if not digest:
+            continue
+        held = snap.samples(f"{folders.get(c, c)}/{a}.json")
+        if held is None:
+            return False
+        ok = readable.get(held[0])
+        if ok is None:
+            ok = readable[held[0]] = samples_current(held[0])
+        if not ok:
+            return False
+    return True
+
+
 def _rankings_beside(context: _Context) -> Any:
     """The rankings and pictures (:func:`_rankings`) being computed in a forked child process while the report
     reads its samples (:class:`assay._beside.Beside`; ``None`` when it cannot start: then :func:`_add_rankings`
@@ -1267,11 +1288,11 @@ def _write_html_report(
     rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
     kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
     beside = None
-    if context.ranks and kept_rankings is None and snap is not None:
-        snap.samples("")  # the run index's samples read once, before the child that ranks is forked
-        # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
-        beside = _rankings_beside(context)
-    try:
+    try:  # the child ranking stops with the report, however the report ends
+        if context.ranks and kept_rankings is None and snap is not None and _samples_indexed(snap, digests, context.folders):
+            # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
+            # (not when the index lacks samples: they are read once, here, and kept in the index before ranking)
+            beside = _rankings_beside(context)
         if context.tables is not None:
             read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
         else:
@@ -1294,22 +1315,21 @@ def _write_html_report(
                 for rel, digest, settings, held in source.repairs:
                     snap.put_samples(rel, digest, settings, held)
                 snap.flush()
-    except BaseException:
-        if beside is not None:  # the child ranking stops with the report
+        fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
+        # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
+        chunks: list[tuple[str, int, bytes | Path, str | None]] = []
+        for abbr, key in keys.items():
+            if abbr in fresh_chunks:
+                chunks.append((abbr, *fresh_chunks[abbr], key))
+            elif abbr in reused:
+                chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
+        if kept_rankings is not None:  # computed by an earlier report from the same results and settings
+            _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
+        elif context.ranks:
+            _add_rankings(data, context, beside)
+    finally:
+        if beside is not None:
             beside.discard()
-        raise
-    fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
-    # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)
-    chunks: list[tuple[str, int, bytes | Path, str | None]] = []
-    for abbr, key in keys.items():
-        if abbr in fresh_chunks:
-            chunks.append((abbr, *fresh_chunks[abbr], key))
-        elif abbr in reused:
-            chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
-    if kept_rankings is not None:  # computed by an earlier report from the same results and settings
-        _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
-    elif context.ranks:
-        _add_rankings(data, context, beside)
     size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
     if embed is None:
         embed = size <= EMBED_LIMIT

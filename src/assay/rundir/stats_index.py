@@ -226,7 +226,8 @@ def _packed(data: Any) -> tuple[list[Any], bytes] | None:
         if ((counts >= 0) & (counts <= runs)).all():
             # kept as counts only when they give back every value to the last bit
             small = counts.astype(np.uint8)
-            if np.array_equal(small / runs if runs != 1 else small.astype(np.float64), units):
+            back = small / runs if runs != 1 else small.astype(np.float64)
+            if back.astype("<f8").tobytes() == units.astype("<f8").tobytes():  # bit for bit: -0.0 is not a count
                 return [*head, _COUNTS, len(units)], small.tobytes()
     return [*head, _FLOATS, len(units)], units.astype("<f8").tobytes()
 
@@ -285,8 +286,9 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
 
 def sample_values_in(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
     """The per-sample values in the run index's ``data`` (:func:`index_samples`, stored with ``settings``):
-    ``(values, metric → SampleValues, no_samples)``; ``None`` when unreadable or of a layout this version
-    does not read.  (:func:`sample_values_reader` reads many.)"""
+    ``(values, metric → SampleValues, no_samples)``; ``None`` when unreadable, of a layout this version
+    does not read, or computed under other statistics rules (:func:`samples_current`).
+    (:func:`sample_values_reader` reads many.)"""
     return sample_values_reader()(settings, data)
 
 
@@ -298,6 +300,7 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
 
     heads: dict[bytes, tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None] = {}
     current = str(SAMPLES_FORMAT)
+    readable: dict[str, bool] = {}  # samples_current of each settings text met
     frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
 
     def parse(line: bytes) -> tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None:
@@ -310,6 +313,11 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
             return None
 
     def read(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
+        ok = readable.get(settings)
+        if ok is None:
+            ok = readable[settings] = samples_current(settings)
+        if not ok:  # another layout, or values computed under other statistics rules
+            return None
         layout = settings.partition(".")[0]
         try:
             end = 4 + int.from_bytes(data[:4], "big")
