@@ -87,7 +87,7 @@ def draw_points(data: Any, rng: Any, where: str, integer: bool = False) -> Any:
         for n, point in enumerate(data):
             for value in point if isinstance(point, list) else [point]:
                 if value is None or isinstance(value, bool):
-                    raise InputFileError(f"{where}: point {n} holds {json.dumps(value)} ({str(point)[:120]}), not a "
+                    raise InputFileError(f"{where}: point {n} holds {json.dumps(value)} ({json.dumps(point)[:120]}), not a "
                                          "number (OpenCompass's loader fails writing its prompt)")
     try:
         points = np.array(data, dtype=np.int64 if integer else float)
