@@ -24,6 +24,8 @@ with varied replies.
 * ``cases``: ``SRbenchDatasetEvaluator.score`` called on further batches of
   answers (already postprocessed) over the same rows: edge cases whose means
   are not finite, or where no answer is readable;
+* ``integer_cases``: ``score`` on rows whose every value is an integer
+  (``int/SRBENCH``), which OpenCompass reads as integers;
 * ``prompts``: ``change_data_to_prompt`` on points of two to six columns;
 * ``draws``: the distribution of the loader's draw on a row of 400 points
   (``dist/SRBENCH``), over ``DRAWS`` loads: how often each point was drawn,
@@ -105,6 +107,28 @@ CASES: dict[str, list[str]] = {
     # functions OpenCompass names for SymPy and NumPy, and positional variables
     "names": ["y = 2*b + 1", "y = x1*x0 + sin(x1)", "y = c**2 - a/b", "y = sqrt(abs(x0))*x1", "y = exp(x0)/exp(x0)*exp(x0/3)",
               "y = tan(x0)", "y = arccos(x0/4)", "y = pi*x0", "y = x1 - x0"],
+    # Python ints outside int64 in the answers (NumPy 1, which OpenCompass 0.5.4 requires, makes them object arrays;
+    # those of uint64's range uint64), in sums, products, powers and functions
+    "wide": ["y = x0 + 10**20", "y = x0*x1*2**64", "y = x0**2 - x1/x2 + 2**63", "y = sin(x0 + 10**20)*x1",
+             "y = 100000000000000000000000000000*x0", "y = x0/x1 - 9223372036854775809", "y = log(10**20)*x0",
+             "y = exp(x0)*10**30", "y = x0 - x1 + 18446744073709551615"],
+}
+
+
+#: (name, formula, points) of a file whose every value is an integer: every row has exactly 300 points.
+INTEGER_ROWS: list[tuple[str, str, list[list[int]]]] = [
+    ("iprod", "y = x0*x1", [[i % 17 - 8, i % 5 - 2, (i % 17 - 8) * (i % 5 - 2)] for i in range(300)]),
+    ("ilin", "y = 2*x0 + 1", [[i + 1, 2 * (i + 1) + 1] for i in range(300)]),
+]
+
+#: Batches of answers, one per integer row.
+INTEGER_CASES: dict[str, list[str]] = {
+    # a negative power of integers (the grid instead), constants cut to integers, a division
+    "powers": ["y = x0**x1", "y = 2.5"],
+    "constants": ["y = 0.7", "y = x0/3 + 0.5"],
+    "exact": ["y = x1*x0", "y = 2*x0 + 1"],
+    # Python ints beyond int64 with integer points (NumPy 1: a float, an object array)
+    "wide": ["y = x0*x1 + 2**63", "y = 2*x0 + 10**20"],
 }
 
 
@@ -115,6 +139,10 @@ def build_data() -> None:
     main = cache / "data" / "SRBENCH" / "formula_data.json"
     main.parent.mkdir(parents=True)
     main.write_text("".join(json.dumps({"name": n, "formula": f, "data": d}) + "\n" for n, f, d in ROWS), encoding="utf-8")
+    integer = cache / "int" / "SRBENCH" / "formula_data.json"
+    integer.parent.mkdir(parents=True)
+    integer.write_text("".join(json.dumps({"name": n, "formula": f, "data": d}) + "\n" for n, f, d in INTEGER_ROWS),
+                       encoding="utf-8")
     dist = cache / "dist" / "SRBENCH" / "formula_data.json"
     dist.parent.mkdir(parents=True)
     dist.write_text(json.dumps({"name": "line", "formula": "y = x0", "data": [[float(i), float(i)] for i in range(400)]}) + "\n",
@@ -189,6 +217,14 @@ def record_cases() -> dict[str, Any]:
     return {name: {"predictions": preds, "result": evaluator.score(preds, references)} for name, preds in CASES.items()}
 
 
+def record_integer_cases() -> dict[str, Any]:
+    from opencompass.datasets.srbench import SRbenchDatasetEvaluator
+
+    evaluator = SRbenchDatasetEvaluator(path=str(FIXTURES / "cache" / "int" / "SRBENCH"))
+    references = [f for _, f, _ in INTEGER_ROWS]
+    return {name: {"predictions": preds, "result": evaluator.score(preds, references)} for name, preds in INTEGER_CASES.items()}
+
+
 def record_prompts() -> list[dict[str, Any]]:
     import numpy as np
     from opencompass.datasets.srbench import change_data_to_prompt
@@ -237,6 +273,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         record.update(run_task(ds, Path(work)))
     record["cases"] = record_cases()
+    record["integer_cases"] = record_integer_cases()
     record["prompts"] = record_prompts()
     record["draws"] = record_draws()
     out = FIXTURES / "expected" / "srbench_gen.json"

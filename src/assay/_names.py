@@ -1679,6 +1679,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('SmolInstructDataset', 'assay.datasets.smolinstruct'),
         ('SQuAD20Dataset', 'assay.datasets.squad20'),
         ('SRbenchDataset', 'assay.datasets.srbench'),
+        ('all_integers', 'assay.datasets.srbench'),
         ('change_data_to_prompt', 'assay.datasets.srbench'),
         ('draw_points', 'assay.datasets.srbench'),
         ('AlignmentBenchDataset', 'assay.datasets.subjective'),

@@ -28,6 +28,7 @@ from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "srbench"
 RECORD = json.loads((ROOT / "expected" / "srbench_gen.json").read_text(encoding="utf-8"))
 DATA = ROOT / "cache" / "data" / "SRBENCH" / "formula_data.json"
+INTEGER_DATA = ROOT / "cache" / "int" / "SRBENCH" / "formula_data.json"
 RUN = "20250101_000000"
 MODEL = "oc-model"
 CONFIGS = ["srbench/srbench_gen.py", "srbench/srbench_rawprompt_gen.py"]
@@ -80,8 +81,8 @@ def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path
     return data
 
 
-def _rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+def _rows(file: Path = DATA) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.mark.parametrize("rel", CONFIGS)
@@ -118,7 +119,8 @@ def test_reader_reads_replies_as_opencompass() -> None:
 @pytest.mark.parametrize("case", sorted(RECORD["cases"]))
 def test_scores_each_answer_as_opencompass(case: str) -> None:
     """OpenCompass's ``score`` on further answers: unreadable ones, one finite point (R2 undefined), the grid
-    fallback, constants, variables named otherwise than the reference's."""
+    fallback, constants, variables named otherwise than the reference's, Python ints beyond int64 (which NumPy 1,
+    OpenCompass's, makes object arrays: the answer is not valid)."""
     entry = RECORD["cases"][case]
     rows = _rows()
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(path="opencompass/srbench").score(
@@ -128,6 +130,35 @@ def test_scores_each_answer_as_opencompass(case: str) -> None:
         assert _close(result[key], entry["result"][key]), (key, result[key], entry["result"][key])
     for ours, theirs in zip(result["details"], entry["result"]["details"], strict=True):
         _same_sample(ours, theirs)
+
+
+@pytest.mark.parametrize("case", sorted(RECORD["integer_cases"]))
+def test_scores_integer_points_as_opencompass(case: str) -> None:
+    """A file whose every value is an integer is read as integers: a negative power of them fails and the grid is
+    used instead, as in OpenCompass, and a division of them is a float."""
+    entry = RECORD["integer_cases"][case]
+    rows = _rows(INTEGER_DATA)
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(entry["predictions"], [r["formula"] for r in rows], rows)
+    assert "error" not in result, result
+    for key in ("mean_RMSE", "mean_NMSE", "mean_R2", "SymbolicMatch"):
+        assert _close(result[key], entry["result"][key]), (key, result[key], entry["result"][key])
+    for ours, theirs in zip(result["details"], entry["result"]["details"], strict=True):
+        _same_sample(ours, theirs)
+
+
+def test_integer_points_are_drawn_as_integers(tmp_path: Path) -> None:
+    """The loader keeps a file of integers integral (its points, as OpenCompass's); one float in the file makes
+    every formula's points floats."""
+    folder = tmp_path / "SRBENCH"
+    shutil.copytree(INTEGER_DATA.parent, folder)
+    load = LOAD_DATASET.get("SRbenchDataset").load
+    rows = load(path=str(folder)).to_arrow().to_pylist()
+    assert all(type(v) is int for r in rows for p in r["data_samples_list"] for v in p)
+    mixed = _rows(INTEGER_DATA)
+    mixed[1]["data"][0][0] = 1.5
+    (folder / "formula_data.json").write_text("".join(json.dumps(r) + "\n" for r in mixed), encoding="utf-8")
+    rows = load(path=str(folder)).to_arrow().to_pylist()
+    assert all(type(v) is float for r in rows for p in r["data_samples_list"] for v in p)
 
 
 @pytest.mark.parametrize("rel", CONFIGS)
@@ -248,3 +279,36 @@ def test_too_few_points_is_an_error_naming_the_file_and_formula(tmp_path: Path) 
 def test_test_set_without_points_is_an_error_record() -> None:
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(["y = x0"], ["y = x0"], [])
     assert set(result) == {"error"} and "test set's rows" in result["error"]
+
+
+def test_answer_running_out_of_memory_scores_invalid_and_keeps_the_batch() -> None:
+    """OpenCompass catches the MemoryError of a reading as any other error: that answer is not valid, the others
+    are scored."""
+    rows = _rows()[:2]
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(expression_timeout=20).score(
+        ["y = 2*x0 + 1", "y = x0*x1 + 0*2**(2**36)"], [r["formula"] for r in rows], rows)
+    assert "error" not in result, result
+    assert [d["is_valid"] for d in result["details"]] == [True, False]
+    assert result["details"][1]["RMSE"] == 100000.0
+    assert result["mean_R2"] == 1.0
+
+
+def test_complex_fit_is_an_error_record_naming_the_sample() -> None:
+    """A complex fit makes OpenCompass's means complex and its result cannot be written: no numbers, an error."""
+    rows = _rows()[:2]
+    result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")().score(["y = 2*x0 + 1", "y = I*x0*x1"], [r["formula"] for r in rows], rows)
+    assert set(result) == {"error"}, result
+    assert result["error"].startswith("SRbenchDatasetEvaluator: sample 1 ")
+    assert "'y = I*x0*x1'" in result["error"] and "complex" in result["error"]
+
+
+@pytest.mark.parametrize("value", [None, True, False])
+def test_null_or_bool_among_the_points_is_an_error_naming_the_point(value: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "SRBENCH"
+    folder.mkdir()
+    data: list[list[Any]] = [[float(i), float(i)] for i in range(300)]
+    data[7][1] = value
+    rows = [{"formula": "y = x0", "data": [[1.0, 1.0]] * 300}, {"formula": "y = x0", "data": data}]
+    (folder / "formula_data.json").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(InputFileError, match=rf"formula_data\.json, formula 1: point 7 holds {json.dumps(value)} "):
+        LOAD_DATASET.get("SRbenchDataset").load(path=str(folder))

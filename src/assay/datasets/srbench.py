@@ -26,7 +26,7 @@ from assay.datasets.location import get_data_path
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
 
-__all__ = ["SRbenchDataset", "change_data_to_prompt", "draw_points"]
+__all__ = ["SRbenchDataset", "all_integers", "change_data_to_prompt", "draw_points"]
 
 _LOADER = "SRbenchDataset"
 FILE_NAME = "formula_data.json"
@@ -54,13 +54,44 @@ def change_data_to_prompt(points: Any) -> str:
     return "".join(lines)
 
 
-def draw_points(data: Any, rng: Any, where: str) -> Any:
-    """:data:`DRAWN` of ``data``'s points drawn by ``rng`` without replacement, in the order drawn (a NumPy array)."""
+def all_integers(tables: Any) -> bool:
+    """Whether every value of every table of points in ``tables`` (the file's ``data``) is a JSON integer.
+
+    OpenCompass reads the file as one table whose ``data`` column takes one
+    type: integers when every value of the file is one, else floats; its
+    points are then drawn, written and fitted as NumPy integers (a negative
+    power of them fails, a constant answer is cut to an integer).
+
+    >>> all_integers([[[1, 2]], [[3, 4]]]), all_integers([[[1, 2]], [[3, 4.0]]])
+    (True, False)
+    """
+    for table in tables:
+        if not isinstance(table, list):
+            return False
+        for point in table:
+            if not isinstance(point, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in point):
+                return False
+    return True
+
+
+def draw_points(data: Any, rng: Any, where: str, integer: bool = False) -> Any:
+    """:data:`DRAWN` of ``data``'s points drawn by ``rng`` without replacement, in the order drawn (a NumPy array
+    of integers with ``integer``, of floats otherwise: see :func:`all_integers`).
+
+    A ``null``, ``true`` or ``false`` among the values is refused (:class:`~assay.errors.InputFileError` naming
+    ``where``, the point and the value), as OpenCompass cannot write it in a prompt.
+    """
     import numpy as np
 
+    if isinstance(data, list):
+        for n, point in enumerate(data):
+            for value in point if isinstance(point, list) else [point]:
+                if value is None or isinstance(value, bool):
+                    raise InputFileError(f"{where}: point {n} holds {json.dumps(value)} ({json.dumps(point)[:120]}), not a "
+                                         "number (OpenCompass's loader fails writing its prompt)")
     try:
-        points = np.array(data, dtype=float)
-    except (TypeError, ValueError):
+        points = np.array(data, dtype=np.int64 if integer else float)
+    except (TypeError, ValueError, OverflowError):
         raise InputFileError(f"{where}: 'data' is not a table of numbers: {str(data)[:120]!r}") from None
     if points.ndim != 2 or points.shape[1] < 1:
         raise InputFileError(f"{where}: 'data' must be a list of points (rows of numbers), got shape {points.shape}")
@@ -105,11 +136,13 @@ class SRbenchDataset(BaseDataset):
             raise InputFileError(f"{_LOADER}: file {file} does not exist")
         rng = np.random.default_rng(seed)
         rows = []
-        for i, row in enumerate(_formulas(file)):
-            where = f"{_LOADER}: file {file}, formula {i}"
+        formulas = _formulas(file)
+        for i, row in enumerate(formulas):
             if "data" not in row:
-                raise InputFileError(f"{where}: no 'data' (its points) in {str(row)[:120]!r}")
-            points = draw_points(row["data"], rng, where)
+                raise InputFileError(f"{_LOADER}: file {file}, formula {i}: no 'data' (its points) in {str(row)[:120]!r}")
+        integer = all_integers([row["data"] for row in formulas])
+        for i, row in enumerate(formulas):
+            points = draw_points(row["data"], rng, f"{_LOADER}: file {file}, formula {i}", integer)
             split = int(len(points) * 0.97)
             rows.append({**row, "prompt1": change_data_to_prompt(points[:split]), "prompt2": change_data_to_prompt(points[split:]),
                          "data_samples_list": points.tolist()})

@@ -25,11 +25,15 @@ A check is a ``kind`` the sandboxed program knows (``korbench9``,
 ``korbench10``, ``game24``, ``srbench``) and its text arguments; its verdict is
 the bool OpenCompass's function returns, or the exception that escapes it (where
 OpenCompass stops; its text cut to 500 characters).  An answer the check's
-process wrote that is not of its kind's shape (a bool; SRBench's five values)
+process wrote that is not of its kind's shape (a bool; SRBench's five values, and the text of a complex fit)
 was not its function's: the check counts as having ended its process.  ``srbench`` computes values instead of a verdict: SRBench's
 reading of a formula (SymPy's ``sympify`` and ``lambdify``), its fit on the
 points given as JSON (RMSE, NMSE, R2, as scikit-learn computes the first and
-the last on the finite points) and SymPy's ``simplify`` of the difference.
+the last on the finite points) and SymPy's ``simplify`` of the difference; it
+catches a MemoryError as OpenCompass does (the answer is then not valid),
+gives a Python int of the formula's code outside int64 to NumPy as NumPy 1
+would (an object array; one of uint64's range a uint64) and reports a complex
+fit's value as text (``complex``).
 """
 
 from __future__ import annotations
@@ -136,6 +140,8 @@ def game24(prediction):
         return 0
 
 def _srbench_parse(formula):
+    # (SRBench's parts catch every Exception, MemoryError included, as OpenCompass's do: a reading that runs out of
+    # memory scores the answer invalid)
     # SRBench's reading of a formula: the text after its first "=", through SymPy, as a NumPy function of its
     # symbols in name order; None where that fails
     sympy, numpy = _sympy(), _numpy()
@@ -149,11 +155,65 @@ def _srbench_parse(formula):
         variables = sorted(str(s) for s in expr.free_symbols)
         numeric = {"sqrt": numpy.sqrt, "exp": numpy.exp, "sin": numpy.sin, "cos": numpy.cos, "log": numpy.log,
                    "arcsin": numpy.arcsin, "arccos": numpy.arccos, "tan": numpy.tan, "pi": numpy.pi}
-        return sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric]), variables
-    except MemoryError:
-        raise
+        func = sympy.lambdify([sympy.Symbol(v) for v in variables], expr, modules=["numpy", numeric])
+        return _numpy1_ints(numpy, func), variables
     except Exception:
         return None
+
+def _numpy1_ints(numpy, func):
+    # NumPy 1 (which OpenCompass 0.5.4 requires) makes a Python int of the function's code (after Python's own
+    # folding of constants) outside int64 and uint64 an object array, so that the operation on it gives an object
+    # array (that no ufunc and no isfinite takes), and one of uint64's own range a uint64; NumPy 2 makes either a
+    # float (or fails with integer points).  Such an int is given to the function as the array NumPy 1 makes of it.
+    import ast, inspect
+    try:
+        tree = ast.parse(inspect.getsource(func))
+    except (OSError, TypeError, SyntaxError):  # no source kept for it: the function as lambdify made it
+        return func
+    operations = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                  ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a ** b}
+
+    def number(node):
+        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+    class Fold(ast.NodeTransformer):
+        def visit_UnaryOp(self, node):
+            self.generic_visit(node)
+            if isinstance(node.op, (ast.USub, ast.UAdd)) and number(node.operand):
+                value = -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+                return ast.copy_location(ast.Constant(value), node)
+            return node
+
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            operation = operations.get(type(node.op))
+            if operation is None or not (number(node.left) and number(node.right)):
+                return node
+            if isinstance(node.op, ast.Pow) and abs(node.right.value) > 128:
+                return node
+            try:
+                return ast.copy_location(ast.Constant(operation(node.left.value, node.right.value)), node)
+            except (ArithmeticError, ValueError):
+                return node
+
+    wide = {}
+
+    class Wide(ast.NodeTransformer):
+        def visit_Constant(self, node):
+            value = node.value
+            if type(value) is not int or -2**63 <= value < 2**63:
+                return node
+            name = f"_numpy1_int{len(wide)}"
+            wide[name] = numpy.array(value, dtype=numpy.uint64 if 2**63 <= value < 2**64 else object)
+            return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+    tree = Wide().visit(Fold().visit(tree))
+    if not wide:
+        return func
+    names = dict(func.__globals__)
+    names.update(wide)
+    exec(compile(ast.fix_missing_locations(tree), "<srbench formula>", "exec"), names)
+    return names[func.__name__]
 
 def _srbench_same(pred, ref):
     # SymPy's simplify of the difference of the texts after their first "=" (up to a second one) is 0
@@ -162,8 +222,6 @@ def _srbench_same(pred, ref):
         left = sympy.sympify(pred.split("=")[1] if "=" in pred else pred)
         right = sympy.sympify(ref.split("=")[1] if "=" in ref else ref)
         return bool(sympy.simplify(left - right) == 0)
-    except MemoryError:
-        raise
     except Exception:
         return False
 
@@ -219,8 +277,6 @@ def srbench(prediction, reference, points):
         out["R2"] = _r2(numpy, y_true, y_pred)
         out["NMSE"] = numpy.mean((y_true - y_pred) ** 2) / numpy.var(y_true)
         out["is_valid"] = True
-    except MemoryError:
-        raise
     except Exception:
         # the fallback: both formulas as functions of two variables on a 1000 x 1000 grid of [-10, 10]^2
         try:
@@ -235,13 +291,16 @@ def srbench(prediction, reference, points):
             out["R2"] = 1 - numpy.sum((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
             out["NMSE"] = numpy.mean((gt_vals - pred_vals) ** 2) / numpy.var(gt_vals)
             out["is_valid"] = True
-        except MemoryError:
-            raise
         except Exception:
             pass
     out["SymbolicMatch"] = _srbench_same(prediction, reference)
     for key in ("RMSE", "NMSE", "R2"):
-        out[key] = float(out[key])  # JSON writes NaN and the infinities as such
+        if numpy.iscomplexobj(out[key]):
+            # a complex fit: OpenCompass's means are then complex, which it cannot write
+            out["complex"] = f"{key} = {complex(out[key])!r}"
+            out[key] = float("nan")
+        else:
+            out[key] = float(out[key])  # JSON writes NaN and the infinities as such
     return out
 
 KINDS = {"korbench9": korbench9, "korbench10": korbench10, "game24": game24, "srbench": srbench}
@@ -295,7 +354,9 @@ def _shaped(kind, value):
     # what a check's function can return: a bool, or SRBench's values (anything else the check's process wrote itself)
     if kind not in VALUED:
         return isinstance(value, bool)
-    return (isinstance(value, dict) and set(value) == set(SRBENCH_FLOATS + SRBENCH_BOOLS)
+    # (with "complex", the text of a complex fit's value, where there is one)
+    return (isinstance(value, dict) and set(value) - {"complex"} == set(SRBENCH_FLOATS + SRBENCH_BOOLS)
+            and isinstance(value.get("complex", ""), str)
             and all(type(value[key]) is float for key in SRBENCH_FLOATS)
             and all(isinstance(value[key], bool) for key in SRBENCH_BOOLS))
 

@@ -16,6 +16,13 @@ configs) with ``numpy.random.default_rng(seed)`` (``seed`` 1 unless given:
 another draw than the loader's, as OpenCompass's is another than its prompts'),
 so that the same seed gives the same numbers; on a formula of exactly 300
 points every metric is OpenCompass's whatever the draw.
+
+Points are integers when every value of the file is one (OpenCompass's
+column type), floats otherwise.  OpenCompass 0.5.4 runs under NumPy 1: a
+Python int of a formula's code outside int64 and uint64 is an object array
+there (the answer is then not valid) and one of uint64's range a uint64;
+the sandbox gives such ints to the formula as those arrays, whatever its
+NumPy.
 """
 
 from __future__ import annotations
@@ -64,9 +71,10 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
     Details, as OpenCompass's: ``index``, ``ground_truth``, ``prediction``,
     ``RMSE``, ``NMSE``, ``R2``, ``SymbolicMatch``, ``is_valid``.
 
-    An answer whose reading does not end within ``expression_timeout`` seconds,
-    runs out of the sandbox's memory or ends its process gives an error record
-    naming the sample; where no sandbox can be created the batch is an error
+    An answer whose reading raises MemoryError (the sandbox's memory limit) is
+    not valid, as OpenCompass catches it; one whose reading does not end within
+    ``expression_timeout`` seconds, whose process is killed or ends gives an
+    error record naming the sample; where no sandbox can be created the batch is an error
     record saying why.
 
     Args:
@@ -97,7 +105,7 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
     def score(self, predictions: list[Any], references: list[Any], test_set: Any = None) -> dict[str, Any]:
         import numpy as np
 
-        from assay.datasets.srbench import draw_points
+        from assay.datasets.srbench import all_integers, draw_points
         from assay.errors import InputFileError
 
         problem = check_batch(self, predictions, references)
@@ -112,10 +120,11 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
                 side, n = ("answer", i) if i < len(predictions) else ("reference", i - len(predictions))
                 return {"error": f"{_NAME}: sample {n}: the {side} is {type(value).__name__} {value!r:.80}, not text"}
         rng = np.random.default_rng(self.seed)
+        integer = all_integers([row.get("data") for row in rows])
         checks = []
         for i, (pred, ref, row) in enumerate(zip(predictions, references, rows)):
             try:
-                points = draw_points(row.get("data"), rng, f"{_NAME}: sample {i}")
+                points = draw_points(row.get("data"), rng, f"{_NAME}: sample {i}", integer)
             except InputFileError as exc:
                 return {"error": str(exc)}
             checks.append(Check("srbench", (pred, ref, json.dumps(points.tolist()))))
@@ -131,6 +140,9 @@ class SRbenchDatasetEvaluator(BaseEvaluator):
                 return {"error": f"{_NAME}: sample {i} (answer {pred!r:.200}, reference {ref!r:.200}): "
                                  f"{verdict.failure}{limit}"}
             found = verdict.result
+            if found.get("complex") and found.get("is_valid"):
+                return {"error": f"{_NAME}: sample {i} (answer {pred!r:.200}, reference {ref!r:.200}): its fit is complex "
+                                 f"({found['complex']}); OpenCompass's means are then complex and it writes no result"}
             details.append({"index": i, "ground_truth": ref, "prediction": pred, "RMSE": found["RMSE"], "NMSE": found["NMSE"],
                             "R2": found["R2"], "SymbolicMatch": bool(found["SymbolicMatch"]), "is_valid": bool(found["is_valid"])})
         valid = [d for d in details if d["is_valid"]]
