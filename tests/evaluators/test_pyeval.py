@@ -86,7 +86,10 @@ def test_processes_a_check_starts_do_not_outlive_it(leave: bool) -> None:
     ok = Check("korbench9", ("2*3 + 0*sum(range(3*10**6)) = 6", "2*3 = 6"))  # a check taking a moment
     killer = _KILLER if leave else _KILLER.replace("os.setsid() or ", "")
     verdicts = run_checks([ok, Check("korbench9", (killer + " = 6", "2*3 = 6")), ok, ok, ok], limit=2.0)
-    assert [v.value for v in verdicts] == [True, False, True, True, True], verdicts
+    # the killer's own check is wrong, or - when its started process kills the check's process before that
+    # process answers, a race on a loaded machine - a failure; the checks after it keep their verdicts
+    assert verdicts[1].value is False or (verdicts[1].value is None and verdicts[1].failure), verdicts
+    assert [v.value for i, v in enumerate(verdicts) if i != 1] == [True, True, True, True], verdicts
 
 
 def _forge(answer: str) -> Check:
