@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +56,15 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
     """``rows`` as JSON Lines in ``path``, its folder made."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def traceback_tail(lines: int = 3) -> list[str]:
+    """The last ``lines`` lines of the exception being handled, each installed file named from the folder
+    holding its package (``opencompass/datasets/...``), not where this machine installed it."""
+    import traceback
+
+    tail = traceback.format_exc().strip().splitlines()[-lines:]
+    return [re.sub(r"/[^\s\"'()]*?/(?:site|dist)-packages/", "", line) for line in tail]
 
 
 def use_data_cache(cache: Path) -> None:

@@ -49,11 +49,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json, write_jsonl
+from _oc_recording import (
+    local_judge_env,
+    plain_json,
+    tiktoken_cache,
+    traceback_tail,
+    use_data_cache,
+    write_json,
+    write_jsonl,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_b"
@@ -318,7 +325,7 @@ def _run_eval(case: str, work: Path, family: str, server: Any) -> dict[str, Any]
             entry["result"] = result
         except Exception as exc:
             entry["exception"] = f"{type(exc).__name__}: {exc}"
-            entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+            entry["traceback_tail"] = traceback_tail()
         entry["requests"] = _sorted(server.bodies[first:])
         files = {}
         for path in sorted((run_dir / "results" / MODEL).iterdir()):

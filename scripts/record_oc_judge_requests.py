@@ -53,11 +53,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json
+from _oc_recording import local_judge_env, plain_json, tiktoken_cache, traceback_tail, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge"
@@ -274,7 +273,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
                 entry["result"] = result
             except Exception as exc:
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
-                entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+                entry["traceback_tail"] = traceback_tail()
             bodies = server.bodies[first:]
             entry["requests"] = sorted(bodies, key=lambda b: json.dumps(b, sort_keys=True, ensure_ascii=False))
             entry["authorization"] = sorted({v for h in server.headers[first:] for k, v in h.items() if k.lower() == "authorization"})

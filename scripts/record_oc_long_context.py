@@ -41,12 +41,11 @@ import os
 import shutil
 import sys
 import tempfile
-import traceback
 import zlib
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import jsonable, write_json, write_jsonl
+from _oc_recording import jsonable, traceback_tail, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "tests" / "data" / "oc_families"
@@ -349,7 +348,7 @@ def _evaluate(family: str, datasets: list[Any], predictions: Path, work: Path) -
                 entry["result"] = result
             except Exception as exc:
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
-                entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+                entry["traceback_tail"] = traceback_tail()
             entry.update({k: captured.get(k) for k in ("predictions", "references")})
             out[abbr] = jsonable(entry)
     finally:

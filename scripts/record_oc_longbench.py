@@ -32,11 +32,10 @@ import json
 import shutil
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import library_datasets, use_data_cache, write_json, write_jsonl
+from _oc_recording import library_datasets, traceback_tail, use_data_cache, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "longbench"
@@ -244,7 +243,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
             entry["result"] = result
         except Exception as exc:
             entry["exception"] = f"{type(exc).__name__}: {exc}"
-            entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+            entry["traceback_tail"] = traceback_tail()
         finally:
             sys.setprofile(None)
         entry.update({k: captured.get(k) for k in ("predictions", "references", "score_depth")})

@@ -41,12 +41,11 @@ import json
 import os
 import shutil
 import tempfile
-import traceback
 import zlib
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import jsonable, use_data_cache
+from _oc_recording import jsonable, traceback_tail, use_data_cache
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "data" / "oc_families" / "mathbench_squad20_lambada"
 DATA = ROOT / "data"
@@ -190,7 +189,7 @@ def _score(ds: Any, run_dir: Path) -> dict[str, Any]:
         entry["result"] = json.loads((run_dir / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
     except Exception as exc:
         entry["exception"] = f"{type(exc).__name__}: {exc}"
-        entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+        entry["traceback_tail"] = traceback_tail()
     return entry
 
 

@@ -35,11 +35,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import jsonable, use_data_cache, write_json
+from _oc_recording import jsonable, traceback_tail, use_data_cache, write_json
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "mathqa"
@@ -137,7 +136,7 @@ def _run_case(case: str, work: Path) -> dict[str, Any]:
                 entry["result"] = result
             except Exception as exc:
                 entry["exception"] = f"{type(exc).__name__}: {exc}"
-                entry["traceback_tail"] = traceback.format_exc().strip().splitlines()[-3:]
+                entry["traceback_tail"] = traceback_tail()
             entry.update({k: captured.get(k) for k in ("predictions", "references", "test_rows")})
             out["datasets"][abbr] = jsonable(entry)
     finally:
