@@ -582,6 +582,17 @@ class BiodataPCCEvaluator(BaseEvaluator):
                 "details": [{"pred": parsed, "answer": ans} for parsed, ans in zip(read, references)]}
 
 
+def _numbers_read(predictions: list[Any], references: list[Any], evaluator: str) -> tuple[list[float], list[dict[str, Any]]]:
+    """Each reply's last number after its thinking (``inf`` where none is read), and the details ``pred`` (the
+    number read, or ``None``) and ``answer``, as the correlation evaluators read them."""
+    numbers, details = [], []
+    for i, (pred, ans) in enumerate(zip(predictions, references)):
+        number = read_number(_after_thinking(_reply(pred, i, evaluator)))
+        details.append({"pred": number, "answer": ans})
+        numbers.append(math.inf if number is None else number)
+    return numbers, details
+
+
 @ICL_EVALUATORS.register_module()
 class BiodataSpearmanEvaluator(BaseEvaluator):
     """Spearman correlation of numbers: ``spearman`` = 100 × :func:`spearman_score` of the last number in
@@ -606,11 +617,7 @@ class BiodataSpearmanEvaluator(BaseEvaluator):
         if error:
             return error
         y_true = _correlation_references(references, "BiodataSpearmanEvaluator")
-        y_pred, details = [], []
-        for i, (pred, ans) in enumerate(zip(predictions, references)):
-            number = read_number(_after_thinking(_reply(pred, i, "BiodataSpearmanEvaluator")))
-            details.append({"pred": number, "answer": ans})
-            y_pred.append(math.inf if number is None else number)
+        y_pred, details = _numbers_read(predictions, references, "BiodataSpearmanEvaluator")
         return {"spearman": spearman_score(y_true, y_pred) * 100, "details": details}
 
 
@@ -683,11 +690,7 @@ class BiodataR2Evaluator(BaseEvaluator):
             raise EvaluationError(f"BiodataR2Evaluator: sample 0's reference {references[0]!r:.80} is neither a record of "
                                   "values by key nor a float")
         truths = _correlation_references(references, "BiodataR2Evaluator")
-        numbers, details = [], []
-        for i, (pred, ans) in enumerate(zip(predictions, references)):
-            number = read_number(_after_thinking(_reply(pred, i, "BiodataR2Evaluator")))
-            details.append({"pred": number, "answer": ans})
-            numbers.append(math.inf if number is None else number)
+        numbers, details = _numbers_read(predictions, references, "BiodataR2Evaluator")
         return {"r^2": r_squared_score(truths, numbers) * 100, "details": details}
 
 
