@@ -81,6 +81,25 @@ def local_judge_env() -> None:
     os.environ["NO_PROXY"] = "127.0.0.1,localhost"
 
 
+def offline_judge_recording(prefix: str, cache: Path) -> Path:
+    """Set up a judge-family recording that reaches no hub: its scratch folder (``$RECORD_SCRATCH``, made
+    with ``prefix`` when unset, and passed on to the children), tiktoken's offline cache in it, the Hugging
+    Face libraries offline with an empty hub cache (every dataset read from its local folder) and a fresh
+    datasets cache, OpenCompass's data cache at ``cache`` and the local judge's environment."""
+    import tempfile
+
+    scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix=prefix))
+    os.environ["RECORD_SCRATCH"] = str(scratch)
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HF_DATASETS_OFFLINE"] = "1"
+    os.environ["HF_HUB_CACHE"] = str(scratch / "hub")
+    os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")
+    use_data_cache(cache)
+    local_judge_env()
+    return scratch
+
+
 def library_datasets(rel: str, variable: str) -> list[dict[str, Any]]:
     """The dataset configs ``variable`` of the OpenCompass library config ``rel`` (under
     ``opencompass/configs/datasets``), read as OpenCompass reads it."""

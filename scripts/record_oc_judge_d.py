@@ -43,11 +43,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import local_judge_env, tiktoken_cache, use_data_cache, write_json, write_jsonl
+from _oc_recording import offline_judge_recording, write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_d"
@@ -347,15 +346,7 @@ def main() -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     import record_oc_judge_b as judge
 
-    scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_d_"))
-    os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["HF_DATASETS_OFFLINE"] = "1"
-    os.environ["HF_HUB_CACHE"] = str(scratch / "hub")  # empty: every dataset is read from its local folder
-    os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")  # a fresh one: no table prepared from earlier files
-    use_data_cache(CACHE)
-    local_judge_env()
+    scratch = offline_judge_recording("record_oc_judge_d_", CACHE)
     if args.child:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
