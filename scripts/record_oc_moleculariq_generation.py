@@ -15,6 +15,8 @@ Under ``tests/data/oc_families/moleculariq_generation`` it writes:
 * ``expected/scorer.json``: ``MoleculariqGenerationEvaluator().score`` on further replies against
   constraints as written (``core``: solver properties of this module; ``groups``: functional groups,
   reactions, BRICS and Murcko), and the batches where it raises (``failing``, the exception's name);
+* ``expected/reward_corpus.jsonl``: 1,200 random replies against random constraints, each scored alone
+  (OpenCompass's result, or the name of the exception it raises);
 * ``expected/solver_corpus.jsonl``: for each molecule of a varied corpus, the solver's value (or the name
   of the exception it raises) for every property of MolecularIQ's table other than functional groups,
   reactions, BRICS and Murcko.
@@ -201,6 +203,56 @@ def record_corpus() -> list[dict[str, Any]]:
     return rows
 
 
+REWARD_MOLECULES = [
+    "CCO", "c1ccccc1", "CC(=O)Oc1ccccc1C(=O)O", "C[C@@H](O)CC", "C[C@H](N)C(=O)O", "F/C=C/F", "CC=CC", "C1CCC2(C1)CCCC2",
+    "C1CC2CCC1C2", "c1ccc2ccccc2c1", "[Na+].[Cl-]", "OP(=O)(O)O", "CS(=O)(=O)N", "ClC(Cl)(Cl)Cl", "C1CCNCC1", "OC(=O)/C=C/C",
+    "CN1C=NC2=C1C(=O)N(C(=O)N2C)C", "CCCCCCCCCC", "C#N", "[2H]C([2H])([2H])O", "c1ccncc1", "O", "C1CC", "c1cccc1", "xyz", "",
+]
+REWARD_KEYS = [
+    "ring_count", "number of rings", "Ring Count", "aromatic_ring_count", "fused_ring_count", "spiro_count",
+    "bridgehead_count", "smallest_largest_ring_size_smallest_count", "chain_termini_count", "branch_point_count",
+    "csp3_carbon_count", "longest_carbon_chain_count", "stereocenter_count", "r_s_stereocenter_s_count",
+    "unspecified_stereocenter_count", "e_z_stereochemistry_double_bond_e_count", "stereochemistry_unspecified_double_bond_count",
+    "carbon_atom_count", "hetero_atom_count", "halogen_atom_count", "heavy_atom_count", "hydrogen_atom_count", "hba_count",
+    "hbd_count", "rotatable_bond_count", "oxidation_state_C_max_count", "oxidation_state_n_min_count", "oxidation_state_S_max_count",
+    "saturated_ring_count", "heterocycle_count", "ring_index", "mystery_count", "", "molecular_formula",
+]
+REPLY_FORMS = ['<answer>"smiles": "{}"</answer>', "<answer>{}</answer>", '<answer>{{"SMILES": "{}"}}</answer>',
+               "<answer>smiles: {}</answer>", '<answer>{{"x": ["{}"]}}</answer>', "The answer is {}."]
+OPERATORS = ["=", "=", ">=", "<=", ">", "<", "range", "-", "~", None]
+
+
+def _random_constraint(rng: random.Random) -> dict[str, Any]:
+    key = rng.choice(REWARD_KEYS)
+    out: dict[str, Any] = {("property" if rng.random() < 0.1 else "type"): key}
+    operator = rng.choice(OPERATORS)
+    if operator is not None:
+        out["operator"] = operator
+    if key == "molecular_formula":
+        out["value"] = rng.choice(["C2H6O", "H6C2O", "C6H6", "c6h6", "C10H8", "CH4O", "C₆H₆"])
+        return out
+    for field in ("value", "min_value", "max_value"):
+        if rng.random() < 0.5:
+            out[field] = rng.choice([0, 1, 2, 3, 4, 6, 10, 1.5, 2.0000001, None])
+    return out
+
+
+def record_reward_corpus(size: int = 1200) -> list[dict[str, Any]]:
+    """``size`` random replies against random constraints (core properties and names the solver does not know),
+    each scored alone: OpenCompass's result, or the name of the exception it raises."""
+    rng = random.Random(7)
+    rows = []
+    for _ in range(size):
+        reply = rng.choice(REPLY_FORMS).format(rng.choice(REWARD_MOLECULES))
+        constraints = [_random_constraint(rng) for _ in range(rng.randrange(4))]
+        try:
+            result: Any = _score([reply], [constraints])
+        except Exception as exc:  # recorded as OpenCompass fails
+            result = {"raises": type(exc).__name__}
+        rows.append({"reply": reply, "constraints": constraints, "result": result})
+    return rows
+
+
 def _score(predictions: list[Any], references: list[Any]) -> Any:
     from opencompass.datasets.moleculariq.moleculariq import MoleculariqGenerationEvaluator
 
@@ -275,6 +327,10 @@ def main() -> None:
             write_json(out_dir / f"{config}.json", run_config(config, Path(work)), sort_keys=True)
     print("recording the scorer", flush=True)
     write_json(out_dir / "scorer.json", record_scorer())
+    print("recording the reward corpus", flush=True)
+    reward_rows = record_reward_corpus()
+    (out_dir / "reward_corpus.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in reward_rows),
+                                                 encoding="utf-8")
     print("recording the solver corpus", flush=True)
     rows = record_corpus()
     (out_dir / "solver_corpus.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")

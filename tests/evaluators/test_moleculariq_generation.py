@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "molecular
 EXPECTED = ROOT / "expected"
 SCORER = json.loads((EXPECTED / "scorer.json").read_text(encoding="utf-8"))
 CORPUS = [json.loads(line) for line in (EXPECTED / "solver_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+REWARDS = [json.loads(line) for line in (EXPECTED / "reward_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
 CONFIGS = ("molculariq_gen", "molculariq_rawprompt_gen")
 ABBR = "MolecularIQ-generation"
 RUN = "20250101_000000"
@@ -93,6 +94,17 @@ def test_scores_with_groups_reactions_brics_and_murcko_equal_opencompass() -> No
         assert _score(case["predictions"], case["references"]) == case["result"]
 
 
+def test_group_constraints_without_the_groups_module_are_named() -> None:
+    """Without the module computing functional groups (an installation lacking it), such a constraint is an
+    error naming that module, not a score."""
+    import importlib.util
+
+    if importlib.util.find_spec("assay.evaluators.moleculariq_groups") is not None:
+        pytest.skip("the groups module is present")
+    with pytest.raises(EvaluationError, match="moleculariq_groups"):
+        _score(['<answer>"smiles": "CCO"</answer>'], [[{"type": "functional_group_alcohol_count", "operator": "=", "value": 1}]])
+
+
 @pytest.mark.parametrize("case", SCORER["failing"], ids=lambda c: c["raises"])
 def test_constraints_opencompass_cannot_check_are_named(case: dict[str, Any]) -> None:
     """Where OpenCompass stops with an exception, assay stops with an error naming the sample and its
@@ -101,6 +113,21 @@ def test_constraints_opencompass_cannot_check_are_named(case: dict[str, Any]) ->
     with pytest.raises(EvaluationError, match=rf"MoleculariqGenerationEvaluator: sample {sample}'s constraints") as info:
         _score(case["predictions"], case["references"])
     assert case["raises"] in str(info.value)
+
+
+def test_random_replies_and_constraints_score_as_opencompass() -> None:
+    """1,200 random replies against random constraints, each scored alone, give OpenCompass's result; where
+    OpenCompass raises, assay's error names the exception."""
+    assert len(REWARDS) >= 1000
+    assert {r["result"]["score"] for r in REWARDS if "raises" not in r["result"]} == {0.0, 100.0}
+    wrong = []
+    for row in REWARDS:
+        if "raises" in row["result"]:
+            with pytest.raises(EvaluationError, match=row["result"]["raises"]):
+                _score([row["reply"]], [row["constraints"]])
+        elif _score([row["reply"]], [row["constraints"]]) != row["result"]:
+            wrong.append(row)
+    assert not wrong, wrong[:3]
 
 
 def test_pred_postprocessor_is_applied_before_reading() -> None:

@@ -59,8 +59,12 @@ _SKIP = _Unsupported()
 
 
 def _groups() -> Any:
-    from assay.evaluators import moleculariq_groups
-
+    """The module computing functional groups, reactions, BRICS and Murcko scaffolds."""
+    try:
+        from assay.evaluators import moleculariq_groups
+    except ImportError as exc:
+        raise EvaluationError("MolecularIQ's functional-group, reaction, BRICS and Murcko constraints need "
+                              f"assay.evaluators.moleculariq_groups, which cannot be imported here ({exc})") from None
     return moleculariq_groups
 
 

@@ -9,9 +9,8 @@ Murcko scaffolds are in :mod:`assay.evaluators.moleculariq_groups`.
 
 MolecularIQ's own definitions are kept, quirks included:
 
-* a *fused ring system* count pairs rings sharing two atoms or more and merges those pairs in one pass, so
-  a system whose pairs are met in an unlucky order counts twice (three rings fused in a row, the outer two
-  met first);
+* a *fused ring system* count pairs rings sharing two atoms or more (of RDKit's smallest set of rings) and
+  groups those pairs in MolecularIQ's two passes, with no merging beyond them;
 * *chain termini* and *branch points* are carbons of one neighbour, and of three or more, heteroatoms
   included;
 * the *longest carbon chain* is a depth-first search over the carbon atoms (neighbours of more carbon
