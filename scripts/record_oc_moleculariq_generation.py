@@ -17,6 +17,8 @@ Under ``tests/data/oc_families/moleculariq_generation`` it writes:
   reactions, BRICS and Murcko), and the batches where it raises (``failing``, the exception's name);
 * ``expected/reward_corpus.jsonl``: 1,200 random replies against random constraints, each scored alone
   (OpenCompass's result, or the name of the exception it raises);
+* ``expected/reward_groups_corpus.jsonl``: 400 replies against random functional-group, reaction, BRICS
+  and Murcko constraints, each scored alone;
 * ``expected/solver_corpus.jsonl``: for each molecule of a varied corpus, the solver's value (or the name
   of the exception it raises) for every property of MolecularIQ's table other than functional groups,
   reactions, BRICS and Murcko.
@@ -253,6 +255,48 @@ def record_reward_corpus(size: int = 1200) -> list[dict[str, Any]]:
     return rows
 
 
+GROUP_NAMES = ["alcohol", "ester", "ketone", "aldehyde", "primary_amine", "carboxylic_acid", "methyl", "ether", "amide",
+               "primary_carbon", "phenol", "nitro", "benzene", "no_such_group"]
+TEMPLATES = ["primary_alcohol_to_aldehyde", "ester_hydrolysis_to_acid", "acetylation", "alcohol_to_tosylate",
+             "alcohol_to_alkyl_halide_Cl", "oxime_formation", "no_such_template"]
+GROUP_MOLECULES = ["CCO", "CC(=O)OCC", "CC(=O)OCCN", "c1ccccc1CCN", "c1ccccc1C(=O)NCCc1ccncc1", "OC(=O)c1ccccc1O",
+                   "CC(=O)C", "O=Cc1ccccc1", "CC(C)NCC(O)COc1cccc2ccccc12", "C1CCCCC1", "CCCC", "O=[N+]([O-])c1ccccc1",
+                   "CN1C=NC2=C1C(=O)N(C(=O)N2C)C", "C[C@H](N)C(=O)O"]
+
+
+def _random_group_constraint(rng: random.Random) -> dict[str, Any]:
+    pick = rng.randrange(5)
+    if pick == 0:
+        key = f"functional_group_{rng.choice(GROUP_NAMES)}_{rng.choice(['count', 'nbrInstances', 'index'])}"
+    elif pick == 1:
+        key = f"template_based_reaction_prediction_{rng.choice(TEMPLATES)}_{rng.choice(['count', 'success', 'index', 'products'])}"
+    elif pick == 2:
+        key = f"reaction_{rng.choice(TEMPLATES)}" + rng.choice(["_count", ""])
+    elif pick == 3:
+        key = rng.choice(["brics_decomposition_count", "brics_decomposition_index", "murcko_scaffold_count",
+                          "murcko_scaffold_index"])
+    else:
+        return {"type": "murcko_scaffold_value", "operator": "=",
+                "value": rng.choice(["c1ccccc1", "C1CCCCC1", "", "c1ccc(CCNC(=O)c2ccccc2)cc1", "c1ccc2ccccc2c1"])}
+    out: dict[str, Any] = {"type": key, "operator": rng.choice(["=", "=", ">=", "<=", "range"])}
+    for field in ("value", "min_value", "max_value"):
+        if rng.random() < 0.6:
+            out[field] = rng.choice([0, 1, 2, 3, 4, 6])
+    return out
+
+
+def record_group_reward_corpus(size: int = 400) -> list[dict[str, Any]]:
+    """``size`` replies against random functional-group, reaction, BRICS and Murcko constraints, each scored
+    alone."""
+    rng = random.Random(11)
+    rows = []
+    for _ in range(size):
+        reply = f'<answer>"smiles": "{rng.choice(GROUP_MOLECULES)}"</answer>'
+        constraints = [_random_group_constraint(rng) for _ in range(rng.randrange(1, 3))]
+        rows.append({"reply": reply, "constraints": constraints, "result": _score([reply], [constraints])})
+    return rows
+
+
 def _score(predictions: list[Any], references: list[Any]) -> Any:
     from opencompass.datasets.moleculariq.moleculariq import MoleculariqGenerationEvaluator
 
@@ -331,6 +375,9 @@ def main() -> None:
     reward_rows = record_reward_corpus()
     (out_dir / "reward_corpus.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in reward_rows),
                                                  encoding="utf-8")
+    group_rows = record_group_reward_corpus()
+    (out_dir / "reward_groups_corpus.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in group_rows), encoding="utf-8")
     print("recording the solver corpus", flush=True)
     rows = record_corpus()
     (out_dir / "solver_corpus.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")

@@ -130,6 +130,16 @@ def test_random_replies_and_constraints_score_as_opencompass() -> None:
     assert not wrong, wrong[:3]
 
 
+def test_random_group_constraints_score_as_opencompass() -> None:
+    """400 replies against random functional-group, reaction, BRICS and Murcko constraints give OpenCompass's
+    result."""
+    pytest.importorskip("assay.evaluators.moleculariq_groups")
+    rows = [json.loads(line) for line in (EXPECTED / "reward_groups_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 400
+    wrong = [row for row in rows if _score([row["reply"]], [row["constraints"]]) != row["result"]]
+    assert not wrong, wrong[:3]
+
+
 def test_pred_postprocessor_is_applied_before_reading() -> None:
     reply = '<think><answer>"smiles": "CCO"</answer></think><answer>"smiles": "C1CC1"</answer>'
     ref = [{"type": "ring_count", "operator": "=", "value": 1}]
