@@ -93,6 +93,7 @@ CASES: list[tuple[str, str]] = [
     ("methane", "C"), ("ethane", "CC"), ("propane: two ethyls", "CCC"), ("butane", "CCCC"), ("pentane", "CCCCC"),
     ("isobutane", "CC(C)C"), ("neopentane", "CC(C)(C)C"), ("isopentane", "CCC(C)C"), ("3-methylpentane", "CCC(C)CC"),
     ("3-methylpentane, other order", "C(C)C(CC)C"), ("2-methylbutane, methyl last", "C(C(C)CC)"),
+    ("sec-butyl centre after a methyl", "CC(C)CC"), ("sec-butyl centre first", "C(C)(C)CC"),
     ("ethylbenzene", "CCc1ccccc1"), ("propylbenzene", "CCCc1ccccc1"), ("butylbenzene", "CCCCc1ccccc1"),
     ("cumene", "CC(C)c1ccccc1"), ("isobutylbenzene", "CC(C)Cc1ccccc1"), ("sec-butylbenzene", "CCC(C)c1ccccc1"),
     ("sec-butylbenzene, methyl last", "c1ccccc1C(CC)C"), ("tert-butylbenzene", "CC(C)(C)c1ccccc1"),

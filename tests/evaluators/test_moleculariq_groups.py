@@ -135,3 +135,15 @@ def test_smarts_rdkit_cannot_read_never_matches(monkeypatch: pytest.MonkeyPatch,
                     "functional_group_broken_nbrInstances": 0, "functional_group_ester_count": 4,
                     "functional_group_ester_index": [1, 2, 3, 4], "functional_group_ester_nbrInstances": 1}
     assert "functional group broken: RDKit cannot read its SMARTS '[C'" in caplog.text
+
+
+def test_smirks_rdkit_cannot_read_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [{"name": "broken", "smirks": "[C:1>>[C:1]O", "category": "test", "description": "unreadable"}]
+    monkeypatch.setattr(groups, "_table", lambda name: rows)
+    groups._templates.cache_clear()
+    try:
+        with pytest.raises(EvaluationError, match=r"MolecularIQ's reaction template broken: RDKit cannot read its SMIRKS "
+                                                  r"'\[C:1>>\[C:1\]O'"):
+            groups.reaction_data("CCO")
+    finally:
+        groups._templates.cache_clear()
