@@ -103,6 +103,14 @@ def test_quirks_the_docs_name() -> None:
     unreadable = groups.functional_group_data("C1CC")
     assert list(unreadable) == list(groups.functional_group_names())
     assert unreadable["ester"] == {"indices": [], "count": 0, "instances": 0}
+    # patterns that miss their namesakes
+    def instances(smiles: str, group: str) -> int:
+        found: int = groups.functional_group_data(smiles)[f"functional_group_{group}_nbrInstances"]
+        return found
+
+    assert (instances("CC(C)=NO", "oxime"), instances("CC(O)=NC", "oxime")) == (0, 1)
+    assert (instances("c1ccc2cnccc2c1", "isoquinoline"), instances("c1ccc2ncccc2c1", "isoquinoline")) == (0, 1)
+    assert instances("O=C(NCC(=O)O)OCC1c2ccccc2-c2ccccc21", "fmoc") == 0
     # the sec-butyl walker reads the centre's last methyl: the methyl it reports follows the atom order
     assert groups.functional_group_data("CC(C)CC")["functional_group_sec_butyl_index"] == [1, 2, 3, 4]
     assert groups.functional_group_data("C(C)(C)CC")["functional_group_sec_butyl_index"] == [0, 2, 3, 4]

@@ -27,6 +27,9 @@ A SMILES RDKit cannot read gives zeros and empty lists, as in MolecularIQ.  Mole
   aromatic carbon (toluene's);
 - the sec-butyl walker looks only at the last methyl and the last other carbon among the centre's neighbours (in
   RDKit's neighbour order), so which methyl it reports, and whether it finds the group, follow the atom order;
+- three patterns miss their namesakes: ``oxime`` (``[NX2]=[CX3][OX2H]``) finds imidic acids (``CC(O)=NC``), not
+  oximes (``CC(C)=NO``); ``isoquinoline`` (``c1nc2ccccc2cc1``) finds quinoline, not isoquinoline; ``fmoc`` finds no
+  Fmoc-protected amine (its pattern puts the carbamate on a ring carbon);
 - the Murcko indices are the first substructure match of the scaffold in the molecule, not necessarily the atoms
   the scaffold was cut from.
 
