@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -113,51 +112,3 @@ def test_negative_zero_per_sample_values_come_back_with_their_sign() -> None:
         assert got is not None
         assert got[1]["accuracy"].units.tobytes() == np.asarray(units, dtype=float).tobytes(), runs
         assert np.signbit(got[1]["accuracy"].units[0])
-
-
-def test_a_datasets_stream_follows_its_results_samples_recorded_replaced_and_removed(tmp_path: Path) -> None:
-    """The run index keeps each dataset's browser columns in one stream beside each result's own: a result
-    recorded joins its dataset's stream, one recorded again replaces its columns there, one removed leaves
-    it; a result's columns larger than the stream takes stay its own; the stream is read back only for
-    results whose present bytes they were computed from."""
-    from assay.rundir.index import RunIndex
-    from assay.rundir.stats_index import STREAM_MAX, column_parts, index_samples
-    from assay.stats import SampleColumns
-
-    def samples(pred: str, n: int = 2) -> tuple[str, bytes]:
-        columns = SampleColumns([f"q{i}" for i in range(n)], ["A"] * n, [pred] * n, [pred[:1]] * n, [1.0] * n)
-        return index_samples(_saved({"acc": {"kind": "binary", "units": [1.0] * n, "scale": 100.0, "runs": 1,
-                                             "basis": "correct"}}, columns))
-
-    for model in ("m1", "m2", "m3"):
-        (tmp_path / "results" / model).mkdir(parents=True)
-        (tmp_path / "results" / model / "d.json").write_text('{"accuracy": 100.0}')
-    index = RunIndex(tmp_path)
-    snap = index.snapshot()
-    digest = {rel: snap.digest(rel) for rel in snap.paths()}
-    held = {rel: samples(f"A{rel[:2]}") for rel in digest}
-    for rel, (settings, data) in held.items():
-        snap.put_samples(rel, digest[rel], settings, data)
-    snap.flush()
-
-    def streamed() -> dict[str, bytes]:
-        return {rel: text for rel, (_, text) in RunIndex(tmp_path).snapshot().dataset_columns("d.json").items()}
-
-    want = {rel: b"\n".join([b"2", *column_parts(data)[1:]]) for rel, (_, data) in held.items()}  # type: ignore[index]
-    assert streamed() == want
-    again = samples("B", 3)  # m2's columns recorded again
-    index.record((), samples=[("m2/d.json", digest["m2/d.json"], *again)])
-    assert streamed()["m2/d.json"] == b"\n".join([b"3", *column_parts(again[1])[1:]])  # type: ignore[index]
-    large = samples("x" * 300, STREAM_MAX // 300 + 1)  # more than a stream takes: the result's own only
-    index.record((), samples=[("m3/d.json", digest["m3/d.json"], *large)])
-    assert sorted(streamed()) == ["m1/d.json", "m2/d.json"]
-    assert RunIndex(tmp_path).snapshot().samples("m3/d.json") == large
-    (tmp_path / "results" / "m1" / "d.json").write_text('{"accuracy": 50.0}')  # other bytes: not its columns
-    assert sorted(streamed()) == ["m2/d.json"]
-    (tmp_path / "results" / "m2" / "d.json").unlink()
-    RunIndex(tmp_path).snapshot()  # the removed result leaves its stream; the stream of no result goes
-    with sqlite3.connect(tmp_path / "index.sqlite") as con:
-        assert con.execute("SELECT count(*) FROM dataset_columns").fetchone() == (1,)  # m1's, stale, until recorded
-    index.record((), removed=["m1/d.json"])
-    with sqlite3.connect(tmp_path / "index.sqlite") as con:
-        assert con.execute("SELECT count(*) FROM dataset_columns").fetchone() == (0,)
