@@ -179,8 +179,6 @@ def phases(run: Path, config: Path, *, ranks: bool = False) -> None:
         held = snap.samples(f"{context.folders[c]}/{a}.json") if snap is not None else None
         if held is not None:
             source.indexed[(c, a)] = held[1]
-    if snap is not None and hasattr(snap, "dataset_columns"):  # each dataset's columns in one stream
-        source.streams = snap.dataset_columns
     chunks = read_chunks(source)
     t4 = time.perf_counter()
     if ranks:

@@ -291,41 +291,6 @@ def test_sample_chunks_read_by_workers_are_those_read_in_process(board_run) -> N
     assert read_chunks(source, workers=2) == alone
 
 
-def test_sample_files_come_from_each_datasets_stream_and_an_older_index_gains_the_streams(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The run index keeps each dataset's browser columns in one stream: the report's sample files are read
-    from it, no result's own columns decompressed, and are the bytes read result by result.  An index
-    written before it kept streams is read result by result and gains them with its first report."""
-    import sqlite3
-
-    import assay.rundir.stats_index as stats_index
-    from assay.rundir.statistics import index_run
-
-    run, _ = make_board_run(tmp_path)
-    index_run(run)
-    with sqlite3.connect(run / "index.sqlite") as con:
-        streams = dict(con.execute("SELECT name, data FROM dataset_columns").fetchall())
-    assert sorted(streams) == sorted(f"{abbr}.json" for abbr in ("arith", "logic", "trivia", "geo", "bio", "chem"))
-    assert sorted(stats_index.stream_members(streams["geo.json"])) == sorted(f"{m}/geo.json" for m in MODELS)
-
-    def no_decompression(data: bytes) -> None:
-        raise AssertionError("a result's own columns were decompressed")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(stats_index, "columns_text", no_decompression)
-        streamed = write_html_report(run, None, "streamed", embed=False)
-    side = streamed.parent / "summary_streamed_files"
-    want = {p.name: p.read_bytes() for p in side.iterdir()}
-    shutil.rmtree(side)
-    with sqlite3.connect(run / "index.sqlite") as con:  # as the version before left it: no streams
-        con.execute("DROP TABLE dataset_columns")
-    one_by_one = write_html_report(run, None, "one_by_one", embed=False)
-    assert {p.name: p.read_bytes() for p in (one_by_one.parent / "summary_one_by_one_files").iterdir()} == want
-    assert len(want) == 6 + 2  # the datasets' files, the manifest and the rankings
-    with sqlite3.connect(run / "index.sqlite") as con:
-        assert dict(con.execute("SELECT name, data FROM dataset_columns").fetchall()) == streams
-
-
 def test_a_run_indexed_without_samples_is_read_from_its_stats_files_once(tmp_path: Path) -> None:
     import sqlite3
 

@@ -1318,14 +1318,11 @@ def _write_html_report(
             read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
         else:
             source.abbrs = fresh_abbrs
-            source.indexed = indexed  # the samples the run index holds, each dataset's together where it can
-            source.streams = snap.dataset_columns if snap is not None else None
+            source.indexed = indexed  # the samples the run index holds
             read = read_chunks(source)
-            if snap is not None and (source.repairs or source.unstreamed):
-                # read from the .stats files, or result by result from the index: kept for the next report
+            if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
                 for rel, digest, settings, repaired in source.repairs:
                     snap.put_samples(rel, digest, settings, repaired)
-                snap.fill_streams(source.unstreamed)
                 snap.flush()
         fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
         # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)

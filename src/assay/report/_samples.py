@@ -163,12 +163,6 @@ class Source(DataclassMethods):
     repairs: list[tuple[str, str, str, bytes]] = field(default_factory=list)
     #: column → dataset → its comparison with another tool's own extraction (:class:`assay.audit.ToolAudit`)
     tool_audits: Any = None
-    #: ``streams(name)``: the browser's columns of the results named ``name`` (``<abbr>.json``) the run index
-    #: keeps in their dataset's stream (:meth:`assay.rundir.index.Snapshot.dataset_columns`); ``None``: none
-    streams: Any = None
-    #: results (paths relative to ``results/``) whose columns were read from the run index's entry of the
-    #: result for want of their dataset's stream (small enough to be kept in it); read in this process only
-    unstreamed: list[str] = field(default_factory=list)
 
 
 #: One result's columns as the page writes them: the number of samples, then the JSON of ids, ref, raw,
@@ -245,38 +239,14 @@ def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] 
     return None if table is None else (abbr, table["n"], payload(table))
 
 
-_READABLE: dict[tuple[str, int], bool] = {}
-
-
-def _readable(settings: str, text_limit: int) -> bool:
-    """:func:`assay.rundir.stats_index.samples_current` of the columns' settings, each pair decided once."""
-    found = _READABLE.get((settings, text_limit))
-    if found is None:
-        from assay.rundir.stats_index import samples_current
-
-        found = _READABLE[(settings, text_limit)] = samples_current(settings, text_limit)
-    return found
-
-
 def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Chunk | None:
     """:func:`chunk` from each model's columns as JSON, spliced into the chunk unparsed: the bytes
     :func:`payload` writes of :func:`sample_table`, only the references parsed (to fill those the first
-    model lacks).  The columns are taken from the dataset's stream in the run index (one decompression for
-    every model), else from each result's entry there, else read (:func:`_parts`)."""
-    from assay.rundir.stats_index import STREAM_MAX, split_columns
-
+    model lacks)."""
     per_model: list[tuple[str, Parts]] = []
     n = None
-    streamed = source.streams(f"{abbr}.json") if source.streams is not None else {}
     for column in source.columns:
-        rel = f"{source.folders.get(column, column)}/{abbr}.json"
-        member = streamed.get(rel)
-        found = split_columns(member[1]) if member is not None and _readable(member[0], source.text_limit) else None
-        if found is None:
-            found = _parts(source, column, abbr, repairs)
-            if found is not None and (column, abbr) in source.indexed and source.streams is not None and (
-                    len(found[1]) + len(found[2]) + len(found[3]) + len(found[4]) + len(found[5]) + 16 <= STREAM_MAX):
-                source.unstreamed.append(rel)
+        found = _parts(source, column, abbr, repairs)
         if found is None:
             continue
         if n is not None and found[0] != n:

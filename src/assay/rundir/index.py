@@ -65,15 +65,6 @@ packed, and the sample browser's columns; see
 read only by the report (:meth:`Snapshot.samples`), with the digest of the
 bytes it was computed from; an index written before it had that table gains it
 on its next update, and its readers read the ``.stats`` files meanwhile.
-The sample browser's columns of every result of a dataset (each at most
-:data:`assay.rundir.stats_index.STREAM_MAX` bytes) are kept once more, together,
-in a fourth table: one compressed stream per dataset, each result in it with the
-digest of the bytes it was computed from (:meth:`Snapshot.dataset_columns`), so
-that a report of fifty thousand results decompresses five hundred streams, not
-fifty thousand.  Every transaction that records or removes samples updates the
-streams of their datasets (one read and one write of each); an index written
-before it kept streams is read result by result, and gains the streams of the
-datasets its next report reads (:meth:`Snapshot.fill_streams`).
 
 Deleting the index loses nothing: it is rebuilt from the result files (and
 the ``.stats`` files beside them) on the next use.
@@ -144,10 +135,6 @@ DEFER_MIN_FILES = 2_000
 _SAMPLES_TABLE = ("CREATE TABLE IF NOT EXISTS samples ("
                   " path TEXT PRIMARY KEY, digest TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)")
 
-# the browser's columns of a dataset's results, in one stream (assay.rundir.stats_index.dataset_stream);
-# keyed by the results' file name (``<abbr>.json``, the same in every model's folder)
-_STREAMS_TABLE = "CREATE TABLE IF NOT EXISTS dataset_columns (name TEXT PRIMARY KEY, data BLOB NOT NULL)"
-
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # a result file, with the statistics of its result (s_*) when the result is this one file
@@ -159,7 +146,6 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS stats ("
     " result TEXT PRIMARY KEY, digests TEXT NOT NULL, settings TEXT NOT NULL, data BLOB NOT NULL)",
     _SAMPLES_TABLE,
-    _STREAMS_TABLE,
 )
 
 
@@ -231,8 +217,6 @@ class Snapshot(DataclassMethods):
     _pending_stats: list[tuple[str, str, str, bytes]] = field(default_factory=list)
     _samples: dict[str, tuple[str, str, bytes]] | None = None
     _pending_samples: list[tuple[str, str, str, bytes]] = field(default_factory=list)
-    _streams: dict[str, bytes] | None = None
-    _pending_fill: list[str] = field(default_factory=list)
     _check: Beside | None = None
     _finalizer: Any = None
     _folders_from_rows: bool = False
@@ -253,8 +237,6 @@ class Snapshot(DataclassMethods):
         _pending_stats: list[tuple[str, str, str, bytes]] = FACTORY,
         _samples: dict[str, tuple[str, str, bytes]] | None = None,
         _pending_samples: list[tuple[str, str, str, bytes]] = FACTORY,
-        _streams: dict[str, bytes] | None = None,
-        _pending_fill: list[str] = FACTORY,
         _check: Beside | None = None,
         _finalizer: Any = None,
         _folders_from_rows: bool = False,
@@ -273,8 +255,6 @@ class Snapshot(DataclassMethods):
         self._pending_stats = [] if _pending_stats is FACTORY else _pending_stats
         self._samples = _samples
         self._pending_samples = [] if _pending_samples is FACTORY else _pending_samples
-        self._streams = _streams
-        self._pending_fill = [] if _pending_fill is FACTORY else _pending_fill
         self._check = _check
         self._finalizer = _finalizer
         self._folders_from_rows = _folders_from_rows
@@ -293,7 +273,6 @@ class Snapshot(DataclassMethods):
             check.discard()
             self._pending_stats = []
             self._pending_samples = []
-            self._pending_fill = []
 
     def confirm(self) -> bool:
         """Wait for the check of a deferred snapshot (:meth:`RunIndex.snapshot`); True when every
@@ -311,7 +290,6 @@ class Snapshot(DataclassMethods):
         if fresh is None:
             self._pending_stats = []  # computed from files the snapshot may not describe
             self._pending_samples = []
-            self._pending_fill = []
             return False
         for entry in fresh:
             row = self.rows.get(entry.path)
@@ -401,28 +379,6 @@ class Snapshot(DataclassMethods):
         row = self.rows.get(rel)
         return (found[1], found[2]) if row is not None and row[DIGEST] == found[0] else None
 
-    def dataset_columns(self, name: str) -> dict[str, tuple[str, bytes]]:
-        """The browser's columns of the results named ``name`` (``<abbr>.json``) that the index keeps in that
-        dataset's stream (:func:`assay.rundir.stats_index.dataset_stream`), computed from their files'
-        present bytes: path relative to ``results/`` → (settings, :func:`~assay.rundir.stats_index.columns_text`).
-        The index's streams are read once, on the first call; each is decompressed when asked for."""
-        from assay.rundir.stats_index import stream_members
-
-        if self._streams is None:
-            self._streams = self._index._load_streams() if self._index is not None and self.persisted else {}
-        data = self._streams.get(name)
-        if data is None:
-            return {}
-        rows = self.rows.get
-        return {path: (settings, text) for path, (digest, settings, text) in stream_members(data).items()
-                if (row := rows(path)) is not None and row[DIGEST] == digest}
-
-    def fill_streams(self, rels: Iterable[str]) -> None:
-        """Put the browser's columns the index holds of these result files (relative to ``results/``) into
-        their datasets' streams, where they are missing (an index written before it kept streams); written
-        by :meth:`flush`, like the samples."""
-        self._pending_fill.extend(rels)
-
     def put_samples(self, rel: str, digest: str, settings: str, data: bytes) -> None:
         """Keep what the report reads of every sample of ``results/<rel>``, computed from the bytes with
         ``digest`` (written by :meth:`flush`)."""
@@ -438,9 +394,8 @@ class Snapshot(DataclassMethods):
             return
         pending, self._pending_stats = self._pending_stats, []
         samples, self._pending_samples = self._pending_samples, []
-        fill, self._pending_fill = self._pending_fill, []
-        if (pending or samples or fill) and self._index is not None and self.persisted:
-            self._index.record((), pending, samples=samples, fill_streams=fill)
+        if (pending or samples) and self._index is not None and self.persisted:
+            self._index.record((), pending, samples=samples)
 
 
 class RunIndex:
@@ -538,16 +493,6 @@ class RunIndex:
             return {}
         return {r[0]: (r[1], r[2], bytes(r[3])) for r in rows}
 
-    def _load_streams(self) -> dict[str, bytes]:
-        """The datasets' streams of the browser's columns: file name → stream."""
-        try:
-            with closing(self._connect(create=False)) as con:
-                rows = con.execute("SELECT name, data FROM dataset_columns").fetchall()
-        except (_Unusable, sqlite3.Error) as exc:  # an index written before the table was: none
-            logger.debug("the datasets' columns in the run index %s cannot be read: %s", self.path, exc)
-            return {}
-        return {r[0]: r[1] for r in rows}
-
     def _load_samples(self) -> dict[str, tuple[str, str, bytes]]:
         """What the report reads of every sample of each result file: path → (digest, settings, data)."""
         try:
@@ -565,7 +510,6 @@ class RunIndex:
         *,
         removed: Iterable[str] = (),
         samples: Iterable[tuple[str, str, str, bytes]] = (),
-        fill_streams: Iterable[str] = (),
     ) -> bool:
         """Add or replace entries (and per-result statistics and samples), remove others — all in one transaction.
 
@@ -575,9 +519,7 @@ class RunIndex:
         ``(path relative to results/, the digest of the bytes they were computed from, settings, data)``.
         The statistics of a result that is one indexed file are kept in its row.  A replaced entry keeps
         its statistics: they are keyed by the digests they were computed from; and its written digest,
-        unless the new entry gives one.  The datasets' streams of the browser's columns
-        (:func:`assay.rundir.stats_index.dataset_stream`) follow the samples recorded and removed; ``fill_streams``:
-        result files whose samples the index holds, put into their streams where missing.
+        unless the new entry gives one.
         False (logged) when the index cannot be written; nothing is then changed.
         """
         entries = list(entries)
@@ -585,8 +527,7 @@ class RunIndex:
         stat_rows = [row for e in entries if (row := e.stats_row()) is not None] + list(stats)
         sample_rows = [(e.path, e.digest, *e.samples) for e in entries if e.samples is not None] + list(samples)
         gone = [(p,) for p in removed]
-        fill = list(fill_streams)
-        if not rows and not stat_rows and not gone and not sample_rows and not fill:
+        if not rows and not stat_rows and not gone and not sample_rows:
             return True
         try:
             with closing(self._connect(create=True)) as con:
@@ -610,12 +551,10 @@ class RunIndex:
                             con.execute("DELETE FROM stats WHERE result = ?", (key,))
                         else:
                             con.execute("INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)", (key, digests, settings, data))
-                    if sample_rows or gone or fill:
-                        con.execute(_SAMPLES_TABLE)  # an index of this layout written before the tables were
-                        con.execute(_STREAMS_TABLE)
+                    if sample_rows or gone:
+                        con.execute(_SAMPLES_TABLE)  # an index of this layout written before the table was
                         con.executemany("INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?)", sample_rows)
                         con.executemany("DELETE FROM samples WHERE path = ?", gone)
-                        _restream(con, sample_rows, [p for (p,) in gone], fill)
                     con.execute("COMMIT")
                 except BaseException:
                     with suppress(sqlite3.Error):
@@ -823,49 +762,6 @@ class RunIndex:
         for suffix in ("", "-journal"):
             with suppress(FileNotFoundError):
                 os.unlink(f"{self.path}{suffix}")
-
-
-def _restream(
-    con: sqlite3.Connection, recorded: list[tuple[str, str, str, bytes]], removed: list[str], fill: list[str],
-) -> None:
-    """Bring the datasets' streams of the browser's columns in line with the samples ``recorded`` (path,
-    digest, settings, data) and ``removed`` in this transaction, and put those of ``fill`` (read from the
-    samples table) into them where missing; each stream touched is read, changed and written once."""
-    from assay.rundir.stats_index import STREAM_MAX, columns_text, dataset_stream, stream_members
-
-    def name_of(path: str) -> str:
-        return path.rpartition("/")[2]
-
-    if fill:
-        wanted = set(fill)
-        recorded = list(recorded) + [
-            row for row in con.execute("SELECT path, digest, settings, data FROM samples") if row[0] in wanted]
-    by_name: dict[str, tuple[list[tuple[str, str, str, bytes]], list[str]]] = {}
-    for row in recorded:
-        by_name.setdefault(name_of(row[0]), ([], []))[0].append(row)
-    for path in removed:
-        by_name.setdefault(name_of(path), ([], []))[1].append(path)
-    for name, (rows, gone) in by_name.items():
-        held = con.execute("SELECT data FROM dataset_columns WHERE name = ?", (name,)).fetchone()
-        members = stream_members(held[0]) if held is not None else {}
-        before = len(members)
-        changed = False
-        for path in gone:
-            changed = members.pop(path, None) is not None or changed
-        for path, digest, settings, data in rows:
-            text = columns_text(data)
-            old = members.pop(path, None)
-            if text is not None and len(text) <= STREAM_MAX:
-                members[path] = (digest, settings, text)
-                changed = changed or old != members[path]
-            else:
-                changed = changed or old is not None
-        if not changed and len(members) == before:
-            continue
-        if members:
-            con.execute("INSERT OR REPLACE INTO dataset_columns VALUES (?, ?)", (name, dataset_stream(members)))
-        else:
-            con.execute("DELETE FROM dataset_columns WHERE name = ?", (name,))
 
 
 #: Whether :func:`os.scandir` lists an open folder (its entries are then stat'ed relative to it).

@@ -14,10 +14,6 @@ rank intervals and paired comparisons) and the sample browser's columns,
 compressed, so that a report of fifty thousand results reads them from one
 file instead of fifty thousand ``.stats`` files.  They are taken back with
 :func:`sample_values_in` (the values) and :func:`columns_of` (the browser's columns).
-The browser's columns of a dataset's results (those of at most :data:`STREAM_MAX`
-bytes) are also kept together, one compressed stream a dataset
-(:func:`dataset_stream`), so that a report decompresses one stream a dataset,
-not one a result.
 """
 
 from __future__ import annotations
@@ -39,11 +35,8 @@ __all__ = [
     "INDEX_STATS_FORMAT",
     "SAMPLES_FORMAT",
     "IndexedStats",
-    "STREAM_MAX",
     "column_parts",
     "columns_of",
-    "columns_text",
-    "dataset_stream",
     "index_lookup",
     "index_settings",
     "index_stats",
@@ -54,8 +47,6 @@ __all__ = [
     "samples_current",
     "samples_settings",
     "sidecar_samples",
-    "split_columns",
-    "stream_members",
     "values_key",
 ]
 
@@ -373,76 +364,18 @@ def _columns(found: SampleColumns) -> tuple[list[Any], ...]:
     return found.ids, found.ref, found.raw, found.ext, found.ok
 
 
-def columns_text(data: bytes) -> bytes | None:
-    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) as one text: the
-    number of samples and each column's JSON, one a line; ``None`` when it has none or is unreadable."""
-    try:
-        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
-    except (zlib.error, ValueError):
-        return None
-    return None if text == b"null" else text
-
-
-def split_columns(text: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] | None:
-    """The parts of a :func:`columns_text`: the number of samples and the JSON of ``ids``, ``ref``, ``raw``,
-    ``ext`` and ``ok``, as orjson writes them; ``None`` when it is not one.
-
-    >>> split_columns(b'2\\n["a","b"]\\n["A","B"]\\n["x","y"]\\n["A","C"]\\n[1.0,0.0]')[:2]
-    (2, b'["a","b"]')
-    """
-    try:
-        n, ids, ref, raw, ext, ok = text.split(b"\n")
-        return int(n), ids, ref, raw, ext, ok
-    except ValueError:
-        return None
-
-
 def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] | None:
     """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) unparsed: the number
     of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
     ``None`` when it has none or is unreadable."""
-    text = columns_text(data)
-    return None if text is None else split_columns(text)
-
-
-#: A result's browser columns of at most this many bytes (:func:`columns_text`) are also kept in its
-#: dataset's stream (:func:`dataset_stream`); larger ones cost more to copy than to decompress on their own.
-STREAM_MAX = 16 * 1024
-
-
-def dataset_stream(members: Mapping[str, tuple[str, str, bytes]]) -> bytes:
-    """The browser's columns of every result of one dataset in one compressed stream, as the run index keeps
-    them beside each result's own (one decompression a dataset when a report reads them, not one a result).
-
-    ``members``: the result file (relative to ``results/``) → (the digest of the bytes they were computed
-    from, their settings, :func:`columns_text`).  The stream is one line of JSON, ``[[path, digest,
-    settings, length], ...]`` (sorted by path), then the texts one after the other, zlib-compressed.
-
-    >>> members = stream_members(dataset_stream({'m/d.json': ('ab', '2.2 600', b'1\\n["i"]')}))
-    >>> members['m/d.json']
-    ('ab', '2.2 600', b'1\\n["i"]')
-    """
-    import orjson
-
-    paths = sorted(members)
-    head = orjson.dumps([[p, members[p][0], members[p][1], len(members[p][2])] for p in paths])
-    return zlib.compress(b"".join([head, b"\n", *(members[p][2] for p in paths)]), 1)
-
-
-def stream_members(data: bytes) -> dict[str, tuple[str, str, bytes]]:
-    """The members of a :func:`dataset_stream`: path → (digest, settings, :func:`columns_text`); empty when
-    it is unreadable."""
     try:
-        text = zlib.decompress(data)
-        newline = text.index(b"\n")
-        out: dict[str, tuple[str, str, bytes]] = {}
-        at = newline + 1
-        for path, digest, settings, length in loads_json(text[:newline]):
-            out[str(path)] = (str(digest), str(settings), text[at:at + length])
-            at += length
-        return out if at == len(text) else {}
-    except (zlib.error, ValueError, TypeError):
-        return {}
+        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
+        if text == b"null":
+            return None
+        n, ids, ref, raw, ext, ok = text.split(b"\n")
+        return int(n), ids, ref, raw, ext, ok
+    except (zlib.error, ValueError):
+        return None
 
 
 def columns_of(data: bytes) -> SampleColumns | None:
