@@ -666,21 +666,21 @@ def _indexed_samples(
     readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
     found: dict[tuple[str, str], bytes] = {}
     every = True
-    samples = snap.samples
+    current = snap.current_samples(rels.values()).get
     for key, rel in rels.items():
-        if not digests.get(key):
-            continue
-        held = samples(rel)
+        held = current(rel)
         if held is None:
-            every = False
+            if digests.get(key):  # a result the index lacks the samples of (not one without a file)
+                every = False
             continue
-        ok = readable.get(held[0])
+        settings = held[1]
+        ok = readable.get(settings)
         if ok is None:
-            ok = readable[held[0]] = (samples_current(held[0]), samples_current(held[0], text_limit))
+            ok = readable[settings] = (samples_current(settings), samples_current(settings, text_limit))
         if not ok[0]:
             every = False
         if ok[1]:
-            found[key] = held[1]
+            found[key] = held[2]
     return found, every
 
 
