@@ -511,3 +511,19 @@ def test_no_deferred_check_while_another_thread_runs(run: Path, monkeypatch: pyt
         stop.set()
         other.join()
     assert not snap.deferred and snap.confirm()
+
+
+def test_the_samples_of_many_results_are_those_of_their_present_bytes(run: Path) -> None:
+    """What the report looks up at once of every result's samples is what it would look up one by one:
+    the samples of a result whose bytes changed since they were computed are not among them."""
+    snap = RunIndex(run).snapshot()
+    for rel in ("m1/d1.json", "m2/d1.json"):
+        snap.put_samples(rel, snap.digest(rel) or "", "2.2 600", rel.encode())
+    snap.flush()
+    _write(run, "m2", "d1", {"accuracy": 40.0, "details": _details(4, 10)})  # other bytes than those indexed
+    snap = RunIndex(run).snapshot()
+    rels = ["m1/d1.json", "m1/d2.json", "m2/d1.json", "m3/d1.json"]
+    found = snap.current_samples(rels)
+    assert {rel: held[1:] for rel, held in found.items()} == {"m1/d1.json": ("2.2 600", b"m1/d1.json")}
+    assert {rel: snap.samples(rel) for rel in rels} == {
+        "m1/d1.json": ("2.2 600", b"m1/d1.json"), "m1/d2.json": None, "m2/d1.json": None, "m3/d1.json": None}

@@ -653,25 +653,35 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
     _put_rankings(data, rankings, pictures)
 
 
-def _samples_indexed(snap: Any, digests: dict[tuple[str, str], str | None], folders: dict[str, str]) -> bool:
-    """Every result of the report has its per-sample values in the run index, computed by this version's
-    rules (reading them there is then all the rankings do); the index's samples are read here, once, before
-    a child that ranks is forked."""
+def _indexed_samples(
+    snap: Any, rels: dict[tuple[str, str], str], digests: dict[tuple[str, str], str | None], text_limit: int,
+) -> tuple[dict[tuple[str, str], bytes], bool]:
+    """What the run index holds of the results' samples (``rels``: (column, abbr) → the result file under
+    ``results/``), looked up once for both readers of them: the
+    sample browser's (``(column, abbr)`` → data, of the samples computed with ``text_limit`` by this version's
+    rules), and whether every result of the report has its per-sample values there (reading them there is then
+    all the rankings do).  The index's samples are read here, once, before a child that ranks is forked."""
     from assay.rundir.stats_index import samples_current
 
-    readable: dict[str, bool] = {}  # samples_current of each settings text met
-    for (c, a), digest in digests.items():
-        if not digest:
-            continue
-        held = snap.samples(f"{folders.get(c, c)}/{a}.json")
+    readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
+    found: dict[tuple[str, str], bytes] = {}
+    every = True
+    current = snap.current_samples(rels.values()).get
+    for key, rel in rels.items():
+        held = current(rel)
         if held is None:
-            return False
-        ok = readable.get(held[0])
+            if digests.get(key):  # a result the index lacks the samples of (not one without a file)
+                every = False
+            continue
+        settings = held[1]
+        ok = readable.get(settings)
         if ok is None:
-            ok = readable[held[0]] = samples_current(held[0])
-        if not ok:
-            return False
-    return True
+            ok = readable[settings] = (samples_current(settings), samples_current(settings, text_limit))
+        if not ok[0]:
+            every = False
+        if ok[1]:
+            found[key] = held[2]
+    return found, every
 
 
 def _rankings_beside(context: _Context) -> Any:
@@ -1277,8 +1287,9 @@ def _write_html_report(
     path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
     side_dir = path.with_name(path.stem + "_files")
     snap = context.snapshot
-    digests = {(c, a): snap.digest(f"{context.folders.get(c, c)}/{a}.json") if snap is not None else None
-               for c in context.columns for a in context.abbrs}
+    rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
+    digest_of = snap.digest if snap is not None else (lambda rel: None)
+    digests = {key: digest_of(rel) for key, rel in rels.items()}
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, max_text,
                     tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
@@ -1287,33 +1298,31 @@ def _write_html_report(
     reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
     rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
     kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
+    fresh_abbrs = [a for a in keys if a not in reused]
+    want_ranks = context.ranks and kept_rankings is None
+    want_samples = context.tables is None and bool(fresh_abbrs)
+    indexed: dict[tuple[str, str], bytes] = {}
+    every_indexed = False
+    if snap is not None and (want_ranks or want_samples):
+        # the index's samples, looked up once: for the rankings (whether they are all there) and the sample files
+        wanted = set(fresh_abbrs)
+        indexed, every_indexed = _indexed_samples(
+            snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text)
     beside = None
     try:  # the child ranking stops with the report, however the report ends
-        if context.ranks and kept_rankings is None and snap is not None and _samples_indexed(snap, digests, context.folders):
+        if want_ranks and every_indexed:
             # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
             # (not when the index lacks samples: they are read once, here, and kept in the index before ranking)
             beside = _rankings_beside(context)
         if context.tables is not None:
             read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
         else:
-            source.abbrs = [a for a in keys if a not in reused]
-            if snap is not None and source.abbrs:  # the samples the run index holds, read at once
-                from assay.rundir.stats_index import samples_current
-
-                readable: dict[str, bool] = {}  # samples_current of each settings text met
-                for abbr in source.abbrs:
-                    for c in context.columns:
-                        held = snap.samples(f"{context.folders.get(c, c)}/{abbr}.json")
-                        if held is not None:
-                            ok = readable.get(held[0])
-                            if ok is None:
-                                ok = readable[held[0]] = samples_current(held[0], max_text)
-                            if ok:
-                                source.indexed[(c, abbr)] = held[1]
+            source.abbrs = fresh_abbrs
+            source.indexed = indexed  # the samples the run index holds
             read = read_chunks(source)
             if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
-                for rel, digest, settings, held in source.repairs:
-                    snap.put_samples(rel, digest, settings, held)
+                for rel, digest, settings, repaired in source.repairs:
+                    snap.put_samples(rel, digest, settings, repaired)
                 snap.flush()
         fresh_chunks = {abbr: (n, payload) for abbr, n, payload in read}
         # every chunk in the datasets' order: (abbr, samples, its bytes or the earlier file holding them, its key)

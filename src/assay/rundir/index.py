@@ -379,6 +379,19 @@ class Snapshot(DataclassMethods):
         row = self.rows.get(rel)
         return (found[1], found[2]) if row is not None and row[DIGEST] == found[0] else None
 
+    def current_samples(self, rels: Iterable[str]) -> dict[str, tuple[str, str, bytes]]:
+        """:meth:`samples` of many result files at once: path → (digest, settings, data) of those whose
+        samples were computed from the file's present bytes."""
+        if self._samples is None:
+            self._samples = self._index._load_samples() if self._index is not None and self.persisted else {}
+        held, rows = self._samples.get, self.rows.get
+        out = {}
+        for rel in rels:
+            found = held(rel)
+            if found is not None and (row := rows(rel)) is not None and row[DIGEST] == found[0]:
+                out[rel] = found
+        return out
+
     def put_samples(self, rel: str, digest: str, settings: str, data: bytes) -> None:
         """Keep what the report reads of every sample of ``results/<rel>``, computed from the bytes with
         ``digest`` (written by :meth:`flush`)."""

@@ -369,7 +369,7 @@ def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] |
     of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
     ``None`` when it has none or is unreadable."""
     try:
-        text = zlib.decompress(data[4 + int.from_bytes(data[:4], "big"):])
+        text = zlib.decompress(memoryview(data)[4 + int.from_bytes(data[:4], "big"):])  # no copy of the bytes
         if text == b"null":
             return None
         n, ids, ref, raw, ext, ok = text.split(b"\n")
