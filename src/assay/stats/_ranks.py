@@ -10,7 +10,10 @@ The rounds
     of each other; a dataset's metrics share its rounds.  Per round each model's
     dataset value is recomputed (``scale × mean`` of the resampled per-sample
     values: for ``R`` rounds of ``n`` samples the resampling counts ``R × n``
-    times the values ``n × models``, one matrix product per dataset; a corpus
+    times the values ``n × models``, one matrix product per dataset — the usual
+    datasets of a group, every model's values counts of right answers of the
+    same samples, are counted and multiplied a block of datasets at a time, each
+    still drawn by its own generator, to the same numbers; a corpus
     statistic from its summed per-sample statistics), and each summary group
     as the group defines it (:mod:`assay.groups`: naive or weighted average
     — divided by the sum of all the group's weights, as the summary does —,
@@ -452,9 +455,10 @@ def _product(a: Any, b: Any, out: Any = None) -> Any:
     return out
 
 
-#: Rounds × (models + samples) of the datasets drawn together in one block (see :meth:`RankBootstrap._blocks`):
-#: about 100 MB of arrays at most; a block of one dataset is drawn by itself.
-_BLOCK_VALUES = 4_000_000
+#: Rounds × (models + samples) of the datasets drawn together in one block (see :meth:`RankBootstrap._blocks`;
+#: 13 datasets of 100 models × 50 samples at 1,000 rounds): about 40 MB of arrays at most; a block of one
+#: dataset is drawn by itself.
+_BLOCK_VALUES = 2_000_000
 
 
 def _stacked_product(a: Any, b: Any, out: Any) -> Any:
@@ -635,18 +639,17 @@ class RankBootstrap:
             values = self._cell_values(abbr, metric, models)
         get = self.samples.get
         found = [get((model, abbr, metric)) for model in models]
-        if not found or any(v is None for v in values) or any(sv is None for sv in found):
+        first = found[0] if found else None
+        if first is None or None in values:
             return None
-        svs: list[SampleValues] = found  # type: ignore[assignment]
-        first = svs[0]
-        n, runs, scale = len(first.units), first.runs, first.scale
-        if n < 1:
+        n, runs, scale, shape = len(first.units), first.runs, first.scale, getattr(first.units, "shape", None)
+        if n < 1 or shape != (n,):
             return None
-        for sv in svs:
-            units = sv.units
-            if (sv.kind == "corpus" or len(units) != n or getattr(units, "ndim", 0) != 1 or sv.runs != runs
-                    or sv.scale != scale):
+        for sv in found:
+            if (sv is None or sv.kind == "corpus" or sv.runs != runs or sv.scale != scale
+                    or getattr(sv.units, "shape", None) != shape):
                 return None
+        svs: list[SampleValues] = found  # type: ignore[assignment]
         return _Usual(abbr, metric, n, runs, scale, values, svs)  # type: ignore[arg-type]
 
     def _blocks(self, cells: Sequence[tuple[str, str]], models: Sequence[str], space: _Space,
@@ -728,9 +731,9 @@ class RankBootstrap:
         scales = [c.scale / (n * c.runs) for c in chosen]
         # each cell's rounds from its own generator; the counts of every draw of the block at once
         idx = space.rows("idx", (d, rounds, n), np.int64)
+        offsets = (np.arange(d * rounds, dtype=np.int64) * n).reshape(d, rounds, 1)  # each round's place
         for i, c in enumerate(chosen):
-            idx[i] = round_indices(c.abbr, n, rounds, self.seed)
-        idx += (np.arange(d * rounds, dtype=np.int64) * n).reshape(d, rounds, 1)
+            np.add(round_indices(c.abbr, n, rounds, self.seed), offsets[i], out=idx[i])
         counts = space.rows("counts", (d, rounds, n), np.float32)
         counts[...] = np.bincount(idx.ravel(), minlength=d * rounds * n).reshape(d, rounds, n)
         summed = _stacked_product(counts, levels, summed_rows[:d])
