@@ -347,3 +347,97 @@ def test_rank_intervals_of_many_tied_models_match_a_reference_bootstrap(runs: in
     for i in range(3, 40, 4):
         a, b = got[models[i]], got[models[i - 1]]
         assert (a.rank, a.rank_low, a.rank_high, a.low, a.high) == (b.rank, b.rank_low, b.rank_high, b.low, b.high)
+
+
+def _varied_case() -> tuple[list[str], dict, dict, dict, list]:
+    """Six models on datasets of every layout, some drawn together and some by themselves, in nested groups."""
+    models = ["a", "b", "c", "d", "e", "f"]
+    skills = dict(zip(models, [0.8, 0.6, 0.6, 0.5, 0.4, 0.2]))
+    samples, values = _case(skills, {f"u{i}": 40 for i in range(6)} | {"v0": 25, "v1": 25, "odd": 40}, seed=4)
+    for abbr in ("u0", "u3"):  # ties: c is b on these datasets
+        samples[("c", abbr, "accuracy")] = samples[("b", abbr, "accuracy")]
+        values["c"][abbr] = dict(values["b"][abbr])
+    # unequal sample counts: e has 30 samples of "odd" where the others have 40
+    samples[("e", "odd", "accuracy")] = _binary([1, 0, 0] * 10)
+    values["e"]["odd"] = {"accuracy": samples[("e", "odd", "accuracy")].estimate()}
+    # missing results: f has no value of u1, d no per-sample values of u2 (its interval instead)
+    del values["f"]["u1"]
+    del samples[("f", "u1", "accuracy")]
+    del samples[("d", "u2", "accuracy")]
+    cells = {("d", "u2", "accuracy"): CellStat(values["d"]["u2"]["accuracy"], 6.0, 30.0, 55.0, "wilson", n=40)}
+    # unscorable samples: b's NaN sample, its value the mean of the others (not what its per-sample values give)
+    units = samples[("b", "u4", "accuracy")].units.copy()
+    units[3] = math.nan
+    samples[("b", "u4", "accuracy")] = SampleValues("binary", units, 100.0, 1, "correct")
+    values["b"]["u4"] = {"accuracy": float(100.0 * np.nanmean(units))}
+    # a NaN value: a model with no usable value of v0
+    values["e"]["v0"] = {"accuracy": math.nan}
+    # counts over three runs and scores that are not counts
+    rng = random.Random(6)
+    for m in models:
+        runs3 = SampleValues("mean", np.array([rng.randint(0, 3) for _ in range(40)], dtype=float) / 3, 100.0, 3,
+                             "correct")
+        samples[(m, "r3", "accuracy")] = runs3
+        score = _scores([round(rng.uniform(0, 90), 1) for _ in range(40)])
+        samples[(m, "sc", "accuracy")] = score
+        values[m]["r3"] = {"accuracy": runs3.estimate()}
+        values[m]["sc"] = {"accuracy": score.estimate()}
+    abbrs = [f"u{i}" for i in range(6)] + ["v0", "v1", "odd", "r3", "sc"]
+    definitions = [
+        {"name": "all", "subsets": [[a, "accuracy"] for a in abbrs]},
+        {"name": "half", "subsets": [[a, "accuracy"] for a in abbrs[::2]], "weights": {a: i + 1 for i, a in
+                                                                                      enumerate(abbrs[::2])}},
+        {"name": "spread", "subsets": [[a, "accuracy"] for a in abbrs[1::2]], "std": True},
+        {"name": "harm", "subsets": [[a, "accuracy"] for a in ("u0", "u1", "u5", "r3")], "harmonic_mean": True},
+        {"name": "turned", "subsets": [[a, "accuracy"] for a in ("u0", "u5", "v1")], "transforms": {"u5": "100 - x"}},
+        {"name": "top", "subsets": [["half", "weighted_average"], ["u1", "accuracy"], ["spread", "standard_deviation"],
+                                    ["u5", "accuracy"], ["harm", "harmonic_mean"], ["u0", "accuracy"]]},
+    ]
+    groups = [SummaryGroup.from_config(d) for d in definitions]
+    from assay.groups import Scores, apply_groups
+
+    scores = Scores(columns=models, dataset_abbrs=abbrs, metrics={a: ["accuracy"] for a in abbrs})
+    for m in models:
+        for a in abbrs:
+            if a in values[m]:
+                scores.set_values(m, a, values[m][a])
+    apply_groups(scores, groups)
+    return models, scores.values, samples, cells, groups
+
+
+def test_datasets_drawn_together_give_the_rounds_each_gives_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.stats import _ranks
+
+    models, values, samples, cells, groups = _varied_case()
+    wanted = [(g.name, g.metric) for g in groups] + [(a, "accuracy") for a in ("u0", "u2", "u3", "u4", "odd", "v1")]
+    together: list[str] = []
+    draw_block = _ranks.RankBootstrap._draw_block
+
+    def spy(self, *args):
+        got = draw_block(self, *args)
+        together.extend(abbr for abbr, _ in got)
+        return got
+
+    def rank(block_values: int) -> dict:
+        monkeypatch.setattr(_ranks, "_BLOCK_VALUES", block_values)
+        boot = RankBootstrap(models, values, samples, cells, groups, rounds=ROUNDS, seed=SEED)
+        return boot.rank_all(wanted)
+
+    default = _ranks._BLOCK_VALUES
+    monkeypatch.setattr(_ranks.RankBootstrap, "_draw_block", spy)
+    alone = rank(0)  # every dataset drawn by itself
+    assert together == []
+    for block_values in (3 * ROUNDS * (len(models) + 40), default):  # blocks of three, one block
+        together.clear()
+        got = rank(block_values)
+        # the usual datasets are drawn together; those with a model's interval, unusable values or scores are not
+        assert {"u0", "u3", "u5", "r3"} <= set(together)
+        assert not {"u2", "u4", "sc"} & set(together)
+        for cell, ranking in alone.items():
+            assert got[cell].to_json() == ranking.to_json(), cell
+            assert np.array_equal(got[cell].draws, ranking.draws, equal_nan=True), cell
+    ranking = alone[("u0", "accuracy")]
+    assert ["b", "c"] in [sorted(t) for t in ranking.ties]
+    assert any("resampled apart" in (m.note or "") for m in alone[("odd", "accuracy")].models)
+    assert any("drawn from its interval" in (m.note or "") for m in alone[("u2", "accuracy")].models)
+    assert any("give" in (m.note or "") for m in alone[("u4", "accuracy")].models)

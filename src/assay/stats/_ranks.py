@@ -10,7 +10,10 @@ The rounds
     of each other; a dataset's metrics share its rounds.  Per round each model's
     dataset value is recomputed (``scale × mean`` of the resampled per-sample
     values: for ``R`` rounds of ``n`` samples the resampling counts ``R × n``
-    times the values ``n × models``, one matrix product per dataset; a corpus
+    times the values ``n × models``, one matrix product per dataset — the usual
+    datasets of a group, every model's values counts of right answers of the
+    same samples, are counted and multiplied a block of datasets at a time, each
+    still drawn by its own generator, to the same numbers; a corpus
     statistic from its summed per-sample statistics), and each summary group
     as the group defines it (:mod:`assay.groups`: naive or weighted average
     — divided by the sum of all the group's weights, as the summary does —,
@@ -337,6 +340,19 @@ class _DatasetPlan(DataclassMethods):
 
 
 @dataclass(repr=False, eq=False)
+class _Usual(DataclassMethods):
+    """A usual dataset cell (:meth:`RankBootstrap._usual`): every model's value and per-sample values."""
+
+    abbr: str
+    metric: str
+    n: int
+    runs: int
+    scale: float
+    values: list[float]
+    svs: list[SampleValues]
+
+
+@dataclass(repr=False, eq=False)
 class _Capture(DataclassMethods):
     """The dataset cells to rank as their rounds are drawn, and the rankings made."""
 
@@ -439,6 +455,28 @@ def _product(a: Any, b: Any, out: Any = None) -> Any:
     return out
 
 
+#: Rounds × (models + samples) of the datasets drawn together in one block (see :meth:`RankBootstrap._blocks`;
+#: 13 datasets of 100 models × 50 samples at 1,000 rounds): about 40 MB of arrays at most; a block of one
+#: dataset is drawn by itself.
+_BLOCK_VALUES = 2_000_000
+
+
+def _stacked_product(a: Any, b: Any, out: Any) -> Any:
+    """``a @ b`` of stacked matrices (``(d, rows, inner) @ (d, inner, cols)`` into ``out``), each product as
+    :func:`_product` computes it (small ones in row blocks, in this thread)."""
+    import numpy as np
+
+    _, rows, inner = a.shape
+    cols = b.shape[2]
+    work = rows * inner * cols
+    if work >= _SMALL_PRODUCT or work <= _BLOCK_WORK:
+        return np.matmul(a, b, out=out)
+    step = max(1, _BLOCK_WORK // max(1, inner * cols))
+    for start in range(0, rows, step):
+        np.matmul(a[:, start:start + step], b, out=out[:, start:start + step])
+    return out
+
+
 class _Space:
     """Arrays reused from one dataset to the next (a fresh large array costs a page fault per 4 KiB)."""
 
@@ -452,6 +490,15 @@ class _Space:
         if a is None or a.shape != shape or a.dtype != dtype:
             a = self._arrays[name] = np.empty(shape, dtype=dtype)
         return a
+
+    def rows(self, name: str, shape: tuple[int, ...], dtype: Any) -> Any:
+        """An array of ``shape`` that is the first rows of one kept as long as the rows' shape is the same."""
+        import numpy as np
+
+        a = self._arrays.get(name)
+        if a is None or a.shape[1:] != shape[1:] or a.dtype != dtype or len(a) < shape[0]:
+            a = self._arrays[name] = np.empty(shape, dtype=dtype)
+        return a[:shape[0]]
 
 
 def _percentiles(x: Any, confidence: float) -> tuple[Any, Any, Any]:
@@ -523,6 +570,8 @@ class RankBootstrap:
         self._capture: _Capture | None = None
         self._ranked_cells: dict[tuple[str, str], tuple[list[str], list[float], dict[str, str]]] = {}
         self._space = _Space()
+        self._block_spaces: list[_Space] = []  # the arrays of the blocks of datasets, one per depth of groups
+        self._depth = 0
 
     # -- values ---------------------------------------------------------------------------------
     def value(self, model: str, abbr: str, metric: str) -> float | None:
@@ -556,21 +605,142 @@ class RankBootstrap:
         """
         group = self.groups.get(abbr)
         if group is None:
-            capture = self._capture
-            wanted = capture is not None and (abbr, metric) in capture.wanted and (abbr, metric) not in capture.done
-            if wanted:
-                ranked, observed, left_out = self._ranked(abbr, metric)
-            x, notes, levels = self._dataset_draws(abbr, metric, models)
-            if wanted:
-                assert capture is not None
-                if list(models) == ranked:  # the dataset's own ranking, from the same rounds
-                    capture.done[(abbr, metric)] = self._build(abbr, metric, ranked, observed, left_out, x, notes,
-                                                               levels)
-            return x, notes
+            return self._dataset_cell(abbr, metric, models, self._dataset_draws(abbr, metric, models))
         key = (abbr, metric, tuple(models))
         if key not in self._group_draws:
             self._group_draws[key] = self._aggregate(group, metric, models)
         return self._group_draws[key]
+
+    def _dataset_cell(self, abbr: str, metric: str, models: Sequence[str], drawn: tuple[Any, Any, Any],
+                      ) -> tuple[Any, dict[str, list[str]]]:
+        """A dataset cell's rounds ``drawn`` (``(x, notes, levels)``: :meth:`_dataset_draws`), ranked here when
+        they are its own ranking's; ``(x, notes)``."""
+        import numpy as np
+
+        x, notes, levels = drawn
+        capture = self._capture
+        if capture is not None and (abbr, metric) in capture.wanted and (abbr, metric) not in capture.done:
+            ranked, observed, left_out = self._ranked(abbr, metric)
+            if list(models) == ranked:  # the dataset's own ranking, from the same rounds
+                if levels is not None:  # the rounds' summed levels, as whole numbers
+                    whole = self._space.get("levels", levels[0].shape, np.int64)
+                    np.copyto(whole, levels[0], casting="unsafe")
+                    levels = (whole, *levels[1:])
+                capture.done[(abbr, metric)] = self._build(abbr, metric, ranked, observed, left_out, x, notes, levels)
+        return x, notes
+
+    def _usual(self, abbr: str, metric: str, models: Sequence[str]) -> _Usual | None:
+        """The dataset cell when it is the usual one — every model has a value and non-corpus per-sample values
+        of the same ``n`` samples, with the same runs and scale — else ``None``."""
+        known = self._ranked_cells.get((abbr, metric))
+        if known is not None and known[0] == list(models):
+            values: list[float | None] = list(known[1])
+        else:
+            values = self._cell_values(abbr, metric, models)
+        get = self.samples.get
+        found = [get((model, abbr, metric)) for model in models]
+        first = found[0] if found else None
+        if first is None or None in values:
+            return None
+        n, runs, scale, shape = len(first.units), first.runs, first.scale, getattr(first.units, "shape", None)
+        if n < 1 or shape != (n,):
+            return None
+        for sv in found:
+            if (sv is None or sv.kind == "corpus" or sv.runs != runs or sv.scale != scale
+                    or getattr(sv.units, "shape", None) != shape):
+                return None
+        svs: list[SampleValues] = found  # type: ignore[assignment]
+        return _Usual(abbr, metric, n, runs, scale, values, svs)  # type: ignore[arg-type]
+
+    def _blocks(self, cells: Sequence[tuple[str, str]], models: Sequence[str], space: _Space,
+                ) -> Any:
+        """``((abbr, metric), (x, notes, levels))`` of each dataset cell of ``cells`` in order, as
+        :meth:`_dataset_draws` gives them (the same numbers).
+
+        The usual datasets (every model's per-sample values counts of right answers of the same samples, that
+        give its value) are drawn together, a block of them at a time (:data:`_BLOCK_VALUES`): each dataset's
+        rounds drawn by its own generator (:func:`round_indices`), then one count of the draws, one stacked
+        matrix product and one scaling per block.  The other cells, and a block of one dataset, are drawn one
+        by one.  A block's arrays are reused by the next block: each cell's are to be used before the next is
+        taken.
+        """
+        import numpy as np
+
+        rounds, k = self.rounds, len(models)
+        at = 0
+        while at < len(cells):
+            block: list[tuple[tuple[str, str], _Usual | None]] = []
+            budget = 0
+            while at < len(cells):
+                abbr, metric = cells[at]
+                usual = self._usual(abbr, metric, models) if k else None
+                cost = rounds * (k + usual.n) if usual is not None else 0
+                if block and usual is not None and budget + cost > _BLOCK_VALUES:
+                    break
+                block.append((cells[at], usual))
+                budget += cost
+                at += 1
+            by_n: dict[int, list[_Usual]] = {}
+            for _, usual in block:
+                if usual is not None:
+                    by_n.setdefault(usual.n, []).append(usual)
+            drawn: dict[tuple[str, str], tuple[Any, Any, Any]] = {}
+            together = sum(len(same) for same in by_n.values() if len(same) > 1)
+            if together:
+                # the rounds' sums and values of the whole block, each sample count's cells in their own rows
+                summed = space.rows("summed", (together, rounds, k), np.float32)
+                x = space.rows("x", (together, rounds, k), np.float64)
+                row = 0
+                for same in by_n.values():
+                    if len(same) > 1:
+                        drawn.update(self._draw_block(same, space, summed[row:row + len(same)],
+                                                      x[row:row + len(same)]))
+                        row += len(same)
+            for cell, _ in block:
+                got = drawn.get(cell)
+                yield cell, got if got is not None else self._dataset_draws(cell[0], cell[1], models)
+
+    def _draw_block(self, cells: Sequence[_Usual], space: _Space, summed_rows: Any, x_rows: Any,
+                    ) -> dict[tuple[str, str], tuple[Any, Any, Any]]:
+        """The rounds of usual dataset cells of the same sample count drawn together (see :meth:`_blocks`), as
+        :meth:`_dataset_draws` gives them: ``(abbr, metric) → (x, notes, levels)``; a cell whose per-sample values
+        do not give its value or are not whole counts is left out (drawn by itself).  The rounds' summed levels
+        and values are put in the first rows of ``summed_rows`` (float32) and ``x_rows`` (float64), one row
+        (``rounds × models``) per cell."""
+        import numpy as np
+
+        n, k, rounds = cells[0].n, len(cells[0].svs), self.rounds
+        units = np.array([sv.units for c in cells for sv in c.svs], dtype=float)  # (cells × models) × samples
+        # what _dataset_plan checks, for every cell at once: the per-sample values give the values...
+        got = units.mean(axis=1) * np.repeat([float(c.scale) for c in cells], k)
+        want = np.array([v for c in cells for v in c.values], dtype=float)
+        ok = (np.abs(want - got) <= 1e-6 + 1e-9 * np.abs(want)).reshape(len(cells), k).all(axis=1)
+        # ...and are counts of right answers over the runs (exact in float32)
+        counted = units * np.repeat([float(c.runs) for c in cells], k)[:, None]
+        whole = np.rint(counted)
+        ok &= (np.abs(counted - whole).reshape(len(cells), k * n).max(axis=1, initial=0.0) < 1e-9)
+        ok &= np.array([c.runs * n < 1 << 24 for c in cells])
+        keep = np.flatnonzero(ok).tolist()
+        if len(keep) < 2:
+            return {}
+        chosen = [cells[i] for i in keep]
+        d = len(chosen)
+        whole = whole.reshape(len(cells), k, n)[keep]
+        levels = np.ascontiguousarray(whole.transpose(0, 2, 1), dtype=np.float32)  # cells × samples × models
+        tops = (whole.reshape(d, k * n).max(axis=1, initial=0) * n).tolist()
+        scales = [c.scale / (n * c.runs) for c in chosen]
+        # each cell's rounds from its own generator; the counts of every draw of the block at once
+        idx = space.rows("idx", (d, rounds, n), np.int64)
+        offsets = (np.arange(d * rounds, dtype=np.int64) * n).reshape(d, rounds, 1)  # each round's place
+        for i, c in enumerate(chosen):
+            np.add(round_indices(c.abbr, n, rounds, self.seed), offsets[i], out=idx[i])
+        counts = space.rows("counts", (d, rounds, n), np.float32)
+        counts[...] = np.bincount(idx.ravel(), minlength=d * rounds * n).reshape(d, rounds, n)
+        summed = _stacked_product(counts, levels, summed_rows[:d])
+        # level × scale in float32, as _dataset_draws multiplies its float32 sums by the Python float scale
+        x = np.multiply(summed, np.array(scales, dtype=np.float32)[:, None, None],
+                        out=x_rows[:d])
+        return {(c.abbr, c.metric): (x[i], {}, (summed[i], int(tops[i]), scales[i])) for i, c in enumerate(chosen)}
 
     def _dataset_plan(self, abbr: str, metric: str, models: Sequence[str]) -> _DatasetPlan:
         """How each model's values of one dataset cell are drawn."""
@@ -655,8 +825,9 @@ class RankBootstrap:
         return plan
 
     def _dataset_draws(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[Any, dict[str, list[str]], Any]:
-        """The rounds' values of a dataset cell, the notes, and the rounds' whole-number levels when every
-        model's values are counts of right answers of the same samples (``None`` otherwise)."""
+        """The rounds' values of a dataset cell, the notes, and ``(summed levels, top, level scale)`` when every
+        model's values are counts of right answers of the same samples (``None`` otherwise; the summed levels:
+        float32 ``(rounds, models)``, whole numbers)."""
         import numpy as np
 
         plan = self._dataset_plan(abbr, metric, models)
@@ -680,9 +851,7 @@ class RankBootstrap:
                 c32[...] = np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
                 summed = _product(c32, bucket.levels, out=space.get("summed", (rounds, k), np.float32))
                 out = np.multiply(summed, bucket.level_scale, out=space.get("x", (rounds, k), np.float64))
-                whole_levels = space.get("levels", (rounds, k), np.int64)
-                np.copyto(whole_levels, summed, casting="unsafe")
-                levels = (whole_levels, bucket.top, bucket.level_scale)
+                levels = (summed, bucket.top, bucket.level_scale)
                 continue
             counts = counts_of[bucket.n] = _counts(abbr, bucket.n, rounds, self.seed)
             if bucket.levels is not None:
@@ -719,34 +888,48 @@ class RankBootstrap:
         inverse = np.zeros_like(acc) if how == "harmonic_mean" else None
         clamped = np.zeros_like(acc) if how == "harmonic_mean" else None
         nonpositive = np.zeros(acc.shape, dtype=bool) if how == "harmonic_mean" else None
-        for abbr, inp_metric in inputs:
-            if inp_metric is None:
-                acc[:] = np.nan
-                for model in models:
-                    notes.setdefault(model, []).append(f"{abbr} has no metric")
-                continue
-            x, inner = self.draws(abbr, inp_metric, models)
-            for model, ns in inner.items():
-                notes.setdefault(model, []).extend(n for n in ns if n not in notes.get(model, []))
-            transform = group.transform_for(abbr, inp_metric)
-            if transform is not None:
-                x = _Transform(transform)(x)
-            if how == "std":
-                assert squares is not None
-                acc += x
-                squares += x * x
-            elif how == "harmonic_mean":
-                assert inverse is not None and clamped is not None and nonpositive is not None
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    inverse += 1.0 / x
-                    clamped += 1.0 / np.maximum(x, 1.0)
-                nonpositive |= x <= 0
-            else:
-                w = group.weight_for(abbr, inp_metric) if weighted else 1.0
-                if w == 1:
-                    acc += x
+        datasets = [(abbr, m) for abbr, m in inputs if m is not None and abbr not in self.groups]
+        depth = self._depth
+        while len(self._block_spaces) <= depth:
+            self._block_spaces.append(_Space())
+        blocks = self._blocks(datasets, models, self._block_spaces[depth])
+        self._depth += 1
+        try:
+            for abbr, inp_metric in inputs:
+                if inp_metric is None:
+                    acc[:] = np.nan
+                    for model in models:
+                        notes.setdefault(model, []).append(f"{abbr} has no metric")
+                    continue
+                if abbr in self.groups:
+                    x, inner = self.draws(abbr, inp_metric, models)
                 else:
-                    acc += (math.nan if w is None else float(w)) * x
+                    cell, drawn = next(blocks)
+                    assert cell == (abbr, inp_metric)
+                    x, inner = self._dataset_cell(abbr, inp_metric, models, drawn)
+                for model, ns in inner.items():
+                    notes.setdefault(model, []).extend(n for n in ns if n not in notes.get(model, []))
+                transform = group.transform_for(abbr, inp_metric)
+                if transform is not None:
+                    x = _Transform(transform)(x)
+                if how == "std":
+                    assert squares is not None
+                    acc += x
+                    squares += x * x
+                elif how == "harmonic_mean":
+                    assert inverse is not None and clamped is not None and nonpositive is not None
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        inverse += 1.0 / x
+                        clamped += 1.0 / np.maximum(x, 1.0)
+                    nonpositive |= x <= 0
+                else:
+                    w = group.weight_for(abbr, inp_metric) if weighted else 1.0
+                    if w == 1:
+                        acc += x
+                    else:
+                        acc += (math.nan if w is None else float(w)) * x
+        finally:
+            self._depth -= 1
         k = len(inputs)
         if how == "std":
             assert squares is not None
