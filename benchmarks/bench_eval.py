@@ -5,7 +5,16 @@ would (``python -m assay run``, with and without ``--no-report``), against the
 floor: reading and parsing every prediction file and running one regex per
 prediction, in this process.  Also ``assay run`` (eval, summary and report in
 one process) against the same work in three commands: ``assay eval``, then
-``assay summarize --no-report``, then ``assay report``.
+``assay summarize --no-report``, then ``assay report``, each command's wall and
+CPU time given; then ``assay report`` once more, apart: a later report of the
+same results, which takes the rank intervals and the sample files of the first
+one from its folder instead of computing them when they were written beside the
+page (a run this size: timing ``assay report`` by hand on a run that has a
+report already measures this one, not the first).
+
+Every command sequence starts from the predictions alone: the results, the
+summaries and reports, and the run index are removed first, so that no version
+reads what another version (or an earlier sequence) left.
 
 ``--against REV_OR_DIR`` measures the same workload with another version of
 assay as well: a directory holding ``src/assay``, or a git revision of this
@@ -59,15 +68,21 @@ STEPS: dict[str, list[list[str]]] = {
 
 
 def _clean(root: Path) -> None:
+    """The run as it was before its first command: its results, summaries and reports, and its run index removed
+    (an index kept would be one another version wrote, or hold the entries of results no longer there)."""
     shutil.rmtree(root / "work" / RUN / "results", ignore_errors=True)
     shutil.rmtree(root / "work" / RUN / "summary", ignore_errors=True)
+    for name in ("index.sqlite", "index.sqlite-journal"):
+        (root / "work" / RUN / name).unlink(missing_ok=True)
 
 
 def workload(root: Path, config: Path, extra: list[str], only: list[str] | None = None) -> dict[str, dict[str, object]]:
     """Time each of :data:`STEPS` (or those ``only`` names) once with the assay that ``python -m assay`` imports.
 
     Returns label → ``{"seconds": total, "cpu": CPU seconds of the process trees, "parts": [seconds per command],
-    "error": message or None}``;
+    "cpu_parts": [CPU seconds per command], "error": message or None}``; :data:`SPLIT`'s also has ``"again"``:
+    ``[seconds, CPU seconds]`` of one more ``assay report`` after its three commands (a later report: the first
+    one's rank intervals and sample files reused), or ``None``;
     a command that fails (say, one an older version lacks) gives its exit status and last stderr line.
     """
     out: dict[str, dict[str, object]] = {}
@@ -76,7 +91,7 @@ def workload(root: Path, config: Path, extra: list[str], only: list[str] | None 
             continue
         _clean(root)
         parts: list[float] = []
-        cpu = 0.0
+        cpu_parts: list[float] = []
         error = None
         for command in commands:
             args: list[str] = []
@@ -95,9 +110,35 @@ def workload(root: Path, config: Path, extra: list[str], only: list[str] | None 
                 error = f"assay {command[0]} exited {measured.returncode}: {tail[0][:200]}"
                 break
             parts.append(measured.seconds)
-            cpu += measured.cpu_seconds
-        out[label] = {"seconds": None if error else sum(parts), "cpu": None if error else cpu, "parts": parts, "error": error}
+            cpu_parts.append(measured.cpu_seconds)
+        out[label] = {"seconds": None if error else sum(parts), "cpu": None if error else sum(cpu_parts), "parts": parts,
+                      "cpu_parts": cpu_parts, "error": error}
+        if label == SPLIT:
+            again = None
+            if error is None:
+                measured = run_assay(["report", "-w", str(root / "work"), "-r", RUN], cwd=root)
+                again = None if measured.returncode else [measured.seconds, measured.cpu_seconds]
+            out[label]["again"] = again
     return out
+
+
+def split_line(rounds: list[dict[str, object]]) -> str:
+    """The medians of :data:`SPLIT`'s commands over ``rounds`` (its figures, failed ones left out), wall / CPU,
+    and of the later report."""
+    done = [r for r in rounds if not r["error"]]
+    if not done:
+        return "no round without an error"
+    names = ("eval", "summarize --no-report", "report")
+    cells = []
+    for i, name in enumerate(names):
+        wall = statistics.median(r["parts"][i] for r in done)  # type: ignore[index]
+        cpu = [r["cpu_parts"][i] for r in done if "cpu_parts" in r]  # type: ignore[index]
+        cells.append(f"{name} {wall:.2f}" + (f" / {statistics.median(cpu):.2f}" if cpu else "") + " s")
+    again = [r["again"] for r in done if r.get("again")]
+    if again:
+        cells.append(f"a later report (the first one's rank intervals and sample files reused when kept beside it) "
+                     f"{statistics.median(a[0] for a in again):.2f} / {statistics.median(a[1] for a in again):.2f} s")  # type: ignore[index]
+    return "medians, wall / CPU of the process tree: " + "; ".join(cells)
 
 
 @contextlib.contextmanager
@@ -171,10 +212,7 @@ def compare(args: argparse.Namespace) -> None:
             for error in sorted(errors):
                 print(f"{'':{width}}  ({name}: {error})")
     for name in versions:
-        parts = [r[SPLIT]["parts"] for r in rounds[name] if not r[SPLIT]["error"]]
-        if parts:
-            medians = [statistics.median(p[i] for p in parts) for i in range(3)]  # type: ignore[index]
-            print(f"{name}: eval {medians[0]:.2f} s, summarize {medians[1]:.2f} s, report {medians[2]:.2f} s (medians)")
+        print(f"{name}, {SPLIT}: {split_line([r[SPLIT] for r in rounds[name]])}")
 
 
 def main() -> None:
@@ -191,6 +229,10 @@ def main() -> None:
 
     root = args.root.resolve()
     args.root = root
+    # the commands run in ROOT: a relative PYTHONPATH (``PYTHONPATH=src``) would name nothing there
+    if os.environ.get("PYTHONPATH"):
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            str(Path(p).resolve()) if p else p for p in os.environ["PYTHONPATH"].split(os.pathsep))
     config = make_work_dir(root, models=args.models, datasets=args.datasets, samples=args.samples)
     extra = ["--workers", str(args.workers)] if args.workers else []
     if args.workload:
@@ -207,7 +249,7 @@ def main() -> None:
     times: dict[str, list[float]] = {label: [] for label in labels}
     cpus: dict[str, list[float]] = {label: [] for label in labels}
     ratios: dict[str, list[float]] = {label: [] for label in labels}
-    split: list[list[float]] = []
+    split: list[dict[str, object]] = []
     count = 0
     for i in range(args.repeat):
         floor, count = measure_floor(root)
@@ -221,7 +263,7 @@ def main() -> None:
             ratios[label].append(measured.seconds / floor)
         figures = workload(root, config, extra, only=[SPLIT])[SPLIT]
         if figures["error"] is None:
-            split.append(list(figures["parts"]))  # type: ignore[call-overload]
+            split.append(figures)
         else:
             print(f"== eval; summarize; report: {figures['error']}")
     floor = min(floors)
@@ -236,12 +278,10 @@ def main() -> None:
         )
     if split:
         one = statistics.median(times["eval + summary + intervals + HTML report (run)"])
-        total = statistics.median(sum(p) for p in split)
-        three = [statistics.median(p[i] for p in split) for i in range(3)]
+        total = statistics.median(float(f["seconds"]) for f in split)  # type: ignore[arg-type]
         print(
             f"run in one process: median {one:.2f} s; eval, summarize --no-report and report in three: median "
-            f"{total:.2f} s (medians: eval {three[0]:.2f} s, summarize {three[1]:.2f} s, report {three[2]:.2f} s), "
-            f"{total / one:.2f}x"
+            f"{total:.2f} s, {total / one:.2f}x ({split_line(split)})"
         )
     reuse = run_assay(["eval", str(config), "-w", str(root / "work"), "-r", RUN, *extra], cwd=root)
     report("assay eval -r (every result reused)", reuse, count, floor)

@@ -31,6 +31,16 @@ def test_non_finite_numbers_are_kept_as_strings(tmp_path: Path) -> None:
     assert read_json(target) == {"a": "NaN", "b": ["Infinity"], "c": {"d": "-Infinity"}, "e": 1.5}
 
 
+def test_non_finite_numbers_are_found_beside_lists_of_texts_and_integers() -> None:
+    from assay.fileio import has_non_finite
+
+    ids = [f"mcq_{i}" for i in range(50)]
+    assert not has_non_finite({"examples": ids, "counts": [1, 2, 10**400], "flags": [True, None], "units": [0.0, 1.0]})
+    assert has_non_finite({"examples": ids, "units": [0.0, math.nan]})
+    assert has_non_finite({"examples": [*ids, math.inf]})
+    assert has_non_finite([[1, "a"], ["b", [2, -math.inf]]])
+
+
 def test_numpy_values_are_written_as_numbers(tmp_path: Path) -> None:
     import numpy as np
 

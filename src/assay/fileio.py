@@ -335,7 +335,10 @@ def _has_non_finite(obj: Any) -> bool:
         elif kind is dict:
             stack.extend(value.values())
         elif kind is list or kind is tuple:
-            if value and set(map(type, value)) <= _NUMBERS:
+            types = set(map(type, value))
+            if types <= _PLAIN:  # texts, integers, flags (a statistics file's sample ids): nothing to look at
+                continue
+            if types <= _NUMBERS:
                 try:
                     if math.isfinite(math.fsum(value)):
                         continue

@@ -153,3 +153,37 @@ def test_bootstrap_is_seeded_and_reproducible() -> None:
     se, lo, hi = a
     assert lo < x.mean() < hi
     assert se == pytest.approx(x.std(ddof=1) / math.sqrt(50), rel=0.2)
+
+
+def test_t_quantile_is_scipys_student_t_quantile_to_the_last_bit() -> None:
+    """The paired comparisons' t intervals keep the values they had with ``scipy.stats.t.ppf``."""
+    from scipy.stats import t as student_t
+
+    from assay.stats import t_interval, t_quantile
+
+    for confidence in (0.5, 0.8, 0.9, 0.95, 0.99, 0.999):
+        for df in (1, 2, 3, 4.5, 9, 29, 30, 99, 1999, 199_999, 1e9):
+            p = 0.5 + confidence / 2
+            assert t_quantile(p, df) == float(student_t.ppf(p, df)), (p, df)
+    values = [0.0, 1.0, 1.0, -1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
+    _, se, half = t_interval(values, 0.95)
+    assert half == float(student_t.ppf(0.975, len(values) - 1)) * se
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_quantile(0.975, 0)
+
+
+def test_a_paired_comparison_without_its_interval_keeps_the_test() -> None:
+    from assay.stats import SampleValues, paired_compare
+
+    rng = np.random.default_rng(7)
+    a = SampleValues("binary", (rng.random(500) < 0.6).astype(float), 100.0, 1, "correct")
+    b = SampleValues("binary", (rng.random(500) < 0.5).astype(float), 100.0, 1, "correct")
+    full, bare = paired_compare(a, b), paired_compare(a, b, interval=False)
+    assert (bare.p, bare.test, bare.a_only, bare.b_only, bare.diff, bare.n) == (
+        full.p, full.test, full.a_only, full.b_only, full.diff, full.n)
+    assert full.low < full.diff < full.high and full.se > 0
+    assert math.isnan(bare.low) and math.isnan(bare.high) and math.isnan(bare.se)
+    # per-sample means (not binary): the bootstrap gives the test and the interval together
+    m = SampleValues("mean", rng.random(200), 100.0, 2, "correct")
+    n = SampleValues("mean", rng.random(200), 100.0, 2, "correct")
+    assert paired_compare(m, n, interval=False).to_json() == paired_compare(m, n).to_json()

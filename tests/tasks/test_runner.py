@@ -19,7 +19,19 @@ def test_warming_up_for_statistics_imports_what_tasks_write_them_with() -> None:
         "import sys\n"
         "from assay.tasks import runner\n"
         "runner._warm_imports(prepare_stats=True)\n"
-        "print('assay.rundir.statistics' in sys.modules, 'assay.rundir.sidecar' in sys.modules)\n"
+        "print('assay.rundir.statistics' in sys.modules, 'assay.rundir.sidecar' in sys.modules, 'numpy' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["True", "True"]
+    assert out.split() == ["True", "True", "True"]
+
+
+def test_warming_up_without_statistics_leaves_numpy_alone() -> None:
+    # a run without the report computes no statistics: its workers need not pay for numpy
+    code = (
+        "import sys\n"
+        "from assay.tasks import runner\n"
+        "runner._warm_imports(prepare_stats=False)\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False"]

@@ -66,8 +66,13 @@ def paired_compare(
     confidence: float = 0.95,
     resamples: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
+    interval: bool = True,
 ) -> PairedResult:
     """Compare two models' per-sample values of one dataset.
+
+    ``interval``: compute the t interval of binary outcomes' differences; without it their
+    ``low``, ``high`` and ``se`` are NaN (the test and its ``p`` are the same), for a caller that
+    reads only the test (the t quantile costs the import of scipy's special functions).
 
     Raises:
         ValueError: the two have different sample counts or kinds.
@@ -92,6 +97,9 @@ def paired_compare(
         a_only = int(np.sum((ua == 1) & (ub == 0)))
         b_only = int(np.sum((ua == 0) & (ub == 1)))
         p = binomial_two_sided_p(a_only, b_only)
+        if not interval:
+            nan = float("nan")
+            return PairedResult(n, va, vb, va - vb, nan, nan, nan, p, "mcnemar-exact", a_only, b_only)
         diffs = [float(x) for x in (ua - ub) * a.scale]
         if n >= 2 and any(d != diffs[0] for d in diffs):
             _, se, half = t_interval(diffs, confidence)

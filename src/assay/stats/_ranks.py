@@ -1109,7 +1109,7 @@ class RankBootstrap:
         if not (values_match(va, sa.estimate()) and values_match(vb, sb.estimate())):
             return None
         try:
-            r = paired_compare(sa, sb, confidence=self.confidence, resamples=self.rounds, seed=self.seed)
+            r = paired_compare(sa, sb, confidence=self.confidence, resamples=self.rounds, seed=self.seed, interval=False)
         except ValueError:
             return None
         return r.p, va - vb, r.test

@@ -166,7 +166,10 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
     corrections.  :mod:`assay.rundir.statistics` is imported when the tasks
     write statistics (it imports what they write them with,
     :mod:`assay.rundir.sidecar` and :mod:`assay.rundir.stats_index`, and the
-    summary that follows reads them with it), and
+    summary that follows reads them with it) with ``numpy`` (each task's
+    statistics use it, and so does the child ranking the report's models
+    after the tasks, forked from the driver: imported once here rather than
+    in every worker and then again in that child), and
     :mod:`assay.stats` when some task audits its extraction (the audit
     compares verdicts with it).  ``pyarrow`` is imported by the first task
     that reads a test set, and ``datasets`` (about a second) only by a task
@@ -182,6 +185,8 @@ def _warm_imports(tasks: Sequence[EvalTask] = (), prepare_stats: bool = False) -
             logger.debug("warming %s failed", name, exc_info=True)
     audits = any(task.chain is not None and task.chain.audit is not None for task in tasks)
     if prepare_stats:
+        import numpy  # noqa: F401 - what each task computes statistics with, and the report's ranks after the tasks
+
         import assay.rundir.statistics  # the summary's reader; it imports what each task writes statistics with
     if audits:
         import assay.audit.run  # noqa: F401 - what each task audits with
