@@ -276,7 +276,7 @@ def test_a_handler_s_exception_at_any_moment_leaves_no_child_and_no_descriptor(t
     other threads (one that has them may take the signal in another thread, which holds none)."""
     script = tmp_path / "interrupted.py"
     script.write_text(textwrap.dedent("""
-        import os, signal
+        import os, signal, time
         from assay._bounded import run_bounded
 
         class Interrupted(Exception):
@@ -289,13 +289,12 @@ def test_a_handler_s_exception_at_any_moment_leaves_no_child_and_no_descriptor(t
         run_bounded(lambda: 0, seconds=30)  # what the first call loads once
         descriptors = sorted(os.listdir("/proc/self/fd"))
         for i in range(1000):  # the timer's moments spread over the fork, the wait and the reaping
-            signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
-            try:
+            try:  # (the timer set inside: on a busy machine it may fire before setitimer returns)
+                signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
                 run_bounded(lambda: 0, seconds=30)
+                time.sleep(0.003)  # the timer's signal, if it came after the call, is handled here
             except Interrupted:
                 pass
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
         after = sorted(os.listdir("/proc/self/fd"))
         with open(f"/proc/self/task/{os.getpid()}/children") as fh:
             print(fh.read().split(), after == descriptors)
@@ -321,14 +320,16 @@ run_bounded(lambda: 0, seconds=30)  # what the first call loads once
 descriptors = sorted(os.listdir("/proc/self/fd"))
 interrupted = 0
 for i in range(1500):  # the timer's moments spread over the fork, the wait and the reaping
-    signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
     try:
+        signal.setitimer(signal.ITIMER_REAL, 0.0005 + (i % 37) * 0.00003)
         run_bounded(lambda: 0, seconds=30)
-        time.sleep(0.002)  # the timer's signal, if it came after the call, is handled here
+        # the timer's signal, if it came after, is handled here (another thread that took it may trip Python's
+        # flag later, on a busy machine): the next timer is not set before, so that no two signals merge
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            time.sleep(0.001)
     except Interrupted:
         interrupted += 1
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 after = sorted(os.listdir("/proc/self/fd"))
 with open(f"/proc/self/task/{os.getpid()}/children") as fh:
     print(fh.read().split(), after == descriptors, interrupted, flush=True)

@@ -45,8 +45,10 @@ The rules, the same for every caller:
   :func:`os.waitstatus_to_exitcode`'s, ``-signal`` for a signal).  A SIGXCPU
   or SIGKILL is the CPU limit's only when the child had used the CPU time of
   its limit (``RLIMIT_CPU`` sends SIGXCPU at the soft limit, SIGKILL at the
-  hard one): then :attr:`Ended.past_cpu_limit` is true, and
-  :attr:`Ended.by_limit` too.  A SIGKILL before it came from elsewhere (the
+  hard one, a second later; the CPU time the kernel reports, which may fall
+  a little short of the ticks it counts the limit in, is compared with
+  three quarters of the soft limit): then :attr:`Ended.past_cpu_limit` is
+  true, and :attr:`Ended.by_limit` too.  A SIGKILL before it came from elsewhere (the
   kernel's out-of-memory killer, another process, the work itself).  An
   answer is the child's only write to its pipe, followed by a clean exit:
   bytes ``work`` writes to the pipe itself make the end ``EXITED``, and so do
@@ -95,8 +97,9 @@ EXITED = "exited"
 
 #: The exit codes (``-signal``) of a child the CPU limit stops: SIGXCPU at ``RLIMIT_CPU``'s soft limit, SIGKILL at its hard one.
 _LIMIT_CODES = frozenset({-signal.SIGKILL, -signal.SIGXCPU})
-#: CPU seconds short of its limit a child may have used and still count as stopped by it (the kernel's accounting).
-_CPU_SLACK = 0.05
+#: The share of its CPU limit a child must have used for a SIGXCPU or SIGKILL to count as the limit's: the kernel
+#: counts the limit in scheduler ticks, which overstate on a busy machine the CPU time it reports a process used.
+_CPU_SHARE = 0.75
 _PR_SET_PDEATHSIG = 1
 #: The most bytes an answer may take: a child writing more is killed and ends ``EXITED``.
 MOST_ANSWER = 1024**2
@@ -174,15 +177,16 @@ def _cpu_limit(seconds: float) -> int:
 
 
 def _used_cpu_limit(seconds: float, used: float) -> bool:
-    """A child given ``seconds`` that used ``used`` CPU seconds had reached its ``RLIMIT_CPU`` soft limit: the lower
-    of :func:`_cpu_limit`'s and the one this process has (the child's, inherited)."""
+    """A child given ``seconds`` that used ``used`` CPU seconds had reached its ``RLIMIT_CPU`` soft limit (the lower
+    of :func:`_cpu_limit`'s and the one this process has, the child's inherited), as far as its reported CPU time
+    tells (:data:`_CPU_SHARE` of it)."""
     import resource
 
     soft = _cpu_limit(seconds)
     present = resource.getrlimit(resource.RLIMIT_CPU)[0]
     if present != resource.RLIM_INFINITY:
         soft = min(soft, present)
-    return used >= soft - _CPU_SLACK
+    return used >= _CPU_SHARE * soft
 
 
 def _address_space() -> int:
@@ -361,6 +365,7 @@ class _Held:
         self.deferring = True
         self.handlers: dict[int, Any] = {}
         self.mask: set[int] | None = None
+        self.before: set[int] = set()
         if threading.current_thread() is threading.main_thread():
             try:
                 for sig in sorted(self.signals):
@@ -371,7 +376,9 @@ class _Held:
             except BaseException:  # a handler not yet replaced raised: nothing is held yet
                 self.release()
                 raise
-        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the calling thread's mask
+        self.mask = self.before  # set before the signals are held: an exception between finds it
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
 
     def _handle(self, signum: int, frame: Any) -> Any:
         """Note the signal while deferring; else do what its own handler does."""
@@ -402,8 +409,10 @@ class _Held:
                     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def hold(self) -> None:
-        """Hold the signals in the calling thread again (the handlers stay the process's own)."""
-        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
+        """Hold the signals in the calling thread again, until :meth:`release` (the handlers stay the process's own:
+        one may raise here, and the mask is known before it can)."""
+        self.mask = self.before
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
 
     def in_child(self) -> None:
         """In a forked child: the handlers back and nothing of the parent's noted (the signals stay held)."""
