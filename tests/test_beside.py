@@ -30,8 +30,13 @@ def two_cpus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 def test_the_value_comes_back_and_nothing_is_left(two_cpus: Path) -> None:
-    marker = []
-    job = Beside.start(lambda: (os.getpid(), marker.append(1) or len(marker)))
+    marker: list[int] = []
+
+    def work() -> tuple[int, int]:
+        marker.append(1)
+        return os.getpid(), len(marker)
+
+    job = Beside.start(work)
     assert job is not None
     ok, (pid, seen) = job.wait()
     assert ok and pid != os.getpid() and seen == 1
@@ -45,6 +50,28 @@ def test_a_failing_child_reports_failure(two_cpus: Path) -> None:
 
     job = Beside.start(boom)
     assert job is not None and job.wait() == (False, None)
+    assert list(two_cpus.iterdir()) == []
+
+
+def test_the_child_s_exception_reaches_the_caller_s_warning(two_cpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The work's exception in the child: its type, message and the last frames of its traceback are in the
+    caller's warning, after what the child logged before it."""
+    def deepest() -> None:
+        raise KeyError("no column 'score' in the index")
+
+    def ranking() -> None:
+        logging.getLogger("assay.somewhere").warning("reading the index")
+        deepest()
+
+    with caplog.at_level(logging.WARNING):
+        job = Beside.start(ranking, "the report's rank intervals")
+        assert job is not None and job.wait() == (False, None)
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages[0] == "reading the index"
+    failed = messages[-1]
+    assert failed.startswith("the report's rank intervals in a child process failed; done here instead: Traceback")
+    assert "in deepest" in failed and "in ranking" in failed
+    assert failed.endswith('KeyError: "no column \'score\' in the index"')
     assert list(two_cpus.iterdir()) == []
 
 
@@ -165,6 +192,69 @@ def test_the_child_dies_with_the_caller_and_a_sigterm_ends_it(two_cpus: Path) ->
                     break
                 time.sleep(0.1)
             assert _gone(pid), how
+            if how == "caller killed":
+                assert list(two_cpus.iterdir()) == []  # no answer's file left behind by the processes killed
         finally:
             proc.kill()
             proc.wait()
+
+
+_INTERRUPTED = """
+import _thread, os, signal, time
+import assay._beside as b
+b.cpus = lambda: 2
+
+class Interrupted(Exception):
+    pass
+
+def interrupt(*_):
+    raise Interrupted
+
+kept = []
+
+def once():
+    job = b.Beside.start(lambda: 0)
+    assert job is not None
+    kept.append(job)  # collected after the loop: a handler raising in a finalizer loses its exception
+    assert job.wait() == (True, 0)
+
+# a thread Python's threading does not count (as a native library's worker): it holds no signal, so the kernel
+# gives it those the caller holds, and Python runs the handler in the main thread all the same
+_thread.start_new_thread(time.sleep, (600,))
+signal.signal(signal.SIGALRM, interrupt)
+once()  # what the first call loads once
+descriptors = sorted(os.listdir("/proc/self/fd"))
+interrupted = 0
+for i in range(600):  # the timer's moments spread over the start, the fork and the wait
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.0003 + (i % 41) * 0.00005)
+        once()
+        # the timer's signal, if it came after, is handled here (another thread that took it may trip Python's
+        # flag later, on a busy machine): the next timer is not set before, so that no two signals merge
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            time.sleep(0.001)
+    except Interrupted:
+        interrupted += 1
+kept.clear()
+after = sorted(os.listdir("/proc/self/fd"))
+with open(f"/proc/self/task/{os.getpid()}/children") as fh:
+    print(fh.read().split(), after == descriptors, interrupted, flush=True)
+os._exit(0)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc")
+def test_a_handler_s_exception_at_any_moment_leaves_no_child_no_descriptor_and_no_file(two_cpus: Path) -> None:
+    """A signal handler raising (Ctrl-C's ``KeyboardInterrupt``) at any moment of starting the child or waiting
+    for it — with another thread about that the kernel may give the signal to — leaves no child (running, or a
+    zombie), no descriptor and no file behind, and no signal is lost."""
+    script = two_cpus.parent / "interrupted.py"
+    script.write_text(_INTERRUPTED, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(two_cpus)}
+    done = subprocess.run([sys.executable, str(script)], env=env, check=True, timeout=600, capture_output=True, text=True)
+    children, rest = done.stdout.split("] ")
+    same_descriptors, interrupted = rest.split()
+    assert children == "[" and same_descriptors == "True", done.stdout
+    assert int(interrupted) == 600  # every timer's signal reached its handler
+    assert list(two_cpus.iterdir()) == []

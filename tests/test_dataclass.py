@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import importlib
@@ -147,3 +148,98 @@ def test_a_written_out_init_is_the_one_dataclass_would_generate() -> None:
             one, two = vars(cls(**required)), vars(cls(**required))
             fresh = [name for name, value in one.items() if isinstance(value, (list, dict, set)) and name not in required]
             assert all(one[name] is not two[name] for name in fresh), cls  # a factory's value is new each time
+
+
+#: assay's dataclasses whose ``__init__`` ``@dataclass`` generates (compiled as the class is created), by module.
+#: Every other dataclass of assay has its ``__init__`` written out and checked above: a new one, wherever it is
+#: declared, is one or the other, never neither.
+GENERATED: dict[str, set[str]] = {
+    # the sandbox's, code execution's, math-verify's and the expression checks' modules, which a sandboxed or worker
+    # program imports alone: plain dataclasses
+    "assay.sandbox._runner": {"_Capture"},
+    "assay.sandbox._types": {"Limits", "RunResult"},
+    "assay.evaluators._code_exec": {"Checked", "Verdict"},
+    "assay.evaluators._mathverify_worker": {"Outcome"},
+    "assay.evaluators._pyeval": {"Check", "Verdict"},
+    "assay.evaluators._toolchains": {"Toolchain"},
+    # imported by a run only for its report (the statistics, the report's pages) or its worker processes: the
+    # quickstart run without them imports none (tests/test_cli_imports.py)
+    "assay._pool": {"_Worker"},
+    "assay.report._html": {"_Context"},
+    "assay.report._samples": {"Source", "_Tables"},
+    "assay.rundir.sidecar": {"SavedStats"},
+    "assay.rundir.statistics": {"RunStats", "SampleTables", "Task"},
+    "assay.stats._columns": {"PredictionColumns", "SampleColumns"},
+    "assay.stats._groups": {"_Draws", "_Layout", "_Linear"},
+    "assay.stats._paired": {"PairedResult"},
+    "assay.stats._ranks": {"ModelRank", "PairMatrix", "Ranking", "_Bucket", "_Capture", "_DatasetPlan"},
+    "assay.stats._result": {"ResultStats", "StatsOptions"},
+    "assay.stats._unscorable": {"Unscorable", "_Reader"},
+    "assay.summarize.needle_grid": {"NeedleGrid"},
+    # not imported by the quickstart run: other commands, judges, evaluators and summarizers it does not use
+    "assay.audit.check": {"AuditCheck"},
+    "assay.commands.verify": {"Mismatch", "VerifyReport"},
+    "assay.evaluators.evalplus": {"PlusResult", "_Truth"},
+    "assay.evaluators.ifeval": {"_Tally"},
+    "assay.judge._client": {"JudgeReply"},
+    "assay.judge._estimate": {"JudgeEstimate"},
+    "assay.rundir.sources": {"ImportedSources"},
+    "assay.sources.model": {"ExternalGroup", "ExternalResult", "ExternalRun", "ExternalSample", "SourceInfo"},
+    "assay.stats._align": {"Alignment", "SampleIdentity"},
+    "assay.stats._compare": {"Comparison", "DatasetComparison"},
+    "assay.subjective.task": {"SubjectiveOutcome", "_Prepared"},
+    "assay.summarize._multi_faceted": {"SummaryFacet"},
+}
+
+
+def _is_dataclass_decorator(node: ast.expr) -> ast.Call | bool:
+    """``node`` is ``@dataclass`` (``True``), ``@dataclass(...)`` (the call) or neither (``False``)."""
+    target = node.func if isinstance(node, ast.Call) else node
+    named = (isinstance(target, ast.Name) and target.id == "dataclass") or (
+        isinstance(target, ast.Attribute) and target.attr == "dataclass")
+    if not named:
+        return False
+    return node if isinstance(node, ast.Call) else True
+
+
+def _declared() -> dict[tuple[str, str], bool]:
+    """Every dataclass declared in assay's source, read without importing it: (module, qualified name) → whether
+    it is declared ``init=False`` with an ``__init__`` in its body."""
+    root = Path(assay.__file__).parent
+    found: dict[tuple[str, str], bool] = {}
+
+    def visit(node: ast.AST, module: str, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                qualname = prefix + child.name
+                for decorator in child.decorator_list:
+                    kind = _is_dataclass_decorator(decorator)
+                    if kind is False:
+                        continue
+                    no_init = isinstance(kind, ast.Call) and any(
+                        k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False for k in kind.keywords)
+                    own = any(isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in child.body)
+                    found[(module, qualname)] = no_init and own
+                visit(child, module, qualname + ".")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, module, prefix + child.name + ".<locals>.")
+            else:
+                visit(child, module, prefix)
+
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        module = ".".join(("assay", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+        visit(ast.parse(path.read_text(encoding="utf-8")), module, "")
+    return found
+
+
+def test_every_dataclass_has_its_init_checked_or_is_listed_as_generating_it() -> None:
+    """Each dataclass declared in assay is either declared ``init=False`` with its ``__init__`` written out — and
+    then among those the test above checks — or listed in :data:`GENERATED`; the list names no class that is gone."""
+    declared = _declared()
+    written = {key for key, own in declared.items() if own}
+    assert written == {(cls.__module__, cls.__qualname__) for cls in _written_out()}  # none escapes the check above
+    generated = {key for key, own in declared.items() if not own}
+    listed = {(module, name) for module, names in GENERATED.items() for name in names}
+    assert sorted(generated - listed) == [], "a dataclass neither written out (init=False) nor listed in GENERATED"
+    assert sorted(listed - generated) == [], "listed in GENERATED, but no such dataclass generates its __init__"

@@ -4,8 +4,10 @@ A large summary has two such pieces: checking the run's result files against
 the run index while the summary computes from the index, and writing the text
 tables while it writes its JSON.  A forked child sees the caller's memory as
 it was at the fork, with no copying or pickling; its return value comes back
-pickled through a temporary file, so that the child never blocks on a pipe
-nobody reads.  It leaves with :func:`os._exit`: nothing of the caller's (exit
+pickled through a temporary file with no name, so that the child never
+blocks on a pipe nobody reads and no file is left behind however the
+processes end.  When the work raises, its exception (type, message, the last
+frames of its traceback) is what the caller's warning names.  It leaves with :func:`os._exit`: nothing of the caller's (exit
 handlers, buffered output) runs twice.
 
 It starts only where it can help and is safe: a second CPU, ``fork``
@@ -28,7 +30,10 @@ import signal
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assay._bounded import _Held
 
 __all__ = ["Beside", "cpus", "fork_is_safe"]
 
@@ -49,11 +54,18 @@ def cpus() -> int:
 
 
 class Beside:
-    """A function running in a forked child process (:meth:`start`); :meth:`wait` for its value."""
+    """A function running in a forked child process (:meth:`start`); :meth:`wait` for its value.
 
-    def __init__(self, pid: int, path: str, what: str) -> None:
+    Its answer comes through a temporary file with no name (``O_TMPFILE``; elsewhere named
+    ``assay-beside-*`` and unlinked at once), so that no file outlives the processes holding it, even
+    one killed outright.  An instance that is lost unwaited (an exception in its caller) stops its child
+    when it is collected (a signal handler's exception raised while it is, is lost, as in any finalizer).
+    """
+
+    def __init__(self, pid: int, answer: IO[bytes], what: str) -> None:
         self.pid: int | None = pid
-        self.path, self.what = path, what
+        self.answer, self.what = answer, what
+        self._owner = os.getpid()
 
     @classmethod
     def start(cls, fn: Callable[[], Any], what: str = "work") -> Beside | None:
@@ -64,44 +76,58 @@ class Beside:
         if not fork_is_safe() or cpus() < 2:
             return None
         import pickle  # what the child answers with, imported before it is forked
-        import tempfile
+        import traceback
 
-        from assay._bounded import _held_signals, prepare_fork
+        from assay._bounded import _Held, prepare_fork
 
         prepare_fork()
         parent = os.getpid()
-        try:
-            fd, path = tempfile.mkstemp(prefix="assay-beside-")
-        except OSError:
-            return None
-        # no handler's exception (Ctrl-C, SIGTERM) between the fork and the child in the caller's hands
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
+        # no handler's exception (Ctrl-C, SIGTERM) from here until the child is in the caller's hands
+        held = _Held()
+        pid: int | None = None
+        answer: IO[bytes] | None = None
+        job: Beside | None = None
         try:
             try:
+                answer = _answer_file()
                 pid = os.fork()
-            except OSError:
-                os.close(fd)
-                with suppress(OSError):
-                    os.unlink(path)
+            except OSError as exc:
+                logger.debug("%s not started beside: %s", what, exc)
+                if answer is not None:
+                    answer.close()
                 return None
             if pid == 0:  # the child: run, answer, and leave without running anything of the caller's
                 code = 1
                 try:
-                    _in_child(parent, mask)
+                    _in_child(parent, held)
                     records = _collect_records()
-                    value = fn()
-                    with os.fdopen(fd, "wb") as fh:
-                        pickle.dump((value, [_plain(r) for r in records]), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                    try:
+                        data = pickle.dumps((True, fn(), [_plain(r) for r in records]), protocol=pickle.HIGHEST_PROTOCOL)
+                    except BaseException as exc:  # the parent says what it was (the child's log comes with it)
+                        data = pickle.dumps((False, _failure(exc, traceback), [_plain(r) for r in records]))
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(answer.fileno(), view):]
                     code = 0
                 finally:
                     os._exit(code)
-            os.close(fd)
-            return cls(pid, path, what)
+            job = cls(pid, answer, what)
+            held.release()  # a signal noted since the fork: its handler's exception stops the child below
+            return job
+        except BaseException:
+            if job is not None:
+                job.discard()
+            else:
+                _stop(pid)
+                if answer is not None:
+                    answer.close()
+            raise
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            held.release()
 
     def wait(self) -> tuple[bool, Any]:
-        """``(True, fn's value)``, or ``(False, None)`` when the child failed (a warning names how).
+        """``(True, fn's value)``, or ``(False, None)`` when the child failed (a warning names how: its
+        exception, with the last frames of its traceback, or how its process ended).
 
         What the child logged is logged here, as if it had been logged here.  Interrupted (Ctrl-C,
         a signal turned into an exception), the child is stopped before the exception goes on.
@@ -119,8 +145,8 @@ class Beside:
                 how = f"signal {signal.Signals(-code).name}" if code < 0 and -code in _SIGNALS else f"exit status {code}"
                 logger.warning("%s in a child process failed (%s); done here instead", self.what, how)
                 return False, None
-            with open(self.path, "rb") as fh:
-                value, records = pickle.load(fh)
+            self.answer.seek(0)
+            ok, value, records = pickle.load(self.answer)
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
             logger.warning("%s in a child process failed: %s; done here instead", self.what, exc)
             return False, None
@@ -128,40 +154,70 @@ class Beside:
             self.discard()
             raise
         finally:
-            with suppress(OSError):
-                os.unlink(self.path)
+            self.answer.close()
         for record in records:
             found = logging.getLogger(record.name)
             if found.isEnabledFor(record.levelno):
                 found.handle(record)
+        if not ok:
+            logger.warning("%s in a child process failed; done here instead: %s", self.what, value)
+            return False, None
         return True, value
 
     def discard(self) -> None:
         """Stop the child, if it still runs, and forget it (nothing when :meth:`wait` has reaped it)."""
         pid, self.pid = self.pid, None
-        if pid is not None:
-            with suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            with suppress(OSError, ChildProcessError):
-                os.waitpid(pid, 0)
+        _stop(pid)
+        self.answer.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_owner", None) == os.getpid():  # not in a child that copied it: the child is its parent's
+            self.discard()
+
+
+def _answer_file() -> IO[bytes]:
+    """A temporary file with no name, for the child's answer (the file goes with the last process holding it)."""
+    import tempfile
+
+    return tempfile.TemporaryFile(prefix="assay-beside-")
+
+
+def _stop(pid: int | None) -> None:
+    """SIGKILL the child ``pid`` and reap it (nothing for ``None``)."""
+    if pid is not None:
         with suppress(OSError):
-            os.unlink(self.path)
+            os.kill(pid, signal.SIGKILL)
+        with suppress(OSError, ChildProcessError):
+            os.waitpid(pid, 0)
+
+
+#: The frames of the child's traceback its failure names (the last ones).
+_FRAMES = 3
+
+
+def _failure(exc: BaseException, traceback: Any) -> str:
+    """``exc``'s type and message, and the last :data:`_FRAMES` frames of its traceback."""
+    try:
+        return "".join(traceback.format_exception(exc, limit=-_FRAMES)).rstrip()[-4000:]
+    except BaseException:
+        return type(exc).__name__
 
 
 _SIGNALS = frozenset(int(s) for s in signal.Signals)
 
 
-def _in_child(parent: int, mask: Any) -> None:
+def _in_child(parent: int, held: _Held) -> None:
     """Signals in the child: Ctrl-C is the caller's to handle (it stops the child), SIGTERM and SIGHUP end
     it as they would any process (not the caller's handlers), and it dies with the caller; then the signals
-    held around the fork are let through again (``mask``)."""
+    held around the fork are let through again."""
     from assay._bounded import die_with_parent
 
+    held.in_child()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
     die_with_parent(parent)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    signal.pthread_sigmask(signal.SIG_SETMASK, held.mask if held.mask is not None else ())
 
 
 def _collect_records() -> list[logging.LogRecord]:

@@ -32,8 +32,9 @@ The rules, the same for every caller:
   Python handler takes are held from before the fork until the parent is in
   the ``try`` that ends the child, and again while it kills and reaps it, so
   that a handler's exception (Ctrl-C's ``KeyboardInterrupt``) leaves neither a
-  child nor a descriptor behind (in a process whose other threads hold them
-  too; the child gives them back once its own handlers are set).  A process the work moved out of the group
+  child nor a descriptor behind (with the handlers deferred meanwhile, below:
+  another thread may take them; the child gives them back once its own
+  handlers are set).  A process the work moved out of the group
   (``setsid``) is the caller's to end (the sandboxed checks' program is the
   subreaper of what its checks leave and kills it after each).
 * How the child ended (:class:`Ended`): ``ANSWERED`` with ``work``'s value;
@@ -41,12 +42,28 @@ The rules, the same for every caller:
   :class:`MemoryError`; ``RAISED`` with the text of another exception
   (``"ValueError: ..."``); ``EXITED`` where the process ended without an
   answer (its own :func:`os._exit`, a crash, a signal; ``status`` is
-  :func:`os.waitstatus_to_exitcode`'s, ``-signal`` for a signal, and
-  :attr:`Ended.by_limit` tells the limits' signals, SIGKILL and SIGXCPU).  An
+  :func:`os.waitstatus_to_exitcode`'s, ``-signal`` for a signal).  A SIGXCPU
+  or SIGKILL is the CPU limit's only when the child had used the CPU time of
+  its limit (``RLIMIT_CPU`` sends SIGXCPU at the soft limit, SIGKILL at the
+  hard one, a second later; the CPU time the kernel reports, which may fall
+  a little short of the ticks it counts the limit in, is compared with
+  three quarters of the soft limit): then :attr:`Ended.past_cpu_limit` is
+  true, and :attr:`Ended.by_limit` too.  A SIGKILL before it came from elsewhere (the
+  kernel's out-of-memory killer, another process, the work itself).  An
   answer is the child's only write to its pipe, followed by a clean exit:
   bytes ``work`` writes to the pipe itself make the end ``EXITED``, and so do
   more than :data:`MOST_ANSWER` bytes, read no further (the child is killed:
-  its status is then SIGKILL's unless it had ended).
+  its status is then SIGKILL's unless it had ended; ``value`` says so).
+* Signals and threads: a signal the calling thread holds may be taken by
+  another thread of the process (a thread of Python's, or a native library's
+  worker), and Python runs its handler in the main thread all the same.  So,
+  called from the main thread, the Python handlers of the held signals are
+  also replaced, from before the fork until the ``try`` that ends the child,
+  by one that only notes the signal; the signals noted are raised again
+  once the handlers are back, inside that ``try`` (:class:`_Held`).  Called
+  from another thread, no handler runs in the calling thread (Python runs
+  them in the main thread only): a signal reaches the main thread's handler
+  at once and the call goes on, ending its child as usual.
 
 Example:
     >>> run_bounded(lambda: sum(range(10)), seconds=30).value
@@ -65,7 +82,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 __all__ = ["ANSWERED", "EXITED", "OUT_OF_MEMORY", "RAISED", "TIMED_OUT", "Ended", "die_with_parent", "prepare_fork", "run_bounded"]
@@ -78,8 +95,11 @@ OUT_OF_MEMORY = "out of memory"
 RAISED = "raised"
 EXITED = "exited"
 
-#: The exit codes (``-signal``) of a child stopped by a limit: the deadline's SIGKILL, ``RLIMIT_CPU``'s SIGXCPU.
+#: The exit codes (``-signal``) of a child the CPU limit stops: SIGXCPU at ``RLIMIT_CPU``'s soft limit, SIGKILL at its hard one.
 _LIMIT_CODES = frozenset({-signal.SIGKILL, -signal.SIGXCPU})
+#: The share of its CPU limit a child must have used for a SIGXCPU or SIGKILL to count as the limit's: the kernel
+#: counts the limit in scheduler ticks, which overstate on a busy machine the CPU time it reports a process used.
+_CPU_SHARE = 0.75
 _PR_SET_PDEATHSIG = 1
 #: The most bytes an answer may take: a child writing more is killed and ends ``EXITED``.
 MOST_ANSWER = 1024**2
@@ -88,17 +108,20 @@ _PRCTL: list[Any] = []
 
 class Ended(NamedTuple):
     """How a child of :func:`run_bounded` ended: ``how`` (one of the module's constants), ``work``'s value
-    (``ANSWERED``) or its exception's text (``RAISED``), and the child's exit code (:func:`os.waitstatus_to_exitcode`:
-    ``-signal`` when a signal ended it)."""
+    (``ANSWERED``), its exception's text (``RAISED``) or what the parent knows of an ``EXITED`` child that it
+    stopped itself (``None`` otherwise), the child's exit code (:func:`os.waitstatus_to_exitcode`: ``-signal`` when
+    a signal ended it), and whether the child had used the CPU time of its ``RLIMIT_CPU`` when it ended."""
 
     how: str
     value: Any = None
     status: int | None = None
+    past_cpu_limit: bool = False
 
     @property
     def by_limit(self) -> bool:
-        """The child was stopped by the deadline or a limit: ``TIMED_OUT``, or killed by SIGKILL or SIGXCPU."""
-        return self.how == TIMED_OUT or (self.how == EXITED and self.status in _LIMIT_CODES)
+        """The child was stopped by the deadline or the CPU limit: ``TIMED_OUT``, or ended by SIGXCPU or SIGKILL
+        once it had used its CPU time (a SIGKILL sooner is not a limit's)."""
+        return self.how == TIMED_OUT or (self.how == EXITED and self.status in _LIMIT_CODES and self.past_cpu_limit)
 
 
 def prepare_fork() -> None:
@@ -148,6 +171,24 @@ def _lower_limit(which: int, soft: int) -> None:
         resource.setrlimit(which, (soft, soft + 1 if which == resource.RLIMIT_CPU else soft))
 
 
+def _cpu_limit(seconds: float) -> int:
+    """The CPU seconds a child with a deadline of ``seconds`` may use (before the process's own soft limit)."""
+    return math.ceil(seconds) + 1
+
+
+def _used_cpu_limit(seconds: float, used: float) -> bool:
+    """A child given ``seconds`` that used ``used`` CPU seconds had reached its ``RLIMIT_CPU`` soft limit (the lower
+    of :func:`_cpu_limit`'s and the one this process has, the child's inherited), as far as its reported CPU time
+    tells (:data:`_CPU_SHARE` of it)."""
+    import resource
+
+    soft = _cpu_limit(seconds)
+    present = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if present != resource.RLIM_INFINITY:
+        soft = min(soft, present)
+    return used >= _CPU_SHARE * soft
+
+
 def _address_space() -> int:
     """The bytes of address space this process holds (0 where it cannot be read)."""
     try:
@@ -158,20 +199,21 @@ def _address_space() -> int:
 
 
 def _child(work: Callable[[], Any], out: int, parent: int | None, seconds: float, memory: int | None,
-           mask: Iterable[int]) -> None:
+           held: _Held) -> None:
     """The child's part: limits, descriptors, ``work()``, the answer; never returns.  It starts with the parent's
-    signals held and gives them back (``mask``) once its own handlers are set."""
+    signals held and gives them back once its own handlers are set."""
     try:
         os.setpgid(0, 0)  # a group of its own, which the parent kills with every process the work starts
         if parent is not None:
             die_with_parent(parent)
+        held.in_child()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held.mask if held.mask is not None else ())
         import resource
 
-        _lower_limit(resource.RLIMIT_CPU, math.ceil(seconds) + 1)
+        _lower_limit(resource.RLIMIT_CPU, _cpu_limit(seconds))
         if memory is not None:
             _lower_limit(resource.RLIMIT_AS, _address_space() + memory)
         if out <= 2:  # the caller started with a standard stream closed: the pipe took its number
@@ -267,12 +309,13 @@ def _kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _end(pid: int, read: int, watch: int | None) -> int:
+def _end(pid: int, read: int, watch: int | None) -> tuple[int, float]:
     """Kill the child ``pid``'s process group, reap the child and close ``read`` and ``watch``; the child's wait
-    status."""
+    status and the CPU seconds it used."""
     try:
         _kill_group(pid)
-        return os.waitpid(pid, 0)[1]
+        _, status, usage = os.wait4(pid, 0)
+        return status, usage.ru_utime + usage.ru_stime
     except BaseException:  # interrupted all the same: the child, killed, is reaped before the exception goes on
         _kill_group(pid)
         with contextlib.suppress(ChildProcessError):
@@ -307,6 +350,76 @@ def _held_signals() -> set[int]:
     return held
 
 
+class _Held:
+    """The signals of :func:`_held_signals` held in the calling thread from its making until :meth:`release`; made
+    in the main thread, their Python handlers are also replaced meanwhile by one that only notes the signal.
+
+    Another thread (Python's, or a native library's worker) may take a signal this one holds, and Python then runs
+    its handler in the main thread all the same: holding it there keeps no handler's exception out.  The signals
+    noted are raised again by :meth:`release`, with the handlers back, where the caller can meet their exceptions.
+    """
+
+    def __init__(self) -> None:
+        self.signals = _held_signals()
+        self.noted: list[int] = []
+        self.deferring = True
+        self.handlers: dict[int, Any] = {}
+        self.mask: set[int] | None = None
+        self.before: set[int] = set()
+        if threading.current_thread() is threading.main_thread():
+            try:
+                for sig in sorted(self.signals):
+                    handler = signal.getsignal(sig)
+                    if callable(handler):
+                        self.handlers[sig] = handler  # noted first: an exception just after still finds it
+                        signal.signal(sig, self._handle)
+            except BaseException:  # a handler not yet replaced raised: nothing is held yet
+                self.release()
+                raise
+        self.before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the calling thread's mask
+        self.mask = self.before  # set before the signals are held: an exception between finds it
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
+
+    def _handle(self, signum: int, frame: Any) -> Any:
+        """Note the signal while deferring; else do what its own handler does."""
+        if self.deferring:
+            self.noted.append(signum)
+            return None
+        return self.handlers[signum](signum, frame)
+
+    def _restore(self) -> None:
+        """The handlers back (where they are still this one's); from the first call on, this one forwards."""
+        self.deferring = False
+        for sig, handler in self.handlers.items():
+            if signal.getsignal(sig) == self._handle:
+                signal.signal(sig, handler)
+
+    def release(self) -> None:
+        """The handlers back, the signals noted raised again and the calling thread's mask as it was (once)."""
+        try:
+            self._restore()
+        finally:
+            noted, self.noted = list(dict.fromkeys(self.noted)), []
+            mask, self.mask = self.mask, None
+            try:
+                for sig in noted:  # pending here until the mask is given back: each reaches its handler
+                    signal.pthread_kill(threading.get_ident(), sig)
+            finally:
+                if mask is not None:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def hold(self) -> None:
+        """Hold the signals in the calling thread again, until :meth:`release` (the handlers stay the process's own:
+        one may raise here, and the mask is known before it can)."""
+        self.mask = self.before
+        signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
+
+    def in_child(self) -> None:
+        """In a forked child: the handlers back and nothing of the parent's noted (the signals stay held)."""
+        self.noted = []
+        self._restore()
+
+
 def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None = None) -> Ended:
     """``work()`` run in a forked child for at most ``seconds``, with the module's limits; how it ended.
 
@@ -316,8 +429,7 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
     watch = os.getpid() if threading.current_thread() is threading.main_thread() else None
     if watch is not None:
         prepare_fork()
-    held = _held_signals()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held)  # no handler's exception before the child is in hand
+    held = _Held()  # no handler's exception before the child is in hand
     try:
         read, write = os.pipe()
         try:
@@ -328,33 +440,36 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
             raise
         if pid == 0:
             os.close(read)
-            _child(work, write, watch, seconds, memory, mask)
+            _child(work, write, watch, seconds, memory, held)
         os.close(write)
-        status, timed_out = 0, False
+        status, used, timed_out = 0, 0.0, False
         data: bytes | None = b""
         watch = None
         try:
             watch = _pidfd(pid)
             with contextlib.suppress(OSError):  # the child does it too: whichever comes first
                 os.setpgid(pid, pid)
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # what arrived since the fork is handled here
+            held.release()  # what arrived since the fork is handled now
             data, timed_out = _answer(pid, read, watch, time.monotonic() + seconds)
         finally:
             try:
-                signal.pthread_sigmask(signal.SIG_BLOCK, held)  # nor while the child is killed and reaped
+                held.hold()  # nor while the child is killed and reaped
             finally:
-                status = _end(pid, read, watch)
+                status, used = _end(pid, read, watch)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        held.release()
     code = os.waitstatus_to_exitcode(status)
     if timed_out:
         return Ended(TIMED_OUT, status=code)
+    past = _used_cpu_limit(seconds, used)
+    if data is None:
+        return Ended(EXITED, f"its answer passed {MOST_ANSWER} bytes and it was killed", status=code, past_cpu_limit=past)
     try:
         answer = json.loads(data) if data and code == 0 else None
     except ValueError:
         answer = None
     if not isinstance(answer, list) or len(answer) != 2 or answer[0] not in ("v", "m", "e"):
-        return Ended(EXITED, status=code)
+        return Ended(EXITED, status=code, past_cpu_limit=past)
     kind, value = answer
     if kind == "m":
         return Ended(OUT_OF_MEMORY, status=code)

@@ -22,7 +22,9 @@ the same parameters in the same order, with the same defaults, a field with a
 ``@dataclass`` shows it) and given a fresh value when it is not passed, then
 ``__post_init__`` where the class has one.  Nothing is compiled when such a
 class is created (``tests/test_dataclass.py`` checks each against the
-``__init__`` ``@dataclass`` would generate).
+``__init__`` ``@dataclass`` would generate, and reads every module's source
+so that a dataclass is either one of them or listed there as generating its
+``__init__``).
 
 >>> from dataclasses import dataclass, field
 >>> @dataclass(repr=False, eq=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.evaluators._pyeval import Check, SandboxUnavailable, Verdict, run_checks
+from assay.evaluators._pyeval import Check, SandboxUnavailable, Verdict, _verdict, run_checks
 from assay.registry import ICL_EVALUATORS
 
 
@@ -111,3 +111,36 @@ def test_an_exception_text_a_check_s_process_writes_itself_is_cut() -> None:
     verdicts = run_checks([ok, _forge("b'[\"e\", \"' + b'x' * 300000 + b'\"]'"), ok], limit=5.0)
     assert verdicts[1] == Verdict(failure="x" * 500)
     assert verdicts[0].value is True and verdicts[2].value is True
+
+
+def test_a_sigkill_before_the_cpu_limit_is_no_time_out() -> None:
+    """A check's process killed by SIGKILL (here its own; the kernel's out-of-memory killer, another process) is
+    not timed out: the message says what is known, not to raise the time limit."""
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([Check("korbench9", ("os.kill(os.getpid(), 9) = 6", "2*3 = 6")), ok], limit=30)
+    assert not verdicts[0].timed_out and verdicts[0].value is None
+    assert verdicts[0].failure is not None and "SIGKILL before its CPU-time limit" in verdicts[0].failure
+    assert verdicts[1].value is True
+    rows = [{"prompt_mode": "0_shot", "category": "puzzle", "rule_id": "10"}]
+    result = ICL_EVALUATORS.get("korbenchEvaluator")(expression_timeout=30).score(
+        ["[[os.kill(os.getpid(), 9)]]"], ["[[os.kill(os.getpid(), 9)=24]]"], rows)
+    assert "SIGKILL" in result["error"] and "expression_timeout" not in result["error"]
+
+
+def test_an_answer_past_its_most_bytes_is_named_so() -> None:
+    ok = Check("korbench9", ("2*3 = 6", "2*3 = 6"))
+    verdicts = run_checks([_forge("b'x' * (2 * 1024**2)"), ok], limit=30)
+    assert verdicts[0] == Verdict(failure="its answer passed 1048576 bytes and it was killed (status -9 (SIGKILL))")
+    assert verdicts[1].value is True
+
+
+@pytest.mark.parametrize(("record", "timed_out", "failure"), [
+    ({"k": -9, "c": True, "w": None}, True, "its process was stopped by its CPU-time limit (status -9 (SIGKILL))"),
+    ({"k": -24, "c": True, "w": None}, True, "its process was stopped by its CPU-time limit (status -24 (SIGXCPU))"),
+    ({"k": -24, "c": False, "w": None}, False, "the expression ended its process (status -24)"),
+    ({"k": -9, "c": False, "w": None}, False, "its process was killed by SIGKILL before its CPU-time limit: not by a "
+     "limit of the check's but by the kernel's out-of-memory killer, another process or the expression itself"),
+])
+def test_a_signal_s_verdict_says_whether_the_cpu_limit_sent_it(record: dict[str, object], timed_out: bool,
+                                                               failure: str) -> None:
+    assert _verdict(record, 30.0) == Verdict(failure=failure, timed_out=timed_out)

@@ -7,11 +7,14 @@ run in a single :mod:`assay.sandbox` run: the program there forks one child
 per check (:func:`assay._bounded.run_bounded`, whose source the program
 includes), so that a check that never ends, runs out of memory or crashes
 costs only itself.  Each check has ``limit`` wall-clock seconds; one that
-does not end within them, or that a limit kills (SIGKILL, SIGXCPU), is
-reported as timed out; one that runs out of the sandbox's memory is a failure
-(``ran out of memory``), as is one whose expression ends its process
-otherwise (``os._exit``, a crash: ``the expression ended its process (status
-N)``); the caller names the sample.  No model text is run in the evaluating
+does not end within them, or that its CPU-time limit stops (SIGXCPU, or
+SIGKILL once it used that CPU time), is reported as timed out; one that runs
+out of the sandbox's memory is a failure (``ran out of memory``), as is one
+killed by SIGKILL before its CPU-time limit (no limit of the check's: the
+kernel's out-of-memory killer, another process or the expression itself),
+one whose answer passes :data:`assay._bounded.MOST_ANSWER` bytes, and one
+whose expression ends its process otherwise (``os._exit``, a crash: ``the
+expression ended its process (status N)``); the caller names the sample.  No model text is run in the evaluating
 process.  A check's process reaches only its own verdict: it runs with its
 standard streams on ``/dev/null`` and every other descriptor closed but its
 own pipe, every process it starts is killed when it ends (its process group;
@@ -45,6 +48,7 @@ import logging
 import os
 import re
 import secrets
+import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -370,7 +374,10 @@ for index, (kind, args) in enumerate(CHECKS):
         ended = Ended(RAISED, str(ended.value)[:500], status=ended.status)
     value = {ANSWERED: ended.value, RAISED: ended.value, EXITED: ended.status}.get(ended.how, True)
     key = ("r" if kind in VALUED else "v") if ended.how == ANSWERED else RECORDS[ended.how]
-    sys.stdout.write(TOKEN + json.dumps([index, {key: value}]) + "\n")
+    record = {key: value}
+    if ended.how == EXITED:  # what is known of how it ended: past its CPU limit, stopped by this process
+        record.update(c=ended.past_cpu_limit, w=ended.value)
+    sys.stdout.write(TOKEN + json.dumps([index, record]) + "\n")
     sys.stdout.flush()
 '''
 
@@ -460,9 +467,23 @@ def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     if "e" in record:
         return Verdict(failure=str(record["e"]))
     code = record.get("k")
-    if isinstance(code, int) and Ended(EXITED, status=code).by_limit:
-        return Verdict(failure=f"its process ended with status {code} (killed by a limit)", timed_out=True)
+    ended = Ended(EXITED, status=code if isinstance(code, int) else None, past_cpu_limit=record.get("c") is True)
+    if ended.by_limit:
+        return Verdict(failure=f"its process was stopped by its CPU-time limit ({_signal_name(code)})", timed_out=True)
+    if isinstance(record.get("w"), str):  # stopped by the program that runs the checks
+        return Verdict(failure=f"{record['w']} ({_signal_name(code)})")
+    if code == -signal.SIGKILL:
+        return Verdict(failure="its process was killed by SIGKILL before its CPU-time limit: not by a limit of the "
+                               "check's but by the kernel's out-of-memory killer, another process or the expression itself")
     return Verdict(failure=f"the expression ended its process (status {code})")
+
+
+def _signal_name(code: Any) -> str:
+    """``status -9 (SIGKILL)`` for an exit code of a signal, ``status N`` otherwise."""
+    try:
+        return f"status {code} ({signal.Signals(-code).name})" if isinstance(code, int) and code < 0 else f"status {code}"
+    except ValueError:
+        return f"status {code}"
 
 
 def run_checks(checks: Sequence[Check], *, limit: float = DEFAULT_LIMIT, isolation: str = "auto",
