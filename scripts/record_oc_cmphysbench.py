@@ -284,11 +284,13 @@ def _call(fn: Any, *args: Any) -> Any:
 
 
 def _side(text: str, kind_type: str) -> dict[str, Any]:
-    from sympy import srepr
-
     from opencompass.datasets.cmphysbench.SEED import SEED as seed_module
-    from opencompass.datasets.cmphysbench.SEED.latex_pre_process import (first_pre_process, master_convert,
-                                                                         second_pre_process)
+    from opencompass.datasets.cmphysbench.SEED.latex_pre_process import (
+        first_pre_process,
+        master_convert,
+        second_pre_process,
+    )
+    from sympy import srepr
 
     first = _call(first_pre_process, text.replace("~", ""), kind_type)
     second = _call(second_pre_process, first) if isinstance(first, str) else first

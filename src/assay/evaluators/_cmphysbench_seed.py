@@ -37,8 +37,10 @@ answer as text scores 100 before anything is parsed; commas, ``\\infty`` and
 the text after the *last-listed* comparison sign is kept (``\\approx`` before
 ``=``), from one character after it; a text ending in ``.`` skips the last
 clean-up steps.  A tree holding a logical ``And``/``Or``/``Not`` has no cost in
-OpenCompass's tables and makes its scorer raise ``KeyError`` (caught only inside
-a tuple's element).
+OpenCompass's tables and would make its scorer raise ``KeyError`` at the
+distance (caught only inside a tuple's element), as :func:`seed` does; no input
+is known to get there, SymPy's ``equals`` failing first on logical expressions
+(a score of 0).
 """
 
 from __future__ import annotations
