@@ -24,8 +24,12 @@ side's clean-up stages (``first_pre_process``, ``second_pre_process``, the SymPy
 expression as ``srepr``, and the type readers ``extract_numeric_part``,
 ``extract_tuple``, ``judge_interval``, ``parse_latex_quantity_general``) or the
 exception they raise, and ``SEED``'s four numbers (or the exception it raises);
-also the boxed answer read from further replies.  ``pint`` is not installed with
-OpenCompass (only its ``full`` extra has it): the recording notes whether it was.
+also the boxed answer read from further replies.  ``pint``, which converts the
+units of ``Numeric`` answers, is not installed with OpenCompass (only its
+``full`` extra has it): this corpus is recorded with ``pint`` hidden.
+``expected/seed_units_pint.json`` holds ``SEED`` and OpenCompass's unit
+conversion on ``Numeric`` pairs with units, recorded with ``pint`` (required
+there; its version is noted).
 
 ``tests/evaluators/test_oc_cmphysbench.py`` checks assay's namesakes against these.
 """
@@ -239,6 +243,24 @@ def corpus_triples() -> list[tuple[str, str, str]]:
     return triples
 
 
+#: (model answer, reference) pairs of quantities for the unit conversion with pint
+UNIT_PAIRS: list[tuple[str, str]] = [
+    ("5\\,\\mathrm{km}", "5000 m"), ("5000 m", "5\\,\\mathrm{km}"), ("7.0 \\mathrm{eV}", "7000 \\mathrm{meV}"),
+    ("7000 \\mathrm{meV}", "7.0 \\mathrm{eV}"), ("1 \\text{ GHz}", "1000 \\text{ MHz}"), ("300 K", "300"),
+    ("300", "300 K"), ("1.2 \\mathrm{m/s}", "120 \\mathrm{cm/s}"), ("1.2 \\mathrm{m/s}", "1.2 \\mathrm{m}"),
+    ("9.8 \\mathrm{m/s^{2}}", "9.8 \\mathrm{m/s^2}"), ("2 \\mathrm{T}", "20000 \\mathrm{G}"),
+    ("1.6\\times 10^{-19} \\mathrm{C}", "1.6e-19 C"), ("1.6\\times 10^{-19} \\mathrm{C}", "1.60\\times10^{-19}\\,\\mathrm{C}"),
+    ("500 \\mathrm{\\mu eV}", "0.5 \\mathrm{meV}"), ("10 \\mathrm{nm}", "100 \\text{ angstrom}"),
+    ("4.5 \\, \\mathrm{kJ/mol}", "4500 \\mathrm{J/mol}"), ("12 \\text{Hz}", "12 \\text{s^{-1}}"),
+    ("1 \\mathrm{{m}}", "100 cm"), ("3 x", "3 y"), ("2.5 \\mathrm{kg}", "2500 g"), ("2.5 \\mathrm{kg}", "2.53 kg"),
+    ("1 eV", "1.602e-19 J"), ("1 eV", "1.5 J"), ("-3 \\mathrm{K}", "3 K"), ("0 K", "0 \\mathrm{mK}"),
+    ("1.0 \\mathrm{atm}", "101325 Pa"), ("5 \\mathrm{foo}", "5 \\mathrm{foo}"), ("5 \\mathrm{foo}", "5 bar"),
+    ("E = 2 \\mathrm{J}", "2000 \\mathrm{mJ}"), ("1.0\\times10^{3} m", "1 km"), ("1 km", "1.0\\times10^{3} m"),
+    ("1e3 m", "1 km"), ("2 \\, \\mathrm{W\\,m^{-1}K^{-1}}", "2 W/(m K)"), ("10 \\mathrm{ms}", "0.01 s"),
+    ("1 \\mathrm{min}", "60 s"), ("60 s", "1 \\mathrm{min}"), ("1 h", "3600 s"), ("3 \\mathrm{A}", "3000 mA"),
+]
+
+
 def build_data() -> None:
     rows = [{"question": q, "final_answer": a, "topic": t} for q, a, t in PROBLEMS]
     write_jsonl(FIXTURES / "cache" / "weidawang" / "CMPhysBench" / "train.jsonl", rows)
@@ -310,6 +332,8 @@ def record_corpus() -> dict[str, Any]:
     from opencompass.datasets.cmphysbench.cmphysbench import extract_boxed_text_overlap
     from opencompass.datasets.cmphysbench.SEED.SEED import SEED
 
+    hidden = sys.modules.get("pint", "absent")
+    sys.modules["pint"] = None  # type: ignore[assignment]  # OpenCompass as installed without its full extra
     try:
         import pint  # noqa: F401
 
@@ -329,7 +353,22 @@ def record_corpus() -> dict[str, Any]:
             print(f"  {n}/{len(triples)}", file=sys.stderr, flush=True)
     print(f"slowest SEED call: {slowest:.1f} s", file=sys.stderr)
     boxed = [{"reply": r, "answer": extract_boxed_text_overlap(r)} for r in BOXED_REPLIES]
+    if hidden == "absent":
+        del sys.modules["pint"]
+    else:
+        sys.modules["pint"] = hidden  # type: ignore[assignment]
     return jsonable({"pint_installed": has_pint, "pairs": entries, "boxed": boxed})
+
+
+def record_units() -> dict[str, Any]:
+    import pint
+    from opencompass.datasets.cmphysbench.SEED.SEED import SEED, convert_and_output_general
+
+    triples = [(p, r) for p, r, t in corpus_triples() if t == "Numeric"]
+    pairs = list(dict.fromkeys(UNIT_PAIRS + triples))
+    entries = [{"pred": p, "ref": r, "converted": _call(convert_and_output_general, p, r),
+                "seed": _call(SEED, p, r, "Numeric")} for p, r in pairs]
+    return jsonable({"pint_version": pint.__version__, "pairs": entries})
 
 
 def main() -> None:
@@ -352,6 +391,8 @@ def main() -> None:
     if not args.cases_only:
         print("recording the SEED corpus", flush=True)
         write_json(out_dir / "seed_corpus.json", record_corpus())
+        print("recording the unit conversions with pint", flush=True)
+        write_json(out_dir / "seed_units_pint.json", record_units())
     print("done", file=sys.stderr)
 
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import operator
 import re
 from collections.abc import Callable
@@ -504,11 +505,20 @@ def parse_quantity(text: str) -> tuple[float, str]:
     return number, re.sub(r"\\[ ,!quadthinse]*", "", clean_unit(unit))
 
 
-def _in_unit_of_first(first: str, second: str) -> tuple[str, str]:
-    """Both quantities converted to the first one's unit with ``pint`` (``ImportError`` without it)."""
+@functools.cache
+def _unit_registry() -> Any:
+    """pint's default registry, built once per process (OpenCompass builds one per pair; the units are the same)."""
     import pint
 
-    registry = pint.UnitRegistry()
+    return pint.UnitRegistry()
+
+
+def convert_quantities(first: str, second: str) -> tuple[str, str]:
+    """Both quantities converted to the first one's unit with ``pint``, each written ``'<magnitude> <unit>'``
+    (``ImportError`` without ``pint``; ``pint``'s errors for units it does not know or cannot convert)."""
+    import pint  # noqa: F401  # ImportError without pint, even once the registry is built
+
+    registry = _unit_registry()
     n1, u1 = parse_quantity(first)
     n2, u2 = parse_quantity(second)
     q1 = n1 * registry(u1)
@@ -651,7 +661,7 @@ def seed(answer: str, reference: str, kind: str) -> Result:
     elif kind == "Numeric":
         if re.search(r"[a-zA-Z]", re.sub(r"\\[a-zA-Z]+", "", answer) + re.sub(r"\\[a-zA-Z]+", "", reference)):
             with contextlib.suppress(Exception):
-                answer, reference = _in_unit_of_first(answer, reference)
+                answer, reference = convert_quantities(answer, reference)
         answer = re.sub(r"\\(?![a-zA-Z])", "", extract_numeric_part(answer))
         reference = re.sub(r"\\(?![a-zA-Z])", "", extract_numeric_part(reference))
     answer_expr = to_sympy(answer, kind)
