@@ -229,6 +229,9 @@ def test_bad_input_is_an_error_record_naming_the_sample() -> None:
     result = evaluator.score(["\\boxed{x}"], ["x"])
     assert set(result) == {"error"} and "sample 0" in result["error"] and "[answer, topic]" in result["error"]
     assert evaluator.score([], []) == {"error": "CMPhysBenchEvaluator: no samples to score"}
+    # OpenCompass scores a missing answer 0 and takes a missing topic as no type (an expression)
+    result = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(workers=1).score(["\\boxed{x}", "\\boxed{2x}"], [[None, "Magnetism"], ["x + x", None]])
+    assert [d["score"] for d in result["details"]] == [0, 100]
 
 
 def test_missing_data_is_an_error_naming_the_loader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

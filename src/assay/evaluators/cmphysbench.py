@@ -84,7 +84,7 @@ class CMPhysBenchEvaluator(BaseEvaluator):
     """CMPhysBench's SEED score (metric ``score``, the mean of the samples' scores, 0 to 100).
 
     Inputs: ``predictions`` (the replies) and ``references`` (``[answer, topic]``
-    pairs).  Details, as OpenCompass's: ``pred`` (the answer read), ``answer``
+    pairs; a missing answer scores 0 and a missing topic is no type, as in OpenCompass).  Details, as OpenCompass's: ``pred`` (the answer read), ``answer``
     (the reference pair), ``score``; a sample not scored within ``timeout``
     seconds, or whose worker died, also has ``error``.
     """
@@ -106,7 +106,7 @@ class CMPhysBenchEvaluator(BaseEvaluator):
                 return f"CMPhysBenchEvaluator: sample {n}: the prediction is {type(prediction).__name__} {prediction!r:.80}, not text"
         for n, reference in enumerate(references):
             if not (isinstance(reference, (list, tuple)) and len(reference) >= 2
-                    and isinstance(reference[0], str) and isinstance(reference[1], str)):
+                    and all(part is None or isinstance(part, str) for part in reference[:2])):
                 return (f"CMPhysBenchEvaluator: sample {n}: the reference is {type(reference).__name__} {reference!r:.80}, "
                         "expected [answer, topic] (two texts)")
         return None
