@@ -1,0 +1,246 @@
+"""CMPhysBench's loader and SEED evaluator against OpenCompass 0.5.4.
+
+The recordings are made by ``scripts/record_oc_cmphysbench.py`` with OpenCompass
+installed: its own eval task scored the prediction file under
+``tests/data/oc_families/cmphysbench/predictions`` on a local
+``weidawang/CMPhysBench`` folder (``cache``) with each library config, and its
+``SEED`` and clean-up stages were run on a corpus of 1,600 (prediction,
+reference, type) triples.  The cases import the library's configs unchanged and
+run ``assay eval`` on the same predictions with the data on disk (the files'
+``gold`` replaced, so that only the data gives the references); the metric and
+every sample's score must be OpenCompass's.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.cli import main
+from assay.errors import InputFileError
+from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+
+ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "cmphysbench"
+CASES = ("cmphysbench_gen", "cmphysbench_rawprompt_gen")
+CORPUS = json.loads((ROOT / "expected" / "seed_corpus.json").read_text(encoding="utf-8"))
+RUN = "20250101_000000"
+MODEL = "oc-model"
+STAGES = ("first", "second", "numeric_part", "tuple", "interval", "quantity")
+
+
+@pytest.fixture
+def no_pint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corpus was recorded without ``pint`` (OpenCompass installs it only with its ``full`` extra)."""
+    assert CORPUS["pint_installed"] is False
+    monkeypatch.setitem(sys.modules, "pint", None)
+
+
+def _record(case: str) -> dict[str, Any]:
+    return json.loads((ROOT / "expected" / f"{case}.json").read_text(encoding="utf-8"))
+
+
+def _config(record: dict[str, Any]) -> str:
+    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
+    variable = record["variable"]
+    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
+            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
+
+
+def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
+    data = tmp_path / "cache"
+    shutil.copytree(ROOT / "cache", data)
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.chdir(data)
+    return data
+
+
+def _one(value: Any) -> Any:
+    return value[0] if isinstance(value, list) and len(value) == 1 else value
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _record(case)
+    _with_data(tmp_path, monkeypatch, oc_library)
+    config = tmp_path / "config.py"
+    config.write_text(_config(record), encoding="utf-8")
+    work = tmp_path / "work"
+    predictions = work / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    for abbr in record["datasets"]:
+        replies = json.loads((ROOT / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
+        replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
+        (predictions / f"{abbr}.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
+    main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
+    for abbr, entry in record["datasets"].items():
+        expected = entry["result"]
+        result = json.loads((work / RUN / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
+        assert "error" not in result, (abbr, result)
+        assert result["score"] == expected["score"], abbr
+        got = [{k: _one(d[k]) for k in ("pred", "answer", "score")} for d in result["details"]]
+        assert got == [{k: _one(d[k]) for k in ("pred", "answer", "score")} for d in expected["details"]], abbr
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_library_config_loads_opencompass_rows(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay import load_config
+
+    record = _record(case)
+    _with_data(tmp_path, monkeypatch, oc_library)
+    config = tmp_path / "config.py"
+    config.write_text(_config(record), encoding="utf-8")
+    (ds,) = load_config(config).variables["datasets"]
+    assert ds["type"].__module__ == "assay.datasets.cmphysbench"
+    table = ds["type"].load(path=ds["path"])
+    rows = [dict(zip(table.column_names, values)) for values in zip(*(table.column_values(c) for c in table.column_names))]
+    expected = [{k: v for k, v in r.items() if k not in ("idx", "subdivision")} for r in record["datasets"][ds["abbr"]]["test_rows"]]
+    assert rows == expected
+    assert len(rows) == 13  # the row with no final answer is left out
+
+
+def _stage_or_raise(fn: Any, *args: Any) -> Any:
+    try:
+        return json.loads(json.dumps(fn(*args)))
+    except Exception as exc:  # the type is what OpenCompass's recording names
+        return {"raises": type(exc).__name__}
+
+
+def test_corpus_covers_every_answer_type() -> None:
+    assert len(CORPUS["pairs"]) >= 1500
+    types = {p["type"] for p in CORPUS["pairs"]}
+    assert {"Expression", "Equation", "Tuple", "Interval", "Numeric", "Magnetism"} <= types
+    scores = {p["seed"][0] for p in CORPUS["pairs"]}
+    assert {0, 80, 90, 100} <= scores and any(0 < s < 60 for s in scores)
+
+
+def test_latex_clean_up_is_opencompass_s() -> None:
+    from assay.evaluators import _cmphysbench_seed as seed
+
+    readers = {"numeric_part": seed.extract_numeric_part, "tuple": seed.extract_tuple, "interval": seed.judge_interval,
+               "quantity": seed.parse_quantity}
+    for pair in CORPUS["pairs"]:
+        for side in ("pred", "ref"):
+            text = pair[side]
+            first = _stage_or_raise(seed.first_stage, text.replace("~", ""), pair["type"])
+            got = {"first": first, "second": _stage_or_raise(seed.second_stage, first) if isinstance(first, str) else first}
+            got.update({name: _stage_or_raise(reader, text) for name, reader in readers.items()})
+            assert got == {k: pair["stages"][side][k] for k in STAGES}, (text, pair["type"])
+
+
+def _check_seed(pairs: list[dict[str, Any]]) -> None:
+    from assay.evaluators._cmphysbench_seed import seed
+
+    for pair in pairs:
+        got = _stage_or_raise(seed, pair["pred"], pair["ref"], pair["type"])
+        assert got == pair["seed"], (pair["pred"], pair["ref"], pair["type"])
+
+
+def test_seed_numbers_are_opencompass_s_on_a_sample(no_pint: None) -> None:
+    """Every 25th pair of the corpus and every pair scoring 80 or 90 (the numeric tolerances)."""
+    pairs = CORPUS["pairs"]
+    _check_seed([p for n, p in enumerate(pairs) if n % 25 == 0 or p["seed"][0] in (80, 90)])
+
+
+QUARTERS = range(4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quarter", QUARTERS)
+def test_seed_numbers_are_opencompass_s(quarter: int, no_pint: None) -> None:
+    _check_seed(CORPUS["pairs"][quarter::4])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quarter", QUARTERS)
+def test_sympy_conversion_is_opencompass_s(quarter: int) -> None:
+    from sympy import srepr
+
+    from assay.evaluators._cmphysbench_seed import to_sympy
+
+    for pair in CORPUS["pairs"][quarter::4]:
+        for side in ("pred", "ref"):
+            expr = to_sympy(pair[side], pair["type"])
+            assert (None if expr is None else srepr(expr)) == pair["stages"][side]["sympy"], (pair[side], pair["type"])
+
+
+def test_units_convert_as_opencompass_s_with_pint() -> None:
+    """Recorded with pint installed (OpenCompass's ``full`` extra): the quantities converted to the model answer's
+    unit, and the ``Numeric`` score."""
+    pint = pytest.importorskip("pint")
+    from assay.evaluators._cmphysbench_seed import convert_quantities, seed
+
+    units = json.loads((ROOT / "expected" / "seed_units_pint.json").read_text(encoding="utf-8"))
+    if pint.__version__ != units["pint_version"]:
+        pytest.skip(f"recorded with pint {units['pint_version']}, installed: {pint.__version__}")
+    for pair in units["pairs"]:
+        assert _stage_or_raise(convert_quantities, pair["pred"], pair["ref"]) == pair["converted"], (pair["pred"], pair["ref"])
+    sample = [p for n, p in enumerate(units["pairs"]) if n < 40 or n % 10 == 0]
+    for pair in sample:
+        assert _stage_or_raise(seed, pair["pred"], pair["ref"], "Numeric") == pair["seed"], (pair["pred"], pair["ref"])
+
+
+@pytest.mark.slow
+def test_numeric_scores_with_units_are_opencompass_s_with_pint() -> None:
+    pytest.importorskip("pint")
+    from assay.evaluators._cmphysbench_seed import seed
+
+    units = json.loads((ROOT / "expected" / "seed_units_pint.json").read_text(encoding="utf-8"))
+    for pair in units["pairs"]:
+        assert _stage_or_raise(seed, pair["pred"], pair["ref"], "Numeric") == pair["seed"], (pair["pred"], pair["ref"])
+
+
+def test_boxed_answer_is_read_as_opencompass_reads_it() -> None:
+    from assay.evaluators.cmphysbench import last_boxed_answer
+
+    assert [last_boxed_answer(b["reply"]) for b in CORPUS["boxed"]] == [b["answer"] for b in CORPUS["boxed"]]
+
+
+def test_topic_is_the_answer_type_and_the_reply_is_seed_s_ground_truth() -> None:
+    """A topic scores as an expression; the numeric tolerance is relative to the model's value (OpenCompass's
+    SEED gives 0, 80 and 90 for these pairs)."""
+    evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(workers=1)
+    result = evaluator.score(["\\boxed{1.0}", "\\boxed{1.0}", "so \\boxed{1.0101}"],
+                             [["0.99", "Magnetism"], ["1.0101", "Numeric"], ["1.0", "Numeric"]])
+    assert [d["score"] for d in result["details"]] == [0, 80, 90]
+    assert result["details"][2] == {"pred": "1.0101", "answer": ["1.0", "Numeric"], "score": 90}
+    assert result["score"] == 170 / 3
+
+
+def test_sample_past_the_time_limit_scores_zero_and_says_so() -> None:
+    evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(timeout=0.001, workers=1)
+    result = evaluator.score(["\\boxed{\\frac{m v^2}{2}}"], [["\\frac{1}{2} m v^2", "Expression"]])
+    assert result["score"] == 0
+    assert result["details"][0]["score"] == 0 and "no score within" in result["details"][0]["error"]
+
+
+def test_bad_input_is_an_error_record_naming_the_sample() -> None:
+    evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")()
+    result = evaluator.score(["\\boxed{x}", None], [["x", "Expression"], ["y", "Expression"]])
+    assert set(result) == {"error"} and "sample 1" in result["error"] and "CMPhysBenchEvaluator" in result["error"]
+    result = evaluator.score(["\\boxed{x}"], ["x"])
+    assert set(result) == {"error"} and "sample 0" in result["error"] and "[answer, topic]" in result["error"]
+    assert evaluator.score([], []) == {"error": "CMPhysBenchEvaluator: no samples to score"}
+    # OpenCompass scores a missing answer 0 and takes a missing topic as no type (an expression)
+    result = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(workers=1).score(["\\boxed{x}", "\\boxed{2x}"], [[None, "Magnetism"], ["x + x", None]])
+    assert [d["score"] for d in result["details"]] == [0, 100]
+
+
+def test_missing_data_is_an_error_naming_the_loader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(InputFileError, match=r"CMPhysBenchDataset: 'weidawang/CMPhysBench' is neither a local folder"):
+        LOAD_DATASET.get("CMPhysBenchDataset").load(path="weidawang/CMPhysBench")
+    folder = tmp_path / "weidawang" / "CMPhysBench"
+    folder.mkdir(parents=True)
+    (folder / "train.jsonl").write_text('{"question": "q", "topic": "Magnetism"}\n', encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"CMPhysBenchDataset: .* has no column 'final_answer'"):
+        LOAD_DATASET.get("CMPhysBenchDataset").load(path="weidawang/CMPhysBench")
