@@ -101,8 +101,8 @@ class Reading(FrozenMethods):
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"official": self.official, "corrected": self.corrected}
-        if self.correct is not None:
-            out["correct"] = [_verdict_json(v) for v in self.correct]
+        if self.correct is not None:  # _verdict_json of each, spelled out
+            out["correct"] = [v == 1.0 if v == 0.0 or v == 1.0 else v for v in self.correct]
         return out
 
     @classmethod
