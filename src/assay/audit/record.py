@@ -61,13 +61,6 @@ __all__ = [
 AUDIT_KEY = "extraction_audit"
 
 
-def _verdict_json(value: float | None) -> Any:
-    """A verdict as the record writes it: a whole one as ``true``/``false``, a share of candidates as itself."""
-    if value is None or value not in (0.0, 1.0):
-        return value
-    return value == 1.0
-
-
 def _verdict_value(value: Any, where: str) -> float | None:
     if value is None:
         return None
@@ -101,7 +94,7 @@ class Reading(FrozenMethods):
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"official": self.official, "corrected": self.corrected}
-        if self.correct is not None:  # _verdict_json of each, spelled out
+        if self.correct is not None:  # a whole verdict as true/false, a share of candidates (or null) as itself
             out["correct"] = [v == 1.0 if v == 0.0 or v == 1.0 else v for v in self.correct]
         return out
 
