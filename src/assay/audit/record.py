@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay._dataclass import FACTORY, FrozenMethods
 
@@ -59,13 +59,6 @@ __all__ = [
 
 #: The result-file key of the audit record (and of its input in ``_meta.inputs``).
 AUDIT_KEY = "extraction_audit"
-
-
-def _verdict_json(value: float | None) -> Any:
-    """A verdict as the record writes it: a whole one as ``true``/``false``, a share of candidates as itself."""
-    if value is None or value not in (0.0, 1.0):
-        return value
-    return value == 1.0
 
 
 def _verdict_value(value: Any, where: str) -> float | None:
@@ -101,8 +94,8 @@ class Reading(FrozenMethods):
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"official": self.official, "corrected": self.corrected}
-        if self.correct is not None:
-            out["correct"] = [_verdict_json(v) for v in self.correct]
+        if self.correct is not None:  # a whole verdict as true/false, a share of candidates (or null) as itself
+            out["correct"] = [v == 1.0 if v == 0.0 or v == 1.0 else v for v in self.correct]
         return out
 
     @classmethod
@@ -155,9 +148,21 @@ class AuditRecord(FrozenMethods):
         self.replies = replies
         self.differ = differ
         self.samples = [] if samples is FACTORY else samples
-        self.readings = [] if readings is FACTORY else readings
+        if readings is not _LATER:  # else read from their JSON when first asked for (see from_json)
+            self.readings = [] if readings is FACTORY else readings
         self.metrics = {} if metrics is FACTORY else metrics
         self.error = error
+
+    if not TYPE_CHECKING:  # (a type checker keeps checking the attributes' names)
+
+        def __getattr__(self, name: str) -> Any:
+            # only a record read by from_json lacks its readings until they are asked for: built then, from their JSON
+            plain = self.__dict__.get("_plain_readings") if name == "readings" else None
+            if plain is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            readings = [Reading(list(r["official"]), list(r["corrected"]), _verdicts_of(r)) for r in plain]
+            object.__setattr__(self, "readings", readings)
+            return readings
 
     @classmethod
     def failed(cls, corrections: Sequence[Any], error: str) -> AuditRecord:
@@ -189,13 +194,23 @@ class AuditRecord(FrozenMethods):
             "replies": self.replies,
             "differ": self.differ,
             "samples": self.samples,
-            "readings": [r.to_json() for r in self.readings],
+            "readings": self._readings_json(),
             "metrics": self.metrics,
         }
+
+    def _readings_json(self) -> list[Any]:
+        """The readings as :meth:`Reading.to_json` writes them: the JSON they were read from, while they are
+        not built (it is that, key for key: see :func:`_plain`)."""
+        if "readings" not in self.__dict__ and "_plain_readings" in self.__dict__:
+            return self.__dict__["_plain_readings"]
+        return [r.to_json() for r in self.readings]
 
     @classmethod
     def from_json(cls, data: Any) -> AuditRecord:
         """The record of its JSON form.
+
+        Readings as :meth:`Reading.to_json` writes them are kept as their JSON, checked, and built into
+        :class:`Reading` objects when ``readings`` is first asked for; until then :meth:`to_json` gives that JSON.
 
         Raises:
             ValueError: ``data`` is not an audit record (the message names the field at fault).
@@ -231,6 +246,12 @@ class AuditRecord(FrozenMethods):
         metrics = data.get("metrics")
         if not isinstance(metrics, Mapping):
             raise ValueError(f"{where}.metrics: expected an object, got {metrics!r:.80}")
+        if all(map(_plain, readings)):
+            # the usual readings: checked, and built only when asked for (a summary reads thousands and
+            # writes them again as they are)
+            record = cls(corrections, counts[0], counts[1], list(samples), _LATER, dict(metrics))
+            object.__setattr__(record, "_plain_readings", readings)
+            return record
         return cls(corrections, counts[0], counts[1], list(samples), _readings(readings, where), dict(metrics))
 
 
@@ -253,6 +274,33 @@ def _readings(readings: list[Any], where: str) -> list[Reading]:
 
 
 _BOOL = {bool}
+#: The readings of an AuditRecord built by from_json are read from their JSON when first asked for.
+_LATER: Any = object()
+_KEYS = ("official", "corrected")
+_KEYS_VERDICTS = ("official", "corrected", "correct")
+
+
+def _plain(reading: Any) -> bool:
+    """Whether a reading's JSON is what :meth:`Reading.to_json` writes of the :class:`Reading` it gives, key for key:
+    lists of answers, and verdicts (when there are some) true or false.
+
+    >>> _plain({'official': ['A'], 'corrected': ['B'], 'correct': [True]}), _plain({'official': ['A'], 'corrected': ['B']})
+    (True, True)
+    >>> _plain({'corrected': ['B'], 'official': ['A']}), _plain({'official': ['A'], 'corrected': ['B'], 'correct': [0.5]})
+    (False, False)
+    """
+    if type(reading) is not dict or type(reading.get("official")) is not list or type(reading.get("corrected")) is not list:
+        return False
+    keys = tuple(reading)
+    if keys == _KEYS:
+        return True
+    return keys == _KEYS_VERDICTS and type(reading["correct"]) is list and set(map(type, reading["correct"])) == _BOOL
+
+
+def _verdicts_of(reading: dict[str, Any]) -> list[float | None] | None:
+    """The verdicts of a :func:`_plain` reading's JSON, as :class:`Reading` holds them."""
+    correct = reading.get("correct")
+    return None if correct is None else [1.0 if v else 0.0 for v in correct]
 
 
 def has_record(result: Mapping[str, Any]) -> bool:

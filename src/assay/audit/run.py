@@ -256,12 +256,15 @@ def run_audit(
             detail_of = {j: details[j] for j in samples if j < len(details)} if isinstance(details, list) else {}
         readings = []
         for j in samples:
-            rows = [r * size + j for r in range(n)]
             verdicts = sample_correctness(detail_of[j]) if j in detail_of else None
+            if verdicts and verdicts[0] is None and all(v is None for v in verdicts):
+                verdicts = None  # no run has a verdict (an empty list is left out below)
+            if n == 1:  # one run: the sample's reply is its row
+                readings.append(Reading([plain_reading(official_final[j])], [plain_reading(corrected_final[j])], verdicts or None))
+                continue
+            rows = [r * size + j for r in range(n)]
             readings.append(Reading(
-                [plain_reading(official_final[i]) for i in rows],
-                [plain_reading(corrected_final[i]) for i in rows],
-                verdicts if verdicts and any(v is not None for v in verdicts) else None,
+                [plain_reading(official_final[i]) for i in rows], [plain_reading(corrected_final[i]) for i in rows], verdicts or None,
             ))
         return AuditRecord(corrections, len(official_final), differ, samples, readings, metrics)
     except Exception as exc:

@@ -508,8 +508,8 @@ def _group_details(all_details: list[list[dict[str, Any]]]) -> list[dict[str, An
         details = all_details[0]
         if set(map(type, details)) == _DICT and len(set(map(id, details))) == len(details):  # the usual: distinct dicts
             for d in details:
-                for key in d:
-                    d[key] = [d[key]]
+                for key, value in d.items():  # each value replaced (the keys stay): no lookup of it
+                    d[key] = [value]
             return list(details)
         out: list[dict[str, Any]] = []
         wrapped: set[int] = set()

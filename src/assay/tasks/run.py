@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import os
 import re
 import time
 import traceback
@@ -177,11 +178,15 @@ class _Log(DataclassMethods):
         self.lines.append(f"{datetime.now().isoformat(timespec='seconds')} {msg}")
 
     def flush(self) -> None:
-        # a plain write: a log cut short by a crash still tells what happened up to it
+        # a plain write: a log cut short by a crash still tells what happened up to it.  The log of an earlier
+        # run is written over in place and then cut to the new length, not emptied first: a file emptied and
+        # written again is flushed to disk when it is closed (ext4's replace-by-truncate heuristic), which
+        # made each task of a run scored again wait a millisecond or more for the disk
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "w", encoding="utf-8") as fh:
+            with open(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666), "w", encoding="utf-8") as fh:
                 fh.write("\n".join(self.lines) + "\n")
+                fh.truncate()
         except OSError:
             logger.warning("could not write the log %s", self.path)
 
