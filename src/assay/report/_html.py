@@ -662,25 +662,27 @@ def _indexed_samples(
     snap: Any, rels: dict[tuple[str, str], str], digests: dict[tuple[str, str], str | None], text_limit: int,
 ) -> tuple[dict[tuple[str, str], bytes], bool, dict[str, tuple[str, str, bytes]]]:
     """What the run index holds of the results' samples (``rels``: (column, abbr) → the result file under
-    ``results/``), looked up once for both readers of them: the
+    ``results/``, whose present bytes have ``digests``), looked up once for both readers of them: the
     sample browser's (``(column, abbr)`` → data, of the samples computed with ``text_limit`` by this version's
     rules), whether every result of the report has its per-sample values there (reading them there is then
-    all the rankings do), and what was found (:meth:`~assay.rundir.index.Snapshot.current_samples`: the
-    rankings read their per-sample values from it).  The index's samples are read here, once, before a child
+    all the rankings do), and what was found (as :meth:`~assay.rundir.index.Snapshot.current_samples` gives
+    it: the rankings read their per-sample values from it).  The index's samples are read here, once, before a child
     that ranks is forked."""
     from assay.rundir.stats_index import samples_current
 
     readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
     found: dict[tuple[str, str], bytes] = {}
     every = True
-    looked_up = snap.current_samples(rels.values())
-    current = looked_up.get
+    looked_up: dict[str, tuple[str, str, bytes]] = {}
+    table = snap.all_samples().get
     for key, rel in rels.items():
-        held = current(rel)
-        if held is None:
-            if digests.get(key):  # a result the index lacks the samples of (not one without a file)
+        held = table(rel)
+        digest = digests.get(key)
+        if held is None or held[0] != digest:  # none, or computed from other bytes than the file's present ones
+            if digest:  # a result the index lacks the samples of (not one without a file)
                 every = False
             continue
+        looked_up[rel] = held
         settings = held[1]
         ok = readable.get(settings)
         if ok is None:
@@ -1296,8 +1298,7 @@ def _write_html_report(
     side_dir = path.with_name(path.stem + "_files")
     snap = context.snapshot
     rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
-    digest_of = snap.digest if snap is not None else (lambda rel: None)
-    digests = {key: digest_of(rel) for key, rel in rels.items()}
+    digests = snap.digests(rels) if snap is not None else dict.fromkeys(rels)
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, max_text,
                     tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
