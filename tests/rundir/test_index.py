@@ -527,3 +527,11 @@ def test_the_samples_of_many_results_are_those_of_their_present_bytes(run: Path)
     assert {rel: held[1:] for rel, held in found.items()} == {"m1/d1.json": ("2.2 600", b"m1/d1.json")}
     assert {rel: snap.samples(rel) for rel in rels} == {
         "m1/d1.json": ("2.2 600", b"m1/d1.json"), "m1/d2.json": None, "m2/d1.json": None, "m3/d1.json": None}
+    # the digests of many results at once are those looked up one by one; the samples' table holds the
+    # changed result's samples with the digest of the bytes they were computed from, not its present one
+    keyed = {(rel.split("/")[0], rel.split("/")[1]): rel for rel in rels}
+    assert snap.digests(keyed) == {key: snap.digest(rel) for key, rel in keyed.items()}
+    assert snap.digests(keyed)[("m3", "d1.json")] is None and snap.digests(keyed)[("m1", "d1.json")]
+    table = snap.all_samples()
+    assert table["m2/d1.json"][0] != snap.digest("m2/d1.json")
+    assert table["m1/d1.json"][0] == snap.digest("m1/d1.json")

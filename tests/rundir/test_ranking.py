@@ -114,6 +114,30 @@ def test_per_sample_values_come_from_the_run_index_without_reading_any_file(tmp_
     assert run_ranking(run, view, stats, rounds=200) == want
 
 
+def test_per_sample_values_already_looked_up_are_not_looked_up_again(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.rundir.index import Snapshot
+    from assay.rundir.statistics import index_run, index_snapshot
+
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    want = run_ranking(run, view, stats, rounds=200)
+    _with_stats_files(run)
+    index_run(run)
+    snapshot = index_snapshot(run)
+    assert snapshot is not None
+    held = snapshot.current_samples(f"{model}/{abbr}.json" for model in view.models for abbr in view.dataset_abbrs)
+    assert held
+    _no_reading(monkeypatch, run)
+
+    def no_lookup(*args: object) -> None:
+        raise AssertionError(f"{args} looked up again")
+
+    monkeypatch.setattr(Snapshot, "samples", no_lookup)
+    assert run_ranking(run, view, stats, rounds=200, snapshot=snapshot, held=held) == want
+
+
 def test_an_index_without_samples_takes_them_from_the_stats_files_once(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3

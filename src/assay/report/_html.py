@@ -439,14 +439,18 @@ class _Context(DataclassMethods):
     tool_audits: Any = None
     #: rank the datasets too (else only the top-level summary groups, or the default column)
     rank_datasets: bool = True
+    #: the run index's samples of the results, as looked up for the report (:func:`_indexed_samples`): the
+    #: rankings read their per-sample values there instead of looking each result up again
+    held: Any = None
 
 
 def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
-              models: list[str], datasets: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+              models: list[str], datasets: bool = True, held: Any = None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """The rank intervals of every column the leaderboard can rank by and the top models' paired comparisons
     (:func:`assay.rundir.ranking.run_ranking`) as the page holds them, and the pictures drawn from them;
     ``(None, {})`` when they cannot be computed.  Without ``datasets``, only the top-level summary groups
-    (else the default column) are ranked.
+    (else the default column) are ranked.  ``held``: the run index's samples already looked up
+    (:func:`assay.rundir.ranking.sample_values_of`).
 
     Each ranking keeps its settings, note and ties, and per model (in the
     page's model order) ``[rank, rank_low, rank_high, tier]`` or ``None``
@@ -456,19 +460,20 @@ def _rankings(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
     heatmap in the default column's order and the paired comparison matrix.
     """
     try:
-        return _ranking_data(root, view, stats, config, snapshot, models, datasets)
+        return _ranking_data(root, view, stats, config, snapshot, models, datasets, held)
     except Exception as exc:  # the report is written without rank intervals, and says so
         logger.warning("report: no rank intervals: %s: %s", type(exc).__name__, exc)
         return None, {}
 
 
 def _ranking_data(root: Path, view: Any, stats: Any, config: Any, snapshot: Any,
-                  models: list[str], datasets: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+                  models: list[str], datasets: bool, held: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """:func:`_rankings`, raising what :func:`assay.rundir.ranking.run_ranking` raises."""
     from assay.report._pictures import forest_plot, pair_matrix, ranking_heatmap
     from assay.rundir.ranking import run_ranking
 
-    found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets, **_rank_settings())
+    found = run_ranking(root, view, stats, config=config, snapshot=snapshot, datasets=datasets, held=held,
+                        **_rank_settings())
     where = {m: i for i, m in enumerate(models)}
     out: dict[str, Any] = {}
     for abbr, ranking in found["rankings"].items():
@@ -649,30 +654,35 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
         rankings, pictures = None, {}
     else:
         rankings, pictures = _rankings(context.root, context.view, context.stats, context.config, context.snapshot,
-                                       context.columns, context.rank_datasets)
+                                       context.columns, context.rank_datasets, context.held)
     _put_rankings(data, rankings, pictures)
 
 
 def _indexed_samples(
     snap: Any, rels: dict[tuple[str, str], str], digests: dict[tuple[str, str], str | None], text_limit: int,
-) -> tuple[dict[tuple[str, str], bytes], bool]:
+) -> tuple[dict[tuple[str, str], bytes], bool, dict[str, tuple[str, str, bytes]]]:
     """What the run index holds of the results' samples (``rels``: (column, abbr) → the result file under
-    ``results/``), looked up once for both readers of them: the
+    ``results/``, whose present bytes have ``digests``), looked up once for both readers of them: the
     sample browser's (``(column, abbr)`` → data, of the samples computed with ``text_limit`` by this version's
-    rules), and whether every result of the report has its per-sample values there (reading them there is then
-    all the rankings do).  The index's samples are read here, once, before a child that ranks is forked."""
+    rules), whether every result of the report has its per-sample values there (reading them there is then
+    all the rankings do), and what was found (as :meth:`~assay.rundir.index.Snapshot.current_samples` gives
+    it: the rankings read their per-sample values from it).  The index's samples are read here, once, before a child
+    that ranks is forked."""
     from assay.rundir.stats_index import samples_current
 
     readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
     found: dict[tuple[str, str], bytes] = {}
     every = True
-    current = snap.current_samples(rels.values()).get
+    looked_up: dict[str, tuple[str, str, bytes]] = {}
+    table = snap.all_samples().get
     for key, rel in rels.items():
-        held = current(rel)
-        if held is None:
-            if digests.get(key):  # a result the index lacks the samples of (not one without a file)
+        held = table(rel)
+        digest = digests.get(key)
+        if held is None or held[0] != digest:  # none, or computed from other bytes than the file's present ones
+            if digest:  # a result the index lacks the samples of (not one without a file)
                 every = False
             continue
+        looked_up[rel] = held
         settings = held[1]
         ok = readable.get(settings)
         if ok is None:
@@ -681,7 +691,7 @@ def _indexed_samples(
             every = False
         if ok[1]:
             found[key] = held[2]
-    return found, every
+    return found, every, looked_up
 
 
 def _rankings_beside(context: _Context) -> Any:
@@ -693,7 +703,7 @@ def _rankings_beside(context: _Context) -> Any:
     def compute() -> tuple[str, Any, Any]:
         try:
             return ("done", *_ranking_data(context.root, context.view, context.stats, context.config, context.snapshot,
-                                           context.columns, context.rank_datasets))
+                                           context.columns, context.rank_datasets, context.held))
         except Exception as exc:
             return "failed", f"{type(exc).__name__}: {exc}", None
 
@@ -1288,8 +1298,7 @@ def _write_html_report(
     side_dir = path.with_name(path.stem + "_files")
     snap = context.snapshot
     rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
-    digest_of = snap.digest if snap is not None else (lambda rel: None)
-    digests = {key: digest_of(rel) for key, rel in rels.items()}
+    digests = snap.digests(rels) if snap is not None else dict.fromkeys(rels)
     source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, max_text,
                     tool_audits=context.tool_audits)
     keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
@@ -1306,7 +1315,7 @@ def _write_html_report(
     if snap is not None and (want_ranks or want_samples):
         # the index's samples, looked up once: for the rankings (whether they are all there) and the sample files
         wanted = set(fresh_abbrs)
-        indexed, every_indexed = _indexed_samples(
+        indexed, every_indexed, context.held = _indexed_samples(
             snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text)
     beside = None
     try:  # the child ranking stops with the report, however the report ends

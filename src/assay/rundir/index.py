@@ -95,7 +95,7 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assay._dataclass import FACTORY, DataclassMethods
 from assay.errors import InputFileError
@@ -117,6 +117,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+_K = TypeVar("_K")
 
 #: The index's file name in a run directory.
 INDEX_FILE = INDEX_NAME
@@ -334,6 +336,15 @@ class Snapshot(DataclassMethods):
         row = self.rows.get(rel)
         return row[DIGEST] if row is not None else None
 
+    def digests(self, rels: Mapping[_K, str]) -> dict[_K, str | None]:
+        """:meth:`digest` of many result files at once: each key of ``rels`` → the digest of its path."""
+        get = self.rows.get
+        out: dict[_K, str | None] = {}
+        for key, rel in rels.items():
+            row = get(rel)
+            out[key] = row[DIGEST] if row is not None else None
+        return out
+
     def written(self, rel: str) -> str | None:
         """The SHA-256 of the bytes assay wrote when it computed ``results/<rel>`` (``None``: a result
         assay did not write, or one the snapshot does not hold); the file changed after it was computed
@@ -378,6 +389,13 @@ class Snapshot(DataclassMethods):
             return None
         row = self.rows.get(rel)
         return (found[1], found[2]) if row is not None and row[DIGEST] == found[0] else None
+
+    def all_samples(self) -> dict[str, tuple[str, str, bytes]]:
+        """Every result's samples the index holds: path → (digest, settings, data), whatever bytes they were
+        computed from (their digest is to be compared with :meth:`digest`, as :meth:`samples` does); read once."""
+        if self._samples is None:
+            self._samples = self._index._load_samples() if self._index is not None and self.persisted else {}
+        return self._samples
 
     def current_samples(self, rels: Iterable[str]) -> dict[str, tuple[str, str, bytes]]:
         """:meth:`samples` of many result files at once: path → (digest, settings, data) of those whose

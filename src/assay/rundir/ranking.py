@@ -132,8 +132,14 @@ def sample_values_of(
     folders: Mapping[str, str] | None = None,
     given: Mapping[Key, SampleValues] | None = None,
     snapshot: Snapshot | None = None,
+    held: Mapping[str, tuple[str, str, bytes]] | None = None,
 ) -> tuple[dict[Key, SampleValues], dict[Key, str]]:
     """The per-sample values of the dataset cells ``cells`` ((abbr, metric)) of every model of ``view``.
+
+    ``held``: the run index's samples of the results, already looked up
+    (:meth:`~assay.rundir.index.Snapshot.current_samples`: the result's path
+    under ``results/`` → (digest, settings, data)); a result found there is
+    not looked up in ``snapshot`` again.
 
     Returns ``(values, reasons)``: (model, abbr, metric) → :class:`SampleValues`
     where they are known (see the module's docstring for where from), and
@@ -151,6 +157,7 @@ def sample_values_of(
     empty: Mapping[str, Any] = {}
     from_json = SampleValues.from_json
     read_held = sample_values_reader()
+    looked_up = (held if held is not None else {}).get
     for model in view.models:
         folder = folders.get(model, model)
         per_model = view.scores.get(model, empty)
@@ -172,16 +179,19 @@ def sample_values_of(
                 continue
             rel = f"{folder}/{abbr}.json"
             saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
-            if snapshot is not None:
+            found_held = looked_up(rel)
+            if found_held is not None and found_held[0]:  # as the snapshot would give them
+                saved = read_held(found_held[1], found_held[2])
+            elif snapshot is not None:
                 digest = snapshot.digest(rel)
                 if digest:
-                    held = snapshot.samples(rel)
-                    if held is None:  # an index without them: from the .stats file, kept in the index
-                        held = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
-                        if held is not None:
-                            snapshot.put_samples(rel, digest, *held)
-                    if held is not None:
-                        saved = read_held(*held)
+                    in_index = snapshot.samples(rel)
+                    if in_index is None:  # an index without them: from the .stats file, kept in the index
+                        in_index = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+                        if in_index is not None:
+                            snapshot.put_samples(rel, digest, *in_index)
+                    if in_index is not None:
+                        saved = read_held(*in_index)
             else:
                 loaded = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), None)
                 if loaded is not None:
@@ -231,6 +241,7 @@ def run_ranking(
     config: Mapping[str, Any] | None = None,
     snapshot: Snapshot | None = None,
     datasets: bool = True,
+    held: Mapping[str, tuple[str, str, bytes]] | None = None,
 ) -> dict[str, Any]:
     """Rank intervals of every column the report can rank by, and the paired comparisons of the top models.
 
@@ -251,6 +262,7 @@ def run_ranking(
         datasets: rank the datasets too; with ``False`` only the top-level summary groups (those of
             ``only``, when given) and ``by`` or the default column are ranked — every dataset is still
             resampled for the groups, but none is ranked itself.
+        held: the run index's samples already looked up (see :func:`sample_values_of`).
 
     Returns:
         JSON-ready data, stable in shape::
@@ -308,7 +320,8 @@ def run_ranking(
     if snapshot is None:
         snapshot = index_snapshot(run_dir)
     given = getattr(stats, "samples", None) or {}
-    samples, reasons = sample_values_of(run_dir, view, list(leaves), folders=folders, given=given, snapshot=snapshot)
+    samples, reasons = sample_values_of(run_dir, view, list(leaves), folders=folders, given=given, snapshot=snapshot,
+                                        held=held)
     if snapshot is not None:
         snapshot.flush()  # the samples read from .stats files, kept for the next reader
     cells = _Cells(stats, reasons, confidence)
