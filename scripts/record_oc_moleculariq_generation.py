@@ -138,6 +138,11 @@ FAILING: list[tuple[list[Any], list[Any]]] = [
     (['<answer>"smiles": "CCO"</answer>'], [[_c("carbon_atom_count", value=10 ** 400)]]),
     (['<answer>"smiles": "CCO"</answer>'], ['5']),
     (['<answer>"smiles": "C1CC"</answer>'], ['5']),
+    # a SMILES holding JSON: with a number of more digits than Python reads, and nested deeper than it reads
+    (['<answer>"smiles": "CCO"</answer>', "<answer>" + json.dumps({"smiles": '{"smiles": ' + "7" * 5000 + "}"}) + "</answer>"],
+     [[_c("carbon_atom_count", value=2)]] * 2),
+    (["<answer>" + json.dumps({"smiles": '{"smiles": ' + "[" * 10000 + "]" * 10000 + "}"}) + "</answer>"],
+     [[_c("ring_count", value=0)]]),
 ]
 
 SEEDS = [
@@ -360,7 +365,11 @@ def run_config(config: str, work: Path) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.parse_args()
+    parser.add_argument("--scorer-only", action="store_true", help="record expected/scorer.json only")
+    args = parser.parse_args()
+    if args.scorer_only:
+        write_json(FIXTURES / "expected" / "scorer.json", record_scorer())
+        return
     use_data_cache(FIXTURES / "cache")
     build_data()
     out_dir = FIXTURES / "expected"

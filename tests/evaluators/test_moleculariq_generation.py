@@ -18,7 +18,7 @@ import pytest
 
 from assay.cli import main
 from assay.errors import EvaluationError
-from assay.evaluators.moleculariq_solver import PROPERTIES, SolverError, solve
+from assay.evaluators.moleculariq_solver import CHAIN_SEARCH_STEPS, PROPERTIES, SolverError, solve
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
 
 pytest.importorskip("rdkit")
@@ -38,10 +38,6 @@ RAISES = {"RecursionError": SolverError}
 
 def _record(config: str) -> dict[str, Any]:
     return json.loads((EXPECTED / f"{config}.json").read_text(encoding="utf-8"))
-
-
-def _one(value: Any) -> Any:
-    return value[0] if isinstance(value, list) and len(value) == 1 else value
 
 
 def _score(predictions: list[Any], references: list[Any]) -> Any:
@@ -72,6 +68,57 @@ def test_solver_values_equal_opencompass(row: dict[str, Any]) -> None:
                 solve(key, smiles)
         else:
             assert solve(key, smiles) == expected, (key, smiles)
+
+
+C60 = ("c12c3c4c5c1c1c6c7c2c2c8c3c3c9c4c4c%10c5c5c1c1c6c6c%11c7c2c2c7c8c3c3c8c9c4c4c9c%10c5c5c1c1c6c6c%11c2c2c7c3c3"
+       "c8c4c4c9c5c1c1c6c2c3c41")
+#: four cubanes fused face to face: 20 carbons, and far more simple paths than dodecahedrane's 20
+CUBANE_TUBE = "C12C3C4C1C15C26C32C41C13C47C8C9C%10C8C48C%104C97C21C64C583"
+DODECAHEDRANE = "C12C3C4C5C1C6C7C2C8C3C9C4C1C5C6C2C7C8C9C12"
+
+
+def _chain_search_steps(smiles: str) -> int:
+    """The steps of the longest carbon chain's search of ``smiles`` run to its end."""
+    from rdkit import Chem
+
+    from assay.evaluators.moleculariq_solver import _carbon_neighbours, _longest_path
+
+    mol = Chem.MolFromSmiles(smiles)
+    carbons = [a.GetIdx() for a in mol.GetAtoms() if a.GetSymbol() == "C"]
+    return _longest_path(carbons, _carbon_neighbours(mol, carbons), None)[1]
+
+
+def test_the_chain_search_budget_is_far_above_the_recorded_molecules() -> None:
+    """Every molecule of the recorded corpus whose longest chain OpenCompass computes is searched in a small
+    part of the budget (so its value, compared above, is OpenCompass's)."""
+    searched = [row["smiles"] for row in CORPUS if isinstance(row["values"]["longest_carbon_chain_count"], int)
+                and row["values"]["longest_carbon_chain_count"] > 0]
+    assert len(searched) >= 250
+    assert max(_chain_search_steps(s) for s in searched) * 20 < CHAIN_SEARCH_STEPS
+
+
+@pytest.mark.parametrize("smiles", [C60, CUBANE_TUBE], ids=["C60", "cubane-tube"])
+def test_a_cage_past_the_chain_search_budget_fails_its_constraint(smiles: str) -> None:
+    """MolecularIQ's search of every simple path never ends on a cage of 60 carbons or fewer; assay's stops
+    after its budget of steps with an error naming the molecule, and a constraint on it fails."""
+    with pytest.raises(SolverError, match=rf"not searched for '{smiles[:20]}.*{CHAIN_SEARCH_STEPS:,} search steps"):
+        solve("longest_carbon_chain_count", smiles)
+    reply = f'<answer>"smiles": "{smiles}"</answer>'
+    ring = {"type": "ring_count", "operator": ">=", "min_value": 1}
+    chain = {"type": "longest_carbon_chain_count", "operator": ">=", "min_value": 1}
+    assert _score([reply], [[ring]])["score"] == 100.0
+    result = _score([reply, reply], [[ring, chain], [chain]])
+    assert (result["score"], result["valid"]) == (0.0, 100.0)
+    assert [d["correct"] for d in result["details"]] == [0, 0]
+
+
+def test_dodecahedrane_is_searched_to_the_end() -> None:
+    """A cage within the budget gets OpenCompass's answer: all 20 carbons of dodecahedrane, in atom order."""
+    assert _chain_search_steps(DODECAHEDRANE) < CHAIN_SEARCH_STEPS
+    assert solve("longest_carbon_chain_index", DODECAHEDRANE) == list(range(20))
+    result = _score([f'<answer>"smiles": "{DODECAHEDRANE}"</answer>'],
+                    [[{"type": "longest_carbon_chain_count", "operator": "=", "value": 20}]])
+    assert result["score"] == 100.0
 
 
 def test_unknown_properties_are_named() -> None:
@@ -185,8 +232,7 @@ def test_library_config_scores_as_opencompass(config: str, oc_library: Path, tmp
     assert "error" not in result, result
     assert (result["score"], result["valid"]) == (expected["score"], expected["valid"])
     keys = ("pred", "constraints", "score", "correct", "valid_smiles")
-    got = [{k: _one(d.get(k)) for k in keys} for d in result["details"]]
-    assert got == [{k: _one(d.get(k)) for k in keys} for d in expected["details"]]
+    assert [{k: d.get(k) for k in keys} for d in result["details"]] == [{k: d.get(k) for k in keys} for d in expected["details"]]
 
 
 @pytest.mark.parametrize("config", CONFIGS)

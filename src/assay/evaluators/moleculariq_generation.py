@@ -11,7 +11,8 @@ MolecularIQ's rules are kept, quirks included:
 * a constraint's property is its ``type`` (else its ``property``), read through MolecularIQ's table of names;
   a property the solver does not know is skipped, and a molecule meeting only skipped constraints scores 0;
 * a property whose value is a list (atom indices) fails its constraint, as do a constraint with no
-  ``operator`` value, an unknown operator, and a longest carbon chain over more than 60 carbons;
+  ``operator`` value, an unknown operator, and a longest carbon chain over more than 60 carbons (or a cage whose
+  search runs past its budget, below);
 * ``>=``, ``>``, ``<=`` and ``<`` read ``min_value`` (``max_value``) when the constraint has that key, even
   when its value is ``None``, and ``value`` only without the key; since a file's constraints become one
   table, every constraint of a file has every key, so a file mixing ``min_value`` and ``value`` bounds fails
@@ -23,8 +24,13 @@ MolecularIQ's rules are kept, quirks included:
   constraint names its property in ``type``; under ``property`` they compare as texts.
 
 Where OpenCompass stops with an exception — a bound that is text (``"2"``), a ``range`` bound that is
-``None``, a number too large for a float, a reference that is JSON text of a number — assay stops with an
-:class:`~assay.errors.EvaluationError` naming the sample and the constraint.
+``None``, a number too large for a float, a reference that is JSON text of a number, an answer's SMILES that
+is JSON text holding a number of more digits than Python reads or nested deeper than it reads — assay stops
+with an :class:`~assay.errors.EvaluationError` naming the sample and the constraint.
+
+Where OpenCompass never ends, assay does not follow: the longest carbon chain of a cage of 60 carbons or
+fewer (C60 fullerene) is searched for a bounded number of steps
+(:data:`~assay.evaluators.moleculariq_solver.CHAIN_SEARCH_STEPS`), past which its constraint fails.
 """
 
 from __future__ import annotations
@@ -71,7 +77,9 @@ def _groups() -> Any:
 def reply_smiles(answer: Any) -> str:
     """The SMILES of an answer: a mapping's ``smiles`` value (any case), else its one value, else the mapping;
     a list's one item (``""`` for an empty list); text stripped, read again when it is a JSON object, its
-    ``smiles:`` prefix dropped; anything else as ``str`` (``None`` as ``""``).
+    ``smiles:`` prefix dropped; anything else as ``str`` (``None`` as ``""``).  Text that is a JSON object holding
+    a number of more digits than Python reads raises ``ValueError``, one nested deeper than it reads
+    ``RecursionError``, as in OpenCompass.
 
     >>> reply_smiles({'SMILES': ' CCO '}), reply_smiles({'molecule': ['c1ccccc1']}), reply_smiles('smiles: C=O')
     ('CCO', 'c1ccccc1', 'C=O')
@@ -90,7 +98,7 @@ def reply_smiles(answer: Any) -> str:
         if text.startswith("{") and text.endswith("}"):
             try:
                 return reply_smiles(json.loads(text))
-            except json.JSONDecodeError:
+            except json.JSONDecodeError:  # not JSON; a number too long (ValueError) goes up, as in OpenCompass
                 pass
         if text.lower().startswith("smiles:"):
             return text.split(":", 1)[1].strip()
@@ -244,8 +252,8 @@ def _satisfied(smiles: str, constraint: dict[str, Any], result: Any) -> bool:
 def constraint_reward(answer: Any, constraints: Any) -> tuple[float, bool]:
     """``(reward, valid)`` of an answer against a reference's constraints (a list, or JSON text of one): reward 1
     when the answer's SMILES is a molecule meeting every constraint MolecularIQ's solver knows (and it knows
-    one), ``valid`` when RDKit reads that SMILES.  Raises ``TypeError`` or ``OverflowError`` where OpenCompass
-    does.
+    one), ``valid`` when RDKit reads that SMILES.  Raises ``TypeError``, ``OverflowError``, ``ValueError`` or
+    ``RecursionError`` where OpenCompass does.
 
     >>> constraint_reward({'smiles': 'c1ccccc1O'}, [{'type': 'ring count', 'operator': '=', 'value': 1}])
     (1.0, True)
@@ -310,7 +318,7 @@ class MoleculariqGenerationEvaluator(BaseEvaluator):
                 continue
             try:
                 reward, readable = constraint_reward(answer, ref)
-            except (TypeError, OverflowError) as exc:  # OpenCompass stops with the same exception
+            except (TypeError, OverflowError, ValueError, RecursionError) as exc:  # OpenCompass stops with the same one
                 raise EvaluationError(
                     f"{type(self).__name__}: sample {i}'s constraints {ref!r:.200} cannot be checked against the reply "
                     f"{str(reply)!r:.80} ({type(exc).__name__}: {exc!s:.100}); OpenCompass 0.5.4 stops on it too") from None
