@@ -136,18 +136,20 @@ def test_scores_equal_opencompass(case: dict[str, Any]) -> None:
 
 
 def test_scores_with_groups_reactions_brics_and_murcko_equal_opencompass() -> None:
-    pytest.importorskip("assay.evaluators.moleculariq_groups")
     for case in SCORER["groups"]:
         assert _score(case["predictions"], case["references"]) == case["result"]
 
 
-def test_group_constraints_without_the_groups_module_are_named() -> None:
-    """Without the module computing functional groups (an installation lacking it), such a constraint is an
-    error naming that module, not a score."""
-    import importlib.util
+def test_group_constraints_without_the_groups_module_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the module computing functional groups (an installation lacking it, as simulated here), such a
+    constraint is an error naming that module, not a score."""
+    import sys
 
-    if importlib.util.find_spec("assay.evaluators.moleculariq_groups") is not None:
-        pytest.skip("the groups module is present")
+    monkeypatch.setitem(sys.modules, "assay.evaluators.moleculariq_groups", None)
+    monkeypatch.delattr("assay.evaluators.moleculariq_groups", raising=False)
+    from assay.evaluators import moleculariq_generation
+
+    moleculariq_generation._group_data.cache_clear()
     with pytest.raises(EvaluationError, match="moleculariq_groups"):
         _score(['<answer>"smiles": "CCO"</answer>'], [[{"type": "functional_group_alcohol_count", "operator": "=", "value": 1}]])
 
@@ -180,7 +182,6 @@ def test_random_replies_and_constraints_score_as_opencompass() -> None:
 def test_random_group_constraints_score_as_opencompass() -> None:
     """400 replies against random functional-group, reaction, BRICS and Murcko constraints give OpenCompass's
     result."""
-    pytest.importorskip("assay.evaluators.moleculariq_groups")
     rows = [json.loads(line) for line in (EXPECTED / "reward_groups_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 400
     wrong = [row for row in rows if _score([row["reply"]], [row["constraints"]]) != row["result"]]

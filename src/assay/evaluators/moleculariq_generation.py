@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 from assay.errors import EvaluationError
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
@@ -122,8 +123,21 @@ def _readable(smiles: Any) -> bool:
     return True
 
 
+@lru_cache(maxsize=128)
+def _group_data(smiles: str) -> dict[str, Any]:
+    """:func:`~assay.evaluators.moleculariq_groups.functional_group_data` of ``smiles``, kept for the molecule's
+    other constraints (as OpenCompass keeps it); only read, never changed."""
+    return cast(dict[str, Any], _groups().functional_group_data(smiles))
+
+
+@lru_cache(maxsize=128)
+def _reaction_data(smiles: str) -> dict[str, Any]:
+    """:func:`~assay.evaluators.moleculariq_groups.reaction_data` of ``smiles``, kept likewise."""
+    return cast(dict[str, Any], _groups().reaction_data(smiles))
+
+
 def _group_count(smiles: str, group: str) -> float:
-    data = _groups().functional_group_data(smiles)
+    data = _group_data(smiles)
     for key in (f"functional_group_{group}_nbrInstances", f"functional_group_{group}_count"):
         if key in data:
             return float(data[key])
@@ -131,7 +145,7 @@ def _group_count(smiles: str, group: str) -> float:
 
 
 def _reaction_count(smiles: str, template: str) -> float:
-    data = _groups().reaction_data(smiles)
+    data = _reaction_data(smiles)
     entry = data.get(template)
     if isinstance(entry, dict):
         return float(entry.get("count", 0))
@@ -199,7 +213,7 @@ def _value(smiles: str, constraint: dict[str, Any]) -> Any:
     if kind == "reaction" and name:
         if "_success" in key:
             success = name if name.startswith(_REACTION) else f"{_REACTION}{name}_success"
-            return ("numeric", float(_groups().reaction_data(smiles).get(success, 0)))
+            return ("numeric", float(_reaction_data(smiles).get(success, 0)))
         return ("numeric", _reaction_count(smiles, name))
     if kind in ("group", "reaction"):  # no group or template named: MolecularIQ's call fails
         return None
