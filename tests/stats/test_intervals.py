@@ -170,6 +170,14 @@ def test_t_quantile_is_scipys_student_t_quantile_to_the_last_bit() -> None:
     assert half == float(student_t.ppf(0.975, len(values) - 1)) * se
     with pytest.raises(ValueError, match="degrees of freedom"):
         t_quantile(0.975, 0)
+    # the ends, beyond them, and single-precision arguments, as scipy.stats gives them
+    import numpy as np
+
+    for p in (0.0, 1.0, -0.5, 1.5, float("nan"), np.float32(0.975), np.float32(0.6)):
+        for df in (2.5, 1e-10, 7, float("inf")):
+            expected = float(student_t.ppf(p, df))
+            got = t_quantile(p, df)
+            assert got == expected or (np.isnan(got) and np.isnan(expected)), (p, df, got, expected)
 
 
 def test_a_paired_comparison_without_its_interval_keeps_the_test() -> None:

@@ -183,12 +183,13 @@ def t_quantile(p: float, df: float) -> float:
     """
     if df <= 0:
         raise ValueError(f"degrees of freedom must be positive, got {df}")
+    p, df = float(p), float(df)  # in double precision, as scipy.stats converts a float32
+    if not 0 < p < 1:  # the ends and beyond as scipy.stats gives them (stdtrit's sign at 0 differs)
+        return -math.inf if p == 0 else math.inf if p == 1 else math.nan
     try:
         # the function scipy.stats.t.ppf computes its quantile with (the same value), without importing
         # scipy.stats and its distributions (about half a second of CPU for the one function)
         from scipy.special import stdtrit
-
-        return float(stdtrit(df, p))
     except ImportError:  # pragma: no cover - scipy is normally installed
         z = normal_quantile(p)
         g1 = (z**3 + z) / 4
@@ -196,6 +197,7 @@ def t_quantile(p: float, df: float) -> float:
         g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
         g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
         return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+    return float(stdtrit(df, p))
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
