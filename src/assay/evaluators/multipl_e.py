@@ -20,6 +20,11 @@ The program of a problem and its reply (:func:`multiple_e_program`) is
    drops a trailing newline), when a line is (:func:`remove_prompt_repeat`);
 3. cut at the earliest of the problem's own ``stop_tokens``
    (:func:`~assay.evaluators.humaneval_multi.stop_at_stop_token`).
+
+OpenCompass's quirk, kept: step 2 drops the newline after a block's last
+line, so a C# or Java reply whose block ends with the method's closing brace
+keeps it (their stop token, ``"\n    }\n"``, needs the newline) and its
+program does not compile.
 """
 
 from __future__ import annotations
@@ -172,8 +177,10 @@ class MultiplEEvaluator(HumanevalMultiEvaluator):
         ``code`` (the program), with the ``completion`` and ``prompt`` it was made of."""
         name = type(self).__name__
         rows = rows_of_test_set(test_set)
-        if not rows:
+        if rows is None:
             raise ValueError(f"{name}: needs the test set (the MultiPL-E rows)")
+        if not rows:
+            raise ValueError(f"{name}: the test set has no rows")
         for i, row in enumerate(rows):
             missing = [c for c in ("name", "language", "prompt", "tests", "stop_tokens") if c not in row]
             if missing:
