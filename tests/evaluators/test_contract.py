@@ -745,6 +745,7 @@ EXCLUDED: dict[str, str] = {
     "CRUXEvalOEvaluator": "executes code in the sandbox; tests/evaluators/test_cruxeval.py",
     "HumanevalXEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humanevalx.py",
     "HumanevalMultiEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_humaneval_multi.py",
+    "MultiplEEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_multipl_e.py",
     "PMMEvalHumanEvalXLEvaluator": "compiles and runs programs in the sandbox; tests/evaluators/test_pmmeval_humanevalxl.py",
     "BigCodeBenchEvaluator": "runs unit tests in the sandbox; tests/evaluators/test_bigcodebench.py",
     "DS1000Evaluator": "runs problems' checks in the sandbox; tests/evaluators/test_ds1000.py",

@@ -433,16 +433,20 @@ class HumanevalMultiEvaluator(BaseEvaluator):
         return out
 
     def _run(self, samples: list[tuple[dict[str, Any], str]]) -> list[tuple[str, str, str]]:
+        return self._run_programs([multiple_program(problem, completion) for problem, completion in samples])
+
+    def _run_programs(self, sources: list[str]) -> list[tuple[str, str, str]]:
+        """Run each of ``sources`` (a whole program of :attr:`language`) in the sandbox as MultiPL-E's harness runs
+        it; each run's (status, outcome, message)."""
         name = type(self).__name__
         if self.language not in RUNNABLE:
             message = _not_run(self.language)
             logger.warning("%s: %s", name, message)
-            return [("not run", UNSUPPORTED, message) for _ in samples]
-        sources = [multiple_program(problem, completion) for problem, completion in samples]
+            return [("not run", UNSUPPORTED, message) for _ in sources]
         tools, missing = _missing(self.language, sources, self.javatuples)
         if missing:
             logger.warning("%s: %s", name, missing)
-            return [("not run", MISSING_DEPENDENCY, missing) for _ in samples]
+            return [("not run", MISSING_DEPENDENCY, missing) for _ in sources]
         from assay._pool import usable_cpus
         from assay.sandbox import Limits, Sandbox, sandbox_python
 
@@ -488,7 +492,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
                 self._sandbox = Sandbox(limits, isolation=self.isolation,  # type: ignore[arg-type]
                                         max_workers=self.max_workers or usable_cpus(), extra_roots=roots)
             except ValueError as exc:  # a folder the sandbox cannot show (the javatuples jar under /tmp)
-                return [("not run", MISSING_DEPENDENCY, f"{self.language}: {exc}") for _ in samples]
+                return [("not run", MISSING_DEPENDENCY, f"{self.language}: {exc}") for _ in sources]
         logger.info("%s: running %d %s programs (%s isolation)", name, len(programs), self.language,
                     self._sandbox.isolation.value)
         return driver_runs(self._sandbox.run_many(programs), "OK", "Timeout")

@@ -192,12 +192,6 @@ OFFLINE_LIMITS: dict[str, tuple[str, str]] = {
     "opencompass.datasets.livecodebench_pro.livecodebench_pro.LCBProDataset": (
         "remote service", "its evaluator submits each program to LiveCodeBench Pro's remote judge",
     ),
-    "opencompass.datasets.multipl_e.MultiplEEvaluator": (
-        "remote service", "OpenCompass sends the programs to a code-evaluation service at the config's ip_address",
-    ),
-    "opencompass.datasets.multipl_e.MultiplEDataset": (
-        "remote service", "its evaluator sends the programs to a code-evaluation service",
-    ),
     "opencompass.datasets.teval.TEvalDataset": (
         "model weights", "T-Eval's planning and reasoning scores embed replies with thenlper/gte-large (sentence-transformers)",
     ),
