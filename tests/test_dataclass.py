@@ -172,7 +172,7 @@ GENERATED: dict[str, set[str]] = {
     "assay.stats._columns": {"PredictionColumns", "SampleColumns"},
     "assay.stats._groups": {"_Draws", "_Layout", "_Linear"},
     "assay.stats._paired": {"PairedResult"},
-    "assay.stats._ranks": {"ModelRank", "PairMatrix", "Ranking", "_Bucket", "_Capture", "_DatasetPlan"},
+    "assay.stats._ranks": {"ModelRank", "PairMatrix", "Ranking", "_Bucket", "_Capture", "_DatasetPlan", "_Usual"},
     "assay.stats._result": {"ResultStats", "StatsOptions"},
     "assay.stats._unscorable": {"Unscorable", "_Reader"},
     "assay.summarize.needle_grid": {"NeedleGrid"},
