@@ -208,7 +208,7 @@ class AuditRecord(FrozenMethods):
         """The readings as :meth:`Reading.to_json` writes them: a fresh copy of the JSON they were read from,
         while they are not built (it is that, key for key: see :func:`_plain`)."""
         if "readings" not in self.__dict__ and "_plain_readings" in self.__dict__:
-            return marshal.loads(self.__dict__["_plain_readings"])  # type: ignore[no-any-return]
+            return marshal.loads(self.__dict__["_plain_readings"])
         return [r.to_json() for r in self.readings]
 
     @classmethod
