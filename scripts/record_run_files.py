@@ -1,8 +1,8 @@
 """Record the files a varied run writes, for ``tests/tasks/test_run_files.py``.
 
 The case (config, test sets, prediction files) is ``tests/tasks/_run_files.py``; each command of its
-``COMMANDS`` runs on it in a temporary folder, and its result files, ``.stats`` files and run-index
-entries, normalized, are written to ``tests/data/run_files/<command>.json``.  Record again only after
+``COMMANDS`` runs on it in a temporary folder, and its result files, ``.stats`` files, run-index
+entries, summary ``.json`` and task logs, normalized, are written to ``tests/data/run_files/<command>.json``.  Record again only after
 an intended change of what a run writes: the test's purpose is that no other change alters a byte.
 
 Usage::

@@ -152,3 +152,36 @@ def test_a_malformed_record_in_a_run_is_named_and_the_rest_kept(
     assert "extraction_audits" not in summary
     assert [row["values"] for row in summary["rows"] if row["dataset"] == "gsm"] == [{"m": data["accuracy"]}]
     assert any("gsm.json" in r.getMessage() and "extraction_audit.differ" in r.getMessage() for r in caplog.records)
+
+
+_RECORD = {"corrections": [], "replies": 4, "differ": 2, "samples": [0, 1], "metrics": {"accuracy": 50.0},
+           "readings": [{"official": ["A"], "corrected": ["B"], "correct": [True]}, {"official": ["C"], "corrected": ["D"]}]}
+
+
+def test_a_record_read_from_json_is_frozen_before_its_readings_are_asked_for() -> None:
+    from dataclasses import FrozenInstanceError
+
+    record = AuditRecord.from_json(json.loads(json.dumps(_RECORD)))
+    with pytest.raises(FrozenInstanceError):
+        record.readings = []
+    with pytest.raises(FrozenInstanceError):
+        del record.readings
+    assert [r.official for r in record.readings] == [["A"], ["C"]]
+
+
+def test_a_record_read_from_json_shares_nothing_with_its_input_or_its_json() -> None:
+    """Changing the JSON a record was read from, or the JSON it gives, leaves the record as it was read."""
+    data = json.loads(json.dumps(_RECORD))
+    record = AuditRecord.from_json(data)
+    data["readings"][0]["official"].append("X")
+    del data["readings"][1]["corrected"]
+    data["readings"].append({"official": ["E"], "corrected": ["F"]})
+    out = record.to_json()
+    assert out == _RECORD
+    out["readings"].clear()
+    assert record.to_json() == _RECORD
+    record.to_json()["readings"][0]["official"].clear()
+    assert record.to_json() == _RECORD
+    assert [(r.official, r.corrected) for r in record.readings] == [(["A"], ["B"]), (["C"], ["D"])]
+    record.to_json()["readings"].clear()
+    assert len(record.readings) == 2 and record.to_json() == _RECORD

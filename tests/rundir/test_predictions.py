@@ -214,3 +214,19 @@ def test_no_repeat_is_reported_where_the_colon_count_alone_cannot_tell(
     assert load_predictions(tmp_path, "d").duplicates == {}
     assert not [r for r in caplog.records if r.levelname == "WARNING"]
 
+
+
+def test_counting_colons_does_not_copy_the_file() -> None:
+    """The repeated-key check counts a prediction file's colons without a second copy of it in memory."""
+    import tracemalloc
+
+    from assay.rundir.predictions import _colons
+
+    data = b'{"0": {"prediction": "a:b"}, ' * 200_000
+    tracemalloc.start()
+    try:
+        assert _colons(data) == 600_000
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(data) // 10

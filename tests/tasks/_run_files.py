@@ -7,7 +7,8 @@ task: multiple-choice replies in several shapes read by a postprocessor with a c
 a sample-decomposable and a whole-set evaluator, repeated keys, split and JSON Lines prediction files,
 references from the records' ``gold``, a null reply, a task split into shards and merged, and a task
 that fails.  :func:`run_files` runs it and returns every file a run writes that a later run must
-write again byte for byte — the result files, their ``.stats``, and the run index's entries —
+write again byte for byte — the result files, their ``.stats``, the run index's entries, the summary
+``.json`` and the tasks' logs —
 with what depends on the machine or on assay's own source replaced by placeholders
 (:func:`normalize`).
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -248,16 +250,32 @@ def _text(cell: Any) -> Any:
         return "hex:" + bytes(cell).hex()
 
 
+def _log_text(text: str) -> str:
+    """A task's log without what depends on the moment, on assay's version and on its source: the time of each
+    line, the durations, the frames of a traceback (its last line, the error, is kept)."""
+    text = re.sub(r"(?m)^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d ", "<time> ", text)
+    text = re.sub(r"\b\d+\.\d\ds\b", "<seconds>", text)
+    text = re.sub(r"\(assay [^)\s]+\)", "(assay <version>)", text)
+    return re.sub(r"Traceback \(most recent call last\):\n(?:  .*\n)+", "Traceback (most recent call last):\n  <frames>\n", text)
+
+
 def run_files(root: Path) -> dict[str, str]:
     """The files of ``root``'s run that a later run must write again, by name, normalized (see :func:`normalize`):
-    each result file and ``.stats`` under ``results/``, and each entry of the run index (``index/<table>/<key>``),
-    without the identity of the file on disk and the time the entry was taken."""
+    each result file and ``.stats`` under ``results/``, each entry of the run index (``index/<table>/<key>``),
+    without the identity of the file on disk and the time the entry was taken, the summary ``.json`` (where the
+    extraction audits are kept; its time as ``<time>``) and each task's log (see :func:`_log_text`)."""
     run = root / "runs" / RUN
     results = run / "results"
     placeholders = _placeholders(root, results)
     out: dict[str, str] = {}
     for path in sorted(p for p in results.rglob("*") if p.is_file()):
         out[f"results/{path.relative_to(results).as_posix()}"] = normalize(path.read_bytes(), placeholders)
+    for path in sorted((run / "summary").glob("summary_*.json")):
+        time = json.loads(path.read_bytes())["time"]
+        text = normalize(path.read_bytes(), {**placeholders, f'"time": "{time}"': '"time": "<time>"'})
+        out[f"summary/{path.name.replace(time, '<time>')}"] = text
+    for path in sorted((run / "logs").rglob("*.out")):
+        out[f"logs/{path.relative_to(run / 'logs').as_posix()}"] = _log_text(normalize(path.read_bytes(), placeholders))
     with sqlite3.connect(run / "index.sqlite") as con:
         queries = {
             "files": "SELECT path, digest, details, head, written, s_digests, s_settings, s_data FROM files",
@@ -266,8 +284,9 @@ def run_files(root: Path) -> dict[str, str]:
         }
         for table, query in queries.items():
             for row in con.execute(query).fetchall():
-                cells = [_text(c) for c in row]
-                out[f"index/{table}/{row[0]}"] = normalize(json.dumps(cells, ensure_ascii=False, indent=1).encode(), placeholders)
+                # each cell normalized as it is written (a placeholder's string inside a cell is escaped by the dump)
+                cells = [normalize(c.encode(), placeholders) if isinstance(c, str) else c for c in map(_text, row)]
+                out[f"index/{table}/{row[0]}"] = json.dumps(cells, ensure_ascii=False, indent=1)
     return out
 
 

@@ -72,3 +72,35 @@ def test_sigkill_leaves_no_truncated_results_and_rerun_completes(tmp_path: Path)
         uninterrupted = read_result(tmp_path / "clean" / "RUN" / "results" / "m" / path.name)
         assert resumed.pop(META_KEY)["fingerprint"] == uninterrupted.pop(META_KEY)["fingerprint"]
         assert resumed == uninterrupted
+
+
+@pytest.mark.parametrize("fails", ["os.write", "open"])
+def test_a_task_log_never_mixes_the_new_lines_with_an_earlier_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: str
+) -> None:
+    """A log written again over an earlier run's, cut short by a write error, holds no line of the earlier run:
+    it is gone, or it is the start of the new log (the earlier lines would say "ok" of a task that failed)."""
+    import builtins
+
+    from assay.tasks import run as run_module
+
+    path = tmp_path / "logs" / "m" / "d.out"
+    path.parent.mkdir(parents=True)
+    earlier = "2025-01-01T00:00:00 task m/d (assay 0.1.0)\n" + "2025-01-01T00:00:01 scored 2000 samples\n" * 20
+    path.write_text(earlier + "2025-01-01T00:00:03 ok in 3.10s\n", encoding="utf-8")
+    log = run_module._Log(path)
+    log("task m/d (assay 0.1.0)")
+    log("FAILED: error: boom")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    if fails == "os.write":
+        monkeypatch.setattr(run_module.os, "write", refuse)
+    else:
+        monkeypatch.setattr(builtins, "open", refuse)
+    log.flush()
+    monkeypatch.undo()
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    assert "ok in 3.10s" not in text and "scored 2000 samples" not in text
+    assert "\n".join(log.lines).startswith(text.rstrip("\n"))

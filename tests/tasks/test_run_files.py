@@ -1,10 +1,11 @@
 """A run writes the same bytes as the run recorded in ``tests/data/run_files``: every result file, every
-``.stats`` file and every run-index entry of a varied case (see ``tests/tasks/_run_files.py``), in this
-process and in forked workers.
+``.stats`` file, every run-index entry, the summary ``.json`` (with the extraction audits' records) and every
+task's log of a varied case (see ``tests/tasks/_run_files.py``), in this process and in forked workers.
 
-What depends on the machine (the folder of the run) or on assay's own source (the digests of the
-evaluator's and the corrected postprocessors' source files, hence the fingerprint and the result's
-digest) is replaced by placeholders; everything else is compared byte for byte.  After an intended
+What depends on the machine (the folder of the run), on the moment (the summary's time, the logs' times and
+durations) or on assay's own source (its version, the digests of the evaluator's and the corrected
+postprocessors' source files, hence the fingerprint and the result's digest; a traceback's frames) is
+replaced by placeholders; everything else is compared byte for byte.  After an intended
 change of what a run writes, record again with ``python scripts/record_run_files.py``.
 """
 

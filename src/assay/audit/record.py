@@ -31,8 +31,9 @@ reads it from a result.
 from __future__ import annotations
 
 import logging
+import marshal
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assay._dataclass import FACTORY, FrozenMethods
@@ -157,12 +158,17 @@ class AuditRecord(FrozenMethods):
 
         def __getattr__(self, name: str) -> Any:
             # only a record read by from_json lacks its readings until they are asked for: built then, from their JSON
-            plain = self.__dict__.get("_plain_readings") if name == "readings" else None
-            if plain is None:
+            snapshot = self.__dict__.get("_plain_readings") if name == "readings" else None
+            if snapshot is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            readings = [Reading(list(r["official"]), list(r["corrected"]), _verdicts_of(r)) for r in plain]
+            readings = [Reading(r["official"], r["corrected"], _verdicts_of(r)) for r in marshal.loads(snapshot)]
             object.__setattr__(self, "readings", readings)
             return readings
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "_plain_readings" in self.__dict__:  # read by from_json: every field is set, the readings as their JSON
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        super().__setattr__(name, value)
 
     @classmethod
     def failed(cls, corrections: Sequence[Any], error: str) -> AuditRecord:
@@ -199,18 +205,19 @@ class AuditRecord(FrozenMethods):
         }
 
     def _readings_json(self) -> list[Any]:
-        """The readings as :meth:`Reading.to_json` writes them: the JSON they were read from, while they are
-        not built (it is that, key for key: see :func:`_plain`)."""
+        """The readings as :meth:`Reading.to_json` writes them: a fresh copy of the JSON they were read from,
+        while they are not built (it is that, key for key: see :func:`_plain`)."""
         if "readings" not in self.__dict__ and "_plain_readings" in self.__dict__:
-            return self.__dict__["_plain_readings"]
+            return marshal.loads(self.__dict__["_plain_readings"])
         return [r.to_json() for r in self.readings]
 
     @classmethod
     def from_json(cls, data: Any) -> AuditRecord:
         """The record of its JSON form.
 
-        Readings as :meth:`Reading.to_json` writes them are kept as their JSON, checked, and built into
-        :class:`Reading` objects when ``readings`` is first asked for; until then :meth:`to_json` gives that JSON.
+        Readings as :meth:`Reading.to_json` writes them are checked and kept as a snapshot of their JSON (the
+        record shares nothing with ``data``), built into :class:`Reading` objects when ``readings`` is first
+        asked for; until then :meth:`to_json` gives a fresh copy of that JSON.
 
         Raises:
             ValueError: ``data`` is not an audit record (the message names the field at fault).
@@ -248,10 +255,16 @@ class AuditRecord(FrozenMethods):
             raise ValueError(f"{where}.metrics: expected an object, got {metrics!r:.80}")
         if all(map(_plain, readings)):
             # the usual readings: checked, and built only when asked for (a summary reads thousands and
-            # writes them again as they are)
-            record = cls(corrections, counts[0], counts[1], list(samples), _LATER, dict(metrics))
-            object.__setattr__(record, "_plain_readings", readings)
-            return record
+            # writes them again as they are).  Kept as marshal's bytes: a copy of the JSON, taken without
+            # making thousands of objects; an answer that is not plain data is read at once
+            try:
+                snapshot = marshal.dumps(readings)
+            except ValueError:
+                pass
+            else:
+                record = cls(corrections, counts[0], counts[1], list(samples), _LATER, dict(metrics))
+                object.__setattr__(record, "_plain_readings", snapshot)
+                return record
         return cls(corrections, counts[0], counts[1], list(samples), _readings(readings, where), dict(metrics))
 
 

@@ -424,12 +424,12 @@ def repeated_keys(data: bytes, obj: dict[str, Any]) -> list[str]:
 
 
 def _colons(data: bytes) -> int:
-    """How many ``:`` bytes ``data`` holds (counted by deleting them, which is about twice as fast as ``count``).
+    """How many ``:`` bytes ``data`` holds (``count``: no copy of the file, and as fast whatever the colons' density).
 
     >>> _colons(b'{"a": "b:c"}')
     2
     """
-    return len(data) - len(data.replace(b":", b""))
+    return data.count(b":")
 
 
 def _parse_json(data: bytes, path: Path, duplicates: dict[Path, list[str]] | None = None) -> list[dict[str, Any]]:

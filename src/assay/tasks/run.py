@@ -178,15 +178,22 @@ class _Log(DataclassMethods):
         self.lines.append(f"{datetime.now().isoformat(timespec='seconds')} {msg}")
 
     def flush(self) -> None:
-        # a plain write: a log cut short by a crash still tells what happened up to it.  The log of an earlier
-        # run is written over in place and then cut to the new length, not emptied first: a file emptied and
-        # written again is flushed to disk when it is closed (ext4's replace-by-truncate heuristic), which
-        # made each task of a run scored again wait a millisecond or more for the disk
+        # the earlier run's log is removed, then the new one written to a new file in one call: a crash or a
+        # write error leaves no log or the start of the new one, never new lines followed by the earlier
+        # run's (which fail_task would read and add to).  Not emptied and written again: a file emptied by
+        # truncation is flushed to disk when it is closed (ext4's replace-by-truncate heuristic), which made
+        # each task of a run scored again wait a millisecond or more for the disk; a new file is not
+        data = ("\n".join(self.lines) + "\n").encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666), "w", encoding="utf-8") as fh:
-                fh.write("\n".join(self.lines) + "\n")
-                fh.truncate()
+            self.path.unlink(missing_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            try:
+                view = memoryview(data)
+                while view:  # one call, unless the system writes less than asked
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
         except OSError:
             logger.warning("could not write the log %s", self.path)
 
