@@ -473,6 +473,21 @@ def _atom_indices(rng: random.Random, n: int) -> Inputs:
     return {"predictions": preds, "references": refs}
 
 
+def _molecule_constraints(rng: random.Random, n: int) -> Inputs:
+    refs = [[{"type": "ring_count", "operator": ">=", "min_value": rng.randint(0, 2)},
+             {"type": "functional_group_alcohol_count", "operator": "=", "value": rng.randint(0, 1)}] for _ in range(n)]
+    preds = [rng.choice(['<answer>{"smiles": "OCC1CCCCC1"}</answer>', "<answer>c1ccccc1</answer>", "<answer>C1CC</answer>",
+                         "CCO", ""]) for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
+def _physics_answers(rng: random.Random, n: int) -> Inputs:
+    refs = [[rng.choice(["\\frac{m v^2}{2}", "3.2 \\times 10^{-19}", "x^2 + 1"]), "Magnetism"] for _ in range(n)]
+    preds = [rng.choice(["so \\boxed{\\frac{1}{2} m v^2}", "\\boxed{3.2e-19}", "\\boxed{x^2+2}", "no idea", ""])
+             for _ in refs]
+    return {"predictions": preds, "references": refs}
+
+
 def _pos_neg(rng: random.Random, n: int) -> Inputs:
     refs = [rng.choice(["positive", "negative"]) for _ in range(n)]
     preds = [rng.choice(["positive", "negative", ""]) for _ in refs]
@@ -673,6 +688,8 @@ INPUTS: dict[str, Spec] = {
     "BiodataAccEvaluator": Spec(_boxed_yes_no),
     "MoleculariqCountEvaluator": Spec(_molecule_counts),
     "MoleculariqIndexEvaluator": Spec(_atom_indices),
+    "MoleculariqGenerationEvaluator": Spec(_molecule_constraints),
+    "CMPhysBenchEvaluator": Spec(_physics_answers),
     "MatbenchEvaluator_classification": Spec(_yes_no),
     "MatbenchEvaluator_classification_glass": Spec(_yes_no),
     **{f"GaokaoBenchEvaluator_{kind}": Spec(_gaokao(kind)) for kind in (
@@ -847,8 +864,10 @@ def test_single_sample(name: str) -> None:
 
 
 def _slow_evaluators(names: list[str]) -> list[Any]:
-    """MATHVerifyEvaluator and MathEEDEvaluator start worker processes for every evaluation: slow where they evaluate many times."""
-    return [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in names]
+    """MATHVerifyEvaluator, MathEEDEvaluator and CMPhysBenchEvaluator start worker processes for every evaluation: slow
+    where they evaluate many times."""
+    slow = ("MATHVerifyEvaluator", "MathEEDEvaluator", "CMPhysBenchEvaluator")
+    return [pytest.param(n, marks=pytest.mark.slow) if n in slow else n for n in names]
 
 
 @pytest.mark.parametrize("name", _slow_evaluators([n for n in COVERED if n not in ORDER_DEPENDENT]))

@@ -75,6 +75,10 @@ INPUTS: dict[str, dict[str, Any]] = {
         "preds": ["A", "(B)", "none"], "refs": ["A", "B", "C"],
         "columns": {"prompt_mode": "zero-shot", "options": ["w", "x", "y", "z"], "label": "A", "Subject": "Cardiology"},
     },
+    "CMPhysBenchEvaluator": {
+        "preds": ["\\boxed{\\frac{1}{2} m v^2}", "\\boxed{3.2e-19}", "\\boxed{x^2+2}", "no idea"],
+        "refs": [["\\frac{m v^2}{2}", "Magnetism"], ["3.2 \\times 10^{-19}", "Optics"], ["x^2 + 1", "Solid State"]],
+    },
     "LiveMathBenchEvaluator": {
         "preds": ["\\boxed{2}", "\\boxed{\\frac{1}{2}}", "no idea"],
         "refs": ["2", "\\frac{1}{2}"],
@@ -157,8 +161,9 @@ def test_every_decomposable_builtin_evaluator_is_covered() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    # MATHVerifyEvaluator and MathEEDEvaluator start their worker processes once per shard
-    [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator") else n for n in _decomposable()],
+    # MATHVerifyEvaluator, MathEEDEvaluator and CMPhysBenchEvaluator start their worker processes once per shard
+    [pytest.param(n, marks=pytest.mark.slow) if n in ("MATHVerifyEvaluator", "MathEEDEvaluator", "CMPhysBenchEvaluator")
+     else n for n in _decomposable()],
 )
 def test_sharded_equals_unsharded(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = _write(tmp_path, name)
