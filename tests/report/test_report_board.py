@@ -348,6 +348,34 @@ def test_a_run_indexed_without_samples_reads_each_stats_file_once_in_all_process
     assert beside_starts[beside_starts.what.index("the report's rank intervals")]
 
 
+def test_a_run_with_a_failed_task_ranks_beside_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """A failed task's error record has no per-sample values for the rankings to read: with every other result's
+    in the index, the rankings are computed in a child beside the reading of the samples, and the page is byte for
+    byte the one written when they are computed in the report's own process."""
+    import assay._beside as beside_module
+    from assay.rundir.results import write_result
+    from assay.rundir.sidecar import stats_path_of
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    failed = run / "results" / MODELS[1] / "geo.json"
+    stats_path_of(failed).unlink()
+    write_result(failed, {"error": "the evaluator failed"})
+    index_run(run)
+    with monkeypatch.context() as one_cpu:  # no second CPU: ranked in the report's own process
+        one_cpu.setattr(beside_module, "cpus", lambda: 1)
+        here = write_html_report(run, None, "here", embed=True)
+    beside = write_html_report(run, None, "beside", embed=True)
+    assert beside_starts.what == ["the report's rank intervals"] * 2
+    assert beside_starts == [False, True]  # the second report ranked in a child
+    data = board_data(beside.read_text())
+    geo = data["rankings"]["rankings"]["geo"]["ranks"]
+    assert [data["models"][i] for i, r in enumerate(geo) if r is None] == [MODELS[1]]  # the failed task's model
+    assert None not in data["rankings"]["rankings"]["trivia"]["ranks"]
+    assert beside.read_bytes() == here.read_bytes()
+
+
 def test_warnings_while_ranking_beside_the_report_reach_its_log(
         monkeypatch: pytest.MonkeyPatch, beside_starts: Any, caplog: pytest.LogCaptureFixture,
         tmp_path: Path) -> None:

@@ -660,14 +660,20 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
 
 def _indexed_samples(
     snap: Any, rels: dict[tuple[str, str], str], digests: dict[tuple[str, str], str | None], text_limit: int,
+    scores: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> tuple[dict[tuple[str, str], bytes], bool, dict[str, tuple[str, str, bytes]]]:
     """What the run index holds of the results' samples (``rels``: (column, abbr) → the result file under
     ``results/``, whose present bytes have ``digests``), looked up once for both readers of them: the
     sample browser's (``(column, abbr)`` → data, of the samples computed with ``text_limit`` by this version's
-    rules), whether every result of the report has its per-sample values there (reading them there is then
-    all the rankings do), and what was found (as :meth:`~assay.rundir.index.Snapshot.current_samples` gives
-    it: the rankings read their per-sample values from it).  The index's samples are read here, once, before a child
-    that ranks is forked."""
+    rules), whether every result of the report the rankings read has its per-sample values there (reading them
+    there is then all the rankings do), and what was found (as :meth:`~assay.rundir.index.Snapshot.current_samples`
+    gives it: the rankings read their per-sample values from it).  The index's samples are read here, once, before a
+    child that ranks is forked.
+
+    ``scores``: the summary's values, column → abbr → metric → value (``None``: every result counts).  The rankings
+    read the per-sample values of a result only for its values there (:func:`assay.rundir.ranking.sample_values_of`):
+    a result without any — a failed task's error record, a file that cannot be read — is not read by them, and
+    whether the index holds its samples does not matter to them."""
     from assay.rundir.stats_index import samples_current
 
     readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
@@ -675,11 +681,19 @@ def _indexed_samples(
     every = True
     looked_up: dict[str, tuple[str, str, bytes]] = {}
     table = snap.all_samples().get
+    empty: Mapping[str, Any] = {}
+
+    def ranked(key: tuple[str, str]) -> bool:  # whether the rankings may read the result's per-sample values
+        if scores is None:
+            return True
+        cell = scores.get(key[0], empty).get(key[1])
+        return cell is not None and any(v is not None for v in cell.values())
+
     for key, rel in rels.items():
         held = table(rel)
         digest = digests.get(key)
         if held is None or held[0] != digest:  # none, or computed from other bytes than the file's present ones
-            if digest:  # a result the index lacks the samples of (not one without a file)
+            if digest and every and ranked(key):  # a result the index lacks the samples of (not one without a file)
                 every = False
             continue
         looked_up[rel] = held
@@ -687,7 +701,7 @@ def _indexed_samples(
         ok = readable.get(settings)
         if ok is None:
             ok = readable[settings] = (samples_current(settings), samples_current(settings, text_limit))
-        if not ok[0]:
+        if not ok[0] and every and ranked(key):
             every = False
         if ok[1]:
             found[key] = held[2]
@@ -1315,8 +1329,10 @@ def _write_html_report(
     if snap is not None and (want_ranks or want_samples):
         # the index's samples, looked up once: for the rankings (whether they are all there) and the sample files
         wanted = set(fresh_abbrs)
+        view = getattr(context.view, "leaderboard", None) or context.view  # as the rankings read it
         indexed, every_indexed, context.held = _indexed_samples(
-            snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text)
+            snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text,
+            getattr(view, "scores", None))
     beside = None
     try:  # the child ranking stops with the report, however the report ends
         if want_ranks and every_indexed:
