@@ -317,8 +317,14 @@ def test_text_in_a_quantity_is_never_run() -> None:
 
     from assay.evaluators._cmphysbench_seed import parse_quantity
 
-    for text in ("__import__('builtins').__setattr__('assay_cmphys_probe', True)", "sqrt('__import__(\"os\")')",
-                 "pi.__class__.__init__", "open", "sqrt.__globals__", "(lambda: pi)()", "exec('pi')"):
+    probe = "__import__('builtins').__setattr__('assay_cmphys_probe', True)"
+    for text in (probe, "pi.__class__.__init__", "open", "sqrt.__globals__", "(lambda: pi)()", "exec('pi')"):
+        with pytest.raises(ValueError, match="Failed to compute numeric value"):
+            parse_quantity(text)
+    # SymPy parses (runs) text it is given, also inside lists, tuples and sets
+    for text in (f"sqrt({probe!r})", f"Max([{probe!r}])", f"sqrt(({probe!r},))", f"Min({{{probe!r}}})",
+                 f"N(pi, [{probe!r}])", f"pi + ({probe!r},)", f"pi < [{probe!r}]", f"[{probe!r}] * oo",
+                 f"E == [[{probe!r}]]", f"Rational(True, [{probe!r}])"):
         with pytest.raises(ValueError, match="Failed to compute numeric value"):
             parse_quantity(text)
     assert not hasattr(builtins, "assay_cmphys_probe")

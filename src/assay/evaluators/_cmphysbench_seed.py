@@ -511,12 +511,23 @@ def _quantity_names() -> dict[str, Any]:
     return names
 
 
+def _holds_text(value: Any) -> bool:
+    if isinstance(value, (str, bytes)):
+        return True
+    return isinstance(value, (list, tuple, set, frozenset)) and any(_holds_text(v) for v in value)
+
+
+def _plain(value: Any) -> bool:
+    """Python's own scalars and containers of them (no SymPy value)."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, bytes, bool, int, float, complex))
+
+
 def _no_text(*values: Any) -> None:
-    """Strings never reach SymPy (it would parse them, running them as code)."""
-    if any(isinstance(v, (str, bytes)) for v in values) and not all(
-        isinstance(v, (str, bytes, int, float, complex)) for v in values
-    ):
-        raise ValueError("text mixed with SymPy values")
+    """Text (also inside a list, tuple or set) never reaches SymPy, which would parse it, running it as code."""
+    if any(_holds_text(v) for v in values) and not all(_plain(v) for v in values):
+        raise ValueError("text combined with SymPy values")
 
 
 def _quantity_value(node: ast.AST) -> Any:
@@ -569,7 +580,7 @@ def _quantity_value(node: ast.AST) -> Any:
             raise ValueError("unpacked arguments")
         args = [_quantity_value(a) for a in node.args]
         kwargs = {k.arg: _quantity_value(k.value) for k in node.keywords if k.arg is not None}
-        if any(isinstance(v, (str, bytes)) for v in [*args, *kwargs.values()]):
+        if any(_holds_text(v) for v in [*args, *kwargs.values()]):
             raise ValueError(f"text passed to {node.func.id}")
         return _quantity_names()[node.func.id](*args, **kwargs)
     if isinstance(node, ast.Set):
