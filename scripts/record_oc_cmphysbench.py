@@ -29,7 +29,11 @@ units of ``Numeric`` answers, is not installed with OpenCompass (only its
 ``full`` extra has it): this corpus is recorded with ``pint`` hidden.
 ``expected/seed_units_pint.json`` holds ``SEED`` and OpenCompass's unit
 conversion on ``Numeric`` pairs with units, recorded with ``pint`` (required
-there; its version is noted).
+there; its version is noted).  ``expected/seed_quirks.json`` (also with ``pint``)
+holds nested bracket subscripts (their numbering, stages and ``SEED``) and the
+values OpenCompass's ``eval`` gives digit-less quantities (``pi``, ``sqrt(pi)``,
+``not False``, names and calls that raise) and ``SEED`` on such ``Numeric`` pairs;
+``--quirks-only`` records just that file.
 
 ``tests/evaluators/test_oc_cmphysbench.py`` checks assay's namesakes against these.
 """
@@ -261,6 +265,48 @@ UNIT_PAIRS: list[tuple[str, str]] = [
 ]
 
 
+#: digit-less quantities, whose whole text OpenCompass evaluates in its SEED module (SymPy's names imported there)
+QUANTITY_TEXTS: list[str] = [
+    "pi", "E", "oo", "-oo", "zoo", "nan", "I", "I*I", "EulerGamma", "Catalan", "GoldenRatio", "TribonacciConstant",
+    "true", "false", "True", "False", "None", "not False", "not pi", "x = pi", "T \\approx E", "E \\sim pi",
+    "pi + E", "pi - E", "pi * E", "pi / E", "pi ** E", "pi ** -E", "pi // E", "pi % E", "-pi", "+pi", "~True",
+    "True + True", "True << True", "True | False", "True & True", "True ^ True", "pi ^ E", "pi @ E",
+    "pi > E", "pi < E", "E < pi < oo", "pi == pi", "pi != E", "pi is pi", "pi and E", "False or E", "E or pi",
+    "pi if True else E", "pi if False else E", "sqrt(pi)", "sqrt(E)", "exp(pi)", "exp(-pi)", "log(E)", "ln(pi)",
+    "log(pi, E)", "sin(pi)", "cos(pi)", "tan(pi / (True + True + True + True))", "atan(oo)", "asin(True)",
+    "sinh(E)", "cosh(-E)", "tanh(oo)", "Abs(-pi)", "sign(-pi)", "floor(pi)", "ceiling(E)", "frac(pi)", "re(pi + I)",
+    "im(pi + I)", "arg(-True)", "conjugate(E)", "Min(pi, E)", "Max(pi, E)", "gamma(pi)", "factorial(True + True)",
+    "binomial(pi, E)", "erf(E)", "zeta(pi)", "N(pi)", "Integer(pi)", "Rational(True, True + True)", "Float(E)",
+    "cbrt(pi)", "root(pi, E)", "atan2(E, pi)", "sqrt(sqrt(pi))", "exp(log(pi))", "sqrt(pi) * E + log(E)",
+    "sqrt(-pi)", "log(False)", "sqrt(I)", "exp(I * pi)", "x", "pi x", "pi(", "sqrt()", "sqrt(pi, E, oo)",
+    "sqrt('pi')", "Float('nan')", "pi + 'a'", "'nan'", "'inf'", "'pi'", "abs(pi)", "round(E)", "float(pi)",
+    "int(E)", "max(pi, E)", "bar_size", "discount_slope", "simplify_time_limit * pi", "SEED", "re", "sqrt",
+    "pi.evalf()", "pi.__class__", "S.Half", "[pi][False]", "(pi, E)", "[pi]", "{pi}", "lambda: pi",
+    "__import__", "Symbol", "\\pi", "\\sqrt{\\pi}", "e", "",
+]
+
+#: (model answer, reference, type) pairs whose bracket-subscript numbering nests, and digit-less ``Numeric`` ones
+QUIRK_PAIRS: list[tuple[str, str, str]] = [
+    ("\\left[ E_F \\right]_{0}", "E_F", "Expression"),
+    ("\\left[ \\frac{1}{E_F} \\right]_{0}", "\\frac{1}{E_F}", "Expression"),
+    ("(\\Delta(T) + E_F)_{T}", "\\Delta + E_F", "Magnetism"),
+    ("\\left(\\frac{dE_F}{dT}\\right)_{n}", "\\frac{dE_F}{dT}", "Expression"),
+    ("\\left(\\Delta(0) E_F\\right)_{0}", "\\Delta E_F", "Expression"),
+    ("\\left[ g(E_F) \\right]_{T}", "g", "Expression"),
+    ("2 \\left[ E_F \\right]_{0} + 1", "2 E_F + 1", "Expression"),
+    ("((a)_b)_c", "a_b", "Expression"),
+    ("{(a)_{b}}_{c} + (d)_e", "a_b + d_e", "Expression"),
+    ("\\gamma T + \\beta T^3 + \\hat{(n)_0}_{k}", "\\gamma T + \\beta T^3 + n_k", "Expression"),
+    ("\\gamma T + \\beta T^{3} + \\tilde{(n)_0}_{k}", "\\gamma T + \\beta T^{3}", "Magnetism"),
+    ("\\frac{\\hbar^2 k^2}{2 m} + \\tilde{(U)_0}_{k}", "\\frac{\\hbar^2 k^2}{2 m}", "Superconductivity"),
+    ("(((x)_a)_b)_c", "x", "Expression"),
+    ("pi", "3.1416", "Numeric"), ("E", "2.718", "Numeric"), ("\\pi", "3.1416", "Numeric"),
+    ("x = pi", "3.1416", "Numeric"), ("3.1416", "pi", "Numeric"), ("sqrt(pi)", "1.7725", "Numeric"),
+    ("oo", "oo", "Numeric"), ("not False", "1", "Numeric"), ("pi", "3", "Numeric"), ("E", "2.7 m", "Numeric"),
+    ("abs(pi)", "3.1416", "Numeric"), ("bar_size", "5", "Numeric"),
+]
+
+
 def build_data() -> None:
     rows = [{"question": q, "final_answer": a, "topic": t} for q, a, t in PROBLEMS]
     write_jsonl(FIXTURES / "cache" / "weidawang" / "CMPhysBench" / "train.jsonl", rows)
@@ -371,10 +417,30 @@ def record_units() -> dict[str, Any]:
     return jsonable({"pint_version": pint.__version__, "pairs": entries})
 
 
+def record_quirks() -> dict[str, Any]:
+    """Nested bracket subscripts (each side's stages, SymPy expression and ``SEED``) and digit-less quantities
+    (``parse_latex_quantity_general``, and ``SEED`` on ``Numeric`` pairs), recorded with ``pint``."""
+    import pint
+    from opencompass.datasets.cmphysbench.SEED import SEED as seed_module
+    from opencompass.datasets.cmphysbench.SEED.latex_pre_process import add_number_to_bracket_subscripts
+
+    numbered = sorted({text for pair in QUIRK_PAIRS for text in pair[:2] if pair[2] != "Numeric"})
+    return jsonable({
+        "pint_version": pint.__version__,
+        "numbered": [{"text": t, "numbered": _call(add_number_to_bracket_subscripts, t)} for t in numbered],
+        "quantities": [{"text": t, "quantity": _call(seed_module.parse_latex_quantity_general, t)}
+                       for t in QUANTITY_TEXTS],
+        "pairs": [{"pred": p, "ref": r, "type": t, "seed": _call(seed_module.SEED, p, r, t),
+                   "stages": {"pred": _side(p, t), "ref": _side(r, t)}} for p, r, t in QUIRK_PAIRS],
+    })
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus-only", action="store_true", help="record only the SEED corpus")
     parser.add_argument("--cases-only", action="store_true", help="record only the eval task's cases")
+    parser.add_argument("--quirks-only", action="store_true",
+                        help="record only the nested bracket subscripts and digit-less quantities")
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     build_data()
@@ -382,6 +448,10 @@ def main() -> None:
     os.environ.pop("DATASET_SOURCE", None)
     out_dir = FIXTURES / "expected"
     out_dir.mkdir(parents=True, exist_ok=True)
+    if args.quirks_only:
+        print("recording nested bracket subscripts and digit-less quantities", flush=True)
+        write_json(out_dir / "seed_quirks.json", record_quirks())
+        return
     if not args.corpus_only:
         with tempfile.TemporaryDirectory() as work:
             for case in CASES:
@@ -393,6 +463,8 @@ def main() -> None:
         write_json(out_dir / "seed_corpus.json", record_corpus())
         print("recording the unit conversions with pint", flush=True)
         write_json(out_dir / "seed_units_pint.json", record_units())
+        print("recording nested bracket subscripts and digit-less quantities", flush=True)
+        write_json(out_dir / "seed_quirks.json", record_quirks())
     print("done", file=sys.stderr)
 
 

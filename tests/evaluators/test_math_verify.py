@@ -35,6 +35,16 @@ def test_a_crashing_worker_is_replaced() -> None:
     outcomes = run_checks(items, workers=2, timeout=30, check=_slow_or_crashing_check)
     assert [o.status for o in outcomes] == ["error", "correct", "error", "correct"]
     assert "ValueError" in outcomes[2].message
+    assert outcomes[0].message == "the math-verify worker died"
+
+
+def test_the_component_named_is_the_one_in_messages(caplog: pytest.LogCaptureFixture) -> None:
+    items = [("1", "crash"), ("2", "hang")]
+    with caplog.at_level("WARNING", logger="assay.evaluators._mathverify_worker"):
+        outcomes = run_checks(items, workers=2, timeout=1.0, check=_slow_or_crashing_check, component="a checker")
+    assert [o.status for o in outcomes] == ["error", "timeout"]
+    assert outcomes[0].message == "the a checker worker died"
+    assert "a checker: sample 1 took more than 1.0 s" in caplog.text and "math-verify" not in caplog.text
 
 
 def test_several_workers_keep_sample_order() -> None:

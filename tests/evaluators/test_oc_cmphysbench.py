@@ -14,6 +14,7 @@ every sample's score must be OpenCompass's.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import sys
 from pathlib import Path
@@ -215,11 +216,13 @@ def test_topic_is_the_answer_type_and_the_reply_is_seed_s_ground_truth() -> None
     assert result["score"] == 170 / 3
 
 
-def test_sample_past_the_time_limit_scores_zero_and_says_so() -> None:
+def test_sample_past_the_time_limit_scores_zero_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
     evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(timeout=0.001, workers=1)
-    result = evaluator.score(["\\boxed{\\frac{m v^2}{2}}"], [["\\frac{1}{2} m v^2", "Expression"]])
+    with caplog.at_level("WARNING"):
+        result = evaluator.score(["\\boxed{\\frac{m v^2}{2}}"], [["\\frac{1}{2} m v^2", "Expression"]])
     assert result["score"] == 0
     assert result["details"][0]["score"] == 0 and "no score within" in result["details"][0]["error"]
+    assert "CMPhysBench SEED: sample 0 took more than" in caplog.text and "math-verify" not in caplog.text
 
 
 def test_bad_input_is_an_error_record_naming_the_sample() -> None:
@@ -244,3 +247,94 @@ def test_missing_data_is_an_error_naming_the_loader(tmp_path: Path, monkeypatch:
     (folder / "train.jsonl").write_text('{"question": "q", "topic": "Magnetism"}\n', encoding="utf-8")
     with pytest.raises(InputFileError, match=r"CMPhysBenchDataset: .* has no column 'final_answer'"):
         LOAD_DATASET.get("CMPhysBenchDataset").load(path="weidawang/CMPhysBench")
+
+
+QUIRKS = json.loads((ROOT / "expected" / "seed_quirks.json").read_text(encoding="utf-8"))
+#: digit-less quantities OpenCompass's ``eval`` gives a value that assay does not compute: Python's built-ins,
+#: attributes, subscripts and text handed to SymPy (which would parse it) are never evaluated
+NOT_EVALUATED = {"abs(pi)", "round(E)", "float(pi)", "int(E)", "max(pi, E)", "pi.evalf()", "S.Half", "[pi][False]",
+                 "Float('nan')"}
+
+
+def _recorded(value: Any) -> Any:
+    """``value`` as the recording writes it (non-finite floats as their ``repr``)."""
+    if isinstance(value, (list, tuple)):
+        return [_recorded(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    return value
+
+
+def test_nested_bracket_subscripts_are_numbered_as_opencompass_numbers_them() -> None:
+    """Each match is taken from the original text and spliced back at its original span, so an enclosing match
+    drops its inner match's counter and leaves a character behind (``((a)_b)_c`` → ``((a)2_b)_cc``)."""
+    from assay.evaluators._cmphysbench_seed import _number_bracket_subscripts
+
+    assert any(n["numbered"].endswith("}}") for n in QUIRKS["numbered"])
+    for entry in QUIRKS["numbered"]:
+        assert _number_bracket_subscripts(entry["text"]) == entry["numbered"], entry["text"]
+
+
+def test_nested_bracket_subscripts_score_as_opencompass_s() -> None:
+    """The numbered text no longer parses (``\\tilde{(U)_0}_{k}`` scores 0, where renumbering the rewritten text
+    would give a parsable one scoring 44.6)."""
+    from sympy import srepr
+
+    from assay.evaluators._cmphysbench_seed import second_stage, to_sympy
+
+    pairs = [p for p in QUIRKS["pairs"] if p["type"] != "Numeric"]
+    assert {p["seed"][0] for p in pairs} == {0, 100}
+    for pair in pairs:
+        for side in ("pred", "ref"):
+            expr = to_sympy(pair[side], pair["type"])
+            assert (None if expr is None else srepr(expr)) == pair["stages"][side]["sympy"], pair[side]
+            first = pair["stages"][side]["first"]
+            if isinstance(first, str):
+                assert _stage_or_raise(second_stage, first) == pair["stages"][side]["second"], pair[side]
+    _check_seed(pairs)
+
+
+def test_digit_less_quantities_have_opencompass_s_values() -> None:
+    """OpenCompass evaluates a quantity without a digit where SymPy's names are imported: ``pi``, ``sqrt(pi)``,
+    ``not False``, ``x = pi`` have values; unknown names, ``re(…)`` (Python's module there) and bad calls raise."""
+    from assay.evaluators._cmphysbench_seed import parse_quantity
+
+    quantities = QUIRKS["quantities"]
+    assert {q["text"] for q in quantities} >= NOT_EVALUATED
+    valued = [q for q in quantities if q["text"] not in NOT_EVALUATED and isinstance(q["quantity"], list)]
+    assert {"pi", "E", "oo", "sqrt(pi)", "not False", "x = pi", "bar_size"} <= {q["text"] for q in valued}
+    assert sum(isinstance(q["quantity"], dict) for q in quantities) >= 20
+    for entry in quantities:
+        got = _recorded(_stage_or_raise(parse_quantity, entry["text"]))
+        if entry["text"] in NOT_EVALUATED:
+            assert got == {"raises": "ValueError"} != entry["quantity"], entry["text"]
+        else:
+            assert got == entry["quantity"], entry["text"]
+
+
+def test_text_in_a_quantity_is_never_run() -> None:
+    import builtins
+
+    from assay.evaluators._cmphysbench_seed import parse_quantity
+
+    probe = "__import__('builtins').__setattr__('assay_cmphys_probe', True)"
+    for text in (probe, "pi.__class__.__init__", "open", "sqrt.__globals__", "(lambda: pi)()", "exec('pi')"):
+        with pytest.raises(ValueError, match="Failed to compute numeric value"):
+            parse_quantity(text)
+    # SymPy parses (runs) text it is given, also inside lists, tuples and sets
+    for text in (f"sqrt({probe!r})", f"Max([{probe!r}])", f"sqrt(({probe!r},))", f"Min({{{probe!r}}})",
+                 f"N(pi, [{probe!r}])", f"pi + ({probe!r},)", f"pi < [{probe!r}]", f"[{probe!r}] * oo",
+                 f"E == [[{probe!r}]]", f"Rational(True, [{probe!r}])"):
+        with pytest.raises(ValueError, match="Failed to compute numeric value"):
+            parse_quantity(text)
+    assert not hasattr(builtins, "assay_cmphys_probe")
+
+
+def test_digit_less_numeric_answers_score_as_opencompass_s_with_pint() -> None:
+    """``pi`` against ``3.1416`` is 100 with ``pint`` installed (the quantity's value is SymPy's ``pi``)."""
+    pint = pytest.importorskip("pint")
+    if pint.__version__ != QUIRKS["pint_version"]:
+        pytest.skip(f"recorded with pint {QUIRKS['pint_version']}, installed: {pint.__version__}")
+    pairs = [p for p in QUIRKS["pairs"] if p["type"] == "Numeric"]
+    assert any(p["pred"] == "pi" and p["seed"][0] == 100 for p in pairs)
+    _check_seed([p for p in pairs if p["pred"] not in NOT_EVALUATED and p["ref"] not in NOT_EVALUATED])

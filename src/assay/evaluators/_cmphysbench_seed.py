@@ -283,10 +283,18 @@ def _bracket_subscripts(text: str) -> list[tuple[int, int]]:
 
 
 def _number_bracket_subscripts(text: str) -> str:
-    """Each ``(…)_x`` gets a counter before its ``_`` (``(a)1_x``), the last-starting one numbered 1."""
-    for counter, (start, end) in enumerate(sorted(_bracket_subscripts(text), reverse=True), start=1):
-        part = text[start:end]
-        text = text[:start] + part.replace("_", f"{counter}_", 1) + text[end:]
+    """Each ``(…)_x`` gets a counter before its first ``_`` (``(a)1_x``), the last-starting one numbered 1.
+
+    As in OpenCompass, each match's text and span are taken from the original string, and the numbered text
+    replaces that span of the string as rewritten so far. Once an inner match (numbered first) has grown the text
+    by its counter, an enclosing match's splice re-inserts the original inner text (dropping the inner counter,
+    numbering the first ``_`` it holds, the inner one) and, ending one character early per inner counter, leaves
+    the last character behind it: ``((a)_b)_c`` becomes ``((a)2_b)_cc``.
+    """
+    original = text
+    for counter, (start, end) in enumerate(sorted(_bracket_subscripts(original), reverse=True), start=1):
+        part = original[start:end].replace("_", f"{counter}_", 1)
+        text = text[:start] + part + text[end:]
     return text
 
 
@@ -467,37 +475,133 @@ def clean_unit(unit: str) -> str:
 
 _OPERATORS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.Pow: operator.pow, ast.Mod: operator.mod, ast.FloorDiv: operator.floordiv,
+    ast.Pow: operator.pow, ast.Mod: operator.mod, ast.FloorDiv: operator.floordiv, ast.MatMult: operator.matmul,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+}
+_UNARY: dict[type, Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert,
+}
+_COMPARISONS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+    ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
 }
 
+#: SymPy's constants, as ``from sympy import *`` names them
+_SYMPY_CONSTANTS = ("pi", "E", "I", "oo", "zoo", "nan", "EulerGamma", "Catalan", "GoldenRatio", "TribonacciConstant",
+                    "true", "false")
+#: SymPy's numeric functions and number classes a quantity may be written with
+_SYMPY_FUNCTIONS = (
+    "sqrt", "cbrt", "root", "exp", "log", "ln", "sin", "cos", "tan", "cot", "sec", "csc", "asin", "acos", "atan",
+    "acot", "asec", "acsc", "atan2", "sinh", "cosh", "tanh", "coth", "sech", "csch", "asinh", "acosh", "atanh",
+    "acoth", "Abs", "sign", "floor", "ceiling", "frac", "im", "arg", "conjugate", "Min", "Max", "gamma",
+    "factorial", "binomial", "erf", "erfc", "zeta", "N", "Integer", "Rational", "Float",
+)
+#: the numbers OpenCompass's SEED module defines at its top level, in the namespace its ``eval`` reads
+_SEED_MODULE_NUMBERS: dict[str, Any] = {"change_type_cost": 1, "bar_size": 5, "discount_slope": 0.6,
+                                        "simplify_time_limit": 30, "equals_time_limit": 10}
 
-def _literal_value(node: ast.AST) -> Any:
-    """The value of a Python literal expression (numbers, ``True``/``False``/``None``, sets, tuples, lists and
-    arithmetic on them), as Python's ``eval`` gives it; ``ValueError`` for anything else (never run as code)."""
+
+@functools.cache
+def _quantity_names() -> dict[str, Any]:
+    import sympy
+
+    names: dict[str, Any] = {name: getattr(sympy, name) for name in _SYMPY_CONSTANTS + _SYMPY_FUNCTIONS}
+    names.update(_SEED_MODULE_NUMBERS)
+    return names
+
+
+def _holds_text(value: Any) -> bool:
+    if isinstance(value, (str, bytes)):
+        return True
+    return isinstance(value, (list, tuple, set, frozenset)) and any(_holds_text(v) for v in value)
+
+
+def _plain(value: Any) -> bool:
+    """Python's own scalars and containers of them (no SymPy value)."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, bytes, bool, int, float, complex))
+
+
+def _no_text(*values: Any) -> None:
+    """Text (also inside a list, tuple or set) never reaches SymPy, which would parse it, running it as code."""
+    if any(_holds_text(v) for v in values) and not all(_plain(v) for v in values):
+        raise ValueError("text combined with SymPy values")
+
+
+def _quantity_value(node: ast.AST) -> Any:
+    """The value of a numeric part as OpenCompass's ``eval`` gives it in a module that imported all of SymPy:
+    Python literals and SymPy's constants (``pi``, ``E``, ``oo``…), numeric functions (``sqrt``, ``exp``,
+    ``log``…) and number classes called on them, combined by Python's operators, comparisons, ``and``/``or``/``not``
+    and ``… if … else …``; the numbers OpenCompass's SEED module defines (``bar_size`` is 5) too. There ``re`` is
+    Python's regular expression module, imported after SymPy's names, so ``re(…)`` raises: not allowed here either.
+
+    Never runs the text as code: any other name (Python's built-ins among them, so ``abs(pi)``, which
+    OpenCompass evaluates, is ``ValueError`` here), attribute, subscript or construct is ``ValueError``, and no
+    string is handed to SymPy (which would parse it)."""
     if isinstance(node, ast.Expression):
-        return _literal_value(node.body)
+        return _quantity_value(node.body)
     if isinstance(node, ast.Constant):
         return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _literal_value(node.operand)
-        return -value if isinstance(node.op, ast.USub) else +value
+    if isinstance(node, ast.Name):
+        names = _quantity_names()
+        if node.id not in names:
+            raise ValueError(f"name {node.id!r} is not defined")
+        return names[node.id]
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_quantity_value(node.operand))
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-        return _OPERATORS[type(node.op)](_literal_value(node.left), _literal_value(node.right))
+        left, right = _quantity_value(node.left), _quantity_value(node.right)
+        _no_text(left, right)
+        return _OPERATORS[type(node.op)](left, right)
+    if isinstance(node, ast.BoolOp):
+        value = _quantity_value(node.values[0])
+        for operand in node.values[1:]:
+            if bool(value) != isinstance(node.op, ast.And):
+                break
+            value = _quantity_value(operand)
+        return value
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARISONS for op in node.ops):
+        left = _quantity_value(node.left)
+        result: Any = True
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            right = _quantity_value(comparator)
+            _no_text(left, right)
+            result = _COMPARISONS[type(op)](left, right)
+            if not result:
+                return result
+            left = right
+        return result
+    if isinstance(node, ast.IfExp):
+        return _quantity_value(node.body if _quantity_value(node.test) else node.orelse)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SYMPY_FUNCTIONS:
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise ValueError("unpacked arguments")
+        args = [_quantity_value(a) for a in node.args]
+        kwargs = {k.arg: _quantity_value(k.value) for k in node.keywords if k.arg is not None}
+        if any(_holds_text(v) for v in [*args, *kwargs.values()]):
+            raise ValueError(f"text passed to {node.func.id}")
+        return _quantity_names()[node.func.id](*args, **kwargs)
     if isinstance(node, ast.Set):
-        return {_literal_value(e) for e in node.elts}
+        return {_quantity_value(e) for e in node.elts}
     if isinstance(node, (ast.Tuple, ast.List)):
-        items = [_literal_value(e) for e in node.elts]
+        items = [_quantity_value(e) for e in node.elts]
         return tuple(items) if isinstance(node, ast.Tuple) else items
-    raise ValueError(f"not a literal: {ast.dump(node)[:80]}")
+    raise ValueError(f"not evaluated: {ast.dump(node)[:80]}")
 
 
 def parse_quantity(text: str) -> tuple[float, str]:
     """``(value, unit)`` of a quantity such as ``1.5\\times 10^{3}\\,\\mathrm{m/s}``: the value of the first number
-    read as a Python literal (``10^`` as ``10**``), the unit the text after it, unwrapped and without spacing commands."""
+    (``10^`` as ``10**``), the unit the text after it, unwrapped and without spacing commands.
+
+    Without a digit the whole text (right of ``=`` and the like) is the numeric part, and OpenCompass evaluates
+    it where all of SymPy is imported: ``pi``, ``E``, ``sqrt(pi)``, ``not False`` or ``x = pi`` have a value
+    there (``\\pi`` has none). :func:`_quantity_value` gives the same values without running the text."""
     numeric = extract_numeric_part(text)
     clean = re.sub(r"\*\s*10\^", "*10**", numeric)
     try:
-        number = float(_literal_value(ast.parse(clean.strip(" \t"), mode="eval")))
+        number = float(_quantity_value(ast.parse(clean.strip(" \t"), mode="eval")))
     except Exception as exc:
         raise ValueError(f"Failed to compute numeric value: {clean}, error: {exc}") from None
     found = re.search(r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:(?:e|E)\s*[-+]?\s*\d+|\\\\?times\s*10\^\{?[-+]?\d+\}?)?", text)

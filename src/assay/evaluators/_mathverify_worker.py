@@ -112,12 +112,14 @@ def _context() -> Any:
 
 
 def run_checks(
-    items: list[tuple[str, str]], *, workers: int, timeout: float, check: Check = check_one
+    items: list[tuple[str, str]], *, workers: int, timeout: float, check: Check = check_one,
+    component: str = "math-verify",
 ) -> list[Outcome]:
     """Check every ``(gold, pred)`` pair in worker processes, each bounded by ``timeout`` seconds.
 
     ``check`` (a module-level function, so that it can reach a spawned worker)
     returns ``(status, parsed pred, parsed gold)``, optionally with a message; it defaults to math-verify.
+    ``component`` names the checker in the workers' names, a dead worker's message and the timeout warning.
     The workers are :class:`assay._pool.ForkPool`'s (spawned instead of forked
     while other threads run); a worker past the deadline is killed and replaced.
     """
@@ -131,7 +133,7 @@ def run_checks(
         size,
         functools.partial(_check_item, check),
         warm=_warm_math_verify if check is check_one else None,
-        name="assay-math-verify",
+        name=f"assay-{component}",
         method=_context().get_start_method(),
         ready=True,
         ready_timeout=_STARTUP_TIMEOUT,
@@ -149,12 +151,12 @@ def run_checks(
                 if event[0] == "result":
                     outcomes[i] = Outcome(*event[1])
                 elif event[0] == "died":
-                    outcomes[i] = Outcome(STATUS_ERROR, message="the math-verify worker died")
+                    outcomes[i] = Outcome(STATUS_ERROR, message=f"the {component} worker died")
                 elif event[0] == "end":
                     deadlines.pop(i, None)
             now = time.monotonic()
             for i in [i for i, deadline in deadlines.items() if now >= deadline]:
-                logger.warning("math-verify: sample %d took more than %.1f s; counted as wrong (timeout)", i, timeout)
+                logger.warning("%s: sample %d took more than %.1f s; counted as wrong (timeout)", component, i, timeout)
                 outcomes[i] = Outcome(STATUS_TIMEOUT, message=f"no verdict within {timeout} s")
                 pool.kill((i, items[i][0], items[i][1]))
                 del deadlines[i]

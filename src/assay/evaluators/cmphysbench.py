@@ -122,7 +122,8 @@ class CMPhysBenchEvaluator(BaseEvaluator):
             return {"error": bad}
         answers = [last_boxed_answer(p) or p for p in predictions]
         items = [(json.dumps([ref[0], ref[1]]), answer) for ref, answer in zip(references, answers)]
-        outcomes = run_checks(items, workers=self.workers, timeout=self.timeout, check=_seed_worker)
+        outcomes = run_checks(items, workers=self.workers, timeout=self.timeout, check=_seed_worker,
+                              component="CMPhysBench SEED")
         details: list[dict[str, Any]] = []
         for answer, ref, outcome in zip(answers, references, outcomes):
             detail: dict[str, Any] = {"pred": answer, "answer": list(ref)}

@@ -90,7 +90,8 @@ class MathEEDEvaluator(BaseEvaluator):
                 side, n = ("prediction", index) if index < len(predictions) else ("reference", index - len(predictions))
                 return {"error": f"MathEEDEvaluator: sample {n}: the {side} is {type(value).__name__} {value!r}, not text"}
         cleaned = [extract_boxed_latex(p) for p in predictions]
-        outcomes = run_checks(list(zip(references, cleaned)), workers=self.workers, timeout=self.timeout, check=_eed_worker)
+        outcomes = run_checks(list(zip(references, cleaned)), workers=self.workers, timeout=self.timeout, check=_eed_worker,
+                              component="PHYBench EED")
         details: list[dict[str, Any]] = []
         for pred, ref, clean, outcome in zip(predictions, references, cleaned, outcomes):
             detail: dict[str, Any] = {"pred": pred, "ref": ref, "pred_clean": clean}
