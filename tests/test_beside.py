@@ -88,6 +88,38 @@ def test_a_discarded_child_is_stopped(two_cpus: Path) -> None:
     assert list(two_cpus.iterdir()) == []
 
 
+class Interrupted(Exception):
+    pass
+
+
+@pytest.mark.parametrize("interruptions", [1, 2])
+def test_a_discard_interrupted_while_it_reaps_leaves_no_zombie(two_cpus: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                interruptions: int) -> None:
+    """A handler's exception (a second Ctrl-C) while the discarded child is reaped: once, the child is reaped
+    before it goes on; again while it is reaped again, the child is still known, and the next discard (the
+    finalizer's at the latest) reaps it.  No zombie is left either way."""
+    job = Beside.start(lambda: time.sleep(60))
+    assert job is not None and job.pid is not None
+    pid = job.pid
+    waitpid, raised = os.waitpid, []
+
+    def interrupted_waitpid(p: int, options: int) -> tuple[int, int]:
+        if len(raised) < interruptions:
+            raised.append(p)
+            raise Interrupted
+        return waitpid(p, options)
+
+    monkeypatch.setattr(os, "waitpid", interrupted_waitpid)
+    with pytest.raises(Interrupted):
+        job.discard()
+    monkeypatch.setattr(os, "waitpid", waitpid)
+    assert job.pid == (pid if interruptions == 2 else None)
+    job.discard()
+    assert job.pid is None
+    with pytest.raises(ChildProcessError):  # reaped: no zombie left
+        os.waitpid(pid, os.WNOHANG)
+
+
 def test_not_started_beside_another_thread_or_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     monkeypatch.setattr(beside_module, "cpus", lambda: 2)

@@ -270,6 +270,97 @@ def test_an_answer_past_its_most_bytes_is_not_read_whole() -> None:
     assert run_bounded(lambda: "x" * (most - 100), seconds=30).value == "x" * (most - 100)
 
 
+def test_an_answer_too_long_after_most_of_the_cpu_time_is_not_the_cpu_limit_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent kills a child whose answer passes its most bytes: that child was not stopped by its CPU limit,
+    however much of its CPU time it had used (here past the three quarters that count as the limit's)."""
+    monkeypatch.setattr(bounded_module, "_cpu_limit", lambda seconds: 2)  # the limit's share: 1.5 s
+
+    def work() -> str:
+        while time.process_time() < 1.6:
+            pass
+        return "x" * (2 * 1024**2)
+
+    ended = run_bounded(work, seconds=600)
+    assert ended.how == EXITED and ended.value == "its answer passed 1048576 bytes and it was killed"
+    assert not ended.past_cpu_limit and not ended.by_limit
+
+
+class Interrupted(Exception):
+    pass
+
+
+def test_a_handler_s_exception_between_the_descriptors_closes_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handler's exception right after the answer pipe is closed, as the child is ended: its pidfd is closed
+    all the same, and the child is reaped."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        time.sleep(60)
+        os._exit(0)
+    os.close(write)
+    watch = os.pidfd_open(pid)
+    close = os.close
+
+    def close_then_interrupted(fd: int) -> None:
+        close(fd)
+        if fd == read:
+            raise Interrupted
+
+    monkeypatch.setattr(os, "close", close_then_interrupted)
+    with pytest.raises(Interrupted):
+        bounded_module._end(pid, read, watch)
+    monkeypatch.undo()
+    with pytest.raises(OSError):
+        os.fstat(watch)  # closed
+    assert pid not in _children()
+
+
+def test_a_signal_while_the_handlers_are_put_back_is_noted_and_no_wrapper_stays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal that comes while the handlers are put back is noted, then handled once they are (its exception
+    coming from :meth:`release`); the handler left is the process's own, not the holder's, and no later holder
+    takes a holder's for the original (each call would wrap the last: the chain would grow without end)."""
+    seen: list[int] = []
+
+    def interrupt(signum: int, frame: object) -> None:
+        seen.append(signum)
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    getsignal = signal.getsignal
+    try:
+        for _ in range(3):
+            held = bounded_module._Held()
+            sent: list[int] = []
+
+            def getsignal_then_signal(sig: int, sent: list[int] = sent) -> Any:
+                found = getsignal(sig)
+                if sig == signal.SIGUSR1 and not sent:
+                    # the signal, just as its handler is put back: held in this thread, another took it, and
+                    # Python runs the handler installed here and now
+                    sent.append(sig)
+                    found(sig, None)
+                return found
+
+            monkeypatch.setattr(signal, "getsignal", getsignal_then_signal)
+            with pytest.raises(Interrupted):
+                held.release()
+            monkeypatch.undo()
+            assert getsignal(signal.SIGUSR1) is interrupt
+        assert seen == [signal.SIGUSR1] * 3
+        # a holder's handler left installed (a handler raised as they were put back): the next holder's original
+        # is still the process's own
+        first = bounded_module._Held()
+        signal.signal(signal.SIGUSR1, first._handle)
+        first.release()
+        signal.signal(signal.SIGUSR1, first._handle)
+        second = bounded_module._Held()
+        assert second.handlers[signal.SIGUSR1] is interrupt
+        second.release()
+        assert getsignal(signal.SIGUSR1) is interrupt
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
 def test_a_handler_s_exception_at_any_moment_leaves_no_child_and_no_descriptor(tmp_path: Path) -> None:
     """A signal handler raising (Ctrl-C's ``KeyboardInterrupt``) right after the fork, or while the child is
     reaped, does not leak the child (running, or a zombie) nor a descriptor.  Run in a process of its own without

@@ -285,3 +285,61 @@ def test_the_command_exits_without_its_objects_scanned_again(tmp_path: Path) -> 
     assert result["accuracy"] == 50.0
     found = json.loads(out.read_text())
     assert found["frozen"] > 10_000 and found["scanned"] < found["frozen"] / 10, found
+
+
+_TWICE = """
+import os, signal, sys, time
+from pathlib import Path
+
+import assay.commands.list as command
+
+where, cleaned = sys.argv[1], Path(sys.argv[2])
+
+
+def run(args):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C
+        time.sleep(60)
+    finally:
+        if where == "cleanup":  # the second while the command stops: its cleanup goes on to its end
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        cleaned.write_text("cleaned")
+
+
+class Stderr:
+    def __init__(self, stream):
+        self.stream, self.sent = stream, False
+
+    def write(self, text):
+        if where == "message" and "interrupted" in text and not self.sent:  # the second as it says it stopped
+            self.sent = True
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        return self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+
+command.run = run
+sys.stderr = Stderr(sys.stderr)
+sys.argv = ["assay", "list"]
+from assay.cli import console
+
+console()
+"""
+
+
+@pytest.mark.parametrize("where", ["cleanup", "message"])
+def test_a_second_ctrl_c_while_the_first_is_handled_ends_quietly(tmp_path: Path, where: str) -> None:
+    """A second Ctrl-C while the command stops after the first (its cleanup, its message): the cleanup goes on to
+    its end, and the command ends with status 130 and its one message, not a traceback."""
+    import os
+
+    cleaned = tmp_path / "cleaned"
+    done = subprocess.run([sys.executable, "-c", _TWICE, where, str(cleaned)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("assay: interrupted") == 1, done.stderr
+    assert cleaned.read_text() == "cleaned"

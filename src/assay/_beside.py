@@ -165,14 +165,22 @@ class Beside:
         return True, value
 
     def discard(self) -> None:
-        """Stop the child, if it still runs, and forget it (nothing when :meth:`wait` has reaped it)."""
-        pid, self.pid = self.pid, None
-        _stop(pid)
-        self.answer.close()
+        """Stop the child, if it still runs, and forget it once reaped (nothing when :meth:`wait` has reaped it):
+        interrupted before, it is still known, and reaped by the next call (the finalizer's at the latest)."""
+        try:
+            _stop(self.pid, self)
+        finally:
+            self.answer.close()
 
     def __del__(self) -> None:
         if getattr(self, "_owner", None) == os.getpid():  # not in a child that copied it: the child is its parent's
-            self.discard()
+            for tries in range(3):  # a handler's exception here is lost all the same: the child is reaped first
+                try:
+                    self.discard()
+                    return
+                except BaseException:
+                    if self.pid is None or tries == 2:
+                        raise
 
 
 def _answer_file() -> IO[bytes]:
@@ -182,13 +190,36 @@ def _answer_file() -> IO[bytes]:
     return tempfile.TemporaryFile(prefix="assay-beside-")
 
 
-def _stop(pid: int | None) -> None:
-    """SIGKILL the child ``pid`` and reap it (nothing for ``None``)."""
-    if pid is not None:
-        with suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        with suppress(OSError, ChildProcessError):
+def _stop(pid: int | None, job: Beside | None = None) -> None:
+    """SIGKILL the child ``pid`` and reap it (nothing for ``None``); ``job``'s pid is forgotten once it is reaped,
+    not before (the number may be another process's from then on, and until then nobody else reaps it).
+
+    A handler's exception while it is reaped (a second Ctrl-C) goes on once it is: the child, killed, ends at once.
+    """
+    if pid is None:
+        return
+    with suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    try:
+        _reap(pid, job)
+    except BaseException:
+        _reap(pid, job)
+        raise
+
+
+def _reap(pid: int, job: Beside | None) -> None:
+    """Wait for the child ``pid`` (gone already: nothing) and forget it in ``job``, with the signals of Python's
+    handlers held meanwhile in the calling thread (a signal does not cut the wait short there)."""
+    from assay._bounded import _held_signals
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
+    try:
+        with suppress(ChildProcessError):
             os.waitpid(pid, 0)
+        if job is not None and job.pid == pid:
+            job.pid = None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: The frames of the child's traceback its failure names (the last ones).

@@ -322,9 +322,11 @@ def _end(pid: int, read: int, watch: int | None) -> tuple[int, float]:
             os.waitpid(pid, 0)
         raise
     finally:
-        os.close(read)
-        if watch is not None:
-            os.close(watch)
+        try:
+            os.close(read)
+        finally:  # a handler's exception just after the first close does not keep the second from running
+            if watch is not None:
+                os.close(watch)
 
 
 def _pidfd(pid: int) -> int | None:
@@ -350,6 +352,14 @@ def _held_signals() -> set[int]:
     return held
 
 
+def _unwrapped(sig: int, handler: Any) -> Any:
+    """``handler``, or where it is a :class:`_Held`'s that was left installed (a handler raised while the
+    handlers were put back), the handler that one forwards to."""
+    while getattr(handler, "__func__", None) is _Held._handle and sig in handler.__self__.handlers:
+        handler = handler.__self__.handlers[sig]
+    return handler
+
+
 class _Held:
     """The signals of :func:`_held_signals` held in the calling thread from its making until :meth:`release`; made
     in the main thread, their Python handlers are also replaced meanwhile by one that only notes the signal.
@@ -369,7 +379,7 @@ class _Held:
         if threading.current_thread() is threading.main_thread():
             try:
                 for sig in sorted(self.signals):
-                    handler = signal.getsignal(sig)
+                    handler = _unwrapped(sig, signal.getsignal(sig))
                     if callable(handler):
                         self.handlers[sig] = handler  # noted first: an exception just after still finds it
                         signal.signal(sig, self._handle)
@@ -388,11 +398,15 @@ class _Held:
         return self.handlers[signum](signum, frame)
 
     def _restore(self) -> None:
-        """The handlers back (where they are still this one's); from the first call on, this one forwards."""
-        self.deferring = False
-        for sig, handler in self.handlers.items():
-            if signal.getsignal(sig) == self._handle:
-                signal.signal(sig, handler)
+        """The handlers back (where they are still this one's), put back while this one still only notes: a
+        signal meanwhile is noted, and no later :class:`_Held` finds this one installed and takes it for the
+        original (a chain of them would grow); from then on this one forwards."""
+        try:
+            for sig, handler in self.handlers.items():
+                if signal.getsignal(sig) == self._handle:
+                    signal.signal(sig, handler)
+        finally:
+            self.deferring = False
 
     def release(self) -> None:
         """The handlers back, the signals noted raised again and the calling thread's mask as it was (once)."""
@@ -409,10 +423,16 @@ class _Held:
                     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def hold(self) -> None:
-        """Hold the signals in the calling thread again, until :meth:`release` (the handlers stay the process's own:
-        one may raise here, and the mask is known before it can)."""
+        """Hold the signals in the calling thread again, and in the main thread have their handlers only note them
+        again, until :meth:`release` (a handler may raise here before they are replaced: the mask is known
+        before it can, and the handlers replaced so far are put back)."""
         self.mask = self.before
         signal.pthread_sigmask(signal.SIG_BLOCK, self.signals)
+        if self.handlers:
+            self.deferring = True
+            for sig, handler in self.handlers.items():
+                if signal.getsignal(sig) == handler:
+                    signal.signal(sig, self._handle)
 
     def in_child(self) -> None:
         """In a forked child: the handlers back and nothing of the parent's noted (the signals stay held)."""
@@ -461,9 +481,9 @@ def run_bounded(work: Callable[[], Any], *, seconds: float, memory: int | None =
     code = os.waitstatus_to_exitcode(status)
     if timed_out:
         return Ended(TIMED_OUT, status=code)
+    if data is None:  # killed by the parent, whatever CPU time it had used: not by its CPU limit
+        return Ended(EXITED, f"its answer passed {MOST_ANSWER} bytes and it was killed", status=code)
     past = _used_cpu_limit(seconds, used)
-    if data is None:
-        return Ended(EXITED, f"its answer passed {MOST_ANSWER} bytes and it was killed", status=code, past_cpu_limit=past)
     try:
         answer = json.loads(data) if data and code == 0 else None
     except ValueError:

@@ -9,7 +9,8 @@ then ``compare``, ``index``, ``report`` and ``verify``.
 Exit status: 0 when every task succeeded, 1 when any task failed (each is named
 with its log file), 2 for a usage or configuration error, or a run directory
 another command is writing (nothing was run); 128 + the signal's number when
-SIGTERM or SIGHUP ended it (its workers stopped, what was written is complete).
+SIGTERM or SIGHUP ended it (its workers stopped, what was written is complete), 130 when Ctrl-C did
+(a second Ctrl-C while the command stops changes nothing).
 """
 
 from __future__ import annotations
@@ -100,10 +101,29 @@ def console() -> NoReturn:
     frees them and ``atexit`` functions still run.
     """
     import gc
+    import signal
 
-    status = main()
-    gc.freeze()
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _ctrl_c)
+    try:
+        status = main()
+        gc.freeze()
+    except KeyboardInterrupt:  # the first Ctrl-C, come after the command's own handling: the same quiet end
+        status = _interrupted()
     sys.exit(status)
+
+
+#: The Ctrl-C the ``assay`` process has had (:func:`_ctrl_c`).
+_CTRL_C: list[int] = []
+
+
+def _ctrl_c(signum: int, frame: Any) -> None:
+    """The ``assay`` process's SIGINT handler: the first Ctrl-C raises :class:`KeyboardInterrupt`, which stops the
+    command (its workers stopped, its files finished or removed); those that come while it stops change nothing,
+    so that its cleanup is not cut short and it ends quietly with status 130, not with a traceback."""
+    _CTRL_C.append(signum)
+    if len(_CTRL_C) == 1:
+        raise KeyboardInterrupt
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -123,14 +143,19 @@ def _main(args: argparse.Namespace) -> int:
         sys.stderr.write(f"assay: error: {exc}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("assay: interrupted; results written so far are complete and kept\n")
-        return 130
+        return _interrupted()
     except Terminated as exc:
         import signal
 
         name = signal.Signals(exc.signum).name
         sys.stderr.write(f"assay: stopped by {name}; its workers are stopped, results written so far are complete and kept\n")
         return 128 + exc.signum
+
+
+def _interrupted() -> int:
+    """130, Ctrl-C's status, once the command is told interrupted."""
+    sys.stderr.write("assay: interrupted; results written so far are complete and kept\n")
+    return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

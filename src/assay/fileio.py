@@ -33,6 +33,7 @@ __all__ = [
     "new_file_umask",
     "read_bytes",
     "read_json",
+    "remove_temporary_files",
     "replace_dir",
     "to_jsonable",
 ]
@@ -120,9 +121,35 @@ def new_file_umask() -> int:
     return mask
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool = True, temp_suffix: str = ".tmp") -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (the temporary file's name ends with ``temp_suffix``:
+    :func:`atomic_write_chunks`)."""
+    atomic_write_chunks(path, (text.encode("utf-8"),), durable=durable, temp_suffix=temp_suffix)
+
+
+def remove_temporary_files(path: str | os.PathLike[str], temp_suffix: str) -> list[Path]:
+    """Remove the temporary files :func:`atomic_write_chunks` left beside ``path`` with ``temp_suffix``
+    (``.<name>.<8 random characters><temp_suffix>``: those of a writer killed before its rename); those removed.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / '.a.txt.ab_cd123.k1.tmp').write_text('x'); _ = (d / '.a.txt.ab_cd123.tmp').write_text('x')
+    >>> [p.name for p in remove_temporary_files(d / 'a.txt', '.k1.tmp')], sorted(p.name for p in d.iterdir())
+    (['.a.txt.ab_cd123.k1.tmp'], ['.a.txt.ab_cd123.tmp'])
+    """
+    target = Path(path)
+    head, removed = f".{target.name}.", []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return []
+    for name in names:
+        middle = name[len(head):-len(temp_suffix)] if name.startswith(head) and name.endswith(temp_suffix) else ""
+        if len(middle) == 8 and middle.encode().translate(None, _TEMP_CHARACTERS) == b"":
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target.parent / name)
+                removed.append(target.parent / name)
+    return removed
 
 
 def atomic_append_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:

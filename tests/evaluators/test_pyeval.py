@@ -140,6 +140,9 @@ def test_an_answer_past_its_most_bytes_is_named_so() -> None:
     ({"k": -24, "c": False, "w": None}, False, "the expression ended its process (status -24)"),
     ({"k": -9, "c": False, "w": None}, False, "its process was killed by SIGKILL before its CPU-time limit: not by a "
      "limit of the check's but by the kernel's out-of-memory killer, another process or the expression itself"),
+    # killed by the program that runs the checks (its answer too long) after most of its CPU time: not by the limit
+    ({"k": -9, "c": True, "w": "its answer passed 1048576 bytes and it was killed"}, False,
+     "its answer passed 1048576 bytes and it was killed (status -9 (SIGKILL))"),
 ])
 def test_a_signal_s_verdict_says_whether_the_cpu_limit_sent_it(record: dict[str, object], timed_out: bool,
                                                                failure: str) -> None:

@@ -70,3 +70,132 @@ def test_a_failing_child_leaves_the_files_to_the_summary(
     again = run_summarizer(config, time_str="20240101_000001")
     assert beside == [True, True]
     assert _written(again) == _written(expected)
+
+
+def _stuck_writing(ready: Path, then: str) -> object:
+    """An ``atomic_write_text`` that, in the child, leaves its temporary file half written, says so in ``ready``
+    and then waits to be stopped (``then='wait'``) or is killed outright (``then='killed'``)."""
+    import signal
+    import time
+
+    from assay.fileio import atomic_write_chunks
+
+    real_write, parent = default_module.atomic_write_text, os.getpid()
+
+    def write(path: object, text: str, **kw: object) -> None:
+        if os.getpid() == parent:
+            real_write(path, text, **kw)  # type: ignore[arg-type]
+            return
+
+        def chunks() -> object:
+            yield text.encode()[:10]
+            ready.write_text("half written")
+            if then == "killed":
+                os.kill(os.getpid(), signal.SIGKILL)
+            time.sleep(60)
+            yield b""
+
+        atomic_write_chunks(path, chunks(), temp_suffix=str(kw.get("temp_suffix", ".tmp")))  # type: ignore[arg-type]
+
+    return write
+
+
+def test_a_summary_interrupted_while_its_child_writes_leaves_no_temporary_file(
+    tmp_path: Path, beside: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the child writes the text files: the child is stopped and the temporary file it was writing
+    is removed; nothing is left in the summary folder but what was complete."""
+    import time
+
+    config = _config(tmp_path / "run")
+    ready = tmp_path / "ready"
+    monkeypatch.setattr(default_module, "atomic_write_text", _stuck_writing(ready, "wait"))
+    real_json = default_module.write_json
+
+    def json_then_ctrl_c(path: Path, payload: dict[str, object]) -> None:
+        real_json(path, payload)
+        deadline = time.monotonic() + 60
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(default_module, "write_json", json_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        run_summarizer(config, time_str="20240101_000001")
+    assert beside == [True] and ready.exists()
+    folder = tmp_path / "run" / "summary"
+    assert sorted(p.name for p in folder.iterdir()) == ["summary_20240101_000001.json"]
+
+
+def test_a_child_killed_while_it_writes_leaves_no_temporary_file(
+    tmp_path: Path, beside: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child writing the text files killed half way (the kernel's out-of-memory killer, say): the summary
+    writes them itself, and the child's temporary file is removed."""
+    config = _config(tmp_path / "run")
+    expected = run_summarizer(config, time_str="20240101_000001")
+    for path in expected.paths.values():
+        path.unlink()
+    monkeypatch.setattr(default_module, "atomic_write_text", _stuck_writing(tmp_path / "ready", "killed"))
+    again = run_summarizer(config, time_str="20240101_000001")
+    assert beside == [True, True] and (tmp_path / "ready").exists()
+    assert _written(again) == _written(expected)
+    folder = tmp_path / "run" / "summary"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in expected.paths.values())
+
+
+_TERMINATED = """
+import os, signal, sys, time
+from pathlib import Path
+
+import assay.summarize._default as default_module
+from tests.summarize.test_summarize_beside import _stuck_writing
+
+default_module.BESIDE_MIN_VALUES = 1
+ready, sent = Path(sys.argv[1]), getattr(signal, sys.argv[2])
+default_module.atomic_write_text = _stuck_writing(ready, "wait")
+real_json = default_module.write_json
+
+
+def json_then_signal(path, payload):
+    real_json(path, payload)
+    deadline = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(os.getpid(), sent)
+    time.sleep(60)
+
+
+default_module.write_json = json_then_signal
+sys.argv = ["assay", *sys.argv[3:]]
+from assay.cli import console
+
+console()
+"""
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGINT", 130)])
+def test_assay_summarize_stopped_while_its_child_writes_ends_as_run_does_and_leaves_no_file(
+    tmp_path: Path, name: str, status: int
+) -> None:
+    """``assay summarize`` sent SIGTERM (or Ctrl-C) while a child writes its text files: it ends as ``assay run``
+    does (status 128 + 15 and a message; 130), the child stopped and its temporary file removed."""
+    import subprocess
+    import sys
+
+    work = tmp_path / "work"
+    config = _config(work / "20240101_000000")
+    path = tmp_path / "config.py"
+    path.write_text(f"models = {config['models']!r}\ndatasets = {config['datasets']!r}\n"
+                    f"summarizer = {config['summarizer']!r}\n", encoding="utf-8")
+    ready = tmp_path / "ready"
+    done = subprocess.run(
+        [sys.executable, "-c", _TERMINATED, str(ready), name, "summarize", str(path), "-w", str(work),
+         "-r", "20240101_000000", "--no-report"],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "ASSAY_NO_INDEX": "1"})
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr and ready.exists()
+    assert ("stopped by SIGTERM" if name == "SIGTERM" else "interrupted") in done.stderr
+    folder = work / "20240101_000000" / "summary"
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []

@@ -27,6 +27,7 @@ from assay.commands._options import (
     run_dir_as_work_dir,
     summarize,
     summary_config,
+    terminated_by_signals,
     work_dir,
 )
 
@@ -136,7 +137,17 @@ def _no_results_message(config: Any, run_dir: Any) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Summarize the run; 0 on success, 1 when no model of the config has results in it."""
+    """Summarize the run; 0 on success, 1 when no model of the config has results in it.
+
+    SIGTERM and SIGHUP stop it as Ctrl-C does: its child processes are stopped and no half-written file is left
+    (:func:`assay.commands._options.terminated_by_signals`).
+    """
+    with terminated_by_signals():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """:func:`run`."""
     from assay.rundir.layout import resolve_run_dir
     from assay.summarize import validate_summarizer_config
 

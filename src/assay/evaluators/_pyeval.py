@@ -467,11 +467,11 @@ def _verdict(record: Mapping[str, Any], limit: float) -> Verdict:
     if "e" in record:
         return Verdict(failure=str(record["e"]))
     code = record.get("k")
+    if isinstance(record.get("w"), str):  # stopped by the program that runs the checks, not by a limit
+        return Verdict(failure=f"{record['w']} ({_signal_name(code)})")
     ended = Ended(EXITED, status=code if isinstance(code, int) else None, past_cpu_limit=record.get("c") is True)
     if ended.by_limit:
         return Verdict(failure=f"its process was stopped by its CPU-time limit ({_signal_name(code)})", timed_out=True)
-    if isinstance(record.get("w"), str):  # stopped by the program that runs the checks
-        return Verdict(failure=f"{record['w']} ({_signal_name(code)})")
     if code == -signal.SIGKILL:
         return Verdict(failure="its process was killed by SIGKILL before its CPU-time limit: not by a limit of the "
                                "check's but by the kernel's out-of-memory killer, another process or the expression itself")

@@ -11,7 +11,7 @@ from typing import Any
 from assay._gc import bulk_allocations
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
-from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
+from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json, remove_temporary_files
 from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.rundir.layout import RunDir, new_timestamp
@@ -385,31 +385,44 @@ class DefaultSummarizer:
             markdown = f"{markdown}\n{tools_md}"
             marks = f"{marks}\n\n{tools}" if marks else tools
 
-        def write_texts() -> str:
+        # the temporary files of a child writing the texts end with this, so that the ones it leaves when it is
+        # stopped (Ctrl-C, SIGTERM) or fails are found and removed, and no other writer's
+        child_suffix = f".{os.urandom(4).hex()}.tmp"
+
+        def write_texts(temp_suffix: str = ".tmp") -> str:
             simple = self.render_simple(shown)
             if marks:
                 simple = f"{simple}\n\n{marks}"
-            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, csv_table, markdown, raw))
-            atomic_write_text(paths["csv"], self.render_csv(csv_table))
-            atomic_write_text(paths["md"], markdown)
+            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, csv_table, markdown, raw), temp_suffix=temp_suffix)
+            atomic_write_text(paths["csv"], self.render_csv(csv_table), temp_suffix=temp_suffix)
+            atomic_write_text(paths["md"], markdown, temp_suffix=temp_suffix)
             return simple
+
+        def remove_child_s_files() -> None:
+            for kind in ("txt", "csv", "md"):
+                remove_temporary_files(paths[kind], child_suffix)
 
         beside = None
         if extra is not None and len(table) * len(board.models) >= BESIDE_MIN_VALUES:
             from assay._beside import Beside
 
-            beside = Beside.start(write_texts, "writing the summary's text files")
+            beside = Beside.start(lambda: write_texts(child_suffix), "writing the summary's text files")
         try:
             payload = board.to_json()
             more = extra() if extra is not None else None
             if more:
                 payload.update(more)
             write_json(paths["json"], payload)
+            done, simple = beside.wait() if beside is not None else (False, None)
         except BaseException:
             if beside is not None:
-                beside.discard()
+                try:
+                    beside.discard()  # the child stopped: what it was writing is removed
+                finally:
+                    remove_child_s_files()
             raise
-        done, simple = beside.wait() if beside is not None else (False, None)
+        if beside is not None and not done:
+            remove_child_s_files()
         if not done or not isinstance(simple, str):
             simple = write_texts()
         logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))
