@@ -304,6 +304,10 @@ def run(args):
         if where == "cleanup":  # the second while the command stops: its cleanup goes on to its end
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.2)
+        if where == "stuck":  # a cleanup that would not end: the third Ctrl-C stops the process at once
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
         cleaned.write_text("cleaned")
 
 
@@ -342,4 +346,18 @@ def test_a_second_ctrl_c_while_the_first_is_handled_ends_quietly(tmp_path: Path,
                           timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("assay: interrupted") == 1, done.stderr
+    assert "press Ctrl-C again to stop at once" in done.stderr
     assert cleaned.read_text() == "cleaned"
+
+
+def test_a_third_ctrl_c_stops_at_once(tmp_path: Path) -> None:
+    """A cleanup that does not end (or a first Ctrl-C lost in a finalizer) cannot keep the command from
+    stopping: the third Ctrl-C ends the process at once, with status 130 and no traceback."""
+    import os
+
+    cleaned = tmp_path / "cleaned"
+    done = subprocess.run([sys.executable, "-c", _TWICE, "stuck", str(cleaned)], capture_output=True, text=True,
+                          timeout=50, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "assay: stopped at once" in done.stderr, done.stderr
+    assert not cleaned.exists()

@@ -118,12 +118,21 @@ _CTRL_C: list[int] = []
 
 
 def _ctrl_c(signum: int, frame: Any) -> None:
-    """The ``assay`` process's SIGINT handler: the first Ctrl-C raises :class:`KeyboardInterrupt`, which stops the
-    command (its workers stopped, its files finished or removed); those that come while it stops change nothing,
-    so that its cleanup is not cut short and it ends quietly with status 130, not with a traceback."""
+    """The ``assay`` process's SIGINT handler.  The first Ctrl-C raises :class:`KeyboardInterrupt`, which stops the
+    command (its workers stopped, its files finished or removed) and ends it quietly with status 130.  A second one
+    while it stops does not cut that cleanup short: it says how to stop at once.  A third stops the process at once
+    (status 130): a command whose cleanup waits on something that does not end, or whose first Ctrl-C was lost
+    (raised inside a finalizer, where Python drops it), can always be stopped."""
+    import os
+
     _CTRL_C.append(signum)
     if len(_CTRL_C) == 1:
         raise KeyboardInterrupt
+    if len(_CTRL_C) == 2:
+        os.write(2, b"assay: stopping; press Ctrl-C again to stop at once\n")
+        return
+    os.write(2, b"assay: stopped at once; files it was writing may be left as temporary .tmp files\n")
+    os._exit(130)
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:

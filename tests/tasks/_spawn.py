@@ -10,10 +10,21 @@ from typing import Any
 
 
 def spawn_assay(*args: str, cwd: Path, stderr: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    """``python -m assay ARGS`` in its own session (so that the whole group can be killed)."""
+    """``python -m assay ARGS`` in its own session (so that the whole group can be killed), with SIGHUP and SIGTERM
+    as a terminal's program has them even when the tests run under ``nohup`` (assay leaves an ignored signal
+    ignored)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "assay", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+        [sys.executable, "-m", "assay", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
+        preexec_fn=default_hangup,
     )
+
+
+def default_hangup() -> None:
+    """In the child before it runs assay: SIGHUP and SIGTERM at their default actions."""
+    import signal
+
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def slow_acc_config(sleep: float, datasets: str) -> str:

@@ -267,7 +267,8 @@ class Terminated(BaseException):
 
 @contextlib.contextmanager
 def terminated_by_signals() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into :class:`Terminated` while the block runs (main thread only)."""
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` while the block runs (main thread only); a signal the
+    process was started ignoring (SIGHUP under ``nohup``) stays ignored."""
     import signal
     import threading
 
@@ -278,7 +279,8 @@ def terminated_by_signals() -> Iterator[None]:
     def handler(signum: int, frame: Any) -> None:
         raise Terminated(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(sig) is not signal.SIG_IGN}
     try:
         yield
     finally:
