@@ -118,6 +118,8 @@ BACKED: dict[str, dict[str, str]] = {
     "BiodataAccEvaluator": {"acc": "details.acc"},
     "MoleculariqCountEvaluator": {"score": "correct"},
     "MoleculariqIndexEvaluator": {"score": "correct"},
+    "MoleculariqGenerationEvaluator": {"score": "correct"},
+    "CMPhysBenchEvaluator": {"score": "details.score"},
     "MolInstructionsMAEEvaluator": {"score": "details.score"},
     "OpenSWIMSEEvaluator": {"score": "details.score"},
     "MatbenchEvaluator_regression": {"mae": "details.error"},
@@ -138,7 +140,7 @@ NOTHING = {"MccEvaluator", "GUE_Evaluator", "F1ScoreEvaluator", "MultiIFEvaluato
         "single_choice", "multi_choice", "multi_question_choice", "five_out_of_seven", "cloze", "subjective", "correction")
 }
 #: How to build an evaluator so that its metric is a plain mean of the per-sample field.
-BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "CaLMEvaluator": {"task": "CORR-B_correlation_EN"}, "PEER_Evaluator": {"task": "stability"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}}
+BUILD: dict[str, dict[str, Any]] = {"RougeEvaluator": {"aggregate": "mean"}, "CaLMEvaluator": {"task": "CORR-B_correlation_EN"}, "PEER_Evaluator": {"task": "stability"}, "MATHVerifyEvaluator": {"workers": 1}, "MathEEDEvaluator": {"workers": 1}, "CMPhysBenchEvaluator": {"workers": 1}}
 
 
 def _outcome(name: str) -> SampleOutcome | None:
