@@ -96,9 +96,11 @@ def _kinds(language: str) -> dict[str, tuple[str, str]]:
         "right_add": (right_add, "OK"),
         "wrong_add": (wrong_add, "Exception"),
         "right_max": (right_max, "OK"),
-        "wrong_max": (spec["reworded"][1] + "\n\n// trailing text\n", "Exception"),
-        "broken": (broken, "SyntaxError" if compiled else "Exception"),
-        "endless": (ENDLESS[language], "Timeout"),
+        # MultiPL-E's harness: R's parse error ("unexpected", here the trailing text) and Go's build failure are
+        # SyntaxError, and so is Ruby's failure with anything on standard error; PHP's timeout is an Exception
+        "wrong_max": (spec["reworded"][1] + "\n\n// trailing text\n", "SyntaxError" if language == "r" else "Exception"),
+        "broken": (broken, "SyntaxError" if compiled or language in ("go", "rb") else "Exception"),
+        "endless": (ENDLESS[language], "Exception" if language == "php" else "Timeout"),
     }
     if language in ("cs", "java"):
         # the fenced block's last line is the method's closing brace: prefix removal drops the newline after it, the

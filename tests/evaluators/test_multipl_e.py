@@ -210,3 +210,86 @@ def test_problems_are_the_distinct_values_of_the_first_column_paired_with_the_fi
 def test_a_test_set_without_multipl_e_columns_is_named() -> None:
     result = MultiplEEvaluator(language="cpp").score(["x"], ["t"], [{"name": "p", "prompt": "", "tests": ""}])
     assert result == {"error": "MultiplEEvaluator: test set row 0 lacks language, stop_tokens"}
+
+
+def _harness_case(language: str, prompt: str, tests: str, replies: list[str]) -> list[str]:
+    """The statuses MultiplEEvaluator gives ``replies`` to one hand-made problem (skipped when the toolchain is missing)."""
+    from assay.evaluators.humaneval_multi import _missing
+
+    if _missing(language)[1]:
+        pytest.skip(f"no {language} toolchain (Debian package {PACKAGES[language]})")
+    rows = [{"name": f"p{i}", "language": language, "prompt": prompt, "tests": tests, "stop_tokens": []}
+            for i in range(len(replies))]
+    result = MultiplEEvaluator(language=language, isolation="namespaces").score(replies, [tests] * len(rows), rows)
+    statuses = [str(d["status"]) for d in result["details"]]
+    assert [d["correct"] for d in result["details"]] == [s == "OK" for s in statuses]
+    return statuses
+
+
+@needs_sandbox
+def test_csharp_passes_whatever_mono_exits_with_unless_standard_error_names_a_failure_and_has_five_seconds() -> None:
+    """MultiPL-E's C# harness: OK unless standard error names a failed assertion or an unhandled exception, whatever
+    mono's exit status (unlike humaneval_multi's service); mono gets 5 s."""
+    prompt = "using System;\nclass Problem {\n    public static long Add(long x, long y) {\n"
+    tests = ("    }\n    public static void Main(string[] args) {\n"
+             "        System.Diagnostics.Debug.Assert(Add(1, 2) == 3);\n    }\n}\n")
+    statuses = _harness_case("cs", prompt, tests, [
+        "        return x + y;",
+        "        System.Environment.Exit(3);\n        return x + y;",
+        "        return x - y;",
+        "        throw new Exception(\"no\");",
+        "        System.Threading.Thread.Sleep(7000);\n        return x + y;",
+    ])
+    assert statuses[:2] == ["OK", "OK"], statuses
+    assert statuses[2].startswith("Exception: ") and "DefaultTraceListener.Fail" in statuses[2], statuses
+    assert statuses[3].startswith("Exception: ") and "Unhandled Exception" in statuses[3], statuses
+    assert statuses[4] == "Timeout", statuses
+
+
+@needs_sandbox
+def test_csharp_endless_recursion_is_judged_on_its_stack_trace_not_lost_past_the_output_limit() -> None:
+    """A stack overflow's trace is far longer than the sandbox's output limit: the verdict still comes through, cut."""
+    prompt = "using System;\nclass Problem {\n    public static long Add(long x, long y) {\n"
+    tests = "    }\n    public static void Main(string[] args) {\n        Add(1, 2);\n    }\n}\n"
+    statuses = _harness_case("cs", prompt, tests, ["        return Add(x + 1, y) + 1;"])
+    assert statuses[0].startswith("Exception: "), statuses
+    assert len(statuses[0]) <= 4000
+
+
+@needs_sandbox
+def test_ruby_and_r_have_five_seconds_and_the_harness_labels() -> None:
+    """MultiPL-E's Ruby and R harnesses give a run 5 s (not 15); Ruby calls a failure with anything on standard error
+    ``SyntaxError`` and a silent one ``Exception``; R calls one whose output says ``unexpected`` ``SyntaxError``."""
+    statuses = _harness_case("rb", "def add(x, y)\n", "end\nraise 'bad' unless add(1, 2) == 3\n",
+                             ["  x + y", "  exit 3", "  x - y", "  sleep 7\n  x + y"])
+    assert statuses[0] == "OK" and statuses[1] == "Exception: " and statuses[3] == "Timeout", statuses
+    assert statuses[2].startswith("SyntaxError: ") and "bad" in statuses[2], statuses
+    statuses = _harness_case("r", "add <- function(x, y) {\n", "}\nstopifnot(add(1, 2) == 3)\n",
+                             ["  x + y", "  x - y", "  x +* y", "  Sys.sleep(7)\n  x + y"])
+    assert statuses[0] == "OK" and statuses[3] == "Timeout", statuses
+    assert statuses[1].startswith("Exception: ") and statuses[2].startswith("SyntaxError: "), statuses
+
+
+@needs_sandbox
+def test_a_rust_program_has_five_seconds() -> None:
+    statuses = _harness_case("rs", "fn add(x: i64, y: i64) -> i64 {\n", "}\n\nfn main() {\n    assert_eq!(add(1, 2), 3);\n}\n",
+                             ["    x + y", "    std::thread::sleep(std::time::Duration::from_secs(7));\n    x + y"])
+    assert statuses == ["OK", "Timeout"], statuses
+
+
+@needs_sandbox
+def test_go_is_judged_on_its_output_and_a_build_failure_is_a_syntax_error() -> None:
+    prompt = 'package main\n\nimport "testing"\n\nfunc add(x int, y int) int {\n'
+    tests = "}\n\nfunc TestAdd(t *testing.T) {\n\tif add(1, 2) != 3 {\n\t\tt.Fail()\n\t}\n}\n"
+    statuses = _harness_case("go", prompt, tests, ["\treturn x + y", "\treturn x - y", "\treturn x +"])
+    assert statuses[0] == "OK", statuses
+    assert statuses[1].startswith("Exception: ") and "FAIL" in statuses[1], statuses
+    assert statuses[2].startswith("SyntaxError: "), statuses
+
+
+@needs_sandbox
+def test_a_bash_syntax_error_is_labelled_as_the_harness_labels_it() -> None:
+    statuses = _harness_case("sh", "add() {\n", '}\n[ "$(add 1 2)" = 3 ] || exit 1\n',
+                             ["  echo $(( $1 + $2 ))", "  echo 4", "  if then"])
+    assert statuses[0] == "OK" and statuses[1] == "Exception: ", statuses
+    assert statuses[2].startswith("SyntaxError: ") and "syntax error" in statuses[2], statuses

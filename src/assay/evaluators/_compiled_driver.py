@@ -23,7 +23,13 @@ Step kinds and how each decides:
   the texts decide); ``by_status`` maps other statuses
   to results (``{err}`` and ``{stderr}`` replaced, ``{status}`` by the exit
   status; a result may require a text in the standard error, else falls to
-  ``otherwise``).
+  ``otherwise``; one with ``stderr_nonempty`` chooses ``then`` when the standard error holds anything; one
+  with ``both`` looks for its needle in the standard output too); ``checks`` (``[stream, text, result]``,
+  looked at first, whatever the status) end with ``result`` when ``stream`` (``stdout`` or ``stderr``) holds
+  ``text``.
+
+A verdict's result is cut to its first :data:`RESULT_LIMIT` characters before it is printed, so that its line
+stays within the sandbox's output limit (a stack overflow's trace can be megabytes long).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from typing import Any
 __all__: list[str] = []
 
 MARKER = "__assay_compiled_verdict__"
+#: The characters of a verdict's result the driver prints at most.
+RESULT_LIMIT = 4000
 
 _DRIVER = r'''
 import json as _j, os as _o, subprocess as _s
@@ -44,6 +52,7 @@ _SPEC = _j.loads(%(spec)r)
 
 
 def _end(kind, result):
+    result = result[:%(limit)d]
     print(_MARK + " " + _j.dumps([kind, result]), flush=True)
     raise RuntimeError(kind + ": " + result[:200])
 
@@ -83,6 +92,9 @@ for _step in _SPEC["steps"]:
         if _done.returncode != 0:
             _end("compile", _step["failure"].replace("{err}", _shown).replace("{stderr}", _err))
         continue
+    for _stream, _needle, _result in _step.get("checks", ()):
+        if _needle in (_out if _stream == "stdout" else _err):
+            _end("failed", _result.replace("{err}", _shown).replace("{stderr}", _err))
     if _step.get("quiet"):
         if _err:
             _end("failed", "failed: " + _err)
@@ -101,8 +113,10 @@ for _step in _SPEC["steps"]:
         _passed = True
         continue
     _rule = _step["by_status"].get(str(_done.returncode), _step["otherwise"])
-    if isinstance(_rule, dict):
-        _hay = _text(_done.stderr, _rule.get("decode", "utf-8"))
+    if isinstance(_rule, dict) and _rule.get("stderr_nonempty"):
+        _rule = _rule["then"] if _done.stderr else _rule["else"]
+    elif isinstance(_rule, dict):
+        _hay = _text(_done.stderr, _rule.get("decode", "utf-8")) + (_out if _rule.get("both") else "")
         _rule = _rule["then"] if _rule["needle"] in _hay else _rule["else"]
     _end("failed", _rule.replace("{err}", _shown).replace("{stderr}", _err).replace("{status}", str(_done.returncode)))
 if not _passed:
@@ -121,7 +135,7 @@ def driver_program(files: dict[str, str], steps: Sequence[dict[str, Any]], env: 
         True
     """
     spec = {"files": dict(files), "steps": list(steps), "env": dict(env or {}), "copy_tree": list(copy_tree) if copy_tree else None}
-    return _DRIVER % {"marker": MARKER, "spec": json.dumps(spec)}
+    return _DRIVER % {"marker": MARKER, "spec": json.dumps(spec), "limit": RESULT_LIMIT}
 
 
 def read_verdict(stdout: str) -> tuple[str, str] | None:

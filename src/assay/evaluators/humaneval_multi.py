@@ -435,6 +435,10 @@ class HumanevalMultiEvaluator(BaseEvaluator):
     def _run(self, samples: list[tuple[dict[str, Any], str]]) -> list[tuple[str, str, str]]:
         return self._run_programs([multiple_program(problem, completion) for problem, completion in samples])
 
+    def _language_steps(self, tools: Mapping[str, str], python: str) -> list[dict[str, Any]]:
+        """The driver's steps for :attr:`language` (:func:`_steps`): how a program is compiled and run, and judged."""
+        return _steps(self.language, tools, python, self.step_timeout)
+
     def _run_programs(self, sources: list[str]) -> list[tuple[str, str, str]]:
         """Run each of ``sources`` (a whole program of :attr:`language`) in the sandbox as MultiPL-E's harness runs
         it; each run's (status, outcome, message)."""
@@ -452,7 +456,7 @@ class HumanevalMultiEvaluator(BaseEvaluator):
 
         python = sandbox_python()
         file_name = RUNNABLE[self.language][0]
-        steps = _steps(self.language, tools, python, self.step_timeout)
+        steps = self._language_steps(tools, python)
         wall = sum(float(s["timeout"]) for s in steps) + 3
         env: dict[str, str] = {}
         copy_tree = None

@@ -6,8 +6,36 @@ code-evaluation service (a Gradio app at the config's ``ip_address``, its
 ``/evaluate`` endpoint); the service answers one object per program, and a
 program passes when its ``status`` is ``OK``.  assay prepares the same
 programs, byte for byte, and runs each itself in :mod:`assay.sandbox` with the
-runners of MultiPL-E's HumanEval (:mod:`assay.evaluators.humaneval_multi`: the
-same per-language steps, toolchains and statuses).
+commands and toolchains of MultiPL-E's HumanEval
+(:mod:`assay.evaluators.humaneval_multi`), judged as MultiPL-E's harness judges
+them (its ``evaluation/src/eval_<language>.py``; :func:`harness_steps`), which
+the service behind ``humaneval_multi`` does not:
+
+* ``cpp``, ``java``: compiler and program 15 s each; status 0 is ``OK``; a
+  compiler's error or timeout is ``SyntaxError``;
+* ``cs``: ``mono`` 5 s (the compiler ``step_timeout``: the harness sets none);
+  ``OK`` whatever the exit status unless standard error holds
+  ``System.Diagnostics.DefaultTraceListener.Fail`` or ``Unhandled Exception``;
+* ``go``: ``go test`` 30 s; ``OK`` whatever the exit status unless standard
+  output holds ``[setup failed]`` or ``[build failed]`` (``SyntaxError``) or
+  ``FAIL`` (``Exception``);
+* ``rb``: 5 s; status 0 is ``OK``; another is ``SyntaxError`` when standard
+  error holds anything, else ``Exception``;
+* ``r``: 5 s; status 0 is ``OK``; another is ``SyntaxError`` when the output
+  says ``unexpected``, else ``Exception``;
+* ``rs``: compiler 15 s, program 5 s; status 0 is ``OK``;
+* ``php``: 15 s; status 0 is ``OK`` unless standard output holds ``PHP Parse
+  error`` (``SyntaxError``, whatever the status); a timeout is ``Exception``
+  (the harness does not look at its reader's timeout);
+* ``sh``: 15 s; status 0 is ``OK``; another is ``SyntaxError`` when standard
+  error says ``syntax error``, else ``Exception``;
+* ``js``: 15 s; status 0 is ``OK`` (the failures' labels are
+  ``humaneval_multi``'s).
+
+A status is the harness's label, ``: `` and the run's standard error (else its
+standard output), cut to 4,000 characters.  The harness's reader keeps the
+first 2 KB of each stream (``cpp``, ``java``, ``js``, ``php``, ``sh``); assay
+reads them whole.
 
 The program of a problem and its reply (:func:`multiple_e_program`) is
 ``prompt + completion + "\\n" + tests``, the completion being the reply
@@ -43,16 +71,19 @@ from assay.evaluators.humaneval_multi import (
     UNSCORABLE,
     UNSUPPORTED,
     HumanevalMultiEvaluator,
+    _steps,
     stop_at_stop_token,
 )
 from assay.registry import ICL_EVALUATORS
 
-__all__ = ["MultiplEEvaluator", "first_fenced_block", "multiple_e_completion", "multiple_e_program", "remove_prompt_repeat"]
+__all__ = ["MultiplEEvaluator", "first_fenced_block", "harness_steps", "multiple_e_completion", "multiple_e_program", "remove_prompt_repeat"]
 
 #: The fenced code block OpenCompass's ``CodeEvaluator`` takes the first of.
 _FENCE = re.compile(r"```\w*\n(.*?)```", re.DOTALL)
 #: How similar (``SequenceMatcher.ratio``) a reply's line must be to the prompt's last line to count as its repeat.
 PREFIX_SIMILARITY = 0.95
+#: Seconds MultiPL-E's harness gives a run (and Go's ``go test``, Rust's compiler) where it differs from 15.
+HARNESS_SECONDS: Mapping[str, float] = {"cs": 5.0, "rb": 5.0, "r": 5.0, "rs": 5.0, "go": 30.0}
 
 
 def first_fenced_block(text: str) -> str:
@@ -222,6 +253,56 @@ class MultiplEEvaluator(HumanevalMultiEvaluator):
             for p, (status, outcome, message), ok in zip(posts, runs, passed)
         ]
         return out
+
+    def _language_steps(self, tools: Mapping[str, str], python: str) -> list[dict[str, Any]]:
+        return harness_steps(self.language, tools, python, self.step_timeout)
+
+
+def harness_steps(language: str, tools: Mapping[str, str], python: str, step_timeout: float) -> list[dict[str, Any]]:
+    """The driver's steps for ``language`` judged as MultiPL-E's harness (its ``eval_<language>.py``) judges a run.
+
+    The toolchains and commands are :mod:`assay.evaluators.humaneval_multi`'s; the time limits and the rules that
+    decide ``OK`` are the harness's (the module's docstring lists them); a language the harness file of which
+    assay does not follow here keeps humaneval_multi's steps, ``step_timeout`` seconds each.
+    """
+    steps = _steps(language, tools, python, step_timeout)
+    seconds = HARNESS_SECONDS.get(language)
+    if language in ("cpp", "java"):
+        # the compiler runs under the harness's 15 s reader, whose timeout leaves status -1: a SyntaxError
+        return [{**steps[0], "timeout": 15.0, "timeout_result": "SyntaxError"}, {**steps[1], "timeout": 15.0}]
+    if language == "cs":
+        # mono, 5 s: OK unless standard error names a failed Debug.Assert or an unhandled exception, whatever the status
+        run = {k: v for k, v in steps[1].items() if k != "otherwise"}
+        return [steps[0], {**run, "timeout": seconds, "any_status": True, "otherwise": "Exception: {err}"}]
+    if language == "go":
+        # go test, 30 s: judged on standard output alone, whatever the status
+        run = {k: v for k, v in steps[0].items() if k not in ("fail_on_stdout", "fail_on_result")}
+        return [{**run, "timeout": seconds, "any_status": True,
+                 "checks": [["stdout", "[setup failed]", "SyntaxError: {err}"], ["stdout", "[build failed]", "SyntaxError: {err}"],
+                            ["stdout", "FAIL", "Exception: {err}"]]}]
+    if language == "rb":
+        # ruby, 5 s: status 0 is OK; another is SyntaxError when standard error holds anything, else Exception
+        return [{**steps[0], "timeout": seconds,
+                 "otherwise": {"stderr_nonempty": True, "then": "SyntaxError: {err}", "else": "Exception: {err}"}}]
+    if language == "r":
+        # Rscript, 5 s: status 0 is OK; another is SyntaxError when the output says "unexpected", else Exception
+        return [{**steps[0], "timeout": seconds,
+                 "otherwise": {"needle": "unexpected", "both": True, "then": "SyntaxError: {err}", "else": "Exception: {err}"}}]
+    if language == "rs":
+        # rustc 15 s (its timeout is Timeout), the program 5 s
+        return [{**steps[0], "timeout": 15.0}, {**steps[1], "timeout": seconds}]
+    if language == "php":
+        # php, 15 s: "PHP Parse error" on standard output is SyntaxError whatever the status; the harness does not
+        # look at its reader's timeout, so a run killed there has status -1: Exception
+        return [{**steps[0], "timeout": 15.0, "timeout_result": "Exception",
+                 "checks": [["stdout", "PHP Parse error", "SyntaxError: {err}"]]}]
+    if language == "sh":
+        # bash, 15 s: status 0 is OK; another is SyntaxError when standard error says "syntax error"
+        return [{**steps[0], "timeout": 15.0,
+                 "otherwise": {"needle": "syntax error", "then": "SyntaxError: {err}", "else": "Exception: {err}"}}]
+    if language == "js":
+        return [{**steps[0], "timeout": 15.0}]
+    return steps
 
 
 def _hashable(value: Any) -> Any:
