@@ -1172,6 +1172,7 @@ EXPORTED: dict[str, list[tuple[str, str]]] = {
         ('MultiIFEvaluator', 'assay.evaluators.multiif'),
         ('MultiplEEvaluator', 'assay.evaluators.multipl_e'),
         ('first_fenced_block', 'assay.evaluators.multipl_e'),
+        ('harness_steps', 'assay.evaluators.multipl_e'),
         ('multiple_e_completion', 'assay.evaluators.multipl_e'),
         ('multiple_e_program', 'assay.evaluators.multipl_e'),
         ('remove_prompt_repeat', 'assay.evaluators.multipl_e'),
