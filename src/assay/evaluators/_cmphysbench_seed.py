@@ -57,12 +57,11 @@ from assay.evaluators._phybench_eed import (
     _LOOSE_FRACTION,
     Node,
     _brace_power_fractions,
-    _command_before,
+    _closing_brace,
     _find_all,
-    _first_open_brace,
-    _group_end,
     _loose_fraction,
     _time_limit,
+    _unwrap_groups,
     balanced,
     tree_distance,
 )
@@ -74,7 +73,6 @@ SIMPLIFY_SECONDS = 30.0
 DIFFERENCE_SECONDS = 10.0
 EQUALS_SECONDS = 10.0
 
-_MAX_UNWRAPS = 10
 
 # -- LaTeX clean-up: the first stage ---------------------------------------------------------------------------
 
@@ -96,17 +94,8 @@ def remove_command(text: str, command: str, keep_inside: bool) -> str:
         parts.append(text[at:pos])
         brace = pos + len(command)
         if brace < len(text) and text[brace] == "{":
-            depth = 0
-            close = -1
-            for i in range(brace, len(text)):
-                if text[i] == "{":
-                    depth += 1
-                elif text[i] == "}":
-                    depth -= 1
-                    if depth == 0:
-                        close = i
-                        break
-            if close == -1:
+            close = _closing_brace(text, brace)
+            if close == len(text):
                 parts.append(text[pos : brace + 1])
                 at = brace + 1
             else:
@@ -115,33 +104,6 @@ def remove_command(text: str, command: str, keep_inside: bool) -> str:
                 at = close + 1
         else:
             at = brace
-
-
-def unwrap_group(text: str) -> tuple[str, bool]:
-    """The content of the first brace group when it belongs to no command and no ``}`` follows it.
-
-    Whatever stands before or after the group is dropped with the braces.  An
-    unclosed group with no ``}`` after it leaves nothing to go on with:
-    ``TypeError``, as OpenCompass's next step fails.
-    """
-    brace = _first_open_brace(text)
-    if brace == -1:
-        return text, False
-    if not _command_before(text, brace):
-        content, close = _group_end(text, brace)
-        if "}" not in text[close + 1 :]:
-            if content is None:
-                raise TypeError("an unclosed brace group")
-            return content, True
-    return text, False
-
-
-def _unwrap_groups(text: str) -> str:
-    for _ in range(_MAX_UNWRAPS):
-        text, changed = unwrap_group(text)
-        if not changed:
-            break
-    return text
 
 
 _LAST_SIGNS = ("\\approx", "\\ge", "\\le", "\\geq", "\\leq", "=")
@@ -172,12 +134,13 @@ def first_stage(text: str, kind: str) -> str:
         text = text.replace("\\approx", "=")
     if not balanced(text):
         return text
-    text = _unwrap_groups(remove_command(text, "\\boxed", keep_inside=True))
+    # an unclosed brace group left with no "}" after it: TypeError, as OpenCompass's next step fails
+    text = _unwrap_groups(remove_command(text, "\\boxed", keep_inside=True), TypeError)
     if "\\quad" in text:
         text = text.split("\\quad")[0]
     if kind != "Equation":
         text = after_last_sign(text)
-    return _unwrap_groups(text)
+    return _unwrap_groups(text, TypeError)
 
 
 # -- LaTeX clean-up: the second stage --------------------------------------------------------------------------
@@ -238,16 +201,7 @@ def _unbar_vectors(text: str) -> str:
     """Every ``\\bar`` removed (content kept) inside each ``\\vec{…}``."""
     for n in range(len(_find_all(text, "\\vec{"))):
         brace = _find_all(text, "\\vec{")[n] + 4
-        end = brace
-        depth = 0
-        while end < len(text):
-            if text[end] == "{":
-                depth += 1
-            if text[end] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            end += 1
+        end = _closing_brace(text, brace)
         text = text[: brace + 1] + remove_command(text[brace + 1 : end], "\\bar", keep_inside=True) + text[end:]
     return text
 

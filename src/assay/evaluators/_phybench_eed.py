@@ -76,6 +76,24 @@ def balanced(text: str) -> bool:
     return not stack
 
 
+def _closing_brace(text: str, brace: int) -> int:
+    """Where the group opened at ``brace`` closes, braces counted (no escapes): the index of its ``}``, or
+    ``len(text)`` when it is never closed.
+
+    >>> _closing_brace("a{b{c}}d", 1), _closing_brace("a{b", 1)
+    (6, 3)
+    """
+    depth = 0
+    for i in range(brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
 def strip_command(text: str, command: str, keep_inside: bool, fails_with: type[Exception]) -> str:
     """The first ``command{…}`` removed, its group's content kept or not.
 
@@ -92,12 +110,7 @@ def strip_command(text: str, command: str, keep_inside: bool, fails_with: type[E
     after = pos + len(command)
     end = after
     if end < len(text) and text[end] == "{":
-        depth = 0
-        while end < len(text):
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            if depth == 0 and text[end] == "}":
-                break
-            end += 1
+        end = _closing_brace(text, end)
     inner = text[after + 1 : end] if keep_inside else ""
     text = text[:pos] + inner + text[end + 1 :]
     if command in text:
@@ -164,10 +177,11 @@ def _command_before(text: str, brace: int) -> str | None:
     return text[i + 1 : last + 1]
 
 
-def unwrap_group(text: str) -> tuple[str, bool]:
+def unwrap_group(text: str, fails_with: type[Exception] = ValueError) -> tuple[str, bool]:
     """The content of the first brace group when it belongs to no command and no ``}`` follows it.
 
-    Whatever stands before or after the group is dropped with the braces.
+    Whatever stands before or after the group is dropped with the braces; an unclosed group with no ``}`` after it
+    raises ``fails_with`` (what the caller's OpenCompass step fails with).
     """
     brace = _first_open_brace(text)
     if brace == -1:
@@ -176,14 +190,15 @@ def unwrap_group(text: str) -> tuple[str, bool]:
         content, close = _group_end(text, brace)
         if "}" not in text[close + 1 :]:
             if content is None:
-                raise ValueError("an unclosed brace group")
+                raise fails_with("an unclosed brace group")
             return content, True
     return text, False
 
 
-def _unwrap_groups(text: str) -> str:
+def _unwrap_groups(text: str, fails_with: type[Exception] = ValueError) -> str:
+    """:func:`unwrap_group` again and again, at most ten times, while it unwraps."""
     for _ in range(_MAX_UNWRAPS):
-        text, changed = unwrap_group(text)
+        text, changed = unwrap_group(text, fails_with)
         if not changed:
             break
     return text
@@ -231,13 +246,7 @@ def _unbar_vectors(text: str) -> str:
     """``\\bar`` removed (content kept) inside each ``\\vec{…}``."""
     for n in range(len(_find_all(text, "\\vec{"))):
         brace = _find_all(text, "\\vec{")[n] + 4  # IndexError when a vector went away, as OpenCompass fails
-        end = brace
-        depth = 0
-        while end < len(text):
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            if depth == 0 and text[end] == "}":
-                break
-            end += 1
+        end = _closing_brace(text, brace)
         text = text[: brace + 1] + strip_command(text[brace + 1 : end], "\\bar", keep_inside=True, fails_with=TypeError) + text[end:]
     return text
 

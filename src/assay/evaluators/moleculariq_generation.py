@@ -314,9 +314,6 @@ class MoleculariqGenerationEvaluator(BaseEvaluator):
 
     sample_outcome = SampleOutcome(correct="correct")
 
-    def __init__(self, pred_postprocessor: Any = None) -> None:
-        super().__init__(pred_postprocessor=pred_postprocessor)
-
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         error = check_batch(self, predictions, references)
         if error:

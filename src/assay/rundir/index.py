@@ -382,9 +382,7 @@ class Snapshot(DataclassMethods):
         """What the report reads of every sample of ``results/<rel>`` (see
         :func:`assay.rundir.stats_index.index_samples`), ``(settings, data)``, when it was computed from the
         file's present bytes; ``None`` otherwise.  The index's samples are read once, on the first call."""
-        if self._samples is None:
-            self._samples = self._index._load_samples() if self._index is not None and self.persisted else {}
-        found = self._samples.get(rel)
+        found = self.all_samples().get(rel)
         if found is None:
             return None
         row = self.rows.get(rel)
@@ -400,9 +398,7 @@ class Snapshot(DataclassMethods):
     def current_samples(self, rels: Iterable[str]) -> dict[str, tuple[str, str, bytes]]:
         """:meth:`samples` of many result files at once: path → (digest, settings, data) of those whose
         samples were computed from the file's present bytes."""
-        if self._samples is None:
-            self._samples = self._index._load_samples() if self._index is not None and self.persisted else {}
-        held, rows = self._samples.get, self.rows.get
+        held, rows = self.all_samples().get, self.rows.get
         out = {}
         for rel in rels:
             found = held(rel)
