@@ -249,3 +249,28 @@ def test_library_config_loads_opencompass_rows(config: str, oc_library: Path, tm
     assert ds["eval_cfg"]["evaluator"]["type"] is ICL_EVALUATORS.get("MoleculariqGenerationEvaluator")
     rows = [dict(r) for r in ds["type"].load(path=ds["path"], name=ds["name"])]
     assert rows == [{k: v for k, v in r.items() if k not in ("idx", "subdivision")} for r in record["test_rows"]]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_library_config_scores_from_gold_as_opencompass(config: str, oc_library: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the data on disk, the constraints come from OpenCompass's own prediction file's ``gold``: the same
+    metrics and details as with the data."""
+    expected = _record(config)["result"]
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "no-data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.py").write_text(_config(config), encoding="utf-8")
+    work = tmp_path / "work"
+    predictions = work / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    shutil.copy(ROOT / "predictions" / f"{ABBR}.json", predictions / f"{ABBR}.json")
+    main(["eval", str(tmp_path / "config.py"), "-w", str(work), "-r", RUN, "--workers", "1"])
+    result = json.loads((work / RUN / "results" / MODEL / f"{ABBR}.json").read_text(encoding="utf-8"))
+    assert result["_meta"]["references"] == "gold"
+    assert (result["score"], result["valid"]) == (expected["score"], expected["valid"])
+    keys = ("pred", "constraints", "score", "correct", "valid_smiles")
+    assert [{k: d.get(k) for k in keys} for d in result["details"]] == [{k: d.get(k) for k in keys} for d in expected["details"]]

@@ -338,3 +338,32 @@ def test_digit_less_numeric_answers_score_as_opencompass_s_with_pint() -> None:
     pairs = [p for p in QUIRKS["pairs"] if p["type"] == "Numeric"]
     assert any(p["pred"] == "pi" and p["seed"][0] == 100 for p in pairs)
     _check_seed([p for p in pairs if p["pred"] not in NOT_EVALUATED and p["ref"] not in NOT_EVALUATED])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_library_config_scores_from_gold_as_opencompass(case: str, oc_library: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the data on disk, the references come from OpenCompass's own prediction files' ``gold`` (the
+    ``[answer, topic]`` list as OpenCompass writes it): the same metric and details as with the data."""
+    record = _record(case)
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "no-data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.py"
+    config.write_text(_config(record), encoding="utf-8")
+    work = tmp_path / "work"
+    predictions = work / RUN / "predictions" / MODEL
+    predictions.mkdir(parents=True)
+    for abbr in record["datasets"]:
+        shutil.copy(ROOT / "predictions" / f"{abbr}.json", predictions / f"{abbr}.json")
+    main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
+    for abbr, entry in record["datasets"].items():
+        expected = entry["result"]
+        result = json.loads((work / RUN / "results" / MODEL / f"{abbr}.json").read_text(encoding="utf-8"))
+        assert result["_meta"]["references"] == "gold", abbr
+        assert result["score"] == expected["score"], abbr
+        got = [{k: _one(d[k]) for k in ("pred", "answer", "score")} for d in result["details"]]
+        assert got == [{k: _one(d[k]) for k in ("pred", "answer", "score")} for d in expected["details"]], abbr
