@@ -283,10 +283,11 @@ def test_test_set_without_points_is_an_error_record() -> None:
 
 def test_answer_running_out_of_memory_scores_invalid_and_keeps_the_batch() -> None:
     """OpenCompass catches the MemoryError of a reading as any other error: that answer is not valid, the others
-    are scored."""
+    are scored.  The shift asks at once for 8 GiB, past the sandbox's memory limit (a power such as
+    ``2**(2**36)`` gets there too, but only after squaring numbers of hundreds of megabytes, for half a minute)."""
     rows = _rows()[:2]
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(expression_timeout=20).score(
-        ["y = 2*x0 + 1", "y = x0*x1 + 0*2**(2**36)"], [r["formula"] for r in rows], rows)
+        ["y = 2*x0 + 1", "y = x0*x1 + 0*(1 << 2**36)"], [r["formula"] for r in rows], rows)
     assert "error" not in result, result
     assert [d["is_valid"] for d in result["details"]] == [True, False]
     assert result["details"][1]["RMSE"] == 100000.0
