@@ -330,6 +330,39 @@ def test_text_in_a_quantity_is_never_run() -> None:
     assert not hasattr(builtins, "assay_cmphys_probe")
 
 
+TWO = "(True+True)"
+#: digit-less quantities whose integers OpenCompass computes until its sample timeout
+HUGE = (f"{TWO}**{TWO}**{TWO}**{TWO}**{TWO}**{TWO}", "(True+True+True)**(bar_size**bar_size**bar_size)",
+        f"pi**({TWO}**{TWO}**{TWO}**{TWO}**{TWO})", f"factorial({TWO}**{TWO}**{TWO}**{TWO}**{TWO})",
+        "N(pi, bar_size**bar_size**bar_size)", "True << (bar_size**bar_size**bar_size)", "-E**(-(bar_size**bar_size**bar_size))")
+
+
+def test_huge_integers_in_a_quantity_fail_at_the_bound() -> None:
+    from assay.evaluators._cmphysbench_seed import QuantityBoundError, parse_quantity
+
+    for text in HUGE:
+        with pytest.raises(QuantityBoundError, match="more than"):
+            parse_quantity(text)
+    # below the bounds the values are computed, as OpenCompass computes them
+    assert parse_quantity(f"{TWO}**{TWO}**{TWO}**{TWO}") == (65536.0, "")
+    assert parse_quantity(f"pi**({TWO}**{TWO}**{TWO})") == (pytest.approx(math.pi**16), "")
+    assert parse_quantity("True << (bar_size - True)") == (16.0, "")
+
+
+def test_a_reply_asking_for_a_huge_integer_scores_zero_naming_the_bound() -> None:
+    """OpenCompass computes such an integer until its sample timeout, scoring the sample 0; assay stops at the
+    quantity reader's bound and scores 0 with the bound in the details, the other samples scored as before."""
+    pytest.importorskip("pint")
+    evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(workers=1)
+    replies = [f"\\boxed{{{text}}}" for text in HUGE[:2]] + ["\\boxed{3.14}"]
+    result = evaluator.score(replies, [["3.14", "Numeric"]] * 3)
+    for detail in result["details"][:2]:
+        assert detail["score"] == 0
+        assert detail["error"].startswith("QuantityBoundError: ") and "more than 65536 bits" in detail["error"]
+    assert result["details"][2] == {"pred": "3.14", "answer": ["3.14", "Numeric"], "score": 100}
+    assert result["score"] == 100 / 3
+
+
 def test_digit_less_numeric_answers_score_as_opencompass_s_with_pint() -> None:
     """``pi`` against ``3.1416`` is 100 with ``pint`` installed (the quantity's value is SymPy's ``pi``)."""
     pint = pytest.importorskip("pint")
