@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,3 +47,24 @@ def without_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Pa
     """A run with no data on disk (an empty data folder), in ``tmp_path``."""
     _library_run(tmp_path, monkeypatch, oc_library, tmp_path / "no-data")
     monkeypatch.chdir(tmp_path)
+
+
+def judged_family_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path, cache: Path) -> None:
+    """A run of a recorded judge family with its data read in place (``cache``, the working directory too), an
+    empty Hub cache offline and no OpenAI key of the caller's (the judge is a local server)."""
+    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
+    monkeypatch.setenv("COMPASS_DATA_CACHE", str(cache))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # empty: the local folders are read
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("DATASET_SOURCE", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.chdir(cache)
+
+
+def config_datasets(text: str, tmp_path: Path) -> list[dict[str, Any]]:
+    """The ``datasets`` of the config ``text``, as assay loads it."""
+    from assay import load_config
+
+    config = tmp_path / "library.py"
+    config.write_text(text, encoding="utf-8")
+    return list(load_config(config).variables["datasets"])
