@@ -18,11 +18,32 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REPO", "eval_task_as_opencompass_runs_it", "jsonable", "library_datasets", "local_judge_env", "plain_json",
-           "tiktoken_cache", "use_data_cache", "write_json", "write_jsonl"]
+__all__ = ["JUDGE_KEY", "JUDGE_MODEL", "REPO", "SUBJECTIVE_JUDGE", "eval_task_as_opencompass_runs_it", "jsonable",
+           "judge_recording", "library_datasets", "local_judge_env", "plain_json", "record_in_children", "tiktoken_cache", "use_data_cache",
+           "write_json", "write_jsonl", "write_prediction_file"]
 
 #: The repository's root.
 REPO = Path(__file__).resolve().parent.parent
+
+#: The judge model the recordings' judge configs and ``OC_JUDGE_*`` environment name, and its key.
+JUDGE_MODEL = "judge-model"
+JUDGE_KEY = "sk-judge-test"
+
+#: The judge of a recorded subjective run, appended to a config that defines ``models``: OpenCompass's
+#: ``OpenAISDK`` at ``{JUDGE_BASE}`` (the local judge server's address, filled in when the config is run).
+SUBJECTIVE_JUDGE = f"""
+from opencompass.models import OpenAISDK
+from opencompass.partitioners.sub_naive import SubjectiveNaivePartitioner
+
+api_meta_template = dict(
+    round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],
+    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
+)
+judge_models = [dict(abbr='{JUDGE_MODEL}', type=OpenAISDK, path='{JUDGE_MODEL}', key='{JUDGE_KEY}',
+                     openai_api_base='{{JUDGE_BASE}}', meta_template=api_meta_template, query_per_second=16,
+                     max_out_len=2048, max_seq_len=8192, batch_size=8, temperature=0, retry=2)]
+eval = dict(partitioner=dict(type=SubjectiveNaivePartitioner, models=models, judge_models=judge_models))
+"""
 
 
 def jsonable(value: Any) -> Any:
@@ -50,6 +71,14 @@ def write_json(path: Path, data: Any, *, sort_keys: bool = False, ensure_ascii: 
     """``data`` as indented JSON (one space) and a final newline in ``path``, its folder made."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, ensure_ascii=ensure_ascii, indent=1, sort_keys=sort_keys) + "\n", encoding="utf-8")
+
+
+def write_prediction_file(path: Path, questions: list[Any], answers: list[Any], golds: list[Any] | None = None) -> None:
+    """An OpenCompass prediction file in ``path``: sample ``i`` is ``questions[i]`` (its ``origin_prompt``),
+    ``answers[i]`` (its ``prediction``) and ``golds[i]`` (its ``gold``, ``""`` without ``golds``)."""
+    golds = [""] * len(questions) if golds is None else golds
+    write_json(path, {str(i): {"origin_prompt": q, "prediction": p, "gold": g}
+                      for i, (q, p, g) in enumerate(zip(questions, answers, golds))})
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -81,23 +110,37 @@ def local_judge_env() -> None:
     os.environ["NO_PROXY"] = "127.0.0.1,localhost"
 
 
-def offline_judge_recording(prefix: str, cache: Path) -> Path:
-    """Set up a judge-family recording that reaches no hub: its scratch folder (``$RECORD_SCRATCH``, made
-    with ``prefix`` when unset, and passed on to the children), tiktoken's offline cache in it, the Hugging
-    Face libraries offline with an empty hub cache (every dataset read from its local folder) and a fresh
-    datasets cache, OpenCompass's data cache at ``cache`` and the local judge's environment."""
+def judge_recording(prefix: str, cache: Path) -> Path:
+    """Set up a judge-family recording: its scratch folder (``$RECORD_SCRATCH``, made with ``prefix`` when unset,
+    and passed on to the children), tiktoken's offline cache in it, the Hugging Face Hub offline, OpenCompass's
+    data cache at ``cache`` and the local judge's environment."""
     import tempfile
 
     scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix=prefix))
     os.environ["RECORD_SCRATCH"] = str(scratch)
     os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
     os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["HF_DATASETS_OFFLINE"] = "1"
-    os.environ["HF_HUB_CACHE"] = str(scratch / "hub")
-    os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")
     use_data_cache(cache)
     local_judge_env()
     return scratch
+
+
+def offline_judge_recording(prefix: str, cache: Path) -> Path:
+    """:func:`judge_recording` reaching no hub at all: the datasets library offline too, with an empty hub cache
+    (every dataset read from its local folder) and a fresh datasets cache."""
+    scratch = judge_recording(prefix, cache)
+    os.environ["HF_DATASETS_OFFLINE"] = "1"
+    os.environ["HF_HUB_CACHE"] = str(scratch / "hub")
+    os.environ["HF_DATASETS_CACHE"] = str(scratch / "datasets")
+    return scratch
+
+
+def record_in_children(script: str, cases: list[str]) -> None:
+    """Each case recorded by ``script --child <case>``, in a process of its own (OpenCompass's registries and
+    caches fresh for each)."""
+    for case in cases:
+        print(f"recording {case}", flush=True)
+        subprocess.run([sys.executable, str(Path(script).resolve()), "--child", case], check=True)
 
 
 def library_datasets(rel: str, variable: str) -> list[dict[str, Any]]:

@@ -12,7 +12,9 @@ lm-evaluation-harness's own command line on the small local tasks in
 ``tests/data/sources/lm_eval/tasks`` (a ``generate_until`` task with two
 filters, two ``multiple_choice`` tasks and a group of them) with
 ``--log_samples``, so that the folder holds exactly what lm-evaluation-harness
-writes: ``<model>/results_<time>.json`` and ``samples_<task>_<time>.jsonl``.
+writes: ``<model>/results_<time>.json`` and ``samples_<task>_<time>.jsonl``, but
+for the tasks' scratch folder, which its files name: ``tasks/…`` there (the
+folder beside ``out``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import argparse
 import contextlib
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -114,6 +117,17 @@ def main() -> None:
                 cli_evaluate()
             # lm-evaluation-harness's own summary table, as it printed it
             (out / f"scripted-{profile}" / "printed.md").write_text(printed.getvalue())
+            _neutral_paths(out / f"scripted-{profile}", tasks)
+
+
+def _neutral_paths(folder: Path, tasks: Path) -> None:
+    """The scratch copy of the tasks, which lm-evaluation-harness names in its files (``config_source``), named
+    ``tasks/…`` instead: relative to the lm_eval folder, whose ``tasks`` it copies, not this machine's."""
+    for path in folder.iterdir():
+        text = path.read_text(encoding="utf-8")
+        neutral = text.replace(json.dumps(str(tasks))[1:-1] + "/", "tasks/")
+        if neutral != text:
+            path.write_text(neutral, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -46,44 +46,30 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from _oc_recording import (
-    local_judge_env,
+    JUDGE_KEY,
+    JUDGE_MODEL,
+    SUBJECTIVE_JUDGE,
+    judge_recording,
     plain_json,
-    tiktoken_cache,
+    record_in_children,
     traceback_tail,
-    use_data_cache,
     write_json,
     write_jsonl,
+    write_prediction_file,
 )
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_b"
 RUN = "20250101_000000"
 MODEL = "oc-model"
-JUDGE_MODEL = "judge-model"
-JUDGE_KEY = "sk-judge-test"
 
 _HEAD = "from mmengine.config import read_base\n\nwith read_base():\n    from opencompass.configs.datasets.{module} import {variable}\n\n"
 _MODELS = f"\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n"
-_SUBJECTIVE = f"""
-from opencompass.models import OpenAISDK
-from opencompass.partitioners.sub_naive import SubjectiveNaivePartitioner
-
-api_meta_template = dict(
-    round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],
-    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
-)
-judge_models = [dict(abbr='{JUDGE_MODEL}', type=OpenAISDK, path='{JUDGE_MODEL}', key='{JUDGE_KEY}',
-                     openai_api_base='{{JUDGE_BASE}}', meta_template=api_meta_template, query_per_second=16,
-                     max_out_len=2048, max_seq_len=8192, batch_size=8, temperature=0, retry=2)]
-eval = dict(partitioner=dict(type=SubjectiveNaivePartitioner, models=models, judge_models=judge_models))
-"""
 
 
 _URLS = """datasets = []
@@ -100,7 +86,7 @@ def _case(module: str, variable: str, subjective: bool = False, urls: bool = Fal
                             post="evaluator['post_url'] = ['{JUDGE_BASE2}']" if post else "pass")
     else:
         body = f"datasets = {variable}\n"
-    return _HEAD.format(module=module, variable=variable) + body + _MODELS + (_SUBJECTIVE if subjective else "")
+    return _HEAD.format(module=module, variable=variable) + body + _MODELS + (SUBJECTIVE_JUDGE if subjective else "")
 
 
 #: case id → (config text, kind: "eval" for OpenICLEvalTask, "subjective" for the subjective pipeline, reply family)
@@ -262,9 +248,7 @@ def write_fixtures() -> None:
     shutil.rmtree(preds, ignore_errors=True)
 
     def pred_file(model: str, name: str, questions: list[Any], answers: list[str]) -> None:
-        body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
-        (preds / model).mkdir(parents=True, exist_ok=True)
-        write_json(preds / model / f"{name}.json", body)
+        write_prediction_file(preds / model / f"{name}.json", questions, answers)
 
     chem_preds = ["The formula is \\boxed{H0O}", "NaCl and 58.44 g", "O2; H2 {output}", "", "\\boxed{H3O}", "I do not know"]
     pred_file(MODEL, "Chem_exam-competition", [r["question"] for r in _chem("icho", 6)], chem_preds)
@@ -412,12 +396,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_b_"))
-    os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    use_data_cache(FIXTURES / "cache")
-    local_judge_env()
+    scratch = judge_recording("record_oc_judge_b_", FIXTURES / "cache")
     if args.child:
         os.chdir(FIXTURES / "cache")
         sys.path.insert(0, str(REPO))
@@ -428,9 +407,7 @@ def main() -> None:
         return
     write_fixtures()
     write_prompts()
-    for case in args.only or CASES:
-        print(f"recording {case}", flush=True)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
+    record_in_children(__file__, args.only or CASES)
 
 
 if __name__ == "__main__":

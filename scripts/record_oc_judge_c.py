@@ -37,13 +37,12 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import offline_judge_recording, write_json, write_jsonl
+from _oc_recording import offline_judge_recording, record_in_children, write_json, write_jsonl, write_prediction_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_c"
@@ -228,10 +227,7 @@ def _atlas_prediction(run: int, i: int) -> str:
 
 
 def _pred_file(name: str, questions: list[Any], answers: list[str]) -> None:
-    preds = FIXTURES / "predictions" / MODEL
-    body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
-    preds.mkdir(parents=True, exist_ok=True)
-    write_json(preds / f"{name}.json", body)
+    write_prediction_file(FIXTURES / "predictions" / MODEL / f"{name}.json", questions, answers)
 
 
 def write_fixtures() -> None:
@@ -305,14 +301,10 @@ def main() -> None:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
         record = judge._run_case(args.child, scratch / "work")
-        out = FIXTURES / "expected"
-        out.mkdir(exist_ok=True)
-        write_json(out / f"{args.child}.json", record, sort_keys=True)
+        write_json(FIXTURES / "expected" / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
-    for case in args.only or CASES:
-        print(f"recording {case}", flush=True)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
+    record_in_children(__file__, args.only or CASES)
 
 
 if __name__ == "__main__":

@@ -41,12 +41,11 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import offline_judge_recording, write_json, write_jsonl
+from _oc_recording import offline_judge_recording, record_in_children, write_json, write_jsonl, write_prediction_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_d"
@@ -215,10 +214,7 @@ FAKE_ALIGNMENT_PREDICTIONS = [
 # -- fixtures -----------------------------------------------------------------------------------
 
 def _pred_file(name: str, questions: list[Any], answers: list[str], golds: list[Any]) -> None:
-    preds = FIXTURES / "predictions" / MODEL
-    body = {str(i): {"origin_prompt": q, "prediction": p, "gold": g} for i, (q, p, g) in enumerate(zip(questions, answers, golds))}
-    preds.mkdir(parents=True, exist_ok=True)
-    write_json(preds / f"{name}.json", body)
+    write_prediction_file(FIXTURES / "predictions" / MODEL / f"{name}.json", questions, answers, golds)
 
 
 def write_fixtures() -> None:
@@ -351,16 +347,12 @@ def main() -> None:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
         record = _run_case(judge, args.child, scratch / "work")
-        out = FIXTURES / "expected"
-        out.mkdir(exist_ok=True)
-        write_json(out / f"{args.child}.json", record, sort_keys=True)
+        write_json(FIXTURES / "expected" / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
     write_prompts()
     record_accuracy()
-    for case in args.only or CASES:
-        print(f"recording {case}", flush=True)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
+    record_in_children(__file__, args.only or CASES)
 
 
 if __name__ == "__main__":

@@ -52,11 +52,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import local_judge_env, plain_json, tiktoken_cache, traceback_tail, use_data_cache, write_json
+from _oc_recording import judge_recording, plain_json, traceback_tail, write_json, write_prediction_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge"
@@ -227,8 +226,7 @@ def write_fixtures() -> None:
     preds.mkdir(parents=True, exist_ok=True)
 
     def pred_file(name: str, questions: list[str], answers: list[str]) -> None:
-        body = {str(i): {"origin_prompt": q, "prediction": p, "gold": ""} for i, (q, p) in enumerate(zip(questions, answers))}
-        write_json(preds / f"{name}.json", body)
+        write_prediction_file(preds / f"{name}.json", questions, answers)
 
     pred_file("aime2024", [q for q, _ in AIME], AIME_PREDICTIONS)
     pred_file("math_prm800k_500", [q for q, _ in MATH], MATH_PREDICTIONS)
@@ -442,12 +440,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="case ids to record (default: all)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_"))
-    os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(tiktoken_cache(scratch))
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    use_data_cache(FIXTURES / "cache")
-    local_judge_env()
+    scratch = judge_recording("record_oc_judge_", FIXTURES / "cache")
     write_fixtures()
     os.chdir(FIXTURES / "cache")
     out_dir = FIXTURES / "expected"

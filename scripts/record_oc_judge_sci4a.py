@@ -26,10 +26,10 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from _oc_recording import judge_recording, record_in_children, write_json, write_prediction_file
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "judge_sci4a"
@@ -77,10 +77,8 @@ def write_fixtures() -> None:
     for task, answers in replies.items():
         items = json.loads((peer / task / "test" / "data.json").read_text(encoding="utf-8"))
         assert len(items) == len(answers), task
-        body = {str(i): {"origin_prompt": item["input"] + ".", "prediction": answer, "gold": item["output"]}
-                for i, (item, answer) in enumerate(zip(items, answers))}
-        (preds / f"SciReasoner-PEER_{task}.json").write_text(json.dumps(body, ensure_ascii=False, indent=1) + "\n",
-                                                             encoding="utf-8")
+        write_prediction_file(preds / f"SciReasoner-PEER_{task}.json", [item["input"] + "." for item in items], answers,
+                              [item["output"] for item in items])
 
 
 def main() -> None:
@@ -92,29 +90,16 @@ def main() -> None:
     sys.path.insert(0, str(REPO / "scripts"))
     import record_oc_judge_b as judge
 
-    scratch = Path(os.environ.get("RECORD_SCRATCH") or tempfile.mkdtemp(prefix="record_oc_judge_sci4a_"))
-    os.environ["RECORD_SCRATCH"] = str(scratch)
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(judge._tiktoken_cache(scratch))
-    os.environ["HF_HUB_OFFLINE"] = "1"
+    scratch = judge_recording("record_oc_judge_sci4a_", CACHE)
     os.environ["HF_DATASETS_OFFLINE"] = "1"
-    os.environ["COMPASS_DATA_CACHE"] = str(CACHE)
-    os.environ.pop("DATASET_SOURCE", None)
-    for var in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        os.environ.pop(var, None)
-    os.environ["NO_PROXY"] = "127.0.0.1,localhost"
     if args.child:
         os.chdir(CACHE)
         judge.FIXTURES, judge.CASES, judge.REPLIES = FIXTURES, CASES, REPLIES  # judge_b's recording code, on these cases
         record = judge._run_case(args.child, scratch / "work")
-        out = FIXTURES / "expected"
-        out.mkdir(exist_ok=True)
-        (out / f"{args.child}.json").write_text(json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                                encoding="utf-8")
+        write_json(FIXTURES / "expected" / f"{args.child}.json", record, sort_keys=True)
         return
     write_fixtures()
-    for case in args.only or CASES:
-        print(f"recording {case}", flush=True)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case], check=True)
+    record_in_children(__file__, args.only or CASES)
 
 
 if __name__ == "__main__":

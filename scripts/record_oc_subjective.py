@@ -44,32 +44,24 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _oc_recording import local_judge_env, plain_json, tiktoken_cache, use_data_cache, write_json
+from _oc_recording import (
+    SUBJECTIVE_JUDGE,
+    local_judge_env,
+    plain_json,
+    tiktoken_cache,
+    use_data_cache,
+    write_json,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "data" / "oc_families" / "subjective"
 RUN = "20250101_000000"
-JUDGE_MODEL = "judge-model"
-JUDGE_KEY = "sk-judge-test"
 
 def messages_key(body: dict[str, Any]) -> str:
     """The key a request body is recorded under: the digest of its messages."""
     return hashlib.sha256(json.dumps(body.get("messages"), sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
 
 
-_JUDGE = f"""
-from opencompass.models import OpenAISDK
-from opencompass.partitioners.sub_naive import SubjectiveNaivePartitioner
-
-api_meta_template = dict(
-    round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)],
-    reserved_roles=[dict(role='SYSTEM', api_role='SYSTEM')],
-)
-judge_models = [dict(abbr='{JUDGE_MODEL}', type=OpenAISDK, path='{JUDGE_MODEL}', key='{JUDGE_KEY}',
-                     openai_api_base='{{JUDGE_BASE}}', meta_template=api_meta_template, query_per_second=16,
-                     max_out_len=2048, max_seq_len=8192, batch_size=8, temperature=0, retry=2)]
-eval = dict(partitioner=dict(type=SubjectiveNaivePartitioner, models=models, judge_models=judge_models))
-"""
 
 _HEAD = "from mmengine.config import read_base\n\nwith read_base():\n"
 _TWO = "models = [dict(abbr='model-a', path='org/model-a'), dict(abbr='model-b', path='org/model-b')]\n"
@@ -81,12 +73,12 @@ CASES: dict[str, str] = {
     + "    from opencompass.configs.datasets.subjective.alignbench.alignbench_judgeby_critiquellm import alignbench_datasets\n"
     + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp import mtbench_datasets\n"
     + "\ndatasets = [*alignbench_datasets, mtbench_datasets[0]]\n"
-    + _TWO + _JUDGE,
+    + _TWO + SUBJECTIVE_JUDGE,
     "pairwise": _HEAD
     + "    from opencompass.configs.datasets.subjective.alpaca_eval.alpacav2_judgeby_gpt4 import alpacav2_datasets\n"
     + "    from opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare import arenahard_datasets\n"
     + "\ndatasets = [*alpacav2_datasets, *arenahard_datasets]\n"
-    + _TWO + _JUDGE,
+    + _TWO + SUBJECTIVE_JUDGE,
     # dialogues compared in pairs (MT-Bench's pairwise prompts, both orders); AlpacaEval with the answers
     # kept in the references and no order drawn
     "variants": _HEAD
@@ -97,7 +89,7 @@ CASES: dict[str, str] = {
     + "    dict(mtbench_datasets[0], judge_type='pair', mode='m2n', infer_order='double', base_models=[dict(abbr='model-a')]),\n"
     + "    dict(_alpaca, infer_order=None, eval_cfg=dict(_alpaca['eval_cfg'], evaluator=dict(_alpaca['eval_cfg']['evaluator'], keep_predictions=True))),\n"
     + "]\n"
-    + _TWO + _JUDGE,
+    + _TWO + SUBJECTIVE_JUDGE,
     # a dialogue judged whole (pack_all_predictions) through a prompt that shows it
     "packed": _HEAD
     + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp import mtbench_datasets\n"
@@ -106,7 +98,7 @@ CASES: dict[str, str] = {
     + "_template = dict(type=PromptTemplate, template=dict(round=[dict(role='HUMAN', prompt='{prediction}\\n---\\n{prompt_template}')]))\n"
     + "datasets = [dict(_mt, eval_cfg=dict(_mt['eval_cfg'], evaluator=dict(_mt['eval_cfg']['evaluator'], pack_all_predictions=True,\n"
     + "                                                                      prompt_template=_template)))]\n"
-    + _TWO + _JUDGE,
+    + _TWO + SUBJECTIVE_JUDGE,
     # the "_new" configs: the same benchmarks read by their dict_postprocessor (the result is its dict);
     # Arena-Hard's fits a model to the battles, which needs wins on both sides: too few here
     "postprocessed": _HEAD
@@ -114,11 +106,11 @@ CASES: dict[str, str] = {
     + "    from opencompass.configs.datasets.subjective.multiround.mtbench_single_judge_diff_temp_new import mtbench_datasets\n"
     + "    from opencompass.configs.datasets.subjective.alpaca_eval.alpacav2_judgeby_gpt4_new import alpacav2_datasets\n"
     + "\ndatasets = [*alignbench_datasets, mtbench_datasets[0], *alpacav2_datasets]\n"
-    + _TWO + _JUDGE,
+    + _TWO + SUBJECTIVE_JUDGE,
     "allpair": _HEAD
     + "    from opencompass.configs.datasets.subjective.arena_hard.arena_hard_compare import arenahard_datasets\n"
     + "\ndatasets = [dict(d, mode='allpair', infer_order='random') for d in arenahard_datasets]\n"
-    + _THREE + _JUDGE,
+    + _THREE + SUBJECTIVE_JUDGE,
 }
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from assay.errors import InputFileError
 from assay.registry import LOAD_DATASET
-from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order
+from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order, use_as_oc_judge, write_judged_config
 
 ROOT = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "judge_a"
 LOADERS = json.loads((ROOT / "loaders.json").read_text(encoding="utf-8"))
@@ -123,11 +123,8 @@ def test_judged_config_sends_opencompass_requests_and_scores_as_it_does(case: st
         shutil.copy(ROOT / "predictions" / f"{abbr}.json", predictions / f"{abbr}.json")
 
     with FakeJudge(lambda messages, attempt: ("reply", hashed_verdict(messages))) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
-        config = tmp_path / "config.py"
-        config.write_text(record["config"], encoding="utf-8")
+        use_as_oc_judge(server, monkeypatch)
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
         bodies = list(server.bodies)
 

@@ -27,7 +27,8 @@ from assay.cli import main
 from assay.errors import ConfigError
 from assay.evaluate.base import INCOMPLETE_KEY
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
-from tests.judge.fake_server import FakeJudge
+from tests.evaluators._library import config_datasets, judged_family_env
+from tests.judge.fake_server import FakeJudge, use_as_oc_judge
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge_d"
 RECORD = ROOT / "expected" / "healthbench_gen_831613.json"
@@ -57,28 +58,14 @@ def _sorted(bodies: list[dict[str, Any]]) -> list[str]:
 
 @pytest.fixture
 def oc_env(oc_library: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT / "cache"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # empty: the local folder is read
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.chdir(ROOT / "cache")
+    judged_family_env(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     return oc_library
-
-
-def _library_datasets(record: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
-    from assay import load_config
-
-    config = tmp_path / "library.py"
-    config.write_text(record["config"], encoding="utf-8")
-    return list(load_config(config).variables["datasets"])
 
 
 def test_library_config_loads_opencompass_rows(oc_env: Path, tmp_path: Path) -> None:
     """Each subset of the library config: OpenCompass's rows, with the conversation's reply slot (``prompt_trans``)."""
     record = _record()
-    datasets = _library_datasets(record, tmp_path)
+    datasets = config_datasets(record["config"], tmp_path)
     assert sorted(d["abbr"] for d in datasets) == sorted(record["datasets"])
     for ds in datasets:
         loader = record["datasets"][ds["abbr"]]["loader"]
@@ -104,9 +91,7 @@ def test_library_config_grades_as_opencompass(oc_env: Path, tmp_path: Path, monk
     record = _record()
     work = tmp_path / "work"
     with FakeJudge(scripted(record["replies"])) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
+        use_as_oc_judge(server, monkeypatch)
         _eval(record, tmp_path, server, work)
         want = [b for e in record["datasets"].values() for b in e["requests"]]
         assert _sorted(server.bodies) == _sorted(want)

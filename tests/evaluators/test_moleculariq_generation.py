@@ -20,6 +20,7 @@ from assay.cli import main
 from assay.errors import EvaluationError
 from assay.evaluators.moleculariq_solver import CHAIN_SEARCH_STEPS, PROPERTIES, SolverError, solve
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data, without_data
 
 pytest.importorskip("rdkit")
 
@@ -31,7 +32,6 @@ REWARDS = [json.loads(line) for line in (EXPECTED / "reward_corpus.jsonl").read_
 CONFIGS = ("molculariq_gen", "molculariq_rawprompt_gen")
 ABBR = "MolecularIQ-generation"
 RUN = "20250101_000000"
-MODEL = "oc-model"
 #: what assay raises where OpenCompass's solver raises
 RAISES = {"RecursionError": SolverError}
 
@@ -198,29 +198,15 @@ def test_pred_postprocessor_is_applied_before_reading() -> None:
 
 
 def _config(config: str) -> str:
-    return ("from mmengine.config import read_base\n\nwith read_base():\n"
-            f"    from opencompass.configs.datasets.molculariq.{config} import moleculariq_datasets\n\n"
-            f"datasets = [d for d in moleculariq_datasets if d['abbr'] == {ABBR!r}]\n"
-            f"models = [dict(abbr={MODEL!r}, path='org/model')]\n")
-
-
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache", data)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(data)
-    return data
+    return library_config(f"molculariq/{config}.py", "moleculariq_datasets",
+                          f"[d for d in moleculariq_datasets if d['abbr'] == {ABBR!r}]")
 
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_library_config_scores_as_opencompass(config: str, oc_library: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _record(config)["result"]
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     (tmp_path / "config.py").write_text(_config(config), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
@@ -242,7 +228,7 @@ def test_library_config_loads_opencompass_rows(config: str, oc_library: Path, tm
     from assay import load_config
 
     record = _record(config)
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     (tmp_path / "config.py").write_text(_config(config), encoding="utf-8")
     (ds,) = load_config(tmp_path / "config.py").variables["datasets"]
     assert ds["type"] is LOAD_DATASET.get("MoleculariqDataset")
@@ -257,12 +243,7 @@ def test_library_config_scores_from_gold_as_opencompass(config: str, oc_library:
     """Without the data on disk, the constraints come from OpenCompass's own prediction file's ``gold``: the same
     metrics and details as with the data."""
     expected = _record(config)["result"]
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "no-data"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(tmp_path)
+    without_data(tmp_path, monkeypatch, oc_library)
     (tmp_path / "config.py").write_text(_config(config), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL

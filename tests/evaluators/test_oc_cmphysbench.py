@@ -25,12 +25,12 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data, without_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "cmphysbench"
 CASES = ("cmphysbench_gen", "cmphysbench_rawprompt_gen")
 CORPUS = json.loads((ROOT / "expected" / "seed_corpus.json").read_text(encoding="utf-8"))
 RUN = "20250101_000000"
-MODEL = "oc-model"
 STAGES = ("first", "second", "numeric_part", "tuple", "interval", "quantity")
 
 
@@ -45,25 +45,6 @@ def _record(case: str) -> dict[str, Any]:
     return json.loads((ROOT / "expected" / f"{case}.json").read_text(encoding="utf-8"))
 
 
-def _config(record: dict[str, Any]) -> str:
-    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
-    variable = record["variable"]
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
-
-
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache", data)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(data)
-    return data
-
-
 def _one(value: Any) -> Any:
     return value[0] if isinstance(value, list) and len(value) == 1 else value
 
@@ -71,9 +52,9 @@ def _one(value: Any) -> Any:
 @pytest.mark.parametrize("case", CASES)
 def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record = _record(case)
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
-    config.write_text(_config(record), encoding="utf-8")
+    config.write_text(library_config(record["config"], record["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
@@ -96,9 +77,9 @@ def test_library_config_loads_opencompass_rows(case: str, oc_library: Path, tmp_
     from assay import load_config
 
     record = _record(case)
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
-    config.write_text(_config(record), encoding="utf-8")
+    config.write_text(library_config(record["config"], record["variable"]), encoding="utf-8")
     (ds,) = load_config(config).variables["datasets"]
     assert ds["type"].__module__ == "assay.datasets.cmphysbench"
     table = ds["type"].load(path=ds["path"])
@@ -330,6 +311,39 @@ def test_text_in_a_quantity_is_never_run() -> None:
     assert not hasattr(builtins, "assay_cmphys_probe")
 
 
+TWO = "(True+True)"
+#: digit-less quantities whose integers OpenCompass computes until its sample timeout
+HUGE = (f"{TWO}**{TWO}**{TWO}**{TWO}**{TWO}**{TWO}", "(True+True+True)**(bar_size**bar_size**bar_size)",
+        f"pi**({TWO}**{TWO}**{TWO}**{TWO}**{TWO})", f"factorial({TWO}**{TWO}**{TWO}**{TWO}**{TWO})",
+        "N(pi, bar_size**bar_size**bar_size)", "True << (bar_size**bar_size**bar_size)", "-E**(-(bar_size**bar_size**bar_size))")
+
+
+def test_huge_integers_in_a_quantity_fail_at_the_bound() -> None:
+    from assay.evaluators._cmphysbench_seed import QuantityBoundError, parse_quantity
+
+    for text in HUGE:
+        with pytest.raises(QuantityBoundError, match="more than"):
+            parse_quantity(text)
+    # below the bounds the values are computed, as OpenCompass computes them
+    assert parse_quantity(f"{TWO}**{TWO}**{TWO}**{TWO}") == (65536.0, "")
+    assert parse_quantity(f"pi**({TWO}**{TWO}**{TWO})") == (pytest.approx(math.pi**16), "")
+    assert parse_quantity("True << (bar_size - True)") == (16.0, "")
+
+
+def test_a_reply_asking_for_a_huge_integer_scores_zero_naming_the_bound() -> None:
+    """OpenCompass computes such an integer until its sample timeout, scoring the sample 0; assay stops at the
+    quantity reader's bound and scores 0 with the bound in the details, the other samples scored as before."""
+    pytest.importorskip("pint")
+    evaluator = ICL_EVALUATORS.get("CMPhysBenchEvaluator")(workers=1)
+    replies = [f"\\boxed{{{text}}}" for text in HUGE[:2]] + ["\\boxed{3.14}"]
+    result = evaluator.score(replies, [["3.14", "Numeric"]] * 3)
+    for detail in result["details"][:2]:
+        assert detail["score"] == 0
+        assert detail["error"].startswith("QuantityBoundError: ") and "more than 65536 bits" in detail["error"]
+    assert result["details"][2] == {"pred": "3.14", "answer": ["3.14", "Numeric"], "score": 100}
+    assert result["score"] == 100 / 3
+
+
 def test_digit_less_numeric_answers_score_as_opencompass_s_with_pint() -> None:
     """``pi`` against ``3.1416`` is 100 with ``pint`` installed (the quantity's value is SymPy's ``pi``)."""
     pint = pytest.importorskip("pint")
@@ -346,14 +360,9 @@ def test_library_config_scores_from_gold_as_opencompass(case: str, oc_library: P
     """Without the data on disk, the references come from OpenCompass's own prediction files' ``gold`` (the
     ``[answer, topic]`` list as OpenCompass writes it): the same metric and details as with the data."""
     record = _record(case)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(tmp_path / "no-data"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(tmp_path)
+    without_data(tmp_path, monkeypatch, oc_library)
     config = tmp_path / "config.py"
-    config.write_text(_config(record), encoding="utf-8")
+    config.write_text(library_config(record["config"], record["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)

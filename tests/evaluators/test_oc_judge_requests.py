@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from assay.cli import main
-from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order
+from tests.evaluators._library import judged_family_env
+from tests.judge.fake_server import FakeJudge, hashed_verdict, in_stable_order, use_as_oc_judge, write_judged_config
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge"
 EXPECTED = ROOT / "expected"
@@ -43,11 +44,7 @@ def _numbers(metrics: dict[str, Any]) -> dict[str, float]:
 @pytest.mark.parametrize("case", _cases())
 def test_judge_config_sends_opencompass_requests(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record = json.loads((EXPECTED / f"{case}.json").read_text(encoding="utf-8"))
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT / "cache"))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.chdir(ROOT / "cache")
+    judged_family_env(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
@@ -55,11 +52,8 @@ def test_judge_config_sends_opencompass_requests(case: str, oc_library: Path, tm
         shutil.copy(ROOT / "predictions" / f"{abbr}.json", predictions / f"{abbr}.json")
 
     with FakeJudge(lambda messages, attempt: ("reply", hashed_verdict(messages))) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        use_as_oc_judge(server, monkeypatch)
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
         bodies, headers = list(server.bodies), list(server.headers)
 
@@ -189,11 +183,8 @@ def test_opencompass_reply_files_in_a_work_dir_scored_in_place_are_kept_when_a_r
         return ("status", 400) if messages[-1]["content"] == refused else ("reply", hashed_verdict(messages))
 
     with FakeJudge(judge) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        use_as_oc_judge(server, monkeypatch)
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
 
     assert (results / name).read_text(encoding="utf-8") == written

@@ -15,7 +15,6 @@ OpenCompass's.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +23,12 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data, without_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "symbolic"
 CASE = "NPHardEval_gen_22aac5"
 RECORD = json.loads((ROOT / "expected" / f"{CASE}.json").read_text(encoding="utf-8"))
 RUN = "20250101_000000"
-MODEL = "oc-model"
-
-
-def _config() -> str:
-    module = "opencompass.configs.datasets." + RECORD["config"][: -len(".py")].replace("/", ".")
-    variable = RECORD["variable"]
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
 
 
 def _rows(details: Any) -> list[dict[str, Any]]:
@@ -44,34 +36,21 @@ def _rows(details: Any) -> list[dict[str, Any]]:
     return [{k: v[0] if isinstance(v, list) and len(v) == 1 else v for k, v in d.items()} for d in rows]
 
 
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache", data)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(data)
-    return data
-
-
-@pytest.mark.parametrize("with_data", [True, False], ids=["data", "gold"])
-def test_library_config_scores_as_opencompass(with_data: bool, oc_library: Path, tmp_path: Path,
+@pytest.mark.parametrize("on_disk", [True, False], ids=["data", "gold"])
+def test_library_config_scores_as_opencompass(on_disk: bool, oc_library: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    data = _with_data(tmp_path, monkeypatch, oc_library)
-    if not with_data:
-        shutil.rmtree(data)
-        data.mkdir()
-        monkeypatch.chdir(data)
+    if on_disk:
+        with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
+    else:
+        without_data(tmp_path, monkeypatch, oc_library)
     config = tmp_path / "config.py"
-    config.write_text(_config(), encoding="utf-8")
+    config.write_text(library_config(RECORD["config"], RECORD["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
     for abbr in RECORD["datasets"]:
         replies = json.loads((ROOT / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
-        if with_data:  # the references must come from the data: the files' gold is made useless
+        if on_disk:  # the references must come from the data: the files' gold is made useless
             replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
         (predictions / f"{abbr}.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
     main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
@@ -88,9 +67,9 @@ def test_library_config_scores_as_opencompass(with_data: bool, oc_library: Path,
 def test_library_config_loads_opencompass_rows(abbr: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assay import load_config
 
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
-    config.write_text(_config(), encoding="utf-8")
+    config.write_text(library_config(RECORD["config"], RECORD["variable"]), encoding="utf-8")
     (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
     assert ds["type"].__module__ == "assay.datasets.nphardeval"
     rows = ds["type"].load(path=ds["path"]).to_arrow().to_pylist()

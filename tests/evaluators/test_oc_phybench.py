@@ -14,7 +14,6 @@ OpenCompass's.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,35 +22,16 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "phy"
 CASES = ("phybench_gen", "phybench_rawprompt_gen")
 CORPUS = json.loads((ROOT / "expected" / "eed_corpus.json").read_text(encoding="utf-8"))
 RUN = "20250101_000000"
-MODEL = "oc-model"
 
 
 def _record(case: str) -> dict[str, Any]:
     return json.loads((ROOT / "expected" / f"{case}.json").read_text(encoding="utf-8"))
-
-
-def _config(record: dict[str, Any]) -> str:
-    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
-    variable = record["variable"]
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
-
-
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache", data)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(data)
-    return data
 
 
 def _one(value: Any) -> Any:
@@ -61,9 +41,9 @@ def _one(value: Any) -> Any:
 @pytest.mark.parametrize("case", CASES)
 def test_library_config_scores_as_opencompass(case: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record = _record(case)
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
-    config.write_text(_config(record), encoding="utf-8")
+    config.write_text(library_config(record["config"], record["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
@@ -86,9 +66,9 @@ def test_library_config_loads_opencompass_rows(case: str, oc_library: Path, tmp_
     from assay import load_config
 
     record = _record(case)
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
-    config.write_text(_config(record), encoding="utf-8")
+    config.write_text(library_config(record["config"], record["variable"]), encoding="utf-8")
     (ds,) = load_config(config).variables["datasets"]
     assert ds["type"].__module__ == "assay.datasets.phybench"
     rows = ds["type"].load(path=ds["path"]).to_list()

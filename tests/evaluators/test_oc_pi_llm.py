@@ -13,7 +13,6 @@ OpenCompass's.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,30 +21,11 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "symbolic"
 RECORD = json.loads((ROOT / "expected" / "pi_llm_gen.json").read_text(encoding="utf-8"))
 RUN = "20250101_000000"
-MODEL = "oc-model"
-
-
-def _config() -> str:
-    module = "opencompass.configs.datasets." + RECORD["config"][: -len(".py")].replace("/", ".")
-    variable = RECORD["variable"]
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
-
-
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache" / "giantfish-fly", data / "giantfish-fly")
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
-    monkeypatch.chdir(data)
-    return data
 
 
 def _one(value: Any) -> Any:
@@ -53,9 +33,9 @@ def _one(value: Any) -> Any:
 
 
 def test_library_config_scores_as_opencompass(oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache" / "giantfish-fly", "giantfish-fly")
     config = tmp_path / "config.py"
-    config.write_text(_config(), encoding="utf-8")
+    config.write_text(library_config(RECORD["config"], RECORD["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
@@ -81,9 +61,9 @@ def _order(abbr: str) -> tuple[str, ...]:
 def test_library_config_loads_opencompass_rows(abbr: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assay import load_config
 
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache" / "giantfish-fly", "giantfish-fly")
     config = tmp_path / "config.py"
-    config.write_text(_config(), encoding="utf-8")
+    config.write_text(library_config(RECORD["config"], RECORD["variable"]), encoding="utf-8")
     (ds,) = [d for d in load_config(config).variables["datasets"] if d["abbr"] == abbr]
     assert ds["type"].__module__ == "assay.datasets.pi_llm"
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}

@@ -24,20 +24,17 @@ import pytest
 from assay.cli import main
 from assay.errors import ConfigError, InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET
+from tests.evaluators._library import MODEL, library_config, with_data, without_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "reason_longtail"
 EXPECTED = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "expected").glob("*.json"))}
 VECTORS = json.loads((ROOT / "vectors.json").read_text(encoding="utf-8"))
 RUN = "20250101_000000"
-MODEL = "oc-model"
 
 
 def _config(record: dict[str, Any]) -> str:
-    module = "opencompass.configs.datasets." + record["config"][: -len(".py")].replace("/", ".")
-    variable = record["variable"]
     keep = "" if record["kept"] is None else f" if d['abbr'] in {record['kept']!r}"
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = [d for d in {variable}{keep}]\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
+    return library_config(record["config"], record["variable"], f"[d for d in {record['variable']}{keep}]")
 
 
 def _rows(details: Any) -> list[dict[str, Any]]:
@@ -47,32 +44,19 @@ def _rows(details: Any) -> list[dict[str, Any]]:
             for d in rows if isinstance(d, dict)]
 
 
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache", data)
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.cache/opencompass copy either
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # nor a copy in the Hub's cache
-    monkeypatch.chdir(data)
-    return data
-
-
 #: Cases whose evaluator reads the references alone: scored from the prediction files' gold too.
 GOLD_CASES = {"bbeh_gen", "game24_gen_52a460", "zebralogic_rawprompt_gen_9446ef", "TabMWP_gen_2aef96"}
 SCORE_CASES = [(case, True) for case in sorted(EXPECTED)] + [(case, False) for case in sorted(GOLD_CASES)]
 
 
-@pytest.mark.parametrize(("case", "with_data"), SCORE_CASES, ids=[f"{c}-{'data' if d else 'gold'}" for c, d in SCORE_CASES])
-def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_library: Path, tmp_path: Path,
+@pytest.mark.parametrize(("case", "on_disk"), SCORE_CASES, ids=[f"{c}-{'data' if d else 'gold'}" for c, d in SCORE_CASES])
+def test_library_config_scores_as_opencompass(case: str, on_disk: bool, oc_library: Path, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     record = EXPECTED[case]
-    data = _with_data(tmp_path, monkeypatch, oc_library)
-    if not with_data:
-        shutil.rmtree(data)
-        data.mkdir()
-        monkeypatch.chdir(data)
+    if on_disk:
+        with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
+    else:
+        without_data(tmp_path, monkeypatch, oc_library)
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
     work = tmp_path / "work"
@@ -80,7 +64,7 @@ def test_library_config_scores_as_opencompass(case: str, with_data: bool, oc_lib
     predictions.mkdir(parents=True)
     for abbr in record["datasets"]:
         replies = json.loads((ROOT / "predictions" / f"{abbr}.json").read_text(encoding="utf-8"))
-        if with_data:  # the references must come from the data: the files' gold is made useless
+        if on_disk:  # the references must come from the data: the files' gold is made useless
             replies = {key: dict(reply, gold="not the reference") for key, reply in replies.items()}
         (predictions / f"{abbr}.json").write_text(json.dumps(replies, ensure_ascii=False), encoding="utf-8")
     main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
@@ -107,7 +91,7 @@ def test_library_config_loads_opencompass_rows(case: str, abbr: str, oc_library:
     from assay.config.abbr import dataset_abbr
 
     record = EXPECTED[case]
-    data = _with_data(tmp_path, monkeypatch, oc_library)
+    data = with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     config = tmp_path / "config.py"
     config.write_text(_config(record), encoding="utf-8")
     (ds,) = [d for d in load_config(config).variables["datasets"] if dataset_abbr(d) == abbr]
@@ -180,7 +164,7 @@ def test_supergpqa_answer_reading_matches_opencompass(text: str, options: list[s
 
 def test_supergpqa_loader_filters_and_fills_the_five_shot_prompt_as_opencompass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                                  oc_library: Path) -> None:
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     case = VECTORS["SuperGPQADataset_field"]
     assert LOAD_DATASET.get("SuperGPQADataset").load(**case["args"]).to_arrow().to_pylist() == case["rows"]
 
@@ -188,7 +172,7 @@ def test_supergpqa_loader_filters_and_fills_the_five_shot_prompt_as_opencompass(
 def test_supergpqa_llmjudge_postprocess_matches_opencompass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> None:
     from assay.registry import DICT_POSTPROCESSORS
 
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     rows = LOAD_DATASET.get("SuperGPQADataset").load("m-a-p/SuperGPQA", prompt_mode="zero-shot").to_arrow().to_pylist()
     dataset = type("Judged", (), {"reader": type("Reader", (), {"dataset": {"test": rows}})()})()
     case = VECTORS["supergpqa_llmjudge_postprocess"]
@@ -227,7 +211,7 @@ def test_omni_math_judged_configs_load_opencompass_rows(config: str, oc_library:
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     from assay import load_config
 
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     record = {"config": f"omni_math/{config}.py", "variable": "omnimath_datasets", "kept": None}
     (tmp_path / "config.py").write_text(_config(record), encoding="utf-8")
     (ds,) = load_config(tmp_path / "config.py").variables["datasets"]

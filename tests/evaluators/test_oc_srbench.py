@@ -24,13 +24,13 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
+from tests.evaluators._library import MODEL, library_config, with_data
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "srbench"
 RECORD = json.loads((ROOT / "expected" / "srbench_gen.json").read_text(encoding="utf-8"))
 DATA = ROOT / "cache" / "data" / "SRBENCH" / "formula_data.json"
 INTEGER_DATA = ROOT / "cache" / "int" / "SRBENCH" / "formula_data.json"
 RUN = "20250101_000000"
-MODEL = "oc-model"
 CONFIGS = ["srbench/srbench_gen.py", "srbench/srbench_rawprompt_gen.py"]
 
 
@@ -63,33 +63,15 @@ def _same_sample(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
         assert _close(ours[key], theirs[key]), (theirs["index"], key, ours[key], theirs[key])
 
 
-def _config(rel: str) -> str:
-    module = "opencompass.configs.datasets." + rel[: -len(".py")].replace("/", ".")
-    variable = RECORD["variable"]
-    return (f"from mmengine.config import read_base\n\nwith read_base():\n    from {module} import {variable}\n\n"
-            f"datasets = list({variable})\nmodels = [dict(abbr={MODEL!r}, path='org/model')]\n")
-
-
-def _with_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_library: Path) -> Path:
-    data = tmp_path / "cache"
-    shutil.copytree(ROOT / "cache" / "data", data / "data")
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(data))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(data)
-    return data
-
-
 def _rows(file: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.mark.parametrize("rel", CONFIGS)
 def test_library_config_scores_as_opencompass(rel: str, oc_library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache" / "data", "data")
     config = tmp_path / "config.py"
-    config.write_text(_config(rel), encoding="utf-8")
+    config.write_text(library_config(rel, RECORD["variable"]), encoding="utf-8")
     work = tmp_path / "work"
     predictions = work / RUN / "predictions" / MODEL
     predictions.mkdir(parents=True)
@@ -166,9 +148,9 @@ def test_library_config_loads_opencompass_rows(rel: str, oc_library: Path, tmp_p
     from assay import load_config
     from assay.datasets.srbench import change_data_to_prompt
 
-    _with_data(tmp_path, monkeypatch, oc_library)
+    with_data(tmp_path, monkeypatch, oc_library, ROOT / "cache" / "data", "data")
     config = tmp_path / "config.py"
-    config.write_text(_config(rel), encoding="utf-8")
+    config.write_text(library_config(rel, RECORD["variable"]), encoding="utf-8")
     (ds,) = load_config(config).variables["datasets"]
     assert ds["type"].__module__ == "assay.datasets.srbench"
     args = {k: v for k, v in ds.items() if k not in ("type", "abbr", "reader_cfg", "infer_cfg", "eval_cfg")}
@@ -283,10 +265,11 @@ def test_test_set_without_points_is_an_error_record() -> None:
 
 def test_answer_running_out_of_memory_scores_invalid_and_keeps_the_batch() -> None:
     """OpenCompass catches the MemoryError of a reading as any other error: that answer is not valid, the others
-    are scored."""
+    are scored.  The shift asks at once for 8 GiB, past the sandbox's memory limit (a power such as
+    ``2**(2**36)`` gets there too, but only after squaring numbers of hundreds of megabytes, for half a minute)."""
     rows = _rows()[:2]
     result = ICL_EVALUATORS.get("SRbenchDatasetEvaluator")(expression_timeout=20).score(
-        ["y = 2*x0 + 1", "y = x0*x1 + 0*2**(2**36)"], [r["formula"] for r in rows], rows)
+        ["y = 2*x0 + 1", "y = x0*x1 + 0*(1 << 2**36)"], [r["formula"] for r in rows], rows)
     assert "error" not in result, result
     assert [d["is_valid"] for d in result["details"]] == [True, False]
     assert result["details"][1]["RMSE"] == 100000.0

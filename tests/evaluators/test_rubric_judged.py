@@ -26,7 +26,8 @@ import pytest
 from assay.cli import main
 from assay.errors import InputFileError
 from assay.registry import DICT_POSTPROCESSORS, LOAD_DATASET
-from tests.judge.fake_server import FakeJudge, by_item
+from tests.evaluators._library import config_datasets, judged_family_env
+from tests.judge.fake_server import FakeJudge, by_item, use_as_oc_judge, write_judged_config
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "judge_c"
 EXPECTED = ROOT / "expected"
@@ -45,29 +46,15 @@ def _unique(bodies: list[dict[str, Any]]) -> list[str]:
 
 @pytest.fixture
 def oc_env(oc_library: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("ASSAY_OPENCOMPASS", str(oc_library))
-    monkeypatch.setenv("COMPASS_DATA_CACHE", str(ROOT / "cache"))
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))  # empty: the local folders are read
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.delenv("DATASET_SOURCE", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.chdir(ROOT / "cache")
+    judged_family_env(tmp_path, monkeypatch, oc_library, ROOT / "cache")
     return oc_library
-
-
-def _library_datasets(record: dict[str, Any], tmp_path: Path) -> list[dict[str, Any]]:
-    from assay import load_config
-
-    config = tmp_path / "library.py"
-    config.write_text(record["config"], encoding="utf-8")
-    return list(load_config(config).variables["datasets"])
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_library_config_loads_opencompass_rows(case: str, oc_env: Path, tmp_path: Path) -> None:
     """The library config imported unchanged names assay's loader, which returns OpenCompass's rows."""
     record = _record(case)
-    datasets = _library_datasets(record, tmp_path)
+    datasets = config_datasets(record["config"], tmp_path)
     assert sorted(d["abbr"] for d in datasets) == sorted(record["datasets"])
     for ds in datasets:
         loader = record["datasets"][ds["abbr"]]["loader"]
@@ -84,11 +71,8 @@ def _eval(record: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     work = tmp_path / "work"
     shutil.copytree(ROOT / "predictions" / MODEL, work / RUN / "predictions" / MODEL)
     with FakeJudge(by_item(record["replies"])) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        use_as_oc_judge(server, monkeypatch)
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         with contextlib.suppress(SystemExit):  # the command line's exit
             main(["eval", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
         return work / RUN / "results", list(server.bodies)

@@ -21,7 +21,7 @@ import pytest
 
 from assay.errors import ConfigError
 from assay.registry import DICT_POSTPROCESSORS, ICL_EVALUATORS, LOAD_DATASET, TEXT_POSTPROCESSORS
-from tests.judge.fake_server import FakeJudge, by_item
+from tests.judge.fake_server import FakeJudge, by_item, use_as_oc_judge
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "oc_families" / "sci4a"
 RECORDED = json.loads((DATA / "recorded.json").read_text(encoding="utf-8"))
@@ -142,9 +142,7 @@ def test_library_cascade_judges_as_opencompass(case: str, oc_library: Path, tmp_
     work = tmp_path / "work"
     shutil.copytree(JUDGED / "predictions" / MODEL, work / RUN / "predictions" / MODEL)
     with FakeJudge(by_item(record["replies"])) as server:
-        monkeypatch.setenv("OC_JUDGE_MODEL", "judge-model")
-        monkeypatch.setenv("OC_JUDGE_API_KEY", "sk-judge-test")
-        monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
+        use_as_oc_judge(server, monkeypatch)
         with contextlib.suppress(SystemExit):
             main(["eval", str(library), "-w", str(work), "-r", RUN, "--workers", "1"])
         bodies = list(server.bodies)

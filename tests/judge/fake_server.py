@@ -32,9 +32,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 Script = Callable[[list[dict[str, Any]], int], tuple[Any, ...]]
+
+#: The judge model the recorded judge families name in OpenCompass's ``OC_JUDGE_*`` environment, and its key.
+JUDGE_MODEL = "judge-model"
+JUDGE_KEY = "sk-judge-test"
 
 #: The replies :func:`hashed_verdict` chooses among: clean verdicts, verdicts OpenCompass's
 #: two readers take differently, and garbage.
@@ -209,3 +216,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def use_as_oc_judge(server: FakeJudge, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``server`` as OpenCompass's ``OC_JUDGE_*`` judge, under the recordings' model name and key."""
+    monkeypatch.setenv("OC_JUDGE_MODEL", JUDGE_MODEL)
+    monkeypatch.setenv("OC_JUDGE_API_KEY", JUDGE_KEY)
+    monkeypatch.setenv("OC_JUDGE_API_BASE", server.base_url)
+
+
+def write_judged_config(path: Path, text: str, *servers: FakeJudge) -> Path:
+    """A recorded config written at ``path``, its ``{JUDGE_BASE}`` the first server's address (``{JUDGE_BASE2}``
+    the second's, …); ``path``."""
+    for n, server in enumerate(servers, start=1):
+        text = text.replace("{JUDGE_BASE}" if n == 1 else f"{{JUDGE_BASE{n}}}", server.base_url)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -23,7 +23,7 @@ import pytest
 
 from assay.cli import main
 from assay.rundir.layout import RunDir
-from tests.judge.fake_server import FakeJudge, subjective_reply
+from tests.judge.fake_server import FakeJudge, Script, subjective_reply, write_judged_config
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "oc_families" / "subjective"
 EXPECTED = ROOT / "expected"
@@ -56,12 +56,27 @@ def _setup(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oc_librar
 
 
 def _run(record: dict[str, Any], work: Path, tmp_path: Path, server: FakeJudge, *extra: str) -> int:
-    config = tmp_path / "config.py"
-    config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+    config = write_judged_config(tmp_path / "config.py", record["config"], server)
     try:
         return main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1", *extra])
     except SystemExit as exc:  # pragma: no cover - the command line's exit
         return int(exc.code or 0)
+
+
+def _retrying_once(config: str) -> str:
+    """The recorded config with its judge asking once again after a failed request (not twice)."""
+    return config.replace("retry=2", "retry=1")
+
+
+def _down_for_hawaii(down: dict[str, bool]) -> Script:
+    """The subjective judge, but HTTP 503 for the Hawaii prompts while ``down["on"]``."""
+
+    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
+        if down["on"] and "Hawaii" in json.dumps(messages):
+            return ("status", 503)
+        return ("reply", subjective_reply(messages))
+
+    return script
 
 
 def _results(work: Path) -> dict[str, Any]:
@@ -144,9 +159,7 @@ def test_failed_and_garbage_replies_are_counted_unjudged(oc_library: Path, tmp_p
         return ("reply", "Rating: [[6]]" if "Rating" in json.dumps(messages) else "no score here")
 
     with FakeJudge(script) as server:
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
-                          encoding="utf-8")
+        config = write_judged_config(tmp_path / "config.py", _retrying_once(record["config"]), server)
         status = main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"])
     assert status == 1
     folder = work / RUN / "results" / "model-a_judged-by--judge-model"
@@ -262,16 +275,8 @@ def test_rerun_asks_only_for_failed_requests_and_keeps_opencompass_results(oc_li
     written_by_oc.write_text(json.dumps(record["results"]["model-b_judged-by--judge-model/alignment_bench.json"]), encoding="utf-8")
     before = written_by_oc.read_bytes()
     down = {"on": True}
-
-    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
-        if down["on"] and "Hawaii" in json.dumps(messages):
-            return ("status", 503)
-        return ("reply", subjective_reply(messages))
-
-    with FakeJudge(script) as server:
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
-                          encoding="utf-8")
+    with FakeJudge(_down_for_hawaii(down)) as server:
+        config = write_judged_config(tmp_path / "config.py", _retrying_once(record["config"]), server)
         assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 1
         failed = [b for b in server.bodies if "Hawaii" in json.dumps(b["messages"])]
         sent = len(server.bodies)
@@ -300,16 +305,8 @@ def test_a_forced_run_with_failed_requests_keeps_opencompass_result_and_writes_b
     # what a failed task leaves beside it: a meta holding only the error (the result is still OpenCompass's)
     judged_meta_path(theirs).write_text(json.dumps({"_meta": {"error": "AssayError: judge down"}}), encoding="utf-8")
     down = {"on": True}
-
-    def script(messages: list[dict[str, Any]], attempt: int) -> tuple[Any, ...]:
-        if down["on"] and "Hawaii" in json.dumps(messages):
-            return ("status", 503)
-        return ("reply", subjective_reply(messages))
-
-    with FakeJudge(script) as server:
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
-                          encoding="utf-8")
+    with FakeJudge(_down_for_hawaii(down)) as server:
+        config = write_judged_config(tmp_path / "config.py", _retrying_once(record["config"]), server)
         for args in (["--force"], []):
             assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1", *args]) == 1
             assert theirs.read_bytes() == before and beside.is_file()
@@ -344,8 +341,7 @@ def test_a_run_stopped_while_judging_leaves_the_previous_result(oc_library: Path
         return ("reply", subjective_reply(messages))
 
     with FakeJudge(script) as server:
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 0
         assert written_by_oc.read_bytes() == before and not judged_meta_path(written_by_oc).exists()
         assert not any(p.name.endswith(".previous") for p in results.rglob("*"))
@@ -447,9 +443,7 @@ def test_a_partial_result_is_marked_in_the_judges_tables(oc_library: Path, tmp_p
 
     extra = "\nsummarizer = dict(type='SubjectiveSummarizer', function='subjective')\n"
     with FakeJudge(script) as server:
-        config = tmp_path / "config.py"
-        config.write_text((record["config"] + extra).replace("{JUDGE_BASE}", server.base_url).replace("retry=2", "retry=1"),
-                          encoding="utf-8")
+        config = write_judged_config(tmp_path / "config.py", _retrying_once(record["config"] + extra), server)
         assert main(["run", str(config), "-w", str(work), "-r", RUN, "--workers", "1"]) == 1  # partial
     (table,) = (work / RUN / "summary").glob("*/Subjective_all_results-judged-by--judge-model.csv")
     rows = [line.split(",") for line in table.read_text().splitlines()]

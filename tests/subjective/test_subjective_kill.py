@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from assay.judge import chat_url, endpoint_id, request_key
-from tests.judge.fake_server import FakeJudge, subjective_reply
+from tests.judge.fake_server import FakeJudge, subjective_reply, write_judged_config
 from tests.subjective.test_oc_subjective import RUN, _key, _results, _setup
 from tests.tasks._spawn import spawn_assay
 
@@ -62,8 +62,7 @@ def test_a_subjective_run_killed_while_judging_ends_as_an_uninterrupted_one(oc_l
     total = sum(len(v) for v in record["requests"].values())
     cache = work / RUN / "cache" / "judge.sqlite"
     with FakeJudge(lambda messages, attempt: ("slow", 0.4, subjective_reply(messages))) as server:
-        config = tmp_path / "config.py"
-        config.write_text(record["config"].replace("{JUDGE_BASE}", server.base_url), encoding="utf-8")
+        config = write_judged_config(tmp_path / "config.py", record["config"], server)
         args = ("run", str(config), "-w", str(work), "-r", RUN, "--workers", "1")
         first = spawn_assay(*args, cwd=Path.cwd())
         deadline = time.monotonic() + 120

@@ -69,6 +69,17 @@ def lm_eval_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run
 
 
+def test_lm_evals_recorded_files_name_the_tasks_beside_them() -> None:
+    """lm-evaluation-harness's results name the file of each task it ran: the task files recorded beside them."""
+    tasks = LM_EVAL.parent / "tasks"
+    for results in sorted(LM_EVAL.glob("*/results_*.json")):
+        configs = json.loads(results.read_text(encoding="utf-8"))["configs"]
+        assert sorted(configs) == ["assay_arith", "assay_mcq_a", "assay_mcq_b"], results
+        for task, config in configs.items():
+            source = config["metadata"]["config_source"]
+            assert (LM_EVAL.parent / source).parent == tasks and (LM_EVAL.parent / source).is_file(), (results, task, source)
+
+
 def test_lm_eval_replies_scored_by_assay_give_the_accuracy_of_their_last_numbers(lm_eval_run: Path) -> None:
     for model in ("scripted-a", "scripted-b"):
         samples = _lm_eval_samples(model, "assay_arith", "strict-match")

@@ -46,7 +46,6 @@ is known to get there, SymPy's ``equals`` failing first on logical expressions
 from __future__ import annotations
 
 import ast
-import contextlib
 import functools
 import operator
 import re
@@ -72,6 +71,15 @@ CONVERT_SECONDS = 10.0
 SIMPLIFY_SECONDS = 30.0
 DIFFERENCE_SECONDS = 10.0
 EQUALS_SECONDS = 10.0
+#: the most bits an integer the quantity reader computes may have (a power or shift is checked before it is computed)
+QUANTITY_INTEGER_BITS = 1 << 16
+#: the largest integer the quantity reader hands to SymPy: a function's argument, or a power of a SymPy value
+QUANTITY_SYMPY_INTEGER = 10**5
+
+
+class QuantityBoundError(ArithmeticError):
+    """A digit-less quantity asks for an integer past the quantity reader's bounds (OpenCompass computes it
+    until its sample timeout)."""
 
 
 # -- LaTeX clean-up: the first stage ---------------------------------------------------------------------------
@@ -484,6 +492,57 @@ def _no_text(*values: Any) -> None:
         raise ValueError("text combined with SymPy values")
 
 
+
+def _integer(value: Any) -> int | None:
+    """``value`` as a Python integer when it is one (``bool`` included) or SymPy's, else ``None``."""
+    if isinstance(value, int):
+        return int(value)
+    from sympy import Integer
+
+    return int(value) if isinstance(value, Integer) else None
+
+
+def _bits(value: int) -> int:
+    return abs(value).bit_length()
+
+
+def _bounded(value: Any) -> Any:
+    """``value``, unless it is an integer of more than :data:`QUANTITY_INTEGER_BITS` bits."""
+    number = _integer(value)
+    if number is not None and _bits(number) > QUANTITY_INTEGER_BITS:
+        raise QuantityBoundError(f"an integer of more than {QUANTITY_INTEGER_BITS} bits")
+    return value
+
+
+def _bound_sympy_integer(value: Any, role: str) -> None:
+    number = _integer(value)
+    if number is not None and abs(number) > QUANTITY_SYMPY_INTEGER:
+        raise QuantityBoundError(f"{role} {_magnitude(number)} is more than {QUANTITY_SYMPY_INTEGER}")
+
+
+def _magnitude(number: int) -> str:
+    return str(number) if _bits(number) <= 64 else f"of {_bits(number)} bits"
+
+
+def _bound_operation(op: ast.operator, left: Any, right: Any) -> None:
+    """Refuses, before it is computed, a power or left shift past the integer bounds: an integer result of at
+    least :data:`QUANTITY_INTEGER_BITS` bits (``(bits(b) - 1) * e`` for ``b**e``; a result the estimate misses is
+    refused by :func:`_bounded` once computed, at most about twice as large), or a SymPy value raised to an integer
+    past :data:`QUANTITY_SYMPY_INTEGER` (the numeric value of ``pi**n`` costs SymPy about ``n``'s bits squared)."""
+    base, exponent = _integer(left), _integer(right)
+    if (isinstance(op, ast.LShift) and base and exponent is not None and exponent > 0
+            and _bits(base) + exponent > QUANTITY_INTEGER_BITS):
+        raise QuantityBoundError(f"an integer of more than {QUANTITY_INTEGER_BITS} bits")
+    if not isinstance(op, ast.Pow) or exponent is None:
+        return
+    if base is None:
+        if not _plain(left):
+            _bound_sympy_integer(exponent, "a power")
+        return
+    if abs(base) > 1 and exponent > 0 and (_bits(base) - 1) * exponent > QUANTITY_INTEGER_BITS:
+        raise QuantityBoundError(f"an integer of more than {QUANTITY_INTEGER_BITS} bits")
+
+
 def _quantity_value(node: ast.AST) -> Any:
     """The value of a numeric part as OpenCompass's ``eval`` gives it in a module that imported all of SymPy:
     Python literals and SymPy's constants (``pi``, ``E``, ``oo``…), numeric functions (``sqrt``, ``exp``,
@@ -493,7 +552,13 @@ def _quantity_value(node: ast.AST) -> Any:
 
     Never runs the text as code: any other name (Python's built-ins among them, so ``abs(pi)``, which
     OpenCompass evaluates, is ``ValueError`` here), attribute, subscript or construct is ``ValueError``, and no
-    string is handed to SymPy (which would parse it)."""
+    string is handed to SymPy (which would parse it).
+
+    Bounded where OpenCompass is not: an integer of more than :data:`QUANTITY_INTEGER_BITS` bits (``(True+True)**``
+    towers, ``bar_size**bar_size**bar_size`` as an exponent), or one past :data:`QUANTITY_SYMPY_INTEGER` handed to
+    a SymPy function or as the power of a SymPy value (``pi**(2**65536)``, ``N(pi, 5**3125)``), is
+    :class:`QuantityBoundError`, raised before it is computed.  OpenCompass computes such a text until its
+    sample timeout, which scores the sample 0; the error, which :func:`seed` lets through, does the same at once."""
     if isinstance(node, ast.Expression):
         return _quantity_value(node.body)
     if isinstance(node, ast.Constant):
@@ -504,11 +569,12 @@ def _quantity_value(node: ast.AST) -> Any:
             raise ValueError(f"name {node.id!r} is not defined")
         return names[node.id]
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_quantity_value(node.operand))
+        return _bounded(_UNARY[type(node.op)](_quantity_value(node.operand)))
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left, right = _quantity_value(node.left), _quantity_value(node.right)
         _no_text(left, right)
-        return _OPERATORS[type(node.op)](left, right)
+        _bound_operation(node.op, left, right)
+        return _bounded(_OPERATORS[type(node.op)](left, right))
     if isinstance(node, ast.BoolOp):
         value = _quantity_value(node.values[0])
         for operand in node.values[1:]:
@@ -536,7 +602,9 @@ def _quantity_value(node: ast.AST) -> Any:
         kwargs = {k.arg: _quantity_value(k.value) for k in node.keywords if k.arg is not None}
         if any(_holds_text(v) for v in [*args, *kwargs.values()]):
             raise ValueError(f"text passed to {node.func.id}")
-        return _quantity_names()[node.func.id](*args, **kwargs)
+        for value in [*args, *kwargs.values()]:
+            _bound_sympy_integer(value, f"{node.func.id}'s argument")
+        return _bounded(_quantity_names()[node.func.id](*args, **kwargs))
     if isinstance(node, ast.Set):
         return {_quantity_value(e) for e in node.elts}
     if isinstance(node, (ast.Tuple, ast.List)):
@@ -556,6 +624,8 @@ def parse_quantity(text: str) -> tuple[float, str]:
     clean = re.sub(r"\*\s*10\^", "*10**", numeric)
     try:
         number = float(_quantity_value(ast.parse(clean.strip(" \t"), mode="eval")))
+    except QuantityBoundError:
+        raise
     except Exception as exc:
         raise ValueError(f"Failed to compute numeric value: {clean}, error: {exc}") from None
     found = re.search(r"[-+]?\s*(?:\d+\.?\d*|\.\d+)\s*(?:(?:e|E)\s*[-+]?\s*\d+|\\\\?times\s*10\^\{?[-+]?\d+\}?)?", text)
@@ -718,8 +788,12 @@ def seed(answer: str, reference: str, kind: str) -> Result:
         reference = judge_interval(reference)[1]
     elif kind == "Numeric":
         if re.search(r"[a-zA-Z]", re.sub(r"\\[a-zA-Z]+", "", answer) + re.sub(r"\\[a-zA-Z]+", "", reference)):
-            with contextlib.suppress(Exception):
+            try:
                 answer, reference = convert_quantities(answer, reference)
+            except QuantityBoundError:
+                raise
+            except Exception:
+                pass
         answer = re.sub(r"\\(?![a-zA-Z])", "", extract_numeric_part(answer))
         reference = re.sub(r"\\(?![a-zA-Z])", "", extract_numeric_part(reference))
     answer_expr = to_sympy(answer, kind)

@@ -21,6 +21,9 @@ OpenCompass uses then: no expression, the unsimplified one, unequal); a sample
 still unscored after ``timeout`` seconds in all (default 300) scores 0, its
 details naming the limit.  How long a step takes depends on the machine, so a
 sample near a limit may score differently on another one, in OpenCompass as here.
+A digit-less ``Numeric`` answer whose quantity asks for a huge integer (which
+OpenCompass computes until the timeout) stops at once at the quantity reader's
+bounds and scores 0, the bound named in its details' ``error``.
 
 OpenCompass's scorer would raise on a tree holding a logical ``And``/``Or``/``Not``
 that reached the distance (its cost tables have no entry for them), ending its
