@@ -523,7 +523,7 @@ def _packed_sums(levels: Any, top: int, per: int, drawn: Any, out: Any, space: _
             code += whole[:, j] * base ** power
         for at in range(0, rounds, step):
             end = min(at + step, rounds)
-            np.take(code, drawn[at:end], out=gathered[:end - at])
+            np.take(code, drawn[at:end], out=gathered[:end - at], mode="clip")  # in range: clip is the fast path
             np.sum(gathered[:end - at], axis=1, out=sums[at:end])
         for j in cols:
             np.divmod(sums, base, out=(sums, rest))
