@@ -474,12 +474,12 @@ def test_few_models_summed_at_their_drawn_samples_give_the_rounds_the_counts_giv
             assert np.array_equal(got[cell].draws, ranking.draws, equal_nan=True), cell
 
 
-@pytest.mark.parametrize(("top", "models"), [(1, 70), (2_097_151, 3), (2_097_151, 6), (2_097_152, 6), (40, 11)])
+@pytest.mark.parametrize(("top", "models"), [(0, 5), (1, 70), (2_097_151, 3), (2_097_151, 6), (2_097_152, 6), (40, 11)])
 def test_packed_sums_are_the_counts_times_the_levels_up_to_the_largest_sums(top: int, models: int) -> None:
     from assay.stats import _ranks
 
     per = _ranks._packing(top, models)
-    base = top + 1
+    base = max(top, 1) + 1
     fits = max(p for p in range(1, 64) if base ** p <= 1 << 63)  # the models a 64-bit word holds
     if per is None:  # more words than are worth it
         assert -(-models // fits) > _ranks._PACKED_WORDS
@@ -497,3 +497,10 @@ def test_packed_sums_are_the_counts_times_the_levels_up_to_the_largest_sums(top:
     out = np.zeros((rounds, models), dtype=np.int64)
     _ranks._packed_sums(levels, top, per, drawn, out, _ranks._Space())
     assert np.array_equal(out, counts @ levels)
+
+
+def test_a_dataset_no_model_answers_right_is_ranked_all_tied() -> None:
+    samples, values = _case({"a": 0.0, "b": 0.0, "c": 0.0}, {"d": 30})
+    ranking = RankBootstrap(["a", "b", "c"], values, samples, rounds=50).rank("d", "accuracy")
+    assert [(m.rank, m.rank_low, m.rank_high, m.low, m.high) for m in ranking.models] == [(1, 1, 1, 0.0, 0.0)] * 3
+    assert ranking.ties == [["a", "b", "c"]]

@@ -489,9 +489,9 @@ _GATHER_VALUES = 1 << 18
 
 def _packing(top: int, models: int) -> int | None:
     """How many models' levels one 64-bit word holds when every round's sum of a model's levels is at most ``top``
-    (each model a digit of base ``top + 1``: a word's sums over a round's draws carry into no other model's digit
+    (each model a digit of base ``top + 1``, at least 2: a word's sums over a round's draws carry into no other model's digit
     and stay below 2⁶³), or ``None`` when the models take more than :data:`_PACKED_WORDS` words."""
-    base = top + 1
+    base = max(top, 1) + 1  # (no model right anywhere: every sum 0, any base)
     per = 0
     while base ** (per + 1) <= 1 << 63:
         per += 1
@@ -510,7 +510,7 @@ def _packed_sums(levels: Any, top: int, per: int, drawn: Any, out: Any, space: _
 
     rounds, n = drawn.shape
     models = levels.shape[1]
-    base = top + 1
+    base = max(top, 1) + 1  # as _packing counts
     step = max(1, min(rounds, _GATHER_VALUES // max(1, n)))
     gathered = space.get("gathered", (step, n), np.int64)
     sums = space.get("sums", (rounds,), np.int64)
