@@ -466,7 +466,7 @@ def test_few_models_summed_at_their_drawn_samples_give_the_rounds_the_counts_giv
     for block_values in (0, _ranks._BLOCK_VALUES):  # every dataset by itself; the usual ones in one block
         counted = rank(0, block_values)  # no packing: the counts times the levels
         assert packed == []
-        got = rank(2, block_values)
+        got = rank(4, block_values)
         assert packed  # the usual datasets' six models fit one word
         packed.clear()
         for cell, ranking in counted.items():
@@ -474,17 +474,18 @@ def test_few_models_summed_at_their_drawn_samples_give_the_rounds_the_counts_giv
             assert np.array_equal(got[cell].draws, ranking.draws, equal_nan=True), cell
 
 
-@pytest.mark.parametrize(("top", "models"), [(0, 5), (1, 70), (2_097_151, 3), (2_097_151, 6), (2_097_152, 6), (40, 11)])
+@pytest.mark.parametrize(("top", "models"), [(0, 5), (1, 70), (2_097_151, 3), (2_097_151, 6), (2_097_152, 12), (40, 11),
+                                             (40, 45)])
 def test_packed_sums_are_the_counts_times_the_levels_up_to_the_largest_sums(top: int, models: int) -> None:
     from assay.stats import _ranks
 
-    per = _ranks._packing(top, models)
+    per = _ranks._packing(top, models, 1000)
     base = max(top, 1) + 1
     fits = max(p for p in range(1, 64) if base ** p <= 1 << 63)  # the models a 64-bit word holds
     if per is None:  # more words than are worth it
         assert -(-models // fits) > _ranks._PACKED_WORDS
         return
-    assert per == fits
+    assert per == fits and _ranks._packing(top, models, 100) == (per if models <= fits else None)
     n, rounds = 4, 50
     rng = np.random.default_rng(1)
     levels = rng.integers(0, top // n + 1, (n, models))

@@ -14,7 +14,7 @@ The rounds
     datasets of a group, every model's values counts of right answers of the
     same samples, are counted and multiplied a block of datasets at a time, each
     still drawn by its own generator, to the same numbers; with few models
-    (their counts of right answers packed into one or two 64-bit words per
+    (their counts of right answers packed into up to four 64-bit words per
     sample) each round's drawn words are summed instead of counting the draws,
     to the same whole numbers; a corpus
     statistic from its summed per-sample statistics), and each summary group
@@ -481,21 +481,23 @@ def _stacked_product(a: Any, b: Any, out: Any) -> Any:
 
 
 #: The most 64-bit words a dataset's levels are packed into for :func:`_packed_sums` (more: the counts and a
-#: matrix product are cheaper).
-_PACKED_WORDS = 2
+#: matrix product are cheaper); fewer for few samples (see :func:`_packing`).
+_PACKED_WORDS = 4
 #: Drawn samples gathered at a time by :func:`_packed_sums` (about 2 MB of int64: kept in the cache).
 _GATHER_VALUES = 1 << 18
 
 
-def _packing(top: int, models: int) -> int | None:
+def _packing(top: int, models: int, n: int) -> int | None:
     """How many models' levels one 64-bit word holds when every round's sum of a model's levels is at most ``top``
-    (each model a digit of base ``top + 1``, at least 2: a word's sums over a round's draws carry into no other model's digit
-    and stay below 2⁶³), or ``None`` when the models take more than :data:`_PACKED_WORDS` words."""
+    (each model a digit of base ``top + 1``, at least 2: a word's sums over a round's draws carry into no other
+    model's digit and stay below 2⁶³), or ``None`` when the models take more words than pay for ``n`` samples:
+    :data:`_PACKED_WORDS`, but two under 512 samples and one under 128 (where counting the draws is cheap)."""
     base = max(top, 1) + 1  # (no model right anywhere: every sum 0, any base)
     per = 0
     while base ** (per + 1) <= 1 << 63:
         per += 1
-    if per == 0 or -(-models // per) > _PACKED_WORDS:
+    words = min(_PACKED_WORDS, 1 if n < 128 else 2 if n < 512 else 4)
+    if per == 0 or -(-models // per) > words:
         return None
     return per
 
@@ -504,7 +506,7 @@ def _packed_sums(levels: Any, top: int, per: int, drawn: Any, out: Any, space: _
     """Each round's sum of each model's levels at the drawn sample indices, into ``out`` (float32, ``rounds ×
     models``): what the rounds' counts of the samples times ``levels`` (``samples × models``, whole numbers; a
     round's sums at most ``top``; ``per`` models a word, :func:`_packing`) give, exactly, without the counts — the
-    models' levels packed into one or two 64-bit words per sample, each round's drawn words summed, the sums
+    models' levels packed into a few 64-bit words per sample, each round's drawn words summed, the sums
     unpacked.  ``drawn``: :func:`round_indices` (``rounds × samples``)."""
     import numpy as np
 
@@ -784,7 +786,7 @@ class RankBootstrap:
         levels = np.ascontiguousarray(whole.transpose(0, 2, 1), dtype=np.float32)  # cells × samples × models
         tops = (whole.reshape(d, k * n).max(axis=1, initial=0) * n).tolist()
         scales = [c.scale / (n * c.runs) for c in chosen]
-        packing = [per for per in (_packing(int(top), k) for top in tops) if per is not None]
+        packing = [per for per in (_packing(int(top), k, n) for top in tops) if per is not None]
         if len(packing) == d:  # few models: each cell's levels summed at its drawn indices, without the counts
             summed = summed_rows[:d]
             for i, c in enumerate(chosen):
@@ -909,7 +911,7 @@ class RankBootstrap:
                 n, k = bucket.n, len(models)
                 drawn = round_indices(abbr, n, rounds, self.seed)
                 summed = space.get("summed", (rounds, k), np.float32)
-                per = _packing(bucket.top, k)
+                per = _packing(bucket.top, k, n)
                 if per is not None:  # few models: their levels summed at the drawn indices, without the counts
                     _packed_sums(bucket.levels, bucket.top, per, drawn, summed, space)
                 else:
