@@ -9,8 +9,11 @@ so the time is the mathematics alone; then the same with ``only=["overall"]``
 (the datasets resampled for the group, not ranked themselves); ``--files`` writes the run's result and
 ``.stats`` files and times ``run_ranking`` reading the per-sample values from them.
 
-Prints the best wall time, the peak memory of the process (MB) and the size of
-the JSON; asserts nothing.
+Prints the best wall time, the peak memory of the process (MB), the size of
+the JSON and its SHA-256 (the same digest from two versions: the same rankings,
+every number to the bit); asserts nothing.  ``--models 5 --datasets 20
+--samples 2000`` is the shape of ``bench_eval.py``'s run (few models: their
+counts of right answers summed at the drawn samples, see :mod:`assay.stats._ranks`).
 
 Run: python benchmarks/bench_ranks.py [--models 100] [--datasets 500] [--samples 50] [--rounds 1000]
      [--repeat 3] [--files]
@@ -19,6 +22,7 @@ Run: python benchmarks/bench_ranks.py [--models 100] [--datasets 500] [--samples
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import resource
 import sys
@@ -112,18 +116,19 @@ def main() -> None:
         out = run_ranking(run, board, stats, rounds=args.rounds)
         best = min(best, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)
-    size = len(json.dumps(out))
+    text = json.dumps(out, sort_keys=True)
     print(f"run_ranking, per-sample values in memory: {best:.3f} s (best of {args.repeat}; CPU {cpu:.3f} s), "
           f"{len(out['rankings'])} columns ranked, peak {_peak_mb():.0f} MB (before: {before:.0f} MB), "
-          f"JSON {size / 1e6:.1f} MB")
+          f"JSON {len(text) / 1e6:.1f} MB, SHA-256 {hashlib.sha256(text.encode()).hexdigest()[:16]}")
     best = cpu = float("inf")
     for _ in range(args.repeat):
         start, start_cpu = time.perf_counter(), time.process_time()
         out = run_ranking(run, board, stats, rounds=args.rounds, only=["overall"])
         best = min(best, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)
+    text = json.dumps(out, sort_keys=True)
     print(f"run_ranking of the top-level group alone (every dataset resampled, none ranked): {best:.3f} s "
-          f"(best of {args.repeat}; CPU {cpu:.3f} s)")
+          f"(best of {args.repeat}; CPU {cpu:.3f} s), SHA-256 {hashlib.sha256(text.encode()).hexdigest()[:16]}")
     if args.files:
         start = time.perf_counter()
         write_files(run, board, stats)

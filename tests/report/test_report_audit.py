@@ -142,3 +142,33 @@ def test_report_rebuilt_from_the_summary_json_keeps_the_audit(audited_run: Path)
     assert table["audit"][0]["ext"] == [gsm8k_fixed(REPLIES[i]) for i in differing]
     (plain,) = (d for d in data["datasets"] if d["abbr"] == "plain")
     assert "audit" not in plain
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [
+        # one run, verdicts true and false; no verdicts; several runs; a long text; fewer readings than samples
+        [{"official": ["A"], "corrected": ["B"], "correct": [True]}, {"official": ["C"], "corrected": ["D"], "correct": [False]},
+         {"official": ["E"], "corrected": ["F"]}],
+        [{"official": ["A", "B", "C"], "corrected": ["B", "B", "C"], "correct": [True, True, False]},
+         {"official": ["A", "B"], "corrected": [None, 3], "correct": [False, True]}],
+        [{"official": ["A"], "corrected": ["x" * 500], "correct": [True]}],
+    ],
+)
+def test_the_browser_reads_an_audit_alike_whether_its_readings_are_built_or_not(readings: list[dict[str, Any]]) -> None:
+    """A summary's records read from JSON give the sample browser the same audit columns, to the byte, as the
+    same records with their readings built (the columns are read from the readings' JSON then)."""
+    import orjson
+
+    from assay.audit import AuditRecord
+    from assay.report._samples import _audit_columns
+
+    data = {"corrections": [], "replies": 8, "differ": 4, "samples": [0, 2, 3, 9], "readings": readings,
+            "metrics": {"accuracy": 50.0}}
+    lazy = AuditRecord.from_json(json.loads(json.dumps(data)))
+    built = AuditRecord.from_json(json.loads(json.dumps(data)))
+    assert lazy.plain_readings() is not None and built.readings and built.plain_readings() is None
+    for n, limit in ((10, 200), (3, 200), (10, 20)):
+        got = _audit_columns(lazy, n, limit)
+        assert got is not None and len(got["ok"]) == len(got["samples"])
+        assert orjson.dumps(got) == orjson.dumps(_audit_columns(built, n, limit))

@@ -441,3 +441,67 @@ def test_datasets_drawn_together_give_the_rounds_each_gives_alone(monkeypatch: p
     assert any("resampled apart" in (m.note or "") for m in alone[("odd", "accuracy")].models)
     assert any("drawn from its interval" in (m.note or "") for m in alone[("u2", "accuracy")].models)
     assert any("give" in (m.note or "") for m in alone[("u4", "accuracy")].models)
+
+
+def test_few_models_summed_at_their_drawn_samples_give_the_rounds_the_counts_give(monkeypatch: pytest.MonkeyPatch,
+                                                                                   ) -> None:
+    from assay.stats import _ranks
+
+    models, values, samples, cells, groups = _varied_case()
+    wanted = [(g.name, g.metric) for g in groups] + [(a, "accuracy") for a in ("u0", "u2", "u3", "u4", "odd", "v1", "r3")]
+    packed: list[int] = []
+    packed_sums = _ranks._packed_sums
+
+    def spy(*args):
+        packed.append(args[1])
+        return packed_sums(*args)
+
+    monkeypatch.setattr(_ranks, "_packed_sums", spy)
+
+    def rank(words: int, block_values: int) -> dict:
+        monkeypatch.setattr(_ranks, "_PACKED_WORDS", words)
+        monkeypatch.setattr(_ranks, "_BLOCK_VALUES", block_values)
+        return RankBootstrap(models, values, samples, cells, groups, rounds=ROUNDS, seed=SEED).rank_all(wanted)
+
+    for block_values in (0, _ranks._BLOCK_VALUES):  # every dataset by itself; the usual ones in one block
+        counted = rank(0, block_values)  # no packing: the counts times the levels
+        assert packed == []
+        got = rank(4, block_values)
+        assert packed  # the usual datasets' six models fit one word
+        packed.clear()
+        for cell, ranking in counted.items():
+            assert got[cell].to_json() == ranking.to_json(), cell
+            assert np.array_equal(got[cell].draws, ranking.draws, equal_nan=True), cell
+
+
+@pytest.mark.parametrize(("top", "models"), [(0, 5), (1, 70), (2_097_151, 3), (2_097_151, 6), (2_097_152, 12), (40, 11),
+                                             (40, 45)])
+def test_packed_sums_are_the_counts_times_the_levels_up_to_the_largest_sums(top: int, models: int) -> None:
+    from assay.stats import _ranks
+
+    per = _ranks._packing(top, models, 1000)
+    base = max(top, 1) + 1
+    fits = max(p for p in range(1, 64) if base ** p <= 1 << 63)  # the models a 64-bit word holds
+    if per is None:  # more words than are worth it
+        assert -(-models // fits) > _ranks._PACKED_WORDS
+        return
+    assert per == fits and _ranks._packing(top, models, 100) == (per if models <= fits else None)
+    n, rounds = 4, 50
+    rng = np.random.default_rng(1)
+    levels = rng.integers(0, top // n + 1, (n, models))
+    levels[0] = top // n  # the largest level: a round drawing sample 0 n times sums to (about) top
+    drawn = rng.integers(0, n, (rounds, n), dtype=np.int32)
+    drawn[0] = 0
+    counts = np.zeros((rounds, n), dtype=np.int64)
+    for r in range(rounds):
+        np.add.at(counts[r], drawn[r], 1)
+    out = np.zeros((rounds, models), dtype=np.int64)
+    _ranks._packed_sums(levels, top, per, drawn, out, _ranks._Space())
+    assert np.array_equal(out, counts @ levels)
+
+
+def test_a_dataset_no_model_answers_right_is_ranked_all_tied() -> None:
+    samples, values = _case({"a": 0.0, "b": 0.0, "c": 0.0}, {"d": 30})
+    ranking = RankBootstrap(["a", "b", "c"], values, samples, rounds=50).rank("d", "accuracy")
+    assert [(m.rank, m.rank_low, m.rank_high, m.low, m.high) for m in ranking.models] == [(1, 1, 1, 0.0, 0.0)] * 3
+    assert ranking.ties == [["a", "b", "c"]]

@@ -204,6 +204,16 @@ class AuditRecord(FrozenMethods):
             "metrics": self.metrics,
         }
 
+    def plain_readings(self) -> list[dict[str, Any]] | None:
+        """The readings' JSON, while the record was read by :meth:`from_json` and its readings are not built yet
+        (a fresh copy: each with the lists ``official`` and ``corrected`` and, when there are verdicts, ``correct``
+        of true or false — what :meth:`Reading.to_json` writes); else ``None`` (read :attr:`readings`).  A reader
+        of every reading's answers and verdicts takes them so without building a :class:`Reading` of each."""
+        if "readings" not in self.__dict__ and "_plain_readings" in self.__dict__:
+            plain: list[dict[str, Any]] = marshal.loads(self.__dict__["_plain_readings"])
+            return plain
+        return None
+
     def _readings_json(self) -> list[Any]:
         """The readings as :meth:`Reading.to_json` writes them: a fresh copy of the JSON they were read from,
         while they are not built (it is that, key for key: see :func:`_plain`)."""

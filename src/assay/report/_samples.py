@@ -53,6 +53,9 @@ def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, A
     if audit is None or audit.error is not None:
         return None
     samples = [j for j in audit.samples if 0 <= j < n]
+    plain = audit.plain_readings()
+    if plain is not None:  # the readings as read from JSON: the same columns, without building them
+        return _plain_audit_columns(samples, plain, limit)
     readings = audit.readings
     ext: list[str] = []
     ok: list[float | None] = []
@@ -69,6 +72,30 @@ def _audit_columns(audit: AuditRecord | None, n: int, limit: int) -> dict[str, A
             ok.append(correct[0])
             continue
         verdicts = [v for v in correct or [] if v is not None]
+        ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
+    return {"samples": samples, "ext": ext, "ok": ok}
+
+
+def _plain_audit_columns(samples: list[int], plain: list[dict[str, Any]], limit: int) -> dict[str, Any]:
+    """:func:`_audit_columns` of readings as :meth:`~assay.audit.AuditRecord.plain_readings` gives them (their
+    verdicts true or false: 1.0 or 0.0 here, as a :class:`~assay.audit.Reading` holds them)."""
+    from assay.stats import browser_text
+
+    ext: list[str] = []
+    ok: list[float | None] = []
+    count = len(plain)
+    for k in range(len(samples)):
+        reading = plain[k] if k < count else None
+        corrected = reading["corrected"] if reading is not None else None
+        correct = reading.get("correct") if reading is not None else None
+        if corrected is not None and len(corrected) == 1 and type(corrected[0]) is str and len(corrected[0]) <= limit:
+            ext.append(corrected[0])
+        else:
+            ext.append(browser_text(corrected, limit))
+        if correct is not None and len(correct) == 1:
+            ok.append(1.0 if correct[0] else 0.0)
+            continue
+        verdicts = [1.0 if v else 0.0 for v in correct or []]
         ok.append(round(sum(verdicts) / len(verdicts), 6) if verdicts else None)
     return {"samples": samples, "ext": ext, "ok": ok}
 

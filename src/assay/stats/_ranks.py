@@ -13,7 +13,10 @@ The rounds
     times the values ``n × models``, one matrix product per dataset — the usual
     datasets of a group, every model's values counts of right answers of the
     same samples, are counted and multiplied a block of datasets at a time, each
-    still drawn by its own generator, to the same numbers; a corpus
+    still drawn by its own generator, to the same numbers; with few models
+    (their counts of right answers packed into up to four 64-bit words per
+    sample) each round's drawn words are summed instead of counting the draws,
+    to the same whole numbers; a corpus
     statistic from its summed per-sample statistics), and each summary group
     as the group defines it (:mod:`assay.groups`: naive or weighted average
     — divided by the sum of all the group's weights, as the summary does —,
@@ -477,6 +480,59 @@ def _stacked_product(a: Any, b: Any, out: Any) -> Any:
     return out
 
 
+#: The most 64-bit words a dataset's levels are packed into for :func:`_packed_sums` (more: the counts and a
+#: matrix product are cheaper); fewer for few samples (see :func:`_packing`).
+_PACKED_WORDS = 4
+#: Drawn samples gathered at a time by :func:`_packed_sums` (about 2 MB of int64: kept in the cache).
+_GATHER_VALUES = 1 << 18
+
+
+def _packing(top: int, models: int, n: int) -> int | None:
+    """How many models' levels one 64-bit word holds when every round's sum of a model's levels is at most ``top``
+    (each model a digit of base ``top + 1``, at least 2: a word's sums over a round's draws carry into no other
+    model's digit and stay below 2⁶³), or ``None`` when the models take more words than pay for ``n`` samples:
+    :data:`_PACKED_WORDS`, but two under 512 samples and one under 128 (where counting the draws is cheap)."""
+    base = max(top, 1) + 1  # (no model right anywhere: every sum 0, any base)
+    per = 0
+    while base ** (per + 1) <= 1 << 63:
+        per += 1
+    words = min(_PACKED_WORDS, 1 if n < 128 else 2 if n < 512 else 4)
+    if per == 0 or -(-models // per) > words:
+        return None
+    return per
+
+
+def _packed_sums(levels: Any, top: int, per: int, drawn: Any, out: Any, space: _Space) -> Any:
+    """Each round's sum of each model's levels at the drawn sample indices, into ``out`` (float32, ``rounds ×
+    models``): what the rounds' counts of the samples times ``levels`` (``samples × models``, whole numbers; a
+    round's sums at most ``top``; ``per`` models a word, :func:`_packing`) give, exactly, without the counts — the
+    models' levels packed into a few 64-bit words per sample, each round's drawn words summed, the sums
+    unpacked.  ``drawn``: :func:`round_indices` (``rounds × samples``)."""
+    import numpy as np
+
+    rounds, n = drawn.shape
+    models = levels.shape[1]
+    base = max(top, 1) + 1  # as _packing counts
+    step = max(1, min(rounds, _GATHER_VALUES // max(1, n)))
+    gathered = space.get("gathered", (step, n), np.int64)
+    sums = space.get("sums", (rounds,), np.int64)
+    rest = space.get("rest", (rounds,), np.int64)
+    whole = np.asarray(levels, dtype=np.int64)
+    for first in range(0, models, per):
+        cols = range(first, min(first + per, models))
+        code = whole[:, cols[0]].copy()
+        for power, j in enumerate(cols[1:], 1):
+            code += whole[:, j] * base ** power
+        for at in range(0, rounds, step):
+            end = min(at + step, rounds)
+            np.take(code, drawn[at:end], out=gathered[:end - at], mode="clip")  # in range: clip is the fast path
+            np.sum(gathered[:end - at], axis=1, out=sums[at:end])
+        for j in cols:
+            np.divmod(sums, base, out=(sums, rest))
+            out[:, j] = rest
+    return out
+
+
 class _Space:
     """Arrays reused from one dataset to the next (a fresh large array costs a page fault per 4 KiB)."""
 
@@ -660,7 +716,8 @@ class RankBootstrap:
         The usual datasets (every model's per-sample values counts of right answers of the same samples, that
         give its value) are drawn together, a block of them at a time (:data:`_BLOCK_VALUES`): each dataset's
         rounds drawn by its own generator (:func:`round_indices`), then one count of the draws, one stacked
-        matrix product and one scaling per block.  The other cells, and a block of one dataset, are drawn one
+        matrix product and one scaling per block (with few models, each cell's :func:`_packed_sums` instead of the
+        count and the product).  The other cells, and a block of one dataset, are drawn one
         by one.  A block's arrays are reused by the next block: each cell's are to be used before the next is
         taken.
         """
@@ -729,14 +786,21 @@ class RankBootstrap:
         levels = np.ascontiguousarray(whole.transpose(0, 2, 1), dtype=np.float32)  # cells × samples × models
         tops = (whole.reshape(d, k * n).max(axis=1, initial=0) * n).tolist()
         scales = [c.scale / (n * c.runs) for c in chosen]
-        # each cell's rounds from its own generator; the counts of every draw of the block at once
-        idx = space.rows("idx", (d, rounds, n), np.int64)
-        offsets = (np.arange(d * rounds, dtype=np.int64) * n).reshape(d, rounds, 1)  # each round's place
-        for i, c in enumerate(chosen):
-            np.add(round_indices(c.abbr, n, rounds, self.seed), offsets[i], out=idx[i])
-        counts = space.rows("counts", (d, rounds, n), np.float32)
-        counts[...] = np.bincount(idx.ravel(), minlength=d * rounds * n).reshape(d, rounds, n)
-        summed = _stacked_product(counts, levels, summed_rows[:d])
+        packing = [per for per in (_packing(int(top), k, n) for top in tops) if per is not None]
+        if len(packing) == d:  # few models: each cell's levels summed at its drawn indices, without the counts
+            summed = summed_rows[:d]
+            for i, c in enumerate(chosen):
+                _packed_sums(levels[i], int(tops[i]), packing[i], round_indices(c.abbr, n, rounds, self.seed),
+                             summed[i], space)
+        else:
+            # each cell's rounds from its own generator; the counts of every draw of the block at once
+            idx = space.rows("idx", (d, rounds, n), np.int64)
+            offsets = (np.arange(d * rounds, dtype=np.int64) * n).reshape(d, rounds, 1)  # each round's place
+            for i, c in enumerate(chosen):
+                np.add(round_indices(c.abbr, n, rounds, self.seed), offsets[i], out=idx[i])
+            counts = space.rows("counts", (d, rounds, n), np.float32)
+            counts[...] = np.bincount(idx.ravel(), minlength=d * rounds * n).reshape(d, rounds, n)
+            summed = _stacked_product(counts, levels, summed_rows[:d])
         # level × scale in float32, as _dataset_draws multiplies its float32 sums by the Python float scale
         x = np.multiply(summed, np.array(scales, dtype=np.float32)[:, None, None],
                         out=x_rows[:d])
@@ -845,11 +909,17 @@ class RankBootstrap:
             if bucket.levels is not None and whole:
                 # the usual dataset, in arrays kept from the last one: the rounds' counts of right answers
                 n, k = bucket.n, len(models)
-                idx = space.get("idx", (rounds, n), np.int64)
-                np.add(round_indices(abbr, n, rounds, self.seed), (np.arange(rounds) * n)[:, None], out=idx)
-                c32 = space.get("counts", (rounds, n), np.float32)
-                c32[...] = np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
-                summed = _product(c32, bucket.levels, out=space.get("summed", (rounds, k), np.float32))
+                drawn = round_indices(abbr, n, rounds, self.seed)
+                summed = space.get("summed", (rounds, k), np.float32)
+                per = _packing(bucket.top, k, n)
+                if per is not None:  # few models: their levels summed at the drawn indices, without the counts
+                    _packed_sums(bucket.levels, bucket.top, per, drawn, summed, space)
+                else:
+                    idx = space.get("idx", (rounds, n), np.int64)
+                    np.add(drawn, (np.arange(rounds) * n)[:, None], out=idx)
+                    c32 = space.get("counts", (rounds, n), np.float32)
+                    c32[...] = np.bincount(idx.ravel(), minlength=rounds * n).reshape(rounds, n)
+                    _product(c32, bucket.levels, out=summed)
                 out = np.multiply(summed, bucket.level_scale, out=space.get("x", (rounds, k), np.float64))
                 levels = (summed, bucket.top, bucket.level_scale)
                 continue
