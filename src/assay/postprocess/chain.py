@@ -143,8 +143,9 @@ def _each_text_once(fn: Postprocessor, texts: Sequence[str]) -> list[Any]:
     A text's answer is shared by the samples with that text when it is immutable (a text, a number, ``None``);
     each further sample with a mutable answer gets one of its own.
     """
-    distinct = dict.fromkeys(texts)
-    answers: dict[str, Any] = dict(zip(distinct, map(fn, distinct)))  # fn called from C, in order of first occurrence
+    answers: dict[str, Any] = dict.fromkeys(texts)
+    for text in answers:
+        answers[text] = fn(text)  # a value replaced while the keys are walked: the dict's size stays
     if set(map(type, answers.values())) <= _MEMO_TYPES:
         return list(map(answers.__getitem__, texts))
     out: list[Any] = []
