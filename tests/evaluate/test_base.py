@@ -190,3 +190,24 @@ def test_example_names_follow_the_abbreviation_as_written_whatever_its_type() ->
         out = evaluator.evaluate(1, 1, None, predictions=["A", "B"], references=["A", "C"])
         seen.append([d["example_abbr"] for d in out["details"]])
     assert seen == [["1_0", "1_1"], ["True_0", "True_1"], ["1.0_0", "1.0_1"], ["['x']_0", "['x']_1"]]
+
+
+@pytest.mark.parametrize(
+    ("rows", "names"),
+    [
+        # one subdivision, rows numbered in order: the usual test set
+        ([("toy", 0), ("toy", 1), ("toy", 2)], ["toy_0", "toy_1", "toy_2"]),
+        # rows numbered out of order, two subdivisions, indices that are not integers (True prints as True)
+        ([("toy", 2), ("toy", 0), ("toy", 1)], ["toy_2", "toy_0", "toy_1"]),
+        ([("a", 0), ("b", 1), ("a", 2)], ["a_0", "b_1", "a_2"]),
+        ([("toy", 0), ("toy", True), ("toy", 2)], ["toy_0", "toy_True", "toy_2"]),
+    ],
+)
+def test_example_names_are_each_rows_subdivision_and_index(rows: list[tuple[str, Any]], names: list[str]) -> None:
+    from assay.datasets.table import TableView
+
+    view = TableView({"answer": list("ABC"), "subdivision": [s for s, _ in rows], "idx": [i for _, i in rows]})
+    evaluator = AccEvaluator()
+    evaluator.dataset_abbr = "other"
+    out = evaluator.evaluate(1, 1, view, predictions=list("ABX"), references=list("ABC"))
+    assert [d["example_abbr"] for d in out["details"]] == names

@@ -577,8 +577,22 @@ def _example_names(dataset: Any, size: int, dataset_abbr: str | None) -> Sequenc
     """``<subdivision>_<index>`` of each sample of the first run (the details' ``example_abbr``)."""
     cols = getattr(dataset, "column_names", None) or []
     if "subdivision" in cols and "idx" in cols:
-        return [f"{sub}_{idx}" for sub, idx in _sample_abbrs(dataset, size, dataset_abbr)]
+        head = dataset.select_columns(["subdivision", "idx"])[:size]
+        subs, idxs = head["subdivision"], head["idx"]
+        if (type(subs) is list and type(idxs) is list and len(subs) == size and subs and type(subs[0]) is str
+                and subs.count(subs[0]) == size and set(map(type, idxs)) == _INT and idxs == _indices(size)):
+            return _numbered_names(subs[0], size)  # the usual test set: one subdivision, its rows numbered in order
+        return [f"{sub}_{idx}" for sub, idx in zip(subs, idxs)]
     return _numbered_names(f"{dataset_abbr or 'dataset'}", size)  # the text: 1, True and 1.0 are one key to the cache
+
+
+_INT = {int}
+
+
+@lru_cache(maxsize=8)
+def _indices(size: int) -> list[int]:
+    """``[0, …, size - 1]``, built once per size; read-only."""
+    return list(range(size))
 
 
 @lru_cache(maxsize=32)
