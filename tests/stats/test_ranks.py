@@ -505,3 +505,24 @@ def test_a_dataset_no_model_answers_right_is_ranked_all_tied() -> None:
     ranking = RankBootstrap(["a", "b", "c"], values, samples, rounds=50).rank("d", "accuracy")
     assert [(m.rank, m.rank_low, m.rank_high, m.low, m.high) for m in ranking.models] == [(1, 1, 1, 0.0, 0.0)] * 3
     assert ranking.ties == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("low, high", [(-3, 4), (0, 40_000)], ids=["negative scores", "scores summing past 2**24"])
+def test_whole_number_scores_outside_counts_match_a_direct_bootstrap(low: int, high: int) -> None:
+    """A details field of whole-number scores (a score per sample, not a count of right answers): negative ones, or
+    ones whose rounds' sums pass float32's whole numbers, are drawn as plain values, as a direct bootstrap draws them."""
+    rng = np.random.default_rng(5)
+    n, models = 700, ["a", "b", "c"]
+    per = {m: rng.integers(low, high, n).astype(float) for m in models}
+    samples = {(m, "d", "score"): SampleValues("mean", u, 1.0, 1, "details.score") for m, u in per.items()}
+    values = {m: {"d": {"score": float(u.mean())}} for m, u in per.items()}
+    boot = RankBootstrap(models, values, samples, rounds=ROUNDS, seed=SEED)
+    drawn, _ = boot.draws("d", "score", models)
+    idx = round_indices("d", n, ROUNDS, SEED)
+    direct = np.array([[per[m][idx[r]].mean() for m in models] for r in range(ROUNDS)])
+    assert np.allclose(drawn, direct, rtol=1e-12, atol=0)
+    want = _direct(models, {"d": {m: per[m].tolist() for m in models}}, {"d": 1.0}, lambda m, p: p["d"], ROUNDS, SEED)
+    got = {m.model: m for m in boot.rank("d", "score").models}
+    for model, (rank_low, rank_high, lo, hi) in want.items():
+        assert (got[model].rank_low, got[model].rank_high) == (rank_low, rank_high), model
+        assert got[model].low == pytest.approx(lo, rel=1e-12) and got[model].high == pytest.approx(hi, rel=1e-12)

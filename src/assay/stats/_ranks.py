@@ -777,6 +777,10 @@ class RankBootstrap:
         whole = np.rint(counted)
         ok &= (np.abs(counted - whole).reshape(len(cells), k * n).max(axis=1, initial=0.0) < 1e-9)
         ok &= np.array([c.runs * n < 1 << 24 for c in cells])
+        # ...that are never negative, whose rounds' sums stay whole in float32 (a score field's integers may pass
+        # the runs: levels up to the largest one, summed over n samples)
+        per_cell = whole.reshape(len(cells), k * n)
+        ok &= (per_cell.min(axis=1, initial=0.0) >= 0) & (per_cell.max(axis=1, initial=0.0) * n < 1 << 24)
         keep = np.flatnonzero(ok).tolist()
         if len(keep) < 2:
             return {}
@@ -878,8 +882,10 @@ class RankBootstrap:
                 r = runs.pop()
                 counted = units * r
                 whole = np.rint(counted)
-                if r * n < 1 << 24 and np.abs(counted - whole).max(initial=0.0) < 1e-9:
-                    # per-sample counts of right answers: each round's sums are whole numbers, exact in float32
+                if (r * n < 1 << 24 and np.abs(counted - whole).max(initial=0.0) < 1e-9
+                        and whole.min(initial=0.0) >= 0 and whole.max(initial=0.0) * n < 1 << 24):
+                    # per-sample counts of right answers (or whole scores, never negative): each round's sums are
+                    # whole numbers below 2**24, exact in float32
                     bucket.levels = whole.astype(np.float32)
                     bucket.level_scale = scale_set.pop() / (n * r)
                     bucket.top = int(whole.max(initial=0)) * n
