@@ -88,36 +88,138 @@ def test_a_discarded_child_is_stopped(two_cpus: Path) -> None:
     assert list(two_cpus.iterdir()) == []
 
 
-class Interrupted(Exception):
-    pass
+def _ctrl_c_after(real: object) -> object:
+    """``os.waitpid`` with a Ctrl-C landing just after it returns: raised there when Python's handlers may run,
+    else (the signals held) pending until they are let through."""
+
+    def waitpid(pid: int, options: int) -> tuple[int, int]:
+        got = real(pid, options)  # type: ignore[operator]
+        if signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, ()):
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        else:
+            raise KeyboardInterrupt
+        return got
+
+    return waitpid
 
 
-@pytest.mark.parametrize("interruptions", [1, 2])
-def test_a_discard_interrupted_while_it_reaps_leaves_no_zombie(two_cpus: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                interruptions: int) -> None:
-    """A handler's exception (a second Ctrl-C) while the discarded child is reaped: once, the child is reaped
-    before it goes on; again while it is reaped again, the child is still known, and the next discard (the
-    finalizer's at the latest) reaps it.  No zombie is left either way."""
+@pytest.mark.parametrize("signals", [1, 2])
+def test_signals_while_the_child_is_reaped_come_once_it_is_done(two_cpus: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                signals: int) -> None:
+    """Ctrl-C (once, or twice) while the discarded child is reaped: the child is reaped and forgotten first, then
+    the exception comes, once; a discard after it does nothing more.  No zombie is left."""
     job = Beside.start(lambda: time.sleep(60))
     assert job is not None and job.pid is not None
-    pid = job.pid
-    waitpid, raised = os.waitpid, []
+    pid, real = job.pid, os.waitpid
 
-    def interrupted_waitpid(p: int, options: int) -> tuple[int, int]:
-        if len(raised) < interruptions:
-            raised.append(p)
-            raise Interrupted
-        return waitpid(p, options)
+    def waitpid(p: int, options: int) -> tuple[int, int]:
+        for _ in range(signals):
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        return real(p, options)
 
-    monkeypatch.setattr(os, "waitpid", interrupted_waitpid)
-    with pytest.raises(Interrupted):
-        job.discard()
     monkeypatch.setattr(os, "waitpid", waitpid)
-    assert job.pid == (pid if interruptions == 2 else None)
-    job.discard()
+    with pytest.raises(KeyboardInterrupt):
+        job.discard()
+    monkeypatch.setattr(os, "waitpid", real)
     assert job.pid is None
+    job.discard()
     with pytest.raises(ChildProcessError):  # reaped: no zombie left
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_ctrl_c_just_after_the_child_ended_signals_no_other_process(two_cpus: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C the moment the child's end is reaped: its number, free from then on, may be another process's by
+    the time the exception is handled, so no signal is sent to it after the reap."""
+    job = Beside.start(lambda: 7)
+    assert job is not None and job.pid is not None
+    pid, reaped, late = job.pid, [], []
+    real_waitpid, real_kill = os.waitpid, os.kill
+
+    def waitpid(p: int, options: int) -> tuple[int, int]:
+        got = _ctrl_c_after(real_waitpid)(p, options)  # type: ignore[operator]
+        reaped.append(p)
+        return got
+
+    def kill(p: int, sig: int) -> None:
+        if p in reaped:
+            late.append((p, sig))
+        real_kill(p, sig)
+
+    monkeypatch.setattr(os, "waitpid", waitpid)
+    monkeypatch.setattr(os, "kill", kill)
+    with pytest.raises(KeyboardInterrupt):
+        job.wait()
+    monkeypatch.undo()
+    assert reaped == [pid] and late == []
+    assert job.pid is None
+
+
+_LEFT_WRITING = """
+import os, signal, sys, time
+from pathlib import Path
+
+import assay._beside as beside_module
+from assay.commands import Terminated
+from assay.commands._options import terminated_by_signals
+from assay.fileio import atomic_write_chunks
+
+beside_module.cpus = lambda: 2
+folder, ready = Path(sys.argv[1]), Path(sys.argv[2])
+
+
+def work():
+    def chunks():
+        yield b"half of it"
+        ready.with_name("ready.new").write_text(str(os.getpid()))
+        os.replace(ready.with_name("ready.new"), ready)
+        time.sleep(60)
+        yield b"the rest"
+
+    atomic_write_chunks(folder / "written.txt", chunks())
+    atomic_write_chunks(folder / "never.txt", [b"x"])
+
+
+with terminated_by_signals():
+    job = beside_module.Beside.start(work, "writing a file")
+    assert job is not None
+    try:
+        print(job.wait(), flush=True)
+    except Terminated as exc:
+        sys.exit(128 + exc.signum)
+"""
+
+
+@pytest.mark.parametrize("how", ["sigterm twice", "child killed"])
+def test_a_job_stopped_while_it_writes_leaves_no_temporary_file(two_cpus: Path, tmp_path: Path, how: str) -> None:
+    """A job (any function, not only the summary's) writing a file when SIGTERM reaches its caller, twice in a
+    row (the second while the first one's cleanup runs), or when its child is killed outright: the file it was
+    writing is removed, and the caller ends as SIGTERM ends it (status 143), or goes on without the child's value."""
+    folder, ready = tmp_path / "out", tmp_path / "ready"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", _LEFT_WRITING, str(folder), str(ready)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not ready.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        assert ready.exists(), proc.communicate()
+        assert next(p.name for p in folder.iterdir()).startswith(".written.txt.")  # being written
+        if how == "sigterm twice":
+            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGTERM)
+        else:
+            os.kill(int(ready.read_text()), signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    if how == "sigterm twice":
+        assert proc.returncode == 128 + signal.SIGTERM, err
+    else:
+        assert proc.returncode == 0 and out.strip() == "(False, None)", err
+    assert list(folder.iterdir()) == []
 
 
 def test_not_started_beside_another_thread_or_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,14 @@ tables while it writes its JSON.  A forked child sees the caller's memory as
 it was at the fork, with no copying or pickling; its return value comes back
 pickled through a temporary file with no name, so that the child never
 blocks on a pipe nobody reads and no file is left behind however the
-processes end.  When the work raises, its exception (type, message, the last
+processes end.  The temporary files of the atomic writer the child makes are
+named to the caller as they are made (:func:`assay.fileio.record_temporary_files`),
+so that once the child has ended, however it ended, those it left are removed
+(only those no process is writing, :func:`assay.fileio.remove_if_abandoned`).
+The child's end — killed, reaped, its files removed — is done with the
+signals of Python's handlers held, so that a second Ctrl-C or SIGTERM cannot
+cut it short (its exception comes once it is done), and it can be done again
+at no cost.  When the work raises, its exception (type, message, the last
 frames of its traceback) is what the caller's warning names.  It leaves with :func:`os._exit`: nothing of the caller's (exit
 handlers, buffered output) runs twice.
 
@@ -62,9 +69,10 @@ class Beside:
     when it is collected (a signal handler's exception raised while it is, is lost, as in any finalizer).
     """
 
-    def __init__(self, pid: int, answer: IO[bytes], what: str) -> None:
+    def __init__(self, pid: int, answer: IO[bytes], what: str, made: IO[bytes] | None = None) -> None:
         self.pid: int | None = pid
         self.answer, self.what = answer, what
+        self.made = made  # the paths of the temporary files the child made, one a line
         self._owner = os.getpid()
 
     @classmethod
@@ -78,6 +86,7 @@ class Beside:
         import pickle  # what the child answers with, imported before it is forked
         import traceback
 
+        from assay import fileio
         from assay._bounded import _Held, prepare_fork
 
         prepare_fork()
@@ -86,20 +95,24 @@ class Beside:
         held = _Held()
         pid: int | None = None
         answer: IO[bytes] | None = None
+        made: IO[bytes] | None = None
         job: Beside | None = None
         try:
             try:
                 answer = _answer_file()
+                made = _answer_file()
                 pid = os.fork()
             except OSError as exc:
                 logger.debug("%s not started beside: %s", what, exc)
-                if answer is not None:
-                    answer.close()
+                for file in (answer, made):
+                    if file is not None:
+                        file.close()
                 return None
             if pid == 0:  # the child: run, answer, and leave without running anything of the caller's
                 code = 1
                 try:
                     _in_child(parent, held)
+                    fileio.record_temporary_files(made.fileno())
                     records = _collect_records()
                     try:
                         data = pickle.dumps((True, fn(), [_plain(r) for r in records]), protocol=pickle.HIGHEST_PROTOCOL)
@@ -111,7 +124,7 @@ class Beside:
                     code = 0
                 finally:
                     os._exit(code)
-            job = cls(pid, answer, what)
+            job = cls(pid, answer, what, made)
             held.release()  # a signal noted since the fork: its handler's exception stops the child below
             return job
         except BaseException:
@@ -119,8 +132,9 @@ class Beside:
                 job.discard()
             else:
                 _stop(pid)
-                if answer is not None:
-                    answer.close()
+                for file in (answer, made):
+                    if file is not None:
+                        file.close()
             raise
         finally:
             held.release()
@@ -130,7 +144,10 @@ class Beside:
         exception, with the last frames of its traceback, or how its process ended).
 
         What the child logged is logged here, as if it had been logged here.  Interrupted (Ctrl-C,
-        a signal turned into an exception), the child is stopped before the exception goes on.
+        a signal turned into an exception), the child is stopped before the exception goes on.  The child is
+        waited for without being reaped (its number stays its own, so that an interruption then stops that
+        child and no other process), then reaped and forgotten in one step the signals cannot cut
+        (:meth:`discard`).
         """
         import pickle
 
@@ -138,9 +155,9 @@ class Beside:
             pid = self.pid
             if pid is None:
                 return False, None
-            _, status = os.waitpid(pid, 0)
-            self.pid = None  # reaped: the number may be another process's from now on
-            code = os.waitstatus_to_exitcode(status)
+            ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+            self._end()  # reaped and forgotten together, its temporary files removed
+            code = _exit_code(ended)
             if code != 0:
                 how = f"signal {signal.Signals(-code).name}" if code < 0 and -code in _SIGNALS else f"exit status {code}"
                 logger.warning("%s in a child process failed (%s); done here instead", self.what, how)
@@ -165,12 +182,31 @@ class Beside:
         return True, value
 
     def discard(self) -> None:
-        """Stop the child, if it still runs, and forget it once reaped (nothing when :meth:`wait` has reaped it):
-        interrupted before, it is still known, and reaped by the next call (the finalizer's at the latest)."""
+        """Stop the child, if it still runs, forget it once reaped, and remove the temporary files it left, with the
+        signals of Python's handlers held meanwhile (their exceptions come once it is done).  Called again, it does
+        nothing more: the child is reaped once, and a file removed is gone."""
         try:
-            _stop(self.pid, self)
+            self._end()
         finally:
             self.answer.close()
+
+    def _end(self) -> None:
+        """:meth:`discard` but for the answer, which stays open to be read."""
+        from assay._bounded import _held_signals
+
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # known before anything is held
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
+        finally:  # a handler's exception noted just before the signals were held: the end is done all the same
+            try:
+                if self.pid is not None:
+                    _kill_and_reap(self.pid)
+                    self.pid = None  # reaped: the number may be another process's from now on
+                if self.made is not None:
+                    _remove_left(self.made)
+                    self.made.close()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def __del__(self) -> None:
         if getattr(self, "_owner", None) == os.getpid():  # not in a child that copied it: the child is its parent's
@@ -183,6 +219,26 @@ class Beside:
                         raise
 
 
+def _exit_code(ended: Any) -> int:
+    """The exit code (:func:`os.waitstatus_to_exitcode`'s: ``-signal`` for a signal) of an :func:`os.waitid` result."""
+    if ended is None:
+        return 0
+    return ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+
+
+def _remove_left(made: IO[bytes]) -> None:
+    """Remove the temporary files named in ``made`` (one a line) that the ended child left, none being written."""
+    from assay.fileio import remove_if_abandoned
+
+    try:
+        names = os.pread(made.fileno(), 1 << 24, 0).splitlines()
+    except (OSError, ValueError):  # closed already: removed already
+        return
+    for name in dict.fromkeys(names):
+        if name:
+            remove_if_abandoned(os.fsdecode(name))
+
+
 def _answer_file() -> IO[bytes]:
     """A temporary file with no name, for the child's answer (the file goes with the last process holding it)."""
     import tempfile
@@ -190,36 +246,30 @@ def _answer_file() -> IO[bytes]:
     return tempfile.TemporaryFile(prefix="assay-beside-")
 
 
-def _stop(pid: int | None, job: Beside | None = None) -> None:
-    """SIGKILL the child ``pid`` and reap it (nothing for ``None``); ``job``'s pid is forgotten once it is reaped,
-    not before (the number may be another process's from then on, and until then nobody else reaps it).
-
-    A handler's exception while it is reaped (a second Ctrl-C) goes on once it is: the child, killed, ends at once.
-    """
+def _stop(pid: int | None) -> None:
+    """SIGKILL the child ``pid`` and reap it (nothing for ``None``), with the signals of Python's handlers held
+    meanwhile: a handler's exception (a second Ctrl-C) goes on once it is reaped."""
     if pid is None:
         return
-    with suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
-    try:
-        _reap(pid, job)
-    except BaseException:
-        _reap(pid, job)
-        raise
-
-
-def _reap(pid: int, job: Beside | None) -> None:
-    """Wait for the child ``pid`` (gone already: nothing) and forget it in ``job``, with the signals of Python's
-    handlers held meanwhile in the calling thread (a signal does not cut the wait short there)."""
     from assay._bounded import _held_signals
 
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # known before anything is held
     try:
-        with suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-        if job is not None and job.pid == pid:
-            job.pid = None
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
+    finally:  # a handler's exception noted just before the signals were held: the child is reaped all the same
+        try:
+            _kill_and_reap(pid)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _kill_and_reap(pid: int) -> None:
+    """SIGKILL the child ``pid`` (ended already: nothing) and reap it (a signal does not cut the wait short: the
+    caller holds them)."""
+    with suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 #: The frames of the child's traceback its failure names (the last ones).

@@ -4,6 +4,12 @@ Every file assay writes goes through :func:`atomic_write_bytes`: the data is
 written to a temporary file in the same directory, flushed and fsynced, then
 renamed over the target.  A crash or Ctrl-C leaves either the old file or the
 new one, never a truncated one (R-1.4).
+
+The writer holds an exclusive ``flock`` on its temporary file from its making
+until it is renamed (the kernel drops it when the writer ends, killed or
+not), so that a temporary file is provably abandoned when that lock can be
+taken: :func:`remove_if_abandoned` removes only such a file, and never one
+another process, running at the same time, is writing.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ __all__ = [
     "new_file_umask",
     "read_bytes",
     "read_json",
-    "remove_temporary_files",
+    "record_temporary_files",
+    "remove_if_abandoned",
     "replace_dir",
     "to_jsonable",
 ]
@@ -66,13 +73,13 @@ def atomic_write_chunks(path: str | os.PathLike[str], chunks: Iterable[bytes], *
     fd, tmp = _temporary_file(target, temp_suffix)
     try:
         os.fchmod(fd, _new_file_mode(target))
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(fd, "wb") as fh:  # open (and locked) until it is renamed: never taken for abandoned
             for chunk in chunks:
                 fh.write(chunk)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
-        os.replace(tmp, target)
+            os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -84,17 +91,89 @@ _TEMP_CHARACTERS = b"abcdefghijklmnopqrstuvwxyz0123456789_"
 _TEMP_TABLE = bytes(_TEMP_CHARACTERS[i % len(_TEMP_CHARACTERS)] for i in range(256))
 
 
+#: The descriptor the names of the temporary files this process makes are written to, one a line, before each is
+#: made (:func:`record_temporary_files`; ``None``: not written).
+_RECORD: list[int | None] = [None]
+
+
+def record_temporary_files(fd: int | None) -> None:
+    """Write the path of every temporary file this process makes from now on to ``fd`` (one a line, before the
+    file is made), so that another process can remove what it leaves when it is killed
+    (:func:`remove_if_abandoned`); ``None``: no longer."""
+    _RECORD[0] = fd
+
+
 def _temporary_file(target: Path, suffix: str) -> tuple[int, str]:
     """A new file ``.<name>.<8 random characters><suffix>`` beside ``target``, created exclusively and
-    readable by its owner only, as ``tempfile.mkstemp`` creates it: (its descriptor, its path)."""
+    readable by its owner only, as ``tempfile.mkstemp`` creates it, and locked (an exclusive ``flock``, where the
+    file system has one) while it is still the file of that name: (its descriptor, its path)."""
+    import fcntl
+
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(10_000):
         tmp = os.path.join(target.parent, f".{target.name}.{os.urandom(8).translate(_TEMP_TABLE).decode()}{suffix}")
+        if _RECORD[0] is not None:
+            os.write(_RECORD[0], os.fsencode(tmp) + b"\n")
         try:
-            return os.open(tmp, flags, 0o600), tmp
+            fd = os.open(tmp, flags, 0o600)
         except FileExistsError:
             continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            mine = _same_file(fd, tmp)  # not taken for abandoned and removed between its making and its lock
+        except BlockingIOError:  # a cleaner holds it, to remove it
+            mine = False
+        except OSError:  # a file system without locks: unlocked (no cleaner can prove it abandoned either)
+            mine = True
+        except BaseException:
+            os.close(fd)
+            raise
+        if mine:
+            return fd, tmp
+        os.close(fd)
     raise FileExistsError(f"no free name for a temporary file beside {target}")
+
+
+def _same_file(fd: int, path: str) -> bool:
+    """``path`` names the file open as ``fd``."""
+    try:
+        named = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def remove_if_abandoned(path: str | os.PathLike[str]) -> bool:
+    """Remove the atomic writer's temporary file ``path`` if no process is writing it (its lock can be taken:
+    its writer ended, killed or not); whether it was removed.  A file whose lock cannot be known (a file
+    system without ``flock``) is kept: it cannot be proved abandoned.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / '.a.txt.ab_cd123.tmp'
+    >>> _ = p.write_text('x')
+    >>> remove_if_abandoned(p), p.exists()
+    (True, False)
+    """
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:  # gone already (renamed into place, removed), or not a file to remove
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # being written (or no locks here): not abandoned as far as can be known
+            return False
+        if not _same_file(fd, os.fspath(path)):
+            return False
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            return True
+        return False
+    finally:
+        os.close(fd)
 
 
 def _new_file_mode(target: Path) -> int:
@@ -125,31 +204,6 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, *, durable: bool 
     """Write ``text`` (UTF-8) to ``path`` atomically (the temporary file's name ends with ``temp_suffix``:
     :func:`atomic_write_chunks`)."""
     atomic_write_chunks(path, (text.encode("utf-8"),), durable=durable, temp_suffix=temp_suffix)
-
-
-def remove_temporary_files(path: str | os.PathLike[str], temp_suffix: str) -> list[Path]:
-    """Remove the temporary files :func:`atomic_write_chunks` left beside ``path`` with ``temp_suffix``
-    (``.<name>.<8 random characters><temp_suffix>``: those of a writer killed before its rename); those removed.
-
-    >>> import pathlib, tempfile
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / '.a.txt.ab_cd123.k1.tmp').write_text('x'); _ = (d / '.a.txt.ab_cd123.tmp').write_text('x')
-    >>> [p.name for p in remove_temporary_files(d / 'a.txt', '.k1.tmp')], sorted(p.name for p in d.iterdir())
-    (['.a.txt.ab_cd123.k1.tmp'], ['.a.txt.ab_cd123.tmp'])
-    """
-    target = Path(path)
-    head, removed = f".{target.name}.", []
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return []
-    for name in names:
-        middle = name[len(head):-len(temp_suffix)] if name.startswith(head) and name.endswith(temp_suffix) else ""
-        if len(middle) == 8 and middle.encode().translate(None, _TEMP_CHARACTERS) == b"":
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(target.parent / name)
-                removed.append(target.parent / name)
-    return removed
 
 
 def atomic_append_bytes(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:

@@ -376,6 +376,34 @@ def test_a_run_with_a_failed_task_ranks_beside_the_report(
     assert beside.read_bytes() == here.read_bytes()
 
 
+def test_a_result_with_only_metrics_not_ranked_ranks_beside_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """A result whose values are all of metrics the rankings do not rank (and whose samples the index lacks) is
+    not read by them: the rankings are computed in a child beside the reading of the samples all the same, and the
+    page is byte for byte the one written when they are computed in the report's own process."""
+    import assay._beside as beside_module
+    from assay.rundir.results import write_result
+    from assay.rundir.sidecar import stats_path_of
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    other = run / "results" / MODELS[1] / "geo.json"
+    stats_path_of(other).unlink()
+    write_result(other, {"agreement": 61.5, "_meta": {"num_samples": 40}})  # no accuracy, no per-sample values
+    index_run(run)
+    with monkeypatch.context() as one_cpu:  # no second CPU: ranked in the report's own process
+        one_cpu.setattr(beside_module, "cpus", lambda: 1)
+        here = write_html_report(run, None, "here", embed=True)
+    beside = write_html_report(run, None, "beside", embed=True)
+    assert beside_starts.what == ["the report's rank intervals"] * 2
+    assert beside_starts == [False, True]  # the second report ranked in a child
+    data = board_data(beside.read_text())
+    geo = data["rankings"]["rankings"]["geo"]
+    assert geo["metric"] == "accuracy"
+    assert [data["models"][i] for i, r in enumerate(geo["ranks"]) if r is None] == [MODELS[1]]
+    assert beside.read_bytes() == here.read_bytes()
+
+
 def test_warnings_while_ranking_beside_the_report_reach_its_log(
         monkeypatch: pytest.MonkeyPatch, beside_starts: Any, caplog: pytest.LogCaptureFixture,
         tmp_path: Path) -> None:

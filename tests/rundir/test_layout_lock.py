@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,69 @@ def test_a_writer_that_ends_leaves_no_empty_scratch_folder(tmp_path: Path) -> No
     with writer_lock(run):
         (run.scratch / "kept").mkdir(parents=True)  # not empty: removed by the next writer, not now
     assert (run.scratch / "kept").is_dir()
+
+
+WRITING = """
+import sys, time
+from pathlib import Path
+from assay.fileio import atomic_write_chunks
+
+target, ready, go = (Path(a) for a in sys.argv[1:4])
+
+
+def chunks():
+    yield b"the summary, half of it"
+    ready.write_text("")
+    while not go.exists():
+        time.sleep(0.01)
+    yield b" and the rest"
+
+
+atomic_write_chunks(target, chunks())
+"""
+
+INTERRUPTED = """
+import os, signal, sys, time
+from pathlib import Path
+from assay.rundir.layout import RunDir, writer_lock
+with writer_lock(RunDir(Path(sys.argv[1]))):
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C: the writer's cleanup on its way out
+    time.sleep(60)
+"""
+
+
+def test_an_interrupted_writer_leaves_the_files_another_command_is_writing(tmp_path: Path) -> None:
+    """An interrupted writer of the run (``assay run`` after Ctrl-C) removes the temporary files killed writers
+    left, and not the one another process (``assay summarize``, which takes no writer lock) is writing at that
+    moment: that process finishes its file."""
+    run = tmp_path / "RUN"
+    summary = run / "summary"
+    summary.mkdir(parents=True)
+    killed = subprocess.Popen([sys.executable, "-c", WRITING, str(summary / "killed.txt"), str(tmp_path / "killed-ready"),
+                               str(tmp_path / "never")])
+    ready, go = tmp_path / "ready", tmp_path / "go"
+    writer = subprocess.Popen([sys.executable, "-c", WRITING, str(summary / "summary.txt"), str(ready), str(go)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        for flag, proc in ((tmp_path / "killed-ready", killed), (ready, writer)):
+            for _ in range(12000):
+                if flag.exists() or proc.poll() is not None:
+                    break
+                time.sleep(0.01)
+            assert flag.exists()
+        os.kill(killed.pid, signal.SIGKILL)  # a writer killed half way: its temporary file is abandoned
+        killed.wait()
+        temps = sorted(p.name for p in summary.iterdir())
+        assert [t.split(".")[1] for t in temps] == ["killed", "summary"]
+        interrupted = subprocess.run([sys.executable, "-c", INTERRUPTED, str(run)], capture_output=True, text=True,
+                                     timeout=120)
+        assert interrupted.returncode != 0 and "KeyboardInterrupt" in interrupted.stderr
+        assert [p.name for p in summary.iterdir()] == [t for t in temps if t.startswith(".summary.txt.")]
+        go.write_text("")
+        assert writer.wait(timeout=120) == 0, writer.communicate()[1]
+    finally:
+        for proc in (killed, writer):
+            proc.kill()
+            proc.wait()
+    assert (summary / "summary.txt").read_text() == "the summary, half of it and the rest"
+    assert [p.name for p in summary.iterdir()] == ["summary.txt"]

@@ -276,3 +276,32 @@ def test_extra_roots_are_shown_read_only_at_their_path(sandbox_backend: str, out
 def test_extra_roots_the_sandbox_cannot_show_are_refused(root: str) -> None:
     with pytest.raises(ValueError, match="sandbox extra root"):
         Sandbox(Limits(timeout=5), isolation="namespaces", extra_roots=[root])
+
+
+def test_an_interrupted_pool_kills_its_programs_and_starts_no_other():
+    """Ctrl-C while programs run: those running are killed at once (not left to their deadline), those queued
+    never start, no process is left, and the sandbox runs programs again afterwards."""
+    import signal
+    import time
+
+    box = Sandbox(Limits(timeout=60, memory=512 * 1024**2), isolation="namespaces", max_workers=2)
+    ended: list[tuple[int, object]] = []
+    main = threading.get_ident()
+
+    def ctrl_c_once_two_run() -> None:
+        deadline = time.monotonic() + 60
+        while len(box._live) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Thread(target=ctrl_c_once_two_run)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            box.run_many(["import time\ntime.sleep(100)"] * 6, on_result=lambda i, r: ended.append((i, r.outcome)))
+    finally:
+        timer.join()
+    assert sorted(ended) == [(0, Outcome.SANDBOX_ERROR), (1, Outcome.SANDBOX_ERROR)]  # stopped, not timed out
+    assert _sandbox_processes() == [] and not box._live
+    assert box.run("print('again')").outcome is Outcome.PASSED

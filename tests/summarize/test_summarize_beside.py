@@ -95,7 +95,7 @@ def _stuck_writing(ready: Path, then: str) -> object:
             time.sleep(60)
             yield b""
 
-        atomic_write_chunks(path, chunks(), temp_suffix=str(kw.get("temp_suffix", ".tmp")))  # type: ignore[arg-type]
+        atomic_write_chunks(path, chunks())  # type: ignore[arg-type]
 
     return write
 

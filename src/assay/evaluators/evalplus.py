@@ -30,11 +30,11 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay._threads import map_threads
 from assay.evaluate.base import BaseEvaluator, SampleOutcome
 from assay.evaluators._code_exec import Checked, SandboxPool
 from assay.evaluators._evalplus_program import check_program, decode, last_result, truth_program
@@ -186,8 +186,7 @@ class EvalPlusRunner:
                 return sandbox.run(program.program, checker=program.checker, limits=limits)
             return sandbox.run(program, limits=limits)
 
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evalplus") as pool:
-            return list(pool.map(one, jobs))
+        return map_threads(one, jobs, workers=workers, name="evalplus", stoppable=sandbox)
 
     def truth(self, problems: dict[str, dict[str, Any]], task_ids: Sequence[str]) -> dict[str, _Truth]:
         wanted = [t for t in dict.fromkeys(task_ids) if (t, problems[t]["canonical_solution"]) not in self._truth]

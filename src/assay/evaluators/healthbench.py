@@ -47,10 +47,10 @@ import os
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from assay._threads import map_threads
 from assay.errors import ConfigError
 from assay.evaluate.base import INCOMPLETE_KEY, JUDGE_KEY, BaseEvaluator
 from assay.registry import ICL_EVALUATORS
@@ -236,9 +236,8 @@ class HealthBenchEvaluator(BaseEvaluator):
 
         began = time.monotonic()
         try:
-            with ThreadPoolExecutor(max_workers=min(client.max_concurrency, max(1, len(requests))),
-                                    thread_name_prefix="healthbench") as pool:
-                graded = list(pool.map(grade, [m for _, _, m in requests]))
+            graded = map_threads(grade, [m for _, _, m in requests], workers=client.max_concurrency, name="healthbench",
+                                 stoppable=client)
         finally:
             client.close()
             if cache is not None:

@@ -516,8 +516,7 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
         return self._samples
 
     def score(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
-        from concurrent.futures import ThreadPoolExecutor
-
+        from assay._threads import map_threads
         from assay.evaluators._code_exec import verdict_of
         from assay.evaluators._lcb_codegen_program import codegen_program
         from assay.sandbox import Limits
@@ -543,8 +542,8 @@ class LCBCodeGenerationEvaluator(BaseEvaluator):
             jobs.append((codegen_program(extracted[i], in_outs, self.timeout, n), limits))
         sandbox = self._pool.sandbox()
         logger.info("%s: running %d programs (%s isolation)", name, len(jobs), sandbox.isolation.value)
-        with ThreadPoolExecutor(max_workers=max(1, min(sandbox.max_workers, len(jobs))), thread_name_prefix="lcb") as pool:
-            runs = list(pool.map(lambda job: sandbox.run(job[0].program, checker=job[0].checker, limits=job[1]), jobs))
+        runs = map_threads(lambda job: sandbox.run(job[0].program, checker=job[0].checker, limits=job[1]), jobs,
+                           workers=sandbox.max_workers, name="lcb", stoppable=sandbox)
         verdicts = [verdict_of(r) for r in runs]
         per_kept: list[tuple[list[Any], str, bool]] = []
         for run, n in zip(runs, counts):

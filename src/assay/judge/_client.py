@@ -20,6 +20,7 @@ as HTTP Basic authentication in place of the key.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -29,13 +30,13 @@ import socket
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from assay._dataclass import DataclassMethods
+from assay._threads import map_threads
 from assay.config.secrets import KEY_VARIABLES, REDACTED, redact_url_credentials, url_has_redacted_credentials
 from assay.errors import ConfigError
 from assay.judge._cache import JudgeCache, endpoint_id, request_key
@@ -173,8 +174,11 @@ class _Connection:
         self.sock: socket.socket | None = None
         self._buffer = bytearray(1 << 16)
         self.received = 0  # bytes of the current response that arrived
+        self.halted = False  # its client was stopped: it connects no more
 
     def _connect(self) -> None:
+        if self.halted:
+            raise ConnectionAbortedError("the judge client was stopped")
         sock = socket.create_connection((self.host, self.port), timeout=_wait_allowed(self.timeout))
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -496,6 +500,7 @@ class ChatClient:
         self._opened: list[_Connection] = []
         self._ssl: ssl.SSLContext | None = None
         self._http_lock = threading.Lock()
+        self._halt = threading.Event()  # set by stop(): no request is made, nor waited for, until resume()
 
     #: ``None``: a reply's text is its ``content`` (see :func:`_parse`); OpenAISDK reads it as OpenCompass does
     think_tag: str | None = None
@@ -544,15 +549,32 @@ class ChatClient:
                 progress.add(reply)
             return reply
 
-        workers = min(self.max_concurrency, len(conversations))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-            replies = list(pool.map(one, conversations))
+        replies = map_threads(one, conversations, workers=self.max_concurrency, name="judge", stoppable=self)
         self.last_usage = usage_summary(self.model, replies, time.monotonic() - start, self.price)
         return replies
 
     def usage(self, replies: Sequence[JudgeReply], seconds: float) -> dict[str, Any]:
         """``_meta.judge`` of ``replies`` (see :func:`assay.judge.usage_summary`) at this client's price."""
         return usage_summary(self.model, replies, seconds, self.price)
+
+    def stop(self) -> None:
+        """Stop the requests in flight, from another thread (the caller was interrupted: :func:`assay._threads.map_threads`):
+        their connections are shut, a request waiting to be sent again is not, and no request starts, each ending at
+        once with no reply (none kept), until :meth:`resume`.  The replies already received stay in the cache."""
+        with self._http_lock:
+            self._halt.set()
+            opened = list(self._opened)
+        for connection in opened:
+            connection.halted = True
+            sock = connection.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):  # wakes a thread waiting on it (closing it would not); a TLS
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)  # socket's own shutdown would unwrap it under the reader
+
+    def resume(self) -> None:
+        """Make requests again after :meth:`stop` (its connections closed, new ones opened as needed)."""
+        self.close()
+        self._halt.clear()
 
     def close(self) -> None:
         """Close the HTTP connections."""
@@ -572,6 +594,8 @@ class ChatClient:
         except queue.Empty:
             pass
         with self._http_lock:
+            if self._halt.is_set():
+                raise _Stopped
             if self._scheme == "https" and self._ssl is None:  # one context for every connection: building one is costly
                 self._ssl = _ssl_context()
             connection = _Connection(self._scheme, self._host, self._port, self.timeout, self._ssl)
@@ -609,6 +633,8 @@ class ChatClient:
         began = time.monotonic()
         for attempt in range(1, self.max_attempts + 1):
             self._limiter.wait()
+            if self._halt.is_set():
+                return self._stopped(attempt - 1, began)
             retry_after: float | None = None
             _ATTEMPT.deadline = deadline = time.monotonic() + self.deadline
             try:
@@ -620,7 +646,11 @@ class ChatClient:
                 error, retry_after = self._redact(str(exc)), exc.retry_after
             except _Fatal as exc:
                 return JudgeReply(None, self._redact(str(exc)), attempts=attempt, seconds=time.monotonic() - began)
+            except _Stopped:
+                return self._stopped(attempt - 1, began)
             except _Interrupted as exc:
+                if self._halt.is_set():
+                    return self._stopped(attempt, began)
                 if exc.timed_out and time.monotonic() >= deadline:
                     error = (f"timeout: no complete reply within the {self.deadline:g} s deadline "
                              f"({exc.received} bytes of the response had arrived)")
@@ -637,6 +667,8 @@ class ChatClient:
                 else:
                     error = f"timeout after {self.timeout:g} s ({exc} timeout)"
             except OSError as exc:
+                if self._halt.is_set():
+                    return self._stopped(attempt, began)
                 import ssl
 
                 if isinstance(exc, ssl.SSLCertVerificationError):  # asking again gets the same certificate
@@ -647,12 +679,20 @@ class ChatClient:
                 error = self._redact(f"connection error: {type(exc).__name__}: {exc}")
             finally:
                 _ATTEMPT.deadline = None
+            if self._halt.is_set():
+                return self._stopped(attempt, began)
             if attempt < self.max_attempts:
                 delay = self._delay(attempt, retry_after)
                 logger.debug("judge request failed (%s); retry %d in %.2f s", error, attempt, delay)
-                time.sleep(delay)
+                if self._halt.wait(delay):
+                    return self._stopped(attempt, began)
         logger.warning("judge request failed after %d attempts: %s", self.max_attempts, error)
         return JudgeReply(None, f"{error} (after {self.max_attempts} attempts)", attempts=self.max_attempts,
+                          seconds=time.monotonic() - began)
+
+    def _stopped(self, attempts: int, began: float) -> JudgeReply:
+        """The reply of a request :meth:`stop` ended: none."""
+        return JudgeReply(None, "stopped: the judge client was stopped (the run was interrupted)", attempts=attempts,
                           seconds=time.monotonic() - began)
 
     def _redact(self, text: str) -> str:
@@ -667,6 +707,10 @@ class ChatClient:
 
 class _Fatal(Exception):
     pass
+
+
+class _Stopped(Exception):
+    """The client was stopped (:meth:`ChatClient.stop`): no new connection is opened."""
 
 
 def _sendable(value: Any) -> bool:

@@ -6,7 +6,7 @@ import contextlib
 import html
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -660,7 +660,7 @@ def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -
 
 def _indexed_samples(
     snap: Any, rels: dict[tuple[str, str], str], digests: dict[tuple[str, str], str | None], text_limit: int,
-    scores: Mapping[str, Mapping[str, Any]] | None = None,
+    scores: Mapping[str, Mapping[str, Any]] | None = None, ranked_cells: Callable[[], set[tuple[str, str]]] | None = None,
 ) -> tuple[dict[tuple[str, str], bytes], bool, dict[str, tuple[str, str, bytes]]]:
     """What the run index holds of the results' samples (``rels``: (column, abbr) → the result file under
     ``results/``, whose present bytes have ``digests``), looked up once for both readers of them: the
@@ -671,9 +671,11 @@ def _indexed_samples(
     child that ranks is forked.
 
     ``scores``: the summary's values, column → abbr → metric → value (``None``: every result counts).  The rankings
-    read the per-sample values of a result only for its values there (:func:`assay.rundir.ranking.sample_values_of`):
-    a result without any — a failed task's error record, a file that cannot be read — is not read by them, and
-    whether the index holds its samples does not matter to them."""
+    read the per-sample values of a result only for its values there (:func:`assay.rundir.ranking.sample_values_of`),
+    and of those only the ones of the cells they rank (``ranked_cells()``, asked for once and only when needed:
+    :func:`assay.rundir.ranking.ranked_cells`; ``None``: any metric): a result without any — a failed task's error
+    record, a file that cannot be read, values of other metrics only — is not read by them, and whether the index
+    holds its samples does not matter to them."""
     from assay.rundir.stats_index import samples_current
 
     readable: dict[str, tuple[bool, bool]] = {}  # per settings text met: (values readable, columns readable)
@@ -683,11 +685,28 @@ def _indexed_samples(
     table = snap.all_samples().get
     empty: Mapping[str, Any] = {}
 
+    metrics: list[dict[str, set[str]] | None] = []  # abbr → the metrics ranked, once asked for
+
+    def ranked_metrics() -> dict[str, set[str]] | None:
+        if not metrics:
+            try:
+                cells = ranked_cells() if ranked_cells is not None else None
+            except Exception:  # the rankings will say what fails: any metric counts meanwhile
+                cells = None
+            by_abbr: dict[str, set[str]] = {}
+            for abbr, metric in cells or ():
+                by_abbr.setdefault(abbr, set()).add(metric)
+            metrics.append(by_abbr if cells is not None else None)
+        return metrics[0]
+
     def ranked(key: tuple[str, str]) -> bool:  # whether the rankings may read the result's per-sample values
         if scores is None:
             return True
         cell = scores.get(key[0], empty).get(key[1])
-        return cell is not None and any(v is not None for v in cell.values())
+        if cell is None or all(v is None for v in cell.values()):
+            return False
+        wanted = ranked_metrics()
+        return wanted is None or any(cell.get(m) is not None for m in wanted.get(key[1], ()))
 
     for key, rel in rels.items():
         held = table(rel)
@@ -1330,9 +1349,12 @@ def _write_html_report(
         # the index's samples, looked up once: for the rankings (whether they are all there) and the sample files
         wanted = set(fresh_abbrs)
         view = getattr(context.view, "leaderboard", None) or context.view  # as the rankings read it
+        from assay.rundir.ranking import ranked_cells
+
         indexed, every_indexed, context.held = _indexed_samples(
             snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text,
-            getattr(view, "scores", None))
+            getattr(view, "scores", None),
+            lambda: ranked_cells(view, context.config, context.root, datasets=context.rank_datasets))
     beside = None
     try:  # the child ranking stops with the report, however the report ends
         if want_ranks and every_indexed:

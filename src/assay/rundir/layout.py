@@ -416,10 +416,14 @@ def writer_lock(run_dir: RunDir, *, wait: bool = False, on_wait: Callable[[str],
 
 
 def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
-    """Remove the atomic writer's temporary files in the run directory, and its scratch folder; the files removed.
+    """Remove the atomic writer's temporary files in the run directory that no process is writing, and its scratch
+    folder; the files removed.
 
-    Only the holder of the writer lock may call this: any temporary file is
-    then one a killed or interrupted writer left.  In ``predictions/``, which
+    Only the holder of the writer lock may call this.  A temporary file is
+    removed only when it is provably abandoned: its writer's lock on it is
+    gone (:func:`assay.fileio.remove_if_abandoned`), so that those of a reader
+    writing its own files at the same time (``assay summarize``, ``assay
+    report`` and ``assay verify`` take no writer lock) are left to it.  In ``predictions/``, which
     holds other programs' files, only those of the prediction files assay
     writes there (another tool's replies a dataset scores again,
     :func:`assay.rundir.sources.write_source_predictions`) are removed.
@@ -433,6 +437,8 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
         >>> [p.name for p in remove_stale_temp_files(run)], sorted(p.name for p in (run.results / "m").iterdir())
         (['.d.json.ab_cd123.tmp'], ['d.json'])
     """
+    from assay.fileio import remove_if_abandoned
+
     removed: list[Path] = []
     stack = [run_dir.root]
     while stack:
@@ -451,10 +457,8 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
                 if folder == run_dir.root and entry.name == SCRATCH_NAME:
                     continue
                 stack.append(Path(entry.path))
-            elif pattern.match(entry.name):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-                    removed.append(Path(entry.path))
+            elif pattern.match(entry.name) and remove_if_abandoned(entry.path):
+                removed.append(Path(entry.path))
     if run_dir.scratch.exists():
         shutil.rmtree(run_dir.scratch, ignore_errors=True)
     if removed:

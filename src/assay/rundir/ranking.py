@@ -124,6 +124,27 @@ def _leaves(abbr: str, metric: str, groups: Mapping[str, Any], metrics: Mapping[
             _leaves(inp_abbr, inp_metric, groups, metrics, out, seen)
 
 
+def ranked_cells(view: Any, config: Mapping[str, Any] | None, run_dir: str | os.PathLike[str], *,
+                 datasets: bool = True) -> set[tuple[str, str]]:
+    """The dataset cells (abbr, metric) whose per-sample values :func:`run_ranking` reads when called with ``config``,
+    ``datasets`` and its defaults otherwise (every column, the default one compared): a result is read by it only for
+    its values of these."""
+    view = getattr(view, "leaderboard", None) or view
+    if config is None:
+        config = load_run_config(run_dir)
+    group_list, columns, default = ranked_columns(view, config)
+    if not datasets:
+        names = {g.name for g in group_list}
+        wanted = {*(abbr for abbr in columns if abbr in names), default}
+        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
+    by_group = {g.name: g for g in group_list}
+    leaves: dict[tuple[str, str], None] = {}
+    seen: set[tuple[str, str]] = set()
+    for abbr, metric in columns.items():
+        _leaves(abbr, metric, by_group, view.metrics, leaves, seen)
+    return set(leaves)
+
+
 def sample_values_of(
     run_dir: str | os.PathLike[str],
     view: Any,

@@ -35,11 +35,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from assay._threads import map_threads
 from assay.sandbox._types import Isolation, Limits, Outcome, RunResult
 
 logger = logging.getLogger(__name__)
@@ -545,6 +545,9 @@ class Sandbox:
                 f"under {self._roots[0]} is not readable by other users, so programs cannot be run as a separate uid"
             )
         self._bwrap = shutil.which("bwrap")
+        self._live: set[subprocess.Popen[bytes]] = set()  # the runs' processes, killed by stop()
+        self._live_lock = threading.Lock()
+        self._halt = threading.Event()
 
     # -- public API ---------------------------------------------------------
     def run(self, program: str, *, checker: str | None = None, limits: Limits | None = None) -> RunResult:
@@ -561,11 +564,32 @@ class Sandbox:
         forge a pass; when its process ends before the checker is done, the run
         ends as that process ended (an exit is a failure, a signal a kill).
         """
+        if self._halt.is_set():
+            return self._stopped()
         slot = _acquire_slot()
         try:
             return self._run(program, limits or self.limits, slot, checker)
         finally:
             _release_slot(slot)
+
+    def stop(self) -> None:
+        """Kill the programs running now, from another thread (the caller was interrupted:
+        :func:`assay._threads.map_threads`), as a deadline kills them, and start none until :meth:`resume`: each
+        run ends at once (``SANDBOX_ERROR``, "stopped")."""
+        with self._live_lock:
+            self._halt.set()
+            live = list(self._live)
+        for proc in live:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)  # its thread kills what is left and reaps it
+
+    def resume(self) -> None:
+        """Run programs again after :meth:`stop`."""
+        self._halt.clear()
+
+    def _stopped(self) -> RunResult:
+        return RunResult(Outcome.SANDBOX_ERROR, "stopped: the sandbox was stopped (the run was interrupted)",
+                         isolation=self.isolation)
 
     def run_many(
         self,
@@ -592,8 +616,7 @@ class Sandbox:
             if on_result is not None:
                 on_result(i, res)
 
-        with ThreadPoolExecutor(max_workers=min(self.max_workers, max(1, len(items))), thread_name_prefix="sandbox") as pool:
-            list(pool.map(one, range(len(items))))
+        map_threads(one, range(len(items)), workers=self.max_workers, name="sandbox", stoppable=self)
         return [r for r in results if r is not None]
 
     # -- one run ---------------------------------------------------------------
@@ -657,6 +680,12 @@ class Sandbox:
             os.close(chan_w)
             return RunResult(Outcome.SANDBOX_ERROR, f"could not start the sandbox: {exc}", isolation=self.isolation)
         os.close(chan_w)
+        with self._live_lock:
+            self._live.add(proc)
+            stopped = self._halt.is_set()
+        if stopped:  # stopped while it started: killed as stop() kills the others
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         out = _Capture(limits.output, bytearray())
         err = _Capture(limits.output, bytearray())
         chan = _Capture(_CHANNEL_CAP, bytearray())
@@ -664,8 +693,14 @@ class Sandbox:
         try:
             timed_out = self._pump(proc, stdin_data, chan_r, (out, err, chan), start + limits.timeout, uid)
         finally:
-            self._kill_tree(proc, uid)
-            os.close(chan_r)
+            try:
+                self._kill_tree(proc, uid)
+            finally:
+                with self._live_lock:
+                    self._live.discard(proc)
+                os.close(chan_r)
+        if self._halt.is_set():
+            return self._stopped()
         duration = time.monotonic() - start
         code = proc.returncode
         wrapped = self.isolation is Isolation.NAMESPACES

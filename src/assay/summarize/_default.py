@@ -11,7 +11,7 @@ from typing import Any
 from assay._gc import bulk_allocations
 from assay.config.abbr import dataset_abbr, model_abbr
 from assay.errors import ConfigError, InputFileError, RegistryError
-from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json, remove_temporary_files
+from assay.fileio import atomic_write_bytes, atomic_write_text, dumps_json
 from assay.groups import MARK, Scores, SummaryGroup, SummaryResult, apply_groups, parse_summary_groups
 from assay.registry import SUMMARIZERS, resolve_type
 from assay.rundir.layout import RunDir, new_timestamp
@@ -385,28 +385,21 @@ class DefaultSummarizer:
             markdown = f"{markdown}\n{tools_md}"
             marks = f"{marks}\n\n{tools}" if marks else tools
 
-        # the temporary files of a child writing the texts end with this, so that the ones it leaves when it is
-        # stopped (Ctrl-C, SIGTERM) or fails are found and removed, and no other writer's
-        child_suffix = f".{os.urandom(4).hex()}.tmp"
-
-        def write_texts(temp_suffix: str = ".tmp") -> str:
+        def write_texts() -> str:
             simple = self.render_simple(shown)
             if marks:
                 simple = f"{simple}\n\n{marks}"
-            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, csv_table, markdown, raw), temp_suffix=temp_suffix)
-            atomic_write_text(paths["csv"], self.render_csv(csv_table), temp_suffix=temp_suffix)
-            atomic_write_text(paths["md"], markdown, temp_suffix=temp_suffix)
+            atomic_write_text(paths["txt"], self.render_txt(board.time, simple, csv_table, markdown, raw))
+            atomic_write_text(paths["csv"], self.render_csv(csv_table))
+            atomic_write_text(paths["md"], markdown)
             return simple
-
-        def remove_child_s_files() -> None:
-            for kind in ("txt", "csv", "md"):
-                remove_temporary_files(paths[kind], child_suffix)
 
         beside = None
         if extra is not None and len(table) * len(board.models) >= BESIDE_MIN_VALUES:
             from assay._beside import Beside
 
-            beside = Beside.start(lambda: write_texts(child_suffix), "writing the summary's text files")
+            # the temporary files the child leaves when it is stopped (Ctrl-C, SIGTERM) or fails are removed by it
+            beside = Beside.start(write_texts, "writing the summary's text files")
         try:
             payload = board.to_json()
             more = extra() if extra is not None else None
@@ -416,13 +409,8 @@ class DefaultSummarizer:
             done, simple = beside.wait() if beside is not None else (False, None)
         except BaseException:
             if beside is not None:
-                try:
-                    beside.discard()  # the child stopped: what it was writing is removed
-                finally:
-                    remove_child_s_files()
+                beside.discard()  # the child stopped: what it was writing is removed
             raise
-        if beside is not None and not done:
-            remove_child_s_files()
         if not done or not isinstance(simple, str):
             simple = write_texts()
         logger.info("summary written to %s (.txt, .csv, .md, .json)", paths["txt"].with_suffix(""))

@@ -1,0 +1,73 @@
+"""Work spread over a pool of threads that stops at once when its caller is interrupted.
+
+:func:`map_threads` runs a function over items on a few threads (judge
+requests, sandboxed programs), the results in input order.  When the caller
+is interrupted while it waits — Ctrl-C's ``KeyboardInterrupt``, an exception
+a signal handler raises (SIGTERM's) — what has not started is cancelled, what
+runs is stopped where it can be (``stoppable.stop()``: the judge client's
+requests, the sandbox's programs), the threads are joined and the exception
+goes on: nothing waits for the queued work, nor for in-flight work to reach
+its own deadline.  What the work finished before (a judge reply kept in the
+judge cache) is kept.  When the work itself raises, what has not started is
+cancelled too, and the calls in flight end as they would (a reply they get
+is kept) before the exception goes on.
+
+Example:
+    >>> map_threads(lambda x: x * x, range(5), workers=2, name="squares")
+    [0, 1, 4, 9, 16]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+__all__ = ["Stoppable", "map_threads"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Stoppable(Protocol):
+    """What runs work on the threads of :func:`map_threads` and can stop it."""
+
+    def stop(self) -> None:
+        """Stop the work running now, at once, from another thread (its calls end soon, whatever they return),
+        and refuse new work until :meth:`resume`."""
+
+    def resume(self) -> None:
+        """Take work again (called once the stopped work has ended)."""
+
+
+def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name: str,
+                stoppable: Stoppable | None = None) -> list[R]:
+    """``[fn(item) for item in items]`` on at most ``workers`` threads named ``name``; stopped at once when the
+    caller is interrupted (the module's docstring), ``stoppable`` stopping the calls in flight."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    todo = list(items)
+    pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix=name)
+    stopped = False
+    waited: Future[R] | None = None
+    try:
+        futures = [pool.submit(fn, item) for item in todo]
+        results = []
+        for waited in futures:
+            results.append(waited.result())
+        return results
+    except BaseException as exc:
+        pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will
+        raised_by_work = waited is not None and waited.done() and not waited.cancelled() and waited.exception() is exc
+        if stoppable is not None and not raised_by_work:  # interrupted: the calls in flight are not waited for
+            stopped = True
+            stoppable.stop()
+        raise
+    finally:
+        try:
+            pool.shutdown(wait=True)  # the calls in flight, stopped, end soon
+        finally:
+            if stopped:
+                stoppable.resume()  # type: ignore[union-attr]
