@@ -181,9 +181,9 @@ def work():
 
 
 with terminated_by_signals():
-    job = beside_module.Beside.start(work, "writing a file")
-    assert job is not None
-    try:
+    try:  # the signal may come while the child is started (the child already writing) or while it is waited for
+        job = beside_module.Beside.start(work, "writing a file")
+        assert job is not None
         print(job.wait(), flush=True)
     except Terminated as exc:
         sys.exit(128 + exc.signum)
@@ -215,11 +215,13 @@ def test_a_job_stopped_while_it_writes_leaves_no_temporary_file(two_cpus: Path, 
     finally:
         proc.kill()
         proc.wait()
+    assert list(folder.iterdir()) == []
     if how == "sigterm twice":
-        assert proc.returncode == 128 + signal.SIGTERM, err
+        # the second signal, when it comes once the first one's exit has put the default handling back, ends the
+        # caller itself
+        assert proc.returncode in (128 + signal.SIGTERM, -signal.SIGTERM), err
     else:
         assert proc.returncode == 0 and out.strip() == "(False, None)", err
-    assert list(folder.iterdir()) == []
 
 
 def test_not_started_beside_another_thread_or_on_one_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
