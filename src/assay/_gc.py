@@ -15,7 +15,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["bulk_allocations", "bulk_process", "startup_allocations"]
+__all__ = ["bulk_allocations", "startup_allocations"]
 
 #: (allocations between young collections, young collections per middle one, middle per full one)
 _BULK_THRESHOLDS = (100_000, 50, 100)
@@ -39,15 +39,6 @@ def bulk_allocations() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
-
-
-def bulk_process() -> None:
-    """Use the bulk thresholds from now on, in a process that does nothing but bulk work (a pool's worker).
-
-    Its units then run back to back without the collection that restoring the default thresholds after
-    each one would set off (a scan of everything the unit left alive, the test sets kept for the next).
-    """
-    gc.set_threshold(*_BULK_THRESHOLDS)
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assay._dataclass import FACTORY, DataclassMethods, FrozenMethods
-from assay._gc import bulk_allocations, bulk_process
+from assay._gc import bulk_allocations
 from assay.tasks.plan import EvalOptions, EvalTask
 from assay.tasks.run import ShardPlan, TaskOutcome, fail_task, merge_shards, run_shard, start_task
 
@@ -198,7 +198,7 @@ def fork_pool(size: int, tasks: Sequence[EvalTask], options: EvalOptions) -> For
     from assay._pool import ForkPool
 
     _warm_imports(tasks, options.prepare_stats)
-    return ForkPool(size, partial(_run_unit, tasks, options), warm=bulk_process)
+    return ForkPool(size, partial(_run_unit, tasks, options))
 
 
 def _run_unit(tasks: Sequence[EvalTask], options: EvalOptions, unit: Unit, emit: Callable[[Event], None]) -> None:
@@ -541,12 +541,7 @@ def run_tasks(
             units = plan_units(tasks, workers, costs=costs)  # before forking: the workers need not import what it does
             where = pool = fork_pool(workers, tasks, options)
     try:
-        if pool is None and isinstance(where, InlineBackend):
-            # the units back to back with the bulk thresholds, as in a worker (see :func:`bulk_process`)
-            with bulk_allocations():
-                drive(where, scheduler, units)
-        else:
-            drive(where, scheduler, units)
+        drive(where, scheduler, units)
     except BaseException:
         if pool is not None:
             pool.terminate()
