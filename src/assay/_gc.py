@@ -12,6 +12,7 @@ code is still collected.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,10 +21,35 @@ __all__ = ["bulk_allocations", "startup_allocations"]
 #: (allocations between young collections, young collections per middle one, middle per full one)
 _BULK_THRESHOLDS = (100_000, 50, 100)
 
+#: blocks under the bulk thresholds now (any thread), and the thresholds the first one found
+_lock = threading.Lock()
+_inside = 0
+_saved: tuple[int, ...] = ()
+
+
+def _enter() -> None:
+    global _inside, _saved
+    with _lock:
+        if _inside == 0:
+            _saved = gc.get_threshold()
+            gc.set_threshold(*_BULK_THRESHOLDS)
+        _inside += 1
+
+
+def _leave() -> None:
+    """The thresholds the first block found come back when the last block (of any thread) ends: two threads'
+    blocks that overlap no longer leave the process on the bulk ones."""
+    global _inside
+    with _lock:
+        _inside -= 1
+        if _inside == 0:
+            gc.set_threshold(*_saved)
+
 
 @contextmanager
 def bulk_allocations() -> Iterator[None]:
-    """Collect cycles rarely inside the block; the previous thresholds are restored after it.
+    """Collect cycles rarely inside the block; the previous thresholds are restored after it (after the last
+    of the blocks that overlap it, when other threads are in one too).
 
     >>> import gc
     >>> before = gc.get_threshold()
@@ -33,12 +59,11 @@ def bulk_allocations() -> Iterator[None]:
     >>> gc.get_threshold() == before
     True
     """
-    before = gc.get_threshold()
-    gc.set_threshold(*_BULK_THRESHOLDS)
+    _enter()
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        _leave()
 
 
 @contextmanager
@@ -62,10 +87,9 @@ def startup_allocations() -> Iterator[None]:
     (True, True)
     >>> gc.unfreeze()
     """
-    before = gc.get_threshold()
-    gc.set_threshold(*_BULK_THRESHOLDS)
+    _enter()
     try:
         yield
     finally:
         gc.freeze()
-        gc.set_threshold(*before)
+        _leave()
