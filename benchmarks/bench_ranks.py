@@ -15,8 +15,11 @@ every number to the bit); asserts nothing.  ``--models 5 --datasets 20
 --samples 2000`` is the shape of ``bench_eval.py``'s run (few models: their
 counts of right answers summed at the drawn samples, see :mod:`assay.stats._ranks`).
 
+``--runs R`` gives every sample R runs (its value the share right), ``--missing F`` leaves out that
+share of the (model, dataset) results (those models unranked on the dataset, the groups without their value).
+
 Run: python benchmarks/bench_ranks.py [--models 100] [--datasets 500] [--samples 50] [--rounds 1000]
-     [--repeat 3] [--files]
+     [--runs 1] [--missing 0] [--repeat 3] [--files]
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ def _peak_mb() -> float:
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
-def build(models: int, datasets: int, samples: int) -> tuple[object, object]:
-    """A leaderboard and its statistics with every dataset cell's per-sample values (0/1, one run)."""
+def build(models: int, datasets: int, samples: int, runs: int = 1, missing: float = 0.0) -> tuple[object, object]:
+    """A leaderboard and its statistics with every dataset cell's per-sample values (0/1 of one run, else the share
+    of ``runs`` runs right); with ``missing``, that share of the (model, dataset) cells has no result."""
     import numpy as np
 
     from assay.groups import Scores, SummaryGroup, apply_groups
@@ -53,9 +57,13 @@ def build(models: int, datasets: int, samples: int) -> tuple[object, object]:
     scores = Scores(columns=names, dataset_abbrs=list(abbrs), metrics={a: ["accuracy"] for a in abbrs})
     stats = RunStats()
     for d, abbr in enumerate(abbrs):
-        flags = (rng.random((samples, models)) < np.clip(skill[None, :] - difficulty[d][:, None], 0, 1)).astype(float)
+        chance = np.clip(skill[None, :] - difficulty[d][:, None], 0, 1)
+        flags = sum((rng.random((samples, models)) < chance).astype(float) for _ in range(runs)) / runs
+        absent = rng.random(models) < missing if missing else np.zeros(models, dtype=bool)
         for j, name in enumerate(names):
-            sv = SampleValues("binary", flags[:, j], 100.0, 1, "correct")
+            if absent[j]:
+                continue
+            sv = SampleValues("binary" if runs == 1 else "mean", flags[:, j], 100.0, runs, "correct")
             value = sv.estimate()
             scores.set_values(name, abbr, {"accuracy": value})
             stats.samples[(name, abbr, "accuracy")] = sv
@@ -97,13 +105,15 @@ def main() -> None:
     parser.add_argument("--datasets", type=int, default=500)
     parser.add_argument("--samples", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=1, help="runs per sample (the share of them right)")
+    parser.add_argument("--missing", type=float, default=0.0, help="the share of (model, dataset) cells without a result")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--files", action="store_true", help="also time reading the per-sample values from files")
     args = parser.parse_args()
     from assay.rundir.ranking import run_ranking
 
     start = time.perf_counter()
-    board, stats = build(args.models, args.datasets, args.samples)
+    board, stats = build(args.models, args.datasets, args.samples, args.runs, args.missing)
     print(f"{args.models} models × {args.datasets} datasets × {args.samples} samples built in "
           f"{time.perf_counter() - start:.1f} s")
     run = Path(tempfile.mkdtemp()) / "20250101_000000"

@@ -526,3 +526,41 @@ def test_whole_number_scores_outside_counts_match_a_direct_bootstrap(low: int, h
     for model, (rank_low, rank_high, lo, hi) in want.items():
         assert (got[model].rank_low, got[model].rank_high) == (rank_low, rank_high), model
         assert got[model].low == pytest.approx(lo, rel=1e-12) and got[model].high == pytest.approx(hi, rel=1e-12)
+
+
+@pytest.mark.parametrize("layout", range(6))
+def test_rank_all_of_a_group_and_its_datasets_matches_a_direct_bootstrap_on_random_layouts(layout: int) -> None:
+    from dataclasses import FrozenInstanceError
+
+    from assay.stats import ModelRank
+
+    rng = random.Random(100 + layout)
+    names = [f"m{i}" for i in range(rng.randint(1, 9))]
+    skills = {m: rng.uniform(0.2, 0.9) for m in names}
+    abbrs = {f"d{i}": rng.randint(2, 30) for i in range(rng.randint(2, 4))}
+    samples, values = _case(skills, abbrs, seed=layout)
+    group = SummaryGroup.from_config({"name": "g", "subsets": [[a, "accuracy"] for a in abbrs]})
+    for model in names:
+        values[model]["g"] = {"naive_average": sum(values[model][a]["accuracy"] for a in abbrs) / len(abbrs)}
+    wanted = [("g", "naive_average"), *[(a, "accuracy") for a in abbrs]]
+    done = RankBootstrap(names, values, samples, groups=[group], rounds=ROUNDS, seed=SEED).rank_all(wanted)
+    units = _units(samples, names, list(abbrs))
+    for abbr, metric in wanted:
+        if abbr == "g":
+            want = _direct(names, units, dict.fromkeys(abbrs, 100.0), lambda m, per: sum(per.values()) / len(per),
+                           ROUNDS, SEED)
+        else:
+            want = _direct(names, {abbr: units[abbr]}, {abbr: 100.0}, lambda m, per, a=abbr: per[a], ROUNDS, SEED)
+        ranking = done[(abbr, metric)]
+        observed = [m.value for m in ranking.models]
+        for entry in ranking.models:
+            assert (entry.rank_low, entry.rank_high) == want[entry.model][:2], (abbr, entry.model)
+            assert entry.low == pytest.approx(want[entry.model][2]) and entry.high == pytest.approx(want[entry.model][3])
+            assert entry.rank == 1 + sum(v > entry.value for v in observed)
+            # each entry is the ModelRank its fields make: equal, hashing alike, frozen
+            fields = entry.to_json()
+            same = ModelRank(fields["model"], fields["value"], fields["low"], fields["high"], fields["rank"],
+                             fields["rank_low"], fields["rank_high"], fields["tier"], fields.get("note"))
+            assert entry == same and hash(entry) == hash(same)
+            with pytest.raises(FrozenInstanceError):
+                entry.rank = 0  # type: ignore[misc]

@@ -689,6 +689,9 @@ class RankBootstrap:
         """The dataset cell when it is the usual one — every model has a value and non-corpus per-sample values
         of the same ``n`` samples, with the same runs and scale — else ``None``."""
         known = self._ranked_cells.get((abbr, metric))
+        capture = self._capture
+        if known is None and capture is not None and (abbr, metric) in capture.wanted and (abbr, metric) not in capture.done:
+            known = self._ranked(abbr, metric)  # its own ranking's values, read once for both
         if known is not None and known[0] == list(models):
             values: list[float | None] = list(known[1])
         else:
@@ -1103,11 +1106,16 @@ class RankBootstrap:
         tiers = rank_tiers([(ranked[j], lows[j], highs[j]) for j in order])
         tier_of = {m: t + 1 for t, members in enumerate(tiers) for m in members}
         append = ranking.models.append
+        new = object.__new__
         for j in order:
             model = ranked[j]
             note = notes.get(model)
-            append(ModelRank(model, observed[j], low_values[j] if has[j] else None, high_values[j] if has[j] else None,
-                             points[j], lows[j], highs[j], tier_of[model], "; ".join(note) if note else None))
+            # ModelRank(...) made without its frozen __setattr__ per field (a ranking of 100 models makes 100)
+            entry = new(ModelRank)
+            entry.__dict__.update(model=model, value=observed[j], low=low_values[j] if has[j] else None,
+                                  high=high_values[j] if has[j] else None, rank=points[j], rank_low=lows[j],
+                                  rank_high=highs[j], tier=tier_of[model], note="; ".join(note) if note else None)
+            append(entry)
         ranking.ties = [t for t in tiers if len(t) > 1]
         capture = self._capture
         if capture is None or capture.keep is None or (abbr, metric) in capture.keep:
