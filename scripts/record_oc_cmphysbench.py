@@ -33,7 +33,9 @@ there; its version is noted).  ``expected/seed_quirks.json`` (also with ``pint``
 holds nested bracket subscripts (their numbering, stages and ``SEED``) and the
 values OpenCompass's ``eval`` gives digit-less quantities (``pi``, ``sqrt(pi)``,
 ``not False``, names and calls that raise) and ``SEED`` on such ``Numeric`` pairs;
-``--quirks-only`` records just that file.
+``--quirks-only`` records just that file.  ``expected/seed_big_numbers.json`` (with ``pint``;
+``--big-only`` records just it) holds ``SEED`` on ``Numeric`` pairs asking for big integers below assay's
+bounds (digits with large exponents, SymPy functions of big integers), which OpenCompass computes at once.
 
 ``tests/evaluators/test_oc_cmphysbench.py`` checks assay's namesakes against these.
 """
@@ -435,12 +437,56 @@ def record_quirks() -> dict[str, Any]:
     })
 
 
+_T = "(True+True)"
+_BIG_EXPONENT = "bar_size**(T+T+T+T+T+T+T+T)".replace("T", _T)  # 5**16
+#: Numeric pairs asking for big integers that OpenCompass computes at once (``float`` overflowing or not)
+BIG_PAIRS = [
+    (r"3\times10^20000\,\mathrm{m}", r"3 \times 10^20000 m"),
+    (r"3\times10^20000 m", r"3\times10^20000 km"),
+    (r"1.5\times10^30000 J", r"1.5 \times 10^30000 J"),
+    (r"10^20000 m", r"10^{20000} m"),
+    (r"5\times 10^100000 s", r"5 \times 10^100000 s"),
+    (r"5\times 10^100000 s", r"6 \times 10^100000 s"),
+    (r"7\times 10^{315000} kg", r"7 \times 10^{315000} kg"),
+    (r"2\times 10^315000", r"3 \times 10^315000"),
+    (r"x = 4\times10^25000 \mathrm{eV}", r"4 \times 10^25000 eV"),
+    (r"4\times10^25000 eV", r"4\times10^25000 \mathrm{eV}"),
+    (r"-4\times10^25000 eV", r"-4\times10^25000 \mathrm{eV}"),
+    (r"4\times10^25000 eV", r"4\times10^25000 keV"),
+    (r"3\times 10^{30} m", r"3 \times 10^{30} m"),
+    (f"exp({_BIG_EXPONENT}) * E**(-{_BIG_EXPONENT})", "1"),
+    (f"exp({_BIG_EXPONENT}) * E**(-{_BIG_EXPONENT}) m", "1 m"),
+    (f"pi**({_BIG_EXPONENT})", "1"),
+    (f"E**(-{_BIG_EXPONENT}) s", "0 s"),
+    (f"sqrt({_BIG_EXPONENT})", "390625"),
+    (f"log({_BIG_EXPONENT})", "25.75"),
+    (f"Max(pi, {_BIG_EXPONENT}) m", "152587890625 m"),
+    (f"{_T}**({_BIG_EXPONENT} // bar_size**(bar_size+bar_size+{_T}))", "1"),
+    ("(bar_size+bar_size)**(bar_size**(bar_size+True))", "1"),
+]
+
+
+def record_big() -> dict[str, Any]:
+    """``SEED`` on :data:`BIG_PAIRS` (``Numeric``), recorded with ``pint``."""
+    import pint
+    from opencompass.datasets.cmphysbench.SEED import SEED as seed_module
+
+    entries = []
+    for pred, ref in BIG_PAIRS:
+        start = time.monotonic()
+        entries.append({"pred": pred, "ref": ref, "type": "Numeric", "seed": _call(seed_module.SEED, pred, ref, "Numeric"),
+                        "quantities": [_call(seed_module.parse_latex_quantity_general, t) for t in (pred, ref)]})
+        print(f"  {pred[:40]}: {time.monotonic() - start:.2f} s", file=sys.stderr, flush=True)
+    return jsonable({"pint_version": pint.__version__, "pairs": entries})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus-only", action="store_true", help="record only the SEED corpus")
     parser.add_argument("--cases-only", action="store_true", help="record only the eval task's cases")
     parser.add_argument("--quirks-only", action="store_true",
                         help="record only the nested bracket subscripts and digit-less quantities")
+    parser.add_argument("--big-only", action="store_true", help="record only the pairs asking for big integers")
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     build_data()
@@ -451,6 +497,10 @@ def main() -> None:
     if args.quirks_only:
         print("recording nested bracket subscripts and digit-less quantities", flush=True)
         write_json(out_dir / "seed_quirks.json", record_quirks())
+        return
+    if args.big_only:
+        print("recording pairs asking for big integers", flush=True)
+        write_json(out_dir / "seed_big_numbers.json", record_big())
         return
     if not args.corpus_only:
         with tempfile.TemporaryDirectory() as work:
@@ -465,6 +515,8 @@ def main() -> None:
         write_json(out_dir / "seed_units_pint.json", record_units())
         print("recording nested bracket subscripts and digit-less quantities", flush=True)
         write_json(out_dir / "seed_quirks.json", record_quirks())
+        print("recording pairs asking for big integers", flush=True)
+        write_json(out_dir / "seed_big_numbers.json", record_big())
     print("done", file=sys.stderr)
 
 

@@ -315,7 +315,9 @@ TWO = "(True+True)"
 #: digit-less quantities whose integers OpenCompass computes until its sample timeout
 HUGE = (f"{TWO}**{TWO}**{TWO}**{TWO}**{TWO}**{TWO}", "(True+True+True)**(bar_size**bar_size**bar_size)",
         f"pi**({TWO}**{TWO}**{TWO}**{TWO}**{TWO})", f"factorial({TWO}**{TWO}**{TWO}**{TWO}**{TWO})",
-        "N(pi, bar_size**bar_size**bar_size)", "True << (bar_size**bar_size**bar_size)", "-E**(-(bar_size**bar_size**bar_size))")
+        "N(pi, bar_size**bar_size**bar_size)", "True << (bar_size**bar_size**bar_size)",
+        f"-E**(-({TWO}**{TWO}**{TWO}**{TWO}**{TWO}))", "(bar_size+bar_size)**(bar_size**bar_size**bar_size)",
+        "zeta(bar_size**(bar_size+True))", "Rational(True, bar_size+True)**(bar_size**bar_size**(True+True))")
 
 
 def test_huge_integers_in_a_quantity_fail_at_the_bound() -> None:
@@ -328,6 +330,16 @@ def test_huge_integers_in_a_quantity_fail_at_the_bound() -> None:
     assert parse_quantity(f"{TWO}**{TWO}**{TWO}**{TWO}") == (65536.0, "")
     assert parse_quantity(f"pi**({TWO}**{TWO}**{TWO})") == (pytest.approx(math.pi**16), "")
     assert parse_quantity("True << (bar_size - True)") == (16.0, "")
+    # big integers that OpenCompass computes at once are computed (float() may overflow, as there)
+    with pytest.raises(ValueError, match="int too large to convert to float"):
+        parse_quantity("(bar_size+bar_size)**(bar_size**(bar_size+True+True))")  # 78,125 digits
+    assert parse_quantity("(bar_size+bar_size)**(bar_size**(bar_size+True+True)) > (True+True)**(bar_size**bar_size)"
+                          ) == (1.0, "")
+    big = "bar_size**((True+True)*(bar_size+True+True+True))"  # 5**16
+    assert parse_quantity(f"exp({big}) * E**(-{big})") == (1.0, "")
+    assert parse_quantity(f"sqrt({big})") == (390625.0, "")
+    assert parse_quantity("zeta(bar_size**bar_size) + gamma(bar_size**bar_size)") == (math.inf, "")  # 3125
+    assert parse_quantity("Rational(True, bar_size+True)**(bar_size**(bar_size+True))") == (0.0, "")
 
 
 def test_a_reply_asking_for_a_huge_integer_scores_zero_naming_the_bound() -> None:
@@ -339,9 +351,30 @@ def test_a_reply_asking_for_a_huge_integer_scores_zero_naming_the_bound() -> Non
     result = evaluator.score(replies, [["3.14", "Numeric"]] * 3)
     for detail in result["details"][:2]:
         assert detail["score"] == 0
-        assert detail["error"].startswith("QuantityBoundError: ") and "more than 65536 bits" in detail["error"]
+        assert detail["error"].startswith("QuantityBoundError: ") and "more than 1048576 bits" in detail["error"]
     assert result["details"][2] == {"pred": "3.14", "answer": ["3.14", "Numeric"], "score": 100}
     assert result["score"] == 100 / 3
+
+
+BIG = json.loads((ROOT / "expected" / "seed_big_numbers.json").read_text(encoding="utf-8"))
+
+
+def test_big_numbers_below_the_bounds_score_as_opencompass_s() -> None:
+    """``3\\times10^20000`` m against itself is 100 in OpenCompass (``float`` overflows, the conversion is
+    skipped, the numbers are compared by SymPy); ``exp(5**16)*E**(-5**16)`` is 1 there; so in assay."""
+    from assay.evaluators._cmphysbench_seed import parse_quantity
+
+    pint = pytest.importorskip("pint")
+    if pint.__version__ != BIG["pint_version"]:
+        pytest.skip(f"recorded with pint {BIG['pint_version']}, installed: {pint.__version__}")
+    pairs = BIG["pairs"]
+    assert sum(p["seed"][0] == 100 for p in pairs) >= 10 and any(p["seed"][0] == 0 for p in pairs)
+    assert any("10^20000" in p["pred"] and p["seed"][0] == 100 for p in pairs)
+    assert any(p["pred"].startswith("exp(") and p["seed"][0] == 100 for p in pairs)
+    _check_seed(pairs)
+    for pair in pairs:
+        got = [_recorded(_stage_or_raise(parse_quantity, text)) for text in (pair["pred"], pair["ref"])]
+        assert got == pair["quantities"], pair["pred"]
 
 
 def test_digit_less_numeric_answers_score_as_opencompass_s_with_pint() -> None:

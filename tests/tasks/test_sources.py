@@ -72,7 +72,9 @@ def lm_eval_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_lm_evals_recorded_files_name_the_tasks_beside_them() -> None:
     """lm-evaluation-harness's results name the file of each task it ran: the task files recorded beside them."""
     tasks = LM_EVAL.parent / "tasks"
-    for results in sorted(LM_EVAL.glob("*/results_*.json")):
+    found = sorted(LM_EVAL.glob("*/results_*.json"))
+    assert [f.parent.name for f in found] == ["scripted-a", "scripted-b"]
+    for results in found:
         configs = json.loads(results.read_text(encoding="utf-8"))["configs"]
         assert sorted(configs) == ["assay_arith", "assay_mcq_a", "assay_mcq_b"], results
         for task, config in configs.items():

@@ -47,9 +47,11 @@ from __future__ import annotations
 
 import ast
 import functools
+import math
 import operator
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from assay.evaluators._phybench_eed import (
@@ -71,15 +73,22 @@ CONVERT_SECONDS = 10.0
 SIMPLIFY_SECONDS = 30.0
 DIFFERENCE_SECONDS = 10.0
 EQUALS_SECONDS = 10.0
-#: the most bits an integer the quantity reader computes may have (a power or shift is checked before it is computed)
-QUANTITY_INTEGER_BITS = 1 << 16
-#: the largest integer the quantity reader hands to SymPy: a function's argument, or a power of a SymPy value
-QUANTITY_SYMPY_INTEGER = 10**5
+#: the most bits an integer the quantity reader computes may have (a power or shift is checked before it is
+#: computed): Python computes such an integer (``10**315000``) in well under a second, OpenCompass too
+QUANTITY_INTEGER_BITS = 1 << 20
+#: the largest integer argument of the SymPy functions whose cost grows with it (``N``'s and ``Float``'s
+#: precision, ``gamma``, ``factorial``, ``binomial``, ``zeta``); ``zeta`` of an even integer computes a Bernoulli
+#: number, slower still: its bound is lower
+QUANTITY_SYMPY_ARGUMENTS: dict[str, int] = {"N": 10**5, "Float": 10**5, "gamma": 10**5, "factorial": 10**5,
+                                            "binomial": 10**5, "zeta": 10**4}
+#: the most bits the integer power of a SymPy value other than a rational or a rational's root may have
+#: (``pi**n``'s numeric value costs SymPy about ``n``'s bits squared)
+QUANTITY_SYMPY_EXPONENT_BITS = 1 << 12
 
 
 class QuantityBoundError(ArithmeticError):
-    """A digit-less quantity asks for an integer past the quantity reader's bounds (OpenCompass computes it
-    until its sample timeout)."""
+    """A quantity asks for an integer past the quantity reader's bounds, which OpenCompass computes until its
+    sample timeout."""
 
 
 # -- LaTeX clean-up: the first stage ---------------------------------------------------------------------------
@@ -514,21 +523,40 @@ def _bounded(value: Any) -> Any:
     return value
 
 
-def _bound_sympy_integer(value: Any, role: str) -> None:
+def _bound_sympy_argument(function: str, position: int | str, value: Any) -> None:
+    """Refuses an integer argument of ``function`` past its bound in :data:`QUANTITY_SYMPY_ARGUMENTS` (for ``N``
+    and ``Float`` only the precision, the second argument, counts)."""
+    limit = QUANTITY_SYMPY_ARGUMENTS.get(function)
     number = _integer(value)
-    if number is not None and abs(number) > QUANTITY_SYMPY_INTEGER:
-        raise QuantityBoundError(f"{role} {_magnitude(number)} is more than {QUANTITY_SYMPY_INTEGER}")
+    if limit is None or number is None or abs(number) <= limit:
+        return
+    if function in ("N", "Float") and position not in (1, "n", "dps", "precision"):
+        return
+    raise QuantityBoundError(f"{function}'s argument {_magnitude(number)} is more than {limit}")
 
 
 def _magnitude(number: int) -> str:
     return str(number) if _bits(number) <= 64 else f"of {_bits(number)} bits"
 
 
+def _exact_base(value: Any) -> tuple[int, Fraction] | None:
+    """``(p, q)`` with ``value`` = ``p ** q`` when ``value`` is a SymPy rational or a rational's rational power
+    (``sqrt(2)``), whose integer powers SymPy computes exactly; else ``None``."""
+    from sympy import Pow, Rational
+
+    if isinstance(value, Rational):
+        return max(abs(value.p), abs(value.q)), Fraction(1)
+    if isinstance(value, Pow) and isinstance(value.base, Rational) and isinstance(value.exp, Rational):
+        return max(abs(value.base.p), abs(value.base.q)), Fraction(int(value.exp.p), int(value.exp.q))
+    return None
+
+
 def _bound_operation(op: ast.operator, left: Any, right: Any) -> None:
     """Refuses, before it is computed, a power or left shift past the integer bounds: an integer result of at
     least :data:`QUANTITY_INTEGER_BITS` bits (``(bits(b) - 1) * e`` for ``b**e``; a result the estimate misses is
-    refused by :func:`_bounded` once computed, at most about twice as large), or a SymPy value raised to an integer
-    past :data:`QUANTITY_SYMPY_INTEGER` (the numeric value of ``pi**n`` costs SymPy about ``n``'s bits squared)."""
+    refused by :func:`_bounded` once computed, at most about twice as large), a SymPy rational (or a rational's
+    root) raised to a power whose exact value would pass those bits, or another SymPy value raised to an integer
+    of more than :data:`QUANTITY_SYMPY_EXPONENT_BITS` bits."""
     base, exponent = _integer(left), _integer(right)
     if (isinstance(op, ast.LShift) and base and exponent is not None and exponent > 0
             and _bits(base) + exponent > QUANTITY_INTEGER_BITS):
@@ -536,9 +564,20 @@ def _bound_operation(op: ast.operator, left: Any, right: Any) -> None:
     if not isinstance(op, ast.Pow) or exponent is None:
         return
     if base is None:
-        if not _plain(left):
-            _bound_sympy_integer(exponent, "a power")
+        if _plain(left):
+            return
+        exact = _exact_base(left)
+        if exact is None:
+            if _bits(exponent) > QUANTITY_SYMPY_EXPONENT_BITS:
+                raise QuantityBoundError(f"a power of {_bits(exponent)} bits is more than "
+                                         f"{QUANTITY_SYMPY_EXPONENT_BITS} bits")
+            return
+        root, power = exact
+        if root > 1 and abs(exponent * power) * math.log2(root) > QUANTITY_INTEGER_BITS:
+            raise QuantityBoundError(f"an integer of more than {QUANTITY_INTEGER_BITS} bits")
         return
+    if not isinstance(left, int):  # SymPy's Integer: a negative power is an exact rational
+        exponent = abs(exponent)
     if abs(base) > 1 and exponent > 0 and (_bits(base) - 1) * exponent > QUANTITY_INTEGER_BITS:
         raise QuantityBoundError(f"an integer of more than {QUANTITY_INTEGER_BITS} bits")
 
@@ -554,11 +593,15 @@ def _quantity_value(node: ast.AST) -> Any:
     OpenCompass evaluates, is ``ValueError`` here), attribute, subscript or construct is ``ValueError``, and no
     string is handed to SymPy (which would parse it).
 
-    Bounded where OpenCompass is not: an integer of more than :data:`QUANTITY_INTEGER_BITS` bits (``(True+True)**``
-    towers, ``bar_size**bar_size**bar_size`` as an exponent), or one past :data:`QUANTITY_SYMPY_INTEGER` handed to
-    a SymPy function or as the power of a SymPy value (``pi**(2**65536)``, ``N(pi, 5**3125)``), is
-    :class:`QuantityBoundError`, raised before it is computed.  OpenCompass computes such a text until its
-    sample timeout, which scores the sample 0; the error, which :func:`seed` lets through, does the same at once."""
+    Bounded where OpenCompass is not, for what would take it until its sample timeout: an integer of more than
+    :data:`QUANTITY_INTEGER_BITS` bits (``(True+True)**`` towers, ``10**bar_size**bar_size**bar_size``), an
+    integer argument past :data:`QUANTITY_SYMPY_ARGUMENTS` (``factorial(5**16)``, ``N(pi, 5**16)``), an exact
+    SymPy power past those bits (``sqrt(2)**5**16``) or another SymPy value's power of more than
+    :data:`QUANTITY_SYMPY_EXPONENT_BITS` bits (``pi**(2**65536)``) is :class:`QuantityBoundError`, raised before
+    it is computed. Below the bounds the text is computed as OpenCompass computes it, also where that fails at
+    once: ``3*10**20000`` is too large for ``float`` (``OverflowError``, the unit conversion then skipped) and
+    ``exp(5**16)*E**(-5**16)`` is 1.  OpenCompass's timeout scores the sample 0; the error, which :func:`seed` lets
+    through, does the same at once."""
     if isinstance(node, ast.Expression):
         return _quantity_value(node.body)
     if isinstance(node, ast.Constant):
@@ -602,8 +645,10 @@ def _quantity_value(node: ast.AST) -> Any:
         kwargs = {k.arg: _quantity_value(k.value) for k in node.keywords if k.arg is not None}
         if any(_holds_text(v) for v in [*args, *kwargs.values()]):
             raise ValueError(f"text passed to {node.func.id}")
-        for value in [*args, *kwargs.values()]:
-            _bound_sympy_integer(value, f"{node.func.id}'s argument")
+        for index, value in enumerate(args):
+            _bound_sympy_argument(node.func.id, index, value)
+        for keyword, value in kwargs.items():
+            _bound_sympy_argument(node.func.id, keyword, value)
         return _bounded(_quantity_names()[node.func.id](*args, **kwargs))
     if isinstance(node, ast.Set):
         return {_quantity_value(e) for e in node.elts}

@@ -21,9 +21,15 @@ OpenCompass uses then: no expression, the unsimplified one, unequal); a sample
 still unscored after ``timeout`` seconds in all (default 300) scores 0, its
 details naming the limit.  How long a step takes depends on the machine, so a
 sample near a limit may score differently on another one, in OpenCompass as here.
-A digit-less ``Numeric`` answer whose quantity asks for a huge integer (which
-OpenCompass computes until the timeout) stops at once at the quantity reader's
-bounds and scores 0, the bound named in its details' ``error``.
+A ``Numeric`` answer whose quantity asks for a huge integer stops at once at the
+quantity reader's bounds and scores 0, the bound named in its details' ``error``:
+an integer of more than 2**20 bits (``10**315000`` passes), an argument of ``N``,
+``Float`` (the precision), ``gamma``, ``factorial`` or ``binomial`` above 100,000
+(``zeta``: 10,000), an exact SymPy power past 2**20 bits or another SymPy value's
+power of more than 4,096 bits.  Past these OpenCompass computes for seconds to
+far beyond its timeout; below them it fails or finishes fast and assay does the
+same (``3\\times10^{20000}`` is too large for ``float``, the unit conversion is
+then skipped, as there).
 
 OpenCompass's scorer would raise on a tree holding a logical ``And``/``Or``/``Not``
 that reached the distance (its cost tables have no entry for them), ending its
