@@ -10,7 +10,8 @@ goes on: nothing waits for the queued work, nor for in-flight work to reach
 its own deadline.  What the work finished before (a judge reply kept in the
 judge cache) is kept.  When the work itself raises, what has not started is
 cancelled too, and the calls in flight end as they would (a reply they get
-is kept) before the exception goes on.
+is kept) before the exception goes on; interrupted meanwhile, they are
+stopped, and the interruption goes on (the work's exception its context).
 
 Example:
     >>> map_threads(lambda x: x * x, range(5), workers=2, name="squares")
@@ -67,7 +68,15 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
         raise
     finally:
         try:
-            pool.shutdown(wait=True)  # the calls in flight, stopped, end soon
+            try:
+                pool.shutdown(wait=True)  # the calls in flight, stopped, end soon
+            except BaseException:  # interrupted while the calls in flight end (the work raised): they are stopped now
+                pool.shutdown(wait=False, cancel_futures=True)
+                if stoppable is not None and not stopped:
+                    stopped = True
+                    stoppable.stop()
+                pool.shutdown(wait=True)
+                raise
         finally:
             if stopped:
                 stoppable.resume()  # type: ignore[union-attr]

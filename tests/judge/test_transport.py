@@ -281,3 +281,63 @@ def test_https_checks_the_certificate(certificate, monkeypatch):
         client.close()
     finally:
         server.close()
+
+
+def _ctrl_c_during(client: ChatClient, wait_for: Callable[[], bool]) -> tuple[list[float], Any]:
+    """Run six requests, Ctrl-C once ``wait_for()`` holds; when KeyboardInterrupt came, and what complete_many gave."""
+    import signal
+    import time
+
+    main, raised_at = threading.get_ident(), []
+
+    def ctrl_c() -> None:
+        deadline = time.monotonic() + 60
+        while not wait_for() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Thread(target=ctrl_c)
+    began = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            client.complete_many([[{"role": "user", "content": f"q{i}"}] for i in range(6)])
+        raised_at.append(time.monotonic() - began)
+    finally:
+        timer.join()
+    return raised_at, client
+
+
+def test_ctrl_c_stops_requests_still_connecting():
+    """A server that never answers the connect (its accept queue full): Ctrl-C ends the requests at once, not
+    after the connect timeout."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    filling = []
+    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", port))
+        filling.append(sock)
+    client = ChatClient(f"http://127.0.0.1:{port}/v1", "j", api_key="k", timeout=300, max_attempts=1, max_concurrency=2)
+    try:
+        raised_at, _ = _ctrl_c_during(client, lambda: len(client._opened) == 2)
+    finally:
+        for sock in [listener, *filling]:
+            sock.close()
+    assert raised_at[0] < 120  # not the 300 s connect timeout
+
+
+def test_ctrl_c_stops_requests_waiting_for_their_turn():
+    """At 0.02 requests a second, the queued requests wait minutes for their turn: Ctrl-C ends them at once."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    listener.close()  # nothing listens there: each request is refused at once
+    client = ChatClient(f"http://127.0.0.1:{port}/v1", "j", api_key="k", timeout=300, max_attempts=1,
+                        max_concurrency=4, qps=0.02)
+    raised_at, _ = _ctrl_c_during(client, lambda: client._limiter._next > 0)
+    assert raised_at[0] < 120  # not the 150 s the fourth request waits for its turn

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import json
 import logging
 import os
 import queue
 import random
+import selectors
 import socket
 import threading
 import time
@@ -175,20 +177,76 @@ class _Connection:
         self._buffer = bytearray(1 << 16)
         self.received = 0  # bytes of the current response that arrived
         self.halted = False  # its client was stopped: it connects no more
+        self.connecting: socket.socket | None = None  # the socket being connected (or its TLS handshake made)
+        self._lock = threading.Lock()  # halted, connecting and sock, between the thread using it and halt()
 
     def _connect(self) -> None:
+        """Open :attr:`sock`, each address of the host tried in turn (as :func:`socket.create_connection` does), the
+        socket known to :meth:`halt` from before its connect starts: a stop ends a connect or TLS handshake at once."""
         if self.halted:
             raise ConnectionAbortedError("the judge client was stopped")
-        sock = socket.create_connection((self.host, self.port), timeout=_wait_allowed(self.timeout))
+        error: OSError | None = None
+        for family, kind, proto, _, address in socket.getaddrinfo(self.host, self.port, 0, socket.SOCK_STREAM):
+            sock = socket.socket(family, kind, proto)
+            try:
+                self._open(sock, address)
+                return
+            except OSError as exc:
+                sock.close()
+                if self.halted or isinstance(exc, TimeoutError):
+                    raise
+                error = exc
+            except BaseException:
+                sock.close()
+                raise
+        raise error if error is not None else OSError(f"no address found for {self.host!r}")
+
+    def _open(self, sock: socket.socket, address: Any) -> None:
+        wait = _wait_allowed(self.timeout)
+        sock.setblocking(False)
+        with self._lock:
+            if self.halted:
+                raise ConnectionAbortedError("the judge client was stopped")
+            self.connecting = sock  # from now on halt() shuts it, which ends the connect
+            code = sock.connect_ex(address)
         try:
+            if code in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EAGAIN):
+                with selectors.DefaultSelector() as selector:
+                    selector.register(sock, selectors.EVENT_WRITE)
+                    if not selector.select(wait):
+                        raise TimeoutError("timed out")
+                code = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if self.halted:
+                raise ConnectionAbortedError("the judge client was stopped")
+            if code:
+                raise OSError(code, os.strerror(code))
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.settimeout(_wait_allowed(self.timeout))  # the handshake's reads and writes
             if self.context is not None:
-                sock.settimeout(_wait_allowed(self.timeout))  # the handshake's reads and writes
-                sock = self.context.wrap_socket(sock, server_hostname=self.host)
-        except BaseException:
-            sock.close()
-            raise
-        self.sock = sock
+                tls = self.context.wrap_socket(sock, server_hostname=self.host, do_handshake_on_connect=False)
+                with self._lock:  # the wrapped socket took over the descriptor: halt() shuts it now
+                    self.connecting = sock = tls
+                    if self.halted:
+                        raise ConnectionAbortedError("the judge client was stopped")
+                tls.do_handshake()
+            with self._lock:
+                if self.halted:
+                    raise ConnectionAbortedError("the judge client was stopped")
+                self.sock = sock
+        finally:
+            with self._lock:
+                self.connecting = None
+
+    def halt(self) -> None:
+        """Connect no more and wake the thread using this connection, from another thread: its socket, connecting
+        or connected, is shut (closing it would not wake a thread waiting on it; a TLS socket's own shutdown would
+        unwrap it under the reader)."""
+        with self._lock:
+            self.halted = True
+            socks = [sock for sock in (self.connecting, self.sock) if sock is not None]
+        for sock in socks:
+            with contextlib.suppress(OSError):
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
 
     def _recv(self, sock: socket.socket) -> bytes:
         sock.settimeout(_wait_allowed(self.timeout))
@@ -366,7 +424,8 @@ class _RateLimiter:
         self._lock = threading.Lock()
         self._next = 0.0
 
-    def wait(self) -> None:
+    def wait(self, halt: threading.Event) -> None:
+        """Wait for this thread's turn to start a request; cut short when ``halt`` is set (the client was stopped)."""
         if not self.interval:
             return
         with self._lock:
@@ -374,7 +433,7 @@ class _RateLimiter:
             start = max(now, self._next)
             self._next = start + self.interval
         if start > now:
-            time.sleep(start - now)
+            halt.wait(start - now)
 
 
 def chat_url(base_url: str) -> str:
@@ -565,11 +624,7 @@ class ChatClient:
             self._halt.set()
             opened = list(self._opened)
         for connection in opened:
-            connection.halted = True
-            sock = connection.sock
-            if sock is not None:
-                with contextlib.suppress(OSError):  # wakes a thread waiting on it (closing it would not); a TLS
-                    socket.socket.shutdown(sock, socket.SHUT_RDWR)  # socket's own shutdown would unwrap it under the reader
+            connection.halt()
 
     def resume(self) -> None:
         """Make requests again after :meth:`stop` (its connections closed, new ones opened as needed)."""
@@ -632,7 +687,7 @@ class ChatClient:
         error = "no request was made"
         began = time.monotonic()
         for attempt in range(1, self.max_attempts + 1):
-            self._limiter.wait()
+            self._limiter.wait(self._halt)
             if self._halt.is_set():
                 return self._stopped(attempt - 1, began)
             retry_after: float | None = None
