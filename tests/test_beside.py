@@ -394,3 +394,44 @@ def test_a_handler_s_exception_at_any_moment_leaves_no_child_no_descriptor_and_n
     assert children == "[" and same_descriptors == "True", done.stdout
     assert int(interrupted) == 600  # every timer's signal reached its handler
     assert list(two_cpus.iterdir()) == []
+
+
+_KILLED_THEN_EXIT = """
+import os, signal, sys, time
+from pathlib import Path
+
+import assay._beside as beside_module
+from assay.fileio import atomic_write_chunks
+
+beside_module.cpus = lambda: 2
+folder = Path(sys.argv[1])
+
+
+def work():
+    def chunks():
+        yield b"half of it"
+        (folder.parent / "ready").write_text("")
+        time.sleep(60)
+        yield b"the rest"
+
+    atomic_write_chunks(folder / "written.txt", chunks())
+
+
+job = beside_module.Beside.start(work, "writing a file")
+while not (folder.parent / "ready").exists():
+    time.sleep(0.01)
+os.kill(job.pid, signal.SIGKILL)
+print(job.wait(), sorted(p.name for p in folder.iterdir()), flush=True)
+# the job is still referred to when the interpreter shuts down: its end runs then, with nothing left to do
+"""
+
+
+def test_a_job_alive_at_interpreter_exit_ends_quietly(two_cpus: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _KILLED_THEN_EXIT, str(folder)], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(False, None) []"
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr

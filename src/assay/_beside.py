@@ -39,6 +39,8 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import IO, TYPE_CHECKING, Any
 
+from assay._bounded import _held_signals
+
 if TYPE_CHECKING:
     from assay._bounded import _Held
 
@@ -192,8 +194,8 @@ class Beside:
 
     def _end(self) -> None:
         """:meth:`discard` but for the answer, which stays open to be read."""
-        from assay._bounded import _held_signals
-
+        if self.pid is None and self.made is None:
+            return  # done already (nothing to import or hold: this may run as the interpreter shuts down)
         before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # known before anything is held
         try:
             signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())
@@ -205,6 +207,7 @@ class Beside:
                 if self.made is not None:
                     _remove_left(self.made)
                     self.made.close()
+                    self.made = None
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
@@ -251,8 +254,6 @@ def _stop(pid: int | None) -> None:
     meanwhile: a handler's exception (a second Ctrl-C) goes on once it is reaped."""
     if pid is None:
         return
-    from assay._bounded import _held_signals
-
     before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # known before anything is held
     try:
         signal.pthread_sigmask(signal.SIG_BLOCK, _held_signals())

@@ -599,7 +599,10 @@ class Sandbox:
         limits: Limits | None = None,
         on_result: Callable[[int, RunResult], None] | None = None,
     ) -> list[RunResult]:
-        """Run many programs (each with its checker, when ``checkers`` is given) on a bounded pool; results in input order."""
+        """Run many programs (each with its checker, when ``checkers`` is given) on a bounded pool; results in input order.
+
+        ``on_result(index, result)`` is called as each program ends, but not once the sandbox is stopped (the run
+        interrupted): the programs it killed then are no results to keep."""
         items = list(programs)
         checking = list(checkers) if checkers is not None else [None] * len(items)
         if len(checking) != len(items):
@@ -613,7 +616,7 @@ class Sandbox:
                 logger.exception("sandbox run %d failed", i)
                 res = RunResult(Outcome.SANDBOX_ERROR, f"{type(exc).__name__}: {exc}", isolation=self.isolation)
             results[i] = res
-            if on_result is not None:
+            if on_result is not None and not self._halt.is_set():  # a program the stop killed is no result to keep
                 on_result(i, res)
 
         map_threads(one, range(len(items)), workers=self.max_workers, name="sandbox", stoppable=self)
