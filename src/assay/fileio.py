@@ -147,7 +147,10 @@ def _same_file(fd: int, path: str) -> bool:
 def remove_if_abandoned(path: str | os.PathLike[str]) -> bool:
     """Remove the atomic writer's temporary file ``path`` if no process is writing it (its lock can be taken:
     its writer ended, killed or not); whether it was removed.  A file whose lock cannot be known (a file
-    system without ``flock``) is kept: it cannot be proved abandoned.
+    system without ``flock``, or NFS, where ``flock`` is a POSIX lock that a read-only descriptor cannot take)
+    is kept: it cannot be proved abandoned.  (Opened for writing, the lock would be taken on NFS, but a POSIX
+    lock is the process's: the cleaner's would not conflict with a writer of its own process, and closing its
+    descriptor would drop that writer's lock.)
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / '.a.txt.ab_cd123.tmp'
