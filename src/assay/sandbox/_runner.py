@@ -739,11 +739,17 @@ class Sandbox:
         sel.register(chan_r, selectors.EVENT_READ, chan)
         open_readers = 3
         exited_at: float | None = None
+        killed_on_halt = False
         try:
             while open_readers:
                 now = time.monotonic()
                 if now >= deadline:
                     return True
+                if self._halt.is_set() and not killed_on_halt:
+                    # stopped: killed here too, whatever stop()'s own kill met (its process group may have been
+                    # killed while the run was still being set up); the pipes close once it is gone
+                    killed_on_halt = True
+                    self._kill_tree(proc, uid)
                 if exited_at is None and proc.poll() is not None:
                     exited_at = now
                 if exited_at is not None and now - exited_at > 0.5:
