@@ -295,6 +295,8 @@ def test_an_interrupted_pool_kills_its_programs_and_starts_no_other():
         time.sleep(0.2)
         signal.pthread_kill(main, signal.SIGINT)
 
+    # Ctrl-C as Python handles it by default (an earlier test of the same process may have left another handler)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Thread(target=ctrl_c_once_two_run)
     timer.start()
     started = time.monotonic()
@@ -303,6 +305,7 @@ def test_an_interrupted_pool_kills_its_programs_and_starts_no_other():
             box.run_many(["import time\ntime.sleep(100)"] * 6, on_result=lambda i, r: ended.append((i, r.outcome)))
     finally:
         timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 50  # killed, not left to their 60 s deadline
     assert ended == []  # the two it killed are no results: nothing handed on as if they had ended
     assert _sandbox_processes() == [] and not box._live
