@@ -26,8 +26,10 @@ quantity reader's bounds and scores 0, the bound named in its details' ``error``
 an integer of more than 2**20 bits (``10**315000`` passes), an argument of ``N``,
 ``Float`` (the precision), ``gamma``, ``factorial`` or ``binomial`` above 100,000
 (``zeta``: 10,000), an exact SymPy power past 2**20 bits or another SymPy value's
-power of more than 4,096 bits.  Past these OpenCompass computes for seconds to
-far beyond its timeout; below them it fails or finishes fast and assay does the
+power of more than 4,096 bits.  Past these OpenCompass mostly computes for
+seconds to far beyond its timeout, but not always (a plain power of ten of more
+than about 315,000 digits takes it 0.05 s, so such an answer may score 100 there
+and 0 here); below them it fails or finishes fast and assay does the
 same (``3\\times10^{20000}`` is too large for ``float``, the unit conversion is
 then skipped, as there).
 
