@@ -348,28 +348,35 @@ def test_a_run_indexed_without_samples_reads_each_stats_file_once_in_all_process
     assert beside_starts[beside_starts.what.index("the report's rank intervals")]
 
 
-def test_a_run_with_a_failed_task_ranks_beside_the_report(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
-    """A failed task's error record has no per-sample values for the rankings to read: with every other result's
-    in the index, the rankings are computed in a child beside the reading of the samples, and the page is byte for
-    byte the one written when they are computed in the report's own process."""
+def _geo_replaced_then_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                result: dict[str, Any]) -> tuple[Path, Path, Any]:
+    """The board run with the second model's ``geo`` result replaced by ``result`` (its ``.stats`` gone), reported
+    once ranked in the report's own process (one CPU), then once as usual: (that page, this page, this page's data)."""
     import assay._beside as beside_module
     from assay.rundir.results import write_result
     from assay.rundir.sidecar import stats_path_of
     from assay.rundir.statistics import index_run
 
     run, _ = make_board_run(tmp_path)
-    failed = run / "results" / MODELS[1] / "geo.json"
-    stats_path_of(failed).unlink()
-    write_result(failed, {"error": "the evaluator failed"})
+    replaced = run / "results" / MODELS[1] / "geo.json"
+    stats_path_of(replaced).unlink()
+    write_result(replaced, result)
     index_run(run)
     with monkeypatch.context() as one_cpu:  # no second CPU: ranked in the report's own process
         one_cpu.setattr(beside_module, "cpus", lambda: 1)
         here = write_html_report(run, None, "here", embed=True)
     beside = write_html_report(run, None, "beside", embed=True)
+    return here, beside, board_data(beside.read_text())
+
+
+def test_a_run_with_a_failed_task_ranks_beside_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """A failed task's error record has no per-sample values for the rankings to read: with every other result's
+    in the index, the rankings are computed in a child beside the reading of the samples, and the page is byte for
+    byte the one written when they are computed in the report's own process."""
+    here, beside, data = _geo_replaced_then_reported(tmp_path, monkeypatch, {"error": "the evaluator failed"})
     assert beside_starts.what == ["the report's rank intervals"] * 2
     assert beside_starts == [False, True]  # the second report ranked in a child
-    data = board_data(beside.read_text())
     geo = data["rankings"]["rankings"]["geo"]["ranks"]
     assert [data["models"][i] for i, r in enumerate(geo) if r is None] == [MODELS[1]]  # the failed task's model
     assert None not in data["rankings"]["rankings"]["trivia"]["ranks"]
@@ -381,23 +388,11 @@ def test_a_result_with_only_metrics_not_ranked_ranks_beside_the_report(
     """A result whose values are all of metrics the rankings do not rank (and whose samples the index lacks) is
     not read by them: the rankings are computed in a child beside the reading of the samples all the same, and the
     page is byte for byte the one written when they are computed in the report's own process."""
-    import assay._beside as beside_module
-    from assay.rundir.results import write_result
-    from assay.rundir.sidecar import stats_path_of
-    from assay.rundir.statistics import index_run
-
-    run, _ = make_board_run(tmp_path)
-    other = run / "results" / MODELS[1] / "geo.json"
-    stats_path_of(other).unlink()
-    write_result(other, {"agreement": 61.5, "_meta": {"num_samples": 40}})  # no accuracy, no per-sample values
-    index_run(run)
-    with monkeypatch.context() as one_cpu:  # no second CPU: ranked in the report's own process
-        one_cpu.setattr(beside_module, "cpus", lambda: 1)
-        here = write_html_report(run, None, "here", embed=True)
-    beside = write_html_report(run, None, "beside", embed=True)
+    # no accuracy, no per-sample values
+    here, beside, data = _geo_replaced_then_reported(tmp_path, monkeypatch,
+                                                     {"agreement": 61.5, "_meta": {"num_samples": 40}})
     assert beside_starts.what == ["the report's rank intervals"] * 2
     assert beside_starts == [False, True]  # the second report ranked in a child
-    data = board_data(beside.read_text())
     geo = data["rankings"]["rankings"]["geo"]
     assert geo["metric"] == "accuracy"
     assert [data["models"][i] for i, r in enumerate(geo["ranks"]) if r is None] == [MODELS[1]]

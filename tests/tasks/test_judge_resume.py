@@ -14,6 +14,7 @@ from pathlib import Path
 
 from assay.judge import chat_url, endpoint_id, request_key
 from tests.judge.fake_server import FakeJudge
+from tests.tasks._judged import judged_run
 from tests.tasks._spawn import spawn_assay
 
 N = 12
@@ -21,21 +22,7 @@ N = 12
 
 def _config(tmp_path: Path, base_url: str) -> Path:
     rows = [{"question": f"{i}+{i}", "answer": str(2 * i)} for i in range(N)]
-    (tmp_path / "d.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (tmp_path / "preds").mkdir()
-    (tmp_path / "preds" / "d.json").write_text(json.dumps({str(i): {"prediction": str(2 * i + i % 2)} for i in range(N)}))
-    cfg = tmp_path / "cfg.py"
-    cfg.write_text(
-        f"judge_cfg = dict(type='OpenAISDK', path='judge-model', key='k-123456', openai_api_base={base_url!r},"
-        " retry=1, timeout=30, max_workers=2)\n"
-        "evaluator = dict(type='GenericLLMEvaluator', judge_cfg=judge_cfg,\n"
-        "    prompt_template=dict(type='RawPromptTemplate', messages=[\n"
-        "        dict(role='user', content='Question: {question}\\nGold: {obj_gold}\\nAnswer: {prediction}\\n')]))\n"
-        "datasets = [dict(abbr='d', type='JsonlDataset', path='d.jsonl',"
-        " reader_cfg=dict(input_columns=['question'], output_column='answer'), eval_cfg=dict(evaluator=evaluator))]\n"
-        "models = [dict(abbr='m', predictions='preds')]\n"
-    )
-    return cfg
+    return judged_run(tmp_path, base_url, rows, [str(2 * i + i % 2) for i in range(N)], "retry=1, timeout=30, max_workers=2")
 
 
 def _grade(messages, attempt):

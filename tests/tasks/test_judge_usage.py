@@ -9,6 +9,7 @@ import pytest
 
 from assay.cli import main
 from tests.judge.fake_server import FakeJudge
+from tests.tasks._judged import judged_run
 
 QUESTIONS = ["1+1", "2+2", "3+3"]
 GOLDS = ["2", "4", "6"]
@@ -16,22 +17,9 @@ ANSWERS = ["2", "5", "6"]
 
 
 def _config(tmp_path: Path, base_url: str, extra: str = "") -> Path:
-    (tmp_path / "d.jsonl").write_text("".join(json.dumps({"question": q, "answer": a}) + "\n" for q, a in zip(QUESTIONS, GOLDS)))
-    preds = tmp_path / "preds"
-    preds.mkdir(exist_ok=True)
-    (preds / "d.json").write_text(json.dumps({str(i): {"prediction": p} for i, p in enumerate(ANSWERS)}))
-    cfg = tmp_path / "cfg.py"
-    cfg.write_text(
-        f"judge_cfg = dict(type='OpenAISDK', path='judge-model', key='k-123456', openai_api_base={base_url!r},"
-        f" retry=2, timeout=5, backoff=0.01, max_backoff=0.02, max_workers=2{extra})\n"
-        "evaluator = dict(type='GenericLLMEvaluator', judge_cfg=judge_cfg,\n"
-        "    prompt_template=dict(type='RawPromptTemplate', messages=[\n"
-        "        dict(role='user', content='Question: {question}\\nGold: {obj_gold}\\nAnswer: {prediction}\\n')]))\n"
-        "datasets = [dict(abbr='d', type='JsonlDataset', path='d.jsonl',"
-        " reader_cfg=dict(input_columns=['question'], output_column='answer'), eval_cfg=dict(evaluator=evaluator))]\n"
-        "models = [dict(abbr='m', predictions='preds')]\n"
-    )
-    return cfg
+    rows = [{"question": q, "answer": a} for q, a in zip(QUESTIONS, GOLDS)]
+    return judged_run(tmp_path, base_url, rows, ANSWERS,
+                      f"retry=2, timeout=5, backoff=0.01, max_backoff=0.02, max_workers=2{extra}")
 
 
 def _usage(prompt: str, text: str) -> dict[str, int]:

@@ -124,6 +124,26 @@ def _leaves(abbr: str, metric: str, groups: Mapping[str, Any], metrics: Mapping[
             _leaves(inp_abbr, inp_metric, groups, metrics, out, seen)
 
 
+def _ranked_leaves(group_list: list[Any], columns: dict[str, str], default: str | None, metrics: Any, *,
+                   only: Sequence[str] | None = None, by: str | None = None, datasets: bool = True,
+                   ) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The columns ranked (``only``'s, else every one; top-level groups alone without ``datasets``; the compared
+    one, ``by`` else ``default``, always) and the dataset cells (abbr, metric) their per-sample values come from."""
+    if only is not None or not datasets:
+        group_names = {g.name for g in group_list}
+        chosen_only = list(columns) if only is None else list(only)
+        if not datasets:
+            chosen_only = [abbr for abbr in chosen_only if abbr in group_names]
+        wanted = {*chosen_only, by if by is not None else default}
+        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
+    by_group = {g.name: g for g in group_list}
+    leaves: dict[tuple[str, str], None] = {}
+    seen: set[tuple[str, str]] = set()
+    for abbr, metric in columns.items():
+        _leaves(abbr, metric, by_group, metrics, leaves, seen)
+    return columns, list(leaves)
+
+
 def ranked_cells(view: Any, config: Mapping[str, Any] | None, run_dir: str | os.PathLike[str], *,
                  datasets: bool = True) -> set[tuple[str, str]]:
     """The dataset cells (abbr, metric) whose per-sample values :func:`run_ranking` reads when called with ``config``,
@@ -133,16 +153,7 @@ def ranked_cells(view: Any, config: Mapping[str, Any] | None, run_dir: str | os.
     if config is None:
         config = load_run_config(run_dir)
     group_list, columns, default = ranked_columns(view, config)
-    if not datasets:
-        names = {g.name for g in group_list}
-        wanted = {*(abbr for abbr in columns if abbr in names), default}
-        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
-    by_group = {g.name: g for g in group_list}
-    leaves: dict[tuple[str, str], None] = {}
-    seen: set[tuple[str, str]] = set()
-    for abbr, metric in columns.items():
-        _leaves(abbr, metric, by_group, view.metrics, leaves, seen)
-    return set(leaves)
+    return set(_ranked_leaves(group_list, columns, default, view.metrics, datasets=datasets)[1])
 
 
 def sample_values_of(
@@ -325,23 +336,12 @@ def run_ranking(
         if unknown:
             raise ValueError(f"cannot rank by {unknown[0]!r}: it is not a top-level summary group or dataset of "
                              "the summary")
-    if only is not None or not datasets:
-        group_names = {g.name for g in group_list}
-        chosen_only = list(columns) if only is None else list(only)
-        if not datasets:
-            chosen_only = [abbr for abbr in chosen_only if abbr in group_names]
-        wanted = {*chosen_only, by if by is not None else default}
-        columns = {abbr: metric for abbr, metric in columns.items() if abbr in wanted}
-    by_group = {g.name: g for g in group_list}
-    leaves: dict[tuple[str, str], None] = {}
-    seen: set[tuple[str, str]] = set()
-    for abbr, metric in columns.items():
-        _leaves(abbr, metric, by_group, view.metrics, leaves, seen)
+    columns, leaves = _ranked_leaves(group_list, columns, default, view.metrics, only=only, by=by, datasets=datasets)
     folders = model_dirs_of(config, view.models)
     if snapshot is None:
         snapshot = index_snapshot(run_dir)
     given = getattr(stats, "samples", None) or {}
-    samples, reasons = sample_values_of(run_dir, view, list(leaves), folders=folders, given=given, snapshot=snapshot,
+    samples, reasons = sample_values_of(run_dir, view, leaves, folders=folders, given=given, snapshot=snapshot,
                                         held=held)
     if snapshot is not None:
         snapshot.flush()  # the samples read from .stats files, kept for the next reader
