@@ -341,3 +341,76 @@ def test_ctrl_c_stops_requests_waiting_for_their_turn():
                         max_concurrency=4, qps=0.02)
     raised_at, _ = _ctrl_c_during(client, lambda: client._limiter._next > 0)
     assert raised_at[0] < 120  # not the 150 s the fourth request waits for its turn
+
+
+def test_a_failed_tls_handshake_leaves_no_socket_open(recwarn):
+    """A server that answers TLS with plain HTTP: the handshake fails, the request's error says so, and the
+    client's TLS socket is closed (nothing is left for the garbage collector to warn about)."""
+    import gc
+    import warnings
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def plain() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=plain, daemon=True).start()
+    try:
+        warnings.simplefilter("always", ResourceWarning)
+        client = _client(f"https://127.0.0.1:{port}/v1", max_attempts=2, backoff=0.01)
+        reply = _ask(client)
+        assert reply.text is None and reply.attempts == 2
+        assert reply.error.startswith(f"connection error (127.0.0.1:{port}): SSLError")
+        client.close()
+        del client
+        gc.collect()
+        leaked = [str(w.message) for w in recwarn if issubclass(w.category, ResourceWarning)]
+        assert leaked == []
+    finally:
+        listener.close()
+
+
+def test_an_address_that_does_not_answer_passes_to_the_next(monkeypatch):
+    """A host name with two addresses, the first one's connect never answered (its accept queue full): after
+    the connect timeout the client tries the second one, which answers, within the same attempt."""
+    payload = completion("A")
+    server = RawServer(lambda n, body: [_head("200 OK", f"Content-Length: {len(payload)}") + payload])
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(0)
+    filling = []
+    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.connect_ex(silent.getsockname())
+        filling.append(sock)
+    addresses = [silent.getsockname(), ("127.0.0.1", server.port)]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", address) for address in addresses])
+    client = _client("http://judge.test/v1", timeout=1, deadline=30)
+    try:
+        reply = _ask(client)
+        assert reply.text == "A" and reply.attempts == 1
+        assert server.requests == 1
+    finally:
+        client.close()
+        for sock in [silent, *filling]:
+            sock.close()
+        server.close()
+
+
+def test_a_refused_connection_names_the_server():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    listener.close()  # nothing listens there
+    reply = _ask(_client(f"http://127.0.0.1:{port}/v1"))
+    assert reply.text is None
+    assert reply.error.startswith(f"connection error (127.0.0.1:{port}): ConnectionRefusedError")

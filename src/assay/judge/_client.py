@@ -181,35 +181,38 @@ class _Connection:
         self._lock = threading.Lock()  # halted, connecting and sock, between the thread using it and halt()
 
     def _connect(self) -> None:
-        """Open :attr:`sock`, each address of the host tried in turn (as :func:`socket.create_connection` does), the
-        socket known to :meth:`halt` from before its connect starts: a stop ends a connect or TLS handshake at once."""
+        """Open :attr:`sock`, each address of the host tried in turn (as :func:`socket.create_connection` does: one
+        that fails or times out passes to the next, and the last one's error is raised), the socket known to
+        :meth:`halt` from before its connect starts: a stop ends a connect or TLS handshake at once."""
         if self.halted:
             raise ConnectionAbortedError("the judge client was stopped")
         error: OSError | None = None
         for family, kind, proto, _, address in socket.getaddrinfo(self.host, self.port, 0, socket.SOCK_STREAM):
-            sock = socket.socket(family, kind, proto)
             try:
-                self._open(sock, address)
+                self._open(socket.socket(family, kind, proto), address)
                 return
             except OSError as exc:
-                sock.close()
-                if self.halted or isinstance(exc, TimeoutError):
+                if self.halted:
                     raise
                 error = exc
-            except BaseException:
-                sock.close()
-                raise
-        raise error if error is not None else OSError(f"no address found for {self.host!r}")
+        if error is None:
+            raise OSError(f"no address found for {self.host!r}")
+        try:
+            raise error
+        finally:
+            error = None  # the traceback refers to this frame, which would refer to the exception
 
     def _open(self, sock: socket.socket, address: Any) -> None:
-        wait = _wait_allowed(self.timeout)
-        sock.setblocking(False)
-        with self._lock:
-            if self.halted:
-                raise ConnectionAbortedError("the judge client was stopped")
-            self.connecting = sock  # from now on halt() shuts it, which ends the connect
-            code = sock.connect_ex(address)
+        """Connect ``sock`` to ``address`` (and make the TLS handshake) and keep it as :attr:`sock`; closed on
+        any failure, the TLS socket once it wraps it (the plain one no longer owns the descriptor)."""
         try:
+            wait = _wait_allowed(self.timeout)
+            sock.setblocking(False)
+            with self._lock:
+                if self.halted:
+                    raise ConnectionAbortedError("the judge client was stopped")
+                self.connecting = sock  # from now on halt() shuts it, which ends the connect
+                code = sock.connect_ex(address)
             if code in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EAGAIN):
                 with selectors.DefaultSelector() as selector:
                     selector.register(sock, selectors.EVENT_WRITE)
@@ -233,6 +236,9 @@ class _Connection:
                 if self.halted:
                     raise ConnectionAbortedError("the judge client was stopped")
                 self.sock = sock
+        except BaseException:
+            sock.close()
+            raise
         finally:
             with self._lock:
                 self.connecting = None
@@ -720,7 +726,7 @@ class ChatClient:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
                 else:
-                    error = f"timeout after {self.timeout:g} s ({exc} timeout)"
+                    error = f"timeout after {self.timeout:g} s ({exc} timeout, {self._where()})"
             except OSError as exc:
                 if self._halt.is_set():
                     return self._stopped(attempt, began)
@@ -731,7 +737,7 @@ class ChatClient:
                                                          "(CERTIFICATE_VERIFY_FAILED); set SSL_CERT_FILE to a bundle "
                                                          "that holds its issuer"),
                                       attempts=attempt, seconds=time.monotonic() - began)
-                error = self._redact(f"connection error: {type(exc).__name__}: {exc}")
+                error = self._redact(f"connection error ({self._where()}): {type(exc).__name__}: {exc}")
             finally:
                 _ATTEMPT.deadline = None
             if self._halt.is_set():
@@ -752,6 +758,11 @@ class ChatClient:
 
     def _redact(self, text: str) -> str:
         return redact(text, [self._api_key])
+
+    def _where(self) -> str:
+        """The server as ``host:port``, the default port spelled out."""
+        port = self._port or (443 if self._scheme == "https" else 80)
+        return f"[{self._host}]:{port}" if ":" in self._host else f"{self._host}:{port}"
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
