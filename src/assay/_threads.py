@@ -52,9 +52,10 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
     todo = list(items)
     pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix=name)
     stopped = False
+    futures: list[Future[R]] = []
     waited: Future[R] | None = None
     try:
-        futures = [pool.submit(fn, item) for item in todo]
+        futures.extend(pool.submit(fn, item) for item in todo)
         results = []
         for waited in futures:
             results.append(waited.result())
@@ -79,4 +80,40 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
                 raise
         finally:
             if stopped:
-                stoppable.resume()  # type: ignore[union-attr]
+                _resume_once_ended(futures, stoppable)  # type: ignore[arg-type]
+
+
+def _resume_once_ended(futures: list[Future[R]], stoppable: Stoppable) -> None:
+    """``stoppable.resume()`` once every call of ``futures`` has ended, never while a stopped one still runs.
+
+    The pool's threads are joined by then, but a join can return early: Python 3.11 takes a thread whose join
+    a signal interrupted for ended.  So the calls are waited for too, by their futures (at once, normally);
+    interrupted again meanwhile, this returns (the interruption goes on) and the last call to end resumes.
+    """
+    import threading
+    from concurrent.futures import wait
+
+    lock = threading.Lock()
+    left = len(futures)
+    handed_over = False  # the waiting was interrupted: the last call to end resumes
+
+    def ended(_: Future[R]) -> None:
+        nonlocal left
+        with lock:
+            left -= 1
+            last = left == 0 and handed_over
+        if last:
+            stoppable.resume()
+
+    for future in futures:
+        future.add_done_callback(ended)
+    try:
+        wait([future for future in futures if not future.cancelled()])  # a cancelled one is never "done" to wait()
+    except BaseException:
+        with lock:
+            handed_over = True
+            last = left == 0
+        if last:
+            stoppable.resume()
+        raise
+    stoppable.resume()
