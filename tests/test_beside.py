@@ -435,3 +435,48 @@ def test_a_job_alive_at_interpreter_exit_ends_quietly(two_cpus: Path, tmp_path: 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "(False, None) []"
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+_RUNNING_AT_EXIT = """
+import sys, time
+from pathlib import Path
+
+import assay._beside as beside_module
+from assay.fileio import atomic_write_chunks
+
+beside_module.cpus = lambda: 2
+folder = Path(sys.argv[1])
+
+
+def work():
+    def chunks():
+        yield b"half of it"
+        (folder.parent / "ready").write_text("")
+        time.sleep(60)
+        yield b"the rest"
+
+    atomic_write_chunks(folder / "written.txt", chunks())
+
+
+job = beside_module.Beside.start(work, "writing a file")
+while not (folder.parent / "ready").exists():
+    time.sleep(0.01)
+print(job.pid, sorted(p.name.split(".")[1] for p in folder.iterdir()), flush=True)
+# the interpreter ends with the job never waited for, its child writing a file
+"""
+
+
+def test_a_job_running_at_interpreter_exit_is_stopped_and_its_file_removed(two_cpus: Path, tmp_path: Path) -> None:
+    """A caller that ends without waiting for its job (a script's last line, an exception up to the top): the
+    child is stopped and reaped, and the file it was writing removed, as the interpreter exits."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _RUNNING_AT_EXIT, str(folder)], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    pid, names = done.stdout.split(" ", 1)
+    assert names.strip() == "['written']"  # the child was writing when the interpreter exited
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert list(folder.iterdir()) == []
+    assert not Path(f"/proc/{pid}").exists()  # stopped and reaped (the caller is gone: not a zombie either)

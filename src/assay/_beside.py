@@ -17,6 +17,10 @@ at no cost.  When the work raises, its exception (type, message, the last
 frames of its traceback) is what the caller's warning names.  It leaves with :func:`os._exit`: nothing of the caller's (exit
 handlers, buffered output) runs twice.
 
+A job the caller never waits for is ended when the interpreter exits (its
+child stopped and reaped, the files it left removed), before the modules that
+needs are torn down.
+
 It starts only where it can help and is safe: a second CPU, ``fork``
 available, and no other Python thread (a child inherits the locks of threads
 it does not have; the idle workers of a native BLAS library are accepted, as
@@ -35,6 +39,7 @@ import logging
 import os
 import signal
 import threading
+import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from typing import IO, TYPE_CHECKING, Any
@@ -47,6 +52,10 @@ if TYPE_CHECKING:
 __all__ = ["Beside", "cpus", "fork_is_safe"]
 
 logger = logging.getLogger(__name__)
+
+#: The jobs of this process not yet ended (:func:`_end_at_exit` ends them as the interpreter exits).
+_LIVE: weakref.WeakSet[Beside] = weakref.WeakSet()
+_exit_hook = False  # _end_at_exit registered
 
 
 def fork_is_safe() -> bool:
@@ -91,6 +100,12 @@ class Beside:
         from assay import fileio
         from assay._bounded import _Held, prepare_fork
 
+        global _exit_hook
+        if not _exit_hook:
+            import atexit
+
+            atexit.register(_end_at_exit)
+            _exit_hook = True
         prepare_fork()
         parent = os.getpid()
         # no handler's exception (Ctrl-C, SIGTERM) from here until the child is in the caller's hands
@@ -127,6 +142,7 @@ class Beside:
                 finally:
                     os._exit(code)
             job = cls(pid, answer, what, made)
+            _LIVE.add(job)
             held.release()  # a signal noted since the fork: its handler's exception stops the child below
             return job
         except BaseException:
@@ -208,6 +224,7 @@ class Beside:
                     _remove_left(self.made)
                     self.made.close()
                     self.made = None
+                _LIVE.discard(self)
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
@@ -222,6 +239,15 @@ class Beside:
                         raise
 
 
+def _end_at_exit() -> None:
+    """End the jobs never waited for, as the interpreter exits (an exit handler: the modules their end needs
+    are still there, which they may not be when a job is collected later in the shutdown)."""
+    for job in list(_LIVE):
+        if job._owner == os.getpid():  # not a copy a forked child holds
+            with suppress(Exception):
+                job.discard()
+
+
 def _exit_code(ended: Any) -> int:
     """The exit code (:func:`os.waitstatus_to_exitcode`'s: ``-signal`` for a signal) of an :func:`os.waitid` result."""
     if ended is None:
@@ -231,7 +257,7 @@ def _exit_code(ended: Any) -> int:
 
 def _remove_left(made: IO[bytes]) -> None:
     """Remove the temporary files named in ``made`` (one a line) that the ended child left, none being written."""
-    from assay.fileio import remove_if_abandoned
+    from assay.fileio import remove_if_abandoned  # imported by start(): found at once
 
     try:
         names = os.pread(made.fileno(), 1 << 24, 0).splitlines()
