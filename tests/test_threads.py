@@ -120,3 +120,28 @@ def test_an_interrupt_while_the_calls_in_flight_end_after_the_work_raised_stops_
         time.sleep(0.01)
     assert sorted(held.started) == sorted(held.ended) and set(held.started) <= {1, 2}
     assert held.events == ["stop", f"resume after {len(held.started)} ended"]
+
+
+def test_an_interruption_a_call_raises_stops_the_calls_in_flight() -> None:
+    """A call that raises KeyboardInterrupt (or another exception that is not an error, as SystemExit): the caller
+    is interrupted, not the work's error: the calls in flight are stopped, not waited for."""
+    held = Held()
+
+    def work(item: int) -> int:
+        if item == 0:
+            while len(held.started) < 1:
+                time.sleep(0.01)
+            raise KeyboardInterrupt
+        return held.work(item)
+
+    fallback = threading.Timer(30, held.release.set)  # what ends the held call if it is not stopped
+    fallback.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            map_threads(work, range(10), workers=2, name="held", stoppable=held)
+    finally:
+        fallback.cancel()
+        held.release.set()
+    assert time.monotonic() - began < 20  # not the 30 s the held call waits unless stopped
+    assert held.events[0] == "stop" and held.events[1].startswith("resume")

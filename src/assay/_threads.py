@@ -3,8 +3,8 @@
 :func:`map_threads` runs a function over items on a few threads (judge
 requests, sandboxed programs), the results in input order.  When the caller
 is interrupted while it waits — Ctrl-C's ``KeyboardInterrupt``, an exception
-a signal handler raises (SIGTERM's) — what has not started is cancelled, what
-runs is stopped where it can be (``stoppable.stop()``: the judge client's
+a signal handler raises (SIGTERM's), or such an exception (not an error) a
+call raised — what has not started is cancelled, what runs is stopped where it can be (``stoppable.stop()``: the judge client's
 requests, the sandbox's programs), the threads are joined and the exception
 goes on: nothing waits for the queued work, nor for in-flight work to reach
 its own deadline.  What the work finished before (a judge reply kept in the
@@ -63,7 +63,9 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
     except BaseException as exc:
         pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will
         raised_by_work = waited is not None and waited.done() and not waited.cancelled() and waited.exception() is exc
-        if stoppable is not None and not raised_by_work:  # interrupted: the calls in flight are not waited for
+        # interrupted (a KeyboardInterrupt, SystemExit or a signal's exception, even one a call raised): the calls
+        # in flight are not waited for
+        if stoppable is not None and not (raised_by_work and isinstance(exc, Exception)):
             stopped = True
             stoppable.stop()
         raise
