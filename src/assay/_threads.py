@@ -4,8 +4,9 @@
 requests, sandboxed programs), the results in input order.  When the caller
 is interrupted while it waits — Ctrl-C's ``KeyboardInterrupt``, an exception
 a signal handler raises (SIGTERM's), or such an exception (not an error) a
-call raised — what has not started is cancelled, what runs is stopped where it can be (``stoppable.stop()``: the judge client's
-requests, the sandbox's programs), the threads are joined and the exception
+call raised — what has not started is cancelled, what runs is stopped where
+it can be (``stoppable.stop()``: the judge client's requests, the sandbox's
+programs), the threads are joined and the exception
 goes on: nothing waits for the queued work, nor for in-flight work to reach
 its own deadline.  What the work finished before (a judge reply kept in the
 judge cache) is kept.  When the work itself raises, what has not started is
