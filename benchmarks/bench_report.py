@@ -3,10 +3,12 @@
 By default: a run of 100 models × 500 datasets, 50 samples each, in 21
 summary groups (written with assay's own result writer and ``.stats`` files,
 the run index built, as ``assay eval`` leaves a run), then, side by side and
-each in a fresh process: ``assay summarize --no-report`` and ``assay
-summarize`` (statistics and the HTML report), ``--repeat`` times
-alternately, the wall and the CPU time of each (the first report reads every
-dataset's samples, later ones link the files of the unchanged datasets);
+each in a fresh process, ``--repeat`` rounds of: ``assay summarize
+--no-report``, ``assay summarize`` as a first report (statistics and the HTML
+report, every dataset's samples read: the sample files of earlier reports
+removed), and ``assay summarize`` once more (a later report, which links the
+files of the unchanged datasets); the wall and the CPU time of each, and what
+each report adds to its round's ``--no-report`` (median over the rounds);
 where that time goes (the summary, the statistics, the
 leaderboard's data, the sample data, writing the page), measured in this
 process; the page's size and that of its sample files; and, when headless
@@ -19,7 +21,7 @@ the ``src`` folder of another checkout, e.g. ``git archive main src | tar -x
 first report reads every dataset's samples (the sample files of earlier
 reports are removed before it), from the run index as that tree's version
 writes it (an index built by each tree before the timings, put in place
-once per tree in each round, before that tree's two commands).
+once per tree in each round, before that tree's three commands).
 
 ``--samples N`` also times the report of one dataset of N samples × 2 models
 (generation, size, and the sample browser's filters in the browser).  Prints
@@ -37,6 +39,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -78,19 +81,19 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
     trees: dict[str, str | None] = {"this tree": None}
     if against is not None:
         trees[f"against {against}"] = str(against)
-    seconds: dict[tuple[str, str], list[tuple[float, float]]] = {
-        (tree, label): [] for tree in trees for label in ("--no-report", "report")}
+    labels = ("--no-report", "first report", "later report")
+    seconds: dict[tuple[str, str], list[tuple[float, float]]] = {(tree, label): [] for tree in trees for label in labels}
     indexes = tree_indexes(run, root, trees) if against is not None else {}
-    for round_ in range(repeat):
+    for _ in range(repeat):
         for tree, src in trees.items():
             env = dict(os.environ)
             if src is not None:
                 env["PYTHONPATH"] = src
             if tree in indexes:
                 shutil.copyfile(indexes[tree], run / "index.sqlite")
-            for label in ("--no-report", "report"):
-                if label == "report" and round_ == 0:
-                    # the first report reads every dataset's samples; later ones link the unchanged ones
+            for label in labels:
+                if label == "first report":
+                    # a first report reads every dataset's samples: the sample files of earlier reports removed
                     for old in summary.glob("summary_*_files") if summary.is_dir() else []:
                         shutil.rmtree(old)
                 extra = ["--no-report"] if label == "--no-report" else []
@@ -103,21 +106,22 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
                 cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 seconds[(tree, label)].append((wall, cpu))
     load = os.getloadavg()[0]
-    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall / CPU time of the process tree, each run in order)")
+    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs; wall / CPU time of the process tree, each round in order:"
+          " --no-report, then a first report (every dataset's samples read), then a later one (sample files linked))")
     for tree in trees:
         if len(trees) > 1:
             print(f"-- {tree}")
-        for label in ("--no-report", "report"):
+        for label in labels:
             shown = ", ".join(f"{w:.2f} / {c:.2f}" for w, c in seconds[(tree, label)])
-            print(f"assay summarize {label:12s} {shown} s")
-        first, later = seconds[(tree, "report")][0], seconds[(tree, "report")][1:]
-        plain = min(w for w, _ in seconds[(tree, "--no-report")])
-        plain_cpu = min(c for _, c in seconds[(tree, "--no-report")])
-        print(f"the statistics and the first report add {first[0] - plain:.2f} s of wall, "
-              f"{first[1] - plain_cpu:.2f} s of CPU")
-        if later:
-            print(f"a later report (sample files linked) adds {min(w for w, _ in later) - plain:.2f} s of wall, "
-                  f"{min(c for _, c in later) - plain_cpu:.2f} s of CPU (best)")
+            print(f"assay summarize, {label:13s} {shown} s")
+        plain = seconds[(tree, "--no-report")]
+        for label, what in (("first report", "the statistics and a first report"),
+                            ("later report", "a later report (sample files linked)")):
+            # each round's report against the same round's --no-report: the moments of the machine compared alike
+            walls = [r[0] - p[0] for r, p in zip(seconds[(tree, label)], plain)]
+            cpus = [r[1] - p[1] for r, p in zip(seconds[(tree, label)], plain)]
+            print(f"{what} add {statistics.median(walls):.2f} s of wall (best {min(walls):.2f}), "
+                  f"{statistics.median(cpus):.2f} s of CPU (median over the rounds, each against its round's --no-report)")
     page = max(summary.glob("summary_*.html"), key=lambda p: p.stat().st_mtime)
     side = page.with_name(page.stem + "_files")
     side_size = sum(p.stat().st_size for p in side.iterdir()) if side.is_dir() else 0
