@@ -480,3 +480,35 @@ def test_a_job_running_at_interpreter_exit_is_stopped_and_its_file_removed(two_c
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert list(folder.iterdir()) == []
     assert not Path(f"/proc/{pid}").exists()  # stopped and reaped (the caller is gone: not a zombie either)
+
+
+_CTRL_C_AT_EXIT = """
+import os, signal, time
+
+import assay._beside as beside_module
+
+beside_module.cpus = lambda: 2
+jobs = [beside_module.Beside.start(lambda: time.sleep(60), f"job {i}") for i in range(2)]
+print(" ".join(str(job.pid) for job in jobs), flush=True)
+reap = beside_module._kill_and_reap
+
+
+def ctrl_c_while_the_first_is_ended(pid):
+    if pid == jobs[0].pid:
+        os.kill(os.getpid(), signal.SIGINT)  # held while the job is ended: raised once it is
+    reap(pid)
+
+
+beside_module._kill_and_reap = ctrl_c_while_the_first_is_ended
+# the interpreter exits with both jobs never waited for
+"""
+
+
+def test_a_ctrl_c_while_jobs_are_ended_at_exit_ends_them_all(two_cpus: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _CTRL_C_AT_EXIT], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2, done.stderr
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)  # both stopped and reaped

@@ -122,13 +122,15 @@ def test_an_interrupt_while_the_calls_in_flight_end_after_the_work_raised_stops_
     assert held.events == ["stop", f"resume after {len(held.started)} ended"]
 
 
-def test_an_interruption_a_call_raises_stops_the_calls_in_flight() -> None:
+@pytest.mark.parametrize("raising", [0, 1])
+def test_an_interruption_a_call_raises_stops_the_calls_in_flight(raising: int) -> None:
     """A call that raises KeyboardInterrupt (or another exception that is not an error, as SystemExit): the caller
-    is interrupted, not the work's error: the calls in flight are stopped, not waited for."""
+    is interrupted, not the work's error: the calls in flight are stopped, not waited for, whether the call that
+    raised comes before or after them, and what is queued never starts."""
     held = Held()
 
     def work(item: int) -> int:
-        if item == 0:
+        if item == raising:
             while len(held.started) < 1:
                 time.sleep(0.01)
             raise KeyboardInterrupt
@@ -145,3 +147,23 @@ def test_an_interruption_a_call_raises_stops_the_calls_in_flight() -> None:
         held.release.set()
     assert time.monotonic() - began < 20  # not the 30 s the held call waits unless stopped
     assert held.events[0] == "stop" and held.events[1].startswith("resume")
+    assert len(held.started) <= 2  # the queue never started
+
+
+def test_an_error_of_a_later_call_is_seen_when_it_comes() -> None:
+    """The second call fails while the first one still runs: the queue is cancelled then, not once the first has
+    ended, and the calls in flight end as they would (not stopped)."""
+    held = Held()
+
+    def work(item: int) -> int:
+        if item == 1:
+            while len(held.started) < 1:
+                time.sleep(0.01)
+            raise ValueError("no reply can be read")
+        return held.work(item)
+
+    threading.Timer(1.0, held.release.set).start()  # the call in flight ends by itself
+    with pytest.raises(ValueError, match="no reply"):
+        map_threads(work, range(10), workers=2, name="held", stoppable=held)
+    assert held.events == []
+    assert len(held.started) <= 2  # items after the failed one never started (the first call held the other thread)

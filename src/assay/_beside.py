@@ -244,7 +244,9 @@ def _end_at_exit() -> None:
     are still there, which they may not be when a job is collected later in the shutdown)."""
     for job in list(_LIVE):
         if job._owner == os.getpid():  # not a copy a forked child holds
-            with suppress(Exception):
+            # a job's end is done before a signal held meanwhile raises (a Ctrl-C as the interpreter exits): the
+            # others are ended all the same, and the process exits as it was going to
+            with suppress(BaseException):
                 job.discard()
 
 

@@ -48,7 +48,7 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
                 stoppable: Stoppable | None = None) -> list[R]:
     """``[fn(item) for item in items]`` on at most ``workers`` threads named ``name``; stopped at once when the
     caller is interrupted (the module's docstring), ``stoppable`` stopping the calls in flight."""
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     todo = list(items)
     pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo))), thread_name_prefix=name)
@@ -57,10 +57,13 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
     waited: Future[R] | None = None
     try:
         futures.extend(pool.submit(fn, item) for item in todo)
-        results = []
-        for waited in futures:
-            results.append(waited.result())
-        return results
+        pending: set[Future[R]] = set(futures)
+        while pending:  # a call's exception is seen when it comes, not once the calls before it have ended
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for waited in futures:
+                if waited in done and waited.exception() is not None:
+                    waited.result()  # the first failed call in input order raises its exception
+        return [future.result() for future in futures]
     except BaseException as exc:
         pool.shutdown(wait=False, cancel_futures=True)  # what has not started never will
         raised_by_work = waited is not None and waited.done() and not waited.cancelled() and waited.exception() is exc
@@ -91,32 +94,20 @@ def _resume_once_ended(futures: list[Future[R]], stoppable: Stoppable) -> None:
 
     The pool's threads are joined by then, but a join can return early: Python 3.11 takes a thread whose join
     a signal interrupted for ended.  So the calls are waited for too, by their futures (at once, normally);
-    interrupted again meanwhile, this returns (the interruption goes on) and the last call to end resumes.
+    interrupted again meanwhile, this returns (the interruption goes on) and a thread of its own resumes once
+    they have ended.
     """
     import threading
     from concurrent.futures import wait
 
-    lock = threading.Lock()
-    left = len(futures)
-    handed_over = False  # the waiting was interrupted: the last call to end resumes
+    running = [future for future in futures if not future.cancelled()]  # a cancelled one is never "done" to wait()
 
-    def ended(_: Future[R]) -> None:
-        nonlocal left
-        with lock:
-            left -= 1
-            last = left == 0 and handed_over
-        if last:
-            stoppable.resume()
+    def resume_once_ended() -> None:
+        wait(running)
+        stoppable.resume()
 
-    for future in futures:
-        future.add_done_callback(ended)
     try:
-        wait([future for future in futures if not future.cancelled()])  # a cancelled one is never "done" to wait()
+        resume_once_ended()
     except BaseException:
-        with lock:
-            handed_over = True
-            last = left == 0
-        if last:
-            stoppable.resume()
+        threading.Thread(target=resume_once_ended, name="assay-resume", daemon=True).start()
         raise
-    stoppable.resume()

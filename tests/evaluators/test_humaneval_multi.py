@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from assay.cli import main
-from assay.evaluators.humaneval_multi import HumanevalMultiEvaluator, _missing, multiple_program, stop_at_stop_token
+from assay.evaluators.humaneval_multi import HumanevalMultiEvaluator, multiple_program, stop_at_stop_token
 from assay.rundir.results import read_result
 from assay.sandbox import isolation_unavailable
 
@@ -38,7 +38,10 @@ needs_sandbox = pytest.mark.skipif(_NO_SANDBOX is not None, reason=f"no namespac
 #: The languages whose programs run here (CI installs their toolchains; a machine without one skips its cases,
 #: the Debian package named).
 RUN_HERE = ("py", "js", "cpp", "sh", "go")
-_TOOLCHAIN_MISSING = {lang: _missing(lang)[1] for lang in RUN_HERE}
+_TOOLS = {"py": ("python3", "python3"), "js": ("node", "nodejs"), "cpp": ("g++", "g++"), "sh": ("bash", "bash"),
+          "go": ("go", "golang-go")}
+_TOOLCHAIN_MISSING = {lang: "" if shutil.which(tool) else f"{lang}: {tool} not found (Debian package {package})"
+                      for lang, (tool, package) in _TOOLS.items()}
 RUN_HERE_CASES = [pytest.param(lang, marks=pytest.mark.skipif(bool(_TOOLCHAIN_MISSING[lang]),
                                                               reason=_TOOLCHAIN_MISSING[lang])) for lang in RUN_HERE]
 #: Languages whose toolchain a machine may lack: their verdicts where it is installed, else the package named.

@@ -352,16 +352,22 @@ def test_a_failed_tls_handshake_leaves_no_socket_open(recwarn):
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
 
+    listener.settimeout(0.2)
+    done = threading.Event()
+
     def plain() -> None:
-        while True:
+        while not done.is_set():
             try:
                 conn, _ = listener.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
             with conn:
                 conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
 
-    threading.Thread(target=plain, daemon=True).start()
+    server = threading.Thread(target=plain, daemon=True)
+    server.start()
     try:
         warnings.simplefilter("always", ResourceWarning)
         client = _client(f"https://127.0.0.1:{port}/v1", max_attempts=2, backoff=0.01)
@@ -371,9 +377,12 @@ def test_a_failed_tls_handshake_leaves_no_socket_open(recwarn):
         client.close()
         del client
         gc.collect()
-        leaked = [str(w.message) for w in recwarn if issubclass(w.category, ResourceWarning)]
+        leaked = [str(w.message) for w in recwarn if issubclass(w.category, ResourceWarning)
+                  and f"{port})" in str(w.message)]  # this server's sockets (not garbage of earlier tests)
         assert leaked == []
     finally:
+        done.set()
+        server.join()
         listener.close()
 
 
