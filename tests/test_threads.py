@@ -167,3 +167,37 @@ def test_an_error_of_a_later_call_is_seen_when_it_comes() -> None:
         map_threads(work, range(10), workers=2, name="held", stoppable=held)
     assert held.events == []
     assert len(held.started) <= 2  # items after the failed one never started (the first call held the other thread)
+
+
+def test_a_ctrl_c_whose_handler_ran_on_another_thread_still_interrupts_the_caller() -> None:
+    """SIGINT delivered to a worker thread (as a process-wide Ctrl-C may be, or one arriving just before the caller
+    blocks): its C handler does not wake the caller's wait, yet the caller is interrupted within a moment and the
+    calls in flight are stopped, not waited for."""
+    held = Held()
+    workers: list[int] = []
+
+    def work(item: int) -> int:
+        workers.append(threading.get_ident())
+        return held.work(item)
+
+    def ctrl_c_on_a_worker() -> None:
+        deadline = time.monotonic() + 60
+        while len(held.started) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        signal.pthread_kill(workers[0], signal.SIGINT)
+
+    fallback = threading.Timer(30, held.release.set)  # what ends the held calls if the caller is not interrupted
+    fallback.start()
+    timer = threading.Thread(target=ctrl_c_on_a_worker)
+    timer.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            map_threads(work, range(10), workers=2, name="held", stoppable=held)
+    finally:
+        timer.join()
+        fallback.cancel()
+        held.release.set()
+    assert time.monotonic() - began < 20  # not the 30 s the held calls wait unless stopped
+    assert held.events == ["stop", "resume after 2 ended"]

@@ -32,6 +32,9 @@ __all__ = ["Stoppable", "map_threads"]
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: Seconds the caller waits at most before its signals' handlers can run (see :func:`map_threads`).
+_SIGNAL_CHECK = 0.25
+
 
 class Stoppable(Protocol):
     """What runs work on the threads of :func:`map_threads` and can stop it."""
@@ -59,7 +62,9 @@ def map_threads(fn: Callable[[T], R], items: Iterable[T], *, workers: int, name:
         futures.extend(pool.submit(fn, item) for item in todo)
         pending: set[Future[R]] = set(futures)
         while pending:  # a call's exception is seen when it comes, not once the calls before it have ended
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            # a bounded wait: a signal whose C handler ran on another thread, or just before this thread blocked,
+            # does not wake a blocked wait; its handler runs (Ctrl-C's KeyboardInterrupt) when the wait returns
+            done, pending = wait(pending, timeout=_SIGNAL_CHECK, return_when=FIRST_EXCEPTION)
             for waited in futures:
                 if waited in done and waited.exception() is not None:
                     waited.result()  # the first failed call in input order raises its exception
