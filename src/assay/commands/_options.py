@@ -295,9 +295,33 @@ def summarize(
 
     from assay.rundir.imports import check_import_finished
     from assay.rundir.layout import RunDir
-    from assay.summarize import run_summarizer
 
     check_import_finished(RunDir(Path(run_root)))  # an import into the run that did not finish: no table of it
+    want_report = getattr(args, "report", True)
+    begun: list[Any] = []  # the report, begun once the statistics are computed (its rankings then start beside)
+
+    def begin(board: Any, stats: Any, snapshot: Any) -> None:
+        from assay.report import begin_html_report
+
+        try:
+            begun.append(begin_html_report(run_root, board, board.time, stats=stats, snapshot=snapshot))
+        except Exception as exc:  # begun again, whole, once the summary files are written (and reported then)
+            logging.getLogger(__name__).debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
+
+    try:
+        return _summarize(config, run_root, args, time_str, written, imported, begin if want_report else None, begun)
+    finally:
+        for report in begun:  # a report not written (the summary failed, or it was interrupted): its child ends
+            report.discard()
+
+
+def _summarize(
+    config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any, imported: Any,
+    begin: Any, begun: list[Any],
+) -> int:
+    """:func:`summarize`; ``begin`` begins the report before the summary files are written (into ``begun``)."""
+    from assay.summarize import run_summarizer
+
     result = run_summarizer(
         summary_config(config, run_root, imported),
         time_str=time_str,
@@ -305,6 +329,7 @@ def summarize(
         ci=getattr(args, "ci", False),
         stats=getattr(args, "report", True),
         written=written,
+        computed=begin,
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
     board = result.leaderboard
@@ -323,7 +348,11 @@ def summarize(
         from assay.report import write_html_report
 
         try:
-            report = write_html_report(run_root, result, result.time_str, stats=result.stats)
+            early = begun[-1] if begun else None
+            if early is not None and early.time_str == result.time_str and early.context.view is result.leaderboard:
+                report = early.write()
+            else:  # a summarizer that does not say when its statistics are computed: the report begins now
+                report = write_html_report(run_root, result, result.time_str, stats=result.stats)
         except Exception as exc:  # the summary files are already written
             logging.getLogger(__name__).warning("the HTML report could not be written: %s: %s", type(exc).__name__, exc)
         else:

@@ -36,6 +36,15 @@ Example:
 
 from __future__ import annotations
 
-from assay.report._html import build_report_data, cell_notes, cell_tip, render_report, write_html_report
+from assay.report._html import (
+    HtmlReport,
+    begin_html_report,
+    build_report_data,
+    cell_notes,
+    cell_tip,
+    render_report,
+    write_html_report,
+)
 
-__all__ = ["build_report_data", "cell_notes", "cell_tip", "render_report", "write_html_report"]
+__all__ = ["HtmlReport", "begin_html_report", "build_report_data", "cell_notes", "cell_tip", "render_report",
+           "write_html_report"]

@@ -21,7 +21,7 @@ from assay.stats import SAMPLE_TEXT
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["audit_note", "build_report_data", "render_report", "write_html_report"]
+__all__ = ["HtmlReport", "audit_note", "begin_html_report", "build_report_data", "render_report", "write_html_report"]
 
 _PALETTE = ("#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#57606a")
 
@@ -520,8 +520,22 @@ def _report_data(
     compute the rankings of every column (default: up to :data:`RANK_LIMIT` results, and only the top-level
     summary groups' above it; the context's ``ranks`` and ``rank_datasets`` say what was decided); with
     ``defer_ranks`` they are left to the caller (:func:`_add_rankings`)."""
+    context = _report_context(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=samples,
+                              ranks=ranks)
+    data = _page_data(context, samples=samples, max_text=max_text)
+    if context.ranks and not defer_ranks:
+        _add_rankings(data, context)
+    return data, context
+
+
+def _report_context(
+    run_dir: str | os.PathLike[str], summary: Any, *, stats: Any, max_text: int, snapshot: Any, samples: bool,
+    ranks: bool | None,
+) -> _Context:
+    """What the report is made from (see :func:`_report_data`): the leaderboard, the run's config, the statistics
+    (computed here when neither given nor the summary's), the snapshot, the sample tables the statistics hold,
+    and what is ranked."""
     from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
-    from assay.stats import group_plan
     from assay.summarize import leaderboard_of
 
     root = Path(run_dir)
@@ -550,7 +564,20 @@ def _report_data(
         tables = tables or stats.tables
     if tables is None and samples:
         tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text, snapshot=snapshot)
+    context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
+                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
+    context.ranks = ranks is not False
+    context.rank_datasets = bool(ranks) or len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    return context
 
+
+def _page_data(context: _Context, *, samples: bool, max_text: int) -> dict[str, Any]:
+    """The page's data (see :func:`build_report_data`), without the rankings; the sample browser's only with
+    ``samples`` (from the context's sample tables)."""
+    from assay.stats import group_plan
+
+    root, view, stats, config, tables, columns = (context.root, context.view, context.stats, context.config,
+                                                  context.tables, context.columns)
     texts = _Texts()
     extras: dict[str, dict[str, Any]] = {}
     rows = []
@@ -632,13 +659,7 @@ def _report_data(
             "extras": extras, "groups": groups_out, "rank_by": rank_by, "rankings": None, "pictures": {},
             "datasets": datasets,
             "gold": gold, "incomplete": marked, "heatmaps": heatmaps, "judge": judge, "pairwise": pairwise}
-    context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
-    context.ranks = ranks is not False
-    context.rank_datasets = bool(ranks) or len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
-    if context.ranks and not defer_ranks:
-        _add_rankings(data, context)
-    return data, context
+    return data
 
 
 def _add_rankings(data: dict[str, Any], context: _Context, beside: Any = None) -> None:
@@ -1291,81 +1312,135 @@ def write_html_report(
     what they are computed from (:func:`_rankings_key`): a later report of the
     same results and summary takes them from an earlier report's folder.
     """
+    return begin_html_report(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot,
+                             ranks=ranks).write(embed)
+
+
+def begin_html_report(
+    run_dir: str | os.PathLike[str],
+    summary: Any,
+    time_str: str,
+    *,
+    stats: Any = None,
+    max_text: int = SAMPLE_TEXT,
+    snapshot: Any = None,
+    ranks: bool | None = None,
+) -> HtmlReport:
+    """Begin the report :func:`write_html_report` writes: what it is made from is gathered and the rank intervals
+    start in a forked child; :meth:`HtmlReport.write` writes it, :meth:`HtmlReport.discard` gives it up (one of the
+    two must follow: the child runs until then).
+
+    A command that writes the summary files first begins the report as soon as the statistics are computed
+    (before those files), so that the rankings are computed while they and the page's data are written.
+    """
     from assay._gc import bulk_allocations
 
-    with bulk_allocations():  # a leaderboard's cells, samples and rankings: many small containers, no cycles
-        return _write_html_report(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot,
-                                  embed=embed, ranks=ranks)
+    with bulk_allocations():
+        return HtmlReport(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot, ranks=ranks)
 
 
-def _write_html_report(
-    run_dir: str | os.PathLike[str], summary: Any, time_str: str, *, stats: Any, max_text: int, snapshot: Any,
-    embed: bool | None, ranks: bool | None,
-) -> Path:
-    """:func:`write_html_report`."""
-    import shutil
-    import tempfile
+class HtmlReport:
+    """A report begun (:func:`begin_html_report`): its context, its path, what earlier reports kept of the same
+    results, and the child computing its rankings, if any."""
 
-    import orjson
+    def __init__(
+        self, run_dir: str | os.PathLike[str], summary: Any, time_str: str, *, stats: Any, max_text: int, snapshot: Any,
+        ranks: bool | None,
+    ) -> None:
+        from assay.rundir.layout import RunDir
 
-    from assay.fileio import atomic_write_chunks, replace_dir
-    from assay.report._samples import (
-        CHUNK_FORMAT,
-        MANIFEST,
-        Source,
-        chunk_file,
-        chunk_key,
-        chunk_script,
-        earlier_chunks,
-        from_tables,
-        read_chunks,
-        script_payload,
-    )
-    from assay.rundir.layout import RunDir
+        self.max_text, self.time_str = max_text, time_str
+        self.context = context = _report_context(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot,
+                                                 samples=False, ranks=ranks)
+        self.path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
+        snap = context.snapshot
+        self.rels = rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
+        self.digests = digests = snap.digests(rels) if snap is not None else dict.fromkeys(rels)
+        self.rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
+        self.kept_rankings = (_earlier_rankings(self.path.parent, self.rankings_key)
+                              if self.rankings_key is not None and self.path.parent.is_dir() else None)
+        self.want_ranks = context.ranks and self.kept_rankings is None
+        #: the index's samples of every result, when the rankings needed them looked up (see :meth:`_looked_up`)
+        self.indexed: dict[tuple[str, str], bytes] | None = None
+        self.beside: Any = None
+        if snap is not None and self.want_ranks:
+            every = self._look_up(rels)
+            if every:
+                # the rankings computed beside the rest of the report: what the user waits for is the longer of the
+                # two (not when the index lacks samples: they are read once, in this process, and kept in the
+                # index before ranking)
+                self.beside = _rankings_beside(context)
 
-    # the rankings in a child forked before the samples are read, or after them here: their numerical libraries
-    # start threads, and the samples may be read in forked workers
-    data, context = _report_data(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot, samples=False,
-                                 ranks=ranks, defer_ranks=True)
-    path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
-    side_dir = path.with_name(path.stem + "_files")
-    snap = context.snapshot
-    rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
-    digests = snap.digests(rels) if snap is not None else dict.fromkeys(rels)
-    source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, digests, max_text,
-                    tool_audits=context.tool_audits)
-    keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
-    # a dataset whose results are those of an earlier report's sample file: that file, not read again
-    earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
-    reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
-    rankings_key = _rankings_key(context, digests) if context.ranks and snap is not None else None
-    kept_rankings = _earlier_rankings(path.parent, rankings_key) if rankings_key is not None else None
-    fresh_abbrs = [a for a in keys if a not in reused]
-    want_ranks = context.ranks and kept_rankings is None
-    want_samples = context.tables is None and bool(fresh_abbrs)
-    indexed: dict[tuple[str, str], bytes] = {}
-    every_indexed = False
-    if snap is not None and (want_ranks or want_samples):
-        # the index's samples, looked up once: for the rankings (whether they are all there) and the sample files
-        wanted = set(fresh_abbrs)
+    def _look_up(self, rels: dict[tuple[str, str], str]) -> bool:
+        """The index's samples of ``rels`` looked up once for the sample browser and the rankings
+        (:func:`_indexed_samples`); whether every result the rankings read has its per-sample values there."""
+        context = self.context
         view = getattr(context.view, "leaderboard", None) or context.view  # as the rankings read it
         from assay.rundir.ranking import ranked_cells
 
-        indexed, every_indexed, context.held = _indexed_samples(
-            snap, rels if want_ranks else {k: r for k, r in rels.items() if k[1] in wanted}, digests, max_text,
-            getattr(view, "scores", None),
+        self.indexed, every, context.held = _indexed_samples(
+            context.snapshot, rels, self.digests, self.max_text, getattr(view, "scores", None),
             lambda: ranked_cells(view, context.config, context.root, datasets=context.rank_datasets))
-    beside = None
-    try:  # the child ranking stops with the report, however the report ends
-        if want_ranks and every_indexed:
-            # the rankings computed beside the samples' reading: what the user waits for is the longer of the two
-            # (not when the index lacks samples: they are read once, here, and kept in the index before ranking)
-            beside = _rankings_beside(context)
+        return every
+
+    def discard(self) -> None:
+        """Stop the child computing the rankings, if it still runs (nothing is written)."""
+        beside, self.beside = self.beside, None
+        if beside is not None:
+            beside.discard()
+
+    def write(self, embed: bool | None = None) -> Path:
+        """Write the report (see :func:`write_html_report`) and return its path; the child is ended however
+        this ends."""
+        from assay._gc import bulk_allocations
+
+        try:
+            with bulk_allocations():
+                return self._write(embed)
+        finally:
+            self.discard()
+
+    def _write(self, embed: bool | None) -> Path:
+        import shutil
+        import tempfile
+
+        import orjson
+
+        from assay.fileio import atomic_write_chunks, replace_dir
+        from assay.report._samples import (
+            CHUNK_FORMAT,
+            MANIFEST,
+            Source,
+            chunk_file,
+            chunk_key,
+            chunk_script,
+            earlier_chunks,
+            from_tables,
+            read_chunks,
+            script_payload,
+        )
+
+        context, path, max_text, rels = self.context, self.path, self.max_text, self.rels
+        data = _page_data(context, samples=False, max_text=max_text)
+        side_dir = path.with_name(path.stem + "_files")
+        snap = context.snapshot
+        source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, self.digests,
+                        max_text, tool_audits=context.tool_audits)
+        keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
+        # a dataset whose results are those of an earlier report's sample file: that file, not read again
+        earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
+        reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}
+        rankings_key, kept_rankings = self.rankings_key, self.kept_rankings
+        fresh_abbrs = [a for a in keys if a not in reused]
+        want_samples = context.tables is None and bool(fresh_abbrs)
+        if snap is not None and want_samples and self.indexed is None:
+            wanted = set(fresh_abbrs)
+            self._look_up({k: r for k, r in rels.items() if k[1] in wanted})
         if context.tables is not None:
             read = from_tables(context.tables, context.columns, context.abbrs, context.audits, max_text, context.tool_audits)
         else:
             source.abbrs = fresh_abbrs
-            source.indexed = indexed  # the samples the run index holds
+            source.indexed = self.indexed or {}  # the samples the run index holds
             read = read_chunks(source)
             if snap is not None and source.repairs:  # read from the .stats files: kept in the index for the next report
                 for rel, digest, settings, repaired in source.repairs:
@@ -1382,52 +1457,50 @@ def _write_html_report(
         if kept_rankings is not None:  # computed by an earlier report from the same results and settings
             _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
         elif context.ranks:
-            _add_rankings(data, context, beside)
-    finally:
-        if beside is not None:
-            beside.discard()
-    size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
-    if embed is None:
-        embed = size <= EMBED_LIMIT
-    if embed:
-        embedded = []
-        for abbr, n, held, key in chunks:
-            payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
-            if payload is None:  # an earlier file not as expected: read again
-                found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
-                                           source.digests, max_text, tool_audits=source.tool_audits), workers=1)
-                payload = found[0][2] if found else b"null"
-            embedded.append((abbr, n, payload))
-        atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
-        shutil.rmtree(side_dir, ignore_errors=True)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
-        fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
-        manifest: dict[str, int] = {}
-        named = []
-        try:
-            for i, (abbr, n, held, key) in enumerate(chunks):
-                name = key or f"chunk{i}"
-                target = fresh / chunk_file(name)
-                if isinstance(held, Path):
-                    try:
-                        os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
-                    except OSError:
-                        shutil.copyfile(held, target)
-                else:
-                    target.write_bytes(chunk_script(name, held))
-                if key is not None:
-                    manifest[key] = n
-                named.append((abbr, n, name))
-            (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
-            if rankings_key is not None and data["rankings"] is not None:
-                _keep_rankings(fresh / _rankings_file(rankings_key), data, kept_rankings)
-            fresh.chmod(0o755)
-        except BaseException:
-            shutil.rmtree(fresh, ignore_errors=True)
-            raise
-        # the new folder takes the old one's place in one step: a complete folder under its name at every instant
-        replace_dir(fresh, side_dir)
-        atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
-    logger.info("report written to %s", path)
-    return path
+            _add_rankings(data, context, self.beside)
+        self.discard()
+        size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
+        if embed is None:
+            embed = size <= EMBED_LIMIT
+        if embed:
+            embedded = []
+            for abbr, n, held, key in chunks:
+                payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
+                if payload is None:  # an earlier file not as expected: read again
+                    found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
+                                               source.digests, max_text, tool_audits=source.tool_audits), workers=1)
+                    payload = found[0][2] if found else b"null"
+                embedded.append((abbr, n, payload))
+            atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
+            shutil.rmtree(side_dir, ignore_errors=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
+            fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
+            manifest: dict[str, int] = {}
+            named = []
+            try:
+                for i, (abbr, n, held, key) in enumerate(chunks):
+                    name = key or f"chunk{i}"
+                    target = fresh / chunk_file(name)
+                    if isinstance(held, Path):
+                        try:
+                            os.link(held, target)  # the earlier report keeps its file: the same bytes, not copied
+                        except OSError:
+                            shutil.copyfile(held, target)
+                    else:
+                        target.write_bytes(chunk_script(name, held))
+                    if key is not None:
+                        manifest[key] = n
+                    named.append((abbr, n, name))
+                (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+                if rankings_key is not None and data["rankings"] is not None:
+                    _keep_rankings(fresh / _rankings_file(rankings_key), data, kept_rankings)
+                fresh.chmod(0o755)
+            except BaseException:
+                shutil.rmtree(fresh, ignore_errors=True)
+                raise
+            # the new folder takes the old one's place in one step: a complete folder under its name at every instant
+            replace_dir(fresh, side_dir)
+            atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
+        logger.info("report written to %s", path)
+        return path

@@ -146,6 +146,10 @@ class DefaultSummarizer:
     #: The result files the command running this summary wrote while it holds the writer lock
     #: (see :meth:`assay.rundir.index.RunIndex.snapshot`): not read again for their digest.
     written: Any = None
+    #: Called with the leaderboard, the statistics (``None`` without them) and the snapshot once they are
+    #: computed and confirmed, before the summary files are written: the caller may begin what follows the
+    #: summary (the HTML report) meanwhile.
+    computed: Callable[[Leaderboard, Any, Any], None] | None = None
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
     #: in a child process meanwhile (see :meth:`assay.rundir.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
@@ -258,6 +262,8 @@ class DefaultSummarizer:
         if self.snapshot is not None and not self.snapshot.confirm():
             logger.info("result files changed since the run index was read; reading them again")
             scores, board, stats = self._compute(time_str)
+        if self.computed is not None:
+            self.computed(board, stats, self.snapshot)
         display = table_with_ci(board, stats) if stats is not None and self.show_ci else None
 
         def extra() -> dict[str, Any] | None:
@@ -582,6 +588,7 @@ def run_summarizer(
     stats: bool = True,
     index: bool = True,
     written: Mapping[str, Any] | None = None,
+    computed: Callable[[Leaderboard, Any, Any], None] | None = None,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
@@ -596,7 +603,10 @@ def run_summarizer(
     the result's ``snapshot`` is what it found, for the steps that follow
     (:func:`assay.report.write_html_report`).  ``written``: the result files
     the calling command wrote and still holds the writer lock of (see
-    :meth:`assay.rundir.index.RunIndex.snapshot`).
+    :meth:`assay.rundir.index.RunIndex.snapshot`).  ``computed``: called with
+    the leaderboard, the statistics and the snapshot before the summary files
+    are written (see :attr:`DefaultSummarizer.computed`; a summarizer of
+    another kind may not call it).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -610,6 +620,7 @@ def run_summarizer(
         summarizer.show_ci = ci
         summarizer.use_index = index
         summarizer.written = written
+        summarizer.computed = computed
     with bulk_allocations():  # tens of thousands of small results, statistics and rows: no cycles among them
         result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
