@@ -777,3 +777,66 @@ def test_a_reordered_table_without_groups_ranks_by_its_new_first_row_not_the_kep
     assert [row["dataset"] for row in later["rows"]] == reordered
     assert later["rank_by"] == {"dataset": "chem", "metric": "accuracy"}
     assert later["rankings"]["default"] == "chem"
+
+
+def _record_rank_child(monkeypatch: pytest.MonkeyPatch, run: Path) -> list[tuple[int | None, list[str]]]:
+    """Each start of the report's ranking child: (its pid, the summary files there were when it started)."""
+    import assay._beside as beside_module
+
+    started: list[tuple[int | None, list[str]]] = []
+    real = beside_module.Beside.start  # the class's own, or the beside_starts fixture's
+
+    def start(cls: type, fn: Any, what: str = "") -> Any:
+        there = sorted(p.name for p in (run / "summary").glob("summary_*")) if (run / "summary").is_dir() else []
+        job = real(fn, what)
+        if what == "the report's rank intervals":
+            started.append((None if job is None else job.pid, there))
+        return job
+
+    monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
+    return started
+
+
+def test_assay_summarize_ranks_while_it_writes_the_summary_and_writes_the_page_the_report_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """``assay summarize`` begins its report once the statistics are computed: the rank intervals are computed in
+    a child from before the summary's files are written, and the page is byte for byte the one ``write_html_report``
+    writes afterwards from that summary."""
+    from assay.rundir.statistics import index_run
+
+    run, config = make_board_run(tmp_path)
+    index_run(run)  # every result's samples in the index: the rankings are computed beside the rest
+    started = _record_rank_child(monkeypatch, run)
+    assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME]) == 0
+    assert len(started) == 1 and started[0][0] is not None
+    assert started[0][1] == []  # no summary file written yet
+    (page,) = (run / "summary").glob("summary_*.html")
+    written = page.read_bytes()
+    page.unlink()
+    again = write_html_report(run, None, page.stem.removeprefix("summary_"))
+    assert again == page
+    assert again.read_bytes() == written
+    data = board_data(written.decode())
+    assert data["rankings"] is not None and None not in data["rankings"]["rankings"]["overall"]["ranks"]
+
+
+def test_a_summary_that_fails_after_its_report_began_ends_the_ranking_child_and_writes_no_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """When writing the summary files fails once the report has begun, the child computing its rank intervals is
+    stopped and no page is written: the command fails naming the error."""
+    from assay.rundir.statistics import index_run
+    from assay.summarize._default import DefaultSummarizer
+
+    run, config = make_board_run(tmp_path)
+    index_run(run)
+    started = _record_rank_child(monkeypatch, run)
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise OSError("No space left on device: the summary's .json")
+
+    monkeypatch.setattr(DefaultSummarizer, "write_summary", broken)
+    with pytest.raises(OSError, match="No space left"):
+        main(["summarize", str(config), "-w", str(run.parent), "-r", TIME])
+    assert len(started) == 1 and started[0][0] is not None
+    assert not Path(f"/proc/{started[0][0]}").exists(), "the ranking child goes on"
+    assert not list((run / "summary").glob("*.html")) if (run / "summary").is_dir() else True
