@@ -297,11 +297,17 @@ def make_leaderboard_run(root: Path, *, models: int, datasets: int, details: int
     import multiprocessing
 
     from assay.rundir.statistics import index_run
+    from assay.rundir.stats_index import SAMPLES_FORMAT
 
     run = root / "work" / LEADERBOARD_RUN
     config = root / "config.py"
     marker = root / f".complete_{models}x{datasets}x{details}x{groups}"
     if marker.exists():
+        indexed = root / f".indexed_{SAMPLES_FORMAT}"
+        if not indexed.exists():  # a run indexed by an earlier version: its index built anew, as this one writes it
+            (run / "index.sqlite").unlink(missing_ok=True)
+            index_run(run)
+            indexed.write_text("")
         return config
     model_names = [f"model_{m:03d}" for m in range(models)]
     abbrs = [f"ds_{d:03d}" for d in range(datasets)]
@@ -319,6 +325,7 @@ def make_leaderboard_run(root: Path, *, models: int, datasets: int, details: int
         f"summarizer = dict(summary_groups={summary_groups!r})\n"
     )
     index_run(run)
+    (root / f".indexed_{SAMPLES_FORMAT}").write_text("")
     marker.write_text("")
     return config
 

@@ -16,7 +16,15 @@ def board_data(html: str) -> dict[str, Any]:
 
 
 def sample_data(page: Path) -> list[dict[str, Any]]:
-    """Every dataset's sample data as the page reads it: embedded in it, else from its side files."""
+    """Every dataset's sample data as the page reads it: embedded in it, else from its side files; packed
+    columns unpacked (see :func:`assay.report.unpack_samples`)."""
+    from assay.report import unpack_samples
+
+    return [unpack_samples(found) for found in raw_sample_data(page)]
+
+
+def raw_sample_data(page: Path) -> list[dict[str, Any]]:
+    """Every dataset's sample data as the page holds it (packed columns as they are)."""
     html = page.read_text(encoding="utf-8")
     board = board_data(html)
     out = []

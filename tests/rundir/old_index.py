@@ -1,4 +1,5 @@
-"""A run index's samples as the version before packed per-sample values wrote them (layout 1)."""
+"""A run index's samples as earlier versions wrote them: before the number of samples was kept beside the
+compressed columns (layout 2), and before the per-sample values were packed (layout 1)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,24 @@ def as_layout_1(settings: str, data: bytes) -> tuple[str, bytes]:
     return "1." + settings.partition(".")[2], len(first).to_bytes(4, "big") + first + zlib.compress(columns, 1)
 
 
-def rewrite_as_layout_1(run: Path, every: int = 2) -> int:
-    """Rewrite every ``every``-th result's samples in ``run``'s index in layout 1 (as if an older version
-    had indexed them, this one the others); how many were rewritten."""
+def as_layout_2(settings: str, data: bytes) -> tuple[str, bytes]:
+    """One result's samples (``settings``, ``data`` of this version's layout) in layout 2: the per-sample
+    values as this version packs them, then the browser's columns compressed (``null`` when none), without
+    their number of samples before them."""
+    from assay.rundir.stats_index import column_parts
+
+    end = 4 + int.from_bytes(data[:4], "big")
+    parts = column_parts(data)
+    columns = b"null" if parts is None else b"\n".join([str(parts[0]).encode(), *parts[1:]])
+    return "2." + settings.partition(".")[2], data[:end] + zlib.compress(columns, 1)
+
+
+def rewrite_as_layout_1(run: Path, every: int = 2, layout: int = 1) -> int:
+    """Rewrite every ``every``-th result's samples in ``run``'s index in ``layout`` (1 or 2; as if an older
+    version had indexed them, this one the others); how many were rewritten."""
+    rewrite = as_layout_1 if layout == 1 else as_layout_2
     with sqlite3.connect(run / "index.sqlite") as con:
         rows = con.execute("SELECT path, settings, data FROM samples ORDER BY path").fetchall()
-        old = [(*as_layout_1(settings, data), path) for path, settings, data in rows[::every]]
+        old = [(*rewrite(settings, data), path) for path, settings, data in rows[::every]]
         con.executemany("UPDATE samples SET settings = ?, data = ? WHERE path = ?", old)
     return len(old)

@@ -22,7 +22,10 @@ when it is opened: embedded in the page when all of it is small
 (:data:`~assay.report._html.EMBED_LIMIT`), else one ``<script>`` file per
 dataset in ``summary_<time>_files/`` beside the page (browsers load those from
 ``file://`` too); to share such a report, send the page with its folder
-(``zip -r report.zip summary_<time>.html summary_<time>_files``).
+(``zip -r report.zip summary_<time>.html summary_<time>_files``).  The
+columns the run index keeps compressed go to the page as they are kept, and
+the browser decompresses a dataset's when it is opened; :func:`unpack_samples`
+reads a dataset's sample data as the page does.
 
 Example:
     >>> import json, pathlib, tempfile
@@ -45,6 +48,7 @@ from assay.report._html import (
     render_report,
     write_html_report,
 )
+from assay.report._samples import unpack_samples
 
 __all__ = ["HtmlReport", "begin_html_report", "build_report_data", "cell_notes", "cell_tip", "render_report",
-           "write_html_report"]
+           "unpack_samples", "write_html_report"]

@@ -1,13 +1,19 @@
 """The sample browser's data: one chunk per dataset, read in worker processes for large runs.
 
 Each chunk is one dataset's columns, every model side by side (see
-:func:`assay.report._html.sample_table`), as the compact JSON the page reads
-when the dataset is opened.  A chunk is read from the run index, where the
-eval workers put each result's columns (:func:`assay.rundir.stats_index.index_samples`),
-else from the ``.stats`` files they wrote beside each result while they hold its
-present bytes (what is read there is then kept in the index for the next
-report), else from the result and prediction files.  A run of many results is
-read by forked workers, one dataset at a time, each returning its chunk's bytes.
+:func:`sample_table`), as the compact JSON the page reads when the dataset is
+opened.  A chunk is read from the run index, where the eval workers put each
+result's columns (:func:`assay.rundir.stats_index.index_samples`), else from
+the ``.stats`` files they wrote beside each result while they hold its present
+bytes (what is read there is then kept in the index for the next report), else
+from the result and prediction files.  A run of many results is read by forked
+workers, one dataset at a time, each returning its chunk's bytes.
+
+Where the index keeps every model's columns of a dataset compressed with their
+number of samples, the chunk holds them as they are kept (``packed``: base64
+of each model's compressed columns): nothing is decompressed or written again
+for the page, which decompresses a dataset's columns when it is opened
+(:func:`unpack_samples` reads them as it does).
 """
 
 from __future__ import annotations
@@ -257,6 +263,9 @@ def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] 
     """One dataset's chunk; ``None`` when no model has details of it.  What is read from ``.stats`` files
     for the index goes to ``repairs`` (default: ``source.repairs``)."""
     kept = source.repairs if repairs is None else repairs
+    packed = _packed(source, abbr)
+    if packed is not None:
+        return packed
     try:
         return _spliced(source, abbr, kept)
     except TypeError:  # a text orjson cannot write: the table built and written as payload() writes it
@@ -264,6 +273,83 @@ def chunk(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]] 
     tables = _Tables({(c, abbr): _columns(source, c, abbr, kept) for c in source.columns})
     table = sample_table(tables, source.columns, abbr, source.audits, source.text_limit, source.tool_audits)
     return None if table is None else (abbr, table["n"], payload(table))
+
+
+def _packed(source: Source, abbr: str) -> Chunk | None:
+    """:func:`chunk` of a dataset every model of which has its columns in the run index with their number of
+    samples (:func:`assay.rundir.stats_index.packed_columns`): each model's compressed columns handed to the page
+    as they are kept (base64, under ``packed``; the page decompresses them when the dataset is opened, as
+    :func:`unpack_samples` does); ``None`` when a model's are not kept so (the chunk is then read as before)."""
+    import base64
+
+    from assay.rundir.stats_index import packed_columns
+
+    per_model: list[tuple[str, bytes]] = []
+    n = None
+    indexed = source.indexed.get
+    b64encode = base64.b64encode
+    for column in source.columns:
+        held = indexed((column, abbr))
+        found = packed_columns(held) if held is not None else None
+        if found is None or found[1] is None:  # not in the index so, or no columns there: read as before
+            return None
+        if n is not None and found[0] != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
+                           found[0], abbr, n)
+            continue
+        n = found[0]
+        per_model.append((column, b'"' + b64encode(found[1]) + b'"'))
+    if not per_model or n is None:
+        return None
+    fragment = orjson.Fragment
+    out: dict[str, Any] = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model],
+                           "packed": [fragment(b) for _, b in per_model]}
+    _add_audit_columns(out, source, [c for c, _ in per_model], abbr, n)
+    return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
+
+
+def unpack_samples(data: dict[str, Any]) -> dict[str, Any]:
+    """A dataset's sample data as the page reads it (a chunk of a report's sample files, parsed): a chunk whose
+    columns are packed (``packed``: each model's compressed columns, base64) with its columns unpacked as the
+    page unpacks them — the ids the first model's, each reference the first non-empty one, ``raw``, ``ext``
+    and ``ok`` one list per model; any other chunk as it is.
+
+    >>> import base64, zlib
+    >>> pack = lambda text: base64.b64encode(zlib.compress(text.encode())).decode()
+    >>> unpack_samples({'abbr': 'd', 'n': 2, 'models': ['a', 'b'], 'packed': [
+    ...     pack('2\\n["1","2"]\\n["x",""]\\n["r1","r2"]\\n["x","y"]\\n[1.0,0.0]'),
+    ...     pack('2\\n["1","2"]\\n["x","z"]\\n["s1","s2"]\\n["x","z"]\\n[1.0,1.0]')]})['ref']
+    ['x', 'z']
+    """
+    if "packed" not in data:
+        return data
+    import base64
+    import zlib
+
+    columns = [[orjson.loads(line) for line in zlib.decompress(base64.b64decode(b)).split(b"\n")]
+               for b in data["packed"]]
+    out = {k: v for k, v in data.items() if k != "packed"}
+    refs = list(columns[0][2]) if columns else []
+    for found in columns[1:]:
+        empty = [i for i, r in enumerate(refs) if not r]
+        if not empty:
+            break
+        for i in empty:
+            refs[i] = found[2][i]
+    out.update(ids=columns[0][1] if columns else [], ref=refs, raw=[c[3] for c in columns],
+               ext=[c[4] for c in columns], ok=[c[5] for c in columns])
+    return out
+
+
+def _add_audit_columns(out: dict[str, Any], source: Source, models: list[str], abbr: str, n: int) -> None:
+    """Put the models' extraction audits (``audit``) and comparisons with another tool (``tool``) into a chunk,
+    when any has one."""
+    audits = source.audits or {}
+    if any(abbr in per for per in audits.values()):  # a dataset no model has an audit of has no audit column
+        audit = [_audit_columns(audits.get(c, {}).get(abbr), n, source.text_limit) for c in models]
+        if any(a is not None for a in audit):
+            out["audit"] = audit
+    _add_tool_columns(out, source.tool_audits, models, abbr, n, source.text_limit)
 
 
 def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes]]) -> Chunk | None:
@@ -304,12 +390,7 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
         "raw": [fragment(f[3]) for _, f in per_model], "ext": [fragment(f[4]) for _, f in per_model],
         "ok": [fragment(f[5]) for _, f in per_model],
     }
-    audits = source.audits or {}
-    if any(abbr in per for per in audits.values()):  # a dataset no model has an audit of has no audit column
-        audit = [_audit_columns(audits.get(c, {}).get(abbr), n, source.text_limit) for c, _ in per_model]
-        if any(a is not None for a in audit):
-            out["audit"] = audit
-    _add_tool_columns(out, source.tool_audits, [c for c, _ in per_model], abbr, n, source.text_limit)
+    _add_audit_columns(out, source, [c for c, _ in per_model], abbr, n)
     return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
 
 
@@ -387,8 +468,9 @@ def _forked(source: Source, abbrs: list[str], workers: int) -> dict[str, Chunk |
     return out
 
 
-#: The layout of a chunk (bumped when it changes: chunks of another layout are not reused).
-CHUNK_FORMAT = 1
+#: The layout of a chunk (bumped when it changes: chunks of another layout are not reused). Layout 2 may hold
+#: packed columns, which the pages of earlier versions cannot read.
+CHUNK_FORMAT = 2
 #: The file listing the chunks in a report's sample folder: ``{"format", "chunks": {key: samples}}``.
 MANIFEST = "manifest.json"
 

@@ -432,28 +432,71 @@
     differ: function (a, b) { return a !== b; }
   };
 
-  // a dataset's data: embedded in the page, else its <script> file beside the page (read once, when opened)
+  // a dataset's data: embedded in the page, else its <script> file beside the page (read once, when opened);
+  // a dataset whose models' columns are packed (compressed, base64) is unpacked once, when first opened
   var chunks = {}, waiting = {};
   // a side file hands its dataset over by its name: window.assaySamples(name, data)
   var byFile = {};
   (D.samples || []).forEach(function (s, i) { if (s.file) byFile[s.file] = i; });
+  function settle(i, ok, value) {
+    var cbs = waiting[i] || [];
+    delete waiting[i];
+    if (ok) chunks[i] = value;
+    cbs.forEach(function (cb) { cb[ok ? 0 : 1](value); });
+  }
   window.assaySamples = function (name, data) {
     var i = byFile[name];
-    if (i === undefined) return;
-    chunks[i] = data;
-    (waiting[i] || []).forEach(function (cb) { cb(data); });
-    delete waiting[i];
+    if (i === undefined || chunks[i]) return;
+    unpack(data, function (ds) { settle(i, true, ds); }, function (why) { settle(i, false, why); });
   };
+  // JSON's false, 0, "", null, [] and {} are what the report takes as no reference
+  function blank(r) {
+    return !r || (typeof r === "object" && Object.keys(r).length === 0);
+  }
+  function inflate(b64) {
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text();
+  }
+  // each model's columns: the number of samples, then the JSON of ids, ref, raw, ext and ok, one a line
+  function unpack(ds, done, fail) {
+    if (!ds.packed) { done(ds); return; }
+    if (typeof DecompressionStream === "undefined") {
+      fail("this browser cannot decompress the samples (it lacks DecompressionStream)");
+      return;
+    }
+    Promise.all(ds.packed.map(inflate)).then(function (texts) {
+      var cols = texts.map(function (t) { return t.split("\n").map(function (line) { return JSON.parse(line); }); });
+      var refs = cols.length ? cols[0][2].slice() : [];
+      for (var m = 1; m < cols.length; m++) {
+        var left = 0;
+        for (var j = 0; j < refs.length; j++) if (blank(refs[j])) { refs[j] = cols[m][2][j]; left++; }
+        if (!left) break;
+      }
+      var out = {};
+      Object.keys(ds).forEach(function (k) { if (k !== "packed") out[k] = ds[k]; });
+      out.ids = cols.length ? cols[0][1] : [];
+      out.ref = refs;
+      out.raw = cols.map(function (c) { return c[3]; });
+      out.ext = cols.map(function (c) { return c[4]; });
+      out.ok = cols.map(function (c) { return c[5]; });
+      done(out);
+    }, function (e) { fail("could not unpack the samples: " + e); });
+  }
   function loadChunk(i, cb, fail) {
     if (chunks[i]) { cb(chunks[i]); return; }
+    if (waiting[i]) { waiting[i].push([cb, fail]); return; }
+    waiting[i] = [[cb, fail]];
     var el = $("samples-" + i);
-    if (el) { chunks[i] = JSON.parse(el.textContent); cb(chunks[i]); return; }
-    if (waiting[i]) { waiting[i].push(cb); return; }
-    waiting[i] = [cb];
+    if (el) {
+      unpack(JSON.parse(el.textContent), function (ds) { settle(i, true, ds); }, function (why) { settle(i, false, why); });
+      return;
+    }
     var file = D.side + "/" + D.samples[i].file + ".js";
     var s = document.createElement("script");
     s.src = encodeURIComponent(D.side) + "/" + encodeURIComponent(D.samples[i].file) + ".js";
-    s.onerror = function () { delete waiting[i]; fail(file); };
+    s.onerror = function () { settle(i, false, "could not read " + file + ": keep this page's folder beside it"); };
     document.head.appendChild(s);
   }
 
@@ -582,10 +625,9 @@
       if (!browsers[key]) browsers[key] = new Browser(el, ds);
       el.setAttribute("data-loaded", "true");
       if (then) then(browsers[key]);
-    }, function (file) {
+    }, function (why) {
       el.classList.remove("loading");
-      el.querySelector("tbody").innerHTML = '<tr><td colspan="2" class="note">could not read ' + esc(file) +
-        ": keep this page's folder beside it</td></tr>";
+      el.querySelector("tbody").innerHTML = '<tr><td colspan="2" class="note">' + esc(why) + "</td></tr>";
     });
   }
   Array.prototype.forEach.call(document.querySelectorAll("details.ds"), function (el) {

@@ -42,6 +42,7 @@ __all__ = [
     "index_stats",
     "index_samples",
     "indexed_output",
+    "packed_columns",
     "sample_values_in",
     "sample_values_reader",
     "samples_current",
@@ -172,25 +173,30 @@ def index_lookup(snapshot: Snapshot, options: StatsOptions) -> Callable[[str, st
 
 
 #: The version of the samples' layout in the run index (part of the settings they are stored with).
-#: Layout 1 (still read) kept the per-sample values as compressed JSON; layout 2 keeps them packed
-#: (see :func:`index_samples`).
-SAMPLES_FORMAT = 2
+#: Layout 1 (still read) kept the per-sample values as compressed JSON; layouts 2 and 3 keep them packed;
+#: layout 3 writes the number of samples before the compressed browser's columns (see :func:`index_samples`).
+SAMPLES_FORMAT = 3
 #: The samples' layouts this version reads.
-_READ_FORMATS = ("1", "2")
+_READ_FORMATS = ("1", "2", "3")
+#: The byte that begins the browser's columns of layout 3 (a zlib stream, which the columns of layouts 1
+#: and 2 are, never begins with it), then the number of samples (4 bytes, big-endian; :data:`_NO_COLUMNS`: none).
+_COUNTED = 0
+_NO_COLUMNS = 0xFFFFFFFF
 
 
 def samples_settings(text_limit: int) -> str:
     """What the samples in the run index were computed with: their layout and the browser's text limit.
 
     >>> samples_settings(600)
-    '2.2 600'
+    '3.2 600'
     """
     return f"{SAMPLES_FORMAT}.{STATS_FORMAT} {text_limit}"
 
 
 def samples_current(settings: str, text_limit: int | None = None) -> bool:
-    """Whether samples stored with ``settings`` can be read by this version (this layout or the one before
-    it, computed by the same rules), with the browser's text limit ``text_limit`` when one is given.
+    """Whether samples stored with ``settings`` can be read by this version (this layout or one before it
+    that it still reads, computed by the same rules), with the browser's text limit ``text_limit`` when one
+    is given.
 
     >>> samples_current(samples_settings(80)), samples_current('1.2 600'), samples_current('0.1 600')
     (True, True, False)
@@ -245,11 +251,16 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     right answers, one byte a sample, where they give back the values
     exactly (``count / runs``), else float64 (per-sample values that are not
     one number each are kept whole, as JSON, in the first line);
-    then the sample browser's columns, zlib-compressed: the number of samples
-    and each column's JSON, one a line, as the page writes them
-    (:func:`column_parts`; ``null`` when there are none, or when a text
-    cannot be written so); a reader of one part leaves the other as it is.
-    (Layout 1, still read, held the first part as compressed JSON.)
+    then the sample browser's columns: a zero byte, the number of samples (4
+    bytes, big-endian), and, zlib-compressed, the number of samples and each
+    column's JSON, one a line, as the page writes them (:func:`column_parts`);
+    when there are none, or a text cannot be written so, the number is
+    ``0xFFFFFFFF`` and nothing follows.  A reader of one part leaves the other
+    as it is; the report hands the compressed columns to the page as they are,
+    knowing their number of samples without decompressing them
+    (:func:`packed_columns`).  (Layout 2, still read, held the compressed
+    columns alone, ``null`` when there were none; layout 1 also held the first
+    part as compressed JSON.)
 
     >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
     >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
@@ -258,7 +269,7 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     >>> settings, data = index_samples(saved)
     >>> values, samples, _ = sample_values_in(settings, data)
     >>> settings, values, samples['acc'].units.tolist(), columns_of(data).ext
-    ('2.2 600', {'acc': 50.0}, [1.0, 0.0], ['A', 'C'])
+    ('3.2 600', {'acc': 50.0}, [1.0, 0.0], ['A', 'C'])
     """
     import orjson
 
@@ -274,14 +285,14 @@ def index_samples(saved: SavedStats) -> tuple[str, bytes]:
     values = b"".join([stats_json_bytes({"values": saved.values, "no_samples": saved.no_samples, "samples": heads}),
                        b"\n", *arrays])
     found = saved.output.columns
-    columns = b"null"
+    columns = bytes([_COUNTED]) + _NO_COLUMNS.to_bytes(4, "big")
     if found is not None:
         # a text orjson cannot write (a lone surrogate): none, the readers take the .stats file;
         # compact JSON never holds a raw newline
         with suppress(TypeError):
-            columns = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
-    return (samples_settings(saved.options.text_limit),
-            len(values).to_bytes(4, "big") + values + zlib.compress(columns, 1))
+            text = b"\n".join([str(found.n).encode(), *(orjson.dumps(c) for c in _columns(found))])
+            columns = bytes([_COUNTED]) + found.n.to_bytes(4, "big") + zlib.compress(text, 1)
+    return samples_settings(saved.options.text_limit), len(values).to_bytes(4, "big") + values + columns
 
 
 def sample_values_in(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
@@ -299,7 +310,7 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
     import numpy as np
 
     heads: dict[bytes, tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None] = {}
-    current = str(SAMPLES_FORMAT)
+    packed_layouts = ("2", "3")  # the layouts whose per-sample values are packed (their first part is alike)
     readable: dict[str, bool] = {}  # samples_current of each settings text met
     frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
 
@@ -326,7 +337,7 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
                 return ({str(m): float(v) for m, v in found["values"].items()},
                         {str(m): SampleValues.from_json(sv) for m, sv in found["samples"].items()},
                         {str(m): str(r) for m, r in found["no_samples"].items()})
-            if layout != current:
+            if layout not in packed_layouts:
                 return None
             newline = data.index(b"\n", 4, end)
             line = data[4:newline]
@@ -364,17 +375,46 @@ def _columns(found: SampleColumns) -> tuple[list[Any], ...]:
     return found.ids, found.ref, found.raw, found.ext, found.ok
 
 
+def packed_columns(data: bytes) -> tuple[int, memoryview | None] | None:
+    """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) as they are kept, not
+    decompressed: ``(number of samples, the zlib stream)``, ``(0, None)`` when it has none; ``None`` when
+    the number is not kept before them (a layout before 3, or unreadable data: :func:`column_parts` reads them).
+
+    >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
+    >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'acc': 50.0}, ResultStats(columns=SampleColumns(
+    ...     ['a', 'b'], ['A', 'B'], ['x', 'y'], ['A', 'C'], [1.0, 0.0])), {})
+    >>> n, stream = packed_columns(index_samples(saved)[1])
+    >>> n, zlib.decompress(stream).split(b'\\n')[4]
+    (2, b'["A","C"]')
+    """
+    try:
+        at = 4 + int.from_bytes(data[:4], "big")
+        if data[at] != _COUNTED:
+            return None
+        n = int.from_bytes(data[at + 1:at + 5], "big")
+    except (IndexError, TypeError):
+        return None
+    if n == _NO_COLUMNS:
+        return 0, None
+    return n, memoryview(data)[at + 5:]  # no copy of the bytes
+
+
 def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] | None:
     """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) unparsed: the number
     of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
     ``None`` when it has none or is unreadable."""
     try:
-        text = zlib.decompress(memoryview(data)[4 + int.from_bytes(data[:4], "big"):])  # no copy of the bytes
+        at = 4 + int.from_bytes(data[:4], "big")
+        if data[at] == _COUNTED:  # layout 3: the number of samples, then the columns (none: that number alone)
+            if int.from_bytes(data[at + 1:at + 5], "big") == _NO_COLUMNS:
+                return None
+            at += 5
+        text = zlib.decompress(memoryview(data)[at:])  # no copy of the bytes
         if text == b"null":
             return None
         n, ids, ref, raw, ext, ok = text.split(b"\n")
         return int(n), ids, ref, raw, ext, ok
-    except (zlib.error, ValueError):
+    except (zlib.error, ValueError, IndexError):
         return None
 
 
