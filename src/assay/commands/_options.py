@@ -298,18 +298,43 @@ def summarize(
 
     check_import_finished(RunDir(Path(run_root)))  # an import into the run that did not finish: no table of it
     want_report = getattr(args, "report", True)
-    begun: list[Any] = []  # the report, begun once the statistics are computed (its rankings then start beside)
+    # the report, begun once the leaderboard is built (its rankings then start beside the statistics), else
+    # once the statistics are computed
+    begun: list[Any] = []
+    log = logging.getLogger(__name__)
 
-    def begin(board: Any, stats: Any, snapshot: Any) -> None:
+    def built(board: Any, snapshot: Any, stats_later: Any) -> None:
         from assay.report import begin_html_report
 
+        for report in begun:  # begun from a snapshot the summary is computed again without
+            report.discard()
+        begun.clear()
+        try:
+            begun.append(begin_html_report(run_root, board, board.time, snapshot=snapshot, stats_later=stats_later))
+        except Exception as exc:  # begun again once the statistics are computed
+            log.debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
+
+    def computed(board: Any, stats: Any, snapshot: Any) -> None:
+        from assay.report import begin_html_report
+
+        early = begun[-1] if begun else None
+        if early is not None and early.stats_pending and early.context.view is board:
+            try:
+                early.take_stats(stats)
+                return
+            except Exception as exc:  # begun again below, whole
+                log.debug("the HTML report could not take its statistics: %s: %s", type(exc).__name__, exc)
+        for report in begun:
+            report.discard()
+        begun.clear()
         try:
             begun.append(begin_html_report(run_root, board, board.time, stats=stats, snapshot=snapshot))
         except Exception as exc:  # begun again, whole, once the summary files are written (and reported then)
-            logging.getLogger(__name__).debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
+            log.debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
 
     try:
-        return _summarize(config, run_root, args, time_str, written, imported, begin if want_report else None, begun)
+        return _summarize(config, run_root, args, time_str, written, imported,
+                          (built, computed) if want_report else None, begun)
     finally:
         for report in begun:  # a report not written (the summary failed, or it was interrupted): its child ends
             report.discard()
@@ -319,9 +344,11 @@ def _summarize(
     config: Any, run_root: str, args: argparse.Namespace, time_str: str | None, written: Any, imported: Any,
     begin: Any, begun: list[Any],
 ) -> int:
-    """:func:`summarize`; ``begin`` begins the report before the summary files are written (into ``begun``)."""
+    """:func:`summarize`; ``begin`` (the summarizer's ``built`` and ``computed`` hooks, or ``None``) begins the
+    report before the summary files are written (into ``begun``)."""
     from assay.summarize import run_summarizer
 
+    built, computed = begin if begin is not None else (None, None)
     result = run_summarizer(
         summary_config(config, run_root, imported),
         time_str=time_str,
@@ -329,7 +356,8 @@ def _summarize(
         ci=getattr(args, "ci", False),
         stats=getattr(args, "report", True),
         written=written,
-        computed=begin,
+        computed=computed,
+        built=built,
     )
     sys.stdout.write(result.text.rstrip("\n") + "\n")
     board = result.leaderboard
@@ -349,7 +377,8 @@ def _summarize(
 
         try:
             early = begun[-1] if begun else None
-            if early is not None and early.time_str == result.time_str and early.context.view is result.leaderboard:
+            if (early is not None and not early.stats_pending and early.time_str == result.time_str
+                    and early.context.view is result.leaderboard):
                 report = early.write()
             else:  # a summarizer that does not say when its statistics are computed: the report begins now
                 report = write_html_report(run_root, result, result.time_str, stats=result.stats)

@@ -530,12 +530,13 @@ def _report_data(
 
 def _report_context(
     run_dir: str | os.PathLike[str], summary: Any, *, stats: Any, max_text: int, snapshot: Any, samples: bool,
-    ranks: bool | None,
+    ranks: bool | None, stats_later: bool = False,
 ) -> _Context:
     """What the report is made from (see :func:`_report_data`): the leaderboard, the run's config, the statistics
     (computed here when neither given nor the summary's), the snapshot, the sample tables the statistics hold,
-    and what is ranked."""
-    from assay.rundir.statistics import load_run_config, model_dirs_of, run_stats, sample_tables
+    and what is ranked.  With ``stats_later``, the statistics and their sample tables are left out, for
+    :func:`_take_stats` to put in."""
+    from assay.rundir.statistics import load_run_config, model_dirs_of
     from assay.summarize import leaderboard_of
 
     root = Path(run_dir)
@@ -543,6 +544,29 @@ def _report_context(
     config = load_run_config(root)
     folders = model_dirs_of(config, view.models)
     columns = view.models
+    if snapshot is None:
+        snapshot = getattr(summary, "snapshot", None)
+    context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
+                       view.audits, snapshot, None, view, None, config, tool_audits=getattr(view, "tool_audits", None))
+    context.ranks = ranks is not False
+    context.rank_datasets = bool(ranks) or len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
+    if stats_later:
+        if context.snapshot is None:
+            from assay.rundir.statistics import index_snapshot
+
+            context.snapshot = index_snapshot(root)
+    else:
+        _take_stats(context, summary, stats, max_text=max_text, samples=samples)
+    return context
+
+
+def _take_stats(context: _Context, summary: Any, stats: Any, *, max_text: int, samples: bool) -> None:
+    """Put the statistics into the context (see :func:`_report_context`): ``stats``, else the summary's, else
+    computed here; the sample tables of the statistics given or the summary's when they cover the report (with
+    ``samples``, read here when none do)."""
+    from assay.rundir.statistics import run_stats, sample_tables
+
+    root, view, columns, folders = context.root, context.view, context.columns, context.folders
     # the sample columns read with the statistics (by the summarizer or the caller) when they fit
     tables = None
     for holder in (stats, getattr(summary, "stats", None)):
@@ -552,23 +576,18 @@ def _report_context(
             break
     if stats is None:
         stats = getattr(summary, "stats", None)  # what the summarizer computed, when it did
-    if snapshot is None:
-        snapshot = getattr(summary, "snapshot", None)
+    snapshot = context.snapshot
     if snapshot is None and (stats is None or (tables is None and samples)):
         from assay.rundir.statistics import index_snapshot
 
-        snapshot = index_snapshot(root)
+        snapshot = context.snapshot = index_snapshot(root)
     if stats is None:
         want = max_text if tables is None and samples else None
-        stats = run_stats(root, view, config=config, sample_text=want, snapshot=snapshot)
+        stats = run_stats(root, view, config=context.config, sample_text=want, snapshot=snapshot)
         tables = tables or stats.tables
     if tables is None and samples:
         tables = sample_tables(root, columns, view.dataset_abbrs, folders, max_text, snapshot=snapshot)
-    context = _Context(root, list(columns), list(view.dataset_abbrs), {c: folders.get(c, c) for c in columns},
-                       view.audits, snapshot, tables, view, stats, config, tool_audits=getattr(view, "tool_audits", None))
-    context.ranks = ranks is not False
-    context.rank_datasets = bool(ranks) or len(columns) * len(view.dataset_abbrs) <= RANK_LIMIT
-    return context
+    context.stats, context.tables = stats, tables
 
 
 def _page_data(context: _Context, *, samples: bool, max_text: int) -> dict[str, Any]:
@@ -748,15 +767,17 @@ def _indexed_samples(
     return found, every, looked_up
 
 
-def _rankings_beside(context: _Context) -> Any:
+def _rankings_beside(context: _Context, stats_later: Callable[[], Any] | None = None) -> Any:
     """The rankings and pictures (:func:`_rankings`) being computed in a forked child process while the report
     reads its samples (:class:`assay._beside.Beside`; ``None`` when it cannot start: then :func:`_add_rankings`
-    computes them)."""
+    computes them).  ``stats_later``: the statistics are not in the context yet; the child calls it for them
+    when it first needs them."""
     from assay._beside import Beside
 
     def compute() -> tuple[str, Any, Any]:
         try:
-            return ("done", *_ranking_data(context.root, context.view, context.stats, context.config, context.snapshot,
+            stats = context.stats if stats_later is None else stats_later
+            return ("done", *_ranking_data(context.root, context.view, stats, context.config, context.snapshot,
                                            context.columns, context.rank_datasets, context.held))
         except Exception as exc:
             return "failed", f"{type(exc).__name__}: {exc}", None
@@ -1325,18 +1346,26 @@ def begin_html_report(
     max_text: int = SAMPLE_TEXT,
     snapshot: Any = None,
     ranks: bool | None = None,
+    stats_later: Callable[[], Any] | None = None,
 ) -> HtmlReport:
     """Begin the report :func:`write_html_report` writes: what it is made from is gathered and the rank intervals
     start in a forked child; :meth:`HtmlReport.write` writes it, :meth:`HtmlReport.discard` gives it up (one of the
     two must follow: the child runs until then).
 
-    A command that writes the summary files first begins the report as soon as the statistics are computed
-    (before those files), so that the rankings are computed while they and the page's data are written.
+    ``stats_later``: the statistics are not computed yet; they are given with :meth:`HtmlReport.take_stats`
+    before the report is written, and the child ranking meanwhile calls ``stats_later()`` for them only
+    when a cell it ranks has no per-sample values (its interval is then the fallback; see
+    :func:`assay.rundir.ranking.run_ranking`).
+
+    A command that writes the summary files first begins the report as soon as its leaderboard is built (before
+    its statistics and those files), so that the rankings are computed while the statistics, the summary files
+    and the page's data are.
     """
     from assay._gc import bulk_allocations
 
     with bulk_allocations():
-        return HtmlReport(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot, ranks=ranks)
+        return HtmlReport(run_dir, summary, time_str, stats=stats, max_text=max_text, snapshot=snapshot, ranks=ranks,
+                          stats_later=stats_later)
 
 
 class HtmlReport:
@@ -1345,13 +1374,15 @@ class HtmlReport:
 
     def __init__(
         self, run_dir: str | os.PathLike[str], summary: Any, time_str: str, *, stats: Any, max_text: int, snapshot: Any,
-        ranks: bool | None,
+        ranks: bool | None, stats_later: Callable[[], Any] | None = None,
     ) -> None:
         from assay.rundir.layout import RunDir
 
-        self.max_text, self.time_str = max_text, time_str
+        self.max_text, self.time_str, self.summary = max_text, time_str, summary
+        #: the statistics are to be given (:meth:`take_stats`) before the report is written
+        self.stats_pending = stats_later is not None
         self.context = context = _report_context(run_dir, summary, stats=stats, max_text=max_text, snapshot=snapshot,
-                                                 samples=False, ranks=ranks)
+                                                 samples=False, ranks=ranks, stats_later=self.stats_pending)
         self.path = RunDir(Path(run_dir)).summary_stem(time_str).with_suffix(".html")
         snap = context.snapshot
         self.rels = rels = {(c, a): f"{context.folders.get(c, c)}/{a}.json" for c in context.columns for a in context.abbrs}
@@ -1369,7 +1400,13 @@ class HtmlReport:
                 # the rankings computed beside the rest of the report: what the user waits for is the longer of the
                 # two (not when the index lacks samples: they are read once, in this process, and kept in the
                 # index before ranking)
-                self.beside = _rankings_beside(context)
+                self.beside = _rankings_beside(context, stats_later)
+
+    def take_stats(self, stats: Any) -> None:
+        """Give the statistics of a report begun without them (``None``: computed here, as
+        :func:`write_html_report` computes those it is not given)."""
+        _take_stats(self.context, self.summary, stats, max_text=self.max_text, samples=False)
+        self.stats_pending = False
 
     def _look_up(self, rels: dict[tuple[str, str], str]) -> bool:
         """The index's samples of ``rels`` looked up once for the sample browser and the rankings
@@ -1420,6 +1457,8 @@ class HtmlReport:
             script_payload,
         )
 
+        if self.stats_pending:
+            raise RuntimeError("the report's statistics were not given (HtmlReport.take_stats)")
         context, path, max_text, rels = self.context, self.path, self.max_text, self.rels
         data = _page_data(context, samples=False, max_text=max_text)
         side_dir = path.with_name(path.stem + "_files")

@@ -282,7 +282,8 @@ def run_ranking(
         view: the summary's :class:`~assay.summarize.leaderboard.Leaderboard` (or what the summarizer returned).
         stats: the run's :class:`~assay.rundir.statistics.RunStats` (its cells' intervals are the
             fallback of cells without per-sample values; its ``samples``, when kept, are used first);
-            ``None``: no fallback intervals.
+            ``None``: no fallback intervals; a function giving them: called once, only when a cell without
+            per-sample values is met.
         by: the column the paired comparisons are of (default: the default column below).
         rounds, seed, confidence: the bootstrap's settings (:class:`assay.stats.RankBootstrap`).
         top: how many of the best models by ``by`` are compared two by two.
@@ -340,7 +341,7 @@ def run_ranking(
     folders = model_dirs_of(config, view.models)
     if snapshot is None:
         snapshot = index_snapshot(run_dir)
-    given = getattr(stats, "samples", None) or {}
+    given = (None if callable(stats) else getattr(stats, "samples", None)) or {}
     samples, reasons = sample_values_of(run_dir, view, leaves, folders=folders, given=given, snapshot=snapshot,
                                         held=held)
     if snapshot is not None:
@@ -365,13 +366,24 @@ def run_ranking(
 
 
 class _Cells(Mapping[Key, CellStat]):
-    """The fallback intervals: the run's statistics, with the reason a cell has no per-sample values."""
+    """The fallback intervals: the run's statistics, with the reason a cell has no per-sample values.
+
+    ``stats`` may be a function giving the statistics: it is called when a cell is first looked up.
+    """
 
     def __init__(self, stats: Any, reasons: Mapping[Key, str], confidence: float) -> None:
-        cells = getattr(stats, "cells", None)
-        self._cells: Mapping[Key, CellStat] = cells if cells is not None else {}
+        self._stats = stats
+        self._found: Mapping[Key, CellStat] | None = None
         self._reasons = reasons
         self._confidence = confidence
+
+    @property
+    def _cells(self) -> Mapping[Key, CellStat]:
+        if self._found is None:
+            stats = self._stats() if callable(self._stats) else self._stats
+            cells = getattr(stats, "cells", None)
+            self._found = cells if cells is not None else {}
+        return self._found
 
     def __getitem__(self, key: Key) -> CellStat:
         stat = self._cells.get(key)

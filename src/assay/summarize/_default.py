@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,12 @@ class DefaultSummarizer:
     #: computed and confirmed, before the summary files are written: the caller may begin what follows the
     #: summary (the HTML report) meanwhile.
     computed: Callable[[Leaderboard, Any, Any], None] | None = None
+    #: Called with the leaderboard, the snapshot and a function computing the statistics as :meth:`compute_stats`
+    #: does, as soon as the leaderboard is built: before its statistics are computed and before the snapshot is
+    #: confirmed (called again with a new leaderboard when the summary is computed again from a new snapshot).
+    #: The caller may begin what needs the leaderboard alone; it waits for :attr:`computed` of the same
+    #: leaderboard before it takes anything it began as final.
+    built: Callable[[Leaderboard, Any, Callable[[], Any]], None] | None = None
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
     #: in a child process meanwhile (see :meth:`assay.rundir.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
@@ -280,6 +287,8 @@ class DefaultSummarizer:
         """The scores, the leaderboard and the statistics (``None`` without them)."""
         scores = self.load_scores()
         board = self.leaderboard(scores, self.build_rows(scores, self.dataset_abbrs), time_str)
+        if self.built is not None:
+            self.built(board, self.snapshot, partial(self.compute_stats, board))
         return scores, board, (self.compute_stats(board) if self.with_stats else None)
 
     def leaderboard(self, scores: Scores, rows: Sequence[Row], time_str: str, **fields: Any) -> Leaderboard:
@@ -589,6 +598,7 @@ def run_summarizer(
     index: bool = True,
     written: Mapping[str, Any] | None = None,
     computed: Callable[[Leaderboard, Any, Any], None] | None = None,
+    built: Callable[[Leaderboard, Any, Callable[[], Any]], None] | None = None,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
@@ -606,7 +616,10 @@ def run_summarizer(
     :meth:`assay.rundir.index.RunIndex.snapshot`).  ``computed``: called with
     the leaderboard, the statistics and the snapshot before the summary files
     are written (see :attr:`DefaultSummarizer.computed`; a summarizer of
-    another kind may not call it).
+    another kind may not call it); ``built``: called with the leaderboard, the
+    snapshot and a function computing the statistics as soon as the leaderboard
+    is built, before its statistics (see :attr:`DefaultSummarizer.built`; nor
+    may it).
 
     >>> import tempfile
     >>> result = run_summarizer({'models': [{'abbr': 'm'}], 'datasets': [{'abbr': 'd'}],
@@ -621,6 +634,7 @@ def run_summarizer(
         summarizer.use_index = index
         summarizer.written = written
         summarizer.computed = computed
+        summarizer.built = built
     with bulk_allocations():  # tens of thousands of small results, statistics and rows: no cycles among them
         result = summarizer.summarize(output_path=output_path, time_str=time_str)
     if isinstance(result, SummaryResult):
