@@ -476,13 +476,17 @@ def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothin
     assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
 
 
-def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_index_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Results whose samples an older version put in the run index (per-sample values as compressed JSON)
-    beside results this version indexed: the same rankings and samples, no file read for them."""
+@pytest.mark.parametrize("layout", [1, 2])
+def test_a_run_indexed_partly_by_an_earlier_version_reports_the_same_from_the_index_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: int) -> None:
+    """Results whose samples an older version put in the run index (per-sample values as compressed JSON, or the
+    browser's columns compressed without their number of samples) beside results this version indexed: the same
+    rankings and samples, no file read for them; the datasets of results indexed by this version alone hand
+    their compressed columns to the page as they are, the others' are decompressed for it."""
     import assay.rundir.ranking as ranking_module
     import assay.rundir.statistics as statistics_module
     from assay.rundir.statistics import index_run
+    from tests.report.pages import raw_sample_data
     from tests.rundir.old_index import rewrite_as_layout_1
 
     run, _ = make_board_run(tmp_path)
@@ -490,7 +494,9 @@ def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_in
     first = write_html_report(run, None, "first", embed=False)
     want, samples = board_data(first.read_text()), sample_data(first)
     assert want["rankings"]["rankings"] and samples
-    assert rewrite_as_layout_1(run) > 0
+    assert all("packed" in d and "raw" not in d for d in raw_sample_data(first))
+    # every fifth result (in the order of their paths: six datasets a model): each dataset has results of both layouts
+    assert rewrite_as_layout_1(run, every=5, layout=layout) > 0
 
     def no_reading(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"the result {args} was read")
@@ -503,6 +509,7 @@ def test_a_run_indexed_partly_by_the_version_before_reports_the_same_from_the_in
     second = write_html_report(run, None, "second", embed=False)
     assert board_data(second.read_text())["rankings"] == want["rankings"]
     assert sample_data(second) == samples
+    assert all("packed" not in d and "raw" in d for d in raw_sample_data(second))
 
 
 # ---- in a browser -------------------------------------------------------------------------------
@@ -708,6 +715,89 @@ def test_samples_beside_the_page_are_read_only_when_a_dataset_is_opened(board_ru
     assert heads == ["sample", "reference", *MODELS]
 
 
+def _without_references(run: Path, model: str, abbr: str, samples: range) -> None:
+    """Blank the references of some samples of one result (its .stats and the run index made anew)."""
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import index_run
+    from assay.stats import PredictionColumns
+
+    path = run / "results" / model / f"{abbr}.json"
+    result = json.loads(path.read_text())
+    for i in samples:
+        result["details"][i]["answer"] = [""]
+    digest, written = write_result_keeping(path, result)
+    save_stats(path, digest, abbr, lambda: PredictionColumns([], []), written)
+    index_run(run)
+
+
+def _shown_samples(browser: Any, section: Any) -> dict[str, list[Any]]:
+    """What a dataset's sample browser shows on its first page: ids, references, and per model the
+    extracted answers and raw replies."""
+    from selenium.webdriver.common.by import By
+
+    out: dict[str, list[Any]] = {"ids": [], "ref": [], "ext": [], "raw": []}
+    for tr in section.find_elements(By.CSS_SELECTOR, "tbody tr"):
+        tds = tr.find_elements(By.TAG_NAME, "td")
+        out["ids"].append(tds[0].text)
+        out["ref"].append(tds[1].text)
+        out["ext"].append([td.find_element(By.CSS_SELECTOR, "span.ext").text for td in tds[2:]])
+        out["raw"].append([td.find_element(By.TAG_NAME, "pre").text for td in tds[2:]])
+    return out
+
+
+def _open_dataset(browser: Any, abbr: str) -> Any:
+    import time
+
+    from selenium.webdriver.common.by import By
+
+    section = browser.find_element(By.CSS_SELECTOR, f"details.ds[data-dataset='{abbr}']")
+    section.find_element(By.TAG_NAME, "summary").click()
+    for _ in range(100):
+        if section.get_attribute("data-loaded") or "note" in section.find_element(By.TAG_NAME, "tbody").get_attribute(
+                "innerHTML"):
+            break
+        time.sleep(0.05)
+    return section
+
+
+@pytest.mark.slow
+def test_packed_samples_in_a_browser_show_what_the_report_holds_beside_the_page_and_embedded(
+        board_run, browser, tmp_path: Path) -> None:
+    """Columns the run index keeps compressed go to the page as they are; the browser unpacks a dataset's when it
+    is opened and shows every sample as :func:`assay.report.unpack_samples` reads it, a reference the first
+    model lacks taken from the next model's; a browser that cannot decompress says so."""
+    from selenium.webdriver.common.by import By
+
+    from tests.report.pages import raw_sample_data
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    _without_references(copy, MODELS[0], "geo", range(5))
+    for embed in (False, True):
+        page = write_html_report(copy, None, f"packed_{embed}", embed=embed)
+        at = [d["abbr"] for d in raw_sample_data(page)].index("geo")
+        assert "packed" in raw_sample_data(page)[at]
+        want = sample_data(page)[at]
+        refs = [r for r in json.loads(
+            (copy / "results" / MODELS[1] / "geo.json").read_text())["details"][0]["answer"]]
+        assert want["ref"][0] == refs[0] and want["ref"][0] != ""  # the first model has none: the second's
+        browser.get(page.as_uri())
+        section = _open_dataset(browser, "geo")
+        assert section.get_attribute("data-loaded") == "true"
+        shown = _shown_samples(browser, section)
+        assert shown["ids"] == want["ids"]
+        assert shown["ref"] == want["ref"]
+        assert shown["ext"] == [[want["ext"][m][j] for m in range(len(MODELS))] for j in range(40)]
+        assert shown["raw"] == [[want["raw"][m][j] for m in range(len(MODELS))] for j in range(40)]
+    browser.get(page.as_uri())
+    browser.execute_script("delete window.DecompressionStream")
+    section = _open_dataset(browser, "geo")
+    assert not section.get_attribute("data-loaded")
+    assert "cannot decompress the samples" in section.find_element(By.CSS_SELECTOR, "tbody .note").text
+
+
 @pytest.mark.slow
 def test_printed_the_page_shows_both_tables_without_its_controls(board_run, browser) -> None:
     from selenium.webdriver.common.by import By
@@ -779,29 +869,47 @@ def test_a_reordered_table_without_groups_ranks_by_its_new_first_row_not_the_kep
     assert later["rankings"]["default"] == "chem"
 
 
-def _record_rank_child(monkeypatch: pytest.MonkeyPatch, run: Path) -> list[tuple[int | None, list[str]]]:
-    """Each start of the report's ranking child: (its pid, the summary files there were when it started)."""
-    import assay._beside as beside_module
+def _stats_computed(run: Path) -> list[int]:
+    """The processes in which the summarizer computed its statistics, in order (see :func:`_record_rank_child`)."""
+    found = run.parent / "stats_computed"
+    return [int(line) for line in found.read_text().split()] if found.is_file() else []
 
-    started: list[tuple[int | None, list[str]]] = []
+
+def _record_rank_child(monkeypatch: pytest.MonkeyPatch, run: Path) -> list[tuple[int | None, list[str], int]]:
+    """Each start of the report's ranking child: (its pid, the summary files there were when it started, how many
+    times the summarizer had computed its statistics then); each process that computes them is recorded in a file
+    (:func:`_stats_computed`)."""
+    import assay._beside as beside_module
+    from assay.summarize._default import DefaultSummarizer
+
+    started: list[tuple[int | None, list[str], int]] = []
     real = beside_module.Beside.start  # the class's own, or the beside_starts fixture's
+    real_stats = DefaultSummarizer.compute_stats
 
     def start(cls: type, fn: Any, what: str = "") -> Any:
         there = sorted(p.name for p in (run / "summary").glob("summary_*")) if (run / "summary").is_dir() else []
         job = real(fn, what)
         if what == "the report's rank intervals":
-            started.append((None if job is None else job.pid, there))
+            started.append((None if job is None else job.pid, there, len(_stats_computed(run))))
         return job
 
+    def compute_stats(self: Any, board: Any) -> Any:
+        try:
+            return real_stats(self, board)
+        finally:
+            with open(run.parent / "stats_computed", "a") as fh:
+                fh.write(f"{os.getpid()}\n")
+
     monkeypatch.setattr(beside_module.Beside, "start", classmethod(start))
+    monkeypatch.setattr(DefaultSummarizer, "compute_stats", compute_stats)
     return started
 
 
 def test_assay_summarize_ranks_while_it_writes_the_summary_and_writes_the_page_the_report_writes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
-    """``assay summarize`` begins its report once the statistics are computed: the rank intervals are computed in
-    a child from before the summary's files are written, and the page is byte for byte the one ``write_html_report``
-    writes afterwards from that summary."""
+    """``assay summarize`` begins its report once the leaderboard is built: the rank intervals are computed in
+    a child from before the statistics are computed and the summary's files written, and the page is byte for byte
+    the one ``write_html_report`` writes afterwards from that summary."""
     from assay.rundir.statistics import index_run
 
     run, config = make_board_run(tmp_path)
@@ -810,6 +918,8 @@ def test_assay_summarize_ranks_while_it_writes_the_summary_and_writes_the_page_t
     assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME]) == 0
     assert len(started) == 1 and started[0][0] is not None
     assert started[0][1] == []  # no summary file written yet
+    assert started[0][2] == 0  # nor the statistics computed
+    assert _stats_computed(run) == [os.getpid()]  # by the summary alone: the child did not need them
     (page,) = (run / "summary").glob("summary_*.html")
     written = page.read_bytes()
     page.unlink()
@@ -818,6 +928,75 @@ def test_assay_summarize_ranks_while_it_writes_the_summary_and_writes_the_page_t
     assert again.read_bytes() == written
     data = board_data(written.decode())
     assert data["rankings"] is not None and None not in data["rankings"]["rankings"]["overall"]["ranks"]
+
+
+def test_a_cell_ranked_without_per_sample_values_takes_the_statistics_the_summary_computes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """A result whose value is not what its per-sample values give: the child ranking beside ``assay summarize``
+    (begun before the statistics) computes the statistics itself, as the summarizer does, for that cell's fallback,
+    and the page is byte for byte the one ``write_html_report`` writes from the summary afterwards."""
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import index_run
+    from assay.stats import PredictionColumns
+
+    run, config = make_board_run(tmp_path)
+    replaced = run / "results" / MODELS[1] / "geo.json"
+    result = json.loads(replaced.read_text())
+    result["accuracy"] = 61.5  # not what its 40 samples give
+    digest, written = write_result_keeping(replaced, result)
+    save_stats(replaced, digest, "geo", lambda: PredictionColumns([], []), written)
+    index_run(run)  # every result's samples in the index: the rankings are computed beside the rest
+    started = _record_rank_child(monkeypatch, run)
+    assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME]) == 0
+    assert len(started) == 1 and started[0][0] is not None and started[0][2] == 0
+    assert sorted(_stats_computed(run)) == sorted([os.getpid(), started[0][0]])  # the child's own, for that cell
+    (page,) = (run / "summary").glob("summary_*.html")
+    written = page.read_bytes()
+    data = board_data(written.decode())
+    assert "1 cell without per-sample values or interval held at their values" in data["rankings"]["rankings"]["geo"]["note"]
+    page.unlink()
+    assert write_html_report(run, None, page.stem.removeprefix("summary_")).read_bytes() == written
+
+
+def test_a_summary_computed_again_from_the_files_begins_its_report_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
+    """A result file changed after the run index was written: the summary, computed first from the index while
+    the files are checked beside it, is computed again from the files; the report begun from the first leaderboard
+    is given up (its ranking child ended) and begun again from the second, whose values the page shows."""
+    import time
+
+    import assay.rundir.index as index_module
+    from assay.rundir.statistics import index_run
+
+    run, config = make_board_run(tmp_path)
+    monkeypatch.setattr(index_module, "RACY_NS", 0)
+    monkeypatch.setattr(index_module, "DEFER_MIN_FILES", 1)  # the files checked beside the summary
+    index_run(run)
+    time.sleep(0.01)
+    path = run / "results" / MODELS[0] / "geo.json"
+    before = path.stat()
+    result = json.loads(path.read_text())
+    old = f'"accuracy": {result["accuracy"]}'.encode()
+    new = f'"accuracy": {result["accuracy"] + 1:.{len(str(result["accuracy"]).split(".")[1])}f}'.encode()
+    assert len(new) == len(old) and old in path.read_bytes()
+    data = path.read_bytes().replace(old, new)
+    with open(path, "r+b") as fh:  # in place, its times put back: only its change time tells
+        fh.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    started = _record_rank_child(monkeypatch, run)
+    assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME]) == 0
+    # the first report's child (the index held every sample) ended; the second ranks in this process (the changed
+    # result's samples are not in the index)
+    assert len(started) == 1 and started[0][0] is not None and started[0][2] == 0
+    assert not Path(f"/proc/{started[0][0]}").exists(), "the first ranking child goes on"
+    (page,) = (run / "summary").glob("summary_*.html")
+    written = page.read_bytes()
+    shown = board_data(written.decode())
+    row = next(r for r in shown["rows"] if r["dataset"] == "geo")
+    assert row["cells"][shown["models"].index(MODELS[0])][0] == pytest.approx(result["accuracy"] + 1)
+    page.unlink()
+    assert write_html_report(run, None, page.stem.removeprefix("summary_")).read_bytes() == written
 
 
 def test_a_summary_that_fails_after_its_report_began_ends_the_ranking_child_and_writes_no_page(

@@ -60,6 +60,29 @@ def test_per_sample_values_kept_by_the_statistics_give_the_same_rankings(tmp_pat
     assert run_ranking(run, view, kept, rounds=200) == from_details
 
 
+def test_statistics_given_as_a_function_are_computed_only_for_a_cell_without_per_sample_values(tmp_path: Path) -> None:
+    """Rankings given a function for the statistics call it once, when a cell without per-sample values needs its
+    fallback, and are then those ranked with the statistics given; rankings of cells that all have per-sample values
+    never call it."""
+    run = make_run(tmp_path)
+    view = leaderboard_of(None, run)
+    stats = run_stats(run, view)
+    calls: list[int] = []
+
+    def later() -> object:
+        calls.append(1)
+        return stats
+
+    want = run_ranking(run, view, stats, rounds=200)
+    assert any(e.get("note") for r in want["rankings"].values() for e in r["models"])  # cells held at their values
+    assert run_ranking(run, view, later, rounds=200) == want
+    assert calls == [1]
+    calls.clear()
+    assert run_ranking(run, view, later, rounds=200, only=["mcq"], by="mcq") == run_ranking(
+        run, view, stats, rounds=200, only=["mcq"], by="mcq")
+    assert calls == []
+
+
 def test_per_sample_values_come_from_the_stats_files_without_reading_the_details(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from assay.rundir.results import content_digest
