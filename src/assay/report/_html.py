@@ -1449,7 +1449,7 @@ class HtmlReport:
             MANIFEST,
             Source,
             chunk_file,
-            chunk_key,
+            chunk_keys,
             chunk_script,
             earlier_chunks,
             from_tables,
@@ -1465,7 +1465,7 @@ class HtmlReport:
         snap = context.snapshot
         source = Source(context.root, context.columns, context.abbrs, context.folders, context.audits, self.digests,
                         max_text, tool_audits=context.tool_audits)
-        keys = {abbr: chunk_key(source, abbr) for abbr in dict.fromkeys(context.abbrs)}
+        keys = chunk_keys(source, list(dict.fromkeys(context.abbrs)))
         # a dataset whose results are those of an earlier report's sample file: that file, not read again
         earlier = earlier_chunks(path.parent) if path.parent.is_dir() else {}
         reused = {abbr: earlier[key] for abbr, key in keys.items() if key is not None and key in earlier}

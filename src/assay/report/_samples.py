@@ -305,7 +305,8 @@ def _packed(source: Source, abbr: str) -> Chunk | None:
     out: dict[str, Any] = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model],
                            "packed": [fragment(b) for _, b in per_model]}
     _add_audit_columns(out, source, [c for c, _ in per_model], abbr, n)
-    return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
+    data = orjson.dumps(out)
+    return abbr, n, data.replace(b"<", b"\\u003c") if b"<" in data else data
 
 
 def unpack_samples(data: dict[str, Any]) -> dict[str, Any]:
@@ -478,20 +479,32 @@ MANIFEST = "manifest.json"
 def chunk_key(source: Source, abbr: str) -> str | None:
     """What a dataset's chunk is made of, as a digest: the text limit, and per model its folder, the digest
     of its result's bytes and its extraction audit; ``None`` when a digest is unknown (no run index)."""
+    return chunk_keys(source, [abbr])[abbr]
+
+
+def chunk_keys(source: Source, abbrs: Sequence[str]) -> dict[str, str | None]:
+    """:func:`chunk_key` of each dataset of ``abbrs``, each model's folder and audits looked up once."""
     import hashlib
 
-    import orjson
-
-    parts: list[Any] = [CHUNK_FORMAT, source.text_limit]
-    for column in source.columns:
-        digest = source.digests.get((column, abbr))
-        if digest is None:
-            return None
-        audit = (source.audits or {}).get(column, {}).get(abbr)
-        tool = (source.tool_audits or {}).get(column, {}).get(abbr)
-        parts.append([column, source.folders.get(column, column), digest, None if audit is None else audit.to_json(),
-                      *([] if tool is None else [tool.to_json()])])
-    return hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
+    audits, tools, digests = source.audits or {}, source.tool_audits or {}, source.digests
+    empty: dict[str, Any] = {}
+    models = [(column, source.folders.get(column, column), audits.get(column) or empty, tools.get(column) or empty)
+              for column in source.columns]
+    dumps, sha256 = orjson.dumps, hashlib.sha256
+    out: dict[str, str | None] = {}
+    for abbr in abbrs:
+        parts: list[Any] = [CHUNK_FORMAT, source.text_limit]
+        for column, folder, audited, tooled in models:
+            digest = digests.get((column, abbr))
+            if digest is None:
+                parts = []
+                break
+            audit = audited.get(abbr)
+            tool = tooled.get(abbr)
+            parts.append([column, folder, digest, None if audit is None else audit.to_json(),
+                          *([] if tool is None else [tool.to_json()])])
+        out[abbr] = sha256(dumps(parts)).hexdigest()[:32] if parts else None
+    return out
 
 
 def chunk_file(key: str) -> str:
