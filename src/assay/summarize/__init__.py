@@ -6,6 +6,7 @@ It needs the result files only: no dataset is loaded.
 
 Example:
     >>> import json, pathlib, tempfile
+    >>> from assay.summarize import run_summarizer
     >>> run = pathlib.Path(tempfile.mkdtemp())
     >>> for abbr, acc in [('a', 60), ('b', 90)]:
     ...     p = run / 'results' / 'm1' / f'{abbr}.json'
