@@ -496,6 +496,30 @@ def test_a_summary_that_fails_stops_its_deferred_check(run: Path, monkeypatch: p
     assert not (run / "summary").exists()
 
 
+def test_a_forked_copy_of_a_snapshot_writes_nothing_into_the_index(run: Path) -> None:
+    """What a forked child puts into its copy of a snapshot (the report's ranking child computing the statistics
+    for itself) is not written into the index: the process that took the snapshot writes what it computes."""
+    RunIndex(run).remove()
+    RunIndex(run).snapshot()  # an index without statistics
+    snap = RunIndex(run).snapshot()
+    assert not snap.deferred
+    pid = os.fork()
+    if pid == 0:  # the child: put and flush, then leave at once
+        code = 1
+        try:
+            snap.put_stats("m1/d2", snap.digest("m1/d2.json") or "", "s", b"x")
+            snap.flush()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert _stats_keys(run) == []
+    snap.put_stats("m1/d2", snap.digest("m1/d2.json") or "", "s", b"x")
+    snap.flush()
+    assert _stats_keys(run) == ["m1/d2"]  # from the snapshot's own process
+
+
 def test_no_deferred_check_while_another_thread_runs(run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 

@@ -112,3 +112,22 @@ def test_negative_zero_per_sample_values_come_back_with_their_sign() -> None:
         assert got is not None
         assert got[1]["accuracy"].units.tobytes() == np.asarray(units, dtype=float).tobytes(), runs
         assert np.signbit(got[1]["accuracy"].units[0])
+
+
+def test_the_browsers_columns_are_counted_before_their_stream_and_garbage_reads_as_none() -> None:
+    """Layout 3 keeps the number of samples before the compressed columns (read without decompressing them), a
+    result without columns a number that says so; cut or foreign bytes read as no columns, never as others."""
+    from assay.rundir.stats_index import column_parts, index_samples, packed_columns
+    from assay.stats import SampleColumns
+
+    sv = {"kind": "binary", "units": [1.0, 0.0, 1.0], "scale": 100.0, "runs": 1, "basis": "correct"}
+    columns = SampleColumns(["a", "b", "c"], ["A", "B", "C"], ["x", "y", "z"], ["A", "C", "C"], [1.0, 0.0, 1.0])
+    _, data = index_samples(_saved({"accuracy": sv}, columns))
+    n, stream = packed_columns(data)
+    assert n == 3 and stream is not None
+    assert column_parts(data) == (3, b'["a","b","c"]', b'["A","B","C"]', b'["x","y","z"]', b'["A","C","C"]',
+                                  b"[1.0,0.0,1.0]")
+    _, none = index_samples(_saved({"accuracy": sv}))
+    assert packed_columns(none) == (0, None) and column_parts(none) is None
+    for bad in (data[:-7], data[: len(data) - len(stream) + 3], b"", b"\x00\x00", b"\x00\x00\x00\x09abc"):
+        assert column_parts(bad) is None

@@ -303,20 +303,23 @@ def summarize(
     begun: list[Any] = []
     log = logging.getLogger(__name__)
 
-    def built(board: Any, snapshot: Any, stats_later: Any) -> None:
+    def begin(board: Any, **how: Any) -> None:
+        """Begin the report of ``board`` afresh: one begun before (from a snapshot the summary was computed again
+        without, or without its statistics) is given up."""
         from assay.report import begin_html_report
 
-        for report in begun:  # begun from a snapshot the summary is computed again without
+        for report in begun:
             report.discard()
         begun.clear()
         try:
-            begun.append(begin_html_report(run_root, board, board.time, snapshot=snapshot, stats_later=stats_later))
-        except Exception as exc:  # begun again once the statistics are computed
+            begun.append(begin_html_report(run_root, board, board.time, **how))
+        except Exception as exc:  # begun again later (once the summary files are written, and reported then)
             log.debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
 
-    def computed(board: Any, stats: Any, snapshot: Any) -> None:
-        from assay.report import begin_html_report
+    def built(board: Any, snapshot: Any, stats_later: Any) -> None:
+        begin(board, snapshot=snapshot, stats_later=stats_later)
 
+    def computed(board: Any, stats: Any, snapshot: Any) -> None:
         early = begun[-1] if begun else None
         if early is not None and early.stats_pending and early.context.view is board:
             try:
@@ -324,13 +327,7 @@ def summarize(
                 return
             except Exception as exc:  # begun again below, whole
                 log.debug("the HTML report could not take its statistics: %s: %s", type(exc).__name__, exc)
-        for report in begun:
-            report.discard()
-        begun.clear()
-        try:
-            begun.append(begin_html_report(run_root, board, board.time, stats=stats, snapshot=snapshot))
-        except Exception as exc:  # begun again, whole, once the summary files are written (and reported then)
-            log.debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
+        begin(board, stats=stats, snapshot=snapshot)
 
     try:
         return _summarize(config, run_root, args, time_str, written, imported,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,6 +124,25 @@ def _add_tool_columns(out: dict[str, Any], tool_audits: Any, columns: Sequence[s
         out["tool"] = tool
 
 
+def filled_refs(refs: list[Any], others: Iterable[Sequence[Any]]) -> list[Any]:
+    """``refs`` (the first model's references) with each empty one taken from the next model's that has one;
+    ``others`` (the other models' references, in order) is read only while some are empty.
+
+    >>> filled_refs(['a', '', None], iter([['x', '', 'z'], ['y', 'b', 'w']]))
+    ['a', 'b', 'z']
+    """
+    rest = iter(others)
+    empty = [i for i, r in enumerate(refs) if not r]
+    while empty:
+        theirs = next(rest, None)
+        if theirs is None:
+            break
+        for i in empty:
+            refs[i] = theirs[i]
+        empty = [i for i in empty if not refs[i]]
+    return refs
+
+
 def sample_table(
     tables: Any, columns: list[str], abbr: str, audits: Any = None, limit: int = SAMPLE_TEXT, tool_audits: Any = None,
 ) -> dict[str, Any] | None:
@@ -149,13 +168,7 @@ def sample_table(
         per_model.append((column, found))
     if not per_model or n is None:
         return None
-    refs = list(per_model[0][1].ref)
-    for _, found in per_model[1:]:
-        empty = [i for i, r in enumerate(refs) if not r]
-        if not empty:
-            break
-        for i in empty:
-            refs[i] = found.ref[i]
+    refs = filled_refs(list(per_model[0][1].ref), (found.ref for _, found in per_model[1:]))
     out = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": per_model[0][1].ids,
            "ref": refs, "raw": [f.raw for _, f in per_model], "ext": [f.ext for _, f in per_model],
            "ok": [f.ok for _, f in per_model]}
@@ -330,13 +343,7 @@ def unpack_samples(data: dict[str, Any]) -> dict[str, Any]:
     columns = [[orjson.loads(line) for line in zlib.decompress(base64.b64decode(b)).split(b"\n")]
                for b in data["packed"]]
     out = {k: v for k, v in data.items() if k != "packed"}
-    refs = list(columns[0][2]) if columns else []
-    for found in columns[1:]:
-        empty = [i for i, r in enumerate(refs) if not r]
-        if not empty:
-            break
-        for i in empty:
-            refs[i] = found[2][i]
+    refs = filled_refs(list(columns[0][2]), (c[2] for c in columns[1:])) if columns else []
     out.update(ids=columns[0][1] if columns else [], ref=refs, raw=[c[3] for c in columns],
                ext=[c[4] for c in columns], ok=[c[5] for c in columns])
     return out
@@ -377,14 +384,7 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
         per_model.append((column, found))
     if not per_model or n is None:
         return None
-    refs = orjson.loads(per_model[0][1][2])
-    for _, found in per_model[1:]:
-        empty = [i for i, r in enumerate(refs) if not r]
-        if not empty:
-            break
-        theirs = orjson.loads(found[2])
-        for i in empty:
-            refs[i] = theirs[i]
+    refs = filled_refs(orjson.loads(per_model[0][1][2]), (orjson.loads(found[2]) for _, found in per_model[1:]))
     fragment = orjson.Fragment
     out: dict[str, Any] = {
         "abbr": abbr, "n": n, "models": [c for c, _ in per_model], "ids": fragment(per_model[0][1][1]), "ref": refs,
@@ -476,14 +476,10 @@ CHUNK_FORMAT = 2
 MANIFEST = "manifest.json"
 
 
-def chunk_key(source: Source, abbr: str) -> str | None:
-    """What a dataset's chunk is made of, as a digest: the text limit, and per model its folder, the digest
-    of its result's bytes and its extraction audit; ``None`` when a digest is unknown (no run index)."""
-    return chunk_keys(source, [abbr])[abbr]
-
-
 def chunk_keys(source: Source, abbrs: Sequence[str]) -> dict[str, str | None]:
-    """:func:`chunk_key` of each dataset of ``abbrs``, each model's folder and audits looked up once."""
+    """What each dataset's chunk of ``abbrs`` is made of, as a digest: the text limit, and per model its folder,
+    the digest of its result's bytes and its extraction audit (and comparison with another tool); ``None`` when a
+    digest is unknown (no run index).  Each model's folder and audits are looked up once."""
     import hashlib
 
     audits, tools, digests = source.audits or {}, source.tool_audits or {}, source.digests

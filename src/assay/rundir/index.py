@@ -222,6 +222,9 @@ class Snapshot(DataclassMethods):
     _check: Beside | None = None
     _finalizer: Any = None
     _folders_from_rows: bool = False
+    #: the process that took the snapshot: only it writes into the index (a forked child's copy keeps what is
+    #: put into it to itself; its parent computes and writes the same)
+    _owner: int = field(default_factory=os.getpid)
 
     def __init__(
         self,
@@ -242,6 +245,7 @@ class Snapshot(DataclassMethods):
         _check: Beside | None = None,
         _finalizer: Any = None,
         _folders_from_rows: bool = False,
+        _owner: int = FACTORY,
     ) -> None:
         self.root = root
         self.rows = {} if rows is FACTORY else rows
@@ -260,6 +264,7 @@ class Snapshot(DataclassMethods):
         self._check = _check
         self._finalizer = _finalizer
         self._folders_from_rows = _folders_from_rows
+        self._owner = os.getpid() if _owner is FACTORY else _owner
 
     @property
     def deferred(self) -> bool:
@@ -416,8 +421,13 @@ class Snapshot(DataclassMethods):
     def flush(self) -> None:
         """Write the statistics kept by :meth:`put_stats` (and the samples kept by :meth:`put_samples`) into
         the index (when it is usable); for a deferred snapshot, once :meth:`confirm` has found the files as
-        indexed."""
+        indexed; only from the process that took the snapshot (a forked child's copy — the report's ranking
+        child computing the statistics for itself — writes nothing: the process it was forked from computes
+        and writes them)."""
         if self._check is not None:
+            return
+        if os.getpid() != self._owner:  # a forked child's copy: nothing written from it
+            self._pending_stats, self._pending_samples = [], []
             return
         pending, self._pending_stats = self._pending_stats, []
         samples, self._pending_samples = self._pending_samples, []

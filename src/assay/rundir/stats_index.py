@@ -403,18 +403,19 @@ def column_parts(data: bytes) -> tuple[int, bytes, bytes, bytes, bytes, bytes] |
     """The sample browser's columns in the run index's ``data`` (:func:`index_samples`) unparsed: the number
     of samples and the JSON of ``ids``, ``ref``, ``raw``, ``ext`` and ``ok``, as orjson writes them;
     ``None`` when it has none or is unreadable."""
+    counted = packed_columns(data)  # layout 3: the number of samples before the columns
+    if counted is not None and counted[1] is None:
+        return None
     try:
-        at = 4 + int.from_bytes(data[:4], "big")
-        if data[at] == _COUNTED:  # layout 3: the number of samples, then the columns (none: that number alone)
-            if int.from_bytes(data[at + 1:at + 5], "big") == _NO_COLUMNS:
-                return None
-            at += 5
-        text = zlib.decompress(memoryview(data)[at:])  # no copy of the bytes
+        stream = counted[1] if counted is not None else None
+        if stream is None:  # an earlier layout: the columns alone after the values
+            stream = memoryview(data)[4 + int.from_bytes(data[:4], "big"):]
+        text = zlib.decompress(stream)  # no copy of the bytes
         if text == b"null":
             return None
         n, ids, ref, raw, ext, ok = text.split(b"\n")
         return int(n), ids, ref, raw, ext, ok
-    except (zlib.error, ValueError, IndexError):
+    except (zlib.error, ValueError):
         return None
 
 
