@@ -97,6 +97,9 @@ def leaderboard(root: Path, repeat: int, *, browser: bool, ranks: bool = False, 
                     for old in summary.glob("summary_*_files") if summary.is_dir() else []:
                         shutil.rmtree(old)
                 extra = ["--no-report"] if label == "--no-report" else []
+                # the files earlier commands wrote go to the disk now, not while the next one is timed: each command
+                # is measured with its own work only (its own files are written back after it ends, as for a user)
+                os.sync()
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t0 = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "assay", "summarize", str(config), "-w", str(root / "work"),

@@ -236,6 +236,57 @@ def test_a_report_killed_while_replacing_its_sample_folder_leaves_a_whole_one(bo
     assert sample_data(page) == sample_data(write_html_report(copy, None, "embedded", embed=True))
 
 
+def test_the_sample_files_are_written_before_the_report_takes_its_rankings(
+        board_run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample files go beside the page while the child computing the rankings finishes: when the rankings are
+    put into the page, the new sample folder already holds every sample file (the rankings are kept in it after)."""
+    import assay.report._html as html
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    seen: list[list[str]] = []
+    real = html._put_rankings
+
+    def put(data, rankings, pictures):
+        folders = [p for p in (copy / "summary").glob("summary_early_files.*") if p.is_dir()]
+        seen.append(sorted(f.name for folder in folders for f in folder.iterdir()))
+        return real(data, rankings, pictures)
+
+    monkeypatch.setattr(html, "_put_rankings", put)
+    page = write_html_report(copy, None, "early", embed=False)
+    side = page.parent / "summary_early_files"
+    files = sorted(f"{s['file']}.js" for s in board_data(page.read_text())["samples"])
+    assert seen == [sorted([*files, "manifest.json"])]
+    assert sorted(p.name for p in side.iterdir() if not p.name.startswith("rankings_")) == sorted([*files, "manifest.json"])
+
+
+def test_a_report_failing_while_it_takes_its_rankings_leaves_the_earlier_page_and_no_half_folder(
+        board_run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Interrupted once its new sample files are written (here while the rankings are put into the page), a report
+    written again leaves the earlier page and sample folder as they were, and no temporary folder."""
+    import assay.report._html as html
+
+    run, _ = board_run
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    page = write_html_report(copy, None, "again", embed=False)
+    side = page.parent / "summary_again_files"
+    before = {p.name: p.read_bytes() for p in side.iterdir()}
+    text = page.read_bytes()
+
+    def interrupted(data, rankings, pictures):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(html, "_put_rankings", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_html_report(copy, None, "again", embed=False)
+    assert page.read_bytes() == text
+    assert {p.name: p.read_bytes() for p in side.iterdir()} == before
+    assert sorted(p.name for p in page.parent.iterdir() if p.name.startswith("summary_again")) == [
+        "summary_again.html", "summary_again_files"]
+
+
 def test_a_later_report_links_the_sample_files_of_unchanged_datasets(board_run, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A dataset whose results are unchanged since an earlier report is not read again; a changed one is."""

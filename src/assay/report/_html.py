@@ -1493,31 +1493,26 @@ class HtmlReport:
                 chunks.append((abbr, *fresh_chunks[abbr], key))
             elif abbr in reused:
                 chunks.append((abbr, reused[abbr][1], reused[abbr][0], key))
-        if kept_rankings is not None:  # computed by an earlier report from the same results and settings
-            _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
-        elif context.ranks:
-            _add_rankings(data, context, self.beside)
-        self.discard()
         size = sum(len(c[2]) if isinstance(c[2], bytes) else c[2].stat().st_size for c in chunks)
         if embed is None:
             embed = size <= EMBED_LIMIT
-        if embed:
-            embedded = []
-            for abbr, n, held, key in chunks:
-                payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
-                if payload is None:  # an earlier file not as expected: read again
-                    found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
-                                               source.digests, max_text, tool_audits=source.tool_audits), workers=1)
-                    payload = found[0][2] if found else b"null"
-                embedded.append((abbr, n, payload))
-            atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
-            shutil.rmtree(side_dir, ignore_errors=True)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
-            fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
-            manifest: dict[str, int] = {}
-            named = []
-            try:
+        embedded: list[tuple[str, int, bytes]] = []
+        named: list[tuple[str, int, str]] = []
+        fresh: Path | None = None
+        try:
+            # the sample files first: written while the child computing the rankings, if any, finishes
+            if embed:
+                for abbr, n, held, key in chunks:
+                    payload = held if isinstance(held, bytes) else script_payload(str(key), held.read_bytes())
+                    if payload is None:  # an earlier file not as expected: read again
+                        found = read_chunks(Source(source.root, source.columns, [abbr], source.folders, source.audits,
+                                                   source.digests, max_text, tool_audits=source.tool_audits), workers=1)
+                        payload = found[0][2] if found else b"null"
+                    embedded.append((abbr, n, payload))
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
+                fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
+                manifest: dict[str, int] = {}
                 for i, (abbr, n, held, key) in enumerate(chunks):
                     name = key or f"chunk{i}"
                     target = fresh / chunk_file(name)
@@ -1532,12 +1527,23 @@ class HtmlReport:
                         manifest[key] = n
                     named.append((abbr, n, name))
                 (fresh / MANIFEST).write_bytes(orjson.dumps({"format": CHUNK_FORMAT, "chunks": manifest}))
+            if kept_rankings is not None:  # computed by an earlier report from the same results and settings
+                _put_rankings(data, kept_rankings[0]["rankings"], kept_rankings[0]["pictures"])
+            elif context.ranks:
+                _add_rankings(data, context, self.beside)
+            self.discard()
+            if fresh is not None:
                 if rankings_key is not None and data["rankings"] is not None:
                     _keep_rankings(fresh / _rankings_file(rankings_key), data, kept_rankings)
                 fresh.chmod(0o755)
-            except BaseException:
+        except BaseException:
+            if fresh is not None:
                 shutil.rmtree(fresh, ignore_errors=True)
-                raise
+            raise
+        if fresh is None:
+            atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
+            shutil.rmtree(side_dir, ignore_errors=True)
+        else:
             # the new folder takes the old one's place in one step: a complete folder under its name at every instant
             replace_dir(fresh, side_dir)
             atomic_write_chunks(path, iter(_render_utf8(data, named, side_dir.name)), durable=False)
