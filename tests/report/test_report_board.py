@@ -960,13 +960,17 @@ def test_assay_summarize_ranks_while_it_writes_the_summary_and_writes_the_page_t
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside_starts: Any) -> None:
     """``assay summarize`` begins its report once the leaderboard is built: the rank intervals are computed in
     a child from before the statistics are computed and the summary's files written, and the page is byte for byte
-    the one ``write_html_report`` writes afterwards from that summary."""
+    the one ``write_html_report`` writes afterwards from that summary; with the ranking child taking the second
+    core, the summary's text files are written in the command's own process, not by one more child."""
+    import assay.summarize._default as default_module
     from assay.rundir.statistics import index_run
 
     run, config = make_board_run(tmp_path)
     index_run(run)  # every result's samples in the index: the rankings are computed beside the rest
     started = _record_rank_child(monkeypatch, run)
+    monkeypatch.setattr(default_module, "BESIDE_MIN_VALUES", 1)  # a summary large enough for a text-file child
     assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME]) == 0
+    assert "writing the summary's text files" not in beside_starts.what
     assert len(started) == 1 and started[0][0] is not None
     assert started[0][1] == []  # no summary file written yet
     assert started[0][2] == 0  # nor the statistics computed

@@ -199,3 +199,16 @@ def test_assay_summarize_stopped_while_its_child_writes_ends_as_run_does_and_lea
     assert ("stopped by SIGTERM" if name == "SIGTERM" else "interrupted") in done.stderr
     folder = work / "20240101_000000" / "summary"
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_no_text_child_while_what_the_leaderboard_began_keeps_a_process_busy(
+    tmp_path: Path, beside: list[bool]
+) -> None:
+    """A ``built`` hook that began work in another process (the report's rankings) takes the second core: the
+    text files are then written in this process, the same files; a hook that began none leaves them to a child."""
+    config = _config(tmp_path / "run")
+    busy = run_summarizer(config, time_str="20240101_000001", built=lambda board, snapshot, stats: True)
+    assert beside == []
+    idle = run_summarizer(config, time_str="20240101_000001", built=lambda board, snapshot, stats: None)
+    assert beside == [True]
+    assert _written(busy) == _written(idle)

@@ -316,8 +316,9 @@ def summarize(
         except Exception as exc:  # begun again later (once the summary files are written, and reported then)
             log.debug("the HTML report could not be begun: %s: %s", type(exc).__name__, exc)
 
-    def built(board: Any, snapshot: Any, stats_later: Any) -> None:
+    def built(board: Any, snapshot: Any, stats_later: Any) -> bool:
         begin(board, snapshot=snapshot, stats_later=stats_later)
+        return bool(begun) and begun[-1].beside is not None  # its rankings computed by a child meanwhile
 
     def computed(board: Any, stats: Any, snapshot: Any) -> None:
         early = begun[-1] if begun else None

@@ -155,8 +155,12 @@ class DefaultSummarizer:
     #: does, as soon as the leaderboard is built: before its statistics are computed and before the snapshot is
     #: confirmed (called again with a new leaderboard when the summary is computed again from a new snapshot).
     #: The caller may begin what needs the leaderboard alone; it waits for :attr:`computed` of the same
-    #: leaderboard before it takes anything it began as final.
-    built: Callable[[Leaderboard, Any, Callable[[], Any]], None] | None = None
+    #: leaderboard before it takes anything it began as final.  It returns whether what it began keeps a
+    #: process busy beside this one meanwhile: the text files are then written in this process, not by one
+    #: more child beside the ``.json`` (the cores are taken).
+    built: Callable[[Leaderboard, Any, Callable[[], Any]], bool | None] | None = None
+    #: Set by :meth:`_compute`: what :attr:`built` began keeps a process busy beside this one.
+    _busy_beside: bool = False
     #: Set by :meth:`summarize` while it computes: the run index is checked against the result files
     #: in a child process meanwhile (see :meth:`assay.rundir.index.RunIndex.snapshot`), and confirmed before
     #: anything is written.
@@ -288,7 +292,7 @@ class DefaultSummarizer:
         scores = self.load_scores()
         board = self.leaderboard(scores, self.build_rows(scores, self.dataset_abbrs), time_str)
         if self.built is not None:
-            self.built(board, self.snapshot, partial(self.compute_stats, board))
+            self._busy_beside = bool(self.built(board, self.snapshot, partial(self.compute_stats, board)))
         return scores, board, (self.compute_stats(board) if self.with_stats else None)
 
     def leaderboard(self, scores: Scores, rows: Sequence[Row], time_str: str, **fields: Any) -> Leaderboard:
@@ -410,7 +414,7 @@ class DefaultSummarizer:
             return simple
 
         beside = None
-        if extra is not None and len(table) * len(board.models) >= BESIDE_MIN_VALUES:
+        if extra is not None and not self._busy_beside and len(table) * len(board.models) >= BESIDE_MIN_VALUES:
             from assay._beside import Beside
 
             # the temporary files the child leaves when it is stopped (Ctrl-C, SIGTERM) or fails are removed by it
@@ -598,7 +602,7 @@ def run_summarizer(
     index: bool = True,
     written: Mapping[str, Any] | None = None,
     computed: Callable[[Leaderboard, Any, Any], None] | None = None,
-    built: Callable[[Leaderboard, Any, Callable[[], Any]], None] | None = None,
+    built: Callable[[Leaderboard, Any, Callable[[], Any]], bool | None] | None = None,
 ) -> SummaryResult:
     """Build the configured summarizer and run it; returns what to print and the paths written.
 
