@@ -527,6 +527,52 @@ def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothin
     assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
 
 
+def test_assay_summarize_terminated_while_its_report_ranks_keeps_the_summary_and_leaves_no_page(tmp_path: Path) -> None:
+    """``assay summarize`` sent SIGTERM once its summary files are written, while the child it began with the
+    leaderboard still computes the rankings: status 128 + 15, the child stopped with it, the summary files whole
+    (the same as a summary without the report), no page and no temporary file left."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from assay.rundir.statistics import index_run
+
+    run, config = make_board_run(tmp_path)
+    index_run(run)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp)}
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, "summarize", str(config), "-w", str(run.parent), "-r",
+                             TIME], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+    children: list[int] = []
+    try:
+        for _ in range(600):  # until the summary files are written: the command then waits for its rankings
+            if list((run / "summary").glob("summary_*.json")) if (run / "summary").is_dir() else []:
+                children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+                if children:
+                    break
+            time.sleep(0.1)
+        assert children, "no child ranking"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "SIGTERM" in err
+    for pid in children:
+        assert not Path(f"/proc/{pid}").exists(), "the child goes on"
+    assert list(temp.iterdir()) == []
+    summary = run / "summary"
+    assert not list(summary.glob("*.html")) and not [p for p in summary.iterdir() if p.name.startswith(".")]
+    (written,) = summary.glob("summary_*.csv")
+    plain = tmp_path / "plain.csv"
+    assert main(["summarize", str(config), "-w", str(run.parent), "-r", TIME, "--no-report", "-o",
+                 str(plain.with_suffix(".txt"))]) == 0
+    assert written.read_bytes() == plain.read_bytes()
+
+
 @pytest.mark.parametrize("layout", [1, 2])
 def test_a_run_indexed_partly_by_an_earlier_version_reports_the_same_from_the_index_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: int) -> None:
