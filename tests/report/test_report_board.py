@@ -609,6 +609,61 @@ def test_a_run_indexed_partly_by_an_earlier_version_reports_the_same_from_the_in
     assert all("packed" not in d and "raw" in d for d in raw_sample_data(second))
 
 
+@pytest.mark.parametrize(("how", "which"), [("packed", 1), ("packed", 0), ("spliced", 1), ("spliced", 0),
+                                           ("tables", 1), ("tables", 0)])
+def test_a_model_with_another_number_of_samples_is_left_out_of_a_datasets_samples_with_a_warning(
+        tmp_path: Path, how: str, which: int, caplog: pytest.LogCaptureFixture) -> None:
+    """One model's result of a dataset has one sample fewer than the others' (the first model's too): the
+    dataset's samples shown are those of the models that agree (no row of one model set beside another model's
+    row), and the report says which model it left out — whether the columns reach the page compressed as the
+    index keeps them (``packed``), spliced from an older index's (``spliced``) or from the sample tables read
+    with the statistics (``tables``)."""
+    import logging
+
+    from assay.rundir.results import write_result_keeping
+    from assay.rundir.sidecar import save_stats
+    from assay.rundir.statistics import index_run
+    from assay.stats import PredictionColumns
+    from tests.report.pages import raw_sample_data
+    from tests.rundir.old_index import rewrite_as_layout_1
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    before = {d["abbr"]: d for d in sample_data(write_html_report(run, None, "before", embed=True))}
+    model = before["geo"]["models"][which]
+    assert len(before["geo"]["models"]) > 2
+    path = run / "results" / model / "geo.json"
+    result = json.loads(path.read_text())
+    result["details"] = result["details"][:-1]
+    digest, written = write_result_keeping(path, result)
+    save_stats(path, digest, "geo", lambda: PredictionColumns([], []), written)
+    index_run(run)
+    if how == "spliced":
+        assert rewrite_as_layout_1(run, every=1, layout=2) > 0
+    stats = None
+    if how == "tables":
+        from assay.rundir.statistics import run_stats
+        from assay.stats import SAMPLE_TEXT
+        from assay.summarize import leaderboard_of
+
+        stats = run_stats(run, leaderboard_of(None, run), sample_text=SAMPLE_TEXT)
+        assert stats.tables is not None
+    with caplog.at_level(logging.WARNING):
+        page = write_html_report(run, None, "after", embed=True, stats=stats)
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    n = before["geo"]["n"]
+    assert f"report: {model} has {n - 1} samples of geo, others {n}; left out of the browser" in warned, warned
+    geo = next(d for d in raw_sample_data(page) if d["abbr"] == "geo")
+    assert ("packed" in geo) == (how == "packed")
+    after = {d["abbr"]: d for d in sample_data(page)}
+    assert after["geo"]["models"] == [m for m in before["geo"]["models"] if m != model]
+    keep = [i for i, m in enumerate(before["geo"]["models"]) if m != model]
+    for column in ("raw", "ext", "ok"):
+        assert after["geo"][column] == [before["geo"][column][i] for i in keep]
+    assert after["geo"]["n"] == n and after["geo"]["ids"] == before["geo"]["ids"]
+    assert {a: d for a, d in after.items() if a != "geo"} == {a: d for a, d in before.items() if a != "geo"}
+
+
 # ---- in a browser -------------------------------------------------------------------------------
 
 

@@ -23,13 +23,15 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from assay._dataclass import DataclassMethods
 from assay.audit import AuditRecord, ToolAudit
 from assay.stats import SAMPLE_TEXT
+
+_T = TypeVar("_T")
 
 logger = logging.getLogger(__name__)
 
@@ -149,23 +151,13 @@ def sample_table(
     """The sample browser's data of one dataset, or ``None`` when no model has details.
 
     ``tables`` holds each model's :class:`assay.stats.SampleColumns`.  Models
-    whose sample count differs from the first one's are left out; the ids are
-    the first model's, each reference the first non-empty one.  ``audits`` give
+    whose sample count is not the most models' are left out (:func:`_of_one_count`);
+    the ids are the first model's kept, each reference the first non-empty one.  ``audits`` give
     each model's extraction audit (the chunk's ``audit``), ``tool_audits`` each
     model's comparison with another tool's own extraction (its ``tool``), by column and dataset.
     """
-    per_model: list[tuple[str, Any]] = []
-    n = None
-    for column in columns:
-        found = tables.columns.get((column, abbr))
-        if found is None:
-            continue
-        if n is not None and found.n != n:
-            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           found.n, abbr, n)
-            continue
-        n = found.n
-        per_model.append((column, found))
+    held = [(column, tables.columns.get((column, abbr))) for column in columns]
+    per_model, n = _of_one_count([(column, found.n, found) for column, found in held if found is not None], abbr)
     if not per_model or n is None:
         return None
     refs = filled_refs(list(per_model[0][1].ref), (found.ref for _, found in per_model[1:]))
@@ -297,23 +289,19 @@ def _packed(source: Source, abbr: str) -> Chunk | None:
 
     from assay.rundir.stats_index import packed_columns
 
-    per_model: list[tuple[str, bytes]] = []
-    n = None
+    found_all: list[tuple[str, int, memoryview]] = []
     indexed = source.indexed.get
-    b64encode = base64.b64encode
     for column in source.columns:
         held = indexed((column, abbr))
         found = packed_columns(held) if held is not None else None
         if found is None or found[1] is None:  # not in the index so, or no columns there: read as before
             return None
-        if n is not None and found[0] != n:
-            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           found[0], abbr, n)
-            continue
-        n = found[0]
-        per_model.append((column, b'"' + b64encode(found[1]) + b'"'))
-    if not per_model or n is None:
+        found_all.append((column, found[0], found[1]))
+    kept, n = _of_one_count(found_all, abbr)
+    if not kept or n is None:
         return None
+    b64encode = base64.b64encode
+    per_model = [(column, b'"' + b64encode(columns) + b'"') for column, columns in kept]
     fragment = orjson.Fragment
     out: dict[str, Any] = {"abbr": abbr, "n": n, "models": [c for c, _ in per_model],
                            "packed": [fragment(b) for _, b in per_model]}
@@ -366,22 +354,16 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
     model lacks)."""
     from assay.rundir.stats_index import column_parts
 
-    per_model: list[tuple[str, Parts]] = []
-    n = None
+    found_all: list[tuple[str, int, Parts]] = []
     indexed = source.indexed.get
     for column in source.columns:
         held = indexed((column, abbr))  # the run index's columns, taken here at once (fifty thousand times)
         found = column_parts(held) if held is not None else None
         if found is None:
             found = _parts(source, column, abbr, repairs)
-        if found is None:
-            continue
-        if n is not None and found[0] != n:
-            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column,
-                           found[0], abbr, n)
-            continue
-        n = found[0]
-        per_model.append((column, found))
+        if found is not None:
+            found_all.append((column, found[0], found))
+    per_model, n = _of_one_count(found_all, abbr)
     if not per_model or n is None:
         return None
     refs = filled_refs(orjson.loads(per_model[0][1][2]), (orjson.loads(found[2]) for _, found in per_model[1:]))
@@ -393,6 +375,32 @@ def _spliced(source: Source, abbr: str, repairs: list[tuple[str, str, str, bytes
     }
     _add_audit_columns(out, source, [c for c, _ in per_model], abbr, n)
     return abbr, n, orjson.dumps(out).replace(b"<", b"\\u003c")
+
+
+def _of_one_count(found: list[tuple[str, int, _T]], abbr: str) -> tuple[list[tuple[str, _T]], int | None]:
+    """The models of ``found`` ((model, its number of samples of ``abbr``, its columns)) whose number of samples is
+    the most models' (the first model's among counts as common), with their columns, and that number; the others
+    are left out of the browser, with a warning.
+
+    >>> _of_one_count([("a", 3, "x"), ("b", 2, "y"), ("c", 2, "z")], "d")
+    ([('b', 'y'), ('c', 'z')], 2)
+    >>> _of_one_count([("a", 3, "x"), ("b", 2, "y")], "d")
+    ([('a', 'x')], 3)
+    """
+    if not found:
+        return [], None
+    counts: dict[int, int] = {}
+    for _, count, _ in found:
+        counts[count] = counts.get(count, 0) + 1
+    n = max(counts, key=counts.__getitem__)  # the first of the most common counts, in the models' order
+    kept = []
+    for column, count, columns in found:
+        if count != n:
+            logger.warning("report: %s has %d samples of %s, others %d; left out of the browser", column, count,
+                           abbr, n)
+            continue
+        kept.append((column, columns))
+    return kept, n
 
 
 def from_tables(
