@@ -423,3 +423,31 @@ def test_a_refused_connection_names_the_server():
     reply = _ask(_client(f"http://127.0.0.1:{port}/v1"))
     assert reply.text is None
     assert reply.error.startswith(f"connection error (127.0.0.1:{port}): ConnectionRefusedError")
+
+
+def test_a_connect_timing_out_on_every_address_says_how_long_it_took_in_all(monkeypatch):
+    """A host name with two addresses, neither answering the connect (their accept queue full): each waits the
+    timeout, and the reply's error says the connect took both waits, tried on two addresses — not one timeout."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(0)
+    filling = []
+    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.connect_ex(silent.getsockname())
+        filling.append(sock)
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", silent.getsockname())] * 2)
+    client = _client("http://judge.test/v1", timeout=0.5, deadline=30, max_attempts=1)
+    try:
+        reply = _ask(client)
+    finally:
+        client.close()
+        for sock in [silent, *filling]:
+            sock.close()
+    assert reply.text is None
+    assert reply.error.startswith("timeout: connecting took "), reply.error
+    took = float(reply.error.removeprefix("timeout: connecting took ").split(" s ")[0])
+    assert took >= 1.0  # two waits of 0.5 s
+    assert "2 addresses of the host tried, the last one timed out after 0.5 s; judge.test:80)" in reply.error

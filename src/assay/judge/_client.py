@@ -109,7 +109,12 @@ def _ssl_context() -> ssl.SSLContext:
 
 
 class _TimedOut(Exception):
-    """A socket operation of the stage named (``connect``, ``write``, ``read``) waited past its bound."""
+    """A socket operation of the stage named (``connect``, ``write``, ``read``) waited past its bound; for a
+    connect, how many of the host's addresses were tried and how long they took together."""
+
+    def __init__(self, stage: str, addresses: int = 1, seconds: float = 0.0) -> None:
+        super().__init__(stage)
+        self.stage, self.addresses, self.seconds = stage, addresses, seconds
 
 
 class _Interrupted(Exception):
@@ -178,6 +183,8 @@ class _Connection:
         self.received = 0  # bytes of the current response that arrived
         self.halted = False  # its client was stopped: it connects no more
         self.connecting: socket.socket | None = None  # the socket being connected (or its TLS handshake made)
+        self.tried = 0  # addresses of the host the last connect tried
+        self.connect_began = 0.0  # when it began (time.monotonic())
         self._lock = threading.Lock()  # halted, connecting and sock, between the thread using it and halt()
 
     def _connect(self) -> None:
@@ -187,7 +194,9 @@ class _Connection:
         if self.halted:
             raise ConnectionAbortedError("the judge client was stopped")
         error: OSError | None = None
+        self.tried, self.connect_began = 0, time.monotonic()
         for family, kind, proto, _, address in socket.getaddrinfo(self.host, self.port, 0, socket.SOCK_STREAM):
+            self.tried += 1
             try:
                 self._open(socket.socket(family, kind, proto), address)
                 return
@@ -308,6 +317,8 @@ class _Connection:
                 raise _Interrupted(f"the connection {what} after the request was sent and {self.received} bytes "
                                    "of its response had arrived", self.received, isinstance(exc, TimeoutError)) from exc
             if isinstance(exc, TimeoutError):
+                if stage == "connect":
+                    raise _TimedOut(stage, self.tried, time.monotonic() - self.connect_began) from exc
                 raise _TimedOut(stage) from exc
             raise
         except BaseException:
@@ -725,6 +736,9 @@ class ChatClient:
             except _TimedOut as exc:
                 if time.monotonic() >= deadline:
                     error = f"timeout: no complete reply within the {self.deadline:g} s deadline"
+                elif exc.addresses > 1:  # each address waited up to the timeout: the connect took longer
+                    error = (f"timeout: connecting took {exc.seconds:.1f} s ({exc.addresses} addresses of the host "
+                             f"tried, the last one timed out after {self.timeout:g} s; {self._where()})")
                 else:
                     error = f"timeout after {self.timeout:g} s ({exc} timeout, {self._where()})"
             except OSError as exc:
