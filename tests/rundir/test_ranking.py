@@ -236,3 +236,53 @@ def test_an_index_partly_written_by_the_version_before_is_read_without_any_file(
     assert rewrite_as_layout_1(run) > 0
     _no_reading(monkeypatch, run)
     assert run_ranking(run, view, stats, rounds=200) == want
+
+
+def test_a_datasets_packed_values_are_read_together_the_same_as_one_by_one(tmp_path: Path) -> None:
+    """The per-sample values the run index keeps packed alike for the models of a dataset are read as one array a
+    (dataset, metric) — counts of right answers of one run and of four, and floats — and every model's values are
+    those read from its own result (the same numbers, bit for bit); a result whose values are not alike the
+    others' (here: another number of runs) is read by itself."""
+    from assay.rundir.ranking import sample_values_of
+    from assay.rundir.statistics import index_run, index_snapshot
+    from assay.rundir.stats_index import sample_values_in
+    from assay.stats import SampleStore
+
+    run = make_run(tmp_path)
+    _with_stats_files(run)
+    index_run(run)
+    snapshot = index_snapshot(run)
+    assert snapshot is not None
+    view = leaderboard_of(None, run)
+    rels = {(m, a): f"{m}/{a}.json" for m in view.models for a in view.dataset_abbrs}
+    held = snapshot.current_samples(rels.values())
+    cells = [(abbr, metric) for abbr in view.dataset_abbrs for metric in view.metrics.get(abbr, [])]
+    values, reasons = sample_values_of(run, view, cells, held=held, snapshot=snapshot)
+    assert isinstance(values, SampleStore)
+    together = {(a, m) for a, m in cells if values.block_of(a, m) is not None}
+    assert {"mcq", "qa", "rep", "summ"} <= {a for a, _ in together}, together
+    assert {values.block_of(a, m).runs for a, m in together} == {1, 4}  # type: ignore[union-attr]
+    one_by_one, why = sample_values_of(run, view, cells)  # from the .stats files, each result by itself
+    assert sorted(values) == sorted(one_by_one) and reasons == why
+    for model, abbr, metric in values:
+        got, own = values[(model, abbr, metric)], sample_values_in(*held[rels[(model, abbr)]][1:])
+        assert own is not None
+        want = own[1][metric]
+        assert (got.kind, got.scale, got.runs, got.basis) == (want.kind, want.scale, want.runs, want.basis)
+        assert got.units.dtype == want.units.dtype and got.units.tobytes() == want.units.tobytes()
+        assert got.units.tobytes() == one_by_one[(model, abbr, metric)].units.tobytes()
+    block = values.block_of("rep", view.metrics["rep"][0])
+    assert block is not None and not block.units.flags.writeable and block.runs == 4
+    # a result whose values are packed otherwise than the others' (as of 2 runs): read apart, the others together
+    rel = f"{view.models[1]}/rep.json"
+    digest, settings, data = held[rel]
+    head_end = data.index(b"\n", 4)
+    changed = data[:4] + data[4:head_end].replace(b'"mean",100.0,4,', b'"mean",100.0,2,') + data[head_end:]
+    assert changed != data and len(changed) == len(data)
+    values, _ = sample_values_of(run, view, cells, held={**held, rel: (digest, settings, changed)}, snapshot=snapshot)
+    metric = view.metrics["rep"][0]
+    block = values.block_of("rep", metric)  # type: ignore[attr-defined]
+    assert block is not None and block.models == [view.models[0]]
+    apart = values[(view.models[1], "rep", metric)]
+    assert apart.runs == 2
+    assert apart.units.tobytes() == (one_by_one[(view.models[1], "rep", metric)].units * 4 / 2).tobytes()

@@ -29,8 +29,22 @@ from assay.rundir.layout import RunDir
 from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
-from assay.rundir.stats_index import sample_values_reader, sidecar_samples
-from assay.stats import DEFAULT_ROUNDS, DEFAULT_SEED, CellStat, RankBootstrap, SampleValues, sample_values
+from assay.rundir.stats_index import (
+    COUNTS_PACKING,
+    sample_units_locator,
+    sample_values_reader,
+    sidecar_samples,
+)
+from assay.stats import (
+    DEFAULT_ROUNDS,
+    DEFAULT_SEED,
+    CellStat,
+    RankBootstrap,
+    SampleBlock,
+    SampleStore,
+    SampleValues,
+    sample_values,
+)
 
 if TYPE_CHECKING:
     from assay.rundir.index import Snapshot
@@ -165,7 +179,7 @@ def sample_values_of(
     given: Mapping[Key, SampleValues] | None = None,
     snapshot: Snapshot | None = None,
     held: Mapping[str, tuple[str, str, bytes]] | None = None,
-) -> tuple[dict[Key, SampleValues], dict[Key, str]]:
+) -> tuple[Mapping[Key, SampleValues], dict[Key, str]]:
     """The per-sample values of the dataset cells ``cells`` ((abbr, metric)) of every model of ``view``.
 
     ``held``: the run index's samples of the results, already looked up
@@ -175,7 +189,10 @@ def sample_values_of(
 
     Returns ``(values, reasons)``: (model, abbr, metric) → :class:`SampleValues`
     where they are known (see the module's docstring for where from), and
-    → why there are none where they are not.
+    → why there are none where they are not.  ``values`` is a
+    :class:`~assay.stats.SampleStore`: the values the index keeps packed alike
+    for many models of a dataset (the usual leaderboard) are read together, one
+    array a (dataset, metric), the same numbers as read one by one.
     """
     root = Path(run_dir)
     results_dir = str(RunDir(root).results)
@@ -187,75 +204,136 @@ def sample_values_of(
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
     empty: Mapping[str, Any] = {}
-    from_json = SampleValues.from_json
     read_held = sample_values_reader()
+    locate = sample_units_locator()
     looked_up = (held if held is not None else {}).get
-    for model in view.models:
-        folder = folders.get(model, model)
-        per_model = view.scores.get(model, empty)
-        for abbr, metrics in by_abbr.items():
+    blocks: dict[tuple[str, str], SampleBlock] = {}
+    models = [(model, folders.get(model, model), view.scores.get(model, empty)) for model in view.models]
+    for abbr, metrics in by_abbr.items():
+        # the packed values of every model whose wanted cells of the dataset are alike, joined into one array a
+        # metric (a leaderboard's fifty thousand results: a few hundred arrays); the other results one by one
+        joined: dict[str, tuple[Any, list[str], list[bytes]]] = {}
+        apart: list[tuple[str, str, Mapping[str, Any], list[str]]] = []
+        name = f"/{abbr}.json"
+        for model, folder, per_model in models:
             cell = per_model.get(abbr)
             if not cell:
                 continue
-            want = []
-            for m in metrics:
-                if cell.get(m) is None:
-                    continue
-                key = (model, abbr, m)
-                sv = given.get(key)
-                if sv is not None:
-                    found[key] = sv
-                else:
-                    want.append(m)
+            if given:
+                want = []
+                for m in metrics:
+                    if cell.get(m) is not None:
+                        sv = given.get((model, abbr, m))
+                        if sv is not None:
+                            found[(model, abbr, m)] = sv
+                        else:
+                            want.append(m)
+            else:
+                want = [m for m in metrics if cell.get(m) is not None]
             if not want:
                 continue
-            rel = f"{folder}/{abbr}.json"
-            saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
-            found_held = looked_up(rel)
-            if found_held is not None and found_held[0]:  # as the snapshot would give them
-                saved = read_held(found_held[1], found_held[2])
-            elif snapshot is not None:
-                digest = snapshot.digest(rel)
-                if digest:
-                    in_index = snapshot.samples(rel)
-                    if in_index is None:  # an index without them: from the .stats file, kept in the index
-                        in_index = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
-                        if in_index is not None:
-                            snapshot.put_samples(rel, digest, *in_index)
-                    if in_index is not None:
-                        saved = read_held(*in_index)
-            else:
-                loaded = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), None)
-                if loaded is not None:
-                    saved = (loaded[0], {m: from_json(d) for m, d in loaded[1].items()}, loaded[2])
-            rest = []
-            for m in want:
-                key = (model, abbr, m)
-                if saved is not None and saved[0].get(m) == cell[m]:
-                    data = saved[1].get(m)
-                    if data is not None:
-                        found[key] = data
-                        continue
-                    if m in saved[2]:
-                        reasons[key] = saved[2][m]
-                        continue
-                rest.append(m)
-            if not rest:
-                continue
-            result = read_full_result(root, folder, abbr)
-            if result is None or "error" in result:
-                for m in rest:
-                    reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
-                continue
-            for m in rest:
-                value = cell[m]
-                assert value is not None
-                got = sample_values(result, m, float(value))
-                if isinstance(got, str):
-                    reasons[(model, abbr, m)] = got
+            found_held = looked_up(folder + name)
+            placed = locate(found_held[1], found_held[2]) if found_held is not None and found_held[0] else None
+            if placed is not None:
+                values, places, start = placed
+                picked = []
+                for m in want:
+                    place = places.get(m)
+                    if place is None or values.get(m) != cell[m]:
+                        break
+                    same = joined.get(m)
+                    if same is not None and same[0] != place[0]:
+                        break
+                    picked.append((m, place, same))
                 else:
-                    found[(model, abbr, m)] = got
-    return found, reasons
+                    data = found_held[2]  # type: ignore[index]
+                    for m, place, same in picked:
+                        if same is None:
+                            same = joined[m] = (place[0], [], [])
+                        same[1].append(model)
+                        same[2].append(data[start + place[1]:start + place[2]])
+                    continue
+            apart.append((model, folder, cell, want))
+        for m, (alike, members, parts) in joined.items():
+            blocks[(abbr, m)] = _block(alike, members, parts)
+        for model, folder, cell, want in apart:
+            _one_result(root, model, folder, abbr, cell, want, looked_up, read_held, snapshot, results_dir, found,
+                        reasons)
+    return SampleStore(found, blocks), reasons
+
+
+def _block(alike: tuple[Any, ...], models: list[str], parts: list[bytes]) -> SampleBlock:
+    """The per-sample values of ``models`` of one (dataset, metric), packed alike (``alike``: the first part of
+    their :data:`~assay.rundir.stats_index.UnitsPlace`; ``parts``: the packed bytes of each), read as
+    :func:`~assay.rundir.stats_index.sample_values_reader` reads each: the same numbers, in one array."""
+    import numpy as np
+
+    kind, scale, runs, basis, packed, count = alike
+    data = b"".join(parts)
+    if packed == COUNTS_PACKING:
+        units = np.frombuffer(data, np.uint8).astype(np.float64)
+        if runs != 1:
+            units /= runs
+    else:
+        units = np.frombuffer(data, "<f8").astype(np.float64)
+    units = units.reshape(len(models), count)
+    units.flags.writeable = False
+    return SampleBlock(models, units, kind, scale, runs, basis)
+
+
+def _one_result(
+    root: Path, model: str, folder: str, abbr: str, cell: Mapping[str, Any], want: list[str], looked_up: Any, read_held: Any,
+    snapshot: Snapshot | None, results_dir: str, found: dict[Key, SampleValues], reasons: dict[Key, str],
+) -> None:
+    """The per-sample values of the cells ``want`` of one result, into ``found`` (or why there are none into
+    ``reasons``), from where :func:`sample_values_of` says."""
+    rel = f"{folder}/{abbr}.json"
+    saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
+    found_held = looked_up(rel)
+    if found_held is not None and found_held[0]:  # as the snapshot would give them
+        saved = read_held(found_held[1], found_held[2])
+    elif snapshot is not None:
+        digest = snapshot.digest(rel)
+        if digest:
+            in_index = snapshot.samples(rel)
+            if in_index is None:  # an index without them: from the .stats file, kept in the index
+                in_index = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+                if in_index is not None:
+                    snapshot.put_samples(rel, digest, *in_index)
+            if in_index is not None:
+                saved = read_held(*in_index)
+    else:
+        loaded = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), None)
+        if loaded is not None:
+            from_json = SampleValues.from_json
+            saved = (loaded[0], {m: from_json(d) for m, d in loaded[1].items()}, loaded[2])
+    rest = []
+    for m in want:
+        key = (model, abbr, m)
+        if saved is not None and saved[0].get(m) == cell[m]:
+            data = saved[1].get(m)
+            if data is not None:
+                found[key] = data
+                continue
+            if m in saved[2]:
+                reasons[key] = saved[2][m]
+                continue
+        rest.append(m)
+    if not rest:
+        return
+    result = read_full_result(root, folder, abbr)
+    if result is None or "error" in result:
+        for m in rest:
+            reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
+        return
+    for m in rest:
+        value = cell[m]
+        assert value is not None
+        got = sample_values(result, m, float(value))
+        if isinstance(got, str):
+            reasons[(model, abbr, m)] = got
+        else:
+            found[(model, abbr, m)] = got
 
 
 def run_ranking(

@@ -45,6 +45,9 @@ __all__ = [
     "packed_columns",
     "sample_values_in",
     "sample_values_reader",
+    "sample_units_locator",
+    "COUNTS_PACKING",
+    "UnitsPlace",
     "samples_current",
     "samples_settings",
     "sidecar_samples",
@@ -369,6 +372,82 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
             return None
 
     return read
+
+
+#: Where one metric's packed per-sample values lie in a result's samples (:func:`sample_units_locator`):
+#: ``((kind, scale, runs, basis, packing, count), start, stop)``, ``start:stop`` the bytes from the start of the
+#: packed values; the first part is what :class:`~assay.stats.SampleValues` is built from (``packing``:
+#: :data:`COUNTS_PACKING`, or float64).
+UnitsPlace = tuple[tuple[str, float, int, str, str, int], int, int]
+#: The packing of per-sample values kept as whole-number counts of right runs, one byte a sample (the others
+#: are little-endian float64).
+COUNTS_PACKING = _COUNTS
+
+
+def sample_units_locator() -> Callable[[str, bytes], tuple[dict[str, float], dict[str, UnitsPlace], int] | None]:
+    """For many results of the packed layouts (2 and 3): where each metric's per-sample values lie in the run
+    index's ``data``, not read — ``(values, metric → UnitsPlace, where the packed values start)``, so that a
+    caller joins the values of many results into one array (the rankings: a dataset's models at once).
+
+    The head line is parsed once per distinct bytes, as :func:`sample_values_reader` parses it; ``None``
+    when :func:`sample_values_reader` would read ``data`` otherwise or not at all: another layout, values
+    computed under other rules, an unreadable head, or a length that is not the one its head gives.  A metric
+    whose values are kept as JSON, or that has none, has no place (the caller reads those results with
+    :func:`sample_values_reader`).
+
+    >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
+    >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'accuracy': 200 / 3}, ResultStats(),
+    ...     {'accuracy': {'kind': 'binary', 'units': [1.0, 0.0, 1.0], 'scale': 100.0, 'runs': 1, 'basis': 'correct'}})
+    >>> settings, data = index_samples(saved)
+    >>> values, places, start = sample_units_locator()(settings, data)
+    >>> (kind, scale, runs, basis, packing, count), begin, stop = places['accuracy']
+    >>> (kind, packing, count), data[start + begin:start + stop]
+    (('binary', 'u1', 3), b'\\x01\\x00\\x01')
+    """
+    heads: dict[bytes, tuple[dict[str, float], dict[str, UnitsPlace], int] | None] = {}
+    readable: dict[str, bool] = {}
+
+    def parse(line: bytes) -> tuple[dict[str, float], dict[str, UnitsPlace], int] | None:
+        try:
+            found = loads_json(line)
+            values = {str(m): float(v) for m, v in found["values"].items()}
+            places: dict[str, UnitsPlace] = {}
+            size = 0
+            for metric, how in found["samples"].items():
+                if isinstance(how, dict):  # kept as JSON: no bytes in the packed part
+                    continue
+                kind, scale, runs, basis, packed, count = how
+                if packed not in (_COUNTS, _FLOATS) or not isinstance(count, int) or count < 0:
+                    return None
+                stop = size + (count if packed == _COUNTS else 8 * count)
+                places[str(metric)] = ((kind, scale, runs, basis, packed, count), size, stop)
+                size = stop
+            found["no_samples"].items()  # as sample_values_reader requires it
+            return values, places, size
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def locate(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, UnitsPlace], int] | None:
+        ok = readable.get(settings)
+        if ok is None:
+            ok = readable[settings] = samples_current(settings) and settings.partition(".")[0] in ("2", "3")
+        if not ok:
+            return None
+        try:
+            end = 4 + int.from_bytes(data[:4], "big")
+            newline = data.index(b"\n", 4, end)
+        except ValueError:
+            return None
+        line = data[4:newline]
+        if line in heads:
+            head = heads[line]
+        else:
+            head = heads[line] = parse(line)
+        if head is None or newline + 1 + head[2] != end or end > len(data):
+            return None
+        return head[0], head[1], newline + 1
+
+    return locate
 
 
 def _columns(found: SampleColumns) -> tuple[list[Any], ...]:

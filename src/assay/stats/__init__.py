@@ -90,6 +90,8 @@ if TYPE_CHECKING:
     )
     from assay.stats._result import ResultStats, StatsOptions, result_stats
     from assay.stats._samples import (
+        SampleBlock,
+        SampleStore,
         SampleValues,
         base_metric,
         cell_stat,
@@ -126,6 +128,8 @@ _WHERE = {
     "_ranks": ("DEFAULT_ROUNDS", "ModelRank", "PairMatrix", "RankBootstrap", "Ranking", "rank_tiers", "round_indices"),
     "_result": ("ResultStats", "StatsOptions", "result_stats"),
     "_samples": (
+        "SampleBlock",
+        "SampleStore",
         "SampleValues",
         "base_metric",
         "cell_stat",
@@ -160,6 +164,8 @@ __all__ = [
     "SAMPLE_TEXT",
     "SampleColumns",
     "SampleIdentity",
+    "SampleBlock",
+    "SampleStore",
     "SampleValues",
     "StatsOptions",
     "Unscorable",

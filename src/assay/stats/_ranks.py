@@ -98,7 +98,7 @@ from assay._dataclass import DataclassMethods, FrozenMethods
 from assay.stats._groups import group_plan
 from assay.stats._intervals import DEFAULT_SEED, CellStat, holm_adjust
 from assay.stats._paired import paired_compare
-from assay.stats._samples import SampleValues, values_match
+from assay.stats._samples import SampleStore, SampleValues, values_match
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -344,7 +344,8 @@ class _DatasetPlan(DataclassMethods):
 
 @dataclass(repr=False, eq=False)
 class _Usual(DataclassMethods):
-    """A usual dataset cell (:meth:`RankBootstrap._usual`): every model's value and per-sample values."""
+    """A usual dataset cell (:meth:`RankBootstrap._usual`): every model's value and per-sample values (``svs``,
+    or ``units``: their units at once, one row a model, when a :class:`~assay.stats.SampleStore` block holds them)."""
 
     abbr: str
     metric: str
@@ -352,7 +353,14 @@ class _Usual(DataclassMethods):
     runs: int
     scale: float
     values: list[float]
-    svs: list[SampleValues]
+    svs: list[SampleValues] | None
+    units: Any = None
+
+    def matrix(self) -> Any:
+        """The models' units, ``(models, samples)`` float64."""
+        import numpy as np
+
+        return self.units if self.units is not None else np.array([sv.units for sv in self.svs or ()], dtype=float)
 
 
 @dataclass(repr=False, eq=False)
@@ -696,6 +704,15 @@ class RankBootstrap:
             values: list[float | None] = list(known[1])
         else:
             values = self._cell_values(abbr, metric, models)
+        if None in values:
+            return None
+        store = self.samples
+        if isinstance(store, SampleStore):  # every model's values alike, in one block: their units at once
+            block = store.block_of(abbr, metric)
+            units = store.block(abbr, metric, models) if block is not None and block.kind != "corpus" else None
+            if block is not None and units is not None and units.ndim == 2 and units.shape[1] >= 1:
+                return _Usual(abbr, metric, units.shape[1], block.runs, block.scale, values, None,  # type: ignore[arg-type]
+                              units)
         get = self.samples.get
         found = [get((model, abbr, metric)) for model in models]
         first = found[0] if found else None
@@ -769,8 +786,8 @@ class RankBootstrap:
         (``rounds × models``) per cell."""
         import numpy as np
 
-        n, k, rounds = cells[0].n, len(cells[0].svs), self.rounds
-        units = np.array([sv.units for c in cells for sv in c.svs], dtype=float)  # (cells × models) × samples
+        n, k, rounds = cells[0].n, len(cells[0].values), self.rounds
+        units = np.concatenate([c.matrix() for c in cells])  # (cells × models) × samples
         # what _dataset_plan checks, for every cell at once: the per-sample values give the values...
         got = units.mean(axis=1) * np.repeat([float(c.scale) for c in cells], k)
         want = np.array([v for c in cells for v in c.values], dtype=float)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -50,6 +50,8 @@ from assay.stats._intervals import (
 
 __all__ = [
     "CORRECTNESS_KEYS",
+    "SampleBlock",
+    "SampleStore",
     "SampleValues",
     "base_metric",
     "cell_stat",
@@ -160,6 +162,96 @@ class SampleValues(DataclassMethods):
             assert self.corpus is not None
             return self.corpus(units.sum(axis=0))
         return float(self.scale * units.mean())
+
+
+@dataclass(init=False, repr=False, eq=False)
+class SampleBlock(DataclassMethods):
+    """The per-sample values of one (dataset, metric) of many models at once, alike but for their units: model
+    ``models[i]`` has ``SampleValues(kind, units[i], scale, runs, basis)``; ``units`` is ``(models, samples)``,
+    read-only."""
+
+    models: list[str]
+    units: Any
+    kind: Literal["binary", "mean"]
+    scale: float
+    runs: int
+    basis: str
+
+    def __init__(self, models: list[str], units: Any, kind: Literal["binary", "mean"], scale: float, runs: int,
+                 basis: str) -> None:
+        self.models = models
+        self.units = units
+        self.kind = kind
+        self.scale = scale
+        self.runs = runs
+        self.basis = basis
+
+
+class SampleStore(Mapping[tuple[str, str, str], SampleValues]):
+    """Per-sample values by (model, dataset, metric): some one by one, some in :class:`SampleBlock` of a
+    (dataset, metric) — a leaderboard's fifty thousand results held as a few hundred arrays; a value of a
+    block is made when it is asked for (its units a row of the block's).  :meth:`block` gives a block's
+    units for a list of models at once.
+
+    >>> import numpy as np
+    >>> units = np.array([[1.0, 0.0], [1.0, 1.0]])
+    >>> store = SampleStore({}, {('d', 'acc'): SampleBlock(['a', 'b'], units, 'binary', 100.0, 1, 'correct')})
+    >>> store[('b', 'd', 'acc')].estimate(), len(store), store.get(('c', 'd', 'acc'))
+    (100.0, 2, None)
+    >>> store.block('d', 'acc', ['b', 'a']).tolist()
+    [[1.0, 1.0], [1.0, 0.0]]
+    """
+
+    def __init__(self, loose: Mapping[tuple[str, str, str], SampleValues],
+                 blocks: Mapping[tuple[str, str], SampleBlock]) -> None:
+        self._loose = loose
+        self._blocks = blocks
+        self._rows = {key: {model: i for i, model in enumerate(block.models)} for key, block in blocks.items()}
+
+    def get(self, key: tuple[str, str, str], default: Any = None) -> Any:
+        found = self._loose.get(key)
+        if found is not None:
+            return found
+        rows = self._rows.get((key[1], key[2]))
+        i = rows.get(key[0]) if rows is not None else None
+        if i is None:
+            return default
+        block = self._blocks[(key[1], key[2])]
+        return SampleValues(block.kind, block.units[i], block.scale, block.runs, block.basis)
+
+    def __getitem__(self, key: tuple[str, str, str]) -> SampleValues:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and len(key) == 3 and self.get(key) is not None
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        yield from self._loose
+        for (abbr, metric), block in self._blocks.items():
+            for model in block.models:
+                yield model, abbr, metric
+
+    def __len__(self) -> int:
+        return len(self._loose) + sum(len(block.models) for block in self._blocks.values())
+
+    def block_of(self, abbr: str, metric: str) -> SampleBlock | None:
+        """The block holding (``abbr``, ``metric``), if any."""
+        return self._blocks.get((abbr, metric))
+
+    def block(self, abbr: str, metric: str, models: Sequence[str]) -> Any:
+        """The units of ``models`` (each once) of (``abbr``, ``metric``), one row a model in their order, when one
+        block holds all of them; ``None`` otherwise."""
+        rows = self._rows.get((abbr, metric))
+        if rows is None:
+            return None
+        at = [rows.get(model) for model in models]
+        if None in at or len(set(at)) != len(at):
+            return None
+        units = self._blocks[(abbr, metric)].units
+        return units if at == list(range(len(units))) else units[at]
 
 
 def _as_runs(value: Any) -> list[Any]:
