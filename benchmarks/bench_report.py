@@ -218,6 +218,7 @@ def browse_board(page: Path, root: Path) -> None:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
     except ImportError:
         chromium = None
     if not chromium or not driver_path:
@@ -256,7 +257,8 @@ def browse_board(page: Path, root: Path) -> None:
         section = browser.find_element(By.CSS_SELECTOR, "details.ds")
         t0 = time.perf_counter()
         browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView();", section)
-        section.find_element(By.CSS_SELECTOR, "tbody tr")
+        # the dataset's sample file is loaded, and its columns decompressed, after the script returns
+        WebDriverWait(browser, 60, poll_frequency=0.01).until(lambda _: section.find_elements(By.CSS_SELECTOR, "tbody tr"))
         print(f"browser: one dataset's samples read and shown in {time.perf_counter() - t0:.2f} s")
     finally:
         browser.quit()
