@@ -3,6 +3,7 @@ body can be delimited, interim responses, kept-alive connections the server clos
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
@@ -10,7 +11,7 @@ import ssl
 import struct
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -309,25 +310,34 @@ def _ctrl_c_during(client: ChatClient, wait_for: Callable[[], bool]) -> tuple[li
     return raised_at, client
 
 
-def test_ctrl_c_stops_requests_still_connecting():
-    """A server that never answers the connect (its accept queue full): Ctrl-C ends the requests at once, not
-    after the connect timeout."""
+@contextlib.contextmanager
+def _silent_listener() -> Iterator[tuple[tuple[str, int], int]]:
+    """A local address whose connects are never answered (its accept queue full, the next connects wait for the
+    server's answer): ``(address, port)``, closed after the block."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(0)
-    port = listener.getsockname()[1]
+    address = listener.getsockname()
     filling = []
-    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
-        sock = socket.socket()
-        sock.setblocking(False)
-        sock.connect_ex(("127.0.0.1", port))
-        filling.append(sock)
-    client = ChatClient(f"http://127.0.0.1:{port}/v1", "j", api_key="k", timeout=300, max_attempts=1, max_concurrency=2)
     try:
-        raised_at, _ = _ctrl_c_during(client, lambda: len(client._opened) == 2)
+        for _ in range(4):  # connects the queue cannot take
+            sock = socket.socket()
+            filling.append(sock)
+            sock.setblocking(False)
+            sock.connect_ex(address)
+        yield address, address[1]
     finally:
         for sock in [listener, *filling]:
             sock.close()
+
+
+def test_ctrl_c_stops_requests_still_connecting():
+    """A server that never answers the connect (its accept queue full): Ctrl-C ends the requests at once, not
+    after the connect timeout."""
+    with _silent_listener() as (_, port):
+        client = ChatClient(f"http://127.0.0.1:{port}/v1", "j", api_key="k", timeout=300, max_attempts=1,
+                            max_concurrency=2)
+        raised_at, _ = _ctrl_c_during(client, lambda: len(client._opened) == 2)
     assert raised_at[0] < 120  # not the 300 s connect timeout
 
 
@@ -391,28 +401,18 @@ def test_an_address_that_does_not_answer_passes_to_the_next(monkeypatch):
     the connect timeout the client tries the second one, which answers, within the same attempt."""
     payload = completion("A")
     server = RawServer(lambda n, body: [_head("200 OK", f"Content-Length: {len(payload)}") + payload])
-    silent = socket.socket()
-    silent.bind(("127.0.0.1", 0))
-    silent.listen(0)
-    filling = []
-    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
-        sock = socket.socket()
-        sock.setblocking(False)
-        sock.connect_ex(silent.getsockname())
-        filling.append(sock)
-    addresses = [silent.getsockname(), ("127.0.0.1", server.port)]
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", address) for address in addresses])
-    client = _client("http://judge.test/v1", timeout=1, deadline=30)
-    try:
-        reply = _ask(client)
-        assert reply.text == "A" and reply.attempts == 1
-        assert server.requests == 1
-    finally:
-        client.close()
-        for sock in [silent, *filling]:
-            sock.close()
-        server.close()
+    with _silent_listener() as (silent, _):
+        addresses = [silent, ("127.0.0.1", server.port)]
+        monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", address) for address in addresses])
+        client = _client("http://judge.test/v1", timeout=1, deadline=30)
+        try:
+            reply = _ask(client)
+            assert reply.text == "A" and reply.attempts == 1
+            assert server.requests == 1
+        finally:
+            client.close()
+            server.close()
 
 
 def test_a_refused_connection_names_the_server():
@@ -428,24 +428,14 @@ def test_a_refused_connection_names_the_server():
 def test_a_connect_timing_out_on_every_address_says_how_long_it_took_in_all(monkeypatch):
     """A host name with two addresses, neither answering the connect (their accept queue full): each waits the
     timeout, and the reply's error says the connect took both waits, tried on two addresses — not one timeout."""
-    silent = socket.socket()
-    silent.bind(("127.0.0.1", 0))
-    silent.listen(0)
-    filling = []
-    for _ in range(4):  # connects the queue cannot take: the next ones wait for the server's answer
-        sock = socket.socket()
-        sock.setblocking(False)
-        sock.connect_ex(silent.getsockname())
-        filling.append(sock)
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", silent.getsockname())] * 2)
-    client = _client("http://judge.test/v1", timeout=0.5, deadline=30, max_attempts=1)
-    try:
-        reply = _ask(client)
-    finally:
-        client.close()
-        for sock in [silent, *filling]:
-            sock.close()
+    with _silent_listener() as (silent, _):
+        monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", silent)] * 2)
+        client = _client("http://judge.test/v1", timeout=0.5, deadline=30, max_attempts=1)
+        try:
+            reply = _ask(client)
+        finally:
+            client.close()
     assert reply.text is None
     assert reply.error.startswith("timeout: connecting took "), reply.error
     took = float(reply.error.removeprefix("timeout: connecting took ").split(" s ")[0])

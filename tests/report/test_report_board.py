@@ -213,6 +213,17 @@ write_html_report(run, None, time_str, embed=False)
 """
 
 
+def _reported_beside(board_run: tuple[Path, Any], tmp_path: Path, time_str: str,
+                     ) -> tuple[Path, Path, Path, dict[str, bytes]]:
+    """A copy of the board run with a report whose samples are beside it: (the copy, the page, its sample folder,
+    that folder's files' bytes by name)."""
+    copy = tmp_path / "run"
+    shutil.copytree(board_run[0], copy)
+    page = write_html_report(copy, None, time_str, embed=False)
+    side = page.parent / f"summary_{time_str}_files"
+    return copy, page, side, {p.name: p.read_bytes() for p in side.iterdir()}
+
+
 def test_a_report_killed_while_replacing_its_sample_folder_leaves_a_whole_one(board_run, tmp_path: Path) -> None:
     """The page's sample folder, written again, is swapped in whole: a writer killed (``kill -9``) right after it
     removed a folder leaves ``summary_<time>_files/`` complete, with every file the page names."""
@@ -220,12 +231,7 @@ def test_a_report_killed_while_replacing_its_sample_folder_leaves_a_whole_one(bo
     import subprocess
     import sys
 
-    run, _ = board_run
-    copy = tmp_path / "run"
-    shutil.copytree(run, copy)
-    page = write_html_report(copy, None, "again", embed=False)
-    side = page.parent / "summary_again_files"
-    before = {p.name: p.read_bytes() for p in side.iterdir()}
+    copy, page, side, before = _reported_beside(board_run, tmp_path, "again")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_REMOVING, str(copy), "again"], env=env,
                           capture_output=True, text=True, timeout=300)
@@ -267,12 +273,7 @@ def test_a_report_failing_while_it_takes_its_rankings_leaves_the_earlier_page_an
     written again leaves the earlier page and sample folder as they were, and no temporary folder."""
     import assay.report._html as html
 
-    run, _ = board_run
-    copy = tmp_path / "run"
-    shutil.copytree(run, copy)
-    page = write_html_report(copy, None, "again", embed=False)
-    side = page.parent / "summary_again_files"
-    before = {p.name: p.read_bytes() for p in side.iterdir()}
+    copy, page, side, before = _reported_beside(board_run, tmp_path, "again")
     text = page.read_bytes()
 
     def interrupted(data, rankings, pictures):
@@ -488,30 +489,25 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothing(tmp_path: Path) -> None:
-    """``assay report`` sent SIGTERM while its rankings are computed in a child: the command ends as other
-    commands do on SIGTERM (status 128 + 15, a message), the child is stopped with it, no temporary
-    file is left, and no report is left half written."""
+def _terminated_while_ranking(args: list[str], temp: Path, ready: Any) -> None:
+    """Run ``assay <args>`` with slow rankings (``TMPDIR=temp``), send it SIGTERM once ``ready()`` holds and it has
+    a child, and check that it ends as other commands do on SIGTERM (status 128 + 15, a message), its children
+    stopped with it, no temporary file left."""
     import signal
     import subprocess
     import sys
     import time
 
-    from assay.rundir.statistics import index_run
-
-    run, _ = make_board_run(tmp_path)
-    index_run(run)
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, "report", "-w", str(run)], stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, *args], stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, text=True,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp)})
     children: list[int] = []
     try:
-        for _ in range(600):  # until the rank child runs (its answer's file, with no name, made before it is forked)
-            children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
-            if children:
-                break
+        for _ in range(600):
+            if ready():
+                children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+                if children:
+                    break
             time.sleep(0.1)
         assert children, "no child started"
         proc.send_signal(signal.SIGTERM)
@@ -524,6 +520,20 @@ def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothin
     for pid in children:
         assert not Path(f"/proc/{pid}").exists(), "the child goes on"
     assert list(temp.iterdir()) == []
+
+
+def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothing(tmp_path: Path) -> None:
+    """``assay report`` sent SIGTERM while its rankings are computed in a child: the command ends as other
+    commands do on SIGTERM (status 128 + 15, a message), the child is stopped with it, no temporary
+    file is left, and no report is left half written."""
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    # as soon as the rank child runs (its answer's file, with no name, made before it is forked)
+    _terminated_while_ranking(["report", "-w", str(run)], temp, lambda: True)
     assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
 
 
@@ -531,40 +541,16 @@ def test_assay_summarize_terminated_while_its_report_ranks_keeps_the_summary_and
     """``assay summarize`` sent SIGTERM once its summary files are written, while the child it began with the
     leaderboard still computes the rankings: status 128 + 15, the child stopped with it, the summary files whole
     (the same as a summary without the report), no page and no temporary file left."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
     from assay.rundir.statistics import index_run
 
     run, config = make_board_run(tmp_path)
     index_run(run)
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp)}
-    proc = subprocess.Popen([sys.executable, "-c", _SLOW_RANKS, "summarize", str(config), "-w", str(run.parent), "-r",
-                             TIME], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-    children: list[int] = []
-    try:
-        for _ in range(600):  # until the summary files are written: the command then waits for its rankings
-            if list((run / "summary").glob("summary_*.json")) if (run / "summary").is_dir() else []:
-                children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
-                if children:
-                    break
-            time.sleep(0.1)
-        assert children, "no child ranking"
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-        proc.wait()
-    assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "SIGTERM" in err
-    for pid in children:
-        assert not Path(f"/proc/{pid}").exists(), "the child goes on"
-    assert list(temp.iterdir()) == []
     summary = run / "summary"
+    # once the summary files are written: the command then waits for its rankings
+    _terminated_while_ranking(["summarize", str(config), "-w", str(run.parent), "-r", TIME], temp,
+                              lambda: summary.is_dir() and bool(list(summary.glob("summary_*.json"))))
     assert not list(summary.glob("*.html")) and not [p for p in summary.iterdir() if p.name.startswith(".")]
     (written,) = summary.glob("summary_*.csv")
     plain = tmp_path / "plain.csv"
