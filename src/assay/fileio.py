@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,55 @@ def remove_if_abandoned(path: str | os.PathLike[str]) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def hold_folder(folder: str | os.PathLike[str]) -> tuple[int, str]:
+    """Mark the temporary ``folder``, being filled, as written by this process: a file ``.writing.<8 random
+    characters>.tmp`` in it, locked as the atomic writer locks its temporary files and held open until
+    :func:`release_folder`; once its writer ended without releasing it (killed), the folder can be proved
+    abandoned (:func:`remove_folder_if_abandoned`).  Returns (the mark's descriptor, its path)."""
+    return _temporary_file(Path(folder) / "writing", ".tmp")
+
+
+def release_folder(held: tuple[int, str]) -> None:
+    """Remove the mark :func:`hold_folder` put in a folder (before the folder is put in its place) and close it."""
+    fd, path = held
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+    finally:
+        os.close(fd)
+
+
+#: The mark of a temporary folder being filled (:func:`hold_folder`).
+_FOLDER_MARK = re.compile(r"^\.writing\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def remove_folder_if_abandoned(folder: str | os.PathLike[str]) -> bool:
+    """Remove the temporary ``folder`` if the process that filled it ended without putting it in its place: its
+    mark (:func:`hold_folder`) is there and no process holds its lock; whether it was removed.  A folder without
+    a mark (its writer has not marked it yet, or has released it to put it in place) is kept.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> held = hold_folder(d)
+    >>> remove_folder_if_abandoned(d), d.exists()
+    (False, True)
+    >>> os.close(held[0])  # its writer gone, the mark left
+    >>> remove_folder_if_abandoned(d), d.exists()
+    (True, False)
+    """
+    import shutil
+
+    try:
+        marks = [entry.path for entry in os.scandir(folder) if _FOLDER_MARK.match(entry.name)]
+    except OSError:
+        return False
+    for mark in marks:
+        if remove_if_abandoned(mark):
+            shutil.rmtree(folder, ignore_errors=True)
+            return True
+    return False
 
 
 def _new_file_mode(target: Path) -> int:

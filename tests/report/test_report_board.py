@@ -256,7 +256,8 @@ def test_the_sample_files_are_written_before_the_report_takes_its_rankings(
 
     def put(data, rankings, pictures):
         folders = [p for p in (copy / "summary").glob("summary_early_files.*") if p.is_dir()]
-        seen.append(sorted(f.name for folder in folders for f in folder.iterdir()))
+        # what it holds but its mark of being written (assay.fileio.hold_folder)
+        seen.append(sorted(f.name for folder in folders for f in folder.iterdir() if not f.name.startswith(".writing.")))
         return real(data, rankings, pictures)
 
     monkeypatch.setattr(html, "_put_rankings", put)
@@ -535,6 +536,52 @@ def test_assay_report_terminated_while_ranking_stops_its_child_and_leaves_nothin
     # as soon as the rank child runs (its answer's file, with no name, made before it is forked)
     _terminated_while_ranking(["report", "-w", str(run)], temp, lambda: True)
     assert not (run / "summary").is_dir() or not list((run / "summary").glob("*.html"))
+
+
+def test_a_report_killed_while_it_waits_for_its_rankings_leaves_a_sample_folder_the_next_writer_removes(
+        tmp_path: Path) -> None:
+    """``kill -9`` of ``assay report`` once its new sample folder is filled, while it waits for its rankings: the
+    folder left beside its place is marked as being written by a process that is gone, and the run's next writer
+    (``remove_stale_temp_files``) removes it; one whose writer still runs is kept."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from assay.fileio import hold_folder, release_folder
+    from assay.rundir.layout import RunDir, remove_stale_temp_files
+    from assay.rundir.statistics import index_run
+
+    run, _ = make_board_run(tmp_path)
+    index_run(run)
+    script = "import assay.report._html as h; h.EMBED_LIMIT = 0\n" + _SLOW_RANKS  # its samples beside the page
+    proc = subprocess.Popen([sys.executable, "-c", script, "report", "-w", str(run)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    summary = run / "summary"
+    left: list[Path] = []
+    try:
+        for _ in range(600):  # until its folder holds the manifest: every sample file is written
+            left = [p for p in summary.glob("summary_*_files.*") if (p / "manifest.json").exists()]
+            if left:
+                break
+            time.sleep(0.1)
+        assert left, "no sample folder filled"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    (folder,) = left
+    assert [p.name for p in folder.glob(".writing.*.tmp")]  # its mark, left with it
+    assert not list(summary.glob("*.html"))
+    busy = summary / "summary_busy_files.abcd1234"  # another report's, still being filled
+    busy.mkdir()
+    mark = hold_folder(busy)
+    try:
+        assert remove_stale_temp_files(RunDir(run)) == [folder]
+    finally:
+        release_folder(mark)
+    assert not folder.exists() and busy.is_dir()
 
 
 def test_assay_summarize_terminated_while_its_report_ranks_keeps_the_summary_and_leaves_no_page(tmp_path: Path) -> None:

@@ -131,3 +131,29 @@ def test_the_browsers_columns_are_counted_before_their_stream_and_garbage_reads_
     assert packed_columns(none) == (0, None) and column_parts(none) is None
     for bad in (data[:-7], data[: len(data) - len(stream) + 3], b"", b"\x00\x00", b"\x00\x00\x00\x09abc"):
         assert column_parts(bad) is None
+
+
+def test_the_locator_and_the_reader_read_the_same_results_and_refuse_the_same_garbage() -> None:
+    """Where the rankings join many results' packed values (:func:`sample_units_locator`), they find what the
+    one-by-one reader reads, and nothing where it reads nothing: a packing it does not know, a cut or longer
+    value part, a head that is not JSON."""
+    from assay.rundir.stats_index import index_samples, sample_units_locator, sample_values_reader
+
+    sv = {"kind": "mean", "units": [0.25, 1.0, 0.5], "scale": 100.0, "runs": 4, "basis": "correct"}
+    settings, data = index_samples(_saved({"accuracy": sv}))
+    read, locate = sample_values_reader(), sample_units_locator()
+    got, placed = read(settings, data), locate(settings, data)
+    assert got is not None and placed is not None
+    values, places, start = placed
+    (_, _, runs, _, packing, count), begin, stop = places["accuracy"]
+    assert values == got[0] and (runs, packing, count) == (4, "u1", 3) and data[start + begin:start + stop] == b"\x01\x04\x02"
+    end = 4 + int.from_bytes(data[:4], "big")
+    head_end = data.index(b"\n", 4)
+    garbage = [
+        data[:head_end].replace(b'"u1"', b'"u2"') + data[head_end:],  # a packing this version does not know
+        data[:4] + b"[" + data[5:],  # a head that is not JSON
+        (end - 5).to_bytes(4, "big") + data[4:],  # the values part cut by the length given
+        (end - 3).to_bytes(4, "big") + data[4:],  # longer than the head says
+    ]
+    for bad in garbage:
+        assert read(settings, bad) is None and locate(settings, bad) is None, bad[:60]

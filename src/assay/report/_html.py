@@ -1443,7 +1443,7 @@ class HtmlReport:
 
         import orjson
 
-        from assay.fileio import atomic_write_chunks, replace_dir
+        from assay.fileio import atomic_write_chunks, hold_folder, release_folder, replace_dir
         from assay.report._samples import (
             CHUNK_FORMAT,
             MANIFEST,
@@ -1499,6 +1499,7 @@ class HtmlReport:
         embedded: list[tuple[str, int, bytes]] = []
         named: list[tuple[str, int, str]] = []
         fresh: Path | None = None
+        mark: tuple[int, str] | None = None
         try:
             # the sample files first: written while the child computing the rankings, if any, finishes
             if embed:
@@ -1512,6 +1513,9 @@ class HtmlReport:
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)  # a run summarized for the first time by its report
                 fresh = Path(tempfile.mkdtemp(prefix=side_dir.name + ".", dir=path.parent))
+                # marked as being written: left by a process killed meanwhile (it may wait long for its rankings),
+                # the folder is removed by the run's next writer (assay.rundir.layout.remove_stale_temp_files)
+                mark = hold_folder(fresh)
                 manifest: dict[str, int] = {}
                 for i, (abbr, n, held, key) in enumerate(chunks):
                     name = key or f"chunk{i}"
@@ -1540,6 +1544,9 @@ class HtmlReport:
             if fresh is not None:
                 shutil.rmtree(fresh, ignore_errors=True)
             raise
+        finally:
+            if mark is not None:
+                release_folder(mark)
         if fresh is None:
             atomic_write_chunks(path, iter(_render_utf8(data, embedded, None)), durable=False)
             shutil.rmtree(side_dir, ignore_errors=True)

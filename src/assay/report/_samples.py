@@ -156,8 +156,8 @@ def sample_table(
     each model's extraction audit (the chunk's ``audit``), ``tool_audits`` each
     model's comparison with another tool's own extraction (its ``tool``), by column and dataset.
     """
-    held = [(column, tables.columns.get((column, abbr))) for column in columns]
-    per_model, n = _of_one_count([(column, found.n, found) for column, found in held if found is not None], abbr)
+    per_model, n = _of_one_count([(column, found.n, found) for column in columns
+                                  if (found := tables.columns.get((column, abbr))) is not None], abbr)
     if not per_model or n is None:
         return None
     refs = filled_refs(list(per_model[0][1].ref), (found.ref for _, found in per_model[1:]))

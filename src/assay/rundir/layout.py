@@ -345,6 +345,8 @@ class RunDirBusy(AssayError):
 _ATOMIC_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 #: Those of the prediction files assay writes (another tool's replies): ``.<dataset>.json.<8 random characters>.tmp``.
 _PREDICTION_TEMP = re.compile(r"^\..+\.json\.[A-Za-z0-9_]{8}\.tmp$")
+#: A report's sample folder being filled beside its place (``summary_<time>_files.<8 random characters>``).
+_SAMPLES_TEMP = re.compile(r"^summary_.+_files\.[a-z0-9_]{8}$")
 
 
 def _holder(fd: int) -> str:
@@ -416,8 +418,9 @@ def writer_lock(run_dir: RunDir, *, wait: bool = False, on_wait: Callable[[str],
 
 
 def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
-    """Remove the atomic writer's temporary files in the run directory that no process is writing, and its scratch
-    folder; the files removed.
+    """Remove the atomic writer's temporary files in the run directory that no process is writing, a report's
+    sample folders that no process is filling (:func:`assay.fileio.remove_folder_if_abandoned`), and its scratch
+    folder; the files and folders removed.
 
     Only the holder of the writer lock may call this.  A temporary file is
     removed only when it is provably abandoned: its writer's lock on it is
@@ -437,7 +440,7 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
         >>> [p.name for p in remove_stale_temp_files(run)], sorted(p.name for p in (run.results / "m").iterdir())
         (['.d.json.ab_cd123.tmp'], ['d.json'])
     """
-    from assay.fileio import remove_if_abandoned
+    from assay.fileio import remove_folder_if_abandoned, remove_if_abandoned
 
     removed: list[Path] = []
     stack = [run_dir.root]
@@ -456,11 +459,15 @@ def remove_stale_temp_files(run_dir: RunDir) -> list[Path]:
             if is_dir:
                 if folder == run_dir.root and entry.name == SCRATCH_NAME:
                     continue
+                if folder == run_dir.summary and _SAMPLES_TEMP.match(entry.name):
+                    if remove_folder_if_abandoned(entry.path):
+                        removed.append(Path(entry.path))
+                    continue  # its files are its writer's, with it
                 stack.append(Path(entry.path))
             elif pattern.match(entry.name) and remove_if_abandoned(entry.path):
                 removed.append(Path(entry.path))
     if run_dir.scratch.exists():
         shutil.rmtree(run_dir.scratch, ignore_errors=True)
     if removed:
-        logger.info("removed %d temporary files left by an earlier writer of %s", len(removed), run_dir.root)
+        logger.info("removed %d temporary files and folders left by an earlier writer of %s", len(removed), run_dir.root)
     return removed

@@ -312,62 +312,37 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
     have at most 51 accuracies —, the values taken from their bytes without a copy through the text."""
     import numpy as np
 
-    heads: dict[bytes, tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None] = {}
-    packed_layouts = ("2", "3")  # the layouts whose per-sample values are packed (their first part is alike)
-    readable: dict[str, bool] = {}  # samples_current of each settings text met
+    find = _packed_heads()
+    readable: dict[str, bool] = {}  # samples_current of each settings text met (for layout 1)
     frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
 
-    def parse(line: bytes) -> tuple[dict[str, float], list[tuple[str, Any]], dict[str, str]] | None:
-        try:
-            found = loads_json(line)
-            return ({str(m): float(v) for m, v in found["values"].items()},
-                    [(str(m), h if isinstance(h, dict) else tuple(h)) for m, h in found["samples"].items()],
-                    {str(m): str(r) for m, r in found["no_samples"].items()})
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-
     def read(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
-        ok = readable.get(settings)
-        if ok is None:
-            ok = readable[settings] = samples_current(settings)
-        if not ok:  # another layout, or values computed under other statistics rules
-            return None
-        layout = settings.partition(".")[0]
         try:
-            end = 4 + int.from_bytes(data[:4], "big")
-            if layout == "1":
+            if settings.partition(".")[0] == "1":
+                ok = readable.get(settings)
+                if ok is None:
+                    ok = readable[settings] = samples_current(settings)
+                if not ok:  # values computed under other statistics rules
+                    return None
+                end = 4 + int.from_bytes(data[:4], "big")
                 found = loads_json(zlib.decompress(data[4:end]))
                 return ({str(m): float(v) for m, v in found["values"].items()},
                         {str(m): SampleValues.from_json(sv) for m, sv in found["samples"].items()},
                         {str(m): str(r) for m, r in found["no_samples"].items()})
-            if layout not in packed_layouts:
+            located = find(settings, data)
+            if located is None:
                 return None
-            newline = data.index(b"\n", 4, end)
-            line = data[4:newline]
-            if line in heads:
-                head = heads[line]
-            else:
-                head = heads[line] = parse(line)
-            if head is None:
-                return None
-            values, packing, no_samples = head
-            samples: dict[str, SampleValues] = {}
-            at = newline + 1
-            for metric, how in packing:
-                if isinstance(how, dict):
-                    samples[metric] = SampleValues.from_json(how)
-                    continue
-                kind, scale, runs, basis, packed, count = how
+            (values, places, as_json, no_samples, _), start = located
+            samples = {metric: SampleValues.from_json(how) for metric, how in as_json}
+            for metric, ((kind, scale, runs, basis, packed, count), begin, _) in places.items():
                 if packed == _COUNTS:
-                    units = frombuffer(data, uint8, count, at).astype(float64)
+                    units = frombuffer(data, uint8, count, start + begin).astype(float64)
                     if runs != 1:
                         units /= runs
-                    at += count
                 else:
-                    units = frombuffer(data, "<f8", count, at).astype(float64)
-                    at += 8 * count
-                samples[metric] = SampleValues(kind, units, scale, runs, basis)
-            return (values, samples, no_samples) if at == end else None
+                    units = frombuffer(data, "<f8", count, start + begin).astype(float64)
+                samples[metric] = SampleValues(kind, units, scale, runs, basis)  # type: ignore[arg-type]
+            return values, samples, no_samples
         except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -382,55 +357,45 @@ UnitsPlace = tuple[tuple[str, float, int, str, str, int], int, int]
 #: The packing of per-sample values kept as whole-number counts of right runs, one byte a sample (the others
 #: are little-endian float64).
 COUNTS_PACKING = _COUNTS
+#: The first line of a packed layout's samples, parsed: ``(values, metric → UnitsPlace, the metrics whose values
+#: are kept as JSON with that JSON, no_samples, the packed values' length)``.
+_PackedHead = tuple[dict[str, float], dict[str, UnitsPlace], list[tuple[str, Any]], dict[str, str], int]
 
 
-def sample_units_locator() -> Callable[[str, bytes], tuple[dict[str, float], dict[str, UnitsPlace], int] | None]:
-    """For many results of the packed layouts (2 and 3): where each metric's per-sample values lie in the run
-    index's ``data``, not read — ``(values, metric → UnitsPlace, where the packed values start)``, so that a
-    caller joins the values of many results into one array (the rankings: a dataset's models at once).
+def _parse_packed_head(line: bytes) -> _PackedHead | None:
+    """The first line of a packed layout's samples (:func:`index_samples`), parsed; ``None`` when it is not one."""
+    try:
+        found = loads_json(line)
+        values = {str(m): float(v) for m, v in found["values"].items()}
+        places: dict[str, UnitsPlace] = {}
+        as_json: list[tuple[str, Any]] = []
+        size = 0
+        for metric, how in found["samples"].items():
+            if isinstance(how, dict):  # kept as JSON: no bytes in the packed part
+                as_json.append((str(metric), how))
+                continue
+            kind, scale, runs, basis, packed, count = how
+            if packed not in (_COUNTS, _FLOATS) or type(count) is not int or count < 0:
+                return None
+            stop = size + (count if packed == _COUNTS else 8 * count)
+            places[str(metric)] = ((kind, scale, runs, basis, packed, count), size, stop)
+            size = stop
+        return values, places, as_json, {str(m): str(r) for m, r in found["no_samples"].items()}, size
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
-    The head line is parsed once per distinct bytes, as :func:`sample_values_reader` parses it; ``None``
-    when :func:`sample_values_reader` would read ``data`` otherwise or not at all: another layout, values
-    computed under other rules, an unreadable head, or a length that is not the one its head gives.  A metric
-    whose values are kept as JSON, or that has none, has no place (the caller reads those results with
-    :func:`sample_values_reader`).
 
-    >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
-    >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'accuracy': 200 / 3}, ResultStats(),
-    ...     {'accuracy': {'kind': 'binary', 'units': [1.0, 0.0, 1.0], 'scale': 100.0, 'runs': 1, 'basis': 'correct'}})
-    >>> settings, data = index_samples(saved)
-    >>> values, places, start = sample_units_locator()(settings, data)
-    >>> (kind, scale, runs, basis, packing, count), begin, stop = places['accuracy']
-    >>> (kind, packing, count), data[start + begin:start + stop]
-    (('binary', 'u1', 3), b'\\x01\\x00\\x01')
-    """
-    heads: dict[bytes, tuple[dict[str, float], dict[str, UnitsPlace], int] | None] = {}
+def _packed_heads() -> Callable[[str, bytes], tuple[_PackedHead, int] | None]:
+    """For many results of the packed layouts (2 and 3): the parsed first line of ``data`` (parsed once per
+    distinct bytes) and where its packed values start; ``None`` for another layout, values computed under other
+    rules (:func:`samples_current`), an unreadable line, or a length that is not the one the line gives."""
+    heads: dict[bytes, _PackedHead | None] = {}
     readable: dict[str, bool] = {}
 
-    def parse(line: bytes) -> tuple[dict[str, float], dict[str, UnitsPlace], int] | None:
-        try:
-            found = loads_json(line)
-            values = {str(m): float(v) for m, v in found["values"].items()}
-            places: dict[str, UnitsPlace] = {}
-            size = 0
-            for metric, how in found["samples"].items():
-                if isinstance(how, dict):  # kept as JSON: no bytes in the packed part
-                    continue
-                kind, scale, runs, basis, packed, count = how
-                if packed not in (_COUNTS, _FLOATS) or not isinstance(count, int) or count < 0:
-                    return None
-                stop = size + (count if packed == _COUNTS else 8 * count)
-                places[str(metric)] = ((kind, scale, runs, basis, packed, count), size, stop)
-                size = stop
-            found["no_samples"].items()  # as sample_values_reader requires it
-            return values, places, size
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-
-    def locate(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, UnitsPlace], int] | None:
+    def find(settings: str, data: bytes) -> tuple[_PackedHead, int] | None:
         ok = readable.get(settings)
         if ok is None:
-            ok = readable[settings] = samples_current(settings) and settings.partition(".")[0] in ("2", "3")
+            ok = readable[settings] = settings.partition(".")[0] in ("2", "3") and samples_current(settings)
         if not ok:
             return None
         try:
@@ -442,10 +407,37 @@ def sample_units_locator() -> Callable[[str, bytes], tuple[dict[str, float], dic
         if line in heads:
             head = heads[line]
         else:
-            head = heads[line] = parse(line)
-        if head is None or newline + 1 + head[2] != end or end > len(data):
+            head = heads[line] = _parse_packed_head(line)
+        if head is None or newline + 1 + head[4] != end or end > len(data):
             return None
-        return head[0], head[1], newline + 1
+        return head, newline + 1
+
+    return find
+
+
+def sample_units_locator() -> Callable[[str, bytes], tuple[dict[str, float], dict[str, UnitsPlace], int] | None]:
+    """For many results of the packed layouts (2 and 3): where each metric's per-sample values lie in the run
+    index's ``data``, not read — ``(values, metric → UnitsPlace, where the packed values start)``, so that a
+    caller joins the values of many results into one array (the rankings: a dataset's models at once).
+
+    The first line is parsed and checked as :func:`sample_values_reader` does (``None`` where it reads
+    nothing).  A metric whose values are kept as JSON, or that has none, has no place (the caller reads those
+    results with :func:`sample_values_reader`).
+
+    >>> from assay.rundir.sidecar import REPORT_OPTIONS, SavedStats
+    >>> saved = SavedStats('0' * 64, None, REPORT_OPTIONS, {'accuracy': 200 / 3}, ResultStats(),
+    ...     {'accuracy': {'kind': 'binary', 'units': [1.0, 0.0, 1.0], 'scale': 100.0, 'runs': 1, 'basis': 'correct'}})
+    >>> settings, data = index_samples(saved)
+    >>> values, places, start = sample_units_locator()(settings, data)
+    >>> (kind, scale, runs, basis, packing, count), begin, stop = places['accuracy']
+    >>> (kind, packing, count), data[start + begin:start + stop]
+    (('binary', 'u1', 3), b'\\x01\\x00\\x01')
+    """
+    find = _packed_heads()
+
+    def locate(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, UnitsPlace], int] | None:
+        located = find(settings, data)
+        return None if located is None else (located[0][0], located[0][1], located[1])
 
     return locate
 
