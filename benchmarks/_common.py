@@ -146,6 +146,27 @@ def measure_floor(root: Path) -> tuple[float, int]:
     return time.perf_counter() - start, count
 
 
+def measure_least(root: Path) -> float:
+    """The least work that scoring the benchmark's config with its extraction audit implies, in this process:
+    reading and parsing every prediction file, reading each distinct reply of a file with the official cascade
+    (``first_option_postprocess``) and with its corrected counterpart (``first_option_extract``, the audit's),
+    and comparing the two readings reply by reply; seconds.
+
+    Nothing else a score needs (the test set, the verdicts, the result files, the summary) is done, and the
+    cascades are assay's own, the quickest implementation of them there is: no scorer of this config does less.
+    """
+    from assay.postprocess.options import first_option_extract, first_option_postprocess
+
+    start = time.perf_counter()
+    for path in sorted((root / "work" / RUN / "predictions").rglob("*.json")):
+        replies = [record["prediction"] for record in orjson.loads(path.read_bytes()).values()]
+        distinct = dict.fromkeys(replies)
+        official = {reply: first_option_postprocess(reply, OPTIONS) for reply in distinct}
+        corrected = {reply: first_option_extract(reply, OPTIONS) for reply in distinct}
+        sum(map(str.__ne__, map(official.__getitem__, replies), map(corrected.__getitem__, replies)))
+    return time.perf_counter() - start
+
+
 def _tree_rss(pid: int) -> tuple[int, int]:
     """(resident bytes now, largest peak resident bytes of one process) over ``pid`` and its descendants.
 

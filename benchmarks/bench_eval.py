@@ -49,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import RUN, make_work_dir, measure_floor, report, run_assay
+from _common import RUN, make_work_dir, measure_floor, measure_least, report, run_assay
 
 REPO = Path(__file__).resolve().parents[1]
 #: The workload's figure made of three commands.
@@ -246,6 +246,8 @@ def main() -> None:
     # the floor is measured again right before each round, so that every ratio compares runs of the same moment
     # (a shared machine's speed drifts from minute to minute)
     floors: list[float] = []
+    # the least that scoring with the audit implies (see measure_least), each round beside its floor
+    leasts: list[float] = []
     times: dict[str, list[float]] = {label: [] for label in labels}
     cpus: dict[str, list[float]] = {label: [] for label in labels}
     ratios: dict[str, list[float]] = {label: [] for label in labels}
@@ -254,6 +256,7 @@ def main() -> None:
     for i in range(args.repeat):
         floor, count = measure_floor(root)
         floors.append(floor)
+        leasts.append(measure_least(root))
         for label, flags in labels.items():
             _clean(root)
             measured = run_assay(["run", str(config), "-w", str(root / "work"), "-r", RUN, "--force", *flags, *extra], cwd=root)
@@ -268,6 +271,13 @@ def main() -> None:
             print(f"== eval; summarize; report: {figures['error']}")
     floor = min(floors)
     print(f"floor: best {floor:.3f} s, median {statistics.median(floors):.3f} s over {args.repeat} rounds")
+    least = statistics.median(x / f for x, f in zip(leasts, floors))
+    workers = args.workers or len(os.sched_getaffinity(0))  # assay's default: a worker per usable core
+    print(
+        f"least work the audit implies (parse, both cascades over the distinct replies, one process): best "
+        f"{min(leasts):.3f} s, median {least:.2f}x the floor of its round; split over {workers} cores with nothing "
+        f"else to do, {least / workers:.2f}x the floor, before any start-up, test set, verdict, file or summary"
+    )
     for label in labels:
         seconds = min(times[label])
         print(

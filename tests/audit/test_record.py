@@ -185,3 +185,35 @@ def test_a_record_read_from_json_shares_nothing_with_its_input_or_its_json() -> 
     assert [(r.official, r.corrected) for r in record.readings] == [(["A"], ["B"]), (["C"], ["D"])]
     record.to_json()["readings"].clear()
     assert len(record.readings) == 2 and record.to_json() == _RECORD
+
+
+_READING_PARTS = [
+    {"official": ["A"], "corrected": ["B"]},
+    {"official": ["A"], "corrected": ["B"], "correct": [True]},
+    {"official": ["A", "C"], "corrected": ["B", "C"], "correct": [False, True]},
+    {"official": ["A"], "corrected": ["B"], "correct": []},
+    {"official": ["A"], "corrected": ["B"], "correct": [1]},
+    {"official": ["A"], "corrected": ["B"], "correct": [True, None]},
+    {"official": ["A"], "corrected": ["B"], "correct": None},
+    {"official": ["A"], "corrected": ["B"], "correct": True},
+    {"corrected": ["B"], "official": ["A"]},
+    {"official": "A", "corrected": ["B"]},
+    {"official": ["A"], "corrected": ("B",)},
+    {"official": ["A"]},
+    {"official": ["A"], "corrected": ["B"], "extra": 1},
+    ["A", "B"],
+    None,
+]
+
+
+def test_the_readings_check_of_a_whole_record_is_the_check_of_each_reading() -> None:
+    """A summary checks every reading of a record at once; it accepts a record exactly when each of its
+    readings passes the one-reading rule (every pair and triple of the kinds above, and each alone)."""
+    import itertools
+
+    from assay.audit.record import _all_plain, _plain
+
+    cases = [[]] + [[r] for r in _READING_PARTS] + [list(c) for c in itertools.product(_READING_PARTS, repeat=2)]
+    cases += [[_READING_PARTS[1], _READING_PARTS[0], bad] for bad in _READING_PARTS[3:]]
+    for readings in cases:
+        assert _all_plain(readings) == all(map(_plain, readings)), readings

@@ -439,3 +439,21 @@ def test_the_audit_makes_no_folder_for_its_evaluator_and_removes_its_side_files(
     assert sorted(p.name for p in (run / "results" / "m").iterdir() if "side" in p.name or "cache" in p.name) == [
         "gsm_cache", "gsm_side.json", "plain_cache", "plain_side.json",  # the official scoring's, where OpenCompass puts them
     ]
+
+
+def test_the_summary_text_shows_the_audit_without_its_per_sample_lists(tmp_path: Path, fixed_gsm8k: None) -> None:
+    """The raw section of ``summary_<time>.txt`` shows each result without its details; an audit record's
+    differing samples and their readings are left out there too (thousands of them on a large run), while
+    the summary's ``.json`` keeps them whole."""
+    cfg = _write_run(tmp_path)
+    assert main(["run", str(cfg), "-w", str(tmp_path / "work"), "-r", RUN, "--workers", "1", "--no-report"]) == 0
+    audit = _result(tmp_path)["extraction_audit"]
+    assert audit["samples"] and audit["readings"]
+    summary = tmp_path / "work" / RUN / "summary"
+    (text,) = summary.glob("summary_*.txt")
+    (line,) = [line for line in text.read_text().splitlines() if line.startswith("gsm: ")]
+    shown = {key: value for key, value in audit.items() if key not in ("samples", "readings")}
+    assert line == "gsm: " + repr({**{k: v for k, v in _result(tmp_path).items() if k not in ("details", META_KEY)},
+                                   "extraction_audit": shown})
+    (data,) = summary.glob("summary_*.json")
+    assert json.loads(data.read_text())["extraction_audits"]["m"]["gsm"] == audit

@@ -30,8 +30,10 @@ reads it from a result.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import marshal
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -263,7 +265,7 @@ class AuditRecord(FrozenMethods):
         metrics = data.get("metrics")
         if not isinstance(metrics, Mapping):
             raise ValueError(f"{where}.metrics: expected an object, got {metrics!r:.80}")
-        if all(map(_plain, readings)):
+        if _all_plain(readings):
             # the usual readings: checked, and built only when asked for (a summary reads thousands and
             # writes them again as they are).  Kept as marshal's bytes: a copy of the JSON, taken without
             # making thousands of objects; an answer that is not plain data is read at once
@@ -318,6 +320,33 @@ def _plain(reading: Any) -> bool:
     if keys == _KEYS:
         return True
     return keys == _KEYS_VERDICTS and type(reading["correct"]) is list and set(map(type, reading["correct"])) == _BOOL
+
+
+_DICT, _LIST = {dict}, {list}
+_SHAPES = {_KEYS, _KEYS_VERDICTS}
+_OFFICIAL, _CORRECTED, _CORRECT = (operator.itemgetter(k) for k in _KEYS_VERDICTS)
+
+
+def _all_plain(readings: list[Any]) -> bool:
+    """``all(map(_plain, readings))``, field by field at C speed (a summary checks tens of thousands of readings).
+
+    >>> _all_plain([{'official': ['A'], 'corrected': ['B'], 'correct': [True]}, {'official': ['A'], 'corrected': ['B']}])
+    True
+    >>> _all_plain([{'official': ['A'], 'corrected': ['B'], 'correct': []}]), _all_plain([{'official': 'A', 'corrected': ['B']}])
+    (False, False)
+    """
+    if not readings:
+        return True
+    if set(map(type, readings)) != _DICT:
+        return False
+    shapes = set(map(tuple, readings))  # each reading's keys, in order
+    if not shapes <= _SHAPES or set(map(type, map(_OFFICIAL, readings))) != _LIST or set(map(type, map(_CORRECTED, readings))) != _LIST:
+        return False
+    if _KEYS_VERDICTS not in shapes:
+        return True
+    judged = readings if len(shapes) == 1 else [r for r in readings if len(r) == len(_KEYS_VERDICTS)]
+    verdicts = list(map(_CORRECT, judged))
+    return set(map(type, verdicts)) == _LIST and min(map(len, verdicts)) > 0 and set(map(type, itertools.chain.from_iterable(verdicts))) == _BOOL
 
 
 def _verdicts_of(reading: dict[str, Any]) -> list[float | None] | None:

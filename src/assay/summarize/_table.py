@@ -22,6 +22,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from assay.audit.record import AUDIT_KEY
 from assay.groups import MARK, Scores
 from assay.summarize.leaderboard import DASH, HEADER, Leaderboard, Row
 
@@ -172,7 +173,7 @@ def render_marks_markdown(board: Leaderboard, abbrs: Collection[str] | None = No
     return "\n".join(lines) + "\n"
 
 
-_TOOL_AUDITS = "Other tools' own extraction of the replies assay scored again:"
+_TOOLAUDIT_KEYS = "Other tools' own extraction of the replies assay scored again:"
 
 
 def _tool_audit_lines(board: Leaderboard, abbrs: Collection[str] | None) -> list[str]:
@@ -205,13 +206,13 @@ def render_tool_audits(board: Leaderboard, abbrs: Collection[str] | None = None)
       m1 / ds: lm_eval's strict-match extraction would give accuracy 50.00 instead of 62.50 (7 of 24 replies read differently)
     """
     lines = _tool_audit_lines(board, abbrs)
-    return "\n".join([_TOOL_AUDITS, *(f"  {line}" for line in lines)]) if lines else ""
+    return "\n".join([_TOOLAUDIT_KEYS, *(f"  {line}" for line in lines)]) if lines else ""
 
 
 def render_tool_audits_markdown(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
     """:func:`render_tool_audits` as a markdown list (``''`` when no result compares one)."""
     lines = _tool_audit_lines(board, abbrs)
-    return "\n".join([_TOOL_AUDITS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
+    return "\n".join([_TOOLAUDIT_KEYS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
 
 
 MIXED = "mixed"
@@ -512,15 +513,32 @@ def render_markdown(table: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The per-sample lists of an extraction audit record.
+_PER_SAMPLE = ("samples", "readings")
+
+
+def _without_samples(result: Any) -> Any:
+    """``result`` as the raw section shows it: its extraction audit record without the per-sample lists
+    (the differing samples and their readings, thousands on a large run; the summary ``.json`` keeps them),
+    as the details are left out."""
+    if type(result) is not dict or type(result.get(AUDIT_KEY)) is not dict or not any(k in result[AUDIT_KEY] for k in _PER_SAMPLE):
+        return result
+    return {**result, AUDIT_KEY: {k: v for k, v in result[AUDIT_KEY].items() if k not in _PER_SAMPLE}}
+
+
 def render_raw(scores: Scores) -> str:
-    """The raw section: per model, every result dict (without details) and every error.
+    """The raw section: per model, every result dict (without details, and without the per-sample lists of
+    its extraction audit record) and every error.
 
     >>> s = Scores(columns=['m1'])
     >>> s.raw['m1']['a'] = {'accuracy': 50}
+    >>> s.raw['m1']['b'] = {'accuracy': 25.0, 'extraction_audit': {'replies': 4, 'differ': 1, 'samples': [2],
+    ...                     'readings': [{'official': ['A'], 'corrected': ['B']}], 'metrics': {'accuracy': 50.0}}}
     >>> print(render_raw(s))
     -------------------------------
     Model: m1
     a: {'accuracy': 50}
+    b: {'accuracy': 25.0, 'extraction_audit': {'replies': 4, 'differ': 1, 'metrics': {'accuracy': 50.0}}}
     """
     abbrs: dict[str, None] = {}
     for column in scores.columns:
@@ -530,7 +548,7 @@ def render_raw(scores: Scores) -> str:
         raw = scores.raw[column]
         lines.append("-" * 31)
         lines.append(f"Model: {column}")
-        lines.extend(f"{abbr}: {raw[abbr]!r}" if abbr in raw else f"{abbr}: {{}}" for abbr in abbrs)
+        lines.extend(f"{abbr}: {_without_samples(raw[abbr])!r}" if abbr in raw else f"{abbr}: {{}}" for abbr in abbrs)
     return "\n".join(lines)
 
 
