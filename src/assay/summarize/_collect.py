@@ -204,9 +204,10 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
         plain = reader.plain_heads()
         model_raw = scores.raw[column]
         for abbr in scores.dataset_abbrs:
-            head = plain(abbr) if plain is not None else None
-            if head is not None:  # the common case, in short: an indexed result with plain metrics
-                values = _plain_metrics(head)
+            found = plain(abbr) if plain is not None else None
+            head = found[0] if found is not None else None
+            if found is not None and found[1]:  # the common case, in short: an indexed result with plain metrics
+                values = _plain_metrics(head)  # type: ignore[arg-type]
                 if values is not None:
                     if scores.cell_errors:  # left by an earlier model of this column
                         scores.cell_errors.pop((column, abbr), None)
@@ -216,7 +217,7 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
                     model_values[abbr] = values
                     seen_metrics.setdefault(abbr, {})[column] = tuple(values)
                     continue
-            result = reader.read(abbr)
+            result = reader.read(abbr, head)
             if result is None:
                 if (column, abbr) in scores.cell_errors:
                     model_values.pop(abbr, None)
@@ -314,17 +315,18 @@ class _ModelReader:
                     self._names = set()
         return self._names
 
-    def plain_heads(self) -> Callable[[str], dict[str, Any] | None] | None:
-        """abbr → its result from the snapshot, when it is one file holding neither ``_meta``, an error,
-        nor an extraction audit, and not changed after assay wrote it; else ``None`` (:meth:`read` then
-        tells).  ``None`` without a snapshot."""
+    def plain_heads(self) -> Callable[[str], tuple[dict[str, Any], bool] | None] | None:
+        """abbr → ``(its result from the snapshot, whether it is plain)`` when it is one file, not changed
+        after assay wrote it; plain: holding neither ``_meta``, an error, nor an extraction audit.  Else
+        ``None`` (:meth:`read` then tells), and ``None`` without a snapshot.  A result that is not plain is
+        given to :meth:`read`, which takes it instead of parsing it again."""
         if self.snapshot is None:
             return None
         from assay.rundir.index import DIGEST, HEAD, WRITTEN
 
         rows, prefix, loads = self.snapshot.rows.get, f"{self.folder}/", _orjson_loads()
 
-        def plain(abbr: str) -> dict[str, Any] | None:
+        def plain(abbr: str) -> tuple[dict[str, Any], bool] | None:
             row = rows(f"{prefix}{abbr}.json")
             if row is None or "/" in abbr or os.sep in abbr:
                 return None
@@ -334,9 +336,9 @@ class _ModelReader:
                 head = loads(row[HEAD])
             except ValueError:  # NaN or infinities: read() reports them
                 return None
-            if type(head) is not dict or META_KEY in head or "error" in head or has_record(head):
+            if type(head) is not dict:
                 return None
-            return head
+            return head, not (META_KEY in head or "error" in head or has_record(head))
 
         return plain
 
@@ -348,13 +350,16 @@ class _ModelReader:
                 return found
         return read_result_without_details(path, count_details=count)
 
-    def read(self, abbr: str) -> dict[str, Any] | None:
-        """The result of one dataset, merged from split files if need be; ``None`` when unavailable."""
+    def read(self, abbr: str, head: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The result of one dataset, merged from split files if need be; ``None`` when unavailable.
+
+        ``head``: the result of ``<abbr>.json`` as the snapshot holds it, already parsed (by :meth:`plain_heads`).
+        """
         file_name = f"{abbr}.json"
         path = f"{self.model_dir}{os.sep}{file_name}"
         if file_name in self.names if os.sep not in abbr else os.path.isfile(path):
             try:
-                result, _ = self._head(file_name, path)
+                result = head if head is not None else self._head(file_name, path)[0]
             except InputFileError as exc:
                 rel = f"{self.rel_dir}/{file_name}"
                 self._unreadable(abbr, rel, str(exc).replace(path, rel))
