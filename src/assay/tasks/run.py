@@ -722,7 +722,7 @@ def _score(task: EvalTask, options: EvalOptions, result_path: Path, log: _Log, o
     _clear_kept_note(task, options)
     log(f"wrote {result_path}")
     record = outcome.record = ResultRecord.of_written(options.run_dir.results, result_path, result, digest)
-    partial = _incomplete_message(record.incomplete if record is not None else incomplete_of(meta), total)
+    partial = _incomplete_message(incomplete_of(meta), total)  # the meta just written (not the record's head parsed back)
     if partial:
         outcome.status, outcome.message = "partial", partial
         log(partial)
