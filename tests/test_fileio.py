@@ -25,6 +25,30 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path: Path) -> N
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
 
+def test_a_write_terminated_while_its_temporary_file_is_made_leaves_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM reaching a command (raised as ``Terminated``) just after the temporary file of a write is
+    created, before the file is handed to the writer: the file is removed, the earlier file kept."""
+    import os
+    import signal
+
+    import assay.fileio as fileio
+    from assay.commands._options import Terminated, terminated_by_signals
+
+    target = tmp_path / "r.json"
+    atomic_write_json(target, {"a": 1})
+    made = fileio._same_file
+
+    def signalled(fd: int, path: str) -> bool:  # the file is created and locked: the signal comes now
+        os.kill(os.getpid(), signal.SIGTERM)
+        return made(fd, path)
+
+    monkeypatch.setattr(fileio, "_same_file", signalled)
+    with pytest.raises(Terminated), terminated_by_signals():
+        atomic_write_json(target, {"a": 2})
+    assert read_json(target) == {"a": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
 def test_non_finite_numbers_are_kept_as_strings(tmp_path: Path) -> None:
     target = tmp_path / "r.json"
     atomic_write_json(target, {"a": math.nan, "b": [math.inf], "c": {"d": -math.inf}, "e": 1.5})

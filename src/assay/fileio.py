@@ -126,8 +126,14 @@ def _temporary_file(target: Path, suffix: str) -> tuple[int, str]:
             mine = False
         except OSError:  # a file system without locks: unlocked (no cleaner can prove it abandoned either)
             mine = True
-        except BaseException:
-            os.close(fd)
+        except BaseException:  # interrupted (SIGTERM, raised as an exception) before handing it over: not left behind
+            try:
+                with contextlib.suppress(OSError):  # still the file of that name: removed (no Python call meanwhile)
+                    held, named = os.fstat(fd), os.lstat(tmp)
+                    if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+                        os.unlink(tmp)
+            finally:
+                os.close(fd)
             raise
         if mine:
             return fd, tmp
