@@ -204,9 +204,9 @@ def sample_values_of(
     for abbr, metric in cells:
         by_abbr.setdefault(abbr, []).append(metric)
     empty: Mapping[str, Any] = {}
-    read_held = sample_values_reader()
     locate = sample_units_locator()
     looked_up = (held if held is not None else {}).get
+    one = _OneByOne(root, results_dir, snapshot, looked_up, found, reasons)
     blocks: dict[tuple[str, str], SampleBlock] = {}
     models = [(model, folders.get(model, model), view.scores.get(model, empty)) for model in view.models]
     for abbr, metrics in by_abbr.items():
@@ -257,8 +257,7 @@ def sample_values_of(
         for m, (alike, members, parts) in joined.items():
             blocks[(abbr, m)] = _block(alike, members, parts)
         for model, folder, cell, want in apart:
-            _one_result(root, model, folder, abbr, cell, want, looked_up, read_held, snapshot, results_dir, found,
-                        reasons)
+            one.read(model, folder, abbr, cell, want)
     return SampleStore(found, blocks), reasons
 
 
@@ -281,59 +280,68 @@ def _block(alike: tuple[Any, ...], models: list[str], parts: list[bytes]) -> Sam
     return SampleBlock(models, units, kind, scale, runs, basis)
 
 
-def _one_result(
-    root: Path, model: str, folder: str, abbr: str, cell: Mapping[str, Any], want: list[str], looked_up: Any, read_held: Any,
-    snapshot: Snapshot | None, results_dir: str, found: dict[Key, SampleValues], reasons: dict[Key, str],
-) -> None:
-    """The per-sample values of the cells ``want`` of one result, into ``found`` (or why there are none into
-    ``reasons``), from where :func:`sample_values_of` says."""
-    rel = f"{folder}/{abbr}.json"
-    saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
-    found_held = looked_up(rel)
-    if found_held is not None and found_held[0]:  # as the snapshot would give them
-        saved = read_held(found_held[1], found_held[2])
-    elif snapshot is not None:
-        digest = snapshot.digest(rel)
-        if digest:
-            in_index = snapshot.samples(rel)
-            if in_index is None:  # an index without them: from the .stats file, kept in the index
-                in_index = sidecar_samples(os.path.join(results_dir, folder, f"{abbr}.json"), digest)
+class _OneByOne:
+    """Reads the per-sample values of one result at a time (those :func:`sample_values_of` does not read
+    together), into ``found`` (or why there are none into ``reasons``): from the run index's samples of the
+    result (``looked_up``: already looked up, else asked of ``snapshot``), from its ``.stats`` file, or from
+    the result file itself."""
+
+    def __init__(self, root: Path, results_dir: str, snapshot: Snapshot | None, looked_up: Any,
+                 found: dict[Key, SampleValues], reasons: dict[Key, str]) -> None:
+        self.root, self.results_dir, self.snapshot, self.looked_up = root, results_dir, snapshot, looked_up
+        self.found, self.reasons = found, reasons
+        self.read_held = sample_values_reader()
+
+    def read(self, model: str, folder: str, abbr: str, cell: Mapping[str, Any], want: list[str]) -> None:
+        """The values of the cells ``want`` of ``model``'s result of ``abbr`` (in ``folder``; ``cell``: its values)."""
+        found, reasons, read_held, snapshot = self.found, self.reasons, self.read_held, self.snapshot
+        rel = f"{folder}/{abbr}.json"
+        saved: tuple[dict[str, float], Mapping[str, Any], dict[str, str]] | None = None
+        found_held = self.looked_up(rel)
+        if found_held is not None and found_held[0]:  # as the snapshot would give them
+            saved = read_held(found_held[1], found_held[2])
+        elif snapshot is not None:
+            digest = snapshot.digest(rel)
+            if digest:
+                in_index = snapshot.samples(rel)
+                if in_index is None:  # an index without them: from the .stats file, kept in the index
+                    in_index = sidecar_samples(os.path.join(self.results_dir, folder, f"{abbr}.json"), digest)
+                    if in_index is not None:
+                        snapshot.put_samples(rel, digest, *in_index)
                 if in_index is not None:
-                    snapshot.put_samples(rel, digest, *in_index)
-            if in_index is not None:
-                saved = read_held(*in_index)
-    else:
-        loaded = load_stats_samples(os.path.join(results_dir, folder, f"{abbr}.json"), None)
-        if loaded is not None:
-            from_json = SampleValues.from_json
-            saved = (loaded[0], {m: from_json(d) for m, d in loaded[1].items()}, loaded[2])
-    rest = []
-    for m in want:
-        key = (model, abbr, m)
-        if saved is not None and saved[0].get(m) == cell[m]:
-            data = saved[1].get(m)
-            if data is not None:
-                found[key] = data
-                continue
-            if m in saved[2]:
-                reasons[key] = saved[2][m]
-                continue
-        rest.append(m)
-    if not rest:
-        return
-    result = read_full_result(root, folder, abbr)
-    if result is None or "error" in result:
-        for m in rest:
-            reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
-        return
-    for m in rest:
-        value = cell[m]
-        assert value is not None
-        got = sample_values(result, m, float(value))
-        if isinstance(got, str):
-            reasons[(model, abbr, m)] = got
+                    saved = read_held(*in_index)
         else:
-            found[(model, abbr, m)] = got
+            loaded = load_stats_samples(os.path.join(self.results_dir, folder, f"{abbr}.json"), None)
+            if loaded is not None:
+                from_json = SampleValues.from_json
+                saved = (loaded[0], {m: from_json(d) for m, d in loaded[1].items()}, loaded[2])
+        rest = []
+        for m in want:
+            key = (model, abbr, m)
+            if saved is not None and saved[0].get(m) == cell[m]:
+                data = saved[1].get(m)
+                if data is not None:
+                    found[key] = data
+                    continue
+                if m in saved[2]:
+                    reasons[key] = saved[2][m]
+                    continue
+            rest.append(m)
+        if not rest:
+            return
+        result = read_full_result(self.root, folder, abbr)
+        if result is None or "error" in result:
+            for m in rest:
+                reasons[(model, abbr, m)] = "the result file cannot be read" if result is None else "its evaluation failed"
+            return
+        for m in rest:
+            value = cell[m]
+            assert value is not None
+            got = sample_values(result, m, float(value))
+            if isinstance(got, str):
+                reasons[(model, abbr, m)] = got
+            else:
+                found[(model, abbr, m)] = got
 
 
 def run_ranking(

@@ -708,9 +708,9 @@ class RankBootstrap:
             return None
         store = self.samples
         if isinstance(store, SampleStore):  # every model's values alike, in one block: their units at once
-            block = store.block_of(abbr, metric)
-            units = store.block(abbr, metric, models) if block is not None and block.kind != "corpus" else None
-            if block is not None and units is not None and units.ndim == 2 and units.shape[1] >= 1:
+            held = store.block(abbr, metric, models)
+            if held is not None and held[0].kind != "corpus" and held[1].ndim == 2 and held[1].shape[1] >= 1:
+                block, units = held
                 return _Usual(abbr, metric, units.shape[1], block.runs, block.scale, values, None,  # type: ignore[arg-type]
                               units)
         get = self.samples.get

@@ -190,7 +190,7 @@ class SampleBlock(DataclassMethods):
 class SampleStore(Mapping[tuple[str, str, str], SampleValues]):
     """Per-sample values by (model, dataset, metric): some one by one, some in :class:`SampleBlock` of a
     (dataset, metric) — a leaderboard's fifty thousand results held as a few hundred arrays; a value of a
-    block is made when it is asked for (its units a row of the block's).  :meth:`block` gives a block's
+    block is made when it is asked for (its units a row of the block's).  :meth:`block` gives a block and its
     units for a list of models at once.
 
     >>> import numpy as np
@@ -198,7 +198,7 @@ class SampleStore(Mapping[tuple[str, str, str], SampleValues]):
     >>> store = SampleStore({}, {('d', 'acc'): SampleBlock(['a', 'b'], units, 'binary', 100.0, 1, 'correct')})
     >>> store[('b', 'd', 'acc')].estimate(), len(store), store.get(('c', 'd', 'acc'))
     (100.0, 2, None)
-    >>> store.block('d', 'acc', ['b', 'a']).tolist()
+    >>> store.block('d', 'acc', ['b', 'a'])[1].tolist()
     [[1.0, 1.0], [1.0, 0.0]]
     """
 
@@ -241,17 +241,17 @@ class SampleStore(Mapping[tuple[str, str, str], SampleValues]):
         """The block holding (``abbr``, ``metric``), if any."""
         return self._blocks.get((abbr, metric))
 
-    def block(self, abbr: str, metric: str, models: Sequence[str]) -> Any:
-        """The units of ``models`` (each once) of (``abbr``, ``metric``), one row a model in their order, when one
-        block holds all of them; ``None`` otherwise."""
+    def block(self, abbr: str, metric: str, models: Sequence[str]) -> tuple[SampleBlock, Any] | None:
+        """The block of (``abbr``, ``metric``) and the units of ``models`` (each once) in it, one row a model in
+        their order, when one block holds all of them; ``None`` otherwise."""
         rows = self._rows.get((abbr, metric))
         if rows is None:
             return None
         at = [rows.get(model) for model in models]
         if None in at or len(set(at)) != len(at):
             return None
-        units = self._blocks[(abbr, metric)].units
-        return units if at == list(range(len(units))) else units[at]
+        block = self._blocks[(abbr, metric)]
+        return block, block.units if at == list(range(len(block.units))) else block.units[at]
 
 
 def _as_runs(value: Any) -> list[Any]:
