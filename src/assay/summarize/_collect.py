@@ -207,13 +207,13 @@ def collect_scores(config: Mapping[str, Any], run_dir: Path, snapshot: Snapshot 
             found = plain(abbr) if plain is not None else None
             head = found[0] if found is not None else None
             if found is not None and found[1]:  # the common case, in short: an indexed result with plain metrics
-                values = _plain_metrics(head)  # type: ignore[arg-type]
+                values = _plain_metrics(found[0])
                 if values is not None:
                     if scores.cell_errors:  # left by an earlier model of this column
                         scores.cell_errors.pop((column, abbr), None)
                     if scores.marks:
                         scores.marks.pop((column, abbr), None)
-                    model_raw[abbr] = head
+                    model_raw[abbr] = found[0]
                     model_values[abbr] = values
                     seen_metrics.setdefault(abbr, {})[column] = tuple(values)
                     continue
