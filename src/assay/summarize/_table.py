@@ -173,7 +173,7 @@ def render_marks_markdown(board: Leaderboard, abbrs: Collection[str] | None = No
     return "\n".join(lines) + "\n"
 
 
-_TOOLAUDIT_KEYS = "Other tools' own extraction of the replies assay scored again:"
+_TOOL_AUDITS = "Other tools' own extraction of the replies assay scored again:"
 
 
 def _tool_audit_lines(board: Leaderboard, abbrs: Collection[str] | None) -> list[str]:
@@ -206,13 +206,13 @@ def render_tool_audits(board: Leaderboard, abbrs: Collection[str] | None = None)
       m1 / ds: lm_eval's strict-match extraction would give accuracy 50.00 instead of 62.50 (7 of 24 replies read differently)
     """
     lines = _tool_audit_lines(board, abbrs)
-    return "\n".join([_TOOLAUDIT_KEYS, *(f"  {line}" for line in lines)]) if lines else ""
+    return "\n".join([_TOOL_AUDITS, *(f"  {line}" for line in lines)]) if lines else ""
 
 
 def render_tool_audits_markdown(board: Leaderboard, abbrs: Collection[str] | None = None) -> str:
     """:func:`render_tool_audits` as a markdown list (``''`` when no result compares one)."""
     lines = _tool_audit_lines(board, abbrs)
-    return "\n".join([_TOOLAUDIT_KEYS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
+    return "\n".join([_TOOL_AUDITS, "", *(f"- {line}" for line in lines)]) + "\n" if lines else ""
 
 
 MIXED = "mixed"
