@@ -152,8 +152,9 @@ def measure_least(root: Path) -> float:
     (``first_option_postprocess``) and with its corrected counterpart (``first_option_extract``, the audit's),
     and comparing the two readings reply by reply; seconds.
 
-    Nothing else a score needs (the test set, the verdicts, the result files, the summary) is done, and the
-    cascades are assay's own, the quickest implementation of them there is: no scorer of this config does less.
+    Nothing else a score needs (the test set, the verdicts, the result files, the summary) is done; the
+    cascades are assay's own (gated: a pattern that cannot match is not tried).  Any scorer of this config
+    with the audit does at least this work.
     """
     from assay.postprocess.options import first_option_extract, first_option_postprocess
 
