@@ -4,9 +4,10 @@ AccEvaluator with first_option_postprocess on messy replies, run as a user
 would (``python -m assay run``, with and without ``--no-report``), against the
 floor: reading and parsing every prediction file and running one regex per
 prediction, in this process; beside it, each round, the least work that scoring
-with the extraction audit implies (parsing, and both extraction cascades over the
-distinct replies: ``measure_least``), as a multiple of the floor.  Also ``assay run`` (eval, summary and report in
-one process) against the same work in three commands: ``assay eval``, then
+with the extraction audit implies (parsing, and both extraction cascades over
+the distinct replies: ``measure_least``), as a multiple of the floor.  Also
+``assay run`` (eval, summary and report in one process) against the same work
+in three commands: ``assay eval``, then
 ``assay summarize --no-report``, then ``assay report``, each command's wall and
 CPU time given; then ``assay report`` once more, apart: a later report of the
 same results, which takes the rank intervals and the sample files of the first
