@@ -206,12 +206,24 @@ _READING_PARTS = [
 ]
 
 
+def _plain(reading: object) -> bool:
+    """The one-reading rule, reading by reading: what ``Reading.to_json`` writes, key for key (lists of answers, and
+    verdicts, when there are some, a non-empty list of true and false)."""
+    if type(reading) is not dict or type(reading.get("official")) is not list or type(reading.get("corrected")) is not list:
+        return False
+    keys = tuple(reading)
+    if keys == ("official", "corrected"):
+        return True
+    correct = reading.get("correct")
+    return keys == ("official", "corrected", "correct") and type(correct) is list and {type(v) for v in correct} == {bool}
+
+
 def test_the_readings_check_of_a_whole_record_is_the_check_of_each_reading() -> None:
     """A summary checks every reading of a record at once; it accepts a record exactly when each of its
     readings passes the one-reading rule (every pair and triple of the kinds above, and each alone)."""
     import itertools
 
-    from assay.audit.record import _all_plain, _plain
+    from assay.audit.record import _all_plain
 
     cases = [[]] + [[r] for r in _READING_PARTS] + [list(c) for c in itertools.product(_READING_PARTS, repeat=2)]
     cases += [[_READING_PARTS[1], _READING_PARTS[0], bad] for bad in _READING_PARTS[3:]]

@@ -218,7 +218,7 @@ class AuditRecord(FrozenMethods):
 
     def _readings_json(self) -> list[Any]:
         """The readings as :meth:`Reading.to_json` writes them: a fresh copy of the JSON they were read from,
-        while they are not built (it is that, key for key: see :func:`_plain`)."""
+        while they are not built (it is that, key for key: see :func:`_all_plain`)."""
         if "readings" not in self.__dict__ and "_plain_readings" in self.__dict__:
             return marshal.loads(self.__dict__["_plain_readings"])
         return [r.to_json() for r in self.readings]
@@ -305,30 +305,15 @@ _KEYS = ("official", "corrected")
 _KEYS_VERDICTS = ("official", "corrected", "correct")
 
 
-def _plain(reading: Any) -> bool:
-    """Whether a reading's JSON is what :meth:`Reading.to_json` writes of the :class:`Reading` it gives, key for key:
-    lists of answers, and verdicts (when there are some) true or false.
-
-    >>> _plain({'official': ['A'], 'corrected': ['B'], 'correct': [True]}), _plain({'official': ['A'], 'corrected': ['B']})
-    (True, True)
-    >>> _plain({'corrected': ['B'], 'official': ['A']}), _plain({'official': ['A'], 'corrected': ['B'], 'correct': [0.5]})
-    (False, False)
-    """
-    if type(reading) is not dict or type(reading.get("official")) is not list or type(reading.get("corrected")) is not list:
-        return False
-    keys = tuple(reading)
-    if keys == _KEYS:
-        return True
-    return keys == _KEYS_VERDICTS and type(reading["correct"]) is list and set(map(type, reading["correct"])) == _BOOL
-
-
 _DICT, _LIST = {dict}, {list}
 _SHAPES = {_KEYS, _KEYS_VERDICTS}
 _OFFICIAL, _CORRECTED, _CORRECT = (operator.itemgetter(k) for k in _KEYS_VERDICTS)
 
 
 def _all_plain(readings: list[Any]) -> bool:
-    """``all(map(_plain, readings))``, field by field at C speed (a summary checks tens of thousands of readings).
+    """Whether every reading's JSON is what :meth:`Reading.to_json` writes of the :class:`Reading` it gives, key for
+    key: a dict of ``official`` and ``corrected`` lists of answers, and ``correct`` (when there are verdicts) a
+    non-empty list of true and false.  Checked field by field at C speed (a summary checks tens of thousands).
 
     >>> _all_plain([{'official': ['A'], 'corrected': ['B'], 'correct': [True]}, {'official': ['A'], 'corrected': ['B']}])
     True
@@ -350,7 +335,7 @@ def _all_plain(readings: list[Any]) -> bool:
 
 
 def _verdicts_of(reading: dict[str, Any]) -> list[float | None] | None:
-    """The verdicts of a :func:`_plain` reading's JSON, as :class:`Reading` holds them."""
+    """The verdicts of a reading's JSON that :func:`_all_plain` accepts, as :class:`Reading` holds them."""
     correct = reading.get("correct")
     return None if correct is None else [1.0 if v else 0.0 for v in correct]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -389,10 +390,8 @@ def _of_one_count(found: list[tuple[str, int, _T]], abbr: str) -> tuple[list[tup
     """
     if not found:
         return [], None
-    counts: dict[int, int] = {}
-    for _, count, _ in found:
-        counts[count] = counts.get(count, 0) + 1
-    n = max(counts, key=counts.__getitem__)  # the first of the most common counts, in the models' order
+    # the first of the most common counts, in the models' order (most_common keeps the first met among equals)
+    ((n, _),) = Counter(count for _, count, _ in found).most_common(1)
     kept = []
     for column, count, columns in found:
         if count != n:

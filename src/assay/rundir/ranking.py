@@ -30,7 +30,7 @@ from assay.rundir.results import read_full_result
 from assay.rundir.sidecar import load_stats_samples
 from assay.rundir.statistics import index_snapshot, load_run_config, model_dirs_of
 from assay.rundir.stats_index import (
-    COUNTS_PACKING,
+    packed_units,
     sample_units_locator,
     sample_values_reader,
     sidecar_samples,
@@ -265,17 +265,8 @@ def _block(alike: tuple[Any, ...], models: list[str], parts: list[bytes]) -> Sam
     """The per-sample values of ``models`` of one (dataset, metric), packed alike (``alike``: the first part of
     their :data:`~assay.rundir.stats_index.UnitsPlace`; ``parts``: the packed bytes of each), read as
     :func:`~assay.rundir.stats_index.sample_values_reader` reads each: the same numbers, in one array."""
-    import numpy as np
-
     kind, scale, runs, basis, packed, count = alike
-    data = b"".join(parts)
-    if packed == COUNTS_PACKING:
-        units = np.frombuffer(data, np.uint8).astype(np.float64)
-        if runs != 1:
-            units /= runs
-    else:
-        units = np.frombuffer(data, "<f8").astype(np.float64)
-    units = units.reshape(len(models), count)
+    units = packed_units(b"".join(parts), packed, count * len(models), runs).reshape(len(models), count)
     units.flags.writeable = False
     return SampleBlock(models, units, kind, scale, runs, basis)
 

@@ -46,6 +46,7 @@ __all__ = [
     "sample_values_in",
     "sample_values_reader",
     "sample_units_locator",
+    "packed_units",
     "COUNTS_PACKING",
     "UnitsPlace",
     "samples_current",
@@ -310,11 +311,8 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
     """:func:`sample_values_in` for many results: the first line of each (the values, the metrics without
     per-sample values, how the values are packed) parsed once per distinct bytes — results of 50 samples
     have at most 51 accuracies —, the values taken from their bytes without a copy through the text."""
-    import numpy as np
-
     find = _packed_heads()
     readable: dict[str, bool] = {}  # samples_current of each settings text met (for layout 1)
-    frombuffer, uint8, float64 = np.frombuffer, np.uint8, np.float64
 
     def read(settings: str, data: bytes) -> tuple[dict[str, float], dict[str, SampleValues], dict[str, str]] | None:
         try:
@@ -335,12 +333,7 @@ def sample_values_reader() -> Callable[[str, bytes], tuple[dict[str, float], dic
             (values, places, as_json, no_samples, _), start = located
             samples = {metric: SampleValues.from_json(how) for metric, how in as_json}
             for metric, ((kind, scale, runs, basis, packed, count), begin, _) in places.items():
-                if packed == _COUNTS:
-                    units = frombuffer(data, uint8, count, start + begin).astype(float64)
-                    if runs != 1:
-                        units /= runs
-                else:
-                    units = frombuffer(data, "<f8", count, start + begin).astype(float64)
+                units = packed_units(data, packed, count, runs, start + begin)
                 samples[metric] = SampleValues(kind, units, scale, runs, basis)  # type: ignore[arg-type]
             return values, samples, no_samples
         except (zlib.error, ValueError, KeyError, TypeError, AttributeError):
@@ -357,6 +350,24 @@ UnitsPlace = tuple[tuple[str, float, int, str, str, int], int, int]
 #: The packing of per-sample values kept as whole-number counts of right runs, one byte a sample (the others
 #: are little-endian float64).
 COUNTS_PACKING = _COUNTS
+def packed_units(data: bytes, packing: str, count: int, runs: int, offset: int = 0) -> Any:
+    """The ``count`` per-sample values packed at ``offset`` in ``data`` as :func:`index_samples` packs them
+    (``packing``: :data:`COUNTS_PACKING`, counts of right runs divided by ``runs`` here, or little-endian float64),
+    as float64 units.
+
+    >>> packed_units(bytes([2, 0, 1]), COUNTS_PACKING, 3, 2).tolist()
+    [1.0, 0.0, 0.5]
+    """
+    import numpy as np
+
+    if packing == _COUNTS:
+        units = np.frombuffer(data, np.uint8, count, offset).astype(np.float64)
+        if runs != 1:
+            units /= runs
+        return units
+    return np.frombuffer(data, "<f8", count, offset).astype(np.float64)
+
+
 #: The first line of a packed layout's samples, parsed: ``(values, metric → UnitsPlace, the metrics whose values
 #: are kept as JSON with that JSON, no_samples, the packed values' length)``.
 _PackedHead = tuple[dict[str, float], dict[str, UnitsPlace], list[tuple[str, Any]], dict[str, str], int]
