@@ -39,3 +39,12 @@ def raw_sample_data(page: Path) -> list[dict[str, Any]]:
         assert text.startswith(prefix) and text.endswith(");\n"), text[:80]
         out.append(json.loads(text[len(prefix):-3]))
     return out
+
+
+def wait_drawn(section: Any, seconds: float = 30.0) -> None:
+    """Wait until a dataset's sample browser (``section``, a selenium element) shows its samples: the page reads
+    them, and unpacks packed columns, after the click that opens it returns (its ``data-loaded`` then)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(section.parent, seconds, poll_frequency=0.02).until(lambda _: section.get_attribute("data-loaded"))
+

@@ -18,6 +18,7 @@ from assay.cli import main
 from assay.fileio import read_json
 from assay.postprocess.math import gsm8k_postprocess
 from tests.audit.test_run import FIXED, REFERENCES, REPLIES, gsm8k_fixed
+from tests.report.pages import wait_drawn
 
 RUN = "RUN"
 #: the second model answers with bare numbers: both extractors read them alike
@@ -114,6 +115,7 @@ def test_report_shows_the_audit_and_its_samples_two_clicks_away(audited_run: Pat
     assert sentence in popover.text
     popover.find_element(By.CSS_SELECTOR, "a.audit-link").click()
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='gsm']")
+    wait_drawn(section)
     assert section.get_attribute("open") is not None
     assert section.find_element(By.CSS_SELECTOR, ".sel-rel").get_attribute("value") == "audit"
     assert section.find_element(By.CSS_SELECTOR, ".count").text == str(len(differing))

@@ -20,7 +20,7 @@ import pytest
 from assay.cli import main
 from assay.report import build_report_data, cell_tip, write_html_report
 from tests.report.board_run import GROUPS, MODELS, TIME, make_board_run
-from tests.report.pages import board_data, sample_data
+from tests.report.pages import board_data, sample_data, wait_drawn
 
 
 @pytest.fixture(scope="module")
@@ -884,12 +884,7 @@ def test_samples_beside_the_page_are_read_only_when_a_dataset_is_opened(board_ru
     assert browser.execute_script(loaded) == []  # nothing read yet
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='geo']")
     section.find_element(By.TAG_NAME, "summary").click()
-    for _ in range(100):
-        if section.get_attribute("data-loaded"):
-            break
-        import time
-
-        time.sleep(0.05)
+    wait_drawn(section)
     geo = board_data(page.read_text())["samples"][3]
     assert geo["abbr"] == "geo"
     assert browser.execute_script(loaded) == [f"summary_{TIME}_files/{geo['file']}.js"]  # geo's only

@@ -14,6 +14,7 @@ import pytest
 
 from assay.rundir.compare import compare_models
 from tests.conftest import chromium_missing
+from tests.report.pages import wait_drawn
 from tests.stats.workdir_builder import TIME, make_run
 
 missing = chromium_missing()
@@ -56,6 +57,7 @@ def test_report_in_browser(tmp_path: Path, browser) -> None:
     # the "A right, B wrong" filter agrees with assay compare's discordant count
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='mcq']")
     section.find_element(By.TAG_NAME, "summary").click()
+    wait_drawn(section)
     Select(section.find_element(By.CSS_SELECTOR, ".sel-a")).select_by_visible_text("m1")
     Select(section.find_element(By.CSS_SELECTOR, ".sel-b")).select_by_visible_text("m2")
     Select(section.find_element(By.CSS_SELECTOR, ".sel-rel")).select_by_value("a_right_b_wrong")

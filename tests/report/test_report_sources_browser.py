@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.report.pages import wait_drawn
 from tests.sources.mixed_run import make_mixed_run
 
 
@@ -78,6 +79,7 @@ def test_a_mixed_leaderboard_marks_each_imported_value_with_its_tool(tmp_path: P
     section = browser.find_element(By.CSS_SELECTOR, "details.ds[data-dataset='inspect_mcq']")
     browser.execute_script("arguments[0].scrollIntoView()", section)
     section.find_element(By.TAG_NAME, "summary").click()
+    wait_drawn(section)
     rows = section.find_elements(By.CSS_SELECTOR, "tbody tr")
     assert len(rows) == 10
     details = json.loads((run / "results" / "inspect-a" / "inspect_mcq.json").read_text())["details"]
